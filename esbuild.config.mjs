@@ -1,0 +1,55 @@
+// Bundles the three deliverables: the extension host entry, the webview UI and the `rawp` CLI.
+// `node esbuild.config.mjs [--watch] [--production]`
+import * as esbuild from 'esbuild';
+import { chmodSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'info',
+  legalComments: 'none',
+};
+
+const targets = [
+  {
+    ...common,
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', 'bufferutil', 'utf-8-validate'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+    external: ['bufferutil', 'utf-8-validate'],
+  },
+  {
+    ...common,
+    entryPoints: ['webview-ui/src/main.tsx'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+  },
+];
+
+if (watch) {
+  const ctxs = await Promise.all(targets.map((t) => esbuild.context(t)));
+  await Promise.all(ctxs.map((c) => c.watch()));
+} else {
+  await Promise.all(targets.map((t) => esbuild.build(t)));
+  chmodSync('dist/cli.js', 0o755);
+}

@@ -1,0 +1,5 @@
+// Every verb of the `rawp` CLI, in the order `rawp --help` lists them.
+import type { Verb } from '../verb';
+import { validateVerb } from './validate';
+
+export const verbs: Verb[] = [validateVerb];

@@ -1,0 +1,112 @@
+// parseFrame: text (or an already-decoded value) -> one of three outcomes. Never throws.
+// Postel's law (§2.2, §14.2): unknown payload keys are kept for relaying, unknown types are
+// ignored and logged, an unsupported `v` or an invalid known payload is answered with a
+// non-fatal `session.error` that names the bad field.
+import type { z } from 'zod';
+import { Envelope, ENVELOPE_VERSION } from './envelope';
+import { FRAME_TYPES, isFrameType, isVendorType, type Frame, type VendorFrame } from './frameTypes';
+
+export type ParseErrorCode = 'MALFORMED_JSON' | 'INVALID_ENVELOPE' | 'UNSUPPORTED_VERSION' | 'INVALID_PAYLOAD' | 'FRAME_TOO_LARGE';
+
+export interface ParseErrorInfo {
+  error_code: ParseErrorCode;
+  message: string;
+  fatal: false;
+}
+
+export type ParseOutcome =
+  /** A known frame, validated; or a vendor (`x-…`) frame, envelope-validated, payload opaque. */
+  | { kind: 'accepted'; frame: Frame; vendor: false }
+  | { kind: 'accepted'; frame: VendorFrame; vendor: true }
+  /** Unknown type: ignore and log, never an error (§2.2). */
+  | { kind: 'ignored'; reason: string; type: string; session_id?: string }
+  /** Ignore the frame and send this back as `session.error` (fatal: false). */
+  | { kind: 'error'; error: ParseErrorInfo; type?: string; session_id?: string; message_id?: string };
+
+export interface ParseOptions {
+  /** Reject text longer than this many UTF-8 bytes (the advertised `max_frame_size`). */
+  maxBytes?: number;
+}
+
+export function parseFrame(input: string | unknown, options: ParseOptions = {}): ParseOutcome {
+  let value: unknown = input;
+  if (typeof input === 'string') {
+    if (options.maxBytes !== undefined && utf8Length(input) > options.maxBytes) {
+      return fail('FRAME_TOO_LARGE', `frame of ${utf8Length(input)} bytes exceeds max_frame_size ${options.maxBytes}`);
+    }
+    try {
+      value = JSON.parse(input);
+    } catch (e) {
+      return fail('MALFORMED_JSON', `frame is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  return parseValue(value);
+}
+
+/** Validates a decoded JSON value as a frame. */
+export function parseValue(value: unknown): ParseOutcome {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail('INVALID_ENVELOPE', 'frame must be a JSON object');
+  }
+  const raw = value as Record<string, unknown>;
+  const ids = {
+    type: typeof raw.type === 'string' ? raw.type : undefined,
+    session_id: typeof raw.session_id === 'string' ? raw.session_id : undefined,
+    message_id: typeof raw.message_id === 'string' ? raw.message_id : undefined,
+  };
+  // §2.2: check `v` before anything else so a future envelope is never misread as ours.
+  if (raw.v !== ENVELOPE_VERSION) {
+    return { kind: 'error', ...ids, error: err('UNSUPPORTED_VERSION', `unsupported envelope version v=${JSON.stringify(raw.v)}; this peer speaks v=1`) };
+  }
+  const env = Envelope.safeParse(raw);
+  if (!env.success) {
+    return { kind: 'error', ...ids, error: err('INVALID_ENVELOPE', `invalid envelope: ${describeIssues(env.error)}`) };
+  }
+  const type = env.data.type;
+  if (isFrameType(type)) {
+    const payload = FRAME_TYPES[type].payload.safeParse(env.data.payload);
+    if (!payload.success) {
+      return { kind: 'error', ...ids, error: err('INVALID_PAYLOAD', `${type}: ${describeIssues(payload.error, 'payload')}`) };
+    }
+    return { kind: 'accepted', vendor: false, frame: { ...env.data, type, payload: payload.data } as Frame };
+  }
+  if (isVendorType(type)) return { kind: 'accepted', vendor: true, frame: env.data as VendorFrame };
+  return { kind: 'ignored', type, session_id: ids.session_id, reason: `unknown frame type "${type}" ignored (§2.2)` };
+}
+
+/** "payload.options[0].label: expected string, received number; …" — the path a developer can act on. */
+export function describeIssues(error: z.ZodError, prefix?: string): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => {
+      const path = [prefix, ...i.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))]
+        .filter((p) => p !== undefined && p !== '')
+        .join('.')
+        .replace(/\.\[/g, '[');
+      return `${path || '(root)'}: ${i.message}`;
+    })
+    .join('; ')
+    .concat(error.issues.length > 5 ? `; and ${error.issues.length - 5} more` : '');
+}
+
+function err(code: ParseErrorCode, message: string): ParseErrorInfo {
+  return { error_code: code, message, fatal: false };
+}
+
+function fail(code: ParseErrorCode, message: string): ParseOutcome {
+  return { kind: 'error', error: err(code, message) };
+}
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}

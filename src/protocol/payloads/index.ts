@@ -1,0 +1,4 @@
+export * from './agent';
+export * from './control';
+export * from './session';
+export * from './tool';
