@@ -1,0 +1,98 @@
+// The FsBackend: every file access of tools, agents and the index goes through this interface.
+// Two implementations: Node (nodeFsBackend.ts) and VS Code (src/extension, workspace.fs plus open
+// TextDocuments so that unsaved editor content counts). Shaped to fit `vscode.workspace.fs`.
+//
+// Versions are opaque freshness tokens: equal versions mean "unchanged since you looked". The VS
+// Code backend folds a dirty document's content into the version, so a person's unsaved typing
+// changes it and an agent can never overwrite it unread.
+
+/** Opaque freshness token issued by a backend. Compare only with `===`. */
+export type FsVersion = string & { readonly __fsVersion: unique symbol };
+
+export type FsEntryType = 'file' | 'directory' | 'symlink' | 'other';
+
+export interface FsStat {
+  type: FsEntryType;
+  size: number;
+  mtimeMs: number;
+  version: FsVersion;
+}
+
+export interface FsDirEntry {
+  name: string;
+  type: FsEntryType;
+}
+
+export interface FsTextFile {
+  text: string;
+  version: FsVersion;
+}
+
+/** How a write is guarded; checked inside the backend's critical section for that path. */
+export type WriteGuard =
+  | { kind: 'replaceIfVersion'; version: FsVersion }
+  | { kind: 'createIfAbsent' }
+  /** Bare provider behaviour (no policy installed). */
+  | { kind: 'unconditional' };
+
+export interface FsWriteResult {
+  /** Text before the write ('' when the file was created). */
+  before: string;
+  after: string;
+  version: FsVersion;
+  created: boolean;
+}
+
+export type FsErrorCode =
+  | 'FS_NOT_FOUND'
+  | 'FS_NOT_OBSERVED'
+  | 'FS_STALE_VERSION'
+  | 'FS_EXISTS'
+  | 'FS_AMBIGUOUS_EDIT'
+  | 'FS_EDIT_NOT_FOUND'
+  | 'FS_IS_DIRECTORY'
+  | 'FS_OUTSIDE_WORKSPACE'
+  | 'FS_PERMISSION'
+  | 'FS_IO';
+
+export class FsError extends Error {
+  constructor(
+    message: string,
+    readonly code: FsErrorCode,
+  ) {
+    super(message);
+    this.name = 'FsError';
+  }
+}
+
+export interface Disposable {
+  dispose(): void;
+}
+
+export type FsChange = { kind: 'created' | 'changed' | 'deleted'; path: string };
+
+export interface FsBackend {
+  /** Absolute paths of the workspace folders, in order. */
+  readonly roots: readonly string[];
+  /** Stat of an absolute path; `undefined` when it does not exist. Symlinks are not followed. */
+  stat(path: string): Promise<FsStat | undefined>;
+  /** Whole text of a file with its version. Throws FsError FS_NOT_FOUND / FS_IS_DIRECTORY. */
+  readText(path: string): Promise<FsTextFile>;
+  /** Entries of a directory (not recursive). */
+  list(dir: string): Promise<FsDirEntry[]>;
+  /**
+   * Writes `text` atomically (temp file + rename, permissions kept) if the guard holds.
+   * Throws FS_STALE_VERSION (replaceIfVersion, file changed or gone) or FS_EXISTS (createIfAbsent).
+   */
+  writeText(path: string, text: string, guard: WriteGuard): Promise<FsWriteResult>;
+  /**
+   * Read-modify-write in one critical section: checks the guard against the current version,
+   * calls `transform` with the current text, writes its result atomically. `transform` may throw
+   * (e.g. FS_EDIT_NOT_FOUND) and nothing is written.
+   */
+  updateText(path: string, guard: WriteGuard, transform: (current: string) => string): Promise<FsWriteResult>;
+  /** Deletes a file. */
+  delete(path: string): Promise<void>;
+  /** File creations, changes and deletions under the roots (best effort, batched by the caller). */
+  watch(listener: (changes: FsChange[]) => void): Disposable;
+}
