@@ -1,0 +1,182 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync, statSync, chmodSync, symlinkSync, mkdirSync, readdirSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NodeFsBackend, versionOfText } from '../../../src/workspace/nodeFsBackend';
+import { FsError, type FsChange } from '../../../src/workspace/fsBackend';
+
+async function rejectsCode(p: Promise<unknown>, code: string): Promise<FsError> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof FsError, `expected FsError, got ${String(e)}`);
+    assert.equal(e.code, code, e.message);
+    return e;
+  }
+  assert.fail(`expected ${code}`);
+}
+
+describe('workspace: NodeFsBackend', () => {
+  let dir: string;
+  let outside: string;
+  let fs: NodeFsBackend;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rawp-fsb-'));
+    outside = mkdtempSync(join(tmpdir(), 'rawp-out-'));
+    fs = new NodeFsBackend([dir]);
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('read-before-write: versions change on any content change, even within one mtime tick and at equal size', async () => {
+    const p = join(dir, 'a.txt');
+    writeFileSync(p, 'abc');
+    const v1 = (await fs.readText(p)).version;
+    const st = statSync(p);
+    writeFileSync(p, 'abd'); // same size
+    utimesSync(p, st.atime, st.mtime); // same mtime
+    const v2 = (await fs.readText(p)).version;
+    assert.notEqual(v1, v2);
+    assert.equal((await fs.stat(p))?.version, v2, 'stat and readText issue the same token');
+    writeFileSync(p, 'abc');
+    assert.equal((await fs.readText(p)).version, v1, 'same bytes, same version');
+    assert.equal(versionOfText('abc'), v1, 'a dirty editor buffer can be folded in with versionOfText');
+  });
+
+  it('read-before-write: replaceIfVersion writes when unchanged and refuses FS_STALE_VERSION after an external change', async () => {
+    const p = join(dir, 'a.txt');
+    writeFileSync(p, 'one\n');
+    const { version } = await fs.readText(p);
+    const r = await fs.writeText(p, 'two\n', { kind: 'replaceIfVersion', version });
+    assert.deepEqual([r.before, r.after, r.created], ['one\n', 'two\n', false]);
+    assert.notEqual(r.version, version);
+    writeFileSync(p, 'person typed this\n');
+    await rejectsCode(fs.writeText(p, 'three\n', { kind: 'replaceIfVersion', version: r.version }), 'FS_STALE_VERSION');
+    assert.equal(readFileSync(p, 'utf8'), 'person typed this\n', 'nothing was overwritten');
+  });
+
+  it('read-before-write: createIfAbsent creates (with parent directories) and refuses FS_EXISTS', async () => {
+    const p = join(dir, 'new', 'deep', 'b.txt');
+    const r = await fs.writeText(p, 'hi', { kind: 'createIfAbsent' });
+    assert.equal(r.created, true);
+    assert.equal(readFileSync(p, 'utf8'), 'hi');
+    await rejectsCode(fs.writeText(p, 'again', { kind: 'createIfAbsent' }), 'FS_EXISTS');
+    assert.equal(readFileSync(p, 'utf8'), 'hi');
+  });
+
+  it('read-before-write: a stale version of a deleted file is FS_STALE_VERSION; updateText of a missing file is FS_NOT_FOUND', async () => {
+    const p = join(dir, 'gone.txt');
+    writeFileSync(p, 'x');
+    const { version } = await fs.readText(p);
+    await fs.delete(p);
+    await rejectsCode(fs.writeText(p, 'y', { kind: 'replaceIfVersion', version }), 'FS_STALE_VERSION');
+    await rejectsCode(fs.updateText(p, { kind: 'unconditional' }, (t) => t), 'FS_NOT_FOUND');
+    await rejectsCode(fs.readText(p), 'FS_NOT_FOUND');
+    assert.equal(await fs.stat(p), undefined);
+  });
+
+  it('read-before-write: writes keep the file mode and leave no temp files behind', async () => {
+    const p = join(dir, 'run.sh');
+    writeFileSync(p, '#!/bin/sh\n');
+    chmodSync(p, 0o751);
+    await fs.writeText(p, '#!/bin/sh\necho hi\n', { kind: 'unconditional' });
+    assert.equal(statSync(p).mode & 0o777, 0o751);
+    assert.deepEqual(readdirSync(dir), ['run.sh']);
+  });
+
+  it('read-before-write: a transform that throws writes nothing', async () => {
+    const p = join(dir, 'a.txt');
+    writeFileSync(p, 'keep');
+    await assert.rejects(
+      fs.updateText(p, { kind: 'unconditional' }, () => {
+        throw new FsError('no', 'FS_EDIT_NOT_FOUND');
+      }),
+      /no/,
+    );
+    assert.equal(readFileSync(p, 'utf8'), 'keep');
+    assert.deepEqual(readdirSync(dir), ['a.txt']);
+  });
+
+  it('read-before-write: the CRLF style of a file is kept when LF text is written over it', async () => {
+    const p = join(dir, 'win.txt');
+    writeFileSync(p, 'a\r\nb\r\n');
+    const r = await fs.updateText(p, { kind: 'unconditional' }, (t) => t.replace(/\r\n/g, '\n').replace('b', 'c'));
+    assert.equal(readFileSync(p, 'utf8'), 'a\r\nc\r\n');
+    assert.equal(r.after, 'a\r\nc\r\n');
+  });
+
+  it('read-before-write: the per-path critical section serializes guard check, transform and write', async () => {
+    const p = join(dir, 'count.txt');
+    writeFileSync(p, '0');
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fs.updateText(p, { kind: 'unconditional' }, (t) => String(Number(t) + 1)),
+      ),
+    );
+    assert.equal(readFileSync(p, 'utf8'), '20', 'no lost update');
+    // Two writers holding the same version: exactly one wins.
+    const { version } = await fs.readText(p);
+    const results = await Promise.allSettled([
+      fs.writeText(p, 'A', { kind: 'replaceIfVersion', version }),
+      fs.writeText(p, 'B', { kind: 'replaceIfVersion', version }),
+    ]);
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+    const failed = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    assert.equal((failed.reason as FsError).code, 'FS_STALE_VERSION');
+  });
+
+  it('read-before-write: the wrong place is refused — paths outside the workspace: .., absolute elsewhere, symlinks', async () => {
+    writeFileSync(join(outside, 'secret.txt'), 'secret');
+    await rejectsCode(fs.readText(join(dir, '..', 'x.txt')), 'FS_OUTSIDE_WORKSPACE');
+    await rejectsCode(fs.readText(join(outside, 'secret.txt')), 'FS_OUTSIDE_WORKSPACE');
+    await rejectsCode(fs.writeText(join(outside, 'new.txt'), 'x', { kind: 'unconditional' }), 'FS_OUTSIDE_WORKSPACE');
+    symlinkSync(join(outside, 'secret.txt'), join(dir, 'link.txt'));
+    symlinkSync(outside, join(dir, 'linkdir'));
+    await rejectsCode(fs.readText(join(dir, 'link.txt')), 'FS_OUTSIDE_WORKSPACE');
+    await rejectsCode(fs.readText(join(dir, 'linkdir', 'secret.txt')), 'FS_OUTSIDE_WORKSPACE');
+    await rejectsCode(fs.writeText(join(dir, 'linkdir', 'evil.txt'), 'x', { kind: 'unconditional' }), 'FS_OUTSIDE_WORKSPACE');
+    await rejectsCode(fs.writeText(join(dir, 'link.txt'), 'x', { kind: 'unconditional' }), 'FS_OUTSIDE_WORKSPACE');
+    assert.equal(readFileSync(join(outside, 'secret.txt'), 'utf8'), 'secret');
+    assert.deepEqual(readdirSync(outside), ['secret.txt']);
+    assert.equal((await fs.stat(join(dir, 'link.txt')))?.type, 'symlink', 'stat reports links without following');
+    const allowed = new NodeFsBackend([dir], { allowOutsideRoots: true });
+    assert.equal((await allowed.readText(join(outside, 'secret.txt'))).text, 'secret');
+  });
+
+  it('read-before-write: list, directories and FS_IS_DIRECTORY', async () => {
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'b.txt'), '');
+    assert.deepEqual(await fs.list(dir), [
+      { name: 'b.txt', type: 'file' },
+      { name: 'sub', type: 'directory' },
+    ]);
+    await rejectsCode(fs.readText(join(dir, 'sub')), 'FS_IS_DIRECTORY');
+    await rejectsCode(fs.writeText(join(dir, 'sub'), 'x', { kind: 'unconditional' }), 'FS_IS_DIRECTORY');
+    await rejectsCode(fs.list(join(dir, 'nope')), 'FS_NOT_FOUND');
+  });
+
+  it('read-before-write: watch reports creations, changes and deletions under the roots', async () => {
+    const seen: FsChange[] = [];
+    let wake: () => void = () => undefined;
+    const sub = fs.watch((changes) => {
+      seen.push(...changes);
+      wake();
+    });
+    const until = async (pred: () => boolean) => {
+      while (!pred()) await new Promise<void>((r) => (wake = r));
+    };
+    try {
+      const p = join(dir, 'w.txt');
+      await new Promise((r) => setTimeout(r, 50));
+      writeFileSync(p, '1');
+      await until(() => seen.some((c) => c.path === p && c.kind !== 'deleted'));
+      rmSync(p);
+      await until(() => seen.some((c) => c.path === p && c.kind === 'deleted'));
+    } finally {
+      sub.dispose();
+    }
+    assert.ok(seen.length >= 2);
+  });
+});
