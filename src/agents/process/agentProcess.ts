@@ -1,0 +1,178 @@
+// One agent child process under the §17.2 contract: RAWP env, its own process group (so stopping
+// kills the launcher *and* every native child it started), bounded stderr, JSON-lines stdout,
+// SIGTERM -> SIGKILL after a grace period, and a last SIGKILL to the group when the leader exits
+// so nothing is ever orphaned.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { BoundedText } from './boundedText';
+import { childEnv, type RawpEnvInput } from './env';
+import type { ExitInfo } from './exitMapping';
+import { JsonLineReader } from './jsonLines';
+
+export interface AgentProcessSpec extends RawpEnvInput {
+  command: string;
+  args: string[];
+  /** Working directory; defaults to the workspace. */
+  cwd?: string;
+  /** Extra variables (undefined deletes one from the inherited environment). */
+  env?: Record<string, string | undefined>;
+  /** Base environment; defaults to `process.env`. */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** §17.2.3 grace period between SIGTERM and SIGKILL (5 s; tests shorten it). */
+  killGraceMs?: number;
+  onMessage?(value: unknown, line: string): void;
+  onBadLine?(line: string, reason: string): void;
+  onStderr?(chunk: string): void;
+}
+
+/** Every live group we started, so they die with us even if the host crashes out. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const pgid of liveGroups) killGroup(pgid, 'SIGKILL');
+  });
+}
+
+/** Signal a whole process group; false when it no longer exists. Never throws. */
+export function killGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export class AgentProcess {
+  readonly pid: number | undefined;
+  /** Resolves once the process has exited and its stdout was read to the end. Never rejects. */
+  readonly exited: Promise<ExitInfo>;
+  private readonly child: ChildProcess;
+  private readonly stderrBuf = new BoundedText();
+  private exitInfo: ExitInfo | undefined;
+  private stopping: Promise<ExitInfo> | undefined;
+  private readonly killGraceMs: number;
+
+  constructor(spec: AgentProcessSpec) {
+    this.killGraceMs = spec.killGraceMs ?? 5000;
+    installExitHook();
+    const reader = new JsonLineReader({
+      onMessage: (v, l) => spec.onMessage?.(v, l),
+      onBadLine: (l, r) => spec.onBadLine?.(l, r),
+    });
+    let spawnError: string | undefined;
+    this.child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd ?? spec.workspacePath,
+      env: childEnv(spec, spec.env, spec.baseEnv),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group: stop() signals -pid and reaches grandchildren too.
+      detached: true,
+    });
+    this.pid = this.child.pid;
+    if (this.pid !== undefined) liveGroups.add(this.pid);
+
+    this.child.stdout!.on('data', (c: Buffer) => reader.push(c));
+    this.child.stderr!.setEncoding('utf8');
+    this.child.stderr!.on('data', (c: string) => {
+      this.stderrBuf.append(c);
+      spec.onStderr?.(c);
+    });
+    // Writing to a dead child's stdin gives EPIPE; the exit tells the real story.
+    this.child.stdin!.on('error', () => {});
+
+    this.exited = new Promise<ExitInfo>((resolve) => {
+      let exitCode: number | null = null;
+      let exitSignal: NodeJS.Signals | null = null;
+      let settled = false;
+      const finish = () => {
+        if (settled) return;
+        settled = true;
+        reader.end();
+        if (this.pid !== undefined) liveGroups.delete(this.pid);
+        this.exitInfo = { code: exitCode, signal: exitSignal, stderr: this.stderrBuf.text(), ...(spawnError !== undefined ? { spawnError } : {}) };
+        resolve(this.exitInfo);
+      };
+      this.child.on('error', (e) => {
+        // spawn failure (no 'exit' follows) or a failed kill (the process lives on).
+        if (this.pid === undefined || (e as NodeJS.ErrnoException).syscall?.startsWith('spawn')) {
+          spawnError = e.message;
+          finish();
+        }
+      });
+      this.child.on('exit', (code, signal) => {
+        exitCode = code;
+        exitSignal = signal;
+        // The leader is gone: anything left in its group is an orphan-to-be. Kill it now.
+        if (this.pid !== undefined) killGroup(this.pid, 'SIGKILL');
+        // Read stdout to its end, but do not wait forever on a pipe someone outside kept open.
+        const t = setTimeout(() => {
+          this.child.stdout?.destroy();
+          this.child.stderr?.destroy();
+          finish();
+        }, 2000);
+        t.unref();
+      });
+      this.child.on('close', finish);
+    });
+  }
+
+  static spawn(spec: AgentProcessSpec): AgentProcess {
+    return new AgentProcess(spec);
+  }
+
+  get running(): boolean {
+    return this.exitInfo === undefined && this.pid !== undefined;
+  }
+
+  /** Stderr so far (bounded). */
+  stderr(): string {
+    return this.stderrBuf.text();
+  }
+
+  /** Write one JSON value as a line to stdin. False when the process no longer reads. */
+  send(value: unknown): boolean {
+    return this.writeRaw(JSON.stringify(value) + '\n');
+  }
+
+  writeRaw(text: string): boolean {
+    const stdin = this.child.stdin;
+    if (!stdin || stdin.destroyed || !stdin.writable || !this.running) return false;
+    stdin.write(text);
+    return true;
+  }
+
+  /** Close stdin (many agents then finish and exit on their own). */
+  endInput(): void {
+    this.child.stdin?.end();
+  }
+
+  /** Send a signal to the whole group. */
+  signal(sig: NodeJS.Signals): boolean {
+    if (this.pid === undefined || !this.running) return false;
+    return killGroup(this.pid, sig);
+  }
+
+  /**
+   * §17.2.3: SIGTERM to the group, SIGKILL after the grace period, resolve when the process has
+   * exited. Idempotent; safe after exit.
+   */
+  stop(graceMs = this.killGraceMs): Promise<ExitInfo> {
+    if (this.stopping) return this.stopping;
+    if (!this.running) return (this.stopping = this.exited);
+    this.signal('SIGTERM');
+    const timer = setTimeout(() => {
+      if (this.pid !== undefined) killGroup(this.pid, 'SIGKILL');
+    }, graceMs);
+    this.stopping = this.exited.finally(() => clearTimeout(timer));
+    return this.stopping;
+  }
+
+  /** SIGKILL the group at once. */
+  kill(): Promise<ExitInfo> {
+    this.signal('SIGKILL');
+    return this.exited;
+  }
+}

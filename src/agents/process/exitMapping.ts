@@ -1,0 +1,118 @@
+// §17.2.2 / §18.2: how a process exit becomes frame content. Pure: the caller emits the events
+// and ends the turn with `stop_reason`.
+import { constants } from 'node:os';
+import type { AgentEvent } from '../adapter';
+
+export interface ExitInfo {
+  /** Exit code as the OS reports it; null when a signal ended the process. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Set when the process could not be started at all (ENOENT, EACCES, …). */
+  spawnError?: string;
+  /** What the process wrote to stderr (bounded). */
+  stderr: string;
+}
+
+export interface ExitMappingInput {
+  exit: ExitInfo;
+  /** Agent id for `details.module`. */
+  agent: string;
+  /** §18: exit 0 ends only the turn, not the session. */
+  singleTurn: boolean;
+  /** We asked the process to stop (dispose / session end): a signal exit is then expected. */
+  stopRequested?: boolean;
+}
+
+export interface ExitMapping {
+  /** `agent.error` to emit before the turn ends (none for a clean exit). */
+  events: AgentEvent[];
+  stop_reason: 'end_turn' | 'error';
+  /** The session cannot go on with this process (a fresh spawn is needed, §18.2 TERMINATED). */
+  terminated: boolean;
+  /** 0, 1–127, or 128+N for a signal (the shell convention, also for Node's `signal`). */
+  normalizedCode: number;
+}
+
+/** 128+N for signal N; the code itself otherwise; 1 when nothing is known (spawn failure). */
+export function normalizeExitCode(exit: Pick<ExitInfo, 'code' | 'signal'>): number {
+  if (exit.code !== null) return exit.code;
+  if (exit.signal) return 128 + (constants.signals[exit.signal] ?? 0);
+  return 1;
+}
+
+function signalName(n: number): string | undefined {
+  return (Object.keys(constants.signals) as NodeJS.Signals[]).find((s) => constants.signals[s] === n);
+}
+
+export function mapExit(input: ExitMappingInput): ExitMapping {
+  const { exit, agent, singleTurn } = input;
+  const normalizedCode = normalizeExitCode(exit);
+  const stderr = exit.stderr.trimEnd();
+  const details = (extra: Record<string, unknown>) => ({ module: agent, ...(stderr ? { stderr, trace: lastLines(stderr, 20) } : {}), ...extra });
+
+  if (exit.spawnError !== undefined) {
+    return {
+      normalizedCode,
+      stop_reason: 'error',
+      terminated: true,
+      events: [
+        {
+          type: 'agent.error',
+          payload: { error_code: 'SPAWN_FAILED', message: `${agent} could not be started: ${exit.spawnError}`, severity: 'fatal', recoverable: false, details: details({}) },
+        },
+      ],
+    };
+  }
+  if (normalizedCode === 0) {
+    // §17.2.2: a clean exit ends the turn normally; for a long-lived agent it also ends the
+    // session's process (§18.2: a single-turn agent's session stays idle instead).
+    return { normalizedCode, stop_reason: 'end_turn', terminated: !singleTurn, events: [] };
+  }
+  if (normalizedCode >= 128) {
+    const sig = exit.signal ?? signalName(normalizedCode - 128) ?? `signal ${normalizedCode - 128}`;
+    return {
+      normalizedCode,
+      stop_reason: 'error',
+      terminated: true,
+      events: [
+        {
+          type: 'agent.error',
+          payload: {
+            error_code: 'SIGNAL_EXIT',
+            message: `${agent} ${input.stopRequested ? 'was stopped' : 'was killed'} by ${sig} (exit ${normalizedCode})${tailHint(stderr)}`,
+            severity: 'fatal',
+            recoverable: false,
+            details: details({ exit_code: normalizedCode, signal: sig }),
+          },
+        },
+      ],
+    };
+  }
+  return {
+    normalizedCode,
+    stop_reason: 'error',
+    terminated: true,
+    events: [
+      {
+        type: 'agent.error',
+        payload: {
+          error_code: 'PROCESS_EXIT',
+          message: `${agent} exited with code ${normalizedCode}${tailHint(stderr)}`,
+          severity: 'fatal',
+          recoverable: false,
+          details: details({ exit_code: normalizedCode }),
+        },
+      },
+    ],
+  };
+}
+
+function lastLines(text: string, n: number): string {
+  return text.split('\n').slice(-n).join('\n');
+}
+
+/** The last stderr line in the message, so a user sees the cause without opening details. */
+function tailHint(stderr: string): string {
+  const line = stderr.split('\n').filter((l) => l.trim()).pop();
+  return line ? `: ${line.trim().slice(0, 300)}` : '';
+}

@@ -1,0 +1,8 @@
+// The process contract of §17.2 and §18 in one place, for every process-based adapter.
+export { AgentProcess, killGroup, type AgentProcessSpec } from './agentProcess';
+export { BoundedText } from './boundedText';
+export { childEnv, rawpEnv, type RawpEnvInput } from './env';
+export { mapExit, normalizeExitCode, type ExitInfo, type ExitMapping, type ExitMappingInput } from './exitMapping';
+export { JsonLineReader, type JsonLineHandlers } from './jsonLines';
+export { expandResumeFlag } from './resumeFlag';
+export { SingleTurnRunner, type SingleTurnSpec, type SingleTurnResult } from './singleTurn';
