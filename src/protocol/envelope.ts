@@ -21,7 +21,7 @@ export const Metadata = z.looseObject({
  * The envelope with an unvalidated payload. `v` is checked separately (an unsupported `v` is
  * ignored and answered with `session.error`, §2.2) so this schema takes any integer.
  */
-export const Envelope = z.looseObject({
+const envelopeShape = {
   v: z.number().int(),
   type: z.string().min(1),
   message_id: Id,
@@ -31,7 +31,15 @@ export const Envelope = z.looseObject({
   parent_id: Id.optional(),
   metadata: Metadata.optional(),
   payload: z.record(z.string(), z.unknown()),
-});
+};
+export const Envelope = z.looseObject(envelopeShape);
+
+/**
+ * The envelope's own fields without the loose object's index signature: `Omit<Envelope, …>`
+ * would collapse every field to `unknown`, so `FrameOf` is built from this.
+ */
+export const EnvelopeFields = z.object(envelopeShape);
+export type EnvelopeFields = z.infer<typeof EnvelopeFields>;
 
 export type SubagentContext = z.infer<typeof SubagentContext>;
 export type Metadata = z.infer<typeof Metadata>;

@@ -5,7 +5,7 @@ import * as A from './payloads/agent';
 import * as C from './payloads/control';
 import * as S from './payloads/session';
 import * as T from './payloads/tool';
-import type { Envelope } from './envelope';
+import type { Envelope, EnvelopeFields } from './envelope';
 
 /** C2M: client (agent side) -> master; M2C: master -> client; BOTH: either way. */
 export type Direction = 'C2M' | 'M2C' | 'BOTH';
@@ -58,13 +58,13 @@ export const FRAME_TYPE_NAMES = Object.keys(FRAME_TYPES) as FrameType[];
 export type PayloadOf<T extends FrameType> = z.infer<FrameDefs[T]['payload']>;
 
 /** A validated frame of one known type. */
-export type FrameOf<T extends FrameType> = Omit<Envelope, 'type' | 'payload'> & { type: T; payload: PayloadOf<T> };
+export type FrameOf<T extends FrameType> = Omit<EnvelopeFields, 'type' | 'payload'> & { type: T; payload: PayloadOf<T> };
 
 /** Any known frame: a discriminated union over `type`. */
 export type Frame = { [T in FrameType]: FrameOf<T> }[FrameType];
 
 /** A vendor frame (§3.1.1): accepted and relayed, its payload opaque. */
-export type VendorFrame = Envelope & { type: `x-${string}` };
+export type VendorFrame = EnvelopeFields & Envelope & { type: `x-${string}` };
 
 export function isFrameType(type: string): type is FrameType {
   return Object.prototype.hasOwnProperty.call(FRAME_TYPES, type);
