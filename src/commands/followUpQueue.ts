@@ -1,0 +1,188 @@
+// Follow-ups typed while a turn runs. The engine refuses a second prompt during a turn
+// (`PROMPT_IN_PROGRESS`, §17.3.2), so the client holds such prompts here and sends them one at a
+// time, in order, each when the previous turn has ended (`session.turn.end`, §7.5.2).
+//
+// Semantics (docs/decisions.md, "Slash commands"):
+// - One prompt per turn end: the next item is sent only after the turn the previous one started
+//   has ended, so the engine never sees two prompts at once.
+// - Between sending and the turn's `session.turn.start` the queue counts as busy (no double send).
+// - A turn that ends `cancelled` or `error` pauses the queue: the user stopped or something broke,
+//   so held follow-ups wait for `resume()`, an explicit new submit, or cancel/edit.
+// - A `PROMPT_IN_PROGRESS` refusal (another master started a turn first) puts the sent item back
+//   at the head; it goes again at the next turn end.
+// - `session.deleted` or a fatal `session.error` drops everything still queued.
+// Host commands never enter the queue: the pipeline runs first and only prompts are queued.
+import type { Frame, PayloadOf } from '../protocol/frameTypes';
+
+type PromptPayload = PayloadOf<'control.prompt.request'>;
+
+export interface QueuedPrompt {
+  id: string;
+  payload: PromptPayload;
+}
+
+export interface QueueState {
+  items: readonly QueuedPrompt[];
+  /** A turn is running, or a sent prompt has not started its turn yet. */
+  busy: boolean;
+  paused: boolean;
+  /** Items dropped by the last change (session ended), for the UI to tell the user. */
+  dropped: readonly QueuedPrompt[];
+}
+
+export type SubmitOutcome = { status: 'sent' } | { status: 'queued'; id: string };
+
+export interface FollowUpQueueOptions {
+  /** Sends a prompt (the host builds the `control.prompt.request` frame). */
+  send: (payload: PromptPayload) => void;
+  /** Start as busy when created while a turn is already running. */
+  busy?: boolean;
+  newId?: () => string;
+}
+
+export class FollowUpQueue {
+  private items: QueuedPrompt[] = [];
+  private turnRunning: boolean;
+  private inFlight: QueuedPrompt | undefined;
+  /** The last item handed to `send` (it may have started its turn synchronously already). */
+  private lastSent: QueuedPrompt | undefined;
+  private paused = false;
+  private readonly listeners = new Set<(state: QueueState) => void>();
+  private counter = 0;
+
+  constructor(private readonly options: FollowUpQueueOptions) {
+    this.turnRunning = options.busy ?? false;
+  }
+
+  get state(): QueueState {
+    return { items: [...this.items], busy: this.busy, paused: this.paused, dropped: [] };
+  }
+
+  private get busy(): boolean {
+    return this.turnRunning || this.inFlight !== undefined;
+  }
+
+  onChange(listener: (state: QueueState) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Sends now when idle with nothing held; otherwise queues. A submit while idle also resumes. */
+  submit(payload: PromptPayload): SubmitOutcome {
+    const item = { id: this.nextId(), payload };
+    this.items.push(item);
+    if (!this.busy) this.paused = false;
+    this.releaseNext();
+    this.changed();
+    return this.lastSent === item ? { status: 'sent' } : { status: 'queued', id: item.id };
+  }
+
+  cancel(id: string): boolean {
+    const i = this.items.findIndex((q) => q.id === id);
+    if (i < 0) return false;
+    this.items.splice(i, 1);
+    this.changed();
+    return true;
+  }
+
+  /** Replaces the text of a queued prompt (everything else kept). False once it has been sent. */
+  edit(id: string, prompt_text: string): boolean {
+    const item = this.items.find((q) => q.id === id);
+    if (!item) return false;
+    item.payload = { ...item.payload, prompt_text };
+    this.changed();
+    return true;
+  }
+
+  /** Moves a queued prompt to a new position (0 = next). */
+  move(id: string, index: number): boolean {
+    const i = this.items.findIndex((q) => q.id === id);
+    if (i < 0) return false;
+    const [item] = this.items.splice(i, 1);
+    this.items.splice(Math.max(0, Math.min(index, this.items.length)), 0, item);
+    this.changed();
+    return true;
+  }
+
+  clear(): void {
+    this.items = [];
+    this.changed();
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.releaseNext();
+    this.changed();
+  }
+
+  /** Feed every frame of the session (the queue picks what it needs). */
+  observe(frame: Frame): void {
+    switch (frame.type) {
+      case 'session.turn.start':
+        this.turnRunning = true;
+        this.inFlight = undefined;
+        this.changed();
+        return;
+      case 'session.turn.end': {
+        this.turnRunning = false;
+        this.inFlight = undefined;
+        const stop = frame.payload.stop_reason;
+        if (stop === 'cancelled' || stop === 'error') this.paused = this.items.length > 0;
+        this.releaseNext();
+        this.changed();
+        return;
+      }
+      case 'session.error':
+        if (frame.payload.fatal) return this.dropAll();
+        if (frame.payload.error_code === 'PROMPT_IN_PROGRESS' && this.inFlight) {
+          this.items.unshift(this.inFlight);
+          this.inFlight = undefined;
+          this.turnRunning = true; // someone else's turn is running; wait for its end
+          this.changed();
+        }
+        return;
+      case 'session.deleted':
+        return this.dropAll();
+      default:
+        return;
+    }
+  }
+
+  private dropAll(): void {
+    const dropped = this.items;
+    this.items = [];
+    this.inFlight = undefined;
+    this.turnRunning = false;
+    this.paused = false;
+    this.changed(dropped);
+  }
+
+  private releaseNext(): void {
+    if (this.busy || this.paused) return;
+    const next = this.items.shift();
+    if (next) this.dispatch(next);
+  }
+
+  private dispatch(item: QueuedPrompt): void {
+    this.inFlight = item;
+    this.lastSent = item; // set first: `send` may start (even finish) the turn synchronously
+    try {
+      this.options.send(item.payload);
+    } catch {
+      // Could not even send: keep it, at the head, and hold the queue for the user.
+      if (this.lastSent === item) this.lastSent = undefined;
+      this.inFlight = undefined;
+      this.items.unshift(item);
+      this.paused = true;
+    }
+  }
+
+  private nextId(): string {
+    return this.options.newId?.() ?? `followup-${++this.counter}`;
+  }
+
+  private changed(dropped: readonly QueuedPrompt[] = []): void {
+    const state = { ...this.state, dropped };
+    for (const l of this.listeners) l(state);
+  }
+}

@@ -1,0 +1,91 @@
+// Reads the `*.md` files of one command directory the way the spec's loadFilesFromDir does
+// (slash-commands §1 "file scanning"): not recursive, hidden files skipped, gitignored paths
+// skipped. A directory that does not exist is simply empty.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+export interface ScannedFile {
+  /** File name without `.md`. */
+  name: string;
+  path: string;
+  content: string;
+}
+
+export interface ScanResult {
+  files: ScannedFile[];
+  /** Files that matched but could not be read. */
+  unreadable: { path: string; message: string }[];
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface IgnoreLayer {
+  base: string;
+  matcher: Ignore;
+}
+
+/**
+ * The `.gitignore` files that govern `dir`: those in `dir` and its ancestors up to `boundary`
+ * (the workspace folder, the home directory or a plugin root) or up to the first directory that
+ * holds `.git` (the repository root), whichever comes first.
+ */
+async function ignoreLayers(dir: string, boundary: string): Promise<IgnoreLayer[]> {
+  const layers: IgnoreLayer[] = [];
+  let current = dir;
+  const inside = relative(boundary, dir);
+  const bounded = inside === '' || (!inside.startsWith('..') && !inside.startsWith(sep));
+  for (;;) {
+    try {
+      const text = await readFile(join(current, '.gitignore'), 'utf8');
+      layers.push({ base: current, matcher: ignore().add(text) });
+    } catch {
+      // no .gitignore here
+    }
+    if (!bounded || current === boundary || (await exists(join(current, '.git')))) break;
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  return layers;
+}
+
+function isIgnored(layers: IgnoreLayer[], file: string): boolean {
+  return layers.some((l) => {
+    const rel = relative(l.base, file).split(sep).join('/');
+    return rel !== '' && !rel.startsWith('..') && l.matcher.ignores(rel);
+  });
+}
+
+/** Loads `dir/*.md` (not recursive, no hidden files, .gitignore honoured). */
+export async function scanCommandDir(dir: string, boundary: string): Promise<ScanResult> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return { files: [], unreadable: [] };
+  }
+  const candidates = names.filter((n) => n.endsWith('.md') && !n.startsWith('.') && n.length > 3).sort();
+  const layers = candidates.length > 0 ? await ignoreLayers(dir, boundary) : [];
+  const files: ScannedFile[] = [];
+  const unreadable: ScanResult['unreadable'] = [];
+  for (const n of candidates) {
+    const path = join(dir, n);
+    if (isIgnored(layers, path)) continue;
+    try {
+      const s = await stat(path);
+      if (!s.isFile()) continue;
+      files.push({ name: n.slice(0, -3), path, content: await readFile(path, 'utf8') });
+    } catch (err) {
+      unreadable.push({ path, message: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return { files, unreadable };
+}

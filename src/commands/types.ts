@@ -1,0 +1,94 @@
+// Shared shapes of slash-command discovery (slash-commands §1–§3). A provider turns files (or an
+// agent's report) into `SlashCommandItem`s; the registry ranks and de-duplicates them; the
+// materializer turns the winners into `FileSlashCommand`s that expansion and publishing use.
+
+/**
+ * Where an item comes from. `native` is our own `.rawp` provider: its frontmatter errors are fatal
+ * (slash-commands §3, §9); `user` and `project` items only warn and fall back.
+ */
+export type CommandLevel = 'native' | 'user' | 'project';
+
+/** The directory scope an item was found in; used for the display source ("via Claude Code Project"). */
+export type CommandScope = 'user' | 'project' | 'agent';
+
+export interface SourceMeta {
+  /** Provider id: 'native', 'claude', 'claude-plugins', 'codex', 'agent'. */
+  provider: string;
+  /** Human name of the provider, e.g. "Claude Code". */
+  providerName: string;
+  /** Absolute file path (or `agent://<agent>/<name>` for agent-reported commands). */
+  path: string;
+  scope: CommandScope;
+}
+
+/** One discovered command before ranking. */
+export interface SlashCommandItem {
+  name: string;
+  path: string;
+  /** Whole file text (frontmatter included); '' for agent-reported commands. */
+  content: string;
+  level: CommandLevel;
+  /** Parsed frontmatter (providers parse once so that errors surface at load time). */
+  frontmatter: Record<string, unknown>;
+  /** File text without the frontmatter block. */
+  body: string;
+  _source: SourceMeta;
+  /** Agent-reported: the agent expands it itself, we pass the text through unchanged. */
+  passthrough?: { description: string; argumentHint?: string };
+  /** Set by the registry on every item that lost its name to an earlier one (slash-commands §1). */
+  _shadowed?: boolean;
+}
+
+export type DiagnosticSeverity = 'warning' | 'error';
+
+/** A problem found while loading; never thrown, always collected (slash-commands §9). */
+export interface CommandDiagnostic {
+  severity: DiagnosticSeverity;
+  message: string;
+  provider?: string;
+  path?: string;
+}
+
+export interface LoadContext {
+  /** The user's home directory (injected: tests use temp dirs, never the real ~). */
+  home: string;
+  /** Workspace folders in VS Code order; the spec's single `cwd` generalised to many. */
+  workspaceFolders: readonly string[];
+}
+
+export interface ProviderResult {
+  items: SlashCommandItem[];
+  diagnostics: CommandDiagnostic[];
+}
+
+/** A source of slash commands (slash-commands §1–§2). */
+export interface CommandProvider {
+  readonly id: string;
+  readonly displayName: string;
+  /** Higher loads first; ties keep registration order (slash-commands §1). */
+  readonly priority: number;
+  load(ctx: LoadContext): Promise<ProviderResult>;
+  /**
+   * Paths whose changes should trigger a refresh (command directories, registry files). They
+   * need not exist yet. Not in the spec (§4 has no watcher); issue 5 asks for one.
+   */
+  watchPaths?(ctx: LoadContext): Promise<string[]> | string[];
+}
+
+/** A command ready for expansion and publishing (slash-commands §3 `FileSlashCommand`). */
+export interface FileSlashCommand {
+  name: string;
+  description: string;
+  /** The template body (frontmatter stripped). */
+  content: string;
+  /** Display source: "via Claude Code Project", "via RAWP User", "bundled", … */
+  source: string;
+  /** From frontmatter `argument-hint`, when present. */
+  argumentHint?: string;
+  frontmatter: Record<string, unknown>;
+  /** Provider data; absent for bundled commands. */
+  _source?: SourceMeta & { level: CommandLevel };
+  /** The agent expands it itself: send the typed text unchanged. */
+  passthrough?: boolean;
+  _shadowed?: boolean;
+}
