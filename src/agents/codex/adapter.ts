@@ -1,0 +1,124 @@
+// The Codex adapter: a single-turn process (§18). Each prompt runs `codex exec --json …`; the next
+// one `codex exec --json … resume <thread_id> -`, so Codex keeps its own conversation. Sandbox by
+// mode (plan/review read-only). Codex has no interactive approvals in exec mode: what the sandbox
+// refuses is refused, and a refused patch (reported only on stderr) is surfaced as a warning.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CatalogTool, TurnOutcome } from '../adapter';
+import { SingleTurnRunner } from '../process';
+import { codexArgs, CODEX_RESUME_FLAG } from './args';
+import { CODEX_TOOLS } from './catalog';
+import { CodexFileChangeDiffer } from './fileChangeDiff';
+import { StderrWatcher } from './stderrWatch';
+import { CodexTurnTranslator } from './translate';
+import type { AgentModeName } from '../../protocol/common';
+
+export interface CodexAdapterOptions {
+  /** The codex executable (default `codex` on PATH). */
+  command?: string;
+  /** Arguments before `exec` (e.g. a launcher's own flags). */
+  prefixArgs?: string[];
+  model?: string;
+  /** Extra `-c key=value` config overrides. */
+  config?: string[];
+  /** Extra environment (CODEX_HOME, the provider's key variable, …). */
+  env?: Record<string, string | undefined>;
+  /** Allow a workspace that is not a git repository. */
+  skipGitRepoCheck?: boolean;
+  /** §17.2.3 grace period (5 s). */
+  killGraceMs?: number;
+  /** A thread to resume on the first prompt (restoring a session). */
+  resumeThreadId?: string;
+}
+
+export const CODEX_INFO: AgentInfo = {
+  id: 'codex',
+  displayName: 'Codex',
+  adapter_type: 'process',
+  single_turn_process: true,
+  resume_flag: CODEX_RESUME_FLAG,
+};
+
+export class CodexAdapter implements AgentAdapter {
+  readonly info = CODEX_INFO;
+  private host: AgentHost | undefined;
+  private runner: SingleTurnRunner | undefined;
+  private current: CodexTurnTranslator | undefined;
+  private currentMode: AgentModeName = 'default';
+  private readonly catalog: CatalogTool[] = CODEX_TOOLS.map((t) => ({ ...t }));
+  private differ: CodexFileChangeDiffer | undefined;
+  private pendingPrompt = '';
+
+  constructor(private readonly options: CodexAdapterOptions = {}) {}
+
+  async start(host: AgentHost): Promise<{ capabilities: AgentCapabilities; tools: CatalogTool[]; commands: [] }> {
+    this.host = host;
+    const env = this.options.env ?? {};
+    const codexHome = env.CODEX_HOME ?? process.env.CODEX_HOME ?? path.join(os.homedir(), '.codex');
+    this.differ = new CodexFileChangeDiffer({ workspacePath: host.workspacePath, codexHome, threadId: () => this.runner?.agentSessionId });
+    const watcher = new StderrWatcher((f) => this.current?.reportWarning(f.error_code, f.message, { stderr: f.line }));
+    this.runner = new SingleTurnRunner({
+      agent: 'codex',
+      session_id: host.session_id,
+      workspacePath: host.workspacePath,
+      command: this.options.command ?? 'codex',
+      env,
+      killGraceMs: this.options.killGraceMs,
+      resume_flag: CODEX_RESUME_FLAG,
+      buildArgs: ({ resumeArgs }) => [
+        ...(this.options.prefixArgs ?? []),
+        ...codexArgs({ mode: this.currentMode, resumeArgs, model: this.options.model, config: this.options.config, skipGitRepoCheck: this.options.skipGitRepoCheck }),
+      ],
+      stdinText: () => this.pendingPrompt,
+      onMessage: (value) => {
+        // §18.3: keep the thread id the moment Codex reports it, so even a cancelled turn resumes.
+        const v = value as { type?: unknown; thread_id?: unknown };
+        if (v?.type === 'thread.started' && typeof v.thread_id === 'string' && this.runner) this.runner.agentSessionId = v.thread_id;
+        this.current?.push(value);
+      },
+      onStderr: (chunk) => watcher.push(chunk),
+    });
+    if (this.options.resumeThreadId) this.runner.agentSessionId = this.options.resumeThreadId;
+    return {
+      capabilities: {
+        features: { adapter_type: 'process', thinking_stream: true, tool_streaming: false, plan_mode: true, context_compaction: false, subagent: false, structured_output: false },
+        extensions: { single_turn_process: true, resume_flag: CODEX_RESUME_FLAG, ...(this.options.resumeThreadId ? { agent_session_id: this.options.resumeThreadId } : {}) },
+      },
+      tools: this.catalog.map((t) => ({ ...t })),
+      commands: [],
+    };
+  }
+
+  async prompt(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
+    const host = this.host;
+    const runner = this.runner;
+    if (!host || !runner) throw new Error('CodexAdapter.prompt before start');
+    this.currentMode = prompt.mode;
+    const translator = new CodexTurnTranslator({
+      emit: (e) => host.emit(e),
+      catalog: this.catalog,
+      fileChangeDiff: (item, phase) => this.differ!.diff(item, phase),
+      onUnknown: (what) => host.emit({ type: 'agent.error', payload: { error_code: 'CODEX_UNKNOWN_EVENT', message: `Ignored a Codex line: ${what}`, severity: 'warning', recoverable: true, details: { module: 'codex' } } }),
+    });
+    this.current = translator;
+    this.pendingPrompt = prompt.text;
+    const result = await runner.runTurn(signal);
+    await translator.finish(result.stop_reason === 'cancelled' ? 'cancelled' : 'ended');
+    this.current = undefined;
+    for (const e of result.events) host.emit(e);
+    const stop_reason = result.stop_reason === 'cancelled' ? 'cancelled' : translator.end === 'failed' || result.stop_reason === 'error' ? 'error' : 'end_turn';
+    return {
+      stop_reason,
+      ...(translator.usage ? { usage: translator.usage } : {}),
+      ...(runner.agentSessionId ? { agent_session_id: runner.agentSessionId } : {}),
+    };
+  }
+
+  async setMode(mode: AgentModeName): Promise<void> {
+    this.currentMode = mode;
+  }
+
+  async dispose(): Promise<void> {
+    await this.runner?.dispose();
+  }
+}

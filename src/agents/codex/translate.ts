@@ -1,0 +1,233 @@
+// One Codex turn (`codex exec --json` lines) -> DPS frame content. Codex prints whole items, not
+// token deltas, so each reasoning/message item becomes one delta plus its done. Item ids restart
+// at item_0 in every process (and so in every resumed turn): invocations get fresh UUIDs.
+//
+// Lines are handled strictly in order through a promise queue, because turning a file change into
+// a diff reads files. `finish()` waits for the queue and closes whatever is still open.
+import { newId } from '../../protocol/build';
+import type { PayloadOf } from '../../protocol/frameTypes';
+import type { AgentEvent, CatalogTool, TurnUsage } from '../adapter';
+import { CODEX_APPLY_PATCH, CODEX_BASH, CODEX_TODOS, CODEX_TOOLS, CODEX_WEB_SEARCH, mcpCatalogEntry } from './catalog';
+import { CodexEvent, CodexItem, type CodexUsage, type FileChangeItem } from './nativeEvents';
+import { describeIssues } from '../../protocol/parse';
+
+export interface CodexTranslatorOptions {
+  emit(event: AgentEvent): void;
+  /**
+   * The unified diff of a file change, or undefined when it cannot be known (the converter has no
+   * files). `phase: 'started'` lets an implementation snapshot the files before Codex writes them.
+   */
+  fileChangeDiff?(item: FileChangeItem, phase: 'started' | 'completed'): Promise<string | undefined>;
+  /** The catalog so far; a tool not in it (an MCP tool) is added and re-published first (§5.4.1). */
+  catalog?: CatalogTool[];
+  /** Reported, never thrown: a line we could not make sense of. */
+  onUnknown?(what: string, value: unknown): void;
+}
+
+type ResultStatus = PayloadOf<'tool.invoke.result'>['status'];
+/** A tool's output: any JSON value; `null` stands for "none" (the field itself is required). */
+type ToolOutput = PayloadOf<'tool.invoke.result'>['output'];
+
+export type CodexTurnEnd = 'completed' | 'failed' | 'open';
+
+interface OpenTool {
+  invocation_id: string;
+  tool_name: string;
+  started: number;
+}
+
+export class CodexTurnTranslator {
+  /** Codex's thread id (= its session id, §18.3), from `thread.started`. */
+  threadId: string | undefined;
+  usage: TurnUsage | undefined;
+  end: CodexTurnEnd = 'open';
+  toolCount = 0;
+  private blockIndex = 0;
+  private queue: Promise<void> = Promise.resolve();
+  private readonly open = new Map<string, OpenTool>();
+  private readonly catalog: CatalogTool[];
+  private errorReported = false;
+
+  constructor(private readonly opts: CodexTranslatorOptions) {
+    this.catalog = opts.catalog ?? CODEX_TOOLS.map((t) => ({ ...t }));
+  }
+
+  /** Feed one decoded stdout line. */
+  push(value: unknown): void {
+    this.queue = this.queue.then(
+      () => this.handle(value),
+      () => this.handle(value),
+    );
+  }
+
+  /** Wait for every queued line; then close open tool calls (cancelled: the turn was stopped). */
+  async finish(reason: 'cancelled' | 'ended'): Promise<void> {
+    await this.queue.catch(() => undefined);
+    for (const [key, tool] of this.open) {
+      this.open.delete(key);
+      this.emitResult(tool, 'cancelled', reason === 'cancelled' ? 'Cancelled' : 'Codex ended before the tool finished', undefined);
+    }
+  }
+
+  /** Report a problem seen outside stdout (stderr) as a recoverable error frame. */
+  reportWarning(error_code: string, message: string, details: Record<string, unknown> = {}): void {
+    this.queue = this.queue.then(() => {
+      this.opts.emit({ type: 'agent.error', payload: { error_code, message, severity: 'warning', recoverable: true, details: { module: 'codex', ...details } } });
+    });
+  }
+
+  private async handle(value: unknown): Promise<void> {
+    const parsed = CodexEvent.safeParse(value);
+    if (!parsed.success) {
+      this.opts.onUnknown?.(`codex event: ${describeIssues(parsed.error)}`, value);
+      return;
+    }
+    const ev = parsed.data;
+    switch (ev.type) {
+      case 'thread.started':
+        this.threadId = ev.thread_id;
+        return;
+      case 'turn.started':
+        return;
+      case 'turn.completed':
+        this.end = 'completed';
+        if (ev.usage) this.usage = toTurnUsage(ev.usage);
+        return;
+      case 'turn.failed':
+        this.end = 'failed';
+        if (!this.errorReported) this.emitError('CODEX_TURN_FAILED', ev.error?.message ?? 'Codex reported a failed turn', 'error');
+        return;
+      case 'error':
+        this.errorReported = true;
+        this.emitError('CODEX_ERROR', ev.message, 'error');
+        return;
+      case 'item.started':
+      case 'item.updated':
+      case 'item.completed': {
+        const item = CodexItem.safeParse(ev.item);
+        if (!item.success) {
+          this.opts.onUnknown?.(`codex item ${ev.item.type}: ${describeIssues(item.error)}`, ev.item);
+          return;
+        }
+        await this.item(ev.type, item.data);
+        return;
+      }
+    }
+  }
+
+  private async item(phase: 'item.started' | 'item.updated' | 'item.completed', item: CodexItem): Promise<void> {
+    switch (item.type) {
+      case 'reasoning':
+        if (phase === 'item.completed' && item.text) this.block('thinking', item.text);
+        return;
+      case 'agent_message':
+        if (phase === 'item.completed') this.block('text', item.text);
+        return;
+      case 'command_execution': {
+        const tool = this.ensureRequest(item.id, CODEX_BASH, { command: item.command });
+        if (phase !== 'item.completed') return;
+        const ok = item.status === 'completed' && (item.exit_code ?? 0) === 0;
+        const output = item.exit_code !== null && item.exit_code !== undefined && item.exit_code !== 0 ? `${item.aggregated_output}${item.aggregated_output.endsWith('\n') || !item.aggregated_output ? '' : '\n'}[exit code ${item.exit_code}]` : item.aggregated_output;
+        this.finishTool(item.id, tool, ok ? 'success' : 'error', output);
+        return;
+      }
+      case 'file_change': {
+        const input = { changes: item.changes.map((c) => ({ path: c.path, kind: c.kind })) };
+        const known = this.open.has(item.id);
+        const tool = this.ensureRequest(item.id, CODEX_APPLY_PATCH, input);
+        if (!known && phase !== 'item.completed') await this.opts.fileChangeDiff?.(item, 'started');
+        if (phase !== 'item.completed') return;
+        const ok = item.status === 'completed';
+        const diff = ok ? await this.opts.fileChangeDiff?.(item, 'completed') : undefined;
+        const summary = item.changes.map((c) => `${c.kind} ${c.path}`).join('\n');
+        this.finishTool(item.id, tool, ok ? 'success' : 'error', diff ?? (ok ? summary : `Patch ${item.status}:\n${summary}`));
+        return;
+      }
+      case 'mcp_tool_call': {
+        const entry = mcpCatalogEntry(item.server, item.tool);
+        this.ensureCatalog(entry);
+        const input = isRecord(item.arguments) ? item.arguments : { arguments: item.arguments ?? null };
+        const tool = this.ensureRequest(item.id, entry.name, input);
+        if (phase !== 'item.completed') return;
+        const failed = item.status !== 'completed' || (item.error !== undefined && item.error !== null);
+        this.finishTool(item.id, tool, failed ? 'error' : 'success', failed ? (item.error ?? item.status) ?? null : (item.result ?? null));
+        return;
+      }
+      case 'web_search': {
+        const tool = this.ensureRequest(item.id, CODEX_WEB_SEARCH, { query: item.query });
+        if (phase === 'item.completed') this.finishTool(item.id, tool, 'success', { query: item.query });
+        return;
+      }
+      case 'todo_list': {
+        // Each update carries the whole list: one TodoWrite call per snapshot (§8.2).
+        const todos = item.items.map((t, i) => ({ id: `${item.id}-${i}`, content: t.text, status: t.completed ? ('completed' as const) : ('pending' as const) }));
+        const key = `${item.id}#${phase}`;
+        const tool = this.ensureRequest(key, CODEX_TODOS, { todos });
+        this.finishTool(key, tool, 'success', { success: true, count: todos.length, todos });
+        return;
+      }
+      case 'error':
+        // An item-level error does not end the turn (turn.failed does).
+        this.emitError('CODEX_ITEM_ERROR', item.message, 'warning');
+        return;
+    }
+  }
+
+  private block(kind: 'text' | 'thinking', text: string): void {
+    const content_index = this.blockIndex++;
+    if (kind === 'text') {
+      this.opts.emit({ type: 'agent.text.delta', payload: { content_index, text } });
+      this.opts.emit({ type: 'agent.text.done', payload: { content_index, full_text: text } });
+    } else {
+      this.opts.emit({ type: 'agent.thinking.delta', payload: { content_index, text } });
+      this.opts.emit({ type: 'agent.thinking.done', payload: { content_index } });
+    }
+  }
+
+  private ensureCatalog(entry: CatalogTool): void {
+    if (this.catalog.some((t) => t.name === entry.name)) return;
+    this.catalog.push(entry);
+    this.opts.emit({ type: 'tool.catalog.publish', payload: { tools: this.catalog.map((t) => ({ ...t })) } });
+  }
+
+  private ensureRequest(key: string, tool_name: string, input: Record<string, unknown>): OpenTool {
+    const existing = this.open.get(key);
+    if (existing) return existing;
+    const tool: OpenTool = { invocation_id: newId(), tool_name, started: Date.now() };
+    this.open.set(key, tool);
+    this.toolCount++;
+    this.opts.emit({ type: 'tool.invoke.request', payload: { invocation_id: tool.invocation_id, tool_name, input } });
+    return tool;
+  }
+
+  private finishTool(key: string, tool: OpenTool, status: ResultStatus, output: ToolOutput): void {
+    this.open.delete(key);
+    this.emitResult(tool, status, output, Date.now() - tool.started);
+  }
+
+  private emitResult(tool: OpenTool, status: ResultStatus, output: ToolOutput, duration_ms: number | undefined): void {
+    const declared = this.catalog.find((t) => t.name === tool.tool_name)?.output_type ?? 'text';
+    this.opts.emit({
+      type: 'tool.invoke.result',
+      payload: { invocation_id: tool.invocation_id, tool_name: tool.tool_name, status, output, output_type: declared, ...(duration_ms !== undefined ? { duration_ms } : {}) },
+    });
+  }
+
+  private emitError(error_code: string, message: string, severity: 'error' | 'warning'): void {
+    this.opts.emit({ type: 'agent.error', payload: { error_code, message, severity, recoverable: true, details: { module: 'codex' } } });
+  }
+}
+
+export function toTurnUsage(u: CodexUsage): TurnUsage {
+  return {
+    input_tokens: u.input_tokens,
+    output_tokens: u.output_tokens,
+    ...(u.cached_input_tokens !== undefined ? { cache_read_tokens: u.cached_input_tokens } : {}),
+    ...(u.cache_write_input_tokens ? { cache_write_tokens: u.cache_write_input_tokens } : {}),
+    ...(u.reasoning_output_tokens !== undefined ? { thinking_tokens: u.reasoning_output_tokens } : {}),
+  };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,161 @@
+// A stand-in for the session engine in adapter tests: it stamps every event the adapter emits
+// into a full frame (with the master's own frames where a real session has them: capabilities,
+// prompts, interaction answers, cancels), frames each turn with session.turn.start / end + usage,
+// answers interactions by a test-supplied policy, and checks the whole stream with the same
+// validator `rawp validate` uses.
+import { randomUUID } from 'node:crypto';
+import type { AgentAdapter, AgentEvent, AgentHost, InteractionAnswer, TurnOutcome } from '../../src/agents/adapter';
+import type { AgentModeName } from '../../src/protocol/common';
+import { buildFrame } from '../../src/protocol/build';
+import type { Frame, FrameType, PayloadOf } from '../../src/protocol/frameTypes';
+import { parseFrame } from '../../src/protocol/parse';
+import { formatText, validateText, type ValidationResult } from '../../src/protocol/conformance';
+
+export type InteractionPolicy = (request: PayloadOf<'agent.interaction.request'>) => InteractionAnswer | Promise<InteractionAnswer>;
+
+export interface TurnOptions {
+  mode?: AgentModeName;
+  /** Abort the turn once this returns true for a frame the adapter emitted. */
+  cancelWhen?(frame: Frame): boolean;
+  /** Called for every frame the adapter emits (e.g. to SIGKILL the agent mid-turn). */
+  onFrame?(frame: Frame): void;
+  /** Cancel the turn when this settles (e.g. once the mock model has the request). */
+  cancelAfter?: Promise<unknown>;
+}
+
+export interface TurnRecord {
+  turn_id: string;
+  outcome: TurnOutcome;
+  /** The frames of this turn, session.turn.start … session.usage. */
+  frames: Frame[];
+}
+
+export class RecordingHost implements AgentHost {
+  readonly session_id = randomUUID();
+  readonly frames: Frame[] = [];
+  mode: AgentModeName = 'default';
+  private turnId: string | undefined;
+  private turnIndex = 0;
+  private listener: ((f: Frame) => void) | undefined;
+  /** Frames the adapter emitted that failed their schema (they are not added to `frames`). */
+  readonly invalid: string[] = [];
+
+  constructor(
+    readonly workspacePath: string,
+    private readonly answer: InteractionPolicy = () => ({ kind: 'timeout' }),
+  ) {}
+
+  emit(event: AgentEvent): void {
+    const frame = this.stamp(event.type, event.payload as PayloadOf<typeof event.type>, event.metadata);
+    this.listener?.(frame);
+  }
+
+  checkTool(): { allowed: true } {
+    return { allowed: true };
+  }
+
+  async requestInteraction(request: PayloadOf<'agent.interaction.request'>): Promise<InteractionAnswer> {
+    this.stamp('agent.interaction.request', request);
+    const answer = await this.answer(request);
+    if (answer.kind === 'response') {
+      this.stamp('control.interaction.response', { interaction_id: request.interaction_id, selected_value: answer.selected_value, ...(answer.text_input !== undefined ? { text_input: answer.text_input } : {}) });
+    } else if (answer.kind === 'timeout') {
+      this.stamp('control.interaction.timeout', { interaction_id: request.interaction_id });
+    }
+    return answer;
+  }
+
+  /** §13.1: capabilities both ways, catalog, commands, idle. */
+  async open(adapter: AgentAdapter): Promise<Awaited<ReturnType<AgentAdapter['start']>>> {
+    const started = await adapter.start(this);
+    this.stamp('session.capabilities', {
+      protocol_version: 'rawp-dps-1.0',
+      supported_namespaces: ['agent', 'tool', 'session', 'control'],
+      features: started.capabilities.features,
+      ...(started.capabilities.extensions ? { extensions: started.capabilities.extensions } : {}),
+    });
+    this.stamp('session.capabilities', {
+      protocol_version: 'rawp-dps-1.0',
+      supported_namespaces: ['agent', 'tool', 'session', 'control'],
+      features: { thinking_stream: true, tool_streaming: true, plan_mode: true, subagent: true, subagent_context: true },
+    });
+    this.stamp('tool.catalog.publish', { tools: started.tools, ...(started.diagnostics ? { diagnostics: started.diagnostics } : {}) });
+    this.stamp('agent.commands.publish', { commands: started.commands });
+    this.stamp('agent.state.changed', { previous_state: 'idle', current_state: 'idle', reason: 'ready' });
+    return started;
+  }
+
+  /** One prompt: control.prompt.request, turn.start, the adapter's frames, turn.end, usage. */
+  async turn(adapter: AgentAdapter, text: string, opts: TurnOptions = {}): Promise<TurnRecord> {
+    const turn_id = randomUUID();
+    const mode = opts.mode ?? this.mode;
+    this.mode = mode;
+    const first = this.frames.length;
+    this.stamp('control.prompt.request', { prompt_text: text });
+    this.turnId = turn_id;
+    this.stamp('session.turn.start', { turn_id, turn_index: this.turnIndex++, mode });
+    const abort = new AbortController();
+    const cancel = () => {
+      if (abort.signal.aborted || this.turnId !== turn_id) return;
+      this.stamp('control.prompt.cancel', { target_turn_id: turn_id, reason: 'user_cancelled' });
+      abort.abort();
+    };
+    this.listener = (f) => {
+      opts.onFrame?.(f);
+      if (opts.cancelWhen?.(f)) cancel();
+    };
+    void opts.cancelAfter?.then(cancel, cancel);
+    let outcome: TurnOutcome;
+    try {
+      outcome = await adapter.prompt({ turn_id, turn_index: this.turnIndex - 1, text, input_type: 'text', mode, file_references: [], context_files: [] }, abort.signal);
+    } finally {
+      this.listener = undefined;
+    }
+    this.stamp('session.turn.end', { turn_id, stop_reason: outcome.stop_reason });
+    const u = outcome.usage;
+    this.stamp('session.usage', {
+      turn_id,
+      token_usage: {
+        input_tokens: u?.input_tokens ?? 0,
+        output_tokens: u?.output_tokens ?? 0,
+        ...(u?.cache_read_tokens !== undefined ? { cache_read_tokens: u.cache_read_tokens } : {}),
+        ...(u?.thinking_tokens !== undefined ? { thinking_tokens: u.thinking_tokens } : {}),
+      },
+      cost_usage: { limit: -1, used: u?.cost_usd ?? 0, unit: 'USD' },
+      message_usage: { limit: -1, used: this.turnIndex, unit: 'COUNT' },
+      time_to_reset: 'PT0S',
+    });
+    this.turnId = undefined;
+    return { turn_id, outcome, frames: this.frames.slice(first) };
+  }
+
+  /** The stream as `rawp validate` reads it. */
+  jsonLines(): string {
+    return this.frames.map((f) => JSON.stringify(f)).join('\n') + '\n';
+  }
+
+  validate(): ValidationResult {
+    return validateText(this.jsonLines());
+  }
+
+  /** A readable report for assertion messages. */
+  problems(): string {
+    const invalid = this.invalid.length ? `invalid frames:\n${this.invalid.join('\n')}\n` : '';
+    return invalid + formatText(this.validate());
+  }
+
+  ofType<T extends FrameType>(type: T, frames: Frame[] = this.frames): Extract<Frame, { type: T }>[] {
+    return frames.filter((f): f is Extract<Frame, { type: T }> => f.type === type);
+  }
+
+  private stamp<T extends FrameType>(type: T, payload: PayloadOf<T>, metadata?: AgentEvent['metadata']): Frame {
+    const raw = buildFrame(type, payload, { session_id: this.session_id, ...(this.turnId ? { turn_id: this.turnId } : {}), ...(metadata ? { metadata } : {}) });
+    const parsed = parseFrame(JSON.parse(JSON.stringify(raw)));
+    if (parsed.kind !== 'accepted' || parsed.vendor) {
+      this.invalid.push(`${type}: ${parsed.kind === 'error' ? parsed.error.message : parsed.kind}`);
+      return raw as Frame;
+    }
+    this.frames.push(parsed.frame);
+    return parsed.frame;
+  }
+}
