@@ -1,0 +1,95 @@
+// Bash: runs a command in the workspace folder, streaming stdout/stderr as `tool.invoke.stream`
+// chunks in arrival order. The shell starts in its own process group (detached), so a timeout or a
+// cancel kills the whole tree — `sleep 100 &` included — with SIGTERM, then SIGKILL after a grace.
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { z } from 'zod';
+import { truncateText } from './truncate';
+import { defineTool, type ToolOutcome } from './types';
+
+export const BashInput = z.object({
+  command: z.string().min(1).describe('The command to execute'),
+  timeout: z.number().int().min(1).optional().describe('Timeout in milliseconds (default 120000, max 600000)'),
+  description: z.string().optional().describe('What the command does, in 5-10 words'),
+});
+
+/** Is `shell` an executable file here? Feeds the catalog status of Bash. */
+export function shellAvailable(shell: string): { ok: true } | { ok: false; reason: string } {
+  try {
+    accessSync(shell, constants.X_OK);
+    return { ok: true };
+  } catch {
+    return { ok: false, reason: `no shell: ${shell} is missing or not executable` };
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+export const BashTool = defineTool({
+  name: 'Bash',
+  description: 'Runs a shell command in the workspace folder; output streams live. The whole process tree is killed on timeout or cancel.',
+  category: 'shell',
+  output_type: 'text',
+  kind: 'shell',
+  requires_approval: true,
+  schema: BashInput,
+  run(input, ctx) {
+    const timeoutMs = Math.min(input.timeout ?? ctx.settings.bashTimeoutMs, ctx.settings.bashMaxTimeoutMs);
+    return new Promise<ToolOutcome>((resolve) => {
+      let combined = '';
+      let ended: 'timeout' | 'cancelled' | undefined;
+      let killTimer: ReturnType<typeof setTimeout> | undefined;
+      const child = spawn(ctx.settings.shell, ['-c', input.command], { cwd: ctx.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+      const stop = (why: 'timeout' | 'cancelled') => {
+        if (ended || child.pid === undefined) return;
+        ended = why;
+        killGroup(child.pid, 'SIGTERM');
+        killTimer = setTimeout(() => child.pid !== undefined && killGroup(child.pid, 'SIGKILL'), ctx.settings.killGraceMs);
+      };
+      const timer = setTimeout(() => stop('timeout'), timeoutMs);
+      const onAbort = () => stop('cancelled');
+      if (ctx.signal.aborted) onAbort();
+      else ctx.signal.addEventListener('abort', onAbort, { once: true });
+      child.stdout.setEncoding('utf8');
+      child.stderr.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => {
+        combined += chunk;
+        ctx.stream('stdout', chunk);
+      });
+      child.stderr.on('data', (chunk: string) => {
+        combined += chunk;
+        ctx.stream('stderr', chunk);
+      });
+      let done = false;
+      const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        ctx.signal.removeEventListener('abort', onAbort);
+        if (killTimer) clearTimeout(killTimer);
+        if (spawnError) {
+          resolve({ status: 'error', output: `BASH_SPAWN_FAILED: ${spawnError.message}`, error_code: 'BASH_SPAWN_FAILED' });
+          return;
+        }
+        let text = combined;
+        if (ended === 'timeout') text += `\n(command timed out after ${timeoutMs} ms; process group killed)`;
+        else if (ended === 'cancelled') text += '\n(command cancelled; process group killed)';
+        else if (code !== 0) text += `\n(exit code ${code ?? signal})`;
+        const t = truncateText(text.replace(/^\n/, ''), ctx.settings.maxOutputChars);
+        const status = ended ?? (code === 0 ? 'success' : 'error');
+        resolve({ status, output: t.text, ...(t.truncated ? { truncated: true } : {}), ...(status === 'error' ? { error_code: 'NONZERO_EXIT' } : {}) });
+      };
+      child.on('error', (e) => finish(null, null, e));
+      // When the shell exits, kill what it left behind (background jobs holding our pipes open);
+      // 'close' follows once every pipe has drained.
+      child.on('exit', () => child.pid !== undefined && killGroup(child.pid, 'SIGKILL'));
+      child.on('close', (code, signal) => finish(code, signal));
+    });
+  },
+});

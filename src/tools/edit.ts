@@ -1,0 +1,57 @@
+// Edit and MultiEdit share one path: editIntent (the ledger refuses unread files), then the
+// backend's critical section checks the version, matches and replaces atomically. A MultiEdit whose
+// any edit fails writes nothing.
+import { FsError } from '../workspace/fsBackend';
+import { diffOutput } from './diff';
+import { errorOutcome } from './fsErrors';
+import { applyEdits, type EditSpec, type NormalizedMatch } from './ledger/match';
+import { targetOf } from './paths';
+import { ToolError, type ToolContext, type ToolOutcome } from './types';
+
+export async function runEdits(filePath: string, edits: readonly EditSpec[], ctx: ToolContext): Promise<ToolOutcome> {
+  const target = targetOf(ctx.fs.roots, ctx.cwd, filePath);
+  try {
+    edits.forEach((e, i) => {
+      if (e.old_string === e.new_string) throw new ToolError(`${edits.length > 1 ? `edit ${i + 1}: ` : ''}old_string and new_string are the same; nothing to change`, 'INVALID_INPUT');
+    });
+    // Claude Code's convention: an Edit with an empty old_string creates a new file.
+    if (edits.length === 1 && edits[0].old_string === '') {
+      const guard = ctx.fsEvents.writeIntent(target, ctx.actor);
+      const content = edits[0].new_string;
+      // Only an empty (or absent) file may be filled this way; never clobber content.
+      const r =
+        guard.kind === 'replaceIfVersion'
+          ? await ctx.fs.updateText(target.abs, guard, (current) => {
+              if (current !== '') throw new FsError(`"${target.displayPath}" already has content; an empty old_string only creates files`, 'FS_EXISTS');
+              return content;
+            })
+          : await ctx.fs.writeText(target.abs, content, { kind: 'createIfAbsent' });
+      ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: r.version });
+      return { status: 'success', output: { ...diffOutput(target.displayPath, r.before, r.after, r.created), replacements: 1 }, hints: { changed: true } };
+    }
+    if (edits.some((e) => e.old_string === '')) throw new ToolError('old_string must not be empty (except for a single Edit that creates a file)', 'INVALID_INPUT');
+    const guard = ctx.fsEvents.editIntent(target, ctx.actor);
+    let replacements = 0;
+    let unicode_normalized: NormalizedMatch[] = [];
+    const r = await ctx.fs.updateText(target.abs, guard, (current) => {
+      const applied = applyEdits(current, edits, target.displayPath);
+      replacements = applied.replacements;
+      unicode_normalized = applied.unicode_normalized;
+      return applied.text;
+    });
+    ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: r.version });
+    const output = {
+      ...diffOutput(target.displayPath, r.before, r.after, false),
+      replacements,
+      ...(unicode_normalized.length > 0
+        ? {
+            unicode_normalized,
+            note: `matched after normalizing typographic characters (${[...new Set(unicode_normalized.flatMap((n) => n.folded))].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(', ')}); the replaced text now uses your characters`,
+          }
+        : {}),
+    };
+    return { status: 'success', output, hints: { changed: r.before !== r.after } };
+  } catch (e) {
+    return errorOutcome(e);
+  }
+}

@@ -1,0 +1,34 @@
+// Write: creates or replaces a whole file. The ledger decides the guard (writeIntent): a file read
+// in this session is replaced only if unchanged; anything else may only be created, never
+// overwritten unread. The result is a diff computed from the backend's before/after.
+import { z } from 'zod';
+import { diffOutput } from './diff';
+import { errorOutcome } from './fsErrors';
+import { targetOf } from './paths';
+import { defineTool } from './types';
+
+export const WriteInput = z.object({
+  file_path: z.string().min(1).describe('The absolute path to the file to write (or relative to the workspace)'),
+  content: z.string().describe('The content to write to the file'),
+});
+
+export const WriteTool = defineTool({
+  name: 'Write',
+  description: 'Writes a file. A new file needs no read; an existing file must have been read in this session and be unchanged since.',
+  category: 'filesystem',
+  kind: 'write',
+  requires_approval: true,
+  schema: WriteInput,
+  affectedPaths: (i) => [i.file_path],
+  async run(input, ctx) {
+    const target = targetOf(ctx.fs.roots, ctx.cwd, input.file_path);
+    try {
+      const guard = ctx.fsEvents.writeIntent(target, ctx.actor);
+      const r = await ctx.fs.writeText(target.abs, input.content, guard);
+      ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: r.version });
+      return { status: 'success', output: diffOutput(target.displayPath, r.before, r.after, r.created), hints: { changed: r.created || r.before !== r.after } };
+    } catch (e) {
+      return errorOutcome(e);
+    }
+  },
+});
