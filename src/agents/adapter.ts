@@ -52,7 +52,8 @@ export interface AgentPrompt {
 
 /** The answer to an interaction the adapter asked for. */
 export type InteractionAnswer =
-  | { kind: 'response'; selected_value: string | string[]; text_input?: string }
+  /** `by_default`: nobody answered in time and the request's `default_value` was taken. */
+  | { kind: 'response'; selected_value: string | string[]; text_input?: string; by_default?: boolean }
   | { kind: 'timeout' }
   /** The interaction was discarded (turn cancelled, session ended). */
   | { kind: 'cancelled' };
@@ -67,9 +68,19 @@ export interface AgentHost {
    * Ask before running a tool: the engine checks mode, whitelist and catalog status.
    * `allowed: false` carries the message to return to the agent (e.g. "Tool not allowed in current mode").
    */
-  checkTool(tool_name: string, input: Record<string, unknown>): { allowed: true } | { allowed: false; message: string };
-  /** Send an `agent.interaction.request` and wait for the answer (timeouts resolve as `timeout`). */
-  requestInteraction(request: PayloadOf<'agent.interaction.request'>): Promise<InteractionAnswer>;
+  checkTool(
+    tool_name: string,
+    input: Record<string, unknown>,
+    /** When a subagent makes the call: its spawning invocation, so its `allowed_tools` apply (§15.2). */
+    context?: { parent_invocation_id?: string },
+  ): { allowed: true } | { allowed: false; message: string };
+  /**
+   * Send an `agent.interaction.request` and wait for the answer. A timeout resolves as `timeout`
+   * (deny) or, except for PERMISSION, as the request's `default_value` (`by_default: true`);
+   * a cancelled turn or ended session resolves as `cancelled`. `metadata` carries e.g. the
+   * `subagent_context` of a subagent's permission ask.
+   */
+  requestInteraction(request: PayloadOf<'agent.interaction.request'>, options?: { metadata?: Metadata }): Promise<InteractionAnswer>;
   /** Current agent mode. */
   readonly mode: AgentModeName;
 }

@@ -1,2 +1,13 @@
-// placeholder so the layer check has a file; the engine lands in src/session/engine.ts
-export {};
+// The session layer's public surface. Pure: no Node built-ins, no vscode, no DOM.
+export * from './ports';
+export * from './connection';
+export * from './history';
+export * from './hub';
+export * from './engine';
+export * from './registry';
+export * from './toolPolicy';
+export * from './modePolicy';
+export * from './interactions';
+export * from './usage';
+export * from './capabilities';
+export { TurnStream } from './turnStream';

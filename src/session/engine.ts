@@ -1,0 +1,591 @@
+// AgentSession: the DPS session engine for one agent. It owns the policy every adapter gets for
+// free — the §13.1 opening, one turn at a time (§17.3.2), turns and usage (§7.5, §7.3),
+// cancellation (§6.1.2), modes (§6.3.2), compaction (§6.3.1), interactions (§4.3, §17.3.1),
+// rename/delete (§7.6, §7.7) and the §7.5.3 clean-up order — and writes every frame it makes to
+// one sink (the hub). It never throws across the protocol boundary: bad requests become
+// non-fatal `session.error` frames.
+import type { AgentAdapter, AgentCapabilities, AgentEvent, AgentHost, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, InteractionAnswer, TurnOutcome } from '../agents/adapter';
+import { FrameFactory, newId } from '../protocol/build';
+import type { AgentModeName } from '../protocol/common';
+import type { Metadata } from '../protocol/envelope';
+import { FRAME_TYPES, type Frame, type FrameType, type PayloadOf } from '../protocol/frameTypes';
+import { describeIssues } from '../protocol/parse';
+import { decideOutputType } from '../protocol/outputType';
+import { OutputType } from '../protocol/common';
+import { clientCapabilities } from './capabilities';
+import type { ConnectionKind } from './connection';
+import type { HubSessionSource } from './hub';
+import { InteractionBook } from './interactions';
+import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type TimerHandle, type Timers } from './ports';
+import type { ToolPolicyInput } from './toolPolicy';
+import { TurnStream } from './turnStream';
+import { AUTO_COMPACT_CONSIDER, AUTO_COMPACT_MUST, UsageLedger } from './usage';
+
+export type DeleteReason = PayloadOf<'session.deleted'>['reason'];
+export type DeletedBy = PayloadOf<'session.deleted'>['deleted_by'];
+export type RenamedBy = PayloadOf<'session.renamed'>['renamed_by'];
+
+export interface AgentSessionOptions {
+  adapter: AgentAdapter;
+  /** Every frame the session makes goes here, in order (the hub's `publish`). */
+  out: (frame: Frame) => void;
+  /** Called once after `session.deleted` went out: close the connections, forget the session. */
+  onEnded?: (info: { reason: DeleteReason; deleted_by: DeletedBy }) => void;
+  session_id?: string;
+  name?: string;
+  workspacePath?: string;
+  clock?: Clock;
+  timers?: Timers;
+  logger?: Logger;
+  /** Announced as `max_frame_size`. */
+  maxFrameSize?: number;
+  /** After a cancel, how long the adapter gets to stop before the turn is ended anyway. */
+  cancelGraceMs?: number;
+  /** How long `dispose()` may take on session end before clean-up frames go out anyway. */
+  disposeTimeoutMs?: number;
+  /** Turn the prompt text into what this agent reads (§16.3 token conversion). */
+  preparePrompt?: (prompt: PayloadOf<'control.prompt.request'>) => string;
+  /** §6.3.1 between 0.80 and 0.95 utilization: compact now? (At 0.95 we always do.) */
+  autoCompactConsider?: (utilization: number) => boolean;
+  /** §16.1 fuzzy file search; when given, `file_search_fuzzy` is announced. */
+  fileSearch?: (query: PayloadOf<'control.file.search'>, signal: AbortSignal) => Promise<PayloadOf<'session.file.candidates'>>;
+}
+
+interface ActiveTurn {
+  id: string;
+  index: number;
+  stream: TurnStream;
+  controller: AbortController;
+  allowed_tools?: string[];
+  denied_tools?: string[];
+  /** Resolves when the adapter's prompt() settles, or when the cancel grace runs out. */
+  release?: () => void;
+  graceTimer?: TimerHandle;
+}
+
+/** Frame types only the engine itself sends; an adapter emitting one is ignored. */
+const ENGINE_OWNED = new Set<string>(['session.turn.start', 'session.turn.end', 'session.capabilities', 'session.history', 'session.deleted', 'session.renamed']);
+/** Frames that belong to a turn's content (dropped outside a turn). */
+const TURN_SCOPED = new Set<string>([
+  'agent.text.delta',
+  'agent.text.done',
+  'agent.thinking.delta',
+  'agent.thinking.done',
+  'agent.interaction.request',
+  'agent.subagent.started',
+  'agent.subagent.ended',
+  'tool.invoke.request',
+  'tool.invoke.stream',
+  'tool.invoke.result',
+]);
+
+export class AgentSession implements HubSessionSource {
+  readonly session_id: string;
+  readonly created_at: string;
+  private _name: string;
+  private _mode: AgentModeName = 'default';
+  /** The mode the last `session.turn.start` announced (§6.3.2: announce the first turn after a switch). */
+  private announcedMode: AgentModeName = 'default';
+  private state = 'x-rawp.starting';
+  private ready = false;
+  private ending = false;
+  private ended = false;
+  private endPromise?: Promise<void>;
+  private turn?: ActiveTurn;
+  private lastTurnId?: string;
+  private turnIndex = 0;
+  private busy?: 'compaction' | 'mode_switch';
+  private agentCaps: AgentCapabilities = { features: {} };
+  private tools: CatalogTool[] = [];
+  private diagnostics: CatalogDiagnostic[] = [];
+  private commandList: CommandEntry[] = [];
+  private readonly factory: FrameFactory;
+  private readonly clock: Clock;
+  private readonly timers: Timers;
+  private readonly logger: Logger;
+  private readonly interactions: InteractionBook;
+  private readonly usage = new UsageLedger();
+  private readonly searches = new Map<string, AbortController>();
+  private readonly host: AgentHost;
+
+  constructor(private readonly options: AgentSessionOptions) {
+    this.session_id = options.session_id ?? newId();
+    this.clock = options.clock ?? systemClock;
+    this.timers = options.timers ?? systemTimers;
+    this.logger = options.logger ?? silentLogger;
+    this.factory = new FrameFactory(this.session_id, this.clock);
+    this.interactions = new InteractionBook(this.timers);
+    this.created_at = this.clock.now().toISOString();
+    this._name = options.name ?? options.adapter.info.displayName;
+    this.host = this.makeHost(options.workspacePath ?? '');
+  }
+
+  get name(): string {
+    return this._name;
+  }
+  get mode(): AgentModeName {
+    return this._mode;
+  }
+  get agent(): AgentAdapter['info'] {
+    return this.options.adapter.info;
+  }
+  get isReady(): boolean {
+    return this.ready && !this.ending;
+  }
+  get isEnded(): boolean {
+    return this.ended;
+  }
+  get turnActive(): boolean {
+    return this.turn !== undefined;
+  }
+  get currentTurnId(): string | undefined {
+    return this.turn?.id;
+  }
+
+  // ---- HubSessionSource -------------------------------------------------------------------
+
+  capabilities(): PayloadOf<'session.capabilities'> {
+    return clientCapabilities(this.options.adapter.info, this.agentCaps, {
+      max_frame_size: this.options.maxFrameSize ?? 4 * 1024 * 1024,
+      file_search_fuzzy: this.options.fileSearch !== undefined,
+    });
+  }
+  catalog(): PayloadOf<'tool.catalog.publish'> {
+    return this.diagnostics.length > 0 ? { tools: this.tools, diagnostics: this.diagnostics } : { tools: this.tools };
+  }
+  commands(): PayloadOf<'agent.commands.publish'> {
+    return { commands: this.commandList };
+  }
+  agentState(): string {
+    return this.state;
+  }
+
+  /** §13.1: start the agent, then announce capabilities, tools, commands, and idle. */
+  async start(): Promise<void> {
+    try {
+      const started = await this.options.adapter.start(this.host);
+      this.agentCaps = started.capabilities;
+      this.tools = started.tools;
+      this.diagnostics = started.diagnostics ?? [];
+      this.commandList = started.commands;
+    } catch (e) {
+      this.logger.error('agent failed to start', { error: String(e) });
+      await this.fail('AGENT_START_FAILED', `the agent could not start: ${errorMessage(e)}`);
+      throw e;
+    }
+    if (this.ending) return;
+    this.emit('session.capabilities', this.capabilities());
+    this.emit('tool.catalog.publish', this.catalog());
+    this.emit('agent.commands.publish', this.commands());
+    this.ready = true;
+    this.setState('idle', 'initialized');
+  }
+
+  /** An accepted frame from a peer. Never throws. */
+  handle(frame: Frame, from: { connection_id: string; kind: ConnectionKind }): void {
+    try {
+      this.dispatch(frame, from);
+    } catch (e) {
+      this.logger.error('failed to handle frame', { type: frame.type, error: String(e) });
+      this.error('INTERNAL_ERROR', `could not handle ${frame.type}: ${errorMessage(e)}`, frame.message_id);
+    }
+  }
+
+  private dispatch(frame: Frame, from: { kind: ConnectionKind }): void {
+    switch (frame.type) {
+      case 'control.prompt.request':
+        return this.prompt(frame.payload, frame.message_id);
+      case 'control.prompt.cancel':
+        return this.cancel(frame.payload.target_turn_id, frame.payload.reason, frame.message_id);
+      case 'control.interaction.response': {
+        const r = this.interactions.respond(frame.payload);
+        if (!r.ok) this.error(r.code, r.message, frame.message_id);
+        return;
+      }
+      case 'control.interaction.timeout': {
+        const r = this.interactions.timeout(frame.payload.interaction_id);
+        if (!r.ok) this.error(r.code, r.message, frame.message_id);
+        return;
+      }
+      case 'control.session.compact':
+        void this.compact(from.kind === 'local' ? 'manual' : 'requested', frame.payload.instruction, frame.payload.target_token_ratio, frame.message_id);
+        return;
+      case 'control.mode.switch':
+        void this.switchMode(frame.payload.mode, frame.message_id);
+        return;
+      case 'control.file.search':
+        void this.search(frame.payload, frame.message_id);
+        return;
+      case 'control.file.search.cancel':
+        this.searches.get(frame.payload.query_id)?.abort();
+        return;
+      case 'session.renamed':
+        this.rename(frame.payload.name, frame.payload.renamed_by);
+        return;
+      case 'session.deleted':
+        void this.end(frame.payload.reason, frame.payload.deleted_by);
+        return;
+      default:
+        this.logger.info(`peer frame ${frame.type} noted`, { payload: frame.payload });
+    }
+  }
+
+  // ---- turns -----------------------------------------------------------------------------
+
+  /** Start a turn for a prompt; refused with PROMPT_IN_PROGRESS while one runs (§17.3.2). */
+  prompt(payload: PayloadOf<'control.prompt.request'>, parent_id?: string): void {
+    if (this.ending) return this.error('SESSION_ENDED', 'the session is ending', parent_id);
+    if (!this.ready) return this.error('SESSION_NOT_READY', 'the session is still starting (§13.1)', parent_id);
+    if (this.turn) return this.error('PROMPT_IN_PROGRESS', `turn ${this.turn.id} is still running; the prompt was refused (§17.3.2)`, parent_id);
+    if (this.busy) return this.error('PROMPT_IN_PROGRESS', `a ${this.busy.replace('_', ' ')} is in progress; the prompt was refused`, parent_id);
+
+    const id = newId();
+    const turn: ActiveTurn = {
+      id,
+      index: this.turnIndex++,
+      controller: new AbortController(),
+      allowed_tools: payload.config_overrides?.allowed_tools,
+      denied_tools: payload.config_overrides?.denied_tools,
+      stream: new TurnStream({
+        emit: (type, p, metadata) => this.emit(type, p, { metadata }),
+        policy: () => this.policy(),
+        subagentContext: this.capabilities().features?.subagent_context === true,
+        clock: this.clock,
+        logger: this.logger,
+      }),
+    };
+    this.turn = turn;
+    this.usage.countMessage();
+    const start: PayloadOf<'session.turn.start'> = { turn_id: id, turn_index: turn.index };
+    if (this._mode !== this.announcedMode) {
+      start.mode = this._mode;
+      this.announcedMode = this._mode;
+    }
+    this.emit('session.turn.start', start, parent_id ? { parent_id } : {});
+    this.setState('thinking', 'prompt');
+
+    const agentPrompt: AgentPrompt = {
+      turn_id: id,
+      turn_index: turn.index,
+      text: this.options.preparePrompt ? this.options.preparePrompt(payload) : payload.prompt_text,
+      input_type: payload.input_type ?? 'text',
+      mode: this._mode,
+      file_references: payload.file_references ?? [],
+      context_files: payload.context_files ?? [],
+    };
+    if (turn.allowed_tools) agentPrompt.allowed_tools = turn.allowed_tools;
+    if (turn.denied_tools) agentPrompt.denied_tools = turn.denied_tools;
+    void this.runTurn(turn, agentPrompt);
+  }
+
+  private async runTurn(turn: ActiveTurn, prompt: AgentPrompt): Promise<void> {
+    let outcome: TurnOutcome | undefined;
+    let failure: unknown;
+    const released = new Promise<void>((resolve) => (turn.release = resolve));
+    Promise.resolve()
+      .then(() => this.options.adapter.prompt(prompt, turn.controller.signal))
+      .then(
+        (o) => (outcome = o),
+        (e) => (failure = e ?? new Error('adapter failed')),
+      )
+      .finally(() => turn.release?.());
+    await released;
+    if (turn.graceTimer !== undefined) this.timers.clearTimeout(turn.graceTimer);
+    if (this.turn !== turn || this.ending) return; // session end closes the turn itself (§7.5.3)
+    const cancelled = turn.stream.cancelling;
+    if (failure !== undefined && !cancelled) {
+      this.emit('agent.error', { error_code: 'ADAPTER_ERROR', message: errorMessage(failure), severity: 'error', recoverable: true });
+    }
+    const stop_reason = cancelled ? 'cancelled' : failure !== undefined ? 'error' : (outcome?.stop_reason ?? 'end_turn');
+    this.finishTurn(turn, stop_reason, outcome);
+    this.maybeAutoCompact();
+  }
+
+  /** Close what is open, then turn.end followed immediately by session.usage (§7.5.2). */
+  private finishTurn(turn: ActiveTurn, stop_reason: PayloadOf<'session.turn.end'>['stop_reason'], outcome: TurnOutcome | undefined): void {
+    turn.stream.closeAll(stop_reason === 'cancelled' || stop_reason === 'error');
+    this.interactions.cancelAll();
+    const end: PayloadOf<'session.turn.end'> = { turn_id: turn.id, stop_reason, tool_invocation_count: turn.stream.toolCount };
+    if (outcome?.structured_output) end.structured_output = outcome.structured_output;
+    this.emit('session.turn.end', end);
+    this.emit('session.usage', this.usage.forTurn(turn.id, outcome?.usage));
+    this.turn = undefined;
+    this.lastTurnId = turn.id;
+    if (!this.ending) this.setState('idle', stop_reason);
+  }
+
+  /** §6.1.2: stop the turn: abort the adapter, discard open questions, end it as cancelled. */
+  cancel(target_turn_id: string, reason?: string, parent_id?: string): void {
+    const turn = this.turn;
+    if (!turn || turn.id !== target_turn_id) {
+      if (target_turn_id === this.lastTurnId) {
+        this.logger.info('cancel for a turn that already ended ignored', { target_turn_id });
+        return;
+      }
+      return this.error('TURN_NOT_FOUND', `no running turn ${target_turn_id}`, parent_id);
+    }
+    if (turn.stream.cancelling) return;
+    turn.stream.cancelling = true;
+    turn.controller.abort(reason ?? 'user_cancelled');
+    this.interactions.cancelAll();
+    turn.graceTimer = this.timers.setTimeout(() => turn.release?.(), this.options.cancelGraceMs ?? 5000);
+  }
+
+  // ---- modes, compaction, rename ---------------------------------------------------------
+
+  /** §6.3.2 */
+  async switchMode(mode: AgentModeName, parent_id?: string): Promise<void> {
+    if (this.agentCaps.features.plan_mode !== true) {
+      return this.error('MODE_NOT_SUPPORTED', `this agent does not support modes (plan_mode not announced); cannot switch to ${mode}`, parent_id);
+    }
+    if (this.turn) return this.error('MODE_SWITCH_DURING_TURN', `cannot switch mode while turn ${this.turn.id} runs`, parent_id);
+    if (this.busy) return this.error('SESSION_BUSY', `a ${this.busy.replace('_', ' ')} is in progress`, parent_id);
+    if (this.ending) return;
+    this.busy = 'mode_switch';
+    try {
+      await this.options.adapter.setMode?.(mode);
+    } catch (e) {
+      return this.error('MODE_SWITCH_FAILED', `the agent refused mode ${mode}: ${errorMessage(e)}`, parent_id);
+    } finally {
+      this.busy = undefined;
+    }
+    if (this.ending) return;
+    this._mode = mode;
+    this.emit('agent.state.changed', { previous_state: this.state, current_state: this.state, reason: 'mode_switch', mode }, parent_id ? { parent_id } : {});
+  }
+
+  /** §6.3.1: compact on request (`requested`/`manual`) or by utilization (`auto`). */
+  async compact(trigger: PayloadOf<'session.compacted'>['trigger'], instruction?: string, target_token_ratio?: number, parent_id?: string): Promise<void> {
+    const adapter = this.options.adapter;
+    if (this.agentCaps.features.context_compaction !== true || !adapter.compact) {
+      return this.error('COMPACTION_NOT_SUPPORTED', 'this agent does not support context compaction (context_compaction not announced)', parent_id);
+    }
+    if (this.turn) return this.error('COMPACTION_DURING_TURN', `cannot compact while turn ${this.turn.id} runs`, parent_id);
+    if (this.busy) return this.error('SESSION_BUSY', `a ${this.busy.replace('_', ' ')} is in progress`, parent_id);
+    if (this.ending) return;
+    this.busy = 'compaction';
+    let result: PayloadOf<'session.compacted'>;
+    try {
+      result = await adapter.compact.call(adapter, instruction, target_token_ratio);
+    } catch (e) {
+      return this.error('COMPACTION_FAILED', `compaction failed: ${errorMessage(e)}`, parent_id);
+    } finally {
+      this.busy = undefined;
+    }
+    if (this.ending) return;
+    const ctx = parent_id ? { parent_id } : {};
+    this.emit('session.compacted', { ...result, trigger }, ctx);
+    this.usage.compacted(result.current_token_count);
+    this.emit('session.usage', this.usage.forTurn(undefined, undefined), ctx); // §13.6
+  }
+
+  private maybeAutoCompact(): void {
+    const u = this.usage.utilization();
+    if (u === undefined || this.agentCaps.features.context_compaction !== true || !this.options.adapter.compact) return;
+    const consider = this.options.autoCompactConsider ?? (() => false);
+    if (u >= AUTO_COMPACT_MUST || (u >= AUTO_COMPACT_CONSIDER && consider(u))) void this.compact('auto');
+  }
+
+  /** §7.6: rename and tell every connection. */
+  rename(name: string, renamed_by: RenamedBy = 'client'): void {
+    if (this.ending || name === this._name) return;
+    const previous_name = this._name;
+    this._name = name;
+    this.emit('session.renamed', { session_id: this.session_id, name, previous_name, renamed_by });
+  }
+
+  // ---- ending ----------------------------------------------------------------------------
+
+  /** A fatal session error (§7.4.1): report it, then end the session (§7.5.3). */
+  async fail(error_code: string, message: string): Promise<void> {
+    if (this.ending) return this.endPromise;
+    this.emit('session.error', { error_code, message, fatal: true });
+    return this.end('error', 'client');
+  }
+
+  /**
+   * End the session (§7.5.3, §7.7, §17.2.3): stop the agent, then cancelled results for open tool
+   * calls, turn.end (error) + usage, session.deleted — and only then close the connections.
+   */
+  end(reason: DeleteReason = 'user_request', deleted_by: DeletedBy = 'client'): Promise<void> {
+    if (!this.endPromise) this.endPromise = this.runEnd(reason, deleted_by);
+    return this.endPromise;
+  }
+
+  private async runEnd(reason: DeleteReason, deleted_by: DeletedBy): Promise<void> {
+    this.ending = true;
+    const turn = this.turn;
+    if (turn) {
+      turn.stream.cancelling = true;
+      turn.controller.abort('session ended');
+    }
+    this.interactions.cancelAll();
+    for (const c of this.searches.values()) c.abort();
+    await this.disposeAdapter();
+    if (turn && this.turn === turn) this.finishTurn(turn, 'error', undefined);
+    this.emit('session.deleted', { session_id: this.session_id, reason, deleted_by });
+    this.ended = true;
+    try {
+      this.options.onEnded?.({ reason, deleted_by });
+    } catch (e) {
+      this.logger.error('onEnded failed', { error: String(e) });
+    }
+  }
+
+  private async disposeAdapter(): Promise<void> {
+    let timer: TimerHandle | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = this.timers.setTimeout(resolve, this.options.disposeTimeoutMs ?? 10_000)));
+    const disposed = Promise.resolve()
+      .then(() => this.options.adapter.dispose())
+      .catch((e) => this.logger.warn('adapter dispose failed', { error: String(e) }));
+    await Promise.race([disposed, timeout]);
+    if (timer !== undefined) this.timers.clearTimeout(timer);
+  }
+
+  // ---- the adapter's side ----------------------------------------------------------------
+
+  private makeHost(workspacePath: string): AgentHost {
+    const self = this; // `mode` is a live getter on the host object
+    return {
+      session_id: this.session_id,
+      workspacePath,
+      get mode() {
+        return self._mode;
+      },
+      emit: (event) => this.fromAdapter(event),
+      checkTool: (tool_name, input, context) => {
+        const verdict = this.turn ? this.turn.stream.check(tool_name, input, context?.parent_invocation_id) : undefined;
+        const v = verdict ?? { allowed: false as const, message: 'No turn is running' };
+        return v.allowed ? { allowed: true } : { allowed: false, message: v.message };
+      },
+      requestInteraction: (request, options) => this.askUser(request, options?.metadata),
+    };
+  }
+
+  /** Every frame an adapter emits passes here: validated, then policy, then out. */
+  private fromAdapter(event: AgentEvent): void {
+    try {
+      if (this.ending) return this.logger.debug(`adapter frame ${event.type} after session end dropped`);
+      if (ENGINE_OWNED.has(event.type) || event.type.startsWith('control.')) {
+        return this.logger.warn(`adapter emitted ${event.type}, which only the engine sends; dropped`);
+      }
+      if (event.type === 'tool.invoke.result' && !isOutputType(event.payload.output_type)) {
+        // §5.3.3: an adapter that leaves output_type out (or names none we know) gets the decided one.
+        event = { ...event, payload: { ...event.payload, output_type: decideOutputType(event.payload.tool_name, this.tools) } };
+      }
+      const check = FRAME_TYPES[event.type].payload.safeParse(event.payload);
+      if (!check.success) {
+        return this.logger.error(`adapter emitted an invalid ${event.type}; dropped`, { issues: describeIssues(check.error, 'payload') });
+      }
+      if (TURN_SCOPED.has(event.type)) {
+        if (!this.turn) return this.logger.warn(`adapter emitted ${event.type} outside a turn; dropped`);
+        return this.turn.stream.accept(event);
+      }
+      switch (event.type) {
+        case 'tool.catalog.publish':
+          this.tools = event.payload.tools;
+          this.diagnostics = event.payload.diagnostics ?? [];
+          return this.emit(event.type, event.payload, { metadata: event.metadata });
+        case 'agent.commands.publish':
+          this.commandList = event.payload.commands;
+          return this.emit(event.type, event.payload, { metadata: event.metadata });
+        case 'agent.state.changed':
+          return this.setState(event.payload.current_state, event.payload.reason);
+        case 'agent.error':
+          this.emit(event.type, event.payload, { metadata: event.metadata });
+          if (event.payload.severity === 'fatal') void this.end('error', 'client'); // §4.4.1
+          return;
+        case 'session.compacted':
+          this.emit(event.type, event.payload, { metadata: event.metadata });
+          this.usage.compacted(event.payload.current_token_count);
+          return;
+        case 'session.error':
+          if (event.payload.fatal) return void this.fail(event.payload.error_code, event.payload.message);
+          return this.emit(event.type, event.payload, { metadata: event.metadata });
+        default:
+          return this.emit(event.type, event.payload as never, { metadata: event.metadata });
+      }
+    } catch (e) {
+      this.logger.error('failed to process an adapter frame', { type: event.type, error: String(e) });
+    }
+  }
+
+  private async askUser(request: PayloadOf<'agent.interaction.request'>, metadata: Metadata | undefined): Promise<InteractionAnswer> {
+    const turn = this.turn;
+    if (!turn || turn.stream.cancelling || this.ending) return { kind: 'cancelled' };
+    const req = { ...request, interaction_id: request.interaction_id || newId() };
+    if (req.interaction_type === 'PERMISSION' && !req.context?.tool_name) {
+      this.logger.warn('PERMISSION interaction without context.tool_name (§17.3.1)');
+    }
+    this.emit('agent.interaction.request', req, { metadata });
+    const before = this.state;
+    this.setState('awaiting_input', 'interaction');
+    const answer = await this.interactions.open(req);
+    if (this.turn === turn && !this.ending && this.interactions.size === 0 && this.state === 'awaiting_input') {
+      this.setState(before, 'interaction_answered');
+    }
+    return answer;
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------
+
+  private policy(): ToolPolicyInput {
+    const p: ToolPolicyInput = { tools: this.tools, diagnostics: this.diagnostics, mode: this._mode };
+    if (this.turn?.allowed_tools) p.allowed_tools = this.turn.allowed_tools;
+    if (this.turn?.denied_tools) p.denied_tools = this.turn.denied_tools;
+    return p;
+  }
+
+  private async search(query: PayloadOf<'control.file.search'>, parent_id: string): Promise<void> {
+    const fileSearch = this.options.fileSearch;
+    if (!fileSearch) return this.error('FEATURE_NOT_SUPPORTED', 'file_search_fuzzy was not announced; control.file.search is not served (§12.2.1)', parent_id);
+    this.searches.get(query.query_id)?.abort();
+    const controller = new AbortController();
+    this.searches.set(query.query_id, controller);
+    try {
+      const result = await fileSearch(query, controller.signal);
+      if (!controller.signal.aborted && !this.ending) this.emit('session.file.candidates', { ...result, query_id: query.query_id }, { parent_id });
+    } catch (e) {
+      if (!controller.signal.aborted) this.error('FILE_SEARCH_FAILED', `file search failed: ${errorMessage(e)}`, parent_id);
+    } finally {
+      if (this.searches.get(query.query_id) === controller) this.searches.delete(query.query_id);
+    }
+  }
+
+  private setState(next: string, reason?: string): void {
+    if (next === this.state) return;
+    const payload: PayloadOf<'agent.state.changed'> = { previous_state: this.state, current_state: next };
+    if (reason !== undefined) payload.reason = reason;
+    this.state = next;
+    this.emit('agent.state.changed', payload);
+  }
+
+  /** A non-fatal `session.error`, answering the frame `parent_id` when there is one. */
+  private error(error_code: string, message: string, parent_id?: string): void {
+    this.logger.info(`session.error ${error_code}: ${message}`);
+    this.emit('session.error', { error_code, message, fatal: false }, parent_id ? { parent_id } : {});
+  }
+
+  /** Stamp the envelope (turn_id while a turn runs) and hand the frame to the sink. */
+  private emit<T extends FrameType>(type: T, payload: PayloadOf<T>, ctx: { parent_id?: string; metadata?: Metadata } = {}): void {
+    if (this.ended) return;
+    const frame = this.factory.make(type, payload, {
+      turn_id: this.turn?.id,
+      parent_id: ctx.parent_id,
+      metadata: ctx.metadata,
+    });
+    try {
+      this.options.out(frame as Frame);
+    } catch (e) {
+      this.logger.error('frame sink failed', { type, error: String(e) });
+    }
+  }
+}
+
+function isOutputType(v: unknown): boolean {
+  return OutputType.safeParse(v).success;
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

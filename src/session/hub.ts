@@ -1,0 +1,292 @@
+// The hub: fans one session's frames out to every connection attached to it (§2.4), relays a
+// connection's control.* frames to the others (never back to the sender, duplicates by
+// message_id processed once), keeps local sessions away from remote connections unless shared,
+// filters frames per connection by the features that connection announced (§12.2.1), and runs the
+// per-connection opening sequences of §13.1 (attach) and §13.7 (reattach).
+import { FrameFactory } from '../protocol/build';
+import { maySend, type FeatureSet } from '../protocol/capabilities';
+import type { Frame, FrameType, PayloadOf } from '../protocol/frameTypes';
+import { isControlType } from '../protocol/frameTypes';
+import { parseFrame } from '../protocol/parse';
+import type { Connection, ConnectionKind, WireFrame } from './connection';
+import type { HistoryBuffer } from './history';
+import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type TimerHandle, type Timers } from './ports';
+
+/** What the hub needs from a session (the engine implements it). */
+export interface HubSessionSource {
+  readonly session_id: string;
+  /** The client's own `session.capabilities` payload (§12.2.1, §17.4). */
+  capabilities(): PayloadOf<'session.capabilities'>;
+  /** The last published catalog and commands, re-announced to every new connection. */
+  catalog(): PayloadOf<'tool.catalog.publish'>;
+  commands(): PayloadOf<'agent.commands.publish'>;
+  /** Current agent state, for the `agent.state.changed` that ends a fresh attach (§13.1). */
+  agentState(): string;
+  /** An accepted frame from a peer (controls, and the bidirectional session.* frames). */
+  handle(frame: Frame, from: { connection_id: string; kind: ConnectionKind }): void;
+}
+
+export type SessionOrigin = 'local' | 'remote';
+
+export interface AttachOptions {
+  /** Reattach (§13.7): the last message_id the peer saw; it gets `session.history`. */
+  last_message_id?: string;
+}
+
+export type AttachResult = { ok: true } | { ok: false; code: 'SESSION_NOT_FOUND' | 'SESSION_NOT_SHARED' | 'DUPLICATE_CONNECTION'; message: string };
+
+export interface HubOptions {
+  clock?: Clock;
+  timers?: Timers;
+  logger?: Logger;
+  /** How long to wait for a peer's `session.capabilities` before going on without it. */
+  handshakeTimeoutMs?: number;
+  /** Largest incoming frame accepted (also announced as `max_frame_size`). */
+  maxFrameSize?: number;
+}
+
+/** Bidirectional frames a peer may send besides control.* (§B: "양방향"). */
+const PEER_SESSION_TYPES = new Set<FrameType>(['session.renamed', 'session.deleted', 'session.usage', 'session.error', 'agent.file.transfer']);
+const MAX_SEEN_CONTROLS = 10_000;
+
+interface HubSession {
+  source: HubSessionSource;
+  origin: SessionOrigin;
+  shared: boolean;
+  history: HistoryBuffer<WireFrame>;
+  factory: FrameFactory;
+  /** control message_id -> the connection it came from (idempotency and echo suppression). */
+  seenControls: Map<string, string>;
+}
+
+interface ConnRecord {
+  conn: Connection;
+  session_id: string;
+  features: FeatureSet | undefined;
+  phase: 'handshake' | 'live';
+  /** Frames published while the opening sequence runs; sent after it. */
+  queue: WireFrame[];
+  last_message_id?: string;
+  timer?: TimerHandle;
+}
+
+export class Hub {
+  private readonly sessions = new Map<string, HubSession>();
+  private readonly conns = new Map<string, ConnRecord>();
+  private readonly clock: Clock;
+  private readonly timers: Timers;
+  private readonly logger: Logger;
+  private readonly handshakeTimeoutMs: number;
+  readonly maxFrameSize: number;
+
+  constructor(options: HubOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.timers = options.timers ?? systemTimers;
+    this.logger = options.logger ?? silentLogger;
+    this.handshakeTimeoutMs = options.handshakeTimeoutMs ?? 3000;
+    this.maxFrameSize = options.maxFrameSize ?? 4 * 1024 * 1024;
+  }
+
+  addSession(source: HubSessionSource, options: { origin: SessionOrigin; history: HistoryBuffer<WireFrame> }): void {
+    this.sessions.set(source.session_id, {
+      source,
+      origin: options.origin,
+      shared: options.origin === 'remote',
+      history: options.history,
+      factory: new FrameFactory(source.session_id, this.clock),
+      seenControls: new Map(),
+    });
+  }
+
+  hasSession(session_id: string): boolean {
+    return this.sessions.has(session_id);
+  }
+
+  /** Forget a session and close every connection it has (after its last frames went out, §7.5.3). */
+  removeSession(session_id: string, reason: string): void {
+    for (const rec of this.recordsOf(session_id)) this.drop(rec, reason);
+    this.sessions.delete(session_id);
+  }
+
+  isShared(session_id: string): boolean {
+    return this.sessions.get(session_id)?.shared ?? false;
+  }
+
+  /** Make a local session reachable by remote connections. */
+  share(session_id: string): void {
+    const s = this.sessions.get(session_id);
+    if (s) s.shared = true;
+  }
+
+  /** Stop sharing: remote connections are disconnected and no new ones attach. */
+  unshare(session_id: string): void {
+    const s = this.sessions.get(session_id);
+    if (!s) return;
+    s.shared = false;
+    for (const rec of this.recordsOf(session_id)) if (rec.conn.kind === 'remote') this.drop(rec, 'session is no longer shared');
+  }
+
+  /** Connections of a session: id, kind and the features it announced. */
+  connections(session_id: string): { id: string; kind: ConnectionKind; features?: FeatureSet; phase: 'handshake' | 'live' }[] {
+    return this.recordsOf(session_id).map((r) => ({ id: r.conn.id, kind: r.conn.kind, features: r.features, phase: r.phase }));
+  }
+
+  /** A frame of the session (the engine's output): into history, then to every connection (§2.4). */
+  publish(session_id: string, frame: WireFrame): void {
+    this.fanOut(session_id, frame, undefined);
+  }
+
+  attach(session_id: string, conn: Connection, options: AttachOptions = {}): AttachResult {
+    const s = this.sessions.get(session_id);
+    if (!s) return { ok: false, code: 'SESSION_NOT_FOUND', message: `no session ${session_id}` };
+    if (conn.kind === 'remote' && !s.shared) {
+      return { ok: false, code: 'SESSION_NOT_SHARED', message: `session ${session_id} is local and not shared (§2.4)` };
+    }
+    if (this.conns.has(conn.id)) return { ok: false, code: 'DUPLICATE_CONNECTION', message: `connection ${conn.id} is already attached` };
+    const rec: ConnRecord = { conn, session_id, features: conn.features, phase: 'handshake', queue: [], last_message_id: options.last_message_id };
+    this.conns.set(conn.id, rec);
+    // §13.1 / §13.7: our capabilities go first, before any other frame.
+    this.sendHandshake(rec, s, s.factory.make('session.capabilities', s.source.capabilities()));
+    if (rec.features !== undefined) this.finishHandshake(rec);
+    else if (this.conns.has(conn.id)) rec.timer = this.timers.setTimeout(() => this.finishHandshake(rec), this.handshakeTimeoutMs);
+    return { ok: true };
+  }
+
+  /** The transport closed (or was closed): forget the connection. */
+  detach(connection_id: string): void {
+    const rec = this.conns.get(connection_id);
+    if (!rec) return;
+    if (rec.timer !== undefined) this.timers.clearTimeout(rec.timer);
+    this.conns.delete(connection_id);
+  }
+
+  /** A frame arrived on a connection: text from a WebSocket or an object from postMessage. */
+  receive(connection_id: string, raw: unknown): void {
+    const rec = this.conns.get(connection_id);
+    if (!rec) return;
+    const s = this.sessions.get(rec.session_id);
+    if (!s) return;
+    const outcome = parseFrame(raw, { maxBytes: this.maxFrameSize });
+    if (outcome.kind === 'error') {
+      this.logger.warn('rejected frame', { connection: connection_id, ...outcome.error });
+      this.replyError(rec, s, outcome.error.error_code, outcome.error.message, outcome.message_id);
+      return;
+    }
+    if (outcome.kind === 'ignored') {
+      this.logger.info(outcome.reason, { connection: connection_id });
+      return;
+    }
+    if (outcome.vendor) {
+      this.logger.info(`vendor frame ${outcome.frame.type} ignored`, { connection: connection_id });
+      return;
+    }
+    const frame = outcome.frame;
+    if (frame.session_id !== rec.session_id) {
+      this.replyError(rec, s, 'SESSION_MISMATCH', `frame for session ${frame.session_id} arrived on a connection of session ${rec.session_id}`, frame.message_id);
+      return;
+    }
+    if (frame.type === 'session.capabilities') {
+      rec.features = frame.payload.features ?? {};
+      if (rec.phase === 'handshake') this.finishHandshake(rec);
+      return;
+    }
+    const from = { connection_id, kind: rec.conn.kind };
+    if (isControlType(frame.type)) {
+      if (s.seenControls.has(frame.message_id)) {
+        this.logger.debug('duplicate control frame ignored', { message_id: frame.message_id });
+        return;
+      }
+      s.seenControls.set(frame.message_id, connection_id);
+      if (s.seenControls.size > MAX_SEEN_CONTROLS) s.seenControls.delete(s.seenControls.keys().next().value as string);
+      // §2.4: the other connections see the control too (master B sees master A's prompt).
+      this.fanOut(rec.session_id, frame, connection_id);
+      s.source.handle(frame, from);
+      return;
+    }
+    if (PEER_SESSION_TYPES.has(frame.type)) {
+      s.source.handle(frame, from);
+      return;
+    }
+    this.replyError(rec, s, 'UNEXPECTED_FRAME', `${frame.type} is sent by the client, not by a master`, frame.message_id);
+  }
+
+  private fanOut(session_id: string, frame: WireFrame, except: string | undefined): void {
+    const s = this.sessions.get(session_id);
+    if (!s) return;
+    s.history.append(frame);
+    for (const rec of this.recordsOf(session_id)) {
+      if (rec.conn.id === except) continue;
+      if (rec.phase === 'handshake') rec.queue.push(frame);
+      else this.deliver(rec, frame);
+    }
+  }
+
+  private finishHandshake(rec: ConnRecord): void {
+    if (rec.phase !== 'handshake' || !this.conns.has(rec.conn.id)) return;
+    if (rec.timer !== undefined) this.timers.clearTimeout(rec.timer);
+    rec.timer = undefined;
+    const s = this.sessions.get(rec.session_id);
+    if (!s) return;
+    let queue = rec.queue;
+    if (rec.last_message_id !== undefined) {
+      // §13.7: history of what the peer missed; it already contains everything queued meanwhile.
+      const h = s.history.since(rec.last_message_id);
+      queue = [];
+      const frames = h.frames.filter((f) => maySend(f.type, rec.features).allowed) as unknown as Record<string, unknown>[];
+      this.sendHandshake(
+        rec,
+        s,
+        s.factory.make('session.history', {
+          frames,
+          buffer_status: h.buffer_status,
+          last_sync_timestamp: this.clock.now().toISOString(),
+          last_message_id: h.last_message_id,
+        }),
+      );
+    }
+    this.sendHandshake(rec, s, s.factory.make('tool.catalog.publish', s.source.catalog()));
+    this.sendHandshake(rec, s, s.factory.make('agent.commands.publish', s.source.commands()));
+    if (rec.last_message_id === undefined) {
+      const state = s.source.agentState();
+      this.sendHandshake(rec, s, s.factory.make('agent.state.changed', { previous_state: state, current_state: state, reason: 'attached' }));
+    }
+    rec.phase = 'live';
+    rec.queue = [];
+    for (const f of queue) this.deliver(rec, f);
+  }
+
+  /** A frame for one connection only: not broadcast, not kept, but its id is known to history. */
+  private sendHandshake(rec: ConnRecord, s: HubSession, frame: WireFrame): void {
+    s.history.alias(frame.message_id);
+    this.deliver(rec, frame);
+  }
+
+  private replyError(rec: ConnRecord, s: HubSession, error_code: string, message: string, parent_id: string | undefined): void {
+    const frame = s.factory.make('session.error', { error_code, message, fatal: false }, parent_id ? { parent_id } : {});
+    this.deliver(rec, frame);
+  }
+
+  private deliver(rec: ConnRecord, frame: WireFrame): void {
+    if (!this.conns.has(rec.conn.id)) return;
+    if (!maySend(frame.type, rec.features).allowed) return; // §12.2.1, per connection
+    try {
+      rec.conn.send(frame);
+    } catch (e) {
+      this.logger.warn('connection failed to send; dropping it', { connection: rec.conn.id, error: String(e) });
+      this.drop(rec, 'send failed');
+    }
+  }
+
+  private drop(rec: ConnRecord, reason: string): void {
+    this.detach(rec.conn.id);
+    try {
+      rec.conn.close(reason);
+    } catch (e) {
+      this.logger.warn('connection failed to close', { connection: rec.conn.id, error: String(e) });
+    }
+  }
+
+  private recordsOf(session_id: string): ConnRecord[] {
+    return [...this.conns.values()].filter((r) => r.session_id === session_id);
+  }
+}

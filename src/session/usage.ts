@@ -1,0 +1,75 @@
+// §7.3.1 `session.usage` from what an adapter reports for a turn. Tokens are the turn's own (the
+// frame carries its turn_id); cost and message counts are the session's running totals against
+// their limits (-1: unlimited). We have no quota window, so `time_to_reset` is the zero duration.
+import type { PayloadOf } from '../protocol/frameTypes';
+import type { TurnUsage } from '../agents/adapter';
+
+export type UsagePayload = PayloadOf<'session.usage'>;
+
+export const AUTO_COMPACT_CONSIDER = 0.8; // §6.3.1 SHOULD consider compacting
+export const AUTO_COMPACT_MUST = 0.95; // §6.3.1 MUST compact
+
+export class UsageLedger {
+  private costUsd = 0;
+  private messages = 0;
+  private capacity: number | undefined;
+  private used: number | undefined;
+
+  /** A prompt was accepted (message_usage counts prompts). */
+  countMessage(): void {
+    this.messages++;
+  }
+
+  /** Fold a turn's usage in and build its `session.usage` payload. */
+  forTurn(turn_id: string | undefined, usage: TurnUsage | undefined): UsagePayload {
+    if (usage?.cost_usd !== undefined) this.costUsd += Math.max(0, usage.cost_usd);
+    if (usage?.context_capacity !== undefined) this.capacity = usage.context_capacity;
+    if (usage?.context_used !== undefined) this.used = usage.context_used;
+    const token_usage: UsagePayload['token_usage'] = {
+      input_tokens: nonNegInt(usage?.input_tokens),
+      output_tokens: nonNegInt(usage?.output_tokens),
+    };
+    if (usage?.cache_read_tokens !== undefined) token_usage.cache_read_tokens = nonNegInt(usage.cache_read_tokens);
+    if (usage?.cache_write_tokens !== undefined) token_usage.cache_write_tokens = nonNegInt(usage.cache_write_tokens);
+    if (usage?.thinking_tokens !== undefined) token_usage.thinking_tokens = nonNegInt(usage.thinking_tokens);
+    const payload: UsagePayload = {
+      token_usage,
+      cost_usage: { limit: -1, used: this.costUsd, unit: 'USD' },
+      message_usage: { limit: -1, used: this.messages, unit: 'COUNT' },
+      time_to_reset: 'PT0S',
+    };
+    if (turn_id !== undefined) payload.turn_id = turn_id;
+    const window = this.contextWindow();
+    if (window) payload.context_window = window;
+    return payload;
+  }
+
+  /** After a compaction the context holds `current_token_count` tokens. */
+  compacted(current_token_count: number): void {
+    this.used = nonNegInt(current_token_count);
+  }
+
+  /** Context utilization 0..1, when both capacity and use are known. */
+  utilization(): number | undefined {
+    if (this.capacity === undefined || this.used === undefined || this.capacity <= 0) return undefined;
+    return Math.min(1, Math.max(0, this.used / this.capacity));
+  }
+
+  get contextUsed(): number | undefined {
+    return this.used;
+  }
+
+  private contextWindow(): UsagePayload['context_window'] | undefined {
+    if (this.capacity === undefined && this.used === undefined) return undefined;
+    const w: NonNullable<UsagePayload['context_window']> = {};
+    if (this.capacity !== undefined) w.capacity = nonNegInt(this.capacity);
+    if (this.used !== undefined) w.used = nonNegInt(this.used);
+    const u = this.utilization();
+    if (u !== undefined) w.utilization = u;
+    return w;
+  }
+}
+
+function nonNegInt(n: number | undefined): number {
+  return n === undefined || !Number.isFinite(n) ? 0 : Math.max(0, Math.round(n));
+}
