@@ -44,8 +44,8 @@ export class FollowUpQueue {
   private items: QueuedPrompt[] = [];
   private turnRunning: boolean;
   private inFlight: QueuedPrompt | undefined;
-  /** The last item handed to `send` (it may have started its turn synchronously already). */
-  private lastSent: QueuedPrompt | undefined;
+  /** Items handed to `send` (one may start, even finish, its turn synchronously inside `send`). */
+  private readonly sent = new WeakSet<QueuedPrompt>();
   private paused = false;
   private readonly listeners = new Set<(state: QueueState) => void>();
   private counter = 0;
@@ -74,7 +74,7 @@ export class FollowUpQueue {
     if (!this.busy) this.paused = false;
     this.releaseNext();
     this.changed();
-    return this.lastSent === item ? { status: 'sent' } : { status: 'queued', id: item.id };
+    return this.sent.has(item) ? { status: 'sent' } : { status: 'queued', id: item.id };
   }
 
   cancel(id: string): boolean {
@@ -165,12 +165,12 @@ export class FollowUpQueue {
 
   private dispatch(item: QueuedPrompt): void {
     this.inFlight = item;
-    this.lastSent = item; // set first: `send` may start (even finish) the turn synchronously
+    this.sent.add(item); // before `send`: it may re-enter the queue synchronously
     try {
       this.options.send(item.payload);
     } catch {
       // Could not even send: keep it, at the head, and hold the queue for the user.
-      if (this.lastSent === item) this.lastSent = undefined;
+      this.sent.delete(item);
       this.inFlight = undefined;
       this.items.unshift(item);
       this.paused = true;
