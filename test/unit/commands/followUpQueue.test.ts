@@ -130,10 +130,10 @@ describe('commands: follow-up queue (§17.3.2 PROMPT_IN_PROGRESS)', () => {
     q.observe(f.make('session.deleted', { session_id: 'session-1', reason: 'user_request', deleted_by: 'master' }));
     assert.deepEqual(q.state.items, []);
     assert.deepEqual(sent, []);
+    assert.deepEqual(states.at(-1)?.dropped.map((i) => i.payload.prompt_text), ['x']);
     // The session is gone: later turn ends send nothing either.
     q.observe(end('late'));
     assert.deepEqual(sent, []);
-    assert.deepEqual(states.at(-1)?.dropped.map((i) => i.payload.prompt_text), ['x']);
     const two = setup({ busy: true });
     two.q.submit(p('y'));
     two.q.observe(f.make('session.error', { error_code: 'AGENT_CRASHED', message: 'gone', fatal: true }));
