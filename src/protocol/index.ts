@@ -7,3 +7,4 @@ export * from './build';
 export * from './capabilities';
 export * from './outputType';
 export * as payloads from './payloads';
+export * from './transcript';
