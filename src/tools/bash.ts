@@ -77,11 +77,10 @@ export const BashTool = defineTool({
           resolve({ status: 'error', output: `BASH_SPAWN_FAILED: ${spawnError.message}`, error_code: 'BASH_SPAWN_FAILED' });
           return;
         }
-        let text = combined;
-        if (ended === 'timeout') text += `\n(command timed out after ${timeoutMs} ms; process group killed)`;
-        else if (ended === 'cancelled') text += '\n(command cancelled; process group killed)';
-        else if (code !== 0) text += `\n(exit code ${code ?? signal})`;
-        const t = truncateText(text.replace(/^\n/, ''), ctx.settings.maxOutputChars);
+        const note =
+          ended === 'timeout' ? `(command timed out after ${timeoutMs} ms; process group killed)` : ended === 'cancelled' ? '(command cancelled; process group killed)' : code !== 0 ? `(exit code ${code ?? signal})` : '';
+        const text = note === '' ? combined : combined === '' || combined.endsWith('\n') ? combined + note : `${combined}\n${note}`;
+        const t = truncateText(text, ctx.settings.maxOutputChars);
         const status = ended ?? (code === 0 ? 'success' : 'error');
         resolve({ status, output: t.text, ...(t.truncated ? { truncated: true } : {}), ...(status === 'error' ? { error_code: 'NONZERO_EXIT' } : {}) });
       };
