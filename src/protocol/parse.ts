@@ -43,8 +43,16 @@ export function parseFrame(input: string | unknown, options: ParseOptions = {}):
   return parseValue(value);
 }
 
-/** Validates a decoded JSON value as a frame. */
+/** Validates a decoded JSON value as a frame. Never throws, even on hostile objects (getters, proxies). */
 export function parseValue(value: unknown): ParseOutcome {
+  try {
+    return classify(value);
+  } catch (e) {
+    return fail('INVALID_ENVELOPE', `frame could not be read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function classify(value: unknown): ParseOutcome {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return fail('INVALID_ENVELOPE', 'frame must be a JSON object');
   }
@@ -58,6 +66,14 @@ export function parseValue(value: unknown): ParseOutcome {
   if (raw.v !== ENVELOPE_VERSION) {
     return { kind: 'error', ...ids, error: err('UNSUPPORTED_VERSION', `unsupported envelope version v=${JSON.stringify(raw.v)}; this peer speaks v=1`) };
   }
+  // §2.2 / §14.2.1: a type we cannot handle is ignored and logged, never an error — even when the
+  // rest of its envelope is not what we expect (a newer peer may shape it differently).
+  // Vendor types (§3.1.1) are "unknown types we may ignore" too, unless their envelope is ours.
+  if (ids.type !== undefined && !isFrameType(ids.type)) {
+    const env = isVendorType(ids.type) ? Envelope.safeParse(raw) : undefined;
+    if (env?.success) return { kind: 'accepted', vendor: true, frame: env.data as VendorFrame };
+    return { kind: 'ignored', type: ids.type, session_id: ids.session_id, reason: `unknown frame type "${ids.type}" ignored (§2.2)` };
+  }
   const env = Envelope.safeParse(raw);
   if (!env.success) {
     return { kind: 'error', ...ids, error: err('INVALID_ENVELOPE', `invalid envelope: ${describeIssues(env.error)}`) };
@@ -70,7 +86,8 @@ export function parseValue(value: unknown): ParseOutcome {
     }
     return { kind: 'accepted', vendor: false, frame: { ...env.data, type, payload: payload.data } as Frame };
   }
-  if (isVendorType(type)) return { kind: 'accepted', vendor: true, frame: env.data as VendorFrame };
+  // Unreachable: a string type that is not a known type returned above, and a non-string type
+  // failed the envelope. Kept so the function stays total if the envelope schema changes.
   return { kind: 'ignored', type, session_id: ids.session_id, reason: `unknown frame type "${type}" ignored (§2.2)` };
 }
 

@@ -1,0 +1,73 @@
+// The state of one session as the rules see it *before* the current frame is applied. The
+// validator updates it after every rule has looked at the frame, so rules never race each other.
+import { FRAME_TYPES, type Frame, type FrameType, type PayloadOf } from '../frameTypes';
+import type { Report, Where } from './problem';
+
+/** A frame and the input line it came from. */
+export interface Located<F extends Frame = Frame> {
+  frame: F;
+  line: number;
+}
+
+export interface OpenTurn {
+  turn_id: string;
+  line: number;
+}
+
+export interface SessionContext {
+  session_id: string;
+  /** Every session.capabilities of the session, in order (the client's comes first, §13.1). */
+  capabilities: PayloadOf<'session.capabilities'>[];
+  /** The last tool.catalog.publish (§15.1 checks against the latest catalog). */
+  catalog?: PayloadOf<'tool.catalog.publish'>;
+  commandsPublished: boolean;
+  /** Open turn per agent scope (see scopeOf). */
+  openTurns: Map<string, OpenTurn>;
+}
+
+/** One check of the sequence rules, instantiated per session. */
+export interface SessionRule {
+  frame(at: Located, ctx: SessionContext, report: Report): void;
+  /** The stream is over: report what was left pending. */
+  end?(ctx: SessionContext, report: Report): void;
+}
+
+/**
+ * The agent a frame belongs to: '' for the main agent, else the invocation that started its
+ * subagent (§10.2). Turns, text blocks and "right after" rules are kept apart per scope so a
+ * subagent's own turns do not collide with the main agent's.
+ */
+export function scopeOf(frame: Frame): string {
+  return frame.metadata?.subagent_context?.parent_invocation_id ?? '';
+}
+
+/** Frames the master sends (control.*). They cross the client's frames on the wire, so "right
+ * after" rules about client frames skip them. */
+export function fromMaster(type: FrameType): boolean {
+  return FRAME_TYPES[type].direction === 'M2C';
+}
+
+export function where(at: Located): Where {
+  return { line: at.line, session_id: at.frame.session_id, message_id: at.frame.message_id };
+}
+
+/** The turn a frame belongs to: its scope's open turn, else the envelope's turn_id ('' if none). */
+export interface TurnRef {
+  scope: string;
+  turn_id: string;
+}
+
+export function turnOf(at: Located, ctx: SessionContext): TurnRef {
+  const scope = scopeOf(at.frame);
+  return { scope, turn_id: ctx.openTurns.get(scope)?.turn_id ?? at.frame.turn_id ?? '' };
+}
+
+/** Is this turn still open (the stream ended mid-turn)? */
+export function isOpen(turn: TurnRef, ctx: SessionContext): boolean {
+  return turn.turn_id !== '' && ctx.openTurns.get(turn.scope)?.turn_id === turn.turn_id;
+}
+
+/** Did any side of the session announce the feature (§10.6, §12.2.1)? */
+export function announced(ctx: SessionContext, feature: string): boolean {
+  return ctx.capabilities.some((c) => (c.features as Record<string, unknown> | undefined)?.[feature] === true);
+}

@@ -1,0 +1,48 @@
+// §15.1: only tools of the last tool.catalog.publish may be invoked (§5.4.1: and not unavailable
+// ones). §5.3.3: a result's output_type follows the catalog declaration, else the category
+// default, else `text`. Where the category table offers alternatives the frame does not say
+// which applied, so only values outside all alternatives are reported, as warnings.
+import { allowedOutputTypes } from '../../outputType';
+import { where, type SessionRule } from '../context';
+
+export function catalogRule(): SessionRule {
+  return {
+    frame(at, ctx, report) {
+      const f = at.frame;
+      if (f.type === 'tool.invoke.request') {
+        const name = f.payload.tool_name;
+        if (!ctx.catalog) {
+          report('TOOL_NOT_IN_CATALOG', where(at), `tool ${name} is invoked before any tool.catalog.publish`);
+          return;
+        }
+        const entry = ctx.catalog.tools.find((t) => t.name === name);
+        if (!entry) {
+          report('TOOL_NOT_IN_CATALOG', where(at), `tool ${name} is not in the last tool.catalog.publish`);
+          return;
+        }
+        const fatal = ctx.catalog.diagnostics?.some((d) => d.severity === 'fatal' && d.tool_name === name);
+        if (entry.status === 'unavailable' || fatal) {
+          report('TOOL_UNAVAILABLE', where(at), `tool ${name} is ${fatal ? 'blocked by a fatal catalog diagnostic' : 'marked unavailable in the catalog'}`);
+        }
+      } else if (f.type === 'tool.invoke.result') {
+        const { tool_name: name, output_type: got, status } = f.payload;
+        const entry = ctx.catalog?.tools.find((t) => t.name === name);
+        if (!entry) return; // reported on the request (TOOL_NOT_IN_CATALOG)
+        // A failed call carries its error message as text (decision in docs/decisions.md).
+        if (status !== 'success' && got === 'text') return;
+        const allowed = allowedOutputTypes(name, entry);
+        if (allowed.types.includes(got)) return;
+        const expected = allowed.types.join(' or ');
+        if (allowed.basis === 'catalog') {
+          report('OUTPUT_TYPE_MISMATCH', where(at), `output_type ${got}, but the catalog declares ${expected} for ${name}`);
+        } else if (allowed.basis === 'category') {
+          report('OUTPUT_TYPE_MISMATCH', where(at), `output_type ${got}, but category ${entry.category} gives ${expected} for ${name}`);
+        } else if (allowed.basis === 'category_alternatives') {
+          report('OUTPUT_TYPE_UNEXPECTED', where(at), `output_type ${got}, but category ${entry.category} allows ${expected} for ${name}`);
+        } else {
+          report('OUTPUT_TYPE_UNEXPECTED', where(at), `output_type ${got}, but ${name} has no declared output_type nor a category default, so the fallback is text`);
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// §7.5 turn lifecycle per agent scope: start/end pair up, turn_index counts 0, 1, 2…, and the
+// client frame right after session.turn.end is session.usage (§7.5.2, §7.3.1).
+import { fromMaster, scopeOf, where, type Located, type SessionRule } from '../context';
+
+export function turnRule(): SessionRule {
+  const nextIndex = new Map<string, number>();
+  /** Per scope: the turn.end still waiting for its session.usage. */
+  const awaitingUsage = new Map<string, Located>();
+  return {
+    frame(at, ctx, report) {
+      const f = at.frame;
+      const scope = scopeOf(f);
+      const pending = awaitingUsage.get(scope);
+      if (pending && !fromMaster(f.type)) {
+        awaitingUsage.delete(scope);
+        if (f.type !== 'session.usage') {
+          report('USAGE_NOT_AFTER_TURN_END', where(pending), `session.turn.end is followed by ${f.type} (line ${at.line}), not session.usage`);
+        }
+      }
+      if (f.type === 'session.turn.start') {
+        const open = ctx.openTurns.get(scope);
+        if (open) report('TURN_OVERLAP', where(at), `turn ${f.payload.turn_id} starts while turn ${open.turn_id} (line ${open.line}) is still open`);
+        const expected = nextIndex.get(scope) ?? 0;
+        if (f.payload.turn_index !== expected) {
+          report('TURN_INDEX_ORDER', where(at), `turn_index ${f.payload.turn_index}, expected ${expected}`);
+        }
+        nextIndex.set(scope, f.payload.turn_index + 1);
+      } else if (f.type === 'session.turn.end') {
+        const open = ctx.openTurns.get(scope);
+        if (!open) report('TURN_END_WITHOUT_START', where(at), `session.turn.end for ${f.payload.turn_id} with no open turn`);
+        else if (open.turn_id !== f.payload.turn_id) {
+          report('TURN_ID_MISMATCH', where(at), `session.turn.end names turn ${f.payload.turn_id} but the open turn is ${open.turn_id} (line ${open.line})`);
+        }
+        awaitingUsage.set(scope, at);
+      }
+    },
+    end(ctx, report) {
+      for (const pending of awaitingUsage.values()) {
+        report('USAGE_NOT_AFTER_TURN_END', where(pending), 'the stream ends right after session.turn.end without session.usage');
+      }
+      for (const [scope, open] of ctx.openTurns) {
+        const who = scope === '' ? '' : ` of the subagent of invocation ${scope}`;
+        report('TURN_OPEN_AT_END', { line: open.line, session_id: ctx.session_id }, `the stream ends inside turn ${open.turn_id}${who}`);
+      }
+    },
+  };
+}

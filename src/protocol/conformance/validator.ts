@@ -1,0 +1,141 @@
+// `rawp validate` without the I/O: feed it lines of JSON frames, one at a time, then ask for the
+// result. Frame-level checks come from parseFrame; sequence rules run per session_id.
+import { UUID_V4 } from '../common';
+import type { Frame } from '../frameTypes';
+import { parseFrame } from '../parse';
+import { CODES, type ProblemCode } from './codes';
+import { scopeOf, type Located, type SessionContext, type SessionRule } from './context';
+import type { Problem, Report, ValidationResult, Where } from './problem';
+import { catalogRule } from './rules/catalog';
+import { textBlockRule, thinkingBlockRule } from './rules/blocks';
+import { interactionRule } from './rules/interactions';
+import { orderRule } from './rules/order';
+import { subagentRule } from './rules/subagents';
+import { timestampRule } from './rules/timestamps';
+import { toolRule } from './rules/tools';
+import { turnRule } from './rules/turns';
+
+const RULES: (() => SessionRule)[] = [orderRule, turnRule, textBlockRule, thinkingBlockRule, toolRule, catalogRule, subagentRule, interactionRule, timestampRule];
+
+class SessionChecker {
+  readonly ctx: SessionContext;
+  private readonly rules = RULES.map((make) => make());
+
+  constructor(session_id: string) {
+    this.ctx = { session_id, capabilities: [], commandsPublished: false, openTurns: new Map() };
+  }
+
+  frame(at: Located, report: Report): void {
+    for (const rule of this.rules) rule.frame(at, this.ctx, report);
+    apply(this.ctx, at);
+  }
+
+  end(report: Report): void {
+    for (const rule of this.rules) rule.end?.(this.ctx, report);
+  }
+}
+
+/** The session state every rule shares, advanced after the rules have seen the frame. */
+function apply(ctx: SessionContext, { frame: f, line }: Located): void {
+  const scope = scopeOf(f);
+  switch (f.type) {
+    case 'session.capabilities':
+      ctx.capabilities.push(f.payload);
+      break;
+    case 'tool.catalog.publish':
+      ctx.catalog = f.payload;
+      break;
+    case 'agent.commands.publish':
+      ctx.commandsPublished = true;
+      break;
+    case 'session.turn.start':
+      ctx.openTurns.set(scope, { turn_id: f.payload.turn_id, line });
+      break;
+    case 'session.turn.end':
+      // Close the scope's turn even when the ids disagree (reported), so one slip does not
+      // cascade into an error on every later frame.
+      ctx.openTurns.delete(scope);
+      break;
+    default:
+      break;
+  }
+}
+
+export class StreamValidator {
+  private frames = 0;
+  private readonly problems: Problem[] = [];
+  private readonly firstLineOfId = new Map<string, number>();
+  private readonly sessions = new Map<string, SessionChecker>();
+  private finished?: ValidationResult;
+
+  private readonly report: Report = (code: ProblemCode, at: Where, message: string) => {
+    const p: Problem = { line: at.line, code, severity: CODES[code].severity, message };
+    if (at.session_id !== undefined) p.session_id = at.session_id;
+    if (at.message_id !== undefined) p.message_id = at.message_id;
+    this.problems.push(p);
+  };
+
+  /** Checks one input line (1-based `line`); blank lines are skipped and not counted. */
+  line(text: string, line: number): void {
+    if (this.finished) throw new Error('StreamValidator.line() after finish()');
+    if (text.trim() === '') return;
+    this.frames++;
+    const outcome = parseFrame(text);
+    if (outcome.kind === 'error') {
+      const { error_code, message } = outcome.error;
+      this.report(error_code === 'FRAME_TOO_LARGE' ? 'INVALID_ENVELOPE' : error_code, { line, session_id: outcome.session_id, message_id: outcome.message_id }, message);
+      return;
+    }
+    if (outcome.kind === 'ignored') {
+      this.report('UNKNOWN_TYPE', { line, session_id: outcome.session_id }, outcome.reason);
+      return;
+    }
+    const { frame } = outcome;
+    const here = { line, session_id: frame.session_id, message_id: frame.message_id };
+    const first = this.firstLineOfId.get(frame.message_id);
+    if (first !== undefined) {
+      this.report('DUPLICATE_MESSAGE_ID', here, `message_id ${frame.message_id} was first used on line ${first}; receivers drop this frame as a duplicate`);
+      return;
+    }
+    this.firstLineOfId.set(frame.message_id, line);
+    if (!UUID_V4.test(frame.message_id)) this.report('MESSAGE_ID_NOT_UUID', here, `message_id "${frame.message_id}" is not a UUID v4`);
+    if (outcome.vendor) return; // §3.1.1: vendor frames are fine and take part in no sequence rule
+    this.session(frame.session_id).frame({ frame: frame as Frame, line }, this.report);
+  }
+
+  /** Ends the stream: reports what was left pending and returns the sorted result. */
+  finish(): ValidationResult {
+    if (this.finished) return this.finished;
+    for (const s of this.sessions.values()) s.end(this.report);
+    // Stable sort: problems of one line keep the order they were found in.
+    const problems = this.problems.map((p, i) => ({ p, i })).sort((a, b) => a.p.line - b.p.line || a.i - b.i).map((x) => x.p);
+    const errors = problems.filter((p) => p.severity === 'error').length;
+    this.finished = { frames: this.frames, errors, warnings: problems.length - errors, problems };
+    return this.finished;
+  }
+
+  private session(id: string): SessionChecker {
+    let s = this.sessions.get(id);
+    if (!s) this.sessions.set(id, (s = new SessionChecker(id)));
+    return s;
+  }
+}
+
+/** Validates a whole text of JSON lines at once. */
+export function validateText(text: string): ValidationResult {
+  const v = new StreamValidator();
+  text.split(/\r?\n/).forEach((l, i) => v.line(l, i + 1));
+  return v.finish();
+}
+
+/** `LINE:CODE: message` lines and the closing `frames: N, errors: E, warnings: W`. */
+export function formatText(result: ValidationResult): string {
+  const lines = result.problems.map((p) => `${p.line}:${p.code}: ${p.message}`);
+  lines.push(`frames: ${result.frames}, errors: ${result.errors}, warnings: ${result.warnings}`);
+  return lines.join('\n') + '\n';
+}
+
+/** The --json document. */
+export function formatJson(result: ValidationResult): string {
+  return JSON.stringify(result, null, 2) + '\n';
+}
