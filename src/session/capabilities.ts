@@ -1,7 +1,7 @@
 // The client's own `session.capabilities` (§12.2.1): the agent's features plus what the engine
 // adds — `adapter_type` (§17.4), `subagent_context` (§10.6: the engine fills it in for agents with
 // subagents), and `max_frame_size`.
-import type { AgentCapabilities, AgentInfo } from '../agents/adapter';
+import type { AgentCapabilities, AgentInfo } from './agentAdapter';
 import { PROTOCOL_VERSION } from '../protocol/envelope';
 import type { PayloadOf } from '../protocol/frameTypes';
 

@@ -4,7 +4,7 @@
 // rename/delete (§7.6, §7.7) and the §7.5.3 clean-up order — and writes every frame it makes to
 // one sink (the hub). It never throws across the protocol boundary: bad requests become
 // non-fatal `session.error` frames.
-import type { AgentAdapter, AgentCapabilities, AgentEvent, AgentHost, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, InteractionAnswer, TurnOutcome } from '../agents/adapter';
+import type { AgentAdapter, AgentCapabilities, AgentEvent, AgentHost, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, InteractionAnswer, TurnOutcome } from './agentAdapter';
 import { FrameFactory, newId } from '../protocol/build';
 import type { AgentModeName } from '../protocol/common';
 import type { Metadata } from '../protocol/envelope';

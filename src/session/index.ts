@@ -11,3 +11,4 @@ export * from './interactions';
 export * from './usage';
 export * from './capabilities';
 export { TurnStream } from './turnStream';
+export * from './agentAdapter';

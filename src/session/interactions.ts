@@ -4,7 +4,7 @@
 // A timeout picks `default_value` where there is one, except for PERMISSION: a permission is never
 // granted by silence (§17.3.1 says a timeout is a denial; we apply that to our own timer too).
 import type { PayloadOf } from '../protocol/frameTypes';
-import type { InteractionAnswer } from '../agents/adapter';
+import type { InteractionAnswer } from './agentAdapter';
 import type { TimerHandle, Timers } from './ports';
 
 type Request = PayloadOf<'agent.interaction.request'>;

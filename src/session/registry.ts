@@ -1,7 +1,7 @@
 // The sessions of one host (the VS Code extension or `rawp serve`): create, list, get, rename,
 // delete. Each session is an AgentSession wired to the hub (its frames are published there, with
 // a history buffer for reattach), and is forgotten once it has ended.
-import type { AgentAdapter } from '../agents/adapter';
+import type { AgentAdapter } from './agentAdapter';
 import type { PayloadOf } from '../protocol/frameTypes';
 import type { WireFrame } from './connection';
 import { AgentSession, type AgentSessionOptions, type DeletedBy, type DeleteReason, type RenamedBy } from './engine';

@@ -4,7 +4,7 @@
 // tool.invoke.request it sees, so an adapter that forgets to ask still cannot run a blocked tool
 // unnoticed.
 import type { AgentModeName } from '../protocol/common';
-import type { CatalogDiagnostic, CatalogTool } from '../agents/adapter';
+import type { CatalogDiagnostic, CatalogTool } from './agentAdapter';
 import { MODE_BLOCKED_MESSAGE, modeAllows } from './modePolicy';
 
 export type ToolVerdict =

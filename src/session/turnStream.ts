@@ -7,7 +7,7 @@
 //  - after a cancel, late frames are dropped or marked cancelled (§6.1.2);
 //  - whatever is still open when the turn ends is closed: cancelled tool results, then
 //    thinking.done, then text.done (is_cancelled when cancelled) — innermost first.
-import type { AgentEvent, CatalogTool } from '../agents/adapter';
+import type { AgentEvent, CatalogTool } from './agentAdapter';
 import type { Metadata } from '../protocol/envelope';
 import type { FrameType, PayloadOf } from '../protocol/frameTypes';
 import { decideOutputType } from '../protocol/outputType';

@@ -2,7 +2,7 @@
 // frame carries its turn_id); cost and message counts are the session's running totals against
 // their limits (-1: unlimited). We have no quota window, so `time_to_reset` is the zero duration.
 import type { PayloadOf } from '../protocol/frameTypes';
-import type { TurnUsage } from '../agents/adapter';
+import type { TurnUsage } from './agentAdapter';
 
 export type UsagePayload = PayloadOf<'session.usage'>;
 

@@ -1,0 +1,123 @@
+// The agent-adapter interface. It lives in the session layer, which drives adapters, and
+// src/agents/adapter.ts re-exports it, so the layer arrows keep pointing downwards.
+// An adapter only translates: a native agent's stream -> DPS frame content, and DPS controls -> the agent. Policy (modes, tool whitelist, one prompt at a time,
+// clean-up order, capability filtering) lives once in the session engine (src/session).
+//
+// Adapters emit *frame bodies* (type + payload + optional metadata); the engine stamps the
+// envelope (message_id, timestamp, session_id, turn_id) so every agent gets identical framing.
+import type { FrameType, PayloadOf } from '../protocol/frameTypes';
+import type { Metadata } from '../protocol/envelope';
+import type { FeatureSet } from '../protocol/capabilities';
+import type { AgentModeName } from '../protocol/common';
+import type { payloads } from '../protocol';
+import type { z } from 'zod';
+
+/** What an adapter emits: a frame without its envelope. */
+export type AgentEvent = { [T in FrameType]: { type: T; payload: PayloadOf<T>; metadata?: Metadata } }[FrameType];
+
+export type CatalogTool = z.infer<typeof payloads.CatalogTool>;
+export type CatalogDiagnostic = z.infer<typeof payloads.CatalogDiagnostic>;
+export type CommandEntry = z.infer<typeof payloads.CommandEntry>;
+export type FileReference = z.infer<typeof payloads.FileReference>;
+export type ContextFile = z.infer<typeof payloads.ContextFile>;
+
+export interface AgentInfo {
+  /** Stable id: 'builtin', 'claude-code', 'codex', 'acp:gemini', 'openai', … */
+  id: string;
+  displayName: string;
+  adapter_type: 'process' | 'sdk';
+  /** §18: the process ends after each turn and is respawned with `resume_flag`. */
+  single_turn_process?: boolean;
+  resume_flag?: string;
+}
+
+/** What the agent can do; the engine announces it in `session.capabilities`. */
+export interface AgentCapabilities {
+  features: FeatureSet;
+  /** Vendor extensions, e.g. `agent_session_id` (§18.3). */
+  extensions?: Record<string, unknown>;
+}
+
+/** A prompt as the engine hands it to the adapter: tokens already converted for this agent (§16.3). */
+export interface AgentPrompt {
+  turn_id: string;
+  turn_index: number;
+  text: string;
+  input_type: 'text' | 'slash_command' | 'continuation' | 'piped_stdin';
+  mode: AgentModeName;
+  file_references: FileReference[];
+  context_files: ContextFile[];
+  allowed_tools?: string[];
+  denied_tools?: string[];
+}
+
+/** The answer to an interaction the adapter asked for. */
+export type InteractionAnswer =
+  /** `by_default`: nobody answered in time and the request's `default_value` was taken. */
+  | { kind: 'response'; selected_value: string | string[]; text_input?: string; by_default?: boolean }
+  | { kind: 'timeout' }
+  /** The interaction was discarded (turn cancelled, session ended). */
+  | { kind: 'cancelled' };
+
+/** What the engine gives an adapter: a way to emit frames and to ask the user. */
+export interface AgentHost {
+  readonly session_id: string;
+  readonly workspacePath: string;
+  /** Emit frame content; the engine stamps the envelope and applies policy. */
+  emit(event: AgentEvent): void;
+  /**
+   * Ask before running a tool: the engine checks mode, whitelist and catalog status.
+   * `allowed: false` carries the message to return to the agent (e.g. "Tool not allowed in current mode").
+   */
+  checkTool(
+    tool_name: string,
+    input: Record<string, unknown>,
+    /** When a subagent makes the call: its spawning invocation, so its `allowed_tools` apply (§15.2). */
+    context?: { parent_invocation_id?: string },
+  ): { allowed: true } | { allowed: false; message: string };
+  /**
+   * Send an `agent.interaction.request` and wait for the answer. A timeout resolves as `timeout`
+   * (deny) or, except for PERMISSION, as the request's `default_value` (`by_default: true`);
+   * a cancelled turn or ended session resolves as `cancelled`. `metadata` carries e.g. the
+   * `subagent_context` of a subagent's permission ask.
+   */
+  requestInteraction(request: PayloadOf<'agent.interaction.request'>, options?: { metadata?: Metadata }): Promise<InteractionAnswer>;
+  /** Current agent mode. */
+  readonly mode: AgentModeName;
+}
+
+export interface AgentAdapter {
+  readonly info: AgentInfo;
+  /** Start (spawn / connect). Resolves with capabilities, the tool catalog and commands. */
+  start(host: AgentHost): Promise<{ capabilities: AgentCapabilities; tools: CatalogTool[]; diagnostics?: CatalogDiagnostic[]; commands: CommandEntry[] }>;
+  /**
+   * Run one turn. Emits text/thinking/tool frames through the host, and resolves when the turn is
+   * over with how it ended. The engine emits `session.turn.start`/`end` and `session.usage`.
+   */
+  prompt(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome>;
+  /** Change mode between turns (only called when the agent announced `plan_mode`). */
+  setMode?(mode: AgentModeName): Promise<void>;
+  /** Compact the context (only when `context_compaction` was announced). */
+  compact?(instruction: string | undefined, target_token_ratio: number | undefined): Promise<PayloadOf<'session.compacted'>>;
+  /** Stop for good: kill processes (SIGTERM, SIGKILL after 5 s), release resources. */
+  dispose(): Promise<void>;
+}
+
+export interface TurnUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+  thinking_tokens?: number;
+  cost_usd?: number;
+  context_capacity?: number;
+  context_used?: number;
+}
+
+export interface TurnOutcome {
+  stop_reason: PayloadOf<'session.turn.end'>['stop_reason'];
+  usage?: TurnUsage;
+  structured_output?: PayloadOf<'session.turn.end'>['structured_output'];
+  /** The agent's own session id (§18.3), kept for resume. */
+  agent_session_id?: string;
+}
