@@ -21,7 +21,8 @@ import type { FsBackend } from '../workspace/fsBackend';
 import type { ToolCatalog } from './catalog';
 import { errorOutcome } from './fsErrors';
 import type { FsEvents } from './fsEvents';
-import { MODE_BLOCKED_MESSAGE, modeAllows } from './modeGate';
+// The session engine's own §6.3.2 rule, so both gates always agree.
+import { MODE_BLOCKED_MESSAGE, modeAllows } from '../session/modePolicy';
 import { displayPath, isInside, resolveToolPath } from './paths';
 import type { PermissionGate } from './permissions/gate';
 import type { SubagentRunner } from './subagent';
@@ -147,9 +148,10 @@ export class ToolRunner {
     if (o.allowedTools && !o.allowedTools.includes(tool.name)) return refuse('TOOL_NOT_ALLOWED', `TOOL_NOT_ALLOWED: ${tool.name} is not among this subagent's allowed tools (§15.2)`);
     const st = o.catalog.statusOf(tool.name);
     if (st?.status === 'unavailable') return refuse('TOOL_UNAVAILABLE', `TOOL_UNAVAILABLE: ${tool.name} is unavailable${st.status_description ? `: ${st.status_description}` : ''}`);
-    const check = o.host.checkTool(tool.name, rawInput);
+    const parent = o.subagentContext?.parent_invocation_id;
+    const check = o.host.checkTool(tool.name, rawInput, parent ? { parent_invocation_id: parent } : undefined);
     if (!check.allowed) return refuse('TOOL_NOT_ALLOWED', check.message);
-    if (!modeAllows(o.host.mode, tool.kind)) return refuse('TOOL_NOT_ALLOWED', MODE_BLOCKED_MESSAGE);
+    if (!modeAllows(o.host.mode, tool.category, tool.name)) return refuse('TOOL_NOT_ALLOWED', MODE_BLOCKED_MESSAGE);
     const parsed = tool.parse(rawInput);
     if (!parsed.ok) return refuse('INVALID_INPUT', `INVALID_INPUT: ${parsed.message}`);
     if (signal.aborted) return refuse('CANCELLED', 'cancelled before it ran', 'cancelled');
@@ -170,6 +172,7 @@ export class ToolRunner {
       input: rawInput,
       requiresApproval: tool.requires_approval,
       outsideWorkspace: outside.length > 0,
+      ...(o.subagentContext ? { metadata: { subagent_context: o.subagentContext } } : {}),
     });
     if (!decision.allowed) return refuse(decision.code, `${decision.code}: ${decision.message}`, decision.status);
     return undefined;

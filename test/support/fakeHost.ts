@@ -2,7 +2,7 @@
 // accepts), answers interactions from a script, and can gate tools like the engine would.
 import { strict as assert } from 'node:assert';
 import type { AgentEvent, AgentHost, InteractionAnswer } from '../../src/agents/adapter';
-import { buildFrame, parseFrame, type AgentModeName, type PayloadOf } from '../../src/protocol';
+import { buildFrame, parseFrame, type AgentModeName, type Metadata, type PayloadOf } from '../../src/protocol';
 
 export type Answerer = (request: PayloadOf<'agent.interaction.request'>) => InteractionAnswer | Promise<InteractionAnswer>;
 
@@ -12,6 +12,7 @@ export class FakeHost implements AgentHost {
   mode: AgentModeName = 'default';
   answer: Answerer = () => ({ kind: 'response', selected_value: 'allow_once' });
   checkToolImpl: AgentHost['checkTool'] = () => ({ allowed: true });
+  readonly checkToolCalls: { tool_name: string; context?: { parent_invocation_id?: string } }[] = [];
   /** Frames that parseFrame did not accept (should stay empty). */
   readonly rejected: string[] = [];
 
@@ -27,12 +28,13 @@ export class FakeHost implements AgentHost {
     if (parsed.kind !== 'accepted') this.rejected.push(`${event.type}: ${JSON.stringify(parsed)}`);
   }
 
-  checkTool(tool_name: string, input: Record<string, unknown>) {
-    return this.checkToolImpl(tool_name, input);
+  checkTool(tool_name: string, input: Record<string, unknown>, context?: { parent_invocation_id?: string }) {
+    this.checkToolCalls.push({ tool_name, context });
+    return this.checkToolImpl(tool_name, input, context);
   }
 
-  async requestInteraction(request: PayloadOf<'agent.interaction.request'>): Promise<InteractionAnswer> {
-    this.emit({ type: 'agent.interaction.request', payload: request });
+  async requestInteraction(request: PayloadOf<'agent.interaction.request'>, options?: { metadata?: Metadata }): Promise<InteractionAnswer> {
+    this.emit({ type: 'agent.interaction.request', payload: request, ...(options?.metadata ? { metadata: options.metadata } : {}) });
     this.interactions.push(request);
     return this.answer(request);
   }

@@ -4,6 +4,7 @@
 // answer's text_input goes back to the agent). A timeout rejects; a discarded prompt cancels.
 import { randomUUID } from 'node:crypto';
 import type { AgentHost } from '../../agents/adapter';
+import type { Metadata } from '../../protocol/envelope';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import { describeScope, suggestScope } from './scope';
 import { riskOf } from './risk';
@@ -24,6 +25,8 @@ export interface PermissionRequestInput {
   input: Record<string, unknown>;
   requiresApproval: boolean;
   outsideWorkspace: boolean;
+  /** Frame metadata of the ask, e.g. a subagent's `subagent_context` (§10.2). */
+  metadata?: Metadata;
 }
 
 function summarize(input: Record<string, unknown>): Record<string, unknown> {
@@ -76,8 +79,10 @@ export class PermissionGate {
       options,
       context: { tool_name: call.tool_name, tool_input: summarize(req.input), affected_paths: call.paths },
       default_value: PERMISSION_VALUES.reject,
-    });
+    }, req.metadata ? { metadata: req.metadata } : undefined);
     if (answer.kind === 'timeout') return { allowed: false, status: 'error', code: 'PERMISSION_TIMEOUT', message: `permission request timed out after ${this.timeoutSec} s; treated as rejected (§17.3.1)` };
+    // A default taken on timeout is still a timeout for a permission (§17.3.1: a timeout rejects).
+    if (answer.kind === 'response' && answer.by_default) return { allowed: false, status: 'error', code: 'PERMISSION_TIMEOUT', message: `permission request timed out after ${this.timeoutSec} s; treated as rejected (§17.3.1)` };
     if (answer.kind === 'cancelled') return { allowed: false, status: 'cancelled', code: 'PERMISSION_CANCELLED', message: 'permission request was cancelled' };
     const value = Array.isArray(answer.selected_value) ? answer.selected_value[0] : answer.selected_value;
     switch (value) {
