@@ -1,0 +1,18 @@
+// Waiting for asynchronous work without wall-clock timing: let the event loop run until a
+// condition holds, or fail after a bounded number of turns of the loop.
+export function tick(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+export async function until(condition: () => boolean, what: string, turns = 2000): Promise<void> {
+  for (let i = 0; i < turns; i++) {
+    if (condition()) return;
+    await tick();
+  }
+  throw new Error(`gave up waiting for: ${what}`);
+}
+
+/** Let pending promise chains run (a few loop turns). */
+export async function settle(turns = 10): Promise<void> {
+  for (let i = 0; i < turns; i++) await tick();
+}
