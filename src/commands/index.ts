@@ -15,6 +15,7 @@ export { PromptPipeline, looksLikeCommand, type CustomCommand, type PromptTempla
 export { buildCommandsPublish } from './publish';
 export { commandParameters } from './parameters';
 export { FollowUpQueue, type QueuedPrompt, type QueueState, type SubmitOutcome } from './followUpQueue';
+export { PromptRouter, type Routed } from './router';
 export { CommandService, defaultProviders, type CommandSnapshot, type CommandListing, type RefreshReason } from './service';
 export { nativeProvider } from './providers/native';
 export { claudeProvider } from './providers/claude';

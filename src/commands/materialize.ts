@@ -30,6 +30,7 @@ export function toFileCommand(item: SlashCommandItem): FileSlashCommand {
       source: `via ${src.providerName}`,
       argumentHint: item.passthrough.argumentHint,
       passthrough: true,
+      ...(item.passthrough.parameters ? { parameters: item.passthrough.parameters } : {}),
     };
   }
   return {

@@ -1,9 +1,9 @@
 // Parameters of a command for `agent.commands.publish` (§12.1.1): from the frontmatter
 // `argument-hint` (`<name>` required, `[name]` optional), else from the `$1…$n` placeholders the
 // body uses, else one optional `arguments` parameter when the body takes all arguments at once.
-import type { PayloadOf } from '../protocol/frameTypes';
+import type { PublishedParameter } from './types';
 
-export type CommandParameter = NonNullable<PayloadOf<'agent.commands.publish'>['commands'][number]['parameters']>[number];
+export type CommandParameter = PublishedParameter;
 
 function cleanName(raw: string): string {
   return raw.trim().replace(/\.{3}$|^\.{3}/g, '').trim();

@@ -78,6 +78,15 @@ export class PromptPipeline {
     return out;
   }
 
+  /**
+   * Whether `/name …` names a command known here (host, custom, file or template) — what the
+   * spec's isKnownSlashCommand answers when replaying queued input (slash-commands §8).
+   */
+  isKnownCommand(text: string): boolean {
+    const inv = parseInvocation(text);
+    return !!inv && this.listCommands().some((c) => c.name === inv.name);
+  }
+
   async run(typed: string, extras: PromptExtras = {}): Promise<PipelineAction> {
     let text = typed;
     let command: string | undefined;

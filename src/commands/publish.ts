@@ -15,7 +15,7 @@ const CATEGORIES = payloads.CommandEntry.shape.category.unwrap();
 
 function fileEntry(c: FileSlashCommand): CommandEntry {
   const entry: CommandEntry = { name: c.name, description: c.description };
-  const parameters = c.passthrough ? commandParameters(c.argumentHint, '') : commandParameters(c.argumentHint, c.content);
+  const parameters = c.parameters ?? commandParameters(c.argumentHint, c.passthrough ? '' : c.content);
   if (parameters.length > 0) entry.parameters = parameters;
   const category = CATEGORIES.safeParse(c.frontmatter.category);
   if (category.success) entry.category = category.data;

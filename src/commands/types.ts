@@ -2,6 +2,11 @@
 // agent's report) into `SlashCommandItem`s; the registry ranks and de-duplicates them; the
 // materializer turns the winners into `FileSlashCommand`s that expansion and publishing use.
 
+import type { PayloadOf } from '../protocol/frameTypes';
+
+/** A §12.1.1 command parameter, as published. */
+export type PublishedParameter = NonNullable<PayloadOf<'agent.commands.publish'>['commands'][number]['parameters']>[number];
+
 /**
  * Where an item comes from. `native` is our own `.rawp` provider: its frontmatter errors are fatal
  * (slash-commands §3, §9); `user` and `project` items only warn and fall back.
@@ -34,7 +39,7 @@ export interface SlashCommandItem {
   body: string;
   _source: SourceMeta;
   /** Agent-reported: the agent expands it itself, we pass the text through unchanged. */
-  passthrough?: { description: string; argumentHint?: string };
+  passthrough?: { description: string; argumentHint?: string; parameters?: PublishedParameter[] };
   /** Set by the registry on every item that lost its name to an earlier one (slash-commands §1). */
   _shadowed?: boolean;
 }
@@ -90,5 +95,7 @@ export interface FileSlashCommand {
   _source?: SourceMeta & { level: CommandLevel };
   /** The agent expands it itself: send the typed text unchanged. */
   passthrough?: boolean;
+  /** Parameters the agent reported, published as they are. */
+  parameters?: PublishedParameter[];
   _shadowed?: boolean;
 }

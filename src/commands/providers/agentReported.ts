@@ -3,13 +3,20 @@
 // user sees a single list. The agent expands them itself, so they are passed through unchanged.
 // Priority 60: below every file provider (a file command we can expand locally wins a clash),
 // above the bundled fallback (which only fills names nobody took).
+import type { PayloadOf } from '../../protocol/frameTypes';
 import type { CommandProvider, ProviderResult, SlashCommandItem } from '../types';
 
+type CommandEntry = PayloadOf<'agent.commands.publish'>['commands'][number];
+
+/** What an agent reports; a §12.1.1 command entry (as adapters build them) fits as it is. */
 export interface AgentCommand {
   name: string;
   description?: string;
   /** ACP `input.hint`, Claude Code `argumentHint`. */
   argumentHint?: string;
+  /** Already-structured parameters (adapters that build §12.1.1 entries); win over the hint. */
+  parameters?: CommandEntry['parameters'];
+  category?: CommandEntry['category'];
 }
 
 export const AGENT_PROVIDER_PRIORITY = 60;
@@ -44,10 +51,10 @@ export class AgentReportedProvider implements CommandProvider {
         path,
         content: '',
         level: 'user',
-        frontmatter: {},
+        frontmatter: c.category ? { category: c.category } : {},
         body: '',
         _source: { provider: 'agent', providerName: this.agentName, path, scope: 'agent' },
-        passthrough: { description: c.description ?? '', argumentHint: c.argumentHint },
+        passthrough: { description: c.description ?? '', argumentHint: c.argumentHint, parameters: c.parameters },
       };
     });
     return { items, diagnostics: [] };

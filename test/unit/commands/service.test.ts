@@ -72,6 +72,10 @@ describe('commands: the command service (refresh, watch, publish)', () => {
       description: 'Manage memory',
       parameters: [{ name: 'show|add', type: 'string', required: false }],
     });
+    // Adapters hand over §12.1.1 entries: their parameters and category are published as given.
+    const entry = { name: 'review', description: 'Review a PR', parameters: [{ name: 'pr', type: 'number' as const, required: true }], category: 'session' as const };
+    const viaEntries = await s.setAgentCommands({ id: 'claude-code', name: 'Claude Code' }, [entry]);
+    assert.deepEqual(viaEntries.publish.commands.find((c) => c.name === 'review'), entry);
     const next = await s.setAgentCommands({ id: 'acp:gemini', name: 'Gemini' }, []);
     assert.deepEqual(names(next), ['mine']);
   });
