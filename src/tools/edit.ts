@@ -8,6 +8,12 @@ import { applyEdits, type EditSpec, type NormalizedMatch } from './ledger/match'
 import { targetOf } from './paths';
 import { ToolError, type ToolContext, type ToolOutcome } from './types';
 
+/** Before asking permission: an edit the ledger will refuse (unread, or read as absent) fails now. */
+export function preflightEdits(filePath: string, edits: readonly EditSpec[], ctx: ToolContext): void {
+  if (edits.length === 1 && edits[0].old_string === '') return; // creating a file needs no read
+  ctx.fsEvents.editIntent(targetOf(ctx.fs.roots, ctx.cwd, filePath), ctx.actor);
+}
+
 export async function runEdits(filePath: string, edits: readonly EditSpec[], ctx: ToolContext): Promise<ToolOutcome> {
   const target = targetOf(ctx.fs.roots, ctx.cwd, filePath);
   try {

@@ -1,6 +1,6 @@
 // Edit: one literal replacement (Claude Code's schema).
 import { z } from 'zod';
-import { runEdits } from './edit';
+import { preflightEdits, runEdits } from './edit';
 import { defineTool } from './types';
 
 export const EditInput = z.object({
@@ -18,5 +18,6 @@ export const EditTool = defineTool({
   requires_approval: true,
   schema: EditInput,
   affectedPaths: (i) => [i.file_path],
+  preflight: (input, ctx) => preflightEdits(input.file_path, [{ old_string: input.old_string, new_string: input.new_string }], ctx),
   run: (input, ctx) => runEdits(input.file_path, [{ old_string: input.old_string, new_string: input.new_string, replace_all: input.replace_all }], ctx),
 });

@@ -1,6 +1,6 @@
 // MultiEdit: several replacements applied in order, all or nothing (Claude Code's schema).
 import { z } from 'zod';
-import { runEdits } from './edit';
+import { preflightEdits, runEdits } from './edit';
 import { defineTool } from './types';
 
 export const MultiEditInput = z.object({
@@ -25,5 +25,6 @@ export const MultiEditTool = defineTool({
   requires_approval: true,
   schema: MultiEditInput,
   affectedPaths: (i) => [i.file_path],
+  preflight: (input, ctx) => preflightEdits(input.file_path, input.edits, ctx),
   run: (input, ctx) => runEdits(input.file_path, input.edits, ctx),
 });

@@ -27,7 +27,7 @@ import { displayPath, isInside, resolveToolPath } from './paths';
 import type { PermissionGate } from './permissions/gate';
 import type { SubagentRunner } from './subagent';
 import type { TodoStore } from './todoStore';
-import type { Tool, ToolOutcome, ToolSettings } from './types';
+import type { Tool, ToolContext, ToolOutcome, ToolSettings } from './types';
 
 export interface ToolRunnerOptions {
   host: AgentHost;
@@ -97,30 +97,31 @@ export class ToolRunner {
     const started = Date.now();
     let outcome: ToolOutcome;
     let subagentStarted = false;
+    let sequence = 0;
+    const subagents = o.subagents;
+    const ctx: ToolContext = {
+      fs: o.fs,
+      cwd: this.cwd,
+      actor: o.actor ?? o.host.session_id,
+      fsEvents: o.fsEvents,
+      signal,
+      settings: o.settings,
+      todos: o.todos,
+      invocation_id,
+      stream: (stream_type, chunk) => this.emit({ type: 'tool.invoke.stream', payload: { invocation_id, tool_name, stream_type, chunk, sequence: sequence++ } }),
+      subagent: subagents && { run: (req) => subagents.run({ ...req, parent_invocation_id: invocation_id, depth }) },
+    };
     try {
-      const refusal = tool ? await this.gate(tool, rawInput, signal) : ({ status: 'error', output: `UNKNOWN_TOOL: "${tool_name}" is not in the tool catalog (§15.1)`, error_code: 'UNKNOWN_TOOL' } as ToolOutcome);
+      const refusal = tool ? await this.gate(tool, rawInput, ctx) : ({ status: 'error', output: `UNKNOWN_TOOL: "${tool_name}" is not in the tool catalog (§15.1)`, error_code: 'UNKNOWN_TOOL' } as ToolOutcome);
       if (refusal) outcome = refusal;
       else {
         const t = tool!;
         const input = (t.parse(rawInput) as { ok: true; value: Record<string, unknown> }).value;
-        let sequence = 0;
         if (t.startsSubagent) {
           this.emit({ type: 'agent.subagent.started', payload: { parent_invocation_id: invocation_id, agent_type: agentType, ...(description ? { description } : {}), depth } });
           subagentStarted = true;
         }
-        const subagents = o.subagents;
-        outcome = await t.run(input, {
-          fs: o.fs,
-          cwd: this.cwd,
-          actor: o.actor ?? o.host.session_id,
-          fsEvents: o.fsEvents,
-          signal,
-          settings: o.settings,
-          todos: o.todos,
-          invocation_id,
-          stream: (stream_type, chunk) => this.emit({ type: 'tool.invoke.stream', payload: { invocation_id, tool_name, stream_type, chunk, sequence: sequence++ } }),
-          subagent: subagents && { run: (req) => subagents.run({ ...req, parent_invocation_id: invocation_id, depth }) },
-        });
+        outcome = await t.run(input, ctx);
       }
     } catch (e) {
       outcome = errorOutcome(e);
@@ -142,7 +143,8 @@ export class ToolRunner {
   }
 
   /** The gates in order; an outcome means "refused", undefined means "run it". */
-  private async gate(tool: Tool, rawInput: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome | undefined> {
+  private async gate(tool: Tool, rawInput: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome | undefined> {
+    const signal = ctx.signal;
     const o = this.options;
     const refuse = (error_code: string, message: string, status: ToolOutcome['status'] = 'error'): ToolOutcome => ({ status, output: message, error_code });
     if (o.allowedTools && !o.allowedTools.includes(tool.name)) return refuse('TOOL_NOT_ALLOWED', `TOOL_NOT_ALLOWED: ${tool.name} is not among this subagent's allowed tools (§15.2)`);
@@ -160,6 +162,11 @@ export class ToolRunner {
     const outside = abs.filter((p) => !isInside(o.fs.roots, p));
     if (outside.length > 0 && !o.settings.allowOutsideWorkspace) {
       return refuse('FS_OUTSIDE_WORKSPACE', `FS_OUTSIDE_WORKSPACE: ${outside.join(', ')} is outside the workspace (${o.fs.roots.join(', ')}); allow it in the settings to be asked each time`);
+    }
+    try {
+      tool.preflight(parsed.value, ctx);
+    } catch (e) {
+      return errorOutcome(e);
     }
     const decision = await o.permissions.authorize({
       host: o.host,

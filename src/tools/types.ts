@@ -82,6 +82,8 @@ export interface ToolSpec<S extends z.ZodObject> {
   schema: S;
   /** Paths the call touches, as given (for permission prompts and the outside-workspace check). */
   affectedPaths?(input: z.infer<S>): string[];
+  /** Cheap checks before the permission prompt (no point asking to run a call that must fail); throws to refuse. */
+  preflight?(input: z.infer<S>, ctx: ToolContext): void;
   run(input: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -97,6 +99,7 @@ export interface Tool {
   readonly schema: z.ZodObject;
   parse(input: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
   affectedPaths(input: Record<string, unknown>): string[];
+  preflight(input: Record<string, unknown>, ctx: ToolContext): void;
   run(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -121,6 +124,7 @@ export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): Tool {
     },
     // The runner only calls these with what `parse` returned, so the casts are sound.
     affectedPaths: (input) => spec.affectedPaths?.(input as z.infer<S>) ?? [],
+    preflight: (input, ctx) => spec.preflight?.(input as z.infer<S>, ctx),
     run: (input, ctx) => spec.run(input as z.infer<S>, ctx),
   };
 }

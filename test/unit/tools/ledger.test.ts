@@ -24,6 +24,7 @@ describe('tools: read-before-write ledger', () => {
     assert.equal(r.status, 'error');
     assert.equal(r.error_code, 'FS_NOT_OBSERVED');
     assert.match(String(r.output), /edit requires reading "a.ts" first/);
+    assert.equal(env.host.interactions.length, 0, 'refused before any permission prompt');
     assert.equal(readFileSync(env.p('a.ts'), 'utf8'), 'const a = 1;\n');
   });
 

@@ -1,0 +1,320 @@
+// The built-in offline agent: deterministic, no model, zero set-up. It understands the small
+// grammar of grammar.ts (docs/builtin-agent.md) and carries each request out with the real tools,
+// through the same runner, ledger and permission prompts a model-driven agent would use — so a
+// fresh install is useful and every frame type can be shown and tested.
+import { randomUUID } from 'node:crypto';
+import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CommandEntry, TurnOutcome } from '../adapter';
+import type { PayloadOf } from '../../protocol/frameTypes';
+import { decodePrompt, FILE_TOKEN_PATTERN } from '../../protocol/fileReference';
+import type { DiffOutput } from '../../tools/diff';
+import type { ToolCallResult } from '../../tools/runner';
+import { ToolRunner } from '../../tools/runner';
+import type { SubagentRequest, SubagentResult, SubagentRunner } from '../../tools/subagent';
+import { createSharedToolState, createToolRunner, type SharedToolState } from '../../tools/toolkit';
+import type { ToolSettings } from '../../tools/types';
+import type { Todo } from '../../tools/todoStore';
+import { NodeFsBackend } from '../../workspace/nodeFsBackend';
+import type { FsBackend } from '../../workspace/fsBackend';
+import { CONNECT_HELP, GRAMMAR_HELP, parseRequests, type BuiltinRequest } from './grammar';
+import { failure, fence, listReply } from './replies';
+import { TurnWriter } from './turnWriter';
+
+/** Subagents may nest this deep (a subagent's subagent, but no further). */
+const MAX_DEPTH = 2;
+
+export interface BuiltinAgentOptions {
+  /** Where "always allow" permission rules are stored (JSON). */
+  rulesFile: string;
+  settings?: Partial<ToolSettings>;
+  /** Tool state shared with other sessions (one ledger, one rule store); built from the workspace when absent. */
+  shared?: SharedToolState;
+  /** The file backend; a NodeFsBackend on the host's workspace when absent. */
+  fs?: FsBackend;
+}
+
+export const BUILTIN_COMMANDS: CommandEntry[] = [
+  { name: 'compact', description: 'Compact the conversation context', category: 'session', parameters: [{ name: 'instruction', type: 'string', required: false, description: 'What to keep' }] },
+  { name: 'help', description: 'What the built-in agent understands', category: 'session' },
+];
+
+export class BuiltinAgent implements AgentAdapter, SubagentRunner {
+  readonly info: AgentInfo = { id: 'builtin', displayName: 'Built-in (offline)', adapter_type: 'sdk' };
+  private runner?: ToolRunner;
+  private shared?: SharedToolState;
+  private turns = 0;
+  private readonly filesModified = new Set<string>();
+
+  constructor(private readonly options: BuiltinAgentOptions) {}
+
+  async start(host: AgentHost) {
+    const fs = this.options.shared?.fs ?? this.options.fs ?? new NodeFsBackend([host.workspacePath]);
+    this.shared = this.options.shared ?? createSharedToolState({ fs, rulesFile: this.options.rulesFile, settings: this.options.settings });
+    this.runner = createToolRunner(host, this.shared, { subagents: this });
+    const catalog = this.runner.options.catalog.build();
+    this.runner.options.catalog.markPublished(catalog);
+    const capabilities: AgentCapabilities = {
+      features: {
+        thinking_stream: true,
+        tool_streaming: true,
+        subagent: true,
+        subagent_context: true,
+        context_compaction: true,
+        plan_mode: true,
+        file_reference: true,
+        structured_output: false,
+        adapter_type: 'sdk',
+      },
+    };
+    return { capabilities, tools: catalog.tools, ...(catalog.diagnostics ? { diagnostics: catalog.diagnostics } : {}), commands: BUILTIN_COMMANDS };
+  }
+
+  async prompt(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
+    const runner = this.mustRunner();
+    this.turns++;
+    // A shell may have appeared or vanished since the last turn: republish the catalog if so (§5.4.1).
+    runner.options.catalog.refresh(runner.host);
+    const writer = new TurnWriter((e) => runner.emit(e));
+    const text = resolveFileTokens(prompt);
+    const requests = parseRequests(prompt.input_type === 'slash_command' && !text.startsWith('/') ? `/${text}` : text);
+    writer.thinking(`The request parses as: ${requests.map((r) => r.kind).join(', ')}. Mode: ${runner.host.mode}. No model is involved; each step runs a real tool.`);
+    await this.execute(runner, requests, writer, signal, 0);
+    return { stop_reason: signal.aborted ? 'cancelled' : 'end_turn', usage: { input_tokens: 0, output_tokens: 0 } };
+  }
+
+  /** SubagentRunner: Task runs the same grammar in a child runner whose frames carry subagent_context (§10.2). */
+  async run(req: SubagentRequest): Promise<SubagentResult> {
+    const parent = this.mustRunner();
+    const subagentContext = { parent_invocation_id: req.parent_invocation_id, agent_type: req.agent_type, depth: req.depth };
+    const child = new ToolRunner({
+      ...parent.options,
+      subagentContext,
+      ...(req.allowed_tools ? { allowedTools: req.allowed_tools } : {}),
+      subagents: req.depth < MAX_DEPTH ? this : undefined,
+    });
+    const writer = new TurnWriter((e) => child.emit(e));
+    writer.thinking(`Subagent (depth ${req.depth}) working on: ${req.description}`);
+    const ok = await this.execute(child, parseRequests(req.prompt), writer, req.signal, req.depth);
+    // §10.5: a subagent reports its own usage, with its context. Zeros: no model ran.
+    child.emit({
+      type: 'session.usage',
+      payload: { token_usage: { input_tokens: 0, output_tokens: 0 }, cost_usage: { limit: -1, used: 0, unit: 'USD' }, message_usage: { limit: -1, used: 0, unit: 'COUNT' }, time_to_reset: 'PT0S' },
+    });
+    const status = req.signal.aborted ? 'cancelled' : ok ? 'completed' : 'failed';
+    return { status, result: writer.said.join('\n\n') };
+  }
+
+  async setMode(): Promise<void> {
+    // Nothing to tell: the runner reads host.mode on every call.
+  }
+
+  async compact(instruction: string | undefined): Promise<PayloadOf<'session.compacted'>> {
+    const todos = this.shared && this.runner ? this.shared.todos.read(this.runner.host.session_id) : [];
+    const active = todos.filter((t) => t.status === 'pending' || t.status === 'in_progress');
+    const files = [...this.filesModified];
+    const summary = [
+      `Conversation of ${this.turns} turn(s) with the built-in agent.`,
+      files.length ? `Files modified: ${files.join(', ')}.` : 'No files modified.',
+      active.length ? `Open tasks: ${active.map((t) => t.content).join('; ')}.` : 'No open tasks.',
+      instruction ? `Kept as asked: ${instruction}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    // Zero tokens before and after: no model context exists, and we say so rather than invent numbers.
+    return {
+      summary,
+      previous_token_count: 0,
+      current_token_count: 0,
+      preserved_elements: { files_modified: files, active_todos: active.map((t) => ({ ...t }) as Record<string, unknown>) },
+      trigger: 'manual',
+    };
+  }
+
+  async dispose(): Promise<void> {
+    // No process of our own: Bash kills its process group at the end of every call.
+    this.runner = undefined;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private mustRunner(): ToolRunner {
+    if (!this.runner) throw new Error('the built-in agent was not started');
+    return this.runner;
+  }
+
+  /** Runs the requests in order; false when any of them failed. */
+  private async execute(runner: ToolRunner, requests: BuiltinRequest[], writer: TurnWriter, signal: AbortSignal, depth: number): Promise<boolean> {
+    let ok = true;
+    let explained = false;
+    for (const req of requests) {
+      if (signal.aborted) break;
+      if (req.kind === 'unknown') {
+        if (!explained) writer.text(CONNECT_HELP);
+        explained = true;
+        continue;
+      }
+      ok = (await this.step(runner, req, writer, signal, depth)) && ok;
+    }
+    return ok;
+  }
+
+  private async step(runner: ToolRunner, req: Exclude<BuiltinRequest, { kind: 'unknown' }>, writer: TurnWriter, signal: AbortSignal, depth: number): Promise<boolean> {
+    const call = (tool: string, input: Record<string, unknown>) => runner.invoke(tool, input, signal);
+    switch (req.kind) {
+      case 'help':
+        writer.text(GRAMMAR_HELP);
+        return true;
+      case 'read': {
+        const r = await call('Read', { file_path: req.path, ...(req.offset ? { offset: req.offset } : {}), ...(req.limit ? { limit: req.limit } : {}) });
+        writer.text(r.status === 'success' ? `\`${req.path}\`${r.truncated ? ' (truncated)' : ''}:\n${fence(String(r.output))}` : failure(`Reading \`${req.path}\``, r));
+        return r.status === 'success';
+      }
+      case 'find': {
+        const r = await call('Grep', { pattern: req.pattern, output_mode: 'content', '-n': true, ...(req.path ? { path: req.path } : {}) });
+        const body = String(r.output);
+        writer.text(r.status !== 'success' ? failure(`Searching for \`${req.pattern}\``, r) : body === '(no matches)' ? `No matches for \`${req.pattern}\`.` : `Matches for \`${req.pattern}\`:\n${fence(body)}`);
+        return r.status === 'success';
+      }
+      case 'files': {
+        const r = await call('Glob', { pattern: req.pattern });
+        writer.text(r.status === 'success' ? listReply(`Files matching \`${req.pattern}\`:`, r.output, `No files match \`${req.pattern}\`.`) : failure('Glob', r));
+        return r.status === 'success';
+      }
+      case 'ls': {
+        const r = await call('LS', { path: req.path });
+        writer.text(r.status === 'success' ? listReply(`\`${req.path}\`:`, r.output, `\`${req.path}\` is empty.`) : failure(`Listing \`${req.path}\``, r));
+        return r.status === 'success';
+      }
+      case 'replace':
+        return this.replace(runner, req, writer, signal);
+      case 'write': {
+        const r = await call('Write', { file_path: req.path, content: req.content });
+        if (r.status === 'success') {
+          const d = r.output as DiffOutput;
+          this.filesModified.add(d.file_path);
+          writer.text(d.created ? `Created \`${d.file_path}\` (${d.additions} lines).` : r.output_type === 'empty' ? `\`${d.file_path}\` already had exactly this content.` : `Updated \`${d.file_path}\` (+${d.additions} −${d.deletions}).`);
+        } else if (r.error_code === 'FS_EXISTS') {
+          writer.text(`\`${req.path}\` already exists and I have not read it in this session, so I will not overwrite it. Send \`read ${req.path}\` first, then repeat the write.`);
+        } else writer.text(failure(`Writing \`${req.path}\``, r));
+        return r.status === 'success';
+      }
+      case 'run': {
+        const r = await call('Bash', { command: req.command });
+        const out = String(r.output);
+        const head = r.status === 'success' ? `\`${req.command}\` finished:` : r.status === 'timeout' ? `\`${req.command}\` timed out:` : r.status === 'cancelled' ? `\`${req.command}\` was cancelled.` : r.error_code === 'NONZERO_EXIT' ? `\`${req.command}\` failed:` : failure(`Running \`${req.command}\``, r);
+        writer.text(r.error_code && r.error_code !== 'NONZERO_EXIT' && r.status !== 'timeout' ? head : out.trim() ? `${head}\n${fence(out)}` : `${head} (no output)`);
+        return r.status === 'success';
+      }
+      case 'todo': {
+        const r = await call('TodoWrite', { todos: req.items.map((content, i) => ({ content, status: i === 0 ? 'in_progress' : 'pending' })) });
+        writer.text(r.status === 'success' ? todoReply((r.output as { todos: Todo[] }).todos) : failure('Updating the task list', r));
+        return r.status === 'success';
+      }
+      case 'todos': {
+        const r = await call('TodoRead', {});
+        writer.text(r.status === 'success' ? todoReply((r.output as { todos: Todo[] }).todos) : failure('Reading the task list', r));
+        return r.status === 'success';
+      }
+      case 'plan':
+        return this.plan(runner, req, writer, signal, depth);
+      case 'delegate': {
+        const r = await call('Task', { description: req.prompt.split('\n')[0].slice(0, 60), prompt: req.prompt, subagent_type: 'general-purpose' });
+        const out = r.output as { status?: string; result?: string } | string;
+        writer.text(r.status === 'success' && typeof out === 'object' ? `The subagent finished:\n\n${out.result ?? ''}` : failure('The subagent', r));
+        return r.status === 'success';
+      }
+      case 'compact': {
+        if (depth > 0) {
+          writer.text('A subagent cannot compact the session.');
+          return false;
+        }
+        const result = await this.compact(req.instruction);
+        runner.emit({ type: 'session.compacted', payload: result });
+        writer.text(`Context compacted. ${result.summary}`);
+        return true;
+      }
+    }
+  }
+
+  /** Edit; an unread file is read first (edits need a read, read-before-write.md) and the edit retried once. */
+  private async replace(runner: ToolRunner, req: Extract<BuiltinRequest, { kind: 'replace' }>, writer: TurnWriter, signal: AbortSignal): Promise<boolean> {
+    const input = { file_path: req.path, old_string: req.old_string, new_string: req.new_string, ...(req.all ? { replace_all: true } : {}) };
+    let r: ToolCallResult = await runner.invoke('Edit', input, signal);
+    let readFirst = false;
+    if (r.error_code === 'FS_NOT_OBSERVED') {
+      const read = await runner.invoke('Read', { file_path: req.path, limit: 1 }, signal);
+      if (read.status !== 'success') {
+        writer.text(failure(`Reading \`${req.path}\``, read));
+        return false;
+      }
+      readFirst = true;
+      r = await runner.invoke('Edit', input, signal);
+    }
+    if (r.status !== 'success') {
+      const hint = r.error_code === 'FS_STALE_VERSION' ? ' Someone changed the file since I read it; send `read ' + req.path + '` and try again.' : '';
+      writer.text(failure(`Replacing in \`${req.path}\``, r) + hint);
+      return false;
+    }
+    const d = r.output as DiffOutput & { replacements: number; note?: string };
+    this.filesModified.add(d.file_path);
+    writer.text(
+      `${readFirst ? `I read \`${d.file_path}\` first (edits need a read). ` : ''}Replaced ${d.replacements} occurrence${d.replacements === 1 ? '' : 's'} in \`${d.file_path}\` (+${d.additions} −${d.deletions}).${d.note ? ` Note: ${d.note}.` : ''}`,
+    );
+    return true;
+  }
+
+  /** §9: the plan document (content_role "plan"), a YN approval, then the steps if approved. */
+  private async plan(runner: ToolRunner, req: Extract<BuiltinRequest, { kind: 'plan' }>, writer: TurnWriter, signal: AbortSignal, depth: number): Promise<boolean> {
+    const plan_id = randomUUID();
+    const steps = req.steps.map((s) => ({ text: s, parsed: parseRequests(s)[0] }));
+    const doc = ['## Plan', '', ...steps.map((s, i) => `${i + 1}. ${s.text}${s.parsed.kind === 'unknown' ? ' _(not something I can do without a model; will be skipped)_' : ''}`)].join('\n');
+    writer.text(doc, { content_role: 'plan', plan_id });
+    const answer = await runner.host.requestInteraction(
+      {
+        interaction_id: randomUUID(),
+        interaction_type: 'YN',
+        question_text: `Carry out this plan (${steps.length} step${steps.length === 1 ? '' : 's'})?`,
+        timeout_sec: 300,
+        options: [
+          { value: 'yes', label: 'Approve', risk_level: 'moderate' },
+          { value: 'no', label: 'Reject', risk_level: 'safe' },
+        ],
+        default_value: 'no',
+      },
+      runner.options.subagentContext ? { metadata: { subagent_context: runner.options.subagentContext } } : undefined,
+    );
+    const value = answer.kind === 'response' ? (Array.isArray(answer.selected_value) ? answer.selected_value[0] : answer.selected_value) : undefined;
+    if (value !== 'yes') {
+      writer.text(answer.kind === 'cancelled' ? 'The plan was dismissed.' : answer.kind === 'timeout' || (answer.kind === 'response' && answer.by_default) ? 'No answer in time: the plan was not carried out.' : 'Plan rejected: nothing was done.');
+      return false;
+    }
+    writer.text(`Plan approved. Carrying out ${steps.length} step${steps.length === 1 ? '' : 's'}${runner.host.mode !== 'default' ? ` (in ${runner.host.mode} mode, so writes and commands will be refused)` : ''}.`);
+    const runnable = steps.map((s) => s.parsed).filter((p) => p.kind !== 'plan');
+    return this.execute(runner, runnable, writer, signal, depth);
+  }
+}
+
+function todoReply(todos: Todo[]): string {
+  if (todos.length === 0) return 'The task list is empty.';
+  const mark = { pending: '[ ]', in_progress: '[~]', completed: '[x]', cancelled: '[-]' } as const;
+  return `Tasks:\n${todos.map((t) => `- ${mark[t.status]} ${t.content}`).join('\n')}`;
+}
+
+/**
+ * §16: file-reference tokens become workspace paths. Mapped tokens use their reference; a token the
+ * references do not map stays literal per §16.2.1, but as an argument we still read its path.
+ */
+export function resolveFileTokens(prompt: Pick<AgentPrompt, 'text' | 'file_references'>): string {
+  // Tokens the references do not map get a stand-in reference naming their display path, so the
+  // §16.2.2 decoder still unescapes the text around them (an escaped `\<@file:…>` stays literal).
+  const refs = [...prompt.file_references];
+  for (const m of prompt.text.matchAll(FILE_TOKEN_PATTERN)) {
+    if (!refs.some((r) => r.ref_id === m[1])) refs.push({ ref_id: m[1], path: m[2], name: m[2], workspace_relative_path: m[2] });
+  }
+  return decodePrompt(prompt.text, refs)
+    .segments.map((s) => {
+      if (s.kind === 'text') return s.text;
+      const p = s.reference.workspace_relative_path || s.reference.path;
+      return /\s/.test(p) ? `\`${p}\`` : p;
+    })
+    .join('');
+}
