@@ -1,0 +1,94 @@
+// `rawp convert --from <agent> [FILE]`: a captured native agent transcript (JSON lines) -> DPS
+// frames as JSON lines, ready for `rawp validate`. The translation is the live adapter's own
+// (src/agents/<agent>/convert.ts); this file only reads, dispatches and prints.
+import { readFile } from 'node:fs/promises';
+import { getConverter, listConverters } from '../../agents/convert';
+import type { Verb, VerbIo } from '../verb';
+
+function help(): string {
+  const list = listConverters();
+  const width = Math.max(...list.map((c) => c.id.length));
+  return [
+    'Usage: rawp convert --from AGENT [FILE] [--session-id ID] [--workspace DIR]',
+    '',
+    'Reads a captured native transcript (FILE, or stdin when FILE is absent or "-") and writes the',
+    'RAWP-DPS 1.0 frames the live adapter would have produced, one JSON object per line.',
+    'Lines that cannot be used are reported on stderr as `convert: LINE: reason` and skipped.',
+    '',
+    'Agents (--from):',
+    ...list.map((c) => `  ${c.id.padEnd(width)}  ${c.input}`),
+    '',
+    'Options:',
+    '  --session-id ID   session_id of the frames (default: a new UUID v4)',
+    '  --workspace DIR   the workspace the transcript was recorded in (for relative paths)',
+    '',
+    'Exit status: 0 converted, 2 usage error or unreadable input.',
+  ].join('\n');
+}
+
+interface Args {
+  from?: string;
+  file?: string;
+  session_id?: string;
+  workspace?: string;
+}
+
+function parseArgs(argv: string[]): Args | string {
+  const args: Args = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = (): string | undefined => {
+      const eq = a.indexOf('=');
+      if (eq > 0) return a.slice(eq + 1);
+      i++;
+      return argv[i];
+    };
+    const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
+    if (name === '--from') args.from = value();
+    else if (name === '--session-id') args.session_id = value();
+    else if (name === '--workspace') args.workspace = value();
+    else if (a.startsWith('-') && a !== '-') return `unknown option ${a}`;
+    else if (args.file !== undefined) return `one FILE at most (got ${args.file} and ${a})`;
+    else args.file = a;
+  }
+  if (!args.from) return `--from is required (one of: ${listConverters().map((c) => c.id).join(', ')})`;
+  return args;
+}
+
+async function readInput(file: string | undefined, io: VerbIo): Promise<string> {
+  if (file !== undefined && file !== '-') return readFile(file, 'utf8');
+  const chunks: Buffer[] = [];
+  for await (const c of io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export const convertVerb: Verb = {
+  name: 'convert',
+  summary: 'turn a captured native agent transcript (claude-code, codex, acp, gemini) into DPS frames',
+  get help() {
+    return help();
+  },
+  async run(argv, io) {
+    const args = parseArgs(argv);
+    if (typeof args === 'string') {
+      io.stderr.write(`rawp convert: ${args}\n\n${help()}\n`);
+      return 2;
+    }
+    const converter = getConverter(args.from!);
+    if (!converter) {
+      io.stderr.write(`rawp convert: unknown agent "${args.from}" (known: ${listConverters().map((c) => c.id).join(', ')})\n`);
+      return 2;
+    }
+    let text: string;
+    try {
+      text = await readInput(args.file, io);
+    } catch (e) {
+      io.stderr.write(`rawp convert: cannot read ${args.file}: ${(e as Error).message}\n`);
+      return 2;
+    }
+    const result = converter.convert(text.split(/\r?\n/), { session_id: args.session_id, workspacePath: args.workspace });
+    for (const w of result.warnings) io.stderr.write(`convert: ${w.line}: ${w.message}\n`);
+    for (const f of result.frames) io.stdout.write(JSON.stringify(f) + '\n');
+    return 0;
+  },
+};
