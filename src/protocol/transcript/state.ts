@@ -246,8 +246,14 @@ export function contextOf(t: Transcript, frame: Frame): { parentInvocationId: st
 }
 
 /** A placeholder tool block for an invocation known only from a later frame. */
-export function placeholderTool(t: Transcript, container: Container, invocationId: string, toolName: string, frame: Frame): ToolBlock {
-  const ctx = contextOf(t, frame);
+export function placeholderTool(
+  t: Transcript,
+  container: Container,
+  invocationId: string,
+  toolName: string,
+  frame: Frame,
+  scoped: { depth: number; scope?: string } = scopeOf(t, frame),
+): ToolBlock {
   const tool: ToolBlock = {
     kind: 'tool',
     key: newKey(t, 'tool'),
@@ -259,8 +265,7 @@ export function placeholderTool(t: Transcript, container: Container, invocationI
     turnId: frame.turn_id ?? currentTurn(t)?.turnId,
     chunks: [],
     duplicateChunks: 0,
-    depth: ctx?.depth ?? 0,
-    scope: ctx?.parentInvocationId,
+    ...scoped,
   };
   t.idx.tools.set(invocationId, tool);
   t.idx.openTools.add(tool);
@@ -272,7 +277,9 @@ export function ensureRun(t: Transcript, parentInvocationId: string, depth: numb
   const known = t.idx.runs.get(parentInvocationId);
   if (known) return known;
   let tool = t.idx.tools.get(parentInvocationId);
-  if (!tool) tool = placeholderTool(t, containerOfTurn(t, frame), parentInvocationId, UNKNOWN_TOOL, frame);
+  // The frame's context names this run, not the one the unseen invocation lived in: that is
+  // unknown, so the placeholder goes to the turn, one level up from the run.
+  if (!tool) tool = placeholderTool(t, containerOfTurn(t, frame), parentInvocationId, UNKNOWN_TOOL, frame, { depth: Math.max(0, depth - 1) });
   const run: SubagentRun = {
     key: newKey(t, 'run'),
     rev: 0,

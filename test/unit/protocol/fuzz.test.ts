@@ -14,6 +14,8 @@ import {
   type FinalizeReason,
   type Frame,
   type ParseOutcome,
+  type SubagentRun,
+  type TimelineEntry,
   type Transcript,
 } from '../../../src/protocol';
 import { ID, makeAllTypesFrames } from '../../fixtures/frames/make-all-types';
@@ -224,6 +226,29 @@ function checkOutcome(o: ParseOutcome): void {
   if (o.kind === 'ignored') assert.ok(typeof o.reason === 'string' && o.reason.length > 0);
 }
 
+/** Every node sits exactly once in the tree, and no run is its own ancestor. */
+function checkTree(t: Transcript): void {
+  const seen = new Set<object>();
+  const visit = (entries: ReadonlyArray<TimelineEntry>): void => {
+    for (const e of entries) {
+      assert.ok(!seen.has(e), `node ${e.key} appears twice in the tree`);
+      seen.add(e);
+      if (e.kind === 'turn') visit(e.blocks);
+      else if (e.kind === 'parallel') visit(e.invocations);
+      else if (e.kind === 'tool' && e.subagent) visit(e.subagent.blocks);
+    }
+  };
+  visit(t.timeline);
+  const runs = new Map(t.subagents.map((r) => [r.parentInvocationId, r]));
+  for (const run of t.subagents) {
+    let r: SubagentRun | undefined = run;
+    for (let steps = 0; r?.parentRunId !== undefined; steps++) {
+      assert.ok(steps <= t.subagents.length, `run ${run.parentInvocationId} is its own ancestor`);
+      r = runs.get(r.parentRunId);
+    }
+  }
+}
+
 function viewText(t: Transcript): string {
   return JSON.stringify(t, (k, v) => (k === 'idx' ? undefined : v));
 }
@@ -243,6 +268,7 @@ describe('fuzz: parseFrame + transcript reducer', function () {
     let redactedMarkers: string[] = [];
 
     const endTranscript = () => {
+      checkTree(t);
       const text = viewText(t);
       for (const marker of redactedMarkers) assert.ok(!text.includes(marker), `§15.3 redacted text ${marker} surfaced in the view`);
       redactedMarkers = [];

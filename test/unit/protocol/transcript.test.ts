@@ -280,6 +280,21 @@ describe('transcript reducer', () => {
     assert.deepEqual(t.subagents.map((r) => r.parentInvocationId), ['task-1', 'task-2']);
   });
 
+  it('§10.2 frames of a subagent whose invocation was never seen nest under a placeholder invocation in the turn', () => {
+    const b = streamBuilder();
+    const t = createTranscript();
+    const sub = { subagent_context: { parent_invocation_id: 'lost-task', depth: 2 } };
+    applyFrames(t, [
+      b.make('session.capabilities', clientCapabilities(true)),
+      b.make('agent.text.delta', { content_index: 0, text: 'orphan' }, { turn_id: T0, metadata: sub }),
+    ]);
+    const placeholder = t.turns[0].blocks[0] as ToolBlock;
+    assert.deepEqual([placeholder.invocationId, placeholder.requestSeen, placeholder.depth, placeholder.scope], ['lost-task', false, 1, undefined]);
+    const run = placeholder.subagent!;
+    assert.deepEqual([run.parentInvocationId, run.parentRunId, run.depth], ['lost-task', undefined, 2]);
+    assert.equal((run.blocks[0] as TextBlock).text, 'orphan');
+  });
+
   it('§10.2 a frame without subagent_context (or with null) belongs to the main agent at depth 0', () => {
     const b = streamBuilder();
     const t = createTranscript();
