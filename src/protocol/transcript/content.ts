@@ -65,9 +65,13 @@ export function onTextDelta(t: Transcript, frame: FrameOf<'agent.text.delta'>): 
 export function onTextDone(t: Transcript, frame: FrameOf<'agent.text.done'>): void {
   const container = containerOf(t, frame);
   const { content_index, full_text, is_cancelled } = frame.payload;
-  let block = openBlock<TextBlock>(t, contentKey(container, 't', content_index));
+  const key = contentKey(container, 't', content_index);
+  let block = openBlock<TextBlock>(t, key);
   if (!block) {
-    // A done without deltas: the whole text (if any) comes in `full_text`.
+    // A done without deltas brings its whole text in `full_text`; without one, or repeating a
+    // closed block's text, it has nothing to show and creates no empty block.
+    const last = t.idx.content.get(key);
+    if (full_text === undefined || (last !== undefined && last.text === full_text)) return;
     block = newTextBlock(t, frame, container, content_index);
   }
   markPlan(t, block, frame);

@@ -9,6 +9,9 @@
 // and `text += chunk` builds a rope in V8 that is flattened only when read.
 import type { OutputTypeName } from '../common';
 import type { PayloadOf } from '../frameTypes';
+import type { TodoItem } from './todos';
+
+export type { TodoItem };
 
 export type StopReasonName = PayloadOf<'session.turn.end'>['stop_reason'];
 /** §7.8.1: a turn closed by finalization counts as ended with "disconnected" (view model only). */
@@ -234,8 +237,6 @@ export interface TodoList {
   /** Items that did not match §8.1 and were left out. */
   invalidItems: number;
 }
-export type { TodoItem } from './todos';
-import type { TodoItem } from './todos';
 
 export interface AgentStateView {
   current: string;

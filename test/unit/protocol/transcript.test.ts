@@ -89,6 +89,20 @@ describe('transcript reducer', () => {
     assert.deepEqual([c.text, c.done, c.repaired], ['Only done', true, false]);
   });
 
+  it('§4.1.2 a repeated done for a closed block, or a done with neither deltas nor full_text, adds no block', () => {
+    const b = streamBuilder();
+    const t = createTranscript();
+    const tt = { turn_id: T0 };
+    applyFrames(t, [
+      b.make('agent.text.delta', { content_index: 0, text: 'once' }, tt),
+      b.make('agent.text.done', { content_index: 0 }, tt),
+      b.make('agent.text.done', { content_index: 0 }, tt),
+      b.make('agent.text.done', { content_index: 0, full_text: 'once' }, tt),
+      b.make('agent.text.done', { content_index: 3, is_cancelled: true }, tt),
+    ]);
+    assert.deepEqual((t.turns[0].blocks as TextBlock[]).map((x) => x.text), ['once']);
+  });
+
   it('§4.1.1 a delta after done for the same content_index starts a new block (index restarts per message)', () => {
     const b = streamBuilder();
     const t = createTranscript();
