@@ -5,11 +5,12 @@ import { HistoryBuffer } from '../../../src/session/history';
 function frame(n: number, pad = 0): { message_id: string; n: number; pad: string } {
   return { message_id: `m${n}`, n, pad: 'x'.repeat(pad) };
 }
+type F = { message_id: string; n?: number; pad?: string; text?: string };
 const size = (f: object) => Buffer.byteLength(JSON.stringify(f));
 
 describe('session/history: the reattach buffer (§7.1.1)', () => {
   it('§7.1.1 since(id) returns exactly the frames after that id, not truncated', () => {
-    const h = new HistoryBuffer({ policy: 'RING', maxBytes: 10_000 });
+    const h = new HistoryBuffer<F>({ policy: 'RING', maxBytes: 10_000 });
     for (let i = 0; i < 5; i++) h.append(frame(i));
     const r = h.since('m1');
     assert.deepEqual(r.frames.map((f) => f.message_id), ['m2', 'm3', 'm4']);
@@ -20,7 +21,7 @@ describe('session/history: the reattach buffer (§7.1.1)', () => {
   });
 
   it('§7.1.1 since(the newest id) is empty and keeps that id as last_message_id', () => {
-    const h = new HistoryBuffer({ policy: 'RING', maxBytes: 10_000 });
+    const h = new HistoryBuffer<F>({ policy: 'RING', maxBytes: 10_000 });
     h.append(frame(0));
     const r = h.since('m0');
     assert.deepEqual(r.frames, []);
@@ -30,7 +31,7 @@ describe('session/history: the reattach buffer (§7.1.1)', () => {
 
   it('§7.1.1 RING evicts the oldest frames to stay within the byte budget', () => {
     const one = size(frame(0, 100));
-    const h = new HistoryBuffer({ policy: 'RING', maxBytes: one * 3 });
+    const h = new HistoryBuffer<F>({ policy: 'RING', maxBytes: one * 3 });
     for (let i = 0; i < 6; i++) h.append(frame(i, 100));
     assert.deepEqual(h.all().map((f) => f.n), [3, 4, 5]);
     assert.ok(h.usedBytes <= one * 3);
@@ -38,7 +39,7 @@ describe('session/history: the reattach buffer (§7.1.1)', () => {
 
   it('§7.1.1 RING: an id that fell out gives truncated true and the count of lost frames', () => {
     const one = size(frame(0, 100));
-    const h = new HistoryBuffer({ policy: 'RING', maxBytes: one * 3 });
+    const h = new HistoryBuffer<F>({ policy: 'RING', maxBytes: one * 3 });
     for (let i = 0; i < 6; i++) h.append(frame(i, 100));
     const r = h.since('m0'); // m1, m2 were evicted; m3..m5 are kept
     assert.equal(r.buffer_status.truncated, true);
@@ -47,7 +48,7 @@ describe('session/history: the reattach buffer (§7.1.1)', () => {
   });
 
   it('§7.1.1 an unknown id gives truncated true and everything still buffered', () => {
-    const h = new HistoryBuffer({ policy: 'RING', maxBytes: 10_000 });
+    const h = new HistoryBuffer<F>({ policy: 'RING', maxBytes: 10_000 });
     for (let i = 0; i < 3; i++) h.append(frame(i));
     const r = h.since('never-seen');
     assert.equal(r.buffer_status.truncated, true);
@@ -56,7 +57,7 @@ describe('session/history: the reattach buffer (§7.1.1)', () => {
 
   it('§7.1.1 DROP keeps the oldest frames and drops the newest when full, and reports them lost', () => {
     const one = size(frame(0, 100));
-    const h = new HistoryBuffer({ policy: 'DROP', maxBytes: one * 2 });
+    const h = new HistoryBuffer<F>({ policy: 'DROP', maxBytes: one * 2 });
     for (let i = 0; i < 5; i++) h.append(frame(i, 100));
     assert.deepEqual(h.all().map((f) => f.n), [0, 1]);
     const r = h.since('m0');
@@ -67,7 +68,7 @@ describe('session/history: the reattach buffer (§7.1.1)', () => {
   });
 
   it('§7.1.1 NONE keeps nothing: anything published after the id is reported lost', () => {
-    const h = new HistoryBuffer({ policy: 'NONE', maxBytes: 10_000 });
+    const h = new HistoryBuffer<F>({ policy: 'NONE', maxBytes: 10_000 });
     for (let i = 0; i < 4; i++) h.append(frame(i));
     const r = h.since('m1');
     assert.deepEqual(r.frames, []);
@@ -78,7 +79,7 @@ describe('session/history: the reattach buffer (§7.1.1)', () => {
 
   it('§7.1.1 buffer_high_watermark is the most bytes ever buffered', () => {
     const one = size(frame(0, 50));
-    const h = new HistoryBuffer({ policy: 'RING', maxBytes: one * 2 });
+    const h = new HistoryBuffer<F>({ policy: 'RING', maxBytes: one * 2 });
     h.append(frame(0, 50));
     h.append(frame(1, 50));
     h.append(frame(2, 50));
@@ -87,13 +88,13 @@ describe('session/history: the reattach buffer (§7.1.1)', () => {
 
   it('§7.1.1 budgets count UTF-8 bytes, not UTF-16 units', () => {
     const f = { message_id: 'm0', text: '한국어' };
-    const h = new HistoryBuffer({ policy: 'RING', maxBytes: JSON.stringify(f).length + 2 });
+    const h = new HistoryBuffer<F>({ policy: 'RING', maxBytes: JSON.stringify(f).length + 2 });
     h.append(f);
     assert.equal(h.size, 0, 'the frame is more bytes than characters and does not fit');
   });
 
   it('§13.7 an aliased handshake id points at the end of history at the time it was sent', () => {
-    const h = new HistoryBuffer({ policy: 'RING', maxBytes: 10_000 });
+    const h = new HistoryBuffer<F>({ policy: 'RING', maxBytes: 10_000 });
     h.append(frame(0));
     h.alias('handshake-1');
     h.append(frame(1));
@@ -103,7 +104,7 @@ describe('session/history: the reattach buffer (§7.1.1)', () => {
   });
 
   it('§7.1.1 a frame bigger than the whole budget is lost, never buffered', () => {
-    const h = new HistoryBuffer({ policy: 'RING', maxBytes: 50 });
+    const h = new HistoryBuffer<F>({ policy: 'RING', maxBytes: 50 });
     h.append(frame(0));
     h.append(frame(1, 500));
     assert.deepEqual(h.all().map((f) => f.n), [0]);
