@@ -85,7 +85,11 @@ export class CommandService {
     this.templates = options.templates ?? [];
     for (const p of options.providers ?? defaultProviders()) this.registry.register(p);
     this.registry.register(this.agent);
-    if (options.watch !== false) this.watcher = new CommandWatcher(() => void this.refresh('files'), options.debounceMs);
+    if (options.watch !== false) {
+      this.watcher = new CommandWatcher(() => {
+        this.refresh('files').catch((err: unknown) => options.report?.(err, 'refresh after a file change'));
+      }, options.debounceMs);
+    }
     this.pipeline = new PromptPipeline({
       hostCommands: this.hostCommands,
       customCommands: () => this.custom,
