@@ -345,6 +345,7 @@ function toFsError(e: unknown, path: string): FsError {
       return new FsError(`"${path}" is a directory`, 'FS_IS_DIRECTORY');
     case 'EACCES':
     case 'EPERM':
+    case 'EROFS':
       return new FsError(`permission denied: "${path}"`, 'FS_PERMISSION');
     case 'EEXIST':
       return new FsError(`"${path}" already exists`, 'FS_EXISTS');

@@ -180,3 +180,34 @@ describe('workspace: NodeFsBackend', () => {
     assert.ok(seen.length >= 2);
   });
 });
+
+describe('workspace: NodeFsBackend error codes', () => {
+  let dir: string;
+  let fs: NodeFsBackend;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rawp-fsb-codes-'));
+    fs = new NodeFsBackend([dir]);
+  });
+  afterEach(() => {
+    chmodSync(dir, 0o755);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('read-before-write: an I/O failure is FS_IO with the cause (a name too long for the file system)', async () => {
+    await rejectsCode(fs.writeText(join(dir, 'x'.repeat(300)), 'x', { kind: 'createIfAbsent' }), 'FS_IO');
+    await rejectsCode(fs.readText(join(dir, 'y'.repeat(300))), 'FS_IO');
+  });
+
+  it('read-before-write: a denied write is FS_PERMISSION and leaves the file as it was', async function () {
+    if (process.getuid?.() === 0) {
+      // root ignores mode bits; sysfs still refuses to create files, with EACCES
+      await rejectsCode(new NodeFsBackend(['/sys'], {}).writeText('/sys/rawp-probe.txt', 'x', { kind: 'createIfAbsent' }), 'FS_PERMISSION');
+      return;
+    }
+    const p = join(dir, 'locked.txt');
+    writeFileSync(p, 'keep');
+    chmodSync(dir, 0o555);
+    await rejectsCode(fs.writeText(p, 'x', { kind: 'unconditional' }), 'FS_PERMISSION');
+    assert.equal(readFileSync(p, 'utf8'), 'keep');
+  });
+});
