@@ -23,7 +23,7 @@ describe('commands: realistic Claude Code / Codex / RAWP command files', () => {
     sb.cleanup();
   });
 
-  it('slash-commands §1–§3 loads every provider, the user commit shadows the project one, bundled fill the rest', () => {
+  it('slash-commands §1, slash-commands §2, slash-commands §3: loads every provider, the user commit shadows the project one, bundled fill the rest', () => {
     const s = svc.snapshot;
     const bySource = Object.fromEntries(s.commands.map((c) => [c.name, c.source]));
     assert.deepEqual(bySource, {
@@ -60,7 +60,7 @@ describe('commands: realistic Claude Code / Codex / RAWP command files', () => {
     assert.deepEqual(byName.release.parameters?.map((p) => [p.name, p.required]), [['arg1', true]]);
   });
 
-  it('slash-commands §6 §6.1.1 expanding the fixtures end to end', async () => {
+  it('§6.1.1 slash-commands §6 expanding the fixtures end to end', async () => {
     const commit = await svc.pipeline.run('/commit "Fix login redirect"');
     assert.ok(commit.kind === 'prompt' && commit.payload.input_type === 'slash_command');
     assert.match(commit.kind === 'prompt' ? commit.payload.prompt_text : '', /with this message: Fix login redirect\n$/);

@@ -29,7 +29,7 @@ describe('commands: frontmatter and descriptions', () => {
     assert.deepEqual(parseFrontmatter('\uFEFF---\r\na: 1\r\n---\r\nbody', { level: 'native' }), { frontmatter: { a: 1 }, body: 'body' });
   });
 
-  it('slash-commands §3 §9 native level: a frontmatter parse error is fatal (FrontmatterError)', () => {
+  it('slash-commands §3, slash-commands §9 native level: a frontmatter parse error is fatal (FrontmatterError)', () => {
     assert.throws(() => parseFrontmatter(BAD_YAML, { level: 'native', path: '/x/deploy.md' }), (e: unknown) => {
       return e instanceof FrontmatterError && e.path === '/x/deploy.md' && /Invalid frontmatter in \/x\/deploy\.md/.test(e.message);
     });
@@ -37,7 +37,7 @@ describe('commands: frontmatter and descriptions', () => {
     assert.throws(() => parseFrontmatter('---\njust words\n---\nb', { level: 'native' }), FrontmatterError);
   });
 
-  it('slash-commands §3 §9 user/project level: a parse error warns and falls back to key: value lines', () => {
+  it('slash-commands §3, slash-commands §9 user/project level: a parse error warns and falls back to key: value lines', () => {
     for (const level of ['user', 'project'] as const) {
       const r = parseFrontmatter(BAD_YAML, { level, path: '/x/deploy.md' });
       assert.deepEqual(r.frontmatter, { description: 'Deploy: to prod', model: 'x' });
