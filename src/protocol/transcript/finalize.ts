@@ -7,7 +7,7 @@
 // value (§7.5.2 has no such stop_reason), so it is a marked view-model change (`turn.synthetic`).
 import { buildFrame, systemClock, type Clock } from '../build';
 import type { FrameOf } from '../frameTypes';
-import { touch, type Transcript } from './state';
+import { closeTurn, openTurn, touch, type Transcript } from './state';
 import { onToolResult } from './tools';
 import type { FinalizationRecord, FinalizeReason } from './types';
 
@@ -75,7 +75,8 @@ export function finalize(t: Transcript, options: FinalizeOptions): Array<FrameOf
   t.idx.runningRuns.clear();
 
   const endedAt = clock.now().toISOString();
-  for (const turn of t.idx.openTurns) {
+  for (const turn of [...t.idx.openTurns]) {
+    closeTurn(t, turn);
     turn.open = false;
     turn.synthetic = true;
     turn.stopReason = 'disconnected';
@@ -84,7 +85,6 @@ export function finalize(t: Transcript, options: FinalizeOptions): Array<FrameOf
     touch(t, turn.key);
     changed = true;
   }
-  t.idx.openTurns.clear();
 
   for (const interaction of t.idx.pendingInteractions) {
     interaction.status = 'discarded';
@@ -141,7 +141,7 @@ export function unfinalize(t: Transcript): void {
     turn.synthetic = false;
     turn.stopReason = undefined;
     turn.endedAt = undefined;
-    t.idx.openTurns.add(turn);
+    openTurn(t, turn);
     touch(t, turn.key);
   }
   for (const interaction of record.interactions) {

@@ -1,10 +1,22 @@
 // Turns (§7.5), errors (§4.4, §7.4), agent state (§4.6), announcements (§5.4, §12), compaction
 // (§7.2), rename/delete (§7.6, §7.7), prompts and their cancellation (§6.1) and file transfers (§4.5).
 import type { FrameOf } from '../frameTypes';
-import { append, containerOf, contextOf, currentTurn, ensureRun, ensureTurn, newKey, scopeOf, touch, type Transcript } from './state';
+import { append, closeTurn, containerOf, contextOf, currentTurn, ensureRun, ensureTurn, newKey, openTurn, scopeOf, touch, type Transcript } from './state';
 import type { CompactionBlock, ErrorEntry, FileTransferBlock, PromptBlock } from './types';
 
+/**
+ * §10.2 a subagent's own turn frames carry its context: they mark its run, never open or close a
+ * turn of the session (which would capture the main agent's frames).
+ */
+function subagentTurnFrame(t: Transcript, frame: FrameOf<'session.turn.start'> | FrameOf<'session.turn.end'>): boolean {
+  const ctx = contextOf(t, frame);
+  if (!ctx) return false;
+  touch(t, ensureRun(t, ctx.parentInvocationId, ctx.depth, frame).key);
+  return true;
+}
+
 export function onTurnStart(t: Transcript, frame: FrameOf<'session.turn.start'>): void {
+  if (subagentTurnFrame(t, frame)) return;
   const p = frame.payload;
   const turn = ensureTurn(t, p.turn_id, frame.timestamp);
   turn.implicit = false;
@@ -16,14 +28,12 @@ export function onTurnStart(t: Transcript, frame: FrameOf<'session.turn.start'>)
   turn.startedAt = frame.timestamp;
   // Starting a turn that is open (e.g. created implicitly) makes it the current one; an ended
   // turn stays ended.
-  if (turn.open) {
-    t.idx.openTurns.delete(turn);
-    t.idx.openTurns.add(turn);
-  }
+  if (turn.open) openTurn(t, turn);
   touch(t, turn.key);
 }
 
 export function onTurnEnd(t: Transcript, frame: FrameOf<'session.turn.end'>): void {
+  if (subagentTurnFrame(t, frame)) return;
   const p = frame.payload;
   const turn = ensureTurn(t, p.turn_id, frame.timestamp);
   // The first real end wins; a synthetic "disconnected" end (§7.8.1) gives way to the real one.
@@ -34,7 +44,7 @@ export function onTurnEnd(t: Transcript, frame: FrameOf<'session.turn.end'>): vo
   turn.endedAt = frame.timestamp;
   if (p.structured_output !== undefined) turn.structuredOutput = p.structured_output;
   if (p.tool_invocation_count !== undefined) turn.toolInvocationCount = p.tool_invocation_count;
-  t.idx.openTurns.delete(turn);
+  closeTurn(t, turn);
   touch(t, turn.key);
 }
 

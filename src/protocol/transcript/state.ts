@@ -42,8 +42,11 @@ export interface TranscriptIndex {
   nextKey: number;
   root: Root;
   turns: Map<string, Turn>;
-  /** Started and not ended, in start order; the last one is the current turn. */
+  /** Started and not ended, in start order; the last one is the current turn. Change it only
+   *  through openTurn/closeTurn, which keep `current` right. */
   openTurns: Set<Turn>;
+  /** The last of openTurns, cached: asked for on almost every frame. */
+  current?: Turn;
   /** `${containerKey}|t|${content_index}` / `|k|` -> the latest text / thinking block of that index. */
   content: Map<string, TextBlock | ThinkingBlock>;
   streaming: Set<TextBlock | ThinkingBlock>;
@@ -200,9 +203,22 @@ export function append<B extends Block>(t: Transcript, container: Container, blo
 
 /** The current turn: the last one started and not ended. */
 export function currentTurn(t: Transcript): Turn | undefined {
+  return t.idx.current;
+}
+
+/** Marks a turn open and current (moving it to the end if it was open already). */
+export function openTurn(t: Transcript, turn: Turn): void {
+  t.idx.openTurns.delete(turn);
+  t.idx.openTurns.add(turn);
+  t.idx.current = turn;
+}
+
+/** Takes a turn out of the open set; the current turn falls back to the last still open. */
+export function closeTurn(t: Transcript, turn: Turn): void {
+  if (!t.idx.openTurns.delete(turn) || t.idx.current !== turn) return;
   let last: Turn | undefined;
-  for (const turn of t.idx.openTurns) last = turn;
-  return last;
+  for (const open of t.idx.openTurns) last = open;
+  t.idx.current = last;
 }
 
 /** A turn by id; created (open, implicit) when a frame names a turn whose start was never seen. */
@@ -222,7 +238,7 @@ export function ensureTurn(t: Transcript, turnId: string, timestamp: string): Tu
     startedAt: timestamp,
   };
   t.idx.turns.set(turnId, turn);
-  t.idx.openTurns.add(turn);
+  openTurn(t, turn);
   t.turns.push(turn);
   t.idx.root.blocks.push(turn);
   register(t, turn, t.idx.root.key);

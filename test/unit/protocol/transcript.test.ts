@@ -309,6 +309,37 @@ describe('transcript reducer', () => {
     assert.equal((run.blocks[0] as TextBlock).text, 'orphan');
   });
 
+  it('§10.2 a subagent’s own turn.start/turn.end mark its run and never become session turns', () => {
+    const b = streamBuilder();
+    const t = createTranscript();
+    const sub = { subagent_context: { parent_invocation_id: 'task-1', depth: 1 } };
+    const SUB_TURN = '22222222-2222-4222-8222-0000000000ff';
+    applyFrames(t, [
+      b.make('session.capabilities', clientCapabilities(true)),
+      b.make('session.turn.start', { turn_id: T0, turn_index: 0 }, { turn_id: T0 }),
+      b.make('tool.invoke.request', { invocation_id: 'task-1', tool_name: 'Task', input: {}, subagent: {} }, { turn_id: T0 }),
+      b.make('session.turn.start', { turn_id: SUB_TURN, turn_index: 0 }, { turn_id: SUB_TURN, metadata: sub }),
+      b.make('session.turn.end', { turn_id: SUB_TURN, stop_reason: 'end_turn' }, { turn_id: SUB_TURN, metadata: sub }),
+      b.make('agent.text.delta', { content_index: 0, text: 'main again' }),
+    ]);
+    assert.deepEqual(t.turns.map((x) => x.turnId), [T0]);
+    assert.equal(t.subagents.length, 1);
+    assert.deepEqual(t.turns[0].blocks.map((x) => x.kind), ['tool', 'text'], 'a frame without turn_id still goes to the main turn');
+  });
+
+  it('§7.5 when the current turn ends, frames without turn_id go to the turn still open before it', () => {
+    const b = streamBuilder();
+    const t = createTranscript();
+    applyFrames(t, [
+      b.make('session.turn.start', { turn_id: T0, turn_index: 0 }, { turn_id: T0 }),
+      b.make('session.turn.start', { turn_id: T1, turn_index: 1 }, { turn_id: T1 }),
+      b.make('agent.text.delta', { content_index: 0, text: 'to T1' }),
+      b.make('session.turn.end', { turn_id: T1, stop_reason: 'end_turn' }, { turn_id: T1 }),
+      b.make('agent.text.delta', { content_index: 0, text: 'to T0' }),
+    ]);
+    assert.deepEqual(t.turns.map((x) => (x.blocks[0] as TextBlock | undefined)?.text), ['to T0', 'to T1']);
+  });
+
   it('§10.2 a frame without subagent_context (or with null) belongs to the main agent at depth 0', () => {
     const b = streamBuilder();
     const t = createTranscript();
