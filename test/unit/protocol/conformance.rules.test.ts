@@ -51,6 +51,12 @@ describe('protocol/conformance: fixtures', () => {
     });
   }
 
+  it('§13 the shared fixture test/fixtures/frames/all-types.jsonl (all 33 types) validates with 0 errors', () => {
+    const r = validateText(readFileSync(join(FIXTURES, '..', 'frames', 'all-types.jsonl'), 'utf8'));
+    assert.equal(r.errors, 0, formatText(r));
+    assert.ok(r.frames >= 33);
+  });
+
   it('every problem code has a broken fixture on disk and every fixture names a code', () => {
     const files = readdirSync(join(FIXTURES, 'broken')).map((f) => f.replace(/\.jsonl$/, ''));
     assert.deepEqual(files.sort(), [...PROBLEM_CODES].sort());

@@ -73,6 +73,23 @@ describe('protocol/parse: parseFrame', () => {
     });
   });
 
+  describe('§1.3 / §14.1 only rawp-dps-1.0', () => {
+    it('§1.3 §14.1 session.capabilities accepts only protocol_version rawp-dps-1.0', () => {
+      for (const protocol_version of ['rawp-1.0', 'RAWP-1.0-Legacy', 'rawp-dps-2.0']) {
+        const out = parseFrame(env('session.capabilities', { ...SAMPLES['session.capabilities'], protocol_version }));
+        assert.equal(out.kind === 'error' && out.error.error_code, 'INVALID_PAYLOAD', protocol_version);
+        assert.match(out.kind === 'error' ? out.error.message : '', /payload\.protocol_version/);
+      }
+    });
+
+    it('§3.2 no legacy type mapping: a type outside the 33 of this spec (and not x-vendor) is ignored, never translated', () => {
+      for (const type of ['text', 'message.delta', 'tool_use']) {
+        const out = parseFrame(env(type, { text: 'hi' }));
+        assert.equal(out.kind, 'ignored', type);
+      }
+    });
+  });
+
   describe('§2.2 envelope version', () => {
     for (const v of [2, 0, '1', null, 1.5]) {
       it(`§2.2 v=${JSON.stringify(v)} is an error outcome UNSUPPORTED_VERSION (answer with a non-fatal session.error)`, () => {
