@@ -4,7 +4,11 @@ import {
   applyFrame,
   applyFrames,
   createTranscript,
+  findInteraction,
+  findTool,
+  openTools,
   parseFrame,
+  pendingInteractions,
   REDACTED_THINKING,
   streamText,
   type Frame,
@@ -258,6 +262,25 @@ describe('transcript reducer', () => {
     assert.equal(byId.get('i2')?.status, 'timed_out');
     assert.equal(byId.get('i3')?.status, 'answered');
     assert.equal(byId.get('i4')?.status, 'pending');
+  });
+
+  it('§4.3 §5.3 read helpers find tools and interactions anywhere and list what is still open', () => {
+    const b = streamBuilder();
+    const t = createTranscript();
+    const sub = { subagent_context: { parent_invocation_id: 'task-1', depth: 1 } };
+    applyFrames(t, [
+      b.make('session.capabilities', clientCapabilities(true)),
+      b.make('tool.invoke.request', { invocation_id: 'task-1', tool_name: 'Task', input: {}, subagent: {} }, { turn_id: T0 }),
+      b.make('tool.invoke.request', { invocation_id: 'deep', tool_name: 'Read', input: {} }, { turn_id: T0, metadata: sub }),
+      b.make('agent.interaction.request', { interaction_id: 'q1', interaction_type: 'YN', question_text: '?', timeout_sec: 5 }, { turn_id: T0, metadata: sub }),
+      b.make('agent.interaction.request', { interaction_id: 'q2', interaction_type: 'YN', question_text: '?', timeout_sec: 5 }, { turn_id: T0 }),
+      b.make('control.interaction.response', { interaction_id: 'q2', selected_value: 'y' }),
+    ]);
+    assert.equal(findTool(t, 'deep')?.scope, 'task-1');
+    assert.equal(findInteraction(t, 'q1')?.depth, 1);
+    assert.deepEqual(pendingInteractions(t).map((x) => x.interactionId), ['q1']);
+    assert.deepEqual(openTools(t).map((x) => x.invocationId), ['task-1', 'deep']);
+    assert.equal(findTool(t, 'nope'), undefined);
   });
 
   it('§10.2 §10.3 frames with subagent_context nest under their parent invocation, two levels deep', () => {
