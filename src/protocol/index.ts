@@ -8,3 +8,4 @@ export * from './capabilities';
 export * from './outputType';
 export * as payloads from './payloads';
 export * from './transcript';
+export * from './fileReference';

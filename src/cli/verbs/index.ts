@@ -2,5 +2,6 @@
 import type { Verb } from '../verb';
 import { validateVerb } from './validate';
 import { convertVerb } from './convert';
+import { searchVerb } from './search';
 
-export const verbs: Verb[] = [validateVerb, convertVerb];
+export const verbs: Verb[] = [validateVerb, convertVerb, searchVerb];

@@ -1,0 +1,99 @@
+// `rawp search` — the @-file picker from the command line: indexes a workspace and prints the
+// `session.file.candidates` payload (§16.1.2) for one query as JSON.
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { newId } from '../../protocol/build';
+import { FileIndex } from '../../workspace/fileIndex';
+import { MAX_RESULTS } from '../../workspace/fileSearch';
+import { WorkspaceSearch } from '../../workspace/workspaceSearch';
+import type { Verb } from '../verb';
+
+const HELP = `Usage: rawp search --workspace DIR [--max N] [--ext .ts,.md] [--exclude GLOB]... [--scope S] QUERY
+
+Fuzzy-searches the files of DIR like the @-file picker and prints the session.file.candidates
+payload (§16.1.2) as JSON. An empty QUERY ("") lists recently modified files.
+
+  --workspace DIR   workspace folder (repeat for a multi-root workspace)
+  --max N           max_results, 1–${MAX_RESULTS} (default 20)
+  --ext LIST        only these extensions, comma-separated (.ts,.md)
+  --exclude GLOB    exclude paths matching GLOB (repeatable)
+  --scope S         workspace | project | global (default workspace)
+`;
+
+export const searchVerb: Verb = {
+  name: 'search',
+  summary: 'fuzzy-search workspace files like the @-file picker, print the candidates as JSON',
+  help: HELP,
+  async run(argv, io) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          workspace: { type: 'string', multiple: true },
+          max: { type: 'string' },
+          ext: { type: 'string', multiple: true },
+          exclude: { type: 'string', multiple: true },
+          scope: { type: 'string' },
+        },
+      });
+    } catch (e) {
+      io.stderr.write(`rawp search: ${(e as Error).message}\n\n${HELP}`);
+      return 2;
+    }
+    const { values, positionals } = parsed;
+    const roots = (values.workspace ?? []).map((w) => resolve(w));
+    if (roots.length === 0) {
+      io.stderr.write(`rawp search: --workspace DIR is required\n\n${HELP}`);
+      return 2;
+    }
+    for (const root of roots) {
+      let isDir = false;
+      try {
+        isDir = statSync(root).isDirectory();
+      } catch {
+        // reported below
+      }
+      if (!isDir) {
+        io.stderr.write(`rawp search: workspace "${root}" is not a directory\n`);
+        return 2;
+      }
+    }
+    if (positionals.length > 1) {
+      io.stderr.write(`rawp search: one QUERY expected, got ${positionals.length} (quote a query with spaces)\n`);
+      return 2;
+    }
+    let max: number | undefined;
+    if (values.max !== undefined) {
+      max = Number(values.max);
+      if (!Number.isInteger(max) || max < 1 || max > MAX_RESULTS) {
+        io.stderr.write(`rawp search: --max must be an integer from 1 to ${MAX_RESULTS}\n`);
+        return 2;
+      }
+    }
+    const scope = values.scope;
+    if (scope !== undefined && scope !== 'workspace' && scope !== 'project' && scope !== 'global') {
+      io.stderr.write('rawp search: --scope must be workspace, project or global\n');
+      return 2;
+    }
+    const extensions = (values.ext ?? []).flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean);
+    const exclude_patterns = values.exclude ?? [];
+    const index = await FileIndex.open({ roots });
+    const search = new WorkspaceSearch(index);
+    try {
+      const body = await search.run({
+        query: positionals[0] ?? '',
+        scope,
+        max_results: max,
+        filters: extensions.length || exclude_patterns.length ? { extensions, exclude_patterns } : undefined,
+      });
+      io.stdout.write(JSON.stringify({ query_id: newId(), ...body }, null, 2) + '\n');
+      return 0;
+    } finally {
+      search.dispose();
+      index.dispose();
+    }
+  },
+};
