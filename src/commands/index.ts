@@ -1,5 +1,16 @@
 // Public surface of slash commands: discovery (providers, registry), expansion and the prompt
 // pipeline, publishing, and the follow-up queue. The engine and the VS Code host use these.
+//
+// Wiring, in short:
+//   const svc = new CommandService({ home: os.homedir(), workspaceFolders });
+//   svc.onDidRefresh((s) => emit('agent.commands.publish', s.publish));   // after every refresh
+//   await svc.start();                                                    // first refresh + watcher
+//   workspace folders change      -> svc.setWorkspaceFolders(folders)
+//   adapter.start() / ACP update  -> svc.setAgentCommands(agent.info, commands)
+//   const queue = new FollowUpQueue({ send: (p) => sendPrompt(p) });     // feed it every frame: queue.observe(f)
+//   const { action } = await new PromptRouter(svc.pipeline, queue).submit(text, { file_references });
+//   action.kind: 'prompt' (sent or queued) | 'control' (send that frame) | 'local' | 'handled' | 'error'
+//   "all commands" view           -> svc.allCommands()
 export * from './types';
 export * from './actions';
 export { parseCommandArgs, substituteArgs } from './args';
