@@ -1,0 +1,179 @@
+// §16.3 adapter conversion: turns `<@file:ref_id|display_path>` tokens of a received prompt into
+// what a particular agent understands. The token codec itself is pure (src/protocol/fileReference);
+// here we add path resolution inside the workspace (I/O) and the per-agent strategies:
+//
+//  - `separate`  agents that load files themselves (Claude Code): the token leaves the text (or is
+//                replaced by the agent's own mention syntax, e.g. `@path`) and the file is returned
+//                in `files`, for context_files or a read tool call;
+//  - `label`     plain LLMs: `[File: path]` in place of the token;
+//  - `inline`    plain LLMs: `[File: path]` followed by the file's content, with a size limit per
+//                file and in total, and a clear note when the content was cut;
+//  - `arguments` CLI / script agents: the path stays readable in the text and the absolute paths
+//                are returned in `args` for the process command line;
+//  - `literal`   the mandatory fallback (§16.3, §12.2.1): `display_path` as plain text.
+//
+// A token that cannot be converted — its path leaves the workspace (`..`, absolute elsewhere, a
+// symlink out), does not exist, or cannot be read — becomes its `display_path` as literal text and
+// is reported in `errors`; a token is never silently dropped (§16.2.1, §16.3).
+import { promises as fsp } from 'node:fs';
+import { decodePrompt, literalText, type FileReference } from '../protocol/fileReference';
+import { supports, type FeatureSet } from '../protocol/capabilities';
+import { resolveInWorkspace } from '../workspace/resolvePath';
+
+export type ConversionStrategy =
+  | { kind: 'separate'; mention?: (path: string) => string }
+  | { kind: 'label' }
+  | { kind: 'inline'; maxBytesPerFile?: number; maxTotalBytes?: number }
+  | { kind: 'arguments' }
+  | { kind: 'literal' };
+
+export interface ResolvedReference {
+  ref_id: string;
+  /** Workspace-relative path (from `file_references`). */
+  path: string;
+  absolute: string;
+  display_path: string;
+  reference: FileReference;
+}
+
+export interface ReferenceError {
+  ref_id: string;
+  path: string;
+  code: string;
+  message: string;
+}
+
+export interface ConvertedPrompt {
+  text: string;
+  /** Referenced files that resolved inside the workspace, each once, in order of appearance. */
+  files: ResolvedReference[];
+  /** `arguments` strategy: absolute paths for the command line. */
+  args: string[];
+  /** Tokens that fell back to literal text, with the reason (for a user-visible warning). */
+  errors: ReferenceError[];
+  /** Tokens whose ref_id was not in `file_references` (kept literally, §16.2.1). */
+  unmapped: string[];
+  strategy: ConversionStrategy['kind'];
+}
+
+export interface ConvertOptions {
+  /** Absolute paths of the workspace folders. */
+  roots: readonly string[];
+  strategy: ConversionStrategy;
+  /**
+   * Does this client interpret file-reference tokens (the `file_reference` feature it announced)?
+   * When not, every token becomes its display path (§12.2.1). Default true.
+   */
+  interpretTokens?: boolean;
+}
+
+export const DEFAULT_INLINE_FILE_BYTES = 64 * 1024;
+export const DEFAULT_INLINE_TOTAL_BYTES = 256 * 1024;
+
+/** §12.2.1: a client interprets tokens only when it announced `file_reference: true`. */
+export function interpretsFileReferences(announced: FeatureSet | undefined): boolean {
+  return supports(announced, 'file_reference');
+}
+
+function fence(content: string): string {
+  let longest = 2;
+  for (const m of content.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
+  return '`'.repeat(longest + 1);
+}
+
+async function readLimited(absolute: string, limit: number): Promise<{ text: string; total: number; cut: boolean; binary: boolean }> {
+  const handle = await fsp.open(absolute, 'r');
+  try {
+    const total = (await handle.stat()).size;
+    const want = Math.min(total, Math.max(0, limit));
+    const buf = Buffer.alloc(want);
+    const { bytesRead } = await handle.read(buf, 0, want, 0);
+    const bytes = buf.subarray(0, bytesRead);
+    if (bytes.includes(0)) return { text: '', total, cut: false, binary: true };
+    let text = bytes.toString('utf8');
+    // Do not end inside a multi-byte character.
+    if (bytesRead < total && text.endsWith('\ufffd')) text = text.slice(0, -1);
+    return { text, total, cut: bytesRead < total, binary: false };
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function convertFileReferences(prompt_text: string, file_references: readonly FileReference[] | undefined, options: ConvertOptions): Promise<ConvertedPrompt> {
+  const decoded = decodePrompt(prompt_text, file_references);
+  const unmapped = decoded.unmapped.map((u) => u.raw);
+  const strategy = options.interpretTokens === false ? ({ kind: 'literal' } as const) : options.strategy;
+  const empty = { files: [], args: [], errors: [], unmapped, strategy: strategy.kind };
+  if (strategy.kind === 'literal') return { text: literalText(decoded), ...empty };
+
+  const files: ResolvedReference[] = [];
+  const errors: ReferenceError[] = [];
+  const resolved = new Map<string, ResolvedReference | undefined>();
+  for (const seg of decoded.segments) {
+    if (seg.kind !== 'file' || resolved.has(seg.ref_id)) continue;
+    const ref = seg.reference;
+    const r = await resolveInWorkspace(options.roots, ref.workspace_relative_path || ref.path);
+    if (r.ok) {
+      const item: ResolvedReference = { ref_id: seg.ref_id, path: ref.path, absolute: r.absolute, display_path: seg.display_path, reference: ref };
+      resolved.set(seg.ref_id, item);
+      files.push(item);
+    } else {
+      resolved.set(seg.ref_id, undefined);
+      errors.push({ ref_id: seg.ref_id, path: ref.path, code: r.code, message: r.message });
+    }
+  }
+
+  let budget = strategy.kind === 'inline' ? (strategy.maxTotalBytes ?? DEFAULT_INLINE_TOTAL_BYTES) : 0;
+  const perFile = strategy.kind === 'inline' ? (strategy.maxBytesPerFile ?? DEFAULT_INLINE_FILE_BYTES) : 0;
+  const inlined = new Set<string>();
+  let text = '';
+  // `separate` without a mention removes the token together with ONE adjacent space, so that
+  // "fix <token> now" reads "fix now"; nothing else in the user's text is touched.
+  let dropSpace = false;
+  for (const seg of decoded.segments) {
+    if (seg.kind === 'text') {
+      text += dropSpace && seg.text.startsWith(' ') && (text === '' || text.endsWith(' ') || text.endsWith('\n')) ? seg.text.slice(1) : seg.text;
+      dropSpace = false;
+      continue;
+    }
+    const file = resolved.get(seg.ref_id);
+    if (!file) {
+      text += seg.display_path; // fallback: never drop a token
+      continue;
+    }
+    switch (strategy.kind) {
+      case 'separate':
+        if (strategy.mention) text += strategy.mention(file.path);
+        else dropSpace = true;
+        break;
+      case 'label':
+      case 'arguments':
+        text += strategy.kind === 'label' ? `[File: ${file.path}]` : file.display_path;
+        break;
+      case 'inline': {
+        if (inlined.has(file.ref_id)) {
+          text += `[File: ${file.path}] (content shown above)`;
+          break;
+        }
+        inlined.add(file.ref_id);
+        try {
+          const r = await readLimited(file.absolute, Math.min(perFile, budget));
+          if (r.binary) {
+            text += `[File: ${file.path}] (binary file, ${r.total} bytes, not inlined)`;
+            break;
+          }
+          budget -= Buffer.byteLength(r.text);
+          const f = fence(r.text);
+          const note = r.cut ? `\n[… truncated: showing the first ${Buffer.byteLength(r.text)} of ${r.total} bytes]` : '';
+          text += `[File: ${file.path}]\n${f}\n${r.text}${r.text.endsWith('\n') || r.text === '' ? '' : '\n'}${f}${note}\n`;
+        } catch (e) {
+          errors.push({ ref_id: file.ref_id, path: file.path, code: 'FS_IO', message: `cannot read "${file.path}": ${(e as Error).message}` });
+          text += file.display_path;
+        }
+        break;
+      }
+    }
+  }
+  if (dropSpace && text.endsWith(' ')) text = text.slice(0, -1);
+  return { text, files, args: strategy.kind === 'arguments' ? files.map((f) => f.absolute) : [], errors, unmapped, strategy: strategy.kind };
+}

@@ -1,0 +1,238 @@
+// The workspace file index: one FolderIndex per workspace folder, filled from git or a walk,
+// kept live by a change feed (FsBackend.watch, or the Node watcher in nodeWatcher.ts), with lazily
+// loaded modification times for "recently modified" (the empty query of §16.1.1).
+//
+//   const index = await FileIndex.open({ roots: ['/repo'] });
+//   index.attach((listener) => backend.watch(listener));   // or watchTree(root, …)
+//   … searchFiles(index, request) …
+//   index.dispose();
+//
+// Change batches: created paths are lstat-ed first (file? directory? symlink escaping the
+// workspace?) and then applied in one synchronous step. A change to an ignore file re-lists the
+// folder in the background.
+import { promises as fsp, realpathSync } from 'node:fs';
+import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import type { Disposable, FsChange } from './fsBackend';
+import { FolderIndex, type FolderChange, type FolderIndexOptions } from './folderIndex';
+import { IgnoreRules, IGNORE_FILES } from './ignoreRules';
+import { isCaseSensitiveFs, isInside, listFiles } from './listFiles';
+
+export interface FileIndexOptions extends FolderIndexOptions {
+  /** Absolute paths of the workspace folders; the first is the session's own ("project"). */
+  roots: readonly string[];
+  /** Default: probed on the first root. */
+  caseSensitive?: boolean;
+  /** Extra globs to hide (VS Code `files.exclude` + `search.exclude`). */
+  extraExcludes?: readonly string[];
+  /** false: list ignored files too (used for scope `global`). */
+  useIgnoreFiles?: boolean;
+  /** Do not use git (tests). */
+  noGit?: boolean;
+}
+
+export interface Folder {
+  root: string;
+  rootReal: string;
+  /** Name used to prefix paths when there are several folders. */
+  name: string;
+  index: FolderIndex;
+  rules: IgnoreRules;
+  source: 'git' | 'walk' | 'memory';
+  /** mtime (ms) by path, filled lazily; undefined until first needed. */
+  mtimes?: Map<string, number>;
+}
+
+export class FileIndex {
+  private readonly subscriptions: Disposable[] = [];
+  private disposed = false;
+  private pending: Promise<void> = Promise.resolve();
+  /** Resolves when every change handed to `applyChanges` so far is applied. */
+  private relists = new Set<Folder>();
+
+  private constructor(
+    readonly folders: Folder[],
+    readonly options: FileIndexOptions,
+  ) {}
+
+  static async open(options: FileIndexOptions): Promise<FileIndex> {
+    if (options.roots.length === 0) throw new Error('FileIndex needs at least one workspace folder');
+    const caseSensitive = options.caseSensitive ?? isCaseSensitiveFs(options.roots[0]);
+    const opts = { ...options, caseSensitive };
+    const names = uniqueNames(options.roots);
+    const folders = await Promise.all(
+      options.roots.map(async (root, i): Promise<Folder> => {
+        const listing = await listFiles(root, { caseSensitive, extraExcludes: options.extraExcludes, useIgnoreFiles: options.useIgnoreFiles, noGit: options.noGit });
+        return {
+          root,
+          rootReal: realpathSync(root),
+          name: names[i],
+          index: new FolderIndex(listing.paths, options),
+          rules: new IgnoreRules(root, { caseSensitive, extraExcludes: options.extraExcludes, useIgnoreFiles: options.useIgnoreFiles }),
+          source: listing.source,
+        };
+      }),
+    );
+    return new FileIndex(folders, opts);
+  }
+
+  /** An index over given path lists (benchmarks, tests): no disk behind it. */
+  static fromPaths(lists: readonly { name: string; paths: readonly string[] }[], options: FolderIndexOptions = {}): FileIndex {
+    const folders = lists.map(
+      (l): Folder => ({
+        root: `/${l.name}`,
+        rootReal: `/${l.name}`,
+        name: l.name,
+        index: new FolderIndex(l.paths, options),
+        rules: new IgnoreRules(`/${l.name}`, { caseSensitive: true, useIgnoreFiles: false }),
+        source: 'memory',
+      }),
+    );
+    return new FileIndex(folders, { roots: folders.map((f) => f.root), ...options });
+  }
+
+  /** Subscribes to a change feed (`FsBackend.watch` has exactly this shape). */
+  attach(subscribe: (listener: (changes: FsChange[]) => void) => Disposable): void {
+    this.subscriptions.push(subscribe((changes) => void this.applyChanges(changes)));
+  }
+
+  /** Resolves once all changes handed in so far are applied (tests, and callers that just wrote). */
+  settled(): Promise<void> {
+    return this.pending;
+  }
+
+  /** The folder an absolute path belongs to, with its relative path. */
+  locate(path: string): { folder: Folder; rel: string } | undefined {
+    for (const folder of this.folders) {
+      const abs = isAbsolute(path) ? path : join(folder.root, path);
+      for (const base of [folder.root, folder.rootReal]) {
+        const rel = relative(base, abs);
+        if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return { folder, rel: rel.split(sep).join('/') };
+      }
+    }
+    return undefined;
+  }
+
+  /** Applies a watcher batch. Ordered: batches apply in the order they arrive. */
+  applyChanges(changes: readonly FsChange[]): Promise<void> {
+    const run = async (): Promise<void> => {
+      if (this.disposed) return;
+      const perFolder = new Map<Folder, FolderChange[]>();
+      const push = (f: Folder, c: FolderChange): void => {
+        const list = perFolder.get(f);
+        if (list) list.push(c);
+        else perFolder.set(f, [c]);
+      };
+      // Look at the disk first (async), then apply everything in one synchronous step.
+      const looked = await Promise.all(
+        changes.map(async (change) => {
+          const at = this.locate(change.path);
+          if (!at) return undefined;
+          const parts = at.rel.split('/');
+          if (parts.includes('.git')) {
+            if (at.rel.endsWith('.git/info/exclude')) this.relists.add(at.folder);
+            return undefined;
+          }
+          if ((IGNORE_FILES as readonly string[]).includes(parts[parts.length - 1])) this.relists.add(at.folder);
+          if (change.kind === 'deleted') return { at, changes: [{ kind: 'remove', path: at.rel }] as FolderChange[] };
+          return { at, changes: await this.inspect(at.folder, at.rel, change.kind === 'created') };
+        }),
+      );
+      const now = Date.now();
+      for (const item of looked) {
+        if (!item) continue;
+        for (const c of item.changes) {
+          push(item.at.folder, c);
+          if (c.kind === 'addFile') item.at.folder.mtimes?.set(c.path, now);
+          else item.at.folder.mtimes?.delete(c.path);
+        }
+      }
+      for (const [folder, list] of perFolder) folder.index.apply(list);
+      if (this.relists.size) {
+        const folders = [...this.relists];
+        this.relists.clear();
+        await Promise.all(folders.map((f) => this.relist(f)));
+      }
+    };
+    this.pending = this.pending.then(run, run);
+    return this.pending;
+  }
+
+  /** What a created/changed path means for the index. */
+  private async inspect(folder: Folder, rel: string, created: boolean): Promise<FolderChange[]> {
+    const abs = join(folder.root, rel);
+    let st;
+    try {
+      st = await fsp.lstat(abs);
+    } catch {
+      return [{ kind: 'remove', path: rel }]; // gone again before we looked
+    }
+    if (st.isDirectory()) {
+      if (!created || folder.rules.dirIgnored(rel)) return [];
+      // A directory moved in: list it (walk with the same rules).
+      const listing = await listFiles(abs, { caseSensitive: this.options.caseSensitive ?? true, noGit: true, useIgnoreFiles: this.options.useIgnoreFiles, extraExcludes: [] });
+      return listing.paths.map((p) => `${rel}/${p}`).filter((p) => !folder.rules.fileIgnored(p)).map((path) => ({ kind: 'addFile', path }));
+    }
+    if (folder.rules.fileIgnored(rel)) return [];
+    if (st.isSymbolicLink()) {
+      try {
+        const target = await fsp.realpath(abs);
+        if (!isInside(folder.rootReal, target) || !(await fsp.stat(target)).isFile()) return [{ kind: 'remove', path: rel }];
+      } catch {
+        return [{ kind: 'remove', path: rel }];
+      }
+    } else if (!st.isFile()) {
+      return [];
+    }
+    return folder.index.has(rel) && !created ? [] : [{ kind: 'addFile', path: rel }];
+  }
+
+  private async relist(folder: Folder): Promise<void> {
+    if (folder.source === 'memory') return;
+    folder.rules.reset();
+    const listing = await listFiles(folder.root, {
+      caseSensitive: this.options.caseSensitive ?? true,
+      extraExcludes: this.options.extraExcludes,
+      useIgnoreFiles: this.options.useIgnoreFiles,
+      noGit: this.options.noGit,
+    });
+    if (!this.disposed) folder.index.replaceAll(listing.paths);
+  }
+
+  /** mtimes of every path of a folder (stat-ed once, then kept current by the change feed). */
+  async mtimes(folder: Folder): Promise<Map<string, number>> {
+    if (folder.mtimes) return folder.mtimes;
+    const map = new Map<string, number>();
+    const paths = folder.index.allPaths();
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < paths.length) {
+        const p = paths[next++];
+        try {
+          map.set(p, (await fsp.stat(join(folder.root, p))).mtimeMs);
+        } catch {
+          // vanished: not recent
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 32 }, worker));
+    folder.mtimes ??= map;
+    return folder.mtimes;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const s of this.subscriptions.splice(0)) s.dispose();
+    for (const f of this.folders) f.index.dispose();
+  }
+}
+
+/** Folder names for multi-root display (`name/rel`), made unique with a numeric suffix. */
+function uniqueNames(roots: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return roots.map((r) => {
+    const base = basename(r) || 'root';
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    return n === 0 ? base : `${base}-${n + 1}`;
+  });
+}

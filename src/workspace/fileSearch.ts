@@ -1,0 +1,408 @@
+// Fuzzy search over a FileIndex: the ranking half of §16.1.
+//
+// Per keystroke, per folder:
+//  1. candidates = the previous keystroke's survivors when the query only grew (prefix narrowing),
+//     else the whole snapshot;
+//  2. a 32-bit character-mask test rejects most paths without reading them;
+//  3. `quickScore` (one right-to-left pass) tests the subsequence and gives a lower-bound score;
+//     the best TOP_N by it go on, everything that matched is counted for `total_count`;
+//  4. `bestAlignment` (DP) gives the final score and the match positions of those TOP_N;
+//  5. sort, cut to `max_results`.
+// The scan runs as a generator so the async driver can stop between slices when the search is
+// cancelled or superseded, and yield to the event loop on long scans.
+import picomatch from 'picomatch';
+import type { FileIndex, Folder } from './fileIndex';
+import type { PathSnapshot } from './pathSnapshot';
+import { baseStartOf, charBit } from './pathSnapshot';
+import { bestAlignment, normalizeScore, quickScore, quickScoreBytes, scoreUpperBound, toRanges } from './fuzzyScore';
+
+export type SearchScope = 'workspace' | 'project' | 'global';
+
+export interface SearchRequest {
+  query: string;
+  /** Default 20, at most 50 (§16.1.1). */
+  max_results?: number;
+  scope?: SearchScope;
+  filters?: { extensions?: readonly string[]; exclude_patterns?: readonly string[] };
+}
+
+export interface SearchHit {
+  folder: Folder;
+  /** Path relative to its folder. */
+  rel: string;
+  /** Path as shown and sent: `rel`, or `name/rel` when the workspace has several folders. */
+  path: string;
+  score: number;
+  /** 0.0–1.0 */
+  match_score: number;
+  /** Half-open ranges into `path`. */
+  match_ranges: { start: number; end: number }[];
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  total_count: number;
+  truncated: boolean;
+}
+
+export interface CancelToken {
+  readonly cancelled: boolean;
+}
+
+export const DEFAULT_MAX_RESULTS = 20;
+export const MAX_RESULTS = 50;
+/**
+ * How many quick-score leaders get the exact DP score. The quick score is a lower bound, so a file
+ * whose exact score would put it in the top results must be among these; 10× the default page is
+ * generous (measured: recall@5 in `npm run bench:search`) and keeps the upper-bound pruning sharp.
+ */
+export const DEFAULT_LEADERS = 200;
+const SLICE = 16384;
+
+export function clampMax(n: number | undefined): number {
+  if (n === undefined || !Number.isFinite(n)) return DEFAULT_MAX_RESULTS;
+  return Math.max(1, Math.min(MAX_RESULTS, Math.floor(n)));
+}
+
+/** The query as matched: lower case, `\` as `/`, spaces dropped (they separate words people type). */
+export function normalizeQuery(query: string): string {
+  return query.toLowerCase().replace(/\\/g, '/').replace(/\s+/g, '');
+}
+
+function queryMask(q: string): number {
+  let mask = 0;
+  for (let i = 0; i < q.length; i++) mask |= charBit(q.charCodeAt(i));
+  return mask;
+}
+
+/** Bounded min-heap of (score, ref) keeping the best `cap`. */
+class TopHeap {
+  readonly scores: Float64Array;
+  readonly refs: Int32Array;
+  size = 0;
+  constructor(readonly cap: number) {
+    this.scores = new Float64Array(cap);
+    this.refs = new Int32Array(cap);
+  }
+  /** Lowest score kept, or -Infinity while not full. */
+  get floor(): number {
+    return this.size < this.cap ? -Infinity : this.scores[0];
+  }
+  push(score: number, ref: number): void {
+    const s = this.scores;
+    const r = this.refs;
+    if (this.size < this.cap) {
+      let i = this.size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (s[parent] <= score) break;
+        s[i] = s[parent];
+        r[i] = r[parent];
+        i = parent;
+      }
+      s[i] = score;
+      r[i] = ref;
+      return;
+    }
+    if (score <= s[0]) return;
+    let i = 0;
+    const n = this.size;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const rr = l + 1;
+      const c = rr < n && s[rr] < s[l] ? rr : l;
+      if (s[c] >= score) break;
+      s[i] = s[c];
+      r[i] = r[c];
+      i = c;
+    }
+    s[i] = score;
+    r[i] = ref;
+  }
+}
+
+/** Which snapshot entries pass the request's filters; cached per snapshot and filter set. */
+class FilterCache {
+  private key = '';
+  private snap: PathSnapshot | undefined;
+  private pass: Uint8Array | undefined;
+  test: ((lowerPath: string, path: string) => boolean) | undefined;
+
+  prepare(snap: PathSnapshot, filters: SearchRequest['filters']): Uint8Array | undefined {
+    const exts = (filters?.extensions ?? []).filter((e) => e.length > 0).map((e) => (e.startsWith('.') ? e : '.' + e).toLowerCase());
+    const globs = (filters?.exclude_patterns ?? []).filter((g) => g.length > 0);
+    if (exts.length === 0 && globs.length === 0) {
+      this.test = undefined;
+      return undefined;
+    }
+    const key = JSON.stringify([exts, globs]);
+    if (key !== this.key) {
+      const excluded = globs.length ? picomatch(globs as string[], { dot: true }) : undefined;
+      this.test = (lower, path) => (exts.length === 0 || exts.some((e) => lower.endsWith(e))) && !(excluded?.(path) ?? false);
+      this.key = key;
+      this.snap = undefined;
+    }
+    if (this.snap !== snap || !this.pass) {
+      const test = this.test as (l: string, p: string) => boolean;
+      const pass = new Uint8Array(snap.size);
+      for (let i = 0; i < snap.size; i++) pass[i] = test(lowerSameLength(snap.paths[i]), snap.paths[i]) ? 1 : 0;
+      this.pass = pass;
+      this.snap = snap;
+    }
+    return this.pass;
+  }
+}
+
+/** Survivors of the last query per folder, for prefix narrowing. */
+interface NarrowCache {
+  generation: number;
+  q: string;
+  ids: Int32Array;
+  /** Per survivor: where its leftmost match of `q` ended (relative to the path start). */
+  ends: Uint16Array;
+}
+
+/** Per-folder state kept between keystrokes. */
+class FolderSearchState {
+  narrow: NarrowCache | undefined;
+  readonly filters = new FilterCache();
+}
+
+/**
+ * A searcher bound to one index. Keep one per picker/session so that keystrokes narrow the
+ * previous keystroke's survivors.
+ */
+export class FileSearcher {
+  private readonly states = new WeakMap<Folder, FolderSearchState>();
+
+  constructor(
+    private readonly index: FileIndex,
+    private readonly leaders = DEFAULT_LEADERS,
+  ) {}
+
+  private stateOf(folder: Folder): FolderSearchState {
+    let s = this.states.get(folder);
+    if (!s) this.states.set(folder, (s = new FolderSearchState()));
+    return s;
+  }
+
+  /** Folders a scope covers: `project` is the session's own folder (the first one). */
+  foldersFor(scope: SearchScope | undefined): Folder[] {
+    return scope === 'project' ? this.index.folders.slice(0, 1) : this.index.folders;
+  }
+
+  /** Runs to completion synchronously (CLI, benchmarks). */
+  searchSync(request: SearchRequest): SearchResult {
+    const steps = this.steps(request);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /**
+   * Runs in slices; between slices checks `token` and, after `budgetMs` of work, yields to the
+   * event loop so other messages (a newer keystroke, a cancel) are seen. Resolves undefined when
+   * cancelled.
+   */
+  async search(request: SearchRequest, token: CancelToken, budgetMs = 6): Promise<SearchResult | undefined> {
+    const steps = this.steps(request);
+    let sliceStart = performance.now();
+    for (;;) {
+      if (token.cancelled) return undefined;
+      const r = steps.next();
+      if (r.done) return token.cancelled ? undefined : r.value;
+      if (performance.now() - sliceStart > budgetMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+  }
+
+  private *steps(request: SearchRequest): Generator<void, SearchResult, void> {
+    const q = normalizeQuery(request.query);
+    const m = q.length;
+    const max = clampMax(request.max_results);
+    const folders = this.foldersFor(request.scope);
+    const multi = this.index.folders.length > 1;
+    const heap = new TopHeap(Math.max(this.leaders, max));
+    // Heap refs point into these parallel lists (no object per candidate).
+    const refFolder: Folder[] = [];
+    const refPath: string[] = [];
+    let total = 0;
+    const qm = queryMask(q);
+    const qb = new Uint8Array(m);
+    let needStrings = false; // a query character beyond Latin-1 can only match "wide" paths
+    for (let k = 0; k < m; k++) {
+      const c = q.charCodeAt(k);
+      qb[k] = c;
+      if (c >= 0xff) needStrings = true;
+    }
+    for (const folder of folders) {
+      const idx = folder.index;
+      const snap = idx.snapshot;
+      const state = this.stateOf(folder);
+      const pass = state.filters.prepare(snap, request.filters);
+      const test = state.filters.test;
+      const prev = state.narrow;
+      const narrowed = prev !== undefined && prev.generation === snap.generation && m > 0 && q.startsWith(prev.q);
+      const count = narrowed ? prev.ids.length : snap.size;
+      const scan: Scan = {
+        snap,
+        q,
+        qb,
+        qm,
+        needStrings,
+        ids: narrowed ? prev.ids : undefined,
+        // Resume the leftmost subsequence test where the previous keystroke's match ended.
+        prevEnds: narrowed && !needStrings ? prev.ends : undefined,
+        from: narrowed && !needStrings ? prev.q.length : 0,
+        pass,
+        live: idx.deleted.size > 0 || idx.deletedDirs.length > 0 ? (i) => idx.isLive(i) : undefined,
+        survivors: new Int32Array(Math.min(count, 4096)),
+        ends: new Uint16Array(Math.min(count, 4096)),
+        nSurvivors: 0,
+        total: 0,
+        heap,
+        onPush: (i) => {
+          refFolder.push(folder);
+          refPath.push(snap.paths[i]);
+          return refPath.length - 1;
+        },
+      };
+      for (let start = 0; start < count; start += SLICE) {
+        const end = Math.min(count, start + SLICE);
+        scanSlice(scan, start, end);
+        if (end < count) yield;
+      }
+      total += scan.total;
+      state.narrow = { generation: snap.generation, q, ids: scan.survivors.subarray(0, scan.nSurvivors), ends: scan.ends.subarray(0, scan.nSurvivors) };
+      // The overlay: files added since the snapshot.
+      for (const e of idx.added.values()) {
+        if ((e.mask & qm) !== qm) continue;
+        if (test && !test(e.lower, e.path)) continue;
+        const score = m === 0 ? 0 : quickScore(e.path, e.lower, e.baseStart, q);
+        if (score !== score) continue;
+        total++;
+        if (score > heap.floor) {
+          refFolder.push(folder);
+          refPath.push(e.path);
+          heap.push(score, refPath.length - 1);
+        }
+      }
+      yield;
+    }
+    // Exact scores and positions for the leaders.
+    const hits: SearchHit[] = [];
+    for (let h = 0; h < heap.size; h++) {
+      const path = refPath[heap.refs[h]];
+      const folder = refFolder[heap.refs[h]];
+      const a = bestAlignment(path, lowerSameLength(path), baseStartOf(path), q);
+      if (!a) continue;
+      const prefix = multi ? `${folder.name}/` : '';
+      hits.push({
+        folder,
+        rel: path,
+        path: prefix + path,
+        score: a.score,
+        match_score: normalizeScore(a.score, m),
+        match_ranges: toRanges(a.positions, prefix.length),
+      });
+    }
+    hits.sort((a, b) => b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { hits: hits.slice(0, max), total_count: total, truncated: total > max };
+  }
+}
+
+/** Lower case with the same length as the input, so positions stay valid for highlighting. */
+export function lowerSameLength(path: string): string {
+  const l = path.toLowerCase();
+  return l.length === path.length ? l : path.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+/** State of one folder's scan across slices. */
+interface Scan {
+  snap: PathSnapshot;
+  q: string;
+  qb: Uint8Array;
+  qm: number;
+  needStrings: boolean;
+  ids: Int32Array | undefined;
+  prevEnds: Uint16Array | undefined;
+  from: number;
+  pass: Uint8Array | undefined;
+  live: ((i: number) => boolean) | undefined;
+  survivors: Int32Array;
+  ends: Uint16Array;
+  nSurvivors: number;
+  total: number;
+  heap: TopHeap;
+  onPush: (i: number) => number;
+}
+
+// Module-level aliases: under a CommonJS transform an imported function is a getter on the module
+// object, which would be called for every path in the hot loop.
+const upperBound = scoreUpperBound;
+const scoreBytes = quickScoreBytes;
+const scoreString = quickScore;
+
+/** The hot loop, kept a plain function (not the generator) so the optimizer treats it well. */
+function scanSlice(scan: Scan, start: number, end: number): void {
+  const { paths, offsets, chars, bonus, baseStart, mask, nameMask, wide } = scan.snap;
+  const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings } = scan;
+  const m = qb.length;
+  const q0 = m > 0 ? qb[0] : -1;
+  let { survivors, ends, nSurvivors, total } = scan;
+  for (let k = start; k < end; k++) {
+    const i = ids === undefined ? k : ids[k];
+    if ((mask[i] & qm) !== qm) continue;
+    const s0 = offsets[i];
+    const e0 = offsets[i + 1];
+    let matchEnd = 0;
+    let score = NaN;
+    if (m === 0) {
+      score = 0;
+    } else if (!needStrings) {
+      let j = prevEnds === undefined ? s0 : s0 + prevEnds[k];
+      let kq = from;
+      for (; kq < m; kq++) {
+        const c = qb[kq];
+        while (j < e0 && chars[j] !== c) j++;
+        if (j >= e0) break;
+        j++;
+      }
+      if (kq < m) continue;
+      matchEnd = j - s0;
+    } else if (wide[i] === 1) {
+      score = scoreString(paths[i], lowerSameLength(paths[i]), baseStart[i], q);
+      if (score !== score) continue;
+    } else continue;
+    if (nSurvivors === survivors.length) {
+      const size = survivors.length * 4;
+      const grownIds = new Int32Array(size);
+      grownIds.set(survivors);
+      survivors = grownIds;
+      const grownEnds = new Uint16Array(size);
+      grownEnds.set(ends);
+      ends = grownEnds;
+    }
+    survivors[nSurvivors] = i;
+    ends[nSurvivors++] = matchEnd > 0xffff ? 0 : matchEnd;
+    if (pass !== undefined && pass[i] === 0) continue;
+    if (live !== undefined && !live(i)) continue;
+    total++;
+    const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
+    if (score !== score) {
+      // Score only what could enter the current top list (an exact bound: nothing is lost).
+      const bs = s0 + baseStart[i];
+      if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, chars[bs] === q0) <= floor) continue;
+      score = scoreBytes(chars, bonus, s0, e0, bs, qb, m);
+    }
+    if (score > floor) heap.push(score, scan.onPush(i));
+  }
+  scan.survivors = survivors;
+  scan.ends = ends;
+  scan.nSurvivors = nSurvivors;
+  scan.total = total;
+}

@@ -1,0 +1,161 @@
+// Which workspace paths are hidden: nested `.gitignore` and `.ignore` files, `.git/info/exclude`,
+// and extra globs (VS Code `files.exclude` / `search.exclude`), plus the `.git` directory itself.
+//
+// Matching is case-sensitive on case-sensitive file systems: the `ignore` package lower-cases by
+// default, which would let a `*.s` rule hide `x.S` on Linux, where those are different files.
+// Rules are read lazily per directory (sync, small files) and cached, so a path that a watcher
+// reports can be checked in microseconds once its directories are known.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch';
+
+export const IGNORE_FILES = ['.gitignore', '.ignore'] as const;
+
+export interface IgnoreOptions {
+  caseSensitive: boolean;
+  /** Globs relative to the root (picomatch, `dot: true`); a matching directory hides its content. */
+  extraExcludes?: readonly string[];
+  /** Honour ignore files at all (false for the `global` scope, which shows ignored files too). */
+  useIgnoreFiles?: boolean;
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export class IgnoreRules {
+  /** Per directory ('' = root): its own matcher, or null when it has no ignore files. */
+  private readonly dirRules = new Map<string, Ignore | null>();
+  private readonly dirVerdict = new Map<string, boolean>();
+  private readonly extra: ((p: string) => boolean) | undefined;
+  private readonly useFiles: boolean;
+
+  constructor(
+    readonly root: string,
+    private readonly options: IgnoreOptions,
+  ) {
+    this.useFiles = options.useIgnoreFiles !== false;
+    const globs = options.extraExcludes?.filter((g) => g.trim().length > 0) ?? [];
+    this.extra = globs.length ? picomatch(globs as string[], { dot: true, nocase: !options.caseSensitive }) : undefined;
+  }
+
+  private newMatcher(): Ignore {
+    return ignore({ ignorecase: !this.options.caseSensitive, allowRelativePaths: true });
+  }
+
+  /** Rules that apply inside `dir` (relative, '' for root), read on first use. */
+  private rulesOf(dir: string): Ignore | null {
+    let rules = this.dirRules.get(dir);
+    if (rules !== undefined) return rules;
+    rules = null;
+    if (this.useFiles) {
+      const texts: string[] = [];
+      if (dir === '') {
+        const exclude = readText(join(this.root, '.git', 'info', 'exclude'));
+        if (exclude) texts.push(exclude);
+      }
+      for (const name of IGNORE_FILES) {
+        const text = readText(join(this.root, dir, name));
+        if (text) texts.push(text);
+      }
+      if (texts.length) {
+        rules = this.newMatcher();
+        // `.ignore` is added after `.gitignore`, so it can override it (ripgrep's precedence).
+        for (const t of texts) rules.add(t);
+      }
+    }
+    this.dirRules.set(dir, rules);
+    return rules;
+  }
+
+  /** Forget cached rules (an ignore file changed). */
+  reset(): void {
+    this.dirRules.clear();
+    this.dirVerdict.clear();
+  }
+
+  /** Is `rel` hidden, judged by its own name only (its ancestors are assumed visible)? */
+  private hiddenItself(rel: string, isDir: boolean): boolean {
+    const parts = rel.split('/');
+    if (parts[parts.length - 1] === '.git') return true;
+    if (this.extra?.(rel)) return true;
+    let verdict = false;
+    let dir = '';
+    for (let k = 0; k < parts.length; k++) {
+      const rules = this.rulesOf(dir);
+      if (rules) {
+        const sub = parts.slice(k).join('/') + (isDir ? '/' : '');
+        const r = rules.test(sub);
+        if (r.ignored) verdict = true;
+        else if (r.unignored) verdict = false;
+      }
+      dir = dir ? `${dir}/${parts[k]}` : parts[k];
+    }
+    return verdict;
+  }
+
+  /** Is directory `rel` hidden (itself or through an ancestor)? Cached. */
+  dirIgnored(rel: string): boolean {
+    if (rel === '') return false;
+    const cached = this.dirVerdict.get(rel);
+    if (cached !== undefined) return cached;
+    const slash = rel.lastIndexOf('/');
+    const verdict = (slash > 0 && this.dirIgnored(rel.slice(0, slash))) || this.hiddenItself(rel, true);
+    this.dirVerdict.set(rel, verdict);
+    return verdict;
+  }
+
+  /** Is file `rel` hidden (itself or through an ancestor directory)? */
+  fileIgnored(rel: string): boolean {
+    const slash = rel.lastIndexOf('/');
+    if (slash > 0 && this.dirIgnored(rel.slice(0, slash))) return true;
+    return this.hiddenItself(rel, false);
+  }
+
+  /** Only the extra globs (used on top of git's own ignore handling). */
+  extraExcluded(rel: string): boolean {
+    if (!this.extra) return false;
+    if (this.extra(rel)) return true;
+    for (let i = rel.indexOf('/'); i > 0; i = rel.indexOf('/', i + 1)) if (this.extra(rel.slice(0, i))) return true;
+    return false;
+  }
+}
+
+/**
+ * `.ignore` files listed by git, as a filter: git knows nothing of `.ignore` (a ripgrep/fd
+ * convention), so its rules are applied to git's listing afterwards.
+ */
+export function dotIgnoreFilter(root: string, paths: readonly string[], caseSensitive: boolean): ((rel: string) => boolean) | undefined {
+  const dirs: { dir: string; rules: Ignore }[] = [];
+  for (const p of paths) {
+    if (p === '.ignore' || p.endsWith('/.ignore')) {
+      const text = readText(join(root, p));
+      if (!text) continue;
+      const dir = p.slice(0, Math.max(0, p.length - '.ignore'.length - 1));
+      dirs.push({ dir, rules: ignore({ ignorecase: !caseSensitive, allowRelativePaths: true }).add(text) });
+    }
+  }
+  if (dirs.length === 0) return undefined;
+  dirs.sort((a, b) => a.dir.length - b.dir.length);
+  return (rel) => {
+    let verdict = false;
+    for (const { dir, rules } of dirs) {
+      if (dir !== '' && !rel.startsWith(dir + '/')) continue;
+      const sub = dir === '' ? rel : rel.slice(dir.length + 1);
+      // A rule may name a directory on the way down: test each ancestor as a directory too.
+      const parts = sub.split('/');
+      for (let k = 1; k <= parts.length; k++) {
+        const piece = parts.slice(0, k).join('/') + (k < parts.length ? '/' : '');
+        const r = rules.test(piece);
+        if (r.ignored) verdict = true;
+        else if (r.unignored && k === parts.length) verdict = false;
+      }
+    }
+    return verdict;
+  };
+}

@@ -1,0 +1,181 @@
+// Lists every visible file of one workspace folder, as `/`-separated paths relative to it.
+//
+// Source 1 (fast, ~25× a Node walk): `git ls-files` — tracked files with their modes (symlinks and
+// submodules recognisable), untracked-but-not-ignored files, minus tracked files deleted from the
+// work tree. `.ignore` files and extra excludes are applied afterwards (git does not know them).
+// Source 2 (fallback, not a git work tree or no git): a parallel async walk with IgnoreRules.
+// Symlinks are never followed: a symlink to a file inside the folder is listed as a file, a
+// symlink to a directory is not descended into, anything pointing outside the folder is dropped.
+import { execFile } from 'node:child_process';
+import { promises as fsp, realpathSync, lstatSync, existsSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { IgnoreRules, dotIgnoreFilter } from './ignoreRules';
+
+export interface ListOptions {
+  caseSensitive: boolean;
+  extraExcludes?: readonly string[];
+  /** false: also list files that ignore files hide (scope `global`). */
+  useIgnoreFiles?: boolean;
+  /** Force the walk (tests, or when git gives wrong answers). */
+  noGit?: boolean;
+}
+
+export interface Listing {
+  paths: string[];
+  source: 'git' | 'walk';
+}
+
+/** Is `inner` (an absolute real path) the folder `outerReal` or inside it? */
+export function isInside(outerReal: string, inner: string): boolean {
+  return inner === outerReal || inner.startsWith(outerReal.endsWith(sep) ? outerReal : outerReal + sep);
+}
+
+/** Guess whether the file system under `dir` distinguishes `a` from `A`. */
+export function isCaseSensitiveFs(dir: string): boolean {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return process.platform === 'linux';
+  }
+  const swapped = real.replace(/[a-zA-Z](?=[^/\\]*$)/, (ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase()));
+  if (swapped === real) return process.platform === 'linux';
+  if (!existsSync(swapped)) return true;
+  try {
+    const a = lstatSync(real);
+    const b = lstatSync(swapped);
+    return !(a.ino === b.ino && a.dev === b.dev);
+  } catch {
+    return true;
+  }
+}
+
+function git(root: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', ['-C', root, '-c', 'core.quotepath=off', ...args], { maxBuffer: 1 << 30, encoding: 'utf8', windowsHide: true }, (err, stdout) =>
+      err ? reject(err) : resolve(stdout),
+    );
+  });
+}
+
+function splitZ(text: string): string[] {
+  const out = text.split('\0');
+  if (out.length && out[out.length - 1] === '') out.pop();
+  return out;
+}
+
+/** A symlink is kept only when its target is a file inside the folder. */
+async function symlinkKeeps(rootReal: string, abs: string): Promise<boolean> {
+  try {
+    const target = await fsp.realpath(abs);
+    if (!isInside(rootReal, target)) return false;
+    return (await fsp.stat(target)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function listWithGit(root: string, rootReal: string, options: ListOptions): Promise<string[]> {
+  const [cached, others, deleted] = await Promise.all([
+    git(root, ['ls-files', '-z', '-c', '--format=%(objectmode) %(path)']),
+    git(root, ['ls-files', '-z', '-o', '--exclude-standard']),
+    git(root, ['ls-files', '-z', '-d']),
+  ]);
+  const gone = new Set(splitZ(deleted));
+  const paths: string[] = [];
+  const links: string[] = [];
+  const submodules: string[] = [];
+  for (const line of splitZ(cached)) {
+    const space = line.indexOf(' ');
+    const mode = line.slice(0, space);
+    const path = line.slice(space + 1);
+    if (gone.has(path)) continue;
+    if (mode === '120000') links.push(path);
+    else if (mode === '160000') submodules.push(path);
+    else paths.push(path);
+  }
+  // Untracked entries: git does not follow symlinks, but we must know which ones are links.
+  const untracked = splitZ(others);
+  const stats = await mapLimit(untracked, 64, async (p) => {
+    try {
+      return (await fsp.lstat(join(root, p))).isSymbolicLink();
+    } catch {
+      return false;
+    }
+  });
+  untracked.forEach((p, i) => (stats[i] ? links.push(p) : paths.push(p)));
+  const keep = await mapLimit(links, 32, (p) => symlinkKeeps(rootReal, join(root, p)));
+  links.forEach((p, i) => keep[i] && paths.push(p));
+  for (const sub of submodules) {
+    try {
+      const inner = await listFiles(join(root, sub), options);
+      for (const p of inner.paths) paths.push(`${sub}/${p}`);
+    } catch {
+      // an uninitialised submodule is an empty directory: nothing to list
+    }
+  }
+  const dotIgnore = dotIgnoreFilter(root, paths, options.caseSensitive);
+  const rules = new IgnoreRules(root, { caseSensitive: options.caseSensitive, extraExcludes: options.extraExcludes, useIgnoreFiles: false });
+  return paths.filter((p) => !(dotIgnore?.(p) ?? false) && !rules.extraExcluded(p) && !p.split('/').includes('.git'));
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+async function walk(root: string, rootReal: string, options: ListOptions): Promise<string[]> {
+  const rules = new IgnoreRules(root, options);
+  const out: string[] = [];
+  const queue: string[] = [''];
+  const visit = async (dir: string): Promise<void> => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fsp.readdir(join(root, dir), { withFileTypes: true });
+    } catch {
+      return; // vanished or unreadable: skip, a watcher will report it
+    }
+    for (const e of entries) {
+      const rel = dir ? `${dir}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (!rules.dirIgnored(rel)) queue.push(rel);
+      } else if (e.isFile()) {
+        if (!rules.fileIgnored(rel)) out.push(rel);
+      } else if (e.isSymbolicLink()) {
+        if (!rules.fileIgnored(rel) && (await symlinkKeeps(rootReal, join(root, rel)))) out.push(rel);
+      }
+    }
+  };
+  // Breadth-first with a few directories in flight: readdir latency overlaps, order does not matter.
+  const inFlight = new Set<Promise<void>>();
+  while (queue.length || inFlight.size) {
+    while (queue.length && inFlight.size < 16) {
+      const p: Promise<void> = visit(queue.shift() as string).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    }
+    if (inFlight.size) await Promise.race(inFlight);
+  }
+  return out;
+}
+
+/** Every visible file of `root`, from git when it is a work tree, else from a walk. */
+export async function listFiles(root: string, options: ListOptions): Promise<Listing> {
+  const rootReal = await fsp.realpath(root);
+  if (!options.noGit && options.useIgnoreFiles !== false) {
+    try {
+      const inside = (await git(root, ['rev-parse', '--is-inside-work-tree'])).trim();
+      if (inside === 'true') return { paths: await listWithGit(root, rootReal, options), source: 'git' };
+    } catch {
+      // not a repository, or git missing: walk
+    }
+  }
+  return { paths: await walk(root, rootReal, options), source: 'walk' };
+}

@@ -1,0 +1,60 @@
+// A change feed for the file index outside VS Code (`rawp serve`, tests): `fs.watch` with
+// `recursive: true` on each root, events coalesced into batches. fs.watch says only "rename" or
+// "change"; whether a path was created or deleted is decided by looking (lstat) when the batch is
+// flushed. Same shape as `FsBackend.watch`, so `index.attach((l) => watchTree(roots, l))` works.
+import { watch, type FSWatcher, promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import type { Disposable, FsChange } from './fsBackend';
+
+export interface WatchOptions {
+  /** Coalescing window in ms (default 25). */
+  batchMs?: number;
+}
+
+export function watchTree(roots: readonly string[], listener: (changes: FsChange[]) => void, options: WatchOptions = {}): Disposable {
+  const batchMs = options.batchMs ?? 25;
+  const pending = new Map<string, 'rename' | 'change'>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+
+  const flush = async (): Promise<void> => {
+    timer = undefined;
+    const items = [...pending];
+    pending.clear();
+    const changes = await Promise.all(
+      items.map(async ([path, kind]): Promise<FsChange> => {
+        const exists = await fsp.lstat(path).then(
+          () => true,
+          () => false,
+        );
+        if (!exists) return { kind: 'deleted', path };
+        return { kind: kind === 'rename' ? 'created' : 'changed', path };
+      }),
+    );
+    if (!closed && changes.length) listener(changes);
+  };
+
+  const watchers: FSWatcher[] = [];
+  for (const root of roots) {
+    try {
+      const w = watch(root, { recursive: true }, (event, filename) => {
+        if (closed || !filename) return;
+        const path = join(root, filename.toString());
+        // A rename beats a change for the same path within one batch.
+        if (pending.get(path) !== 'rename') pending.set(path, event === 'rename' ? 'rename' : 'change');
+        timer ??= setTimeout(() => void flush(), batchMs);
+      });
+      w.on('error', () => undefined); // a vanished root: nothing more to report
+      watchers.push(w);
+    } catch {
+      // root missing or not watchable: the index simply stays as listed
+    }
+  }
+  return {
+    dispose() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      for (const w of watchers) w.close();
+    },
+  };
+}

@@ -1,0 +1,121 @@
+// From a `control.file.search` payload to a `session.file.candidates` payload (§16.1.1–§16.1.2):
+// scope selection, fuzzy search or "recently modified" for the empty query, and the per-candidate
+// metadata (name, directory, extension, MIME type, size, mtime, score, highlight ranges).
+//
+// Scopes (the spec names them without defining them):
+//  - `workspace` (default): every workspace folder, ignore rules applied;
+//  - `project`: only the session's own folder (the first workspace folder) — in a multi-root
+//    workspace, the project the user is working in;
+//  - `global`: every workspace folder INCLUDING files that ignore rules hide (build output,
+//    dependencies), still never outside the workspace and never through symlinks out of it. Its
+//    index is built on first use.
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import type { PayloadOf } from '../protocol/frameTypes';
+import { FileIndex, type Folder } from './fileIndex';
+import { FileSearcher, clampMax, type CancelToken, type SearchRequest } from './fileSearch';
+import { extensionOf, mimeTypeOf } from './mimeType';
+import picomatch from 'picomatch';
+
+export type FileSearchPayload = PayloadOf<'control.file.search'>;
+export type CandidatesPayload = PayloadOf<'session.file.candidates'>;
+type Candidate = CandidatesPayload['candidates'][number];
+/** A search request without its id (what the responder hands over). */
+export type SearchInput = Pick<FileSearchPayload, 'query' | 'scope' | 'max_results' | 'filters'>;
+/** A candidates payload without the echoed id (the responder adds it). */
+export type CandidatesBody = Pick<CandidatesPayload, 'candidates' | 'total_count' | 'truncated'>;
+
+export interface WorkspaceSearchOptions {
+  /** Opens the index for scope `global`; default: the same roots without ignore files. */
+  openGlobal?: () => Promise<FileIndex>;
+  /** Fill size_bytes / modified_at from the disk (default true; false for in-memory indexes). */
+  statResults?: boolean;
+}
+
+export class WorkspaceSearch {
+  private readonly searcher: FileSearcher;
+  private globalIndex: Promise<FileIndex> | undefined;
+  private globalSearcher: FileSearcher | undefined;
+
+  constructor(
+    readonly index: FileIndex,
+    private readonly options: WorkspaceSearchOptions = {},
+  ) {
+    this.searcher = new FileSearcher(index);
+  }
+
+  private async searcherFor(scope: SearchRequest['scope']): Promise<{ searcher: FileSearcher; index: FileIndex }> {
+    if (scope !== 'global') return { searcher: this.searcher, index: this.index };
+    this.globalIndex ??= (this.options.openGlobal ?? (() => FileIndex.open({ ...this.index.options, useIgnoreFiles: false })))();
+    const index = await this.globalIndex;
+    this.globalSearcher ??= new FileSearcher(index);
+    return { searcher: this.globalSearcher, index };
+  }
+
+  /** The candidates payload without `query_id`, or undefined when cancelled. */
+  async run(request: SearchInput, token: CancelToken = { cancelled: false }): Promise<CandidatesBody | undefined> {
+    const { searcher, index } = await this.searcherFor(request.scope);
+    if (token.cancelled) return undefined;
+    const req: SearchRequest = { query: request.query, max_results: request.max_results, scope: request.scope, filters: request.filters };
+    if (request.query.trim().length === 0) return this.recent(index, searcher, req, token);
+    const result = await searcher.search(req, token);
+    if (!result) return undefined;
+    const candidates = await Promise.all(
+      result.hits.map((h) => this.candidate(h.folder, h.rel, h.path, { match_score: h.match_score, match_ranges: h.match_ranges })),
+    );
+    if (token.cancelled) return undefined;
+    return { candidates, total_count: result.total_count, truncated: result.truncated };
+  }
+
+  /** §16.1.1: an empty query lists recently modified files, newest first. */
+  private async recent(index: FileIndex, searcher: FileSearcher, req: SearchRequest, token: CancelToken): Promise<CandidatesBody | undefined> {
+    const max = clampMax(req.max_results);
+    const exts = (req.filters?.extensions ?? []).filter(Boolean).map((e) => (e.startsWith('.') ? e : '.' + e).toLowerCase());
+    const globs = (req.filters?.exclude_patterns ?? []).filter(Boolean);
+    const excluded = globs.length ? picomatch(globs as string[], { dot: true }) : undefined;
+    const rows: { folder: Folder; rel: string; mtime: number }[] = [];
+    let total = 0;
+    for (const folder of searcher.foldersFor(req.scope)) {
+      const mtimes = this.options.statResults === false ? new Map<string, number>() : await index.mtimes(folder);
+      if (token.cancelled) return undefined;
+      for (const rel of folder.index.allPaths()) {
+        const lower = rel.toLowerCase();
+        if (exts.length && !exts.some((e) => lower.endsWith(e))) continue;
+        if (excluded?.(rel)) continue;
+        total++;
+        rows.push({ folder, rel, mtime: mtimes.get(rel) ?? -1 });
+      }
+    }
+    rows.sort((a, b) => b.mtime - a.mtime || a.rel.length - b.rel.length || (a.rel < b.rel ? -1 : 1));
+    const multi = index.folders.length > 1;
+    const candidates = await Promise.all(rows.slice(0, max).map((r) => this.candidate(r.folder, r.rel, multi ? `${r.folder.name}/${r.rel}` : r.rel, { match_ranges: [] })));
+    if (token.cancelled) return undefined;
+    return { candidates, total_count: total, truncated: total > max };
+  }
+
+  private async candidate(folder: Folder, rel: string, path: string, match: Pick<Candidate, 'match_score' | 'match_ranges'>): Promise<Candidate> {
+    const slash = path.lastIndexOf('/');
+    const name = path.slice(slash + 1);
+    const c: Candidate = { path, name, directory: slash < 0 ? '' : path.slice(0, slash) };
+    const extension = extensionOf(name);
+    if (extension) c.extension = extension;
+    const mime = mimeTypeOf(name);
+    if (mime) c.mime_type = mime;
+    if (this.options.statResults !== false && folder.source !== 'memory') {
+      try {
+        const st = await fsp.stat(join(folder.root, rel));
+        c.size_bytes = st.size;
+        c.modified_at = new Date(st.mtimeMs).toISOString();
+      } catch {
+        // deleted between search and stat: still a valid candidate name; leave metadata out
+      }
+    }
+    if (match.match_score !== undefined) c.match_score = match.match_score;
+    if (match.match_ranges) c.match_ranges = match.match_ranges;
+    return c;
+  }
+
+  dispose(): void {
+    void this.globalIndex?.then((g) => g.dispose());
+  }
+}
