@@ -24,6 +24,7 @@ export const CODES = {
   BEFORE_CAPABILITIES: { severity: 'error', clause: '§13.1', summary: 'a frame before the session.capabilities exchange (client frames need one, control.* frames both)' },
   PROMPT_BEFORE_CATALOG: { severity: 'error', clause: '§13.1', summary: 'the first control.prompt.request comes before any tool.catalog.publish' },
   PROMPT_BEFORE_COMMANDS: { severity: 'error', clause: '§13.1', summary: 'the first control.prompt.request comes before any agent.commands.publish' },
+  FEATURE_NOT_ANNOUNCED: { severity: 'warning', clause: '§12.2.1', summary: 'a frame needing a feature the receiving side did not announce (1st, 3rd… capabilities = client, 2nd… = master)' },
   // Turns (§7.5).
   TURN_OVERLAP: { severity: 'error', clause: '§7.5.1', summary: 'session.turn.start while a turn of the same agent is still open' },
   TURN_INDEX_ORDER: { severity: 'error', clause: '§7.5.1', summary: 'turn_index does not count 0, 1, 2… per session (and per subagent)' },

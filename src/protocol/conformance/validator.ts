@@ -7,6 +7,7 @@ import { CODES, type ProblemCode } from './codes';
 import { scopeOf, type Located, type SessionContext, type SessionRule } from './context';
 import type { Problem, Report, ValidationResult, Where } from './problem';
 import { catalogRule } from './rules/catalog';
+import { featureRule } from './rules/features';
 import { textBlockRule, thinkingBlockRule } from './rules/blocks';
 import { interactionRule } from './rules/interactions';
 import { orderRule } from './rules/order';
@@ -15,7 +16,7 @@ import { timestampRule } from './rules/timestamps';
 import { toolRule } from './rules/tools';
 import { turnRule } from './rules/turns';
 
-const RULES: (() => SessionRule)[] = [orderRule, turnRule, textBlockRule, thinkingBlockRule, toolRule, catalogRule, subagentRule, interactionRule, timestampRule];
+const RULES: (() => SessionRule)[] = [orderRule, featureRule, turnRule, textBlockRule, thinkingBlockRule, toolRule, catalogRule, subagentRule, interactionRule, timestampRule];
 
 class SessionChecker {
   readonly ctx: SessionContext;

@@ -160,6 +160,33 @@ describe('protocol/conformance: §13.1 set-up order', () => {
   });
 });
 
+describe('protocol/conformance: §12.2.1 capability filtering', () => {
+  it('§12.2.1 after a reattach the new exchange counts: 3rd capabilities = client, 4th = master', () => {
+    const { b, s } = session({ thinking_stream: true });
+    const think = () => s.send('agent.thinking.done', { content_index: 0 });
+    think();
+    s.capabilities({ thinking_stream: true });
+    s.capabilities({});
+    think();
+    think();
+    const r = validateText(b.text());
+    assert.deepEqual(r.problems.map((p) => [p.line, p.code]), [[r.frames - 1, 'FEATURE_NOT_ANNOUNCED']]);
+  });
+
+  it('§12.2.1 control.file.search goes only to a client that announced file_search_fuzzy', () => {
+    const search = (clientFeatures: Record<string, boolean>) => {
+      const b = new StreamBuilder();
+      const s = b.session(1);
+      s.capabilities(clientFeatures);
+      s.capabilities({});
+      s.send('control.file.search', { query_id: b.id(), query: 'src' });
+      return codes(b.text());
+    };
+    assert.deepEqual(search({ file_reference: true }), ['FEATURE_NOT_ANNOUNCED']);
+    assert.deepEqual(search({ file_search_fuzzy: true }), []);
+  });
+});
+
 describe('protocol/conformance: §7.5 turns', () => {
   it('§7.5.1 turn_index continues from the last one seen, so one slip is one error', () => {
     const { s } = session();
