@@ -1,0 +1,65 @@
+import { strict as assert } from 'node:assert';
+import type { PayloadOf } from '../../../src/protocol/frameTypes';
+import { EngineHarness } from '../../support/engineHarness';
+import { settle, until } from '../../support/settle';
+
+describe('session/engine: output_type, agent state, file search (§5.3.3, §4.6.1, §16.1)', () => {
+  it('§5.3.3 an output_type the protocol does not know is replaced by the decided one', async () => {
+    const h = await EngineHarness.start({
+      turns: [{ steps: [{ kind: 'tool', name: 'Read', input: {}, output: 'x', output_type: 'bogus' as never }] }],
+    });
+    const from = await h.runTurn();
+    const results = h.ofType('tool.invoke.result', from);
+    assert.equal(results.length, 1, 'the result is repaired, not dropped');
+    assert.equal(results[0].payload.output_type, 'file_content');
+  });
+
+  it('§4.6.1 an adapter\'s agent.state.changed is sent with the engine\'s own previous_state', async () => {
+    const h = await EngineHarness.start({
+      turns: [{ steps: [{ kind: 'emit', event: { type: 'agent.state.changed', payload: { previous_state: 'error', current_state: 'tool_calling', reason: 'running Bash' } } }] }],
+    });
+    const from = await h.runTurn();
+    const changes = h.ofType('agent.state.changed', from).map((f) => [f.payload.previous_state, f.payload.current_state]);
+    assert.deepEqual(changes, [['idle', 'thinking'], ['thinking', 'tool_calling'], ['tool_calling', 'idle']]);
+  });
+
+  it('§2.2 content frames an adapter emits outside a turn are dropped and logged', async () => {
+    const h = await EngineHarness.start();
+    const n = h.frames.length;
+    h.adapter.host?.emit({ type: 'agent.text.delta', payload: { content_index: 0, text: 'stray' } });
+    assert.equal(h.frames.length, n);
+    assert.ok(h.logs.some((l) => /outside a turn/.test(l.message)));
+  });
+
+  it('§16.1.2 a file search is answered with session.file.candidates for its query_id (parent_id = the search)', async () => {
+    const h = await EngineHarness.start({}, {
+      fileSearch: async (q) => ({ query_id: 'ignored', candidates: [{ path: `src/${q.query}.ts`, name: `${q.query}.ts`, directory: 'src' }], truncated: false }),
+    });
+    const from = h.frames.length;
+    const search = h.control('control.file.search', { query_id: 'q-1', query: 'auth' });
+    await until(() => h.ofType('session.file.candidates', from).length === 1, 'candidates');
+    const c = h.ofType('session.file.candidates', from)[0];
+    assert.equal(c.parent_id, search.message_id);
+    assert.equal(c.payload.query_id, 'q-1');
+    assert.equal(c.payload.candidates[0].path, 'src/auth.ts');
+  });
+
+  it('§16.1.3 control.file.search.cancel aborts the search and nothing is sent for it', async () => {
+    let seen: AbortSignal | undefined;
+    let finish!: (v: PayloadOf<'session.file.candidates'>) => void;
+    const h = await EngineHarness.start({}, {
+      fileSearch: (_q, signal) => {
+        seen = signal;
+        return new Promise((r) => (finish = r));
+      },
+    });
+    const from = h.frames.length;
+    h.control('control.file.search', { query_id: 'q-2', query: 'x' });
+    await settle();
+    h.control('control.file.search.cancel', { query_id: 'q-2' });
+    assert.equal(seen?.aborted, true);
+    finish({ query_id: 'q-2', candidates: [], truncated: false });
+    await settle();
+    assert.equal(h.ofType('session.file.candidates', from).length, 0);
+  });
+});
