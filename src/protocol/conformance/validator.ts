@@ -84,7 +84,9 @@ export class StreamValidator {
     const outcome = parseFrame(text);
     if (outcome.kind === 'error') {
       const { error_code, message } = outcome.error;
-      this.report(error_code === 'FRAME_TOO_LARGE' ? 'INVALID_ENVELOPE' : error_code, { line, session_id: outcome.session_id, message_id: outcome.message_id }, message);
+      // No size limit is passed to parseFrame, so FRAME_TOO_LARGE cannot occur; mapped for totality.
+      const code: ProblemCode = error_code === 'FRAME_TOO_LARGE' ? 'INVALID_ENVELOPE' : error_code;
+      this.report(code, { line, session_id: outcome.session_id, message_id: outcome.message_id }, message);
       return;
     }
     if (outcome.kind === 'ignored') {

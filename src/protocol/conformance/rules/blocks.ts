@@ -38,6 +38,9 @@ function blockRule(kind: 'text' | 'thinking'): SessionRule {
           report(unclosed, where(b.first), `${deltaType} block ${b.index} is not closed by ${doneType} before session.turn.end (line ${at.line})`);
           open.delete(key);
         }
+        // The turn is over: its closed blocks need no remembering (keeps long streams small).
+        const prefix = keyOf(turn, 0).slice(0, -2);
+        for (const key of closed) if (key.startsWith(prefix)) closed.delete(key);
       }
     },
     end(ctx, report) {
