@@ -1,0 +1,321 @@
+// The ACP adapter: any Agent Client Protocol agent as a long-lived child process (JSON-RPC over
+// stdio, @agentclientprotocol/sdk). We advertise fs.readTextFile/fs.writeTextFile and serve them
+// through the FsBackend and the read-before-write policy; permission asks become PERMISSION
+// interactions; session/update notifications become frames; cancel is `session/cancel`;
+// `loadSessionId` restores a session with `session/load`.
+import { client, type ClientConnection } from '@agentclientprotocol/sdk';
+import type { AgentModeName } from '../../protocol/common';
+import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, TurnOutcome } from '../adapter';
+import { AgentProcess, mapExit } from '../process';
+import type { ExitInfo } from '../process';
+import type { FsBackend } from '../../workspace/fsBackend';
+import type { FsEvents } from '../../tools/fsEvents';
+import { AcpFsBridge } from './fsBridge';
+import { permissionOutcome, permissionRequest, rejectOption, type AcpPermissionOption, type AcpPermissionOutcome } from './permission';
+import { messagePipe, type TraceDirection } from './stream';
+import { AcpUpdateTranslator } from './updates';
+import { usageFromPromptResponse } from './usage';
+
+export interface AcpAdapterOptions {
+  /** Agent id ('acp:gemini', …) and name for the UI. */
+  id: string;
+  displayName: string;
+  command: string;
+  args?: string[];
+  env?: Record<string, string | undefined>;
+  /** Serve fs/* through these; without them the agent reads and writes files itself. */
+  fs?: { backend: FsBackend; events: FsEvents };
+  /** Restore this agent session with session/load instead of starting a new one. */
+  loadSessionId?: string;
+  /** How long a permission ask waits for the user (the engine enforces it). */
+  permissionTimeoutSec?: number;
+  /** After session/cancel, how long the agent gets to end the turn before it is stopped. */
+  cancelGraceMs?: number;
+  /** How long initialize / session/new may take. */
+  startTimeoutMs?: number;
+  /** §17.2.3 grace period between SIGTERM and SIGKILL. */
+  killGraceMs?: number;
+  /** Every JSON-RPC message, both ways (for `rawp convert --from acp` captures and debugging). */
+  trace?(direction: TraceDirection, message: unknown): void;
+}
+
+const STOP_REASONS: Record<string, TurnOutcome['stop_reason']> = {
+  end_turn: 'end_turn',
+  max_tokens: 'max_tokens',
+  max_turn_requests: 'max_tokens',
+  refusal: 'end_turn',
+  cancelled: 'cancelled',
+};
+
+/** DPS modes -> the ACP mode ids agents commonly use for them. */
+const MODE_IDS: Record<AgentModeName, string[]> = { default: ['default'], plan: ['plan'], review: ['plan', 'review'] };
+
+interface TurnState {
+  cancelled: boolean;
+  /** Resolves pending permission asks as cancelled once the turn is cancelled. */
+  onCancel: Array<() => void>;
+}
+
+export class AcpAdapter implements AgentAdapter {
+  readonly info: AgentInfo;
+  private host: AgentHost | undefined;
+  private proc: AgentProcess | undefined;
+  private conn: ClientConnection | undefined;
+  private translator: AcpUpdateTranslator | undefined;
+  private sessionId: string | undefined;
+  private availableModes: string[] = [];
+  private turn: TurnState | undefined;
+  private exit: ExitInfo | undefined;
+  private disposing = false;
+  /** Commands returned by start(); changes before the first prompt are published then. */
+  private startCommands: CommandEntry[] = [];
+  private live = false;
+
+  constructor(private readonly options: AcpAdapterOptions) {
+    this.info = { id: options.id, displayName: options.displayName, adapter_type: 'process' };
+  }
+
+  async start(host: AgentHost): Promise<{ capabilities: AgentCapabilities; tools: CatalogTool[]; diagnostics?: CatalogDiagnostic[]; commands: CommandEntry[] }> {
+    this.host = host;
+    const translator = new AcpUpdateTranslator({ emit: (e) => host.emit(e), roots: this.options.fs?.backend.roots ?? [host.workspacePath], session_id: host.session_id, toolStreaming: true });
+    this.translator = translator;
+    // The pipe exists before the process so no early line can miss it.
+    const pipe = messagePipe((m) => this.proc?.send(m) ?? false, this.options.trace);
+    const proc = AgentProcess.spawn({
+      command: this.options.command,
+      args: this.options.args ?? [],
+      session_id: host.session_id,
+      workspacePath: host.workspacePath,
+      env: this.options.env,
+      killGraceMs: this.options.killGraceMs,
+      onMessage: (v) => pipe.deliver(v),
+    });
+    this.proc = proc;
+    void proc.exited.then((exit) => {
+      this.exit = exit;
+      pipe.close();
+    });
+
+    const bridge = this.options.fs ? new AcpFsBridge({ fs: this.options.fs.backend, fsEvents: this.options.fs.events, actor: host.session_id, cwd: host.workspacePath }) : undefined;
+    let app = client({ name: 'rawp' })
+      .onNotification('session/update', ({ params }) => {
+        if (params.sessionId === this.sessionId || this.sessionId === undefined) translator.update(params.update as unknown as Record<string, unknown>);
+      })
+      .onRequest('session/request_permission', ({ params }) => this.permission(params as unknown as PermissionParams));
+    if (bridge) {
+      app = app.onRequest('fs/read_text_file', ({ params }) => bridge.readTextFile(params)).onRequest('fs/write_text_file', ({ params }) => bridge.writeTextFile(params));
+    }
+    const conn = app.connect(pipe.stream);
+    this.conn = conn;
+
+    const init = await this.withStartTimeout(
+      conn.agent.request('initialize', {
+        protocolVersion: 1,
+        clientCapabilities: { fs: { readTextFile: !!bridge, writeTextFile: !!bridge }, terminal: false },
+        clientInfo: { name: 'rawp', title: 'RAWP Agent Client', version: '0.1.0' },
+      }),
+      'initialize',
+    );
+    const canLoad = init.agentCapabilities?.loadSession === true;
+    let modes: { availableModes?: Array<{ id: string }>; currentModeId?: string } | null | undefined;
+    const diagnostics: CatalogDiagnostic[] = [];
+    let restored = false;
+    if (this.options.loadSessionId && canLoad) {
+      this.sessionId = this.options.loadSessionId;
+      // History is replayed as session/update notifications outside any turn: the translator
+      // ignores replayed messages (they belong to turns already reported) but keeps commands/modes.
+      try {
+        const loaded = await this.withStartTimeout(conn.agent.request('session/load', { sessionId: this.options.loadSessionId, cwd: host.workspacePath, mcpServers: [] }), 'session/load', false);
+        modes = (loaded as { modes?: typeof modes } | undefined)?.modes;
+        restored = true;
+      } catch (e) {
+        if (this.exit) throw e;
+        // The agent could not restore it: go on with a fresh session and say so.
+        this.sessionId = undefined;
+        diagnostics.push({ severity: 'warning', code: 'SESSION_NOT_RESTORED', message: `${this.info.displayName} could not load session ${this.options.loadSessionId}: ${errorMessage(e)}${detailsOf(e)}; a new session was started` });
+      }
+    } else if (this.options.loadSessionId) {
+      diagnostics.push({ severity: 'warning', code: 'SESSION_NOT_RESTORED', message: `${this.info.displayName} cannot load sessions (no loadSession capability); a new session was started` });
+    }
+    if (!this.sessionId) {
+      const created = await this.withStartTimeout(conn.agent.request('session/new', { cwd: host.workspacePath, mcpServers: [] }), 'session/new');
+      this.sessionId = created.sessionId;
+      modes = created.modes;
+    }
+    this.startCommands = translator.commands;
+    this.availableModes = (modes?.availableModes ?? []).map((m) => m.id);
+    translator.modeId = modes?.currentModeId;
+    const planMode = this.availableModes.some((m) => MODE_IDS.plan.includes(m));
+    const agentInfo = (init as { agentInfo?: { name?: string; version?: string } }).agentInfo;
+    return {
+      capabilities: {
+        features: { adapter_type: 'process', thinking_stream: true, tool_streaming: true, plan_mode: planMode, context_compaction: false, subagent: false, structured_output: false },
+        extensions: {
+          agent_session_id: this.sessionId,
+          acp: { agent: agentInfo?.name, version: agentInfo?.version, load_session: canLoad, modes: this.availableModes, restored },
+        },
+      },
+      tools: translator.catalog.map((t) => ({ ...t })),
+      ...(diagnostics.length ? { diagnostics } : {}),
+      commands: this.startCommands,
+    };
+  }
+
+  async prompt(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
+    const { host, conn, translator, proc } = this;
+    if (!host || !conn || !translator || !proc || !this.sessionId) throw new Error('AcpAdapter.prompt before start');
+    const sessionId = this.sessionId;
+    if (this.exit) return this.exited(this.exit);
+    await this.applyMode(prompt.mode);
+
+    const turn: TurnState = { cancelled: false, onCancel: [] };
+    this.turn = turn;
+    if (!this.live) {
+      this.live = true;
+      translator.goLive(this.startCommands);
+    }
+    translator.beginTurn();
+    let guard: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      if (turn.cancelled) return;
+      turn.cancelled = true;
+      void conn.agent.notify('session/cancel', { sessionId }).catch(() => undefined);
+      for (const f of turn.onCancel.splice(0)) f();
+      // An agent that ignores the cancel is stopped (and the turn ends as cancelled).
+      guard = setTimeout(() => void proc.stop(), this.options.cancelGraceMs ?? 10000);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+
+    try {
+      const request = conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: prompt.text }] });
+      const outcome = await Promise.race([request.then((r) => ({ kind: 'response' as const, r })), proc.exited.then((exit) => ({ kind: 'exit' as const, exit }))]).catch((e: unknown) => ({ kind: 'failed' as const, e }));
+      if (outcome.kind === 'response') {
+        const stop = turn.cancelled ? 'cancelled' : (STOP_REASONS[outcome.r.stopReason] ?? 'end_turn');
+        translator.endTurn(stop === 'cancelled' ? 'cancelled' : 'ended');
+        return { stop_reason: stop, usage: { ...(usageFromPromptResponse(outcome.r) ?? { input_tokens: 0, output_tokens: 0 }), ...translator.turnUsage() }, agent_session_id: sessionId };
+      }
+      const exit = outcome.kind === 'exit' ? outcome.exit : this.exit ?? (await Promise.race([proc.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 2000))]));
+      if (exit) {
+        if (turn.cancelled) {
+          // We stopped an agent that ignored session/cancel: a cancelled turn, then a dead session.
+          translator.endTurn('cancelled');
+          return { stop_reason: 'cancelled', agent_session_id: sessionId };
+        }
+        translator.endTurn('error');
+        return this.exited(exit);
+      }
+      // The agent answered the prompt with a JSON-RPC error (an API failure, a refused request…).
+      translator.endTurn(turn.cancelled ? 'cancelled' : 'error');
+      if (turn.cancelled) return { stop_reason: 'cancelled', agent_session_id: sessionId };
+      const e = (outcome as { e: unknown }).e;
+      host.emit({ type: 'agent.error', payload: { error_code: 'ACP_PROMPT_FAILED', message: errorMessage(e), severity: 'error', recoverable: true, details: { module: this.info.id, ...errorData(e) } } });
+      return { stop_reason: 'error', agent_session_id: sessionId };
+    } finally {
+      if (guard) clearTimeout(guard);
+      signal.removeEventListener('abort', onAbort);
+      this.turn = undefined;
+    }
+  }
+
+  async setMode(mode: AgentModeName): Promise<void> {
+    await this.applyMode(mode);
+  }
+
+  async dispose(): Promise<void> {
+    this.disposing = true;
+    this.conn?.close();
+    await this.proc?.stop();
+  }
+
+  /** The process ended: §17.2.2 frames (stderr in details), the turn ends in error. */
+  private exited(exit: ExitInfo): TurnOutcome {
+    const mapping = mapExit({ exit, agent: this.info.id, singleTurn: false, stopRequested: this.disposing });
+    for (const e of mapping.events) this.host?.emit(e);
+    if (mapping.events.length === 0) {
+      this.host?.emit({ type: 'agent.error', payload: { error_code: 'AGENT_EXITED', message: `${this.info.displayName} exited during the turn`, severity: 'fatal', recoverable: false, details: { module: this.info.id } } });
+    }
+    return { stop_reason: 'error', ...(this.sessionId ? { agent_session_id: this.sessionId } : {}) };
+  }
+
+  private async applyMode(mode: AgentModeName): Promise<void> {
+    const wanted = MODE_IDS[mode].find((id) => this.availableModes.includes(id));
+    if (!wanted || !this.conn || !this.sessionId || this.translator?.modeId === wanted) return;
+    await this.conn.agent.request('session/set_mode', { sessionId: this.sessionId, modeId: wanted });
+    this.translator?.update({ sessionUpdate: 'current_mode_update', currentModeId: wanted });
+  }
+
+  private async permission(params: PermissionParams): Promise<{ outcome: AcpPermissionOutcome }> {
+    const options = (params.options ?? []).filter((o) => typeof o?.optionId === 'string');
+    const turn = this.turn;
+    const host = this.host;
+    if (!turn || !host || !this.translator) return { outcome: reject(options) };
+    if (turn.cancelled) return { outcome: { outcome: 'cancelled' } };
+    const call = this.translator.callForPermission(params.toolCall ?? {});
+    // Mode, whitelist and catalog status first (§6.3.2): a call the engine forbids is refused
+    // without asking anyone.
+    const check = host.checkTool(call.tool_name, call.input);
+    if (!check.allowed) return { outcome: reject(options) };
+    const ask = permissionRequest({ tool_name: call.tool_name, title: typeof params.toolCall?.title === 'string' ? params.toolCall.title : undefined, input: call.input, paths: call.paths, options, timeout_sec: this.options.permissionTimeoutSec ?? 300 });
+    const cancelled = new Promise<{ kind: 'cancelled' }>((resolve) => turn.onCancel.push(() => resolve({ kind: 'cancelled' })));
+    const answer = await Promise.race([host.requestInteraction(ask), cancelled]);
+    return { outcome: permissionOutcome(answer, options) };
+  }
+
+  /** Waits for a start-up request; a failure stops the agent unless `stopOnError` is false. */
+  private async withStartTimeout<T>(p: Promise<T>, what: string, stopOnError = true): Promise<T> {
+    const proc = this.proc!;
+    const ms = this.options.startTimeoutMs ?? 60000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        p,
+        proc.exited.then((exit) => {
+          throw new Error(`${this.info.displayName} exited during ${what} (${exit.spawnError ?? `code ${exit.code ?? exit.signal}`})${lastLine(exit.stderr)}`);
+        }),
+        new Promise<never>((_, rej) => {
+          timer = setTimeout(() => rej(new Error(`${this.info.displayName} did not answer ${what} within ${ms} ms`)), ms);
+        }),
+      ]);
+    } catch (e) {
+      if (stopOnError || this.exit) await proc.stop();
+      throw e;
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  }
+}
+
+interface PermissionParams {
+  sessionId: string;
+  options?: AcpPermissionOption[];
+  toolCall?: Record<string, unknown> & { title?: unknown };
+}
+
+function reject(options: readonly AcpPermissionOption[]): AcpPermissionOutcome {
+  const r = rejectOption(options);
+  return r ? { outcome: 'selected', optionId: r.optionId } : { outcome: 'cancelled' };
+}
+
+function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string') return (e as { message: string }).message;
+  return String(e);
+}
+
+/** `data.details` of a JSON-RPC error, which agents use for the actual reason. */
+function detailsOf(e: unknown): string {
+  const d = (e as { data?: { details?: unknown } } | null)?.data?.details;
+  return typeof d === 'string' ? ` (${d})` : '';
+}
+
+function errorData(e: unknown): Record<string, unknown> {
+  const code = (e as { code?: unknown } | null)?.code;
+  const data = (e as { data?: unknown } | null)?.data;
+  return { ...(typeof code === 'number' ? { rpc_code: code } : {}), ...(data !== undefined ? { rpc_data: data } : {}) };
+}
+
+function lastLine(stderr: string): string {
+  const l = stderr.split('\n').filter((s) => s.trim()).pop();
+  return l ? `: ${l.trim().slice(0, 300)}` : '';
+}

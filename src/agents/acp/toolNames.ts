@@ -1,0 +1,57 @@
+// ACP tool calls carry a `kind` (read, edit, execute, …) and a free-text title, and only sometimes
+// a tool name (`name`, or Claude's `_meta.claudeCode.toolName`). The DPS catalog needs names with a
+// category and an output_type (§5.3.3), so every call gets one: its own name when the agent says
+// it, else a Claude Code-like name for its kind. The catalog grows (and is re-published) when an
+// agent names a tool we had not listed.
+import type { CatalogTool } from '../adapter';
+import type { OutputTypeName, ToolCategoryName } from '../../protocol/common';
+
+export type AcpToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'switch_mode' | 'other';
+
+interface KindInfo {
+  name: string;
+  category: ToolCategoryName;
+  output_type: OutputTypeName;
+  description: string;
+}
+
+export const KIND_TOOLS: Record<AcpToolKind, KindInfo> = {
+  read: { name: 'Read', category: 'filesystem', output_type: 'file_content', description: 'Reads a file (ACP kind "read").' },
+  edit: { name: 'Edit', category: 'filesystem', output_type: 'diff', description: 'Changes a file (ACP kind "edit").' },
+  delete: { name: 'Delete', category: 'filesystem', output_type: 'diff', description: 'Deletes a file (ACP kind "delete").' },
+  move: { name: 'Move', category: 'filesystem', output_type: 'text', description: 'Moves or renames a file (ACP kind "move").' },
+  search: { name: 'Search', category: 'search', output_type: 'text', description: 'Searches files or content (ACP kind "search").' },
+  execute: { name: 'Bash', category: 'shell', output_type: 'text', description: 'Runs a command (ACP kind "execute").' },
+  think: { name: 'Think', category: 'custom', output_type: 'text', description: 'Internal reasoning step (ACP kind "think").' },
+  fetch: { name: 'WebFetch', category: 'web', output_type: 'web_content', description: 'Fetches web content (ACP kind "fetch").' },
+  switch_mode: { name: 'SwitchMode', category: 'planning', output_type: 'text', description: 'Switches the agent mode (ACP kind "switch_mode").' },
+  other: { name: 'Tool', category: 'custom', output_type: 'text', description: 'Any other tool (ACP kind "other").' },
+};
+
+/** ACP `plan` updates are shown as TodoWrite calls (§8.2). */
+export const ACP_TODOS = 'TodoWrite';
+
+export function baseAcpCatalog(): CatalogTool[] {
+  const tools: CatalogTool[] = Object.values(KIND_TOOLS).map((k) => ({ name: k.name, description: k.description, category: k.category, output_type: k.output_type }));
+  tools.push({ name: ACP_TODOS, description: "The agent's plan (ACP `plan` updates).", category: 'task_management', output_type: 'structured' });
+  return tools;
+}
+
+export function kindOf(kind: unknown): AcpToolKind {
+  return typeof kind === 'string' && kind in KIND_TOOLS ? (kind as AcpToolKind) : 'other';
+}
+
+/** The name a call is shown under: the agent's own name when it gives one, else its kind's. */
+export function toolNameOf(call: { name?: unknown; kind?: unknown; _meta?: unknown; toolCallId?: unknown }): string {
+  if (typeof call.name === 'string' && call.name) return call.name;
+  const meta = call._meta as { claudeCode?: { toolName?: unknown } } | null | undefined;
+  const claude = meta?.claudeCode?.toolName;
+  if (typeof claude === 'string' && claude) return claude;
+  return KIND_TOOLS[kindOf(call.kind)].name;
+}
+
+/** A catalog entry for a name the agent gave, classified by the call's kind. */
+export function catalogEntryFor(name: string, kind: AcpToolKind): CatalogTool {
+  const k = KIND_TOOLS[kind];
+  return { name, description: `${name} (${k.description})`, category: k.category, output_type: k.output_type };
+}

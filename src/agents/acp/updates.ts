@@ -1,0 +1,309 @@
+// ACP `session/update` notifications -> DPS frame content. One translator per session: the catalog
+// and the command list live as long as the session; blocks, tool calls and usage are per turn.
+// Pure apart from `emit`, so `rawp convert --from acp` replays captured traffic through it too.
+import { createTwoFilesPatch } from 'diff';
+import { newId } from '../../protocol/build';
+import type { PayloadOf } from '../../protocol/frameTypes';
+import type { AgentEvent, CatalogTool, CommandEntry, TurnUsage } from '../adapter';
+import { ACP_TODOS, baseAcpCatalog, catalogEntryFor, kindOf, toolNameOf, type AcpToolKind } from './toolNames';
+import { displayPath } from '../../tools/paths';
+
+type Json = Record<string, unknown>;
+type ResultStatus = PayloadOf<'tool.invoke.result'>['status'];
+
+export interface AcpTranslatorOptions {
+  emit(event: AgentEvent): void;
+  /** Workspace roots, to show paths relative in diffs. */
+  roots: readonly string[];
+  /** Our session id (for session.renamed). */
+  session_id: string;
+  /** Stream in-progress tool output as tool.invoke.stream (only when announced, §12.2.1). */
+  toolStreaming: boolean;
+  /** Tools announced so far; shared with the adapter, grown and re-published when needed. */
+  catalog?: CatalogTool[];
+}
+
+interface OpenCall {
+  invocation_id: string;
+  tool_name: string;
+  kind: AcpToolKind;
+  started: number;
+  /** Text of the call's content already streamed (to send only what is new). */
+  streamed: string;
+  sequence: number;
+  content: unknown[];
+  locations: string[];
+}
+
+interface OpenBlock {
+  kind: 'text' | 'thinking';
+  index: number;
+  text: string;
+}
+
+export class AcpUpdateTranslator {
+  readonly catalog: CatalogTool[];
+  commands: CommandEntry[] = [];
+  /** The agent's current mode id (from session/new and current_mode_update). */
+  modeId: string | undefined;
+  private inTurn = false;
+  /** Until the engine has announced the session (§13.1), command and mode changes are only kept. */
+  private live = false;
+  private announcedCommands = '[]';
+  private blockIndex = 0;
+  private block: OpenBlock | undefined;
+  private readonly calls = new Map<string, OpenCall>();
+  private usage: { used?: number; size?: number; cost?: number } = {};
+  toolCount = 0;
+
+  constructor(private readonly opts: AcpTranslatorOptions) {
+    this.catalog = opts.catalog ?? baseAcpCatalog();
+  }
+
+  /** The session's opening frames are out: from now on changes are published as they come. */
+  goLive(announcedCommands: CommandEntry[]): void {
+    this.announcedCommands = JSON.stringify(announcedCommands);
+    this.live = true;
+    if (JSON.stringify(this.commands) !== this.announcedCommands) this.publishCommands();
+  }
+
+  beginTurn(): void {
+    if (!this.live) this.goLive([]);
+    this.inTurn = true;
+    this.blockIndex = 0;
+    this.block = undefined;
+    this.calls.clear();
+    this.usage = {};
+    this.toolCount = 0;
+  }
+
+  /**
+   * End the turn: close an open block (`is_cancelled` when the turn was cancelled, §6.1.2) and
+   * answer every open call (§7.5.3 order: results before the turn ends).
+   */
+  endTurn(how: 'ended' | 'cancelled' | 'error'): void {
+    this.closeBlock(how === 'cancelled');
+    for (const [id, call] of this.calls) {
+      this.calls.delete(id);
+      this.result(call, 'cancelled', how === 'cancelled' ? 'Cancelled' : 'The agent ended the turn before the tool finished');
+    }
+    this.inTurn = false;
+  }
+
+  /** Usage seen in this turn's usage_update notifications. */
+  turnUsage(): Pick<TurnUsage, 'context_used' | 'context_capacity' | 'cost_usd'> {
+    return {
+      ...(this.usage.used !== undefined ? { context_used: this.usage.used } : {}),
+      ...(this.usage.size !== undefined ? { context_capacity: this.usage.size } : {}),
+      ...(this.usage.cost !== undefined ? { cost_usd: this.usage.cost } : {}),
+    };
+  }
+
+  /** One `session/update` params.update. Unknown variants are ignored (the protocol grows). */
+  update(u: Json): void {
+    switch (u.sessionUpdate) {
+      case 'agent_message_chunk':
+      case 'agent_thought_chunk': {
+        const text = textOf(u.content);
+        if (text === undefined || !this.inTurn) return;
+        this.chunk(u.sessionUpdate === 'agent_message_chunk' ? 'text' : 'thinking', text);
+        return;
+      }
+      case 'tool_call':
+        if (this.inTurn) this.toolCall(u);
+        return;
+      case 'tool_call_update':
+        if (this.inTurn) this.toolCall(u);
+        return;
+      case 'plan':
+        if (this.inTurn) this.plan(u);
+        return;
+      case 'available_commands_update':
+        this.commands = commandsOf(u.availableCommands);
+        if (this.live) this.publishCommands();
+        return;
+      case 'current_mode_update': {
+        if (typeof u.currentModeId !== 'string' || u.currentModeId === this.modeId) return;
+        const state = this.inTurn ? 'thinking' : 'idle';
+        this.modeId = u.currentModeId;
+        if (this.live) this.opts.emit({ type: 'agent.state.changed', payload: { previous_state: state, current_state: state, reason: 'mode_switch', agent_mode: u.currentModeId } });
+        return;
+      }
+      case 'usage_update': {
+        const cost = (u.cost as { amount?: unknown } | null | undefined)?.amount;
+        this.usage = { used: nonNeg(u.used), size: nonNeg(u.size), cost: typeof cost === 'number' ? cost : this.usage.cost };
+        return;
+      }
+      case 'session_info_update':
+        if (typeof u.title === 'string' && u.title) this.opts.emit({ type: 'session.renamed', payload: { session_id: this.opts.session_id, name: u.title, renamed_by: 'client' } });
+        return;
+      case 'notice': {
+        const severity = u.severity === 'error' ? 'error' : 'warning';
+        const message = [u.title, u.description].filter((s) => typeof s === 'string' && s).join(': ');
+        this.opts.emit({ type: 'agent.error', payload: { error_code: 'ACP_NOTICE', message: message || 'notice from the agent', severity, recoverable: true, details: { module: 'acp' } } });
+        return;
+      }
+      default:
+        // user_message_chunk (our own prompt echoed, or history replayed), config options, …
+        return;
+    }
+  }
+
+  /**
+   * A permission request names a tool call the agent may not have announced yet (gemini asks
+   * before it reports the call): make sure its request frame is out, and tell the caller its name.
+   */
+  callForPermission(toolCall: Json): { invocation_id: string; tool_name: string; input: Json; paths: string[] } {
+    const call = this.ensureCall(toolCall);
+    return { invocation_id: call.invocation_id, tool_name: call.tool_name, input: inputOf(toolCall), paths: call.locations };
+  }
+
+  private publishCommands(): void {
+    this.announcedCommands = JSON.stringify(this.commands);
+    this.opts.emit({ type: 'agent.commands.publish', payload: { commands: this.commands } });
+  }
+
+  private chunk(kind: 'text' | 'thinking', text: string): void {
+    if (this.block && this.block.kind !== kind) this.closeBlock(false);
+    if (!this.block) this.block = { kind, index: this.blockIndex++, text: '' };
+    this.block.text += text;
+    const content_index = this.block.index;
+    this.opts.emit(kind === 'text' ? { type: 'agent.text.delta', payload: { content_index, text } } : { type: 'agent.thinking.delta', payload: { content_index, text } });
+  }
+
+  private closeBlock(cancelled: boolean): void {
+    const b = this.block;
+    if (!b) return;
+    this.block = undefined;
+    if (b.kind === 'text') this.opts.emit({ type: 'agent.text.done', payload: { content_index: b.index, full_text: b.text, ...(cancelled ? { is_cancelled: true } : {}) } });
+    else this.opts.emit({ type: 'agent.thinking.done', payload: { content_index: b.index } });
+  }
+
+  private ensureCall(u: Json): OpenCall {
+    const id = String(u.toolCallId ?? '');
+    const existing = this.calls.get(id);
+    if (existing) return existing;
+    this.closeBlock(false);
+    const kind = kindOf(u.kind);
+    const tool_name = toolNameOf(u);
+    if (!this.catalog.some((t) => t.name === tool_name)) {
+      this.catalog.push(catalogEntryFor(tool_name, kind));
+      this.opts.emit({ type: 'tool.catalog.publish', payload: { tools: this.catalog.map((t) => ({ ...t })) } });
+    }
+    const call: OpenCall = { invocation_id: newId(), tool_name, kind, started: Date.now(), streamed: '', sequence: 0, content: [], locations: locationsOf(u.locations) };
+    this.calls.set(id, call);
+    this.toolCount++;
+    this.opts.emit({ type: 'tool.invoke.request', payload: { invocation_id: call.invocation_id, tool_name, input: inputOf(u) } });
+    return call;
+  }
+
+  private toolCall(u: Json): void {
+    // An update for a call never announced announces it, so its result always has a request.
+    const call = this.ensureCall(u);
+    if (Array.isArray(u.content)) call.content = u.content;
+    if (Array.isArray(u.locations)) call.locations = locationsOf(u.locations);
+    if (u.status === 'completed' || u.status === 'failed') {
+      this.calls.delete(String(u.toolCallId));
+      const output = this.outputOf(call, u.rawOutput);
+      this.result(call, u.status === 'completed' ? 'success' : 'error', output);
+      return;
+    }
+    if (this.opts.toolStreaming && u.status === 'in_progress') {
+      const text = contentText(call.content);
+      if (text.length > call.streamed.length && text.startsWith(call.streamed)) {
+        const chunk = text.slice(call.streamed.length);
+        call.streamed = text;
+        this.opts.emit({ type: 'tool.invoke.stream', payload: { invocation_id: call.invocation_id, tool_name: call.tool_name, stream_type: 'stdout', chunk, sequence: call.sequence++ } });
+      }
+    }
+  }
+
+  private outputOf(call: OpenCall, rawOutput: unknown): string {
+    const diffs = call.content.filter((c): c is Json => isRecord(c) && c.type === 'diff');
+    if (diffs.length > 0) {
+      return diffs
+        .map((d) => {
+          const rel = displayPath(this.opts.roots, String(d.path ?? ''));
+          const old = typeof d.oldText === 'string' ? d.oldText : undefined;
+          return createTwoFilesPatch(old === undefined ? '/dev/null' : `a/${rel}`, `b/${rel}`, old ?? '', String(d.newText ?? ''));
+        })
+        .join('');
+    }
+    const text = contentText(call.content);
+    if (text) return text;
+    if (typeof rawOutput === 'string') return rawOutput;
+    if (isRecord(rawOutput)) {
+      for (const key of ['output', 'stdout', 'content', 'result']) if (typeof rawOutput[key] === 'string') return rawOutput[key] as string;
+      return JSON.stringify(rawOutput);
+    }
+    return '';
+  }
+
+  private result(call: OpenCall, status: ResultStatus, output: string): void {
+    const output_type = this.catalog.find((t) => t.name === call.tool_name)?.output_type ?? 'text';
+    this.opts.emit({ type: 'tool.invoke.result', payload: { invocation_id: call.invocation_id, tool_name: call.tool_name, status, output, output_type, duration_ms: Date.now() - call.started } });
+  }
+
+  private plan(u: Json): void {
+    this.closeBlock(false);
+    const entries = Array.isArray(u.entries) ? u.entries.filter(isRecord) : [];
+    const todos = entries.map((e, i) => ({
+      id: `plan-${i + 1}`,
+      content: String(e.content ?? ''),
+      status: e.status === 'in_progress' || e.status === 'completed' ? e.status : ('pending' as const),
+      ...(e.priority === 'high' || e.priority === 'medium' || e.priority === 'low' ? { priority: e.priority } : {}),
+    }));
+    const invocation_id = newId();
+    this.toolCount++;
+    this.opts.emit({ type: 'tool.invoke.request', payload: { invocation_id, tool_name: ACP_TODOS, input: { todos } } });
+    this.opts.emit({ type: 'tool.invoke.result', payload: { invocation_id, tool_name: ACP_TODOS, status: 'success', output: { success: true, count: todos.length, todos }, output_type: 'structured' } });
+  }
+}
+
+export function commandsOf(list: unknown): CommandEntry[] {
+  if (!Array.isArray(list)) return [];
+  return list.filter(isRecord).flatMap((c) => {
+    if (typeof c.name !== 'string' || !c.name) return [];
+    const hint = (c.input as { hint?: unknown } | null | undefined)?.hint;
+    return [
+      {
+        name: c.name,
+        description: typeof c.description === 'string' ? c.description : '',
+        ...(typeof hint === 'string' ? { parameters: [{ name: 'input', type: 'string' as const, required: false, description: hint }] } : {}),
+      },
+    ];
+  });
+}
+
+function inputOf(u: Json): Json {
+  if (isRecord(u.rawInput)) return u.rawInput;
+  const paths = locationsOf(u.locations);
+  return { ...(typeof u.title === 'string' ? { title: u.title } : {}), ...(paths.length ? { paths } : {}) };
+}
+
+function locationsOf(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter(isRecord).map((l) => String(l.path ?? '')).filter(Boolean) : [];
+}
+
+function textOf(content: unknown): string | undefined {
+  if (!isRecord(content)) return undefined;
+  if (content.type === 'text' && typeof content.text === 'string') return content.text;
+  if (content.type === 'resource_link' && typeof content.uri === 'string') return content.uri;
+  return undefined;
+}
+
+function contentText(content: unknown[]): string {
+  return content
+    .filter(isRecord)
+    .map((c) => (c.type === 'content' ? (textOf(c.content) ?? '') : c.type === 'terminal' ? `[terminal ${String(c.terminalId ?? '')}]` : ''))
+    .filter(Boolean)
+    .join('\n');
+}
+
+function nonNeg(v: unknown): number | undefined {
+  return typeof v === 'number' && v >= 0 ? Math.floor(v) : undefined;
+}
+
+function isRecord(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,70 @@
+// ACP fs/* requests served through the FsBackend and the read-before-write ledger, without an
+// agent: the refusals an external agent gets are the ones our own tools get.
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { AcpFsBridge, sliceLines } from '../../../src/agents/acp/fsBridge';
+import { FsEvents } from '../../../src/tools/fsEvents';
+import { attachObservationPolicy } from '../../../src/tools/ledger/policy';
+import { NodeFsBackend } from '../../../src/workspace/nodeFsBackend';
+
+describe('ACP fs bridge: fs/read_text_file and fs/write_text_file through FsBackend and the ledger', () => {
+  let dir: string;
+  let bridge: AcpFsBridge;
+  const file = () => path.join(dir, 'a.txt');
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'rawp-acpfs-'));
+    writeFileSync(file(), 'one\ntwo\nthree\n');
+    const events = new FsEvents();
+    attachObservationPolicy(events);
+    bridge = new AcpFsBridge({ fs: new NodeFsBackend([dir]), fsEvents: events, actor: 'session-1', cwd: dir });
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function refusal(p: Promise<unknown>): Promise<{ code: number; message: string; data?: { code?: string } }> {
+    try {
+      await p;
+    } catch (e) {
+      return e as { code: number; message: string; data?: { code?: string } };
+    }
+    throw new Error('expected a refusal');
+  }
+
+  it('read-before-write: overwriting an existing file the agent never read is refused with FS_EXISTS', async () => {
+    const e = await refusal(bridge.writeTextFile({ path: file(), content: 'unread overwrite\n' }));
+    assert.equal(e.data?.code, 'FS_EXISTS');
+    assert.match(e.message, /read it before overwriting/);
+    assert.equal(readFileSync(file(), 'utf8'), 'one\ntwo\nthree\n');
+  });
+
+  it('read-before-write: after a read the write goes through; a change by someone else in between refuses it (FS_STALE_VERSION)', async () => {
+    await bridge.readTextFile({ path: file() });
+    await bridge.writeTextFile({ path: file(), content: 'agent v1\n' });
+    assert.equal(readFileSync(file(), 'utf8'), 'agent v1\n');
+    writeFileSync(file(), 'a person typed this\n');
+    const e = await refusal(bridge.writeTextFile({ path: file(), content: 'agent v2\n' }));
+    assert.equal(e.data?.code, 'FS_STALE_VERSION');
+    assert.equal(readFileSync(file(), 'utf8'), 'a person typed this\n');
+  });
+
+  it('read-before-write: a new file needs no read, and a missing file reads as resource-not-found', async () => {
+    const missing = path.join(dir, 'new.txt');
+    const e = await refusal(bridge.readTextFile({ path: missing }));
+    assert.equal(e.code, -32002);
+    await bridge.writeTextFile({ path: missing, content: 'fresh\n' });
+    assert.equal(readFileSync(missing, 'utf8'), 'fresh\n');
+  });
+
+  it('paths outside the workspace are refused', async () => {
+    const e = await refusal(bridge.readTextFile({ path: path.join(dir, '..', 'elsewhere.txt') }));
+    assert.equal(e.data?.code, 'FS_OUTSIDE_WORKSPACE');
+  });
+
+  it('ACP line (1-based) and limit select lines', async () => {
+    assert.equal((await bridge.readTextFile({ path: file(), line: 2, limit: 1 })).content, 'two');
+    assert.equal(sliceLines('a\nb\nc', 2, undefined), 'b\nc');
+    assert.equal(sliceLines('a\nb\nc', undefined, 2), 'a\nb');
+  });
+});
