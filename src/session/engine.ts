@@ -7,7 +7,7 @@
 import type { AgentAdapter, AgentCapabilities, AgentEvent, AgentHost, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, InteractionAnswer, TurnOutcome } from './agentAdapter';
 import { FrameFactory, newId } from '../protocol/build';
 import type { AgentModeName } from '../protocol/common';
-import type { Metadata } from '../protocol/envelope';
+import { Metadata } from '../protocol/envelope';
 import { FRAME_TYPES, type Frame, type FrameType, type PayloadOf } from '../protocol/frameTypes';
 import { describeIssues } from '../protocol/parse';
 import { decideOutputType } from '../protocol/outputType';
@@ -477,6 +477,11 @@ export class AgentSession implements HubSessionSource {
       if (!check.success) {
         return this.logger.error(`adapter emitted an invalid ${event.type}; dropped`, { issues: describeIssues(check.error, 'payload') });
       }
+      if (event.metadata !== undefined && !Metadata.safeParse(event.metadata).success) {
+        // Bad metadata would make the whole frame invalid on the wire: send the content without it.
+        this.logger.warn(`adapter emitted invalid metadata on ${event.type}; metadata dropped`);
+        event = { ...event, metadata: undefined };
+      }
       if (TURN_SCOPED.has(event.type)) {
         if (!this.turn) return this.logger.warn(`adapter emitted ${event.type} outside a turn; dropped`);
         return this.turn.stream.accept(event);
@@ -513,7 +518,9 @@ export class AgentSession implements HubSessionSource {
   private async askUser(request: PayloadOf<'agent.interaction.request'>, metadata: Metadata | undefined): Promise<InteractionAnswer> {
     const turn = this.turn;
     if (!turn || turn.stream.cancelling || this.ending) return { kind: 'cancelled' };
-    const req = { ...request, interaction_id: request.interaction_id || newId() };
+    // A fresh id when the adapter gave none or one that is still waiting (answers must not cross).
+    const interaction_id = request.interaction_id && !this.interactions.has(request.interaction_id) ? request.interaction_id : newId();
+    const req = { ...request, interaction_id };
     if (req.interaction_type === 'PERMISSION' && !req.context?.tool_name) {
       this.logger.warn('PERMISSION interaction without context.tool_name (§17.3.1)');
     }

@@ -8,6 +8,7 @@ import type { InteractionAnswer } from './agentAdapter';
 import type { TimerHandle, Timers } from './ports';
 
 type Request = PayloadOf<'agent.interaction.request'>;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 type Response = PayloadOf<'control.interaction.response'>;
 
 interface Pending {
@@ -35,8 +36,9 @@ export class InteractionBook {
   open(request: Request): Promise<InteractionAnswer> {
     return new Promise((resolve) => {
       const p: Pending = { request, resolve };
-      // timeout_sec <= 0 means "no deadline of our own": wait for the master.
-      if (request.timeout_sec > 0) p.timer = this.timers.setTimeout(() => this.settle(request.interaction_id, onTimeout(request)), request.timeout_sec * 1000);
+      // timeout_sec <= 0 means "no deadline of our own": wait for the master. So does a deadline
+      // beyond what timers can hold (~24.8 days), which would otherwise fire at once.
+      if (request.timeout_sec > 0 && request.timeout_sec * 1000 <= MAX_TIMER_MS) p.timer = this.timers.setTimeout(() => this.settle(request.interaction_id, onTimeout(request)), request.timeout_sec * 1000);
       this.pending.set(request.interaction_id, p);
     });
   }

@@ -62,4 +62,31 @@ describe('session/engine: output_type, agent state, file search (§5.3.3, §4.6.
     await settle();
     assert.equal(h.ofType('session.file.candidates', from).length, 0);
   });
+
+  it('§10.2 adapter metadata that would make the frame invalid is dropped; the content still goes out', async () => {
+    const h = await EngineHarness.start({
+      turns: [{ steps: [{ kind: 'emit', event: { type: 'agent.text.delta', payload: { content_index: 0, text: 'hi' }, metadata: { subagent_context: { parent_invocation_id: 'p', depth: -3 } } } }] }],
+    });
+    const from = await h.runTurn();
+    const delta = h.ofType('agent.text.delta', from);
+    assert.equal(delta.length, 1);
+    assert.equal(delta[0].metadata, undefined);
+  });
+
+  it('§4.3.1 two asks with the same interaction_id get distinct ids, so answers cannot cross', async () => {
+    const gate = new Promise<void>(() => {});
+    const h = await EngineHarness.start({ turns: [{ steps: [{ kind: 'waitFor', promise: gate }] }] });
+    h.prompt();
+    await settle();
+    const host = h.adapter.host!;
+    const req = { interaction_id: 'dup', interaction_type: 'YN' as const, question_text: '?', timeout_sec: 0 };
+    const first = host.requestInteraction(req);
+    const second = host.requestInteraction(req);
+    const ids = h.ofType('agent.interaction.request').map((f) => f.payload.interaction_id);
+    assert.equal(ids.length, 2);
+    assert.notEqual(ids[0], ids[1]);
+    h.control('control.interaction.response', { interaction_id: ids[1], selected_value: 'no' });
+    h.control('control.interaction.response', { interaction_id: ids[0], selected_value: 'yes' });
+    assert.deepEqual([await first, await second], [{ kind: 'response', selected_value: 'yes' }, { kind: 'response', selected_value: 'no' }]);
+  });
 });
