@@ -1,0 +1,279 @@
+// Claude Code as one long-lived process: `claude -p --input-format stream-json --output-format
+// stream-json --verbose --include-partial-messages --permission-prompt-tool stdio`. Prompts are
+// user messages on stdin, permissions are `can_use_tool` control requests, cancel is an
+// `interrupt`. The translation is in translate.ts; this file only runs the process.
+import type { AgentAdapter, AgentCapabilities, AgentHost, AgentPrompt, CatalogTool, CommandEntry, TurnOutcome } from '../adapter';
+import type { AgentModeName } from '../../protocol/common';
+import type { PayloadOf } from '../../protocol/frameTypes';
+import { newId } from '../../protocol/build';
+import { AgentProcess, mapExit, type ExitInfo } from '../process';
+import { longLivedArgs, permissionModeFor, resolveClaudeCommand } from './args';
+import { CLAUDE_CODE_INFO, claudeCapabilities } from './capabilities';
+import { commandsFromInitialize } from './commands';
+import { decidePermission } from './permission';
+import { defaultCatalog } from './tools';
+import { ClaudeTranslator, type ClaudeItem } from './translate';
+
+export interface ClaudeCodeOptions {
+  /** Path of `claude` (default: RAWP_CLAUDE_PATH, the npm package, then PATH). */
+  command?: string;
+  extraArgs?: string[];
+  /** Extra environment (API base URL, keys, …); undefined deletes a variable. */
+  env?: Record<string, string | undefined>;
+  model?: string;
+  /** Start by resuming this Claude session (its id from an earlier run). */
+  resumeSessionId?: string;
+  /** §17.2.3 SIGTERM -> SIGKILL grace (5 s). */
+  killGraceMs?: number;
+  /** How long a permission question waits for an answer. */
+  permissionTimeoutSec?: number;
+  /** How long the CLI may take to answer a control request (initialize, mode switch). */
+  controlTimeoutMs?: number;
+  /** After an interrupt, how long to wait for the CLI's `result` before stopping the process. */
+  interruptGraceMs?: number;
+}
+
+interface PendingTurn {
+  kind: 'prompt' | 'compact';
+  resolve(outcome: TurnOutcome): void;
+  compacted?: PayloadOf<'session.compacted'>;
+  message?: string;
+}
+
+export class ClaudeCodeAdapter implements AgentAdapter {
+  readonly info = CLAUDE_CODE_INFO;
+  private host: AgentHost | undefined;
+  private proc: AgentProcess | undefined;
+  private translator: ClaudeTranslator;
+  private turn: PendingTurn | undefined;
+  private mode: AgentModeName = 'default';
+  private readonly controls = new Map<string, { resolve(r: { ok: boolean; response: Record<string, unknown>; error?: string }): void }>();
+  private catalogJson = '';
+  private stopping = false;
+  private agentSessionId: string | undefined;
+
+  constructor(private readonly options: ClaudeCodeOptions = {}) {
+    this.translator = new ClaudeTranslator();
+    this.agentSessionId = options.resumeSessionId;
+  }
+
+  async start(host: AgentHost): Promise<{ capabilities: AgentCapabilities; tools: CatalogTool[]; commands: CommandEntry[] }> {
+    this.host = host;
+    this.mode = host.mode;
+    this.translator = new ClaudeTranslator({ workspacePath: host.workspacePath });
+    const commands = await this.spawn();
+    // `system/init` (the real tool list) only comes with the first prompt; until then the catalog
+    // is every tool Claude Code has, and the init republishes the exact list (§5.4.1).
+    const tools = defaultCatalog();
+    this.catalogJson = JSON.stringify(tools);
+    return { capabilities: claudeCapabilities(this.agentSessionId), tools, commands: commands ?? [] };
+  }
+
+  async prompt(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
+    if (!this.proc?.running) {
+      // The process ended between turns (exit 0): respawn, resuming the conversation (§18.3).
+      await this.spawn();
+    }
+    return new Promise<TurnOutcome>((resolve) => {
+      let interruptTimer: NodeJS.Timeout | undefined;
+      const onAbort = () => {
+        this.translator.markInterrupted();
+        this.control({ subtype: 'interrupt' });
+        // The CLI answers an interrupt with a `result`; if it does not, stop it (respawned next turn).
+        interruptTimer = setTimeout(() => void this.proc?.stop(this.options.killGraceMs), this.options.interruptGraceMs ?? 5000);
+      };
+      this.turn = {
+        kind: 'prompt',
+        resolve: (o) => {
+          clearTimeout(interruptTimer);
+          signal.removeEventListener('abort', onAbort);
+          this.turn = undefined;
+          resolve(o);
+        },
+      };
+      if (signal.aborted) return this.turn.resolve({ stop_reason: 'cancelled' });
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.sendUser(prompt.text);
+    });
+  }
+
+  async setMode(mode: AgentModeName): Promise<void> {
+    const before = permissionModeFor(this.mode);
+    this.mode = mode;
+    if (permissionModeFor(mode) === before || !this.proc?.running) return;
+    const r = await this.control({ subtype: 'set_permission_mode', mode: permissionModeFor(mode) });
+    if (r.ok) return;
+    // An older CLI without the control request: restart in the new mode, resuming the session.
+    await this.restart();
+  }
+
+  async compact(instruction: string | undefined): Promise<PayloadOf<'session.compacted'>> {
+    if (!this.proc?.running) await this.spawn();
+    this.translator.compactionTrigger = 'requested';
+    const pending: PendingTurn = { kind: 'compact', resolve: () => {} };
+    await new Promise<TurnOutcome>((resolve) => {
+      pending.resolve = (o) => {
+        this.turn = undefined;
+        resolve(o);
+      };
+      this.turn = pending;
+      this.sendUser(`/compact${instruction ? ` ${instruction}` : ''}`);
+    });
+    if (!pending.compacted) throw new Error(pending.message || 'Claude Code did not compact the conversation');
+    return pending.compacted;
+  }
+
+  async dispose(): Promise<void> {
+    this.stopping = true;
+    const proc = this.proc;
+    if (!proc) return;
+    proc.endInput();
+    await proc.stop(this.options.killGraceMs);
+  }
+
+  // ---- the process ----------------------------------------------------------------------------
+
+  /** Spawn `claude` and run the initialize handshake; resolves with the slash commands. */
+  private async spawn(): Promise<CommandEntry[] | undefined> {
+    const host = this.host!;
+    this.stopping = false;
+    const proc = AgentProcess.spawn({
+      command: resolveClaudeCommand(this.options.command),
+      args: longLivedArgs({ mode: this.mode, resumeSessionId: this.agentSessionId, model: this.options.model, extraArgs: this.options.extraArgs }),
+      session_id: host.session_id,
+      workspacePath: host.workspacePath,
+      env: this.options.env,
+      killGraceMs: this.options.killGraceMs,
+      onMessage: (v) => this.onLine(v),
+      onBadLine: (line, reason) => this.onBadLine(line, reason),
+    });
+    this.proc = proc;
+    void proc.exited.then((exit) => this.onExit(proc, exit));
+    const init = await this.control({ subtype: 'initialize' });
+    if (!init.ok) {
+      const exit = proc.running ? undefined : await proc.exited;
+      await proc.stop(this.options.killGraceMs);
+      throw new Error(`Claude Code did not start: ${init.error ?? 'no answer to initialize'}${exit?.stderr ? `\n${exit.stderr.trim()}` : ''}`);
+    }
+    return commandsFromInitialize(init.response);
+  }
+
+  private async restart(): Promise<void> {
+    const old = this.proc;
+    this.stopping = true;
+    if (old) {
+      old.endInput();
+      await old.stop(this.options.killGraceMs);
+    }
+    await this.spawn();
+  }
+
+  /** Send a control request; resolves with its control response (never rejects). */
+  private control(request: Record<string, unknown>): Promise<{ ok: boolean; response: Record<string, unknown>; error?: string }> {
+    const request_id = newId();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.controls.delete(request_id);
+        resolve({ ok: false, response: {}, error: `no answer to ${String(request.subtype)} within ${this.options.controlTimeoutMs ?? 30_000} ms` });
+      }, this.options.controlTimeoutMs ?? 30_000);
+      this.controls.set(request_id, {
+        resolve: (r) => {
+          clearTimeout(timer);
+          this.controls.delete(request_id);
+          resolve(r);
+        },
+      });
+      if (!this.proc?.send({ type: 'control_request', request_id, request })) {
+        this.controls.get(request_id)?.resolve({ ok: false, response: {}, error: 'the Claude Code process is not running' });
+      }
+    });
+  }
+
+  private sendUser(text: string): void {
+    this.proc?.send({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null, session_id: this.agentSessionId ?? '' });
+  }
+
+  private onLine(value: unknown): void {
+    for (const item of this.translator.translate(value)) this.onItem(item);
+  }
+
+  private onItem(item: ClaudeItem): void {
+    const host = this.host;
+    if (!host) return;
+    switch (item.kind) {
+      case 'event':
+        if (item.event.type === 'session.compacted' && this.turn?.kind === 'compact') {
+          // The engine announces what compact() returns; emitting it here would say it twice.
+          this.turn.compacted = item.event.payload;
+          return;
+        }
+        host.emit(item.event);
+        return;
+      case 'init': {
+        this.agentSessionId = item.init.agent_session_id || this.agentSessionId;
+        const json = JSON.stringify(item.init.tools);
+        if (json !== this.catalogJson) {
+          this.catalogJson = json;
+          host.emit({ type: 'tool.catalog.publish', payload: { tools: item.init.tools } });
+        }
+        return;
+      }
+      case 'control_response':
+        this.controls.get(item.request_id)?.resolve({ ok: item.ok, response: item.response, ...(item.error ? { error: item.error } : {}) });
+        return;
+      case 'commands':
+        return;
+      case 'permission':
+        void this.answerPermission(item.ask);
+        return;
+      case 'control_request':
+        // Hooks, MCP messages…: we registered none, so say so rather than leave the CLI waiting.
+        this.proc?.send({ type: 'control_response', response: { subtype: 'error', request_id: item.request_id, error: `unsupported control request ${item.subtype}` } });
+        return;
+      case 'control_cancel':
+        return;
+      case 'result': {
+        const turn = this.turn;
+        if (!turn) return;
+        if (item.outcome.agent_session_id) this.agentSessionId = item.outcome.agent_session_id;
+        turn.message = item.message;
+        turn.resolve(item.outcome);
+        return;
+      }
+    }
+  }
+
+  private async answerPermission(ask: Parameters<typeof decidePermission>[1]): Promise<void> {
+    const host = this.host!;
+    let decision;
+    try {
+      decision = await decidePermission(host, ask, newId(), this.options.permissionTimeoutSec ?? 600);
+    } catch (e) {
+      decision = { behavior: 'deny' as const, message: `Permission check failed: ${(e as Error).message}` };
+    }
+    this.proc?.send({ type: 'control_response', response: { subtype: 'success', request_id: ask.request_id, response: decision } });
+  }
+
+  private onBadLine(line: string, reason: string): void {
+    // A stray line is not fatal; say so once per line as a warning the user can see.
+    this.host?.emit({ type: 'agent.error', payload: { error_code: 'UNPARSEABLE_OUTPUT', message: `Claude Code wrote a line that is not stream-json (${reason}): ${line.slice(0, 200)}`, severity: 'warning', recoverable: true, details: { module: 'claude-code' } } });
+  }
+
+  /** §17.2.2: the process ended. Mid-turn that ends the turn; unexpected ends are reported. */
+  private onExit(proc: AgentProcess, exit: ExitInfo): void {
+    if (proc !== this.proc) return;
+    for (const c of [...this.controls.values()]) c.resolve({ ok: false, response: {}, error: `Claude Code exited (${exit.code ?? exit.signal})` });
+    if (this.stopping) return;
+    const turn = this.turn;
+    const mapping = mapExit({ exit, agent: 'claude-code', singleTurn: false });
+    // Whatever was streaming is incomplete: close it as cancelled (the text is cut off).
+    if (turn) for (const e of this.translator.abortTurn(true)) this.host?.emit(e);
+    // A clean exit between turns leaves no process: the next prompt respawns with --resume.
+    if (exit.code === 0 && !turn) return;
+    const events = mapping.events.length
+      ? mapping.events
+      : [{ type: 'agent.error' as const, payload: { error_code: 'PROCESS_EXIT', message: 'Claude Code exited in the middle of a turn', severity: 'fatal' as const, recoverable: false, details: { module: 'claude-code', exit_code: 0 } } }];
+    for (const e of events) this.host?.emit(e);
+    turn?.resolve({ stop_reason: 'error', ...(this.agentSessionId ? { agent_session_id: this.agentSessionId } : {}) });
+  }
+}

@@ -1,0 +1,50 @@
+// How `claude` is found and started.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { AgentModeName } from '../../protocol/common';
+
+/**
+ * The `claude` binary: an explicit path, then `RAWP_CLAUDE_PATH`, then the npm package next to
+ * us (the devDependency in tests), then `claude` on PATH.
+ */
+export function resolveClaudeCommand(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (explicit) return explicit;
+  if (env.RAWP_CLAUDE_PATH) return env.RAWP_CLAUDE_PATH;
+  try {
+    const pkg = require.resolve('@anthropic-ai/claude-code/package.json');
+    const bin = join(dirname(pkg), 'bin', 'claude.exe');
+    if (existsSync(bin)) return bin;
+  } catch {
+    /* not installed as a package: fall through to PATH */
+  }
+  return 'claude';
+}
+
+/** Our mode -> Claude's permission mode. Review is read-only by the engine's tool policy (§6.3.2). */
+export function permissionModeFor(mode: AgentModeName): 'plan' | 'default' {
+  return mode === 'plan' ? 'plan' : 'default';
+}
+
+export interface LongLivedArgs {
+  mode: AgentModeName;
+  resumeSessionId?: string;
+  model?: string;
+  extraArgs?: string[];
+}
+
+/** The long-lived, multi-turn form with permission prompts over stdio. */
+export function longLivedArgs(a: LongLivedArgs): string[] {
+  const args = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--permission-prompt-tool', 'stdio'];
+  args.push('--permission-mode', permissionModeFor(a.mode));
+  if (a.model) args.push('--model', a.model);
+  if (a.resumeSessionId) args.push('--resume', a.resumeSessionId);
+  return [...args, ...(a.extraArgs ?? [])];
+}
+
+/** The §18 one-shot form: one process per prompt, the prompt on stdin, `--resume` from turn two. */
+export function oneShotArgs(a: { mode: AgentModeName; resumeArgs: string[]; model?: string; extraArgs?: string[]; permissionMode?: string }): string[] {
+  const args = ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages'];
+  args.push('--permission-mode', a.permissionMode ?? permissionModeFor(a.mode));
+  if (a.model) args.push('--model', a.model);
+  return [...args, ...a.resumeArgs, ...(a.extraArgs ?? [])];
+}

@@ -1,0 +1,443 @@
+// The real `claude` binary (devDependency @anthropic-ai/claude-code) driven by our adapter and the
+// session engine, against the scripted mock model server, in a temp git workspace with a throwaway
+// HOME. Every recorded wire stream (the engine's frames plus the master's control frames) must
+// pass `rawp validate`, and file effects are checked on disk.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ClaudeCodeAdapter, ClaudeCodeOneShotAdapter, resolveClaudeCommand } from '../../../src/agents/claudeCode';
+import type { AgentAdapter } from '../../../src/agents/adapter';
+import { buildFrame } from '../../../src/protocol/build';
+import { validateText, formatText } from '../../../src/protocol/conformance';
+import type { Frame, FrameOf, FrameType, PayloadOf } from '../../../src/protocol/frameTypes';
+import { AgentSession } from '../../../src/session';
+import { MockModelServer, type MockRequest } from '../../support/mockModel/server';
+import { claude, installAnthropic, lastUserText, type AnthropicReply } from '../../support/mockModel/anthropic';
+
+const MASTER_FEATURES = { thinking_stream: true, tool_streaming: true, subagent: true, subagent_context: true, context_compaction: true, plan_mode: true };
+
+/** Claude Code's environment for an offline run against the mock (agent-clis-offline.md). */
+function claudeEnv(baseUrl: string, home: string): Record<string, string> {
+  const env: Record<string, string> = {
+    HOME: home,
+    ANTHROPIC_BASE_URL: baseUrl,
+    ANTHROPIC_API_KEY: 'dummy',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    CLAUDE_CODE_MAX_RETRIES: '0',
+  };
+  // As root the CLI refuses some modes outside a sandbox; only tests set this.
+  if (process.getuid?.() === 0) env.IS_SANDBOX = '1';
+  return env;
+}
+
+type Answer = 'allow' | 'deny' | 'allow_session';
+
+/** One session: mock model + real claude + engine, with a master that answers permissions. */
+class Harness {
+  readonly wire: Frame[] = [];
+  readonly mock: MockModelServer;
+  readonly key: string;
+  readonly ws: string;
+  readonly home: string;
+  session!: AgentSession;
+  adapter!: AgentAdapter;
+  answer: (req: PayloadOf<'agent.interaction.request'>) => Answer = () => 'allow';
+  private listeners: Array<(f: Frame) => void> = [];
+
+  private constructor(mock: MockModelServer) {
+    this.mock = mock;
+    this.key = installAnthropic(mock);
+    this.ws = mkdtempSync(join(tmpdir(), 'rawp-cc-ws-'));
+    this.home = mkdtempSync(join(tmpdir(), 'rawp-cc-home-'));
+    spawnSync('git', ['init', '-q'], { cwd: this.ws });
+    writeFileSync(join(this.ws, 'a.txt'), 'hello\nworld\n');
+  }
+
+  static async create(make?: (h: Harness) => AgentAdapter): Promise<Harness> {
+    const h = new Harness(await MockModelServer.start());
+    await h.open(make ?? ((x) => new ClaudeCodeAdapter({ env: x.env(), killGraceMs: 1500, interruptGraceMs: 4000 })));
+    return h;
+  }
+
+  env(): Record<string, string> {
+    return claudeEnv(this.mock.url, this.home);
+  }
+
+  /** Start a (new) engine session on this workspace with the given adapter. */
+  async open(make: (h: Harness) => AgentAdapter): Promise<void> {
+    this.adapter = make(this);
+    this.session = new AgentSession({ adapter: this.adapter, workspacePath: this.ws, out: (f) => this.record(f), cancelGraceMs: 8000, disposeTimeoutMs: 8000 });
+    await this.session.start();
+    // §13.1: the master answers the client's capabilities with its own.
+    this.master('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: MASTER_FEATURES });
+  }
+
+  script(...replies: AnthropicReply[]): this {
+    this.mock.enqueue(this.key, ...replies);
+    return this;
+  }
+
+  private record(f: Frame): void {
+    this.wire.push(f);
+    for (const l of [...this.listeners]) l(f);
+    if (f.type === 'agent.interaction.request') {
+      const value = this.answer(f.payload);
+      setImmediate(() => this.master('control.interaction.response', { interaction_id: f.payload.interaction_id, selected_value: value }));
+    }
+  }
+
+  /** A frame from the master: recorded on the wire and handed to the session. */
+  master<T extends FrameType>(type: T, payload: PayloadOf<T>): FrameOf<T> {
+    const f = buildFrame(type, payload, { session_id: this.session.session_id });
+    this.wire.push(f as Frame);
+    this.session.handle(f as Frame, { connection_id: 'master', kind: 'remote' });
+    return f;
+  }
+
+  /** Wait for the first frame at or after wire index `from` (default: from now on) that matches. */
+  next<T extends FrameType>(type: T, pred: (f: FrameOf<T>) => boolean = () => true, from = this.wire.length, timeoutMs = 30_000): Promise<FrameOf<T>> {
+    const hit = (f: Frame): f is Frame & FrameOf<T> => f.type === type && pred(f as FrameOf<T>);
+    const seen = this.wire.slice(from).find(hit);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.listeners = this.listeners.filter((l) => l !== listener);
+        reject(new Error(`no ${type} within ${timeoutMs} ms; last frames: ${this.wire.slice(-5).map((f) => f.type).join(', ')}`));
+      }, timeoutMs);
+      const listener = (f: Frame) => {
+        if (hit(f)) {
+          clearTimeout(timer);
+          this.listeners = this.listeners.filter((l) => l !== listener);
+          resolve(f);
+        }
+      };
+      this.listeners.push(listener);
+    });
+  }
+
+  /** Send a prompt and wait for its turn to end; returns the turn's frames. */
+  async prompt(text: string): Promise<Frame[]> {
+    const from = this.wire.length;
+    this.master('control.prompt.request', { prompt_text: text });
+    const turnId = (await this.next('session.turn.start', () => true, from)).payload.turn_id;
+    await this.next('session.usage', (f) => f.payload.turn_id === turnId, from);
+    return this.wire.slice(from);
+  }
+
+  /** The whole wire so far must pass `rawp validate` without errors. */
+  assertValid(): void {
+    const text = this.wire.map((f) => JSON.stringify(f)).join('\n');
+    const v = validateText(text);
+    assert.equal(v.errors, 0, formatText(v));
+  }
+
+  mainRequests(): MockRequest[] {
+    return this.mock.requestsFor(this.key);
+  }
+
+  async close(): Promise<void> {
+    if (!this.session.isEnded) await this.session.end();
+    await this.mock.stop();
+    rmSync(this.ws, { recursive: true, force: true });
+    rmSync(this.home, { recursive: true, force: true });
+  }
+}
+
+function of<T extends FrameType>(frames: Frame[], type: T): Array<FrameOf<T>> {
+  return frames.filter((f) => f.type === type) as unknown as Array<FrameOf<T>>;
+}
+
+function text(frames: Frame[]): string {
+  return of(frames, 'agent.text.delta')
+    .map((f) => f.payload.text)
+    .join('');
+}
+
+function isDead(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+}
+
+async function eventually(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail(`never happened: ${what}`);
+}
+
+describe('Claude Code adapter against the real claude CLI and a mock model', function () {
+  this.timeout(60_000);
+  let h: Harness;
+
+  before(function () {
+    if (!existsSync(resolveClaudeCommand())) throw new Error(`claude binary missing at ${resolveClaudeCommand()} (npm ci installs @anthropic-ai/claude-code)`);
+  });
+  afterEach(async () => {
+    await h?.close();
+  });
+
+  it('§13.1 §13.2 plain text: capabilities, catalog, commands, idle; then streamed text deltas, text.done, turn end and usage', async () => {
+    h = await Harness.create();
+    h.script(claude.text('Hello from the scripted model, streamed in pieces.'));
+    const turn = await h.prompt('say hello');
+    assert.deepEqual(h.wire.slice(0, 3).map((f) => f.type), ['session.capabilities', 'tool.catalog.publish', 'agent.commands.publish']);
+    const commands = of(h.wire, 'agent.commands.publish')[0].payload.commands.map((c) => c.name);
+    assert.ok(commands.includes('compact'), `commands: ${commands.join(',')}`);
+    assert.equal(text(turn), 'Hello from the scripted model, streamed in pieces.');
+    assert.ok(of(turn, 'agent.text.delta').length > 1, 'several deltas');
+    assert.equal(of(turn, 'agent.text.done')[0].payload.full_text, 'Hello from the scripted model, streamed in pieces.');
+    assert.equal(of(turn, 'session.turn.end')[0].payload.stop_reason, 'end_turn');
+    const usage = of(turn, 'session.usage')[0].payload;
+    assert.equal(usage.token_usage.input_tokens, 20);
+    assert.equal(usage.token_usage.output_tokens, 10);
+    assert.ok(usage.cost_usage.used > 0);
+    // §18.3: the agent's own session id is known after the first turn.
+    const caps = of(h.wire, 'session.capabilities')[0].payload;
+    assert.equal(caps.features?.adapter_type, 'sdk');
+    assert.equal(lastUserText(h.mainRequests()[0]).includes('say hello'), true);
+    h.assertValid();
+  });
+
+  it('§4.2 thinking: thinking.delta…done before the answer text', async () => {
+    h = await Harness.create();
+    h.script(claude.thinkingThenText('First I weigh the options; then I answer.', 'The answer is 42.'));
+    const turn = await h.prompt('think first');
+    const kinds = turn.map((f) => f.type).filter((t) => t.startsWith('agent.thinking') || t.startsWith('agent.text'));
+    assert.equal(kinds[0], 'agent.thinking.delta');
+    assert.ok(kinds.indexOf('agent.thinking.done') < kinds.indexOf('agent.text.delta'));
+    assert.equal(of(turn, 'agent.thinking.delta').map((f) => f.payload.text).join(''), 'First I weigh the options; then I answer.');
+    assert.equal(text(turn), 'The answer is 42.');
+    h.assertValid();
+  });
+
+  it('§13.3 §17.3.1 read + edit with permission allowed: PERMISSION request with tool context, the file changes on disk, the result is a diff', async () => {
+    h = await Harness.create();
+    const file = join(h.ws, 'a.txt');
+    h.script(claude.tool('Read', { file_path: file }, { text: 'Let me read it.' }), claude.tool('Edit', { file_path: file, old_string: 'world', new_string: 'there' }), claude.text('Edited.'));
+    const asked: Array<PayloadOf<'agent.interaction.request'>> = [];
+    h.answer = (req) => (asked.push(req), 'allow');
+    const turn = await h.prompt('edit a.txt');
+    assert.equal(readFileSync(file, 'utf8'), 'hello\nthere\n');
+    assert.equal(asked.length, 1, 'Read runs without asking, Edit asks');
+    assert.equal(asked[0].interaction_type, 'PERMISSION');
+    assert.equal(asked[0].context?.tool_name, 'Edit');
+    assert.deepEqual(asked[0].context?.affected_paths, ['a.txt']);
+    assert.equal(asked[0].context?.tool_input?.new_string, 'there');
+    const results = of(turn, 'tool.invoke.result');
+    assert.deepEqual(results.map((r) => [r.payload.tool_name, r.payload.status, r.payload.output_type]), [
+      ['Read', 'success', 'file_content'],
+      ['Edit', 'success', 'diff'],
+    ]);
+    assert.equal(results[0].payload.output, 'hello\nworld\n');
+    assert.match(String(results[1].payload.output), /--- a\/a\.txt\n\+\+\+ b\/a\.txt\n@@ -1,2 \+1,2 @@\n hello\n-world\n\+there/);
+    // §13.3 order: request, permission, result.
+    const order = turn.map((f) => f.type).filter((t) => t === 'tool.invoke.request' || t === 'agent.interaction.request' || t === 'tool.invoke.result');
+    assert.deepEqual(order, ['tool.invoke.request', 'tool.invoke.result', 'tool.invoke.request', 'agent.interaction.request', 'tool.invoke.result']);
+    h.assertValid();
+  });
+
+  it('§17.3.1 edit with permission denied: the file is untouched and the tool result is an error the model sees', async () => {
+    h = await Harness.create();
+    const file = join(h.ws, 'a.txt');
+    h.script(claude.tool('Read', { file_path: file }), claude.tool('Edit', { file_path: file, old_string: 'world', new_string: 'there' }), claude.text('Understood, not editing.'));
+    h.answer = () => 'deny';
+    const turn = await h.prompt('edit a.txt');
+    assert.equal(readFileSync(file, 'utf8'), 'hello\nworld\n');
+    const r = of(turn, 'tool.invoke.result')[1].payload;
+    assert.equal(r.tool_name, 'Edit');
+    assert.equal(r.status, 'error');
+    assert.match(String(r.output), /denied/i);
+    // The model got the denial as the tool result.
+    const second = h.mainRequests()[2].rawBody;
+    assert.match(second, /The user denied this tool call/);
+    assert.equal(text(turn), 'Understood, not editing.');
+    h.assertValid();
+  });
+
+  it('§5.3.2 a shell command: Bash with permission, its stdout/stderr streamed (sees RAWP_SESSION_ID, §17.2.1), result as text', async () => {
+    h = await Harness.create();
+    h.script(claude.tool('Bash', { command: 'echo "sid=$RAWP_SESSION_ID"; echo warn >&2; echo done', description: 'print env' }), claude.text('Ran it.'));
+    const turn = await h.prompt('run it');
+    const streams = of(turn, 'tool.invoke.stream');
+    assert.ok(streams.length >= 1);
+    assert.deepEqual(streams.map((s) => s.payload.sequence), streams.map((_, i) => i));
+    const all = streams.map((s) => s.payload.chunk).join('');
+    assert.match(all, new RegExp(`sid=${h.session.session_id}`));
+    const r = of(turn, 'tool.invoke.result')[0].payload;
+    assert.equal(r.tool_name, 'Bash');
+    assert.equal(r.output_type, 'text');
+    assert.match(String(r.output), /warn/);
+    assert.match(String(r.output), /done/);
+    h.assertValid();
+  });
+
+  it('§10 a subagent: Agent request with subagent, started, inner Bash with subagent_context depth 1, ended, agent_result', async () => {
+    h = await Harness.create();
+    h.script(
+      claude.tool('Agent', { description: 'look around', prompt: 'List the files', subagent_type: 'general-purpose', run_in_background: false }),
+      claude.tool('Bash', { command: 'ls', description: 'list' }),
+      claude.text('There is a.txt.'),
+      claude.text('The subagent found a.txt.'),
+    );
+    const turn = await h.prompt('delegate');
+    const seq = turn
+      .filter((f) => f.type.startsWith('tool.invoke.request') || f.type.startsWith('tool.invoke.result') || f.type.startsWith('agent.subagent'))
+      .map((f) => `${f.type}${f.metadata?.subagent_context ? '@' + f.metadata.subagent_context.depth : ''}`);
+    assert.deepEqual(seq, ['tool.invoke.request', 'agent.subagent.started', 'tool.invoke.request@1', 'tool.invoke.result@1', 'agent.subagent.ended', 'tool.invoke.result']);
+    const agentReq = of(turn, 'tool.invoke.request')[0].payload;
+    assert.equal(agentReq.tool_name, 'Agent');
+    assert.equal(agentReq.subagent?.agent_type, 'general-purpose');
+    const inner = of(turn, 'tool.invoke.request')[1];
+    assert.equal(inner.metadata?.subagent_context?.parent_invocation_id, agentReq.invocation_id);
+    const final = of(turn, 'tool.invoke.result').at(-1)!.payload;
+    assert.equal(final.output_type, 'agent_result');
+    assert.equal(final.output, 'There is a.txt.');
+    assert.equal(of(turn, 'agent.subagent.ended')[0].payload.status, 'completed');
+    assert.equal(text(turn), 'The subagent found a.txt.');
+    h.assertValid();
+  });
+
+  it('§6.1.2 cancel mid-turn: interrupt, text.done is_cancelled, turn end "cancelled", the model stream is dropped, and the next prompt works', async () => {
+    h = await Harness.create();
+    h.script({ blocks: [{ type: 'text', text: 'I am writing a very long answer that never ends' }], hang: true }, claude.text('Fresh start.'));
+    const from = h.wire.length;
+    h.master('control.prompt.request', { prompt_text: 'write forever' });
+    const turnId = (await h.next('session.turn.start', () => true, from)).payload.turn_id;
+    await h.next('agent.text.delta', () => true, from);
+    h.master('control.prompt.cancel', { target_turn_id: turnId, reason: 'user_cancelled' });
+    const end = await h.next('session.turn.end', (f) => f.payload.turn_id === turnId, from);
+    assert.equal(end.payload.stop_reason, 'cancelled');
+    const turn = h.wire.slice(from);
+    const done = of(turn, 'agent.text.done');
+    assert.equal(done.length, 1);
+    assert.equal(done[0].payload.is_cancelled, true);
+    await eventually(() => h.mainRequests()[0].aborted, 'the CLI closed the model connection');
+    await h.next('session.usage', (f) => f.payload.turn_id === turnId, from);
+    const next = await h.prompt('again');
+    assert.equal(text(next), 'Fresh start.');
+    h.assertValid();
+  });
+
+  it('§18.3 a second turn continues the conversation, and a new process resumes it with --resume <agent session id>', async () => {
+    h = await Harness.create();
+    h.script(claude.text('First answer.'), claude.text('Second answer.'), claude.text('Third answer, after a restart.'));
+    await h.prompt('first question');
+    const t2 = await h.prompt('second question');
+    assert.equal(text(t2), 'Second answer.');
+    const body2 = h.mainRequests()[1].rawBody;
+    assert.match(body2, /first question/);
+    assert.match(body2, /First answer\./);
+    // A fresh adapter + process resuming the same Claude session (§18.3).
+    const sid = (h.adapter as unknown as { agentSessionId?: string }).agentSessionId;
+    assert.ok(sid, 'agent session id kept');
+    await h.session.end();
+    await h.open((x) => new ClaudeCodeAdapter({ env: x.env(), resumeSessionId: sid, killGraceMs: 1500 }));
+    const clientCaps = of(h.wire, 'session.capabilities').filter((f) => f.payload.features?.adapter_type !== undefined);
+    assert.equal(clientCaps.at(-1)!.payload.extensions?.agent_session_id, sid);
+    const t3 = await h.prompt('third question');
+    assert.equal(text(t3), 'Third answer, after a restart.');
+    const body3 = h.mainRequests()[2].rawBody;
+    assert.match(body3, /second question/);
+    assert.match(body3, /Second answer\./);
+  });
+
+  it('§4.4.1 an API error: agent.error (recoverable) and turn end "error"; the session goes on', async () => {
+    h = await Harness.create();
+    h.script(claude.error(500, 'api_error', 'scripted upstream failure'), claude.text('Recovered.'));
+    const turn = await h.prompt('this fails');
+    const err = of(turn, 'agent.error').map((f) => f.payload);
+    assert.equal(err.length, 1, JSON.stringify(err));
+    assert.equal(err[0].error_code, 'API_ERROR');
+    assert.equal(err[0].severity, 'error');
+    assert.match(err[0].message, /scripted upstream failure/);
+    assert.equal(of(turn, 'session.turn.end')[0].payload.stop_reason, 'error');
+    const next = await h.prompt('try again');
+    assert.equal(text(next), 'Recovered.');
+    h.assertValid();
+  });
+
+  it('§17.2.2 the agent process killed with SIGKILL mid-turn: fatal SIGNAL_EXIT, turn end "error", session ended (§7.5.3), no process left', async () => {
+    h = await Harness.create();
+    h.script({ blocks: [{ type: 'text', text: 'Working on it, slowly' }], hang: true });
+    const from = h.wire.length;
+    h.master('control.prompt.request', { prompt_text: 'long job' });
+    const turnId = (await h.next('session.turn.start', () => true, from)).payload.turn_id;
+    await h.next('agent.text.delta', () => true, from);
+    const pid = (h.adapter as unknown as { proc: { pid: number } }).proc.pid;
+    process.kill(pid, 'SIGKILL');
+    const end = await h.next('session.turn.end', (f) => f.payload.turn_id === turnId, from);
+    assert.equal(end.payload.stop_reason, 'error');
+    const err = of(h.wire, 'agent.error').map((f) => f.payload);
+    assert.equal(err.length, 1);
+    assert.equal(err[0].error_code, 'SIGNAL_EXIT');
+    assert.equal(err[0].severity, 'fatal');
+    assert.match(err[0].message, /SIGKILL/);
+    await h.next('session.deleted', () => true, from);
+    const types = h.wire.map((f) => f.type);
+    assert.ok(types.indexOf('agent.error') < types.indexOf('session.turn.end'));
+    assert.ok(types.indexOf('session.turn.end') < types.indexOf('session.deleted'));
+    assert.equal(of(h.wire, 'agent.text.done').at(-1)?.payload.is_cancelled, true);
+    assert.equal(isDead(pid), true);
+    h.assertValid();
+  });
+
+  it('§6.3.2 plan mode: control.mode.switch to plan puts Claude Code in plan mode without a restart', async () => {
+    h = await Harness.create();
+    h.script(claude.text('Here is my plan.'));
+    const pid = (h.adapter as unknown as { proc: { pid: number } }).proc.pid;
+    const from = h.wire.length;
+    h.master('control.mode.switch', { mode: 'plan' });
+    await h.next('agent.state.changed', (f) => f.payload.reason === 'mode_switch', from);
+    const turn = await h.prompt('plan the change');
+    assert.equal(of(turn, 'session.turn.start')[0].payload.mode, 'plan');
+    assert.match(h.mainRequests()[0].rawBody, /plan mode/i);
+    assert.equal((h.adapter as unknown as { proc: { pid: number } }).proc.pid, pid, 'same process');
+    h.assertValid();
+  });
+
+  it('§6.3.1 §7.2.1 control.session.compact runs /compact: session.compacted with the summary and token counts, then usage (§13.6)', async () => {
+    h = await Harness.create();
+    const file = join(h.ws, 'a.txt');
+    h.script(claude.tool('Read', { file_path: file }), claude.text('It says hello world.'), claude.text('<summary>We read a.txt; it says hello world.</summary>'), claude.text('Still here.'));
+    await h.prompt('read a.txt');
+    const from = h.wire.length;
+    h.master('control.session.compact', {});
+    const c = (await h.next('session.compacted', () => true, from)).payload;
+    assert.equal(c.summary, 'We read a.txt; it says hello world.');
+    assert.equal(c.trigger, 'requested');
+    assert.ok(c.previous_token_count > 0);
+    assert.equal(of(h.wire, 'session.compacted').length, 1, 'announced once');
+    await h.next('session.usage', () => true, from);
+    const after = await h.prompt('still there?');
+    assert.equal(text(after), 'Still here.');
+    assert.match(h.mainRequests()[3].rawBody, /We read a\.txt; it says hello world\./);
+    h.assertValid();
+  });
+
+  it('§18 one-shot fallback: one process per prompt, none between turns, the second run resumes with --resume', async () => {
+    h = await Harness.create((x) => new ClaudeCodeOneShotAdapter({ env: x.env(), killGraceMs: 1500 }));
+    h.script(claude.text('One.'), claude.text('Two.'));
+    const t1 = await h.prompt('first');
+    assert.equal(text(t1), 'One.');
+    const runner = (h.adapter as unknown as { runner: { process?: unknown; state: string; agentSessionId?: string; nextArgs(): string[] } }).runner;
+    assert.equal(runner.process, undefined);
+    assert.equal(runner.state, 'idle');
+    assert.ok(runner.agentSessionId);
+    assert.deepEqual(runner.nextArgs().slice(-2), ['--resume', runner.agentSessionId]);
+    const t2 = await h.prompt('second');
+    assert.equal(text(t2), 'Two.');
+    assert.match(h.mainRequests()[1].rawBody, /One\./);
+    h.assertValid();
+  });
+});
