@@ -109,7 +109,7 @@ export class ToolRunner {
       todos: o.todos,
       invocation_id,
       stream: (stream_type, chunk) => this.emit({ type: 'tool.invoke.stream', payload: { invocation_id, tool_name, stream_type, chunk, sequence: sequence++ } }),
-      subagent: subagents && { run: (req) => subagents.run({ ...req, parent_invocation_id: invocation_id, depth }) },
+      subagent: subagents && { run: (req) => subagents.run({ ...req, parent_invocation_id: invocation_id, depth, allowed_tools: subagentTools(req.allowed_tools, o.allowedTools) }) },
     };
     try {
       const refusal = tool ? await this.gate(tool, rawInput, ctx) : ({ status: 'error', output: `UNKNOWN_TOOL: "${tool_name}" is not in the tool catalog (§15.1)`, error_code: 'UNKNOWN_TOOL' } as ToolOutcome);
@@ -184,6 +184,12 @@ export class ToolRunner {
     if (!decision.allowed) return refuse(decision.code, `${decision.code}: ${decision.message}`, decision.status);
     return undefined;
   }
+}
+
+/** §15.2: what a subagent may use — what it asked for, never beyond its caller's own tools. */
+function subagentTools(asked: readonly string[] | undefined, caller: readonly string[] | undefined): string[] | undefined {
+  if (!asked) return caller ? [...caller] : undefined;
+  return caller ? asked.filter((t) => caller.includes(t)) : [...asked];
 }
 
 function realOrSelf(p: string): string {

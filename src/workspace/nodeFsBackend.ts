@@ -37,6 +37,8 @@ export interface NodeFsBackendOptions {
 
 const VERSION_PREFIX = 'c1:';
 const TEMP_MARK = '.rawp-tmp-';
+/** How long a file must have been untouched before its cached hash is trusted (see fileVersion). */
+const STABLE_MS = 2_000;
 
 /** The version of a file's bytes. Exported so every backend issues identical tokens for identical bytes. */
 export function versionOfBytes(bytes: Uint8Array): FsVersion {
@@ -66,6 +68,7 @@ export function withLineEnding(text: string, style: 'crlf' | 'lf' | undefined): 
 export class NodeFsBackend implements FsBackend {
   readonly roots: readonly string[];
   private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly versionCache = new Map<string, { key: string; version: FsVersion; stable: boolean }>();
   private readonly allowOutside: boolean;
 
   constructor(roots: readonly string[], options: NodeFsBackendOptions = {}) {
@@ -81,7 +84,7 @@ export class NodeFsBackend implements FsBackend {
     if (!st) return undefined;
     const type = entryType(st);
     let version: FsVersion;
-    if (type === 'file') version = versionOfBytes(await readBytes(abs));
+    if (type === 'file') version = await this.fileVersion(abs);
     else if (type === 'symlink') version = versionOfText('symlink:' + (await fsp.readlink(abs)));
     else version = (`d:${st.ino}:${st.mtimeMs}`) as FsVersion;
     return { type, size: st.size, mtimeMs: st.mtimeMs, version };
@@ -167,6 +170,27 @@ export class NodeFsBackend implements FsBackend {
         for (const w of watchers) w.close();
       },
     };
+  }
+
+  /**
+   * The version of a file for `stat`, from a cache keyed by the stat identity (dev, ino, size,
+   * mtime and ctime in ns). Like git's "racy" rule, a cached hash is trusted only if the file had
+   * not been modified for STABLE_MS when it was hashed, so a write inside one timestamp tick can
+   * never hide behind a cached entry. Reads and writes always hash the bytes they use.
+   */
+  private async fileVersion(abs: string): Promise<FsVersion> {
+    const st = await fsp.lstat(abs, { bigint: true }).catch((e: unknown) => {
+      throw toFsError(e, abs);
+    });
+    const key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    const hit = this.versionCache.get(abs);
+    if (hit && hit.key === key && hit.stable) return hit.version;
+    const hashedAt = Date.now();
+    const version = versionOfBytes(await readBytes(abs));
+    const changedAt = Number((st.mtimeNs > st.ctimeNs ? st.mtimeNs : st.ctimeNs) / 1_000_000n);
+    if (this.versionCache.size > 20_000) this.versionCache.clear();
+    this.versionCache.set(abs, { key, version, stable: hashedAt - changedAt > STABLE_MS });
+    return version;
   }
 
   /** Is `abs` (already resolved) inside one of the roots? */

@@ -88,7 +88,7 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
     const child = new ToolRunner({
       ...parent.options,
       subagentContext,
-      ...(req.allowed_tools ? { allowedTools: req.allowed_tools } : {}),
+      allowedTools: req.allowed_tools,
       subagents: req.depth < MAX_DEPTH ? this : undefined,
     });
     const writer = new TurnWriter((e) => child.emit(e));

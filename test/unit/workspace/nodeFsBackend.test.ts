@@ -211,3 +211,41 @@ describe('workspace: NodeFsBackend error codes', () => {
     assert.equal(readFileSync(p, 'utf8'), 'keep');
   });
 });
+
+describe('workspace: NodeFsBackend stat versions', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rawp-fsb-stat-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('read-before-write: stat versions stay exact for a recently written file (no stale cache within one tick)', async () => {
+    const fs = new NodeFsBackend([dir]);
+    const p = join(dir, 'hot.txt');
+    writeFileSync(p, 'aaaa');
+    const v1 = (await fs.stat(p))!.version;
+    const before = statSync(p);
+    writeFileSync(p, 'bbbb');
+    utimesSync(p, before.atime, before.mtime);
+    const v2 = (await fs.stat(p))!.version;
+    assert.notEqual(v1, v2, 'recently written: hashed again, not served from the cache');
+    assert.equal(v2, (await fs.readText(p)).version);
+  });
+
+  it('read-before-write: a content change is seen by stat even when the mtime is set back', async () => {
+    const fs = new NodeFsBackend([dir]);
+    const p = join(dir, 'cold.txt');
+    writeFileSync(p, 'old content');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(p, old, old);
+    // ctime cannot be set back, so this file counts as recently changed on the first stat; the
+    // point here is that a later content change (new ctime) is always seen.
+    const v1 = (await fs.stat(p))!.version;
+    assert.equal((await fs.stat(p))!.version, v1);
+    writeFileSync(p, 'new content');
+    utimesSync(p, old, old);
+    const v2 = (await fs.stat(p))!.version;
+    assert.notEqual(v1, v2);
+    assert.equal(v2, (await fs.readText(p)).version);
+  });
+});
