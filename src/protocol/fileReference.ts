@@ -88,11 +88,15 @@ export function encodePrompt(parts: readonly PromptPart[]): EncodedPrompt & { ad
   const idByPath = new Map<string, string>();
   const usedIds = new Set(parts.flatMap((p) => (p.kind === 'file' && p.ref_id ? [p.ref_id] : [])));
   let next = 0;
+  // Adjacent typed parts are escaped as one string: a `<@` split over two parts is still a `<@`.
+  let typed = '';
   for (const part of parts) {
     if (part.kind === 'text') {
-      text += escapeUserText(part.text);
+      typed += part.text;
       continue;
     }
+    text += escapeUserText(typed);
+    typed = '';
     if (part.path.length === 0) throw new RangeError('a file reference needs a path');
     let ref_id = part.ref_id ?? idByPath.get(part.path);
     if (ref_id === undefined) {
@@ -116,6 +120,7 @@ export function encodePrompt(parts: readonly PromptPart[]): EncodedPrompt & { ad
     }
     text += formatFileToken(ref_id, part.display_path ?? part.path);
   }
+  text += escapeUserText(typed);
   return { prompt_text: text, file_references: refs, adjusted };
 }
 
