@@ -239,6 +239,13 @@ export class AgentSession implements HubSessionSource {
     if (this.turn) return this.error('PROMPT_IN_PROGRESS', `turn ${this.turn.id} is still running; the prompt was refused (§17.3.2)`, parent_id);
     if (this.busy) return this.error('PROMPT_IN_PROGRESS', `a ${this.busy.replace('_', ' ')} is in progress; the prompt was refused`, parent_id);
 
+    let text: string;
+    try {
+      text = this.options.preparePrompt ? this.options.preparePrompt(payload) : payload.prompt_text;
+    } catch (e) {
+      return this.error('INVALID_PROMPT', `the prompt could not be prepared for the agent: ${errorMessage(e)}`, parent_id);
+    }
+
     const id = newId();
     const turn: ActiveTurn = {
       id,
@@ -267,7 +274,7 @@ export class AgentSession implements HubSessionSource {
     const agentPrompt: AgentPrompt = {
       turn_id: id,
       turn_index: turn.index,
-      text: this.options.preparePrompt ? this.options.preparePrompt(payload) : payload.prompt_text,
+      text,
       input_type: payload.input_type ?? 'text',
       mode: this._mode,
       file_references: payload.file_references ?? [],
@@ -481,6 +488,16 @@ export class AgentSession implements HubSessionSource {
         // Bad metadata would make the whole frame invalid on the wire: send the content without it.
         this.logger.warn(`adapter emitted invalid metadata on ${event.type}; metadata dropped`);
         event = { ...event, metadata: undefined };
+      }
+      if (!this.ready) {
+        // §13.1: nothing may precede session.capabilities. A catalog or command list the agent sends
+        // while starting is folded into the opening frames; anything else is dropped.
+        if (event.type === 'tool.catalog.publish') {
+          this.tools = event.payload.tools;
+          this.diagnostics = event.payload.diagnostics ?? [];
+        } else if (event.type === 'agent.commands.publish') this.commandList = event.payload.commands;
+        else this.logger.warn(`adapter emitted ${event.type} before the session was ready; dropped`);
+        return;
       }
       if (TURN_SCOPED.has(event.type)) {
         if (!this.turn) return this.logger.warn(`adapter emitted ${event.type} outside a turn; dropped`);

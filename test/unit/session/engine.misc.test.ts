@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { EngineHarness } from '../../support/engineHarness';
+import { ScriptedAdapter } from '../../support/scriptedAdapter';
 import { settle, until } from '../../support/settle';
 
 describe('session/engine: output_type, agent state, file search (§5.3.3, §4.6.1, §16.1)', () => {
@@ -88,5 +89,27 @@ describe('session/engine: output_type, agent state, file search (§5.3.3, §4.6.
     h.control('control.interaction.response', { interaction_id: ids[1], selected_value: 'no' });
     h.control('control.interaction.response', { interaction_id: ids[0], selected_value: 'yes' });
     assert.deepEqual([await first, await second], [{ kind: 'response', selected_value: 'yes' }, { kind: 'response', selected_value: 'no' }]);
+  });
+
+  it('§13.1 nothing an adapter emits while starting precedes session.capabilities', async () => {
+    const adapter = new ScriptedAdapter();
+    const start = adapter.start.bind(adapter);
+    adapter.start = async (host) => {
+      host.emit({ type: 'agent.state.changed', payload: { previous_state: 'idle', current_state: 'thinking' } });
+      host.emit({ type: 'agent.text.delta', payload: { content_index: 0, text: 'too early' } });
+      return start(host);
+    };
+    const h = new EngineHarness(adapter);
+    await h.session.start();
+    assert.deepEqual(h.types(), ['session.capabilities', 'tool.catalog.publish', 'agent.commands.publish', 'agent.state.changed']);
+  });
+
+  it('a prompt that cannot be prepared for the agent is refused before any turn starts', async () => {
+    const h = await EngineHarness.start({}, { preparePrompt: () => { throw new Error('bad token'); } });
+    const from = h.frames.length;
+    h.prompt('<@file:x|y>');
+    assert.deepEqual(h.types(from), ['session.error']);
+    assert.equal(h.ofType('session.error', from)[0].payload.error_code, 'INVALID_PROMPT');
+    assert.equal(h.session.turnActive, false);
   });
 });
