@@ -7,7 +7,7 @@ import type { AgentModeName } from '../../protocol/common';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import { newId } from '../../protocol/build';
 import { AgentProcess, mapExit, type ExitInfo } from '../process';
-import { longLivedArgs, permissionModeFor, resolveClaudeCommand } from './args';
+import { claudeEnv, longLivedArgs, permissionModeFor, resolveClaudeCommand } from './args';
 import { CLAUDE_CODE_INFO, claudeCapabilities } from './capabilities';
 import { commandsFromInitialize } from './commands';
 import { decidePermission } from './permission';
@@ -142,7 +142,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
       args: longLivedArgs({ mode: this.mode, resumeSessionId: this.agentSessionId, model: this.options.model, extraArgs: this.options.extraArgs }),
       session_id: host.session_id,
       workspacePath: host.workspacePath,
-      env: this.options.env,
+      env: claudeEnv(this.options.env),
       killGraceMs: this.options.killGraceMs,
       onMessage: (v) => this.onLine(v),
       onBadLine: (line, reason) => this.onBadLine(line, reason),

@@ -48,3 +48,12 @@ export function oneShotArgs(a: { mode: AgentModeName; resumeArgs: string[]; mode
   if (a.model) args.push('--model', a.model);
   return [...args, ...a.resumeArgs, ...(a.extraArgs ?? [])];
 }
+
+/**
+ * Environment defaults under the caller's own: background subagents would report after the
+ * turn's `result` and start turns of their own, outside any prompt; in the foreground their
+ * lines carry `parent_tool_use_id` and become §10 subagent frames inside the turn.
+ */
+export function claudeEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return { CLAUDE_CODE_DISABLE_BACKGROUND_TASKS: '1', ...extra };
+}

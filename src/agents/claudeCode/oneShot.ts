@@ -4,7 +4,7 @@
 import type { AgentAdapter, AgentCapabilities, AgentHost, AgentPrompt, CatalogTool, CommandEntry, TurnOutcome } from '../adapter';
 import type { AgentModeName } from '../../protocol/common';
 import { SingleTurnRunner } from '../process';
-import { oneShotArgs, resolveClaudeCommand } from './args';
+import { claudeEnv, oneShotArgs, resolveClaudeCommand } from './args';
 import { CLAUDE_CODE_ONESHOT_INFO, claudeCapabilities } from './capabilities';
 import { commandsFromNames } from './commands';
 import { defaultCatalog } from './tools';
@@ -41,7 +41,7 @@ export class ClaudeCodeOneShotAdapter implements AgentAdapter {
       stdinText: () => this.promptText,
       session_id: host.session_id,
       workspacePath: host.workspacePath,
-      env: this.options.env,
+      env: claudeEnv(this.options.env),
       killGraceMs: this.options.killGraceMs,
       onMessage: (v) => this.onLine(v),
     });

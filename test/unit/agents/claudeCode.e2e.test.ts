@@ -308,6 +308,23 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     h.assertValid();
   });
 
+  it('§10 a subagent the model asks to run in the background still runs inside the turn (background tasks are off by default)', async () => {
+    h = await Harness.create();
+    h.script(
+      claude.tool('Agent', { description: 'in the back', prompt: 'List the files', subagent_type: 'general-purpose', run_in_background: true }),
+      claude.tool('Bash', { command: 'ls', description: 'list' }),
+      claude.text('Only a.txt.'),
+      claude.text('Done delegating.'),
+    );
+    const turn = await h.prompt('delegate in the background');
+    const inner = of(turn, 'tool.invoke.request')[1];
+    assert.equal(inner?.metadata?.subagent_context?.depth, 1);
+    assert.equal(of(turn, 'tool.invoke.result').at(-1)!.payload.output, 'Only a.txt.');
+    assert.equal(text(turn), 'Done delegating.');
+    assert.equal(h.mock.pending(h.key), 0);
+    h.assertValid();
+  });
+
   it('§6.1.2 cancel mid-turn: interrupt, text.done is_cancelled, turn end "cancelled", the model stream is dropped, and the next prompt works', async () => {
     h = await Harness.create();
     h.script({ blocks: [{ type: 'text', text: 'I am writing a very long answer that never ends' }], hang: true }, claude.text('Fresh start.'));
