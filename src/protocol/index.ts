@@ -9,3 +9,4 @@ export * from './outputType';
 export * as payloads from './payloads';
 export * from './transcript';
 export * from './fileReference';
+export * from './webviewMessages';

@@ -1,0 +1,142 @@
+// The one typed message map between the extension host and the chat webview (and, through the
+// WebSocket transport, the browser master). Pure: no I/O, no DOM, no vscode; both sides import it.
+//
+// A message is `{ kind, payload }`. DPS frames travel inside it untouched (`frames` host→webview,
+// `frame` webview→host) as plain objects, so the receiving side validates them with parseFrame /
+// parseValue like any other wire frame; every other message is host-only UI plumbing (session list,
+// agent pick, open file/diff, attach URL, settings). One map per direction: "kind" → payload schema.
+//
+//   host:    webview.postMessage(hostMessage('frames', { session_id, frames: [frame] }))
+//   host:    const m = parseWebviewMessage(raw); if (m.ok) switch (m.message.kind) { … }
+//   webview: transport.send(webviewMessage('frame', { frame: buildFrame('control.prompt.cancel', …) }))
+import { z } from 'zod';
+import { Id } from './common';
+
+/** A wire frame as a plain object; validated by parseValue on arrival, never trusted as typed. */
+const RawFrame = z.record(z.string(), z.unknown());
+
+export const SessionSummary = z.looseObject({
+  session_id: Id,
+  name: z.string(),
+  agent: z.string().optional(),
+  /** The agent's current state (§4.6.1 names), for the list's badge. */
+  state: z.string().optional(),
+  created_at: z.string().optional(),
+  /** Shared with remote masters (DESIGN.md control plane). */
+  shared: z.boolean().optional(),
+  /** Number of remote masters attached right now. */
+  masters: z.number().int().nonnegative().optional(),
+});
+
+export const AgentSummary = z.looseObject({
+  id: z.string().min(1),
+  name: z.string(),
+  description: z.string().optional(),
+  available: z.boolean(),
+  /** Why an agent cannot run (not installed, Restricted Mode, …). */
+  unavailable_reason: z.string().optional(),
+});
+
+/** A persisted "always allow" rule of the permission gate (src/tools/permissions/rules.ts). */
+export const PermissionRuleView = z.looseObject({
+  id: z.string().min(1),
+  tool_name: z.string().min(1),
+  path_glob: z.string().optional(),
+  command_prefix: z.string().optional(),
+  created_at: z.string(),
+});
+
+/** Host → webview. */
+export const HOST_TO_WEBVIEW = {
+  /** The webview now shows this session: start a fresh transcript (frames follow). */
+  'session.attached': z.looseObject({
+    session_id: Id,
+    name: z.string().optional(),
+    agent: z.string().optional(),
+    /** False when the host restored a persisted session and will replay its frames. */
+    live: z.boolean().optional(),
+  }),
+  /** DPS frames of the attached session, in order (session.history on reattach included). */
+  frames: z.looseObject({ session_id: Id, frames: z.array(RawFrame) }),
+  /** The transport to the session went away (§7.8.2): the webview finalizes (§7.8.1). */
+  'session.disconnected': z.looseObject({ session_id: Id, reason: z.enum(['connection_closed', 'connection_error', 'app_restart']) }),
+  'session.list': z.looseObject({ sessions: z.array(SessionSummary), active_session_id: z.string().optional() }),
+  'agent.list': z.looseObject({ agents: z.array(AgentSummary), selected: z.string().optional() }),
+  settings: z.looseObject({
+    permission_rules: z.array(PermissionRuleView),
+    /** Send on Enter (true) or on Ctrl/Cmd+Enter (false). */
+    enter_sends: z.boolean().optional(),
+  }),
+  /** A one-line notice for the user (Restricted Mode, attach URL copied, …). */
+  notice: z.looseObject({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+} as const;
+
+/** Webview → host. */
+export const WEBVIEW_TO_HOST = {
+  /** The webview booted (or reloaded) and wants the current session and lists. */
+  ready: z.looseObject({ version: z.literal(1) }),
+  /** A DPS frame the webview built (control.*, session.capabilities, session.renamed). */
+  frame: z.looseObject({ frame: RawFrame }),
+  'session.new': z.looseObject({ agent: z.string().optional(), name: z.string().optional() }),
+  'session.switch': z.looseObject({ session_id: Id }),
+  'session.delete': z.looseObject({ session_id: Id }),
+  'agent.pick': z.looseObject({ agent_id: z.string().min(1) }),
+  /** Open a workspace file in the editor, at a 1-based line when given. */
+  'file.open': z.looseObject({ path: z.string().min(1), line: z.number().int().positive().optional() }),
+  /** Open the diff of an edit result (vscode.diff) for one invocation. */
+  'diff.open': z.looseObject({ invocation_id: Id, file_path: z.string().optional() }),
+  'attach.copyUrl': z.looseObject({ session_id: Id }),
+  'permissionRule.revoke': z.looseObject({ rule_id: z.string().min(1) }),
+  /** Copy text to the clipboard (the webview's own clipboard API is not always allowed). */
+  'clipboard.write': z.looseObject({ text: z.string() }),
+  /** A problem inside the webview, for the host's output channel. */
+  log: z.looseObject({ level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string() }),
+} as const;
+
+type HostMap = typeof HOST_TO_WEBVIEW;
+type WebviewMap = typeof WEBVIEW_TO_HOST;
+export type HostMessageKind = keyof HostMap;
+export type WebviewMessageKind = keyof WebviewMap;
+export type HostPayload<K extends HostMessageKind> = z.infer<HostMap[K]>;
+export type WebviewPayload<K extends WebviewMessageKind> = z.infer<WebviewMap[K]>;
+
+export type HostMessage = { [K in HostMessageKind]: { kind: K; payload: HostPayload<K> } }[HostMessageKind];
+export type WebviewMessage = { [K in WebviewMessageKind]: { kind: K; payload: WebviewPayload<K> } }[WebviewMessageKind];
+
+export type SessionSummary = z.infer<typeof SessionSummary>;
+export type AgentSummary = z.infer<typeof AgentSummary>;
+export type PermissionRuleView = z.infer<typeof PermissionRuleView>;
+
+export function hostMessage<K extends HostMessageKind>(kind: K, payload: HostPayload<K>): { kind: K; payload: HostPayload<K> } {
+  return { kind, payload };
+}
+
+export function webviewMessage<K extends WebviewMessageKind>(kind: K, payload: WebviewPayload<K>): { kind: K; payload: WebviewPayload<K> } {
+  return { kind, payload };
+}
+
+export type MessageParse<M> = { ok: true; message: M } | { ok: false; error: string };
+
+function parseWith<M>(map: Record<string, z.ZodType>, raw: unknown, side: string): MessageParse<M> {
+  try {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, error: `${side} message must be an object` };
+    const { kind, payload } = raw as { kind?: unknown; payload?: unknown };
+    if (typeof kind !== 'string' || !Object.prototype.hasOwnProperty.call(map, kind)) return { ok: false, error: `unknown ${side} message kind ${JSON.stringify(kind)}` };
+    const r = map[kind].safeParse(payload);
+    if (!r.success) return { ok: false, error: `${side} message ${kind}: ${r.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')}` };
+    return { ok: true, message: { kind, payload: r.data } as M };
+  } catch (e) {
+    // Hostile objects (throwing getters) must not throw across the boundary.
+    return { ok: false, error: `${side} message could not be read: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+/** Validates what the webview received. Never throws. */
+export function parseHostMessage(raw: unknown): MessageParse<HostMessage> {
+  return parseWith<HostMessage>(HOST_TO_WEBVIEW, raw, 'host');
+}
+
+/** Validates what the host received from the webview. Never throws. */
+export function parseWebviewMessage(raw: unknown): MessageParse<WebviewMessage> {
+  return parseWith<WebviewMessage>(WEBVIEW_TO_HOST, raw, 'webview');
+}
