@@ -1,0 +1,157 @@
+// The OpenAI-compatible agent (adapter_type "sdk"): the agent loop runs here, in the host. Each
+// step streams one chat completion with our tools (Claude Code names and schemas, from
+// src/tools); tool calls run through the same ToolRunner as the built-in agent — mode gate,
+// permission prompts, read-before-write ledger, streamed Bash output — and their results go back
+// to the model until it answers without tools. Works with OpenAI, vLLM, LM Studio, Ollama.
+import { randomUUID } from 'node:crypto';
+import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CatalogDiagnostic, CatalogTool, TurnOutcome, TurnUsage } from '../adapter';
+import { TaskTool } from '../../tools/task';
+import { ALL_TOOLS } from '../../tools/registry';
+import type { ToolRunner } from '../../tools/runner';
+import { createSharedToolState, createToolRunner, type SharedToolState } from '../../tools/toolkit';
+import type { ToolSettings } from '../../tools/types';
+import { NodeFsBackend } from '../../workspace/nodeFsBackend';
+import type { FsBackend } from '../../workspace/fsBackend';
+import { streamChat, type ChatMessage, type ChatToolDef } from './chatStream';
+
+export interface OpenAIAdapterOptions {
+  /** e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio). */
+  baseUrl: string;
+  model: string;
+  /** Never from plain settings: the CLI reads RAWP_OPENAI_API_KEY, the extension SecretStorage. */
+  apiKey?: string;
+  /** Where "always allow" permission rules are stored. */
+  rulesFile: string;
+  settings?: Partial<ToolSettings>;
+  shared?: SharedToolState;
+  fs?: FsBackend;
+  /** Model calls per turn before the loop stops (a runaway guard). */
+  maxSteps?: number;
+  systemPrompt?: string;
+  /** Extra request fields (temperature, …). */
+  requestExtra?: Record<string, unknown>;
+}
+
+export const OPENAI_ENV_KEY = 'RAWP_OPENAI_API_KEY';
+
+/** Task needs a subagent runner this agent does not have; the rest is Claude Code's tool set. */
+const OPENAI_TOOLS = ALL_TOOLS.filter((t) => t !== TaskTool);
+
+function defaultSystemPrompt(workspace: string): string {
+  return [
+    'You are a coding agent working in the workspace at ' + workspace + '.',
+    'Use the tools to read, search, edit files and run commands. Read a file before you edit or overwrite it.',
+    'Paths may be absolute or relative to the workspace. Keep answers short and say what you changed.',
+  ].join('\n');
+}
+
+export class OpenAIAdapter implements AgentAdapter {
+  readonly info: AgentInfo = { id: 'openai', displayName: 'OpenAI-compatible', adapter_type: 'sdk' };
+  private runner: ToolRunner | undefined;
+  private tools: ChatToolDef[] = [];
+  private readonly messages: ChatMessage[] = [];
+
+  constructor(private readonly options: OpenAIAdapterOptions) {
+    this.info = { id: 'openai', displayName: `OpenAI-compatible (${options.model})`, adapter_type: 'sdk' };
+  }
+
+  async start(host: AgentHost): Promise<{ capabilities: AgentCapabilities; tools: CatalogTool[]; diagnostics?: CatalogDiagnostic[]; commands: [] }> {
+    const fs = this.options.shared?.fs ?? this.options.fs ?? new NodeFsBackend([host.workspacePath]);
+    const shared = this.options.shared ?? createSharedToolState({ fs, rulesFile: this.options.rulesFile, settings: this.options.settings });
+    const runner = createToolRunner(host, shared, { tools: OPENAI_TOOLS });
+    this.runner = runner;
+    const catalog = runner.options.catalog.build();
+    runner.options.catalog.markPublished(catalog);
+    this.tools = catalog.tools
+      .filter((t) => t.status !== 'unavailable')
+      .map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema ?? { type: 'object', properties: {} } } }));
+    this.messages.push({ role: 'system', content: this.options.systemPrompt ?? defaultSystemPrompt(host.workspacePath) });
+    const diagnostics: CatalogDiagnostic[] = [...(catalog.diagnostics ?? [])];
+    if (!this.options.apiKey && !/^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(this.options.baseUrl)) {
+      diagnostics.push({ severity: 'warning', code: 'API_KEY_MISSING', message: `no API key for ${this.options.baseUrl}; set ${OPENAI_ENV_KEY}` });
+    }
+    return {
+      capabilities: {
+        features: { adapter_type: 'sdk', thinking_stream: true, tool_streaming: true, plan_mode: true, context_compaction: false, subagent: false, structured_output: false },
+        extensions: { model: this.options.model, base_url: this.options.baseUrl },
+      },
+      tools: catalog.tools,
+      ...(diagnostics.length ? { diagnostics } : {}),
+      commands: [],
+    };
+  }
+
+  async prompt(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
+    const runner = this.runner;
+    if (!runner) throw new Error('OpenAIAdapter.prompt before start');
+    const host = runner.host;
+    runner.options.catalog.refresh(host);
+    this.messages.push({ role: 'user', content: prompt.text });
+    const usage: TurnUsage = { input_tokens: 0, output_tokens: 0 };
+    let blockIndex = 0;
+    const maxSteps = this.options.maxSteps ?? 50;
+
+    for (let step = 0; step < maxSteps; step++) {
+      // One streamed block at a time; a switch between thinking and text closes the open one.
+      let open: { kind: 'text' | 'thinking'; index: number; text: string } | undefined;
+      const close = (cancelled: boolean) => {
+        if (!open) return;
+        if (open.kind === 'text') runner.emit({ type: 'agent.text.done', payload: { content_index: open.index, full_text: open.text, ...(cancelled ? { is_cancelled: true } : {}) } });
+        else runner.emit({ type: 'agent.thinking.done', payload: { content_index: open.index } });
+        open = undefined;
+      };
+      const delta = (kind: 'text' | 'thinking', text: string) => {
+        if (open && open.kind !== kind) close(false);
+        if (!open) open = { kind, index: blockIndex++, text: '' };
+        open.text += text;
+        const content_index = open.index;
+        runner.emit(kind === 'text' ? { type: 'agent.text.delta', payload: { content_index, text } } : { type: 'agent.thinking.delta', payload: { content_index, text } });
+      };
+      const result = await streamChat(
+        { baseUrl: this.options.baseUrl, apiKey: this.options.apiKey, model: this.options.model, messages: this.messages, tools: this.tools, signal, extra: this.options.requestExtra },
+        { onText: (t) => delta('text', t), onReasoning: (t) => delta('thinking', t) },
+      );
+      if (result.kind === 'failed') {
+        close(signal.aborted);
+        if (signal.aborted || result.cancelled) return { stop_reason: 'cancelled', usage };
+        host.emit({ type: 'agent.error', payload: { error_code: result.status ? 'API_ERROR' : 'API_UNREACHABLE', message: result.message, severity: 'error', recoverable: true, details: { module: 'openai', ...(result.status ? { http_status: result.status } : {}) } } });
+        return { stop_reason: 'error', usage };
+      }
+      close(false);
+      if (result.usage) {
+        usage.input_tokens += result.usage.prompt_tokens;
+        usage.output_tokens += result.usage.completion_tokens;
+        if (result.usage.cached_tokens !== undefined) usage.cache_read_tokens = (usage.cache_read_tokens ?? 0) + result.usage.cached_tokens;
+        if (result.usage.reasoning_tokens !== undefined) usage.thinking_tokens = (usage.thinking_tokens ?? 0) + result.usage.reasoning_tokens;
+      }
+      this.messages.push({
+        role: 'assistant',
+        content: result.text || null,
+        ...(result.toolCalls.length ? { tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+      });
+      if (result.toolCalls.length === 0) return { stop_reason: result.finish_reason === 'length' ? 'max_tokens' : 'end_turn', usage };
+
+      // §13.4: calls of one model message form a parallel group; they run one after the other
+      // so permission prompts never overlap.
+      const group = result.toolCalls.length > 1 ? randomUUID() : undefined;
+      for (const call of result.toolCalls) {
+        let input: Record<string, unknown>;
+        try {
+          const parsed: unknown = call.arguments.trim() ? JSON.parse(call.arguments) : {};
+          input = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { value: parsed };
+        } catch {
+          input = { _raw_arguments: call.arguments };
+        }
+        const r = await runner.invoke(call.name, input, signal, group ? { parallel_group_id: group } : {});
+        this.messages.push({ role: 'tool', tool_call_id: call.id, content: typeof r.output === 'string' ? r.output : JSON.stringify(r.output) });
+      }
+      if (signal.aborted) return { stop_reason: 'cancelled', usage };
+    }
+    host.emit({ type: 'agent.error', payload: { error_code: 'MAX_STEPS', message: `stopped after ${maxSteps} model calls in one turn`, severity: 'warning', recoverable: true, details: { module: 'openai' } } });
+    return { stop_reason: 'max_tokens', usage };
+  }
+
+  async dispose(): Promise<void> {
+    this.runner = undefined;
+  }
+}
