@@ -525,6 +525,8 @@ export class AgentSession implements HubSessionSource {
           if (event.payload.fatal) return void this.fail(event.payload.error_code, event.payload.message);
           return this.emit(event.type, event.payload, { metadata: event.metadata });
         default:
+          // Inside a turn the turn's stream fills in subagent_context (§10.5 subagent usage).
+          if (this.turn) return this.turn.stream.accept(event);
           return this.emit(event.type, event.payload as never, { metadata: event.metadata });
       }
     } catch (e) {

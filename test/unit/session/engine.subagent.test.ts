@@ -94,4 +94,17 @@ describe('session/engine: subagents (§10, §15.2)', () => {
     assert.equal(h.ofType('agent.subagent.ended', from)[0].payload.status, 'cancelled');
     assert.deepEqual(h.ofType('tool.invoke.result', from).map((f) => [f.payload.invocation_id, f.payload.status]), [['inner-bash', 'cancelled'], ['t', 'cancelled']]);
   });
+
+  it('§10.5 usage reported inside a subagent keeps its subagent_context (depth filled in) and is sent on its own', async () => {
+    const usage = { token_usage: { input_tokens: 3, output_tokens: 2 }, cost_usage: { limit: -1, used: 0, unit: 'USD' }, message_usage: { limit: -1, used: 0, unit: 'COUNT' }, time_to_reset: 'PT0S' };
+    const h = await EngineHarness.start({
+      ...SUB,
+      turns: [{ steps: [{ kind: 'subagent', id: 't', agent_type: 'Plan', steps: [{ kind: 'emit', event: { type: 'session.usage', payload: usage, metadata: { subagent_context: { parent_invocation_id: 't', depth: 0 } } } }] }] }],
+    });
+    const from = await h.runTurn();
+    const usages = h.ofType('session.usage', from);
+    assert.equal(usages.length, 2, 'the subagent\'s own and the turn\'s');
+    assert.deepEqual(usages[0].metadata?.subagent_context, { parent_invocation_id: 't', depth: 1, agent_type: 'Plan' });
+    assert.equal(usages[1].metadata, undefined);
+  });
 });
