@@ -130,8 +130,9 @@ export class MockModelServer {
   }
 
   /**
-   * Plug a route in. `path` is exact ("/v1/messages"), has `:name` segments, or is a RegExp whose
-   * named groups become params (Gemini's "/v1beta/models/{model}:streamGenerateContent").
+   * Plug a route in. `path` is exact ("/v1/messages"), has `:name` parameters after a slash
+   * ("/v1beta/models/:model:streamGenerateContent"), or is a RegExp whose named groups become
+   * params. The first registered route that matches serves the request.
    * Returns the route key that `enqueue` takes.
    */
   route<R extends ReplyControl>(method: string, path: string | RegExp, handler: RouteHandler<R>): string {
@@ -279,7 +280,9 @@ function pathMatcher(path: string | RegExp): (p: string) => Record<string, strin
   }
   if (!path.includes('/:')) return (p) => (p === path ? {} : undefined);
   const names: string[] = [];
-  const re = new RegExp('^' + path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\/:([A-Za-z_]\w*)/g, (_m, n: string) => (names.push(n), '/([^/]+)')) + '$');
+  // A `:name` right after a slash is a parameter; it stops at `/` and `:` so Google-style
+  // "/models/:model:streamGenerateContent" works.
+  const re = new RegExp('^' + path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\/:([A-Za-z_]\w*)/g, (_m, n: string) => (names.push(n), '/([^/:]+)')) + '$');
   return (p) => {
     const m = re.exec(p);
     if (!m) return undefined;

@@ -1,0 +1,230 @@
+// The pure Claude Code translation (native stream-json line -> items), line by line, for the cases
+// the real-CLI tests do not reach cheaply: no partial messages, redacted thinking, plan documents,
+// tool outputs by Appendix A, permission asks inside subagents, costs, bad input.
+import { strict as assert } from 'node:assert';
+import type { AgentEvent } from '../../../src/agents/adapter';
+import { ClaudeTranslator, type ClaudeItem } from '../../../src/agents/claudeCode/translate';
+import { decisionFor, permissionRequest } from '../../../src/agents/claudeCode/permission';
+import { catalogFor } from '../../../src/agents/claudeCode/tools';
+import { unifiedDiff } from '../../../src/agents/claudeCode/toolOutput';
+import { commandsFromInitialize } from '../../../src/agents/claudeCode/commands';
+
+const WS = '/work/space';
+
+function feed(t: ClaudeTranslator, ...lines: unknown[]): ClaudeItem[] {
+  return lines.flatMap((l) => t.translate(l));
+}
+function events(items: ClaudeItem[]): AgentEvent[] {
+  return items.flatMap((i) => (i.kind === 'event' ? [i.event] : []));
+}
+const assistant = (id: string, content: unknown[], parent: string | null = null) => ({ type: 'assistant', message: { id, model: 'claude-x', content }, parent_tool_use_id: parent });
+const toolResult = (id: string, content: unknown, extra: Record<string, unknown> = {}, parent: string | null = null, is_error = false) => ({
+  type: 'user',
+  message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, ...(is_error ? { is_error } : {}) }] },
+  parent_tool_use_id: parent,
+  ...extra,
+});
+const result = (extra: Record<string, unknown> = {}) => ({ type: 'result', subtype: 'success', is_error: false, session_id: 'sess-1', usage: { input_tokens: 5, output_tokens: 7 }, ...extra });
+
+describe('agents/claudeCode: translation of stream-json lines', () => {
+  it('§4.1 without partial messages an assistant text arrives whole: one delta and done with full_text', () => {
+    const t = new ClaudeTranslator();
+    const ev = events(feed(t, assistant('m1', [{ type: 'text', text: 'whole answer' }])));
+    assert.deepEqual(ev, [
+      { type: 'agent.text.delta', payload: { content_index: 0, text: 'whole answer' } },
+      { type: 'agent.text.done', payload: { content_index: 0, full_text: 'whole answer' } },
+    ]);
+  });
+
+  it('§4.1 with partial messages the assistant line does not repeat what the stream events already sent', () => {
+    const t = new ClaudeTranslator();
+    const se = (event: unknown) => ({ type: 'stream_event', event, parent_tool_use_id: null });
+    const ev = events(
+      feed(
+        t,
+        se({ type: 'message_start', message: { id: 'm1', usage: { input_tokens: 3 } } }),
+        se({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+        se({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hel' } }),
+        se({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'lo' } }),
+        assistant('m1', [{ type: 'text', text: 'Hello' }]),
+        se({ type: 'content_block_stop', index: 0 }),
+      ),
+    );
+    assert.deepEqual(
+      ev.map((e) => [e.type, (e.payload as { text?: string; full_text?: string }).text ?? (e.payload as { full_text?: string }).full_text]),
+      [
+        ['agent.text.delta', 'Hel'],
+        ['agent.text.delta', 'lo'],
+        ['agent.text.done', 'Hello'],
+      ],
+    );
+  });
+
+  it('§4.2 §15.3 redacted thinking is announced as redacted with no text', () => {
+    const t = new ClaudeTranslator();
+    const se = (event: unknown) => ({ type: 'stream_event', event, parent_tool_use_id: null });
+    const ev = events(feed(t, se({ type: 'message_start', message: { id: 'm1' } }), se({ type: 'content_block_start', index: 0, content_block: { type: 'redacted_thinking', data: 'ENCRYPTED' } }), se({ type: 'content_block_stop', index: 0 })));
+    assert.deepEqual(ev, [
+      { type: 'agent.thinking.delta', payload: { content_index: 0, text: '', redacted: true } },
+      { type: 'agent.thinking.done', payload: { content_index: 0 } },
+    ]);
+    assert.ok(!JSON.stringify(ev).includes('ENCRYPTED'));
+  });
+
+  it('§13.4 tool uses of one message wait for the message to end, then share one parallel_group_id; a single call has none', () => {
+    const t = new ClaudeTranslator();
+    const first = feed(t, assistant('m1', [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'a' } }]));
+    assert.deepEqual(events(first), [], 'held until the message is complete');
+    const ev = events(feed(t, assistant('m1', [{ type: 'tool_use', id: 't2', name: 'Bash', input: { command: 'b' } }]), toolResult('t1', 'a')));
+    const reqs = ev.filter((e): e is Extract<AgentEvent, { type: 'tool.invoke.request' }> => e.type === 'tool.invoke.request');
+    assert.deepEqual(reqs.map((r) => r.payload.invocation_id), ['t1', 't2']);
+    assert.equal(reqs[0].payload.parallel_group_id, 'pg_m1');
+    assert.equal(reqs[1].payload.parallel_group_id, 'pg_m1');
+    const single = events(feed(t, assistant('m2', [{ type: 'tool_use', id: 't3', name: 'Read', input: { file_path: '/x' } }]), result()));
+    const r3 = single.find((e) => e.type === 'tool.invoke.request');
+    assert.ok(r3 && r3.type === 'tool.invoke.request' && r3.payload.parallel_group_id === undefined);
+  });
+
+  it('§5.3.3 Appendix A output types: Edit -> unified diff from structuredPatch, Write -> empty, Glob -> file_list (relative), Grep files -> file_list', () => {
+    const t = new ClaudeTranslator({ workspacePath: WS });
+    const call = (id: string, name: string, input: Record<string, unknown>) => assistant(`m-${id}`, [{ type: 'tool_use', id, name, input }]);
+    const ev = events(
+      feed(
+        t,
+        call('e', 'Edit', { file_path: `${WS}/src/a.ts` }),
+        toolResult('e', 'updated', { tool_use_result: { filePath: `${WS}/src/a.ts`, structuredPatch: [{ oldStart: 3, oldLines: 1, newStart: 3, newLines: 1, lines: ['-old', '+new'] }] } }),
+        call('w', 'Write', { file_path: `${WS}/b.txt`, content: 'x' }),
+        toolResult('w', 'File created', { tool_use_result: { type: 'create', filePath: `${WS}/b.txt`, content: 'x', structuredPatch: [] } }),
+        call('g', 'Glob', { pattern: '*.ts' }),
+        toolResult('g', 'a.ts', { tool_use_result: { filenames: [`${WS}/src/a.ts`, '/elsewhere/z.ts'] } }),
+        call('s', 'Grep', { pattern: 'x', output_mode: 'files_with_matches' }),
+        toolResult('s', 'Found 1 file', { tool_use_result: { mode: 'files_with_matches', filenames: [`${WS}/b.txt`] } }),
+      ),
+    );
+    const results = ev.filter((e): e is Extract<AgentEvent, { type: 'tool.invoke.result' }> => e.type === 'tool.invoke.result').map((e) => [e.payload.tool_name, e.payload.output_type, e.payload.output]);
+    assert.deepEqual(results, [
+      ['Edit', 'diff', '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -3,1 +3,1 @@\n-old\n+new\n'],
+      ['Write', 'empty', 'File created'],
+      ['Glob', 'file_list', ['src/a.ts', '/elsewhere/z.ts']],
+      ['Grep', 'file_list', ['b.txt']],
+    ]);
+  });
+
+  it('§5.3.1 an errored tool result is an error with the message the model saw, as text', () => {
+    const t = new ClaudeTranslator();
+    const ev = events(feed(t, assistant('m1', [{ type: 'tool_use', id: 't1', name: 'Edit', input: {} }]), toolResult('t1', '<tool_use_error>File has not been read yet.</tool_use_error>', {}, null, true)));
+    const r = ev.find((e) => e.type === 'tool.invoke.result');
+    assert.deepEqual(r?.payload, { invocation_id: 't1', tool_name: 'Edit', status: 'error', output: 'File has not been read yet.', output_type: 'text' });
+  });
+
+  it('§9.1 ExitPlanMode: the plan is a text block with metadata.content_role "plan" before the tool request', () => {
+    const t = new ClaudeTranslator();
+    const ev = events(feed(t, assistant('m1', [{ type: 'tool_use', id: 'p1', name: 'ExitPlanMode', input: { plan: '1. read\n2. edit' } }]), result()));
+    assert.deepEqual(ev.slice(0, 3).map((e) => [e.type, e.metadata?.content_role]), [
+      ['agent.text.delta', 'plan'],
+      ['agent.text.done', 'plan'],
+      ['tool.invoke.request', undefined],
+    ]);
+    assert.equal(ev[0].type === 'agent.text.delta' && ev[0].payload.text, '1. read\n2. edit');
+  });
+
+  it('§10.2 nested subagents: depth counts the chain; a permission ask inside a subagent carries its subagent_context', () => {
+    const t = new ClaudeTranslator({ workspacePath: WS });
+    const items = feed(
+      t,
+      assistant('m1', [{ type: 'tool_use', id: 'a1', name: 'Agent', input: { description: 'outer', prompt: 'go', subagent_type: 'Explore' } }]),
+      assistant('m2', [{ type: 'tool_use', id: 'a2', name: 'Task', input: { description: 'inner', prompt: 'go deeper' } }], 'a1'),
+      assistant('m3', [{ type: 'tool_use', id: 'e1', name: 'Edit', input: { file_path: `${WS}/x.ts` } }], 'a2'),
+      { type: 'control_request', request_id: 'r1', request: { subtype: 'can_use_tool', tool_name: 'Edit', input: { file_path: `${WS}/x.ts` }, tool_use_id: 'e1', description: 'x.ts', permission_suggestions: [{ type: 'setMode', mode: 'acceptEdits' }] } },
+    );
+    const started = events(items).filter((e) => e.type === 'agent.subagent.started');
+    assert.deepEqual(started.map((e) => e.type === 'agent.subagent.started' && [e.payload.parent_invocation_id, e.payload.depth, e.payload.agent_type]), [
+      ['a1', 1, 'Explore'],
+      ['a2', 2, 'general-purpose'],
+    ]);
+    const edit = events(items).find((e) => e.type === 'tool.invoke.request' && e.payload.invocation_id === 'e1');
+    assert.deepEqual(edit?.metadata?.subagent_context, { parent_invocation_id: 'a2', depth: 2, agent_type: 'general-purpose' });
+    const ask = items.find((i) => i.kind === 'permission');
+    assert.ok(ask && ask.kind === 'permission');
+    assert.deepEqual(ask.ask.affected_paths, ['x.ts']);
+    assert.equal(ask.ask.metadata?.subagent_context?.depth, 2);
+    // Ending the turn with both subagents open: innermost first, each ended before its result.
+    const closing = events(feed(t, result({ is_error: false })));
+    assert.deepEqual(closing.filter((e) => e.type !== 'agent.text.done').map((e) => `${e.type}:${'invocation_id' in e.payload ? e.payload.invocation_id : (e.payload as { parent_invocation_id?: string }).parent_invocation_id}`), [
+      'tool.invoke.result:e1',
+      'agent.subagent.ended:a2',
+      'tool.invoke.result:a2',
+      'agent.subagent.ended:a1',
+      'tool.invoke.result:a1',
+    ]);
+  });
+
+  it('§17.3.1 a permission ask becomes a PERMISSION request (tool name, input, paths, session option) and the answer the CLI expects', () => {
+    const ask = { request_id: 'r', tool_name: 'Edit', input: { file_path: '/w/a' }, suggestions: [{ type: 'setMode', mode: 'acceptEdits' }], affected_paths: ['a'], description: 'a' };
+    const req = permissionRequest(ask, 'i-1', 60);
+    assert.equal(req.interaction_type, 'PERMISSION');
+    assert.equal(req.context?.tool_name, 'Edit');
+    assert.deepEqual(req.options?.map((o) => o.value), ['allow', 'allow_session', 'deny']);
+    assert.equal(req.default_value, 'deny');
+    assert.deepEqual(decisionFor(ask, { kind: 'response', selected_value: 'allow' }), { behavior: 'allow', updatedInput: { file_path: '/w/a' } });
+    assert.deepEqual(decisionFor(ask, { kind: 'response', selected_value: 'allow_session' }), { behavior: 'allow', updatedInput: { file_path: '/w/a' }, updatedPermissions: ask.suggestions });
+    assert.equal(decisionFor(ask, { kind: 'timeout' }).behavior, 'deny');
+    assert.equal(decisionFor(ask, { kind: 'cancelled' }).behavior, 'deny');
+    const d = decisionFor(ask, { kind: 'response', selected_value: 'deny', text_input: 'not now' });
+    assert.deepEqual(d, { behavior: 'deny', message: 'The user denied this: not now' });
+  });
+
+  it('§7.3.1 the turn cost is the change of the CLI running total; tokens and context window come along', () => {
+    const t = new ClaudeTranslator();
+    const r1 = feed(t, result({ total_cost_usd: 0.5, modelUsage: { m: { contextWindow: 200000 } } })).find((i) => i.kind === 'result');
+    const r2 = feed(t, result({ total_cost_usd: 0.75 })).find((i) => i.kind === 'result');
+    assert.ok(r1?.kind === 'result' && r2?.kind === 'result');
+    assert.equal(r1.outcome.usage?.cost_usd, 0.5);
+    assert.equal(r2.outcome.usage?.cost_usd, 0.25);
+    assert.equal(r2.outcome.usage?.context_capacity, 200000);
+    assert.equal(r1.outcome.agent_session_id, 'sess-1');
+  });
+
+  it('§7.5.2 stop reasons: max_tokens, an interrupt (cancelled), an error result with its agent.error', () => {
+    const t = new ClaudeTranslator();
+    const stop = (items: ClaudeItem[]) => items.find((i): i is Extract<ClaudeItem, { kind: 'result' }> => i.kind === 'result')!.outcome.stop_reason;
+    assert.equal(stop(feed(t, result({ stop_reason: 'max_tokens' }))), 'max_tokens');
+    t.markInterrupted();
+    assert.equal(stop(feed(t, result({ subtype: 'error_during_execution', is_error: true }))), 'cancelled');
+    const items = feed(t, result({ subtype: 'error_max_turns', is_error: true, result: undefined, errors: ['too many turns'] }));
+    assert.equal(stop(items), 'error');
+    const err = events(items)[0];
+    assert.ok(err.type === 'agent.error' && err.payload.error_code === 'MAX_TURNS' && err.payload.message === 'too many turns');
+  });
+
+  it('catalog: Task in init brings Agent along; unknown and MCP tools still get entries', () => {
+    const c = catalogFor(['Task', 'Read', 'mcp__github__search', 'BrandNew']);
+    assert.deepEqual(c.map((e) => [e.name, e.category]), [
+      ['Task', 'agent'],
+      ['Read', 'filesystem'],
+      ['mcp__github__search', 'mcp'],
+      ['BrandNew', 'custom'],
+      ['Agent', 'agent'],
+    ]);
+  });
+
+  it('§12.1.1 commands from the initialize response: leading slash dropped, duplicates removed, argument hints as a parameter', () => {
+    const c = commandsFromInitialize({ commands: [{ name: '/review', description: 'Review a PR', argumentHint: '[pr]' }, { name: 'review', description: 'dup' }, { name: 'compact', description: 'Compact' }, 'junk'] });
+    assert.deepEqual(c, [
+      { name: 'review', description: 'Review a PR', parameters: [{ name: 'args', type: 'string', required: false, description: '[pr]' }] },
+      { name: 'compact', description: 'Compact', category: 'session' },
+    ]);
+    assert.equal(commandsFromInitialize({ nothing: true }), undefined);
+  });
+
+  it('unified diff of a new file has /dev/null as its old side', () => {
+    assert.equal(unifiedDiff('n.txt', [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: 1, lines: ['+hi'] }], true), '--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,1 @@\n+hi\n');
+  });
+
+  it('bad input never throws: non-objects, unknown types, results for unknown calls, broken fields', () => {
+    const t = new ClaudeTranslator();
+    assert.deepEqual(feed(t, null, 42, 'text', [], { type: 'keep_alive' }, { type: 'brand_new_kind', x: 1 }), []);
+    assert.deepEqual(events(feed(t, toolResult('never-seen', 'x'))), []);
+    assert.doesNotThrow(() => feed(t, { type: 'assistant', message: 'not an object' }, { type: 'user', message: { content: 7 } }, { type: 'stream_event', event: null }, { type: 'system', subtype: 'init', tools: 'nope' }));
+  });
+});
