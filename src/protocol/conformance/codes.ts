@@ -31,6 +31,7 @@ export const CODES = {
   TURN_END_WITHOUT_START: { severity: 'error', clause: '§7.5.2', summary: 'session.turn.end with no open turn' },
   TURN_ID_MISMATCH: { severity: 'error', clause: '§7.5.2', summary: 'session.turn.end names another turn_id than the open turn' },
   USAGE_NOT_AFTER_TURN_END: { severity: 'error', clause: '§7.5.2', summary: 'the next frame after session.turn.end is not session.usage' },
+  DELETED_MID_TURN: { severity: 'error', clause: '§7.5.3', summary: 'session.deleted while a turn is open: cancelled tool results and session.turn.end (error) must come first' },
   TURN_OPEN_AT_END: { severity: 'warning', clause: '§7.5.2', summary: 'the stream ends mid-turn; what is pending in that turn is not reported again' },
   // Text and thinking blocks (§4.1, §4.2).
   TEXT_BLOCK_UNCLOSED: { severity: 'error', clause: '§4.1.2', summary: 'agent.text.delta block (content_index) never closed by agent.text.done in its turn' },

@@ -7,6 +7,8 @@ import type { Report, Where } from './problem';
 export interface Located<F extends Frame = Frame> {
   frame: F;
   line: number;
+  /** Replayed from a session.history on `line` (§7.8.3): older than the frames around it. */
+  replayed?: boolean;
 }
 
 export interface OpenTurn {

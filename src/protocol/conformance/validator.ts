@@ -2,7 +2,7 @@
 // result. Frame-level checks come from parseFrame; sequence rules run per session_id.
 import { UUID_V4 } from '../common';
 import type { Frame } from '../frameTypes';
-import { parseFrame } from '../parse';
+import { parseFrame, parseValue, type ParseOutcome } from '../parse';
 import { CODES, type ProblemCode } from './codes';
 import { scopeOf, type Located, type SessionContext, type SessionRule } from './context';
 import type { Problem, Report, ValidationResult, Where } from './problem';
@@ -57,6 +57,9 @@ function apply(ctx: SessionContext, { frame: f, line }: Located): void {
       // cascade into an error on every later frame.
       ctx.openTurns.delete(scope);
       break;
+    case 'session.deleted':
+      ctx.openTurns.clear(); // the session is over (DELETED_MID_TURN reports what was open)
+      break;
     default:
       break;
   }
@@ -81,29 +84,49 @@ export class StreamValidator {
     if (this.finished) throw new Error('StreamValidator.line() after finish()');
     if (text.trim() === '') return;
     this.frames++;
-    const outcome = parseFrame(text);
+    this.take(parseFrame(text), line, false, '');
+  }
+
+  private take(outcome: ParseOutcome, line: number, replayed: boolean, prefix: string): void {
     if (outcome.kind === 'error') {
       const { error_code, message } = outcome.error;
       // No size limit is passed to parseFrame, so FRAME_TOO_LARGE cannot occur; mapped for totality.
       const code: ProblemCode = error_code === 'FRAME_TOO_LARGE' ? 'INVALID_ENVELOPE' : error_code;
-      this.report(code, { line, session_id: outcome.session_id, message_id: outcome.message_id }, message);
+      this.report(code, { line, session_id: outcome.session_id, message_id: outcome.message_id }, prefix + message);
       return;
     }
     if (outcome.kind === 'ignored') {
-      this.report('UNKNOWN_TYPE', { line, session_id: outcome.session_id }, outcome.reason);
+      this.report('UNKNOWN_TYPE', { line, session_id: outcome.session_id }, prefix + outcome.reason);
       return;
     }
     const { frame } = outcome;
     const here = { line, session_id: frame.session_id, message_id: frame.message_id };
     const first = this.firstLineOfId.get(frame.message_id);
     if (first !== undefined) {
-      this.report('DUPLICATE_MESSAGE_ID', here, `message_id ${frame.message_id} was first used on line ${first}; receivers drop this frame as a duplicate`);
+      // A history may repeat what this log already holds; a receiver skips those silently.
+      if (!replayed) this.report('DUPLICATE_MESSAGE_ID', here, `message_id ${frame.message_id} was first used on line ${first}; receivers drop this frame as a duplicate`);
       return;
     }
     this.firstLineOfId.set(frame.message_id, line);
-    if (!UUID_V4.test(frame.message_id)) this.report('MESSAGE_ID_NOT_UUID', here, `message_id "${frame.message_id}" is not a UUID v4`);
+    if (!UUID_V4.test(frame.message_id)) this.report('MESSAGE_ID_NOT_UUID', here, `${prefix}message_id "${frame.message_id}" is not a UUID v4`);
     if (outcome.vendor) return; // §3.1.1: vendor frames are fine and take part in no sequence rule
-    this.session(frame.session_id).frame({ frame: frame as Frame, line }, this.report);
+    const known = frame as Frame;
+    this.session(known.session_id).frame({ frame: known, line, replayed }, this.report);
+    if (known.type === 'session.history' && !replayed) this.replay(known.payload.frames, line);
+  }
+
+  /**
+   * §7.8.3: the frames of a session.history are what the peer missed while detached; they continue
+   * the session's sequences, so they are checked as if they stood at the history's line, in
+   * timestamp order (§2.3; equal timestamps keep their order — message_ids are random).
+   */
+  private replay(frames: readonly Record<string, unknown>[], line: number): void {
+    // A frame without a readable timestamp sorts first; it is reported as invalid anyway.
+    const ms = (f: Record<string, unknown>) => (typeof f.timestamp === 'string' ? Date.parse(f.timestamp) : NaN);
+    const ordered = frames
+      .map((f, i) => ({ f, i, ms: Number.isNaN(ms(f)) ? -Infinity : ms(f) }))
+      .sort((a, b) => a.ms - b.ms || a.i - b.i);
+    for (const { f, i } of ordered) this.take(parseValue(f), line, true, `session.history frames[${i}]: `);
   }
 
   /** Ends the stream: reports what was left pending and returns the sorted result. */

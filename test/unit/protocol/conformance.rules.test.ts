@@ -125,6 +125,40 @@ describe('protocol/conformance: frame checks', () => {
   });
 });
 
+describe('protocol/conformance: §7.8.3 session.history replay', () => {
+  it('§7.8.3 history frames continue the sequences: they close the turn left open before the reattach', () => {
+    const { s } = session();
+    const t = s.turnStart(0);
+    const end = s.frame('session.turn.end', { turn_id: t, stop_reason: 'end_turn' }, { turn_id: t });
+    const usage = s.frame('session.usage', SAMPLES['session.usage']);
+    s.history([end, usage]);
+    assert.deepEqual(codes(s.stream.text()), []);
+  });
+
+  it('§2.3 history frames are replayed in timestamp order, and their older timestamps are no step back', () => {
+    const { s } = session();
+    const t = s.turnStart(0);
+    const end = s.frame('session.turn.end', { turn_id: t, stop_reason: 'end_turn' }, { turn_id: t });
+    const usage = s.frame('session.usage', SAMPLES['session.usage']);
+    s.send('agent.state.changed', { previous_state: 'thinking', current_state: 'thinking' });
+    s.history([usage, end]);
+    assert.deepEqual(codes(s.stream.text()), []);
+  });
+
+  it('§7.8.3 a history frame this log already holds is skipped silently; a bad one is reported at the history line', () => {
+    const { s } = session();
+    const t = s.turnStart(0);
+    const start = JSON.parse(s.stream.lines[s.stream.lines.length - 1]);
+    const bad = s.frame('agent.text.delta', { content_index: -1, text: 'x' } as never, { turn_id: t });
+    const end = s.frame('session.turn.end', { turn_id: t, stop_reason: 'end_turn' }, { turn_id: t });
+    const usage = s.frame('session.usage', SAMPLES['session.usage']);
+    s.history([start, bad, end, usage]);
+    const r = validateText(s.stream.text());
+    assert.deepEqual(r.problems.map((p) => [p.line, p.code]), [[r.frames, 'INVALID_PAYLOAD']]);
+    assert.match(r.problems[0].message, /^session\.history frames\[1\]: agent\.text\.delta: payload\.content_index/);
+  });
+});
+
 describe('protocol/conformance: §13.1 set-up order', () => {
   it('§13.1 a control frame needs both sides\' session.capabilities (one is not the exchange)', () => {
     const b = new StreamBuilder();
@@ -209,6 +243,26 @@ describe('protocol/conformance: §7.5 turns', () => {
     const r = validateText(s.stream.text());
     assert.deepEqual(r.problems.map((p) => p.code), ['USAGE_NOT_AFTER_TURN_END']);
     assert.equal(r.problems[0].line, r.frames);
+  });
+
+  it('§7.5.3 the clean-up order passes: cancelled results, turn.end (error), usage, then session.deleted', () => {
+    const { b, s } = session();
+    const t = s.turnStart(0);
+    const id = b.id();
+    s.request(t, id, 'Bash');
+    s.result(t, id, 'Bash', 'text', 'cancelled');
+    s.send('session.turn.end', { turn_id: t, stop_reason: 'error' }, { turn_id: t });
+    s.usage(t);
+    s.send('session.deleted', { session_id: s.session_id, reason: 'master_request', deleted_by: 'master' });
+    assert.deepEqual(codes(b.text()), []);
+  });
+
+  it('§7.5.3 a tool call left open by a session.deleted mid-turn is unanswered too', () => {
+    const { b, s } = session();
+    const t = s.turnStart(0);
+    s.request(t, b.id(), 'Bash');
+    s.send('session.deleted', { session_id: s.session_id, reason: 'error', deleted_by: 'system' });
+    assert.deepEqual(codes(b.text()), ['TOOL_UNANSWERED', 'DELETED_MID_TURN']);
   });
 
   it('§10.2 a subagent\'s own turns are counted apart from the main agent\'s', () => {

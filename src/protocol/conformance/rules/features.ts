@@ -17,7 +17,8 @@ export function featureRule(): SessionRule {
   return {
     frame(at, ctx, report) {
       const f = at.frame;
-      if (reported.has(f.type)) return;
+      // A replayed frame was sent under the capabilities of its own, earlier connection.
+      if (at.replayed || reported.has(f.type)) return;
       const toClient = fromMaster(f.type);
       const receiver = latest(ctx.capabilities, toClient ? 0 : 1);
       if (!receiver) return; // BEFORE_CAPABILITIES covers it

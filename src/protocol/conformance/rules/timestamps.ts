@@ -6,6 +6,7 @@ export function timestampRule(): SessionRule {
   let last: { ms: number; line: number; text: string } | undefined;
   return {
     frame(at, _ctx, report) {
+      if (at.replayed) return; // history frames are older by nature
       const ms = Date.parse(at.frame.timestamp);
       if (Number.isNaN(ms)) return;
       if (last && ms < last.ms) {

@@ -1,5 +1,6 @@
 // §7.5 turn lifecycle per agent scope: start/end pair up, turn_index counts 0, 1, 2…, and the
-// client frame right after session.turn.end is session.usage (§7.5.2, §7.3.1).
+// client frame right after session.turn.end is session.usage (§7.5.2, §7.3.1); no turn is left
+// open when the session is deleted (§7.5.3).
 import { fromMaster, scopeOf, where, type Located, type SessionRule } from '../context';
 
 export function turnRule(): SessionRule {
@@ -32,6 +33,13 @@ export function turnRule(): SessionRule {
           report('TURN_ID_MISMATCH', where(at), `session.turn.end names turn ${f.payload.turn_id} but the open turn is ${open.turn_id} (line ${open.line})`);
         }
         awaitingUsage.set(scope, at);
+      } else if (f.type === 'session.deleted') {
+        // §7.5.3 / §7.7.1: the clean-up frames come before session.deleted. The validator then
+        // treats the turns as over, so their unanswered tool calls show up as TOOL_UNANSWERED.
+        for (const [s, open] of ctx.openTurns) {
+          const who = s === '' ? '' : ` (subagent of invocation ${s})`;
+          report('DELETED_MID_TURN', where(at), `session.deleted while turn ${open.turn_id}${who} from line ${open.line} is open; send session.turn.end with stop_reason error first`);
+        }
       }
     },
     end(ctx, report) {
