@@ -15,18 +15,20 @@
 // fixed boost; longer paths lose a little. No threshold: a subsequence match is never dropped.
 
 export const MATCH = 16;
-const GAP_START = -3;
+const GAP_START = -9;
 const GAP_EXTEND = -1;
 const BONUS_SLASH = 10;
 const BONUS_DELIMITER = 8;
 const BONUS_CAMEL = 7;
 const BONUS_CONSECUTIVE = 5;
 const FIRST_CHAR_MULTIPLIER = 2;
-const BASENAME = 6;
+const BASENAME = 8;
 const BOOST_EXACT_PATH = 400;
 const BOOST_EXACT_NAME = 120;
 const BOOST_EXACT_STEM = 90;
 const BOOST_NAME_PREFIX = 40;
+/** The basename starts with the query and the query ends at a word end (`auth` in `auth.test.ts`). */
+const BOOST_NAME_WORD = 60;
 /** Score lost per character of path length: a tie-breaker that prefers shallow, short paths. */
 const LENGTH_PENALTY = 1 / 8;
 
@@ -46,16 +48,25 @@ export function boundaryBonus(path: string, j: number): number {
 }
 
 /** Boosts that depend only on the whole path and query, identical for both passes. */
-export function fixedBoost(lowerPath: string, baseStart: number, q: string): number {
+export function fixedBoost(path: string, lowerPath: string, baseStart: number, q: string): number {
   let boost = -lowerPath.length * LENGTH_PENALTY;
   if (lowerPath.length === q.length && lowerPath === q) return boost + BOOST_EXACT_PATH;
   const nameLen = lowerPath.length - baseStart;
   if (nameLen >= q.length && lowerPath.startsWith(q, baseStart)) {
     if (nameLen === q.length) boost += BOOST_EXACT_NAME;
     else if (lowerPath.charCodeAt(baseStart + q.length) === 46 /* . */ && lowerPath.indexOf('.', baseStart + q.length + 1) < 0) boost += BOOST_EXACT_STEM;
-    else boost += BOOST_NAME_PREFIX;
+    else boost += endsWord(path, baseStart + q.length) ? BOOST_NAME_WORD : BOOST_NAME_PREFIX;
   }
   return boost;
+}
+
+/** Does a word end just before position `j` (a separator or a camelCase hump starts there)? */
+function endsWord(path: string, j: number): boolean {
+  return j >= path.length || isSeparator(path.charCodeAt(j)) || boundaryBonus(path, j) > 0;
+}
+
+function isSeparator(c: number): boolean {
+  return c === 47 || c === 92 || c === 95 || c === 45 || c === 46 || c === 32;
 }
 
 /** Largest score a query of length m could reach (for normalizing to 0..1). */
@@ -125,7 +136,7 @@ export function quickScore(path: string, lowerPath: string, baseStart: number, q
       if (run > score) score = run;
     }
   }
-  return score + fixedBoost(lowerPath, baseStart, q);
+  return score + fixedBoost(path, lowerPath, baseStart, q);
 }
 
 /** One character: the best word-start occurrence in the basename, else the rightmost one. */
@@ -142,7 +153,7 @@ function singleCharScore(path: string, lowerPath: string, baseStart: number, q: 
     if (j < 0) return NaN;
     best = MATCH + boundaryBonus(path, j) * FIRST_CHAR_MULTIPLIER;
   }
-  return best + fixedBoost(lowerPath, baseStart, q);
+  return best + fixedBoost(path, lowerPath, baseStart, q);
 }
 
 /**
@@ -173,7 +184,7 @@ export function quickScoreBytes(chars: Uint8Array, bonus: Uint8Array, s: number,
     score = MATCH + BASENAME + bonus[bs] * FIRST_CHAR_MULTIPLIER;
   }
   score -= (e - s) * LENGTH_PENALTY;
-  if (chars[bs] === q[0] && e - bs >= m) score += nameBoostBytes(chars, s, e, bs, q, m);
+  if (chars[bs] === q[0] && e - bs >= m) score += nameBoostBytes(chars, bonus, s, e, bs, q, m);
   return score;
 }
 
@@ -191,7 +202,7 @@ export function scoreUpperBound(m: number, len: number, nameLen: number, nameHas
 }
 
 /** `fixedBoost` without the length penalty, over bytes (called only when the basename starts with q[0]). */
-function nameBoostBytes(chars: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number): number {
+function nameBoostBytes(chars: Uint8Array, bonus: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number): number {
   for (let k = 1; k < m; k++) if (chars[bs + k] !== q[k]) return 0;
   if (bs === s && e - s === m) return BOOST_EXACT_PATH;
   if (e - bs === m) return BOOST_EXACT_NAME;
@@ -200,7 +211,7 @@ function nameBoostBytes(chars: Uint8Array, s: number, e: number, bs: number, q: 
     for (let k = bs + m + 1; k < e; k++) if (chars[k] === 46) more = true;
     if (!more) return BOOST_EXACT_STEM;
   }
-  return BOOST_NAME_PREFIX;
+  return bs + m >= e || isSeparator(chars[bs + m]) || bonus[bs + m] > 0 ? BOOST_NAME_WORD : BOOST_NAME_PREFIX;
 }
 
 // Scratch matrices for the DP, grown on demand and reused (no allocation per candidate).
@@ -221,7 +232,7 @@ export interface Alignment {
 export function bestAlignment(path: string, lowerPath: string, baseStart: number, q: string): Alignment | undefined {
   const m = q.length;
   const n = lowerPath.length;
-  if (m === 0) return { score: fixedBoost(lowerPath, baseStart, q), positions: [] };
+  if (m === 0) return { score: fixedBoost(path, lowerPath, baseStart, q), positions: [] };
   // Feasible column range per row: leftmost greedy gives the earliest, rightmost greedy the latest.
   const lo = new Int32Array(m);
   const hi = new Int32Array(m);
@@ -331,7 +342,7 @@ export function bestAlignment(path: string, lowerPath: string, baseStart: number
       col = bestK;
     }
   }
-  return { score: best + fixedBoost(lowerPath, baseStart, q), positions };
+  return { score: best + fixedBoost(path, lowerPath, baseStart, q), positions };
 }
 
 /** Merged half-open ranges of matched positions (§16.1.2 `match_ranges`), shifted by `shift`. */

@@ -1,0 +1,207 @@
+// Fuzzy search ranking and result shape (§16.1.2), on in-memory indexes of real-looking paths.
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { FileIndex } from '../../../src/workspace/fileIndex';
+import { FileSearcher, normalizeQuery, type SearchRequest } from '../../../src/workspace/fileSearch';
+import { bestAlignment, quickScore, quickScoreBytes, scoreUpperBound, toRanges } from '../../../src/workspace/fuzzyScore';
+import { PathSnapshot, baseStartOf } from '../../../src/workspace/pathSnapshot';
+
+const PATHS = [
+  'src/vs/workbench/contrib/chat/browser/chatWidget.ts',
+  'src/vs/workbench/contrib/chat/browser/chatInputPart.ts',
+  'src/chat/widget.ts',
+  'src/chat/widgetHost.ts',
+  'src/cheat/twiddle.go',
+  'packages/chart/src/two-dogs.ts',
+  'src/auth.ts',
+  'src/auth/authService.ts',
+  'test/auth.test.ts',
+  'docs/authoring.md',
+  'lib/utils/string_helpers.ts',
+  'lib/utils/strings.ts',
+  'README.md',
+  'src/readme/handler.ts',
+  'drivers/net/ethernet/intel/e1000/e1000_main.c',
+  'drivers/net/ethernet/intel/e1000e/netdev.c',
+  'main.c',
+  'src/main.c',
+  'src/domain/main.c',
+  'tools/maintainer/contains.c',
+  'src/components/Button/index.tsx',
+  'src/components/ButtonGroup/index.tsx',
+  'src/index.ts',
+];
+
+function searcher(paths = PATHS, leaders?: number) {
+  return new FileSearcher(FileIndex.fromPaths([{ name: 'ws', paths }]), leaders);
+}
+const top = (s: FileSearcher, req: SearchRequest | string, n = 5) => s.searchSync(typeof req === 'string' ? { query: req } : req).hits.slice(0, n).map((h) => h.path);
+
+function isSubsequence(q: string, path: string): boolean {
+  let j = 0;
+  const l = path.toLowerCase();
+  for (const c of q) {
+    j = l.indexOf(c, j);
+    if (j < 0) return false;
+    j++;
+  }
+  return true;
+}
+
+describe('workspace/fileSearch: ranking a person expects', () => {
+  it('§16.1.1 abbreviations are never dropped: chtwdg finds chat/widget first', () => {
+    const s = searcher();
+    const hits = top(s, 'chtwdg', 5);
+    assert.match(hits[0], /chat.?widget/i, 'a chat+widget file first');
+    assert.ok(hits.includes('src/chat/widget.ts') && hits.includes('src/chat/widgetHost.ts'));
+    assert.ok(hits.indexOf('src/chat/widget.ts') < hits.indexOf('src/chat/widgetHost.ts'), 'the shorter path first');
+    // every subsequence match counts, however scattered (no score threshold)
+    const all = s.searchSync({ query: 'chtwdg', max_results: 50 });
+    assert.equal(all.total_count, PATHS.filter((p) => isSubsequence('chtwdg', p)).length);
+  });
+
+  it('§16.1.1 the exact path comes first', () => {
+    assert.equal(top(searcher(), 'src/main.c', 1)[0], 'src/main.c');
+    assert.equal(top(searcher(), 'main.c', 1)[0], 'main.c');
+  });
+
+  it('§16.1.1 basename matches rank above directory matches', () => {
+    const hits = top(searcher(), 'auth', 4);
+    assert.deepEqual(hits, ['src/auth.ts', 'test/auth.test.ts', 'src/auth/authService.ts', 'docs/authoring.md'], 'whole word before word prefix');
+    const readme = top(searcher(), 'readme', 2);
+    assert.equal(readme[0], 'README.md', 'the README file, not the readme/ directory');
+  });
+
+  it('§16.1.1 word starts score: separators and camelCase humps (chatWidget, string_helpers, e1000_main)', () => {
+    assert.equal(top(searcher(), 'cw', 1)[0], 'src/vs/workbench/contrib/chat/browser/chatWidget.ts');
+    assert.equal(top(searcher(), 'strhe', 1)[0], 'lib/utils/string_helpers.ts');
+    assert.equal(top(searcher(), 'e1000main', 1)[0], 'drivers/net/ethernet/intel/e1000/e1000_main.c');
+  });
+
+  it('§16.1.1 contiguous runs beat scattered letters, and basename prefixes beat inner matches', () => {
+    const hits = top(searcher(), 'main', 4);
+    assert.deepEqual(hits.slice(0, 3), ['main.c', 'src/main.c', 'src/domain/main.c']);
+    assert.ok(!hits.slice(0, 3).includes('tools/maintainer/contains.c'));
+  });
+
+  it('§16.1.1 a query with / matches across directories', () => {
+    assert.equal(top(searcher(), 'chat/wid', 1)[0], 'src/chat/widget.ts');
+    assert.equal(top(searcher(), 'button/index', 1)[0], 'src/components/Button/index.tsx');
+    assert.equal(top(searcher(), 'intel/e1000e', 1)[0], 'drivers/net/ethernet/intel/e1000e/netdev.c');
+  });
+
+  it('§16.1.2 match_ranges are merged half-open ranges into path, match_score is within 0.0–1.0', () => {
+    const res = searcher().searchSync({ query: 'aut', max_results: 50 });
+    const auth = res.hits.find((h) => h.path === 'src/auth.ts');
+    assert.ok(auth);
+    assert.deepEqual(auth.match_ranges, [{ start: 4, end: 7 }]);
+    for (const h of res.hits) {
+      assert.ok(h.match_score >= 0 && h.match_score <= 1, `${h.match_score}`);
+      const covered = h.match_ranges.reduce((n, r) => n + r.end - r.start, 0);
+      assert.equal(covered, 3);
+      for (let i = 1; i < h.match_ranges.length; i++) assert.ok(h.match_ranges[i].start > h.match_ranges[i - 1].end, 'ranges are merged and ordered');
+      const highlighted = h.match_ranges.map((r) => h.path.slice(r.start, r.end)).join('').toLowerCase();
+      assert.equal(highlighted, 'aut');
+    }
+    const scores = res.hits.map((h) => h.match_score);
+    assert.deepEqual(scores, [...scores].sort((a, b) => b - a), 'ordered by score');
+    assert.deepEqual(toRanges([0, 1, 2, 5, 7, 8]), [
+      { start: 0, end: 3 },
+      { start: 5, end: 6 },
+      { start: 7, end: 9 },
+    ]);
+  });
+
+  it('§16.1.1 max_results defaults to 20 and is capped at 50; total_count and truncated tell the rest', () => {
+    const many = Array.from({ length: 120 }, (_, i) => `dir${i % 7}/file${i}.ts`);
+    const s = searcher(many);
+    const def = s.searchSync({ query: 'file' });
+    assert.equal(def.hits.length, 20);
+    assert.equal(def.total_count, 120);
+    assert.equal(def.truncated, true);
+    assert.equal(s.searchSync({ query: 'file', max_results: 500 }).hits.length, 50);
+    const few = s.searchSync({ query: 'file119' });
+    assert.equal(few.truncated, false);
+    assert.equal(few.total_count, few.hits.length);
+  });
+
+  it('§16.1.1 filters: extensions (with or without the dot) and exclude_patterns as globs', () => {
+    const s = searcher();
+    const ts = s.searchSync({ query: 'a', max_results: 50, filters: { extensions: ['.md', 'c'] } });
+    assert.ok(ts.hits.length > 0);
+    for (const h of ts.hits) assert.ok(/\.(md|c)$/.test(h.path), h.path);
+    const ex = s.searchSync({ query: 'a', max_results: 50, filters: { exclude_patterns: ['src/**', '**/*.md'] } });
+    assert.ok(ex.hits.length > 0);
+    for (const h of ex.hits) assert.ok(!h.path.startsWith('src/') && !h.path.endsWith('.md'), h.path);
+    assert.equal(ex.total_count, PATHS.filter((p) => isSubsequence('a', p) && !p.startsWith('src/') && !p.endsWith('.md')).length);
+  });
+
+  it('§16.1.1 scope project is the first workspace folder; multi-root paths carry the folder name', () => {
+    const index = FileIndex.fromPaths([
+      { name: 'app', paths: ['src/main.ts'] },
+      { name: 'lib', paths: ['src/main.ts', 'lib.ts'] },
+    ]);
+    const s = new FileSearcher(index);
+    assert.deepEqual(s.searchSync({ query: 'main' }).hits.map((h) => h.path).sort(), ['app/src/main.ts', 'lib/src/main.ts']);
+    assert.deepEqual(s.searchSync({ query: 'main', scope: 'project' }).hits.map((h) => h.path), ['app/src/main.ts']);
+    const hit = s.searchSync({ query: 'main', scope: 'project' }).hits[0];
+    assert.equal(hit.path.slice(hit.match_ranges[0].start, hit.match_ranges[0].end), 'main');
+  });
+
+  it('§16.1.1 queries are case-insensitive, ignore spaces and accept \\ as /', () => {
+    assert.equal(normalizeQuery('Chat Widget'), 'chatwidget');
+    assert.equal(top(searcher(), 'CHAT\\WID', 1)[0], 'src/chat/widget.ts');
+  });
+
+  it('§16.1.1 non-ASCII paths and queries match and highlight correctly', () => {
+    const s = searcher(['docs/测试/ペンギン.jpg', 'docs/“quoted”.md', 'src/Ünïcode.ts', 'src/plain.ts']);
+    const hit = s.searchSync({ query: 'ペンギン' }).hits[0];
+    assert.equal(hit.path, 'docs/测试/ペンギン.jpg');
+    assert.equal(hit.path.slice(hit.match_ranges[0].start, hit.match_ranges[0].end), 'ペンギン');
+    assert.equal(top(s, 'ünï', 1)[0], 'src/Ünïcode.ts');
+    assert.equal(top(s, 'quoted', 1)[0], 'docs/“quoted”.md');
+  });
+});
+
+describe('workspace/fileSearch: narrowing and bounds (properties)', () => {
+  const pathArb = fc.stringMatching(/^[a-cA-C_./-]{1,6}(\/[a-cA-C_.-]{1,8}){0,3}$/);
+
+  it('§16.1.1 keystroke-by-keystroke narrowing gives exactly what a fresh search gives (300 random workspaces)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(pathArb, { minLength: 1, maxLength: 60 }), fc.stringMatching(/^[a-c_./]{1,6}$/), (paths, query) => {
+        const typed = searcher(paths, 8);
+        let last;
+        for (let k = 1; k <= query.length; k++) last = typed.searchSync({ query: query.slice(0, k), max_results: 50 });
+        const fresh = searcher(paths, 8).searchSync({ query, max_results: 50 });
+        const view = (r: typeof fresh) => ({ ...r, hits: r.hits.map(({ path, score, match_ranges }) => ({ path, score, match_ranges })) });
+        assert.ok(last);
+        assert.deepEqual(view(last), view(fresh));
+        assert.equal(fresh.total_count, paths.filter((p) => isSubsequence(query, p)).length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('§16.1.1 the quick score never exceeds the exact score, and the upper bound never falls below it', () => {
+    fc.assert(
+      fc.property(pathArb, fc.stringMatching(/^[a-c_./]{1,5}$/), (path, q) => {
+        const lower = path.toLowerCase();
+        const bs = baseStartOf(path);
+        const exact = bestAlignment(path, lower, bs, q);
+        const quick = quickScore(path, lower, bs, q);
+        const snap = PathSnapshot.build([path]);
+        const bytes = quickScoreBytes(snap.chars, snap.bonus, 0, path.length, bs, new Uint8Array([...q].map((c) => c.charCodeAt(0))), q.length);
+        if (!exact) {
+          assert.ok(Number.isNaN(quick) && Number.isNaN(bytes));
+          return;
+        }
+        assert.ok(quick <= exact.score + 1e-9, `quick ${quick} > exact ${exact.score}`);
+        assert.ok(bytes <= exact.score + 1e-9, `bytes ${bytes} > exact ${exact.score}`);
+        const nameHasAll = [...q].every((c) => lower.slice(bs).includes(c));
+        const ub = scoreUpperBound(q.length, path.length, path.length - bs, nameHasAll, lower[bs] === q[0]);
+        assert.ok(ub >= exact.score - 1e-9, `bound ${ub} < exact ${exact.score}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
