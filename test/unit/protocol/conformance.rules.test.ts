@@ -491,10 +491,14 @@ describe('protocol/conformance: §10 subagents', () => {
     assert.deepEqual(codes(b.text()), ['SUBAGENT_STARTED_ORDER']);
   });
 
-  it('§10.3.1 a stream that ends right after a subagent request misses agent.subagent.started', () => {
+  it('§10.3.1 a stream that ends right after a subagent request misses agent.subagent.started (unless cut mid-turn)', () => {
     const { b, s } = session();
     s.request('', b.id(), 'Task', { subagent: {} });
     assert.deepEqual(codes(b.text()).sort(), ['SUBAGENT_STARTED_ORDER', 'TOOL_UNANSWERED']);
+    const cut = session();
+    const t = cut.s.turnStart(0);
+    cut.s.request(t, cut.b.id(), 'Task', { subagent: {} });
+    assert.deepEqual(codes(cut.b.text()), ['TURN_OPEN_AT_END']);
   });
 });
 
