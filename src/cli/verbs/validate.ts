@@ -23,7 +23,8 @@ function help(): string {
     ...PROBLEM_CODES.map((c) => `  ${c.padEnd(width)}  ${CODES[c].severity === 'error' ? 'E' : 'W'}  ${CODES[c].clause.padEnd(7)} ${CODES[c].summary}`),
     '',
     'A stream that ends mid-turn is reported once (TURN_OPEN_AT_END); tool calls, text blocks and',
-    'interactions still pending in that turn are not reported again.',
+    'interactions still pending in that turn are not reported again. The frames inside a',
+    'session.history are checked as if they stood at its line, in timestamp order (§7.8.3).',
   ].join('\n');
 }
 
