@@ -4,13 +4,15 @@
 // refuses is refused, and a refused patch (reported only on stderr) is surfaced as a warning.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CatalogTool, TurnOutcome } from '../adapter';
+import type { AgentAdapter, AgentCapabilities, AgentHost, AgentPrompt, CatalogTool, TurnOutcome } from '../adapter';
+import { CODEX_INFO, codexCapabilities } from './capabilities';
 import { SingleTurnRunner } from '../process';
 import { codexArgs, CODEX_RESUME_FLAG } from './args';
 import { CODEX_TOOLS } from './catalog';
 import { CodexFileChangeDiffer } from './fileChangeDiff';
 import { StderrWatcher } from './stderrWatch';
-import { CodexTurnTranslator } from './translate';
+import { CodexTurnTranslator, turnUsageSince } from './translate';
+import type { CodexUsage } from './nativeEvents';
 import type { AgentModeName } from '../../protocol/common';
 
 export interface CodexAdapterOptions {
@@ -29,15 +31,11 @@ export interface CodexAdapterOptions {
   killGraceMs?: number;
   /** A thread to resume on the first prompt (restoring a session). */
   resumeThreadId?: string;
+  /** Every stdout line as Codex printed it (captures for `rawp convert --from codex`, debugging). */
+  onNativeLine?(line: string): void;
 }
 
-export const CODEX_INFO: AgentInfo = {
-  id: 'codex',
-  displayName: 'Codex',
-  adapter_type: 'process',
-  single_turn_process: true,
-  resume_flag: CODEX_RESUME_FLAG,
-};
+export { CODEX_INFO };
 
 export class CodexAdapter implements AgentAdapter {
   readonly info = CODEX_INFO;
@@ -48,6 +46,8 @@ export class CodexAdapter implements AgentAdapter {
   private readonly catalog: CatalogTool[] = CODEX_TOOLS.map((t) => ({ ...t }));
   private differ: CodexFileChangeDiffer | undefined;
   private pendingPrompt = '';
+  /** The thread's usage totals after the last completed turn (Codex reports running totals). */
+  private threadUsage: CodexUsage | undefined;
 
   constructor(private readonly options: CodexAdapterOptions = {}) {}
 
@@ -70,7 +70,8 @@ export class CodexAdapter implements AgentAdapter {
         ...codexArgs({ mode: this.currentMode, resumeArgs, model: this.options.model, config: this.options.config, skipGitRepoCheck: this.options.skipGitRepoCheck }),
       ],
       stdinText: () => this.pendingPrompt,
-      onMessage: (value) => {
+      onMessage: (value, line) => {
+        this.options.onNativeLine?.(line);
         // §18.3: keep the thread id the moment Codex reports it, so even a cancelled turn resumes.
         const v = value as { type?: unknown; thread_id?: unknown };
         if (v?.type === 'thread.started' && typeof v.thread_id === 'string' && this.runner) this.runner.agentSessionId = v.thread_id;
@@ -80,10 +81,7 @@ export class CodexAdapter implements AgentAdapter {
     });
     if (this.options.resumeThreadId) this.runner.agentSessionId = this.options.resumeThreadId;
     return {
-      capabilities: {
-        features: { adapter_type: 'process', thinking_stream: true, tool_streaming: false, plan_mode: true, context_compaction: false, subagent: false, structured_output: false },
-        extensions: { single_turn_process: true, resume_flag: CODEX_RESUME_FLAG, ...(this.options.resumeThreadId ? { agent_session_id: this.options.resumeThreadId } : {}) },
-      },
+      capabilities: codexCapabilities(this.options.resumeThreadId),
       tools: this.catalog.map((t) => ({ ...t })),
       commands: [],
     };
@@ -107,9 +105,11 @@ export class CodexAdapter implements AgentAdapter {
     this.current = undefined;
     for (const e of result.events) host.emit(e);
     const stop_reason = result.stop_reason === 'cancelled' ? 'cancelled' : translator.end === 'failed' || result.stop_reason === 'error' ? 'error' : 'end_turn';
+    const usage = translator.threadUsage ? turnUsageSince(this.threadUsage, translator.threadUsage) : undefined;
+    if (translator.threadUsage) this.threadUsage = translator.threadUsage;
     return {
       stop_reason,
-      ...(translator.usage ? { usage: translator.usage } : {}),
+      ...(usage ? { usage } : {}),
       ...(runner.agentSessionId ? { agent_session_id: runner.agentSessionId } : {}),
     };
   }

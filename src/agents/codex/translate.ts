@@ -39,7 +39,8 @@ interface OpenTool {
 export class CodexTurnTranslator {
   /** Codex's thread id (= its session id, §18.3), from `thread.started`. */
   threadId: string | undefined;
-  usage: TurnUsage | undefined;
+  /** turn.completed usage as Codex reports it: running totals of the whole thread. */
+  threadUsage: CodexUsage | undefined;
   end: CodexTurnEnd = 'open';
   toolCount = 0;
   private blockIndex = 0;
@@ -60,13 +61,26 @@ export class CodexTurnTranslator {
     );
   }
 
-  /** Wait for every queued line; then close open tool calls (cancelled: the turn was stopped). */
-  async finish(reason: 'cancelled' | 'ended'): Promise<void> {
-    await this.queue.catch(() => undefined);
+  /**
+   * Handle one line at once, for converters that have no files to diff (no `fileChangeDiff`):
+   * then nothing awaits and the frames are out when this returns.
+   */
+  handleNow(value: unknown): void {
+    void this.handle(value);
+  }
+
+  /** Close open tool calls at once (converters; see finish()). */
+  closeNow(reason: 'cancelled' | 'ended'): void {
     for (const [key, tool] of this.open) {
       this.open.delete(key);
       this.emitResult(tool, 'cancelled', reason === 'cancelled' ? 'Cancelled' : 'Codex ended before the tool finished', undefined);
     }
+  }
+
+  /** Wait for every queued line; then close open tool calls (cancelled: the turn was stopped). */
+  async finish(reason: 'cancelled' | 'ended'): Promise<void> {
+    await this.queue.catch(() => undefined);
+    this.closeNow(reason);
   }
 
   /** Report a problem seen outside stdout (stderr) as a recoverable error frame. */
@@ -76,7 +90,8 @@ export class CodexTurnTranslator {
     });
   }
 
-  private async handle(value: unknown): Promise<void> {
+  /** Synchronous unless a file change needs its diff read from disk. */
+  private handle(value: unknown): void | Promise<void> {
     const parsed = CodexEvent.safeParse(value);
     if (!parsed.success) {
       this.opts.onUnknown?.(`codex event: ${describeIssues(parsed.error)}`, value);
@@ -91,7 +106,7 @@ export class CodexTurnTranslator {
         return;
       case 'turn.completed':
         this.end = 'completed';
-        if (ev.usage) this.usage = toTurnUsage(ev.usage);
+        if (ev.usage) this.threadUsage = ev.usage;
         return;
       case 'turn.failed':
         this.end = 'failed';
@@ -109,13 +124,12 @@ export class CodexTurnTranslator {
           this.opts.onUnknown?.(`codex item ${ev.item.type}: ${describeIssues(item.error)}`, ev.item);
           return;
         }
-        await this.item(ev.type, item.data);
-        return;
+        return this.item(ev.type, item.data);
       }
     }
   }
 
-  private async item(phase: 'item.started' | 'item.updated' | 'item.completed', item: CodexItem): Promise<void> {
+  private item(phase: 'item.started' | 'item.updated' | 'item.completed', item: CodexItem): void | Promise<void> {
     switch (item.type) {
       case 'reasoning':
         if (phase === 'item.completed' && item.text) this.block('thinking', item.text);
@@ -131,18 +145,8 @@ export class CodexTurnTranslator {
         this.finishTool(item.id, tool, ok ? 'success' : 'error', output);
         return;
       }
-      case 'file_change': {
-        const input = { changes: item.changes.map((c) => ({ path: c.path, kind: c.kind })) };
-        const known = this.open.has(item.id);
-        const tool = this.ensureRequest(item.id, CODEX_APPLY_PATCH, input);
-        if (!known && phase !== 'item.completed') await this.opts.fileChangeDiff?.(item, 'started');
-        if (phase !== 'item.completed') return;
-        const ok = item.status === 'completed';
-        const diff = ok ? await this.opts.fileChangeDiff?.(item, 'completed') : undefined;
-        const summary = item.changes.map((c) => `${c.kind} ${c.path}`).join('\n');
-        this.finishTool(item.id, tool, ok ? 'success' : 'error', diff ?? (ok ? summary : `Patch ${item.status}:\n${summary}`));
-        return;
-      }
+      case 'file_change':
+        return this.fileChange(phase, item);
       case 'mcp_tool_call': {
         const entry = mcpCatalogEntry(item.server, item.tool);
         this.ensureCatalog(entry);
@@ -171,6 +175,24 @@ export class CodexTurnTranslator {
         this.emitError('CODEX_ITEM_ERROR', item.message, 'warning');
         return;
     }
+  }
+
+  private fileChange(phase: 'item.started' | 'item.updated' | 'item.completed', item: FileChangeItem): void | Promise<void> {
+    const input = { changes: item.changes.map((c) => ({ path: c.path, kind: c.kind })) };
+    const known = this.open.has(item.id);
+    const tool = this.ensureRequest(item.id, CODEX_APPLY_PATCH, input);
+    const ok = item.status === 'completed';
+    const summary = item.changes.map((c) => `${c.kind} ${c.path}`).join('\n');
+    const finish = (diff: string | undefined) => this.finishTool(item.id, tool, ok ? 'success' : 'error', diff ?? (ok ? summary : `Patch ${item.status}:\n${summary}`));
+    const differ = this.opts.fileChangeDiff;
+    if (!differ) {
+      if (phase === 'item.completed') finish(undefined);
+      return;
+    }
+    return (async () => {
+      if (!known && phase !== 'item.completed') await differ(item, 'started');
+      if (phase === 'item.completed') finish(ok ? await differ(item, 'completed') : undefined);
+    })();
   }
 
   private block(kind: 'text' | 'thinking', text: string): void {
@@ -218,13 +240,19 @@ export class CodexTurnTranslator {
   }
 }
 
-export function toTurnUsage(u: CodexUsage): TurnUsage {
+/**
+ * One turn's usage. Codex reports running totals for the thread (a resumed turn includes every
+ * earlier one), so the turn's share is the difference from the totals after the previous turn.
+ */
+export function turnUsageSince(previous: CodexUsage | undefined, now: CodexUsage): TurnUsage {
+  const d = (a: number | undefined, b: number | undefined) => Math.max(0, (a ?? 0) - (b ?? 0));
+  const p = previous;
   return {
-    input_tokens: u.input_tokens,
-    output_tokens: u.output_tokens,
-    ...(u.cached_input_tokens !== undefined ? { cache_read_tokens: u.cached_input_tokens } : {}),
-    ...(u.cache_write_input_tokens ? { cache_write_tokens: u.cache_write_input_tokens } : {}),
-    ...(u.reasoning_output_tokens !== undefined ? { thinking_tokens: u.reasoning_output_tokens } : {}),
+    input_tokens: d(now.input_tokens, p?.input_tokens),
+    output_tokens: d(now.output_tokens, p?.output_tokens),
+    ...(now.cached_input_tokens !== undefined ? { cache_read_tokens: d(now.cached_input_tokens, p?.cached_input_tokens) } : {}),
+    ...(now.cache_write_input_tokens ? { cache_write_tokens: d(now.cache_write_input_tokens, p?.cache_write_input_tokens) } : {}),
+    ...(now.reasoning_output_tokens !== undefined ? { thinking_tokens: d(now.reasoning_output_tokens, p?.reasoning_output_tokens) } : {}),
   };
 }
 

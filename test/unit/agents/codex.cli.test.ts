@@ -191,6 +191,9 @@ describe('Codex adapter against the real codex CLI', function () {
     const t2 = await host.turn(adapter, 'second question');
     assert.equal(t2.outcome.stop_reason, 'end_turn');
     assert.equal(t2.outcome.agent_session_id, t1.outcome.agent_session_id);
+    // Codex reports running totals for the thread; each turn gets only its own share.
+    assert.equal(t1.outcome.usage?.input_tokens, 20);
+    assert.equal(t2.outcome.usage?.input_tokens, 20);
     const second = JSON.stringify(server.requestsFor(route)[1].body);
     assert.match(second, /first question/);
     assert.match(second, /First answer\./);
