@@ -94,10 +94,64 @@ export function toolOutcome(toolName: string, block: Json, structured: unknown, 
       if (s?.mode === 'files_with_matches' && files.length) return { status: 'success', output: files.map((f) => displayPath(f, workspacePath)), output_type: 'file_list', streams };
       return { status: 'success', output: str(s?.content) ?? text, output_type: 'text', streams };
     }
+    case 'TodoWrite':
+    case 'TodoRead':
+    case 'TaskList':
+    case 'TaskCreate':
+    case 'TaskUpdate': {
+      const todos = taskOutput(toolName, s);
+      if (todos) return { status: 'success', output: todos, output_type: 'structured', streams };
+      return { status: 'success', output: s ?? text, output_type: s ? 'structured' : 'text', streams };
+    }
     default: {
       const info = toolInfo(toolName);
       if (info?.output_type === 'structured' && s) return { status: 'success', output: s, output_type: 'structured', streams };
       return { status: 'success', output: text, output_type: info?.output_type && info.output_type !== 'structured' ? info.output_type : 'text', streams };
     }
+  }
+}
+
+type TaskStatus = 'pending' | 'in_progress' | 'completed' | 'cancelled';
+const STATUSES = new Set<string>(['pending', 'in_progress', 'completed', 'cancelled']);
+
+/** §8.1 task objects from Claude's todo items (no ids of their own: their 1-based position). */
+function todoItems(list: unknown[]): Array<Record<string, unknown>> {
+  return list.filter(isObj).map((t, i) => {
+    const item: Record<string, unknown> = {
+      id: str(t.id) ?? String(i + 1),
+      content: str(t.content) ?? str(t.subject) ?? '',
+      status: (STATUSES.has(String(t.status)) ? t.status : 'pending') as TaskStatus,
+    };
+    const metadata: Record<string, unknown> = {};
+    if (str(t.activeForm)) metadata.activeForm = t.activeForm;
+    if (arr(t.blockedBy).length) metadata.blockedBy = t.blockedBy;
+    if (str(t.owner)) metadata.owner = t.owner;
+    if (Object.keys(metadata).length) item.metadata = metadata;
+    return item;
+  });
+}
+
+/**
+ * §8.2 outputs: a whole list (TodoRead, TaskList) is `{ todos }`; a write is `{ success, count,
+ * todos? }` — with `todos` only when it is the complete new list (TodoWrite), because a receiver
+ * replaces its list with it; TaskCreate/TaskUpdate touch one task.
+ */
+function taskOutput(toolName: string, s: Json | undefined): Record<string, unknown> | undefined {
+  if (!s) return undefined;
+  switch (toolName) {
+    case 'TodoWrite': {
+      const todos = todoItems(arr(s.newTodos));
+      return { success: true, count: todos.length, todos };
+    }
+    case 'TodoRead':
+      return { todos: todoItems(arr(s.todos ?? s.newTodos)) };
+    case 'TaskList':
+      return { todos: todoItems(arr(s.tasks)) };
+    case 'TaskCreate':
+      return { success: true, count: 1, task: s.task };
+    case 'TaskUpdate':
+      return { success: s.success !== false, count: s.success === false ? 0 : 1, ...s };
+    default:
+      return undefined;
   }
 }

@@ -265,6 +265,27 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     h.assertValid();
   });
 
+  it('§17.3.1 "Allow for this session" hands Claude its own suggestion back: the second edit is not asked again', async () => {
+    h = await Harness.create();
+    const file = join(h.ws, 'a.txt');
+    h.script(
+      claude.tool('Read', { file_path: file }),
+      claude.tool('Edit', { file_path: file, old_string: 'hello', new_string: 'hi' }),
+      claude.tool('Edit', { file_path: file, old_string: 'world', new_string: 'earth' }),
+      claude.text('Both done.'),
+    );
+    const asked: string[] = [];
+    h.answer = (req) => {
+      asked.push(String(req.context?.tool_name));
+      assert.ok(req.options?.some((o) => o.value === 'allow_session'));
+      return 'allow_session';
+    };
+    await h.prompt('two edits');
+    assert.deepEqual(asked, ['Edit']);
+    assert.equal(readFileSync(file, 'utf8'), 'hi\nearth\n');
+    h.assertValid();
+  });
+
   it('§5.3.2 a shell command: Bash with permission, its stdout/stderr streamed (sees RAWP_SESSION_ID, §17.2.1), result as text', async () => {
     h = await Harness.create();
     h.script(claude.tool('Bash', { command: 'echo "sid=$RAWP_SESSION_ID"; echo warn >&2; echo done', description: 'print env' }), claude.text('Ran it.'));

@@ -110,6 +110,38 @@ describe('agents/claudeCode: translation of stream-json lines', () => {
     ]);
   });
 
+  it('§8.2 TodoWrite -> { success, count, todos } with §8.1 task objects; TaskList -> { todos }; TaskCreate has no list', () => {
+    const t = new ClaudeTranslator();
+    const call = (id: string, name: string) => assistant(`m-${id}`, [{ type: 'tool_use', id, name, input: {} }]);
+    const ev = events(
+      feed(
+        t,
+        call('w', 'TodoWrite'),
+        toolResult('w', 'ok', { tool_use_result: { oldTodos: [], newTodos: [{ content: 'write tests', status: 'in_progress', activeForm: 'Writing tests' }, { content: 'ship', status: 'pending', activeForm: 'Shipping' }] } }),
+        call('l', 'TaskList'),
+        toolResult('l', 'ok', { tool_use_result: { tasks: [{ id: '7', subject: 'review', status: 'completed', blockedBy: [] }] } }),
+        call('c', 'TaskCreate'),
+        toolResult('c', 'ok', { tool_use_result: { task: { id: '8', subject: 'new one' } } }),
+      ),
+    );
+    const out = ev.filter((e): e is Extract<AgentEvent, { type: 'tool.invoke.result' }> => e.type === 'tool.invoke.result').map((e) => [e.payload.output_type, e.payload.output]);
+    assert.deepEqual(out, [
+      [
+        'structured',
+        {
+          success: true,
+          count: 2,
+          todos: [
+            { id: '1', content: 'write tests', status: 'in_progress', metadata: { activeForm: 'Writing tests' } },
+            { id: '2', content: 'ship', status: 'pending', metadata: { activeForm: 'Shipping' } },
+          ],
+        },
+      ],
+      ['structured', { todos: [{ id: '7', content: 'review', status: 'completed' }] }],
+      ['structured', { success: true, count: 1, task: { id: '8', subject: 'new one' } }],
+    ]);
+  });
+
   it('§5.3.1 an errored tool result is an error with the message the model saw, as text', () => {
     const t = new ClaudeTranslator();
     const ev = events(feed(t, assistant('m1', [{ type: 'tool_use', id: 't1', name: 'Edit', input: {} }]), toolResult('t1', '<tool_use_error>File has not been read yet.</tool_use_error>', {}, null, true)));
