@@ -303,6 +303,24 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     h.assertValid();
   });
 
+  it('§13.4 two tool uses in one model message share a parallel_group_id; both results follow', async () => {
+    h = await Harness.create();
+    h.script(
+      claude.tools([
+        { name: 'Bash', input: { command: 'echo one', description: 'one' } },
+        { name: 'Bash', input: { command: 'echo two', description: 'two' } },
+      ]),
+      claude.text('Both ran.'),
+    );
+    const turn = await h.prompt('run two');
+    const reqs = of(turn, 'tool.invoke.request');
+    assert.equal(reqs.length, 2);
+    assert.ok(reqs[0].payload.parallel_group_id);
+    assert.equal(reqs[0].payload.parallel_group_id, reqs[1].payload.parallel_group_id);
+    assert.deepEqual(of(turn, 'tool.invoke.result').map((r) => r.payload.output), ['one', 'two']);
+    h.assertValid();
+  });
+
   it('§10 a subagent: Agent request with subagent, started, inner Bash with subagent_context depth 1, ended, agent_result', async () => {
     h = await Harness.create();
     h.script(
@@ -430,15 +448,22 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     h.assertValid();
   });
 
-  it('§6.3.2 plan mode: control.mode.switch to plan puts Claude Code in plan mode without a restart', async () => {
+  it('§6.3.2 §9 plan mode: control.mode.switch to plan puts Claude Code in plan mode without a restart; ExitPlanMode\'s plan is a plan document, approved by PERMISSION', async () => {
     h = await Harness.create();
-    h.script(claude.text('Here is my plan.'));
+    h.script(claude.tool('ExitPlanMode', { plan: '1. Read a.txt\n2. Change world to there' }), claude.text('Here is my plan.'));
+    const asked: string[] = [];
+    h.answer = (req) => (asked.push(String(req.context?.tool_name)), 'allow');
     const pid = (h.adapter as unknown as { proc: { pid: number } }).proc.pid;
     const from = h.wire.length;
     h.master('control.mode.switch', { mode: 'plan' });
     await h.next('agent.state.changed', (f) => f.payload.reason === 'mode_switch', from);
     const turn = await h.prompt('plan the change');
     assert.equal(of(turn, 'session.turn.start')[0].payload.mode, 'plan');
+    const plan = of(turn, 'agent.text.delta').filter((f) => f.metadata?.content_role === 'plan');
+    assert.equal(plan.map((f) => f.payload.text).join(''), '1. Read a.txt\n2. Change world to there');
+    assert.deepEqual(asked, ['ExitPlanMode']);
+    const types = turn.map((f) => f.type);
+    assert.ok(types.indexOf('agent.text.done') < types.indexOf('tool.invoke.request'), 'the plan comes before the ExitPlanMode call');
     assert.match(h.mainRequests()[0].rawBody, /plan mode/i);
     assert.equal((h.adapter as unknown as { proc: { pid: number } }).proc.pid, pid, 'same process');
     h.assertValid();
