@@ -1,7 +1,7 @@
 // `rawp validate`: in-process through runCli (files, stdin, --json, exit codes, usage errors) and
 // once for real, spawning the built `node dist/cli.js` with a pipe on stdin.
 import { strict as assert } from 'node:assert';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,7 +109,8 @@ describe('cli/validate: rawp validate in process', () => {
 describe('cli/validate: the built binary', () => {
   before(function () {
     this.timeout(120_000);
-    execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'ignore' });
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`npm run build failed, so dist/cli.js cannot be tested:\n${(build.stderr || build.stdout).slice(-2000)}`);
   });
 
   function run(args: string[], stdin: string): Promise<{ code: number | null; out: string; err: string }> {
