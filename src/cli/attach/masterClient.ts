@@ -1,0 +1,181 @@
+// A DPS master over WebSocket that reconnects by itself: on open it announces its own
+// `session.capabilities` (§13.1); when the connection drops it reattaches with
+// `?last_message_id=` (§13.7) and gets what it missed as `session.history`.
+//
+// Which id to resume from: the last frame of the session this client has, but NOT the opening
+// frames the server made for this connection alone after it attached (catalog, commands, state):
+// frames published while the opening ran are delivered after them, so resuming from one of those
+// could skip them. The connection's first `session.capabilities` (sent at attach) and a history's
+// `last_message_id` are safe points; every frame after the opening is one too.
+import WebSocket from 'ws';
+import { buildFrame } from '../../protocol/build';
+import type { FeatureSet } from '../../protocol/capabilities';
+import type { Frame, FrameType, PayloadOf, VendorFrame } from '../../protocol/frameTypes';
+import { parseFrame } from '../../protocol/parse';
+import { CLOSE, DPS_SUBPROTOCOL, REATTACH_PARAM } from '../../remote/controlPlane';
+
+/** What this master announces: it renders everything. */
+export const MASTER_FEATURES: FeatureSet = {
+  thinking_stream: true,
+  tool_streaming: true,
+  structured_output: true,
+  subagent: true,
+  subagent_context: true,
+  context_compaction: true,
+  plan_mode: true,
+  file_reference: true,
+  file_search_fuzzy: true,
+};
+
+export interface MasterClientHandlers {
+  frame?(frame: Frame | VendorFrame): void;
+  /** A frame the server refused or could not parse locally. */
+  invalid?(message: string): void;
+  connected?(info: { reattach: boolean; attempt: number }): void;
+  /** The connection ended; `retryInMs` is set when the client will reconnect. */
+  disconnected?(info: { code: number; reason: string; retryInMs?: number }): void;
+  /** No more reconnects (session gone, token refused, closed by us). */
+  ended?(info: { reason: string }): void;
+}
+
+export interface MasterClientOptions {
+  /** ws(s)://host:port/v1/sessions/{id}/stream */
+  url: string;
+  token: string;
+  session_id: string;
+  handlers: MasterClientHandlers;
+  features?: FeatureSet;
+  /** Reconnect backoff; false: never reconnect. */
+  reconnect?: { initialMs: number; maxMs: number } | false;
+  /** TLS: trust this CA (a self-signed server certificate). */
+  ca?: string | Buffer;
+  /** Send the token as a subprotocol (as a browser does) instead of a header. */
+  tokenAsSubprotocol?: boolean;
+}
+
+/** Close codes after which reconnecting cannot help. */
+const FINAL_CODES = new Set<number>([CLOSE.SESSION_ENDED, CLOSE.UNSHARED, CLOSE.SESSION_NOT_FOUND, CLOSE.TOO_BIG]);
+/** What the server sends a connection of its own accord right after it attaches. */
+const OPENING_TYPES = new Set<string>(['session.capabilities', 'session.history', 'tool.catalog.publish', 'agent.commands.publish', 'agent.state.changed']);
+
+export class MasterClient {
+  private socket?: WebSocket;
+  private resumeId?: string;
+  private opening = false;
+  private attempt = 0;
+  private stopped = false;
+  private timer?: ReturnType<typeof setTimeout>;
+  private deleted = false;
+  /** This connection's opening carried a session.history (a reattach). */
+  private sawHistory = false;
+
+  constructor(private readonly options: MasterClientOptions) {}
+
+  /** The message_id a reattach would resume from. */
+  get lastMessageId(): string | undefined {
+    return this.resumeId;
+  }
+
+  get connected(): boolean {
+    return this.socket?.readyState === WebSocket.OPEN && !this.opening;
+  }
+
+  start(): void {
+    this.connect();
+  }
+
+  /** Send a control frame; undefined when not connected (nothing is queued behind the user's back). */
+  send<T extends FrameType>(type: T, payload: PayloadOf<T>, ctx: { turn_id?: string; parent_id?: string } = {}): Frame | undefined {
+    if (this.socket?.readyState !== WebSocket.OPEN) return undefined;
+    const frame = buildFrame(type, payload, { session_id: this.options.session_id, ...ctx }) as Frame;
+    this.socket.send(JSON.stringify(frame));
+    return frame;
+  }
+
+  /** Send raw text (tests: malformed input). */
+  sendRaw(text: string): void {
+    this.socket?.send(text);
+  }
+
+  /** Cut the connection without a close handshake, as a network drop would (reconnects). */
+  drop(): void {
+    this.socket?.terminate();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.socket?.close(1000, 'master leaving');
+  }
+
+  private connect(): void {
+    const url = new URL(this.options.url);
+    if (this.resumeId !== undefined) url.searchParams.set(REATTACH_PARAM, this.resumeId);
+    else url.searchParams.delete(REATTACH_PARAM);
+    const reattach = this.resumeId !== undefined;
+    const protocols = this.options.tokenAsSubprotocol ? [DPS_SUBPROTOCOL, `bearer.${this.options.token}`] : [DPS_SUBPROTOCOL];
+    const socket = new WebSocket(url, protocols, {
+      headers: this.options.tokenAsSubprotocol ? {} : { authorization: `Bearer ${this.options.token}` },
+      ...(this.options.ca ? { ca: this.options.ca } : {}),
+    });
+    this.socket = socket;
+    this.opening = true;
+    this.sawHistory = false;
+    let refused: string | undefined;
+    socket.on('unexpected-response', (_req, res) => {
+      refused = `the server answered ${res.statusCode} ${res.statusMessage ?? ''}`.trim();
+      res.resume();
+      socket.terminate();
+    });
+    socket.on('open', () => {
+      this.attempt = 0;
+      socket.send(JSON.stringify(buildFrame('session.capabilities', { protocol_version: DPS_SUBPROTOCOL, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: this.options.features ?? MASTER_FEATURES }, { session_id: this.options.session_id })));
+      this.options.handlers.connected?.({ reattach, attempt: this.attempt });
+    });
+    socket.on('message', (data) => this.onMessage(String(data)));
+    socket.on('error', () => {
+      // 'close' follows and decides what happens next.
+    });
+    socket.on('close', (code, reasonBuf) => {
+      if (this.socket !== socket) return;
+      const reason = refused ?? reasonBuf.toString();
+      this.socket = undefined;
+      const final = this.stopped || this.deleted || refused !== undefined || FINAL_CODES.has(code) || this.options.reconnect === false;
+      if (final) {
+        this.options.handlers.disconnected?.({ code, reason });
+        this.options.handlers.ended?.({ reason: this.deleted ? 'session deleted' : this.stopped ? 'closed' : reason || `closed (${code})` });
+        return;
+      }
+      const backoff = this.options.reconnect || { initialMs: 250, maxMs: 5000 };
+      const retryInMs = Math.min(backoff.maxMs, backoff.initialMs * 2 ** this.attempt++);
+      this.options.handlers.disconnected?.({ code, reason, retryInMs });
+      this.timer = setTimeout(() => this.connect(), retryInMs);
+    });
+  }
+
+  private onMessage(text: string): void {
+    const outcome = parseFrame(text);
+    if (outcome.kind !== 'accepted') {
+      this.options.handlers.invalid?.(outcome.kind === 'error' ? outcome.error.message : outcome.reason);
+      return;
+    }
+    const frame = outcome.frame;
+    this.track(frame);
+    if (frame.type === 'session.deleted') this.deleted = true;
+    this.options.handlers.frame?.(frame);
+  }
+
+  private track(frame: Frame | VendorFrame): void {
+    if (this.opening && OPENING_TYPES.has(frame.type)) {
+      if (frame.type === 'session.capabilities') this.resumeId ??= frame.message_id;
+      if (frame.type === 'session.history') this.resumeId = (frame as Frame & { type: 'session.history' }).payload.last_message_id;
+      // A fresh attach ends with agent.state.changed, a reattach with agent.commands.publish.
+      if (frame.type === 'agent.state.changed' || (frame.type === 'agent.commands.publish' && this.sawHistory)) this.opening = false;
+      if (frame.type === 'session.history') this.sawHistory = true;
+      return;
+    }
+    this.opening = false;
+    this.resumeId = frame.message_id;
+  }
+
+}

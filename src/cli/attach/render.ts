@@ -1,0 +1,157 @@
+// The terminal view of a transcript (the one reducer's view model, src/protocol/transcript): a
+// list of keyed items, each of which only ever grows at its end — a prompt, a text block, a tool
+// call's request / streamed output / result, a question and its answer, a turn's end. The full
+// text (`transcriptText`) is what tests compare; the printer writes each item's new tail as it
+// appears, so a terminal shows the session live without redrawing.
+import { streamText } from '../../protocol/transcript/read';
+import type { Transcript } from '../../protocol/transcript/state';
+import type { Block, InteractionBlock, TimelineEntry, ToolBlock } from '../../protocol/transcript/types';
+
+export interface Item {
+  key: string;
+  text: string;
+}
+
+const MAX_INPUT_CHARS = 200;
+const MAX_OUTPUT_LINES = 20;
+
+export function renderItems(t: Transcript): Item[] {
+  const items: Item[] = [];
+  if (t.historyTruncated) items.push({ key: 'history-truncated', text: `⚠ ${t.historyTruncated.message}\n` });
+  for (const e of t.timeline) entry(items, e, '');
+  if (t.deleted) items.push({ key: 'deleted', text: `■ session ended (${t.deleted.reason}, by ${t.deleted.deletedBy})\n` });
+  return items;
+}
+
+/** The whole transcript as text: what the terminal shows, minus the live-only notices. */
+export function transcriptText(t: Transcript): string {
+  return renderItems(t)
+    .map((i) => i.text)
+    .join('');
+}
+
+function entry(items: Item[], e: TimelineEntry, indent: string): void {
+  if (e.kind === 'turn') {
+    for (const b of e.blocks) block(items, b, indent);
+    if (!e.open && !e.synthetic) items.push({ key: `${e.key}:end`, text: `${indent}— turn ${e.index ?? ''} ended: ${e.stopReason}\n` });
+    const u = e.usage?.token_usage;
+    if (u) items.push({ key: `${e.key}:usage`, text: `${indent}  (tokens in ${u.input_tokens}, out ${u.output_tokens})\n` });
+    return;
+  }
+  block(items, e, indent);
+}
+
+function block(items: Item[], b: Block, indent: string): void {
+  switch (b.kind) {
+    case 'prompt':
+      items.push({ key: b.key, text: `\n› ${b.prompt.prompt_text}\n` });
+      return;
+    case 'text':
+    case 'plan': {
+      const head = b.kind === 'plan' ? `${indent}Plan:\n` : '';
+      const tail = b.done ? `${b.cancelled ? ' [cancelled]' : ''}\n` : '';
+      items.push({ key: b.key, text: `${head}${indentText(b.text, indent)}${tail}` });
+      return;
+    }
+    case 'thinking':
+      items.push({ key: b.key, text: `${indent}(thinking) ${indentText(b.text, indent)}${b.done ? '\n' : ''}` });
+      return;
+    case 'tool':
+      tool(items, b, indent);
+      return;
+    case 'parallel':
+      for (const t of b.invocations) tool(items, t, indent);
+      return;
+    case 'interaction':
+      interaction(items, b, indent);
+      return;
+    case 'error':
+      items.push({ key: b.key, text: `${indent}! ${b.error.source} error ${b.error.code}: ${b.error.message}\n` });
+      return;
+    case 'compaction':
+      items.push({ key: b.key, text: `${indent}(context compacted: ${b.compaction.summary ?? ''})\n` });
+      return;
+    case 'file_transfer':
+      items.push({ key: b.key, text: `${indent}[file] ${JSON.stringify(b.transfer)}\n` });
+      return;
+  }
+}
+
+function tool(items: Item[], b: ToolBlock, indent: string): void {
+  items.push({ key: `${b.key}:req`, text: `${indent}⚙ ${b.toolName} ${clip(JSON.stringify(b.input), MAX_INPUT_CHARS)}\n` });
+  const out = streamText(b);
+  if (out) items.push({ key: `${b.key}:out`, text: indentText(out, `${indent}  │ `, true) });
+  if (b.subagent) for (const sb of b.subagent.blocks) block(items, sb, `${indent}    `);
+  // A result synthesized on disconnect (§7.8.1) is not shown: the real one follows a reattach.
+  if (b.result && !b.result.synthetic) {
+    const output = typeof b.result.output === 'string' ? b.result.output : JSON.stringify(b.result.output);
+    items.push({ key: `${b.key}:res`, text: `${indent}  ⎿ ${b.result.status}: ${firstLines(output, indent)}\n` });
+  }
+}
+
+function interaction(items: Item[], b: InteractionBlock, indent: string): void {
+  const r = b.request;
+  const options = (r.options ?? []).map((o, i) => `${indent}    ${i + 1}) ${o.label}${o.value !== o.label ? ` [${o.value}]` : ''}\n`).join('');
+  items.push({ key: `${b.key}:q`, text: `${indent}? ${r.question_text} (${r.interaction_type})\n${options}` });
+  if (b.status === 'answered' && b.response) {
+    const v = Array.isArray(b.response.selectedValue) ? b.response.selectedValue.join(', ') : b.response.selectedValue;
+    items.push({ key: `${b.key}:a`, text: `${indent}  ✓ ${v}${b.response.textInput ? ` — ${b.response.textInput}` : ''}\n` });
+  } else if (b.status === 'timed_out') {
+    items.push({ key: `${b.key}:a`, text: `${indent}  ✗ timed out\n` });
+  }
+}
+
+function indentText(text: string, indent: string, terminate = false): string {
+  if (!indent) return terminate && !text.endsWith('\n') ? `${text}\n` : text;
+  const body = text.replace(/\n(?!$)/g, `\n${indent}`);
+  return `${indent}${body}${terminate && !text.endsWith('\n') ? '\n' : ''}`;
+}
+
+function firstLines(text: string, indent: string): string {
+  const lines = text.split('\n');
+  const shown = lines.slice(0, MAX_OUTPUT_LINES).join(`\n${indent}    `);
+  return lines.length > MAX_OUTPUT_LINES ? `${shown}\n${indent}    … ${lines.length - MAX_OUTPUT_LINES} more lines` : shown;
+}
+
+function clip(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+/**
+ * Writes a transcript to a terminal as it grows: new items whole, grown items by their new tail.
+ * An item that changed other than by growing (rare: a repaired text block) is written again whole.
+ */
+export class TerminalPrinter {
+  private readonly printed = new Map<string, string>();
+  private lastKey?: string;
+
+  constructor(private readonly write: (text: string) => void) {}
+
+  update(t: Transcript): void {
+    for (const item of renderItems(t)) {
+      const before = this.printed.get(item.key);
+      if (before === item.text) continue;
+      if (before !== undefined && item.text.startsWith(before)) {
+        const tail = item.text.slice(before.length);
+        this.write(this.lastKey === item.key ? tail : `\n${tail}`);
+      } else if (before === undefined) {
+        this.write(this.atLineStart() ? item.text : `\n${item.text}`);
+      } else {
+        this.write(`\n${item.text}`);
+      }
+      this.printed.set(item.key, item.text);
+      this.lastKey = item.key;
+    }
+  }
+
+  /** A notice of our own (connection lost, reconnected), always on its own line. */
+  notice(text: string): void {
+    this.write(`${this.atLineStart() ? '' : '\n'}${text}\n`);
+    this.lastKey = undefined;
+  }
+
+  private atLineStart(): boolean {
+    if (this.lastKey === undefined) return true;
+    return this.printed.get(this.lastKey)?.endsWith('\n') ?? true;
+  }
+}

@@ -1,0 +1,177 @@
+// Our control-plane profile (DESIGN.md "Control plane"), in ONE module so it can be swapped when
+// the real RAWP 1.0.2 document appears: the endpoints, the token rules, how a token travels
+// (Authorization header or the `bearer.<token>` WebSocket subprotocol), the origin rule, the
+// health body and the WebSocket close codes. Nothing here does I/O.
+import { PROTOCOL_VERSION } from '../protocol/envelope';
+
+/** The subprotocol a DPS connection speaks; the server selects it, never the bearer one. */
+export const DPS_SUBPROTOCOL = PROTOCOL_VERSION;
+/** Browsers cannot set headers on a WebSocket: they offer `bearer.<token>` beside DPS_SUBPROTOCOL. */
+export const BEARER_SUBPROTOCOL_PREFIX = 'bearer.';
+/** Version reported by GET /v1/health. */
+export const SERVER_VERSION = '0.1.0';
+
+/** A token must be at least 128 bits of randomness: 22+ characters of base64url (132 bits). */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{22,512}$/;
+export const TOKEN_RULE = 'a token is 22 to 512 characters of A-Z a-z 0-9 _ - (at least 128 bits; `rawp serve` generates 256)';
+
+/** Query parameter of a reattach (§7.1, §13.7). */
+export const REATTACH_PARAM = 'last_message_id';
+
+/** WebSocket close codes this server uses, with why. */
+export const CLOSE = {
+  /** The session ended (§7.7): clean-up frames and `session.deleted` went out first. */
+  SESSION_ENDED: 1000,
+  /** The server is shutting down. */
+  GOING_AWAY: 1001,
+  /** A frame larger than max_frame_size (sent by `ws` itself through maxPayload). */
+  TOO_BIG: 1009,
+  /** The peer did not read fast enough; its send queue overflowed. Reattach with last_message_id. */
+  SLOW_CONSUMER: 1013,
+  /** The session stopped being shared (§2.4): remote masters may not see it any more. */
+  UNSHARED: 4403,
+  /** The session does not exist (any more). */
+  SESSION_NOT_FOUND: 4404,
+} as const;
+
+export type Route =
+  | { kind: 'health' }
+  | { kind: 'sessions' }
+  | { kind: 'session'; session_id: string }
+  | { kind: 'stream'; session_id: string; last_message_id?: string }
+  | { kind: 'browser' }
+  | { kind: 'browser_asset'; name: 'webview.js' | 'webview.css' }
+  | { kind: 'not_found' };
+
+/** Which methods each route answers (405 for the others). */
+export const ROUTE_METHODS: Record<Route['kind'], readonly string[]> = {
+  health: ['GET'],
+  sessions: ['GET', 'POST'],
+  session: ['DELETE'],
+  stream: ['GET'],
+  browser: ['GET'],
+  browser_asset: ['GET'],
+  not_found: [],
+};
+
+/** Routes any client may use without a token (nothing secret is in them). */
+export const PUBLIC_ROUTES: ReadonlySet<Route['kind']> = new Set(['health', 'browser', 'browser_asset']);
+
+const SESSION_ID = '([A-Za-z0-9._~-]{1,200})';
+const SESSION_PATH = new RegExp(`^/v1/sessions/${SESSION_ID}$`);
+const STREAM_PATH = new RegExp(`^/v1/sessions/${SESSION_ID}/stream$`);
+
+/** Maps a request target (`/v1/sessions/x/stream?last_message_id=y`) to a route. */
+export function route(target: string): Route {
+  let url: URL;
+  try {
+    url = new URL(target, 'http://host.invalid');
+  } catch {
+    return { kind: 'not_found' };
+  }
+  const path = url.pathname;
+  if (path === '/v1/health') return { kind: 'health' };
+  if (path === '/v1/sessions') return { kind: 'sessions' };
+  if (path === '/' || path === '/index.html') return { kind: 'browser' };
+  if (path === '/webview.js') return { kind: 'browser_asset', name: 'webview.js' };
+  if (path === '/webview.css') return { kind: 'browser_asset', name: 'webview.css' };
+  let m = STREAM_PATH.exec(path);
+  if (m) {
+    const last = url.searchParams.get(REATTACH_PARAM);
+    return last ? { kind: 'stream', session_id: m[1], last_message_id: last } : { kind: 'stream', session_id: m[1] };
+  }
+  m = SESSION_PATH.exec(path);
+  if (m) return { kind: 'session', session_id: m[1] };
+  return { kind: 'not_found' };
+}
+
+export function streamPath(session_id: string, last_message_id?: string): string {
+  const base = `/v1/sessions/${encodeURIComponent(session_id)}/stream`;
+  return last_message_id === undefined ? base : `${base}?${REATTACH_PARAM}=${encodeURIComponent(last_message_id)}`;
+}
+
+export function healthBody(): { ok: true; version: string; protocol: string } {
+  return { ok: true, version: SERVER_VERSION, protocol: DPS_SUBPROTOCOL };
+}
+
+/** Splits a `Sec-WebSocket-Protocol` header into its offered subprotocols. */
+export function offeredSubprotocols(header: string | string[] | undefined): string[] {
+  const joined = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return joined
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/**
+ * The token a request carries: `Authorization: Bearer <token>` first, else the `bearer.<token>`
+ * subprotocol. Undefined when there is none.
+ */
+export function presentedToken(headers: { authorization?: string; 'sec-websocket-protocol'?: string | string[] }): string | undefined {
+  const auth = headers.authorization;
+  if (auth) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (m) return m[1];
+  }
+  for (const p of offeredSubprotocols(headers['sec-websocket-protocol'])) {
+    if (p.startsWith(BEARER_SUBPROTOCOL_PREFIX)) return p.slice(BEARER_SUBPROTOCOL_PREFIX.length);
+  }
+  return undefined;
+}
+
+/** The subprotocols a browser master offers for a token. */
+export function browserSubprotocols(token: string): string[] {
+  return [DPS_SUBPROTOCOL, `${BEARER_SUBPROTOCOL_PREFIX}${token}`];
+}
+
+/**
+ * The subprotocol the server selects: DPS_SUBPROTOCOL when offered. A client that offers
+ * subprotocols but not ours speaks something else and is refused; offering none is fine (a
+ * non-browser client authenticated by header).
+ */
+export function selectSubprotocol(offered: string[]): { ok: true; protocol?: string } | { ok: false } {
+  if (offered.length === 0) return { ok: true };
+  if (offered.includes(DPS_SUBPROTOCOL)) return { ok: true, protocol: DPS_SUBPROTOCOL };
+  return { ok: false };
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+export function isWildcardHost(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
+/** `host:port` with IPv6 literals bracketed. */
+export function hostPort(host: string, port: number): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/**
+ * The origins that count as the host's own: the bound address, and for a loopback bind every
+ * loopback spelling. For a wildcard bind the request's own Host is also accepted (we cannot know
+ * the names the machine is reached by); the bearer token is still required either way.
+ */
+export function ownOrigins(options: { host: string; port: number; tls: boolean }): Set<string> {
+  const scheme = options.tls ? 'https' : 'http';
+  const hosts = isLoopbackHost(options.host) ? ['127.0.0.1', 'localhost', '[::1]', options.host] : [options.host];
+  return new Set(hosts.map((h) => `${scheme}://${hostPort(h, options.port)}`));
+}
+
+/**
+ * The browser Origin rule: no Origin header (not a browser) passes; otherwise it must be one of
+ * the host's own origins or an allow-listed one.
+ */
+export function originAllowed(
+  origin: string | undefined,
+  rule: { own: ReadonlySet<string>; allowed: ReadonlySet<string>; wildcardBind: boolean; requestHost?: string; tls: boolean },
+): boolean {
+  if (origin === undefined) return true;
+  const o = origin.toLowerCase().replace(/\/$/, '');
+  if (rule.own.has(o) || rule.allowed.has(o)) return true;
+  if (rule.wildcardBind && rule.requestHost) return o === `${rule.tls ? 'https' : 'http'}://${rule.requestHost.toLowerCase()}`;
+  return false;
+}

@@ -1,0 +1,73 @@
+// The door every request goes through, plain HTTP and WebSocket upgrade alike: route, method,
+// browser Origin (403), lockout after repeated failures (429), bearer token (401). A refused
+// upgrade gets a plain HTTP answer and never becomes a WebSocket.
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FailureThrottle, TokenVerifier } from './auth';
+import { originAllowed, presentedToken, PUBLIC_ROUTES, route, ROUTE_METHODS, type Route } from './controlPlane';
+
+export interface GateContext {
+  verifier: TokenVerifier;
+  throttle: FailureThrottle;
+  ownOrigins: ReadonlySet<string>;
+  allowedOrigins: ReadonlySet<string>;
+  wildcardBind: boolean;
+  tls: boolean;
+}
+
+export type Refusal = { status: number; message: string; headers?: Record<string, string> };
+export type GateResult = { ok: true; route: Route } | ({ ok: false } & Refusal);
+
+export function gate(req: IncomingMessage, ctx: GateContext, upgrade: boolean): GateResult {
+  const r = route(req.url ?? '/');
+  if (r.kind === 'not_found' || (upgrade && r.kind !== 'stream')) return { ok: false, status: 404, message: 'not found' };
+  const method = req.method ?? 'GET';
+  if (!ROUTE_METHODS[r.kind].includes(method)) {
+    return { ok: false, status: 405, message: `${method} is not allowed here`, headers: { allow: ROUTE_METHODS[r.kind].join(', ') } };
+  }
+  const origin = req.headers.origin;
+  if (!originAllowed(origin, { own: ctx.ownOrigins, allowed: ctx.allowedOrigins, wildcardBind: ctx.wildcardBind, requestHost: req.headers.host, tls: ctx.tls })) {
+    return { ok: false, status: 403, message: `origin ${origin} is not allowed` };
+  }
+  if (PUBLIC_ROUTES.has(r.kind)) return { ok: true, route: r };
+  const address = req.socket.remoteAddress ?? 'unknown';
+  const wait = ctx.throttle.retryAfterMs(address);
+  if (wait > 0) {
+    return { ok: false, status: 429, message: 'too many failed attempts; try again later', headers: { 'retry-after': String(Math.ceil(wait / 1000)) } };
+  }
+  const token = presentedToken(req.headers);
+  if (!ctx.verifier.matches(token)) {
+    ctx.throttle.recordFailure(address);
+    return {
+      ok: false,
+      status: 401,
+      message: token === undefined ? 'a bearer token is required' : 'the token is not valid',
+      headers: { 'www-authenticate': 'Bearer realm="rawp"' },
+    };
+  }
+  ctx.throttle.recordSuccess(address);
+  return { ok: true, route: r };
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  429: 'Too Many Requests',
+};
+
+/** Answer a WebSocket upgrade request with an HTTP error and close the socket (no upgrade). */
+export function refuseUpgrade(socket: Duplex, refusal: Refusal): void {
+  const body = JSON.stringify({ error: refusal.message });
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+    ...refusal.headers,
+  };
+  const head = [`HTTP/1.1 ${refusal.status} ${REASONS[refusal.status] ?? 'Error'}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join('\r\n');
+  if (socket.writable) socket.end(`${head}\r\n\r\n${body}`);
+  else socket.destroy();
+}

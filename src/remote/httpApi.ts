@@ -1,0 +1,121 @@
+// The plain-HTTP endpoints of our control-plane profile (health, session list/create/delete) and
+// the browser master's page and bundle. Requests arrive here already past the gate.
+import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { SessionRegistry } from '../session/registry';
+import { browserPage, newNonce, pageHeaders } from './browserPage';
+import { healthBody, type Route } from './controlPlane';
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+export const CreateSessionBody = z.strictObject({
+  agent: z.string().min(1).max(500).optional(),
+  name: z.string().min(1).max(200).optional(),
+});
+export type CreateSessionRequest = z.infer<typeof CreateSessionBody>;
+
+export interface HttpApiContext {
+  registry: SessionRegistry;
+  /** POST /v1/sessions; without it creating sessions remotely is not offered (501). */
+  createSession?: (request: CreateSessionRequest) => Promise<{ session_id: string }>;
+  /** Folders searched for webview.js / webview.css, first hit wins. */
+  assetDirs: string[];
+  /** ws:// or wss:// origin of this request's host, for the page's CSP. */
+  wsOrigin: (req: IncomingMessage) => string;
+}
+
+export async function handleHttp(req: IncomingMessage, res: ServerResponse, r: Route, ctx: HttpApiContext): Promise<void> {
+  switch (r.kind) {
+    case 'health':
+      return json(res, 200, healthBody());
+    case 'sessions':
+      if (req.method === 'POST') return createSession(req, res, ctx);
+      return json(res, 200, {
+        sessions: ctx.registry
+          .list({ sharedOnly: true })
+          .map(({ session_id, name, agent, state, created_at }) => ({ session_id, name, agent, state, created_at })),
+      });
+    case 'session': {
+      const shared = ctx.registry.list({ sharedOnly: true }).some((s) => s.session_id === r.session_id);
+      if (!shared) return json(res, 404, { error: `no shared session ${r.session_id}` });
+      // §7.5.3 clean-up, then session.deleted, then the connections close (the registry and hub).
+      await ctx.registry.delete(r.session_id, 'master_request', 'master');
+      res.writeHead(204).end();
+      return;
+    }
+    case 'stream':
+      return json(res, 426, { error: 'this endpoint is a WebSocket: send an Upgrade request' }, { upgrade: 'websocket' });
+    case 'browser': {
+      const nonce = newNonce();
+      res.writeHead(200, pageHeaders(nonce, ctx.wsOrigin(req)));
+      res.end(browserPage(nonce, { hasCss: findAsset(ctx.assetDirs, 'webview.css') !== undefined }));
+      return;
+    }
+    case 'browser_asset': {
+      const file = findAsset(ctx.assetDirs, r.name);
+      if (!file) return json(res, 404, { error: `${r.name} is not built (run npm run build)` });
+      res.writeHead(200, {
+        'content-type': r.name.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-cache',
+      });
+      res.end(readFileSync(file));
+      return;
+    }
+    case 'not_found':
+      return json(res, 404, { error: 'not found' });
+  }
+}
+
+async function createSession(req: IncomingMessage, res: ServerResponse, ctx: HttpApiContext): Promise<void> {
+  if (!ctx.createSession) return json(res, 501, { error: 'this host does not create sessions on request' });
+  let body: unknown;
+  try {
+    const text = await readBody(req);
+    body = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (e) {
+    return json(res, 400, { error: `request body: ${(e as Error).message}` });
+  }
+  const parsed = CreateSessionBody.safeParse(body);
+  if (!parsed.success) return json(res, 400, { error: `request body: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` });
+  try {
+    const { session_id } = await ctx.createSession(parsed.data);
+    return json(res, 201, { session_id });
+  } catch (e) {
+    return json(res, 400, { error: `could not create the session: ${(e as Error).message}` });
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error(`larger than ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+  res.end(text);
+}
+
+function findAsset(dirs: string[], name: string): string | undefined {
+  for (const d of dirs) {
+    const f = join(d, name);
+    if (existsSync(f)) return f;
+  }
+  return undefined;
+}

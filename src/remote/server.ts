@@ -1,0 +1,303 @@
+// The remote server: HTTP and WebSocket on one port (DESIGN.md control plane). It puts each
+// authenticated WebSocket into the session's hub as one more connection — the hub does the §13.1
+// / §13.7 opening, the §2.4 fan-out and control relay — and adds what only a network transport
+// needs: TLS, the bearer token and origin rule, max_frame_size (close 1009), heartbeats, a
+// bounded send queue per master, and a count of attached masters for the editor's status bar.
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { silentLogger, type Logger } from '../session/ports';
+import type { SessionRegistry } from '../session/registry';
+import { FailureThrottle, TokenVerifier, type ThrottleOptions } from './auth';
+import {
+  CLOSE,
+  DPS_SUBPROTOCOL,
+  hostPort,
+  isLoopbackHost,
+  isWildcardHost,
+  offeredSubprotocols,
+  ownOrigins,
+  selectSubprotocol,
+  streamPath,
+  type Route,
+} from './controlPlane';
+import { gate, refuseUpgrade, type GateContext } from './gate';
+import { handleHttp, json, type CreateSessionRequest } from './httpApi';
+import { WsConnection } from './wsConnection';
+
+export interface RemoteServerOptions {
+  registry: SessionRegistry;
+  /** The bearer token (controlPlane TOKEN_RULE); `generateToken()` makes one. */
+  token: string;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: any free port. */
+  port?: number;
+  /** PEM certificate and key (contents, or read them with `tlsFromFiles`): serve https/wss. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  /** Allow a non-loopback bind without TLS (plain ws:// over a network). */
+  allowInsecureRemote?: boolean;
+  /** Browser origins besides the host's own, e.g. `https://my-dashboard.example`. */
+  allowedOrigins?: string[];
+  /** POST /v1/sessions. Absent: 501. */
+  createSession?: (request: CreateSessionRequest) => Promise<{ session_id: string }>;
+  /** Ping every this many ms; a peer that did not answer the previous ping is dropped. Default 30 s. */
+  heartbeatMs?: number;
+  /** Bytes queued to one master before it counts as stalled and is closed. Default 8 MiB. */
+  maxQueuedBytes?: number;
+  /** How long a closing peer gets to read its close frame. Default 5 s. */
+  closeGraceMs?: number;
+  throttle?: ThrottleOptions;
+  /** Folders holding webview.js (and webview.css); defaults to the dist folder. */
+  assetDirs?: string[];
+  logger?: Logger;
+}
+
+export interface MastersChange {
+  session_id: string;
+  /** Masters attached to this session now. */
+  count: number;
+  /** Masters attached to any session now. */
+  total: number;
+}
+
+interface Attached {
+  conn: WsConnection;
+  socket: WebSocket;
+  session_id: string;
+  alive: boolean;
+}
+
+export function tlsFromFiles(certFile: string, keyFile: string): { cert: Buffer; key: Buffer } {
+  return { cert: readFileSync(certFile), key: readFileSync(keyFile) };
+}
+
+export class RemoteServer {
+  private readonly attached = new Map<string, Attached>();
+  private readonly listeners = new Set<(change: MastersChange) => void>();
+  private readonly wss: WebSocketServer;
+  private readonly gateCtx: GateContext;
+  private heartbeat?: ReturnType<typeof setInterval>;
+  private nextId = 0;
+  private closing?: Promise<void>;
+  private _port = 0;
+
+  private constructor(
+    private readonly options: RemoteServerOptions,
+    private readonly server: Server,
+    private readonly host: string,
+    private readonly logger: Logger,
+  ) {
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: options.registry.hub.maxFrameSize,
+      perMessageDeflate: false,
+      handleProtocols: (protocols) => (protocols.has(DPS_SUBPROTOCOL) ? DPS_SUBPROTOCOL : false),
+    });
+    this.gateCtx = {
+      verifier: new TokenVerifier(options.token),
+      throttle: new FailureThrottle(options.throttle),
+      ownOrigins: new Set(),
+      allowedOrigins: new Set((options.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/$/, ''))),
+      wildcardBind: isWildcardHost(host),
+      tls: options.tls !== undefined,
+    };
+  }
+
+  /** Start listening. Refuses a non-loopback bind without TLS unless allowInsecureRemote. */
+  static async start(options: RemoteServerOptions): Promise<RemoteServer> {
+    const host = options.host ?? '127.0.0.1';
+    if (!isLoopbackHost(host) && !options.tls && !options.allowInsecureRemote) {
+      throw new Error(`refusing to serve plain ws:// on ${host}: give a TLS certificate and key, or allow insecure remote access explicitly`);
+    }
+    const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }) : createHttpServer();
+    const remote = new RemoteServer(options, server, host, options.logger ?? silentLogger);
+    server.on('request', (req, res) => remote.onRequest(req, res));
+    server.on('upgrade', (req, socket, head) => remote.onUpgrade(req, socket, head));
+    server.on('clientError', (_e, socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    remote._port = (server.address() as AddressInfo).port;
+    remote.gateCtx.ownOrigins = ownOrigins({ host, port: remote._port, tls: options.tls !== undefined });
+    const every = options.heartbeatMs ?? 30_000;
+    remote.heartbeat = setInterval(() => remote.beat(), every);
+    remote.heartbeat.unref();
+    return remote;
+  }
+
+  get port(): number {
+    return this._port;
+  }
+
+  /** http(s)://host:port of the server (127.0.0.1 for a wildcard bind). */
+  get url(): string {
+    return `${this.options.tls ? 'https' : 'http'}://${hostPort(this.publicHost, this._port)}`;
+  }
+
+  /** The WebSocket URL a master attaches to. */
+  attachUrl(session_id: string, last_message_id?: string): string {
+    return `${this.options.tls ? 'wss' : 'ws'}://${hostPort(this.publicHost, this._port)}${streamPath(session_id, last_message_id)}`;
+  }
+
+  /** The browser master's URL; with a token it goes in the fragment, which no server ever sees. */
+  browserUrl(options: { session_id?: string; token?: string } = {}): string {
+    const frag = new URLSearchParams();
+    if (options.token) frag.set('token', options.token);
+    if (options.session_id) frag.set('session', options.session_id);
+    const f = frag.toString();
+    return `${this.url}/${f ? `#${f}` : ''}`;
+  }
+
+  /** Make a local (editor) session visible to masters (§2.4). */
+  share(session_id: string): void {
+    this.options.registry.hub.share(session_id);
+  }
+
+  /** Stop sharing: its masters are disconnected (close 4403) and no new one attaches. */
+  unshare(session_id: string): void {
+    for (const a of this.attached.values()) if (a.session_id === session_id) a.conn.closeWith(CLOSE.UNSHARED, 'session is no longer shared');
+    this.options.registry.hub.unshare(session_id);
+  }
+
+  /** Masters attached to one session, or to all. */
+  masterCount(session_id?: string): number {
+    let n = 0;
+    for (const a of this.attached.values()) if (session_id === undefined || a.session_id === session_id) n++;
+    return n;
+  }
+
+  /** Called whenever a master attaches or leaves. Returns the unsubscribe function. */
+  onMastersChanged(listener: (change: MastersChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stop: masters are closed (1001), the port is released. Sessions are the caller's to end. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.heartbeat) clearInterval(this.heartbeat);
+      for (const a of [...this.attached.values()]) {
+        a.conn.closeWith(CLOSE.GOING_AWAY, 'server shutting down');
+        this.options.registry.hub.detach(a.conn.id);
+        a.conn.close('server shutting down');
+      }
+      await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+      await new Promise<void>((resolve) => {
+        this.server.close(() => resolve());
+        this.server.closeAllConnections();
+      });
+      for (const a of [...this.attached.values()]) a.socket.terminate();
+    })();
+    return this.closing;
+  }
+
+  private get publicHost(): string {
+    return isWildcardHost(this.host) ? '127.0.0.1' : this.host;
+  }
+
+  private onRequest(req: IncomingMessage, res: import('node:http').ServerResponse): void {
+    const g = gate(req, this.gateCtx, false);
+    if (!g.ok) return json(res, g.status, { error: g.message }, g.headers);
+    handleHttp(req, res, g.route, {
+      registry: this.options.registry,
+      createSession: this.options.createSession,
+      assetDirs: this.options.assetDirs ?? defaultAssetDirs(),
+      wsOrigin: (r) => `${this.options.tls ? 'wss' : 'ws'}://${r.headers.host ?? hostPort(this.publicHost, this._port)}`,
+    }).catch((e: unknown) => {
+      this.logger.error('request failed', { url: req.url, error: String(e) });
+      if (!res.headersSent) json(res, 500, { error: 'internal error' });
+      else res.destroy();
+    });
+  }
+
+  private onUpgrade(req: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    if (this.closing) return refuseUpgrade(socket, { status: 404, message: 'server shutting down' });
+    const g = gate(req, this.gateCtx, true);
+    if (!g.ok) return refuseUpgrade(socket, g);
+    const r = g.route as Extract<Route, { kind: 'stream' }>;
+    const registry = this.options.registry;
+    // A local session that is not shared answers exactly like a missing one (§2.4: invisible).
+    if (!registry.get(r.session_id) || !registry.hub.isShared(r.session_id)) {
+      return refuseUpgrade(socket, { status: 404, message: `no shared session ${r.session_id}` });
+    }
+    if (!selectSubprotocol(offeredSubprotocols(req.headers['sec-websocket-protocol'])).ok) {
+      return refuseUpgrade(socket, { status: 400, message: `offer the ${DPS_SUBPROTOCOL} subprotocol` });
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws, r));
+  }
+
+  private attach(socket: WebSocket, r: Extract<Route, { kind: 'stream' }>): void {
+    const hub = this.options.registry.hub;
+    const conn = new WsConnection(socket, {
+      id: `ws-${++this.nextId}`,
+      maxQueuedBytes: this.options.maxQueuedBytes ?? 8 * 1024 * 1024,
+      closeGraceMs: this.options.closeGraceMs ?? 5000,
+    });
+    const entry: Attached = { conn, socket, session_id: r.session_id, alive: true };
+    socket.on('message', (data, isBinary) => hub.receive(conn.id, rawText(data, isBinary)));
+    socket.on('pong', () => (entry.alive = true));
+    socket.on('error', (e) => this.logger.warn('websocket error', { connection: conn.id, error: e.message }));
+    socket.on('close', () => {
+      hub.detach(conn.id);
+      if (this.attached.delete(conn.id)) this.changed(r.session_id);
+    });
+    this.attached.set(conn.id, entry);
+    const result = hub.attach(r.session_id, conn, r.last_message_id === undefined ? {} : { last_message_id: r.last_message_id });
+    if (!result.ok) {
+      this.attached.delete(conn.id);
+      conn.closeWith(result.code === 'SESSION_NOT_SHARED' ? CLOSE.UNSHARED : CLOSE.SESSION_NOT_FOUND, result.message);
+      conn.close(result.message);
+      return;
+    }
+    this.changed(r.session_id);
+  }
+
+  private beat(): void {
+    for (const a of this.attached.values()) {
+      if (!a.alive) {
+        this.logger.info('peer did not answer a ping; dropping it', { connection: a.conn.id });
+        a.socket.terminate();
+        continue;
+      }
+      a.alive = false;
+      try {
+        a.socket.ping();
+      } catch {
+        a.socket.terminate();
+      }
+    }
+  }
+
+  private changed(session_id: string): void {
+    const change = { session_id, count: this.masterCount(session_id), total: this.attached.size };
+    for (const l of this.listeners) {
+      try {
+        l(change);
+      } catch (e) {
+        this.logger.warn('masters listener failed', { error: String(e) });
+      }
+    }
+  }
+}
+
+function rawText(data: RawData, isBinary: boolean): string {
+  // DPS frames are JSON text; a binary message is read as UTF-8 all the same and parsed like text.
+  void isBinary;
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}
+
+/** dist/ next to the bundled CLI, or the repository's dist/ when running from sources. */
+function defaultAssetDirs(): string[] {
+  return [__dirname, join(__dirname, '..', '..', 'dist')];
+}

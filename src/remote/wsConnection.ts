@@ -1,0 +1,85 @@
+// A hub Connection backed by one `ws` WebSocket of a remote master. Sending never blocks the
+// agent: `ws.send` only queues, and when the queue (bufferedAmount) passes its bound the peer is
+// too slow — it is closed with CLOSE.SLOW_CONSUMER and may reattach with last_message_id, losing
+// nothing that is still in the ring buffer. One frame is serialized once however many masters
+// receive it.
+import type WebSocket from 'ws';
+import type { Connection, WireFrame } from '../session/connection';
+import { CLOSE } from './controlPlane';
+
+const serialized = new WeakMap<object, string>();
+
+/** The JSON text of a frame, computed once per frame object (fan-out to N masters). */
+export function frameText(frame: WireFrame): string {
+  let text = serialized.get(frame);
+  if (text === undefined) {
+    text = JSON.stringify(frame);
+    serialized.set(frame, text);
+  }
+  return text;
+}
+
+export interface WsConnectionOptions {
+  id: string;
+  /** Bytes the socket may have queued before the peer counts as stalled. */
+  maxQueuedBytes: number;
+  /** After a close frame is queued, how long the peer gets before the socket is destroyed. */
+  closeGraceMs: number;
+}
+
+export class WsConnection implements Connection {
+  readonly kind = 'remote' as const;
+  readonly id: string;
+  /** Set before the hub drops us, so `close` knows which code to use. */
+  private pendingClose?: { code: number; reason: string };
+  private closed = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly options: WsConnectionOptions,
+  ) {
+    this.id = options.id;
+  }
+
+  send(frame: WireFrame): void {
+    if (this.socket.readyState !== this.socket.OPEN) throw new Error('socket is not open');
+    if (this.socket.bufferedAmount > this.options.maxQueuedBytes) {
+      this.pendingClose = {
+        code: CLOSE.SLOW_CONSUMER,
+        reason: `slow consumer: over ${this.options.maxQueuedBytes} bytes queued; reattach with last_message_id`,
+      };
+      // The hub catches this, forgets the connection and calls close().
+      throw new Error('send queue full (slow consumer)');
+    }
+    this.socket.send(frameText(frame));
+  }
+
+  /** Choose the close code the next close() uses (unshare, shutdown). */
+  closeWith(code: number, reason: string): void {
+    this.pendingClose = { code, reason };
+  }
+
+  close(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    const { code, reason: text } = this.pendingClose ?? { code: CLOSE.SESSION_ENDED, reason };
+    try {
+      this.socket.close(code, truncateReason(text));
+    } catch {
+      this.socket.terminate();
+      return;
+    }
+    // The close frame waits behind the queued backlog: a peer that resumes reading within the
+    // grace sees the code; one that stays stalled is cut so its backlog is freed.
+    const timer = setTimeout(() => this.socket.terminate(), this.options.closeGraceMs);
+    timer.unref();
+    this.socket.once('close', () => clearTimeout(timer));
+  }
+}
+
+/** A close reason is at most 123 bytes of UTF-8 (RFC 6455 §5.5). */
+function truncateReason(reason: string): string {
+  let r = reason;
+  while (Buffer.byteLength(r) > 123) r = r.slice(0, -1);
+  return r;
+}

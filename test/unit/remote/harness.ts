@@ -1,0 +1,142 @@
+// Shared set-up of the remote tests: a real registry + hub + RemoteServer on a loopback port, and
+// masters that are real WebSocket clients (MasterClient, the terminal master's transport).
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import WebSocket from 'ws';
+import { MasterClient, type MasterClientOptions } from '../../../src/cli/attach/masterClient';
+import type { Frame, VendorFrame } from '../../../src/protocol/frameTypes';
+import { createTranscript, type Transcript } from '../../../src/protocol/transcript';
+import { applyFrame } from '../../../src/protocol/transcript/reduce';
+import { finalize } from '../../../src/protocol/transcript/finalize';
+import { generateToken } from '../../../src/remote/auth';
+import { RemoteServer, type RemoteServerOptions } from '../../../src/remote/server';
+import type { HistoryOptions } from '../../../src/session/history';
+import { Hub } from '../../../src/session/hub';
+import { SessionRegistry } from '../../../src/session/registry';
+import type { AgentSession } from '../../../src/session/engine';
+import { ScriptedAdapter, type ScriptedAdapterOptions } from '../../support/scriptedAdapter';
+import { until } from '../../support/settle';
+
+export interface Rig {
+  server: RemoteServer;
+  registry: SessionRegistry;
+  hub: Hub;
+  session: AgentSession;
+  adapter: ScriptedAdapter;
+  token: string;
+  close(): Promise<void>;
+}
+
+export async function rig(
+  options: {
+    adapter?: ScriptedAdapterOptions;
+    history?: HistoryOptions;
+    origin?: 'local' | 'remote';
+    server?: Partial<RemoteServerOptions>;
+    hub?: ConstructorParameters<typeof Hub>[0];
+  } = {},
+): Promise<Rig> {
+  const hub = new Hub({ handshakeTimeoutMs: 2000, ...options.hub });
+  const registry = new SessionRegistry(hub);
+  const adapter = new ScriptedAdapter(options.adapter);
+  const session = await registry.create({ adapter, origin: options.origin ?? 'remote', name: 'test session', history: options.history });
+  const token = generateToken();
+  const server = await RemoteServer.start({ registry, token, ...options.server });
+  return {
+    server,
+    registry,
+    hub,
+    session,
+    adapter,
+    token,
+    async close() {
+      await registry.disposeAll();
+      await server.close();
+    },
+  };
+}
+
+/** A master: the real reconnecting client plus its own transcript and every frame it got. */
+export class TestMaster {
+  readonly frames: Array<Frame | VendorFrame> = [];
+  readonly transcript: Transcript;
+  readonly closes: { code: number; reason: string; retryInMs?: number }[] = [];
+  connects = 0;
+  ended?: string;
+  readonly client: MasterClient;
+
+  constructor(r: { server: RemoteServer; token: string; session: { session_id: string } }, options: Partial<MasterClientOptions> = {}) {
+    this.transcript = createTranscript({ sessionId: r.session.session_id });
+    this.client = new MasterClient({
+      url: r.server.attachUrl(r.session.session_id),
+      token: r.token,
+      session_id: r.session.session_id,
+      reconnect: { initialMs: 10, maxMs: 50 },
+      ...options,
+      handlers: {
+        frame: (f) => {
+          this.frames.push(f);
+          applyFrame(this.transcript, f);
+        },
+        connected: () => this.connects++,
+        disconnected: (info) => {
+          this.closes.push(info);
+          finalize(this.transcript, { reason: 'connection_closed' });
+        },
+        ended: ({ reason }) => (this.ended = reason),
+      },
+    });
+  }
+
+  /** Connect and wait for the end of the opening sequence. */
+  async open(): Promise<this> {
+    this.client.start();
+    await until(() => this.client.connected, 'master attached', 20_000);
+    return this;
+  }
+
+  types(): string[] {
+    return this.frames.map((f) => f.type);
+  }
+}
+
+/** Wait on real I/O: the event loop turns until the condition holds (no wall-clock assertion). */
+export function waitFor(condition: () => boolean, what: string): Promise<void> {
+  return until(condition, what, 200_000);
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export function http(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** Try a WebSocket upgrade; resolves with the HTTP status of a refusal, or 101 and the socket. */
+export function tryUpgrade(url: string, options: { protocols?: string[]; headers?: Record<string, string>; ca?: Buffer } = {}): Promise<{ status: number; socket?: WebSocket; protocol?: string }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, options.protocols ?? [], { headers: options.headers, ...(options.ca ? { ca: options.ca } : {}) });
+    ws.on('unexpected-response', (_req, res) => {
+      res.resume();
+      ws.terminate();
+      resolve({ status: res.statusCode ?? 0 });
+    });
+    ws.on('open', () => resolve({ status: 101, socket: ws, protocol: ws.protocol }));
+    ws.on('error', () => resolve({ status: 0 }));
+  });
+}
+
+/** Frames that every connection of a session gets (not its own opening frames). */
+export function broadcastIds(frames: Array<Frame | VendorFrame>, openingCount: number): string[] {
+  return frames.slice(openingCount).map((f) => `${f.type}:${f.message_id}`);
+}
