@@ -2,6 +2,7 @@
 // `node esbuild.config.mjs [--watch] [--production]`
 import * as esbuild from 'esbuild';
 import { chmodSync } from 'node:fs';
+import { webviewTarget } from './webview-ui/build.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -34,16 +35,7 @@ const targets = [
     banner: { js: '#!/usr/bin/env node' },
     external: ['bufferutil', 'utf-8-validate'],
   },
-  {
-    ...common,
-    entryPoints: ['webview-ui/src/main.tsx'],
-    outfile: 'dist/webview.js',
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-  },
+  webviewTarget(common),
 ];
 
 if (watch) {

@@ -1,9 +1,45 @@
-// Webview entry: mounts the chat UI. The transcript view model comes from src/protocol's reducer.
+// Webview entry: picks the transport (a test's injected one, VS Code's postMessage, or a WebSocket
+// for the browser master), creates the store and mounts the chat. No eval anywhere: zod runs
+// jitless so a strict CSP (no 'unsafe-eval') is never even probed.
+import './zodJitless';
 import { render } from 'preact';
+import '@vscode/codicons/dist/codicon.css';
+import './styles/app.css';
+import { ChatStore } from './state/store';
+import type { Transport } from './transport/types';
+import { VsCodeTransport, type VsCodeApi } from './transport/vscode';
+import { WebSocketTransport } from './transport/websocket';
+import { App } from './view/app';
 
-function App() {
-  return <main aria-label="RAWP chat">RAWP Agent Client</main>;
+declare global {
+  interface Window {
+    /** Set by a test page (before this script) to drive the UI with recorded frames. */
+    rawpTransport?: Transport;
+    /** The store, for tests and the benchmark to read. */
+    rawpStore?: ChatStore;
+  }
+  function acquireVsCodeApi(): VsCodeApi;
+}
+
+/** Browser master: session and token come from the root's data attributes or the URL fragment
+ *  (never the query string, so they stay out of server logs and Referer headers). */
+function browserTransport(root: HTMLElement): Transport {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const token = root.dataset.token ?? hash.get('token') ?? '';
+  const sessionId = root.dataset.sessionId ?? hash.get('session') ?? undefined;
+  return new WebSocketTransport({ baseUrl: root.dataset.server ?? location.origin, token, sessionId, storage: sessionStorage });
+}
+
+function pickTransport(root: HTMLElement): Transport {
+  if (window.rawpTransport) return window.rawpTransport;
+  if (typeof acquireVsCodeApi === 'function') return new VsCodeTransport(acquireVsCodeApi());
+  return browserTransport(root);
 }
 
 const root = document.getElementById('root');
-if (root) render(<App />, root);
+if (root) {
+  const store = new ChatStore(pickTransport(root));
+  window.rawpStore = store;
+  render(<App store={store} />, root);
+  store.start();
+}

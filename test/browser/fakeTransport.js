@@ -1,0 +1,37 @@
+// A fake transport for the fixture page: the test feeds host messages (recorded frame streams)
+// and reads what the webview sent. It also records CSP violations, which must stay empty.
+(function () {
+  var listeners = [];
+  var state;
+  var fake = {
+    sent: [],
+    violations: [],
+    host: function (message) {
+      listeners.slice().forEach(function (l) { l(message); });
+    },
+    attach: function (sessionId) {
+      fake.host({ kind: 'session.attached', payload: { session_id: sessionId, live: true } });
+    },
+    feed: function (sessionId, frames) {
+      fake.host({ kind: 'frames', payload: { session_id: sessionId, frames: frames } });
+    },
+    sentFrames: function (type) {
+      return fake.sent
+        .filter(function (m) { return m.kind === 'frame' && (!type || m.payload.frame.type === type); })
+        .map(function (m) { return m.payload.frame; });
+    },
+  };
+  document.addEventListener('securitypolicyviolation', function (e) {
+    fake.violations.push(e.violatedDirective + ' ' + e.blockedURI);
+  });
+  window.rawpFake = fake;
+  window.rawpTransport = {
+    send: function (message) { fake.sent.push(JSON.parse(JSON.stringify(message))); },
+    onMessage: function (l) {
+      listeners.push(l);
+      return function () { listeners = listeners.filter(function (x) { return x !== l; }); };
+    },
+    getState: function () { return state; },
+    setState: function (s) { state = s; },
+  };
+})();

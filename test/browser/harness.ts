@@ -1,0 +1,132 @@
+// Real-Chromium harness for the webview: builds the bundle into a temp folder, serves it with the
+// fixture page from a tiny 127.0.0.1 server under a strict CSP (no inline script or style, no
+// eval, nothing remote), and opens pages driven by the fake transport.
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
+import * as esbuild from 'esbuild';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Frame, VendorFrame } from '../../src/protocol/frameTypes';
+
+const ROOT = resolve(__dirname, '../..');
+export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; img-src 'self' data:; connect-src 'self'";
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.map': 'application/json' };
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export async function buildWebview(outdir: string, minify = false): Promise<void> {
+  const { webviewTarget } = (await import(join(ROOT, 'webview-ui/build.mjs'))) as { webviewTarget: (c: object, o: string) => esbuild.BuildOptions };
+  await esbuild.build({ ...webviewTarget({ bundle: true, logLevel: 'warning', legalComments: 'none', minify, sourcemap: false }, outdir), absWorkingDir: ROOT });
+}
+
+export interface Harness {
+  url: string;
+  browser: Browser;
+  open(options?: { colorScheme?: 'light' | 'dark'; width?: number; height?: number }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'rawp-webview-'));
+  const dist = join(dir, 'dist');
+  await buildWebview(dist);
+  const files: Record<string, string> = {
+    '/fixture.html': join(__dirname, 'fixture.html'),
+    '/fakeTransport.js': join(__dirname, 'fakeTransport.js'),
+  };
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const file = files[path] ?? (path.startsWith('/dist/') && !path.includes('..') ? join(dist, path.slice(6)) : undefined);
+    try {
+      if (!file) throw new Error('not found');
+      const body = readFileSync(file);
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Security-Policy': CSP, 'Cache-Control': 'no-store' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const port = (server.address() as { port: number }).port;
+  // launch() gives every run a fresh temporary profile (it refuses an explicit --user-data-dir).
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const contexts: BrowserContext[] = [];
+  const url = `http://127.0.0.1:${port}/fixture.html`;
+  return {
+    url,
+    browser,
+    async open(options = {}) {
+      const context = await browser.newContext({ colorScheme: options.colorScheme ?? 'light', viewport: { width: options.width ?? 520, height: options.height ?? 900 } });
+      contexts.push(context);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      (page as Page & { rawpErrors?: string[] }).rawpErrors = errors;
+      await page.goto(url);
+      await page.waitForSelector('main.chat');
+      return page;
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await browser.close().catch(() => undefined);
+      await new Promise<void>((ok) => server.close(() => ok()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+type AnyFrame = Frame | VendorFrame | Record<string, unknown>;
+
+/** Attaches the page to a session and feeds frames, then waits until they are rendered. */
+export async function feed(page: Page, sessionId: string, frames: AnyFrame[], attach = false): Promise<void> {
+  await page.evaluate(
+    ({ sessionId, frames, attach }) => {
+      const w = window as unknown as { rawpFake: { attach(s: string): void; feed(s: string, f: unknown[]): void } };
+      if (attach) w.rawpFake.attach(sessionId);
+      w.rawpFake.feed(sessionId, frames);
+    },
+    { sessionId, frames: JSON.parse(JSON.stringify(frames)) as unknown[], attach },
+  );
+  await settle(page);
+}
+
+/** Two animation frames: the store's flush and the render after it. */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((ok) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(ok, 0)))));
+}
+
+/** Frames the webview sent, optionally of one type. */
+export async function sentFrames(page: Page, type?: string): Promise<Array<{ type: string; payload: Record<string, unknown>; turn_id?: string; message_id: string }>> {
+  return page.evaluate((type) => (window as unknown as { rawpFake: { sentFrames(t?: string): never[] } }).rawpFake.sentFrames(type), type);
+}
+
+export async function sentMessages(page: Page): Promise<Array<{ kind: string; payload: Record<string, unknown> }>> {
+  return page.evaluate(() => (window as unknown as { rawpFake: { sent: never[] } }).rawpFake.sent);
+}
+
+export async function violations(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { rawpFake: { violations: string[] } }).rawpFake.violations);
+}
+
+export function pageErrors(page: Page): string[] {
+  return (page as Page & { rawpErrors?: string[] }).rawpErrors ?? [];
+}
+
+export function readJsonl(path: string): Record<string, unknown>[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim().length > 0)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+export const RESULTS_DIR = join(ROOT, 'test-results');
+export const FIXTURES = join(ROOT, 'test/fixtures/frames');

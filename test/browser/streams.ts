@@ -1,0 +1,154 @@
+// Recorded-style frame streams for the webview tests and the benchmark, built with the typed
+// stream builder (so every frame is valid by construction). Each is one session's frames in order.
+import type { Frame, PayloadOf } from '../../src/protocol/frameTypes';
+import { streamBuilder, usagePayload } from '../fixtures/frames/streamBuilder';
+
+export const SESSION = '22222222-2222-4222-8222-222222222222';
+export const TURN = '33333333-3333-4333-8333-333333333333';
+
+export function clientCaps(b = streamBuilder(SESSION)) {
+  return b.make('session.capabilities', {
+    protocol_version: 'rawp-dps-1.0',
+    supported_namespaces: ['agent', 'tool', 'session', 'control'],
+    features: { thinking_stream: true, tool_streaming: true, subagent: true, subagent_context: true, plan_mode: true, file_reference: true, file_search_fuzzy: true, adapter_type: 'sdk' },
+  });
+}
+
+export const DIFF_OUTPUT = {
+  file_path: 'src/auth.ts',
+  created: false,
+  unified_diff: '',
+  hunks: [{ old_start: 10, old_lines: 3, new_start: 10, new_lines: 3, lines: [' function check(t) {', '-  if (!valid) return true;', '+  if (!valid) return false;', ' }'] }],
+  additions: 1,
+  deletions: 1,
+};
+
+/** One turn with a tool card of every output_type, streamed output, a parallel group, a subagent, markdown and thinking. */
+export function outputsStream(): Frame[] {
+  const b = streamBuilder(SESSION);
+  const T = { turn_id: TURN };
+  const f: Frame[] = [clientCaps(b)];
+  f.push(
+    b.make('tool.catalog.publish', {
+      tools: [
+        { name: 'Bash', description: 'Run', category: 'shell' },
+        { name: 'Read', description: 'Read', category: 'filesystem' },
+        { name: 'Task', description: 'Delegate', category: 'agent' },
+      ],
+    }),
+  );
+  f.push(
+    b.make('agent.commands.publish', {
+      commands: [
+        { name: 'compact', description: 'Compact the context', parameters: [{ name: 'instruction', type: 'string', required: false }] },
+        { name: 'review', description: 'Review a pull request', parameters: [{ name: 'pr', type: 'number', required: true }] },
+        { name: 'cost', description: 'Show usage' },
+      ],
+    }),
+  );
+  f.push(b.make('agent.state.changed', { previous_state: 'idle', current_state: 'idle', reason: 'attached' }));
+  f.push(b.make('control.prompt.request', { prompt_text: 'Fix <@file:ref_0|src/auth.ts> please', file_references: [{ ref_id: 'ref_0', path: 'src/auth.ts', name: 'auth.ts', workspace_relative_path: 'src/auth.ts' }] }));
+  f.push(b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T));
+  f.push(b.make('agent.state.changed', { previous_state: 'idle', current_state: 'thinking' }, T));
+  f.push(b.make('agent.thinking.delta', { content_index: 0, text: 'Let me look at the token check. ' }, T));
+  f.push(b.make('agent.thinking.delta', { content_index: 0, text: 'SECRET-RAW-THOUGHT', redacted: true }, T));
+  f.push(b.make('agent.thinking.done', { content_index: 0 }, T));
+  const md = [
+    'Here is **the plan**: see [the docs](https://example.com/docs) and [bad](javascript:alert(1)).',
+    '',
+    '<script>window.__pwned = true</script><img src=x onerror="window.__pwned=true">',
+    '',
+    '```ts',
+    'const ok = check(token);',
+    '```',
+  ].join('\n');
+  f.push(b.make('agent.text.delta', { content_index: 1, text: md }, T));
+  f.push(b.make('agent.text.done', { content_index: 1 }, T));
+  const tool = (id: string, name: string, input: Record<string, unknown>, output: PayloadOf<'tool.invoke.result'>['output'], output_type: PayloadOf<'tool.invoke.result'>['output_type'], extra: { group?: string } = {}) => {
+    f.push(b.make('tool.invoke.request', { invocation_id: id, tool_name: name, input, ...(extra.group ? { parallel_group_id: extra.group } : {}) }, T));
+    f.push(b.make('tool.invoke.result', { invocation_id: id, tool_name: name, status: 'success', output, output_type, duration_ms: 12 }, T));
+  };
+  // Bash with streamed output arriving out of order (sequence 1 before 0).
+  f.push(b.make('tool.invoke.request', { invocation_id: 'inv-bash', tool_name: 'Bash', input: { command: 'npm test' } }, T));
+  f.push(b.make('tool.invoke.stream', { invocation_id: 'inv-bash', tool_name: 'Bash', stream_type: 'stdout', chunk: 'second line\n', sequence: 1 }, T));
+  f.push(b.make('tool.invoke.stream', { invocation_id: 'inv-bash', tool_name: 'Bash', stream_type: 'stdout', chunk: 'first line\n', sequence: 0 }, T));
+  f.push(b.make('tool.invoke.stream', { invocation_id: 'inv-bash', tool_name: 'Bash', stream_type: 'stderr', chunk: 'a warning\n', sequence: 2 }, T));
+  tool('inv-read', 'Read', { file_path: 'src/auth.ts' }, '    10\tfunction check(t) {\n    11\t  return t.valid;\n    12\t}\n', 'file_content');
+  tool('inv-glob', 'Glob', { pattern: 'src/**/*.ts' }, ['src/auth.ts', 'src/login.ts'], 'file_list');
+  tool('inv-edit', 'Edit', { file_path: 'src/auth.ts' }, DIFF_OUTPUT, 'diff');
+  tool('inv-web', 'WebFetch', { url: 'https://example.com' }, { url: 'https://example.com', title: 'Example Domain', content: 'This domain is for use in examples.' }, 'web_content');
+  tool('inv-write', 'Write', { file_path: 'notes.txt' }, '', 'empty');
+  tool(
+    'inv-todo',
+    'TodoWrite',
+    { todos: [] },
+    { success: true, count: 2, todos: [{ id: 't1', content: 'Reproduce the bug', status: 'completed' }, { id: 't2', content: 'Fix the check', status: 'in_progress' }] },
+    'structured',
+  );
+  f.push(b.make('agent.file.transfer', { transfer_id: 'tr-1', direction: 'download', file_url: 'https://files.example.com/chart.png', file_name: 'chart.png', mime_type: 'image/png', size_bytes: 2048, context: { related_tool_invocation_id: 'inv-img' } }, T));
+  tool('inv-img', 'ImageGen', { prompt: 'a chart' }, { transfer_id: 'tr-1' }, 'binary_ref');
+  tool('inv-g1', 'Bash', { command: 'ls a' }, 'a.txt\n', 'text', { group: 'grp-1' });
+  tool('inv-g2', 'Bash', { command: 'ls b' }, 'b.txt\n', 'text', { group: 'grp-1' });
+  // A subagent run nested under its Task call (§10).
+  f.push(b.make('tool.invoke.request', { invocation_id: 'inv-task', tool_name: 'Task', input: { description: 'Find callers' }, subagent: { agent_type: 'explorer', description: 'Find callers' } }, T));
+  f.push(b.make('agent.subagent.started', { parent_invocation_id: 'inv-task', agent_type: 'explorer', description: 'Find callers', depth: 1 }, T));
+  const sub = { ...T, metadata: { subagent_context: { parent_invocation_id: 'inv-task', agent_type: 'explorer', depth: 1 } } };
+  f.push(b.make('agent.text.delta', { content_index: 0, text: 'Searching for callers of check()' }, sub));
+  f.push(b.make('agent.text.done', { content_index: 0 }, sub));
+  f.push(b.make('agent.subagent.ended', { parent_invocation_id: 'inv-task', status: 'completed', duration_ms: 900 }, T));
+  f.push(b.make('tool.invoke.result', { invocation_id: 'inv-task', tool_name: 'Task', status: 'success', output: { summary: 'One caller: src/login.ts' }, output_type: 'agent_result' }, T));
+  f.push(b.make('tool.invoke.result', { invocation_id: 'inv-bash', tool_name: 'Bash', status: 'success', output: 'first line\nsecond line\n', output_type: 'text' }, T));
+  f.push(b.make('agent.error', { error_code: 'RATE_LIMITED', message: 'Slow down a little', severity: 'warning', recoverable: true }, T));
+  f.push(b.make('session.usage', { ...usagePayload(1200, 340, TURN), context_window: { capacity: 200000, used: 150000, utilization: 0.75 } }, T));
+  f.push(b.make('session.turn.end', { turn_id: TURN, stop_reason: 'end_turn', tool_invocation_count: 11 }, T));
+  f.push(b.make('agent.state.changed', { previous_state: 'thinking', current_state: 'idle' }, T));
+  return f;
+}
+
+export const GATE_OPTIONS = [
+  { value: 'allow_once', label: 'Allow once', risk_level: 'moderate' as const },
+  { value: 'allow_session', label: 'Allow for this session', description: 'Edit on src/**', risk_level: 'moderate' as const },
+  { value: 'allow_always', label: 'Always allow', description: 'Saved rule: Edit on src/**', risk_level: 'moderate' as const },
+  { value: 'reject', label: 'Reject', description: 'Optionally tell the agent why', risk_level: 'safe' as const },
+];
+
+/** An open turn with pending interactions of all five types and a plan awaiting approval. */
+export function interactionsStream(): Frame[] {
+  const b = streamBuilder(SESSION, Date.now());
+  const T = { turn_id: TURN };
+  const f: Frame[] = [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0, mode: 'plan' }, T)];
+  f.push(b.make('agent.text.delta', { content_index: 0, text: '## Plan\n\n1. Read the file\n2. Fix the check' }, { ...T, metadata: { content_role: 'plan', plan_id: 'plan-1' } }));
+  f.push(b.make('agent.text.done', { content_index: 0 }, { ...T, metadata: { content_role: 'plan', plan_id: 'plan-1' } }));
+  const ask = (id: string, type: 'YN' | 'SELECT' | 'MULTI_SELECT' | 'TEXT_INPUT' | 'PERMISSION', question: string, extra: Record<string, unknown>) =>
+    f.push(b.make('agent.interaction.request', { interaction_id: id, interaction_type: type, question_text: question, timeout_sec: 300, ...extra }, T));
+  ask('i-plan', 'YN', 'Carry out this plan (2 steps)?', { options: [{ value: 'yes', label: 'Approve', risk_level: 'moderate' }, { value: 'no', label: 'Reject', risk_level: 'safe' }], default_value: 'no' });
+  ask('i-select', 'SELECT', 'Which branch?', { options: [{ value: 'main', label: 'main' }, { value: 'dev', label: 'dev', risk_level: 'dangerous' }], default_value: 'main' });
+  ask('i-multi', 'MULTI_SELECT', 'Which checks?', { options: [{ value: 'lint', label: 'Lint' }, { value: 'test', label: 'Tests' }, { value: 'types', label: 'Types' }] });
+  ask('i-text', 'TEXT_INPUT', 'Commit message?', { default_value: 'fix: token check' });
+  ask('i-perm', 'PERMISSION', 'Allow Edit src/auth.ts?', { options: GATE_OPTIONS, default_value: 'reject', context: { tool_name: 'Edit', affected_paths: ['src/auth.ts'] } });
+  return f;
+}
+
+/** A reattach whose history lost frames (§7.1.1). */
+export function truncatedHistoryStream(): Frame[] {
+  const b = streamBuilder(SESSION);
+  const inner = b.make('agent.text.delta', { content_index: 0, text: 'after the gap' }, { turn_id: TURN });
+  return [
+    clientCaps(b),
+    b.make('session.history', {
+      frames: [inner as unknown as Record<string, unknown>],
+      buffer_status: { policy_applied: 'RING', truncated: true, lost_frame_count: 42 },
+      last_sync_timestamp: '2026-03-16T10:00:05.000Z',
+      last_message_id: inner.message_id,
+    }),
+  ];
+}
+
+/** Capabilities without file search or plan mode, plus an open turn. */
+export function plainAgentStream(): Frame[] {
+  const b = streamBuilder(SESSION);
+  return [
+    b.make('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session'], features: { adapter_type: 'process' } }),
+    b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, { turn_id: TURN }),
+  ];
+}

@@ -1,0 +1,30 @@
+// Markdown for agent text: markdown-it with raw HTML off (agent text can never inject markup),
+// links only to http(s) and mailto (javascript:, data:, vscode: … stay plain text), and fenced code
+// blocks wrapped with a copy button (the click is handled by delegation, no inline handlers).
+import MarkdownIt from 'markdown-it';
+
+const SAFE_LINK = /^(https?:|mailto:)/i;
+
+const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+
+md.validateLink = (url: string): boolean => SAFE_LINK.test(url.trim());
+
+const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+  tokens[idx].attrSet('rel', 'noopener noreferrer');
+  tokens[idx].attrSet('target', '_blank');
+  return defaultLinkOpen(tokens, idx, options, env, self);
+};
+
+md.renderer.rules.fence = (tokens, idx) => {
+  const token = tokens[idx];
+  const lang = token.info.trim().split(/\s+/)[0] ?? '';
+  const code = md.utils.escapeHtml(token.content);
+  const label = lang ? `<span class="code-lang">${md.utils.escapeHtml(lang)}</span>` : '';
+  return `<div class="code-block">${label}<button type="button" class="copy-code" data-action="copy-code" aria-label="Copy code"><span class="codicon codicon-copy" aria-hidden="true"></span></button><pre><code>${code}</code></pre></div>`;
+};
+
+/** Markdown → HTML that is safe to set as innerHTML. */
+export function renderMarkdown(text: string): string {
+  return md.render(text);
+}

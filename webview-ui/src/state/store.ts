@@ -1,0 +1,275 @@
+// The webview's state: one transcript (src/protocol's reducer, the only place frames become a
+// view model) plus what the host tells us outside frames (session and agent lists, settings,
+// notices) and the few frame-derived things the transcript does not keep (file candidates of the
+// @ picker, the peer's features, file transfers by invocation).
+//
+// Frames are queued as they arrive and applied once per animation frame, so a burst of text
+// deltas costs one render (coalescing); listeners are told after each flush.
+import { buildFrame } from '../../../src/protocol/build';
+import { maySend, type FeatureSet } from '../../../src/protocol/capabilities';
+import type { Frame, FrameType, PayloadOf } from '../../../src/protocol/frameTypes';
+import type { Metadata } from '../../../src/protocol/envelope';
+import { parseValue } from '../../../src/protocol/parse';
+import { applyFrame, createTranscript, currentTurn, finalize, type Transcript } from '../../../src/protocol/transcript';
+import {
+  webviewMessage,
+  type AgentSummary,
+  type HostMessage,
+  type PermissionRuleView,
+  type SessionSummary,
+} from '../../../src/protocol/webviewMessages';
+import type { Transport } from '../transport/types';
+
+export interface Notice {
+  id: number;
+  level: 'info' | 'warning' | 'error';
+  message: string;
+}
+
+export interface CandidatesView {
+  queryId: string;
+  candidates: PayloadOf<'session.file.candidates'>['candidates'];
+  truncated: boolean;
+}
+
+/** What this UI can render, announced to the peer (§12.2.1). A master never sets subagent_context. */
+export const MASTER_FEATURES: FeatureSet = {
+  thinking_stream: true,
+  tool_streaming: true,
+  structured_output: true,
+  subagent: true,
+  context_compaction: true,
+  plan_mode: true,
+  file_reference: true,
+  file_search_fuzzy: true,
+};
+
+export interface FlushStats {
+  frames: number;
+  ms: number;
+}
+
+type Scheduler = (cb: () => void) => void;
+
+const defaultScheduler: Scheduler =
+  typeof requestAnimationFrame === 'function' ? (cb) => void requestAnimationFrame(() => cb()) : (cb) => void setTimeout(cb, 16);
+
+export class ChatStore {
+  transcript: Transcript = createTranscript();
+  sessionId?: string;
+  sessionName?: string;
+  sessions: SessionSummary[] = [];
+  activeSessionId?: string;
+  agents: AgentSummary[] = [];
+  selectedAgent?: string;
+  permissionRules: PermissionRuleView[] = [];
+  notices: Notice[] = [];
+  connected = false;
+  /** The peer's (agent side's) latest announced features. */
+  peerFeatures?: FeatureSet;
+  candidates?: CandidatesView;
+  /** The query the picker waits for; candidates of any other query are stale. */
+  activeQueryId?: string;
+  readonly transfersByInvocation = new Map<string, PayloadOf<'agent.file.transfer'>>();
+  /** When this UI first saw each interaction request (for the countdown). */
+  readonly interactionSeenAt = new Map<string, number>();
+  /** Grows on every change listeners should render. */
+  version = 0;
+  lastFlush?: FlushStats;
+
+  private readonly sent = new Set<string>();
+  private pending: unknown[] = [];
+  private scheduled = false;
+  private readonly listeners = new Set<() => void>();
+  private noticeSeq = 0;
+
+  constructor(
+    readonly transport: Transport,
+    private readonly schedule: Scheduler = defaultScheduler,
+    private readonly now: () => number = () => Date.now(),
+  ) {
+    transport.onMessage((m) => this.onHostMessage(m));
+  }
+
+  start(): void {
+    this.transport.send(webviewMessage('ready', { version: 1 }));
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.version++;
+    for (const l of [...this.listeners]) l();
+  }
+
+  onHostMessage(m: HostMessage): void {
+    switch (m.kind) {
+      case 'session.attached':
+        this.reset(m.payload.session_id, m.payload.name);
+        this.connected = m.payload.live !== false;
+        // Our own capabilities first (§13.1); a peer that knew them already just updates them.
+        this.sendFrame('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: MASTER_FEATURES });
+        this.changed();
+        return;
+      case 'frames':
+        if (m.payload.session_id !== this.sessionId) {
+          // Frames may arrive before `session.attached` when a host skips it: adopt the session.
+          if (this.sessionId !== undefined) return;
+          this.reset(m.payload.session_id);
+        }
+        this.connected = true;
+        for (const f of m.payload.frames) this.pending.push(f);
+        this.scheduleFlush();
+        return;
+      case 'session.disconnected':
+        if (m.payload.session_id !== this.sessionId) return;
+        this.flushNow();
+        this.connected = false;
+        finalize(this.transcript, { reason: m.payload.reason });
+        this.changed();
+        return;
+      case 'session.list':
+        this.sessions = m.payload.sessions;
+        this.activeSessionId = m.payload.active_session_id;
+        this.changed();
+        return;
+      case 'agent.list':
+        this.agents = m.payload.agents;
+        this.selectedAgent = m.payload.selected;
+        this.changed();
+        return;
+      case 'settings':
+        this.permissionRules = m.payload.permission_rules;
+        this.changed();
+        return;
+      case 'notice':
+        this.notify(m.payload.level, m.payload.message);
+        return;
+    }
+  }
+
+  notify(level: Notice['level'], message: string): void {
+    this.notices = [...this.notices.slice(-4), { id: ++this.noticeSeq, level, message }];
+    this.changed();
+  }
+
+  dismissNotice(id: number): void {
+    this.notices = this.notices.filter((n) => n.id !== id);
+    this.changed();
+  }
+
+  private reset(sessionId: string, name?: string): void {
+    this.sessionId = sessionId;
+    this.sessionName = name;
+    this.transcript = createTranscript({ sessionId });
+    this.pending = [];
+    this.peerFeatures = undefined;
+    this.candidates = undefined;
+    this.activeQueryId = undefined;
+    this.transfersByInvocation.clear();
+    this.interactionSeenAt.clear();
+  }
+
+  private scheduleFlush(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(() => {
+      this.scheduled = false;
+      this.flushNow();
+    });
+  }
+
+  /** Applies every queued frame now (one render for the whole batch). */
+  flushNow(): void {
+    if (this.pending.length === 0) return;
+    const start = performance.now();
+    const batch = this.pending;
+    this.pending = [];
+    let changed = false;
+    for (const raw of batch) {
+      const outcome = parseValue(raw);
+      if (outcome.kind !== 'accepted' || outcome.vendor) continue;
+      if (this.observe(outcome.frame)) changed = true;
+      if (applyFrame(this.transcript, outcome.frame)) changed = true;
+    }
+    if (changed) this.changed();
+    this.lastFlush = { frames: batch.length, ms: performance.now() - start };
+  }
+
+  /** Frame facts the transcript does not keep. Returns true when something visible changed. */
+  private observe(frame: Frame): boolean {
+    switch (frame.type) {
+      case 'session.capabilities':
+        if (this.sent.has(frame.message_id)) return false;
+        this.peerFeatures = frame.payload.features ?? {};
+        return true;
+      case 'session.file.candidates':
+        if (frame.payload.query_id !== this.activeQueryId) return false;
+        this.candidates = { queryId: frame.payload.query_id, candidates: frame.payload.candidates, truncated: frame.payload.truncated };
+        return true;
+      case 'agent.file.transfer': {
+        const inv = frame.payload.context?.related_tool_invocation_id;
+        if (inv) this.transfersByInvocation.set(inv, frame.payload);
+        return inv !== undefined;
+      }
+      case 'agent.interaction.request': {
+        // A request replayed from history started counting when it was sent, not now.
+        const sentAt = Date.parse(frame.timestamp);
+        const seen = this.now();
+        if (!this.interactionSeenAt.has(frame.payload.interaction_id)) this.interactionSeenAt.set(frame.payload.interaction_id, Number.isNaN(sentAt) ? seen : Math.min(seen, sentAt));
+        return false;
+      }
+      case 'session.renamed':
+        this.sessionName = frame.payload.name;
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** May we send this frame type to the peer (§12.2.1)? */
+  may(type: FrameType): boolean {
+    return maySend(type, this.peerFeatures).allowed;
+  }
+
+  /**
+   * Builds and sends a frame of this session. control.* frames are applied to our own transcript
+   * too: the hub never echoes a frame back to its sender (§2.4). Returns the frame, or undefined
+   * when there is no session or the peer's features forbid it (§12.2.1).
+   */
+  sendFrame<T extends FrameType>(type: T, payload: PayloadOf<T>, ctx: { turn_id?: string; parent_id?: string; metadata?: Metadata } = {}): Frame | undefined {
+    if (this.sessionId === undefined) return undefined;
+    if (type !== 'session.capabilities' && !this.may(type)) return undefined;
+    const frame = buildFrame(type, payload, { session_id: this.sessionId, ...ctx }) as Frame;
+    this.sent.add(frame.message_id);
+    this.transport.send(webviewMessage('frame', { frame: frame as unknown as Record<string, unknown> }));
+    if (type.startsWith('control.') && applyFrame(this.transcript, frame)) this.changed();
+    return frame;
+  }
+
+  /** The open turn a cancel should target (§6.1.2). */
+  openTurnId(): string | undefined {
+    return currentTurn(this.transcript)?.turnId;
+  }
+
+  searchFiles(query: string): void {
+    if (!this.may('control.file.search')) return;
+    const previous = this.activeQueryId;
+    const query_id = globalThis.crypto.randomUUID();
+    this.activeQueryId = query_id;
+    if (previous !== undefined && this.candidates?.queryId !== previous) this.sendFrame('control.file.search.cancel', { query_id: previous });
+    this.sendFrame('control.file.search', { query_id, query, max_results: 20 });
+  }
+
+  /** §16.1.3: the user left @ mode (Esc, or the @ was deleted). */
+  cancelSearch(): void {
+    const id = this.activeQueryId;
+    this.activeQueryId = undefined;
+    this.candidates = undefined;
+    if (id !== undefined) this.sendFrame('control.file.search.cancel', { query_id: id });
+    this.changed();
+  }
+}

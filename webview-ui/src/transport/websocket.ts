@@ -1,0 +1,225 @@
+// Transport of the browser master: one WebSocket per attached session at
+// `/v1/sessions/{id}/stream`, authenticated by the subprotocols ['rawp-dps-1.0', 'bearer.<token>']
+// (the token never goes into a URL). Raw DPS frames on the wire become `frames` host messages;
+// a drop becomes `session.disconnected` (the UI finalizes, §7.8.1) and a reconnect with
+// `?last_message_id=` brings `session.history` (§7.1, §13.7). Host-only requests the browser can
+// serve go to the HTTP API with an Authorization header; the rest get a notice.
+import { hostMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
+import { Listeners, type Transport } from './types';
+
+export interface WebSocketLike {
+  readonly readyState: number;
+  onopen: ((ev: unknown) => void) | null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+export interface WebSocketTransportOptions {
+  /** `http(s)://host:port` of the server; the socket uses ws(s) on the same origin. */
+  baseUrl: string;
+  token: string;
+  sessionId?: string;
+  createSocket?: (url: string, protocols: string[]) => WebSocketLike;
+  fetchFn?: typeof fetch;
+  /** Reconnect delays in ms; the last one repeats. */
+  backoffMs?: number[];
+  storage?: Pick<Storage, 'getItem' | 'setItem'>;
+}
+
+const OPEN = 1;
+/** Close codes after which retrying cannot help (policy violation, our auth/not-found codes). */
+const FINAL_CODES = new Set([1008, 4401, 4403, 4404]);
+const MAX_QUEUE = 200;
+
+export class WebSocketTransport implements Transport {
+  private readonly listeners = new Listeners<HostMessage>();
+  private socket?: WebSocketLike;
+  private sessionId?: string;
+  private lastMessageId?: string;
+  private attempt = 0;
+  private timer?: ReturnType<typeof setTimeout>;
+  private stopped = false;
+  private readonly queue: string[] = [];
+  private readonly backoff: number[];
+
+  constructor(private readonly options: WebSocketTransportOptions) {
+    this.backoff = options.backoffMs ?? [500, 1000, 2000, 5000, 10000];
+    this.sessionId = options.sessionId;
+  }
+
+  onMessage(listener: (message: HostMessage) => void): () => void {
+    return this.listeners.add(listener);
+  }
+
+  send(message: WebviewMessage): void {
+    switch (message.kind) {
+      case 'ready':
+        void this.refreshSessions();
+        if (this.sessionId) this.attach(this.sessionId);
+        return;
+      case 'frame': {
+        const text = JSON.stringify(message.payload.frame);
+        if (this.socket?.readyState === OPEN) this.socket.send(text);
+        else if (this.queue.length < MAX_QUEUE) this.queue.push(text);
+        return;
+      }
+      case 'session.switch':
+        this.attach(message.payload.session_id);
+        return;
+      case 'session.new':
+        void this.createSession(message.payload.name, message.payload.agent);
+        return;
+      case 'session.delete':
+        void this.api('DELETE', `/v1/sessions/${encodeURIComponent(message.payload.session_id)}`).then(() => this.refreshSessions());
+        return;
+      case 'clipboard.write':
+        void navigator.clipboard?.writeText(message.payload.text).catch(() => undefined);
+        return;
+      case 'attach.copyUrl':
+        void navigator.clipboard?.writeText(`${this.options.baseUrl}/#session=${encodeURIComponent(message.payload.session_id)}`).catch(() => undefined);
+        this.notice('info', 'Attach URL copied (without the token).');
+        return;
+      case 'log':
+        if (message.payload.level === 'error' || message.payload.level === 'warn') console.warn(`rawp: ${message.payload.message}`);
+        return;
+      default:
+        this.notice('info', `“${message.kind}” is only available inside VS Code.`);
+    }
+  }
+
+  getState(): unknown {
+    try {
+      const raw = this.options.storage?.getItem('rawp.webview');
+      return raw ? JSON.parse(raw) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  setState(state: unknown): void {
+    try {
+      this.options.storage?.setItem('rawp.webview', JSON.stringify(state));
+    } catch {
+      // Storage full or disabled: the state is a convenience only.
+    }
+  }
+
+  /** Stops reconnecting and closes the socket. */
+  close(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.socket?.close(1000, 'closed by the user');
+  }
+
+  private attach(sessionId: string): void {
+    const switching = sessionId !== this.sessionId || this.socket === undefined;
+    if (switching) {
+      this.lastMessageId = undefined;
+      this.queue.length = 0;
+    }
+    this.sessionId = sessionId;
+    this.attempt = 0;
+    const old = this.socket;
+    this.socket = undefined;
+    if (old) {
+      old.onclose = null;
+      old.close(1000, 'switching session');
+    }
+    this.listeners.emit(hostMessage('session.attached', { session_id: sessionId, live: true }));
+    this.connect();
+  }
+
+  private connect(): void {
+    if (this.stopped || !this.sessionId) return;
+    const sessionId = this.sessionId;
+    const ws = this.options.baseUrl.replace(/^http/, 'ws');
+    const query = this.lastMessageId ? `?last_message_id=${encodeURIComponent(this.lastMessageId)}` : '';
+    const url = `${ws}/v1/sessions/${encodeURIComponent(sessionId)}/stream${query}`;
+    const create = this.options.createSocket ?? ((u: string, p: string[]) => new WebSocket(u, p) as unknown as WebSocketLike);
+    let socket: WebSocketLike;
+    try {
+      socket = create(url, ['rawp-dps-1.0', `bearer.${this.options.token}`]);
+    } catch (e) {
+      this.notice('error', `Cannot connect: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    this.socket = socket;
+    let errored = false;
+    socket.onopen = () => {
+      this.attempt = 0;
+      for (const text of this.queue.splice(0)) socket.send(text);
+    };
+    socket.onmessage = (ev) => {
+      if (typeof ev.data !== 'string') return;
+      let frame: unknown;
+      try {
+        frame = JSON.parse(ev.data);
+      } catch {
+        return; // parseFrame would say MALFORMED_JSON; nothing to show.
+      }
+      if (typeof frame === 'object' && frame !== null && !Array.isArray(frame)) {
+        const id = (frame as { message_id?: unknown }).message_id;
+        if (typeof id === 'string') this.lastMessageId = id;
+        this.listeners.emit(hostMessage('frames', { session_id: sessionId, frames: [frame as Record<string, unknown>] }));
+      }
+    };
+    socket.onerror = () => {
+      errored = true;
+    };
+    socket.onclose = (ev) => {
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      this.listeners.emit(hostMessage('session.disconnected', { session_id: sessionId, reason: errored ? 'connection_error' : 'connection_closed' }));
+      if (FINAL_CODES.has(ev.code)) {
+        this.notice('error', `The server closed the connection: ${ev.reason || `code ${ev.code}`}`);
+        return;
+      }
+      const delay = this.backoff[Math.min(this.attempt++, this.backoff.length - 1)];
+      this.timer = setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  private notice(level: 'info' | 'warning' | 'error', message: string): void {
+    this.listeners.emit(hostMessage('notice', { level, message }));
+  }
+
+  private async api(method: string, path: string, body?: unknown): Promise<unknown> {
+    const f = this.options.fetchFn ?? fetch;
+    try {
+      const res = await f(`${this.options.baseUrl}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${this.options.token}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status}`);
+      return res.status === 204 ? undefined : await res.json();
+    } catch (e) {
+      this.notice('error', e instanceof Error ? e.message : String(e));
+      return undefined;
+    }
+  }
+
+  private async refreshSessions(): Promise<void> {
+    const list = (await this.api('GET', '/v1/sessions')) as { sessions?: unknown } | unknown[] | undefined;
+    const raw = Array.isArray(list) ? list : (list as { sessions?: unknown } | undefined)?.sessions;
+    if (!Array.isArray(raw)) return;
+    const sessions = raw.flatMap((s) => {
+      const o = s as Record<string, unknown>;
+      return typeof o.session_id === 'string'
+        ? [{ session_id: o.session_id, name: typeof o.name === 'string' ? o.name : o.session_id, ...(typeof o.agent === 'string' ? { agent: o.agent } : {}), ...(typeof o.state === 'string' ? { state: o.state } : {}), shared: true }]
+        : [];
+    });
+    this.listeners.emit(hostMessage('session.list', { sessions, ...(this.sessionId ? { active_session_id: this.sessionId } : {}) }));
+  }
+
+  private async createSession(name?: string, agent?: string): Promise<void> {
+    const r = (await this.api('POST', '/v1/sessions', { ...(name ? { name } : {}), ...(agent ? { agent } : {}) })) as { session_id?: unknown } | undefined;
+    if (typeof r?.session_id === 'string') {
+      this.attach(r.session_id);
+      await this.refreshSessions();
+    }
+  }
+}

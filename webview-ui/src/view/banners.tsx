@@ -1,0 +1,48 @@
+// Messages above the transcript that must not scroll away: the §7.1.1 truncation warning, the
+// session's end, host notices; and the task list (§8) above the composer.
+import { useState } from 'preact/hooks';
+import { useStoreVersion } from '../state/useStore';
+import { TodoChecklist } from './outputs';
+
+export function Banners() {
+  const store = useStoreVersion();
+  const t = store.transcript;
+  return (
+    <div class="banners">
+      {t.historyTruncated && (
+        <div class="banner warning" role="alert">
+          <span class="codicon codicon-warning" aria-hidden="true" /> {t.historyTruncated.message} The conversation below may be incomplete.
+        </div>
+      )}
+      {t.deleted && (
+        <div class="banner info" role="status">
+          <span class="codicon codicon-trash" aria-hidden="true" /> This session was ended ({t.deleted.reason.replace('_', ' ')}).
+        </div>
+      )}
+      {store.notices.map((n) => (
+        <div key={n.id} class={`banner ${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
+          <span>{n.message}</span>
+          <button type="button" class="icon-button" aria-label="Dismiss" onClick={() => store.dismissNotice(n.id)}>
+            <span class="codicon codicon-close" aria-hidden="true" />
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function TodoPanel() {
+  const store = useStoreVersion();
+  const todos = store.transcript.todos;
+  const [open, setOpen] = useState(true);
+  if (!todos || todos.items.length === 0) return null;
+  const done = todos.items.filter((i) => i.status === 'completed').length;
+  return (
+    <section class="todo-panel" aria-label="Tasks">
+      <button type="button" class="todo-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <span class={`codicon codicon-chevron-${open ? 'down' : 'right'}`} aria-hidden="true" /> Tasks {done}/{todos.items.length}
+      </button>
+      {open && <TodoChecklist items={todos.items} label="Task list" />}
+    </section>
+  );
+}

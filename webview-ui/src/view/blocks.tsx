@@ -1,0 +1,360 @@
+// Views of the transcript's blocks. Every block view is memoised on (block, rev): the reducer
+// mutates blocks in place and bumps `rev`, so a view re-renders only when its block changed.
+import { memo } from 'preact/compat';
+import { useState } from 'preact/hooks';
+import type {
+  Block,
+  CompactionBlock,
+  ErrorBlock,
+  FileTransferBlock,
+  ParallelGroupBlock,
+  PromptBlock,
+  SubagentRun,
+  TextBlock,
+  ThinkingBlock,
+  ToolBlock,
+} from '../../../src/protocol/transcript';
+import { decodePrompt } from '../../../src/protocol/fileReference';
+import { webviewMessage } from '../../../src/protocol/webviewMessages';
+import { formatBytes, formatDuration, isSafeUrl } from '../format';
+import { renderMarkdown } from '../markdown';
+import { useStore, useStoreVersion } from '../state/useStore';
+import { InteractionCard, answerInteraction } from './interaction';
+import {
+  AgentResultOutput,
+  BinaryRefOutput,
+  Clipped,
+  DiffOutput,
+  EmptyOutput,
+  FileContentOutput,
+  FileListOutput,
+  MAX_TEXT,
+  StructuredOutput,
+  TextOutput,
+  WebContentOutput,
+} from './outputs';
+
+export const BlockView = memo(
+  function BlockView({ block }: { block: Block; rev: number }) {
+    switch (block.kind) {
+      case 'text':
+        return <TextView block={block} />;
+      case 'plan':
+        return <PlanView block={block} />;
+      case 'thinking':
+        return <ThinkingView block={block} />;
+      case 'tool':
+        return <ToolCard tool={block} />;
+      case 'parallel':
+        return <ParallelView group={block} />;
+      case 'interaction':
+        return <InteractionCard block={block} />;
+      case 'error':
+        return <ErrorView block={block} />;
+      case 'compaction':
+        return <CompactionView block={block} />;
+      case 'file_transfer':
+        return <FileTransferView block={block} />;
+      case 'prompt':
+        return <PromptView block={block} />;
+    }
+  },
+  (a, b) => a.block === b.block && a.rev === b.rev,
+);
+
+function SyntheticBadge({ show }: { show: boolean }) {
+  return show ? (
+    <span class="badge synthetic" title="Closed locally when the connection was lost (§7.8.1)">
+      synthetic · connection lost
+    </span>
+  ) : null;
+}
+
+function TextView({ block }: { block: TextBlock }) {
+  return (
+    <div class={`block text-block${block.done ? '' : ' streaming'}`} data-depth={block.depth}>
+      <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(block.text) }} />
+      {block.cancelled && <span class="badge">cancelled</span>}
+      <SyntheticBadge show={block.finalized} />
+    </div>
+  );
+}
+
+/** §9: a plan document, with approve/reject answering the YN approval request that follows it. */
+function PlanView({ block }: { block: TextBlock }) {
+  return (
+    <section class="block plan-block" aria-label="Plan">
+      <div class="plan-title">
+        <span class="codicon codicon-checklist" aria-hidden="true" /> Plan
+      </div>
+      <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(block.text) }} />
+      <SyntheticBadge show={block.finalized} />
+      {block.done && <PlanActions />}
+    </section>
+  );
+}
+
+function PlanActions() {
+  const store = useStoreVersion();
+  const pending = [...store.transcript.idx.pendingInteractions].find((i) => i.request.interaction_type === 'YN');
+  if (!pending) return null;
+  const options = pending.request.options ?? [];
+  const yes = options.find((o) => /^(yes|y|approve|true)$/i.test(o.value))?.value ?? 'yes';
+  const no = options.find((o) => /^(no|n|reject|false)$/i.test(o.value))?.value ?? 'no';
+  return (
+    <div class="plan-actions">
+      <button type="button" class="button" onClick={() => answerInteraction(store, pending, yes)}>
+        <span class="codicon codicon-check" aria-hidden="true" /> Approve plan
+      </button>
+      <button type="button" class="button secondary" onClick={() => answerInteraction(store, pending, no)}>
+        <span class="codicon codicon-close" aria-hidden="true" /> Reject plan
+      </button>
+    </div>
+  );
+}
+
+/** §4.2 / §15.3: collapsible; redacted parts are already masked by the reducer and never stored raw. */
+function ThinkingView({ block }: { block: ThinkingBlock }) {
+  return (
+    <details class={`block thinking-block${block.redacted ? ' redacted' : ''}`} open={!block.done}>
+      <summary>
+        <span class="codicon codicon-lightbulb" aria-hidden="true" /> {block.done ? 'Thought' : 'Thinking…'}
+        {block.redacted && <span class="badge">redacted</span>}
+        <SyntheticBadge show={block.finalized} />
+      </summary>
+      <div class="thinking-text">{block.text}</div>
+    </details>
+  );
+}
+
+const TOOL_ICONS: Record<string, string> = {
+  Bash: 'terminal',
+  Read: 'file',
+  Write: 'new-file',
+  Edit: 'edit',
+  MultiEdit: 'edit',
+  Glob: 'search',
+  Grep: 'search',
+  LS: 'folder',
+  WebFetch: 'globe',
+  WebSearch: 'globe',
+  TodoWrite: 'checklist',
+  TodoRead: 'checklist',
+  Task: 'hubot',
+};
+
+function inputSummary(input: Record<string, unknown>): string {
+  for (const key of ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt']) {
+    const v = input[key];
+    if (typeof v === 'string' && v.length > 0) return v.length > 160 ? `${v.slice(0, 160)}…` : v;
+  }
+  return '';
+}
+
+function StreamOutput({ tool }: { tool: ToolBlock }) {
+  // Newest output matters most: keep the tail up to MAX_TEXT characters, in `sequence` order.
+  const shown: typeof tool.chunks = [];
+  let size = 0;
+  let hidden = 0;
+  for (let i = tool.chunks.length - 1; i >= 0; i--) {
+    const c = tool.chunks[i];
+    if (size + c.chunk.length > MAX_TEXT) {
+      hidden += c.chunk.length;
+      continue;
+    }
+    size += c.chunk.length;
+    shown.push(c);
+  }
+  shown.reverse();
+  return (
+    <div class="stream-output" aria-label={`${tool.toolName} live output`}>
+      {hidden > 0 && <div class="clip-note">… {hidden.toLocaleString()} earlier characters not shown</div>}
+      <pre class="output-text">
+        {shown.map((c) => (
+          <span key={c.sequence} class={`stream-${c.streamType}`}>
+            {c.chunk}
+          </span>
+        ))}
+      </pre>
+    </div>
+  );
+}
+
+export function ToolCard({ tool }: { tool: ToolBlock }) {
+  const store = useStore();
+  const r = tool.result;
+  const status = r ? r.status : 'running';
+  const path = typeof tool.input.file_path === 'string' ? tool.input.file_path : typeof tool.input.path === 'string' ? tool.input.path : undefined;
+  const openFile = (p: string, line?: number) => store.transport.send(webviewMessage('file.open', { path: p, ...(line ? { line } : {}) }));
+  const summary = inputSummary(tool.input);
+  const showStream = tool.chunks.length > 0 && (!r || r.outputType !== 'text' || r.status !== 'success');
+  return (
+    <article class={`block tool-card status-${status}`} aria-label={`Tool ${tool.toolName}: ${status}`} data-output-type={r?.outputType ?? ''} data-invocation={tool.invocationId}>
+      <header class="tool-head">
+        <span class={`codicon codicon-${TOOL_ICONS[tool.toolName] ?? 'tools'}`} aria-hidden="true" />
+        <span class="tool-name">{tool.toolName}</span>
+        {summary && <span class="tool-summary" title={summary}>{summary}</span>}
+        <span class={`badge status status-${status}`}>
+          {status === 'running' ? <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> : null}
+          {status}
+        </span>
+        {r?.durationMs !== undefined && <span class="muted">{formatDuration(r.durationMs)}</span>}
+        {r?.truncated && <span class="badge">truncated</span>}
+        <SyntheticBadge show={r?.synthetic === true} />
+      </header>
+      {showStream && <StreamOutput tool={tool} />}
+      {r && (
+        <div class="tool-output">
+          <ToolOutput tool={tool} path={path} openFile={openFile} />
+        </div>
+      )}
+      {tool.subagent && <SubagentView run={tool.subagent} />}
+    </article>
+  );
+}
+
+function ToolOutput({ tool, path, openFile }: { tool: ToolBlock; path?: string; openFile: (p: string, line?: number) => void }) {
+  const store = useStore();
+  const r = tool.result!;
+  if (r.status !== 'success' && (typeof r.output === 'string' || r.output === null)) return <TextOutput output={r.output} />;
+  switch (r.outputType) {
+    case 'text':
+      return <TextOutput output={r.output} />;
+    case 'structured':
+      return <StructuredOutput output={r.output} />;
+    case 'file_content':
+      return <FileContentOutput output={r.output} path={path} onOpen={path ? (line) => openFile(path, line) : undefined} />;
+    case 'file_list':
+      return <FileListOutput output={r.output} onOpen={(p) => openFile(p)} />;
+    case 'diff':
+      return <DiffOutput output={r.output} onOpenDiff={(file) => store.transport.send(webviewMessage('diff.open', { invocation_id: tool.invocationId, ...(file ?? path ? { file_path: file ?? path } : {}) }))} />;
+    case 'web_content':
+      return <WebContentOutput output={r.output} />;
+    case 'empty':
+      return <EmptyOutput />;
+    case 'binary_ref':
+      return <BinaryRef tool={tool} />;
+    case 'agent_result':
+      return <AgentResultOutput output={r.output} />;
+  }
+}
+
+/** binary_ref pairs with the agent.file.transfer that names this invocation (§4.5, may come later). */
+function BinaryRef({ tool }: { tool: ToolBlock }) {
+  const store = useStoreVersion();
+  return <BinaryRefOutput output={tool.result?.output} transfer={store.transfersByInvocation.get(tool.invocationId)} />;
+}
+
+/** §5.2.1 / §13.4: calls of one parallel group side by side. */
+function ParallelView({ group }: { group: ParallelGroupBlock }) {
+  return (
+    <div class="block parallel-group" role="group" aria-label={`${group.invocations.length} tool calls in parallel`}>
+      <div class="parallel-label muted">
+        <span class="codicon codicon-split-horizontal" aria-hidden="true" /> {group.invocations.length} in parallel
+      </div>
+      <div class="parallel-items">
+        {group.invocations.map((t) => (
+          <ToolCard key={t.key} tool={t} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** §10: a subagent's own frames, nested under the call that started it, indented by depth. */
+function SubagentView({ run }: { run: SubagentRun }) {
+  const [open, setOpen] = useState(true);
+  return (
+    <section class={`subagent depth-${Math.min(run.depth, 6)}`} aria-label={`Subagent ${run.agentType ?? ''} (depth ${run.depth})`}>
+      <button type="button" class="subagent-head" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <span class={`codicon codicon-chevron-${open ? 'down' : 'right'}`} aria-hidden="true" />
+        <span class="codicon codicon-hubot" aria-hidden="true" /> {run.agentType ?? 'subagent'}
+        {run.description && <span class="muted"> — {run.description}</span>}
+        <span class={`badge status-${run.status}`}>{run.status}</span>
+        {run.durationMs !== undefined && <span class="muted">{formatDuration(run.durationMs)}</span>}
+        <SyntheticBadge show={run.synthetic} />
+      </button>
+      {open && (
+        <div class="subagent-body">
+          {run.blocks.map((b) => (
+            <BlockView key={b.key} block={b} rev={b.rev} />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** §4.4 / §7.4: errors by severity. */
+function ErrorView({ block }: { block: ErrorBlock }) {
+  const e = block.error;
+  const icon = e.severity === 'warning' ? 'warning' : 'error';
+  return (
+    <div class={`block error-block severity-${e.severity}`} role={e.severity === 'warning' ? 'status' : 'alert'}>
+      <span class={`codicon codicon-${icon}`} aria-hidden="true" />
+      <span class="badge">{e.severity}</span>
+      <code class="error-code">{e.code}</code> <span>{e.message}</span>
+      {e.recoverable === false && <span class="badge">not recoverable</span>}
+      {e.details?.trace && (
+        <details>
+          <summary>Trace</summary>
+          <Clipped text={e.details.trace} />
+        </details>
+      )}
+    </div>
+  );
+}
+
+function CompactionView({ block }: { block: CompactionBlock }) {
+  const c = block.compaction;
+  return (
+    <div class="block compaction-block" role="note">
+      <span class="codicon codicon-fold" aria-hidden="true" /> Context compacted ({c.trigger}): {c.previous_token_count.toLocaleString()} → {c.current_token_count.toLocaleString()} tokens
+      <details>
+        <summary>Summary</summary>
+        <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(c.summary) }} />
+      </details>
+    </div>
+  );
+}
+
+function FileTransferView({ block }: { block: FileTransferBlock }) {
+  const f = block.transfer;
+  return (
+    <div class="block file-transfer" role="group" aria-label={`File transfer ${f.file_name}`}>
+      <span class={`codicon codicon-cloud-${f.direction === 'upload' ? 'upload' : 'download'}`} aria-hidden="true" />{' '}
+      {isSafeUrl(f.file_url) ? (
+        <a href={f.file_url} target="_blank" rel="noopener noreferrer">
+          {f.file_name}
+        </a>
+      ) : (
+        <span>{f.file_name}</span>
+      )}{' '}
+      <span class="muted">
+        {f.mime_type} · {formatBytes(f.size_bytes)}
+      </span>
+    </div>
+  );
+}
+
+/** The user's prompt (ours or another master's, §2.4), with file tokens shown as chips. */
+function PromptView({ block }: { block: PromptBlock }) {
+  const decoded = decodePrompt(block.prompt.prompt_text, block.prompt.file_references);
+  return (
+    <div class="block prompt-block" aria-label="Your prompt">
+      <span class="codicon codicon-account" aria-hidden="true" />
+      <div class="prompt-text">
+        {decoded.segments.map((s, i) =>
+          s.kind === 'text' ? (
+            <span key={i}>{s.text}</span>
+          ) : (
+            <span key={i} class="chip" title={s.reference.workspace_relative_path}>
+              <span class="codicon codicon-file" aria-hidden="true" />
+              {s.display_path}
+            </span>
+          ),
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,276 @@
+// The composer: a multi-line contenteditable where Enter sends, Shift+Enter breaks the line, ↑
+// recalls earlier prompts, Esc cancels the running turn (control.prompt.cancel, §6.1.2); "@" opens
+// the file picker (debounced control.file.search, §16.1, only when the peer announced
+// file_search_fuzzy) and inserts a chip that becomes a <@file:…> token (§16.2, typed "<@" is
+// escaped by the encoder); "/" at the start opens the command list of agent.commands.publish.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { encodePrompt, type PromptPart } from '../../../src/protocol/fileReference';
+import type { PayloadOf } from '../../../src/protocol/frameTypes';
+import { useStoreVersion } from '../state/useStore';
+import type { ChatStore } from '../state/store';
+import { atQuery, caretAtStart, insertChip, readParts, writeParts } from './editor';
+
+type Candidate = PayloadOf<'session.file.candidates'>['candidates'][number];
+type Command = PayloadOf<'agent.commands.publish'>['commands'][number];
+
+const SEARCH_DEBOUNCE_MS = 120;
+const MAX_RECALL = 50;
+
+type Picker = { kind: 'file'; query: string } | { kind: 'command'; query: string } | undefined;
+
+export function argumentHint(c: Command): string {
+  return (c.parameters ?? []).map((p) => (p.required ? `<${p.name}>` : `[${p.name}]`)).join(' ');
+}
+
+function matchingCommands(commands: Command[] | undefined, query: string): Command[] {
+  const q = query.toLowerCase();
+  const list = commands ?? [];
+  return [...list.filter((c) => c.name.toLowerCase().startsWith(q)), ...list.filter((c) => !c.name.toLowerCase().startsWith(q) && c.name.toLowerCase().includes(q))].slice(0, 30);
+}
+
+/** The path with its match_ranges (indexes into `path`, as our workspace search sends them) marked. */
+export function Highlighted({ text, ranges }: { text: string; ranges?: { start: number; end: number }[] }) {
+  const out = [];
+  let at = 0;
+  for (const r of [...(ranges ?? [])].sort((a, b) => a.start - b.start)) {
+    const start = Math.max(at, Math.min(r.start, text.length));
+    const end = Math.max(start, Math.min(r.end, text.length));
+    if (start > at) out.push(text.slice(at, start));
+    if (end > start) out.push(<mark key={start}>{text.slice(start, end)}</mark>);
+    at = end;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return <>{out}</>;
+}
+
+function loadRecall(store: ChatStore): PromptPart[][] {
+  const s = store.transport.getState() as { recall?: unknown } | undefined;
+  return Array.isArray(s?.recall) ? (s.recall as PromptPart[][]) : [];
+}
+
+export function Composer() {
+  const store = useStoreVersion();
+  const editor = useRef<HTMLDivElement>(null);
+  const [picker, setPicker] = useState<Picker>(undefined);
+  const [active, setActive] = useState(0);
+  const [empty, setEmpty] = useState(true);
+  const recall = useRef<PromptPart[][]>(loadRecall(store));
+  const recallAt = useRef(-1);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const t = store.transcript;
+  const turnOpen = store.openTurnId() !== undefined;
+  const canSearch = store.may('control.file.search');
+
+  const files: Candidate[] = picker?.kind === 'file' && store.candidates ? store.candidates.candidates : [];
+  const commands = picker?.kind === 'command' ? matchingCommands(t.commands, picker.query) : [];
+  const items = picker?.kind === 'file' ? files.length : commands.length;
+
+  useEffect(() => setActive(0), [picker?.kind, picker?.query, store.candidates?.queryId]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const closePicker = () => {
+    if (picker?.kind === 'file') store.cancelSearch();
+    clearTimeout(timer.current);
+    setPicker(undefined);
+  };
+
+  const onInput = () => {
+    const root = editor.current;
+    if (!root) return;
+    const parts = readParts(root);
+    setEmpty(parts.length === 0);
+    recallAt.current = -1;
+    const at = atQuery(root);
+    if (at && canSearch) {
+      if (picker?.kind !== 'file' || picker.query !== at.query) {
+        setPicker({ kind: 'file', query: at.query });
+        clearTimeout(timer.current);
+        timer.current = setTimeout(() => store.searchFiles(at.query), SEARCH_DEBOUNCE_MS);
+      }
+      return;
+    }
+    if (picker?.kind === 'file') closePicker();
+    const text = root.textContent ?? '';
+    const slash = /^\/(\S*)$/.exec(text);
+    if (slash && (t.commands?.length ?? 0) > 0) setPicker({ kind: 'command', query: slash[1] });
+    else if (picker?.kind === 'command') setPicker(undefined);
+  };
+
+  const choose = (index: number) => {
+    const root = editor.current;
+    if (!root || !picker) return;
+    if (picker.kind === 'file') {
+      const c = files[index];
+      const at = atQuery(root);
+      if (!c || !at) return;
+      insertChip(root, at, { kind: 'file', path: c.path, display_path: c.path, ...(c.extension ? { extension: c.extension } : {}) });
+      closePicker();
+    } else {
+      const c = commands[index];
+      if (!c) return;
+      writeParts(root, [{ kind: 'text', text: `/${c.name} ` }]);
+      root.append(root.ownerDocument.createTextNode(''));
+      setPicker(undefined);
+    }
+    setEmpty(false);
+  };
+
+  const send = () => {
+    const root = editor.current;
+    if (!root) return;
+    const parts = readParts(root);
+    if (parts.length === 0) return;
+    const encoded = encodePrompt(parts);
+    const first = parts[0];
+    const slash = first.kind === 'text' && first.text.startsWith('/');
+    const frame = store.sendFrame('control.prompt.request', {
+      prompt_text: encoded.prompt_text,
+      input_type: slash ? 'slash_command' : 'text',
+      ...(encoded.file_references.length > 0 ? { file_references: encoded.file_references } : {}),
+    });
+    if (!frame) return;
+    recall.current = [parts, ...recall.current.filter((p) => JSON.stringify(p) !== JSON.stringify(parts))].slice(0, MAX_RECALL);
+    store.transport.setState({ ...((store.transport.getState() as object | undefined) ?? {}), recall: recall.current });
+    recallAt.current = -1;
+    root.replaceChildren();
+    setEmpty(true);
+    setPicker(undefined);
+  };
+
+  const cancelTurn = () => {
+    const turn_id = store.openTurnId();
+    if (turn_id) store.sendFrame('control.prompt.cancel', { target_turn_id: turn_id, reason: 'user_cancelled' }, { turn_id });
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.isComposing) return;
+    const root = editor.current;
+    if (!root) return;
+    if (picker && items > 0) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        setActive((active + (e.key === 'ArrowDown' ? 1 : items - 1)) % items);
+        return;
+      }
+      if (e.key === 'Enter' || e.key === 'Tab') {
+        e.preventDefault();
+        choose(active);
+        return;
+      }
+    }
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      if (picker) closePicker();
+      else cancelTurn();
+      return;
+    }
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      if (picker?.kind === 'file') closePicker();
+      send();
+      return;
+    }
+    if (e.key === 'ArrowUp' && !picker && caretAtStart(root) && recall.current.length > 0) {
+      const next = Math.min(recallAt.current + 1, recall.current.length - 1);
+      if (next !== recallAt.current && (recallAt.current >= 0 || readParts(root).length === 0)) {
+        e.preventDefault();
+        recallAt.current = next;
+        writeParts(root, recall.current[next]);
+        setEmpty(false);
+      }
+      return;
+    }
+    if (e.key === 'ArrowDown' && !picker && recallAt.current >= 0) {
+      e.preventDefault();
+      recallAt.current--;
+      writeParts(root, recallAt.current >= 0 ? recall.current[recallAt.current] : []);
+      setEmpty(recallAt.current < 0);
+    }
+  };
+
+  const onPaste = (e: ClipboardEvent) => {
+    // Only plain text goes in: pasted markup could otherwise forge a chip.
+    e.preventDefault();
+    const text = e.clipboardData?.getData('text/plain') ?? '';
+    document.execCommand('insertText', false, text);
+  };
+
+  const listId = 'composer-picker';
+  const activeId = picker && items > 0 ? `${listId}-${active}` : undefined;
+  return (
+    <div class="composer">
+      {picker && (
+        <div class="picker" id={listId} role="listbox" aria-label={picker.kind === 'file' ? 'Files' : 'Commands'}>
+          {picker.kind === 'file' && files.length === 0 && <div class="picker-empty muted">{store.candidates ? 'No matching files' : 'Searching…'}</div>}
+          {picker.kind === 'file' &&
+            files.map((c, i) => (
+              <div
+                key={c.path}
+                id={`${listId}-${i}`}
+                role="option"
+                aria-selected={i === active}
+                class={`picker-item${i === active ? ' active' : ''}`}
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  choose(i);
+                }}
+              >
+                <span class="codicon codicon-file" aria-hidden="true" />
+                <span class="picker-path">
+                  <Highlighted text={c.path} ranges={c.match_ranges} />
+                </span>
+              </div>
+            ))}
+          {picker.kind === 'file' && store.candidates?.truncated && <div class="picker-empty muted">More files match: keep typing</div>}
+          {picker.kind === 'command' &&
+            commands.map((c, i) => (
+              <div
+                key={c.name}
+                id={`${listId}-${i}`}
+                role="option"
+                aria-selected={i === active}
+                class={`picker-item${i === active ? ' active' : ''}`}
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  choose(i);
+                }}
+              >
+                <span class="command-name">/{c.name}</span>
+                {argumentHint(c) && <span class="command-args">{argumentHint(c)}</span>}
+                <span class="command-description muted">{c.description}</span>
+              </div>
+            ))}
+          {picker.kind === 'command' && commands.length === 0 && <div class="picker-empty muted">No matching command</div>}
+        </div>
+      )}
+      <div class="composer-box">
+        <div
+          ref={editor}
+          class={`editor${empty ? ' empty' : ''}`}
+          contentEditable
+          role="textbox"
+          aria-multiline="true"
+          aria-label="Message the agent"
+          aria-autocomplete="list"
+          aria-expanded={picker !== undefined}
+          aria-controls={picker ? listId : undefined}
+          aria-activedescendant={activeId}
+          data-placeholder={canSearch ? 'Ask the agent… (@ for files, / for commands)' : 'Ask the agent… (/ for commands)'}
+          onInput={onInput}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+        />
+        <div class="composer-actions">
+          {turnOpen ? (
+            <button type="button" class="button secondary" onClick={cancelTurn} aria-label="Cancel the running turn (Esc)">
+              <span class="codicon codicon-debug-stop" aria-hidden="true" /> Stop
+            </button>
+          ) : null}
+          <button type="button" class="button" onClick={send} disabled={empty || store.sessionId === undefined} aria-label="Send (Enter)">
+            <span class="codicon codicon-send" aria-hidden="true" />
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

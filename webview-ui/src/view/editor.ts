@@ -1,0 +1,123 @@
+// DOM helpers of the composer's contenteditable: reading it back as prompt parts (text and file
+// chips), finding the "@query" before the caret, and replacing it with a chip.
+import type { PromptPart } from '../../../src/protocol/fileReference';
+
+type FilePart = Extract<PromptPart, { kind: 'file' }>;
+
+/** The editor's content as prompt parts; <br> and block elements become newlines. */
+export function readParts(root: HTMLElement): PromptPart[] {
+  const parts: PromptPart[] = [];
+  const pushText = (text: string) => {
+    const last = parts[parts.length - 1];
+    if (last?.kind === 'text') last.text += text;
+    else parts.push({ kind: 'text', text });
+  };
+  const walk = (node: Node, top: boolean) => {
+    node.childNodes.forEach((child, i) => {
+      if (child.nodeType === Node.TEXT_NODE) {
+        pushText((child as Text).data.replace(/\u00a0/g, ' '));
+      } else if (child instanceof HTMLElement) {
+        if (child.dataset.path) {
+          parts.push({ kind: 'file', path: child.dataset.path, display_path: child.dataset.path, ...(child.dataset.ext ? { extension: child.dataset.ext } : {}) });
+        } else if (child.tagName === 'BR') {
+          pushText('\n');
+        } else {
+          if ((child.tagName === 'DIV' || child.tagName === 'P') && (i > 0 || !top)) pushText('\n');
+          walk(child, false);
+        }
+      }
+    });
+  };
+  walk(root, true);
+  // The browser keeps a trailing <br> in a contenteditable; surrounding blank space is not content.
+  const first = parts[0];
+  if (first?.kind === 'text') first.text = first.text.replace(/^\s+/, '');
+  const last = parts[parts.length - 1];
+  if (last?.kind === 'text') last.text = last.text.replace(/\s+$/, '');
+  return parts.filter((p) => p.kind === 'file' || p.text.length > 0);
+}
+
+export function isEmpty(parts: PromptPart[]): boolean {
+  return parts.length === 0;
+}
+
+/** The "@query" right before the caret (at the start or after whitespace), if any. */
+export function atQuery(root: HTMLElement): { node: Text; start: number; end: number; query: string } | undefined {
+  const sel = root.ownerDocument.getSelection();
+  if (!sel || sel.rangeCount === 0 || !sel.isCollapsed) return undefined;
+  const node = sel.anchorNode;
+  if (!node || node.nodeType !== Node.TEXT_NODE || !root.contains(node)) return undefined;
+  const text = (node as Text).data.slice(0, sel.anchorOffset);
+  const m = /(^|[\s\u00a0])@([^\s\u00a0@<>]*)$/.exec(text);
+  if (!m) return undefined;
+  const start = text.length - m[2].length - 1;
+  return { node: node as Text, start, end: sel.anchorOffset, query: m[2] };
+}
+
+/** Replaces `@query` with a chip for the file, followed by a space, and puts the caret after it. */
+export function insertChip(root: HTMLElement, at: { node: Text; start: number; end: number }, file: FilePart): void {
+  const doc = root.ownerDocument;
+  const range = doc.createRange();
+  range.setStart(at.node, at.start);
+  range.setEnd(at.node, Math.min(at.end, at.node.length));
+  range.deleteContents();
+  const chip = chipElement(doc, file);
+  const space = doc.createTextNode(' ');
+  range.insertNode(space);
+  range.insertNode(chip);
+  const caret = doc.createRange();
+  caret.setStart(space, 1);
+  caret.collapse(true);
+  const sel = doc.getSelection();
+  sel?.removeAllRanges();
+  sel?.addRange(caret);
+}
+
+export function chipElement(doc: Document, file: FilePart): HTMLElement {
+  const chip = doc.createElement('span');
+  chip.className = 'chip';
+  chip.contentEditable = 'false';
+  chip.dataset.path = file.path;
+  if (file.extension) chip.dataset.ext = file.extension;
+  chip.setAttribute('role', 'img');
+  chip.setAttribute('aria-label', `file ${file.path}`);
+  const icon = doc.createElement('span');
+  icon.className = 'codicon codicon-file';
+  icon.setAttribute('aria-hidden', 'true');
+  chip.append(icon, doc.createTextNode(file.display_path ?? file.path));
+  return chip;
+}
+
+/** Fills the editor with parts (prompt recall) and puts the caret at the end. */
+export function writeParts(root: HTMLElement, parts: PromptPart[]): void {
+  const doc = root.ownerDocument;
+  root.replaceChildren();
+  for (const p of parts) {
+    if (p.kind === 'file') root.append(chipElement(doc, p), doc.createTextNode(' '));
+    else
+      p.text.split('\n').forEach((line, i) => {
+        if (i > 0) root.append(doc.createElement('br'));
+        if (line) root.append(doc.createTextNode(line));
+      });
+  }
+  caretToEnd(root);
+}
+
+export function caretToEnd(root: HTMLElement): void {
+  const doc = root.ownerDocument;
+  const range = doc.createRange();
+  range.selectNodeContents(root);
+  range.collapse(false);
+  const sel = doc.getSelection();
+  sel?.removeAllRanges();
+  sel?.addRange(range);
+}
+
+/** Is the caret at the very start of the editor (for ↑ recall)? */
+export function caretAtStart(root: HTMLElement): boolean {
+  const sel = root.ownerDocument.getSelection();
+  if (!sel || sel.rangeCount === 0) return true;
+  const r = sel.getRangeAt(0).cloneRange();
+  r.setStart(root, 0);
+  return r.toString().length === 0 && !r.cloneContents().querySelector('[data-path]');
+}

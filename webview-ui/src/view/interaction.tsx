@@ -1,0 +1,213 @@
+// §4.3 interaction requests of all five types, with risk badges, the default value, a countdown
+// to timeout_sec, and the answer sent as control.interaction.response (§6.2.1). Permission options
+// are whatever the agent offers; the built-in gate's values (allow_once, allow_session,
+// allow_always, reject) get the reject-with-message field, like Claude Code's "tell it why".
+import { useEffect, useState } from 'preact/hooks';
+import type { InteractionBlock } from '../../../src/protocol/transcript';
+import type { PayloadOf } from '../../../src/protocol/frameTypes';
+import { formatCountdown, showJson } from '../format';
+import type { ChatStore } from '../state/store';
+import { useStore } from '../state/useStore';
+
+type Option = NonNullable<PayloadOf<'agent.interaction.request'>['options']>[number];
+
+export function answerInteraction(store: ChatStore, block: InteractionBlock, selected: string | string[], textInput?: string): void {
+  if (block.status !== 'pending') return;
+  store.sendFrame('control.interaction.response', {
+    interaction_id: block.interactionId,
+    selected_value: selected,
+    ...(textInput !== undefined && textInput.length > 0 ? { text_input: textInput } : {}),
+  });
+}
+
+function isReject(o: Option): boolean {
+  return /^(reject|deny|no)$/i.test(o.value) || /^reject/i.test(o.label);
+}
+
+function RiskBadge({ level }: { level?: Option['risk_level'] }) {
+  return level ? <span class={`badge risk risk-${level}`}>{level}</span> : null;
+}
+
+function Countdown({ block }: { block: InteractionBlock }) {
+  const store = useStore();
+  const timeout = block.request.timeout_sec;
+  const seen = store.interactionSeenAt.get(block.interactionId) ?? Date.now();
+  const left = () => timeout - (Date.now() - seen) / 1000;
+  const [remaining, setRemaining] = useState(left());
+  useEffect(() => {
+    if (timeout <= 0 || block.status !== 'pending') return;
+    const t = setInterval(() => setRemaining(left()), 1000);
+    return () => clearInterval(t);
+  }, [block.status, timeout]);
+  if (timeout <= 0 || block.status !== 'pending') return null;
+  const def = block.request.default_value;
+  const defLabel = def === undefined ? undefined : (block.request.options?.find((o) => o.value === def)?.label ?? def);
+  return (
+    <div class="countdown" role="timer" aria-label="Time left to answer">
+      <span class="codicon codicon-clock" aria-hidden="true" /> {formatCountdown(remaining)} left
+      {defLabel !== undefined && <span class="muted"> · then “{defLabel}”</span>}
+    </div>
+  );
+}
+
+function defaultOptions(block: InteractionBlock): Option[] {
+  const given = block.request.options ?? [];
+  if (given.length > 0) return given;
+  if (block.request.interaction_type === 'YN') return [{ value: 'yes', label: 'Yes' }, { value: 'no', label: 'No' }];
+  return [];
+}
+
+function AnswerSummary({ block }: { block: InteractionBlock }) {
+  const options = defaultOptions(block);
+  if (block.status === 'answered' && block.response) {
+    const values = Array.isArray(block.response.selectedValue) ? block.response.selectedValue : [block.response.selectedValue];
+    const labels = values.map((v) => options.find((o) => o.value === v)?.label ?? v).join(', ');
+    return (
+      <div class="answer" role="status">
+        <span class="codicon codicon-pass" aria-hidden="true" /> Answered: <strong>{labels}</strong>
+        {block.response.textInput && <span class="muted"> — “{block.response.textInput}”</span>}
+      </div>
+    );
+  }
+  if (block.status === 'timed_out') return <div class="answer muted" role="status">No answer in time (timed out)</div>;
+  if (block.status === 'discarded')
+    return (
+      <div class="answer muted" role="status">
+        Dismissed {block.synthetic && <span class="badge synthetic">synthetic · connection lost</span>}
+      </div>
+    );
+  return null;
+}
+
+function Choices({ block }: { block: InteractionBlock }) {
+  const store = useStore();
+  const req = block.request;
+  const options = defaultOptions(block);
+  const [rejecting, setRejecting] = useState<Option | undefined>(undefined);
+  const [message, setMessage] = useState('');
+  const [selected, setSelected] = useState<string[]>(req.default_value !== undefined ? [req.default_value] : []);
+  const [text, setText] = useState(req.default_value ?? '');
+
+  if (req.interaction_type === 'TEXT_INPUT') {
+    return (
+      <form
+        class="interaction-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          answerInteraction(store, block, text, text);
+        }}
+      >
+        <textarea aria-label={req.question_text} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} rows={3} />
+        <button type="submit" class="button">
+          Send answer
+        </button>
+      </form>
+    );
+  }
+  if (req.interaction_type === 'SELECT' || req.interaction_type === 'MULTI_SELECT') {
+    const multi = req.interaction_type === 'MULTI_SELECT';
+    return (
+      <form
+        class="interaction-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (selected.length === 0) return;
+          answerInteraction(store, block, multi ? selected : selected[0]);
+        }}
+      >
+        <fieldset>
+          <legend class="sr-only">{req.question_text}</legend>
+          {options.map((o) => (
+            <label key={o.value} class="choice">
+              <input
+                type={multi ? 'checkbox' : 'radio'}
+                name={`i-${block.interactionId}`}
+                value={o.value}
+                checked={selected.includes(o.value)}
+                onChange={(e) => {
+                  const on = (e.target as HTMLInputElement).checked;
+                  setSelected(multi ? (on ? [...selected, o.value] : selected.filter((v) => v !== o.value)) : [o.value]);
+                }}
+              />
+              <span>{o.label}</span>
+              <RiskBadge level={o.risk_level} />
+              {o.value === req.default_value && <span class="badge">default</span>}
+              {o.description && <span class="muted option-description">{o.description}</span>}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" class="button" disabled={selected.length === 0}>
+          {multi ? `Submit ${selected.length} selected` : 'Submit'}
+        </button>
+      </form>
+    );
+  }
+  // YN and PERMISSION: one button per option.
+  return (
+    <div class="interaction-buttons">
+      {options.map((o) => (
+        <button
+          key={o.value}
+          type="button"
+          class={`button option${isReject(o) ? ' secondary' : ''}${o.risk_level === 'dangerous' ? ' danger' : ''}`}
+          data-value={o.value}
+          title={o.description}
+          onClick={() => (req.interaction_type === 'PERMISSION' && isReject(o) ? setRejecting(o) : answerInteraction(store, block, o.value))}
+        >
+          {o.label}
+          <RiskBadge level={o.risk_level} />
+          {o.value === req.default_value && <span class="badge">default</span>}
+        </button>
+      ))}
+      {rejecting && (
+        <form
+          class="reject-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            answerInteraction(store, block, rejecting.value, message.trim());
+          }}
+        >
+          <input type="text" aria-label="Tell the agent why (optional)" placeholder="Tell the agent why (optional)" value={message} onInput={(e) => setMessage((e.target as HTMLInputElement).value)} />
+          <button type="submit" class="button danger">
+            {rejecting.label}
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}
+
+export function InteractionCard({ block }: { block: InteractionBlock }) {
+  const req = block.request;
+  const ctx = req.context;
+  const maxRisk = (req.options ?? []).map((o) => o.risk_level).find((r) => r === 'dangerous') ?? (req.options ?? []).map((o) => o.risk_level).find((r) => r === 'moderate');
+  return (
+    <section class={`block interaction status-${block.status} type-${req.interaction_type}`} role="group" aria-label={`${req.interaction_type === 'PERMISSION' ? 'Permission request' : 'Question'}: ${req.question_text}`}>
+      <div class="interaction-head">
+        <span class={`codicon codicon-${req.interaction_type === 'PERMISSION' ? 'shield' : 'question'}`} aria-hidden="true" />
+        <span class="badge">{req.interaction_type}</span>
+        <RiskBadge level={maxRisk} />
+        <span class="question">{req.question_text}</span>
+      </div>
+      {ctx && (ctx.tool_name || ctx.affected_paths?.length) && (
+        <div class="interaction-context muted">
+          {ctx.tool_name && <code>{ctx.tool_name}</code>} {ctx.affected_paths?.join(', ')}
+          {ctx.tool_input && (
+            <details>
+              <summary>Input</summary>
+              <pre class="output-text">{showJson(ctx.tool_input)}</pre>
+            </details>
+          )}
+        </div>
+      )}
+      {block.status === 'pending' ? (
+        <>
+          <Countdown block={block} />
+          <Choices block={block} />
+        </>
+      ) : (
+        <AnswerSummary block={block} />
+      )}
+    </section>
+  );
+}

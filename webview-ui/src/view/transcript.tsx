@@ -1,0 +1,106 @@
+// The virtualized transcript (@tanstack/virtual-core): only rows near the viewport are in the DOM,
+// rows are measured as they render, and the list follows new output while the reader is at the
+// bottom (anchorTo "end"). The list is a log with a polite live region for screen readers.
+import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
+import { memo } from 'preact/compat';
+import { useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
+import type { Turn } from '../../../src/protocol/transcript';
+import { formatTokens } from '../format';
+import { useStoreVersion } from '../state/useStore';
+import { BlockView } from './blocks';
+import { buildRows, type Row } from './rows';
+
+const TurnStart = memo(
+  function TurnStart({ turn, index }: { turn: Turn; index: number; rev: number }) {
+    return (
+      <div class="turn-separator" role="separator" aria-label={`Turn ${index + 1}`}>
+        <span>Turn {index + 1}</span>
+        {turn.mode && turn.mode !== 'default' && <span class="badge">{turn.mode} mode</span>}
+        {turn.implicit && <span class="badge" title="Its start was not seen">partial</span>}
+      </div>
+    );
+  },
+  (a, b) => a.turn === b.turn && a.rev === b.rev,
+);
+
+const TurnEnd = memo(
+  function TurnEnd({ turn }: { turn: Turn; rev: number }) {
+    const u = turn.usage?.token_usage;
+    return (
+      <div class={`turn-end stop-${turn.stopReason ?? 'none'}`}>
+        <span class="muted">
+          {turn.stopReason === 'end_turn' ? 'Done' : turn.stopReason === 'disconnected' ? 'Disconnected' : `Stopped: ${turn.stopReason ?? 'unknown'}`}
+          {turn.toolInvocationCount ? ` · ${turn.toolInvocationCount} tool call${turn.toolInvocationCount === 1 ? '' : 's'}` : ''}
+          {u ? ` · ${formatTokens(u.input_tokens)} in / ${formatTokens(u.output_tokens)} out` : ''}
+        </span>
+        {turn.synthetic && <span class="badge synthetic">synthetic · connection lost</span>}
+        {turn.structuredOutput && <span class={`badge validation-${turn.structuredOutput.validation_status}`}>structured output: {turn.structuredOutput.validation_status}</span>}
+      </div>
+    );
+  },
+  (a, b) => a.turn === b.turn && a.rev === b.rev,
+);
+
+function RowView({ row }: { row: Row }) {
+  switch (row.kind) {
+    case 'turn-start':
+      return <TurnStart turn={row.turn} index={row.index} rev={row.turn.open ? 0 : 1} />;
+    case 'turn-end':
+      return <TurnEnd turn={row.turn} rev={row.turn.rev} />;
+    case 'block':
+      return <BlockView block={row.block} rev={row.block.rev} />;
+  }
+}
+
+export function TranscriptView() {
+  const store = useStoreVersion();
+  const t = store.transcript;
+  const rows = useMemo(() => buildRows(t), [t, t.version]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+  const options = {
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 72,
+    getItemKey: (i: number) => rowsRef.current[i]?.key ?? i,
+    scrollToFn: elementScroll,
+    observeElementRect,
+    observeElementOffset,
+    onChange: () => rerender(0),
+    overscan: 4,
+    anchorTo: 'end' as const,
+    followOnAppend: true,
+    scrollEndThreshold: 48,
+  };
+  const [virtualizer] = useState(() => new Virtualizer<HTMLDivElement, HTMLDivElement>(options));
+  virtualizer.setOptions({ ...virtualizer.options, ...options });
+  useLayoutEffect(() => virtualizer._didMount(), [virtualizer]);
+  useLayoutEffect(() => virtualizer._willUpdate());
+  const first = useRef(true);
+  useLayoutEffect(() => {
+    // A loaded session opens at its newest output.
+    if (first.current && rows.length > 0) {
+      first.current = false;
+      virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+    }
+  }, [rows.length]);
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div class="transcript-scroll" ref={scrollRef} tabIndex={0} aria-label="Conversation">
+      {rows.length === 0 && <div class="empty-transcript muted">No messages yet. Ask the agent something below.</div>}
+      <div class="transcript-inner" role="log" aria-live="polite" aria-relevant="additions" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+        {items.map((item) => {
+          const row = rows[item.index];
+          if (!row) return null;
+          return (
+            <div key={row.key} class="row" data-index={item.index} ref={(el) => { if (el) virtualizer.measureElement(el); }} style={{ transform: `translateY(${item.start}px)` }}>
+              <RowView row={row} />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
