@@ -14,7 +14,6 @@ import { Hub } from '../../../src/session/hub';
 import { SessionRegistry } from '../../../src/session/registry';
 import type { AgentSession } from '../../../src/session/engine';
 import { ScriptedAdapter, type ScriptedAdapterOptions } from '../../support/scriptedAdapter';
-import { until } from '../../support/settle';
 
 export interface Rig {
   server: RemoteServer;
@@ -60,6 +59,8 @@ export class TestMaster {
   readonly frames: Array<Frame | VendorFrame> = [];
   readonly transcript: Transcript;
   readonly closes: { code: number; reason: string; retryInMs?: number }[] = [];
+  /** Messages the client could not accept (must stay empty). */
+  readonly invalid: string[] = [];
   connects = 0;
   ended?: string;
   readonly client: MasterClient;
@@ -78,6 +79,7 @@ export class TestMaster {
           applyFrame(this.transcript, f);
         },
         connected: () => this.connects++,
+        invalid: (message) => this.invalid.push(message),
         disconnected: (info) => {
           this.closes.push(info);
           finalize(this.transcript, { reason: 'connection_closed' });
@@ -90,7 +92,7 @@ export class TestMaster {
   /** Connect and wait for the end of the opening sequence. */
   async open(): Promise<this> {
     this.client.start();
-    await until(() => this.client.connected, 'master attached', 20_000);
+    await waitFor(() => this.client.connected, 'master attached');
     return this;
   }
 
@@ -100,8 +102,13 @@ export class TestMaster {
 }
 
 /** Wait on real I/O: the event loop turns until the condition holds (no wall-clock assertion). */
-export function waitFor(condition: () => boolean, what: string): Promise<void> {
-  return until(condition, what, 200_000);
+export async function waitFor(condition: () => boolean, what: string, bound = 20_000): Promise<void> {
+  // A bound on loop turns with a 1 ms pause each, so a slow machine is not mistaken for a bug.
+  for (let i = 0; i < bound; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  throw new Error(`gave up waiting for: ${what}`);
 }
 
 export interface HttpAnswer {
