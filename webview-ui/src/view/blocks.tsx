@@ -158,12 +158,17 @@ function StreamOutput({ tool }: { tool: ToolBlock }) {
   let hidden = 0;
   for (let i = tool.chunks.length - 1; i >= 0; i--) {
     const c = tool.chunks[i];
-    if (size + c.chunk.length > MAX_TEXT) {
+    const room = MAX_TEXT - size;
+    if (room <= 0) {
       hidden += c.chunk.length;
-      continue;
+    } else if (c.chunk.length > room) {
+      shown.push({ ...c, chunk: c.chunk.slice(c.chunk.length - room) });
+      hidden += c.chunk.length - room;
+      size = MAX_TEXT;
+    } else {
+      shown.push(c);
+      size += c.chunk.length;
     }
-    size += c.chunk.length;
-    shown.push(c);
   }
   shown.reverse();
   return (
@@ -203,12 +208,12 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
         <SyntheticBadge show={r?.synthetic === true} />
       </header>
       {showStream && <StreamOutput tool={tool} />}
+      {tool.subagent && <SubagentView run={tool.subagent} />}
       {r && (
         <div class="tool-output">
           <ToolOutput tool={tool} path={path} openFile={openFile} />
         </div>
       )}
-      {tool.subagent && <SubagentView run={tool.subagent} />}
     </article>
   );
 }

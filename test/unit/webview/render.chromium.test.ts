@@ -1,0 +1,241 @@
+// The chat webview in real Chromium (playwright-core, Debian chromium), on the fixture page under a
+// strict CSP, fed with recorded frame streams: assertions on what a person sees.
+import { strict as assert } from 'node:assert';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { FIXTURES, RESULTS_DIR, feed, pageErrors, readJsonl, sentFrames, sentMessages, settle, startHarness, violations, type Harness } from '../../browser/harness';
+import { SESSION, TURN, interactionsStream, outputsStream, truncatedHistoryStream } from '../../browser/streams';
+import { streamBuilder } from '../../fixtures/frames/streamBuilder';
+
+describe('webview in Chromium: rendering', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let outputs: Page;
+
+  before(async () => {
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    h = await startHarness();
+    outputs = await h.open({ height: 2600 });
+    await feed(outputs, SESSION, outputsStream(), true);
+  });
+  after(async () => h?.close());
+
+  it('§5.3.1 shows a tool card for each of the nine output_types with its content', async () => {
+    const card = (type: string) => outputs.locator(`.tool-card[data-output-type="${type}"]`).first();
+    for (const type of ['text', 'structured', 'file_content', 'file_list', 'diff', 'web_content', 'empty', 'binary_ref', 'agent_result']) {
+      assert.ok((await outputs.locator(`.tool-card[data-output-type="${type}"]`).count()) >= 1, `a ${type} card`);
+    }
+    assert.match(await card('diff').locator('.diff-line.add').innerText(), /return false/);
+    assert.match(await card('diff').locator('.diff-line.del').innerText(), /return true/);
+    assert.match(await card('diff').locator('.hunk-header').innerText(), /^@@ -10,3 \+10,3 @@/);
+    assert.deepEqual(await card('file_content').locator('.line-no').allInnerTexts(), ['10', '11', '12']);
+    assert.deepEqual(await card('file_list').locator('.file-list li').allInnerTexts(), ['src/auth.ts', 'src/login.ts']);
+    assert.equal(await card('web_content').locator('.web-title a').getAttribute('href'), 'https://example.com');
+    assert.match(await card('empty').innerText(), /no output/);
+    const todos = card('structured').locator('.todo');
+    assert.equal(await todos.count(), 2);
+    assert.equal(await todos.nth(0).locator('input[type=checkbox]').isChecked(), true);
+    assert.equal(await todos.nth(1).locator('input[type=checkbox]').isChecked(), false);
+    assert.equal(await card('binary_ref').locator('a').innerText(), 'chart.png');
+    assert.match(await card('agent_result').locator('.agent-result').innerText(), /One caller: src\/login\.ts/);
+    assert.match(await card('text').innerText(), /first line\s+second line/);
+    await outputs.screenshot({ path: join(RESULTS_DIR, 'webview-outputs-light.png'), fullPage: true });
+  });
+
+  it('§5.2.1 puts the calls of one parallel group side by side', async () => {
+    const items = outputs.locator('.parallel-items > .tool-card');
+    assert.equal(await items.count(), 2);
+    const [a, b] = [await items.nth(0).boundingBox(), await items.nth(1).boundingBox()];
+    assert.ok(a && b);
+    assert.equal(Math.round(a.y), Math.round(b.y));
+    assert.ok(b.x > a.x + a.width - 1, 'second call to the right of the first');
+  });
+
+  it('§10.2 nests a subagent run under the Task call that started it', async () => {
+    const sub = outputs.locator('.tool-card[data-invocation="inv-task"] .subagent');
+    assert.match(await sub.innerText(), /explorer[\s\S]*completed[\s\S]*Searching for callers of check\(\)/);
+    // Its frames do not also appear at the top level.
+    assert.equal(await outputs.locator('.row > .text-block', { hasText: 'Searching for callers' }).count(), 0);
+  });
+
+  it('§15.3 masks redacted thinking and never puts the raw text in the page', async () => {
+    const html = await outputs.content();
+    assert.ok(!html.includes('SECRET-RAW-THOUGHT'));
+    const thinking = outputs.locator('.thinking-block');
+    await thinking.locator('summary').click();
+    assert.match(await thinking.innerText(), /Let me look at the token check\.\s*\[redacted thinking\]/);
+    assert.match(await thinking.locator('summary').innerText(), /redacted/);
+  });
+
+  it('markdown: a <script>, an onerror attribute and a javascript: link in agent text stay inert text', async () => {
+    const text = outputs.locator('.text-block').first();
+    assert.equal(await outputs.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned), undefined);
+    assert.equal(await text.locator('script, img').count(), 0);
+    assert.equal(await outputs.locator('a[href^="javascript"]').count(), 0);
+    assert.match(await text.innerText(), /<script>window\.__pwned = true<\/script>/);
+    assert.match(await text.innerText(), /\[bad\]\(javascript:alert\(1\)\)/);
+    assert.equal(await text.locator('a', { hasText: 'the docs' }).getAttribute('href'), 'https://example.com/docs');
+    assert.equal(await text.locator('strong').innerText(), 'the plan');
+    assert.deepEqual(await violations(outputs), []);
+    assert.deepEqual(pageErrors(outputs), []);
+  });
+
+  it('a code block has a copy button that hands the code to the host clipboard', async () => {
+    await outputs.locator('.code-block .copy-code').click();
+    const copies = (await sentMessages(outputs)).filter((m) => m.kind === 'clipboard.write');
+    assert.deepEqual(copies.map((m) => m.payload.text), ['const ok = check(token);\n']);
+  });
+
+  it('open diff and file actions ask the host (diff.open for the invocation, file.open at the line)', async () => {
+    await outputs.locator('.tool-card[data-output-type="diff"] button', { hasText: 'Open diff' }).click();
+    await outputs.locator('.tool-card[data-output-type="file_content"] .line-no button', { hasText: '11' }).click();
+    const msgs = (await sentMessages(outputs)).filter((m) => m.kind === 'diff.open' || m.kind === 'file.open');
+    assert.deepEqual(msgs, [
+      { kind: 'diff.open', payload: { invocation_id: 'inv-edit', file_path: 'src/auth.ts' } },
+      { kind: 'file.open', payload: { path: 'src/auth.ts', line: 11 } },
+    ]);
+  });
+
+  it('§7.3 shows the usage meter (tokens, cost, context window) and §4.6 the agent state; §4.4 errors by severity', async () => {
+    const meter = outputs.locator('[role=meter]');
+    assert.equal(await meter.getAttribute('aria-valuenow'), '75');
+    assert.match(await outputs.locator('.usage').innerText(), /1\.2k in · 340 out/);
+    assert.match(await outputs.locator('.agent-state').innerText(), /idle/);
+    assert.match(await outputs.locator('.error-block.severity-warning').innerText(), /RATE_LIMITED\s+Slow down a little/);
+    assert.match(await outputs.locator('.turn-end').innerText(), /Done · 11 tool calls/);
+    assert.match(await outputs.locator('.turn-separator').first().innerText(), /Turn 1/);
+  });
+
+  it('§5.3.2 shows live tool output in sequence order, capped to its newest part', async () => {
+    const page = await h.open();
+    const b = streamBuilder(SESSION);
+    const T = { turn_id: TURN };
+    const big = 'x'.repeat(25_000);
+    await feed(
+      page,
+      SESSION,
+      [
+        b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+        b.make('tool.invoke.request', { invocation_id: 'run', tool_name: 'Bash', input: { command: 'make' } }, T),
+        b.make('tool.invoke.stream', { invocation_id: 'run', tool_name: 'Bash', stream_type: 'stdout', chunk: 'B\n', sequence: 1 }, T),
+        b.make('tool.invoke.stream', { invocation_id: 'run', tool_name: 'Bash', stream_type: 'stdout', chunk: 'A\n', sequence: 0 }, T),
+        b.make('tool.invoke.stream', { invocation_id: 'run', tool_name: 'Bash', stream_type: 'stderr', chunk: 'C\n', sequence: 2 }, T),
+      ],
+      true,
+    );
+    const out = page.locator('.stream-output');
+    assert.equal(await out.locator('pre').innerText(), 'A\nB\nC\n');
+    assert.equal(await out.locator('.stream-stderr').innerText(), 'C\n');
+    assert.match(await page.locator('.tool-card .badge.status').innerText(), /running/);
+    await feed(page, SESSION, [b.make('tool.invoke.stream', { invocation_id: 'run', tool_name: 'Bash', stream_type: 'stdout', chunk: big, sequence: 3 }, T)]);
+    assert.match(await out.locator('.clip-note').innerText(), /5,006 earlier characters not shown/);
+    assert.ok((await out.locator('pre').innerText()).endsWith('xxx'));
+  });
+
+  it('§7.8.1 marks blocks finalized on disconnect as synthetic', async () => {
+    const page = await h.open();
+    const b = streamBuilder(SESSION);
+    const T = { turn_id: TURN };
+    await feed(
+      page,
+      SESSION,
+      [
+        b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+        b.make('agent.text.delta', { content_index: 0, text: 'Working on it' }, T),
+        b.make('tool.invoke.request', { invocation_id: 'slow', tool_name: 'Bash', input: { command: 'sleep 100' } }, T),
+      ],
+      true,
+    );
+    await page.evaluate((s) => (window as unknown as { rawpFake: { host(m: unknown): void } }).rawpFake.host({ kind: 'session.disconnected', payload: { session_id: s, reason: 'connection_closed' } }), SESSION);
+    await settle(page);
+    assert.match(await page.locator('.tool-card').innerText(), /cancelled[\s\S]*synthetic · connection lost[\s\S]*Connection lost/);
+    assert.match(await page.locator('.turn-end').innerText(), /Disconnected[\s\S]*synthetic/);
+    assert.match(await page.locator('.status-bar').innerText(), /disconnected/);
+  });
+
+  it('§7.1.1 tells the user when a reattach history was truncated', async () => {
+    const page = await h.open();
+    await feed(page, SESSION, truncatedHistoryStream(), true);
+    const banner = page.locator('.banner.warning[role=alert]');
+    assert.match(await banner.innerText(), /history was lost while disconnected \(about 42 frames\)/);
+    assert.match(await page.locator('.text-block').innerText(), /after the gap/);
+  });
+
+  it('renders the all-types fixture stream (all 33 frame types) without errors or CSP violations, light and dark', async () => {
+    const frames = readJsonl(join(FIXTURES, 'all-types.jsonl'));
+    const sessionId = String(frames[0].session_id);
+    const shades: number[] = [];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const page = await h.open({ colorScheme, height: 1600 });
+      await feed(page, sessionId, frames, true);
+      assert.deepEqual(pageErrors(page), []);
+      assert.deepEqual(await violations(page), []);
+      assert.ok((await page.locator('.row').count()) > 5);
+      assert.match(await page.locator('.banners').innerText(), /session was ended/);
+      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      const [r, g, b] = (bg.match(/\d+/g) ?? []).map(Number);
+      shades.push((r + g + b) / 3);
+      await page.screenshot({ path: join(RESULTS_DIR, `webview-all-types-${colorScheme}.png`) });
+    }
+    assert.ok(shades[0] > 200 && shades[1] < 60, `light ${shades[0]} vs dark ${shades[1]} backgrounds`);
+  });
+
+  describe('interactions', () => {
+    let page: Page;
+    before(async () => {
+      page = await h.open({ height: 1600 });
+      await feed(page, SESSION, interactionsStream(), true);
+    });
+
+    it('§4.3.1 shows all five interaction types with a countdown, risk badges and the default value', async () => {
+      const cards = page.locator('.interaction');
+      assert.equal(await cards.count(), 5);
+      for (const type of ['YN', 'SELECT', 'MULTI_SELECT', 'TEXT_INPUT', 'PERMISSION']) {
+        const c = page.locator(`.interaction.type-${type}`);
+        assert.match(await c.locator('[role=timer]').innerText(), /[45]:\d\d left/, `${type} countdown`);
+      }
+      const perm = page.locator('.interaction.type-PERMISSION');
+      assert.deepEqual(await perm.locator('.interaction-buttons > button').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.value)), ['allow_once', 'allow_session', 'allow_always', 'reject']);
+      assert.match(await perm.locator('button[data-value="reject"]').innerText(), /Reject\s*safe\s*default/);
+      assert.match(await perm.locator('[role=timer]').innerText(), /then “Reject”/);
+      assert.match(await page.locator('.interaction.type-SELECT label', { hasText: 'dev' }).innerText(), /dangerous/);
+      assert.equal(await page.locator('.interaction.type-TEXT_INPUT textarea').inputValue(), 'fix: token check');
+      await page.screenshot({ path: join(RESULTS_DIR, 'webview-interactions.png'), fullPage: true });
+    });
+
+    it('§6.2.1 answering each type sends the matching control.interaction.response', async () => {
+      await page.locator('.plan-block button', { hasText: 'Approve plan' }).click();
+      await page.locator('.interaction.type-SELECT label', { hasText: 'dev' }).locator('input').check();
+      await page.locator('.interaction.type-SELECT button[type=submit]').click();
+      await page.locator('.interaction.type-MULTI_SELECT label', { hasText: 'Lint' }).locator('input').check();
+      await page.locator('.interaction.type-MULTI_SELECT label', { hasText: 'Types' }).locator('input').check();
+      await page.locator('.interaction.type-MULTI_SELECT button[type=submit]').click();
+      await page.locator('.interaction.type-TEXT_INPUT textarea').fill('fix: stricter token check');
+      await page.locator('.interaction.type-TEXT_INPUT button[type=submit]').click();
+      await page.locator('.interaction.type-PERMISSION button[data-value="reject"]').click();
+      await page.locator('.interaction.type-PERMISSION input[type=text]').fill('use the helper instead');
+      await page.locator('.interaction.type-PERMISSION .reject-form button[type=submit]').click();
+      const answers = (await sentFrames(page, 'control.interaction.response')).map((f) => f.payload);
+      assert.deepEqual(answers, [
+        { interaction_id: 'i-plan', selected_value: 'yes' },
+        { interaction_id: 'i-select', selected_value: 'dev' },
+        { interaction_id: 'i-multi', selected_value: ['lint', 'types'] },
+        { interaction_id: 'i-text', selected_value: 'fix: stricter token check', text_input: 'fix: stricter token check' },
+        { interaction_id: 'i-perm', selected_value: 'reject', text_input: 'use the helper instead' },
+      ]);
+      await settle(page);
+      assert.equal(await page.locator('.interaction.status-answered').count(), 5);
+      assert.match(await page.locator('.interaction.type-PERMISSION').innerText(), /Answered: Reject — “use the helper instead”/);
+      assert.equal(await page.locator('.plan-actions').count(), 0);
+    });
+
+    it('§6.2.1 a permission is granted with the gate\'s option value', async () => {
+      const p = await h.open();
+      const frames = interactionsStream().filter((f) => f.type !== 'agent.interaction.request' || f.payload.interaction_id === 'i-perm');
+      await feed(p, SESSION, frames, true);
+      await p.locator('.interaction.type-PERMISSION button[data-value="allow_session"]').click();
+      assert.deepEqual((await sentFrames(p, 'control.interaction.response')).map((f) => f.payload), [{ interaction_id: 'i-perm', selected_value: 'allow_session' }]);
+    });
+  });
+});
