@@ -50,6 +50,8 @@ export class ClaudeCodeAdapter implements AgentAdapter {
   private readonly controls = new Map<string, { resolve(r: { ok: boolean; response: Record<string, unknown>; error?: string }): void }>();
   private catalogJson = '';
   private stopping = false;
+  /** During the initialize handshake an exit is start()'s failure, not a frame. */
+  private starting = false;
   private agentSessionId: string | undefined;
 
   constructor(private readonly options: ClaudeCodeOptions = {}) {
@@ -149,11 +151,16 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     });
     this.proc = proc;
     void proc.exited.then((exit) => this.onExit(proc, exit));
+    this.starting = true;
     const init = await this.control({ subtype: 'initialize' });
+    this.starting = false;
     if (!init.ok) {
-      const exit = proc.running ? undefined : await proc.exited;
-      await proc.stop(this.options.killGraceMs);
-      throw new Error(`Claude Code did not start: ${init.error ?? 'no answer to initialize'}${exit?.stderr ? `\n${exit.stderr.trim()}` : ''}`);
+      // Not started is the caller's error to report (start() rejects); stderr says why.
+      this.stopping = true;
+      const exit = await proc.stop(this.options.killGraceMs);
+      const why = exit.spawnError ? `cannot run ${proc.command}: ${exit.spawnError}` : (init.error ?? 'no answer to initialize');
+      const stderr = exit.stderr.trim();
+      throw new Error(`Claude Code did not start: ${why}${stderr ? `\n${stderr}` : ''}`);
     }
     return commandsFromInitialize(init.response);
   }
@@ -262,8 +269,8 @@ export class ClaudeCodeAdapter implements AgentAdapter {
   /** §17.2.2: the process ended. Mid-turn that ends the turn; unexpected ends are reported. */
   private onExit(proc: AgentProcess, exit: ExitInfo): void {
     if (proc !== this.proc) return;
-    for (const c of [...this.controls.values()]) c.resolve({ ok: false, response: {}, error: `Claude Code exited (${exit.code ?? exit.signal})` });
-    if (this.stopping) return;
+    for (const c of [...this.controls.values()]) c.resolve({ ok: false, response: {}, error: `Claude Code exited (${exit.spawnError ?? exit.code ?? exit.signal})` });
+    if (this.stopping || this.starting) return;
     const turn = this.turn;
     const mapping = mapExit({ exit, agent: 'claude-code', singleTurn: false });
     // Whatever was streaming is incomplete: close it as cancelled (the text is cut off).

@@ -48,6 +48,8 @@ export function killGroup(pgid: number, signal: NodeJS.Signals): boolean {
 
 export class AgentProcess {
   readonly pid: number | undefined;
+  /** The command as spawned (for messages). */
+  readonly command: string;
   /** Resolves once the process has exited and its stdout was read to the end. Never rejects. */
   readonly exited: Promise<ExitInfo>;
   private readonly child: ChildProcess;
@@ -58,6 +60,7 @@ export class AgentProcess {
 
   constructor(spec: AgentProcessSpec) {
     this.killGraceMs = spec.killGraceMs ?? 5000;
+    this.command = spec.command;
     installExitHook();
     const reader = new JsonLineReader({
       onMessage: (v, l) => spec.onMessage?.(v, l),

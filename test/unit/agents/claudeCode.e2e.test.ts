@@ -489,6 +489,35 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     h.assertValid();
   });
 
+  it('§17.2 a claude that cannot start fails start() with its stderr; a missing binary says which command', async () => {
+    const mock = await MockModelServer.start();
+    const ws = mkdtempSync(join(tmpdir(), 'rawp-cc-bad-'));
+    const host = { session_id: '6f1c0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b', workspacePath: ws, mode: 'default' as const, emit: () => assert.fail('no frames from a failed start'), checkTool: () => ({ allowed: true as const }), requestInteraction: async () => ({ kind: 'cancelled' as const }) };
+    try {
+      const bad = new ClaudeCodeAdapter({ env: claudeEnv(mock.url, ws), extraArgs: ['--no-such-flag-xyz'], killGraceMs: 1000 });
+      await assert.rejects(bad.start(host), /Claude Code did not start[\s\S]*no-such-flag-xyz/);
+      const missing = new ClaudeCodeAdapter({ command: join(ws, 'not-claude'), killGraceMs: 1000 });
+      await assert.rejects(missing.start(host), /cannot run .*not-claude: .*ENOENT/);
+    } finally {
+      await mock.stop();
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+
+  it('a /compact typed as a prompt compacts inside its turn: session.compacted (manual) before the turn ends', async () => {
+    h = await Harness.create();
+    const file = join(h.ws, 'a.txt');
+    h.script(claude.tool('Read', { file_path: file }), claude.text('Read.'), claude.text('<summary>Read a.txt.</summary>'));
+    await h.prompt('read it');
+    const turn = await h.prompt('/compact');
+    const c = of(turn, 'session.compacted');
+    assert.equal(c.length, 1);
+    assert.equal(c[0].payload.summary, 'Read a.txt.');
+    assert.equal(c[0].payload.trigger, 'manual');
+    assert.equal(of(turn, 'session.turn.end')[0].payload.stop_reason, 'end_turn');
+    h.assertValid();
+  });
+
   it('§18 one-shot fallback: one process per prompt, none between turns, the second run resumes with --resume', async () => {
     h = await Harness.create((x) => new ClaudeCodeOneShotAdapter({ env: x.env(), killGraceMs: 1500 }));
     h.script(claude.text('One.'), claude.text('Two.'));
