@@ -10,19 +10,22 @@
 //
 // Model: every matched character scores MATCH; a character at a word start scores a bonus (after
 // `/` most, then after `_ - . space` and at camelCase humps); characters in a run continue the bonus
-// of the run's first character; gaps cost GAP_START + GAP_EXTEND per extra character; matches in
+// of the run's first character; gaps cost GAP_START + GAP_EXTEND per extra character, except gaps
+// of vowels only (1 per vowel: people abbreviate by dropping vowels, `chtwdg`); matches in
 // the basename score BASENAME per character; exact path, exact basename and basename prefix get a
 // fixed boost; longer paths lose a little. No threshold: a subsequence match is never dropped.
 
+// Weights chosen by measuring recall@5 on queries derived from the bench corpora (prefixes,
+// word initials, consonant abbreviations) — see scripts/bench/search.ts and docs/decisions.md.
 export const MATCH = 16;
-const GAP_START = -9;
+const GAP_START = -5;
 const GAP_EXTEND = -1;
-const BONUS_SLASH = 10;
-const BONUS_DELIMITER = 8;
-const BONUS_CAMEL = 7;
+const BONUS_SLASH = 16;
+const BONUS_DELIMITER = 14;
+const BONUS_CAMEL = 13;
 const BONUS_CONSECUTIVE = 5;
 const FIRST_CHAR_MULTIPLIER = 2;
-const BASENAME = 8;
+const BASENAME = 2;
 const BOOST_EXACT_PATH = 400;
 const BOOST_EXACT_NAME = 120;
 const BOOST_EXACT_STEM = 90;
@@ -33,6 +36,12 @@ const BOOST_NAME_WORD = 60;
 const LENGTH_PENALTY = 1 / 8;
 
 const NEG = -1e9;
+/** Cost per skipped character of a gap made only of vowels (cheaper than any other gap). */
+const VOWEL_GAP = -1;
+
+function isVowel(c: number): boolean {
+  return c === 97 || c === 101 || c === 105 || c === 111 || c === 117;
+}
 
 /** Bonus of a character at `j` given the original-case path (word starts and camelCase humps). */
 export function boundaryBonus(path: string, j: number): number {
@@ -266,6 +275,8 @@ export function bestAlignment(path: string, lowerPath: string, baseStart: number
     const prev = row - w;
     // best value of H[i-1][k] + gap penalty for a gap ending just before the current column
     let gapBest = NEG;
+    // the same, restricted to gaps of vowels only (abbreviations drop vowels: chtwdg ← chat/widget)
+    let vowelBest = NEG;
     for (let col = 0; col < w; col++) {
       const pos = col + offset;
       const cell = row + col;
@@ -273,6 +284,7 @@ export function bestAlignment(path: string, lowerPath: string, baseStart: number
       if (i > 0 && col >= 2) {
         const viaGap = H[prev + col - 2] + GAP_START;
         gapBest = Math.max(gapBest + GAP_EXTEND, viaGap);
+        vowelBest = isVowel(lowerPath.charCodeAt(pos - 1)) ? Math.max(vowelBest, H[prev + col - 2]) + VOWEL_GAP : NEG;
       } else if (i > 0) {
         gapBest = gapBest + GAP_EXTEND;
       }
@@ -295,8 +307,9 @@ export function bestAlignment(path: string, lowerPath: string, baseStart: number
         from = 1;
         run = rb;
       }
-      if (gapBest > NEG / 2) {
-        const v = gapBest + MATCH + b + inName;
+      const gapped = Math.max(gapBest, vowelBest);
+      if (gapped > NEG / 2) {
+        const v = gapped + MATCH + b + inName;
         if (v > best) {
           best = v;
           from = 2;
@@ -332,8 +345,10 @@ export function bestAlignment(path: string, lowerPath: string, baseStart: number
       const prev = (i - 1) * w;
       let bestK = -1;
       let bestV = NEG;
+      let vowels = true;
       for (let k = col - 2; k >= 0; k--) {
-        const v = H[prev + k] + GAP_START + GAP_EXTEND * (col - 2 - k);
+        vowels &&= isVowel(lowerPath.charCodeAt(k + 1 + offset));
+        const v = H[prev + k] + (vowels ? VOWEL_GAP * (col - 1 - k) : GAP_START + GAP_EXTEND * (col - 2 - k));
         if (v > bestV) {
           bestV = v;
           bestK = k;
