@@ -35,10 +35,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(options: { minify?: boolean } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'rawp-webview-'));
   const dist = join(dir, 'dist');
-  await buildWebview(dist);
+  await buildWebview(dist, options.minify);
   const files: Record<string, string> = {
     '/fixture.html': join(__dirname, 'fixture.html'),
     '/fakeTransport.js': join(__dirname, 'fakeTransport.js'),
