@@ -6,7 +6,7 @@
 //   then:   JS heap after a forced GC, and the number of DOM elements.
 // Ends with one JSON line: {"bench":"webview","frames":10000,"load_ms":…,"append_p95_ms":…,"heap_mb":…,"dom_nodes":…}
 import type { Frame } from '../../src/protocol/frameTypes';
-import { feed, settle, startHarness } from '../../test/browser/harness';
+import { settle, startHarness } from '../../test/browser/harness';
 import { streamBuilder, usagePayload } from '../../test/fixtures/frames/streamBuilder';
 
 const SESSION = '44444444-4444-4444-8444-444444444444';
