@@ -2,6 +2,8 @@
 // add one import line here per native format (claude-code, codex, acp, gemini).
 import '../claudeCode/convert';
 import '../codex/convert';
+import '../acp/convert';
+import './gemini';
 
 export { getConverter, listConverters, registerConverter, numberedLines, type ConvertOptions, type ConvertResult, type NativeConverter } from './registry';
 export { FrameWriter, type SessionOpening } from './frameWriter';

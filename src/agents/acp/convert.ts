@@ -1,0 +1,169 @@
+// `rawp convert --from acp`: a captured ACP conversation — the JSON-RPC messages of both
+// directions, one per line, either bare or wrapped as {"direction": "client->agent" |
+// "agent->client", "message": {…}} (what the adapter's `trace` hook writes) — -> DPS frames through
+// the live adapter's translator. Bare responses are matched to the side whose request has that id
+// (both sides number from 0, so the open requests of both are tracked).
+import { FrameWriter } from '../convert/frameWriter';
+import { numberedLines, registerConverter, type ConvertOptions, type ConvertResult } from '../convert/registry';
+import type { AgentCapabilities, AgentEvent } from '../adapter';
+import { permissionRequest, type AcpPermissionOption } from './permission';
+import { AcpUpdateTranslator } from './updates';
+import { usageFromPromptResponse } from './usage';
+
+type Json = Record<string, unknown>;
+type Side = 'client' | 'agent';
+
+const CLIENT_METHODS = new Set(['initialize', 'authenticate', 'session/new', 'session/load', 'session/prompt', 'session/cancel', 'session/set_mode', 'session/set_model', 'session/set_config_option', 'session/list', 'session/resume', 'session/close']);
+
+const STOP: Record<string, 'end_turn' | 'max_tokens' | 'cancelled'> = { end_turn: 'end_turn', max_tokens: 'max_tokens', max_turn_requests: 'max_tokens', refusal: 'end_turn', cancelled: 'cancelled' };
+
+function capabilities(sessionId: string | undefined, agent: Json | undefined, modes: string[]): AgentCapabilities {
+  return {
+    features: { adapter_type: 'process', thinking_stream: true, tool_streaming: true, plan_mode: modes.includes('plan'), subagent: false, structured_output: false },
+    extensions: { ...(sessionId ? { agent_session_id: sessionId } : {}), acp: { agent: agent?.name, version: agent?.version, modes } },
+  };
+}
+
+export function convertAcp(lines: Iterable<string>, options: ConvertOptions = {}): ConvertResult {
+  let sessionId: string | undefined;
+  let agentInfo: Json | undefined;
+  let modes: string[] = [];
+  // The writer's fallback opening reads the translator, which emits into the writer.
+  const writer: FrameWriter = new FrameWriter({
+    info: { adapter_type: 'process' },
+    session_id: options.session_id,
+    fallbackOpening: () => ({ capabilities: capabilities(sessionId, agentInfo, modes), tools: t.catalog, commands: t.commands }),
+  });
+  const t: AcpUpdateTranslator = new AcpUpdateTranslator({ emit: (e: AgentEvent) => writer.event(e), roots: options.workspacePath ? [options.workspacePath] : [], session_id: writer.session_id, toolStreaming: true });
+
+  const warnings: ConvertResult['warnings'] = [];
+  /** Requests still waiting for an answer, per side that sent them: id -> method (+ extra). */
+  const pending: Record<Side, Map<string, { method: string }>> = { client: new Map(), agent: new Map() };
+  let cancelled = false;
+  let opened = false;
+
+  const open = () => {
+    if (opened) return;
+    opened = true;
+    writer.open({ capabilities: capabilities(sessionId, agentInfo, modes), tools: t.catalog.map((t) => ({ ...t })), commands: t.commands });
+    t.goLive(t.commands);
+  };
+
+  for (const { line, text } of numberedLines(lines)) {
+    let raw: Json;
+    try {
+      const v: unknown = JSON.parse(text);
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not an object');
+      raw = v as Json;
+    } catch (e) {
+      warnings.push({ line, message: `not a JSON object: ${(e as Error).message}` });
+      continue;
+    }
+    const wrapped = typeof raw.direction === 'string' && typeof raw.message === 'object' && raw.message !== null;
+    const msg = (wrapped ? raw.message : raw) as Json;
+    const stated: Side | undefined = wrapped ? (raw.direction === 'client->agent' ? 'client' : 'agent') : undefined;
+    const id = msg.id === undefined || msg.id === null ? undefined : String(msg.id);
+    const method = typeof msg.method === 'string' ? msg.method : undefined;
+
+    if (method) {
+      const from: Side = stated ?? (CLIENT_METHODS.has(method) ? 'client' : 'agent');
+      const params = (msg.params ?? {}) as Json;
+      if (from === 'client') {
+        if (id !== undefined) pending.client.set(id, { method });
+        if (method === 'session/prompt') {
+          open();
+          cancelled = false;
+          writer.startTurn();
+          t.beginTurn();
+        } else if (method === 'session/cancel') cancelled = true;
+        continue;
+      }
+      if (method === 'session/update') {
+        if (!opened && sessionId) open();
+        t.update((params.update ?? {}) as Json);
+        continue;
+      }
+      if (method === 'session/request_permission') {
+        const options = (Array.isArray(params.options) ? params.options : []) as AcpPermissionOption[];
+        const call = t.callForPermission((params.toolCall ?? {}) as Json);
+        const ask = permissionRequest({ tool_name: call.tool_name, title: typeof (params.toolCall as Json | undefined)?.title === 'string' ? ((params.toolCall as Json).title as string) : undefined, input: call.input, paths: call.paths, options, timeout_sec: 0 });
+        writer.event({ type: 'agent.interaction.request', payload: ask });
+        if (id !== undefined) pending.agent.set(id, { method });
+        continue;
+      }
+      if (id !== undefined) pending.agent.set(id, { method });
+      continue;
+    }
+
+    if (id === undefined) {
+      warnings.push({ line, message: 'neither a request, a notification nor a response' });
+      continue;
+    }
+    // A response: it answers the other side's request with this id.
+    const answers: Side | undefined = stated ? (stated === 'client' ? 'agent' : 'client') : pickSide(pending, id, msg);
+    const req = answers ? pending[answers].get(id) : undefined;
+    if (!answers || !req) {
+      warnings.push({ line, message: `response to an unknown request id ${id}` });
+      continue;
+    }
+    pending[answers].delete(id);
+    const result = (msg.result ?? undefined) as Json | undefined;
+    const error = msg.error as { message?: unknown; data?: unknown } | undefined;
+    switch (req.method) {
+      case 'initialize':
+        agentInfo = (result?.agentInfo as Json | undefined) ?? agentInfo;
+        break;
+      case 'session/new':
+      case 'session/load': {
+        if (req.method === 'session/new' && typeof result?.sessionId === 'string') sessionId = result.sessionId;
+        const m = result?.modes as { availableModes?: Array<{ id?: unknown }>; currentModeId?: unknown } | undefined;
+        if (m?.availableModes) modes = m.availableModes.map((x) => String(x.id));
+        if (typeof m?.currentModeId === 'string') t.modeId = m.currentModeId;
+        break;
+      }
+      case 'session/request_permission':
+        // The user's answer was a master's control frame, not part of the agent's stream: the
+        // tool call's result shows what was decided.
+        break;
+      case 'session/prompt': {
+        if (!writer.inTurn) break;
+        if (error) {
+          t.endTurn(cancelled ? 'cancelled' : 'error');
+          if (!cancelled) writer.event({ type: 'agent.error', payload: { error_code: 'ACP_PROMPT_FAILED', message: `${String(error.message ?? 'error')}${detail(error.data)}`, severity: 'error', recoverable: true, details: { module: 'acp' } } });
+          writer.endTurn({ stop_reason: cancelled ? 'cancelled' : 'error' });
+          break;
+        }
+        const stop = cancelled ? 'cancelled' : (STOP[String(result?.stopReason)] ?? 'end_turn');
+        t.endTurn(stop === 'cancelled' ? 'cancelled' : 'ended');
+        writer.endTurn({ stop_reason: stop, usage: { ...(usageFromPromptResponse(result) ?? { input_tokens: 0, output_tokens: 0 }), ...t.turnUsage() }, ...(sessionId ? { agent_session_id: sessionId } : {}) });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  if (writer.inTurn) t.endTurn('error');
+  return { frames: writer.finish(), warnings };
+}
+
+/** Which side's open request a bare response answers: the only candidate, or by the result's shape. */
+function pickSide(pending: Record<Side, Map<string, { method: string }>>, id: string, msg: Json): Side | undefined {
+  const c = pending.client.get(id);
+  const a = pending.agent.get(id);
+  if (c && !a) return 'client';
+  if (a && !c) return 'agent';
+  if (!a || !c) return undefined;
+  // Both sides wait on this id: the client's request has a known answer shape.
+  if (!('result' in msg)) return 'client';
+  const r = (msg.result ?? {}) as Json;
+  const shape: Record<string, string> = { 'session/prompt': 'stopReason', 'session/new': 'sessionId', initialize: 'protocolVersion' };
+  const key = shape[c.method];
+  return key === undefined || key in r ? 'client' : 'agent';
+}
+
+function detail(data: unknown): string {
+  const d = (data as { details?: unknown } | null)?.details;
+  return typeof d === 'string' ? `: ${d}` : '';
+}
+
+registerConverter({ id: 'acp', input: 'ACP JSON-RPC messages of both directions, one per line (bare, or {direction, message} as the adapter traces them)', convert: convertAcp });
