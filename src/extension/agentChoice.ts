@@ -1,0 +1,20 @@
+// What the host needs to know about an agent it can offer: how it is shown in the picker, whether
+// it can run here (and why not), and how to make its adapter for a new session.
+import type { AgentAdapter } from '../session/agentAdapter';
+import type { AgentSummary } from '../protocol/webviewMessages';
+
+export interface AgentChoice extends AgentSummary {
+  /** Higher wins when the setting says `auto`. */
+  rank: number;
+  create(): AgentAdapter;
+}
+
+/** `auto`: the best available agent; otherwise the named one if available, else the best. */
+export function selectAgent(choices: readonly AgentChoice[], wanted: string | undefined): AgentChoice | undefined {
+  const available = choices.filter((c) => c.available);
+  if (wanted && wanted !== 'auto') {
+    const named = available.find((c) => c.id === wanted);
+    if (named) return named;
+  }
+  return [...available].sort((a, b) => b.rank - a.rank)[0];
+}

@@ -1,0 +1,321 @@
+// The chat view's side of the host: one webview (when visible) is one LOCAL connection of the hub
+// for the active session — the same frames a remote master gets (DESIGN.md). Every message from
+// the webview is validated against the typed map (src/protocol/webviewMessages.ts) and invalid
+// ones are logged and dropped. No vscode here: editor actions (open file, diff, clipboard, rules)
+// come in as `HostActions`, so this runs in plain Node tests too.
+import { buildFrame } from '../protocol/build';
+import type { AgentModeName } from '../protocol/common';
+import { hostMessage, parseWebviewMessage, type AgentSummary, type HostMessage, type PermissionRuleView, type WebviewMessage } from '../protocol/webviewMessages';
+import type { Connection, WireFrame } from '../session/connection';
+import type { Logger } from '../session/ports';
+import type { LoggedFrame } from './transcriptLog';
+import { LOCAL_VIEW_FEATURES, type SessionHost } from './sessionHost';
+
+export interface HostActions {
+  openFile(path: string, line?: number): Promise<void>;
+  openDiff(session_id: string, invocation_id: string, file_path?: string): Promise<void>;
+  copyAttachUrl(session_id: string): Promise<void>;
+  writeClipboard(text: string): Promise<void>;
+  permissionRules(): PermissionRuleView[];
+  revokeRule(id: string): boolean;
+  enterSends(): boolean;
+}
+
+export interface ChatControllerOptions {
+  host: SessionHost;
+  actions: HostActions;
+  logger: Logger;
+  agents: () => AgentSummary[];
+  /** Why no agent may run (Restricted Mode), or undefined. */
+  blocked: () => string | undefined;
+  /** Settles once the previous window's sessions are restored (the view waits for it). */
+  restored?: Promise<unknown>;
+}
+
+/** Frames per `frames` message when a transcript is replayed. */
+const REPLAY_CHUNK = 500;
+
+export class ChatController {
+  private active?: string;
+  private selectedAgent?: string;
+  private post?: (m: HostMessage) => void;
+  private conn?: { id: string; session_id: string };
+  private pending: WireFrame[] = [];
+  private counter = 0;
+  private readonly changeListeners = new Set<() => void>();
+
+  constructor(private readonly o: ChatControllerOptions) {
+    o.host.onEvent((e) => {
+      if (e.kind === 'sessions') this.postLists();
+      if (e.kind === 'ended' && e.session_id === this.active) {
+        const next = this.o.host.list()[0]?.session_id;
+        this.active = undefined;
+        this.conn = undefined;
+        if (next) this.switchTo(next);
+        else this.changed();
+      }
+      if (e.kind === 'frame' && e.session_id === this.active && (e.frame.type === 'agent.state.changed' || e.frame.type.startsWith('session.turn'))) this.changed();
+    });
+  }
+
+  get activeSessionId(): string | undefined {
+    return this.active;
+  }
+
+  agentsForPicker(): AgentSummary[] {
+    return this.o.agents();
+  }
+
+  get agentId(): string | undefined {
+    return this.selectedAgent;
+  }
+
+  /** Active session or state changed (status bar). */
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.changeListeners.add(listener);
+    return { dispose: () => this.changeListeners.delete(listener) };
+  }
+
+  /** A webview was resolved (post set) or went away (undefined). */
+  setView(post: ((m: HostMessage) => void) | undefined): void {
+    this.detachView();
+    this.post = post;
+  }
+
+  /** A raw message from the webview. Never throws. */
+  async receive(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.o.logger.warn(`invalid message from the chat view rejected: ${parsed.error}`);
+      return;
+    }
+    try {
+      await this.dispatch(parsed.message);
+    } catch (e) {
+      this.o.logger.error(`chat view message ${parsed.message.kind} failed`, { error: String(e) });
+      this.notice('error', e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  private async dispatch(m: WebviewMessage): Promise<void> {
+    switch (m.kind) {
+      case 'ready':
+        return this.onReady();
+      case 'frame':
+        return this.fromView(m.payload.frame);
+      case 'session.new':
+        await this.newSession(m.payload.agent, m.payload.name);
+        return;
+      case 'session.switch':
+        return this.switchTo(m.payload.session_id);
+      case 'session.delete':
+        await this.deleteSession(m.payload.session_id);
+        return;
+      case 'agent.pick':
+        return this.pickAgent(m.payload.agent_id);
+      case 'file.open':
+        return this.o.actions.openFile(m.payload.path, m.payload.line);
+      case 'diff.open':
+        return this.o.actions.openDiff(this.active ?? '', m.payload.invocation_id, m.payload.file_path);
+      case 'attach.copyUrl':
+        return this.o.actions.copyAttachUrl(m.payload.session_id);
+      case 'permissionRule.revoke':
+        if (!this.o.actions.revokeRule(m.payload.rule_id)) this.notice('warning', 'That rule no longer exists.');
+        this.postSettings();
+        return;
+      case 'clipboard.write':
+        return this.o.actions.writeClipboard(m.payload.text);
+      case 'log': {
+        const level = m.payload.level;
+        this.o.logger[level](`[webview] ${m.payload.message}`);
+        return;
+      }
+    }
+  }
+
+  private async onReady(): Promise<void> {
+    await this.o.restored?.catch(() => undefined);
+    this.postLists();
+    this.postSettings();
+    const blocked = this.o.blocked();
+    if (blocked) {
+      this.notice('warning', blocked);
+      return;
+    }
+    if (this.active && this.o.host.has(this.active)) return this.switchTo(this.active);
+    const first = this.o.host.list()[0]?.session_id;
+    if (first) return this.switchTo(first);
+    await this.newSession();
+  }
+
+  private async fromView(frame: Record<string, unknown>): Promise<void> {
+    const conn = this.conn;
+    if (!conn) {
+      this.notice('warning', this.o.blocked() ?? 'No session is open. Start one with “New Session”.');
+      return;
+    }
+    const routed = await this.o.host.fromView(conn.session_id, conn.id, frame);
+    const action = routed?.action;
+    if (!action) return;
+    if (action.kind === 'error') this.notice('error', `/${action.command}: ${action.message}`);
+    else if (action.kind === 'local') this.localAction(conn.session_id, action);
+    else if (routed.delivery?.status === 'queued') this.notice('info', 'The agent is busy: your prompt is queued and goes out when the turn ends.');
+  }
+
+  private localAction(session_id: string, action: Extract<NonNullable<Awaited<ReturnType<SessionHost['fromView']>>>['action'], { kind: 'local' }>): void {
+    switch (action.action) {
+      case 'rename':
+        this.o.host.rename(session_id, action.name);
+        return;
+      case 'cancel':
+        this.cancelTurn();
+        return;
+      case 'help':
+        this.notice('info', action.commands.map((c) => `/${c.name} — ${c.description}`).join('\n'));
+        return;
+      case 'clear':
+        void this.newSession(this.o.host.list().find((s) => s.session_id === session_id)?.agent);
+        return;
+      default:
+        this.notice('info', `/${action.command} is not available for this agent here.`);
+    }
+  }
+
+  // ---- operations (also used by palette commands) ---------------------------------------
+
+  async newSession(agent?: string, name?: string): Promise<string | undefined> {
+    const blocked = this.o.blocked();
+    if (blocked) {
+      this.notice('warning', blocked);
+      return undefined;
+    }
+    const id = await this.o.host.create({ agent: agent ?? this.selectedAgent, name });
+    this.switchTo(id);
+    return id;
+  }
+
+  switchTo(session_id: string): void {
+    const log = this.o.host.log(session_id);
+    if (!log || !this.o.host.has(session_id)) {
+      this.notice('warning', `There is no session ${session_id}.`);
+      return;
+    }
+    this.active = session_id;
+    this.changed();
+    if (!this.post) return;
+    this.detachView();
+    const info = this.o.host.list().find((s) => s.session_id === session_id);
+    const { restored, live } = log.parts();
+    this.send(hostMessage('session.attached', { session_id, ...(info ? { name: info.name, agent: info.agent } : {}), live: restored.length === 0 }));
+    this.replay(session_id, restored);
+    if (restored.length > 0) this.send(hostMessage('session.disconnected', { session_id, reason: 'app_restart' }));
+    this.replay(session_id, live);
+    const id = `webview:${++this.counter}`;
+    const connection: Connection = {
+      id,
+      kind: 'local',
+      features: LOCAL_VIEW_FEATURES,
+      send: (frame) => this.queueFrame(id, frame),
+      close: (reason) => {
+        if (this.conn?.id === id) this.conn = undefined;
+        this.o.logger.info(`chat view connection closed: ${reason}`);
+      },
+    };
+    this.conn = { id, session_id };
+    // §13.7: the view has the log up to its last frame; the hub sends what came after.
+    const last = log.lastMessageId;
+    const r = this.o.host.hub.attach(session_id, connection, last ? { last_message_id: last } : {});
+    if (!r.ok) {
+      this.conn = undefined;
+      this.notice('error', r.message);
+    }
+    this.postLists();
+  }
+
+  async deleteSession(session_id: string): Promise<void> {
+    await this.o.host.delete(session_id);
+  }
+
+  renameActive(name: string): void {
+    if (this.active) this.o.host.rename(this.active, name);
+  }
+
+  cancelTurn(): boolean {
+    const s = this.active ? this.o.host.registry.get(this.active) : undefined;
+    const turn = s?.currentTurnId;
+    if (!s || !turn) return false;
+    return this.o.host.hostFrame(s.session_id, buildFrame('control.prompt.cancel', { target_turn_id: turn, reason: 'user_cancelled' }, { session_id: s.session_id }));
+  }
+
+  compact(instruction?: string): boolean {
+    if (!this.active) return false;
+    return this.o.host.hostFrame(this.active, buildFrame('control.session.compact', instruction ? { instruction } : {}, { session_id: this.active }));
+  }
+
+  switchMode(mode: AgentModeName): boolean {
+    if (!this.active) return false;
+    return this.o.host.hostFrame(this.active, buildFrame('control.mode.switch', { mode }, { session_id: this.active }));
+  }
+
+  pickAgent(agent_id: string): void {
+    const agent = this.o.agents().find((a) => a.id === agent_id);
+    if (!agent) return this.notice('error', `Unknown agent ${agent_id}.`);
+    if (!agent.available) return this.notice('warning', `${agent.name} cannot run: ${agent.unavailable_reason ?? 'not available'}.`);
+    this.selectedAgent = agent_id;
+    this.postLists();
+    this.notice('info', `New sessions use ${agent.name}.`);
+  }
+
+  notice(level: 'info' | 'warning' | 'error', message: string): void {
+    this.send(hostMessage('notice', { level, message }));
+  }
+
+  postSettings(): void {
+    this.send(hostMessage('settings', { permission_rules: this.o.actions.permissionRules(), enter_sends: this.o.actions.enterSends() }));
+  }
+
+  // ---- plumbing ----------------------------------------------------------------------------
+
+  private postLists(): void {
+    if (!this.post) return;
+    this.send(hostMessage('session.list', { sessions: this.o.host.list(), ...(this.active ? { active_session_id: this.active } : {}) }));
+    const agents = this.o.agents();
+    const selected = this.selectedAgent ?? agents.find((a) => a.available)?.id;
+    this.send(hostMessage('agent.list', { agents, ...(selected ? { selected } : {}) }));
+  }
+
+  private replay(session_id: string, frames: LoggedFrame[]): void {
+    for (let i = 0; i < frames.length; i += REPLAY_CHUNK) this.send(hostMessage('frames', { session_id, frames: frames.slice(i, i + REPLAY_CHUNK) }));
+  }
+
+  /** Frames of one synchronous burst go out as one message (fewer postMessage round trips). */
+  private queueFrame(connection_id: string, frame: WireFrame): void {
+    if (this.conn?.id !== connection_id) return;
+    this.pending.push(frame);
+    if (this.pending.length > 1) return;
+    queueMicrotask(() => {
+      const frames = this.pending;
+      this.pending = [];
+      if (this.conn?.id !== connection_id || frames.length === 0) return;
+      this.send(hostMessage('frames', { session_id: this.conn.session_id, frames: frames as unknown as Record<string, unknown>[] }));
+    });
+  }
+
+  private detachView(): void {
+    if (this.conn) this.o.host.hub.detach(this.conn.id);
+    this.conn = undefined;
+    this.pending = [];
+  }
+
+  private send(m: HostMessage): void {
+    try {
+      this.post?.(m);
+    } catch (e) {
+      this.o.logger.warn('posting to the chat view failed', { error: String(e) });
+    }
+  }
+
+  private changed(): void {
+    for (const l of [...this.changeListeners]) l();
+  }
+}

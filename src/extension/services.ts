@@ -1,0 +1,110 @@
+// Everything the extension runs, built once per window without I/O (activation must stay fast):
+// the session host (hub, registry, persisted transcripts), the chat controller, the VS Code file
+// backend shared by every built-in session, file search, secrets and sharing.
+import * as vscode from 'vscode';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from '../session/ports';
+import { createSharedToolState, type SharedToolState } from '../tools/toolkit';
+import { NodeFsBackend } from '../workspace/nodeFsBackend';
+import { agentChoices } from './agents';
+import { ChatController } from './chatController';
+import { BeforeContentProvider, openEditDiff, openFileAt } from './editorActions';
+import { LazyFileSearch } from './fileSearch';
+import { Secrets } from './secrets';
+import { SessionHost } from './sessionHost';
+import { SessionStore } from './sessionStore';
+import { settings } from './settings';
+import { Sharing } from './sharing';
+import { restrictedReason } from './trust';
+import { VscodeFsBackend } from './vscodeFsBackend';
+
+export interface Services {
+  host: SessionHost;
+  controller: ChatController;
+  sharing: Sharing;
+  secrets: Secrets;
+  before: BeforeContentProvider;
+  shared: () => SharedToolState;
+  blocked: () => string | undefined;
+  restored: Promise<string[]>;
+  dispose(): Promise<void>;
+}
+
+function roots(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+}
+
+export function createServices(context: vscode.ExtensionContext, logger: Logger): Services {
+  const blocked = () => restrictedReason() ?? (roots().length === 0 ? 'Open a folder to start a session: agents work inside a workspace folder.' : undefined);
+  const rulesFile = join(context.globalStorageUri.fsPath, 'permission-rules.json');
+  let shared: SharedToolState | undefined;
+  const getShared = () =>
+    (shared ??= createSharedToolState({
+      fs: new VscodeFsBackend(new NodeFsBackend(roots(), { allowOutsideRoots: settings.tools().allowOutsideWorkspace })),
+      rulesFile,
+      settings: settings.tools(),
+    }));
+  const search = new LazyFileSearch(roots, () => getShared().fs);
+  const storageDir = context.storageUri ? join(context.storageUri.fsPath, 'sessions') : join(context.globalStorageUri.fsPath, 'sessions-no-workspace');
+  const store = new SessionStore(storageDir, 250, (m) => logger.warn(m));
+  const agents = () => agentChoices({ shared: getShared, rulesFile, blocked });
+  const host = new SessionHost({
+    logger,
+    agents,
+    defaultAgent: settings.defaultAgent,
+    workspacePath: roots()[0] ?? '',
+    history: settings.history,
+    transcriptBytes: settings.transcriptBytes,
+    store,
+    fileSearch: search.run,
+    blocked,
+    commands: { home: homedir(), workspaceFolders: roots() },
+  });
+  // Restored after activation returns: agents start, nothing blocks the editor.
+  const restored: Promise<string[]> = blocked()
+    ? Promise.resolve([])
+    : new Promise<void>((r) => setImmediate(r)).then(() => host.restoreAll()).catch((e: unknown) => {
+        logger.error('restoring sessions failed', { error: String(e) });
+        return [];
+      });
+  const secrets = new Secrets(context.secrets);
+  const sharing = new Sharing(host, secrets, logger);
+  const before = new BeforeContentProvider();
+  const controller = new ChatController({
+    host,
+    logger,
+    blocked,
+    restored,
+    agents: () => agents().map(({ id, name, description, available, unavailable_reason }) => ({ id, name, available, ...(description ? { description } : {}), ...(unavailable_reason ? { unavailable_reason } : {}) })),
+    actions: {
+      openFile: openFileAt,
+      openDiff: (session_id, invocation_id) => openEditDiff(host, before, session_id, invocation_id),
+      copyAttachUrl: async (session_id) => {
+        const url = await sharing.share(session_id);
+        await vscode.env.clipboard.writeText(url);
+        controller.notice('info', 'Session shared: the attach URL (with its token) is on the clipboard.');
+      },
+      writeClipboard: async (text) => vscode.env.clipboard.writeText(text),
+      permissionRules: () => getShared().permissions.rules.list().map((r) => ({ ...r })),
+      revokeRule: (id) => getShared().permissions.rules.revoke(id),
+      enterSends: settings.enterSends,
+    },
+  });
+  return {
+    host,
+    controller,
+    sharing,
+    secrets,
+    before,
+    shared: getShared,
+    blocked,
+    restored,
+    async dispose() {
+      sharing.dispose();
+      search.dispose();
+      await host.dispose();
+      shared?.ledger?.dispose();
+    },
+  };
+}

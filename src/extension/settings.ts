@@ -1,0 +1,33 @@
+// Reads the rawp.* settings (package.json "contributes.configuration" documents each one).
+import * as vscode from 'vscode';
+import type { HistoryOptions } from '../session/history';
+import type { ToolSettings } from '../tools/types';
+import type { LogLevel } from './logger';
+
+function cfg(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration('rawp');
+}
+
+export const settings = {
+  defaultAgent: (): string => cfg().get<string>('defaultAgent', 'auto'),
+  logLevel: (): LogLevel => cfg().get<LogLevel>('logLevel', 'info'),
+  enterSends: (): boolean => cfg().get<boolean>('chat.enterSends', true),
+  transcriptBytes: (): number => cfg().get<number>('persistence.maxBytesPerSession', 4 * 1024 * 1024),
+  history: (): HistoryOptions => ({
+    policy: cfg().get<HistoryOptions['policy']>('history.policy', 'RING'),
+    maxBytes: cfg().get<number>('history.bufferBytes', 8 * 1024 * 1024),
+  }),
+  tools: (): Partial<ToolSettings> => ({
+    allowOutsideWorkspace: cfg().get<boolean>('permissions.allowOutsideWorkspace', false),
+    permissionTimeoutSec: cfg().get<number>('permissions.timeoutSeconds', 300),
+    shell: cfg().get<string>('tools.shell', '/bin/sh'),
+    bashTimeoutMs: cfg().get<number>('tools.bashTimeoutMs', 120_000),
+  }),
+  remote: () => ({
+    host: cfg().get<string>('remote.host', '127.0.0.1'),
+    port: cfg().get<number>('remote.port', 7870),
+    allowedOrigins: cfg().get<string[]>('remote.allowedOrigins', []),
+    allowInsecure: cfg().get<boolean>('remote.allowInsecure', false),
+  }),
+  openai: () => ({ baseUrl: cfg().get<string>('openai.baseUrl', ''), model: cfg().get<string>('openai.model', '') }),
+};
