@@ -1,12 +1,14 @@
 // One agent child process under the §17.2 contract: RAWP env, its own process group (so stopping
 // kills the launcher *and* every native child it started), bounded stderr, JSON-lines stdout,
 // SIGTERM -> SIGKILL after a grace period, and a last SIGKILL to the group when the leader exits
-// so nothing is ever orphaned.
+// so nothing is ever orphaned. Descendants that moved to groups of their own are found by the
+// RAWP_PROCESS_TAG they inherited (taggedProcesses.ts) and signalled with the group.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { BoundedText } from './boundedText';
 import { childEnv, type RawpEnvInput } from './env';
 import type { ExitInfo } from './exitMapping';
 import { JsonLineReader } from './jsonLines';
+import { PROCESS_TAG_VAR, killTagged, newProcessTag } from './taggedProcesses';
 
 export interface AgentProcessSpec extends RawpEnvInput {
   command: string;
@@ -24,15 +26,18 @@ export interface AgentProcessSpec extends RawpEnvInput {
   onStderr?(chunk: string): void;
 }
 
-/** Every live group we started, so they die with us even if the host crashes out. */
-const liveGroups = new Set<number>();
+/** Every live group we started (pgid -> tag), so they die with us even if the host crashes out. */
+const liveGroups = new Map<number, string>();
 let exitHookInstalled = false;
 
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const pgid of liveGroups) killGroup(pgid, 'SIGKILL');
+    for (const [pgid, tag] of liveGroups) {
+      killGroup(pgid, 'SIGKILL');
+      killTagged(tag, 'SIGKILL');
+    }
   });
 }
 
@@ -50,6 +55,8 @@ export class AgentProcess {
   readonly pid: number | undefined;
   /** The command as spawned (for messages). */
   readonly command: string;
+  /** RAWP_PROCESS_TAG of this process and everything it starts. */
+  readonly tag = newProcessTag();
   /** Resolves once the process has exited and its stdout was read to the end. Never rejects. */
   readonly exited: Promise<ExitInfo>;
   private readonly child: ChildProcess;
@@ -69,13 +76,13 @@ export class AgentProcess {
     let spawnError: string | undefined;
     this.child = spawn(spec.command, spec.args, {
       cwd: spec.cwd ?? spec.workspacePath,
-      env: childEnv(spec, spec.env, spec.baseEnv),
+      env: { ...childEnv(spec, spec.env, spec.baseEnv), [PROCESS_TAG_VAR]: this.tag },
       stdio: ['pipe', 'pipe', 'pipe'],
       // Its own process group: stop() signals -pid and reaches grandchildren too.
       detached: true,
     });
     this.pid = this.child.pid;
-    if (this.pid !== undefined) liveGroups.add(this.pid);
+    if (this.pid !== undefined) liveGroups.set(this.pid, this.tag);
 
     this.child.stdout!.on('data', (c: Buffer) => reader.push(c));
     this.child.stderr!.setEncoding('utf8');
@@ -108,8 +115,10 @@ export class AgentProcess {
       this.child.on('exit', (code, signal) => {
         exitCode = code;
         exitSignal = signal;
-        // The leader is gone: anything left in its group is an orphan-to-be. Kill it now.
+        // The leader is gone: anything left in its group, or tagged as its descendant, is an
+        // orphan-to-be. Kill it now.
         if (this.pid !== undefined) killGroup(this.pid, 'SIGKILL');
+        killTagged(this.tag, 'SIGKILL');
         // Read stdout to its end, but do not wait forever on a pipe someone outside kept open.
         const t = setTimeout(() => {
           this.child.stdout?.destroy();
@@ -152,10 +161,12 @@ export class AgentProcess {
     this.child.stdin?.end();
   }
 
-  /** Send a signal to the whole group. */
+  /** Send a signal to the whole group and to every tagged descendant outside it. */
   signal(sig: NodeJS.Signals): boolean {
     if (this.pid === undefined || !this.running) return false;
-    return killGroup(this.pid, sig);
+    const hit = killGroup(this.pid, sig);
+    killTagged(this.tag, sig, this.pid);
+    return hit;
   }
 
   /**
@@ -168,6 +179,7 @@ export class AgentProcess {
     this.signal('SIGTERM');
     const timer = setTimeout(() => {
       if (this.pid !== undefined) killGroup(this.pid, 'SIGKILL');
+      killTagged(this.tag, 'SIGKILL');
     }, graceMs);
     this.stopping = this.exited.finally(() => clearTimeout(timer));
     return this.stopping;

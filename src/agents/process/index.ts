@@ -5,4 +5,5 @@ export { childEnv, rawpEnv, type RawpEnvInput } from './env';
 export { mapExit, normalizeExitCode, type ExitInfo, type ExitMapping, type ExitMappingInput } from './exitMapping';
 export { JsonLineReader, type JsonLineHandlers } from './jsonLines';
 export { expandResumeFlag } from './resumeFlag';
+export { PROCESS_TAG_VAR, killTagged, taggedPids } from './taggedProcesses';
 export { SingleTurnRunner, type SingleTurnSpec, type SingleTurnResult } from './singleTurn';

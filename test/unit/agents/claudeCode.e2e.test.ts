@@ -4,7 +4,7 @@
 // pass `rawp validate`, and file effects are checked on disk.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClaudeCodeAdapter, ClaudeCodeOneShotAdapter, resolveClaudeCommand } from '../../../src/agents/claudeCode';
@@ -166,6 +166,19 @@ function isDead(pid: number): boolean {
   }
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+}
+
+/** The pid of a live process whose command line is exactly `cmd` (from /proc). */
+function pidOf(cmd: string): number | undefined {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') === cmd && !isDead(Number(name))) return Number(name);
+    } catch {
+      /* gone */
+    }
+  }
+  return undefined;
 }
 
 async function eventually(check: () => boolean, what: string): Promise<void> {
@@ -446,6 +459,22 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     assert.ok(types.indexOf('session.turn.end') < types.indexOf('session.deleted'));
     assert.equal(of(h.wire, 'agent.text.done').at(-1)?.payload.is_cancelled, true);
     assert.equal(isDead(pid), true);
+    h.assertValid();
+  });
+
+  it('§17.2.3 no orphans: claude SIGKILLed while its Bash tool runs (in a session of its own) leaves no process behind', async () => {
+    h = await Harness.create();
+    h.script(claude.tool('Bash', { command: 'sleep 41.5', description: 'wait' }));
+    const from = h.wire.length;
+    h.master('control.prompt.request', { prompt_text: 'wait a while' });
+    await h.next('tool.invoke.request', () => true, from);
+    let sleeper: number | undefined;
+    await eventually(() => (sleeper = pidOf('sleep 41.5')) !== undefined, 'the Bash tool started sleep');
+    const claudePid = (h.adapter as unknown as { proc: { pid: number } }).proc.pid;
+    process.kill(claudePid, 'SIGKILL');
+    await h.next('session.deleted', () => true, from);
+    await eventually(() => isDead(sleeper!), `sleep ${sleeper} was orphaned`);
+    assert.equal(of(h.wire, 'tool.invoke.result').at(-1)?.payload.status, 'cancelled');
     h.assertValid();
   });
 

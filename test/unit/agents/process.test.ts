@@ -154,6 +154,29 @@ describe('agents/process: the §17.2 / §18 process contract', () => {
     assert.equal(await isDead(childPid), true);
   });
 
+  it('no orphans: a descendant that left the process group (its own session, like an agent\'s Bash) is killed on stop', async () => {
+    const child = script('escapee.js', 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)');
+    const f = script('setsid.js', `const c = require('child_process').spawn(process.execPath, [${JSON.stringify(child)}], { stdio: 'ignore', detached: true }); console.log(JSON.stringify({ child: c.pid })); setInterval(() => {}, 1000);`);
+    const { proc, messages } = run(f);
+    const { child: childPid } = await waitFor(messages, (v): v is { child: number } => has('child')(v));
+    const stat = readFileSync(`/proc/${childPid}/stat`, 'utf8');
+    const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    assert.notEqual(pgid, proc.pid, 'the child really is in another group');
+    await proc.stop(300);
+    assert.equal(await isDead(childPid), true, `escaped child ${childPid} survived`);
+  });
+
+  it('no orphans: when the agent itself is SIGKILLed from outside, its escaped descendants die too', async () => {
+    const child = script('escapee2.js', 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)');
+    const f = script('victim.js', `const c = require('child_process').spawn(process.execPath, [${JSON.stringify(child)}], { stdio: 'ignore', detached: true }); console.log(JSON.stringify({ child: c.pid })); setInterval(() => {}, 1000);`);
+    const { proc, messages } = run(f);
+    const { child: childPid } = await waitFor(messages, (v): v is { child: number } => has('child')(v));
+    process.kill(proc.pid!, 'SIGKILL');
+    const exit = await proc.exited;
+    assert.equal(exit.signal, 'SIGKILL');
+    assert.equal(await isDead(childPid), true, `child ${childPid} was orphaned`);
+  });
+
   it('stdout: a bad line is reported and skipped, every good line still arrives', async () => {
     const f = script('noisy.js', 'process.stdout.write(JSON.stringify({a:1}) + "\\nWARNING not json\\n{\\"b\\":2}\\r\\n{\\"c\\":"); process.stdout.write("3}")');
     const { proc, messages, bad } = run(f);
