@@ -1,7 +1,7 @@
 // Real-Chromium harness for the webview: builds the bundle into a temp folder, serves it with the
 // fixture page from a tiny 127.0.0.1 server under a strict CSP (no inline script or style, no
 // eval, nothing remote), and opens pages driven by the fake transport.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
@@ -28,10 +28,16 @@ export async function buildWebview(outdir: string, minify = false): Promise<void
   await esbuild.build({ ...webviewTarget({ bundle: true, logLevel: 'warning', legalComments: 'none', minify, sourcemap: false }, outdir), absWorkingDir: ROOT });
 }
 
+/** Extra HTTP handling for a test (e.g. the /v1 API); return true when the request was answered. */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+
 export interface Harness {
   url: string;
+  origin: string;
+  server: Server;
+  routes: RouteHandler[];
   browser: Browser;
-  open(options?: { colorScheme?: 'light' | 'dark'; width?: number; height?: number }): Promise<Page>;
+  open(options?: { colorScheme?: 'light' | 'dark'; width?: number; height?: number }, path?: string): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -42,8 +48,11 @@ export async function startHarness(options: { minify?: boolean } = {}): Promise<
   const files: Record<string, string> = {
     '/fixture.html': join(__dirname, 'fixture.html'),
     '/fakeTransport.js': join(__dirname, 'fakeTransport.js'),
+    '/browser.html': join(__dirname, 'browser.html'),
   };
+  const routes: RouteHandler[] = [];
   const server: Server = createServer((req, res) => {
+    if (routes.some((r) => r(req, res))) return;
     const path = (req.url ?? '/').split('?')[0];
     const file = files[path] ?? (path.startsWith('/dist/') && !path.includes('..') ? join(dist, path.slice(6)) : undefined);
     try {
@@ -63,15 +72,18 @@ export async function startHarness(options: { minify?: boolean } = {}): Promise<
   const url = `http://127.0.0.1:${port}/fixture.html`;
   return {
     url,
+    origin: `http://127.0.0.1:${port}`,
+    server,
+    routes,
     browser,
-    async open(options = {}) {
+    async open(options = {}, path = url) {
       const context = await browser.newContext({ colorScheme: options.colorScheme ?? 'light', viewport: { width: options.width ?? 520, height: options.height ?? 900 } });
       contexts.push(context);
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       (page as Page & { rawpErrors?: string[] }).rawpErrors = errors;
-      await page.goto(url);
+      await page.goto(path);
       await page.waitForSelector('main.chat');
       return page;
     },

@@ -2,6 +2,7 @@
 // meter (tokens, cost, context-window utilization).
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import type { AgentModeName } from '../../../src/protocol/common';
+import { useState } from 'preact/hooks';
 import { formatTokens } from '../format';
 import { useStoreVersion } from '../state/useStore';
 
@@ -53,11 +54,46 @@ export function SessionBar() {
       )}
       <ModePicker />
       {current && (
+        <button type="button" class="icon-button" aria-label="Delete this session" title="Delete this session" onClick={() => store.transport.send(webviewMessage('session.delete', { session_id: current }))}>
+          <span class="codicon codicon-trash" aria-hidden="true" />
+        </button>
+      )}
+      {current && (
         <button type="button" class="icon-button" aria-label="Copy attach URL" title="Share: copy attach URL" onClick={() => store.transport.send(webviewMessage('attach.copyUrl', { session_id: current }))}>
           <span class="codicon codicon-link" aria-hidden="true" />
         </button>
       )}
+      <RulesToggle />
     </div>
+  );
+}
+
+/** The persisted "always allow" rules of the permission gate, each revocable. */
+function RulesToggle() {
+  const store = useStoreVersion();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" class="icon-button" aria-label="Permission rules" title="Permission rules" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <span class="codicon codicon-shield" aria-hidden="true" />
+        {store.permissionRules.length > 0 && <span class="badge">{store.permissionRules.length}</span>}
+      </button>
+      {open && (
+        <section class="rules-panel" aria-label="Permission rules">
+          {store.permissionRules.length === 0 && <div class="muted">No saved “always allow” rules.</div>}
+          <ul>
+            {store.permissionRules.map((r) => (
+              <li key={r.id}>
+                <code>{r.tool_name}</code> {r.path_glob ? `on ${r.path_glob}` : r.command_prefix ? `commands starting “${r.command_prefix}”` : 'always'}
+                <button type="button" class="button secondary" aria-label={`Revoke rule for ${r.tool_name}`} onClick={() => store.transport.send(webviewMessage('permissionRule.revoke', { rule_id: r.id }))}>
+                  Revoke
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </>
   );
 }
 
