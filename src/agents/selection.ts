@@ -1,0 +1,247 @@
+// Which agents can run here, and which one a session gets.
+//
+// detectAgents: looks for each known CLI (extra bin dirs such as the extension's node_modules/.bin
+// first, then PATH), reads its version from the npm package it came from (or asks `--version`),
+// and reports every agent — unavailable ones with `status: "unavailable"` and a reason a user can
+// act on. chooseAgent: the per-session choice, else the default setting, else the first available
+// external agent, else the built-in offline agent, which is always there.
+// createAgent: the adapter for a chosen agent.
+import { execFile } from 'node:child_process';
+import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import type { AgentAdapter } from './adapter';
+import { AcpAdapter } from './acp/adapter';
+import { ACP_PRESETS, parseAcpSpec, type AcpCommand } from './acp/presets';
+import { BuiltinAgent } from './builtin';
+import { ClaudeCodeAdapter } from './claudeCode';
+import { CodexAdapter } from './codex/adapter';
+import { OPENAI_ENV_KEY, OpenAIAdapter } from './openai/adapter';
+import type { FsBackend } from '../workspace/fsBackend';
+import type { FsEvents } from '../tools/fsEvents';
+
+export type AgentStatus = 'available' | 'unavailable';
+
+export interface AgentCandidate {
+  /** 'builtin', 'claude-code', 'codex', 'openai', 'acp:gemini', 'acp:<command line>' */
+  id: string;
+  displayName: string;
+  adapter_type: 'process' | 'sdk';
+  status: AgentStatus;
+  /** Why it is unavailable (or a caveat when available). */
+  reason?: string;
+  version?: string;
+  /** The resolved executable and its fixed arguments (process agents). */
+  command?: string;
+  args?: string[];
+  single_turn_process?: boolean;
+  resume_flag?: string;
+}
+
+interface KnownCli {
+  id: string;
+  displayName: string;
+  command: string;
+  args: string[];
+  npmPackage: string;
+  /** Environment variable that names the executable explicitly. */
+  pathVar?: string;
+  versionArgs?: string[];
+  single_turn_process?: boolean;
+  resume_flag?: string;
+}
+
+const CLIS: KnownCli[] = [
+  { id: 'claude-code', displayName: 'Claude Code', command: 'claude', args: [], npmPackage: '@anthropic-ai/claude-code', pathVar: 'RAWP_CLAUDE_PATH', versionArgs: ['--version'] },
+  { id: 'codex', displayName: 'Codex', command: 'codex', args: [], npmPackage: '@openai/codex', pathVar: 'RAWP_CODEX_PATH', versionArgs: ['--version'], single_turn_process: true, resume_flag: 'resume {session_id}' },
+  ...Object.values(ACP_PRESETS).map((p) => ({ id: p.id, displayName: p.displayName, command: p.command, args: p.args, npmPackage: p.npmPackage ?? p.command, versionArgs: p.versionArgs })),
+];
+
+/** The order in which an available agent is picked when nothing was asked for. */
+export const PREFERENCE = ['claude-code', 'codex', 'acp:gemini', 'acp:claude-agent-acp', 'acp:claude-code-acp', 'acp:codex-acp', 'openai'];
+
+export interface DetectOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Searched before PATH (e.g. the extension's own node_modules/.bin). */
+  binDirs?: string[];
+  /** The OpenAI-compatible endpoint, when configured. The key comes from the environment. */
+  openai?: { baseUrl?: string; model?: string };
+  /** Extra ACP agents configured by command line ("my-agent --acp"). */
+  acpCommands?: string[];
+  /** Ask `--version` when no package.json tells the version (default 5 s). */
+  versionTimeoutMs?: number;
+}
+
+export async function detectAgents(opts: DetectOptions = {}): Promise<AgentCandidate[]> {
+  const env = opts.env ?? process.env;
+  const found = await Promise.all([
+    ...CLIS.map((cli) => detectCli(cli, opts, env)),
+    ...(opts.acpCommands ?? []).map((line) => detectAcpCommand(line, opts, env)),
+  ]);
+  return [
+    { id: 'builtin', displayName: 'Built-in (offline)', adapter_type: 'sdk', status: 'available' },
+    ...found,
+    openaiCandidate(opts.openai, env),
+  ];
+}
+
+async function detectCli(cli: KnownCli, opts: DetectOptions, env: NodeJS.ProcessEnv): Promise<AgentCandidate> {
+  const base: AgentCandidate = {
+    id: cli.id,
+    displayName: cli.displayName,
+    adapter_type: 'process',
+    status: 'unavailable',
+    ...(cli.single_turn_process ? { single_turn_process: true, resume_flag: cli.resume_flag } : {}),
+  };
+  const explicit = cli.pathVar ? env[cli.pathVar] : undefined;
+  const exe = explicit ? (isExecutable(explicit) ? explicit : undefined) : findExecutable(cli.command, opts.binDirs ?? [], env);
+  if (!exe) {
+    const reason = explicit ? `${cli.pathVar}=${explicit} is not an executable file` : `\`${cli.command}\` not found on PATH; install it with \`npm i -g ${cli.npmPackage}\``;
+    return { ...base, reason };
+  }
+  const version = packageVersion(exe, cli.npmPackage) ?? (cli.versionArgs ? await askVersion(exe, cli.versionArgs, env, opts.versionTimeoutMs ?? 5000) : undefined);
+  return { ...base, status: 'available', command: exe, args: cli.args, ...(version ? { version } : {}) };
+}
+
+async function detectAcpCommand(line: string, opts: DetectOptions, env: NodeJS.ProcessEnv): Promise<AgentCandidate> {
+  let spec: AcpCommand;
+  try {
+    spec = parseAcpSpec(line);
+  } catch (e) {
+    return { id: `acp:${line}`, displayName: `ACP agent (${line})`, adapter_type: 'process', status: 'unavailable', reason: (e as Error).message };
+  }
+  const exe = findExecutable(spec.command, opts.binDirs ?? [], env);
+  if (!exe) return { id: spec.id, displayName: spec.displayName, adapter_type: 'process', status: 'unavailable', reason: `\`${spec.command}\` not found on PATH` };
+  return { id: spec.id, displayName: spec.displayName, adapter_type: 'process', status: 'available', command: exe, args: spec.args };
+}
+
+function isLocal(url: string): boolean {
+  return /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])([:/]|$)/i.test(url);
+}
+
+function openaiCandidate(cfg: DetectOptions['openai'], env: NodeJS.ProcessEnv): AgentCandidate {
+  const base: AgentCandidate = { id: 'openai', displayName: 'OpenAI-compatible', adapter_type: 'sdk', status: 'unavailable' };
+  if (!cfg?.baseUrl || !cfg.model) return { ...base, reason: 'no endpoint configured: set a base URL and a model (--base-url, --model)' };
+  const name = `OpenAI-compatible (${cfg.model})`;
+  if (!env[OPENAI_ENV_KEY] && !isLocal(cfg.baseUrl)) return { ...base, displayName: name, reason: `${OPENAI_ENV_KEY} is not set (needed for ${cfg.baseUrl})` };
+  return { ...base, displayName: name, status: 'available' };
+}
+
+/** An executable named `name`: a path as given, else the first hit in `dirs` then PATH. */
+export function findExecutable(name: string, dirs: readonly string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (name.includes('/') || name.includes(path.sep)) return isExecutable(name) ? path.resolve(name) : undefined;
+  const pathDirs = (env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  for (const d of [...dirs, ...pathDirs]) {
+    const candidate = path.join(d, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return !statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The version of the npm package the executable belongs to (no process started). */
+export function packageVersion(exe: string, npmPackage: string): string | undefined {
+  let dir: string;
+  try {
+    dir = path.dirname(realpathSync(exe));
+  } catch {
+    return undefined;
+  }
+  for (let i = 0; i < 6; i++) {
+    const pj = path.join(dir, 'package.json');
+    if (existsSync(pj)) {
+      try {
+        const pkg = JSON.parse(readFileSync(pj, 'utf8')) as { name?: string; version?: string };
+        if (pkg.name === npmPackage && typeof pkg.version === 'string') return pkg.version;
+      } catch {
+        /* unreadable package.json: keep looking up */
+      }
+    }
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return undefined;
+}
+
+function askVersion(exe: string, args: string[], env: NodeJS.ProcessEnv, timeout: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const child = execFile(exe, args, { env, timeout, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 }, (err, stdout) => {
+      const m = /\d+\.\d+\.\d+(?:[-+][\w.]+)?/.exec(String(stdout));
+      resolve(err && !m ? undefined : m?.[0]);
+    });
+    child.stdin?.end();
+  });
+}
+
+export type Choice = { ok: true; agent: AgentCandidate; notes: string[] } | { ok: false; error: string };
+
+/**
+ * The agent for a session: the per-session `requested` one (never silently replaced: an
+ * unavailable choice is an error), else the default setting, else the first available agent of
+ * PREFERENCE, else the built-in agent.
+ */
+export function chooseAgent(candidates: readonly AgentCandidate[], opts: { requested?: string; defaultId?: string } = {}): Choice {
+  const byId = (id: string) => candidates.find((c) => c.id === id || (id.startsWith('acp:') && c.id === `acp:${id.slice(4).trim()}`));
+  if (opts.requested) {
+    const c = byId(opts.requested);
+    if (!c) return { ok: false, error: `unknown agent "${opts.requested}" (known: ${candidates.map((x) => x.id).join(', ')})` };
+    if (c.status !== 'available') return { ok: false, error: `${c.displayName} is unavailable: ${c.reason ?? 'no reason given'}` };
+    return { ok: true, agent: c, notes: [] };
+  }
+  const notes: string[] = [];
+  if (opts.defaultId) {
+    const c = byId(opts.defaultId);
+    if (c?.status === 'available') return { ok: true, agent: c, notes };
+    notes.push(c ? `the default agent ${c.displayName} is unavailable: ${c.reason ?? 'no reason given'}` : `the default agent "${opts.defaultId}" is unknown`);
+  }
+  for (const id of PREFERENCE) {
+    const c = byId(id);
+    if (c?.status === 'available') return { ok: true, agent: c, notes };
+  }
+  const builtin = byId('builtin')!;
+  notes.push('no other agent is available: using the built-in offline agent');
+  return { ok: true, agent: builtin, notes };
+}
+
+export interface CreateAgentDeps {
+  /** Where "always allow" permission rules are kept (built-in and OpenAI-compatible agents). */
+  rulesFile: string;
+  /** Files for ACP agents' fs/* requests, with the read-before-write policy installed. */
+  fs?: { backend: FsBackend; events: FsEvents };
+  /** Extra environment for process agents (e.g. a provider's base URL). */
+  env?: Record<string, string | undefined>;
+  openai?: { baseUrl?: string; model?: string; apiKey?: string };
+  /** Restore this agent session (the agent's own id, §18.3). */
+  resumeSessionId?: string;
+}
+
+/** The adapter for an available candidate. */
+export function createAgent(c: AgentCandidate, deps: CreateAgentDeps): AgentAdapter {
+  if (c.status !== 'available') throw new Error(`${c.displayName} is unavailable: ${c.reason ?? 'no reason given'}`);
+  switch (c.id) {
+    case 'builtin':
+      return new BuiltinAgent({ rulesFile: deps.rulesFile, ...(deps.fs ? { fs: deps.fs.backend } : {}) });
+    case 'claude-code':
+      return new ClaudeCodeAdapter({ command: c.command, env: deps.env, resumeSessionId: deps.resumeSessionId });
+    case 'codex':
+      return new CodexAdapter({ command: c.command, env: deps.env, resumeThreadId: deps.resumeSessionId });
+    case 'openai': {
+      const o = deps.openai ?? {};
+      if (!o.baseUrl || !o.model) throw new Error('the OpenAI-compatible agent needs a base URL and a model');
+      return new OpenAIAdapter({ baseUrl: o.baseUrl, model: o.model, apiKey: o.apiKey ?? process.env[OPENAI_ENV_KEY], rulesFile: deps.rulesFile });
+    }
+    default:
+      if (c.id.startsWith('acp:')) {
+        return new AcpAdapter({ id: c.id, displayName: c.displayName, command: c.command ?? parseAcpSpec(c.id).command, args: c.args ?? [], env: deps.env, fs: deps.fs, loadSessionId: deps.resumeSessionId });
+      }
+      throw new Error(`no adapter for agent "${c.id}"`);
+  }
+}
