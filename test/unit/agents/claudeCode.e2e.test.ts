@@ -35,7 +35,8 @@ function claudeEnv(baseUrl: string, home: string): Record<string, string> {
   return env;
 }
 
-type Answer = 'allow' | 'deny' | 'allow_session';
+/** `none`: leave the question open (the user walked away). */
+type Answer = 'allow' | 'deny' | 'allow_session' | 'none';
 
 /** One session: mock model + real claude + engine, with a master that answers permissions. */
 class Harness {
@@ -87,6 +88,7 @@ class Harness {
     for (const l of [...this.listeners]) l(f);
     if (f.type === 'agent.interaction.request') {
       const value = this.answer(f.payload);
+      if (value === 'none') return;
       setImmediate(() => this.master('control.interaction.response', { interaction_id: f.payload.interaction_id, selected_value: value }));
     }
   }
@@ -396,6 +398,28 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     await h.next('session.usage', (f) => f.payload.turn_id === turnId, from);
     const next = await h.prompt('again');
     assert.equal(text(next), 'Fresh start.');
+    h.assertValid();
+  });
+
+  it('§6.1.2 cancel while a permission question is open: the question is dropped, the tool does not run, the next prompt works', async () => {
+    h = await Harness.create();
+    const file = join(h.ws, 'a.txt');
+    h.script(claude.tool('Read', { file_path: file }), claude.tool('Edit', { file_path: file, old_string: 'world', new_string: 'there' }), claude.text('After the cancel.'));
+    h.answer = () => 'none';
+    const from = h.wire.length;
+    h.master('control.prompt.request', { prompt_text: 'edit, but I will cancel' });
+    const turnId = (await h.next('session.turn.start', () => true, from)).payload.turn_id;
+    await h.next('agent.interaction.request', () => true, from);
+    h.master('control.prompt.cancel', { target_turn_id: turnId });
+    const end = await h.next('session.turn.end', (f) => f.payload.turn_id === turnId, from);
+    assert.equal(end.payload.stop_reason, 'cancelled');
+    await h.next('session.usage', (f) => f.payload.turn_id === turnId, from);
+    const edit = of(h.wire.slice(from), 'tool.invoke.result').find((r) => r.payload.tool_name === 'Edit');
+    assert.equal(edit?.payload.status, 'cancelled');
+    assert.equal(readFileSync(file, 'utf8'), 'hello\nworld\n');
+    h.answer = () => 'allow';
+    const next = await h.prompt('just talk');
+    assert.equal(text(next), 'After the cancel.');
     h.assertValid();
   });
 
