@@ -184,17 +184,23 @@ export class RemoteServer {
   close(): Promise<void> {
     this.closing ??= (async () => {
       if (this.heartbeat) clearInterval(this.heartbeat);
-      for (const a of [...this.attached.values()]) {
+      const sockets = [...this.attached.values()];
+      for (const a of sockets) {
         a.conn.closeWith(CLOSE.GOING_AWAY, 'server shutting down');
         this.options.registry.hub.detach(a.conn.id);
         a.conn.close('server shutting down');
       }
+      // Peers get a moment to answer the close handshake; a stalled one is cut.
+      await Promise.race([
+        Promise.all(sockets.map((a) => (a.socket.readyState === a.socket.CLOSED ? undefined : new Promise((resolve) => a.socket.once('close', resolve))))),
+        new Promise((resolve) => setTimeout(resolve, Math.min(1000, this.options.closeGraceMs ?? 5000)).unref()),
+      ]);
+      for (const a of sockets) a.socket.terminate();
       await new Promise<void>((resolve) => this.wss.close(() => resolve()));
       await new Promise<void>((resolve) => {
         this.server.close(() => resolve());
         this.server.closeAllConnections();
       });
-      for (const a of [...this.attached.values()]) a.socket.terminate();
     })();
     return this.closing;
   }

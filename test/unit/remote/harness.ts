@@ -14,6 +14,7 @@ import type { HistoryOptions } from '../../../src/session/history';
 import { Hub } from '../../../src/session/hub';
 import { SessionRegistry } from '../../../src/session/registry';
 import type { AgentSession } from '../../../src/session/engine';
+import type { AgentAdapter, AgentHost, AgentPrompt, TurnOutcome } from '../../../src/session/agentAdapter';
 import { ScriptedAdapter, type ScriptedAdapterOptions } from '../../support/scriptedAdapter';
 
 export interface Rig {
@@ -33,13 +34,15 @@ export async function rig(
     origin?: 'local' | 'remote';
     server?: Partial<RemoteServerOptions>;
     hub?: ConstructorParameters<typeof Hub>[0];
+    /** Another agent instead of the scripted one. */
+    agent?: AgentAdapter;
   } = {},
 ): Promise<Rig> {
   const hub = new Hub({ handshakeTimeoutMs: 2000, ...options.hub });
   // The host's clock (rawp serve uses the same): strictly increasing stamps keep §2.3 replay order exact.
   const registry = new SessionRegistry(hub, { clock: monotonicClock() });
   const adapter = new ScriptedAdapter(options.adapter);
-  const session = await registry.create({ adapter, origin: options.origin ?? 'remote', name: 'test session', history: options.history });
+  const session = await registry.create({ adapter: options.agent ?? adapter, origin: options.origin ?? 'remote', name: 'test session', history: options.history });
   const token = generateToken();
   const server = await RemoteServer.start({ registry, token, ...options.server });
   return {
@@ -148,4 +151,28 @@ export function tryUpgrade(url: string, options: { protocols?: string[]; headers
 /** Frames that every connection of a session gets (not its own opening frames). */
 export function broadcastIds(frames: Array<Frame | VendorFrame>, openingCount: number): string[] {
   return frames.slice(openingCount).map((f) => `${f.type}:${f.message_id}`);
+}
+
+/** An agent that streams `batches` × `perBatch` text deltas, yielding the event loop between batches. */
+export class PacedAgent implements AgentAdapter {
+  readonly info = { id: 'paced', displayName: 'Paced agent', adapter_type: 'sdk' as const };
+  private host?: AgentHost;
+
+  constructor(private readonly o: { batches: number; perBatch: number; text: string }) {}
+
+  async start(host: AgentHost) {
+    this.host = host;
+    return { capabilities: { features: {} }, tools: [], commands: [] };
+  }
+
+  async prompt(_p: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
+    for (let b = 0; b < this.o.batches && !signal.aborted; b++) {
+      for (let i = 0; i < this.o.perBatch; i++) this.host?.emit({ type: 'agent.text.delta', payload: { content_index: 0, text: this.o.text } });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.host?.emit({ type: 'agent.text.done', payload: { content_index: 0 } });
+    return { stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } };
+  }
+
+  async dispose(): Promise<void> {}
 }
