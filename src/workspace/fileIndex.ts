@@ -45,8 +45,9 @@ export interface Folder {
 export class FileIndex {
   private readonly subscriptions: Disposable[] = [];
   private disposed = false;
-  private pending: Promise<void> = Promise.resolve();
   /** Resolves when every change handed to `applyChanges` so far is applied. */
+  private pending: Promise<void> = Promise.resolve();
+  /** Folders whose ignore files changed in the current batch (re-listed after it). */
   private relists = new Set<Folder>();
 
   private constructor(
@@ -153,7 +154,10 @@ export class FileIndex {
         await Promise.all(folders.map((f) => this.relist(f)));
       }
     };
-    this.pending = this.pending.then(run, run);
+    // A failing batch (e.g. a re-list that cannot read the folder) must not break the chain or
+    // surface as an unhandled rejection: the index keeps what it has and later batches still apply.
+    const guarded = (): Promise<void> => run().catch(() => undefined);
+    this.pending = this.pending.then(guarded, guarded);
     return this.pending;
   }
 
