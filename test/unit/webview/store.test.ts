@@ -1,0 +1,114 @@
+// The webview store in Node (no browser needed): frames are applied once per animation frame
+// (coalescing), our own control frames go into our transcript (the hub never echoes them, §2.4),
+// capability gating (§12.2.1), and the VS Code transport's validation of host messages.
+import { strict as assert } from 'node:assert';
+import { hostMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
+import { ChatStore } from '../../../webview-ui/src/state/store';
+import type { Transport } from '../../../webview-ui/src/transport/types';
+import { VsCodeTransport } from '../../../webview-ui/src/transport/vscode';
+import { SESSION, TURN, clientCaps, plainAgentStream } from '../../browser/streams';
+import { streamBuilder } from '../../fixtures/frames/streamBuilder';
+
+class FakeTransport implements Transport {
+  sent: WebviewMessage[] = [];
+  private listener?: (m: HostMessage) => void;
+  send(m: WebviewMessage): void {
+    this.sent.push(m);
+  }
+  onMessage(l: (m: HostMessage) => void): () => void {
+    this.listener = l;
+    return () => undefined;
+  }
+  host(m: HostMessage): void {
+    this.listener?.(m);
+  }
+  getState(): unknown {
+    return undefined;
+  }
+  setState(): void {}
+  frames(type: string): Array<{ type: string; payload: Record<string, unknown> }> {
+    return this.sent.flatMap((m) => (m.kind === 'frame' && m.payload.frame.type === type ? [m.payload.frame as { type: string; payload: Record<string, unknown> }] : []));
+  }
+}
+
+function setup() {
+  const transport = new FakeTransport();
+  const ticks: Array<() => void> = [];
+  const store = new ChatStore(transport, (cb) => ticks.push(cb));
+  let changes = 0;
+  store.subscribe(() => changes++);
+  transport.host(hostMessage('session.attached', { session_id: SESSION }));
+  const tick = () => ticks.splice(0).forEach((cb) => cb());
+  return { transport, store, tick, changes: () => changes };
+}
+
+describe('webview store', () => {
+  it('coalesces a burst of text deltas into one transcript update per animation frame', () => {
+    const { transport, store, tick, changes } = setup();
+    const b = streamBuilder(SESSION);
+    const before = changes();
+    const frames = [b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, { turn_id: TURN })];
+    for (let i = 0; i < 200; i++) frames.push(b.make('agent.text.delta', { content_index: 0, text: `w${i} ` }, { turn_id: TURN }) as never);
+    for (const f of frames) transport.host(hostMessage('frames', { session_id: SESSION, frames: [f as unknown as Record<string, unknown>] }));
+    assert.equal(store.transcript.stats.applied, 0, 'nothing applied before the frame tick');
+    tick();
+    assert.equal(changes() - before, 1);
+    assert.equal(store.transcript.stats.applied, 201);
+    assert.equal(store.lastFlush?.frames, 201);
+  });
+
+  it('§2.4 applies its own prompt to its own transcript, and §12.2.1 refuses frames the peer did not announce', () => {
+    const { transport, store, tick } = setup();
+    for (const f of plainAgentStream()) transport.host(hostMessage('frames', { session_id: SESSION, frames: [f as unknown as Record<string, unknown>] }));
+    tick();
+    assert.ok(store.sendFrame('control.prompt.request', { prompt_text: 'hello' }));
+    assert.equal(store.transcript.timeline.filter((e) => e.kind === 'prompt').length, 1);
+    assert.equal(store.sendFrame('control.mode.switch', { mode: 'plan' }), undefined);
+    store.searchFiles('src');
+    assert.equal(transport.frames('control.file.search').length, 0);
+    assert.equal(transport.frames('control.mode.switch').length, 0);
+  });
+
+  it('§12.2.1 takes the peer features from the peer\'s capabilities, never from its own', () => {
+    const { transport, store, tick } = setup();
+    assert.equal(transport.frames('session.capabilities').length, 1, 'announced on attach');
+    assert.equal(store.may('control.file.search'), false);
+    transport.host(hostMessage('frames', { session_id: SESSION, frames: [clientCaps(streamBuilder(SESSION)) as unknown as Record<string, unknown>] }));
+    tick();
+    assert.equal(store.may('control.file.search'), true);
+    store.searchFiles('au');
+    store.searchFiles('aut');
+    // The unanswered first search is cancelled when the query changes (§16.1.3).
+    assert.deepEqual(transport.frames('control.file.search').map((f) => f.payload.query), ['au', 'aut']);
+    assert.equal(transport.frames('control.file.search.cancel').length, 1);
+  });
+
+  it('ignores frames of another session and takes candidates only for the query it waits for', () => {
+    const { transport, store, tick } = setup();
+    transport.host(hostMessage('frames', { session_id: SESSION, frames: [clientCaps(streamBuilder(SESSION)) as unknown as Record<string, unknown>] }));
+    tick();
+    store.searchFiles('x');
+    const b = streamBuilder(SESSION);
+    const stale = b.make('session.file.candidates', { query_id: 'old', candidates: [{ path: 'a', name: 'a', directory: '' }], truncated: false });
+    const other = streamBuilder('other-session').make('agent.text.delta', { content_index: 0, text: 'not ours' });
+    transport.host(hostMessage('frames', { session_id: SESSION, frames: [stale as unknown as Record<string, unknown>] }));
+    transport.host(hostMessage('frames', { session_id: 'other-session', frames: [other as unknown as Record<string, unknown>] }));
+    tick();
+    assert.equal(store.candidates, undefined);
+    assert.equal(store.transcript.timeline.length, 0);
+  });
+
+  it('the VS Code transport validates host messages and reports a bad one to the host log', () => {
+    const posted: unknown[] = [];
+    let onMessage: ((e: { data: unknown }) => void) | undefined;
+    const target = { addEventListener: (_: string, l: (e: { data: unknown }) => void) => (onMessage = l) } as unknown as Window;
+    const t = new VsCodeTransport({ postMessage: (m) => posted.push(m), getState: () => undefined, setState: () => undefined }, target);
+    const got: HostMessage[] = [];
+    t.onMessage((m) => got.push(m));
+    onMessage?.({ data: { kind: 'notice', payload: { level: 'info', message: 'hi' } } });
+    onMessage?.({ data: { kind: 'frames', payload: { session_id: '', frames: 'nope' } } });
+    assert.deepEqual(got, [{ kind: 'notice', payload: { level: 'info', message: 'hi' } }]);
+    assert.equal(posted.length, 1);
+    assert.match(JSON.stringify(posted[0]), /"kind":"log".*frames/);
+  });
+});
