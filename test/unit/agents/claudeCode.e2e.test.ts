@@ -444,6 +444,7 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     const body3 = h.mainRequests()[2].rawBody;
     assert.match(body3, /second question/);
     assert.match(body3, /Second answer\./);
+    h.assertValid();
   });
 
   it('§4.4.1 an API error: agent.error (recoverable) and turn end "error"; the session goes on', async () => {
