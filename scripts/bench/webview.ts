@@ -7,40 +7,11 @@
 // Ends with one JSON line: {"bench":"webview","frames":10000,"load_ms":…,"append_p95_ms":…,"heap_mb":…,"dom_nodes":…}
 import type { Frame } from '../../src/protocol/frameTypes';
 import { settle, startHarness } from '../../test/browser/harness';
-import { streamBuilder, usagePayload } from '../../test/fixtures/frames/streamBuilder';
+import { longSession, sentence } from '../../test/browser/streams';
+import { streamBuilder } from '../../test/fixtures/frames/streamBuilder';
 
 const SESSION = '44444444-4444-4444-8444-444444444444';
 const FRAMES = 10_000;
-const words = 'the agent reads the file then edits the token check and runs the tests again to be sure it works'.split(' ');
-const sentence = (i: number, n: number) => Array.from({ length: n }, (_, k) => words[(i * 7 + k) % words.length]).join(' ');
-
-function longSession(total: number, b = streamBuilder(SESSION, Date.parse('2026-03-16T08:00:00.000Z'))): Frame[] {
-  const f: Frame[] = [
-    b.make('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: { thinking_stream: true, tool_streaming: true, plan_mode: true, file_search_fuzzy: true } }),
-    b.make('agent.state.changed', { previous_state: 'idle', current_state: 'idle' }),
-  ];
-  for (let turn = 0; f.length < total; turn++) {
-    const turn_id = `turn-${turn}`;
-    const T = { turn_id };
-    f.push(b.make('control.prompt.request', { prompt_text: `Please ${sentence(turn, 8)} (${turn})` }));
-    f.push(b.make('session.turn.start', { turn_id, turn_index: turn }, T));
-    for (let k = 0; k < 4; k++) f.push(b.make('agent.thinking.delta', { content_index: 0, text: `${sentence(turn + k, 6)} ` }, T));
-    f.push(b.make('agent.thinking.done', { content_index: 0 }, T));
-    for (let k = 0; k < 16; k++) f.push(b.make('agent.text.delta', { content_index: 1, text: `${k === 8 ? '\n\n`code()` ' : ''}${sentence(turn + k, 5)} ` }, T));
-    f.push(b.make('agent.text.done', { content_index: 1 }, T));
-    const inv = `inv-${turn}`;
-    f.push(b.make('tool.invoke.request', { invocation_id: inv, tool_name: 'Bash', input: { command: `npm test -- ${turn}` } }, T));
-    for (let s = 0; s < 8; s++) f.push(b.make('tool.invoke.stream', { invocation_id: inv, tool_name: 'Bash', stream_type: 'stdout', chunk: `ok ${s} ${sentence(s, 4)}\n`, sequence: s }, T));
-    f.push(b.make('tool.invoke.result', { invocation_id: inv, tool_name: 'Bash', status: 'success', output: 'ok\n'.repeat(8), output_type: 'text', duration_ms: 40 }, T));
-    const read = `read-${turn}`;
-    f.push(b.make('tool.invoke.request', { invocation_id: read, tool_name: 'Read', input: { file_path: `src/file${turn}.ts` } }, T));
-    f.push(b.make('tool.invoke.result', { invocation_id: read, tool_name: 'Read', status: 'success', output: Array.from({ length: 30 }, (_, i) => `${String(i + 1).padStart(6)}\tline ${i} ${sentence(i, 4)}`).join('\n'), output_type: 'file_content' }, T));
-    f.push(b.make('session.usage', usagePayload(1000 * (turn + 1), 200 * (turn + 1), turn_id), T));
-    f.push(b.make('session.turn.end', { turn_id, stop_reason: 'end_turn', tool_invocation_count: 2 }, T));
-  }
-  return f.slice(0, total);
-}
-
 function liveTurn(b: ReturnType<typeof streamBuilder>): Frame[] {
   const turn_id = 'turn-live';
   const T = { turn_id };
