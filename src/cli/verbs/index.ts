@@ -3,5 +3,7 @@ import type { Verb } from '../verb';
 import { validateVerb } from './validate';
 import { convertVerb } from './convert';
 import { searchVerb } from './search';
+import { serveVerb } from './serve';
+import { attachVerb } from './attach';
 
-export const verbs: Verb[] = [validateVerb, convertVerb, searchVerb];
+export const verbs: Verb[] = [validateVerb, convertVerb, searchVerb, serveVerb, attachVerb];

@@ -1,0 +1,34 @@
+// What a line typed by the user means while a question is pending (§4.3 → §6.2.1): a number picks
+// an option (several, comma-separated, for MULTI_SELECT), an option's value or label picks it too,
+// y/n answer a YN question without options, and a TEXT_INPUT takes the line itself.
+import type { PayloadOf } from '../../protocol/frameTypes';
+
+export type Answer = { ok: true; payload: PayloadOf<'control.interaction.response'> } | { ok: false; message: string };
+
+export function answerFor(request: PayloadOf<'agent.interaction.request'>, line: string): Answer {
+  const text = line.trim();
+  const options = request.options ?? [];
+  const base = { interaction_id: request.interaction_id };
+  if (request.interaction_type === 'TEXT_INPUT' && options.length === 0) {
+    return { ok: true, payload: { ...base, selected_value: text, text_input: text } };
+  }
+  if (options.length === 0) {
+    if (/^(y|yes)$/i.test(text)) return { ok: true, payload: { ...base, selected_value: 'yes' } };
+    if (/^(n|no)$/i.test(text)) return { ok: true, payload: { ...base, selected_value: 'no' } };
+    return { ok: false, message: 'answer y or n' };
+  }
+  const pick = (word: string): string | undefined => {
+    const n = Number(word);
+    if (Number.isInteger(n) && n >= 1 && n <= options.length) return options[n - 1].value;
+    const byValue = options.find((o) => o.value.toLowerCase() === word.toLowerCase() || o.label.toLowerCase() === word.toLowerCase());
+    return byValue?.value;
+  };
+  if (request.interaction_type === 'MULTI_SELECT') {
+    const picked = text.split(',').map((w) => pick(w.trim()));
+    if (picked.some((p) => p === undefined)) return { ok: false, message: `pick options by number, comma-separated (1-${options.length})` };
+    return { ok: true, payload: { ...base, selected_value: picked as string[] } };
+  }
+  const value = pick(text);
+  if (value === undefined) return { ok: false, message: `pick an option: 1-${options.length}` };
+  return { ok: true, payload: { ...base, selected_value: value } };
+}

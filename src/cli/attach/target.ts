@@ -1,0 +1,54 @@
+// Which session `rawp attach URL` means. Accepted: the server's base URL as `rawp serve` prints it
+// (http[s]://host:port, then --session or the only/first shared session), a session URL
+// (…/v1/sessions/ID) or the stream itself (ws[s]://…/v1/sessions/ID/stream).
+import { get as httpGet } from 'node:http';
+import { get as httpsGet } from 'node:https';
+import { route, streamPath } from '../../remote/controlPlane';
+
+export interface Target {
+  /** ws(s)://host:port/v1/sessions/ID/stream */
+  streamUrl: string;
+  session_id: string;
+}
+
+export async function resolveTarget(raw: string, options: { token: string; session?: string; ca?: Buffer }): Promise<Target> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`not a URL: ${raw}`);
+  }
+  const secure = url.protocol === 'https:' || url.protocol === 'wss:';
+  if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) throw new Error(`unsupported scheme ${url.protocol} (use http, https, ws or wss)`);
+  const base = `${secure ? 'https' : 'http'}://${url.host}`;
+  const wsBase = `${secure ? 'wss' : 'ws'}://${url.host}`;
+  const r = route(url.pathname);
+  let session_id = options.session;
+  if (r.kind === 'stream' || r.kind === 'session') session_id ??= r.session_id;
+  if (session_id === undefined) {
+    const sessions = await listSessions(`${base}/v1/sessions`, options.token, options.ca);
+    if (sessions.length === 0) throw new Error('the host shares no session');
+    session_id = sessions[0].session_id;
+  }
+  return { streamUrl: `${wsBase}${streamPath(session_id)}`, session_id };
+}
+
+function listSessions(url: string, token: string, ca: Buffer | undefined): Promise<{ session_id: string; name: string }[]> {
+  return new Promise((resolve, reject) => {
+    const get = url.startsWith('https:') ? httpsGet : httpGet;
+    const req = get(url, { headers: { authorization: `Bearer ${token}` }, ...(ca ? { ca } : {}) }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new Error(`listing sessions: the server answered ${res.statusCode} ${body}`));
+        try {
+          resolve((JSON.parse(body) as { sessions: { session_id: string; name: string }[] }).sessions);
+        } catch (e) {
+          reject(new Error(`listing sessions: ${(e as Error).message}`));
+        }
+      });
+    });
+    req.on('error', (e) => reject(new Error(`cannot reach ${url}: ${e.message}`)));
+  });
+}

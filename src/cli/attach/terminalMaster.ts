@@ -1,0 +1,141 @@
+// The terminal master behind `rawp attach`: frames in → the one transcript reducer → the
+// terminal; lines typed → prompts or answers; Ctrl-C cancels the running turn (a second one
+// quits). On a drop it finalizes the transcript (§7.8.1) and the client reattaches; the
+// session.history that follows undoes the finalization and fills the gap (§7.8.3).
+import { createInterface } from 'node:readline';
+import type { Frame, VendorFrame } from '../../protocol/frameTypes';
+import { createTranscript, currentTurn, type Transcript } from '../../protocol/transcript';
+import { finalize } from '../../protocol/transcript/finalize';
+import { pendingInteractions } from '../../protocol/transcript/read';
+import { applyFrame } from '../../protocol/transcript/reduce';
+import { answerFor } from './answers';
+import { MasterClient } from './masterClient';
+import { TerminalPrinter } from './render';
+
+export interface TerminalMasterOptions {
+  url: string;
+  token: string;
+  session_id: string;
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  ca?: Buffer;
+}
+
+export class TerminalMaster {
+  readonly transcript: Transcript;
+  private readonly printer: TerminalPrinter;
+  private readonly client: MasterClient;
+  private scheduled = false;
+  private announced = new Set<string>();
+  private cancelSentFor?: string;
+  private finished!: (code: number) => void;
+  readonly done: Promise<number>;
+
+  constructor(private readonly o: TerminalMasterOptions) {
+    this.transcript = createTranscript({ sessionId: o.session_id });
+    this.printer = new TerminalPrinter((text) => o.stdout.write(text));
+    this.done = new Promise((resolve) => (this.finished = resolve));
+    this.client = new MasterClient({
+      url: o.url,
+      token: o.token,
+      session_id: o.session_id,
+      ...(o.ca ? { ca: o.ca } : {}),
+      handlers: {
+        frame: (f) => this.onFrame(f),
+        connected: ({ reattach }) => this.notice(reattach ? '[reconnected; catching up]' : `[attached to session ${o.session_id}; type a prompt, Ctrl-C cancels a turn]`),
+        disconnected: ({ code, reason, retryInMs }) => {
+          finalize(this.transcript, { reason: 'connection_closed' });
+          this.render();
+          if (retryInMs !== undefined) this.notice(`[connection lost (${code}${reason ? `: ${reason}` : ''}); reconnecting in ${retryInMs} ms]`);
+        },
+        ended: ({ reason }) => {
+          this.render();
+          this.notice(`[disconnected: ${reason}]`);
+          this.finished(this.transcript.deleted || reason === 'closed' ? 0 : 1);
+        },
+      },
+    });
+  }
+
+  start(): void {
+    this.client.start();
+    const lines = createInterface({ input: this.o.stdin, terminal: false });
+    lines.on('line', (line) => this.onLine(line));
+    lines.on('close', () => {
+      // End of input on a terminal (Ctrl-D) means leave; a closed pipe leaves us watching.
+      if ((this.o.stdin as NodeJS.ReadStream).isTTY) this.stop();
+    });
+  }
+
+  /** Ctrl-C: cancel the running turn; with none running, or pressed again, quit. */
+  interrupt(): void {
+    const turn = currentTurn(this.transcript);
+    if (turn && this.cancelSentFor !== turn.turnId && this.client.connected) {
+      this.cancelSentFor = turn.turnId;
+      this.sendOwn(this.client.send('control.prompt.cancel', { target_turn_id: turn.turnId, reason: 'user_cancelled' }));
+      this.notice('[cancelling the turn; Ctrl-C again to quit]');
+      return;
+    }
+    this.stop();
+  }
+
+  stop(): void {
+    this.client.stop();
+  }
+
+  /** For tests: cut the connection as a network drop would. */
+  drop(): void {
+    this.client.drop();
+  }
+
+  private onLine(line: string): void {
+    const text = line.trim();
+    if (!text) return;
+    if (text === '/quit') return this.stop();
+    if (text === '/cancel') return this.interrupt();
+    if (!this.client.connected) return this.notice('[not connected; nothing was sent]');
+    const [pending] = pendingInteractions(this.transcript);
+    if (pending) {
+      const answer = answerFor(pending.request, text);
+      if (!answer.ok) return this.notice(`[${answer.message}]`);
+      this.sendOwn(this.client.send('control.interaction.response', answer.payload));
+      return;
+    }
+    this.sendOwn(this.client.send('control.prompt.request', { prompt_text: text, input_type: text.startsWith('/') ? 'slash_command' : 'text' }));
+  }
+
+  /** Our own controls are not echoed back (§2.4): put them in our transcript ourselves. */
+  private sendOwn(frame: Frame | undefined): void {
+    if (!frame) return this.notice('[not connected; nothing was sent]');
+    applyFrame(this.transcript, frame);
+    this.render();
+  }
+
+  private onFrame(frame: Frame | VendorFrame): void {
+    if (applyFrame(this.transcript, frame)) this.schedule();
+  }
+
+  /** Render at most once per turn of the event loop, however many frames arrived. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.render();
+    });
+  }
+
+  private render(): void {
+    this.printer.update(this.transcript);
+    for (const p of pendingInteractions(this.transcript)) {
+      if (this.announced.has(p.interactionId)) continue;
+      this.announced.add(p.interactionId);
+      const how = p.request.options?.length ? `type a number (1-${p.request.options.length})` : p.request.interaction_type === 'TEXT_INPUT' ? 'type your answer' : 'type y or n';
+      this.notice(`[question waiting: ${how}]`);
+    }
+  }
+
+  private notice(text: string): void {
+    this.printer.notice(text);
+  }
+}

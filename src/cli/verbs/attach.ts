@@ -1,0 +1,77 @@
+// `rawp attach` — a terminal master for a shared session (`rawp serve` or an editor that shares).
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { resolveTarget } from '../attach/target';
+import { TerminalMaster } from '../attach/terminalMaster';
+import { readClientToken } from '../../remote/tokenSource';
+import type { Verb } from '../verb';
+
+const HELP = `Usage: rawp attach URL [--token-file F | --token T] [--session ID] [--ca F]
+
+Attaches to a shared session as a master: shows the transcript live, sends each line you type as a
+prompt, answers questions (type the option's number), cancels the running turn on Ctrl-C (a second
+Ctrl-C quits), and reconnects by itself after a drop without losing anything.
+
+  URL              the host (http://127.0.0.1:PORT as rawp serve prints it), a session URL, or the
+                   ws(s)://…/v1/sessions/ID/stream of a session
+  --token T        the host's access token (or --token-file F, or RAWP_TOKEN in the environment)
+  --session ID     which session (default: the one in the URL, else the first shared session)
+  --ca F           trust this PEM certificate (a self-signed wss:// host)
+
+Lines starting with / are sent as slash commands; /cancel cancels the turn, /quit leaves.
+`;
+
+export const attachVerb: Verb = {
+  name: 'attach',
+  summary: 'attach to a shared session as a terminal master (prompts, answers, Ctrl-C cancels, auto-reconnect)',
+  help: HELP,
+  async run(argv, io) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: { token: { type: 'string' }, 'token-file': { type: 'string' }, session: { type: 'string' }, ca: { type: 'string' } },
+      });
+    } catch (e) {
+      io.stderr.write(`rawp attach: ${(e as Error).message}\n\n${HELP}`);
+      return 2;
+    }
+    const { values, positionals } = parsed;
+    if (positionals.length !== 1) {
+      io.stderr.write(`rawp attach: one URL expected\n\n${HELP}`);
+      return 2;
+    }
+    let token: string;
+    let ca: Buffer | undefined;
+    try {
+      token = readClientToken({ token: values.token, tokenFile: values['token-file'] });
+      ca = values.ca ? readFileSync(values.ca) : undefined;
+    } catch (e) {
+      io.stderr.write(`rawp attach: ${(e as Error).message}\n`);
+      return 2;
+    }
+    let target;
+    try {
+      target = await resolveTarget(positionals[0], { token, session: values.session, ca });
+    } catch (e) {
+      io.stderr.write(`rawp attach: ${(e as Error).message}\n`);
+      return 1;
+    }
+    const master = new TerminalMaster({ url: target.streamUrl, token, session_id: target.session_id, stdin: io.stdin, stdout: io.stdout, ca });
+    const onSigint = () => master.interrupt();
+    const onSigterm = () => master.stop();
+    process.on('SIGINT', onSigint);
+    process.on('SIGTERM', onSigterm);
+    try {
+      master.start();
+      return await master.done;
+    } finally {
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigterm);
+      // stdin keeps the process alive otherwise.
+      (io.stdin as NodeJS.ReadStream).pause?.();
+      (io.stdin as NodeJS.ReadStream).unref?.();
+    }
+  },
+};

@@ -1,0 +1,162 @@
+// `rawp serve` — the session engine without VS Code: one shared session with the chosen agent,
+// served to remote masters over HTTP + WebSocket (src/remote). Prints one JSON line when it
+// listens; stops cleanly on SIGINT/SIGTERM (clean-up frames out, agent processes gone).
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { chooseAgent, createAgent, detectAgents } from '../../agents/selection';
+import type { AgentAdapter } from '../../agents/adapter';
+import { monotonicClock } from '../../remote/monotonicClock';
+import { RemoteServer, tlsFromFiles } from '../../remote/server';
+import { resolveToken } from '../../remote/tokenSource';
+import { Hub } from '../../session/hub';
+import { SessionRegistry } from '../../session/registry';
+import type { Logger } from '../../session/ports';
+import type { Verb, VerbIo } from '../verb';
+
+const HELP = `Usage: rawp serve --workspace DIR [--agent NAME] [--host H] [--port P]
+                  [--token-file F | --token T] [--tls-cert F --tls-key F] [--allow-insecure-remote]
+
+Runs one agent session on DIR and lets remote masters attach to it (rawp attach, a browser at the
+printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"session_id":…} on stdout.
+
+  --workspace DIR          the folder the agent works in (required)
+  --agent NAME             builtin (default), claude-code, codex, acp:<preset or command line>, openai
+  --base-url URL --model M the OpenAI-compatible endpoint (with --agent openai; key in OPENAI_API_KEY)
+  --name NAME              the session's name
+  --host H                 bind address (default 127.0.0.1); other than loopback needs TLS
+  --port P                 port (default 0: any free port)
+  --token T                the access token (22+ characters of A-Z a-z 0-9 _ -)
+  --token-file F           read the token from F; if F does not exist, generate one into it (mode 0600)
+  --tls-cert F --tls-key F serve https/wss with this PEM certificate and key
+  --allow-insecure-remote  allow a non-loopback bind without TLS (the token then travels in clear)
+  --allow-origin O         also accept browser pages from origin O (repeatable)
+  --rules-file F           where "always allow" permission answers are kept
+                           (default ~/.config/rawp/permission-rules.json)
+  --verbose                log the server's events to stderr
+
+Without --token or --token-file a token is generated and printed once on stderr.
+`;
+
+export const serveVerb: Verb = {
+  name: 'serve',
+  summary: 'run an agent session headless and let remote masters attach over WebSocket',
+  help: HELP,
+  async run(argv, io) {
+    let values;
+    try {
+      values = parseArgs({
+        args: argv,
+        options: {
+          workspace: { type: 'string' },
+          agent: { type: 'string' },
+          'base-url': { type: 'string' },
+          model: { type: 'string' },
+          name: { type: 'string' },
+          host: { type: 'string' },
+          port: { type: 'string' },
+          token: { type: 'string' },
+          'token-file': { type: 'string' },
+          'tls-cert': { type: 'string' },
+          'tls-key': { type: 'string' },
+          'allow-insecure-remote': { type: 'boolean' },
+          'allow-origin': { type: 'string', multiple: true },
+          'rules-file': { type: 'string' },
+          verbose: { type: 'boolean' },
+        },
+      }).values;
+    } catch (e) {
+      io.stderr.write(`rawp serve: ${(e as Error).message}\n\n${HELP}`);
+      return 2;
+    }
+    const fail = (message: string) => {
+      io.stderr.write(`rawp serve: ${message}\n`);
+      return 2;
+    };
+    if (!values.workspace) return fail('--workspace DIR is required');
+    const workspace = resolve(values.workspace);
+    if (!isDirectory(workspace)) return fail(`workspace "${workspace}" is not a directory`);
+    const port = values.port === undefined ? 0 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) return fail('--port must be an integer from 0 to 65535');
+    if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) return fail('--tls-cert and --tls-key go together');
+
+    let token;
+    let tls;
+    try {
+      token = resolveToken({ token: values.token, tokenFile: values['token-file'] });
+      tls = values['tls-cert'] && values['tls-key'] ? tlsFromFiles(values['tls-cert'], values['tls-key']) : undefined;
+    } catch (e) {
+      return fail((e as Error).message);
+    }
+
+    const logger = values.verbose ? stderrLogger(io) : undefined;
+    const rulesFile = values['rules-file'] ?? join(homedir(), '.config', 'rawp', 'permission-rules.json');
+    const defaultAgent = values.agent ?? 'builtin';
+    const makeAgent = async (requested: string): Promise<AgentAdapter> => {
+      const acp = requested.startsWith('acp:') ? [requested.slice(4)] : [];
+      const candidates = await detectAgents({ openai: { baseUrl: values['base-url'], model: values.model }, acpCommands: acp });
+      const choice = chooseAgent(candidates, { requested });
+      if (!choice.ok) throw new Error(choice.error);
+      return createAgent(choice.agent, { rulesFile, openai: { baseUrl: values['base-url'], model: values.model } });
+    };
+
+    const hub = new Hub(logger ? { logger } : {});
+    const registry = new SessionRegistry(hub, { clock: monotonicClock(), ...(logger ? { logger } : {}) });
+    let server: RemoteServer;
+    let session_id: string;
+    try {
+      const session = await registry.create({ adapter: await makeAgent(defaultAgent), origin: 'remote', workspacePath: workspace, name: values.name });
+      session_id = session.session_id;
+      server = await RemoteServer.start({
+        registry,
+        token: token.token,
+        host: values.host,
+        port,
+        tls,
+        allowInsecureRemote: values['allow-insecure-remote'],
+        allowedOrigins: values['allow-origin'],
+        logger,
+        createSession: async (req) => {
+          const s = await registry.create({ adapter: await makeAgent(req.agent ?? defaultAgent), origin: 'remote', workspacePath: workspace, name: req.name });
+          return { session_id: s.session_id };
+        },
+      });
+    } catch (e) {
+      await registry.disposeAll();
+      return fail((e as Error).message);
+    }
+
+    io.stdout.write(`${JSON.stringify({ event: 'listening', url: server.url, session_id })}\n`);
+    if (token.kind === 'generated') {
+      io.stderr.write(`rawp serve: access token (shown once, not stored): ${token.token}\n`);
+      io.stderr.write(`rawp serve: browser master: ${server.browserUrl({ session_id, token: token.token })}\n`);
+    } else if (token.kind === 'generated_to_file') {
+      io.stderr.write(`rawp serve: a new access token was written to ${token.file}\n`);
+    }
+
+    const signal = await new Promise<string>((resolveSignal) => {
+      const on = (s: string) => () => resolveSignal(s);
+      process.once('SIGINT', on('SIGINT'));
+      process.once('SIGTERM', on('SIGTERM'));
+    });
+    io.stderr.write(`rawp serve: ${signal}: ending sessions\n`);
+    // Sessions first: their §7.5.3 clean-up and session.deleted reach the masters, then the port closes.
+    await registry.disposeAll();
+    await server.close();
+    return 0;
+  },
+};
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function stderrLogger(io: VerbIo): Logger {
+  const line = (level: string) => (message: string, data?: Record<string, unknown>) => io.stderr.write(`[${level}] ${message}${data ? ` ${JSON.stringify(data)}` : ''}\n`);
+  return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
+}
