@@ -181,6 +181,42 @@ describe('webview in Chromium: rendering', function () {
     assert.ok(shades[0] > 200 && shades[1] < 60, `light ${shades[0]} vs dark ${shades[1]} backgrounds`);
   });
 
+  it('§5.3.1 odd tool outputs (any JSON value) of every output_type render as text or JSON, never break the page', async () => {
+    const page = await h.open({ height: 1200 });
+    const b = streamBuilder(SESSION);
+    const T = { turn_id: TURN };
+    const types = ['text', 'structured', 'file_content', 'file_list', 'diff', 'web_content', 'empty', 'binary_ref', 'agent_result'] as const;
+    const odd: unknown[] = [null, 42, true, [1, { a: [2] }], { hunks: [{ lines: 'x' }], files: 5, results: 'r', todos: [{ id: 1 }] }, '', '@@ nonsense @@\n+x'];
+    const frames = [b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T)];
+    let n = 0;
+    for (const type of types)
+      for (const output of odd) {
+        const id = `odd-${n++}`;
+        frames.push(b.make('tool.invoke.request', { invocation_id: id, tool_name: 'Odd', input: { n } }, T) as never);
+        frames.push(b.make('tool.invoke.result', { invocation_id: id, tool_name: 'Odd', status: 'success', output, output_type: type }, T) as never);
+      }
+    await feed(page, SESSION, frames, true);
+    for (let i = 0; i < 40; i++) {
+      await page.locator('.transcript-scroll').evaluate((el) => el.scrollBy(0, 900));
+      await settle(page);
+    }
+    assert.deepEqual(pageErrors(page), []);
+    assert.equal(await page.locator('.row .error-block', { hasText: 'could not be shown' }).count(), 0);
+    const logged = (await sentMessages(page)).filter((m) => m.kind === 'log');
+    assert.deepEqual(logged, []);
+  });
+
+  it('takes its colors from the VS Code theme variables when the editor provides them', async () => {
+    const page = await h.open({ colorScheme: 'light' });
+    await page.evaluate(() => {
+      document.documentElement.style.setProperty('--vscode-sideBar-background', 'rgb(1, 2, 3)');
+      document.documentElement.style.setProperty('--vscode-foreground', 'rgb(250, 251, 252)');
+      document.body.classList.add('vscode-high-contrast');
+    });
+    const colors = await page.evaluate(() => ({ bg: getComputedStyle(document.body).backgroundColor, fg: getComputedStyle(document.body).color }));
+    assert.deepEqual(colors, { bg: 'rgb(1, 2, 3)', fg: 'rgb(250, 251, 252)' });
+  });
+
   describe('interactions', () => {
     let page: Page;
     before(async () => {

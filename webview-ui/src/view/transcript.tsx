@@ -8,6 +8,7 @@ import type { Turn } from '../../../src/protocol/transcript';
 import { formatTokens } from '../format';
 import { useStoreVersion } from '../state/useStore';
 import { BlockView } from './blocks';
+import { RowBoundary } from './boundary';
 import { buildRows, type Row } from './rows';
 
 const TurnStart = memo(
@@ -96,7 +97,9 @@ export function TranscriptView() {
           if (!row) return null;
           return (
             <div key={row.key} class="row" data-index={item.index} ref={(el) => { if (el) virtualizer.measureElement(el); }} style={{ transform: `translateY(${item.start}px)` }}>
-              <RowView row={row} />
+              <RowBoundary label={row.key}>
+                <RowView row={row} />
+              </RowBoundary>
             </div>
           );
         })}
