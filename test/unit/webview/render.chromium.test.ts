@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { FIXTURES, RESULTS_DIR, feed, pageErrors, readJsonl, sentFrames, sentMessages, settle, startHarness, violations, type Harness } from '../../browser/harness';
 import { SESSION, TURN, interactionsStream, outputsStream, truncatedHistoryStream } from '../../browser/streams';
+import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
 describe('webview in Chromium: rendering', function () {
@@ -186,7 +187,7 @@ describe('webview in Chromium: rendering', function () {
     const b = streamBuilder(SESSION);
     const T = { turn_id: TURN };
     const types = ['text', 'structured', 'file_content', 'file_list', 'diff', 'web_content', 'empty', 'binary_ref', 'agent_result'] as const;
-    const odd: unknown[] = [null, 42, true, [1, { a: [2] }], { hunks: [{ lines: 'x' }], files: 5, results: 'r', todos: [{ id: 1 }] }, '', '@@ nonsense @@\n+x'];
+    const odd: Array<PayloadOf<'tool.invoke.result'>['output']> = [null, 42, true, [1, { a: [2] }], { hunks: [{ lines: 'x' }], files: 5, results: 'r', todos: [{ id: 1 }] }, '', '@@ nonsense @@\n+x'];
     const frames = [b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T)];
     let n = 0;
     for (const type of types)
