@@ -28,6 +28,8 @@ export class TerminalMaster {
   private scheduled = false;
   private announced = new Set<string>();
   private cancelSentFor?: string;
+  /** Lines typed (or piped) before the first attach completed; sent once it has. */
+  private early: string[] | undefined = [];
   private finished!: (code: number) => void;
   readonly done: Promise<number>;
 
@@ -93,6 +95,10 @@ export class TerminalMaster {
     if (!text) return;
     if (text === '/quit') return this.stop();
     if (text === '/cancel') return this.interrupt();
+    if (this.early && !this.client.connected) {
+      this.early.push(text);
+      return;
+    }
     if (!this.client.connected) return this.notice('[not connected; nothing was sent]');
     const [pending] = pendingInteractions(this.transcript);
     if (pending) {
@@ -113,6 +119,11 @@ export class TerminalMaster {
 
   private onFrame(frame: Frame | VendorFrame): void {
     if (applyFrame(this.transcript, frame)) this.schedule();
+    if (this.early && this.client.connected) {
+      const lines = this.early;
+      this.early = undefined;
+      for (const line of lines) this.onLine(line);
+    }
   }
 
   /** Render at most once per turn of the event loop, however many frames arrived. */
