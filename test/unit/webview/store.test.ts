@@ -83,6 +83,16 @@ describe('webview store', () => {
     assert.equal(transport.frames('control.file.search.cancel').length, 1);
   });
 
+  it('§12.2.1 a later capabilities frame without client-side features (another master\'s) does not replace the client\'s', () => {
+    const { transport, store, tick } = setup();
+    const b = streamBuilder(SESSION);
+    const master = b.make('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['control'] });
+    transport.host(hostMessage('frames', { session_id: SESSION, frames: [clientCaps(b), master].map((f) => f as unknown as Record<string, unknown>) }));
+    tick();
+    assert.equal(store.may('control.file.search'), true);
+    assert.equal(store.may('control.mode.switch'), true);
+  });
+
   it('ignores frames of another session and takes candidates only for the query it waits for', () => {
     const { transport, store, tick } = setup();
     transport.host(hostMessage('frames', { session_id: SESSION, frames: [clientCaps(streamBuilder(SESSION)) as unknown as Record<string, unknown>] }));

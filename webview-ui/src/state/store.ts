@@ -67,6 +67,7 @@ export class ChatStore {
   connected = false;
   /** The peer's (agent side's) latest announced features. */
   peerFeatures?: FeatureSet;
+  private peerIsClient = false;
   candidates?: CandidatesView;
   /** The query the picker waits for; candidates of any other query are stale. */
   activeQueryId?: string;
@@ -167,6 +168,7 @@ export class ChatStore {
     this.transcript = createTranscript({ sessionId });
     this.pending = [];
     this.peerFeatures = undefined;
+    this.peerIsClient = false;
     this.candidates = undefined;
     this.activeQueryId = undefined;
     this.transfersByInvocation.clear();
@@ -202,10 +204,18 @@ export class ChatStore {
   /** Frame facts the transcript does not keep. Returns true when something visible changed. */
   private observe(frame: Frame): boolean {
     switch (frame.type) {
-      case 'session.capabilities':
+      case 'session.capabilities': {
         if (this.sent.has(frame.message_id)) return false;
-        this.peerFeatures = frame.payload.features ?? {};
+        // A recorded stream (or a relay) may hold another master's capabilities too. Only the
+        // client side reports adapter_type (§17.4) or subagent_context (§10.6): once such a frame
+        // was seen, frames without them are taken for a master's and do not replace it.
+        const features = frame.payload.features ?? {};
+        const clientSide = features.adapter_type !== undefined || features.subagent_context !== undefined;
+        if (!clientSide && this.peerIsClient) return false;
+        this.peerFeatures = features;
+        this.peerIsClient ||= clientSide;
         return true;
+      }
       case 'session.file.candidates':
         if (frame.payload.query_id !== this.activeQueryId) return false;
         this.candidates = { queryId: frame.payload.query_id, candidates: frame.payload.candidates, truncated: frame.payload.truncated };
