@@ -64,6 +64,8 @@ export class AcpAdapter implements AgentAdapter {
   private translator: AcpUpdateTranslator | undefined;
   private sessionId: string | undefined;
   private availableModes: string[] = [];
+  /** The agent's own starting mode: what DPS `default` returns to when it has no 'default' mode. */
+  private initialModeId: string | undefined;
   private turn: TurnState | undefined;
   private exit: ExitInfo | undefined;
   private disposing = false;
@@ -145,6 +147,7 @@ export class AcpAdapter implements AgentAdapter {
     this.startCommands = translator.commands;
     this.availableModes = (modes?.availableModes ?? []).map((m) => m.id);
     translator.modeId = modes?.currentModeId;
+    this.initialModeId = modes?.currentModeId;
     const planMode = this.availableModes.some((m) => MODE_IDS.plan.includes(m));
     const agentInfo = (init as { agentInfo?: { name?: string; version?: string } }).agentInfo;
     return {
@@ -239,7 +242,8 @@ export class AcpAdapter implements AgentAdapter {
   }
 
   private async applyMode(mode: AgentModeName): Promise<void> {
-    const wanted = MODE_IDS[mode].find((id) => this.availableModes.includes(id));
+    const ids = mode === 'default' && this.initialModeId && !MODE_IDS.plan.includes(this.initialModeId) ? [...MODE_IDS.default, this.initialModeId] : MODE_IDS[mode];
+    const wanted = ids.find((id) => this.availableModes.includes(id));
     if (!wanted || !this.conn || !this.sessionId || this.translator?.modeId === wanted) return;
     await this.conn.agent.request('session/set_mode', { sessionId: this.sessionId, modeId: wanted });
     this.translator?.update({ sessionUpdate: 'current_mode_update', currentModeId: wanted });

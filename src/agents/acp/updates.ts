@@ -33,6 +33,9 @@ interface OpenCall {
   sequence: number;
   content: unknown[];
   locations: string[];
+  /** Its tool.invoke.request is out. Held back while the agent has not yet said the input. */
+  announced: boolean;
+  input: Json;
 }
 
 interface OpenBlock {
@@ -83,6 +86,7 @@ export class AcpUpdateTranslator {
    */
   endTurn(how: 'ended' | 'cancelled' | 'error'): void {
     this.closeBlock(how === 'cancelled');
+    this.announceHeld();
     for (const [id, call] of this.calls) {
       this.calls.delete(id);
       this.result(call, 'cancelled', how === 'cancelled' ? 'Cancelled' : 'The agent ended the turn before the tool finished');
@@ -105,7 +109,8 @@ export class AcpUpdateTranslator {
       case 'agent_message_chunk':
       case 'agent_thought_chunk': {
         const text = textOf(u.content);
-        if (text === undefined || !this.inTurn) return;
+        if (!text || !this.inTurn) return;
+        this.announceHeld();
         this.chunk(u.sessionUpdate === 'agent_message_chunk' ? 'text' : 'thinking', text);
         return;
       }
@@ -116,6 +121,7 @@ export class AcpUpdateTranslator {
         if (this.inTurn) this.toolCall(u);
         return;
       case 'plan':
+        this.announceHeld();
         if (this.inTurn) this.plan(u);
         return;
       case 'available_commands_update':
@@ -155,7 +161,9 @@ export class AcpUpdateTranslator {
    */
   callForPermission(toolCall: Json): { invocation_id: string; tool_name: string; input: Json; paths: string[] } {
     const call = this.ensureCall(toolCall);
-    return { invocation_id: call.invocation_id, tool_name: call.tool_name, input: inputOf(toolCall), paths: call.locations };
+    this.merge(call, toolCall);
+    this.announce(call);
+    return { invocation_id: call.invocation_id, tool_name: call.tool_name, input: call.input, paths: call.locations };
   }
 
   private publishCommands(): void {
@@ -184,25 +192,43 @@ export class AcpUpdateTranslator {
     const existing = this.calls.get(id);
     if (existing) return existing;
     this.closeBlock(false);
-    const kind = kindOf(u.kind);
-    const tool_name = toolNameOf(u);
-    if (!this.catalog.some((t) => t.name === tool_name)) {
-      this.catalog.push(catalogEntryFor(tool_name, kind));
-      this.opts.emit({ type: 'tool.catalog.publish', payload: { tools: this.catalog.map((t) => ({ ...t })) } });
-    }
-    const call: OpenCall = { invocation_id: newId(), tool_name, kind, started: Date.now(), streamed: '', sequence: 0, content: [], locations: locationsOf(u.locations) };
+    const call: OpenCall = { invocation_id: newId(), tool_name: toolNameOf(u), kind: kindOf(u.kind), started: Date.now(), streamed: '', sequence: 0, content: [], locations: locationsOf(u.locations), announced: false, input: inputOf(u) };
     this.calls.set(id, call);
     this.toolCount++;
-    this.opts.emit({ type: 'tool.invoke.request', payload: { invocation_id: call.invocation_id, tool_name, input: inputOf(u) } });
     return call;
+  }
+
+  /** Take what an update adds: the real input (Claude sends `{}` first), content, paths. */
+  private merge(call: OpenCall, u: Json): void {
+    if (isRecord(u.rawInput) && Object.keys(u.rawInput).length > 0) call.input = u.rawInput;
+    else if (Object.keys(call.input).length === 0) call.input = inputOf(u);
+    if (Array.isArray(u.content)) call.content = u.content;
+    if (Array.isArray(u.locations)) call.locations = locationsOf(u.locations);
+  }
+
+  private announce(call: OpenCall): void {
+    if (call.announced) return;
+    call.announced = true;
+    if (!this.catalog.some((t) => t.name === call.tool_name)) {
+      this.catalog.push(catalogEntryFor(call.tool_name, call.kind));
+      this.opts.emit({ type: 'tool.catalog.publish', payload: { tools: this.catalog.map((t) => ({ ...t })) } });
+    }
+    this.opts.emit({ type: 'tool.invoke.request', payload: { invocation_id: call.invocation_id, tool_name: call.tool_name, input: call.input } });
+  }
+
+  /** Anything else the agent says next means it has said all it will about held-back calls. */
+  private announceHeld(): void {
+    for (const call of this.calls.values()) this.announce(call);
   }
 
   private toolCall(u: Json): void {
     // An update for a call never announced announces it, so its result always has a request.
     const call = this.ensureCall(u);
-    if (Array.isArray(u.content)) call.content = u.content;
-    if (Array.isArray(u.locations)) call.locations = locationsOf(u.locations);
+    this.merge(call, u);
+    const pendingWithoutInput = (u.status === undefined || u.status === null || u.status === 'pending') && Object.keys(call.input).length === 0 && call.content.length === 0;
+    if (!pendingWithoutInput) this.announce(call);
     if (u.status === 'completed' || u.status === 'failed') {
+      this.announce(call);
       this.calls.delete(String(u.toolCallId));
       const output = this.outputOf(call, u.rawOutput);
       this.result(call, u.status === 'completed' ? 'success' : 'error', output);
@@ -233,7 +259,8 @@ export class AcpUpdateTranslator {
     if (text) return text;
     if (typeof rawOutput === 'string') return rawOutput;
     if (isRecord(rawOutput)) {
-      for (const key of ['output', 'stdout', 'content', 'result']) if (typeof rawOutput[key] === 'string') return rawOutput[key] as string;
+      // The first non-empty text: a PTY run may leave `stdout` empty and put it all in the aggregate.
+      for (const key of ['output', 'aggregated_output', 'formatted_output', 'stdout', 'content', 'result']) if (typeof rawOutput[key] === 'string' && rawOutput[key]) return rawOutput[key] as string;
       return JSON.stringify(rawOutput);
     }
     return '';
