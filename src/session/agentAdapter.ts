@@ -84,6 +84,12 @@ export interface AgentHost {
   requestInteraction(request: PayloadOf<'agent.interaction.request'>, options?: { metadata?: Metadata }): Promise<InteractionAnswer>;
   /** Current agent mode. */
   readonly mode: AgentModeName;
+  /**
+   * The agent changed its own mode (Claude Code leaves plan mode when the user approves its plan
+   * through ExitPlanMode). The engine adopts it, says so with `agent.state.changed` reason
+   * `mode_switch`, and the next `session.turn.start` carries it (§6.3.2). Optional for hosts.
+   */
+  reportMode?(mode: AgentModeName): void;
 }
 
 export interface AgentAdapter {

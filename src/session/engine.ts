@@ -361,6 +361,16 @@ export class AgentSession implements HubSessionSource {
     this.emit('agent.state.changed', { previous_state: this.state, current_state: this.state, reason: 'mode_switch', mode }, parent_id ? { parent_id } : {});
   }
 
+  /**
+   * The agent switched mode by itself (not on a control.mode.switch): no adapter call, but the
+   * same announcement as a requested switch so every peer and the next turn.start agree (§6.3.2).
+   */
+  private adoptAgentMode(mode: AgentModeName): void {
+    if (this.ending || mode === this._mode) return;
+    this._mode = mode;
+    this.emit('agent.state.changed', { previous_state: this.state, current_state: this.state, reason: 'mode_switch', mode });
+  }
+
   /** §6.3.1: compact on request (`requested`/`manual`) or by utilization (`auto`). */
   async compact(trigger: PayloadOf<'session.compacted'>['trigger'], instruction?: string, target_token_ratio?: number, parent_id?: string): Promise<void> {
     const adapter = this.options.adapter;
@@ -466,6 +476,7 @@ export class AgentSession implements HubSessionSource {
         return v.allowed ? { allowed: true } : { allowed: false, message: v.message };
       },
       requestInteraction: (request, options) => this.askUser(request, options?.metadata),
+      reportMode: (mode) => this.adoptAgentMode(mode),
     };
   }
 

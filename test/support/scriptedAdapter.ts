@@ -47,6 +47,8 @@ export type Step =
   | { kind: 'error'; payload: PayloadOf<'agent.error'> }
   | { kind: 'emit'; event: AgentEvent }
   | { kind: 'waitFor'; promise: Promise<unknown> }
+  /** The agent changes its own mode (AgentHost.reportMode). */
+  | { kind: 'reportMode'; mode: AgentModeName }
   | { kind: 'throw'; message: string };
 
 export interface TurnScript {
@@ -165,6 +167,9 @@ class Run {
 
   private async step(step: Step, parent: { id: string } | undefined): Promise<boolean> {
     switch (step.kind) {
+      case 'reportMode':
+        this.host.reportMode?.(step.mode);
+        return true;
       case 'text': {
         const index = step.index ?? this.nextIndex++;
         for (const text of step.chunks) this.emit({ type: 'agent.text.delta', payload: { content_index: index, text }, metadata: step.metadata }, parent);

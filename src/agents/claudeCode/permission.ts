@@ -53,7 +53,10 @@ export async function decidePermission(host: AgentHost, ask: PermissionAsk, inte
   const verdict = host.checkTool(ask.tool_name, ask.input, parent ? { parent_invocation_id: parent } : undefined);
   if (!verdict.allowed) return { behavior: 'deny', message: verdict.message };
   const answer = await host.requestInteraction(permissionRequest(ask, interaction_id, timeout_sec), ask.metadata ? { metadata: ask.metadata } : undefined);
-  return decisionFor(ask, answer);
+  const decision = decisionFor(ask, answer);
+  // An approved ExitPlanMode makes Claude leave plan mode on its own: the engine must follow.
+  if (ask.tool_name === 'ExitPlanMode' && decision.behavior === 'allow') host.reportMode?.('default');
+  return decision;
 }
 
 function summarize(ask: PermissionAsk): string {

@@ -521,6 +521,13 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     assert.ok(types.indexOf('agent.text.done') < types.indexOf('tool.invoke.request'), 'the plan comes before the ExitPlanMode call');
     assert.match(h.mainRequests()[0].rawBody, /plan mode/i);
     assert.equal((h.adapter as unknown as { proc: { pid: number } }).proc.pid, pid, 'same process');
+    // An approved plan takes Claude out of plan mode: the engine follows and says so (§6.3.2).
+    const left = of(turn, 'agent.state.changed').filter((f) => f.payload.reason === 'mode_switch');
+    assert.equal(left.length, 1, 'one mode_switch announcement when Claude leaves plan mode');
+    assert.equal((left[0].payload as { mode?: string }).mode, 'default');
+    h.script(claude.text('Done.'));
+    const next = await h.prompt('go on');
+    assert.equal(of(next, 'session.turn.start')[0].payload.mode, 'default');
     h.assertValid();
   });
 

@@ -44,6 +44,20 @@ describe('session/engine: modes (§6.3.2)', () => {
     assert.deepEqual(h.adapter.modes, ['plan']);
   });
 
+  it('§6.3.2 an agent that leaves plan mode by itself (reportMode) is followed: mode_switch announced, the next turn.start carries the mode', async () => {
+    const h = await EngineHarness.start({ ...PLAN, turns: [{ steps: [{ kind: 'reportMode', mode: 'default' }, { kind: 'text', chunks: ['plan approved'] }] }] });
+    h.control('control.mode.switch', { mode: 'plan' });
+    await until(() => h.session.mode === 'plan', 'the switch');
+    const first = await h.runTurn('plan it');
+    assert.equal(h.ofType('session.turn.start', first)[0].payload.mode, 'plan');
+    const changed = h.ofType('agent.state.changed', first).filter((f) => f.payload.reason === 'mode_switch');
+    assert.equal(changed.length, 1);
+    assert.equal(h.session.mode, 'default');
+    assert.deepEqual(h.adapter.modes, ['plan'], 'the adapter is not told of a switch it made itself');
+    const second = await h.runTurn('go on');
+    assert.equal(h.ofType('session.turn.start', second)[0].payload.mode, 'default');
+  });
+
   it('§6.3.2 the first session.turn.start after a switch carries the new mode; the next one need not', async () => {
     const h = await EngineHarness.start(PLAN);
     const before = await h.runTurn('in default');
