@@ -70,10 +70,13 @@ function SyntheticBadge({ show }: { show: boolean }) {
   ) : null;
 }
 
+/** Past this size a text block is shown as plain text (its newest part): markdown of megabytes per frame would stall. */
+const MAX_MARKDOWN = 200_000;
+
 function TextView({ block }: { block: TextBlock }) {
   return (
     <div class={`block text-block${block.done ? '' : ' streaming'}`} data-depth={block.depth}>
-      <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(block.text) }} />
+      {block.text.length > MAX_MARKDOWN ? <Clipped text={block.text} /> : <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(block.text) }} />}
       {block.cancelled && <span class="badge">cancelled</span>}
       <SyntheticBadge show={block.finalized} />
     </div>

@@ -45,7 +45,7 @@ const TurnEnd = memo(
 function RowView({ row }: { row: Row }) {
   switch (row.kind) {
     case 'turn-start':
-      return <TurnStart turn={row.turn} index={row.index} rev={row.turn.open ? 0 : 1} />;
+      return <TurnStart turn={row.turn} index={row.index} rev={row.turn.rev} />;
     case 'turn-end':
       return <TurnEnd turn={row.turn} rev={row.turn.rev} />;
     case 'block':
