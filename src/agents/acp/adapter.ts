@@ -212,7 +212,7 @@ export class AcpAdapter implements AgentAdapter {
       translator.endTurn(turn.cancelled ? 'cancelled' : 'error');
       if (turn.cancelled) return { stop_reason: 'cancelled', agent_session_id: sessionId };
       const e = (outcome as { e: unknown }).e;
-      host.emit({ type: 'agent.error', payload: { error_code: 'ACP_PROMPT_FAILED', message: errorMessage(e), severity: 'error', recoverable: true, details: { module: this.info.id, ...errorData(e) } } });
+      host.emit({ type: 'agent.error', payload: { error_code: 'ACP_PROMPT_FAILED', message: `${errorMessage(e)}${detailsOf(e)}`, severity: 'error', recoverable: true, details: { module: this.info.id, ...errorData(e) } } });
       return { stop_reason: 'error', agent_session_id: sessionId };
     } finally {
       if (guard) clearTimeout(guard);
@@ -307,10 +307,11 @@ function errorMessage(e: unknown): string {
   return String(e);
 }
 
-/** `data.details` of a JSON-RPC error, which agents use for the actual reason. */
+/** What a JSON-RPC error's `data` adds (agents put the real reason there: `details`, `message`). */
 function detailsOf(e: unknown): string {
-  const d = (e as { data?: { details?: unknown } } | null)?.data?.details;
-  return typeof d === 'string' ? ` (${d})` : '';
+  const data = (e as { data?: { details?: unknown; message?: unknown } } | null)?.data;
+  const d = typeof data?.details === 'string' ? data.details : typeof data?.message === 'string' ? data.message : undefined;
+  return d && !errorMessage(e).includes(d) ? ` (${d})` : '';
 }
 
 function errorData(e: unknown): Record<string, unknown> {

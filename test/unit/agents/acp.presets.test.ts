@@ -38,6 +38,7 @@ interface Agent {
   edit(file: string): unknown;
   shell(cmd: string): unknown;
   hang(): unknown;
+  apiError(): unknown;
 }
 
 const AGENTS: Agent[] = [
@@ -67,6 +68,7 @@ const AGENTS: Agent[] = [
     edit: (file) => claude.tool('Edit', { file_path: file, old_string: 'hello', new_string: 'hello edited' }),
     shell: (cmd) => claude.tool('Bash', { command: cmd, description: 'run it' }),
     hang: () => ({ ...claude.text('Working on it, slowly'), hang: true }),
+    apiError: () => claude.error(400, 'invalid_request_error', 'scripted bad request'),
   },
   {
     preset: 'codex-acp',
@@ -78,6 +80,7 @@ const AGENTS: Agent[] = [
     edit: () => responses.patch('*** Begin Patch\n*** Update File: a.txt\n@@\n-hello\n+hello edited\n*** End Patch\n'),
     shell: (cmd) => responses.shell(cmd),
     hang: () => ({ items: [{ type: 'message', text: 'Working on it, slowly' }], hang: true }),
+    apiError: () => responses.error(400, 'invalid_request_error', 'scripted bad request'),
   },
 ];
 
@@ -185,6 +188,16 @@ for (const agent of AGENTS) {
       assert.ok(host.ofType('agent.text.done', t.frames).some((d) => d.payload.is_cancelled === true));
       const t2 = await host.turn(adapter, 'next');
       assert.equal(host.ofType('agent.text.done', t2.frames).at(-1)?.payload.full_text, 'After the cancel.');
+      assertValid();
+    });
+
+    it('§7.4 an API error is shown to the user with the server message', async () => {
+      server.enqueue(route, agent.apiError() as never);
+      const t = await host.turn(adapter, 'boom');
+      assert.equal(t.outcome.stop_reason, 'error');
+      const err = host.ofType('agent.error', t.frames).find((e) => e.payload.error_code === 'ACP_PROMPT_FAILED');
+      assert.ok(err, host.problems());
+      assert.match(err.payload.message, /scripted bad request/);
       assertValid();
     });
 
