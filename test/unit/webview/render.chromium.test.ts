@@ -235,7 +235,8 @@ describe('webview in Chromium: rendering', function () {
       const perm = page.locator('.interaction.type-PERMISSION');
       assert.deepEqual(await perm.locator('.interaction-buttons > button').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.value)), ['allow_once', 'allow_session', 'allow_always', 'reject']);
       assert.match(await perm.locator('button[data-value="reject"]').innerText(), /Reject\s*safe\s*default/);
-      assert.match(await perm.locator('[role=timer]').innerText(), /then “Reject”/);
+      assert.match(await perm.locator('[role=timer]').innerText(), /then rejected/);
+      assert.match(await page.locator('.interaction.type-YN [role=timer]').innerText(), /then “Reject”/);
       assert.match(await page.locator('.interaction.type-SELECT label', { hasText: 'dev' }).innerText(), /dangerous/);
       assert.equal(await page.locator('.interaction.type-TEXT_INPUT textarea').inputValue(), 'fix: token check');
       await page.screenshot({ path: join(RESULTS_DIR, 'webview-interactions.png'), fullPage: true });
@@ -265,6 +266,16 @@ describe('webview in Chromium: rendering', function () {
       assert.equal(await page.locator('.interaction.status-answered').count(), 5);
       assert.match(await page.locator('.interaction.type-PERMISSION').innerText(), /Answered: Reject — “use the helper instead”/);
       assert.equal(await page.locator('.plan-actions').count(), 0);
+    });
+
+    it('§4.3.1 counts down from when the request was sent (a request replayed from history has less time left)', async () => {
+      const p = await h.open();
+      const b = streamBuilder(SESSION, Date.now() - 250_000);
+      await feed(p, SESSION, [b.make('agent.interaction.request', { interaction_id: 'old', interaction_type: 'YN', question_text: 'Still there?', timeout_sec: 300 })], true);
+      assert.match(await p.locator('[role=timer]').innerText(), /^\s*0:[45]\d left/);
+      const late = streamBuilder(SESSION, Date.now() - 400_000).make('agent.interaction.request', { interaction_id: 'late', interaction_type: 'YN', question_text: 'Too late?', timeout_sec: 300 });
+      await feed(p, SESSION, [late]);
+      assert.match(await p.locator('.interaction', { hasText: 'Too late?' }).locator('[role=timer]').innerText(), /Time is up/);
     });
 
     it('§6.2.1 a permission is granted with the gate\'s option value', async () => {

@@ -42,10 +42,12 @@ function Countdown({ block }: { block: InteractionBlock }) {
   if (timeout <= 0 || block.status !== 'pending') return null;
   const def = block.request.default_value;
   const defLabel = def === undefined ? undefined : (block.request.options?.find((o) => o.value === def)?.label ?? def);
+  // §17.3.1: silence never grants a permission, whatever its default says.
+  const then = block.request.interaction_type === 'PERMISSION' ? 'then rejected' : defLabel !== undefined ? `then “${defLabel}”` : undefined;
   return (
     <div class="countdown" role="timer" aria-label="Time left to answer">
-      <span class="codicon codicon-clock" aria-hidden="true" /> {formatCountdown(remaining)} left
-      {defLabel !== undefined && <span class="muted"> · then “{defLabel}”</span>}
+      <span class="codicon codicon-clock" aria-hidden="true" /> {remaining > 0 ? `${formatCountdown(remaining)} left` : 'Time is up: waiting for the agent'}
+      {then !== undefined && remaining > 0 && <span class="muted"> · {then}</span>}
     </div>
   );
 }
