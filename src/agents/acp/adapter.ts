@@ -169,14 +169,14 @@ export class AcpAdapter implements AgentAdapter {
     if (!host || !conn || !translator || !proc || !this.sessionId) throw new Error('AcpAdapter.prompt before start');
     const sessionId = this.sessionId;
     if (this.exit) return this.exited(this.exit);
-    await this.applyMode(prompt.mode);
-
-    const turn: TurnState = { cancelled: false, onCancel: [] };
-    this.turn = turn;
     if (!this.live) {
       this.live = true;
       translator.goLive(this.startCommands);
     }
+    await this.applyMode(prompt.mode);
+
+    const turn: TurnState = { cancelled: false, onCancel: [] };
+    this.turn = turn;
     translator.beginTurn();
     let guard: NodeJS.Timeout | undefined;
     const onAbort = () => {

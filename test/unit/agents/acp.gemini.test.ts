@@ -308,4 +308,18 @@ describe('ACP adapter against the real gemini --acp', function () {
     assert.notEqual(t.outcome.agent_session_id, '00000000-0000-4000-8000-000000000000');
     assertValid();
   });
+
+  it('§6.3.2 plan mode: the agent is switched to its own plan mode (session/set_mode, agent.state.changed mode_switch) and the file stays as it was', async () => {
+    const a = await open();
+    server.enqueue(keys.stream, gemini.call('replace', { file_path: 'a.txt', old_string: 'hello', new_string: 'planned edit', instruction: 'x' }), gemini.text('In plan mode I only plan.'));
+    const t = await host.turn(a, 'edit a.txt', { mode: 'plan' });
+    assert.ok(traffic.some((m) => (m.msg as { method?: string; params?: { modeId?: string } }).method === 'session/set_mode' && (m.msg as { params: { modeId: string } }).params.modeId === 'plan'));
+    const changed = host.ofType('agent.state.changed').find((f) => f.payload.reason === 'mode_switch');
+    assert.equal((changed?.payload as { agent_mode?: string } | undefined)?.agent_mode, 'plan');
+    assert.equal(readFileSync(path.join(env.ws, 'a.txt'), 'utf8'), 'hello\n');
+    assert.equal(t.outcome.stop_reason, 'end_turn');
+    // gemini-cli's own plan mode refuses the edit: the call ends in error.
+    assert.equal(host.ofType('tool.invoke.result', t.frames).find((r) => r.payload.tool_name === 'Edit')?.payload.status, 'error');
+    assertValid();
+  });
 });
