@@ -126,6 +126,18 @@ describe('webview in Chromium: composer', function () {
     assert.equal(again[1].payload.prompt_text, 'first line\nsecond line');
   });
 
+  it('with the host setting enter_sends off, Enter breaks the line and Ctrl+Enter sends', async () => {
+    const page = await ready();
+    await page.evaluate(() => (window as unknown as { rawpFake: { host(m: unknown): void } }).rawpFake.host({ kind: 'settings', payload: { permission_rules: [], enter_sends: false } }));
+    await page.keyboard.type('one');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('two');
+    assert.equal((await sentFrames(page, 'control.prompt.request')).length, 0);
+    await page.keyboard.press('Control+Enter');
+    const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
+    assert.equal(prompt.payload.prompt_text, 'one\ntwo');
+  });
+
   it('§12.2.1 sends no control.file.search without file_search_fuzzy and offers no mode switch without plan_mode', async () => {
     const page = await ready(plainAgentStream());
     await page.keyboard.type('see @src');

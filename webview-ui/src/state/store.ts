@@ -63,6 +63,8 @@ export class ChatStore {
   agents: AgentSummary[] = [];
   selectedAgent?: string;
   permissionRules: PermissionRuleView[] = [];
+  /** Enter sends (true) or Ctrl/Cmd+Enter sends and Enter breaks the line (false): a host setting. */
+  enterSends = true;
   notices: Notice[] = [];
   connected = false;
   /** The peer's (agent side's) latest announced features. */
@@ -144,6 +146,7 @@ export class ChatStore {
         return;
       case 'settings':
         this.permissionRules = m.payload.permission_rules;
+        this.enterSends = m.payload.enter_sends ?? true;
         this.changed();
         return;
       case 'notice':

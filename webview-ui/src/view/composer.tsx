@@ -164,10 +164,17 @@ export function Composer() {
       else cancelTurn();
       return;
     }
-    if (e.key === 'Enter' && !e.shiftKey) {
+    const sendKey = store.enterSends ? e.key === 'Enter' && !e.shiftKey : e.key === 'Enter' && (e.ctrlKey || e.metaKey);
+    if (sendKey) {
       e.preventDefault();
       if (picker?.kind === 'file') closePicker();
       send();
+      return;
+    }
+    if (e.key === 'Enter' && !e.shiftKey) {
+      // Enter-sends is off: a plain line break (the browser's default would wrap lines in <div>s).
+      e.preventDefault();
+      document.execCommand('insertLineBreak');
       return;
     }
     if (e.key === 'ArrowUp' && !picker && caretAtStart(root) && recall.current.length > 0) {
