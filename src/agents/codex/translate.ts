@@ -110,11 +110,11 @@ export class CodexTurnTranslator {
         return;
       case 'turn.failed':
         this.end = 'failed';
-        if (!this.errorReported) this.emitError('CODEX_TURN_FAILED', ev.error?.message ?? 'Codex reported a failed turn', 'error');
+        if (!this.errorReported) this.emitError('CODEX_TURN_FAILED', readableError(ev.error?.message ?? 'Codex reported a failed turn'), 'error');
         return;
       case 'error':
         this.errorReported = true;
-        this.emitError('CODEX_ERROR', ev.message, 'error');
+        this.emitError('CODEX_ERROR', readableError(ev.message), 'error');
         return;
       case 'item.started':
       case 'item.updated':
@@ -254,6 +254,18 @@ export function turnUsageSince(previous: CodexUsage | undefined, now: CodexUsage
     ...(now.cache_write_input_tokens ? { cache_write_tokens: d(now.cache_write_input_tokens, p?.cache_write_input_tokens) } : {}),
     ...(now.reasoning_output_tokens !== undefined ? { thinking_tokens: d(now.reasoning_output_tokens, p?.reasoning_output_tokens) } : {}),
   };
+}
+
+/** Codex passes a provider's JSON error body through as the message: show its own message. */
+export function readableError(message: string): string {
+  try {
+    const body = JSON.parse(message) as { error?: { message?: unknown; type?: unknown; code?: unknown } };
+    const m = body?.error?.message;
+    if (typeof m === 'string' && m) return `${m}${typeof body.error?.type === 'string' ? ` (${body.error.type})` : ''}`;
+  } catch {
+    /* a plain message */
+  }
+  return message;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

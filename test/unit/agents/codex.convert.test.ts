@@ -46,7 +46,8 @@ describe('rawp convert --from codex', () => {
     const patch = ofType(frames, 'tool.invoke.result').find((r) => r.payload.tool_name === 'apply_patch')!;
     assert.equal(patch.payload.output_type, 'diff');
     assert.match(String(patch.payload.output), /update \/work\/project\/ws\/a\.txt/);
-    assert.match(ofType(frames, 'agent.error')[0].payload.message, /bad request \(captured\)/);
+    // Codex passes the provider's JSON body as the message; the frame shows the message inside it.
+    assert.equal(ofType(frames, 'agent.error')[0].payload.message, 'bad request (captured) (invalid_request_error)');
   });
 
   it('bad lines are reported with their line numbers and skipped', () => {
