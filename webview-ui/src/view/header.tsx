@@ -25,6 +25,11 @@ export function SessionBar() {
           if (id && id !== current) store.transport.send(webviewMessage('session.switch', { session_id: id }));
         }}
       >
+        {!current && (
+          <option value="" disabled>
+            Choose a session…
+          </option>
+        )}
         {current && !store.sessions.some((s) => s.session_id === current) && <option value={current}>{name}</option>}
         {store.sessions.map((s) => (
           <option key={s.session_id} value={s.session_id}>
