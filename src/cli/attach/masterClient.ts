@@ -31,7 +31,8 @@ export interface MasterClientHandlers {
   frame?(frame: Frame | VendorFrame): void;
   /** A frame the server refused or could not parse locally. */
   invalid?(message: string): void;
-  connected?(info: { reattach: boolean; attempt: number }): void;
+  /** The opening sequence (§13.1 / §13.7) is complete: prompts may be sent. */
+  connected?(info: { reattach: boolean }): void;
   /** The connection ended; `retryInMs` is set when the client will reconnect. */
   disconnected?(info: { code: number; reason: string; retryInMs?: number }): void;
   /** No more reconnects (session gone, token refused, closed by us). */
@@ -68,6 +69,7 @@ export class MasterClient {
   private deleted = false;
   /** This connection's opening carried a session.history (a reattach). */
   private sawHistory = false;
+  private reattaching = false;
 
   constructor(private readonly options: MasterClientOptions) {}
 
@@ -121,6 +123,7 @@ export class MasterClient {
     this.socket = socket;
     this.opening = true;
     this.sawHistory = false;
+    this.reattaching = reattach;
     let refused: string | undefined;
     socket.on('unexpected-response', (_req, res) => {
       refused = `the server answered ${res.statusCode} ${res.statusMessage ?? ''}`.trim();
@@ -130,7 +133,6 @@ export class MasterClient {
     socket.on('open', () => {
       this.attempt = 0;
       socket.send(JSON.stringify(buildFrame('session.capabilities', { protocol_version: DPS_SUBPROTOCOL, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: this.options.features ?? MASTER_FEATURES }, { session_id: this.options.session_id })));
-      this.options.handlers.connected?.({ reattach, attempt: this.attempt });
     });
     socket.on('message', (data) => this.onMessage(String(data)));
     socket.on('error', () => {
@@ -170,8 +172,12 @@ export class MasterClient {
       if (frame.type === 'session.capabilities') this.resumeId ??= frame.message_id;
       if (frame.type === 'session.history') this.resumeId = (frame as Frame & { type: 'session.history' }).payload.last_message_id;
       // A fresh attach ends with agent.state.changed, a reattach with agent.commands.publish.
-      if (frame.type === 'agent.state.changed' || (frame.type === 'agent.commands.publish' && this.sawHistory)) this.opening = false;
       if (frame.type === 'session.history') this.sawHistory = true;
+      if (frame.type === 'agent.state.changed' || (frame.type === 'agent.commands.publish' && this.sawHistory)) {
+        this.opening = false;
+        // Deliver this frame first, then say the connection is ready.
+        queueMicrotask(() => this.options.handlers.connected?.({ reattach: this.reattaching }));
+      }
       return;
     }
     this.opening = false;

@@ -44,7 +44,7 @@ export class TerminalMaster {
       ...(o.ca ? { ca: o.ca } : {}),
       handlers: {
         frame: (f) => this.onFrame(f),
-        connected: ({ reattach }) => this.notice(reattach ? '[reconnected; catching up]' : `[attached to session ${o.session_id}; type a prompt, Ctrl-C cancels a turn]`),
+        connected: ({ reattach }) => this.notice(reattach ? '[reconnected]' : `[attached to session ${o.session_id}; type a prompt, Ctrl-C cancels a turn]`),
         disconnected: ({ code, reason, retryInMs }) => {
           finalize(this.transcript, { reason: 'connection_closed' });
           this.render();

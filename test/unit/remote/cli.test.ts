@@ -1,0 +1,165 @@
+// `rawp serve` and `rawp attach` as real child processes (run from the sources through tsx), with
+// the built-in agent on a temp workspace, and a TCP relay in between to cut the attach's socket.
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FrameOf } from '../../../src/protocol/frameTypes';
+import { generateToken } from '../../../src/remote/auth';
+import { http, TestMaster, waitFor } from './harness';
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+interface Child {
+  proc: ChildProcess;
+  out: string;
+  err: string;
+  exit?: number | null;
+}
+
+function rawp(args: string[]): Child {
+  const proc = spawn(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const c: Child = { proc, out: '', err: '' };
+  proc.stdout?.on('data', (d: Buffer) => (c.out += d.toString()));
+  proc.stderr?.on('data', (d: Buffer) => (c.err += d.toString()));
+  proc.on('exit', (code) => (c.exit = code));
+  return c;
+}
+
+/** A TCP relay whose live sockets can be cut, as a network drop would. */
+function relay(targetPort: number): Promise<{ port: number; cut: () => number; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((inbound) => {
+    const outbound = connect(targetPort, '127.0.0.1');
+    for (const s of [inbound, outbound]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => {});
+    }
+    inbound.pipe(outbound).pipe(inbound);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      resolve({
+        port,
+        cut: () => {
+          const n = sockets.size;
+          for (const s of sockets) s.destroy();
+          return n;
+        },
+        close: () => new Promise((done) => server.close(() => done())),
+      });
+    });
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('remote/cli: rawp serve and rawp attach as child processes', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let token: string;
+  const children: Child[] = [];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rawp-serve-'));
+    writeFileSync(join(dir, 'a.txt'), 'hello from a\n');
+    writeFileSync(join(dir, 'b.txt'), 'second file b\n');
+    token = generateToken();
+  });
+  afterEach(async () => {
+    for (const c of children.splice(0)) if (c.exit === undefined) c.proc.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function serve(extra: string[] = []): Promise<{ child: Child; url: string; session_id: string }> {
+    const child = rawp(['serve', '--workspace', join(dir), '--agent', 'builtin', '--token', token, '--rules-file', join(dir, 'rules.json'), ...extra]);
+    children.push(child);
+    await waitFor(() => child.out.includes('\n') || child.exit !== undefined, 'the listening line');
+    const line = JSON.parse(child.out.split('\n')[0]) as { event: string; url: string; session_id: string };
+    assert.equal(line.event, 'listening');
+    return { child, url: line.url, session_id: line.session_id };
+  }
+
+  it('rawp serve prints one listening line, serves the session, and on SIGTERM sends the §7.5.3 clean-up and session.deleted, exits 0 and leaves no agent process', async () => {
+    const { child, url, session_id } = await serve();
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(session_id, /^[0-9a-f-]{36}$/);
+    assert.ok(!child.out.includes(token) && !child.err.includes(token), 'a given token is never printed');
+    assert.equal(JSON.parse((await http(`${url}/v1/health`)).body).ok, true);
+
+    const m = await new TestMaster({ server: { attachUrl: (id: string) => `${url.replace('http', 'ws')}/v1/sessions/${id}/stream` } as never, token, session: { session_id } }).open();
+    m.client.send('control.prompt.request', { prompt_text: 'read a.txt' });
+    await waitFor(() => m.transcript.turns[0]?.usage !== undefined, 'first turn');
+    assert.match(JSON.stringify(m.transcript.turns[0].blocks), /hello from a/);
+
+    // A long command, allowed through the permission question, then SIGTERM mid-turn.
+    m.client.send('control.prompt.request', { prompt_text: 'run `echo $$ > pid.txt; exec sleep 30`' });
+    await waitFor(() => m.frames.some((f) => f.type === 'agent.interaction.request'), 'permission question');
+    const ask = m.frames.find((f): f is FrameOf<'agent.interaction.request'> => f.type === 'agent.interaction.request');
+    m.client.send('control.interaction.response', { interaction_id: ask!.payload.interaction_id, selected_value: 'allow_once' });
+    await waitFor(() => existsSync(join(dir, 'pid.txt')) && readFileSync(join(dir, 'pid.txt'), 'utf8').trim() !== '', 'the command runs');
+    const pid = Number(readFileSync(join(dir, 'pid.txt'), 'utf8').trim());
+    assert.ok(alive(pid));
+    child.proc.kill('SIGTERM');
+    await waitFor(() => child.exit !== undefined, 'serve exits');
+    assert.equal(child.exit, 0);
+    const types = m.types();
+    assert.ok(types.includes('session.deleted'), 'session.deleted reached the master');
+    const end = m.frames.filter((f): f is FrameOf<'session.turn.end'> => f.type === 'session.turn.end').at(-1);
+    assert.ok(end && types.lastIndexOf('session.turn.end') < types.indexOf('session.deleted'));
+    assert.equal(m.closes.at(-1)?.code, 1000);
+    await waitFor(() => !alive(pid), 'the agent command is gone');
+  });
+
+  it('rawp attach sends a prompt to the built-in agent, shows the answer, reconnects by itself after its socket is cut, answers a question by number and cancels on Ctrl-C', async () => {
+    const { url } = await serve();
+    const r = await relay(Number(new URL(url).port));
+    try {
+      const attach = rawp(['attach', `http://127.0.0.1:${r.port}`, '--token', token]);
+      children.push(attach);
+      attach.proc.stdin?.write('read a.txt\n');
+      await waitFor(() => /hello from a[\s\S]*turn 0 ended: end_turn/.test(attach.out), 'first answer shown');
+      assert.ok(r.cut() > 0, 'the relay had live sockets to cut');
+      await waitFor(() => attach.out.includes('[reconnected'), 'reconnected');
+      assert.match(attach.out, /\[connection lost/);
+      attach.proc.stdin?.write('read b.txt\n');
+      await waitFor(() => /second file b[\s\S]*turn 1 ended: end_turn/.test(attach.out), 'second answer after the reconnect');
+
+      attach.proc.stdin?.write('run `sleep 30`\n');
+      await waitFor(() => attach.out.includes('[question waiting'), 'permission question shown');
+      attach.proc.stdin?.write('1\n');
+      await waitFor(() => attach.out.includes('✓ allow_once'), 'answer recorded');
+      attach.proc.kill('SIGINT');
+      await waitFor(() => /turn 2 ended: cancelled/.test(attach.out), 'turn cancelled');
+      assert.match(attach.out, /\[cancelling the turn/);
+      attach.proc.kill('SIGINT');
+      await waitFor(() => attach.exit !== undefined, 'attach exits on the second Ctrl-C');
+      assert.equal(attach.exit, 0);
+      // Nothing was lost or shown twice across the cut.
+      assert.equal(attach.out.match(/hello from a/g)?.length, 2, 'tool output and answer of turn 0, once each');
+      assert.ok(!attach.out.includes('Connection lost'), 'no synthetic result left behind');
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('rawp attach refuses a wrong token with a clear message and exit code 1', async () => {
+    const { url } = await serve();
+    const attach = rawp(['attach', url, '--token', generateToken()]);
+    children.push(attach);
+    await waitFor(() => attach.exit !== undefined, 'attach exits');
+    assert.equal(attach.exit, 1);
+    assert.match(attach.err, /401/);
+  });
+});
