@@ -24,8 +24,6 @@ entry=$(sed -n 's/^code-server=//p' <<<"$tools")
 echo "Building and packaging the extension…"
 vsix="$PWD/.cache/rawp-vscode.vsix"
 RAWP_VSIX="$vsix" bash scripts/package.sh
-# Back to the development build (source maps) for the CLI and tests; its log only when it fails.
-npm run --silent build >/dev/null 2>&1 || npm run build
 
 state="$PWD/.cache/code-server"
 workspace="$PWD/.cache/sample-workspace"

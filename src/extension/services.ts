@@ -91,6 +91,10 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
       enterSends: settings.enterSends,
     },
   });
+  // The status bar shows the restored session even before the chat view is opened.
+  void restored.then((ids) => {
+    if (ids.length > 0 && !controller.activeSessionId) controller.switchTo(ids[ids.length - 1]);
+  });
   return {
     host,
     controller,

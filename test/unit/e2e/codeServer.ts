@@ -166,10 +166,23 @@ export function chatFrame(page: Page): FrameLocator {
   return outer.frameLocator('iframe#active-frame');
 }
 
-/** Clicks our activity-bar item (its aria-label starts with the container title). */
+/**
+ * Shows our view. The workbench restores its side bar a moment after it appears, and clicking the
+ * active activity-bar item would hide the side bar again, so: wait a little for the view, click
+ * our item only while it is not the active one, and repeat.
+ */
 export async function openChatView(page: Page): Promise<FrameLocator> {
-  await page.locator('.activitybar [aria-label^="RAWP Agent"]').first().click({ timeout: 60_000 });
+  const item = page.locator('.activitybar .action-item').filter({ has: page.locator('[aria-label^="RAWP Agent"]') }).first();
+  await item.waitFor({ timeout: 60_000 });
   const frame = chatFrame(page);
-  await frame.locator('#root').waitFor({ state: 'attached', timeout: 60_000 });
+  for (let attempt = 0; attempt < 8; attempt++) {
+    try {
+      await frame.locator('#root').waitFor({ state: 'attached', timeout: attempt === 0 ? 3_000 : 8_000 });
+      return frame;
+    } catch {
+      if (!/\bchecked\b/.test((await item.getAttribute('class')) ?? '')) await item.click();
+    }
+  }
+  await frame.locator('#root').waitFor({ state: 'attached', timeout: 10_000 });
   return frame;
 }
