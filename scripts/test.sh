@@ -8,4 +8,6 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 npm run --silent build >/dev/null
 npm run --silent typecheck
+# Chromium, Node 24 and code-server for the real-VS-Code and browser tests (idempotent, cached in .cache/).
+bash scripts/setup-vscode.sh >/dev/null
 npx mocha
