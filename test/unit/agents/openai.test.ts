@@ -179,4 +179,17 @@ describe('OpenAI-compatible adapter (agent loop in the host) against a scripted 
     assert.match(String(r.payload.output), /not allowed in current mode/i);
     assertValid();
   });
+
+  it('§7.4 an unreachable server is an agent.error API_UNREACHABLE, not a crash', async () => {
+    const closed = await MockModelServer.start();
+    const url = closed.url;
+    await closed.stop();
+    const lonely = new OpenAIAdapter({ baseUrl: `${url}/v1`, model: 'm', rulesFile: path.join(dir, 'rules2.json') });
+    const h = new RecordingHost(ws);
+    await h.open(lonely);
+    const t = await h.turn(lonely, 'hi');
+    assert.equal(t.outcome.stop_reason, 'error');
+    assert.equal(h.ofType('agent.error', t.frames)[0].payload.error_code, 'API_UNREACHABLE');
+    assert.equal(h.validate().errors, 0, h.problems());
+  });
 });
