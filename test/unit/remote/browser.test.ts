@@ -1,0 +1,82 @@
+// The browser master's page (GET /) in a real headless Chromium: strict CSP with a nonce, the
+// token taken from the URL fragment (never sent in a request) or pasted, kept in sessionStorage,
+// and a WebSocket opened with ['rawp-dps-1.0', 'bearer.<token>'] from the page's own origin.
+import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { http, rig, type Rig } from './harness';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+describe('remote/browser master page', function () {
+  this.timeout(60_000);
+  let r: Rig;
+  let browser: Browser | undefined;
+  beforeEach(async () => {
+    r = await rig();
+  });
+  afterEach(async () => {
+    await browser?.close();
+    browser = undefined;
+    await r.close();
+  });
+
+  it('GET / is served with a strict CSP whose nonce is on every script, no token inside, and no caching', async () => {
+    const a = await http(`${r.server.url}/`);
+    const b = await http(`${r.server.url}/`);
+    assert.equal(a.status, 200);
+    const csp = String(a.headers['content-security-policy']);
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    assert.ok(nonce, csp);
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.notEqual(nonce, /script-src 'nonce-([^']+)'/.exec(String(b.headers['content-security-policy']))?.[1], 'a fresh nonce per response');
+    const scripts = a.body.match(/<script[^>]*>/g) ?? [];
+    assert.ok(scripts.length > 0 && scripts.every((s) => s.includes(`nonce="${nonce}"`)));
+    assert.equal(a.headers['cache-control'], 'no-store');
+    assert.equal(a.headers['referrer-policy'], 'no-referrer');
+    assert.ok(!a.body.includes(r.token));
+  });
+
+  it('the token from #token= is kept in sessionStorage, wiped from the address bar, never sent in a URL; the page attaches over WebSocket with the bearer subprotocol', async function () {
+    if (!existsSync(CHROMIUM)) this.skip();
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    const page = await browser.newPage();
+    const urls: string[] = [];
+    page.on('request', (req) => urls.push(req.url()));
+    await page.goto(`${r.server.url}/#token=${r.token}&session=${r.session.session_id}`);
+    await page.waitForFunction(() => (globalThis as { __RAWP_REMOTE__?: unknown }).__RAWP_REMOTE__ !== undefined);
+    assert.equal(await page.evaluate(() => location.hash), '');
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('rawp.token')), r.token);
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { __RAWP_REMOTE__: { session_id: string } }).__RAWP_REMOTE__.session_id), r.session.session_id);
+    const first = await page.evaluate(
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const cfg = (globalThis as unknown as { __RAWP_REMOTE__: { session_id: string; subprotocols: string[]; streamUrl(id: string): string } }).__RAWP_REMOTE__;
+          const ws = new WebSocket(cfg.streamUrl(cfg.session_id), cfg.subprotocols);
+          ws.onmessage = (e) => {
+            resolve(`${ws.protocol} ${(JSON.parse(String(e.data)) as { type: string }).type}`);
+            ws.close();
+          };
+          ws.onerror = () => reject(new Error('websocket failed'));
+        }),
+    );
+    assert.equal(first, 'rawp-dps-1.0 session.capabilities');
+    assert.ok(urls.length > 0 && urls.every((u) => !u.includes(r.token)), 'the token never appears in a requested URL');
+  });
+
+  it('without a token the page asks for one; a wrong token is refused with a message, the right one attaches', async function () {
+    if (!existsSync(CHROMIUM)) this.skip();
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    const page = await browser.newPage();
+    await page.goto(`${r.server.url}/`);
+    await page.waitForSelector('#rawp-login:not([hidden])');
+    await page.fill('#rawp-token', 'wrong-token-wrong-token-wrong');
+    await page.click('button[type=submit]');
+    await page.waitForFunction(() => document.getElementById('rawp-error')?.textContent?.includes('not accepted'));
+    await page.fill('#rawp-token', r.token);
+    await page.click('button[type=submit]');
+    await page.waitForFunction(() => (globalThis as { __RAWP_REMOTE__?: unknown }).__RAWP_REMOTE__ !== undefined);
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('rawp.token')), r.token);
+  });
+});
