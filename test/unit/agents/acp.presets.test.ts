@@ -201,6 +201,25 @@ for (const agent of AGENTS) {
       assertValid();
     });
 
+    it('session/load restores the session in a new agent process: the model sees the earlier exchange', async () => {
+      server.enqueue(route, agent.text('The code word is kiwi.') as never);
+      const t1 = await host.turn(adapter, 'tell me a code word');
+      await adapter.dispose();
+      const preset = ACP_PRESETS[agent.preset];
+      const events = new FsEvents();
+      attachObservationPolicy(events);
+      adapter = new AcpAdapter({ id: preset.id, displayName: preset.displayName, command: path.join(ROOT, 'node_modules/.bin', agent.bin), args: preset.args, env: agent.env(dir, server.url), fs: { backend: new NodeFsBackend([ws]), events }, killGraceMs: 2000, loadSessionId: t1.outcome.agent_session_id });
+      host = new RecordingHost(ws, (req) => policy(req));
+      await host.open(adapter);
+      const caps = host.ofType('session.capabilities')[0].payload.extensions as { agent_session_id: string; acp: { restored: boolean } };
+      assert.deepEqual([caps.agent_session_id, caps.acp.restored], [t1.outcome.agent_session_id, true], host.problems());
+      server.enqueue(route, agent.text('It was kiwi.') as never);
+      const t2 = await host.turn(adapter, 'what was it?');
+      assert.equal(t2.outcome.stop_reason, 'end_turn');
+      assert.match(JSON.stringify(server.requestsFor(route).at(-1)!.body), /The code word is kiwi\./);
+      assertValid();
+    });
+
     it('§17.2.2 the agent killed with SIGKILL mid-turn: agent.error SIGNAL_EXIT (fatal) and the turn ends in error', async () => {
       server.enqueue(route, agent.hang() as never);
       const pid = (adapter as unknown as { proc: { pid: number } }).proc.pid;
