@@ -214,7 +214,7 @@ export function chooseAgent(candidates: readonly AgentCandidate[], opts: { reque
 export interface CreateAgentDeps {
   /** Where "always allow" permission rules are kept (built-in and OpenAI-compatible agents). */
   rulesFile: string;
-  /** Files for ACP agents' fs/* requests, with the read-before-write policy installed. */
+  /** Files for ACP agents' fs/* requests, with the read-before-write policy installed (default: the workspace with a ledger of its own). */
   fs?: { backend: FsBackend; events: FsEvents };
   /** Extra environment for process agents (e.g. a provider's base URL). */
   env?: Record<string, string | undefined>;

@@ -9,7 +9,9 @@ import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt
 import { AgentProcess, mapExit } from '../process';
 import type { ExitInfo } from '../process';
 import type { FsBackend } from '../../workspace/fsBackend';
-import type { FsEvents } from '../../tools/fsEvents';
+import { FsEvents } from '../../tools/fsEvents';
+import { attachObservationPolicy } from '../../tools/ledger/policy';
+import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import { AcpFsBridge } from './fsBridge';
 import { permissionOutcome, permissionRequest, rejectOption, type AcpPermissionOption, type AcpPermissionOutcome } from './permission';
 import { messagePipe, type TraceDirection } from './stream';
@@ -23,8 +25,11 @@ export interface AcpAdapterOptions {
   command: string;
   args?: string[];
   env?: Record<string, string | undefined>;
-  /** Serve fs/* through these; without them the agent reads and writes files itself. */
-  fs?: { backend: FsBackend; events: FsEvents };
+  /**
+   * Serve fs/* through these (share them with the session's other tools). Absent: a NodeFsBackend
+   * on the workspace with its own read-before-write ledger. 'none': the agent touches files itself.
+   */
+  fs?: { backend: FsBackend; events: FsEvents } | 'none';
   /** Restore this agent session with session/load instead of starting a new one. */
   loadSessionId?: string;
   /** How long a permission ask waits for the user (the engine enforces it). */
@@ -79,7 +84,8 @@ export class AcpAdapter implements AgentAdapter {
 
   async start(host: AgentHost): Promise<{ capabilities: AgentCapabilities; tools: CatalogTool[]; diagnostics?: CatalogDiagnostic[]; commands: CommandEntry[] }> {
     this.host = host;
-    const translator = new AcpUpdateTranslator({ emit: (e) => host.emit(e), roots: this.options.fs?.backend.roots ?? [host.workspacePath], session_id: host.session_id, toolStreaming: true });
+    const fs = this.options.fs === 'none' ? undefined : (this.options.fs ?? defaultFs(host.workspacePath));
+    const translator = new AcpUpdateTranslator({ emit: (e) => host.emit(e), roots: fs?.backend.roots ?? [host.workspacePath], session_id: host.session_id, toolStreaming: true });
     this.translator = translator;
     // The pipe exists before the process so no early line can miss it.
     const pipe = messagePipe((m) => this.proc?.send(m) ?? false, this.options.trace);
@@ -98,7 +104,7 @@ export class AcpAdapter implements AgentAdapter {
       pipe.close();
     });
 
-    const bridge = this.options.fs ? new AcpFsBridge({ fs: this.options.fs.backend, fsEvents: this.options.fs.events, actor: host.session_id, cwd: host.workspacePath }) : undefined;
+    const bridge = fs ? new AcpFsBridge({ fs: fs.backend, fsEvents: fs.events, actor: host.session_id, cwd: host.workspacePath }) : undefined;
     let app = client({ name: 'rawp' })
       .onNotification('session/update', ({ params }) => {
         if (params.sessionId === this.sessionId || this.sessionId === undefined) translator.update(params.update as unknown as Record<string, unknown>);
@@ -288,6 +294,13 @@ export class AcpAdapter implements AgentAdapter {
       if (timer) clearTimeout(timer);
     }
   }
+}
+
+/** The workspace on disk with a read-before-write ledger of its own. */
+function defaultFs(workspacePath: string): { backend: FsBackend; events: FsEvents } {
+  const events = new FsEvents();
+  attachObservationPolicy(events);
+  return { backend: new NodeFsBackend([workspacePath]), events };
 }
 
 interface PermissionParams {

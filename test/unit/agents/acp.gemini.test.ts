@@ -171,14 +171,16 @@ describe('ACP adapter against the real gemini --acp', function () {
     assertValid();
   });
 
-  it('§17.3.1 edit with permission denied: the file is untouched and the tool call ends in error', async () => {
-    const a = await open();
+  it('§17.3.1 edit with permission denied: the file is untouched and the tool call ends in error (default fs: served with a ledger of its own)', async () => {
+    // No fs given: the adapter serves fs/* itself, through a NodeFsBackend with its own ledger.
+    const a = await open({ fs: undefined });
     policy = rejectIt;
     server.enqueue(keys.stream, gemini.call('replace', { file_path: 'a.txt', old_string: 'hello', new_string: 'hacked', instruction: 'x' }), gemini.text('Understood, not changing it.'));
     const t = await host.turn(a, 'patch a.txt');
     assert.equal(readFileSync(path.join(env.ws, 'a.txt'), 'utf8'), 'hello\n');
     const answer = host.ofType('control.interaction.response', t.frames)[0];
     assert.equal(answer.payload.selected_value, 'cancel');
+    assert.ok(traffic.some((m) => m.dir === 'client->agent' && (m.msg as { result?: { content?: string } }).result?.content === 'hello\n'), 'fs/read_text_file was served');
     const res = host.ofType('tool.invoke.result', t.frames).find((r) => r.payload.tool_name === 'Edit');
     assert.ok(res, host.problems());
     assert.notEqual(res.payload.status, 'success');
