@@ -25,7 +25,10 @@ export interface CodexAdapterOptions {
   config?: string[];
   /** Extra environment (CODEX_HOME, the provider's key variable, …). */
   env?: Record<string, string | undefined>;
-  /** Allow a workspace that is not a git repository. */
+  /**
+   * Allow a workspace that is not a git repository (default true: the user chose this workspace
+   * for this agent, which is the trust Codex's check asks for).
+   */
   skipGitRepoCheck?: boolean;
   /** §17.2.3 grace period (5 s). */
   killGraceMs?: number;
@@ -67,7 +70,7 @@ export class CodexAdapter implements AgentAdapter {
       resume_flag: CODEX_RESUME_FLAG,
       buildArgs: ({ resumeArgs }) => [
         ...(this.options.prefixArgs ?? []),
-        ...codexArgs({ mode: this.currentMode, resumeArgs, model: this.options.model, config: this.options.config, skipGitRepoCheck: this.options.skipGitRepoCheck }),
+        ...codexArgs({ mode: this.currentMode, resumeArgs, model: this.options.model, config: this.options.config, skipGitRepoCheck: this.options.skipGitRepoCheck ?? true }),
       ],
       stdinText: () => this.pendingPrompt,
       onMessage: (value, line) => {

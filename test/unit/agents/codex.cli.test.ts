@@ -240,4 +240,13 @@ describe('Codex adapter against the real codex CLI', function () {
     await waitFor(() => !pidAlive(pid!), 'codex to be gone', 5000);
     assertValid();
   });
+
+  it('§18 a workspace that is not a git repository works too (the chosen workspace is the trust decision)', async () => {
+    rmSync(path.join(env.ws, '.git'), { recursive: true, force: true });
+    server.enqueue(route, responses.text('No git here.'));
+    const t = await host.turn(adapter, 'hello');
+    assert.equal(t.outcome.stop_reason, 'end_turn', host.problems());
+    assert.equal(host.ofType('agent.text.done', t.frames)[0].payload.full_text, 'No git here.');
+    assertValid();
+  });
 });
