@@ -16,6 +16,8 @@ export interface RawpExtensionApi {
   activationMs: number;
   services: Services;
   provider: ChatViewProvider;
+  /** The rawp.* settings as the extension reads them. */
+  settings: typeof settings;
 }
 
 let running: Services | undefined;
@@ -53,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): RawpExtensionApi {
   );
   const activationMs = performance.now() - t0;
   logger.info(`RAWP Agent Client activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, services, provider };
+  return { activationMs, services, provider, settings };
 }
 
 export async function deactivate(): Promise<void> {

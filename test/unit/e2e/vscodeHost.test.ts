@@ -1,0 +1,64 @@
+// The extension-host integration suites (test/vscode/suite) run INSIDE a real VS Code: code-server
+// with the packaged VSIX and the test-runner extension installed. Opening the workbench in
+// Chromium starts the extension host; the runner runs mocha there and writes the results as JSON,
+// which this test reads and checks, one area at a time. (Where a desktop VS Code exists, the same
+// suites run through @vscode/test-electron: `npm run test:vscode`.)
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import type { SuiteReport } from '../../vscode/suite/index';
+import { buildVscodeTests } from '../../vscode/build';
+import { buildVsix, launchChromium, openWorkbench, REPO, startCodeServer, type CodeServer } from './codeServer';
+
+describe('extension host: the suites inside VS Code (code-server)', function () {
+  this.timeout(300_000);
+  let cs: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let workspace: string;
+  let report: SuiteReport;
+
+  before(async () => {
+    workspace = mkdtempSync(join(tmpdir(), 'rawp-host-ws-'));
+    cpSync(join(REPO, 'media/sample-workspace'), workspace, { recursive: true });
+    const results = join(workspace, '..', `${workspace.split('/').pop()}-results.json`);
+    const { runnerVsix } = await buildVscodeTests();
+    cs = await startCodeServer({ workspace, vsixes: [buildVsix(), runnerVsix], env: { RAWP_VSCODE_TEST_RESULTS: results } });
+    browser = await launchChromium();
+    await openWorkbench(browser, cs, workspace);
+    const deadline = Date.now() + 180_000;
+    while (!existsSync(results)) {
+      if (Date.now() > deadline) throw new Error(`no results from the extension host\n${cs.output().slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await new Promise((r) => setTimeout(r, 200)); // the file is written in one call; let it land
+    report = JSON.parse(readFileSync(results, 'utf8')) as SuiteReport;
+    rmSync(results, { force: true });
+    console.log(`      extension-host suites: ${report.passed} passed, ${report.failed} failed; activation ${report.metrics.activationMs?.toFixed(1)} ms`);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await cs?.stop();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  const area = (prefix: string) => () => {
+    const tests = report.tests.filter((t) => t.title.startsWith(prefix));
+    assert.ok(tests.length > 0, `the suite "${prefix}" ran`);
+    const failed = tests.filter((t) => t.state === 'failed');
+    assert.deepEqual(failed.map((t) => `${t.title}: ${t.error}`), []);
+  };
+
+  it('activation and commands: activates, registers every contributed command, contributes the Chat view', area('extension host: activation and commands'));
+  it('webview: the Chat view resolves with a strict nonce CSP', area('extension host: the chat webview view'));
+  it('read-before-write: the VS Code FsBackend never overwrites unsaved typing; edits keep undo history', area('extension host: the VS Code FsBackend'));
+  it('settings: every rawp.* setting is described and read live', area('extension host: settings'));
+  it('sessions: New Session starts the built-in agent (§13.1)', area('extension host: sessions'));
+  it('no suite failed and activation time was measured', () => {
+    assert.equal(report.failed, 0);
+    assert.ok(report.passed >= 12, `${report.passed} passed`);
+    assert.ok(Number.isFinite(report.metrics.activationMs));
+  });
+});

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { rawp, workspaceRoot } from './rawp';
+
+async function openFresh(name: string, text: string): Promise<{ path: string; editor: vscode.TextEditor }> {
+  const dir = join(workspaceRoot(), '.rawp-host-tests');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+  const editor = await vscode.window.showTextDocument(doc, { preview: false });
+  return { path, editor };
+}
+
+async function closeAll(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.files.revert').then(undefined, () => undefined);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+describe('extension host: the VS Code FsBackend', () => {
+  afterEach(closeAll);
+
+  it('read-before-write: refuses to overwrite a document with unsaved typing it never read (FS_STALE_VERSION)', async () => {
+    const { api } = await rawp();
+    const fs = api.services.shared().fs;
+    const { path, editor } = await openFresh('dirty.txt', 'original\n');
+    const seen = await fs.readText(path);
+    // A person types without saving.
+    assert.ok(await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'typed by a person\n')));
+    assert.equal(editor.document.isDirty, true);
+    await assert.rejects(
+      () => fs.writeText(path, 'agent text\n', { kind: 'replaceIfVersion', version: seen.version }),
+      // The extension is a separate bundle: compare by name and code, not by class identity.
+      (e: unknown) => (e as { name?: string }).name === 'FsError' && (e as { code?: string }).code === 'FS_STALE_VERSION',
+    );
+    assert.equal(editor.document.getText(), 'typed by a person\noriginal\n');
+    assert.equal(readFileSync(path, 'utf8'), 'original\n');
+  });
+
+  it('a dirty document is what reads see: its text and a version that changes with every keystroke', async () => {
+    const { api } = await rawp();
+    const fs = api.services.shared().fs;
+    const { path, editor } = await openFresh('versions.txt', 'a\n');
+    const clean = await fs.readText(path);
+    await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'b\n'));
+    const dirty = await fs.readText(path);
+    assert.equal(dirty.text, 'a\nb\n');
+    assert.notEqual(dirty.version, clean.version);
+    assert.equal((await fs.stat(path))?.version, dirty.version);
+  });
+
+  it('edits an open document through a WorkspaceEdit: undo brings the text back; a dirty one stays unsaved', async () => {
+    const { api } = await rawp();
+    const fs = api.services.shared().fs;
+    const { path, editor } = await openFresh('undo.txt', 'one\n');
+    await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'two\n'));
+    const read = await fs.readText(path);
+    const r = await fs.updateText(path, { kind: 'replaceIfVersion', version: read.version }, (t) => t.replace('one', 'ONE'));
+    assert.equal(r.after, 'ONE\ntwo\n');
+    assert.equal(editor.document.getText(), 'ONE\ntwo\n');
+    assert.equal(editor.document.isDirty, true, 'the person\'s unsaved typing is not saved for them');
+    assert.equal(readFileSync(path, 'utf8'), 'one\n');
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('undo');
+    assert.equal(editor.document.getText(), 'one\ntwo\n');
+  });
+
+  it('a clean open document is edited and saved, so the disk has the change', async () => {
+    const { api } = await rawp();
+    const fs = api.services.shared().fs;
+    const { path, editor } = await openFresh('clean.txt', 'x = 1\n');
+    const read = await fs.readText(path);
+    const r = await fs.writeText(path, 'x = 2\n', { kind: 'replaceIfVersion', version: read.version });
+    assert.equal(editor.document.getText(), 'x = 2\n');
+    assert.equal(editor.document.isDirty, false);
+    assert.equal(readFileSync(path, 'utf8'), 'x = 2\n');
+    assert.equal((await fs.readText(path)).version, r.version);
+  });
+});

@@ -1,0 +1,6 @@
+// Every suite of the extension-host tests, in the order they run.
+import './activation.test';
+import './webview.test';
+import './fsBackend.test';
+import './settings.test';
+import './sessions.test';
