@@ -4,9 +4,10 @@
 // needs: TLS, the bearer token and origin rule, max_frame_size (close 1009), heartbeats, a
 // bounded send queue per master, and a count of attached masters for the editor's status bar.
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { silentLogger, type Logger } from '../session/ports';
@@ -209,7 +210,7 @@ export class RemoteServer {
     return isWildcardHost(this.host) ? '127.0.0.1' : this.host;
   }
 
-  private onRequest(req: IncomingMessage, res: import('node:http').ServerResponse): void {
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const g = gate(req, this.gateCtx, false);
     if (!g.ok) return json(res, g.status, { error: g.message }, g.headers);
     handleHttp(req, res, g.route, {
@@ -224,7 +225,7 @@ export class RemoteServer {
     });
   }
 
-  private onUpgrade(req: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer): void {
+  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     if (this.closing) return refuseUpgrade(socket, { status: 404, message: 'server shutting down' });
     const g = gate(req, this.gateCtx, true);
@@ -249,7 +250,7 @@ export class RemoteServer {
       closeGraceMs: this.options.closeGraceMs ?? 5000,
     });
     const entry: Attached = { conn, socket, session_id: r.session_id, alive: true };
-    socket.on('message', (data, isBinary) => hub.receive(conn.id, rawText(data, isBinary)));
+    socket.on('message', (data) => hub.receive(conn.id, rawText(data)));
     socket.on('pong', () => (entry.alive = true));
     socket.on('error', (e) => this.logger.warn('websocket error', { connection: conn.id, error: e.message }));
     socket.on('close', () => {
@@ -295,9 +296,8 @@ export class RemoteServer {
   }
 }
 
-function rawText(data: RawData, isBinary: boolean): string {
-  // DPS frames are JSON text; a binary message is read as UTF-8 all the same and parsed like text.
-  void isBinary;
+/** DPS frames are JSON text; a binary message is read as UTF-8 all the same and parsed like text. */
+function rawText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
   return data.toString('utf8');
