@@ -21,6 +21,8 @@ export interface TurnOptions {
   onFrame?(frame: Frame): void;
   /** Cancel the turn when this settles (e.g. once the mock model has the request). */
   cancelAfter?: Promise<unknown>;
+  /** §16.4 metadata of the `<@file:…>` tokens in the prompt text. */
+  file_references?: PayloadOf<'control.prompt.request'>['file_references'];
 }
 
 export interface TurnRecord {
@@ -91,7 +93,7 @@ export class RecordingHost implements AgentHost {
     const mode = opts.mode ?? this.mode;
     this.mode = mode;
     const first = this.frames.length;
-    this.stamp('control.prompt.request', { prompt_text: text });
+    this.stamp('control.prompt.request', { prompt_text: text, ...(opts.file_references ? { file_references: opts.file_references } : {}) });
     this.turnId = turn_id;
     this.stamp('session.turn.start', { turn_id, turn_index: this.turnIndex++, mode });
     const abort = new AbortController();
@@ -107,7 +109,7 @@ export class RecordingHost implements AgentHost {
     void opts.cancelAfter?.then(cancel, cancel);
     let outcome: TurnOutcome;
     try {
-      outcome = await adapter.prompt({ turn_id, turn_index: this.turnIndex - 1, text, input_type: 'text', mode, file_references: [], context_files: [] }, abort.signal);
+      outcome = await adapter.prompt({ turn_id, turn_index: this.turnIndex - 1, text, input_type: 'text', mode, file_references: opts.file_references ?? [], context_files: [] }, abort.signal);
     } finally {
       this.listener = undefined;
     }

@@ -3,7 +3,10 @@
 // through the FsBackend and the read-before-write policy; permission asks become PERMISSION
 // interactions; session/update notifications become frames; cancel is `session/cancel`;
 // `loadSessionId` restores a session with `session/load`.
-import { client, type ClientConnection } from '@agentclientprotocol/sdk';
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { client, type ClientConnection, type ContentBlock } from '@agentclientprotocol/sdk';
+import { convertPrompt } from '../promptText';
 import type { AgentModeName } from '../../protocol/common';
 import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, TurnOutcome } from '../adapter';
 import { AgentProcess, mapExit } from '../process';
@@ -197,7 +200,7 @@ export class AcpAdapter implements AgentAdapter {
     else signal.addEventListener('abort', onAbort, { once: true });
 
     try {
-      const request = conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: prompt.text }] });
+      const request = conn.agent.request('session/prompt', { sessionId, prompt: await promptBlocks(prompt, host) });
       const outcome = await Promise.race([request.then((r) => ({ kind: 'response' as const, r })), proc.exited.then((exit) => ({ kind: 'exit' as const, exit }))]).catch((e: unknown) => ({ kind: 'failed' as const, e }));
       if (outcome.kind === 'response') {
         const stop = turn.cancelled ? 'cancelled' : (STOP_REASONS[outcome.r.stopReason] ?? 'end_turn');
@@ -294,6 +297,16 @@ export class AcpAdapter implements AgentAdapter {
       if (timer) clearTimeout(timer);
     }
   }
+}
+
+/**
+ * §16.3 for ACP: the path stays readable in the text and each referenced file goes along as a
+ * `resource_link` block (every ACP agent must accept those); the agent reads it itself.
+ */
+async function promptBlocks(prompt: AgentPrompt, host: AgentHost): Promise<ContentBlock[]> {
+  if (!prompt.text.includes('<@file:')) return [{ type: 'text', text: prompt.text }];
+  const converted = await convertPrompt(prompt, host, { kind: 'separate', mention: (p) => p });
+  return [{ type: 'text', text: converted.text }, ...converted.files.map((f) => ({ type: 'resource_link' as const, uri: pathToFileURL(f.absolute).href, name: basename(f.path) }))];
 }
 
 /** The workspace on disk with a read-before-write ledger of its own. */

@@ -13,6 +13,7 @@ import { CodexFileChangeDiffer } from './fileChangeDiff';
 import { StderrWatcher } from './stderrWatch';
 import { CodexTurnTranslator, turnUsageSince } from './translate';
 import type { CodexUsage } from './nativeEvents';
+import { promptText } from '../promptText';
 import type { AgentModeName } from '../../protocol/common';
 
 export interface CodexAdapterOptions {
@@ -102,7 +103,8 @@ export class CodexAdapter implements AgentAdapter {
       onUnknown: (what) => host.emit({ type: 'agent.error', payload: { error_code: 'CODEX_UNKNOWN_EVENT', message: `Ignored a Codex line: ${what}`, severity: 'warning', recoverable: true, details: { module: 'codex' } } }),
     });
     this.current = translator;
-    this.pendingPrompt = prompt.text;
+    // §16.3: Codex reads files itself; a file token becomes its workspace-relative path.
+    this.pendingPrompt = await promptText(prompt, host, { kind: 'separate', mention: (p) => p });
     const result = await runner.runTurn(signal);
     await translator.finish(result.stop_reason === 'cancelled' ? 'cancelled' : 'ended');
     this.current = undefined;

@@ -13,6 +13,7 @@ import type { ToolSettings } from '../../tools/types';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import type { FsBackend } from '../../workspace/fsBackend';
 import { streamChat, type ChatMessage, type ChatToolDef } from './chatStream';
+import { promptText } from '../promptText';
 
 export interface OpenAIAdapterOptions {
   /** e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio). */
@@ -86,7 +87,8 @@ export class OpenAIAdapter implements AgentAdapter {
     if (!runner) throw new Error('OpenAIAdapter.prompt before start');
     const host = runner.host;
     runner.options.catalog.refresh(host);
-    this.messages.push({ role: 'user', content: prompt.text });
+    // §16.3: a plain model cannot open files: referenced files are inlined (size-limited).
+    this.messages.push({ role: 'user', content: await promptText(prompt, host, { kind: 'inline' }) });
     const usage: TurnUsage = { input_tokens: 0, output_tokens: 0 };
     let blockIndex = 0;
     const maxSteps = this.options.maxSteps ?? 50;

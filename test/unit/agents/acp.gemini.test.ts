@@ -324,4 +324,17 @@ describe('ACP adapter against the real gemini --acp', function () {
     assert.equal(host.ofType('tool.invoke.result', t.frames).find((r) => r.payload.tool_name === 'Edit')?.payload.status, 'error');
     assertValid();
   });
+
+  it('§16.3 a file token goes to the ACP agent as a resource_link; gemini reads it through our fs and the model sees its content', async () => {
+    const a = await open();
+    server.enqueue(keys.stream, gemini.text('Got the file.'));
+    await host.turn(a, 'summarize <@file:ref_0|a.txt>', { file_references: [{ ref_id: 'ref_0', path: 'a.txt', name: 'a.txt', workspace_relative_path: 'a.txt' }] });
+    const prompt = traffic.find((m) => (m.msg as { method?: string }).method === 'session/prompt')!.msg as { params: { prompt: Array<{ type: string; text?: string; uri?: string }> } };
+    assert.deepEqual(prompt.params.prompt, [
+      { type: 'text', text: 'summarize a.txt' },
+      { type: 'resource_link', uri: `file://${path.join(env.ws, 'a.txt')}`, name: 'a.txt' },
+    ]);
+    assert.match(JSON.stringify(server.requestsFor(keys.stream)[0].body), /hello/);
+    assertValid();
+  });
 });

@@ -249,4 +249,11 @@ describe('Codex adapter against the real codex CLI', function () {
     assert.equal(host.ofType('agent.text.done', t.frames)[0].payload.full_text, 'No git here.');
     assertValid();
   });
+
+  it('§16.3 a file token reaches Codex as the workspace-relative path (Codex reads files itself)', async () => {
+    server.enqueue(route, responses.text('Read it.'));
+    await host.turn(adapter, 'explain <@file:ref_0|a.txt> please', { file_references: [{ ref_id: 'ref_0', path: 'a.txt', name: 'a.txt', workspace_relative_path: 'a.txt' }] });
+    assert.equal(lastUserInput(server.requestsFor(route)[0].body), 'explain a.txt please');
+    assertValid();
+  });
 });

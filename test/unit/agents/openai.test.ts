@@ -192,4 +192,20 @@ describe('OpenAI-compatible adapter (agent loop in the host) against a scripted 
     assert.equal(h.ofType('agent.error', t.frames)[0].payload.error_code, 'API_UNREACHABLE');
     assert.equal(h.validate().errors, 0, h.problems());
   });
+
+  it('§16.3 file tokens: a plain model gets the referenced file inlined; an unresolvable one stays as text with a warning', async () => {
+    server.enqueue(route, chat.text('Seen.'));
+    const refs = [
+      { ref_id: 'ref_0', path: 'a.txt', name: 'a.txt', workspace_relative_path: 'a.txt' },
+      { ref_id: 'ref_1', path: 'gone.txt', name: 'gone.txt', workspace_relative_path: 'gone.txt' },
+    ];
+    const t = await host.turn(adapter, 'compare <@file:ref_0|a.txt> with <@file:ref_1|gone.txt>', { file_references: refs });
+    const msgs = (server.requestsFor(route)[0].body as { messages: Array<{ role: string; content: string }> }).messages;
+    const user = msgs.find((m) => m.role === 'user')!.content;
+    assert.match(user, /^compare \[File: a\.txt\]\n`+\nhello\n`+\n with gone\.txt$/);
+    const warn = host.ofType('agent.error', t.frames)[0];
+    assert.equal(warn.payload.error_code, 'FILE_REFERENCE_UNRESOLVED');
+    assert.match(warn.payload.message, /gone\.txt/);
+    assertValid();
+  });
 });

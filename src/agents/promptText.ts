@@ -1,0 +1,27 @@
+// The prompt text an external agent gets (§16.3): file-reference tokens converted by the agent's
+// strategy (fileReferences.ts), `\<@file:` escapes undone. A token that cannot be resolved stays as
+// its display path and the user is told with an `agent.error` warning — never silently dropped.
+import type { AgentHost, AgentPrompt } from './adapter';
+import { convertFileReferences, type ConversionStrategy, type ConvertedPrompt } from './fileReferences';
+
+/** Converts the prompt's tokens; the resolved files come back for strategies that send them apart. */
+export async function convertPrompt(prompt: Pick<AgentPrompt, 'text' | 'file_references'>, host: Pick<AgentHost, 'workspacePath' | 'emit'>, strategy: ConversionStrategy): Promise<ConvertedPrompt> {
+  const converted = await convertFileReferences(prompt.text, prompt.file_references, { roots: [host.workspacePath], strategy });
+  if (converted.errors.length > 0) {
+    host.emit({
+      type: 'agent.error',
+      payload: {
+        error_code: 'FILE_REFERENCE_UNRESOLVED',
+        message: `Sent as plain text (not attached): ${converted.errors.map((e) => `${e.path} (${e.message})`).join('; ')}`,
+        severity: 'warning',
+        recoverable: true,
+      },
+    });
+  }
+  return converted;
+}
+
+export async function promptText(prompt: Pick<AgentPrompt, 'text' | 'file_references'>, host: Pick<AgentHost, 'workspacePath' | 'emit'>, strategy: ConversionStrategy): Promise<string> {
+  if (!prompt.text.includes('<@file:')) return prompt.text;
+  return (await convertPrompt(prompt, host, strategy)).text;
+}
