@@ -17,6 +17,8 @@ export interface StoredSession {
 export class SessionStore {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly pending = new Map<string, () => StoredSession>();
+  /** Deleted sessions: a write already in flight must not bring their file back. */
+  private readonly removed = new Set<string>();
 
   constructor(
     readonly dir: string,
@@ -53,6 +55,7 @@ export class SessionStore {
 
   /** Write soon (debounced); `snapshot` is called at write time, so it sees the newest state. */
   schedule(session_id: string, snapshot: () => StoredSession): void {
+    if (this.removed.has(session_id)) return;
     this.pending.set(session_id, snapshot);
     if (this.timers.has(session_id)) return;
     this.timers.set(
@@ -65,6 +68,7 @@ export class SessionStore {
   }
 
   async remove(session_id: string): Promise<void> {
+    this.removed.add(session_id);
     const t = this.timers.get(session_id);
     if (t) clearTimeout(t);
     this.timers.delete(session_id);
@@ -98,7 +102,8 @@ export class SessionStore {
     try {
       await fsp.mkdir(this.dir, { recursive: true });
       await fsp.writeFile(tmp, JSON.stringify(snap()));
-      await fsp.rename(tmp, file);
+      if (this.removed.has(session_id)) await fsp.rm(tmp, { force: true });
+      else await fsp.rename(tmp, file);
     } catch (e) {
       this.report(`could not save session ${session_id}: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -1,0 +1,140 @@
+// The chat view's host side without VS Code: every webview message validated against the typed
+// map, the view as a local hub connection (attach, replay, reattach), restored sessions, host
+// commands, and editor actions.
+import assert from 'node:assert/strict';
+import { buildFrame } from '../../../src/protocol/build';
+import { webviewMessage } from '../../../src/protocol/webviewMessages';
+import { settle, until } from '../../support/settle';
+import { controllerFor, fakeActions, harness, viewRecorder, type Harness } from './harness';
+
+describe('extension: chat controller (host ⇄ webview)', () => {
+  let h: Harness;
+  beforeEach(() => {
+    h = harness();
+  });
+  afterEach(() => h.cleanup());
+
+  it('§13.1 on "ready" with no session: starts one and sends lists, settings, session.attached, then its frames (capabilities first)', async () => {
+    const host = h.makeHost();
+    const c = controllerFor(host, h);
+    const view = viewRecorder();
+    c.setView(view.post);
+    await c.receive(webviewMessage('ready', { version: 1 }));
+    await until(() => view.frames().some((f) => f.type === 'agent.state.changed'), 'frames arrive');
+    const kinds = view.kinds();
+    assert.ok(kinds.includes('session.list') && kinds.includes('agent.list') && kinds.includes('settings'));
+    assert.ok(kinds.indexOf('session.attached') < kinds.indexOf('frames'));
+    assert.equal(view.frames()[0].type, 'session.capabilities');
+    assert.equal(c.activeSessionId, host.list()[0].session_id);
+  });
+
+  it('rejects and logs invalid messages from the webview; nothing is sent and nothing throws', async () => {
+    const host = h.makeHost();
+    const c = controllerFor(host, h);
+    const view = viewRecorder();
+    c.setView(view.post);
+    for (const bad of [null, 'ready', { kind: 'nope', payload: {} }, { kind: 'file.open', payload: { path: '' } }, { kind: 'ready', payload: { version: 2 } }]) {
+      await c.receive(bad);
+    }
+    assert.deepEqual(view.messages, []);
+    assert.equal(h.logs.filter((l) => l.level === 'warn' && l.message.startsWith('invalid message from the chat view')).length, 5);
+    assert.deepEqual(host.list(), []);
+  });
+
+  it('§13.7 a reloaded view gets the whole transcript again — the prompt and its turn, each frame once', async () => {
+    const host = h.makeHost();
+    const c = controllerFor(host, h);
+    const view = viewRecorder();
+    c.setView(view.post);
+    await c.receive(webviewMessage('ready', { version: 1 }));
+    await until(() => c.activeSessionId !== undefined && view.frames().length > 3, 'session up');
+    const id = c.activeSessionId!;
+    const p = buildFrame('control.prompt.request', { prompt_text: 'help' }, { session_id: id });
+    await c.receive(webviewMessage('frame', { frame: p as unknown as Record<string, unknown> }));
+    await until(() => view.frames().some((f) => f.type === 'session.usage'), 'turn done');
+    // The webview reloads: a new view, a new "ready".
+    const view2 = viewRecorder();
+    c.setView(view2.post);
+    await c.receive(webviewMessage('ready', { version: 1 }));
+    await settle();
+    const ids = view2.frames().map((f) => f.message_id as string);
+    assert.equal(new Set(ids).size, ids.length, 'no frame twice');
+    assert.ok(ids.includes(p.message_id), 'its own prompt is in the replay');
+    assert.ok(view2.frames().some((f) => f.type === 'session.turn.end'));
+    assert.ok(view2.frames().some((f) => f.type === 'session.history'), 'reattached with last_message_id (§13.7)');
+  });
+
+  it('§7.8 a restored session replays as: attached (not live), old frames, disconnected (app_restart), then live frames', async () => {
+    const host = h.makeHost();
+    const id = await host.create();
+    await host.dispose();
+    const host2 = h.makeHost();
+    await host2.restoreAll();
+    const c = controllerFor(host2, h);
+    const view = viewRecorder();
+    c.setView(view.post);
+    await c.receive(webviewMessage('ready', { version: 1 }));
+    await settle();
+    const order = view.messages.filter((m) => m.kind === 'session.attached' || m.kind === 'session.disconnected' || m.kind === 'frames').map((m) => m.kind);
+    assert.deepEqual(order.slice(0, 4), ['session.attached', 'frames', 'session.disconnected', 'frames']);
+    const attached = view.messages.find((m) => m.kind === 'session.attached');
+    assert.deepEqual(attached?.payload, { session_id: id, name: 'Built-in (offline)', agent: 'builtin', live: false });
+    const disconnected = view.messages.find((m) => m.kind === 'session.disconnected');
+    assert.deepEqual(disconnected?.payload, { session_id: id, reason: 'app_restart' });
+  });
+
+  it('host commands typed in the chat: "/rename" renames the session (§7.6), "/help" answers with a notice', async () => {
+    const host = h.makeHost();
+    const c = controllerFor(host, h);
+    const view = viewRecorder();
+    c.setView(view.post);
+    await c.receive(webviewMessage('ready', { version: 1 }));
+    await until(() => c.activeSessionId !== undefined, 'session');
+    const id = c.activeSessionId!;
+    const send = (text: string) => c.receive(webviewMessage('frame', { frame: buildFrame('control.prompt.request', { prompt_text: text }, { session_id: id }) as unknown as Record<string, unknown> }));
+    await send('/rename Refactoring');
+    await until(() => host.list()[0].name === 'Refactoring', 'renamed');
+    assert.ok(view.frames().some((f) => f.type === 'session.renamed'));
+    await send('/help');
+    const notice = view.messages.find((m) => m.kind === 'notice' && m.payload.message.includes('/mode'));
+    assert.ok(notice, 'help lists the commands');
+  });
+
+  it('editor requests go to the host actions: open a file at a line, open the diff of an edit in the active session', async () => {
+    const host = h.makeHost();
+    const actions = fakeActions();
+    const c = controllerFor(host, h, { actions });
+    c.setView(viewRecorder().post);
+    await c.receive(webviewMessage('ready', { version: 1 }));
+    await until(() => c.activeSessionId !== undefined, 'session');
+    await c.receive(webviewMessage('file.open', { path: 'src/greeting.ts', line: 3 }));
+    await c.receive(webviewMessage('diff.open', { invocation_id: 'inv-9', file_path: 'src/greeting.ts' }));
+    assert.deepEqual(actions.calls, ['openFile src/greeting.ts:3', `openDiff ${c.activeSessionId} inv-9 src/greeting.ts`]);
+  });
+
+  it('switching sessions moves the view\'s connection; an unknown session gets a notice', async () => {
+    const host = h.makeHost();
+    const c = controllerFor(host, h);
+    const view = viewRecorder();
+    c.setView(view.post);
+    const a = await c.newSession();
+    const b = await c.newSession();
+    assert.equal(c.activeSessionId, b);
+    c.switchTo(a!);
+    assert.equal(c.activeSessionId, a);
+    assert.deepEqual(host.hub.connections(b!).filter((x) => x.id.startsWith('webview:')), []);
+    assert.equal(host.hub.connections(a!).filter((x) => x.id.startsWith('webview:')).length, 1);
+    await c.receive(webviewMessage('session.switch', { session_id: 'no-such-session' }));
+    assert.ok(view.messages.some((m) => m.kind === 'notice' && m.payload.level === 'warning'));
+  });
+
+  it('in Restricted Mode "ready" says why and starts nothing', async () => {
+    const host = h.makeHost({ blocked: 'Restricted Mode: no agent runs' });
+    const c = controllerFor(host, h, { blocked: 'Restricted Mode: no agent runs' });
+    const view = viewRecorder();
+    c.setView(view.post);
+    await c.receive(webviewMessage('ready', { version: 1 }));
+    assert.ok(view.messages.some((m) => m.kind === 'notice' && m.payload.message === 'Restricted Mode: no agent runs'));
+    assert.deepEqual(host.list(), []);
+  });
+});

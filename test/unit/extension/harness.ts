@@ -1,0 +1,133 @@
+// A session host like the extension builds, without VS Code: a temp workspace, a temp home (for
+// slash-command discovery), a temp store, the built-in agent on the Node file backend, and a
+// scripted agent for turns the test holds open.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BuiltinAgent } from '../../../src/agents/builtin';
+import type { AgentChoice } from '../../../src/extension/agentChoice';
+import { ChatController, type HostActions } from '../../../src/extension/chatController';
+import { SessionHost } from '../../../src/extension/sessionHost';
+import { SessionStore } from '../../../src/extension/sessionStore';
+import type { HostMessage } from '../../../src/protocol/webviewMessages';
+import type { Logger } from '../../../src/session/ports';
+import { createSharedToolState } from '../../../src/tools/toolkit';
+import { NodeFsBackend } from '../../../src/workspace/nodeFsBackend';
+import { ScriptedAdapter, type ScriptedAdapterOptions } from '../../support/scriptedAdapter';
+
+export interface Harness {
+  dir: string;
+  workspace: string;
+  storeDir: string;
+  logs: { level: string; message: string }[];
+  scripted: ScriptedAdapter[];
+  makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string }): SessionHost;
+  cleanup(): void;
+}
+
+export function harness(): Harness {
+  const dir = mkdtempSync(join(tmpdir(), 'rawp-ext-'));
+  const workspace = join(dir, 'ws');
+  const home = join(dir, 'home');
+  const storeDir = join(dir, 'store', 'sessions');
+  mkdirSync(join(workspace, 'src'), { recursive: true });
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(workspace, 'src', 'greeting.ts'), 'export const greeting = "Hello";\n');
+  const logs: { level: string; message: string }[] = [];
+  const logger: Logger = {
+    debug: (message) => logs.push({ level: 'debug', message }),
+    info: (message) => logs.push({ level: 'info', message }),
+    warn: (message) => logs.push({ level: 'warn', message }),
+    error: (message) => logs.push({ level: 'error', message }),
+  };
+  const scripted: ScriptedAdapter[] = [];
+  const hosts: SessionHost[] = [];
+  return {
+    dir,
+    workspace,
+    storeDir,
+    logs,
+    scripted,
+    makeHost(opts = {}) {
+      const shared = createSharedToolState({ fs: new NodeFsBackend([workspace]), rulesFile: join(dir, 'rules.json') });
+      const agents = (): AgentChoice[] => [
+        { id: 'builtin', name: 'Built-in', available: !opts.blocked, rank: 0, create: () => new BuiltinAgent({ rulesFile: join(dir, 'rules.json'), shared }) },
+        {
+          id: 'scripted',
+          name: 'Scripted',
+          available: !opts.blocked,
+          rank: -1,
+          create: () => {
+            const a = new ScriptedAdapter({ features: { plan_mode: true, thinking_stream: true, tool_streaming: true }, ...opts.scripted });
+            scripted.push(a);
+            return a;
+          },
+        },
+      ];
+      const host = new SessionHost({
+        logger,
+        agents,
+        defaultAgent: () => opts.defaultAgent ?? 'auto',
+        workspacePath: workspace,
+        store: new SessionStore(storeDir, 5, (m) => logs.push({ level: 'warn', message: m })),
+        blocked: () => opts.blocked,
+        commands: { home, workspaceFolders: [workspace], watch: false },
+      });
+      hosts.push(host);
+      return host;
+    },
+    cleanup() {
+      for (const h of hosts) void h.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ViewRecorder {
+  messages: HostMessage[];
+  post: (m: HostMessage) => void;
+  frames(): Record<string, unknown>[];
+  kinds(): string[];
+  clear(): void;
+}
+
+export function viewRecorder(): ViewRecorder {
+  const messages: HostMessage[] = [];
+  return {
+    messages,
+    // What the webview gets has gone through structured cloning: keep a JSON copy.
+    post: (m) => messages.push(JSON.parse(JSON.stringify(m)) as HostMessage),
+    frames: () => messages.flatMap((m) => (m.kind === 'frames' ? m.payload.frames : [])),
+    kinds: () => messages.map((m) => m.kind),
+    clear: () => messages.splice(0),
+  };
+}
+
+export function fakeActions(calls: string[] = []): HostActions & { calls: string[] } {
+  return {
+    calls,
+    openFile: async (path, line) => void calls.push(`openFile ${path}:${line ?? ''}`),
+    openDiff: async (s, i, f) => void calls.push(`openDiff ${s} ${i} ${f ?? ''}`),
+    copyAttachUrl: async (s) => void calls.push(`copyAttachUrl ${s}`),
+    writeClipboard: async (t) => void calls.push(`clipboard ${t}`),
+    permissionRules: () => [],
+    revokeRule: () => false,
+    enterSends: () => true,
+  };
+}
+
+export function controllerFor(host: SessionHost, h: Harness, opts: { blocked?: string; actions?: HostActions } = {}): ChatController {
+  const logger: Logger = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (message) => h.logs.push({ level: 'warn', message }),
+    error: (message) => h.logs.push({ level: 'error', message }),
+  };
+  return new ChatController({
+    host,
+    logger,
+    actions: opts.actions ?? fakeActions(),
+    blocked: () => opts.blocked,
+    agents: () => [{ id: 'builtin', name: 'Built-in', available: !opts.blocked }],
+  });
+}

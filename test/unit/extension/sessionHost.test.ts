@@ -1,0 +1,162 @@
+// The extension's session host without VS Code: real hub and engine, the built-in agent on real
+// files, the transcript log every view replays, slash-command routing with the follow-up queue,
+// persistence, and §7.8 finalization of sessions restored after a window reload.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildFrame } from '../../../src/protocol/build';
+import type { Connection, WireFrame } from '../../../src/session/connection';
+import { LOCAL_VIEW_FEATURES, type SessionHost } from '../../../src/extension/sessionHost';
+import { settle, until } from '../../support/settle';
+import { harness, type Harness } from './harness';
+
+function viewConnection(id = 'view-1'): Connection & { got: WireFrame[] } {
+  const got: WireFrame[] = [];
+  return { id, kind: 'local', features: LOCAL_VIEW_FEATURES, got, send: (f) => void got.push(f), close: () => undefined };
+}
+
+function prompt(session_id: string, text: string) {
+  return buildFrame('control.prompt.request', { prompt_text: text }, { session_id }) as unknown as Record<string, unknown> & { message_id: string };
+}
+
+const types = (frames: readonly { type: string }[]) => frames.map((f) => f.type);
+
+describe('extension: session host', () => {
+  let h: Harness;
+  let host: SessionHost;
+  beforeEach(() => {
+    h = harness();
+  });
+  afterEach(() => h.cleanup());
+
+  it('§13.1 creates a session with the best available agent; its log opens with capabilities, catalog, commands and idle', async () => {
+    host = h.makeHost();
+    const id = await host.create();
+    const [info] = host.list();
+    assert.equal(info.session_id, id);
+    assert.equal(info.agent, 'builtin');
+    assert.equal(info.state, 'idle');
+    assert.equal(info.shared, false);
+    const log = host.log(id)!.all();
+    assert.deepEqual(types(log).slice(0, 4), ['session.capabilities', 'tool.catalog.publish', 'agent.commands.publish', 'agent.state.changed']);
+    // Slash commands: the host's own (mode) merged with the agent's (help) in one publish.
+    const names = ((log[2].payload as { commands: { name: string }[] }).commands).map((c) => c.name);
+    assert.ok(names.includes('mode') && names.includes('help') && names.includes('compact'), names.join(','));
+  });
+
+  it('§2.4 a prompt from the view reaches the agent; the log records it and the whole turn; the view gets no echo of its own prompt', async () => {
+    host = h.makeHost();
+    const id = await host.create();
+    const view = viewConnection();
+    assert.deepEqual(host.hub.attach(id, view, { last_message_id: host.log(id)!.lastMessageId! }), { ok: true });
+    const p = prompt(id, 'read src/greeting.ts');
+    const routed = await host.fromView(id, view.id, p);
+    assert.equal(routed?.action.kind, 'prompt');
+    assert.deepEqual(routed?.delivery, { status: 'sent' });
+    await until(() => host.log(id)!.all().some((f) => f.type === 'session.usage'), 'the turn ends');
+    const log = host.log(id)!.all();
+    const at = log.findIndex((f) => f.message_id === p.message_id);
+    assert.ok(at >= 0, 'the prompt is in the log under the id the view gave it');
+    assert.equal(log[at + 1].type, 'session.turn.start');
+    assert.ok(log.some((f) => f.type === 'tool.invoke.result' && String(JSON.stringify(f.payload)).includes('Hello')));
+    assert.equal(view.got.filter((f) => f.message_id === p.message_id).length, 0);
+    assert.ok(view.got.some((f) => f.type === 'session.turn.end'));
+  });
+
+  it('slash-commands §5: "/mode plan" becomes control.mode.switch (§6.3.2), never a prompt to the agent', async () => {
+    host = h.makeHost({ defaultAgent: 'scripted' });
+    const id = await host.create({ agent: 'scripted' });
+    const view = viewConnection();
+    host.hub.attach(id, view);
+    const routed = await host.fromView(id, view.id, prompt(id, '/mode plan'));
+    assert.equal(routed?.action.kind, 'control');
+    await until(() => host.log(id)!.all().some((f) => f.type === 'agent.state.changed' && (f.payload as { mode?: string }).mode === 'plan'), 'mode switched');
+    assert.ok(host.log(id)!.all().some((f) => f.type === 'control.mode.switch'));
+    assert.equal(h.scripted[0].prompts.length, 0);
+    assert.deepEqual(h.scripted[0].modes, ['plan']);
+  });
+
+  it('slash-commands §8 a prompt sent while a turn runs is queued and goes out after turn.end, under the view\'s id, once', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    host = h.makeHost({ scripted: { turns: [{ steps: [{ kind: 'waitFor', promise: gate }, { kind: 'text', chunks: ['first'] }] }, { steps: [{ kind: 'text', chunks: ['second'] }] }] } });
+    const id = await host.create({ agent: 'scripted' });
+    const view = viewConnection();
+    host.hub.attach(id, view);
+    await host.fromView(id, view.id, prompt(id, 'one'));
+    await until(() => h.scripted[0].prompts.length === 1, 'first turn runs');
+    const second = prompt(id, 'two');
+    const routed = await host.fromView(id, view.id, second);
+    assert.equal(routed?.delivery?.status, 'queued');
+    await settle();
+    assert.ok(!host.log(id)!.all().some((f) => f.type === 'session.error'), 'no PROMPT_IN_PROGRESS refusal');
+    release();
+    await until(() => h.scripted[0].prompts.length === 2, 'the queued prompt is sent');
+    await until(() => view.got.filter((f) => f.type === 'session.turn.end').length === 2, 'second turn ends');
+    assert.equal(h.scripted[0].prompts[1].text, 'two');
+    const log = host.log(id)!.all();
+    assert.equal(log.filter((f) => f.message_id === second.message_id).length, 1);
+    // The view saw the first turn end before the second began.
+    const seen = types(view.got.filter((f) => f.type === 'session.turn.start' || f.type === 'session.turn.end'));
+    assert.deepEqual(seen, ['session.turn.start', 'session.turn.end', 'session.turn.start', 'session.turn.end']);
+  });
+
+  it('persists each session; deleting it removes the stored file and ends it (§7.7)', async () => {
+    host = h.makeHost();
+    const id = await host.create();
+    const files = () => (existsSync(h.storeDir) ? readdirSync(h.storeDir).filter((f) => f.endsWith('.json')) : []);
+    await until(() => files().length === 1, 'stored', 50_000);
+    const stored = JSON.parse(readFileSync(join(h.storeDir, files()[0]), 'utf8'));
+    assert.equal(stored.session_id, id);
+    assert.equal(stored.agent, 'builtin');
+    assert.ok(stored.frames.length >= 4);
+    const ended: string[] = [];
+    host.onEvent((e) => e.kind === 'ended' && ended.push(e.session_id));
+    assert.equal(await host.delete(id), true);
+    await until(() => readdirSync(h.storeDir).length === 0, 'file removed', 50_000);
+    await settle(20);
+    assert.deepEqual(readdirSync(h.storeDir), [], 'no write in flight brings it back');
+    assert.deepEqual(ended, [id]);
+    assert.deepEqual(host.list(), []);
+  });
+
+  it('§7.8 a session interrupted by a reload is restored: open tool calls finalized as synthetic cancelled results, agent running again', async () => {
+    const never = new Promise<void>(() => undefined);
+    host = h.makeHost({ scripted: { turns: [{ steps: [{ kind: 'tool', name: 'Read', id: 'inv-1', input: { file_path: 'src/greeting.ts' }, untilAborted: true }, { kind: 'waitFor', promise: never }] }] } });
+    const id = await host.create({ agent: 'scripted', name: 'My work' });
+    const view = viewConnection();
+    host.hub.attach(id, view);
+    await host.fromView(id, view.id, prompt(id, 'go'));
+    await until(() => host.log(id)!.all().some((f) => f.type === 'tool.invoke.request'), 'tool call open');
+    await host.dispose(); // the window reloads
+    const host2 = h.makeHost();
+    const restored = await host2.restoreAll();
+    assert.deepEqual(restored, [id]);
+    const [info] = host2.list();
+    assert.equal(info.name, 'My work');
+    assert.equal(info.state, 'idle');
+    const { restored: old, live } = host2.log(id)!.parts();
+    assert.ok(!old.some((f) => f.type === 'session.deleted'), 'closing the window does not delete the session');
+    const synthetic = old.find((f) => f.type === 'tool.invoke.result');
+    assert.ok(synthetic, 'a result closes the open call');
+    assert.deepEqual((synthetic.payload as { invocation_id: string; status: string }).status, 'cancelled');
+    assert.equal((synthetic.payload as { invocation_id: string }).invocation_id, 'inv-1');
+    assert.equal((synthetic.metadata as { synthetic?: boolean }).synthetic, true);
+    assert.equal(live[0].type, 'session.capabilities');
+  });
+
+  it('in Restricted Mode no agent starts and the reason is the error', async () => {
+    host = h.makeHost({ blocked: 'Restricted Mode: trust the folder first' });
+    await assert.rejects(() => host.create(), /Restricted Mode/);
+    assert.deepEqual(host.list(), []);
+  });
+
+  it('frames from the view go to the hub, which answers invalid ones with session.error and never throws', async () => {
+    host = h.makeHost();
+    const id = await host.create();
+    const view = viewConnection();
+    host.hub.attach(id, view);
+    await host.fromView(id, view.id, { type: 'control.prompt.cancel', message_id: 'x' });
+    assert.ok(view.got.some((f) => f.type === 'session.error'));
+  });
+});
