@@ -105,6 +105,8 @@ export class AcpAdapter implements AgentAdapter {
     void proc.exited.then((exit) => {
       this.exit = exit;
       pipe.close();
+      // Died between turns: say so now (§17.2.2), not only when the next prompt fails.
+      if (!this.turn && !this.disposing && this.live) for (const e of mapExit({ exit, agent: this.info.id, singleTurn: false }).events) host.emit(e);
     });
 
     const bridge = fs ? new AcpFsBridge({ fs: fs.backend, fsEvents: fs.events, actor: host.session_id, cwd: host.workspacePath }) : undefined;

@@ -220,6 +220,20 @@ for (const agent of AGENTS) {
       assertValid();
     });
 
+    it('§17.2.2 the agent killed while idle: agent.error SIGNAL_EXIT at once, and the next prompt ends in error', async () => {
+      server.enqueue(route, agent.text('Hi.') as never);
+      await host.turn(adapter, 'hello');
+      const proc = (adapter as unknown as { proc: { pid: number; exited: Promise<unknown> } }).proc;
+      process.kill(proc.pid, 'SIGKILL');
+      await proc.exited;
+      const between = host.frames.at(-1)!;
+      assert.equal(between.type, 'agent.error', host.problems());
+      assert.equal((between.payload as { error_code: string }).error_code, 'SIGNAL_EXIT');
+      const t = await host.turn(adapter, 'still there?');
+      assert.equal(t.outcome.stop_reason, 'error');
+      assertValid();
+    });
+
     it('§17.2.2 the agent killed with SIGKILL mid-turn: agent.error SIGNAL_EXIT (fatal) and the turn ends in error', async () => {
       server.enqueue(route, agent.hang() as never);
       const pid = (adapter as unknown as { proc: { pid: number } }).proc.pid;
