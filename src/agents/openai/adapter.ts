@@ -149,8 +149,9 @@ export class OpenAIAdapter implements AgentAdapter {
       }
       if (signal.aborted) return { stop_reason: 'cancelled', usage };
     }
-    host.emit({ type: 'agent.error', payload: { error_code: 'MAX_STEPS', message: `stopped after ${maxSteps} model calls in one turn`, severity: 'warning', recoverable: true, details: { module: 'openai' } } });
-    return { stop_reason: 'max_tokens', usage };
+    // As Claude Code's error_max_turns: the turn is cut, with a reason the user can act on.
+    host.emit({ type: 'agent.error', payload: { error_code: 'MAX_TURNS', message: `stopped after ${maxSteps} model calls in one turn`, severity: 'error', recoverable: true, details: { module: 'openai' } } });
+    return { stop_reason: 'error', usage };
   }
 
   async dispose(): Promise<void> {

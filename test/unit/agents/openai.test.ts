@@ -208,4 +208,16 @@ describe('OpenAI-compatible adapter (agent loop in the host) against a scripted 
     assert.match(warn.payload.message, /gone\.txt/);
     assertValid();
   });
+
+  it('a model that keeps calling tools is stopped after maxSteps calls (agent.error MAX_TURNS, stop_reason error)', async () => {
+    const capped = new OpenAIAdapter({ baseUrl: `${server.url}/v1`, model: 'm', rulesFile: path.join(dir, 'rules3.json'), maxSteps: 2 });
+    const h = new RecordingHost(ws);
+    await h.open(capped);
+    server.enqueue(route, chat.tool('LS', { path: ws }), chat.tool('LS', { path: ws }), chat.text('never reached'));
+    const t = await h.turn(capped, 'loop');
+    assert.equal(t.outcome.stop_reason, 'error');
+    assert.equal(h.ofType('agent.error', t.frames)[0].payload.error_code, 'MAX_TURNS');
+    assert.equal(server.requestsFor(route).length, 2);
+    assert.equal(h.validate().errors, 0, h.problems());
+  });
 });
