@@ -1,6 +1,12 @@
-// The agents this window can offer. The built-in offline agent is always there (zero set-up);
-// in Restricted Mode nothing runs and every entry says why.
+// The agents this window can offer, from src/agents/selection: installed CLIs (Claude Code, Codex,
+// ACP agents) found on PATH, an OpenAI-compatible endpoint when configured (its key from
+// SecretStorage), and the built-in offline agent, which is always there. Detection runs once in the
+// background after activation; until it is done only the built-in agent is listed, and a session
+// being created waits for it. In Restricted Mode nothing runs and every entry says why.
 import { BuiltinAgent } from '../agents/builtin';
+import { OPENAI_ENV_KEY } from '../agents/openai/adapter';
+import { createAgent, detectAgents, PREFERENCE, type AgentCandidate } from '../agents/selection';
+import type { Logger } from '../session/ports';
 import type { SharedToolState } from '../tools/toolkit';
 import type { AgentChoice } from './agentChoice';
 
@@ -10,19 +16,60 @@ export interface AgentSources {
   rulesFile: string;
   /** Why nothing may run (Restricted Mode), or undefined. */
   blocked: () => string | undefined;
+  openai: () => Promise<{ baseUrl?: string; model?: string; apiKey?: string }>;
+  logger: Logger;
 }
 
-export function agentChoices(src: AgentSources): AgentChoice[] {
-  const blocked = src.blocked();
-  const choices: AgentChoice[] = [
-    {
-      id: 'builtin',
-      name: 'Built-in (offline)',
-      description: 'Deterministic, no model: read, find, replace, write, run, todo, plan, delegate — with the real tools and permission prompts.',
-      available: true,
-      rank: 0,
-      create: () => new BuiltinAgent({ rulesFile: src.rulesFile, shared: src.shared() }),
-    },
-  ];
-  return blocked ? choices.map((c) => ({ ...c, available: false, unavailable_reason: blocked })) : choices;
+const BUILTIN: AgentCandidate = { id: 'builtin', displayName: 'Built-in (offline)', adapter_type: 'sdk', status: 'available' };
+const BUILTIN_DESCRIPTION = 'Deterministic, no model: read, find, replace, write, run, todo, plan, delegate — with the real tools and permission prompts.';
+
+export class AgentCatalog {
+  private candidates: AgentCandidate[] = [BUILTIN];
+  private detection?: Promise<void>;
+  private openai: { baseUrl?: string; model?: string; apiKey?: string } = {};
+
+  constructor(private readonly src: AgentSources) {}
+
+  /** Detect installed agents (once; `force` detects again). Never rejects. */
+  detect(force = false): Promise<void> {
+    if (this.detection && !force) return this.detection;
+    this.detection = (async () => {
+      if (this.src.blocked()) return;
+      try {
+        const openai = await this.src.openai();
+        this.openai = openai;
+        const env = openai.apiKey ? { ...process.env, [OPENAI_ENV_KEY]: openai.apiKey } : process.env;
+        this.candidates = await detectAgents({ env, openai: { baseUrl: openai.baseUrl, model: openai.model } });
+        const available = this.candidates.filter((c) => c.status === 'available').map((c) => c.id);
+        this.src.logger.info(`agents available: ${available.join(', ')}`);
+      } catch (e) {
+        this.src.logger.warn('agent detection failed; only the built-in agent is offered', { error: String(e) });
+      }
+    })();
+    return this.detection;
+  }
+
+  choices(): AgentChoice[] {
+    const blocked = this.src.blocked();
+    return this.candidates.map((c) => {
+      const rank = c.id === 'builtin' ? -1 : PREFERENCE.length - Math.max(0, PREFERENCE.indexOf(c.id));
+      const available = !blocked && c.status === 'available';
+      return {
+        id: c.id,
+        name: c.version ? `${c.displayName} ${c.version}` : c.displayName,
+        ...(c.id === 'builtin' ? { description: BUILTIN_DESCRIPTION } : c.reason ? { description: c.reason } : {}),
+        available,
+        ...(!available ? { unavailable_reason: blocked ?? c.reason ?? 'not available' } : {}),
+        rank,
+        create: () => this.create(c),
+      };
+    });
+  }
+
+  private create(c: AgentCandidate) {
+    if (c.id === 'builtin') return new BuiltinAgent({ rulesFile: this.src.rulesFile, shared: this.src.shared() });
+    const shared = this.src.shared();
+    // External agents' file access (ACP fs/*) goes through the same backend and ledger.
+    return createAgent(c, { rulesFile: this.src.rulesFile, fs: { backend: shared.fs, events: shared.fsEvents }, openai: this.openai });
+  }
 }

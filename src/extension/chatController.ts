@@ -30,6 +30,8 @@ export interface ChatControllerOptions {
   blocked: () => string | undefined;
   /** Settles once the previous window's sessions are restored (the view waits for it). */
   restored?: Promise<unknown>;
+  /** Settles when the agent list is complete (the view's agent list is sent again then). */
+  agentsChanged?: Promise<void>;
 }
 
 /** Frames per `frames` message when a transcript is replayed. */
@@ -45,6 +47,7 @@ export class ChatController {
   private readonly changeListeners = new Set<() => void>();
 
   constructor(private readonly o: ChatControllerOptions) {
+    void o.agentsChanged?.then(() => this.postLists());
     o.host.onEvent((e) => {
       if (e.kind === 'sessions') this.postLists();
       if (e.kind === 'ended' && e.session_id === this.active) {

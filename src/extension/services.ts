@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Logger } from '../session/ports';
 import { createSharedToolState, type SharedToolState } from '../tools/toolkit';
 import { NodeFsBackend } from '../workspace/nodeFsBackend';
-import { agentChoices } from './agents';
+import { AgentCatalog } from './agents';
 import { ChatController } from './chatController';
 import { BeforeContentProvider, openEditDiff, openFileAt } from './editorActions';
 import { LazyFileSearch } from './fileSearch';
@@ -21,6 +21,7 @@ import { VscodeFsBackend } from './vscodeFsBackend';
 
 export interface Services {
   host: SessionHost;
+  catalog: AgentCatalog;
   controller: ChatController;
   sharing: Sharing;
   secrets: Secrets;
@@ -48,7 +49,15 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
   const search = new LazyFileSearch(roots, () => getShared().fs);
   const storageDir = context.storageUri ? join(context.storageUri.fsPath, 'sessions') : join(context.globalStorageUri.fsPath, 'sessions-no-workspace');
   const store = new SessionStore(storageDir, 250, (m) => logger.warn(m));
-  const agents = () => agentChoices({ shared: getShared, rulesFile, blocked });
+  const secrets = new Secrets(context.secrets);
+  const catalog = new AgentCatalog({
+    shared: getShared,
+    rulesFile,
+    blocked,
+    logger,
+    openai: async () => ({ ...settings.openai(), apiKey: await secrets.apiKey('openai') }),
+  });
+  const agents = () => catalog.choices();
   const host = new SessionHost({
     logger,
     agents,
@@ -59,6 +68,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     store,
     fileSearch: search.run,
     blocked,
+    agentsReady: () => catalog.detect(),
     commands: { home: homedir(), workspaceFolders: roots() },
   });
   // Restored after activation returns: agents start, nothing blocks the editor.
@@ -68,7 +78,6 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
         logger.error('restoring sessions failed', { error: String(e) });
         return [];
       });
-  const secrets = new Secrets(context.secrets);
   const sharing = new Sharing(host, secrets, logger);
   const before = new BeforeContentProvider();
   const controller = new ChatController({
@@ -77,6 +86,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     blocked,
     restored,
     agents: () => agents().map(({ id, name, description, available, unavailable_reason }) => ({ id, name, available, ...(description ? { description } : {}), ...(unavailable_reason ? { unavailable_reason } : {}) })),
+    agentsChanged: catalog.detect().then(() => undefined),
     actions: {
       openFile: openFileAt,
       openDiff: (session_id, invocation_id) => openEditDiff(host, before, session_id, invocation_id),
@@ -97,6 +107,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
   });
   return {
     host,
+    catalog,
     controller,
     sharing,
     secrets,

@@ -48,6 +48,8 @@ export interface SessionHostOptions {
   fileSearch?: AgentSessionOptions['fileSearch'];
   /** Why no agent may run right now (Restricted Mode), or undefined. */
   blocked?: () => string | undefined;
+  /** Settles when agent detection is done (a new session waits, so `auto` sees every agent). */
+  agentsReady?: () => Promise<void>;
   /** Slash-command discovery: the home folder and workspace folders (absent: no discovery). */
   commands?: { home: string; workspaceFolders: readonly string[]; watch?: boolean };
 }
@@ -113,6 +115,7 @@ export class SessionHost {
   private async start(req: { agent?: string; name?: string; session_id?: string; frames?: LoggedFrame[]; created_at?: string }): Promise<string> {
     const blocked = this.options.blocked?.();
     if (blocked) throw new Error(blocked);
+    await this.options.agentsReady?.();
     const choice = selectAgent(this.options.agents(), req.agent ?? this.options.defaultAgent());
     if (!choice) throw new Error('no agent is available');
     const session_id = req.session_id ?? newId();

@@ -77,6 +77,8 @@ export const DEFAULT_SETTINGS = {
   'extensions.autoCheckUpdates': false,
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
+  // The tests talk to the built-in agent even where Claude Code or Codex is installed.
+  'rawp.defaultAgent': 'builtin',
 };
 
 export async function startCodeServer(o: StartOptions): Promise<CodeServer> {

@@ -3,9 +3,13 @@ import * as vscode from 'vscode';
 import { rawp } from './rawp';
 
 describe('extension host: settings', () => {
+  let agentBefore: string | undefined;
+  before(() => {
+    agentBefore = vscode.workspace.getConfiguration('rawp').inspect<string>('defaultAgent')?.globalValue;
+  });
   after(async () => {
     await vscode.workspace.getConfiguration('rawp').update('history.bufferBytes', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration('rawp').update('defaultAgent', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('rawp').update('defaultAgent', agentBefore, vscode.ConfigurationTarget.Global);
   });
 
   it('every rawp.* setting is contributed with a description and a default', async () => {
@@ -22,12 +26,12 @@ describe('extension host: settings', () => {
 
   it('reads defaults, and changed values without a reload', async () => {
     const { api } = await rawp();
-    assert.equal(api.settings.defaultAgent(), 'auto');
+    assert.equal(vscode.workspace.getConfiguration('rawp').inspect('defaultAgent')?.defaultValue, 'auto');
     assert.deepEqual(api.settings.history(), { policy: 'RING', maxBytes: 8 * 1024 * 1024 });
     assert.equal(api.settings.remote().host, '127.0.0.1');
     await vscode.workspace.getConfiguration('rawp').update('history.bufferBytes', 1234, vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration('rawp').update('defaultAgent', 'builtin', vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('rawp').update('defaultAgent', 'codex', vscode.ConfigurationTarget.Global);
     assert.equal(api.settings.history().maxBytes, 1234);
-    assert.equal(api.settings.defaultAgent(), 'builtin');
+    assert.equal(api.settings.defaultAgent(), 'codex');
   });
 });
