@@ -7,16 +7,18 @@ import type WebSocket from 'ws';
 import type { Connection, WireFrame } from '../session/connection';
 import { CLOSE } from './controlPlane';
 
-const serialized = new WeakMap<object, string>();
+// The hub hands one frame to every connection in turn, so remembering the last frame serialized
+// is enough to serialize each frame once however many masters get it (and cheaper than a WeakMap).
+let lastFrame: WireFrame | undefined;
+let lastText = '';
 
 /** The JSON text of a frame, computed once per frame object (fan-out to N masters). */
 export function frameText(frame: WireFrame): string {
-  let text = serialized.get(frame);
-  if (text === undefined) {
-    text = JSON.stringify(frame);
-    serialized.set(frame, text);
+  if (frame !== lastFrame) {
+    lastText = JSON.stringify(frame);
+    lastFrame = frame;
   }
-  return text;
+  return lastText;
 }
 
 export interface WsConnectionOptions {

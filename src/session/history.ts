@@ -143,8 +143,14 @@ export class HistoryBuffer<F extends HistoryFrame = HistoryFrame> {
     this.positions.delete(id);
     this.positions.set(id, seq);
     if (this.positions.size > this.maxKnownIds) {
-      const oldest = this.positions.keys().next().value;
-      if (oldest !== undefined) this.positions.delete(oldest);
+      // Forget the oldest tenth at once: a walk from the front of a Map also steps over the slots
+      // earlier deletions left there, so forgetting one id per append cost O(ids forgotten so far).
+      const keys = this.positions.keys();
+      for (let n = this.positions.size - Math.floor(this.maxKnownIds * 0.9); n > 0; n--) {
+        const oldest = keys.next().value;
+        if (oldest === undefined) break;
+        this.positions.delete(oldest);
+      }
     }
   }
 }
