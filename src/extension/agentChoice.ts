@@ -6,7 +6,8 @@ import type { AgentSummary } from '../protocol/webviewMessages';
 export interface AgentChoice extends AgentSummary {
   /** Higher wins when the setting says `auto`. */
   rank: number;
-  create(): AgentAdapter;
+  /** `resumeSessionId`: the agent's own session to continue (§18.3), for restored sessions. */
+  create(options?: { resumeSessionId?: string }): AgentAdapter;
 }
 
 /** `auto`: the best available agent; otherwise the named one if available, else the best. */

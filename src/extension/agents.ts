@@ -61,15 +61,15 @@ export class AgentCatalog {
         available,
         ...(!available ? { unavailable_reason: blocked ?? c.reason ?? 'not available' } : {}),
         rank,
-        create: () => this.create(c),
+        create: (o) => this.create(c, o?.resumeSessionId),
       };
     });
   }
 
-  private create(c: AgentCandidate) {
+  private create(c: AgentCandidate, resumeSessionId: string | undefined) {
     if (c.id === 'builtin') return new BuiltinAgent({ rulesFile: this.src.rulesFile, shared: this.src.shared() });
     const shared = this.src.shared();
     // External agents' file access (ACP fs/*) goes through the same backend and ledger.
-    return createAgent(c, { rulesFile: this.src.rulesFile, fs: { backend: shared.fs, events: shared.fsEvents }, openai: this.openai });
+    return createAgent(c, { rulesFile: this.src.rulesFile, fs: { backend: shared.fs, events: shared.fsEvents }, openai: this.openai, ...(resumeSessionId ? { resumeSessionId } : {}) });
   }
 }

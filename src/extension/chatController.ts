@@ -58,6 +58,8 @@ export class ChatController {
         else this.changed();
       }
       if (e.kind === 'frame' && e.session_id === this.active && (e.frame.type === 'agent.state.changed' || e.frame.type.startsWith('session.turn'))) this.changed();
+      // An "Always allow" answer may have saved a rule: the view's rule list follows.
+      if (e.kind === 'frame' && e.frame.type === 'session.turn.end') this.postSettings();
     });
   }
 

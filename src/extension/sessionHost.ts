@@ -16,7 +16,7 @@ import { Hub } from '../session/hub';
 import type { Logger } from '../session/ports';
 import { SessionRegistry } from '../session/registry';
 import { selectAgent, type AgentChoice } from './agentChoice';
-import { finalizeRestored } from './restore';
+import { agentSessionIdOf, finalizeRestored } from './restore';
 import { SessionCommands } from './sessionCommands';
 import type { SessionStore } from './sessionStore';
 import { TranscriptLog, type LoggedFrame } from './transcriptLog';
@@ -104,7 +104,8 @@ export class SessionHost {
       if (this.entries.has(s.session_id)) continue;
       const synthetic = finalizeRestored(s.session_id, s.frames);
       try {
-        restored.push(await this.start({ agent: s.agent, name: s.name, session_id: s.session_id, frames: [...s.frames, ...synthetic], created_at: s.created_at }));
+        const resumeSessionId = agentSessionIdOf(s.frames);
+        restored.push(await this.start({ agent: s.agent, name: s.name, session_id: s.session_id, frames: [...s.frames, ...synthetic], resumeSessionId }));
       } catch (e) {
         this.options.logger.warn('a stored session could not be restored', { session_id: s.session_id, error: String(e) });
       }
@@ -112,7 +113,7 @@ export class SessionHost {
     return restored;
   }
 
-  private async start(req: { agent?: string; name?: string; session_id?: string; frames?: LoggedFrame[]; created_at?: string }): Promise<string> {
+  private async start(req: { agent?: string; name?: string; session_id?: string; frames?: LoggedFrame[]; resumeSessionId?: string }): Promise<string> {
     const blocked = this.options.blocked?.();
     if (blocked) throw new Error(blocked);
     await this.options.agentsReady?.();
@@ -131,7 +132,8 @@ export class SessionHost {
     }
     this.entries.set(session_id, entry);
     try {
-      const adapter = choice.create();
+      // A restored session of the same agent continues the agent's own conversation where it can.
+      const adapter = choice.create(req.resumeSessionId && choice.id === req.agent ? { resumeSessionId: req.resumeSessionId } : undefined);
       await this.registry.create({
         adapter: entry.commands ? entry.commands.wrap(adapter) : adapter,
         origin: 'local',

@@ -21,6 +21,8 @@ export interface Harness {
   storeDir: string;
   logs: { level: string; message: string }[];
   scripted: ScriptedAdapter[];
+  /** The resume id each scripted agent was created with (§18.3). */
+  resumes: (string | undefined)[];
   makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string }): SessionHost;
   cleanup(): void;
 }
@@ -41,6 +43,7 @@ export function harness(): Harness {
     error: (message) => logs.push({ level: 'error', message }),
   };
   const scripted: ScriptedAdapter[] = [];
+  const resumes: (string | undefined)[] = [];
   const hosts: SessionHost[] = [];
   return {
     dir,
@@ -48,6 +51,7 @@ export function harness(): Harness {
     storeDir,
     logs,
     scripted,
+    resumes,
     makeHost(opts = {}) {
       const shared = createSharedToolState({ fs: new NodeFsBackend([workspace]), rulesFile: join(dir, 'rules.json') });
       const agents = (): AgentChoice[] => [
@@ -57,7 +61,8 @@ export function harness(): Harness {
           name: 'Scripted',
           available: !opts.blocked,
           rank: -1,
-          create: () => {
+          create: (o) => {
+            resumes.push(o?.resumeSessionId);
             const a = new ScriptedAdapter({ features: { plan_mode: true, thinking_stream: true, tool_streaming: true }, ...opts.scripted });
             scripted.push(a);
             return a;

@@ -145,6 +145,15 @@ describe('extension: session host', () => {
     assert.equal(live[0].type, 'session.capabilities');
   });
 
+  it('§18.3 a restored session asks its agent to resume the agent\'s own session when the agent announced one', async () => {
+    host = h.makeHost({ scripted: { extensions: { agent_session_id: 'agent-42' } } });
+    const id = await host.create({ agent: 'scripted' });
+    await host.dispose();
+    const host2 = h.makeHost();
+    assert.deepEqual(await host2.restoreAll(), [id]);
+    assert.deepEqual(h.resumes, [undefined, 'agent-42']);
+  });
+
   it('in Restricted Mode no agent starts and the reason is the error', async () => {
     host = h.makeHost({ blocked: 'Restricted Mode: trust the folder first' });
     await assert.rejects(() => host.create(), /Restricted Mode/);
