@@ -52,6 +52,11 @@ export interface MasterClientOptions {
   ca?: string | Buffer;
   /** Send the token as a subprotocol (as a browser does) instead of a header. */
   tokenAsSubprotocol?: boolean;
+  /**
+   * A connection on which nothing (not even the server's heartbeat ping, every 30 s) arrived for
+   * this long is taken for dead and reconnected. Default 75 s.
+   */
+  idleTimeoutMs?: number;
 }
 
 /** Close codes after which reconnecting cannot help. */
@@ -134,11 +139,23 @@ export class MasterClient {
       this.attempt = 0;
       socket.send(JSON.stringify(buildFrame('session.capabilities', { protocol_version: DPS_SUBPROTOCOL, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: this.options.features ?? MASTER_FEATURES }, { session_id: this.options.session_id })));
     });
-    socket.on('message', (data) => this.onMessage(String(data)));
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const alive = () => {
+      if (idle) clearTimeout(idle);
+      idle = setTimeout(() => socket.terminate(), this.options.idleTimeoutMs ?? 75_000);
+      idle.unref();
+    };
+    socket.on('open', alive);
+    socket.on('ping', alive);
+    socket.on('message', (data) => {
+      alive();
+      this.onMessage(String(data));
+    });
     socket.on('error', () => {
       // 'close' follows and decides what happens next.
     });
     socket.on('close', (code, reasonBuf) => {
+      if (idle) clearTimeout(idle);
       if (this.socket !== socket) return;
       const reason = refused ?? reasonBuf.toString();
       this.socket = undefined;
