@@ -4,3 +4,4 @@ import './webview.test';
 import './fsBackend.test';
 import './settings.test';
 import './sessions.test';
+import './sharing.test';
