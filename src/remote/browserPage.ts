@@ -4,9 +4,9 @@
 // in sessionStorage (this tab only), and the fragment is wiped from the address bar at once.
 //
 // Contract with the bundle (docs/remote.md "Browser master"): before the bundle runs, the page
-// sets `globalThis.__RAWP_REMOTE__ = { protocol, session_id, sessions, token, subprotocols,
-// streamUrl(session_id, last_message_id?) }`; the bundle's WebSocket transport opens
-// `new WebSocket(streamUrl(id, last), subprotocols)`.
+// sets `data-token`, `data-session-id` and `data-server` on #root (what the bundle's browser
+// transport reads) and `globalThis.__RAWP_REMOTE__ = { protocol, session_id, sessions, token,
+// subprotocols, streamUrl(session_id, last_message_id?) }`.
 import { randomBytes } from 'node:crypto';
 import { BEARER_SUBPROTOCOL_PREFIX, DPS_SUBPROTOCOL, REATTACH_PARAM } from './controlPlane';
 
@@ -123,6 +123,12 @@ ${options.hasCss ? `<link rel="stylesheet" href="/webview.css" nonce="${nonce}">
           return last ? u + "?" + C.reattachParam + "=" + encodeURIComponent(last) : u;
         }
       };
+      // The bundle's browser transport reads these (src: webview-ui/src/main.tsx); they live in
+      // this page only and are never sent anywhere but in the WebSocket subprotocol.
+      var root = document.getElementById("root");
+      root.dataset.token = token;
+      root.dataset.sessionId = chosen.session_id;
+      root.dataset.server = location.origin;
       var s = document.createElement("script");
       s.nonce = nonce;
       s.src = "/webview.js";

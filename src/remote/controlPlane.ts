@@ -34,13 +34,17 @@ export const CLOSE = {
   SESSION_NOT_FOUND: 4404,
 } as const;
 
+/** The chat bundle's files, served beside the page (built into dist/ by esbuild). */
+export const BROWSER_ASSETS = ['webview.js', 'webview.css', 'codicon.ttf'] as const;
+export type BrowserAsset = (typeof BROWSER_ASSETS)[number];
+
 export type Route =
   | { kind: 'health' }
   | { kind: 'sessions' }
   | { kind: 'session'; session_id: string }
   | { kind: 'stream'; session_id: string; last_message_id?: string }
   | { kind: 'browser' }
-  | { kind: 'browser_asset'; name: 'webview.js' | 'webview.css' }
+  | { kind: 'browser_asset'; name: BrowserAsset }
   | { kind: 'not_found' };
 
 /** Which methods each route answers (405 for the others). */
@@ -73,8 +77,8 @@ export function route(target: string): Route {
   if (path === '/v1/health') return { kind: 'health' };
   if (path === '/v1/sessions') return { kind: 'sessions' };
   if (path === '/' || path === '/index.html') return { kind: 'browser' };
-  if (path === '/webview.js') return { kind: 'browser_asset', name: 'webview.js' };
-  if (path === '/webview.css') return { kind: 'browser_asset', name: 'webview.css' };
+  const asset = BROWSER_ASSETS.find((a) => path === `/${a}`);
+  if (asset) return { kind: 'browser_asset', name: asset };
   let m = STREAM_PATH.exec(path);
   if (m) {
     const last = url.searchParams.get(REATTACH_PARAM);

@@ -9,6 +9,7 @@ import { browserPage, newNonce, pageHeaders } from './browserPage';
 import { healthBody, type Route } from './controlPlane';
 
 const MAX_BODY_BYTES = 64 * 1024;
+const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.ttf': 'font/ttf' };
 
 export const CreateSessionBody = z.strictObject({
   agent: z.string().min(1).max(500).optional(),
@@ -57,7 +58,7 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, r: R
       const file = findAsset(ctx.assetDirs, r.name);
       if (!file) return json(res, 404, { error: `${r.name} is not built (run npm run build)` });
       res.writeHead(200, {
-        'content-type': r.name.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8',
+        'content-type': CONTENT_TYPES[r.name.slice(r.name.lastIndexOf('.'))] ?? 'application/octet-stream',
         'x-content-type-options': 'nosniff',
         'cache-control': 'no-cache',
       });

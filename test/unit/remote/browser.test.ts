@@ -2,9 +2,12 @@
 // token taken from the URL fragment (never sent in a request) or pasted, kept in sessionStorage,
 // and a WebSocket opened with ['rawp-dps-1.0', 'bearer.<token>'] from the page's own origin.
 import { strict as assert } from 'node:assert';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { http, rig, type Rig } from './harness';
+import { buildWebview } from '../../browser/harness';
+import { http, rig, waitFor, type Rig } from './harness';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -78,5 +81,33 @@ describe('remote/browser master page', function () {
     await page.click('button[type=submit]');
     await page.waitForFunction(() => (globalThis as { __RAWP_REMOTE__?: unknown }).__RAWP_REMOTE__ !== undefined);
     assert.equal(await page.evaluate(() => sessionStorage.getItem('rawp.token')), r.token);
+  });
+
+  it('§2.4 the real chat bundle, served by GET /, attaches as a master, shows the session and its prompt goes to the agent', async function () {
+    if (!existsSync(CHROMIUM)) this.skip();
+    // Build the webview bundle as esbuild.config.mjs does, into a temp folder served as the assets.
+    const dir = mkdtempSync(join(tmpdir(), 'rawp-bundle-'));
+    try {
+      await buildWebview(dir);
+      await r.close();
+      r = await rig({ server: { assetDirs: [dir] }, adapter: { turns: [{ steps: [{ kind: 'text', chunks: ['answer from ', 'the agent'] }] }] } });
+      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+      const page = await browser.newPage();
+      await page.goto(`${r.server.url}/#token=${r.token}&session=${r.session.session_id}`);
+      await waitFor(() => r.server.masterCount(r.session.session_id) === 1, 'the bundle attached over WebSocket');
+      // Fonts and styles load from the page's own origin under its CSP.
+      const failed: string[] = [];
+      page.on('requestfailed', (req) => failed.push(req.url()));
+      const composer = page.getByRole('textbox', { name: 'Message the agent' });
+      await composer.click({ timeout: 20_000 });
+      await page.keyboard.type('hello from the browser');
+      await page.keyboard.press('Enter');
+      await waitFor(() => r.adapter.prompts.length === 1, 'the prompt reached the agent');
+      assert.equal(r.adapter.prompts[0].text, 'hello from the browser');
+      await page.waitForFunction(() => document.body.innerText.includes('answer from the agent'), undefined, { timeout: 20_000 });
+      assert.deepEqual(failed, []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
