@@ -53,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): RawpExtensionApi {
     }),
     ...registerPaletteCommands(services, channel),
   );
+  void refreshStatus();
   const activationMs = performance.now() - t0;
   logger.info(`RAWP Agent Client activated in ${activationMs.toFixed(1)} ms`);
   return { activationMs, services, provider, settings };

@@ -65,6 +65,8 @@ export interface StartOptions {
   settings?: Record<string, unknown>;
   /** Keep folders in this root (a test that restarts code-server reuses them). */
   root?: string;
+  /** Leave VS Code's workspace trust on (default off), so a folder can open in Restricted Mode. */
+  workspaceTrust?: boolean;
 }
 
 export const DEFAULT_SETTINGS = {
@@ -87,7 +89,8 @@ export async function startCodeServer(o: StartOptions): Promise<CodeServer> {
   const dirs = { home: join(root, 'home'), config: join(root, 'config'), data: join(root, 'data'), userDataDir: join(root, 'user-data'), extensionsDir: join(root, 'extensions') };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   mkdirSync(join(dirs.userDataDir, 'User'), { recursive: true });
-  writeFileSync(join(dirs.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...o.settings }, null, 2));
+  const trust = o.workspaceTrust ? { 'security.workspace.trust.enabled': true } : {};
+  writeFileSync(join(dirs.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...trust, ...o.settings }, null, 2));
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: dirs.home, XDG_CONFIG_HOME: dirs.config, XDG_DATA_HOME: dirs.data, ...o.env };
   delete env.VSCODE_IPC_HOOK_CLI;
   const base = [tools.entry, '--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir];
@@ -99,7 +102,12 @@ export async function startCodeServer(o: StartOptions): Promise<CodeServer> {
   let log = '';
   const child: ChildProcess = spawn(
     tools.node24,
-    [...base, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened', o.workspace],
+    [
+      ...base,
+      ...['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--ignore-last-opened'],
+      ...(o.workspaceTrust ? [] : ['--disable-workspace-trust']),
+      o.workspace,
+    ],
     { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const keep = (b: Buffer) => {
