@@ -13,7 +13,8 @@ import type { Connection, WireFrame } from '../session/connection';
 import type { AgentSessionOptions } from '../session/engine';
 import type { HistoryOptions } from '../session/history';
 import { Hub } from '../session/hub';
-import type { Logger } from '../session/ports';
+import type { Clock, Logger } from '../session/ports';
+import { monotonicClock } from '../remote/monotonicClock';
 import { SessionRegistry } from '../session/registry';
 import { selectAgent, type AgentChoice } from './agentChoice';
 import { agentSessionIdOf, finalizeRestored } from './restore';
@@ -48,6 +49,7 @@ export interface SessionHostOptions {
   fileSearch?: AgentSessionOptions['fileSearch'];
   /** Why no agent may run right now (Restricted Mode), or undefined. */
   blocked?: () => string | undefined;
+  clock?: Clock;
   /** Settles when agent detection is done (a new session waits, so `auto` sees every agent). */
   agentsReady?: () => Promise<void>;
   /** Slash-command discovery: the home folder and workspace folders (absent: no discovery). */
@@ -78,8 +80,11 @@ export class SessionHost {
   private disposed = false;
 
   constructor(private readonly options: SessionHostOptions) {
-    this.hub = new Hub({ logger: options.logger });
+    // Strictly increasing timestamps: replays order frames by timestamp then id (§2.3).
+    const clock: Clock = options.clock ?? monotonicClock();
+    this.hub = new Hub({ logger: options.logger, clock });
     this.registry = new SessionRegistry(this.hub, {
+      clock,
       logger: options.logger,
       ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
     });
