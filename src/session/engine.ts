@@ -16,7 +16,8 @@ import { clientCapabilities } from './capabilities';
 import type { ConnectionKind } from './connection';
 import type { HubSessionSource } from './hub';
 import { InteractionBook } from './interactions';
-import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type TimerHandle, type Timers } from './ports';
+import { silentLogger, systemTimers, type Clock, type Logger, type TimerHandle, type Timers } from './ports';
+import { monotonicClock } from './monotonicClock';
 import type { ToolPolicyInput } from './toolPolicy';
 import { TurnStream } from './turnStream';
 import { AUTO_COMPACT_CONSIDER, AUTO_COMPACT_MUST, UsageLedger } from './usage';
@@ -100,7 +101,7 @@ export class AgentSession implements HubSessionSource {
   private diagnostics: CatalogDiagnostic[] = [];
   private commandList: CommandEntry[] = [];
   private readonly factory: FrameFactory;
-  private readonly clock: Clock;
+  readonly clock: Clock;
   private readonly timers: Timers;
   private readonly logger: Logger;
   private readonly interactions: InteractionBook;
@@ -110,7 +111,8 @@ export class AgentSession implements HubSessionSource {
 
   constructor(private readonly options: AgentSessionOptions) {
     this.session_id = options.session_id ?? newId();
-    this.clock = options.clock ?? systemClock;
+    // Strictly increasing stamps: §2.3 replays history by timestamp then (random) message_id.
+    this.clock = options.clock ?? monotonicClock();
     this.timers = options.timers ?? systemTimers;
     this.logger = options.logger ?? silentLogger;
     this.factory = new FrameFactory(this.session_id, this.clock);

@@ -24,6 +24,8 @@ export interface HubSessionSource {
   agentState(): string;
   /** An accepted frame from a peer (controls, and the bidirectional session.* frames). */
   handle(frame: Frame, from: { connection_id: string; kind: ConnectionKind }): void;
+  /** The session's own clock, so the frames the hub stamps for it keep its strict order (§2.3). */
+  readonly clock?: Clock;
 }
 
 export type SessionOrigin = 'local' | 'remote';
@@ -93,7 +95,7 @@ export class Hub {
       origin: options.origin,
       shared: options.origin === 'remote',
       history: options.history,
-      factory: new FrameFactory(source.session_id, this.clock),
+      factory: new FrameFactory(source.session_id, source.clock ?? this.clock),
       seenControls: new Map(),
     });
   }
