@@ -87,11 +87,16 @@ export class HistoryBuffer<F extends HistoryFrame = HistoryFrame> {
 
   /**
    * Remember an id that is not itself kept (a per-connection handshake frame such as
-   * `session.capabilities` or `session.history`) as pointing at the current end, so a peer whose
-   * last frame was that one reattaches without a false "truncated".
+   * `session.capabilities` or `session.history`) as pointing at the current end (or at `at`), so a
+   * peer whose last frame was that one reattaches without a false "truncated" and misses nothing.
    */
-  alias(message_id: string): void {
-    this.remember(message_id, this.lastSeq);
+  alias(message_id: string, at: number = this.lastSeq): void {
+    this.remember(message_id, at);
+  }
+
+  /** The position of the newest frame appended so far (for `alias(id, at)`). */
+  get position(): number {
+    return this.lastSeq;
   }
 
   /** Exactly the frames after `last_message_id`, and an honest account of what is missing. */

@@ -69,6 +69,8 @@ interface ConnRecord {
   /** Frames published while the opening sequence runs; sent after it. */
   queue: WireFrame[];
   last_message_id?: string;
+  /** History position when the connection attached: what it has seen once its queue is sent. */
+  attachedAt: number;
   timer?: TimerHandle;
 }
 
@@ -145,7 +147,7 @@ export class Hub {
       return { ok: false, code: 'SESSION_NOT_SHARED', message: `session ${session_id} is local and not shared (§2.4)` };
     }
     if (this.conns.has(conn.id)) return { ok: false, code: 'DUPLICATE_CONNECTION', message: `connection ${conn.id} is already attached` };
-    const rec: ConnRecord = { conn, session_id, features: conn.features, phase: 'handshake', queue: [], last_message_id: options.last_message_id };
+    const rec: ConnRecord = { conn, session_id, features: conn.features, phase: 'handshake', queue: [], last_message_id: options.last_message_id, attachedAt: s.history.position };
     this.conns.set(conn.id, rec);
     // §13.1 / §13.7: our capabilities go first, before any other frame.
     this.sendHandshake(rec, s, s.factory.make('session.capabilities', s.source.capabilities()));
@@ -246,11 +248,14 @@ export class Hub {
         }),
       );
     }
-    this.sendHandshake(rec, s, s.factory.make('tool.catalog.publish', s.source.catalog()));
-    this.sendHandshake(rec, s, s.factory.make('agent.commands.publish', s.source.commands()));
+    // A fresh attach gets the frames queued meanwhile only after these, so their ids must point at
+    // the attach position: a peer cut off right after them resumes with the queued frames too.
+    const at = rec.last_message_id === undefined ? rec.attachedAt : undefined;
+    this.sendHandshake(rec, s, s.factory.make('tool.catalog.publish', s.source.catalog()), at);
+    this.sendHandshake(rec, s, s.factory.make('agent.commands.publish', s.source.commands()), at);
     if (rec.last_message_id === undefined) {
       const state = s.source.agentState();
-      this.sendHandshake(rec, s, s.factory.make('agent.state.changed', { previous_state: state, current_state: state, reason: 'attached' }));
+      this.sendHandshake(rec, s, s.factory.make('agent.state.changed', { previous_state: state, current_state: state, reason: 'attached' }), at);
     }
     rec.phase = 'live';
     rec.queue = [];
@@ -258,8 +263,8 @@ export class Hub {
   }
 
   /** A frame for one connection only: not broadcast, not kept, but its id is known to history. */
-  private sendHandshake(rec: ConnRecord, s: HubSession, frame: WireFrame): void {
-    s.history.alias(frame.message_id);
+  private sendHandshake(rec: ConnRecord, s: HubSession, frame: WireFrame, at?: number): void {
+    s.history.alias(frame.message_id, at);
     this.deliver(rec, frame);
   }
 

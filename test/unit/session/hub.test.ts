@@ -202,6 +202,23 @@ describe('session/hub: opening sequences (§13.1, §13.7)', () => {
     assert.equal(history.frames.length, 1);
   });
 
+  it('§13.7 a peer cut off right after its opening frames, before the frames queued during its handshake, gets those queued frames on reattach', () => {
+    const { hub } = make('remote');
+    const c1 = new RecordingConnection('c1', 'remote');
+    hub.attach(SID, c1);
+    hub.publish(SID, text('queued while c1 attached'));
+    // c1 announces its features; its opening frames go out, then the queued frame. The transport
+    // dies after the opening frames: the peer's last frame is agent.state.changed.
+    hub.receive('c1', JSON.stringify(frame('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['control'], features: ALL_FEATURES })));
+    const lastSeen = c1.frames.find((f) => f.type === 'agent.state.changed') as WireFrame;
+    hub.detach('c1');
+    const c2 = new RecordingConnection('c2', 'remote', ALL_FEATURES);
+    hub.attach(SID, c2, { last_message_id: lastSeen.message_id });
+    const history = (c2.frames[1] as Frame & { type: 'session.history' }).payload;
+    assert.equal(history.buffer_status.truncated, false);
+    assert.deepEqual(history.frames.map((f) => (f as { payload: { text: string } }).payload.text), ['queued while c1 attached']);
+  });
+
   it('§7.1.1 reattach with an id the history no longer has: truncated true', () => {
     const { hub } = make('remote');
     hub.publish(SID, text('x'));
