@@ -23,7 +23,7 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
 
   --workspace DIR          the folder the agent works in (required)
   --agent NAME             builtin (default), claude-code, codex, acp:<preset or command line>, openai
-  --base-url URL --model M the OpenAI-compatible endpoint (with --agent openai; key in OPENAI_API_KEY)
+  --base-url URL --model M the OpenAI-compatible endpoint (with --agent openai; key in RAWP_OPENAI_API_KEY)
   --name NAME              the session's name
   --host H                 bind address (default 127.0.0.1); other than loopback needs TLS
   --port P                 port (default 0: any free port)
