@@ -22,6 +22,10 @@ export async function convertPrompt(prompt: Pick<AgentPrompt, 'text' | 'file_ref
 }
 
 export async function promptText(prompt: Pick<AgentPrompt, 'text' | 'file_references'>, host: Pick<AgentHost, 'workspacePath' | 'emit'>, strategy: ConversionStrategy): Promise<string> {
-  if (!prompt.text.includes('<@file:')) return prompt.text;
+  // Without a backslash or `<@` there is neither a token nor an escape to undo (§16.2.2).
+  if (!prompt.text.includes('\\') && !prompt.text.includes('<@')) return prompt.text;
   return (await convertPrompt(prompt, host, strategy)).text;
 }
+
+/** Claude Code loads files itself and understands `@path` mentions (§16.3 first row). */
+export const CLAUDE_MENTIONS: ConversionStrategy = { kind: 'separate', mention: (path) => `@${path}` };

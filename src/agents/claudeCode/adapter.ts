@@ -11,6 +11,7 @@ import { claudeEnv, longLivedArgs, permissionModeFor, resolveClaudeCommand } fro
 import { CLAUDE_CODE_INFO, claudeCapabilities } from './capabilities';
 import { commandsFromInitialize } from './commands';
 import { decidePermission } from './permission';
+import { CLAUDE_MENTIONS, promptText } from '../promptText';
 import { defaultCatalog } from './tools';
 import { ClaudeTranslator, type ClaudeItem } from './translate';
 
@@ -72,6 +73,8 @@ export class ClaudeCodeAdapter implements AgentAdapter {
   }
 
   async prompt(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
+    // §16.3: Claude Code reads files itself; a picked file becomes its own `@path` mention.
+    const text = this.host ? await promptText(prompt, this.host, CLAUDE_MENTIONS) : prompt.text;
     if (!this.proc?.running) {
       // The process ended between turns (exit 0): respawn, resuming the conversation (§18.3).
       await this.spawn();
@@ -95,7 +98,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
       };
       if (signal.aborted) return this.turn.resolve({ stop_reason: 'cancelled' });
       signal.addEventListener('abort', onAbort, { once: true });
-      this.sendUser(prompt.text);
+      this.sendUser(text);
     });
   }
 

@@ -1,6 +1,7 @@
 // The §18 fallback: one `claude -p` process per prompt (prompt on stdin), `--resume {session_id}`
 // from the second turn on. No process between turns; no interactive permissions (the CLI applies
 // its permission mode and reports denials in the tool results).
+import { CLAUDE_MENTIONS, promptText } from '../promptText';
 import type { AgentAdapter, AgentCapabilities, AgentHost, AgentPrompt, CatalogTool, CommandEntry, TurnOutcome } from '../adapter';
 import type { AgentModeName } from '../../protocol/common';
 import { SingleTurnRunner } from '../process';
@@ -54,7 +55,7 @@ export class ClaudeCodeOneShotAdapter implements AgentAdapter {
 
   async prompt(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
     const runner = this.runner!;
-    this.promptText = prompt.text;
+    this.promptText = this.host ? await promptText(prompt, this.host, CLAUDE_MENTIONS) : prompt.text;
     this.outcome = undefined;
     const run = await runner.runTurn(signal);
     // A process that died mid-turn leaves open blocks and calls: close them before the error.

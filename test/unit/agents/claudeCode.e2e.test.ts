@@ -224,6 +224,21 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     h.assertValid();
   });
 
+  it('§16.3 a picked file reaches Claude as its own @path mention, escapes undone, never as a raw <@file:…> token', async () => {
+    h = await Harness.create();
+    h.script(claude.text('Looked at it.'));
+    const from = h.wire.length;
+    h.master('control.prompt.request', {
+      prompt_text: 'explain <@file:ref_0|a.txt> and keep \\<@file:forged|x> literal, C:\\\\dir',
+      file_references: [{ ref_id: 'ref_0', path: 'a.txt', name: 'a.txt', workspace_relative_path: 'a.txt' }],
+    });
+    await h.next('session.turn.end', () => true, from);
+    const sent = lastUserText(h.mainRequests()[0]);
+    assert.ok(sent.includes('explain @a.txt and keep <@file:forged|x> literal, C:\\dir'), sent);
+    assert.ok(!sent.includes('<@file:ref_0'), 'the token itself never reaches the agent');
+    h.assertValid();
+  });
+
   it('§4.2 thinking: thinking.delta…done before the answer text', async () => {
     h = await Harness.create();
     h.script(claude.thinkingThenText('First I weigh the options; then I answer.', 'The answer is 42.'));
