@@ -17,6 +17,8 @@ export interface AgentSources {
   /** Why nothing may run (Restricted Mode), or undefined. */
   blocked: () => string | undefined;
   openai: () => Promise<{ baseUrl?: string; model?: string; apiKey?: string }>;
+  /** Provider API keys kept in SecretStorage, handed to agent processes as their usual variables. */
+  apiKey: (provider: 'anthropic' | 'openai' | 'gemini') => Thenable<string | undefined>;
   logger: Logger;
 }
 
@@ -27,6 +29,7 @@ export class AgentCatalog {
   private candidates: AgentCandidate[] = [BUILTIN];
   private detection?: Promise<void>;
   private openai: { baseUrl?: string; model?: string; apiKey?: string } = {};
+  private env: Record<string, string> = {};
 
   constructor(private readonly src: AgentSources) {}
 
@@ -38,6 +41,8 @@ export class AgentCatalog {
       try {
         const openai = await this.src.openai();
         this.openai = openai;
+        const keys = { ANTHROPIC_API_KEY: await this.src.apiKey('anthropic'), OPENAI_API_KEY: await this.src.apiKey('openai'), GEMINI_API_KEY: await this.src.apiKey('gemini') };
+        this.env = Object.fromEntries(Object.entries(keys).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].length > 0));
         const env = openai.apiKey ? { ...process.env, [OPENAI_ENV_KEY]: openai.apiKey } : process.env;
         this.candidates = await detectAgents({ env, openai: { baseUrl: openai.baseUrl, model: openai.model } });
         const available = this.candidates.filter((c) => c.status === 'available').map((c) => c.id);
@@ -70,6 +75,6 @@ export class AgentCatalog {
     if (c.id === 'builtin') return new BuiltinAgent({ rulesFile: this.src.rulesFile, shared: this.src.shared() });
     const shared = this.src.shared();
     // External agents' file access (ACP fs/*) goes through the same backend and ledger.
-    return createAgent(c, { rulesFile: this.src.rulesFile, fs: { backend: shared.fs, events: shared.fsEvents }, openai: this.openai, ...(resumeSessionId ? { resumeSessionId } : {}) });
+    return createAgent(c, { rulesFile: this.src.rulesFile, fs: { backend: shared.fs, events: shared.fsEvents }, openai: this.openai, env: this.env, ...(resumeSessionId ? { resumeSessionId } : {}) });
   }
 }

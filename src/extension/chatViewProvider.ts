@@ -1,5 +1,7 @@
 // The "Chat" webview view: HTML with a nonce CSP, resources only from dist/ and media/, and every
-// message handed to the chat controller (which validates it against the typed message map).
+// message handed to the chat controller (which validates it against the typed message map). The
+// controller is loaded with the rest of the extension after activation; messages that arrive
+// before it is there wait in order.
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import type { ChatController } from './chatController';
@@ -14,7 +16,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly controller: ChatController,
+    private readonly controller: () => Promise<ChatController>,
   ) {}
 
   get isResolved(): boolean {
@@ -33,15 +35,22 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
       ...(existsSync(css.fsPath) ? { styleUri: view.webview.asWebviewUri(css).toString() } : {}),
     });
-    // Register the listener before the HTML loads, so the webview's first `ready` is not missed.
-    const sub = view.webview.onDidReceiveMessage((m: unknown) => void this.controller.receive(m));
-    this.controller.setView((m) => void view.webview.postMessage(m));
+    // The listener comes before the HTML, so the webview's first `ready` is never missed; it is
+    // handled once the controller is loaded and knows this view.
+    const ready = this.controller().then((c) => {
+      if (this.view === view) c.setView((m) => void view.webview.postMessage(m));
+      return c;
+    });
+    let chain: Promise<unknown> = ready;
+    const sub = view.webview.onDidReceiveMessage((m: unknown) => {
+      chain = chain.then(() => ready.then((c) => (this.view === view ? c.receive(m) : undefined))).catch(() => undefined);
+    });
     view.webview.html = this.lastHtml;
     view.onDidDispose(() => {
       sub.dispose();
       if (this.view === view) {
         this.view = undefined;
-        this.controller.setView(undefined);
+        void ready.then((c) => c.setView(undefined));
       }
     });
   }

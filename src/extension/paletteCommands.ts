@@ -4,29 +4,13 @@ import * as vscode from 'vscode';
 import { AgentMode } from '../protocol/common';
 import type { Services } from './services';
 import { CHAT_VIEW_ID } from './chatViewProvider';
+import type { CommandId } from './commandIds';
 import { openEditDiff } from './editorActions';
 
-export const COMMAND_IDS = [
-  'rawp.newSession',
-  'rawp.switchSession',
-  'rawp.renameSession',
-  'rawp.deleteSession',
-  'rawp.cancelTurn',
-  'rawp.compact',
-  'rawp.switchMode',
-  'rawp.pickAgent',
-  'rawp.shareSession',
-  'rawp.copyAttachUrl',
-  'rawp.stopSharing',
-  'rawp.showLogs',
-  'rawp.managePermissionRules',
-  'rawp.setApiKey',
-  'rawp.openDiff',
-] as const;
+export type CommandHandlers = Record<CommandId, (...args: unknown[]) => unknown>;
 
-type CommandId = (typeof COMMAND_IDS)[number];
-
-export function registerPaletteCommands(s: Services, channel: vscode.OutputChannel): vscode.Disposable[] {
+/** The handlers of every palette command (loaded lazily; extension.ts registers the ids). */
+export function paletteCommandHandlers(s: Services, channel: vscode.OutputChannel): CommandHandlers {
   const c = s.controller;
   const active = (): string | undefined => {
     const id = c.activeSessionId;
@@ -49,7 +33,7 @@ export function registerPaletteCommands(s: Services, channel: vscode.OutputChann
     void vscode.window.showInformationMessage('RAWP: session shared — the attach URL (with its token) is on the clipboard.');
   };
 
-  const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
+  return {
     'rawp.newSession': async () => {
       await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
       await c.newSession();
@@ -119,19 +103,13 @@ export function registerPaletteCommands(s: Services, channel: vscode.OutputChann
       const provider = await vscode.window.showQuickPick(['openai', 'anthropic', 'gemini'], { placeHolder: 'Provider' });
       if (!provider) return;
       const key = await vscode.window.showInputBox({ prompt: `API key for ${provider} (empty removes it)`, password: true, ignoreFocusOut: true });
-      if (key !== undefined) await s.secrets.setApiKey(provider, key.trim());
+      if (key === undefined) return;
+      await s.secrets.setApiKey(provider, key.trim());
+      await s.catalog.detect(true); // an agent may be available now
+      void vscode.window.showInformationMessage(key.trim() ? `RAWP: ${provider} API key saved in SecretStorage.` : `RAWP: ${provider} API key removed.`);
     },
     'rawp.openDiff': async (session_id?: unknown, invocation_id?: unknown) => {
       if (typeof session_id === 'string' && typeof invocation_id === 'string') await openEditDiff(s.host, s.before, session_id, invocation_id);
     },
   };
-  return COMMAND_IDS.map((id) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        await handlers[id](...args);
-      } catch (e) {
-        void vscode.window.showErrorMessage(`RAWP: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    }),
-  );
 }

@@ -56,6 +56,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     blocked,
     logger,
     openai: async () => ({ ...settings.openai(), apiKey: await secrets.apiKey('openai') }),
+    apiKey: (provider) => secrets.apiKey(provider),
   });
   const agents = () => catalog.choices();
   const host = new SessionHost({

@@ -23,8 +23,8 @@ describe('extension host: the VS Code FsBackend', () => {
   afterEach(closeAll);
 
   it('read-before-write: refuses to overwrite a document with unsaved typing it never read (FS_STALE_VERSION)', async () => {
-    const { api } = await rawp();
-    const fs = api.services.shared().fs;
+    const { s } = await rawp();
+    const fs = s.shared().fs;
     const { path, editor } = await openFresh('dirty.txt', 'original\n');
     const seen = await fs.readText(path);
     // A person types without saving.
@@ -40,8 +40,8 @@ describe('extension host: the VS Code FsBackend', () => {
   });
 
   it('a dirty document is what reads see: its text and a version that changes with every keystroke', async () => {
-    const { api } = await rawp();
-    const fs = api.services.shared().fs;
+    const { s } = await rawp();
+    const fs = s.shared().fs;
     const { path, editor } = await openFresh('versions.txt', 'a\n');
     const clean = await fs.readText(path);
     await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'b\n'));
@@ -52,8 +52,8 @@ describe('extension host: the VS Code FsBackend', () => {
   });
 
   it('edits an open document through a WorkspaceEdit: undo brings the text back; a dirty one stays unsaved', async () => {
-    const { api } = await rawp();
-    const fs = api.services.shared().fs;
+    const { s } = await rawp();
+    const fs = s.shared().fs;
     const { path, editor } = await openFresh('undo.txt', 'one\n');
     await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'two\n'));
     const read = await fs.readText(path);
@@ -68,8 +68,8 @@ describe('extension host: the VS Code FsBackend', () => {
   });
 
   it('a clean open document is edited and saved, so the disk has the change', async () => {
-    const { api } = await rawp();
-    const fs = api.services.shared().fs;
+    const { s } = await rawp();
+    const fs = s.shared().fs;
     const { path, editor } = await openFresh('clean.txt', 'x = 1\n');
     const read = await fs.readText(path);
     const r = await fs.writeText(path, 'x = 2\n', { kind: 'replaceIfVersion', version: read.version });

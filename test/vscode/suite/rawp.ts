@@ -1,14 +1,16 @@
 // Shared by the suites: our extension, activated, and its test API.
 import * as vscode from 'vscode';
 import type { RawpExtensionApi } from '../../../src/extension/extension';
+import type { Services } from '../../../src/extension/services';
 
 export const EXTENSION_ID = 'rawp.rawp-vscode';
 
-export async function rawp(): Promise<{ ext: vscode.Extension<RawpExtensionApi>; api: RawpExtensionApi }> {
+/** The extension, activated, its API, and its services (loaded on first use). */
+export async function rawp(): Promise<{ ext: vscode.Extension<RawpExtensionApi>; api: RawpExtensionApi; s: Services }> {
   const ext = vscode.extensions.getExtension<RawpExtensionApi>(EXTENSION_ID);
   if (!ext) throw new Error(`${EXTENSION_ID} is not installed`);
   const api = await ext.activate();
-  return { ext, api };
+  return { ext, api, s: await api.services() };
 }
 
 export function workspaceRoot(): string {

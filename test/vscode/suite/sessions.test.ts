@@ -4,22 +4,22 @@ import { eventually, rawp } from './rawp';
 
 describe('extension host: sessions', () => {
   it('"New Session" starts a session of the built-in agent (idle, §13.1) and makes it active', async () => {
-    const { api } = await rawp();
-    const before = new Set(api.services.host.list().map((s) => s.session_id));
+    const { s } = await rawp();
+    const before = new Set(s.host.list().map((s) => s.session_id));
     await vscode.commands.executeCommand('rawp.newSession');
-    const created = await eventually(() => api.services.host.list().find((s) => !before.has(s.session_id)), 'a new session');
+    const created = await eventually(() => s.host.list().find((s) => !before.has(s.session_id)), 'a new session');
     assert.equal(created.agent, 'builtin');
     assert.equal(created.state, 'idle');
-    assert.equal(api.services.controller.activeSessionId, created.session_id);
-    const log = api.services.host.log(created.session_id)?.all() ?? [];
+    assert.equal(s.controller.activeSessionId, created.session_id);
+    const log = s.host.log(created.session_id)?.all() ?? [];
     assert.equal(log[0]?.type, 'session.capabilities');
   });
 
   it('"Cancel Turn" with no running turn says so instead of sending a frame', async () => {
-    const { api } = await rawp();
-    const id = api.services.controller.activeSessionId!;
-    const n = api.services.host.log(id)?.size ?? 0;
+    const { s } = await rawp();
+    const id = s.controller.activeSessionId!;
+    const n = s.host.log(id)?.size ?? 0;
     await vscode.commands.executeCommand('rawp.cancelTurn');
-    assert.equal(api.services.host.log(id)?.size, n);
+    assert.equal(s.host.log(id)?.size, n);
   });
 });

@@ -12,9 +12,9 @@ describe('extension host: sharing a session with remote masters', () => {
   });
 
   it('§2.4 "Share" makes the local session visible to a master with the token; "Stop Sharing" disconnects it (4403)', async () => {
-    const { api } = await rawp();
-    const id = api.services.controller.activeSessionId ?? (await api.services.controller.newSession())!;
-    const url = new URL(await api.services.sharing.share(id));
+    const { s } = await rawp();
+    const id = s.controller.activeSessionId ?? (await s.controller.newSession())!;
+    const url = new URL(await s.sharing.share(id));
     const fragment = new URLSearchParams(url.hash.slice(1));
     const token = fragment.get('token')!;
     assert.equal(fragment.get('session'), id);
@@ -32,12 +32,12 @@ describe('extension host: sharing a session with remote masters', () => {
       ws.once('error', reject);
     });
     assert.equal((await first).type, 'session.capabilities');
-    await eventually(async () => (await api.services.sharing.masterCount()) === 1, 'the master is counted');
-    assert.equal(api.services.host.list().find((s) => s.session_id === id)?.masters, 1);
+    await eventually(async () => (await s.sharing.masterCount()) === 1, 'the master is counted');
+    assert.equal(s.host.list().find((s) => s.session_id === id)?.masters, 1);
 
     const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
     await vscode.commands.executeCommand('rawp.stopSharing');
     assert.equal(await closed, 4403);
-    assert.equal(api.services.host.list().find((s) => s.session_id === id)?.shared, false);
+    assert.equal(s.host.list().find((s) => s.session_id === id)?.shared, false);
   });
 });

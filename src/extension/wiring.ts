@@ -1,0 +1,34 @@
+// Everything activation leaves for later, wired together: the services, the diff content
+// provider, the status bar's updates, trust changes, and the palette commands' handlers.
+import * as vscode from 'vscode';
+import type { Logger } from '../session/ports';
+import { BEFORE_SCHEME } from './editorActions';
+import { paletteCommandHandlers, type CommandHandlers } from './paletteCommands';
+import { createServices, type Services } from './services';
+import type { StatusBar } from './statusBar';
+
+export function wire(context: vscode.ExtensionContext, logger: Logger, status: StatusBar): { services: Services; handlers(channel: vscode.OutputChannel): CommandHandlers } {
+  const services = createServices(context, logger);
+  const refreshStatus = async () => {
+    const id = services.controller.activeSessionId;
+    const info = services.host.list().find((s) => s.session_id === id);
+    const turn = id ? services.host.registry.get(id)?.turnActive === true : false;
+    void vscode.commands.executeCommand('setContext', 'rawp.turnActive', turn);
+    status.update({ agentName: info?.agent, state: info?.state, shared: info?.shared ?? false, masters: await services.sharing.masterCount(), blocked: services.blocked() });
+  };
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, services.before),
+    services.controller.onDidChange(() => void refreshStatus()),
+    services.sharing.onDidChange(() => void refreshStatus()),
+    services.host.onEvent((e) => {
+      if (e.kind === 'sessions') void refreshStatus();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      void refreshStatus();
+      void services.catalog.detect(true);
+      services.controller.notice('info', 'The workspace is trusted now: start a session with “New Session”.');
+    }),
+  );
+  void refreshStatus();
+  return { services, handlers: (channel) => paletteCommandHandlers(services, channel) };
+}
