@@ -44,6 +44,7 @@ export class ChatController {
   private conn?: { id: string; session_id: string };
   private pending: WireFrame[] = [];
   private counter = 0;
+  private starting?: Promise<string | undefined>;
   private readonly changeListeners = new Set<() => void>();
 
   constructor(private readonly o: ChatControllerOptions) {
@@ -150,7 +151,15 @@ export class ChatController {
     if (this.active && this.o.host.has(this.active)) return this.switchTo(this.active);
     const first = this.o.host.list()[0]?.session_id;
     if (first) return this.switchTo(first);
-    await this.newSession();
+    // Two quick "ready"s (a reloading view) must not start two sessions.
+    if (this.starting) {
+      // The other "ready" is starting it; this (newer) view attaches once it is there.
+      const id = await this.starting;
+      if (id && this.active === id) this.switchTo(id);
+      return;
+    }
+    this.starting = this.newSession().finally(() => (this.starting = undefined));
+    await this.starting;
   }
 
   private async fromView(frame: Record<string, unknown>): Promise<void> {
@@ -280,6 +289,11 @@ export class ChatController {
   }
 
   // ---- plumbing ----------------------------------------------------------------------------
+
+  /** Sessions or agents changed elsewhere (masters attached, sharing, detection): tell the view. */
+  refreshLists(): void {
+    this.postLists();
+  }
 
   private postLists(): void {
     if (!this.post) return;

@@ -19,7 +19,13 @@ export function wire(context: vscode.ExtensionContext, logger: Logger, status: S
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, services.before),
     services.controller.onDidChange(() => void refreshStatus()),
-    services.sharing.onDidChange(() => void refreshStatus()),
+    services.sharing.onDidChange(() => {
+      void refreshStatus();
+      services.controller.refreshLists(); // shared flag and master counts in the session list
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('rawp.chat.enterSends')) services.controller.postSettings();
+    }),
     services.host.onEvent((e) => {
       if (e.kind === 'sessions') void refreshStatus();
     }),

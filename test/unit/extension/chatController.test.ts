@@ -28,6 +28,14 @@ describe('extension: chat controller (host ⇄ webview)', () => {
     assert.equal(c.activeSessionId, host.list()[0].session_id);
   });
 
+  it('two quick "ready"s (a reloading view) start one session, not two', async () => {
+    const host = h.makeHost();
+    const c = controllerFor(host, h);
+    c.setView(viewRecorder().post);
+    await Promise.all([c.receive(webviewMessage('ready', { version: 1 })), c.receive(webviewMessage('ready', { version: 1 }))]);
+    assert.equal(host.list().length, 1);
+  });
+
   it('rejects and logs invalid messages from the webview; nothing is sent and nothing throws', async () => {
     const host = h.makeHost();
     const c = controllerFor(host, h);
