@@ -16,7 +16,7 @@ if [ $# -gt 0 ]; then
   exec node dist/cli.js "$@"
 fi
 
-echo "Setting up code-server (first run: a few minutes)…"
+echo "Checking Chromium, Node 24 and code-server (the first run installs them: a few minutes)…"
 tools=$(bash scripts/setup-vscode.sh)
 node24=$(sed -n 's/^node24=//p' <<<"$tools")
 entry=$(sed -n 's/^code-server=//p' <<<"$tools")
