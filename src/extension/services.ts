@@ -102,6 +102,14 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
       enterSends: settings.enterSends,
     },
   });
+  // Folders added or removed: slash commands follow at once; sessions started from now on get a
+  // file backend (and search index) over the new folders. Running sessions keep theirs.
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      host.setWorkspaceFolders(roots());
+      shared = undefined;
+    }),
+  );
   // The status bar shows the restored session even before the chat view is opened.
   void restored.then((ids) => {
     if (ids.length > 0 && !controller.activeSessionId) controller.switchTo(ids[ids.length - 1]);

@@ -249,6 +249,14 @@ export class SessionHost {
     return true;
   }
 
+  /** VS Code's workspace folders changed: every session's slash-command discovery follows. */
+  setWorkspaceFolders(folders: readonly string[]): void {
+    if (this.options.commands) this.options.commands = { ...this.options.commands, workspaceFolders: [...folders] };
+    for (const [id, e] of this.entries) {
+      e.commands?.service.setWorkspaceFolders(folders).catch((err: unknown) => this.options.logger.warn('slash commands: refresh after a folder change failed', { session_id: id, error: String(err) }));
+    }
+  }
+
   log(session_id: string): TranscriptLog | undefined {
     return this.entries.get(session_id)?.log;
   }

@@ -2,7 +2,7 @@
 // files, the transcript log every view replays, slash-command routing with the follow-up queue,
 // persistence, and §7.8 finalization of sessions restored after a window reload.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildFrame } from '../../../src/protocol/build';
 import type { Connection, WireFrame } from '../../../src/session/connection';
@@ -152,6 +152,18 @@ describe('extension: session host', () => {
     const host2 = h.makeHost();
     assert.deepEqual(await host2.restoreAll(), [id]);
     assert.deepEqual(h.resumes, [undefined, 'agent-42']);
+  });
+
+  it('slash-commands §2 a workspace folder added later brings its command files into the running session\'s publish', async () => {
+    host = h.makeHost();
+    const id = await host.create();
+    const extra = join(h.dir, 'extra');
+    mkdirSync(join(extra, '.claude', 'commands'), { recursive: true });
+    writeFileSync(join(extra, '.claude', 'commands', 'deploy-now.md'), '---\ndescription: Deploy it\n---\nDeploy $ARGUMENTS\n');
+    host.setWorkspaceFolders([h.workspace, extra]);
+    const published = () =>
+      host.log(id)!.all().filter((f) => f.type === 'agent.commands.publish').some((f) => (f.payload as { commands: { name: string }[] }).commands.some((c) => c.name === 'deploy-now'));
+    await until(published, 'the new command is published', 100_000);
   });
 
   it('in Restricted Mode no agent starts and the reason is the error', async () => {
