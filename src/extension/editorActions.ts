@@ -2,7 +2,7 @@
 // editor, and the clipboard. Paths from tools and file references are workspace-relative display
 // paths (or absolute); they are resolved against the workspace folders.
 import * as vscode from 'vscode';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { isDiffOutput, textBefore } from './diffContent';
 import type { SessionHost } from './sessionHost';
@@ -59,13 +59,21 @@ export async function openEditDiff(host: SessionHost, before: BeforeContentProvi
   if (!isDiffOutput(output)) throw new Error('That tool call has no file edit to show.');
   const abs = resolveWorkspacePath(output.file_path);
   const current = abs ? await vscode.workspace.openTextDocument(vscode.Uri.file(abs)).then((d) => d, () => undefined) : undefined;
-  const beforeText = current ? textBefore(output, current.getText()) : undefined;
+  // The text the right side shows: unsaved typing if any, else the disk (a clean document may not
+  // have caught up with a change on disk yet).
+  let now: string | undefined;
+  try {
+    now = current?.isDirty ? current.getText() : abs ? readFileSync(abs, 'utf8') : undefined;
+  } catch {
+    now = undefined;
+  }
+  const beforeText = current && now !== undefined ? textBefore(output, now) : undefined;
   if (current && beforeText !== undefined) {
     const left = before.put(output.file_path, output.created ? '' : beforeText);
     await vscode.commands.executeCommand('vscode.diff', left, current.uri, `${output.file_path} (edit by the agent)`, { preview: true });
     return;
   }
-  // The file changed since (or is gone): show the patch itself.
-  const doc = await vscode.workspace.openTextDocument({ language: 'diff', content: output.unified_diff });
-  await vscode.window.showTextDocument(doc, { preview: true });
+  // The file changed since (or is gone): show the patch itself, read-only (no "save?" on close).
+  const doc = await vscode.workspace.openTextDocument(before.put(`${output.file_path}.diff`, output.unified_diff));
+  await vscode.window.showTextDocument(await vscode.languages.setTextDocumentLanguage(doc, 'diff'), { preview: true });
 }

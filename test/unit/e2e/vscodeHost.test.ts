@@ -57,9 +57,10 @@ describe('extension host: the suites inside VS Code (code-server)', function () 
   it('settings: every rawp.* setting is described and read live', area('extension host: settings'));
   it('sessions: New Session starts the built-in agent (§13.1)', area('extension host: sessions'));
   it('sharing: a shared session is reachable by a master with the token; stop sharing disconnects it (§2.4)', area('extension host: sharing a session with remote masters'));
+  it('editor: file references open at the line; an edit opens in vscode.diff, or as its patch once the file changed', area('extension host: the editor side of the chat'));
   it('no suite failed and activation time was measured', () => {
     assert.equal(report.failed, 0);
-    assert.ok(report.passed >= 13, `${report.passed} passed`);
+    assert.ok(report.passed >= 15, `${report.passed} passed`);
     assert.ok(Number.isFinite(report.metrics.activationMs));
   });
 });

@@ -5,3 +5,4 @@ import './fsBackend.test';
 import './settings.test';
 import './sessions.test';
 import './sharing.test';
+import './editor.test';
