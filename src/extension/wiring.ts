@@ -14,7 +14,8 @@ export function wire(context: vscode.ExtensionContext, logger: Logger, status: S
     const info = services.host.list().find((s) => s.session_id === id);
     const turn = id ? services.host.registry.get(id)?.turnActive === true : false;
     void vscode.commands.executeCommand('setContext', 'rawp.turnActive', turn);
-    status.update({ agentName: info?.agent, state: info?.state, shared: info?.shared ?? false, masters: await services.sharing.masterCount(), blocked: services.blocked() });
+    const agentName = info?.agent ? (services.catalog.choices().find((c) => c.id === info.agent)?.name ?? info.agent) : undefined;
+    status.update({ agentName, state: info?.state, shared: info?.shared ?? false, masters: await services.sharing.masterCount(), blocked: services.blocked() });
   };
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, services.before),
