@@ -2,7 +2,9 @@
 // map, the view as a local hub connection (attach, replay, reattach), restored sessions, host
 // commands, and editor actions.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { buildFrame } from '../../../src/protocol/build';
+import { PermissionRuleStore } from '../../../src/tools/permissions/rules';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { settle, until } from '../../support/settle';
 import { controllerFor, fakeActions, harness, viewRecorder, type Harness } from './harness';
@@ -118,6 +120,23 @@ describe('extension: chat controller (host ⇄ webview)', () => {
     await c.receive(webviewMessage('file.open', { path: 'src/greeting.ts', line: 3 }));
     await c.receive(webviewMessage('diff.open', { invocation_id: 'inv-9', file_path: 'src/greeting.ts' }));
     assert.deepEqual(actions.calls, ['openFile src/greeting.ts:3', `openDiff ${c.activeSessionId} inv-9 src/greeting.ts`]);
+  });
+
+  it('the view lists the saved "Always allow" rules and can revoke one (settings message, permissionRule.revoke)', async () => {
+    const host = h.makeHost();
+    const store = new PermissionRuleStore(join(h.dir, 'view-rules.json'));
+    const rule = store.add({ tool_name: 'Bash', command_prefix: 'npm test' });
+    const actions = { ...fakeActions(), permissionRules: () => store.list().map((r) => ({ ...r })), revokeRule: (id: string) => store.revoke(id) };
+    const c = controllerFor(host, h, { actions });
+    const view = viewRecorder();
+    c.setView(view.post);
+    c.postSettings();
+    const first = view.messages.filter((m) => m.kind === 'settings').pop();
+    assert.deepEqual(first?.kind === 'settings' && first.payload.permission_rules.map((r) => [r.tool_name, r.command_prefix]), [['Bash', 'npm test']]);
+    await c.receive(webviewMessage('permissionRule.revoke', { rule_id: rule.id }));
+    assert.deepEqual(store.list(), []);
+    const after = view.messages.filter((m) => m.kind === 'settings').pop();
+    assert.deepEqual(after?.kind === 'settings' && after.payload.permission_rules, []);
   });
 
   it('switching sessions moves the view\'s connection; an unknown session gets a notice', async () => {
