@@ -7,7 +7,9 @@ import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { chooseAgent, createAgent, detectAgents } from '../../agents/selection';
 import type { AgentAdapter } from '../../agents/adapter';
-import { monotonicClock } from '../../remote/monotonicClock';
+import { monotonicClock } from '../../session/monotonicClock';
+import { LazyFileSearch } from '../../workspace/lazyFileSearch';
+import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import { RemoteServer, tlsFromFiles } from '../../remote/server';
 import { resolveToken } from '../../remote/tokenSource';
 import { Hub } from '../../session/hub';
@@ -102,7 +104,10 @@ export const serveVerb: Verb = {
     };
 
     const hub = new Hub(logger ? { logger } : {});
-    const registry = new SessionRegistry(hub, { clock: monotonicClock(), ...(logger ? { logger } : {}) });
+    // §16.1: masters' @-pickers search the workspace (file_search_fuzzy is announced because of it).
+    const search = new LazyFileSearch(() => [workspace], () => (watchFs ??= new NodeFsBackend([workspace])));
+    let watchFs: NodeFsBackend | undefined;
+    const registry = new SessionRegistry(hub, { clock: monotonicClock(), fileSearch: search.run, ...(logger ? { logger } : {}) });
     let server: RemoteServer;
     let session_id: string;
     try {
@@ -124,6 +129,7 @@ export const serveVerb: Verb = {
       });
     } catch (e) {
       await registry.disposeAll();
+      search.dispose();
       return fail((e as Error).message);
     }
 
@@ -144,6 +150,7 @@ export const serveVerb: Verb = {
     // Sessions first: their §7.5.3 clean-up and session.deleted reach the masters, then the port closes.
     await registry.disposeAll();
     await server.close();
+    search.dispose();
     return 0;
   },
 };

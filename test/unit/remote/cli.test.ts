@@ -122,6 +122,20 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
     await waitFor(() => !alive(pid), 'the agent command is gone');
   });
 
+  it('§16.1 rawp serve announces file_search_fuzzy and answers a master\'s control.file.search with workspace candidates (§16.1.2)', async () => {
+    const { url, session_id } = await serve();
+    const m = await new TestMaster({ server: { attachUrl: (id: string) => `${url.replace('http', 'ws')}/v1/sessions/${id}/stream` } as never, token, session: { session_id } }).open();
+    const caps = m.frames.find((f): f is FrameOf<'session.capabilities'> => f.type === 'session.capabilities');
+    assert.equal(caps?.payload.features?.file_search_fuzzy, true);
+    const search = m.client.send('control.file.search', { query_id: 'q-1', query: 'b.tx' });
+    await waitFor(() => m.frames.some((f) => f.type === 'session.file.candidates'), 'candidates');
+    const found = m.frames.find((f): f is FrameOf<'session.file.candidates'> => f.type === 'session.file.candidates')!;
+    assert.equal(found.payload.query_id, 'q-1');
+    assert.ok(search, 'the search was sent');
+    assert.equal(found.parent_id, search.message_id);
+    assert.equal(found.payload.candidates[0]?.path, 'b.txt');
+  });
+
   it('rawp attach sends a prompt to the built-in agent, shows the answer, reconnects by itself after its socket is cut, answers a question by number and cancels on Ctrl-C', async () => {
     const { url } = await serve();
     const r = await relay(Number(new URL(url).port));

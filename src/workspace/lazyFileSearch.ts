@@ -1,0 +1,34 @@
+// §16.1 fuzzy file search for the sessions of one host process (the editor window or `rawp serve`):
+// one workspace file index (git ls-files or a walk, ignore files honoured, kept live by the file
+// backend's watcher), opened on the first search so start-up stays fast.
+import type { PayloadOf } from '../protocol/frameTypes';
+import type { FsBackend } from './fsBackend';
+import { FileIndex } from './fileIndex';
+import { WorkspaceSearch } from './workspaceSearch';
+
+export class LazyFileSearch {
+  private search?: Promise<WorkspaceSearch>;
+  private index?: FileIndex;
+
+  constructor(
+    private readonly roots: () => readonly string[],
+    private readonly fs: () => FsBackend,
+  ) {}
+
+  readonly run = async (query: PayloadOf<'control.file.search'>, signal: AbortSignal): Promise<PayloadOf<'session.file.candidates'>> => {
+    this.search ??= FileIndex.open({ roots: this.roots() }).then((index) => {
+      this.index = index;
+      index.attach((listener) => this.fs().watch(listener));
+      return new WorkspaceSearch(index);
+    });
+    this.search.catch(() => (this.search = undefined));
+    const token = { cancelled: signal.aborted };
+    signal.addEventListener('abort', () => (token.cancelled = true), { once: true });
+    const body = await (await this.search).run(query, token);
+    return { query_id: query.query_id, candidates: body?.candidates ?? [], total_count: body?.total_count ?? 0, truncated: body?.truncated ?? false };
+  };
+
+  dispose(): void {
+    this.index?.dispose();
+  }
+}
