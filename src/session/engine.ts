@@ -48,6 +48,8 @@ export interface AgentSessionOptions {
   preparePrompt?: (prompt: PayloadOf<'control.prompt.request'>) => string;
   /** §6.3.1 between 0.80 and 0.95 utilization: compact now? (At 0.95 we always do.) */
   autoCompactConsider?: (utilization: number) => boolean;
+  /** A restored session goes on counting: its next `turn_index` (§7.5.1). Default 0. */
+  firstTurnIndex?: number;
   /** §16.1 fuzzy file search; when given, `file_search_fuzzy` is announced. */
   fileSearch?: (query: PayloadOf<'control.file.search'>, signal: AbortSignal) => Promise<PayloadOf<'session.file.candidates'>>;
 }
@@ -113,6 +115,7 @@ export class AgentSession implements HubSessionSource {
     this.session_id = options.session_id ?? newId();
     // Strictly increasing stamps: §2.3 replays history by timestamp then (random) message_id.
     this.clock = options.clock ?? monotonicClock();
+    this.turnIndex = Math.max(0, Math.floor(options.firstTurnIndex ?? 0));
     this.timers = options.timers ?? systemTimers;
     this.logger = options.logger ?? silentLogger;
     this.factory = new FrameFactory(this.session_id, this.clock);

@@ -145,6 +145,34 @@ describe('extension: session host', () => {
     assert.equal(live[0].type, 'session.capabilities');
   });
 
+  it('§7.5.1 a restored session goes on counting turns: the first turn after a reload has the next turn_index, not 0', async () => {
+    host = h.makeHost();
+    const id = await host.create();
+    const view = viewConnection();
+    host.hub.attach(id, view);
+    for (const text of ['first', 'second']) {
+      const before = host.log(id)!.all().filter((f) => f.type === 'session.usage').length;
+      await host.fromView(id, view.id, prompt(id, text));
+      await until(() => host.log(id)!.all().filter((f) => f.type === 'session.usage').length > before, `turn "${text}" ended`);
+    }
+    // Both turns are on disk before the window reloads.
+    const storedTurns = () => {
+      const file = join(h.storeDir, `${id}.json`);
+      return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).frames as { type: string }[]).filter((f) => f.type === 'session.turn.end').length : 0;
+    };
+    await until(() => storedTurns() === 2, 'both turns stored', 50_000);
+    await host.dispose(); // the window reloads
+    const host2 = h.makeHost();
+    host = host2;
+    assert.deepEqual(await host2.restoreAll(), [id]);
+    const view2 = viewConnection();
+    host2.hub.attach(id, view2);
+    await host2.fromView(id, view2.id, prompt(id, 'third'));
+    await until(() => host2.log(id)!.parts().live.some((f) => f.type === 'session.turn.start'), 'the third turn starts');
+    const start = host2.log(id)!.parts().live.find((f) => f.type === 'session.turn.start')!;
+    assert.equal((start.payload as { turn_index: number }).turn_index, 2);
+  });
+
   it('§18.3 a restored session asks its agent to resume the agent\'s own session when the agent announced one', async () => {
     host = h.makeHost({ scripted: { extensions: { agent_session_id: 'agent-42' } } });
     const id = await host.create({ agent: 'scripted' });
