@@ -10,3 +10,4 @@ export * as payloads from './payloads';
 export * from './transcript';
 export * from './fileReference';
 export * from './webviewMessages';
+export * from './structuredOutput';

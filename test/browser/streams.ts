@@ -184,3 +184,15 @@ export function longSession(total: number, b = streamBuilder(SESSION, Date.parse
   return f.slice(0, total);
 }
 
+
+/** Two turns with structured output (§11): one the agent reports failed and one valid (§15.4). */
+export function structuredOutputStream(): Frame[] {
+  const b = streamBuilder(SESSION);
+  const schema = { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] };
+  const turn = (id: string, index: number, data: Record<string, unknown>, validation_status: 'valid' | 'failed') => [
+    b.make('control.prompt.request', { prompt_text: `count ${index}`, config_overrides: { output_format: 'json', json_schema: schema } }),
+    b.make('session.turn.start', { turn_id: id, turn_index: index }, { turn_id: id }),
+    b.make('session.turn.end', { turn_id: id, stop_reason: 'end_turn', structured_output: { data, validation_status } }, { turn_id: id }),
+  ];
+  return [clientCaps(b), ...turn('t-bad', 0, { count: 'SECRET-UNVALIDATED' }, 'failed'), ...turn('t-ok', 1, { count: 7 }, 'valid')];
+}

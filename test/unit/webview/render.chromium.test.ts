@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { FIXTURES, RESULTS_DIR, feed, pageErrors, readJsonl, sentFrames, sentMessages, settle, startHarness, violations, type Harness } from '../../browser/harness';
-import { SESSION, TURN, interactionsStream, outputsStream, truncatedHistoryStream } from '../../browser/streams';
+import { SESSION, TURN, interactionsStream, outputsStream, structuredOutputStream, truncatedHistoryStream } from '../../browser/streams';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
@@ -161,6 +161,17 @@ describe('webview in Chromium: rendering', function () {
     const banner = page.locator('.banner.warning[role=alert]');
     assert.match(await banner.innerText(), /history was lost while disconnected \(about 42 frames\)/);
     assert.match(await page.locator('.text-block').innerText(), /after the gap/);
+  });
+
+  it('§15.4 structured output the agent reports failed is re-validated and, failing again, withheld; valid output is shown', async () => {
+    const page = await h.open({ height: 1200 });
+    await feed(page, SESSION, structuredOutputStream(), true);
+    assert.match(await page.locator('.structured-withheld').innerText(), /withheld: re-validation against the requested schema failed: count/);
+    assert.ok(!(await page.content()).includes('SECRET-UNVALIDATED'), 'the failed data is not on the page');
+    const shown = page.locator('.structured-output');
+    assert.equal(await shown.count(), 1);
+    await shown.locator('summary').click();
+    assert.match(await shown.locator('pre').innerText(), /"count": 7/);
   });
 
   it('renders the all-types fixture stream (all 33 frame types) without errors or CSP violations, light and dark', async () => {

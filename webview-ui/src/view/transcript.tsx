@@ -5,6 +5,7 @@ import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } 
 import { memo } from 'preact/compat';
 import { useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
 import type { Turn } from '../../../src/protocol/transcript';
+import { releaseStructuredOutput } from '../../../src/protocol/structuredOutput';
 import { formatTokens } from '../format';
 import { useStoreVersion } from '../state/useStore';
 import { BlockView } from './blocks';
@@ -36,11 +37,36 @@ const TurnEnd = memo(
         </span>
         {turn.synthetic && <span class="badge synthetic">synthetic · connection lost</span>}
         {turn.structuredOutput && <span class={`badge validation-${turn.structuredOutput.validation_status}`}>structured output: {turn.structuredOutput.validation_status}</span>}
+        {turn.structuredOutput && <StructuredOutputView turn={turn} />}
       </div>
     );
   },
   (a, b) => a.turn === b.turn && a.rev === b.rev,
 );
+
+/** The JSON Schema the prompt of this turn asked for (config_overrides.json_schema), if any. */
+function requestedSchema(turn: Turn): Record<string, unknown> | undefined {
+  const timeline = useStoreVersion().transcript.timeline;
+  const at = timeline.indexOf(turn);
+  for (let i = at - 1; i >= 0; i--) {
+    const entry = timeline[i];
+    if (entry.kind === 'prompt') return entry.prompt.config_overrides?.json_schema;
+    if (entry.kind === 'turn') return undefined;
+  }
+  return undefined;
+}
+
+/** §15.4: the data is shown (and so can be copied) only once released; failed data is re-validated. */
+function StructuredOutputView({ turn }: { turn: Turn }) {
+  const release = releaseStructuredOutput(turn.structuredOutput!, requestedSchema(turn));
+  if (!release.released) return <p class="structured-withheld" role="note">Structured output withheld: {release.reason}</p>;
+  return (
+    <details class="structured-output">
+      <summary>Structured output{release.revalidated ? ' (re-validated here)' : ''}</summary>
+      <pre>{JSON.stringify(release.data, null, 2)}</pre>
+    </details>
+  );
+}
 
 function RowView({ row }: { row: Row }) {
   switch (row.kind) {
