@@ -237,6 +237,10 @@ export class NodeFsBackend implements FsBackend {
     } catch (e) {
       throw toFsError(e, dir);
     }
+    // Check the path again right before writing: a parent swapped for a symlink since the first
+    // check (by the agent's shell, a person) or a directory mkdir just created must not carry the
+    // write outside the workspace.
+    await this.resolveChecked(abs);
     const tmp = join(dir, `.${basename(abs)}${TEMP_MARK}${randomBytes(6).toString('hex')}`);
     let handle: fsp.FileHandle | undefined;
     try {
