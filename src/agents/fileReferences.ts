@@ -112,9 +112,11 @@ export async function convertFileReferences(prompt_text: string, file_references
   for (const seg of decoded.segments) {
     if (seg.kind !== 'file' || resolved.has(seg.ref_id)) continue;
     const ref = seg.reference;
-    const r = await resolveInWorkspace(options.roots, ref.workspace_relative_path || ref.path);
+    // The agent is given the path that was checked, never a different `path` from the same reference.
+    const checked = ref.workspace_relative_path || ref.path;
+    const r = await resolveInWorkspace(options.roots, checked);
     if (r.ok) {
-      const item: ResolvedReference = { ref_id: seg.ref_id, path: ref.path, absolute: r.absolute, display_path: seg.display_path, reference: ref };
+      const item: ResolvedReference = { ref_id: seg.ref_id, path: checked, absolute: r.absolute, display_path: seg.display_path, reference: ref };
       resolved.set(seg.ref_id, item);
       files.push(item);
     } else {
