@@ -50,8 +50,15 @@ export function toolNameOf(call: { name?: unknown; kind?: unknown; _meta?: unkno
   return KIND_TOOLS[kindOf(call.kind)].name;
 }
 
-/** A catalog entry for a name the agent gave, classified by the call's kind. */
+// Claude's subagent tools. claude-agent-acp sends them as kind "think" (its title is the task's
+// description), so only the name it gives in `_meta.claudeCode.toolName` tells them apart; they are
+// the "subagent delegation (Task)" row of §5.3.3, and their agent_result marks a subagent's answer even
+// without subagent_context, which ACP cannot give (§10.7).
+const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
+
+/** A catalog entry for a name the agent gave, classified by the call's kind (subagent tools by name). */
 export function catalogEntryFor(name: string, kind: AcpToolKind): CatalogTool {
+  if (SUBAGENT_TOOLS.has(name)) return { name, description: `${name} (delegates to a subagent; ACP kind "${kind}")`, category: 'agent', output_type: 'agent_result' };
   const k = KIND_TOOLS[kind];
   return { name, description: `${name} (${k.description})`, category: k.category, output_type: k.output_type };
 }
