@@ -30,7 +30,7 @@ export class VscodeFsBackend implements FsBackend {
   async readText(path: string): Promise<FsTextFile> {
     const doc = this.dirtyDocument(path);
     if (!doc) return this.disk.readText(path);
-    await this.disk.stat(path); // the same path checks (outside the workspace, symlinks) as the disk
+    await this.assertReadable(path);
     const text = doc.getText();
     return { text, version: versionOfText(text) };
   }
@@ -43,9 +43,10 @@ export class VscodeFsBackend implements FsBackend {
     return this.updateText(path, guard, () => text);
   }
 
-  updateText(path: string, guard: WriteGuard, transform: (current: string) => string): Promise<FsWriteResult> {
+  async updateText(path: string, guard: WriteGuard, transform: (current: string) => string): Promise<FsWriteResult> {
     const doc = this.openDocument(path);
     if (!doc) return this.disk.updateText(path, guard, transform);
+    await this.assertReadable(path);
     return this.locked(doc.uri.fsPath, () => this.editDocument(doc, path, guard, transform));
   }
 
@@ -78,6 +79,15 @@ export class VscodeFsBackend implements FsBackend {
     if (!wasDirty && !(await doc.save())) throw new FsError(`the editor could not save ${path}`, 'FS_IO');
     const version = wasDirty ? versionOfText(doc.getText()) : ((await this.disk.stat(path))?.version ?? versionOfText(doc.getText()));
     return { before: current.text, after: doc.getText(), version, created: false };
+  }
+
+  /**
+   * The disk's path checks for an open document: outside the workspace and symlinks on the way are
+   * refused, and so is a symlink as the file itself (the disk's stat lets that one through, but its
+   * read and write refuse it, and the editor's text of such a file must not be a way around that).
+   */
+  private async assertReadable(path: string): Promise<void> {
+    if ((await this.disk.stat(path))?.type === 'symlink') throw new FsError(`refusing to follow the symlink "${path}"`, 'FS_OUTSIDE_WORKSPACE');
   }
 
   private openDocument(path: string): vscode.TextDocument | undefined {

@@ -2,6 +2,7 @@
 import './activation.test';
 import './webview.test';
 import './fsBackend.test';
+import './fsBackendSymlink.test';
 import './settings.test';
 import './sessions.test';
 import './sharing.test';
