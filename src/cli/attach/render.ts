@@ -121,11 +121,29 @@ function clip(s: string, n: number): string {
  * Writes a transcript to a terminal as it grows: new items whole, grown items by their new tail.
  * An item that changed other than by growing (rare: a repaired text block) is written again whole.
  */
+/**
+ * Control characters other than tab and line feed, shown instead of obeyed: frames carry text from
+ * the agent and from files it read, and the terminal must not take escape sequences (OSC 52
+ * clipboard writes, titles, clearing, CR overwrites) from them. C0 become their Control Pictures
+ * (ESC → ␛), DEL ␡, C1 (8-bit CSI and friends) U+FFFD.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+export function showControls(text: string): string {
+  return text.replace(CONTROL, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? '\u2421' : '\ufffd';
+  });
+}
+
 export class TerminalPrinter {
   private readonly printed = new Map<string, string>();
   private lastKey?: string;
+  private readonly write: (text: string) => void;
 
-  constructor(private readonly write: (text: string) => void) {}
+  constructor(write: (text: string) => void) {
+    this.write = (text) => write(showControls(text));
+  }
 
   update(t: Transcript): void {
     for (const item of renderItems(t)) {
