@@ -7,7 +7,7 @@ import { buildFrame, newId } from '../protocol/build';
 import type { FrameOf, PayloadOf } from '../protocol/frameTypes';
 import { parseFrame } from '../protocol/parse';
 import type { Routed } from '../commands';
-import type { FeatureSet } from '../protocol/capabilities';
+import { EVERY_FEATURE, type FeatureSet } from '../protocol/capabilities';
 import type { SessionSummary } from '../protocol/webviewMessages';
 import type { Connection, WireFrame } from '../session/connection';
 import type { AgentSessionOptions } from '../session/engine';
@@ -23,17 +23,7 @@ import type { SessionStore } from './sessionStore';
 import { TranscriptLog, type LoggedFrame } from './transcriptLog';
 
 /** A local view renders every frame type, so it announces every feature (§12.2.1). */
-export const LOCAL_VIEW_FEATURES: FeatureSet = {
-  thinking_stream: true,
-  tool_streaming: true,
-  structured_output: true,
-  subagent: true,
-  subagent_context: true,
-  context_compaction: true,
-  plan_mode: true,
-  file_reference: true,
-  file_search_fuzzy: true,
-};
+export const LOCAL_VIEW_FEATURES: FeatureSet = EVERY_FEATURE;
 
 export interface SessionHostOptions {
   logger: Logger;

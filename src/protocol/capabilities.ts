@@ -43,3 +43,16 @@ export function supports(peer: FeatureSet | undefined, feature: FeatureName): bo
 export function requiredFeature(type: string): FeatureName | undefined {
   return REQUIRED_FEATURE[type as FrameType];
 }
+
+/** Every optional feature: what a peer that renders every frame type announces (§12.2.1). */
+export const EVERY_FEATURE: Readonly<FeatureSet> = Object.freeze({
+  thinking_stream: true,
+  tool_streaming: true,
+  structured_output: true,
+  subagent: true,
+  subagent_context: true,
+  context_compaction: true,
+  plan_mode: true,
+  file_reference: true,
+  file_search_fuzzy: true,
+});

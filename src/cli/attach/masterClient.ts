@@ -9,23 +9,13 @@
 // `last_message_id` are safe points; every frame after the opening is one too.
 import WebSocket from 'ws';
 import { buildFrame } from '../../protocol/build';
-import type { FeatureSet } from '../../protocol/capabilities';
+import { EVERY_FEATURE, type FeatureSet } from '../../protocol/capabilities';
 import type { Frame, FrameType, PayloadOf, VendorFrame } from '../../protocol/frameTypes';
 import { parseFrame } from '../../protocol/parse';
 import { CLOSE, DPS_SUBPROTOCOL, REATTACH_PARAM } from '../../remote/controlPlane';
 
 /** What this master announces: it renders everything. */
-export const MASTER_FEATURES: FeatureSet = {
-  thinking_stream: true,
-  tool_streaming: true,
-  structured_output: true,
-  subagent: true,
-  subagent_context: true,
-  context_compaction: true,
-  plan_mode: true,
-  file_reference: true,
-  file_search_fuzzy: true,
-};
+export const MASTER_FEATURES: FeatureSet = EVERY_FEATURE;
 
 export interface MasterClientHandlers {
   frame?(frame: Frame | VendorFrame): void;
