@@ -48,47 +48,8 @@ export function mapExit(input: ExitMappingInput): ExitMapping {
   const { exit, agent, singleTurn } = input;
   const normalizedCode = normalizeExitCode(exit);
   const stderr = exit.stderr.trimEnd();
-  const details = (extra: Record<string, unknown>) => ({ module: agent, ...(stderr ? { stderr, trace: lastLines(stderr, 20) } : {}), ...extra });
-
-  if (exit.spawnError !== undefined) {
-    return {
-      normalizedCode,
-      stop_reason: 'error',
-      terminated: true,
-      events: [
-        {
-          type: 'agent.error',
-          payload: { error_code: 'SPAWN_FAILED', message: `${agent} could not be started: ${exit.spawnError}`, severity: 'fatal', recoverable: false, details: details({}) },
-        },
-      ],
-    };
-  }
-  if (normalizedCode === 0) {
-    // §17.2.2: a clean exit ends the turn normally; for a long-lived agent it also ends the
-    // session's process (§18.2: a single-turn agent's session stays idle instead).
-    return { normalizedCode, stop_reason: 'end_turn', terminated: !singleTurn, events: [] };
-  }
-  if (normalizedCode >= 128) {
-    const sig = exit.signal ?? signalName(normalizedCode - 128) ?? `signal ${normalizedCode - 128}`;
-    return {
-      normalizedCode,
-      stop_reason: 'error',
-      terminated: true,
-      events: [
-        {
-          type: 'agent.error',
-          payload: {
-            error_code: 'SIGNAL_EXIT',
-            message: `${agent} ${input.stopRequested ? 'was stopped' : 'was killed'} by ${sig} (exit ${normalizedCode})${tailHint(stderr)}`,
-            severity: 'fatal',
-            recoverable: false,
-            details: details({ exit_code: normalizedCode, signal: sig }),
-          },
-        },
-      ],
-    };
-  }
-  return {
+  // Every non-clean exit is the same shape: one fatal agent.error, then the turn ends in error.
+  const fatal = (error_code: string, message: string, extra: Record<string, unknown>): ExitMapping => ({
     normalizedCode,
     stop_reason: 'error',
     terminated: true,
@@ -96,15 +57,28 @@ export function mapExit(input: ExitMappingInput): ExitMapping {
       {
         type: 'agent.error',
         payload: {
-          error_code: 'PROCESS_EXIT',
-          message: `${agent} exited with code ${normalizedCode}${tailHint(stderr)}`,
+          error_code,
+          message,
           severity: 'fatal',
           recoverable: false,
-          details: details({ exit_code: normalizedCode }),
+          details: { module: agent, ...(stderr ? { stderr, trace: lastLines(stderr, 20) } : {}), ...extra },
         },
       },
     ],
-  };
+  });
+
+  if (exit.spawnError !== undefined) return fatal('SPAWN_FAILED', `${agent} could not be started: ${exit.spawnError}`, {});
+  if (normalizedCode === 0) {
+    // §17.2.2: a clean exit ends the turn normally; for a long-lived agent it also ends the
+    // session's process (§18.2: a single-turn agent's session stays idle instead).
+    return { normalizedCode, stop_reason: 'end_turn', terminated: !singleTurn, events: [] };
+  }
+  if (normalizedCode >= 128) {
+    const sig = exit.signal ?? signalName(normalizedCode - 128) ?? `signal ${normalizedCode - 128}`;
+    const how = input.stopRequested ? 'was stopped' : 'was killed';
+    return fatal('SIGNAL_EXIT', `${agent} ${how} by ${sig} (exit ${normalizedCode})${tailHint(stderr)}`, { exit_code: normalizedCode, signal: sig });
+  }
+  return fatal('PROCESS_EXIT', `${agent} exited with code ${normalizedCode}${tailHint(stderr)}`, { exit_code: normalizedCode });
 }
 
 function lastLines(text: string, n: number): string {
