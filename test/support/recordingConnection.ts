@@ -1,5 +1,5 @@
 // A Connection that records what the hub sends it, for hub and end-to-end session tests.
-import type { FeatureSet } from '../../src/protocol/capabilities';
+import { EVERY_FEATURE, type FeatureSet } from '../../src/protocol/capabilities';
 import type { Connection, ConnectionKind, WireFrame } from '../../src/session/connection';
 
 export class RecordingConnection implements Connection {
@@ -32,14 +32,5 @@ export class RecordingConnection implements Connection {
   }
 }
 
-export const ALL_FEATURES: FeatureSet = {
-  thinking_stream: true,
-  tool_streaming: true,
-  structured_output: true,
-  subagent: true,
-  subagent_context: true,
-  context_compaction: true,
-  plan_mode: true,
-  file_reference: true,
-  file_search_fuzzy: true,
-};
+/** A peer that announced every optional feature. */
+export const ALL_FEATURES: FeatureSet = EVERY_FEATURE;
