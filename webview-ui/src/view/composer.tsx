@@ -3,6 +3,7 @@
 // the file picker (debounced control.file.search, §16.1, only when the peer announced
 // file_search_fuzzy) and inserts a chip that becomes a <@file:…> token (§16.2, typed "<@" is
 // escaped by the encoder); "/" at the start opens the command list of agent.commands.publish.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { encodePrompt, type PromptPart } from '../../../src/protocol/fileReference';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
@@ -211,41 +212,21 @@ export function Composer() {
           {picker.kind === 'file' && files.length === 0 && <div class="picker-empty muted">{store.candidates ? 'No matching files' : 'Searching…'}</div>}
           {picker.kind === 'file' &&
             files.map((c, i) => (
-              <div
-                key={c.path}
-                id={`${listId}-${i}`}
-                role="option"
-                aria-selected={i === active}
-                class={`picker-item${i === active ? ' active' : ''}`}
-                onMouseDown={(e) => {
-                  e.preventDefault();
-                  choose(i);
-                }}
-              >
+              <PickerOption key={c.path} id={`${listId}-${i}`} active={i === active} onChoose={() => choose(i)}>
                 <span class="codicon codicon-file" aria-hidden="true" />
                 <span class="picker-path">
                   <Highlighted text={c.path} ranges={c.match_ranges} />
                 </span>
-              </div>
+              </PickerOption>
             ))}
           {picker.kind === 'file' && store.candidates?.truncated && <div class="picker-empty muted">More files match: keep typing</div>}
           {picker.kind === 'command' &&
             commands.map((c, i) => (
-              <div
-                key={c.name}
-                id={`${listId}-${i}`}
-                role="option"
-                aria-selected={i === active}
-                class={`picker-item${i === active ? ' active' : ''}`}
-                onMouseDown={(e) => {
-                  e.preventDefault();
-                  choose(i);
-                }}
-              >
+              <PickerOption key={c.name} id={`${listId}-${i}`} active={i === active} onChoose={() => choose(i)}>
                 <span class="command-name">/{c.name}</span>
                 {argumentHint(c) && <span class="command-args">{argumentHint(c)}</span>}
                 <span class="command-description muted">{c.description}</span>
-              </div>
+              </PickerOption>
             ))}
           {picker.kind === 'command' && commands.length === 0 && <div class="picker-empty muted">No matching command</div>}
         </div>
@@ -278,6 +259,24 @@ export function Composer() {
           </button>
         </div>
       </div>
+    </div>
+  );
+}
+
+/** One row of the @ / slash picker. mousedown (not click) keeps the editor's focus and selection. */
+function PickerOption({ id, active, onChoose, children }: { id: string; active: boolean; onChoose: () => void; children: ComponentChildren }) {
+  return (
+    <div
+      id={id}
+      role="option"
+      aria-selected={active}
+      class={`picker-item${active ? ' active' : ''}`}
+      onMouseDown={(e) => {
+        e.preventDefault();
+        onChoose();
+      }}
+    >
+      {children}
     </div>
   );
 }
