@@ -14,7 +14,6 @@ import type { AgentSessionOptions } from '../session/engine';
 import type { HistoryOptions } from '../session/history';
 import { Hub } from '../session/hub';
 import type { Clock, Logger } from '../session/ports';
-import { monotonicClock } from '../remote/monotonicClock';
 import { SessionRegistry } from '../session/registry';
 import { selectAgent, type AgentChoice } from './agentChoice';
 import { agentSessionIdOf, finalizeRestored } from './restore';
@@ -70,11 +69,11 @@ export class SessionHost {
   private disposed = false;
 
   constructor(private readonly options: SessionHostOptions) {
-    // Strictly increasing timestamps: replays order frames by timestamp then id (§2.3).
-    const clock: Clock = options.clock ?? monotonicClock();
-    this.hub = new Hub({ logger: options.logger, clock });
+    // Sessions stamp strictly increasing timestamps by default (§2.3); a clock is only for tests.
+    const clock = options.clock ? { clock: options.clock } : {};
+    this.hub = new Hub({ logger: options.logger, ...clock });
     this.registry = new SessionRegistry(this.hub, {
-      clock,
+      ...clock,
       logger: options.logger,
       ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
     });

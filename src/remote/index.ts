@@ -10,5 +10,3 @@ export { RemoteServer, tlsFromFiles, type RemoteServerOptions, type MastersChang
 export { generateToken, tokenProblem, FailureThrottle, TokenVerifier, type ThrottleOptions } from './auth';
 export { CLOSE, DPS_SUBPROTOCOL, browserSubprotocols, streamPath, healthBody, TOKEN_RULE } from './controlPlane';
 export { type CreateSessionRequest } from './httpApi';
-/** Give it to the SessionRegistry (`new SessionRegistry(hub, { clock: monotonicClock() })`): exact §2.3 replay order. */
-export { monotonicClock } from './monotonicClock';

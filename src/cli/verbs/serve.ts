@@ -7,7 +7,6 @@ import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { chooseAgent, createAgent, detectAgents } from '../../agents/selection';
 import type { AgentAdapter } from '../../agents/adapter';
-import { monotonicClock } from '../../session/monotonicClock';
 import { LazyFileSearch } from '../../workspace/lazyFileSearch';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import { RemoteServer, tlsFromFiles } from '../../remote/server';
@@ -107,7 +106,7 @@ export const serveVerb: Verb = {
     // §16.1: masters' @-pickers search the workspace (file_search_fuzzy is announced because of it).
     const search = new LazyFileSearch(() => [workspace], () => (watchFs ??= new NodeFsBackend([workspace])));
     let watchFs: NodeFsBackend | undefined;
-    const registry = new SessionRegistry(hub, { clock: monotonicClock(), fileSearch: search.run, ...(logger ? { logger } : {}) });
+    const registry = new SessionRegistry(hub, { fileSearch: search.run, ...(logger ? { logger } : {}) });
     let server: RemoteServer;
     let session_id: string;
     try {

@@ -8,7 +8,6 @@ import { createTranscript, type Transcript } from '../../../src/protocol/transcr
 import { applyFrame } from '../../../src/protocol/transcript/reduce';
 import { finalize } from '../../../src/protocol/transcript/finalize';
 import { generateToken } from '../../../src/remote/auth';
-import { monotonicClock } from '../../../src/remote/monotonicClock';
 import { RemoteServer, type RemoteServerOptions } from '../../../src/remote/server';
 import type { HistoryOptions } from '../../../src/session/history';
 import { Hub } from '../../../src/session/hub';
@@ -40,7 +39,7 @@ export async function rig(
 ): Promise<Rig> {
   const hub = new Hub({ handshakeTimeoutMs: 2000, ...options.hub });
   // The host's clock (rawp serve uses the same): strictly increasing stamps keep §2.3 replay order exact.
-  const registry = new SessionRegistry(hub, { clock: monotonicClock() });
+  const registry = new SessionRegistry(hub);
   const adapter = new ScriptedAdapter(options.adapter);
   const session = await registry.create({ adapter: options.agent ?? adapter, origin: options.origin ?? 'remote', name: 'test session', history: options.history });
   const token = generateToken();
