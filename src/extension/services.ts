@@ -10,7 +10,7 @@ import { NodeFsBackend } from '../workspace/nodeFsBackend';
 import { AgentCatalog } from './agents';
 import { ChatController } from './chatController';
 import { BeforeContentProvider, openEditDiff, openFileAt } from './editorActions';
-import { LazyFileSearch } from './fileSearch';
+import { LazyFileSearch } from '../workspace/lazyFileSearch';
 import { Secrets } from './secrets';
 import { SessionHost } from './sessionHost';
 import { SessionStore } from './sessionStore';
