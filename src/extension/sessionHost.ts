@@ -136,7 +136,7 @@ export class SessionHost {
         workspacePath: this.options.workspacePath,
         ...(this.options.history ? { history: this.options.history() } : {}),
         // A restored session's turns go on from where the previous window stopped (§7.5.1).
-        ...(req.frames ? { engine: { firstTurnIndex: mainTurnCount(req.frames) } } : {}),
+        ...(req.frames ? { engine: { firstTurnIndex: nextTurnIndex(req.frames) } } : {}),
       });
     } catch (e) {
       entry.commands?.dispose();
@@ -298,7 +298,7 @@ export class SessionHost {
  * The next turn_index of a stored transcript: one past the highest main-agent turn it holds (the
  * log keeps a byte budget, so early turns may be gone: counting them would go backwards).
  */
-export function mainTurnCount(frames: readonly LoggedFrame[]): number {
+export function nextTurnIndex(frames: readonly LoggedFrame[]): number {
   let next = 0;
   for (const f of frames) {
     if (f.type !== 'session.turn.start' || (f.metadata as { subagent_context?: unknown } | undefined)?.subagent_context) continue;
