@@ -5,9 +5,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { TOKEN_PATTERN, TOKEN_RULE } from './controlPlane';
 
-/** A fresh 256-bit token, base64url (usable as a WebSocket subprotocol). */
+/**
+ * 256 random bits as hex. Not base64url: about one token in 64 would start with `-`, and
+ * `rawp attach URL --token -…` then reads as an option (parseArgs refuses it as ambiguous).
+ */
 export function generateToken(): string {
-  return randomBytes(32).toString('base64url');
+  return randomBytes(32).toString('hex');
 }
 
 /** Why a token is unusable, or undefined when it is fine. */

@@ -94,9 +94,17 @@ describe('remote/auth: bearer token, origin rule, lockout (control-plane profile
     assert.equal(t.retryAfterMs('a'), 0);
   });
 
+  it('tokens: a generated token never starts with "-", so `--token T` on a command line cannot read it as an option', () => {
+    for (let i = 0; i < 2000; i++) {
+      const t = generateToken();
+      assert.ok(!t.startsWith('-'), t);
+      assert.equal(tokenProblem(t), undefined);
+    }
+  });
+
   it('tokens: generated ones carry 256 bits, short or odd ones are refused, comparison needs the whole token', () => {
     const t = generateToken();
-    assert.equal(Buffer.from(t, 'base64url').length, 32);
+    assert.match(t, /^[0-9a-f]{64}$/, '256 bits as hex');
     assert.equal(tokenProblem(t), undefined);
     assert.match(tokenProblem('short') ?? '', /128 bits/);
     assert.match(tokenProblem('has spaces in it, which no subprotocol allows') ?? '', /128 bits/);

@@ -86,6 +86,7 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
     const child = rawp(['serve', '--workspace', join(dir), '--agent', 'builtin', '--token', token, '--rules-file', join(dir, 'rules.json'), ...extra]);
     children.push(child);
     await waitFor(() => child.out.includes('\n') || child.exit !== undefined, 'the listening line');
+    assert.ok(child.out.includes('\n'), `rawp serve exited (${child.exit}) before listening: ${child.err}`);
     const line = JSON.parse(child.out.split('\n')[0]) as { event: string; url: string; session_id: string };
     assert.equal(line.event, 'listening');
     return { child, url: line.url, session_id: line.session_id };
