@@ -281,6 +281,7 @@ export class SessionHost {
     this.options.store?.flushSync();
     this.disposed = true;
     await this.registry.disposeAll();
+    await this.options.store?.settled();
   }
 
   private emit(e: HostEvent): void {

@@ -19,6 +19,9 @@ export class SessionStore {
   private readonly pending = new Map<string, () => StoredSession>();
   /** Deleted sessions: a write already in flight must not bring their file back. */
   private readonly removed = new Set<string>();
+  /** Per session, bumped by every write: an older write still in flight never lands over a newer one. */
+  private readonly generation = new Map<string, number>();
+  private readonly inflight = new Set<Promise<void>>();
 
   constructor(
     readonly dir: string,
@@ -62,7 +65,9 @@ export class SessionStore {
       session_id,
       setTimeout(() => {
         this.timers.delete(session_id);
-        void this.writeNow(session_id);
+        const write = this.writeNow(session_id);
+        this.inflight.add(write);
+        void write.finally(() => this.inflight.delete(write));
       }, this.delayMs),
     );
   }
@@ -84,6 +89,7 @@ export class SessionStore {
       const snap = this.pending.get(id);
       this.pending.delete(id);
       if (!snap) continue;
+      this.nextGeneration(id);
       try {
         mkdirSync(this.dir, { recursive: true });
         writeFileSync(this.fileOf(id), JSON.stringify(snap()));
@@ -93,16 +99,29 @@ export class SessionStore {
     }
   }
 
+  /** Resolves when every write in flight has landed (or been discarded). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inflight]);
+  }
+
+  private nextGeneration(session_id: string): number {
+    const g = (this.generation.get(session_id) ?? 0) + 1;
+    this.generation.set(session_id, g);
+    return g;
+  }
+
   private async writeNow(session_id: string): Promise<void> {
     const snap = this.pending.get(session_id);
     this.pending.delete(session_id);
     if (!snap) return;
+    const gen = this.nextGeneration(session_id);
     const file = this.fileOf(session_id);
-    const tmp = `${file}.tmp`;
+    const tmp = `${file}.${gen}.tmp`;
     try {
       await fsp.mkdir(this.dir, { recursive: true });
       await fsp.writeFile(tmp, JSON.stringify(snap()));
-      if (this.removed.has(session_id)) await fsp.rm(tmp, { force: true });
+      // Removed meanwhile, or a newer write (a flush on close) already landed: drop this one.
+      if (this.removed.has(session_id) || this.generation.get(session_id) !== gen) await fsp.rm(tmp, { force: true });
       else await fsp.rename(tmp, file);
     } catch (e) {
       this.report(`could not save session ${session_id}: ${e instanceof Error ? e.message : String(e)}`);

@@ -24,7 +24,8 @@ export interface Harness {
   /** The resume id each scripted agent was created with (§18.3). */
   resumes: (string | undefined)[];
   makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string }): SessionHost;
-  cleanup(): void;
+  /** Disposes every host (their last store writes land), then removes the temp folder. */
+  cleanup(): Promise<void>;
 }
 
 export function harness(): Harness {
@@ -81,8 +82,9 @@ export function harness(): Harness {
       hosts.push(host);
       return host;
     },
-    cleanup() {
-      for (const h of hosts) void h.dispose();
+    async cleanup() {
+      // A host still writing its store while the folder goes makes rmSync fail with ENOTEMPTY.
+      await Promise.allSettled(hosts.map((h) => h.dispose()));
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -33,6 +33,19 @@ describe('extension: session store', () => {
     assert.deepEqual(store.loadAll().map((s) => s.session_id), ['x']);
   });
 
+  it('a flush on close wins over an older write still in flight; settled() waits for that write', async () => {
+    const store = new SessionStore(join(dir, 's'), 0);
+    const older = session('a', '2026-01-01T00:00:00Z');
+    const newer = { ...session('a', '2026-01-01T00:00:00Z'), name: 'newer' };
+    store.schedule('a', () => older);
+    await new Promise((r) => setTimeout(r, 1)); // the debounced write starts (and awaits its I/O)
+    store.schedule('a', () => newer);
+    store.flushSync(); // the window closes
+    await store.settled();
+    assert.deepEqual(store.loadAll().map((s) => s.name), ['newer']);
+    assert.deepEqual(readdirSync(join(dir, 's')), ['a.json'], 'no temp file left behind');
+  });
+
   it('a corrupt file is moved aside and reported, the others still load', () => {
     const d = join(dir, 's');
     mkdirSync(d, { recursive: true });
