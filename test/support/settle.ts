@@ -4,11 +4,20 @@ export function tick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/**
+ * Spin the loop `turns` times; then, since work on the thread pool (file I/O, child processes)
+ * can outlast any number of loop turns on a loaded machine, poll `turns` more times 5 ms apart.
+ */
 export async function until(condition: () => boolean, what: string, turns = 2000): Promise<void> {
   for (let i = 0; i < turns; i++) {
     if (condition()) return;
     await tick();
   }
+  for (let i = 0; i < turns; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  if (condition()) return;
   throw new Error(`gave up waiting for: ${what}`);
 }
 
