@@ -8,8 +8,8 @@ import type { AgentModeName } from '../protocol/common';
 import { hostMessage, parseWebviewMessage, type AgentSummary, type HostMessage, type PermissionRuleView, type WebviewMessage } from '../protocol/webviewMessages';
 import type { Connection, WireFrame } from '../session/connection';
 import type { Logger } from '../session/ports';
-import type { LoggedFrame } from './transcriptLog';
-import { LOCAL_VIEW_FEATURES, type SessionHost } from './sessionHost';
+import type { LoggedFrame } from '../host/transcriptLog';
+import { LOCAL_VIEW_FEATURES, type SessionHost } from '../host/sessionHost';
 
 export interface HostActions {
   openFile(path: string, line?: number): Promise<void>;

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { isDiffOutput, textBefore } from './diffContent';
-import type { SessionHost } from './sessionHost';
+import type { SessionHost } from '../host/sessionHost';
 
 export const BEFORE_SCHEME = 'rawp-before';
 

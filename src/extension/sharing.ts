@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { RemoteServer } from '../remote';
 import type { Logger } from '../session/ports';
 import type { Secrets } from './secrets';
-import type { SessionHost } from './sessionHost';
+import type { SessionHost } from '../host/sessionHost';
 import { settings } from './settings';
 
 export class Sharing implements vscode.Disposable {

@@ -41,13 +41,20 @@ describe('architecture: layers of DESIGN.md', () => {
       for (const f of files) {
         for (const spec of importsOf(f)) {
           const nodeBuiltin = spec.startsWith('node:') || ['fs', 'path', 'child_process', 'net', 'http', 'os', 'crypto', 'events', 'stream', 'ws'].includes(spec);
-          const upward = /\.\.\/(extension|cli|remote|agents|commands|tools|workspace)\b/.test(spec) || (layer === 'protocol' && /\.\.\/session\b/.test(spec));
+          const upward = /\.\.\/(extension|host|cli|remote|agents|commands|tools|workspace)\b/.test(spec) || (layer === 'protocol' && /\.\.\/session\b/.test(spec));
           if (nodeBuiltin || upward || spec === 'vscode') bad.push(`${relative(root, f)} -> ${spec}`);
         }
       }
       assert.deepEqual(bad, []);
     });
   }
+
+  it('src/host sits below src/extension, src/cli and src/remote (imports none of them)', () => {
+    const files = all.filter((f) => relative(root, f).startsWith('src/host/'));
+    assert.ok(files.length > 0, 'src/host has source files');
+    const bad = files.flatMap((f) => importsOf(f).filter((spec) => /\.\.\/(extension|cli|remote)\b/.test(spec)).map((spec) => `${relative(root, f)} -> ${spec}`));
+    assert.deepEqual(bad, []);
+  });
 
   it('the checker itself sees every import form (so a vscode import cannot slip through)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rawp-layers-'));

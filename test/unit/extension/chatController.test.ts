@@ -7,7 +7,7 @@ import { buildFrame } from '../../../src/protocol/build';
 import { PermissionRuleStore } from '../../../src/tools/permissions/rules';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { settle, until } from '../../support/settle';
-import { controllerFor, fakeActions, harness, viewRecorder, type Harness } from './harness';
+import { controllerFor, fakeActions, harness, viewRecorder, type Harness } from '../host/harness';
 
 describe('extension: chat controller (host ⇄ webview)', () => {
   let h: Harness;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SessionStore, type StoredSession } from '../../../src/extension/sessionStore';
+import { SessionStore, type StoredSession } from '../../../src/host/sessionStore';
 import { until } from '../../support/settle';
 
 const session = (id: string, created_at: string): StoredSession => ({ version: 1, session_id: id, name: id, agent: 'builtin', created_at, frames: [{ message_id: 'm1', type: 'session.capabilities' }] });

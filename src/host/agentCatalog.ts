@@ -18,7 +18,7 @@ export interface AgentSources {
   blocked: () => string | undefined;
   openai: () => Promise<{ baseUrl?: string; model?: string; apiKey?: string }>;
   /** Provider API keys kept in SecretStorage, handed to agent processes as their usual variables. */
-  apiKey: (provider: 'anthropic' | 'openai' | 'gemini') => Thenable<string | undefined>;
+  apiKey: (provider: 'anthropic' | 'openai' | 'gemini') => PromiseLike<string | undefined>;
   logger: Logger;
 }
 

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { buildFrame } from '../../../src/protocol/build';
 import type { Connection, WireFrame } from '../../../src/session/connection';
-import { LOCAL_VIEW_FEATURES, type SessionHost } from '../../../src/extension/sessionHost';
+import { LOCAL_VIEW_FEATURES, type SessionHost } from '../../../src/host/sessionHost';
 import { settle, until } from '../../support/settle';
 import { harness, type Harness } from './harness';
 
