@@ -166,13 +166,28 @@ async function walk(root: string, rootReal: string, options: ListOptions): Promi
   return out;
 }
 
-/** Every visible file of `root`, from git when it is a work tree, else from a walk. */
+/** Does the repository that contains `root` ignore the folder itself? (`git check-ignore` exits 0.) */
+async function ignoredByOuterRepository(root: string): Promise<boolean> {
+  try {
+    await git(root, ['check-ignore', '-q', '.']);
+    return true;
+  } catch {
+    return false; // exit 1: not ignored (or git failed, and ls-files will tell)
+  }
+}
+
+/** Every visible file of `root`: from git when it is a work tree that does not ignore it, else a walk. */
 export async function listFiles(root: string, options: ListOptions): Promise<Listing> {
   const rootReal = await fsp.realpath(root);
   if (!options.noGit && options.useIgnoreFiles !== false) {
     try {
       const inside = (await git(root, ['rev-parse', '--is-inside-work-tree'])).trim();
-      if (inside === 'true') return { paths: await listWithGit(root, rootReal, options), source: 'git' };
+      // A folder that an outer repository ignores (say a sample workspace under an ignored
+      // `.cache/`) gets nothing from `git ls-files --exclude-standard`: walk it with its own
+      // ignore files instead, as a person opening that folder expects.
+      if (inside === 'true' && !(await ignoredByOuterRepository(root))) {
+        return { paths: await listWithGit(root, rootReal, options), source: 'git' };
+      }
     } catch {
       // not a repository, or git missing: walk
     }

@@ -104,6 +104,20 @@ describe('workspace/fileIndex: listing', () => {
     assert.deepEqual(sorted(listing.paths), ['b.ts', 'new.ts']);
   });
 
+  it('§16.1.1 a folder that an outer repository ignores is walked with its own ignore files (the sample workspace under .cache/)', async () => {
+    // The outer repository ignores `.cache/`; the workspace is a folder inside it, as ./scripts/run.sh lays it out.
+    gitInit(root);
+    writeTree(root, { '.gitignore': '.cache/\n', 'top.ts': '', '.cache/ws/src/math.ts': '', '.cache/ws/notes.txt': '', '.cache/ws/.gitignore': 'build/\n', '.cache/ws/build/out.js': '' });
+    const listing = await listFiles(join(root, '.cache', 'ws'), { caseSensitive: true });
+    assert.equal(listing.source, 'walk');
+    assert.deepEqual(sorted(listing.paths), ['.gitignore', 'notes.txt', 'src/math.ts']);
+    // A folder the outer repository does not ignore still comes from git.
+    writeTree(root, { 'sub/a.ts': '' });
+    const plain = await listFiles(join(root, 'sub'), { caseSensitive: true });
+    assert.equal(plain.source, 'git');
+    assert.deepEqual(plain.paths, ['a.ts']);
+  });
+
   it('§16.1.1 extra excludes (files.exclude / search.exclude globs) hide files and whole directories', async () => {
     writeTree(root, { 'a.ts': '', 'out/x.ts': '', 'src/y.snap': '', 'src/z.ts': '' });
     for (const noGit of [true, false]) {
