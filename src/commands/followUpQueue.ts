@@ -2,7 +2,7 @@
 // (`PROMPT_IN_PROGRESS`, §17.3.2), so the client holds such prompts here and sends them one at a
 // time, in order, each when the previous turn has ended (`session.turn.end`, §7.5.2).
 //
-// Semantics (docs/decisions.md, "Slash commands"):
+// Semantics (docs/decisions/010-follow-up-queue.md):
 // - One prompt per turn end: the next item is sent only after the turn the previous one started
 //   has ended, so the engine never sees two prompts at once.
 // - Between sending and the turn's `session.turn.start` the queue counts as busy (no double send).

@@ -7,7 +7,7 @@ export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-
 /**
  * An identifier. The spec says "UUID v4", but real agents hand us their own ids (Claude's
  * `toolu_…`, Codex's `item_…`), so schemas accept any non-empty string and `rawp validate`
- * warns where a UUID v4 was expected (docs/decisions.md).
+ * warns where a UUID v4 was expected (docs/decisions/001-identifiers-any-string.md).
  */
 export const Id = z.string().min(1);
 

@@ -1,6 +1,6 @@
 // §6.3.2 which tools a mode allows, by catalog category. `default` allows everything; `plan` and
 // `review` allow reading, searching and the web, and block writes and the shell. The spec's table
-// names only those categories; for the rest we decide (docs/decisions.md): task lists, planning
+// names only those categories; for the rest we decide (docs/decisions/038-mode-gating-beyond-table.md): task lists, planning
 // and subagents stay allowed (a subagent's own calls are gated by the same mode), notebooks follow
 // the read/write split, and mcp/custom tools are blocked because their side effects are unknown.
 import type { AgentModeName, ToolCategoryName } from '../protocol/common';

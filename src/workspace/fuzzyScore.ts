@@ -16,7 +16,7 @@
 // fixed boost; longer paths lose a little. No threshold: a subsequence match is never dropped.
 
 // Weights chosen by measuring recall@5 on queries derived from the bench corpora (prefixes,
-// word initials, consonant abbreviations) — see scripts/bench/search.ts and docs/decisions.md.
+// word initials, consonant abbreviations) — see scripts/bench/search.ts and docs/decisions/060-fuzzy-search.md.
 export const MATCH = 16;
 const GAP_START = -5;
 const GAP_EXTEND = -1;

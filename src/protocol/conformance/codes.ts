@@ -18,7 +18,7 @@ export const CODES = {
   INVALID_PAYLOAD: { severity: 'error', clause: '§3–§16', summary: 'the payload of a known type breaks its schema (the field path is named)' },
   UNKNOWN_TYPE: { severity: 'warning', clause: '§2.2', summary: 'a type this spec does not define and not x-{vendor}.*; receivers ignore it' },
   DUPLICATE_MESSAGE_ID: { severity: 'warning', clause: '§2.1', summary: 'a message_id seen before; receivers drop it as a duplicate, so it is not checked further' },
-  MESSAGE_ID_NOT_UUID: { severity: 'warning', clause: '§2.1', summary: 'message_id is not a UUID v4 (accepted, see docs/decisions.md)' },
+  MESSAGE_ID_NOT_UUID: { severity: 'warning', clause: '§2.1', summary: 'message_id is not a UUID v4 (accepted, see docs/decisions/001-identifiers-any-string.md)' },
   TIMESTAMP_BACKWARDS: { severity: 'warning', clause: '§2.3', summary: 'a frame is stamped earlier than the previous frame of its session' },
   // Session set-up (§13.1).
   BEFORE_CAPABILITIES: { severity: 'error', clause: '§13.1', summary: 'a frame before the session.capabilities exchange (client frames need one, control.* frames both)' },

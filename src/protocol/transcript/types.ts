@@ -2,7 +2,7 @@
 // master and the tests read. Payload-shaped parts reuse the frame schemas' types (PayloadOf), so
 // no frame type is written twice.
 //
-// Model choice: MUTABLE objects plus revision counters (see docs/decisions.md). Every node
+// Model choice: MUTABLE objects plus revision counters (see docs/decisions/012-reducer-mutable-model.md). Every node
 // (turn, block, run) has a `rev` that grows whenever it or anything inside it changes, and the
 // transcript has a `version` that grows once per frame that changed something. A renderer memoises
 // on (object identity, rev). Appending a delta is O(1) amortised: no array or object is copied,

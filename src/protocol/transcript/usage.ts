@@ -1,7 +1,7 @@
 // §7.3 usage. A report is read as the running total of its scope (a turn, or a subagent run,
 // §10.5): a later report for the same scope replaces the earlier one, and the session totals are
 // the sum over scopes, so the usual "after agent.text.done and again after turn.end" pair is not
-// counted twice (docs/decisions.md).
+// counted twice (docs/decisions/015-reducer-usage.md).
 import type { FrameOf } from '../frameTypes';
 import { contextOf, ensureRun, touch, type Transcript } from './state';
 import type { SubagentRun, TokenTotals, UsagePayload } from './types';

@@ -28,7 +28,7 @@ export function catalogRule(): SessionRule {
         const { tool_name: name, output_type: got, status } = f.payload;
         const entry = ctx.catalog?.tools.find((t) => t.name === name);
         if (!entry) return; // reported on the request (TOOL_NOT_IN_CATALOG)
-        // A failed call carries its error message as text (decision in docs/decisions.md).
+        // A failed call carries its error message as text (docs/decisions/032-validator-output-type.md).
         if (status !== 'success' && got === 'text') return;
         const allowed = allowedOutputTypes(name, entry);
         if (allowed.types.includes(got)) return;

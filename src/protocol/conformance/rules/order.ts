@@ -1,7 +1,7 @@
 // §13.1 session set-up order: the session.capabilities exchange precedes everything else, and the
 // client publishes its tools and commands before the first prompt. A merged log cannot tell who
 // sent a session.capabilities, so: client frames need one capabilities frame, control.* frames
-// (the master's) need both (docs/decisions.md).
+// (the master's) need both (docs/decisions/030-validator-sender-and-scope.md).
 import { fromMaster, where, type SessionRule } from '../context';
 
 export function orderRule(): SessionRule {
