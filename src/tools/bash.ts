@@ -1,9 +1,12 @@
 // Bash: runs a command in the workspace folder, streaming stdout/stderr as `tool.invoke.stream`
 // chunks in arrival order. The shell starts in its own process group (detached), so a timeout or a
-// cancel kills the whole tree — `sleep 100 &` included — with SIGTERM, then SIGKILL after a grace.
+// cancel kills the whole tree — `sleep 100 &` included — with SIGTERM, then SIGKILL after a grace;
+// a supervising pipe kills it when the host dies, and the command gets no secret-looking variable.
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
+import { supervisedArgs } from './shell/supervisor';
+import { toolEnvironment } from './shell/toolEnvironment';
 import { truncateText } from './truncate';
 import { defineTool, type ToolOutcome } from './types';
 
@@ -45,7 +48,9 @@ export const BashTool = defineTool({
       let combined = '';
       let ended: 'timeout' | 'cancelled' | undefined;
       let killTimer: ReturnType<typeof setTimeout> | undefined;
-      const child = spawn(ctx.settings.shell, ['-c', input.command], { cwd: ctx.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+      // stdin is the supervising pipe (shell/supervisor.ts): the group dies when the host does.
+      const child = spawn(ctx.settings.shell, supervisedArgs(input.command), { cwd: ctx.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: toolEnvironment() });
+      child.stdin.on('error', () => undefined); // the group may be gone before we close our end
       const stop = (why: 'timeout' | 'cancelled') => {
         if (ended || child.pid === undefined) return;
         ended = why;
@@ -70,6 +75,7 @@ export const BashTool = defineTool({
       const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
         if (done) return;
         done = true;
+        child.stdin?.destroy();
         clearTimeout(timer);
         ctx.signal.removeEventListener('abort', onAbort);
         if (killTimer) clearTimeout(killTimer);

@@ -6,13 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import picomatch from 'picomatch';
+import { bashRuleMatches } from './bashRule';
 
 export interface PermissionRule {
   id: string;
   tool_name: string;
   /** Workspace-relative glob every affected path must match. */
   path_glob?: string;
-  /** Bash: the command must be this prefix, or start with it followed by a space. */
+  /** Bash: the command as shown to the user; what it allows is bashRule.ts's bashRuleMatches. */
   command_prefix?: string;
   created_at: string;
 }
@@ -27,15 +28,11 @@ export interface CallShape {
   command?: string;
 }
 
-// A prefix rule for "npm test" must not allow "npm test && rm -rf ~": compound commands always ask.
-const SHELL_CONTROL = /[;&|`<>\n]|\$\(/;
-
 export function ruleMatches(rule: RuleScope, call: CallShape): boolean {
   if (rule.tool_name !== call.tool_name) return false;
   if (rule.command_prefix !== undefined) {
-    const cmd = call.command?.trim();
-    if (cmd === undefined || SHELL_CONTROL.test(cmd)) return false;
-    return cmd === rule.command_prefix || cmd.startsWith(rule.command_prefix + ' ');
+    // Compound commands always ask; extra words never add destruction (issue 12 finding 8).
+    return call.command !== undefined && bashRuleMatches(rule.command_prefix, call.command);
   }
   if (rule.path_glob !== undefined) {
     if (call.paths.length === 0) return false;

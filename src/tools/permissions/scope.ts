@@ -1,15 +1,10 @@
-// What "allow for this session" and "always allow" cover for one call: Bash by command prefix
-// (the first word, plus the second when it is a subcommand like `npm test`), file tools by the
-// directory of the file (`src/**`), other tools as a whole.
+// What "allow for this session" and "always allow" cover for one call: Bash by the whole command
+// as shown (bashRule.ts), file tools by the directory of the file (`src/**`), other tools as a whole.
+import { bashRuleFor, describeBashRule } from './bashRule';
 import type { CallShape, RuleScope } from './rules';
 
 export function suggestScope(call: CallShape): RuleScope {
-  if (call.command !== undefined) {
-    const words = call.command.trim().split(/\s+/);
-    const sub = words[1];
-    const prefix = sub && /^[a-z][\w:.-]*$/i.test(sub) ? `${words[0]} ${sub}` : words[0];
-    return { tool_name: call.tool_name, command_prefix: prefix };
-  }
+  if (call.command !== undefined) return { tool_name: call.tool_name, command_prefix: bashRuleFor(call.command) };
   if (call.paths.length > 0) {
     const dirs = new Set(call.paths.map((p) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '')));
     const dir = dirs.size === 1 ? [...dirs][0] : '';
@@ -19,7 +14,7 @@ export function suggestScope(call: CallShape): RuleScope {
 }
 
 export function describeScope(scope: RuleScope): string {
-  if (scope.command_prefix !== undefined) return `${scope.tool_name} commands starting with "${scope.command_prefix}"`;
+  if (scope.command_prefix !== undefined) return describeBashRule(scope.command_prefix);
   if (scope.path_glob !== undefined) return `${scope.tool_name} on ${scope.path_glob}`;
   return `${scope.tool_name}`;
 }

@@ -88,7 +88,7 @@ describe('tools: permissions (§4.3, §17.3.1)', () => {
     assert.equal(r.error_code, 'PERMISSION_REJECTED');
     assert.equal(existsSync(env.p('pwned')), false);
     assert.equal(ruleMatches({ tool_name: 'Bash', command_prefix: 'npm test' }, { tool_name: 'Bash', paths: [], command: 'npm testing' }), false);
-    assert.deepEqual(suggestScope({ tool_name: 'Bash', paths: [], command: 'ls -la' }), { tool_name: 'Bash', command_prefix: 'ls' });
+    assert.deepEqual(suggestScope({ tool_name: 'Bash', paths: [], command: 'ls  -la' }), { tool_name: 'Bash', command_prefix: 'ls -la' }, 'the whole command as shown (issue 12 finding 8)');
   });
 
   it('§4.3.1 reject returns the optional message to the agent and runs nothing', async () => {

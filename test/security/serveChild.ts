@@ -1,0 +1,147 @@
+// A real `rawp serve` child process (the built bundle, `node dist/cli.js serve --agent builtin`) on
+// a temp workspace, over loopback, with a master that is the real reconnecting client — the way the
+// findings of issue 12 were found. Built once per test run.
+import { strict as assert } from 'node:assert';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FrameOf } from '../../src/protocol/frameTypes';
+import { generateToken } from '../../src/remote/auth';
+import { http, TestMaster, waitFor } from '../unit/remote/harness';
+
+export const ROOT = join(__dirname, '..', '..');
+let built = false;
+
+/** `npm run build` once per process, so the tests run the bundle users run. */
+export function buildOnce(): void {
+  if (built) return;
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
+  built = true;
+}
+
+export interface Served {
+  proc: ChildProcess;
+  dir: string;
+  url: string;
+  session_id: string;
+  token: string;
+  out: () => string;
+  err: () => string;
+  exited: () => boolean;
+  master(): Promise<TestMaster>;
+  close(): void;
+}
+
+/** Starts `rawp serve` on a fresh workspace (`files` written into it first). */
+export async function serve(files: Record<string, string | Buffer> = {}, opts: { env?: NodeJS.ProcessEnv; dir?: string } = {}): Promise<Served> {
+  buildOnce();
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'rawp-sec-')));
+  const dir = opts.dir ?? join(base, 'ws');
+  execFileSync('mkdir', ['-p', dir]);
+  for (const [name, content] of Object.entries(files)) {
+    execFileSync('mkdir', ['-p', join(dir, name, '..')]);
+    writeFileSync(join(dir, name), content);
+  }
+  const token = generateToken();
+  const tokenFile = join(base, 'token');
+  writeFileSync(tokenFile, token, { mode: 0o600 });
+  const proc = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'serve', '--workspace', dir, '--agent', 'builtin', '--token-file', tokenFile, '--rules-file', join(base, 'rules.json')], {
+    cwd: base,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...opts.env },
+  });
+  let out = '';
+  let err = '';
+  let exit: number | null | undefined;
+  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  proc.on('exit', (code) => (exit = code));
+  await waitFor(() => out.includes('\n') || exit !== undefined, 'the listening line', 60_000);
+  assert.ok(out.includes('\n'), `rawp serve exited (${exit}) before listening: ${err}`);
+  const line = JSON.parse(out.split('\n')[0]) as { url: string; session_id: string };
+  const masters: TestMaster[] = [];
+  return {
+    proc,
+    dir,
+    url: line.url,
+    session_id: line.session_id,
+    token,
+    out: () => out,
+    err: () => err,
+    exited: () => exit !== undefined,
+    async master() {
+      const m = await new TestMaster({ server: { attachUrl: (id: string) => `${line.url.replace('http', 'ws')}/v1/sessions/${id}/stream` } as never, token, session: { session_id: line.session_id } }).open();
+      masters.push(m);
+      return m;
+    },
+    close() {
+      for (const m of masters) m.client.stop?.();
+      if (exit === undefined) proc.kill('SIGKILL');
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Answer = 'allow_once' | 'allow_session' | 'allow_always' | 'reject';
+
+export interface TurnResult {
+  /** Permission questions asked during the turn. */
+  asked: FrameOf<'agent.interaction.request'>[];
+  /** Tool calls the agent made. */
+  requests: FrameOf<'tool.invoke.request'>[];
+  results: FrameOf<'tool.invoke.result'>[];
+  /** The agent's text of the turn. */
+  text: string;
+}
+
+/**
+ * Sends one prompt and waits for its turn to end, answering every permission question with
+ * `answer` (reject by default).
+ */
+export async function promptTurn(m: TestMaster, text: string, answer: Answer | ((q: FrameOf<'agent.interaction.request'>) => Answer) = 'reject', bound = 60_000): Promise<TurnResult> {
+  const from = m.frames.length;
+  const ends = () => m.frames.slice(from).some((f) => f.type === 'session.turn.end');
+  const answered = new Set<string>();
+  m.client.send('control.prompt.request', { prompt_text: text });
+  const started = Date.now();
+  while (!ends()) {
+    if (Date.now() - started > bound) throw new Error(`the turn of ${JSON.stringify(text.slice(0, 60))} did not end in ${bound} ms`);
+    for (const f of m.frames.slice(from)) {
+      if (f.type !== 'agent.interaction.request' || answered.has(f.payload.interaction_id)) continue;
+      answered.add(f.payload.interaction_id);
+      const value = typeof answer === 'function' ? answer(f) : answer;
+      m.client.send('control.interaction.response', { interaction_id: f.payload.interaction_id, selected_value: value });
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const frames = m.frames.slice(from);
+  return {
+    asked: frames.filter((f): f is FrameOf<'agent.interaction.request'> => f.type === 'agent.interaction.request'),
+    requests: frames.filter((f): f is FrameOf<'tool.invoke.request'> => f.type === 'tool.invoke.request'),
+    results: frames.filter((f): f is FrameOf<'tool.invoke.result'> => f.type === 'tool.invoke.result'),
+    text: frames
+      .filter((f): f is FrameOf<'agent.text.done'> => f.type === 'agent.text.done')
+      .map((f) => f.payload.full_text ?? '')
+      .join('\n'),
+  };
+}
+
+/**
+ * Polls `/v1/health` every 25 ms until `done()` and returns the slowest answer in ms — how long
+ * the server's event loop was unavailable while the work ran.
+ */
+export async function worstHealthLatency(url: string, done: () => boolean, bound = 120_000): Promise<number> {
+  let worst = 0;
+  const started = Date.now();
+  while (!done() && Date.now() - started < bound) {
+    const t = process.hrtime.bigint();
+    const r = await http(`${url}/v1/health`);
+    worst = Math.max(worst, Number(process.hrtime.bigint() - t) / 1e6);
+    assert.equal(r.status, 200);
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  return worst;
+}
+
+export { http, waitFor };

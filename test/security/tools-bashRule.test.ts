@@ -1,0 +1,47 @@
+// Issue 12 finding 8 at the unit level: what a Bash rule shown as a command allows (bashRule.ts).
+import { strict as assert } from 'node:assert';
+import { bashRuleFor, checkBashRule, describeBashRule } from '../../src/tools/permissions/bashRule';
+
+describe('security/tools: Bash rule matching (issue 12 finding 8)', () => {
+  it('§17.3.1 the suggested rule is the whole command as shown, and allows exactly it', () => {
+    assert.equal(bashRuleFor('  find .   -name "*.md" '), 'find . -name "*.md"');
+    assert.deepEqual(checkBashRule('find . -name "*.md"', 'find . -name "*.md"'), { allowed: true });
+    assert.deepEqual(checkBashRule('npm test', 'npm test -- --grep parser'), { allowed: true });
+    assert.deepEqual(checkBashRule('ls', 'ls -la src'), { allowed: true });
+  });
+
+  it('§17.3.1 other arguments, destructive additions, interpreters and compound commands are refused', () => {
+    const cases: [string, string, string][] = [
+      ['find', 'find /outside -name x -delete', 'destructive'],
+      ['find . -name "*.md"', 'find /outside -name x -delete', 'prefix'],
+      ['find . -name "*.md"', 'find . -name "*.md" -delete', 'destructive'],
+      ['find . -name "*.md"', 'find . -name "*.md" -execdir id', 'destructive'],
+      ['python3', 'python3 -c "import os"', 'interpreter'],
+      ['python3 x.py', 'python3 x.py extra', 'interpreter'],
+      ['/usr/bin/python3.12 tool.py', '/usr/bin/python3.12 tool.py --flag', 'interpreter'],
+      ['sh', 'sh -c id', 'interpreter'],
+      ['xargs', 'xargs rm', 'interpreter'],
+      ['git status', 'git status && rm -rf ~', 'compound'],
+      ['git', 'git push --force', 'destructive'],
+      ['git', 'git -c core.pager=id log', 'destructive'],
+      ['echo hello', 'echo hello $(id)', 'compound'],
+      ['echo hello', 'echo hello $HOME', 'destructive'],
+      ['ls', 'ls -la; rm x', 'compound'],
+      ['cat a', 'cat a > b', 'compound'],
+      ['npm test', 'npm testing', 'prefix'],
+      ['sed -n 1p a', 'sed -n 1p a -i', 'interpreter'],
+      ['cp a b', 'cp a b -f', 'destructive'],
+    ];
+    for (const [rule, command, reason] of cases) assert.deepEqual(checkBashRule(rule, command), { allowed: false, reason }, `${rule} ⇏ ${command}`);
+  });
+
+  it('the prompt says exactly what the rule allows; no regex on the command backtracks (a 200,000-character word answers at once)', () => {
+    assert.match(describeBashRule('python3 x.py'), /exactly `python3 x\.py` \(python3 runs code, so nothing added to it\)/);
+    assert.match(describeBashRule('npm test'), /exactly `npm test`, or it followed by more plain arguments/);
+    const long = 'a' + '9'.repeat(200_000);
+    const t = process.hrtime.bigint();
+    checkBashRule('ls', `ls ${long}`);
+    checkBashRule(long, `${long} -${'r'.repeat(200_000)}`);
+    assert.ok(Number(process.hrtime.bigint() - t) / 1e6 < 500, 'linear time');
+  });
+});
