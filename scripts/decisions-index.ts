@@ -1,6 +1,7 @@
 // `npm run decisions`: rebuilds docs/decisions/README.md, the index of the decision records.
 // Each record is one file `docs/decisions/NNN-slug.md` that opens with `# NNN. Title` and the
-// lines `- Status: …`, `- Date: YYYY-MM-DD`, `- Area: …`, then `## Context`, `## Decision`, `## Why`.
+// lines `Status: …`, `Date: YYYY-MM-DD` and optionally `Area: …` (each may be written as a list
+// item `- Status: …` or in bold `**Status:** …`), then `## Context`, `## Decision`, `## Why`.
 // `npm run decisions -- --check` exits 1 when the index on disk is stale (the unit test does the same).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -27,17 +28,17 @@ export function parseRecord(file: string, text: string): DecisionRecord {
   const number = Number(name[1]);
   const heading = /^# (\d{3})\. (.+)$/m.exec(text);
   if (!heading || Number(heading[1]) !== number) throw new Error(`${file}: the first heading must be "# ${name[1]}. Title"`);
-  const field = (key: string): string => {
-    const m = new RegExp(`^- ${key}: (.+)$`, 'm').exec(text);
-    if (!m) throw new Error(`${file}: missing the line "- ${key}: …"`);
-    return m[1].trim();
+  const field = (key: string, optional = false): string => {
+    const m = new RegExp(`^(?:- )?(?:\\*\\*)?${key}:(?:\\*\\*)? *(.+)$`, 'm').exec(text);
+    if (!m && !optional) throw new Error(`${file}: missing the line "${key}: …"`);
+    return m ? m[1].replace(/\*\*/g, '').trim() : '';
   };
   const date = field('Date');
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`${file}: Date must be YYYY-MM-DD, got "${date}"`);
   for (const section of REQUIRED_SECTIONS) {
     if (!text.split('\n').includes(section)) throw new Error(`${file}: missing the section "${section}"`);
   }
-  return { file, number, title: heading[2].trim(), status: field('Status'), date, area: field('Area') };
+  return { file, number, title: heading[2].trim(), status: field('Status'), date, area: field('Area', true) || '—' };
 }
 
 /** Every record of the folder, in number order; two files with one number are an error. */

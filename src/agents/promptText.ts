@@ -1,7 +1,7 @@
 // The prompt text an external agent gets (§16.3): file-reference tokens converted by the agent's
 // strategy (fileReferences.ts), `\<@file:` escapes undone. A token that cannot be resolved stays as
 // its display path and the user is told with an `agent.error` warning — never silently dropped.
-import type { AgentHost, AgentPrompt } from './adapter';
+import type { AgentHost, AgentPrompt } from '../session/agentAdapter';
 import { convertFileReferences, type ConversionStrategy, type ConvertedPrompt } from './fileReferences';
 
 /** Converts the prompt's tokens; the resolved files come back for strategies that send them apart. */

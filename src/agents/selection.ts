@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import type { AgentAdapter } from './adapter';
+import type { AgentAdapter } from '../session/agentAdapter';
 import { AcpAdapter } from './acp/adapter';
 import { ACP_PRESETS, parseAcpSpec, type AcpCommand } from './acp/presets';
 import { BuiltinAgent } from './builtin';

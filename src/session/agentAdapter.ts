@@ -1,5 +1,5 @@
-// The agent-adapter interface. It lives in the session layer, which drives adapters, and
-// src/agents/adapter.ts re-exports it, so the layer arrows keep pointing downwards.
+// The agent-adapter interface. It lives in the session layer, which drives adapters, so adapters
+// (src/agents) and tools (src/tools) import it from here and every layer arrow points downwards.
 // An adapter only translates: a native agent's stream -> DPS frame content, and DPS controls -> the agent. Policy (modes, tool whitelist, one prompt at a time,
 // clean-up order, capability filtering) lives once in the session engine (src/session).
 //
@@ -9,17 +9,13 @@ import type { FrameType, PayloadOf } from '../protocol/frameTypes';
 import type { Metadata } from '../protocol/envelope';
 import type { FeatureSet } from '../protocol/capabilities';
 import type { AgentModeName } from '../protocol/common';
-import type { payloads } from '../protocol';
-import type { z } from 'zod';
+import type { CatalogDiagnostic, CatalogTool, CommandEntry, ContextFile, FileReferenceEntry } from '../protocol/payloadTypes';
 
 /** What an adapter emits: a frame without its envelope. */
 export type AgentEvent = { [T in FrameType]: { type: T; payload: PayloadOf<T>; metadata?: Metadata } }[FrameType];
 
-export type CatalogTool = z.infer<typeof payloads.CatalogTool>;
-export type CatalogDiagnostic = z.infer<typeof payloads.CatalogDiagnostic>;
-export type CommandEntry = z.infer<typeof payloads.CommandEntry>;
-export type FileReference = z.infer<typeof payloads.FileReference>;
-export type ContextFile = z.infer<typeof payloads.ContextFile>;
+export type { CatalogDiagnostic, CatalogTool, CommandEntry, ContextFile };
+export type FileReference = FileReferenceEntry;
 
 export interface AgentInfo {
   /** Stable id: 'builtin', 'claude-code', 'codex', 'acp:gemini', 'openai', … */

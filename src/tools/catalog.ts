@@ -3,7 +3,7 @@
 // (e.g. Bash is unavailable without a shell); `refresh` re-probes and republishes when any status
 // changed, as §5.4.1 requires.
 import { z } from 'zod';
-import type { AgentHost, CatalogDiagnostic, CatalogTool } from '../agents/adapter';
+import type { AgentHost, CatalogDiagnostic, CatalogTool } from '../session/agentAdapter';
 import type { PayloadOf } from '../protocol/frameTypes';
 import { shellAvailable } from './bash';
 import type { Tool, ToolSettings } from './types';

@@ -13,7 +13,7 @@
 // every failure becomes an error result.
 import { realpathSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent, AgentHost } from '../agents/adapter';
+import type { AgentEvent, AgentHost } from '../session/agentAdapter';
 import type { SubagentContext } from '../protocol/envelope';
 import type { PayloadOf } from '../protocol/frameTypes';
 import { decideOutputType } from '../protocol/outputType';

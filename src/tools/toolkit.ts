@@ -2,7 +2,7 @@
 // Shared pieces (the file-backend, FsEvents with the ledger, the permission rules, the todo store)
 // may be passed in so several sessions share them — that is how two sessions' edits of one file
 // meet the same versions.
-import type { AgentHost } from '../agents/adapter';
+import type { AgentHost } from '../session/agentAdapter';
 import type { FsBackend } from '../workspace/fsBackend';
 import { ToolCatalog, builtinProbe } from './catalog';
 import { FsEvents } from './fsEvents';

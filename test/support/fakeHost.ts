@@ -1,7 +1,7 @@
 // A small AgentHost for tests: records every event (and checks it becomes a frame parseFrame
 // accepts), answers interactions from a script, and can gate tools like the engine would.
 import { strict as assert } from 'node:assert';
-import type { AgentEvent, AgentHost, InteractionAnswer } from '../../src/agents/adapter';
+import type { AgentEvent, AgentHost, InteractionAnswer } from '../../src/session/agentAdapter';
 import { buildFrame, parseFrame, type AgentModeName, type Metadata, type PayloadOf } from '../../src/protocol';
 
 export type Answerer = (request: PayloadOf<'agent.interaction.request'>) => InteractionAnswer | Promise<InteractionAnswer>;

@@ -4,7 +4,7 @@
 // answers interactions by a test-supplied policy, and checks the whole stream with the same
 // validator `rawp validate` uses.
 import { randomUUID } from 'node:crypto';
-import type { AgentAdapter, AgentEvent, AgentHost, InteractionAnswer, TurnOutcome } from '../../src/agents/adapter';
+import type { AgentAdapter, AgentEvent, AgentHost, InteractionAnswer, TurnOutcome } from '../../src/session/agentAdapter';
 import type { AgentModeName } from '../../src/protocol/common';
 import { buildFrame } from '../../src/protocol/build';
 import type { Frame, FrameType, PayloadOf } from '../../src/protocol/frameTypes';

@@ -14,7 +14,7 @@ import type {
   CommandEntry,
   InteractionAnswer,
   TurnOutcome,
-} from '../../src/agents/adapter';
+} from '../../src/session/agentAdapter';
 import type { AgentModeName, OutputTypeName } from '../../src/protocol/common';
 import type { Metadata } from '../../src/protocol/envelope';
 import type { FeatureSet } from '../../src/protocol/capabilities';

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { client, type ClientConnection, type ContentBlock } from '@agentclientprotocol/sdk';
 import { convertPrompt } from '../promptText';
 import type { AgentModeName } from '../../protocol/common';
-import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, TurnOutcome } from '../adapter';
+import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
 import { AgentProcess, mapExit } from '../process';
 import type { ExitInfo } from '../process';
 import type { FsBackend } from '../../workspace/fsBackend';

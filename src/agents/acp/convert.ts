@@ -5,7 +5,7 @@
 // (both sides number from 0, so the open requests of both are tracked).
 import { FrameWriter } from '../convert/frameWriter';
 import { numberedLines, registerConverter, type ConvertOptions, type ConvertResult } from '../convert/registry';
-import type { AgentCapabilities, AgentEvent } from '../adapter';
+import type { AgentCapabilities, AgentEvent } from '../../session/agentAdapter';
 import { permissionRequest, type AcpPermissionOption } from './permission';
 import { AcpUpdateTranslator } from './updates';
 import { usageFromPromptResponse } from './usage';

@@ -3,7 +3,7 @@
 // the risk shown to the user. A timeout or a missing answer rejects (§17.3.1: timeout = deny).
 import { newId } from '../../protocol/build';
 import type { PayloadOf } from '../../protocol/frameTypes';
-import type { InteractionAnswer } from '../adapter';
+import type { InteractionAnswer } from '../../session/agentAdapter';
 
 export interface AcpPermissionOption {
   optionId: string;

@@ -3,7 +3,7 @@
 // category and an output_type (§5.3.3), so every call gets one: its own name when the agent says
 // it, else a Claude Code-like name for its kind. The catalog grows (and is re-published) when an
 // agent names a tool we had not listed.
-import type { CatalogTool } from '../adapter';
+import type { CatalogTool } from '../../session/agentAdapter';
 import type { OutputTypeName, ToolCategoryName } from '../../protocol/common';
 
 export type AcpToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'switch_mode' | 'other';

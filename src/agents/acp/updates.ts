@@ -4,7 +4,7 @@
 import { createTwoFilesPatch } from 'diff';
 import { newId } from '../../protocol/build';
 import type { PayloadOf } from '../../protocol/frameTypes';
-import type { AgentEvent, CatalogTool, CommandEntry, TurnUsage } from '../adapter';
+import type { AgentEvent, CatalogTool, CommandEntry, TurnUsage } from '../../session/agentAdapter';
 import { ACP_TODOS, baseAcpCatalog, catalogEntryFor, kindOf, toolNameOf, type AcpToolKind } from './toolNames';
 import { displayPath } from '../../tools/paths';
 

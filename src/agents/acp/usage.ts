@@ -1,6 +1,6 @@
 // Token usage of an ACP turn. The stable protocol has none in the prompt response; agents put it
 // in the (unstable) `usage` field or their own `_meta` (gemini-cli: `_meta.quota.token_count`).
-import type { TurnUsage } from '../adapter';
+import type { TurnUsage } from '../../session/agentAdapter';
 
 type Json = Record<string, unknown>;
 

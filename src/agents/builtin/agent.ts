@@ -3,7 +3,7 @@
 // through the same runner, ledger and permission prompts a model-driven agent would use — so a
 // fresh install is useful and every frame type can be shown and tested.
 import { randomUUID } from 'node:crypto';
-import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CommandEntry, TurnOutcome } from '../adapter';
+import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import { decodePrompt, FILE_TOKEN_PATTERN } from '../../protocol/fileReference';
 import type { DiffOutput } from '../../tools/diff';

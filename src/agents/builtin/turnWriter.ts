@@ -1,7 +1,7 @@
 // Streams one agent's text and thinking blocks: deltas in small word-aligned chunks, then `done`.
 // content_index counts blocks within a turn (per agent: a subagent's writer has its own count,
 // its frames are told apart by subagent_context).
-import type { AgentEvent } from '../adapter';
+import type { AgentEvent } from '../../session/agentAdapter';
 import type { Metadata } from '../../protocol/envelope';
 
 const CHUNK = 48;

@@ -2,7 +2,7 @@
 // stream-json --verbose --include-partial-messages --permission-prompt-tool stdio`. Prompts are
 // user messages on stdin, permissions are `can_use_tool` control requests, cancel is an
 // `interrupt`. The translation is in translate.ts; this file only runs the process.
-import type { AgentAdapter, AgentCapabilities, AgentHost, AgentPrompt, CatalogTool, CommandEntry, TurnOutcome } from '../adapter';
+import type { AgentAdapter, AgentCapabilities, AgentHost, AgentPrompt, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
 import type { AgentModeName } from '../../protocol/common';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import { newId } from '../../protocol/build';

@@ -1,5 +1,5 @@
 // What Claude Code can do, as announced in `session.capabilities` (§12.2.1, §17.4).
-import type { AgentCapabilities, AgentInfo } from '../adapter';
+import type { AgentCapabilities, AgentInfo } from '../../session/agentAdapter';
 
 export const CLAUDE_CODE_INFO: AgentInfo = {
   id: 'claude-code',

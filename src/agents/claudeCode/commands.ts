@@ -1,6 +1,6 @@
 // Slash commands of Claude Code (§12.1.1): from the `initialize` control response, or — when only
 // a captured stdout is at hand — from the names in `system/init`.
-import type { CommandEntry } from '../adapter';
+import type { CommandEntry } from '../../session/agentAdapter';
 import { arr, isObj, str } from './native';
 
 const CATEGORY: Record<string, CommandEntry['category']> = {

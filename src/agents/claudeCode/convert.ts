@@ -2,7 +2,7 @@
 // stdout (JSON lines) -> DPS frames, through the same translation the live adapter uses.
 import { FrameWriter } from '../convert/frameWriter';
 import { numberedLines, registerConverter, type ConvertOptions, type ConvertResult } from '../convert/registry';
-import type { AgentEvent, CommandEntry } from '../adapter';
+import type { AgentEvent, CommandEntry } from '../../session/agentAdapter';
 import { CLAUDE_CODE_INFO, claudeCapabilities } from './capabilities';
 import { commandsFromNames } from './commands';
 import { defaultCatalog } from './tools';

@@ -2,7 +2,7 @@
 // from the second turn on. No process between turns; no interactive permissions (the CLI applies
 // its permission mode and reports denials in the tool results).
 import { CLAUDE_MENTIONS, promptText } from '../promptText';
-import type { AgentAdapter, AgentCapabilities, AgentHost, AgentPrompt, CatalogTool, CommandEntry, TurnOutcome } from '../adapter';
+import type { AgentAdapter, AgentCapabilities, AgentHost, AgentPrompt, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
 import type { AgentModeName } from '../../protocol/common';
 import { SingleTurnRunner } from '../process';
 import { claudeEnv, oneShotArgs, resolveClaudeCommand } from './args';

@@ -1,6 +1,6 @@
 // §17.3.1 the permission bridge: a `can_use_tool` control request -> the engine's tool policy,
 // then an `agent.interaction.request` PERMISSION, then the control response Claude Code expects.
-import type { AgentHost, InteractionAnswer } from '../adapter';
+import type { AgentHost, InteractionAnswer } from '../../session/agentAdapter';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import type { PermissionAsk } from './translate';
 

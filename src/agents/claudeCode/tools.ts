@@ -1,7 +1,7 @@
 // Claude Code's tools as a §5.4.1 catalog: category, the output_type of Appendix A, and whether the
 // CLI asks before running them. Unknown tools (MCP, newer versions) still get an entry, so the
 // engine never blocks a call only because this table is older than the CLI.
-import type { CatalogTool } from '../adapter';
+import type { CatalogTool } from '../../session/agentAdapter';
 import type { OutputTypeName, ToolCategoryName } from '../../protocol/common';
 
 interface ToolInfo {

@@ -5,7 +5,7 @@
 // What it returns are *items*: frame content for the engine (`event`), and things only the caller
 // can act on — the session's init (catalog), the initialize response (commands), permission asks
 // to answer, and the turn's end (`result`).
-import type { AgentEvent, CatalogTool, CommandEntry, TurnOutcome, TurnUsage } from '../adapter';
+import type { AgentEvent, CatalogTool, CommandEntry, TurnOutcome, TurnUsage } from '../../session/agentAdapter';
 import type { Metadata } from '../../protocol/envelope';
 import { commandsFromInitialize } from './commands';
 import { arr, contentText, isObj, num, obj, str, usageOf, type Json } from './native';

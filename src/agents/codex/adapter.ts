@@ -4,7 +4,7 @@
 // refuses is refused, and a refused patch (reported only on stderr) is surfaced as a warning.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AgentAdapter, AgentCapabilities, AgentHost, AgentPrompt, CatalogTool, TurnOutcome } from '../adapter';
+import type { AgentAdapter, AgentCapabilities, AgentHost, AgentPrompt, CatalogTool, TurnOutcome } from '../../session/agentAdapter';
 import { CODEX_INFO, codexCapabilities } from './capabilities';
 import { SingleTurnRunner } from '../process';
 import { codexArgs, CODEX_RESUME_FLAG } from './args';

@@ -1,7 +1,7 @@
 // What the Codex adapter announces (§12.2.1, §17.4, §18.1), shared by the live adapter and
 // `rawp convert --from codex`. Codex prints whole items (no token deltas, no command output while
 // it runs), so tool_streaming is false; plan/review run in the read-only sandbox, so plan_mode.
-import type { AgentCapabilities, AgentInfo } from '../adapter';
+import type { AgentCapabilities, AgentInfo } from '../../session/agentAdapter';
 import { CODEX_RESUME_FLAG } from './args';
 
 export const CODEX_INFO: AgentInfo = {

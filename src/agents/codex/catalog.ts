@@ -1,7 +1,7 @@
 // The tools Codex runs, as DPS catalog entries. Codex's own tools (exec_command, apply_patch) reach
 // us as `command_execution` / `file_change` items; we name them so a reader of the transcript
 // recognises them: the shell as Claude Code's `Bash`, the patch tool by its Codex name.
-import type { CatalogTool } from '../adapter';
+import type { CatalogTool } from '../../session/agentAdapter';
 
 export const CODEX_BASH = 'Bash';
 export const CODEX_APPLY_PATCH = 'apply_patch';

@@ -6,7 +6,7 @@
 // a diff reads files. `finish()` waits for the queue and closes whatever is still open.
 import { newId } from '../../protocol/build';
 import type { PayloadOf } from '../../protocol/frameTypes';
-import type { AgentEvent, CatalogTool, TurnUsage } from '../adapter';
+import type { AgentEvent, CatalogTool, TurnUsage } from '../../session/agentAdapter';
 import { CODEX_APPLY_PATCH, CODEX_BASH, CODEX_TODOS, CODEX_TOOLS, CODEX_WEB_SEARCH, mcpCatalogEntry } from './catalog';
 import { CodexEvent, CodexItem, type CodexUsage, type FileChangeItem } from './nativeEvents';
 import { describeIssues } from '../../protocol/parse';

@@ -3,7 +3,7 @@
 // idle), turn start/end with `session.usage` right after the end (§7.5.2), and closing whatever a
 // truncated capture left open — so the result passes `rawp validate`. Each converter feeds it
 // AgentEvents, exactly what its live adapter emits.
-import type { AgentCapabilities, AgentEvent, AgentInfo, CatalogDiagnostic, CatalogTool, CommandEntry, TurnOutcome } from '../adapter';
+import type { AgentCapabilities, AgentEvent, AgentInfo, CatalogDiagnostic, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
 import { FrameFactory, newId, systemClock, type Clock } from '../../protocol/build';
 import { PROTOCOL_VERSION } from '../../protocol/envelope';
 import type { Frame, FrameType, PayloadOf } from '../../protocol/frameTypes';

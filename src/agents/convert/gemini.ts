@@ -4,7 +4,7 @@
 // `error` (non-fatal), `result` (status, stats with token counts). Several runs may be appended.
 // Tools keep gemini-cli's own names; the catalog classifies the known ones (§5.3.3).
 import { newId } from '../../protocol/build';
-import type { AgentCapabilities, CatalogTool, TurnOutcome } from '../adapter';
+import type { AgentCapabilities, CatalogTool, TurnOutcome } from '../../session/agentAdapter';
 import { FrameWriter } from './frameWriter';
 import { numberedLines, registerConverter, type ConvertOptions, type ConvertResult } from './registry';
 

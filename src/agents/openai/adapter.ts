@@ -4,7 +4,7 @@
 // permission prompts, read-before-write ledger, streamed Bash output — and their results go back
 // to the model until it answers without tools. Works with OpenAI, vLLM, LM Studio, Ollama.
 import { randomUUID } from 'node:crypto';
-import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CatalogDiagnostic, CatalogTool, TurnOutcome, TurnUsage } from '../adapter';
+import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CatalogDiagnostic, CatalogTool, TurnOutcome, TurnUsage } from '../../session/agentAdapter';
 import { TaskTool } from '../../tools/task';
 import { ALL_TOOLS } from '../../tools/registry';
 import type { ToolRunner } from '../../tools/runner';

@@ -1,7 +1,7 @@
 // §17.2.2 / §18.2: how a process exit becomes frame content. Pure: the caller emits the events
 // and ends the turn with `stop_reason`.
 import { constants } from 'node:os';
-import type { AgentEvent } from '../adapter';
+import type { AgentEvent } from '../../session/agentAdapter';
 
 export interface ExitInfo {
   /** Exit code as the OS reports it; null when a signal ended the process. */

@@ -1,7 +1,7 @@
 // §18: a single-turn agent process. Each prompt spawns the agent; exit 0 ends the turn and leaves
 // the session idle with no process; the next prompt respawns it with `resume_flag` carrying the
 // agent's own session id (§18.3). A non-zero exit terminates the session (§18.2).
-import type { AgentEvent } from '../adapter';
+import type { AgentEvent } from '../../session/agentAdapter';
 import { AgentProcess, type AgentProcessSpec } from './agentProcess';
 import { mapExit, type ExitInfo, type ExitMapping } from './exitMapping';
 import { expandResumeFlag } from './resumeFlag';

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { chooseAgent, createAgent, detectAgents } from '../../agents/selection';
-import type { AgentAdapter } from '../../agents/adapter';
+import type { AgentAdapter } from '../../session/agentAdapter';
 import { LazyFileSearch } from '../../workspace/lazyFileSearch';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import { RemoteServer, tlsFromFiles } from '../../remote/server';

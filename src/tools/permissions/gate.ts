@@ -3,7 +3,7 @@
 // Options: allow once / allow for this session / always allow (a persisted rule) / reject (the
 // answer's text_input goes back to the agent). A timeout rejects; a discarded prompt cancels.
 import { randomUUID } from 'node:crypto';
-import type { AgentHost } from '../../agents/adapter';
+import type { AgentHost } from '../../session/agentAdapter';
 import type { Metadata } from '../../protocol/envelope';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import { describeScope, suggestScope } from './scope';

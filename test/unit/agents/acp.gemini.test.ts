@@ -11,7 +11,7 @@ import { ACP_PRESETS } from '../../../src/agents/acp/presets';
 import { NodeFsBackend } from '../../../src/workspace/nodeFsBackend';
 import { FsEvents } from '../../../src/tools/fsEvents';
 import { attachObservationPolicy } from '../../../src/tools/ledger/policy';
-import type { InteractionAnswer } from '../../../src/agents/adapter';
+import type { InteractionAnswer } from '../../../src/session/agentAdapter';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { MockModelServer } from '../../support/mockModel/server';
 import { gemini, installGemini, lastUserText } from '../../support/mockModel/gemini';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { AcpAdapter } from '../../../src/agents/acp/adapter';
 import { ACP_PRESETS } from '../../../src/agents/acp/presets';
-import type { InteractionAnswer } from '../../../src/agents/adapter';
+import type { InteractionAnswer } from '../../../src/session/agentAdapter';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { NodeFsBackend } from '../../../src/workspace/nodeFsBackend';
 import { FsEvents } from '../../../src/tools/fsEvents';

@@ -4,7 +4,7 @@
 // custom/text: the kind alone does not make a subagent.
 import { strict as assert } from 'node:assert';
 import { AcpUpdateTranslator } from '../../../src/agents/acp/updates';
-import type { AgentEvent } from '../../../src/agents/adapter';
+import type { AgentEvent } from '../../../src/session/agentAdapter';
 
 type Of<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
 

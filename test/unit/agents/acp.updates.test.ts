@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { AcpUpdateTranslator } from '../../../src/agents/acp/updates';
 import { permissionOutcome, permissionRequest } from '../../../src/agents/acp/permission';
-import type { AgentEvent } from '../../../src/agents/adapter';
+import type { AgentEvent } from '../../../src/session/agentAdapter';
 
 type Of<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BuiltinAgent } from '../../../src/agents/builtin';
-import type { AgentPrompt } from '../../../src/agents/adapter';
+import type { AgentPrompt } from '../../../src/session/agentAdapter';
 import { FakeHost } from '../../support/fakeHost';
 
 function prompt(text: string, extra: Partial<AgentPrompt> = {}): AgentPrompt {

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClaudeCodeAdapter, ClaudeCodeOneShotAdapter, resolveClaudeCommand } from '../../../src/agents/claudeCode';
-import type { AgentAdapter } from '../../../src/agents/adapter';
+import type { AgentAdapter } from '../../../src/session/agentAdapter';
 import { buildFrame } from '../../../src/protocol/build';
 import { validateText, formatText } from '../../../src/protocol/conformance';
 import type { Frame, FrameOf, FrameType, PayloadOf } from '../../../src/protocol/frameTypes';

@@ -2,7 +2,7 @@
 // the real-CLI tests do not reach cheaply: no partial messages, redacted thinking, plan documents,
 // tool outputs by Appendix A, permission asks inside subagents, costs, bad input.
 import { strict as assert } from 'node:assert';
-import type { AgentEvent } from '../../../src/agents/adapter';
+import type { AgentEvent } from '../../../src/session/agentAdapter';
 import { ClaudeTranslator, type ClaudeItem } from '../../../src/agents/claudeCode/translate';
 import { decisionFor, permissionRequest } from '../../../src/agents/claudeCode/permission';
 import { catalogFor } from '../../../src/agents/claudeCode/tools';

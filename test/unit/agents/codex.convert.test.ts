@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { convertCodex } from '../../../src/agents/codex/convert';
 import { CodexTurnTranslator } from '../../../src/agents/codex/translate';
-import type { AgentEvent } from '../../../src/agents/adapter';
+import type { AgentEvent } from '../../../src/session/agentAdapter';
 import type { Frame } from '../../../src/protocol/frameTypes';
 import { formatText, validateText } from '../../../src/protocol/conformance';
 

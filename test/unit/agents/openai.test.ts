@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { OpenAIAdapter } from '../../../src/agents/openai/adapter';
-import type { InteractionAnswer } from '../../../src/agents/adapter';
+import type { InteractionAnswer } from '../../../src/session/agentAdapter';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { MockModelServer } from '../../support/mockModel/server';
 import { chat, installChatCompletions } from '../../support/mockModel/chatCompletions';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { AgentEvent } from '../../../src/agents/adapter';
+import type { AgentEvent } from '../../../src/session/agentAdapter';
 import { promptText } from '../../../src/agents/promptText';
 
 const host = (events: AgentEvent[]) => ({ workspacePath: '/nonexistent-workspace', emit: (e: AgentEvent) => void events.push(e) });

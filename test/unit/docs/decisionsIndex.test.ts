@@ -25,5 +25,11 @@ describe('decision records (docs/decisions)', () => {
     assert.throws(() => parseRecord('007-a-title.md', record('007').replace('## Why', '## Because')), /missing the section "## Why"/);
     assert.throws(() => parseRecord('008-a-title.md', record('007')), /first heading must be "# 008\. Title"/);
     assert.throws(() => parseRecord('8-Title.md', record('008')), /file name/);
+    assert.throws(() => parseRecord('007-a-title.md', record('007').replace('- Date: 2026-12-01', 'Date: yesterday')), /Date must be YYYY-MM-DD/);
+  });
+
+  it('parseRecord also reads plain and bold field lines, and Area is optional', () => {
+    const plain = record('009').replace('- Status: accepted\n- Date: 2026-12-01\n- Area: src/x', 'Status: accepted\n**Date:** 2026-12-01');
+    assert.deepEqual(parseRecord('009-a-title.md', plain), { file: '009-a-title.md', number: 9, title: 'A title', status: 'accepted', date: '2026-12-01', area: '—' });
   });
 });
