@@ -26,6 +26,18 @@ export interface HistoryOptions {
 
 export const DEFAULT_HISTORY: HistoryOptions = { policy: 'RING', maxBytes: 8 * 1024 * 1024 };
 
+/**
+ * Where a buffer mirrors what it records, in order (the host's journal, so a restarted host can
+ * `restore` the same positions): every appended frame, kept or not, and every alias.
+ */
+export interface HistorySink<F> {
+  appended(frame: F, seq: number): void;
+  aliased(message_id: string, at: number): void;
+}
+
+/** One recorded step, as a sink saw it: a frame at its position, or an alias pointing at one. */
+export type HistoryRecord<F> = { seq: number; frame: F } | { seq: number; alias: string };
+
 interface Entry<F> {
   seq: number;
   frame: F;
@@ -48,6 +60,7 @@ export class HistoryBuffer<F extends HistoryFrame = HistoryFrame> {
   /** message id -> sequence position, for ids of frames and of aliases (handshake frames). */
   private readonly positions = new Map<string, number>();
   private readonly maxKnownIds: number;
+  private sink?: HistorySink<F>;
 
   constructor(private readonly options: HistoryOptions = DEFAULT_HISTORY) {
     this.maxKnownIds = options.maxKnownIds ?? 20_000;
@@ -70,8 +83,36 @@ export class HistoryBuffer<F extends HistoryFrame = HistoryFrame> {
     return this.highWatermark;
   }
 
+  /** Mirror every later append and alias to `sink` (or stop, with undefined). */
+  setSink(sink: HistorySink<F> | undefined): void {
+    this.sink = sink;
+  }
+
   append(frame: F): void {
     const seq = ++this.lastSeq;
+    this.keep(frame, seq);
+    this.sink?.appended(frame, seq);
+  }
+
+  /**
+   * Replay what a sink recorded (a previous process's journal) into an empty buffer: positions
+   * are the recorded ones, so gaps (records the journal's budget dropped) count as lost frames and
+   * a peer's last_message_id from before the restart resumes exactly (§13.7). Not mirrored.
+   */
+  restore(records: Iterable<HistoryRecord<F>>): void {
+    if (this.lastSeq !== -1) throw new Error('restore() needs an empty history');
+    for (const r of records) {
+      if ('frame' in r) {
+        if (r.seq <= this.lastSeq) continue; // out of order: a damaged journal, never trusted
+        this.lastSeq = r.seq;
+        this.keep(r.frame, r.seq);
+      } else if (r.seq <= this.lastSeq) {
+        this.remember(r.alias, r.seq);
+      }
+    }
+  }
+
+  private keep(frame: F, seq: number): void {
     this.remember(frame.message_id, seq);
     if (this.options.policy === 'NONE') return;
     const bytes = utf8Length(JSON.stringify(frame));
@@ -92,6 +133,7 @@ export class HistoryBuffer<F extends HistoryFrame = HistoryFrame> {
    */
   alias(message_id: string, at: number = this.lastSeq): void {
     this.remember(message_id, at);
+    this.sink?.aliased(message_id, at);
   }
 
   /** The position of the newest frame appended so far (for `alias(id, at)`). */

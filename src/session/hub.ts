@@ -236,7 +236,7 @@ export class Hub {
       // §13.7: history of what the peer missed; it already contains everything queued meanwhile.
       const h = s.history.since(rec.last_message_id);
       queue = [];
-      const frames = h.frames.filter((f) => maySend(f.type, rec.features).allowed) as unknown as Record<string, unknown>[];
+      const frames = h.frames.filter((f) => maySend(f.type, rec.features).allowed);
       this.sendHandshake(
         rec,
         s,

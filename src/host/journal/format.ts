@@ -1,0 +1,78 @@
+// The on-disk shape of a session journal (docs/decisions/120): JSON lines, one record per line,
+// append-only. The first line is a header naming the session; every later line is either a frame
+// the session's history recorded, at its history position (`seq`), or an alias (a handshake
+// frame's id that §13.7 reattach must know, pointing at a position). The file never holds
+// anything the history did not record, so restoring it gives back the same positions.
+import { z } from 'zod';
+import { Id, IsoTimestamp } from '../../protocol/common';
+import { parseValue } from '../../protocol/parse';
+import type { WireFrame } from '../../session/connection';
+import type { HistoryRecord } from '../../session/history';
+
+export const JOURNAL_FORMAT = 1;
+
+/** What a session is, besides its frames: enough to start it again after a restart. */
+export const SessionMeta = z.strictObject({
+  session_id: Id,
+  name: z.string(),
+  agent: z.string().min(1),
+  created_at: IsoTimestamp,
+  /** `local`: an editor session (§2.4), visible to remote masters only while shared. */
+  origin: z.enum(['local', 'remote']),
+  shared: z.boolean(),
+});
+export type SessionMeta = z.infer<typeof SessionMeta>;
+
+export const JournalHeader = z.strictObject({
+  rawp_journal: z.literal(JOURNAL_FORMAT),
+  session: SessionMeta,
+  /** Set when the budget made the journal drop its oldest records (their positions stay gaps). */
+  compacted: z.strictObject({ at: IsoTimestamp, dropped_records: z.number().int().nonnegative() }).optional(),
+});
+export type JournalHeader = z.infer<typeof JournalHeader>;
+
+const Seq = z.number().int().min(-1);
+const FrameLine = z.strictObject({ seq: Seq.min(0), frame: z.unknown() });
+const AliasLine = z.strictObject({ seq: Seq, alias: Id });
+
+export function encodeHeader(header: JournalHeader): string {
+  return `${JSON.stringify(header)}\n`;
+}
+
+export function encodeFrame(frame: WireFrame, seq: number): string {
+  return `${JSON.stringify({ seq, frame })}\n`;
+}
+
+export function encodeAlias(message_id: string, seq: number): string {
+  return `${JSON.stringify({ seq, alias: message_id })}\n`;
+}
+
+export type DecodedLine = { ok: true; record: HistoryRecord<WireFrame> } | { ok: false; reason: string };
+
+/** One record line (without its newline). Never throws: a bad line is a reason, not a crash. */
+export function decodeRecord(line: string, session_id: string): DecodedLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (e) {
+    return { ok: false, reason: `not JSON (${(e as Error).message})` };
+  }
+  const alias = AliasLine.safeParse(value);
+  if (alias.success) return { ok: true, record: { seq: alias.data.seq, alias: alias.data.alias } };
+  const line_ = FrameLine.safeParse(value);
+  if (!line_.success) return { ok: false, reason: 'neither a frame nor an alias record' };
+  // The frame is checked with the same schemas as any wire frame: the journal is input too.
+  const parsed = parseValue(line_.data.frame);
+  if (parsed.kind !== 'accepted') return { ok: false, reason: parsed.kind === 'error' ? parsed.error.message : parsed.reason };
+  if (parsed.frame.session_id !== session_id) return { ok: false, reason: `frame of another session (${parsed.frame.session_id})` };
+  return { ok: true, record: { seq: line_.data.seq, frame: parsed.frame } };
+}
+
+export function decodeHeader(line: string): JournalHeader | undefined {
+  try {
+    const h = JournalHeader.safeParse(JSON.parse(line));
+    return h.success ? h.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
