@@ -2,11 +2,15 @@
 // Postel's law (§2.2, §14.2): unknown payload keys are kept for relaying, unknown types are
 // ignored and logged, an unsupported `v` or an invalid known payload is answered with a
 // non-fatal `session.error` that names the bad field.
+// Input limits come first (DESIGN.md: everything from outside is data with limits): size, then
+// nesting depth, both checked before anything recursive touches the value. A frame nested ~5,000
+// levels parses with JSON.parse but makes a later JSON.stringify throw RangeError (issue 12 #1).
 import type { z } from 'zod';
 import { Envelope, ENVELOPE_VERSION } from './envelope';
 import { FRAME_TYPES, isFrameType, isVendorType, type Frame, type VendorFrame } from './frameTypes';
+import { jsonTextTooDeep, valueOverLimits } from './limits';
 
-export type ParseErrorCode = 'MALFORMED_JSON' | 'INVALID_ENVELOPE' | 'UNSUPPORTED_VERSION' | 'INVALID_PAYLOAD' | 'FRAME_TOO_LARGE';
+export type ParseErrorCode = 'MALFORMED_JSON' | 'INVALID_ENVELOPE' | 'UNSUPPORTED_VERSION' | 'INVALID_PAYLOAD' | 'FRAME_TOO_LARGE' | 'FRAME_TOO_DEEP';
 
 export interface ParseErrorInfo {
   error_code: ParseErrorCode;
@@ -23,28 +27,56 @@ export type ParseOutcome =
   /** Ignore the frame and send this back as `session.error` (fatal: false). */
   | { kind: 'error'; error: ParseErrorInfo; type?: string; session_id?: string; message_id?: string };
 
+/**
+ * Deepest nesting of arrays and objects a frame may have by default. The deepest frame we make
+ * ourselves is a `session.history` (frame > payload > frames[] > frame > payload) around a peer
+ * frame, and peers are held to INCOMING_MAX_DEPTH, so every frame we relay parses here too.
+ */
+export const DEFAULT_MAX_DEPTH = 128;
+/** What the hub accepts from a peer: real DPS payloads nest a handful of levels, JSON args a few more. */
+export const INCOMING_MAX_DEPTH = 64;
+
 export interface ParseOptions {
   /** Reject text longer than this many UTF-8 bytes (the advertised `max_frame_size`). */
   maxBytes?: number;
+  /** Reject frames nesting arrays/objects deeper than this (default DEFAULT_MAX_DEPTH). */
+  maxDepth?: number;
 }
 
 export function parseFrame(input: string | unknown, options: ParseOptions = {}): ParseOutcome {
-  let value: unknown = input;
-  if (typeof input === 'string') {
-    if (options.maxBytes !== undefined && utf8Length(input) > options.maxBytes) {
-      return fail('FRAME_TOO_LARGE', `frame of ${utf8Length(input)} bytes exceeds max_frame_size ${options.maxBytes}`);
-    }
-    try {
-      value = JSON.parse(input);
-    } catch (e) {
-      return fail('MALFORMED_JSON', `frame is not valid JSON: ${(e as Error).message}`);
-    }
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (typeof input !== 'string') return parseValue(input, options);
+  if (options.maxBytes !== undefined && utf8Length(input) > options.maxBytes) {
+    return fail('FRAME_TOO_LARGE', `frame of ${utf8Length(input)} bytes exceeds max_frame_size ${options.maxBytes}`);
   }
-  return parseValue(value);
+  // Depth is read off the text in one linear pass before JSON.parse builds anything.
+  if (jsonTextTooDeep(input, maxDepth)) return fail('FRAME_TOO_DEEP', `frame nests arrays/objects deeper than ${maxDepth} levels`);
+  let value: unknown;
+  try {
+    value = JSON.parse(input);
+  } catch (e) {
+    return fail('MALFORMED_JSON', `frame is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return classifySafely(value);
 }
 
-/** Validates a decoded JSON value as a frame. Never throws, even on hostile objects (getters, proxies). */
-export function parseValue(value: unknown): ParseOutcome {
+/**
+ * Validates a decoded JSON value as a frame (postMessage, a history entry). Never throws, even on
+ * hostile objects (getters, proxies, cycles): depth and size are measured first, without recursion.
+ */
+export function parseValue(value: unknown, options: ParseOptions = {}): ParseOutcome {
+  let over: ReturnType<typeof valueOverLimits>;
+  try {
+    over = valueOverLimits(value, { maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH, maxBytes: options.maxBytes });
+  } catch (e) {
+    return fail('INVALID_ENVELOPE', `frame could not be read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (over === 'depth') return fail('FRAME_TOO_DEEP', `frame nests arrays/objects deeper than ${options.maxDepth ?? DEFAULT_MAX_DEPTH} levels`);
+  if (over === 'size') return fail('FRAME_TOO_LARGE', `frame exceeds max_frame_size ${options.maxBytes}`);
+  return classifySafely(value);
+}
+
+function classifySafely(value: unknown): ParseOutcome {
   try {
     return classify(value);
   } catch (e) {

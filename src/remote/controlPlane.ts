@@ -24,6 +24,8 @@ export const CLOSE = {
   SESSION_ENDED: 1000,
   /** The server is shutting down. */
   GOING_AWAY: 1001,
+  /** The peer kept sending frames that were refused (issue 12): it may reattach. */
+  POLICY_VIOLATION: 1008,
   /** A frame larger than max_frame_size (sent by `ws` itself through maxPayload). */
   TOO_BIG: 1009,
   /** The peer did not read fast enough; its send queue overflowed. Reattach with last_message_id. */

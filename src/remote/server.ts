@@ -116,8 +116,12 @@ export class RemoteServer {
     }
     const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }) : createHttpServer();
     const remote = new RemoteServer(options, server, host, options.logger ?? silentLogger);
-    server.on('request', (req, res) => remote.onRequest(req, res));
-    server.on('upgrade', (req, socket, head) => remote.onUpgrade(req, socket, head));
+    // Catch-alls (issue 12 #1): no request, upgrade or frame can throw out into the process.
+    server.on('request', (req, res) => remote.guard('request', () => remote.onRequest(req, res), () => {
+      if (!res.headersSent) json(res, 500, { error: 'internal error' });
+      else res.destroy();
+    }));
+    server.on('upgrade', (req, socket, head) => remote.guard('upgrade', () => remote.onUpgrade(req, socket, head), () => socket.destroy()));
     server.on('clientError', (_e, socket) => socket.destroy());
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -248,9 +252,10 @@ export class RemoteServer {
       id: `ws-${++this.nextId}`,
       maxQueuedBytes: this.options.maxQueuedBytes ?? 8 * 1024 * 1024,
       closeGraceMs: this.options.closeGraceMs ?? 5000,
+      onUnsendable: (frame, e) => this.logger.error('frame could not be serialized; skipped', { connection: conn.id, type: frame.type, error: String(e) }),
     });
     const entry: Attached = { conn, socket, session_id: r.session_id, alive: true };
-    socket.on('message', (data) => hub.receive(conn.id, rawText(data)));
+    socket.on('message', (data) => this.guard('frame', () => hub.receive(conn.id, rawText(data)), () => undefined));
     socket.on('pong', () => (entry.alive = true));
     socket.on('error', (e) => this.logger.warn('websocket error', { connection: conn.id, error: e.message }));
     socket.on('close', () => {
@@ -266,6 +271,20 @@ export class RemoteServer {
       return;
     }
     this.changed(r.session_id);
+  }
+
+  /** Run a handler; an exception is logged and answered by `recover`, never thrown on. */
+  private guard(what: string, handler: () => void, recover: () => void): void {
+    try {
+      handler();
+    } catch (e) {
+      this.logger.error(`${what} handler failed`, { error: String(e) });
+      try {
+        recover();
+      } catch {
+        // nothing more to do
+      }
+    }
   }
 
   private beat(): void {

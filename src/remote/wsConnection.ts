@@ -4,7 +4,7 @@
 // nothing that is still in the ring buffer. One frame is serialized once however many masters
 // receive it.
 import type WebSocket from 'ws';
-import type { Connection, WireFrame } from '../session/connection';
+import type { CloseWhy, Connection, WireFrame } from '../session/connection';
 import { CLOSE } from './controlPlane';
 
 // The hub hands one frame to every connection in turn, so remembering the last frame serialized
@@ -27,6 +27,8 @@ export interface WsConnectionOptions {
   maxQueuedBytes: number;
   /** After a close frame is queued, how long the peer gets before the socket is destroyed. */
   closeGraceMs: number;
+  /** A frame that could not be serialized was skipped (logged by the server). */
+  onUnsendable?: (frame: WireFrame, error: unknown) => void;
 }
 
 export class WsConnection implements Connection {
@@ -53,7 +55,15 @@ export class WsConnection implements Connection {
       // The hub catches this, forgets the connection and calls close().
       throw new Error('send queue full (slow consumer)');
     }
-    this.socket.send(frameText(frame));
+    let text: string;
+    try {
+      text = frameText(frame);
+    } catch (e) {
+      // A frame JSON cannot write (nested too deep): this peer misses it, nobody is dropped.
+      this.options.onUnsendable?.(frame, e);
+      return;
+    }
+    this.socket.send(text);
   }
 
   /** Choose the close code the next close() uses (unshare, shutdown). */
@@ -61,10 +71,11 @@ export class WsConnection implements Connection {
     this.pendingClose = { code, reason };
   }
 
-  close(reason: string): void {
+  close(reason: string, why?: CloseWhy): void {
     if (this.closed) return;
     this.closed = true;
-    const { code, reason: text } = this.pendingClose ?? { code: CLOSE.SESSION_ENDED, reason };
+    const chosen = why === 'policy_violation' ? { code: CLOSE.POLICY_VIOLATION, reason } : this.pendingClose;
+    const { code, reason: text } = chosen ?? { code: CLOSE.SESSION_ENDED, reason };
     try {
       this.socket.close(code, truncateReason(text));
     } catch {

@@ -6,6 +6,7 @@ import type { FeatureSet } from '../protocol/capabilities';
 import type { Frame, VendorFrame } from '../protocol/frameTypes';
 
 export type ConnectionKind = 'local' | 'remote';
+export type CloseWhy = 'ended' | 'policy_violation';
 
 /** Anything the hub puts on a wire: a known frame or a relayed vendor frame. */
 export type WireFrame = Frame | VendorFrame;
@@ -22,6 +23,9 @@ export interface Connection {
   readonly features?: FeatureSet;
   /** Deliver one frame. May throw; the hub then drops the connection. */
   send(frame: WireFrame): void;
-  /** Close the transport (session deleted, unshared, or the hub is shutting down). */
-  close(reason: string): void;
+  /**
+   * Close the transport (session deleted, unshared, or the hub is shutting down); `why` is
+   * `policy_violation` when the peer is being cut off for what it sent (a WebSocket closes 1008).
+   */
+  close(reason: string, why?: CloseWhy): void;
 }

@@ -115,7 +115,12 @@ export class HistoryBuffer<F extends HistoryFrame = HistoryFrame> {
   private keep(frame: F, seq: number): void {
     this.remember(frame.message_id, seq);
     if (this.options.policy === 'NONE') return;
-    const bytes = utf8Length(JSON.stringify(frame));
+    let bytes: number;
+    try {
+      bytes = utf8Length(JSON.stringify(frame));
+    } catch {
+      return; // cannot be serialized (e.g. nested too deep for JSON.stringify): lost, counted as such
+    }
     if (bytes > this.options.maxBytes) return; // can never fit: lost under every policy
     if (this.bytes + bytes > this.options.maxBytes) {
       if (this.options.policy === 'DROP') return;
@@ -134,6 +139,11 @@ export class HistoryBuffer<F extends HistoryFrame = HistoryFrame> {
   alias(message_id: string, at: number = this.lastSeq): void {
     this.remember(message_id, at);
     this.sink?.aliased(message_id, at);
+  }
+
+  /** Whether `message_id` is a frame or alias id this history still remembers. */
+  knows(message_id: string): boolean {
+    return this.positions.has(message_id);
   }
 
   /** The position of the newest frame appended so far (for `alias(id, at)`). */

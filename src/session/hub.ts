@@ -3,13 +3,18 @@
 // message_id processed once), keeps local sessions away from remote connections unless shared,
 // filters frames per connection by the features that connection announced (§12.2.1), and runs the
 // per-connection opening sequences of §13.1 (attach) and §13.7 (reattach).
+// Hardening (issue 12): nothing a peer sends can throw out of `receive`; a frame reusing a known
+// message_id is refused (it would move that id's history position and poison reattach, §13.7);
+// a connection whose frames keep being refused is closed (policy violation); and refusals are
+// still sent to every connection (§2.4) but not kept in history, so they cannot evict it.
 import { FrameFactory } from '../protocol/build';
 import { maySend, type FeatureSet } from '../protocol/capabilities';
 import type { Frame, FrameType, PayloadOf } from '../protocol/frameTypes';
 import { isControlType } from '../protocol/frameTypes';
-import { parseFrame } from '../protocol/parse';
+import { INCOMING_MAX_DEPTH, parseFrame } from '../protocol/parse';
 import type { Connection, ConnectionKind, WireFrame } from './connection';
 import type { HistoryBuffer } from './history';
+import { DEFAULT_REFUSAL_LIMIT, RefusalWindow, type RefusalLimit } from './refusals';
 import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type TimerHandle, type Timers } from './ports';
 
 /** What the hub needs from a session (the engine implements it). */
@@ -45,6 +50,8 @@ export interface HubOptions {
   handshakeTimeoutMs?: number;
   /** Largest incoming frame accepted (also announced as `max_frame_size`). */
   maxFrameSize?: number;
+  /** Refusals one connection may cause before it is closed as a policy violation. */
+  refusalLimit?: RefusalLimit;
 }
 
 /** Bidirectional frames a peer may send besides control.* (§B: "양방향"). */
@@ -59,6 +66,15 @@ interface HubSession {
   factory: FrameFactory;
   /** control message_id -> the connection it came from (idempotency and echo suppression). */
   seenControls: Map<string, string>;
+  /** While a peer's control is being handled: what it caused, kept in history only afterwards. */
+  handling?: Handling;
+}
+
+/** Frames published while one control is handled, in order; `keep: false` for its refusal. */
+interface Handling {
+  control: WireFrame;
+  refused: boolean;
+  published: { frame: WireFrame; keep: boolean }[];
 }
 
 interface ConnRecord {
@@ -72,6 +88,7 @@ interface ConnRecord {
   /** History position when the connection attached: what it has seen once its queue is sent. */
   attachedAt: number;
   timer?: TimerHandle;
+  refusals: RefusalWindow;
 }
 
 export class Hub {
@@ -81,6 +98,7 @@ export class Hub {
   private readonly timers: Timers;
   private readonly logger: Logger;
   private readonly handshakeTimeoutMs: number;
+  private readonly refusalLimit: RefusalLimit;
   readonly maxFrameSize: number;
 
   constructor(options: HubOptions = {}) {
@@ -89,6 +107,7 @@ export class Hub {
     this.logger = options.logger ?? silentLogger;
     this.handshakeTimeoutMs = options.handshakeTimeoutMs ?? 3000;
     this.maxFrameSize = options.maxFrameSize ?? 4 * 1024 * 1024;
+    this.refusalLimit = options.refusalLimit ?? DEFAULT_REFUSAL_LIMIT;
   }
 
   addSession(source: HubSessionSource, options: { origin: SessionOrigin; history: HistoryBuffer<WireFrame> }): void {
@@ -137,6 +156,19 @@ export class Hub {
 
   /** A frame of the session (the engine's output): into history, then to every connection (§2.4). */
   publish(session_id: string, frame: WireFrame): void {
+    const s = this.sessions.get(session_id);
+    const refusal = s ? this.refusalOf(s, frame) : undefined;
+    if (s && refusal) {
+      const offender = this.conns.get(refusal);
+      if (s.handling && frame.parent_id === s.handling.control.message_id) {
+        // §2.4: every connection still sees it; history does not keep it (nor the refused control).
+        s.handling.refused = true;
+        s.handling.published.push({ frame, keep: false });
+        this.deliverAll(s, session_id, frame, undefined);
+      } else this.fanOut(session_id, frame, undefined);
+      if (offender) this.countRefusal(offender);
+      return;
+    }
     this.fanOut(session_id, frame, undefined);
   }
 
@@ -147,7 +179,16 @@ export class Hub {
       return { ok: false, code: 'SESSION_NOT_SHARED', message: `session ${session_id} is local and not shared (§2.4)` };
     }
     if (this.conns.has(conn.id)) return { ok: false, code: 'DUPLICATE_CONNECTION', message: `connection ${conn.id} is already attached` };
-    const rec: ConnRecord = { conn, session_id, features: conn.features, phase: 'handshake', queue: [], last_message_id: options.last_message_id, attachedAt: s.history.position };
+    const rec: ConnRecord = {
+      conn,
+      session_id,
+      features: conn.features,
+      phase: 'handshake',
+      queue: [],
+      last_message_id: options.last_message_id,
+      attachedAt: s.history.position,
+      refusals: new RefusalWindow(this.refusalLimit),
+    };
     this.conns.set(conn.id, rec);
     // §13.1 / §13.7: our capabilities go first, before any other frame.
     this.sendHandshake(rec, s, s.factory.make('session.capabilities', s.source.capabilities()));
@@ -170,7 +211,18 @@ export class Hub {
     if (!rec) return;
     const s = this.sessions.get(rec.session_id);
     if (!s) return;
-    const outcome = parseFrame(raw, { maxBytes: this.maxFrameSize });
+    try {
+      this.receiveFrame(rec, s, raw);
+    } catch (e) {
+      // The catch-all: one peer's frame must never end the host or another connection.
+      this.logger.error('failed to handle a peer frame', { connection: connection_id, error: String(e) });
+      this.replyError(rec, s, 'INTERNAL_ERROR', `the frame could not be handled: ${e instanceof Error ? e.message : String(e)}`, undefined);
+    }
+  }
+
+  private receiveFrame(rec: ConnRecord, s: HubSession, raw: unknown): void {
+    const connection_id = rec.conn.id;
+    const outcome = parseFrame(raw, { maxBytes: this.maxFrameSize, maxDepth: INCOMING_MAX_DEPTH });
     if (outcome.kind === 'error') {
       this.logger.warn('rejected frame', { connection: connection_id, ...outcome.error });
       this.replyError(rec, s, outcome.error.error_code, outcome.error.message, outcome.message_id);
@@ -194,17 +246,19 @@ export class Hub {
       if (rec.phase === 'handshake') this.finishHandshake(rec);
       return;
     }
+    // A message_id the session already knows (its own frame's, or an earlier control's) is
+    // dropped: relaying it would repoint that id in history and a reattach from it would miss
+    // everything after (§13.7). Processing a retried control once is the same rule.
+    if (s.seenControls.has(frame.message_id) || s.history.knows(frame.message_id)) {
+      this.logger.info('frame with a known message_id dropped', { connection: connection_id, message_id: frame.message_id });
+      this.replyError(rec, s, 'DUPLICATE_MESSAGE_ID', `message_id ${frame.message_id} is already used in this session; the frame was dropped`, frame.message_id);
+      return;
+    }
     const from = { connection_id, kind: rec.conn.kind };
     if (isControlType(frame.type)) {
-      if (s.seenControls.has(frame.message_id)) {
-        this.logger.debug('duplicate control frame ignored', { message_id: frame.message_id });
-        return;
-      }
       s.seenControls.set(frame.message_id, connection_id);
       if (s.seenControls.size > MAX_SEEN_CONTROLS) s.seenControls.delete(s.seenControls.keys().next().value as string);
-      // §2.4: the other connections see the control too (master B sees master A's prompt).
-      this.fanOut(rec.session_id, frame, connection_id);
-      s.source.handle(frame, from);
+      this.handleControl(s, rec, frame, from);
       return;
     }
     if (PEER_SESSION_TYPES.has(frame.type)) {
@@ -214,14 +268,66 @@ export class Hub {
     this.replyError(rec, s, 'UNEXPECTED_FRAME', `${frame.type} is sent by the client, not by a master`, frame.message_id);
   }
 
+  /**
+   * §2.4: the other connections see the control at once (master B sees master A's prompt); history
+   * keeps it, and what handling it published, only once we know it was not refused — a refused
+   * frame and its refusal are not history anyone needs, so a flood of them cannot evict it.
+   */
+  private handleControl(s: HubSession, rec: ConnRecord, frame: Frame, from: { connection_id: string; kind: ConnectionKind }): void {
+    if (s.handling) {
+      // Re-entered from inside another control's handling: nothing to defer twice.
+      this.fanOut(rec.session_id, frame, rec.conn.id);
+      s.source.handle(frame, from);
+      return;
+    }
+    const handling: Handling = { control: frame, refused: false, published: [] };
+    this.deliverAll(s, rec.session_id, frame, rec.conn.id);
+    s.handling = handling;
+    try {
+      s.source.handle(frame, from);
+    } finally {
+      s.handling = undefined;
+      if (handling.refused) s.history.alias(frame.message_id);
+      else s.history.append(frame);
+      for (const p of handling.published) {
+        if (p.keep) s.history.append(p.frame);
+        else s.history.alias(p.frame.message_id);
+      }
+    }
+  }
+
   private fanOut(session_id: string, frame: WireFrame, except: string | undefined): void {
     const s = this.sessions.get(session_id);
     if (!s) return;
-    s.history.append(frame);
+    if (s.handling) s.handling.published.push({ frame, keep: true });
+    else s.history.append(frame);
+    this.deliverAll(s, session_id, frame, except);
+  }
+
+  private deliverAll(_s: HubSession, session_id: string, frame: WireFrame, except: string | undefined): void {
     for (const rec of this.recordsOf(session_id)) {
       if (rec.conn.id === except) continue;
       if (rec.phase === 'handshake') rec.queue.push(frame);
       else this.deliver(rec, frame);
+    }
+  }
+
+  /** The connection a non-fatal session.error answers, when it answers a control one of them sent. */
+  private refusalOf(s: HubSession, frame: WireFrame): string | undefined {
+    if (frame.type !== 'session.error' || frame.payload.fatal !== false || frame.parent_id === undefined) return undefined;
+    return s.seenControls.get(frame.parent_id);
+  }
+
+  private countRefusal(rec: ConnRecord): void {
+    // The editor's own view is never cut off; a remote master is.
+    if (rec.conn.kind !== 'remote' || !this.conns.has(rec.conn.id) || !rec.refusals.record(this.clock.now().getTime())) return;
+    const { max, windowMs } = this.refusalLimit;
+    this.logger.warn('connection keeps sending refused frames; closing it', { connection: rec.conn.id });
+    this.detach(rec.conn.id);
+    try {
+      rec.conn.close(`more than ${max} refused frames in ${windowMs / 1000} s; reattach with last_message_id`, 'policy_violation');
+    } catch (e) {
+      this.logger.warn('connection failed to close', { connection: rec.conn.id, error: String(e) });
     }
   }
 
@@ -268,9 +374,11 @@ export class Hub {
     this.deliver(rec, frame);
   }
 
+  /** A refusal for the sender only (not broadcast, not kept); it counts towards its limit. */
   private replyError(rec: ConnRecord, s: HubSession, error_code: string, message: string, parent_id: string | undefined): void {
     const frame = s.factory.make('session.error', { error_code, message, fatal: false }, parent_id ? { parent_id } : {});
     this.deliver(rec, frame);
+    this.countRefusal(rec);
   }
 
   private deliver(rec: ConnRecord, frame: WireFrame): void {

@@ -41,7 +41,7 @@ describe('remote/fan-out: every frame to every connection (§2.4), relay without
     for (const m of [a, b, sender]) m.client.stop();
   });
 
-  it('§2.4 a control sent twice with one message_id is processed once and relayed once', async () => {
+  it('§2.4 a control sent twice with one message_id is processed once and relayed once; the repeat is refused to its sender', async () => {
     r = await rig();
     const a = await new TestMaster(r).open();
     const sender = await new TestMaster(r).open();
@@ -54,8 +54,11 @@ describe('remote/fan-out: every frame to every connection (§2.4), relay without
     assert.equal(a.frames.filter((f) => f.message_id === frame?.message_id).length, 1);
     assert.deepEqual(r.adapter.prompts.map((p) => p.text), ['once', 'twice']);
     assert.ok(marker);
-    // Not processed twice: the duplicate would have been refused as PROMPT_IN_PROGRESS (§17.3.2).
-    assert.ok(!sender.types().includes('session.error'));
+    // Not processed twice (it would have been refused as PROMPT_IN_PROGRESS, §17.3.2): dropped at
+    // the hub with a non-fatal DUPLICATE_MESSAGE_ID for its sender alone, naming the frame.
+    const errors = sender.frames.filter((f): f is FrameOf<'session.error'> => f.type === 'session.error');
+    assert.deepEqual(errors.map((e) => [e.payload.error_code, e.payload.fatal, e.parent_id]), [['DUPLICATE_MESSAGE_ID', false, frame?.message_id]]);
+    assert.ok(!a.types().includes('session.error'));
     for (const m of [a, sender]) m.client.stop();
   });
 

@@ -75,7 +75,7 @@ describe('session/hub: fan-out and relay (§2.4)', () => {
     assert.equal(source.handled[0].from, 'a');
   });
 
-  it('§2.4 a control frame seen again (same message_id) is neither handled nor relayed twice', () => {
+  it('§2.4 a control frame seen again (same message_id) is neither handled nor relayed twice; its sender gets a non-fatal DUPLICATE_MESSAGE_ID naming it', () => {
     const { hub, source } = make('remote');
     const a = new RecordingConnection('a', 'remote', ALL_FEATURES);
     const b = new RecordingConnection('b', 'remote', ALL_FEATURES);
@@ -88,8 +88,14 @@ describe('session/hub: fan-out and relay (§2.4)', () => {
     hub.receive('b', prompt); // e.g. B relayed it back
     hub.receive('a', prompt); // or A resent it
     assert.equal(source.handled.length, 1);
-    assert.equal(a.frames.length, nA);
-    assert.equal(b.frames.length, nB);
+    const id = (JSON.parse(prompt) as { message_id: string }).message_id;
+    for (const [c, n] of [[a, nA], [b, nB]] as const) {
+      const extra = c.frames.slice(n);
+      assert.equal(extra.length, 1, `${c.id} gets exactly its own refusal`);
+      assert.equal(extra[0].type, 'session.error');
+      assert.equal(extra[0].parent_id, id);
+      assert.deepEqual([(extra[0].payload as { error_code: string }).error_code, (extra[0].payload as { fatal: boolean }).fatal], ['DUPLICATE_MESSAGE_ID', false]);
+    }
   });
 
   it('§2.4 a local session never reaches remote connections until shared; unshare disconnects them', () => {

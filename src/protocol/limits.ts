@@ -1,0 +1,51 @@
+// Input limits measured before anything recursive touches untrusted JSON (issue 12 #1). Both
+// checks are iterative and linear, so a hostile input can neither overflow the stack here nor make
+// the check itself slow: JSON.parse accepts ~5,000 levels of nesting that JSON.stringify,
+// structuredClone and zod's recursive schemas then die on.
+
+/** True when the JSON text nests arrays/objects deeper than `maxDepth` (strings are skipped). */
+export function jsonTextTooDeep(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \\ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
+  }
+  return false;
+}
+
+/** Nodes walked at most: a structured clone can hold far more than any frame text could. */
+const MAX_NODES = 1_000_000;
+
+/**
+ * Walks a decoded value without recursion: 'depth' when it nests deeper than `maxDepth` (a cycle
+ * counts as too deep), 'size' when its strings and nodes add up to more than `maxBytes` (a rough
+ * lower bound of its JSON size) or it has more than MAX_NODES nodes, else undefined.
+ */
+export function valueOverLimits(value: unknown, limits: { maxDepth: number; maxBytes?: number }): 'depth' | 'size' | undefined {
+  const stack: { v: unknown; d: number }[] = [{ v: value, d: 0 }];
+  const maxBytes = limits.maxBytes ?? Number.POSITIVE_INFINITY;
+  let bytes = 0;
+  let nodes = 0;
+  while (stack.length > 0) {
+    const { v, d } = stack.pop() as { v: unknown; d: number };
+    if (++nodes > MAX_NODES) return 'size';
+    if (typeof v === 'string') {
+      bytes += v.length + 2;
+    } else if (typeof v === 'object' && v !== null) {
+      if (d + 1 > limits.maxDepth) return 'depth';
+      const children: unknown[] = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
+      if (!Array.isArray(v)) for (const k of Object.keys(v as Record<string, unknown>)) bytes += k.length + 3;
+      bytes += children.length + 2;
+      for (const child of children) stack.push({ v: child, d: d + 1 });
+    } else bytes += 4;
+    if (bytes > maxBytes) return 'size';
+  }
+  return undefined;
+}
