@@ -3,7 +3,7 @@
 const named = process.argv.slice(2).some((a) => /\.test\.[cm]?[jt]sx?$/.test(a) || a.startsWith('test/'));
 module.exports = {
   require: ['tsx/cjs'],
-  spec: named ? [] : ['test/unit/**/*.test.ts'],
+  spec: named ? [] : ['test/unit/**/*.test.ts', 'test/security/**/*.test.ts'],
   reporter: './scripts/summary-reporter.cjs',
   timeout: 30000,
   exit: true,
