@@ -6,7 +6,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FrameOf } from '../../src/protocol/frameTypes';
+import type { FrameOf, PayloadOf } from '../../src/protocol/frameTypes';
 import { generateToken } from '../../src/remote/auth';
 import { http, TestMaster, waitFor } from '../unit/remote/harness';
 
@@ -34,7 +34,7 @@ export interface Served {
 }
 
 /** Starts `rawp serve` on a fresh workspace (`files` written into it first). */
-export async function serve(files: Record<string, string | Buffer> = {}, opts: { env?: NodeJS.ProcessEnv; dir?: string } = {}): Promise<Served> {
+export async function serve(files: Record<string, string | Buffer> = {}, opts: { env?: NodeJS.ProcessEnv; dir?: string; nodeArgs?: string[] } = {}): Promise<Served> {
   buildOnce();
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'rawp-sec-')));
   const dir = opts.dir ?? join(base, 'ws');
@@ -46,7 +46,7 @@ export async function serve(files: Record<string, string | Buffer> = {}, opts: {
   const token = generateToken();
   const tokenFile = join(base, 'token');
   writeFileSync(tokenFile, token, { mode: 0o600 });
-  const proc = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'serve', '--workspace', dir, '--agent', 'builtin', '--token-file', tokenFile, '--rules-file', join(base, 'rules.json')], {
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), join(ROOT, 'dist', 'cli.js'), 'serve', '--workspace', dir, '--agent', 'builtin', '--token-file', tokenFile, '--rules-file', join(base, 'rules.json')], {
     cwd: base,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...opts.env },
@@ -99,14 +99,14 @@ export interface TurnResult {
  * Sends one prompt and waits for its turn to end, answering every permission question with
  * `answer` (reject by default).
  */
-export async function promptTurn(m: TestMaster, text: string, answer: Answer | ((q: FrameOf<'agent.interaction.request'>) => Answer) = 'reject', bound = 60_000): Promise<TurnResult> {
+export async function promptTurn(m: TestMaster, text: string | { prompt_text: string; file_references?: PayloadOf<'control.prompt.request'>['file_references'] }, answer: Answer | ((q: FrameOf<'agent.interaction.request'>) => Answer) = 'reject', bound = 60_000): Promise<TurnResult> {
   const from = m.frames.length;
   const ends = () => m.frames.slice(from).some((f) => f.type === 'session.turn.end');
   const answered = new Set<string>();
-  m.client.send('control.prompt.request', { prompt_text: text });
+  m.client.send('control.prompt.request', typeof text === 'string' ? { prompt_text: text } : text);
   const started = Date.now();
   while (!ends()) {
-    if (Date.now() - started > bound) throw new Error(`the turn of ${JSON.stringify(text.slice(0, 60))} did not end in ${bound} ms`);
+    if (Date.now() - started > bound) throw new Error(`the turn of ${JSON.stringify(JSON.stringify(text).slice(0, 60))} did not end in ${bound} ms`);
     for (const f of m.frames.slice(from)) {
       if (f.type !== 'agent.interaction.request' || answered.has(f.payload.interaction_id)) continue;
       answered.add(f.payload.interaction_id);

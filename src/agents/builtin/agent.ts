@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
 import type { PayloadOf } from '../../protocol/frameTypes';
-import { decodePrompt, FILE_TOKEN_PATTERN } from '../../protocol/fileReference';
+import { decodePrompt, escapeUserText, FILE_TOKEN_PATTERN, formatFileToken, tokenDisplayPath } from '../../protocol/fileReference';
 import type { DiffOutput } from '../../tools/diff';
 import type { ToolCallResult } from '../../tools/runner';
 import { ToolRunner } from '../../tools/runner';
@@ -15,7 +15,7 @@ import type { ToolSettings } from '../../tools/types';
 import type { Todo } from '../../tools/todoStore';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import type { FsBackend } from '../../workspace/fsBackend';
-import { CONNECT_HELP, GRAMMAR_HELP, parseRequests, type BuiltinRequest } from './grammar';
+import { CONNECT_HELP, GRAMMAR_HELP, parseRequests, referencePlaceholder, stripPlaceholderMarks, type BuiltinRequest } from './grammar';
 import { failure, fence, listReply } from './replies';
 import { TurnWriter } from './turnWriter';
 
@@ -74,8 +74,8 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
     // A shell may have appeared or vanished since the last turn: republish the catalog if so (§5.4.1).
     runner.options.catalog.refresh(runner.host);
     const writer = new TurnWriter((e) => runner.emit(e));
-    const text = resolveFileTokens(prompt);
-    const requests = parseRequests(prompt.input_type === 'slash_command' && !text.startsWith('/') ? `/${text}` : text);
+    const { text, paths } = referencedPrompt(prompt);
+    const requests = parseRequests(prompt.input_type === 'slash_command' && !text.startsWith('/') ? `/${text}` : text, paths, delegateReference);
     writer.thinking(`The request parses as: ${requests.map((r) => r.kind).join(', ')}. Mode: ${runner.host.mode}. No model is involved; each step runs a real tool.`);
     await this.execute(runner, requests, writer, signal, 0);
     return { stop_reason: signal.aborted ? 'cancelled' : 'end_turn', usage: { input_tokens: 0, output_tokens: 0 } };
@@ -93,7 +93,9 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
     });
     const writer = new TurnWriter((e) => child.emit(e));
     writer.thinking(`Subagent (depth ${req.depth}) working on: ${req.description}`);
-    const ok = await this.execute(child, parseRequests(req.prompt), writer, req.signal, req.depth);
+    // The Task prompt carries references as file tokens (delegateReference): data again here.
+    const { text, paths } = referencedPrompt({ text: req.prompt, file_references: [] });
+    const ok = await this.execute(child, parseRequests(text, paths, delegateReference), writer, req.signal, req.depth);
     // §10.5: a subagent reports its own usage, with its context. Zeros: no model ran.
     child.emit({
       type: 'session.usage',
@@ -265,7 +267,7 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
   /** §9: the plan document (content_role "plan"), a YN approval, then the steps if approved. */
   private async plan(runner: ToolRunner, req: Extract<BuiltinRequest, { kind: 'plan' }>, writer: TurnWriter, signal: AbortSignal, depth: number): Promise<boolean> {
     const plan_id = randomUUID();
-    const steps = req.steps.map((s) => ({ text: s, parsed: parseRequests(s)[0] }));
+    const steps = req.steps.map((s, i) => ({ text: s, parsed: req.requests[i] }));
     const doc = ['## Plan', '', ...steps.map((s, i) => `${i + 1}. ${s.text}${s.parsed.kind === 'unknown' ? ' _(not something I can do without a model; will be skipped)_' : ''}`)].join('\n');
     writer.text(doc, { content_role: 'plan', plan_id });
     const answer = await runner.host.requestInteraction(
@@ -302,19 +304,36 @@ function todoReply(todos: Todo[]): string {
 /**
  * §16: file-reference tokens become workspace paths. Mapped tokens use their reference; a token the
  * references do not map stays literal per §16.2.1, but as an argument we still read its path.
+ * Each path becomes a placeholder in `text` and its value in `paths`: the grammar treats it as data,
+ * never as syntax (issue 12 finding 9), however it is named.
  */
-export function resolveFileTokens(prompt: Pick<AgentPrompt, 'text' | 'file_references'>): string {
+export function referencedPrompt(prompt: Pick<AgentPrompt, 'text' | 'file_references'>): { text: string; paths: string[] } {
   // Tokens the references do not map get a stand-in reference naming their display path, so the
   // §16.2.2 decoder still unescapes the text around them (an escaped `\<@file:…>` stays literal).
   const refs = [...prompt.file_references];
   for (const m of prompt.text.matchAll(FILE_TOKEN_PATTERN)) {
     if (!refs.some((r) => r.ref_id === m[1])) refs.push({ ref_id: m[1], path: m[2], name: m[2], workspace_relative_path: m[2] });
   }
-  return decodePrompt(prompt.text, refs)
+  const paths: string[] = [];
+  const text = decodePrompt(prompt.text, refs)
     .segments.map((s) => {
-      if (s.kind === 'text') return s.text;
-      const p = s.reference.workspace_relative_path || s.reference.path;
-      return /\s/.test(p) ? `\`${p}\`` : p;
+      if (s.kind === 'text') return stripPlaceholderMarks(s.text);
+      paths.push(s.reference.workspace_relative_path || s.reference.path);
+      return referencePlaceholder(paths.length - 1);
     })
     .join('');
+  return { text, paths };
 }
+
+/** The text with every reference shown as its path (for display and tests). */
+export function resolveFileTokens(prompt: Pick<AgentPrompt, 'text' | 'file_references'>): string {
+  const { text, paths } = referencedPrompt(prompt);
+  return parseFill(text, paths);
+}
+
+function parseFill(text: string, paths: readonly string[]): string {
+  return text.replace(/\uE000(\d+)\uE001/g, (_w, n: string) => paths[Number(n)] ?? '');
+}
+
+/** A `delegate:` prompt keeps references as §16 file tokens (escaped text around them), which the subagent decodes as data. */
+const delegateReference = { text: escapeUserText, ref: (path: string) => formatFileToken('ref_d', tokenDisplayPath(path)) };

@@ -5,14 +5,17 @@ import type { AgentEvent } from '../../session/agentAdapter';
 import type { Metadata } from '../../protocol/envelope';
 
 const CHUNK = 48;
+/** A block never streams in more deltas than this: a reply echoing a 200 KB prompt must not become 12,000 frames (issue 12 finding 2). */
+const MAX_DELTAS = 256;
 
-/** Splits text into pieces of about CHUNK characters, cutting after whitespace. */
+/** Splits text into pieces of about CHUNK characters (more for long texts), cutting after whitespace. */
 export function chunks(text: string): string[] {
   const out: string[] = [];
+  const size = Math.max(CHUNK, Math.ceil(text.length / MAX_DELTAS));
   let rest = text;
-  while (rest.length > CHUNK) {
-    const cut = rest.slice(0, CHUNK).search(/\s\S*$/);
-    const at = cut > 0 ? cut + 1 : CHUNK;
+  while (rest.length > size) {
+    const cut = rest.slice(0, size).search(/\s\S*$/);
+    const at = cut > 0 ? cut + 1 : size;
     out.push(rest.slice(0, at));
     rest = rest.slice(at);
   }

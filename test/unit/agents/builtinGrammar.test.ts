@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { parseRequests } from '../../../src/agents/builtin/grammar';
-import { resolveFileTokens } from '../../../src/agents/builtin/agent';
+import { referencedPrompt, resolveFileTokens } from '../../../src/agents/builtin/agent';
 
 describe('agents/builtin: grammar', () => {
   it('builtin grammar: parses every documented request', () => {
@@ -16,7 +16,7 @@ describe('agents/builtin: grammar', () => {
     assert.deepEqual(parseRequests('run `npm test -- --grep x`'), [{ kind: 'run', command: 'npm test -- --grep x' }]);
     assert.deepEqual(parseRequests('todo: a; b ;c'), [{ kind: 'todo', items: ['a', 'b', 'c'] }]);
     assert.deepEqual(parseRequests('todos'), [{ kind: 'todos' }]);
-    assert.deepEqual(parseRequests('plan: read a.ts; run `ls`\n3. something'), [{ kind: 'plan', text: 'read a.ts; run `ls`\n3. something', steps: ['read a.ts', 'run `ls`', 'something'] }]);
+    assert.deepEqual(parseRequests('plan: read a.ts; run `ls`\n3. something'), [{ kind: 'plan', text: 'read a.ts; run `ls`\n3. something', steps: ['read a.ts', 'run `ls`', 'something'], requests: [{ kind: 'read', path: 'a.ts' }, { kind: 'run', command: 'ls' }, { kind: 'unknown', text: 'something' }] }]);
     assert.deepEqual(parseRequests('delegate: find TODO'), [{ kind: 'delegate', prompt: 'find TODO' }]);
     assert.deepEqual(parseRequests('/compact keep the API notes'), [{ kind: 'compact', instruction: 'keep the API notes' }]);
     assert.deepEqual(parseRequests('help'), [{ kind: 'help' }]);
@@ -26,7 +26,9 @@ describe('agents/builtin: grammar', () => {
 
   it('§16.2.1 file-reference tokens become paths; unmapped tokens still yield their path as an argument', () => {
     const refs = [{ ref_id: 'ref_0', path: '/w/src/a b.ts', name: 'a b.ts', workspace_relative_path: 'src/a b.ts' }];
-    assert.equal(resolveFileTokens({ text: 'read <@file:ref_0|a b.ts>', file_references: refs }), 'read `src/a b.ts`');
+    assert.equal(resolveFileTokens({ text: 'read <@file:ref_0|a b.ts>', file_references: refs }), 'read src/a b.ts');
+    const { text, paths } = referencedPrompt({ text: 'read <@file:ref_0|a b.ts>', file_references: refs });
+    assert.deepEqual(parseRequests(text, paths), [{ kind: 'read', path: 'src/a b.ts' }], 'a path with spaces is one argument');
     assert.equal(resolveFileTokens({ text: 'read <@file:zz|src/c.ts>', file_references: refs }), 'read src/c.ts');
     assert.equal(resolveFileTokens({ text: 'find \\<@file:x|y>', file_references: [] }), 'find <@file:x|y>', '§16.2.2 an escaped token stays literal');
   });
