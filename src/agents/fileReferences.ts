@@ -15,7 +15,7 @@
 // A token that cannot be converted — its path leaves the workspace (`..`, absolute elsewhere, a
 // symlink out), does not exist, or cannot be read — becomes its `display_path` as literal text and
 // is reported in `errors`; a token is never silently dropped (§16.2.1, §16.3).
-import { promises as fsp } from 'node:fs';
+import { readTextPrefix } from '../workspace/localFiles';
 import { decodePrompt, literalText, type FileReference } from '../protocol/fileReference';
 import { supports, type FeatureSet } from '../protocol/capabilities';
 import { resolveInWorkspace } from '../workspace/resolvePath';
@@ -81,23 +81,6 @@ function fence(content: string): string {
   return '`'.repeat(longest + 1);
 }
 
-async function readLimited(absolute: string, limit: number): Promise<{ text: string; total: number; cut: boolean; binary: boolean }> {
-  const handle = await fsp.open(absolute, 'r');
-  try {
-    const total = (await handle.stat()).size;
-    const want = Math.min(total, Math.max(0, limit));
-    const buf = Buffer.alloc(want);
-    const { bytesRead } = await handle.read(buf, 0, want, 0);
-    const bytes = buf.subarray(0, bytesRead);
-    if (bytes.includes(0)) return { text: '', total, cut: false, binary: true };
-    let text = bytes.toString('utf8');
-    // Do not end inside a multi-byte character.
-    if (bytesRead < total && text.endsWith('\ufffd')) text = text.slice(0, -1);
-    return { text, total, cut: bytesRead < total, binary: false };
-  } finally {
-    await handle.close();
-  }
-}
 
 export async function convertFileReferences(prompt_text: string, file_references: readonly FileReference[] | undefined, options: ConvertOptions): Promise<ConvertedPrompt> {
   const decoded = decodePrompt(prompt_text, file_references);
@@ -159,7 +142,7 @@ export async function convertFileReferences(prompt_text: string, file_references
         }
         inlined.add(file.ref_id);
         try {
-          const r = await readLimited(file.absolute, Math.min(perFile, budget));
+          const r = await readTextPrefix(file.absolute, Math.min(perFile, budget));
           if (r.binary) {
             text += `[File: ${file.path}] (binary file, ${r.total} bytes, not inlined)`;
             break;

@@ -7,7 +7,7 @@
 // external agent, else the built-in offline agent, which is always there.
 // createAgent: the adapter for a chosen agent.
 import { execFile } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { isExecutableFile, readTextIfPresent, realPathOrUndefined } from '../workspace/localFiles';
 import * as path from 'node:path';
 import type { AgentAdapter } from '../session/agentAdapter';
 import { AcpAdapter } from './acp/adapter';
@@ -93,7 +93,7 @@ async function detectCli(cli: KnownCli, opts: DetectOptions, env: NodeJS.Process
     ...(cli.single_turn_process ? { single_turn_process: true, resume_flag: cli.resume_flag } : {}),
   };
   const explicit = cli.pathVar ? env[cli.pathVar] : undefined;
-  const exe = explicit ? (isExecutable(explicit) ? explicit : undefined) : findExecutable(cli.command, opts.binDirs ?? [], env);
+  const exe = explicit ? (isExecutableFile(explicit) ? explicit : undefined) : findExecutable(cli.command, opts.binDirs ?? [], env);
   if (!exe) {
     const reason = explicit ? `${cli.pathVar}=${explicit} is not an executable file` : `\`${cli.command}\` not found on PATH; install it with \`npm i -g ${cli.npmPackage}\``;
     return { ...base, reason };
@@ -128,41 +128,28 @@ function openaiCandidate(cfg: DetectOptions['openai'], env: NodeJS.ProcessEnv): 
 
 /** An executable named `name`: a path as given, else the first hit in `dirs` then PATH. */
 export function findExecutable(name: string, dirs: readonly string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (name.includes('/') || name.includes(path.sep)) return isExecutable(name) ? path.resolve(name) : undefined;
+  if (name.includes('/') || name.includes(path.sep)) return isExecutableFile(name) ? path.resolve(name) : undefined;
   const pathDirs = (env.PATH ?? '').split(path.delimiter).filter(Boolean);
   for (const d of [...dirs, ...pathDirs]) {
     const candidate = path.join(d, name);
-    if (isExecutable(candidate)) return candidate;
+    if (isExecutableFile(candidate)) return candidate;
   }
   return undefined;
 }
 
-function isExecutable(p: string): boolean {
-  try {
-    accessSync(p, constants.X_OK);
-    return !statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /** The version of the npm package the executable belongs to (no process started). */
 export function packageVersion(exe: string, npmPackage: string): string | undefined {
-  let dir: string;
-  try {
-    dir = path.dirname(realpathSync(exe));
-  } catch {
-    return undefined;
-  }
+  const real = realPathOrUndefined(exe);
+  if (real === undefined) return undefined;
+  let dir = path.dirname(real);
   for (let i = 0; i < 6; i++) {
     const pj = path.join(dir, 'package.json');
-    if (existsSync(pj)) {
-      try {
-        const pkg = JSON.parse(readFileSync(pj, 'utf8')) as { name?: string; version?: string };
-        if (pkg.name === npmPackage && typeof pkg.version === 'string') return pkg.version;
-      } catch {
-        /* unreadable package.json: keep looking up */
-      }
+    try {
+      const text = readTextIfPresent(pj);
+      const pkg = text === undefined ? undefined : (JSON.parse(text) as { name?: string; version?: string });
+      if (pkg?.name === npmPackage && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      /* unreadable package.json: keep looking up */
     }
     const up = path.dirname(dir);
     if (up === dir) break;

@@ -15,7 +15,7 @@ import { nativeProvider } from './providers/native';
 import { buildCommandsPublish } from './publish';
 import { CommandRegistry } from './registry';
 import type { CommandDiagnostic, CommandProvider, FileSlashCommand, LoadContext } from './types';
-import { CommandWatcher } from './watcher';
+import { DirectoryWatcher } from '../workspace/directoryWatcher';
 
 export type RefreshReason = 'start' | 'workspace' | 'files' | 'agent' | 'custom' | 'manual';
 
@@ -69,7 +69,7 @@ export class CommandService {
   readonly pipeline: PromptPipeline;
   private readonly registry = new CommandRegistry();
   private readonly agent = new AgentReportedProvider();
-  private readonly watcher: CommandWatcher | undefined;
+  private readonly watcher: DirectoryWatcher | undefined;
   private readonly listeners = new Set<(s: CommandSnapshot) => void>();
   private folders: readonly string[];
   private custom: readonly CustomCommand[];
@@ -86,7 +86,7 @@ export class CommandService {
     for (const p of options.providers ?? defaultProviders()) this.registry.register(p);
     this.registry.register(this.agent);
     if (options.watch !== false) {
-      this.watcher = new CommandWatcher(() => {
+      this.watcher = new DirectoryWatcher(() => {
         this.refresh('files').catch((err: unknown) => options.report?.(err, 'refresh after a file change'));
       }, options.debounceMs);
     }

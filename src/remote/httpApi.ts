@@ -1,10 +1,9 @@
 // The plain-HTTP endpoints of our control-plane profile (health, session list/create/delete) and
 // the browser master's page and bundle. Requests arrive here already past the gate.
-import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import { z } from 'zod';
 import type { SessionRegistry } from '../session/registry';
+import { firstExistingFile, readLocalFile } from '../workspace/localFiles';
 import { browserPage, newNonce, pageHeaders } from './browserPage';
 import { healthBody, type Route } from './controlPlane';
 
@@ -51,18 +50,18 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, r: R
     case 'browser': {
       const nonce = newNonce();
       res.writeHead(200, pageHeaders(nonce, ctx.wsOrigin(req)));
-      res.end(browserPage(nonce, { hasCss: findAsset(ctx.assetDirs, 'webview.css') !== undefined }));
+      res.end(browserPage(nonce, { hasCss: firstExistingFile(ctx.assetDirs, 'webview.css') !== undefined }));
       return;
     }
     case 'browser_asset': {
-      const file = findAsset(ctx.assetDirs, r.name);
+      const file = firstExistingFile(ctx.assetDirs, r.name);
       if (!file) return json(res, 404, { error: `${r.name} is not built (run npm run build)` });
       res.writeHead(200, {
         'content-type': CONTENT_TYPES[r.name.slice(r.name.lastIndexOf('.'))] ?? 'application/octet-stream',
         'x-content-type-options': 'nosniff',
         'cache-control': 'no-cache',
       });
-      res.end(readFileSync(file));
+      res.end(readLocalFile(file));
       return;
     }
     case 'not_found':
@@ -111,12 +110,4 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
   res.end(text);
-}
-
-function findAsset(dirs: string[], name: string): string | undefined {
-  for (const d of dirs) {
-    const f = join(d, name);
-    if (existsSync(f)) return f;
-  }
-  return undefined;
 }

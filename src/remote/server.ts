@@ -3,7 +3,6 @@
 // / §13.7 opening, the §2.4 fan-out and control relay — and adds what only a network transport
 // needs: TLS, the bearer token and origin rule, max_frame_size (close 1009), heartbeats, a
 // bounded send queue per master, and a count of attached masters for the editor's status bar.
-import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +11,7 @@ import { join } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { silentLogger, type Logger } from '../session/ports';
 import type { SessionRegistry } from '../session/registry';
+import { readLocalFile } from '../workspace/localFiles';
 import { FailureThrottle, TokenVerifier, type ThrottleOptions } from './auth';
 import {
   CLOSE,
@@ -73,7 +73,7 @@ interface Attached {
 }
 
 export function tlsFromFiles(certFile: string, keyFile: string): { cert: Buffer; key: Buffer } {
-  return { cert: readFileSync(certFile), key: readFileSync(keyFile) };
+  return { cert: readLocalFile(certFile), key: readLocalFile(keyFile) };
 }
 
 export class RemoteServer {

@@ -1,7 +1,8 @@
 // Where a host's token comes from: given (--token), read from a file, or generated. A generated
 // token is written to the token file when one was named and does not exist yet (mode 0600, created
 // exclusively so an existing file is never overwritten); otherwise the caller shows it once.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readLocalFile, readTextIfPresent } from '../workspace/localFiles';
+import { createPrivateFile } from '../workspace/privateFiles';
 import { generateToken, tokenProblem } from './auth';
 
 export type TokenSource =
@@ -20,9 +21,9 @@ export function resolveToken(options: { token?: string; tokenFile?: string }): T
     const file = options.tokenFile;
     let text: string | undefined;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readTextIfPresent(file);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read the token file ${file}: ${(e as Error).message}`);
+      throw new Error(`cannot read the token file ${file}: ${(e as Error).message}`);
     }
     if (text !== undefined) {
       const token = text.trim();
@@ -30,7 +31,7 @@ export function resolveToken(options: { token?: string; tokenFile?: string }): T
       return { kind: 'file', token, file };
     }
     const token = generateToken();
-    writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
+    createPrivateFile(file, `${token}\n`);
     return { kind: 'generated_to_file', token, file };
   }
   return { kind: 'generated', token: generateToken() };
@@ -41,7 +42,7 @@ export function readClientToken(options: { token?: string; tokenFile?: string })
   if (options.token !== undefined) return options.token;
   if (options.tokenFile !== undefined) {
     try {
-      return readFileSync(options.tokenFile, 'utf8').trim();
+      return readLocalFile(options.tokenFile).toString('utf8').trim();
     } catch (e) {
       throw new Error(`cannot read the token file ${options.tokenFile}: ${(e as Error).message}`);
     }

@@ -3,7 +3,7 @@
 // cancel kills the whole tree — `sleep 100 &` included — with SIGTERM, then SIGKILL after a grace;
 // a supervising pipe kills it when the host dies, and the command gets no secret-looking variable.
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { isExecutableFile } from '../workspace/localFiles';
 import { z } from 'zod';
 import { supervisedArgs } from './shell/supervisor';
 import { toolEnvironment } from './shell/toolEnvironment';
@@ -18,12 +18,8 @@ export const BashInput = z.object({
 
 /** Is `shell` an executable file here? Feeds the catalog status of Bash. */
 export function shellAvailable(shell: string): { ok: true } | { ok: false; reason: string } {
-  try {
-    accessSync(shell, constants.X_OK);
-    return { ok: true };
-  } catch {
-    return { ok: false, reason: `no shell: ${shell} is missing or not executable` };
-  }
+  if (isExecutableFile(shell)) return { ok: true };
+  return { ok: false, reason: `no shell: ${shell} is missing or not executable` };
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {

@@ -11,7 +11,7 @@
 //
 // Frames of a subagent carry metadata.subagent_context (§10.2). Nothing here throws at the agent:
 // every failure becomes an error result.
-import { realpathSync } from 'node:fs';
+import { realPathOrUndefined } from '../workspace/localFiles';
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AgentHost } from '../session/agentAdapter';
 import type { SubagentContext } from '../protocol/envelope';
@@ -193,9 +193,5 @@ function subagentTools(asked: readonly string[] | undefined, caller: readonly st
 }
 
 function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
+  return realPathOrUndefined(p) ?? p;
 }

@@ -1,5 +1,5 @@
 // How `claude` is found and started.
-import { existsSync } from 'node:fs';
+import { pathExists } from '../../workspace/localFiles';
 import { dirname, join } from 'node:path';
 import type { AgentModeName } from '../../protocol/common';
 
@@ -13,7 +13,7 @@ export function resolveClaudeCommand(explicit?: string, env: NodeJS.ProcessEnv =
   try {
     const pkg = require.resolve('@anthropic-ai/claude-code/package.json');
     const bin = join(dirname(pkg), 'bin', 'claude.exe');
-    if (existsSync(bin)) return bin;
+    if (pathExists(bin)) return bin;
   } catch {
     /* not installed as a package: fall through to PATH */
   }

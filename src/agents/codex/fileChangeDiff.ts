@@ -5,7 +5,7 @@
 //    a few milliseconds, so it is polled briefly).
 // 2. A snapshot of the files taken when the item started, diffed against the files after it
 //    completed (best effort: Codex may already have written them by the time we read).
-import { promises as fs } from 'node:fs';
+import { findFileNewestFirst, readTextOrUndefinedAsync } from '../../workspace/localFiles';
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { FileChangeItem } from './nativeEvents';
@@ -34,7 +34,7 @@ export class CodexFileChangeDiffer {
 
   async diff(item: FileChangeItem, phase: 'started' | 'completed'): Promise<string | undefined> {
     if (phase === 'started') {
-      for (const c of item.changes) this.before.set(c.path, await readOrUndefined(this.abs(c.path)));
+      for (const c of item.changes) this.before.set(c.path, await readTextOrUndefinedAsync(this.abs(c.path)));
       return undefined;
     }
     const fromLog = await this.fromSessionLog(item);
@@ -54,7 +54,7 @@ export class CodexFileChangeDiffer {
   private async fromSnapshot(item: FileChangeItem): Promise<string | undefined> {
     const parts: string[] = [];
     for (const c of item.changes) {
-      const after = await readOrUndefined(this.abs(c.path));
+      const after = await readTextOrUndefinedAsync(this.abs(c.path));
       const before = this.before.get(c.path);
       this.before.delete(c.path);
       if (before === after) return undefined; // we read too late: no honest diff from snapshots
@@ -83,7 +83,7 @@ export class CodexFileChangeDiffer {
   private async loggedChanges(): Promise<LoggedChange[]> {
     const file = await this.findLog();
     if (!file) return [];
-    const text = await readOrUndefined(file);
+    const text = await readTextOrUndefinedAsync(file);
     if (!text) return [];
     const out: LoggedChange[] = [];
     for (const line of text.split('\n')) {
@@ -103,7 +103,7 @@ export class CodexFileChangeDiffer {
     if (this.logPath) return this.logPath;
     const thread = this.opts.threadId();
     if (!this.opts.codexHome || !thread) return undefined;
-    this.logPath = await findFile(path.join(this.opts.codexHome, 'sessions'), (name) => name.startsWith('rollout-') && name.endsWith(`${thread}.jsonl`), 4);
+    this.logPath = await findFileNewestFirst(path.join(this.opts.codexHome, 'sessions'), (name) => name.startsWith('rollout-') && name.endsWith(`${thread}.jsonl`), 4);
     return this.logPath;
   }
 }
@@ -121,29 +121,3 @@ function sameKeys(keys: string[], wanted: Set<string>): boolean {
   return keys.length === wanted.size && keys.every((k) => wanted.has(k));
 }
 
-async function readOrUndefined(p: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(p, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** Depth-limited search, newest directories first (Codex files sessions by date). */
-async function findFile(dir: string, match: (name: string) => boolean, depth: number): Promise<string | undefined> {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = await fs.readdir(dir, { withFileTypes: true });
-  } catch {
-    return undefined;
-  }
-  const file = entries.find((e) => e.isFile() && match(e.name));
-  if (file) return path.join(dir, file.name);
-  if (depth <= 0) return undefined;
-  const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort().reverse();
-  for (const d of dirs) {
-    const found = await findFile(path.join(dir, d), match, depth - 1);
-    if (found) return found;
-  }
-  return undefined;
-}

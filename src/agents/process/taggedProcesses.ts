@@ -3,7 +3,7 @@
 // group kill misses them, and once their parent dies they are re-parented and untraceable by
 // ppid. What they keep is the environment they inherited: each agent process gets a unique
 // RAWP_PROCESS_TAG, and on stop we signal every process that still carries it (Linux /proc).
-import { readdirSync, readFileSync } from 'node:fs';
+import { listDirectoryNames, readBytesOrUndefined, readTextOrUndefined } from '../../workspace/localFiles';
 import { randomUUID } from 'node:crypto';
 
 export const PROCESS_TAG_VAR = 'RAWP_PROCESS_TAG';
@@ -19,39 +19,26 @@ export function newProcessTag(): string {
  */
 export function taggedPids(tag: string, exceptGroup?: number): number[] {
   const needle = Buffer.from(`${PROCESS_TAG_VAR}=${tag}\0`);
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
   const out: number[] = [];
-  for (const name of entries) {
+  for (const name of listDirectoryNames('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     const pid = Number(name);
     if (pid === process.pid) continue;
-    try {
-      const env = readFileSync(`/proc/${name}/environ`);
-      // Match at a variable boundary: start of the block or right after a NUL.
-      const at = env.indexOf(needle);
-      if (at !== 0 && !(at > 0 && env[at - 1] === 0)) continue;
-      if (exceptGroup !== undefined && groupOf(name) === exceptGroup) continue;
-      out.push(pid);
-    } catch {
-      /* gone meanwhile, or not ours to read */
-    }
+    const env = readBytesOrUndefined(`/proc/${name}/environ`);
+    if (env === undefined) continue; // gone meanwhile, or not ours to read
+    // Match at a variable boundary: start of the block or right after a NUL.
+    const at = env.indexOf(needle);
+    if (at !== 0 && !(at > 0 && env[at - 1] === 0)) continue;
+    if (exceptGroup !== undefined && groupOf(name) === exceptGroup) continue;
+    out.push(pid);
   }
   return out;
 }
 
 /** The process group of a pid from /proc/<pid>/stat (field 5, after the parenthesized name). */
 function groupOf(pid: string): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-  } catch {
-    return undefined;
-  }
+  const stat = readTextOrUndefined(`/proc/${pid}/stat`);
+  return stat === undefined ? undefined : Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
 }
 
 /** Signal every process carrying the tag (outside `exceptGroup`); returns how many. Never throws. */

@@ -1,7 +1,7 @@
 // Claude Code plugin commands (slash-commands §2 `claude-plugins`, priority 70): the plugin roots
 // listed in `~/.claude/plugins/installed_plugins.json`, each scanned at `<pluginRoot>/commands/*.md`,
 // in the registry's own order (plugins as the JSON lists them, then each plugin's entries).
-import { readFile } from 'node:fs/promises';
+import { readTextOrUndefinedAsync } from '../../workspace/localFiles';
 import { join, resolve } from 'node:path';
 import type { CommandDiagnostic, CommandProvider, LoadContext, ProviderResult } from '../types';
 import { loadDir } from './fileItems';
@@ -28,12 +28,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export async function listPluginRoots(ctx: LoadContext): Promise<{ roots: PluginRoot[]; diagnostics: CommandDiagnostic[] }> {
   const file = pluginRegistryPath(ctx.home);
   const diagnostics: CommandDiagnostic[] = [];
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return { roots: [], diagnostics }; // no registry: no plugins, not an error
-  }
+  const text = await readTextOrUndefinedAsync(file);
+  if (text === undefined) return { roots: [], diagnostics }; // no registry: no plugins, not an error
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -1,7 +1,7 @@
 // Turns one scanned command directory into registry items, parsing frontmatter once so that its
 // errors surface at load time with the right severity (slash-commands §3, §9).
 import { FrontmatterError, parseFrontmatter } from '../frontmatter';
-import { scanCommandDir } from '../scanDir';
+import { scanMarkdownDir } from '../../workspace/markdownDir';
 import type { CommandLevel, CommandScope, ProviderResult, SlashCommandItem } from '../types';
 
 export interface DirSpec {
@@ -21,7 +21,7 @@ export interface ProviderIdentity {
 
 export async function loadDir(spec: DirSpec, who: ProviderIdentity): Promise<ProviderResult> {
   const result: ProviderResult = { items: [], diagnostics: [] };
-  const scan = await scanCommandDir(spec.dir, spec.boundary);
+  const scan = await scanMarkdownDir(spec.dir, spec.boundary);
   for (const u of scan.unreadable) {
     result.diagnostics.push({ severity: 'warning', provider: who.provider, path: u.path, message: `Failed to read ${u.path}: ${u.message}` });
   }

@@ -3,8 +3,8 @@
 // matching a glob (workspace-relative, picomatch) or, for Bash, commands starting with a prefix.
 // Rules are listed and revoked through this API; a corrupt file is kept aside, never overwritten.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readTextOrUndefined } from '../../workspace/localFiles';
+import { moveAside, replacePrivateFile } from '../../workspace/privateFiles';
 import picomatch from 'picomatch';
 import { bashRuleMatches } from './bashRule';
 
@@ -83,12 +83,8 @@ export class PermissionRuleStore {
 
   private load(): PermissionRule[] {
     if (this.rules) return this.rules;
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch {
-      return (this.rules = []);
-    }
+    const text = readTextOrUndefined(this.file);
+    if (text === undefined) return (this.rules = []);
     try {
       const data = JSON.parse(text) as { rules?: unknown };
       if (!Array.isArray(data.rules)) throw new Error('no "rules" array');
@@ -97,11 +93,8 @@ export class PermissionRuleStore {
       );
     } catch (e) {
       const aside = `${this.file}.corrupt-${this.now().getTime()}`;
-      try {
-        renameSync(this.file, aside);
-      } catch {
-        // cannot move it: it stays where it is and we still start empty
-      }
+      // When it cannot be moved it stays where it is, and we still start empty.
+      moveAside(this.file, aside);
       this.loadError = `permission rules in ${this.file} could not be read (${(e as Error).message}); kept as ${aside}`;
       this.rules = [];
     }
@@ -109,9 +102,6 @@ export class PermissionRuleStore {
   }
 
   private save(rules: PermissionRule[]): void {
-    mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp-${process.pid}`;
-    writeFileSync(tmp, JSON.stringify({ version: 1, rules }, null, 2) + '\n', { mode: 0o600 });
-    renameSync(tmp, this.file);
+    replacePrivateFile(this.file, JSON.stringify({ version: 1, rules }, null, 2) + '\n');
   }
 }

@@ -1,67 +1,91 @@
-// DESIGN.md: only src/extension/ imports 'vscode'; src/protocol and src/session stay pure
-// (no Node built-ins, no DOM-only code paths, no upward imports).
+// DESIGN.md's layers, checked by dependency-cruiser with the rules in .dependency-cruiser.cjs:
+// only src/extension imports 'vscode'; src/protocol imports only zod; src/session only
+// src/protocol; src/tools never src/agents; webview-ui only src/protocol from src/; node:fs only
+// in src/workspace, src/host, src/cli, src/extension; and no import runs back up the stack
+// protocol < session < workspace < tools < commands < agents < remote < host < cli | extension.
+// Zero violations, zero exceptions: the first test fails on any, naming the rule and the import.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const root = join(__dirname, '..', '..', '..');
+const CONFIG = join(root, '.dependency-cruiser.cjs');
+const CRUISER = join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...sourceFiles(p));
-    else if (/\.(ts|tsx|mts|cts|js|mjs)$/.test(name)) out.push(p);
-  }
-  return out;
+interface Violation {
+  from: string;
+  to: string;
+  rule: { name: string };
+}
+interface Summary {
+  violations: Violation[];
+  totalCruised: number;
 }
 
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specs: string[] = [];
-  const re = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
-  for (let m; (m = re.exec(text)); ) specs.push(m[1] ?? m[2] ?? m[3] ?? m[4]);
-  return specs;
+/** Runs dependency-cruiser over `dirs` from `cwd` with the repository's rules. */
+function cruise(cwd: string, dirs: string[]): Summary {
+  const run = spawnSync(process.execPath, [CRUISER, '--config', CONFIG, '--output-type', 'json', ...dirs], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    timeout: 240_000,
+  });
+  // Exit code = number of errors; the JSON report is printed either way.
+  if (run.error) throw run.error;
+  if (!run.stdout.trim().startsWith('{')) throw new Error(`dependency-cruiser failed (exit ${run.status}):\n${run.stderr.slice(-4000)}`);
+  return (JSON.parse(run.stdout) as { summary: Summary }).summary;
 }
 
-const all = [...sourceFiles(join(root, 'src')), ...sourceFiles(join(root, 'webview-ui', 'src'))];
+// The fixture's node_modules is a link to the repository's, which resolves to its real path.
+const show = (v: Violation): string => `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*?node_modules\//, 'node_modules/')}`;
 
-describe('architecture: layers of DESIGN.md', () => {
-  it('only src/extension/ imports vscode', () => {
-    const offenders = all.filter((f) => !relative(root, f).startsWith('src/extension/') && importsOf(f).includes('vscode'));
-    assert.deepEqual(offenders.map((f) => relative(root, f)), []);
+describe('architecture: the layers of DESIGN.md (dependency-cruiser)', function () {
+  this.timeout(300_000);
+
+  it('src/ and webview-ui/src have zero violations of the layer rules', () => {
+    const summary = cruise(root, ['src', 'webview-ui/src']);
+    assert.ok(summary.totalCruised > 200, `dependency-cruiser saw only ${summary.totalCruised} modules`);
+    assert.deepEqual(summary.violations.map(show), []);
   });
 
-  for (const layer of ['protocol', 'session']) {
-    it(`src/${layer} imports no Node built-ins and no higher layer`, () => {
-      const files = all.filter((f) => relative(root, f).startsWith(`src/${layer}/`));
-      assert.ok(files.length > 0, `src/${layer} has source files`);
-      const bad: string[] = [];
-      for (const f of files) {
-        for (const spec of importsOf(f)) {
-          const nodeBuiltin = spec.startsWith('node:') || ['fs', 'path', 'child_process', 'net', 'http', 'os', 'crypto', 'events', 'stream', 'ws'].includes(spec);
-          const upward = /\.\.\/(extension|host|cli|remote|agents|commands|tools|workspace)\b/.test(spec) || (layer === 'protocol' && /\.\.\/session\b/.test(spec));
-          if (nodeBuiltin || upward || spec === 'vscode') bad.push(`${relative(root, f)} -> ${spec}`);
-        }
-      }
-      assert.deepEqual(bad, []);
-    });
-  }
-
-  it('src/host sits below src/extension, src/cli and src/remote (imports none of them)', () => {
-    const files = all.filter((f) => relative(root, f).startsWith('src/host/'));
-    assert.ok(files.length > 0, 'src/host has source files');
-    const bad = files.flatMap((f) => importsOf(f).filter((spec) => /\.\.\/(extension|cli|remote)\b/.test(spec)).map((spec) => `${relative(root, f)} -> ${spec}`));
-    assert.deepEqual(bad, []);
-  });
-
-  it('the checker itself sees every import form (so a vscode import cannot slip through)', () => {
+  it('each rule fires on its kind of import, and allowed imports pass (so no rule is silently dead)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rawp-layers-'));
     try {
-      const f = join(dir, 'probe.ts');
-      writeFileSync(f, "import * as vscode from 'vscode';\nconst fs = require('fs');\nexport { x } from './x';\nimport './side';\nconst m = import('dyn');\n");
-      assert.deepEqual(importsOf(f).sort(), ['./side', './x', 'dyn', 'fs', 'vscode']);
+      const files: Record<string, string> = {
+        'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'commonjs', moduleResolution: 'node', strict: true } }),
+        'src/protocol/ok.ts': "import { z } from 'zod';\nexport const s = z.string();\n",
+        'src/protocol/bad.ts': "import { join } from 'node:path';\nexport const j = join;\n",
+        'src/session/bad.ts': "import type * as vscode from 'vscode';\nexport type V = typeof vscode;\n",
+        'src/workspace/ok.ts': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
+        'src/tools/bad.ts': "import { a } from '../agents/a';\nexport const t = a;\n",
+        'src/agents/a.ts': "import { promises } from 'node:fs';\nexport const a = promises;\n",
+        'src/remote/bad.ts': "import { h } from '../host/h';\nexport const r = h;\n",
+        'src/host/h.ts': "import { s } from '../protocol/ok';\nexport const h = s;\n",
+        'src/host/ok.ts': "export { r } from '../remote/bad';\n",
+        'src/cli/bad.ts': "import { e } from '../extension/e';\nexport const c = e;\n",
+        'src/extension/e.ts': "import * as vscode from 'vscode';\nexport const e = vscode;\n",
+        'src/commands/bad.ts': "import { m } from './missing';\nexport const c = m;\n",
+        'webview-ui/src/bad.ts': "import type { V } from '../../src/session/bad';\nimport { s } from '../../src/protocol/ok';\nexport type W = V;\nexport const w = s;\n",
+      };
+      for (const [name, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, name)), { recursive: true });
+        writeFileSync(join(dir, name), text);
+      }
+      symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+      const found = cruise(dir, ['src', 'webview-ui/src']).violations.map(show).sort();
+      assert.deepEqual(found, [
+        'layer-cli-no-upward-import: src/cli/bad.ts -> src/extension/e.ts',
+        'layer-remote-no-upward-import: src/remote/bad.ts -> src/host/h.ts',
+        'layer-tools-no-upward-import: src/tools/bad.ts -> src/agents/a.ts',
+        'no-unresolvable-import: src/commands/bad.ts -> ./missing',
+        'node-fs-only-in-io-layers: src/agents/a.ts -> fs',
+        'protocol-imports-only-zod: src/protocol/bad.ts -> path',
+        'session-imports-only-protocol: src/session/bad.ts -> node_modules/@types/vscode/index.d.ts',
+        'vscode-only-in-extension: src/session/bad.ts -> node_modules/@types/vscode/index.d.ts',
+        'webview-ui-imports-only-protocol-from-src: webview-ui/src/bad.ts -> src/session/bad.ts',
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,6 @@
-// Watches command directories so that creating, changing or deleting a command file refreshes the
-// list. The spec has no watcher (slash-commands §4); issue 5 asks for one. Built on node:fs.watch
+// Watches a few directories (and not-yet-existing ones) so that creating, changing or deleting a file
+// in them calls back — the slash-command service's refresh (the spec has no watcher, slash-commands
+// §4; issue 5 asks for one; decision 011). Built on node:fs.watch
 // (non-recursive). A directory that does not exist yet is covered by watching its nearest existing
 // ancestor for the one name that leads towards it; after every refresh `sync` re-arms, so once the
 // directory appears it is watched itself. Events are debounced into one callback.
@@ -38,7 +39,7 @@ export function watchPlan(target: string): { dir: string; name: string | '*' } |
   }
 }
 
-export class CommandWatcher {
+export class DirectoryWatcher {
   private readonly armed = new Map<string, Armed>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;

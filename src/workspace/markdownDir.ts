@@ -1,6 +1,6 @@
-// Reads the `*.md` files of one command directory the way the spec's loadFilesFromDir does
-// (slash-commands §1 "file scanning"): not recursive, hidden files skipped, gitignored paths
-// skipped. A directory that does not exist is simply empty.
+// Reads the `*.md` files of one directory (a slash-command directory) the way the spec's
+// loadFilesFromDir does (slash-commands §1 "file scanning"): not recursive, hidden files skipped,
+// gitignored paths skipped. A directory that does not exist is simply empty.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -65,7 +65,7 @@ function isIgnored(layers: IgnoreLayer[], file: string): boolean {
 }
 
 /** Loads `dir/*.md` (not recursive, no hidden files, .gitignore honoured). */
-export async function scanCommandDir(dir: string, boundary: string): Promise<ScanResult> {
+export async function scanMarkdownDir(dir: string, boundary: string): Promise<ScanResult> {
   let names: string[];
   try {
     names = await readdir(dir);

@@ -1,0 +1,139 @@
+// Read-only access to files of the local machine that are not workspace content — an agent's
+// installed package, a TLS certificate, the browser master's bundle, Codex's session log, Linux
+// /proc — for the layers that may not import node:fs (DESIGN.md: node:fs only in src/workspace,
+// src/host, src/cli, src/extension). Workspace files go through FsBackend instead, so the
+// read-before-write ledger sees them. Every function says what it does when the file is missing.
+import { accessSync, constants, promises as fsp, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The file's bytes; throws (with the system's message) when it cannot be read. */
+export function readLocalFile(path: string): Buffer {
+  return readFileSync(path);
+}
+
+/** The file's text, or undefined when it does not exist; any other failure throws. */
+export function readTextIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+/** The file's text, or undefined when it cannot be read for any reason (optional inputs). */
+export function readTextOrUndefined(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Async form of readTextOrUndefined. */
+export async function readTextOrUndefinedAsync(path: string): Promise<string | undefined> {
+  try {
+    return await fsp.readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The bytes of a small file (e.g. /proc/<pid>/environ), or undefined when it cannot be read. */
+export function readBytesOrUndefined(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether something exists at the path (a dangling symlink does not count). */
+export function pathExists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the path is a file (not a directory) that we may execute. */
+export function isExecutableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return !statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The path with every symlink resolved, or undefined when it does not exist. */
+export function realPathOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first `dir/name` that exists, trying `dirs` in order. */
+export function firstExistingFile(dirs: readonly string[], name: string): string | undefined {
+  return dirs.map((d) => join(d, name)).find(pathExists);
+}
+
+/** Entry names of a directory, or [] when it cannot be listed. */
+export function listDirectoryNames(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** Subdirectories searched newest name first, at most `depth` levels down (dated log folders). */
+export async function findFileNewestFirst(dir: string, match: (name: string) => boolean, depth: number): Promise<string | undefined> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await fsp.readdir(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  const file = entries.find((e) => e.isFile() && match(e.name));
+  if (file) return join(dir, file.name);
+  if (depth <= 0) return undefined;
+  const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort().reverse();
+  for (const d of dirs) {
+    const found = await findFileNewestFirst(join(dir, d), match, depth - 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+export interface TextPrefix {
+  /** The first `limit` bytes as text, never ending inside a multi-byte character. */
+  text: string;
+  /** The file's full size in bytes. */
+  total: number;
+  cut: boolean;
+  /** A NUL byte in the prefix: the text is left empty. */
+  binary: boolean;
+}
+
+/** Reads at most `limit` bytes from the start of a file (for inlining into a prompt, §16.3). */
+export async function readTextPrefix(path: string, limit: number): Promise<TextPrefix> {
+  const handle = await fsp.open(path, 'r');
+  try {
+    const total = (await handle.stat()).size;
+    const want = Math.min(total, Math.max(0, limit));
+    const buf = Buffer.alloc(want);
+    const { bytesRead } = await handle.read(buf, 0, want, 0);
+    const bytes = buf.subarray(0, bytesRead);
+    if (bytes.includes(0)) return { text: '', total, cut: false, binary: true };
+    let text = bytes.toString('utf8');
+    if (bytesRead < total && text.endsWith('\ufffd')) text = text.slice(0, -1);
+    return { text, total, cut: bytesRead < total, binary: false };
+  } finally {
+    await handle.close();
+  }
+}
