@@ -8,7 +8,6 @@ import type { AgentModeName } from '../protocol/common';
 import { hostMessage, parseWebviewMessage, type AgentSummary, type HostMessage, type PermissionRuleView, type WebviewMessage } from '../protocol/webviewMessages';
 import type { Connection, WireFrame } from '../session/connection';
 import type { Logger } from '../session/ports';
-import type { LoggedFrame } from '../host/transcriptLog';
 import { LOCAL_VIEW_FEATURES, type SessionHost } from '../host/sessionHost';
 
 export interface HostActions {
@@ -209,8 +208,8 @@ export class ChatController {
   }
 
   switchTo(session_id: string): void {
-    const log = this.o.host.log(session_id);
-    if (!log || !this.o.host.has(session_id)) {
+    const parts = this.o.host.replay(session_id);
+    if (!parts || !this.o.host.has(session_id)) {
       this.notice('warning', `There is no session ${session_id}.`);
       return;
     }
@@ -219,7 +218,7 @@ export class ChatController {
     if (!this.post) return;
     this.detachView();
     const info = this.o.host.list().find((s) => s.session_id === session_id);
-    const { restored, live } = log.parts();
+    const { restored, live } = parts;
     this.send(hostMessage('session.attached', { session_id, ...(info ? { name: info.name, agent: info.agent } : {}), live: restored.length === 0 }));
     this.replay(session_id, restored);
     if (restored.length > 0) this.send(hostMessage('session.disconnected', { session_id, reason: 'app_restart' }));
@@ -236,8 +235,8 @@ export class ChatController {
       },
     };
     this.conn = { id, session_id };
-    // §13.7: the view has the log up to its last frame; the hub sends what came after.
-    const last = log.lastMessageId;
+    // §13.7: the view has the history up to its last frame; the hub sends what came after.
+    const last = live.at(-1)?.message_id ?? restored.at(-1)?.message_id;
     const r = this.o.host.hub.attach(session_id, connection, last ? { last_message_id: last } : {});
     if (!r.ok) {
       this.conn = undefined;
@@ -303,7 +302,7 @@ export class ChatController {
     this.send(hostMessage('agent.list', { agents, ...(selected ? { selected } : {}) }));
   }
 
-  private replay(session_id: string, frames: LoggedFrame[]): void {
+  private replay(session_id: string, frames: WireFrame[]): void {
     for (let i = 0; i < frames.length; i += REPLAY_CHUNK) this.send(hostMessage('frames', { session_id, frames: frames.slice(i, i + REPLAY_CHUNK) }));
   }
 
@@ -316,7 +315,7 @@ export class ChatController {
       const frames = this.pending;
       this.pending = [];
       if (this.conn?.id !== connection_id || frames.length === 0) return;
-      this.send(hostMessage('frames', { session_id: this.conn.session_id, frames: frames as unknown as Record<string, unknown>[] }));
+      this.send(hostMessage('frames', { session_id: this.conn.session_id, frames }));
     });
   }
 

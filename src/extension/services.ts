@@ -13,7 +13,6 @@ import { BeforeContentProvider, openEditDiff, openFileAt } from './editorActions
 import { LazyFileSearch } from '../workspace/lazyFileSearch';
 import { Secrets } from './secrets';
 import { SessionHost } from '../host/sessionHost';
-import { SessionStore } from '../host/sessionStore';
 import { settings } from './settings';
 import { Sharing } from './sharing';
 import { restrictedReason } from './trust';
@@ -47,8 +46,9 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
       settings: settings.tools(),
     }));
   const search = new LazyFileSearch(roots, () => getShared().fs);
-  const storageDir = context.storageUri ? join(context.storageUri.fsPath, 'sessions') : join(context.globalStorageUri.fsPath, 'sessions-no-workspace');
-  const store = new SessionStore(storageDir, 250, (m) => logger.warn(m));
+  // The window's sessions are journaled like `rawp serve`'s (docs/decisions/123), in the
+  // workspace's own storage folder; the journal is opened (and locked) on first use, not here.
+  const stateDir = context.storageUri ? join(context.storageUri.fsPath, 'state') : join(context.globalStorageUri.fsPath, 'state-no-workspace');
   const secrets = new Secrets(context.secrets);
   const catalog = new AgentCatalog({
     shared: getShared,
@@ -65,8 +65,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     defaultAgent: settings.defaultAgent,
     workspacePath: roots()[0] ?? '',
     history: settings.history,
-    transcriptBytes: settings.transcriptBytes,
-    store,
+    state: { dir: stateDir, budgetBytes: settings.transcriptBytes() },
     fileSearch: search.run,
     blocked,
     agentsReady: () => catalog.detect(),

@@ -1,27 +1,38 @@
-// §7.8 for sessions restored after a window reload: the frames of the previous window are run
-// through the one transcript reducer and finalized with reason `app_restart`; the synthesized
-// `tool.invoke.result` frames (metadata.synthetic, §7.8.1) are appended to the restored log so
-// every view shows the interrupted tool calls as cancelled ("Connection lost").
-import { parseFrame } from '../protocol/parse';
-import { applyParsed, createTranscript, finalize } from '../protocol/transcript';
-import type { LoggedFrame } from './transcriptLog';
-
-export function finalizeRestored(session_id: string, frames: readonly LoggedFrame[]): LoggedFrame[] {
-  const t = createTranscript({ sessionId: session_id });
-  for (const f of frames) applyParsed(t, parseFrame(f));
-  return finalize(t, { reason: 'app_restart' }) as unknown as LoggedFrame[];
-}
+// What a session restored from its journal takes from its own frames to go on where it stopped:
+// the agent's own conversation id and the next turn index. (Closing what was left running is
+// journal/closing.ts, §7.8.2.)
+import type { WireFrame } from '../session/connection';
 
 /**
  * The agent's own session id (§18.3) from the newest `session.capabilities` of a stored session,
  * so an agent that can (Claude Code announces it) continues its conversation after a reload.
  */
-export function agentSessionIdOf(frames: readonly LoggedFrame[]): string | undefined {
+export function agentSessionIdOf(frames: readonly WireFrame[]): string | undefined {
   for (let i = frames.length - 1; i >= 0; i--) {
     const f = frames[i];
     if (f.type !== 'session.capabilities') continue;
-    const id = (f.payload as { extensions?: { agent_session_id?: unknown } } | undefined)?.extensions?.agent_session_id;
+    const id = f.payload.extensions?.agent_session_id;
     if (typeof id === 'string' && id.length > 0) return id;
   }
   return undefined;
+}
+
+/**
+ * The next turn_index of a stored transcript: one past the highest main-agent turn it holds (the
+ * journal keeps a byte budget, so early turns may be gone: counting them would go backwards).
+ */
+export function nextTurnIndex(frames: readonly WireFrame[]): number {
+  let next = 0;
+  for (const f of frames) {
+    if (f.type !== 'session.turn.start' || f.metadata?.subagent_context) continue;
+    if (f.payload.turn_index + 1 > next) next = f.payload.turn_index + 1;
+  }
+  return next;
+}
+
+/** The newest timestamp among `frames` (restored sessions stamp after it, §2.3). */
+export function lastTimestampOf(frames: readonly WireFrame[]): string | undefined {
+  let last: string | undefined;
+  for (const f of frames) if (last === undefined || f.timestamp > last) last = f.timestamp;
+  return last;
 }

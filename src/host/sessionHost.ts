@@ -1,8 +1,9 @@
-// The sessions of this editor window: one hub, one registry, and per session a transcript log fed
-// by a hidden local "recorder" connection of the hub (so the log holds exactly what every other
-// connection saw). The log is what a (re)opened chat view replays and what survives a window
-// reload. No vscode here: the extension wires settings, storage and the webview around it, and
-// tests drive it with plain Node.
+// The sessions of this editor window (or of `rawp serve`): one hub, one registry, and per session
+// ONE history buffer (sessionHistory.ts) that serves §13.7 reattach, the chat view's replay and
+// persistence — its sink is the session's journal (journal/), which survives a window reload and a
+// `kill -9` alike. A hidden local "recorder" connection of the hub feeds the host's events. No
+// vscode here: the extension wires settings, storage and the webview around it, and tests drive it
+// with plain Node.
 import { buildFrame, newId } from '../protocol/build';
 import type { FrameOf, PayloadOf } from '../protocol/frameTypes';
 import { parseFrame } from '../protocol/parse';
@@ -11,15 +12,16 @@ import { EVERY_FEATURE, type FeatureSet } from '../protocol/capabilities';
 import type { SessionSummary } from '../protocol/webviewMessages';
 import type { Connection, WireFrame } from '../session/connection';
 import type { AgentSessionOptions } from '../session/engine';
-import type { HistoryOptions } from '../session/history';
+import type { HistoryBuffer, HistoryOptions } from '../session/history';
 import { Hub } from '../session/hub';
 import type { Clock, Logger } from '../session/ports';
 import { SessionRegistry } from '../session/registry';
 import { selectAgent, type AgentChoice } from './agentChoice';
-import { agentSessionIdOf, finalizeRestored } from './restore';
+import { Journal, type RestoredSession } from './journal/journal';
+import type { SessionJournal } from './journal/sessionJournal';
+import { agentSessionIdOf } from './restore';
+import { prepareHistory, splitRestored, type SessionHistory } from './sessionHistory';
 import { SessionCommands } from './sessionCommands';
-import type { SessionStore } from './sessionStore';
-import { TranscriptLog, type LoggedFrame } from './transcriptLog';
 
 /** A local view renders every frame type, so it announces every feature (§12.2.1). */
 export const LOCAL_VIEW_FEATURES: FeatureSet = EVERY_FEATURE;
@@ -31,9 +33,11 @@ export interface SessionHostOptions {
   defaultAgent: () => string;
   workspacePath: string;
   history?: () => HistoryOptions;
-  /** Byte budget of each session's kept transcript (setting rawp.persistence.maxBytesPerSession). */
-  transcriptBytes?: () => number;
-  store?: SessionStore;
+  /**
+   * Where sessions are journaled (journal/, docs/decisions/120-123): the editor's storage folder, or
+   * `rawp serve --state-dir`. Absent: sessions live in memory only.
+   */
+  state?: { dir: string; budgetBytes?: number };
   /** §16.1 file search, served for every session. */
   fileSearch?: AgentSessionOptions['fileSearch'];
   /** Why no agent may run right now (Restricted Mode), or undefined. */
@@ -46,7 +50,10 @@ export interface SessionHostOptions {
 }
 
 interface Entry {
-  log: TranscriptLog;
+  history: HistoryBuffer<WireFrame>;
+  journal?: SessionJournal;
+  /** The newest frame from before a restart, if the session was restored (the view's replay split). */
+  restoredThrough?: string;
   agent: string;
   recorderId: string;
   commands?: SessionCommands;
@@ -58,7 +65,7 @@ interface Entry {
 
 export type HostEvent =
   | { kind: 'sessions' }
-  | { kind: 'frame'; session_id: string; frame: LoggedFrame }
+  | { kind: 'frame'; session_id: string; frame: WireFrame }
   | { kind: 'ended'; session_id: string };
 
 export class SessionHost {
@@ -67,6 +74,7 @@ export class SessionHost {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<(e: HostEvent) => void>();
   private disposed = false;
+  private journal?: Journal | null;
 
   constructor(private readonly options: SessionHostOptions) {
     // Sessions stamp strictly increasing timestamps by default (§2.3); a clock is only for tests.
@@ -89,33 +97,64 @@ export class SessionHost {
     return this.start({ agent: request.agent, name: request.name });
   }
 
-  /** Bring back the sessions of the previous window: finalized (§7.8) and running again. */
+  /**
+   * The state folder's journal, opened (and locked) on first use. Throws when it cannot be opened
+   * (e.g. another host holds its lock); `rawp serve` reports that and stops.
+   */
+  openJournal(): Journal | undefined {
+    if (this.journal !== undefined) return this.journal ?? undefined;
+    const state = this.options.state;
+    if (!state || this.disposed) return undefined;
+    this.journal = null;
+    this.journal = Journal.open({ dir: state.dir, logger: this.options.logger, ...(state.budgetBytes ? { budgetBytes: state.budgetBytes } : {}) });
+    return this.journal;
+  }
+
+  /** The journal, or undefined (with one error logged) when there is none or it cannot be opened. */
+  private journalOrNone(): Journal | undefined {
+    try {
+      return this.openJournal();
+    } catch (e) {
+      this.options.logger.error('sessions will not be kept across restarts: the state folder could not be opened', { error: String(e) });
+      return undefined;
+    }
+  }
+
+  /** Bring back the sessions a previous process left: closed where they stopped (§7.8.2), running again. */
   async restoreAll(): Promise<string[]> {
-    const store = this.options.store;
-    if (!store) return [];
+    const journal = this.journalOrNone();
+    if (!journal) return [];
     const restored: string[] = [];
-    for (const s of store.loadAll()) {
-      if (this.entries.has(s.session_id)) continue;
-      const synthetic = finalizeRestored(s.session_id, s.frames);
+    for (const r of journal.restore()) {
+      if (this.entries.has(r.meta.session_id)) continue;
       try {
-        const resumeSessionId = agentSessionIdOf(s.frames);
-        restored.push(await this.start({ agent: s.agent, name: s.name, session_id: s.session_id, frames: [...s.frames, ...synthetic], resumeSessionId }));
+        restored.push(await this.start({ agent: r.meta.agent, name: r.meta.name, session_id: r.meta.session_id, restored: r, resumeSessionId: agentSessionIdOf(r.frames) }));
       } catch (e) {
-        this.options.logger.warn('a stored session could not be restored', { session_id: s.session_id, error: String(e) });
+        this.options.logger.warn('a stored session could not be restored', { session_id: r.meta.session_id, error: String(e) });
       }
     }
     return restored;
   }
 
-  private async start(req: { agent?: string; name?: string; session_id?: string; frames?: LoggedFrame[]; resumeSessionId?: string }): Promise<string> {
+  private async start(req: { agent?: string; name?: string; session_id?: string; restored?: RestoredSession; resumeSessionId?: string }): Promise<string> {
     const blocked = this.options.blocked?.();
     if (blocked) throw new Error(blocked);
     await this.options.agentsReady?.();
     const choice = selectAgent(this.options.agents(), req.agent ?? this.options.defaultAgent());
     if (!choice) throw new Error('no agent is available');
     const session_id = req.session_id ?? newId();
-    const log = new TranscriptLog(this.options.transcriptBytes?.() ?? 4 * 1024 * 1024, req.frames ?? []);
-    const entry: Entry = { log, agent: choice.id, recorderId: `recorder:${session_id}`, held: new WeakMap() };
+    // A restored session of the same agent continues the agent's own conversation where it can.
+    const adapter = choice.create(req.resumeSessionId && choice.id === req.agent ? { resumeSessionId: req.resumeSessionId } : undefined);
+    const origin = 'local' as const;
+    const h = this.history({
+      session_id,
+      name: req.name ?? adapter.info.displayName,
+      agent: choice.id,
+      created_at: req.restored?.meta.created_at ?? new Date().toISOString(),
+      origin,
+      shared: origin !== 'local',
+    }, req.restored);
+    const entry: Entry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, held: new WeakMap() };
     const cmdOptions = this.options.commands;
     if (cmdOptions) {
       entry.commands = new SessionCommands({
@@ -126,25 +165,25 @@ export class SessionHost {
     }
     this.entries.set(session_id, entry);
     try {
-      // A restored session of the same agent continues the agent's own conversation where it can.
-      const adapter = choice.create(req.resumeSessionId && choice.id === req.agent ? { resumeSessionId: req.resumeSessionId } : undefined);
       await this.registry.create({
         adapter: entry.commands ? entry.commands.wrap(adapter) : adapter,
-        origin: 'local',
+        origin,
         session_id,
         name: req.name,
         workspacePath: this.options.workspacePath,
-        ...(this.options.history ? { history: this.options.history() } : {}),
-        // A restored session's turns go on from where the previous window stopped (§7.5.1).
-        ...(req.frames ? { engine: { firstTurnIndex: nextTurnIndex(req.frames) } } : {}),
+        historyBuffer: h.history,
+        // A restored session's turns go on from where the previous process stopped (§7.5.1).
+        engine: h.engine,
       });
     } catch (e) {
       entry.commands?.dispose();
       this.entries.delete(session_id);
+      // A new session that never started leaves nothing; a restored one is tried again next time.
+      if (req.restored) entry.journal?.close();
+      else this.journal?.remove(session_id);
       throw e;
     }
     this.hub.attach(session_id, this.recorder(session_id, entry));
-    this.persist(session_id);
     this.emit({ kind: 'sessions' });
     return session_id;
   }
@@ -155,34 +194,35 @@ export class SessionHost {
       kind: 'local',
       features: LOCAL_VIEW_FEATURES,
       send: (frame: WireFrame) => {
-        const f = frame as unknown as LoggedFrame;
-        entry.log.append(f);
         // Deferred: a prompt the queue releases on turn.end must not overtake that turn.end on the
         // other connections (this runs inside the hub's fan-out of it).
         if (entry.commands && 'payload' in frame) queueMicrotask(() => entry.commands?.observe(frame as FrameOf<'session.turn.start'>));
-        this.persist(session_id);
-        this.emit({ kind: 'frame', session_id, frame: f });
+        if (frame.type === 'session.renamed') this.journal?.update(session_id, { name: frame.payload.name });
+        this.emit({ kind: 'frame', session_id, frame });
         if (frame.type === 'session.renamed' || frame.type === 'agent.state.changed') this.emit({ kind: 'sessions' });
       },
       close: () => {
         // The hub closes every connection when the session ends (§7.5.3 order already done).
         this.entries.delete(session_id);
         entry.commands?.dispose();
-        if (!this.disposed) void this.options.store?.remove(session_id);
+        // Deleted (§7.7): its journal goes. A host shutting down keeps them for the next start.
+        if (!this.disposed) this.journal?.remove(session_id);
         this.emit({ kind: 'ended', session_id });
         this.emit({ kind: 'sessions' });
       },
     };
   }
 
-  private persist(session_id: string): void {
-    const store = this.options.store;
-    const entry = this.entries.get(session_id);
-    if (!store || !entry || this.disposed) return;
-    store.schedule(session_id, () => {
-      const s = this.registry.get(session_id);
-      return { version: 1, session_id, name: s?.name ?? session_id, agent: entry.agent, created_at: s?.created_at ?? new Date().toISOString(), frames: entry.log.all() };
-    });
+  /** The session's one history buffer, journaled when the host has a state folder. */
+  private history(meta: Parameters<typeof prepareHistory>[0]['meta'], restored: RestoredSession | undefined): SessionHistory {
+    const base = { meta, ...(this.options.history ? { options: this.options.history() } : {}), ...(this.options.clock ? { clock: this.options.clock } : {}) };
+    const journal = this.journalOrNone();
+    try {
+      return prepareHistory({ ...base, journal, restored });
+    } catch (e) {
+      this.options.logger.error('this session is not journaled: its journal could not be opened', { session_id: meta.session_id, error: String(e) });
+      return prepareHistory({ ...base, restored });
+    }
   }
 
   /**
@@ -232,10 +272,9 @@ export class SessionHost {
    * A control frame the host itself sends (palette commands): logged, then into the hub as if
    * from the recorder, so every view and master sees it once.
    */
-  hostFrame(session_id: string, frame: Record<string, unknown> & { message_id: string; type: string }): boolean {
+  hostFrame(session_id: string, frame: WireFrame): boolean {
     const entry = this.entries.get(session_id);
     if (!entry) return false;
-    entry.log.append(frame);
     this.hub.receive(entry.recorderId, frame);
     return true;
   }
@@ -248,8 +287,15 @@ export class SessionHost {
     }
   }
 
-  log(session_id: string): TranscriptLog | undefined {
-    return this.entries.get(session_id)?.log;
+  /** The session's history: every frame its connections saw, within the budget (§7.1.1). */
+  log(session_id: string): HistoryBuffer<WireFrame> | undefined {
+    return this.entries.get(session_id)?.history;
+  }
+
+  /** The kept frames, split where a previous process stopped (the view marks that point, §7.8.2). */
+  replay(session_id: string): { restored: WireFrame[]; live: WireFrame[] } | undefined {
+    const entry = this.entries.get(session_id);
+    return entry ? splitRestored(entry.history, entry.restoredThrough) : undefined;
   }
 
   has(session_id: string): boolean {
@@ -276,12 +322,14 @@ export class SessionHost {
     return this.registry.delete(session_id, 'user_request', 'client');
   }
 
-  /** Window closing: write what is pending, end agents without deleting their stored sessions. */
+  /**
+   * Window closing (or `rawp serve` stopping): journals are flushed and closed first, so the
+   * shutdown's own clean-up frames are not journaled and the sessions come back on the next start.
+   */
   async dispose(): Promise<void> {
-    this.options.store?.flushSync();
     this.disposed = true;
+    this.journal?.close();
     await this.registry.disposeAll();
-    await this.options.store?.settled();
   }
 
   private emit(e: HostEvent): void {
@@ -293,18 +341,4 @@ export class SessionHost {
       }
     }
   }
-}
-
-/**
- * The next turn_index of a stored transcript: one past the highest main-agent turn it holds (the
- * log keeps a byte budget, so early turns may be gone: counting them would go backwards).
- */
-export function nextTurnIndex(frames: readonly LoggedFrame[]): number {
-  let next = 0;
-  for (const f of frames) {
-    if (f.type !== 'session.turn.start' || (f.metadata as { subagent_context?: unknown } | undefined)?.subagent_context) continue;
-    const index = (f.payload as { turn_index?: unknown }).turn_index;
-    if (typeof index === 'number' && index + 1 > next) next = index + 1;
-  }
-  return next;
 }

@@ -50,6 +50,8 @@ export interface AgentSessionOptions {
   autoCompactConsider?: (utilization: number) => boolean;
   /** A restored session goes on counting: its next `turn_index` (§7.5.1). Default 0. */
   firstTurnIndex?: number;
+  /** When the session began (a session restored after a restart keeps its own). */
+  created_at?: string;
   /** §16.1 fuzzy file search; when given, `file_search_fuzzy` is announced. */
   fileSearch?: (query: PayloadOf<'control.file.search'>, signal: AbortSignal) => Promise<PayloadOf<'session.file.candidates'>>;
 }
@@ -120,7 +122,7 @@ export class AgentSession implements HubSessionSource {
     this.logger = options.logger ?? silentLogger;
     this.factory = new FrameFactory(this.session_id, this.clock);
     this.interactions = new InteractionBook(this.timers);
-    this.created_at = this.clock.now().toISOString();
+    this.created_at = options.created_at ?? this.clock.now().toISOString();
     this._name = options.name ?? options.adapter.info.displayName;
     this.host = this.makeHost(options.workspacePath ?? '');
   }

@@ -181,6 +181,11 @@ export class HistoryBuffer<F extends HistoryFrame = HistoryFrame> {
     };
   }
 
+  /** The newest kept frame's id (where a replay of `all()` ends). */
+  get lastMessageId(): string | undefined {
+    return this.entries.length > this.head ? this.entries[this.entries.length - 1].frame.message_id : undefined;
+  }
+
   /** All kept frames, oldest first. */
   all(): F[] {
     return this.entries.slice(this.head).map((e) => e.frame);

@@ -16,6 +16,8 @@ export interface CreateSessionOptions {
   workspacePath?: string;
   session_id?: string;
   history?: HistoryOptions;
+  /** The session's one history buffer, made (and maybe restored, journaled) by the host. */
+  historyBuffer?: HistoryBuffer<WireFrame>;
   /** Engine options for this session (timers, logger, prompt preparation, file search, …). */
   engine?: Omit<AgentSessionOptions, 'adapter' | 'out' | 'onEnded' | 'session_id' | 'name' | 'workspacePath'>;
 }
@@ -41,7 +43,7 @@ export class SessionRegistry {
 
   /** Create a session and start its agent; resolves once the §13.1 opening frames are out. */
   async create(options: CreateSessionOptions): Promise<AgentSession> {
-    const history = new HistoryBuffer<WireFrame>(options.history ?? DEFAULT_HISTORY);
+    const history = options.historyBuffer ?? new HistoryBuffer<WireFrame>(options.history ?? DEFAULT_HISTORY);
     let session_id = '';
     const session = new AgentSession({
       maxFrameSize: this.hub.maxFrameSize,

@@ -8,7 +8,6 @@ import { BuiltinAgent } from '../../../src/agents/builtin';
 import type { AgentChoice } from '../../../src/host/agentChoice';
 import { ChatController, type HostActions } from '../../../src/extension/chatController';
 import { SessionHost } from '../../../src/host/sessionHost';
-import { SessionStore } from '../../../src/host/sessionStore';
 import type { HostMessage } from '../../../src/protocol/webviewMessages';
 import type { Logger } from '../../../src/session/ports';
 import { createSharedToolState } from '../../../src/tools/toolkit';
@@ -75,7 +74,7 @@ export function harness(): Harness {
         agents,
         defaultAgent: () => opts.defaultAgent ?? 'auto',
         workspacePath: workspace,
-        store: new SessionStore(storeDir, 5, (m) => logs.push({ level: 'warn', message: m })),
+        state: { dir: storeDir },
         blocked: () => opts.blocked,
         commands: { home, workspaceFolders: [workspace], watch: false },
       });

@@ -101,21 +101,25 @@ describe('extension: session host', () => {
     assert.deepEqual(seen, ['session.turn.start', 'session.turn.end', 'session.turn.start', 'session.turn.end']);
   });
 
-  it('persists each session; deleting it removes the stored file and ends it (§7.7)', async () => {
+  it('journals each session as its frames are sent; deleting it removes the journal and ends it (§7.7)', async () => {
     host = h.makeHost();
     const id = await host.create();
-    const files = () => (existsSync(h.storeDir) ? readdirSync(h.storeDir).filter((f) => f.endsWith('.json')) : []);
-    await until(() => files().length === 1, 'stored', 50_000);
-    const stored = JSON.parse(readFileSync(join(h.storeDir, files()[0]), 'utf8'));
-    assert.equal(stored.session_id, id);
-    assert.equal(stored.agent, 'builtin');
-    assert.ok(stored.frames.length >= 4);
+    const journals = join(h.storeDir, 'sessions');
+    const files = () => (existsSync(journals) ? readdirSync(journals).filter((f) => f.endsWith('.jsonl')) : []);
+    // Written through: no wait for a debounce, the file is complete once create() resolves.
+    assert.deepEqual(files(), [`${id}.jsonl`]);
+    const [header, ...records] = readFileSync(join(journals, files()[0]), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(header.session.session_id, id);
+    assert.equal(header.session.agent, 'builtin');
+    const frames = records.filter((r) => r.frame !== undefined);
+    assert.deepEqual(frames.map((r) => r.frame.message_id), host.log(id)!.all().map((f) => f.message_id));
+    assert.ok(frames.length >= 4);
     const ended: string[] = [];
     host.onEvent((e) => e.kind === 'ended' && ended.push(e.session_id));
     assert.equal(await host.delete(id), true);
-    await until(() => readdirSync(h.storeDir).length === 0, 'file removed', 50_000);
+    await until(() => files().length === 0, 'file removed', 50_000);
     await settle(20);
-    assert.deepEqual(readdirSync(h.storeDir), [], 'no write in flight brings it back');
+    assert.deepEqual(readdirSync(journals), [], 'no write in flight brings it back');
     assert.deepEqual(ended, [id]);
     assert.deepEqual(host.list(), []);
   });
@@ -135,13 +139,16 @@ describe('extension: session host', () => {
     const [info] = host2.list();
     assert.equal(info.name, 'My work');
     assert.equal(info.state, 'idle');
-    const { restored: old, live } = host2.log(id)!.parts();
+    const { restored: old, live } = host2.replay(id)!;
     assert.ok(!old.some((f) => f.type === 'session.deleted'), 'closing the window does not delete the session');
     const synthetic = old.find((f) => f.type === 'tool.invoke.result');
     assert.ok(synthetic, 'a result closes the open call');
-    assert.deepEqual((synthetic.payload as { invocation_id: string; status: string }).status, 'cancelled');
-    assert.equal((synthetic.payload as { invocation_id: string }).invocation_id, 'inv-1');
-    assert.equal((synthetic.metadata as { synthetic?: boolean }).synthetic, true);
+    assert.ok(synthetic.type === 'tool.invoke.result' && synthetic.payload.status === 'cancelled' && synthetic.payload.invocation_id === 'inv-1');
+    assert.equal(synthetic.metadata?.synthetic, true);
+    // §7.8.2: the interrupted turn is ended too, as a synthetic frame every view and master gets.
+    const end = old.find((f) => f.type === 'session.turn.end');
+    assert.ok(end && end.metadata?.synthetic === true && end.payload.stop_reason === 'error');
+    assert.equal(old.at(-1)?.type, 'agent.state.changed', 'the agent is idle again before the new engine speaks');
     assert.equal(live[0].type, 'session.capabilities');
   });
 
@@ -155,12 +162,10 @@ describe('extension: session host', () => {
       await host.fromView(id, view.id, prompt(id, text));
       await until(() => host.log(id)!.all().filter((f) => f.type === 'session.usage').length > before, `turn "${text}" ended`);
     }
-    // Both turns are on disk before the window reloads.
-    const storedTurns = () => {
-      const file = join(h.storeDir, `${id}.json`);
-      return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).frames as { type: string }[]).filter((f) => f.type === 'session.turn.end').length : 0;
-    };
-    await until(() => storedTurns() === 2, 'both turns stored', 50_000);
+    // Both turns are on disk before the window reloads (written through, no wait).
+    const file = join(h.storeDir, 'sessions', `${id}.jsonl`);
+    const storedTurns = readFileSync(file, 'utf8').trim().split('\n').slice(1).filter((l) => (JSON.parse(l) as { frame?: { type: string } }).frame?.type === 'session.turn.end');
+    assert.equal(storedTurns.length, 2);
     await host.dispose(); // the window reloads
     const host2 = h.makeHost();
     host = host2;
@@ -168,9 +173,10 @@ describe('extension: session host', () => {
     const view2 = viewConnection();
     host2.hub.attach(id, view2);
     await host2.fromView(id, view2.id, prompt(id, 'third'));
-    await until(() => host2.log(id)!.parts().live.some((f) => f.type === 'session.turn.start'), 'the third turn starts');
-    const start = host2.log(id)!.parts().live.find((f) => f.type === 'session.turn.start')!;
-    assert.equal((start.payload as { turn_index: number }).turn_index, 2);
+    await until(() => host2.replay(id)!.live.some((f) => f.type === 'session.turn.start'), 'the third turn starts');
+    const start = host2.replay(id)!.live.find((f) => f.type === 'session.turn.start');
+    assert.ok(start?.type === 'session.turn.start');
+    assert.equal(start.payload.turn_index, 2);
   });
 
   it('§18.3 a restored session asks its agent to resume the agent\'s own session when the agent announced one', async () => {

@@ -258,7 +258,7 @@ export class ChatStore {
     if (type !== 'session.capabilities' && !this.may(type)) return undefined;
     const frame = buildFrame(type, payload, { session_id: this.sessionId, ...ctx }) as Frame;
     this.sent.add(frame.message_id);
-    this.transport.send(webviewMessage('frame', { frame: frame as unknown as Record<string, unknown> }));
+    this.transport.send(webviewMessage('frame', { frame }));
     if (type.startsWith('control.') && applyFrame(this.transcript, frame)) this.changed();
     return frame;
   }
