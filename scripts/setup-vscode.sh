@@ -2,7 +2,7 @@
 # Installs what the real-VS-Code and browser tests need, once, into .cache/ (ignored by git):
 # Debian chromium + the headers code-server's kerberos addon builds against, Node 24 (code-server
 # 4.139 needs it) and code-server itself. Idempotent: a second run only checks.
-# Facts behind it: ../shared/notes/real-vscode-offline.md
+# Facts behind it: docs/notes/real-vscode-offline.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOOLS="$PWD/.cache/tools"

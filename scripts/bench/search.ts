@@ -1,6 +1,7 @@
 // `npm run bench:search` — the @-file picker benchmark (issue 3).
 //
-// For every path list in ../shared/bench-data (override: RAWP_BENCH_DATA=dir) and for their union
+// For every path list in scripts/bench/data (Brotli-compressed `paths-*.txt.br`, see its README;
+// override: RAWP_BENCH_DATA=dir of `paths-*.txt` or `.txt.br`) and for their union
 // ("combo": linux/… + biome/…, ~115k paths, built in memory), it types realistic queries keystroke
 // by keystroke into our index and into fuzzysort 4 (threshold 0, limit 20, a fuzzysort snapshot)
 // and prints per corpus: index build ms, memory MB, keystroke p50/p95/max ms (wall clock; CPU time
@@ -16,13 +17,14 @@
 // Run with `node --expose-gc` (the npm script does) so memory is measured after a collection.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { resolve, join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import fuzzysort from 'fuzzysort';
 import { FileIndex } from '../../src/workspace/fileIndex';
 import { FileSearcher } from '../../src/workspace/fileSearch';
 import { deriveQueries, type Kind } from './searchQueries';
 
 const repoRoot = resolve(__dirname, '..', '..');
-const dataDir = process.env.RAWP_BENCH_DATA ?? resolve(repoRoot, '..', 'shared', 'bench-data');
+const dataDir = process.env.RAWP_BENCH_DATA ?? resolve(repoRoot, 'scripts', 'bench', 'data');
 const QUERIES_PER_KIND = Number(process.env.RAWP_BENCH_QUERIES ?? 40);
 
 function percentile(xs: number[], p: number): number {
@@ -180,9 +182,11 @@ function main(): void {
   }
   if (!(globalThis as { gc?: unknown }).gc) process.stderr.write('bench:search: run with --expose-gc for exact memory figures\n');
   const lists = new Map<string, string[]>();
-  for (const file of readdirSync(dataDir).filter((f) => /^paths-.*\.txt$/.test(f)).sort()) {
-    const name = file.replace(/^paths-/, '').replace(/\.txt$/, '');
-    lists.set(name, readFileSync(join(dataDir, file), 'utf8').split('\n').filter(Boolean));
+  for (const file of readdirSync(dataDir).filter((f) => /^paths-.*\.txt(\.br)?$/.test(f)).sort()) {
+    const name = file.replace(/^paths-/, '').replace(/\.txt(\.br)?$/, '');
+    const bytes = readFileSync(join(dataDir, file));
+    const text = (file.endsWith('.br') ? brotliDecompressSync(bytes) : bytes).toString('utf8');
+    lists.set(name, text.split('\n').filter(Boolean));
   }
   const only = process.env.RAWP_BENCH_ONLY?.split(',');
   for (const [name, paths] of lists) if (!only || only.includes(name)) report(name, paths);

@@ -1,7 +1,7 @@
 // A real VS Code for tests: code-server 4.139 (VS Code 1.139) on Node 24, installed by
 // scripts/setup-vscode.sh into .cache/tools (run here when missing), started on 127.0.0.1 with
 // throwaway HOME/XDG/user-data/extensions folders, and driven by Debian Chromium through
-// playwright-core. Facts: ../shared/notes/real-vscode-offline.md.
+// playwright-core. Facts: docs/notes/real-vscode-offline.md.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
