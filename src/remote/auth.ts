@@ -1,9 +1,11 @@
 // Bearer-token checks and brute-force slow-down. Tokens are compared in constant time on
 // equal-length SHA-256 digests (timingSafeEqual needs equal lengths; hashing first also hides the
-// token's length). An address that fails too often is locked out for a growing time, during which
-// its requests are refused with 429 before any token is looked at.
+// token's length). A source that presents wrong tokens too often is locked out for a growing
+// time: its wrong tokens then get 429. The right token always passes (issue 12 #4, decision 162):
+// with ≥ 128-bit tokens guessing is hopeless anyway, so a lockout must never cost the real user.
+import { isIPv4, isIPv6 } from 'node:net';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { TOKEN_PATTERN, TOKEN_RULE } from './controlPlane';
+import { TOKEN_MIN_BITS, TOKEN_PATTERN, TOKEN_RULE } from './controlPlane';
 
 /**
  * 256 random bits as hex. Not base64url: about one token in 64 would start with `-`, and
@@ -15,7 +17,63 @@ export function generateToken(): string {
 
 /** Why a token is unusable, or undefined when it is fine. */
 export function tokenProblem(token: string): string | undefined {
-  return TOKEN_PATTERN.test(token) ? undefined : TOKEN_RULE;
+  if (!TOKEN_PATTERN.test(token)) return TOKEN_RULE;
+  const bits = estimatedBits(token);
+  if (bits < TOKEN_MIN_BITS) return `the token looks weak (about ${Math.floor(bits)} bits; ${TOKEN_RULE})`;
+  return undefined;
+}
+
+/** Alphabets a token may be drawn from, smallest first; the first that covers it sets bits/char. */
+const ALPHABETS: [RegExp, number][] = [
+  [/^[0-9]+$/, 10],
+  [/^[0-9a-f]+$/, 16],
+  [/^[0-9A-F]+$/, 16],
+  [/^[a-z]+$/, 26],
+  [/^[A-Z]+$/, 26],
+  [/^[0-9a-z]+$/, 36],
+  [/^[0-9A-Z]+$/, 36],
+  [/^[A-Za-z]+$/, 52],
+  [/^[0-9A-Za-z]+$/, 62],
+];
+
+/**
+ * An upper estimate of a token's randomness: length × log2(the smallest usual alphabet covering
+ * it), and nothing for a token that is one short piece repeated or uses under 6 distinct
+ * characters (a random 32-character hex token does that with probability < 1e-12).
+ */
+export function estimatedBits(token: string): number {
+  if (new Set(token).size < 6) return 0;
+  for (let p = 1; p <= token.length / 2; p++) {
+    if (token.length % p === 0 && token.slice(0, p).repeat(token.length / p) === token) return 0;
+  }
+  const size = ALPHABETS.find(([re]) => re.test(token))?.[1] ?? 64;
+  return token.length * Math.log2(size);
+}
+
+/**
+ * What failures are counted against: one source per client a caller could not tell apart or cheaply
+ * multiply. All of loopback (127/8, ::1, ::ffff:127.x) is one source — any local process can send
+ * from any 127.x address — an IPv4 address is itself, and an IPv6 address counts by its /64.
+ */
+export function sourceKey(address: string | undefined): string {
+  if (address === undefined || address === '') return 'unknown';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  const a = mapped ? mapped[1] : address;
+  if (isIPv4(a)) return a.startsWith('127.') ? 'loopback' : a;
+  if (isIPv6(a)) {
+    const groups = expandIPv6(a);
+    if (groups.join(':') === '0:0:0:0:0:0:0:1') return 'loopback';
+    return `${groups.slice(0, 4).join(':')}::/64`;
+  }
+  return address;
+}
+
+function expandIPv6(a: string): string[] {
+  const [head, tail] = a.split('::');
+  const h = head ? head.split(':') : [];
+  const t = tail !== undefined && tail !== '' ? tail.split(':') : [];
+  const fill = tail === undefined ? [] : new Array<string>(Math.max(0, 8 - h.length - t.length)).fill('0');
+  return [...h, ...fill, ...t].map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''));
 }
 
 export class TokenVerifier {
@@ -90,7 +148,10 @@ export class FailureThrottle {
     if (over > 0) r.lockedUntil = now + Math.min(this.o.maxLockMs, this.o.baseLockMs * 2 ** Math.min(over - 1, 20));
   }
 
-  /** A success forgets the address's failures. */
+  /**
+   * Forget an address's failures. The gate does not call it on a success: with loopback as one
+   * source, the real user's success would reset a local guesser's lockout.
+   */
   recordSuccess(address: string): void {
     this.records.delete(address);
   }

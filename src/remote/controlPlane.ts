@@ -13,7 +13,9 @@ export const SERVER_VERSION = '0.1.0';
 
 /** A token must be at least 128 bits of randomness: 22+ characters of base64url (132 bits). */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{22,512}$/;
-export const TOKEN_RULE = 'a token is 22 to 512 characters of A-Z a-z 0-9 _ - (at least 128 bits; `rawp serve` generates 256)';
+export const TOKEN_MIN_BITS = 128;
+export const TOKEN_RULE =
+  'a token is 22 to 512 random characters of A-Z a-z 0-9 _ - carrying at least 128 bits (e.g. 32+ hex digits, 22+ of base64url); `rawp serve` generates 256 bits';
 
 /** Query parameter of a reattach (§7.1, §13.7). */
 export const REATTACH_PARAM = 'last_message_id';

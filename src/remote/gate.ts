@@ -1,9 +1,12 @@
 // The door every request goes through, plain HTTP and WebSocket upgrade alike: route, method,
-// browser Origin (403), lockout after repeated failures (429), bearer token (401). A refused
-// upgrade gets a plain HTTP answer and never becomes a WebSocket.
+// browser Origin (403), bearer token (401), lockout of a source that keeps presenting wrong
+// tokens (429). A refused upgrade gets a plain HTTP answer and never becomes a WebSocket.
+// Lockout rules (issue 12 #4, decision 162): a missing token is a plain 401 and counts for
+// nothing (a web page's <img> requests carry none); the right token is checked first and always
+// passes, whatever others did from the same source; loopback is one source (sourceKey).
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FailureThrottle, TokenVerifier } from './auth';
+import { sourceKey, type FailureThrottle, type TokenVerifier } from './auth';
 import { originAllowed, presentedToken, PUBLIC_ROUTES, route, ROUTE_METHODS, type Route } from './controlPlane';
 
 export interface GateContext {
@@ -30,23 +33,16 @@ export function gate(req: IncomingMessage, ctx: GateContext, upgrade: boolean): 
     return { ok: false, status: 403, message: `origin ${origin} is not allowed` };
   }
   if (PUBLIC_ROUTES.has(r.kind)) return { ok: true, route: r };
-  const address = req.socket.remoteAddress ?? 'unknown';
-  const wait = ctx.throttle.retryAfterMs(address);
-  if (wait > 0) {
-    return { ok: false, status: 429, message: 'too many failed attempts; try again later', headers: { 'retry-after': String(Math.ceil(wait / 1000)) } };
-  }
   const token = presentedToken(req.headers);
-  if (!ctx.verifier.matches(token)) {
-    ctx.throttle.recordFailure(address);
-    return {
-      ok: false,
-      status: 401,
-      message: token === undefined ? 'a bearer token is required' : 'the token is not valid',
-      headers: { 'www-authenticate': 'Bearer realm="rawp"' },
-    };
+  if (token === undefined) return { ok: false, status: 401, message: 'a bearer token is required', headers: { 'www-authenticate': 'Bearer realm="rawp"' } };
+  if (ctx.verifier.matches(token)) return { ok: true, route: r };
+  const source = sourceKey(req.socket.remoteAddress);
+  const wait = ctx.throttle.retryAfterMs(source);
+  ctx.throttle.recordFailure(source);
+  if (wait > 0) {
+    return { ok: false, status: 429, message: 'too many wrong tokens; try again later', headers: { 'retry-after': String(Math.ceil(wait / 1000)) } };
   }
-  ctx.throttle.recordSuccess(address);
-  return { ok: true, route: r };
+  return { ok: false, status: 401, message: 'the token is not valid', headers: { 'www-authenticate': 'Bearer realm="rawp"' } };
 }
 
 const REASONS: Record<number, string> = {

@@ -1,17 +1,29 @@
-// Where a host's token comes from: given (--token), read from a file, or generated. A generated
-// token is written to the token file when one was named and does not exist yet (mode 0600, created
-// exclusively so an existing file is never overwritten); otherwise the caller shows it once.
+// Where a host's token comes from: given (--token), read from a file, the RAWP_TOKEN environment
+// variable, or generated. A generated token is written to the token file when one was named and
+// does not exist yet (mode 0600, created exclusively so an existing file is never overwritten);
+// otherwise the caller shows it once. A token file other users may read or write is refused, as
+// ssh refuses such a private key (issue 12 #11, decision 163).
 import { readLocalFile, readTextIfPresent } from '../workspace/localFiles';
-import { createPrivateFile } from '../workspace/privateFiles';
+import { createPrivateFile, modeOpenToOthers } from '../workspace/privateFiles';
 import { generateToken, tokenProblem } from './auth';
 
 export type TokenSource =
   | { kind: 'given'; token: string }
   | { kind: 'file'; token: string; file: string }
+  | { kind: 'env'; token: string }
   | { kind: 'generated_to_file'; token: string; file: string }
   | { kind: 'generated'; token: string };
 
-export function resolveToken(options: { token?: string; tokenFile?: string }): TokenSource {
+/** The environment variable both `rawp serve` and `rawp attach` read the token from. */
+export const TOKEN_ENV = 'RAWP_TOKEN';
+
+/**
+ * Why `--token T` is a bad idea; printed as a warning. Every local user can read a process's
+ * command line (`ps`, /proc/PID/cmdline); we overwrite ours once parsed, but not before.
+ */
+export const TOKEN_ARG_WARNING = `--token puts the token in the process list (ps, /proc/PID/cmdline) where every local user can read it; prefer --token-file F or the ${TOKEN_ENV} environment variable`;
+
+export function resolveToken(options: { token?: string; tokenFile?: string; env?: string }): TokenSource {
   if (options.token !== undefined && options.tokenFile !== undefined) throw new Error('give --token or --token-file, not both');
   if (options.token !== undefined) {
     check(options.token, '--token');
@@ -26,6 +38,7 @@ export function resolveToken(options: { token?: string; tokenFile?: string }): T
       throw new Error(`cannot read the token file ${file}: ${(e as Error).message}`);
     }
     if (text !== undefined) {
+      checkPrivate(file);
       const token = text.trim();
       check(token, `the token in ${file}`);
       return { kind: 'file', token, file };
@@ -34,6 +47,11 @@ export function resolveToken(options: { token?: string; tokenFile?: string }): T
     createPrivateFile(file, `${token}\n`);
     return { kind: 'generated_to_file', token, file };
   }
+  if (options.env !== undefined && options.env.trim() !== '') {
+    const token = options.env.trim();
+    check(token, `the token in ${TOKEN_ENV}`);
+    return { kind: 'env', token };
+  }
   return { kind: 'generated', token: generateToken() };
 }
 
@@ -41,13 +59,16 @@ export function resolveToken(options: { token?: string; tokenFile?: string }): T
 export function readClientToken(options: { token?: string; tokenFile?: string }): string {
   if (options.token !== undefined) return options.token;
   if (options.tokenFile !== undefined) {
+    let text: string;
     try {
-      return readLocalFile(options.tokenFile).toString('utf8').trim();
+      text = readLocalFile(options.tokenFile).toString('utf8');
     } catch (e) {
       throw new Error(`cannot read the token file ${options.tokenFile}: ${(e as Error).message}`);
     }
+    checkPrivate(options.tokenFile);
+    return text.trim();
   }
-  const env = process.env.RAWP_TOKEN;
+  const env = process.env[TOKEN_ENV];
   if (env) return env.trim();
   throw new Error('a token is needed: --token T, --token-file F or the RAWP_TOKEN environment variable');
 }
@@ -55,4 +76,12 @@ export function readClientToken(options: { token?: string; tokenFile?: string })
 function check(token: string, what: string): void {
   const problem = tokenProblem(token);
   if (problem) throw new Error(`${what} is unusable: ${problem}`);
+}
+
+/** Refuse a token file that group or others may read or write (POSIX modes; Windows has none). */
+export function checkPrivate(file: string): void {
+  const mode = modeOpenToOthers(file);
+  if (mode !== undefined) {
+    throw new Error(`the token file ${file} is accessible to other users (mode ${mode.toString(8).padStart(4, '0')}); make it private with: chmod 600 ${file}`);
+  }
 }

@@ -13,6 +13,7 @@ import { EVERY_FEATURE, type FeatureSet } from '../../protocol/capabilities';
 import type { Frame, FrameType, PayloadOf, VendorFrame } from '../../protocol/frameTypes';
 import { parseFrame } from '../../protocol/parse';
 import { CLOSE, DPS_SUBPROTOCOL, REATTACH_PARAM } from '../../remote/controlPlane';
+import { RETRY_STATUSES, retryAfterMs } from './retryAfter';
 
 /** What this master announces: it renders everything. */
 export const MASTER_FEATURES: FeatureSet = EVERY_FEATURE;
@@ -120,8 +121,13 @@ export class MasterClient {
     this.sawHistory = false;
     this.reattaching = reattach;
     let refused: string | undefined;
+    /** Set when the server said "not now" (429/503): wait what it asked, then try again. */
+    let toldToWait: { ms: number; reason: string } | undefined;
+    const backoff = this.options.reconnect || { initialMs: 250, maxMs: 5000 };
     socket.on('unexpected-response', (_req, res) => {
-      refused = `the server answered ${res.statusCode} ${res.statusMessage ?? ''}`.trim();
+      const answer = `the server answered ${res.statusCode} ${res.statusMessage ?? ''}`.trim();
+      if (RETRY_STATUSES.has(res.statusCode ?? 0)) toldToWait = { ms: retryAfterMs(res.headers['retry-after'], backoff.maxMs), reason: answer };
+      else refused = answer;
       res.resume();
       socket.terminate();
     });
@@ -147,7 +153,7 @@ export class MasterClient {
     socket.on('close', (code, reasonBuf) => {
       if (idle) clearTimeout(idle);
       if (this.socket !== socket) return;
-      const reason = refused ?? reasonBuf.toString();
+      const reason = refused ?? toldToWait?.reason ?? reasonBuf.toString();
       this.socket = undefined;
       const final = this.stopped || this.deleted || refused !== undefined || FINAL_CODES.has(code) || this.options.reconnect === false;
       if (final) {
@@ -155,8 +161,7 @@ export class MasterClient {
         this.options.handlers.ended?.({ reason: this.deleted ? 'session deleted' : this.stopped ? 'closed' : reason || `closed (${code})` });
         return;
       }
-      const backoff = this.options.reconnect || { initialMs: 250, maxMs: 5000 };
-      const retryInMs = Math.min(backoff.maxMs, backoff.initialMs * 2 ** this.attempt++);
+      const retryInMs = toldToWait?.ms ?? Math.min(backoff.maxMs, backoff.initialMs * 2 ** this.attempt++);
       this.options.handlers.disconnected?.({ code, reason, retryInMs });
       this.timer = setTimeout(() => this.connect(), retryInMs);
     });

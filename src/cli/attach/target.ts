@@ -4,6 +4,10 @@
 import { get as httpGet } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { route, streamPath } from '../../remote/controlPlane';
+import { RETRY_STATUSES, retryAfterMs } from './retryAfter';
+
+/** How many "not now" answers listing the sessions sits out before giving up. */
+const LIST_ATTEMPTS = 20;
 
 export interface Target {
   /** ws(s)://host:port/v1/sessions/ID/stream */
@@ -26,11 +30,32 @@ export async function resolveTarget(raw: string, options: { token: string; sessi
   let session_id = options.session;
   if (r.kind === 'stream' || r.kind === 'session') session_id ??= r.session_id;
   if (session_id === undefined) {
-    const sessions = await listSessions(`${base}/v1/sessions`, options.token, options.ca);
+    const sessions = await listSessionsPatiently(`${base}/v1/sessions`, options.token, options.ca);
     if (sessions.length === 0) throw new Error('the host shares no session');
     session_id = sessions[0].session_id;
   }
   return { streamUrl: `${wsBase}${streamPath(session_id)}`, session_id };
+}
+
+class NotNow extends Error {
+  constructor(
+    message: string,
+    readonly waitMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/** listSessions, waiting out 429/503 as Retry-After says (bounded in attempts). */
+async function listSessionsPatiently(url: string, token: string, ca: Buffer | undefined): Promise<{ session_id: string; name: string }[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await listSessions(url, token, ca);
+    } catch (e) {
+      if (!(e instanceof NotNow) || attempt >= LIST_ATTEMPTS) throw e;
+      await new Promise((resolve) => setTimeout(resolve, e.waitMs));
+    }
+  }
 }
 
 function listSessions(url: string, token: string, ca: Buffer | undefined): Promise<{ session_id: string; name: string }[]> {
@@ -41,7 +66,9 @@ function listSessions(url: string, token: string, ca: Buffer | undefined): Promi
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
       res.on('end', () => {
-        if (res.statusCode !== 200) return reject(new Error(`listing sessions: the server answered ${res.statusCode} ${body}`));
+        const message = `listing sessions: the server answered ${res.statusCode} ${body}`;
+        if (RETRY_STATUSES.has(res.statusCode ?? 0)) return reject(new NotNow(message, retryAfterMs(res.headers['retry-after'], 1000)));
+        if (res.statusCode !== 200) return reject(new Error(message));
         try {
           resolve((JSON.parse(body) as { sessions: { session_id: string; name: string }[] }).sessions);
         } catch (e) {

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolveTarget } from '../attach/target';
 import { TerminalMaster } from '../attach/terminalMaster';
-import { readClientToken } from '../../remote/tokenSource';
+import { readClientToken, TOKEN_ARG_WARNING } from '../../remote/tokenSource';
+import { hideSecretArgs } from '../hideSecretArgs';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: rawp attach URL [--token-file F | --token T] [--session ID] [--ca F]
@@ -14,7 +15,9 @@ Ctrl-C quits), and reconnects by itself after a drop without losing anything.
 
   URL              the host (http://127.0.0.1:PORT as rawp serve prints it), a session URL, or the
                    ws(s)://…/v1/sessions/ID/stream of a session
-  --token T        the host's access token (or --token-file F, or RAWP_TOKEN in the environment)
+  --token-file F   read the host's access token from F (must not be readable by others: chmod 600)
+  --token T        the token itself (discouraged: other local users can read it in the process
+                   list); without either, the RAWP_TOKEN environment variable
   --session ID     which session (default: the one in the URL, else the first shared session)
   --ca F           trust this PEM certificate (a self-signed wss:// host)
 
@@ -46,6 +49,10 @@ export const attachVerb: Verb = {
     let ca: Buffer | undefined;
     try {
       token = readClientToken({ token: values.token, tokenFile: values['token-file'] });
+      if (values.token !== undefined) {
+        io.stderr.write(`rawp attach: warning: ${TOKEN_ARG_WARNING}\n`);
+        hideSecretArgs(values.token, 'rawp attach');
+      }
       ca = values.ca ? readFileSync(values.ca) : undefined;
     } catch (e) {
       io.stderr.write(`rawp attach: ${(e as Error).message}\n`);

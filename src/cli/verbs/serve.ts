@@ -10,7 +10,8 @@ import type { AgentAdapter } from '../../session/agentAdapter';
 import { LazyFileSearch } from '../../workspace/lazyFileSearch';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import { RemoteServer, tlsFromFiles } from '../../remote/server';
-import { resolveToken } from '../../remote/tokenSource';
+import { resolveToken, TOKEN_ARG_WARNING, TOKEN_ENV } from '../../remote/tokenSource';
+import { hideSecretArgs } from '../hideSecretArgs';
 import { Hub } from '../../session/hub';
 import { SessionRegistry } from '../../session/registry';
 import type { Logger } from '../../session/ports';
@@ -28,8 +29,10 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
   --name NAME              the session's name
   --host H                 bind address (default 127.0.0.1); other than loopback needs TLS
   --port P                 port (default 0: any free port)
-  --token T                the access token (22+ characters of A-Z a-z 0-9 _ -)
-  --token-file F           read the token from F; if F does not exist, generate one into it (mode 0600)
+  --token-file F           read the token from F (must not be readable by others: chmod 600);
+                           if F does not exist, generate one into it (mode 0600)
+  --token T                the access token (at least 128 random bits, e.g. 32+ hex digits);
+                           discouraged: other local users can read it in the process list
   --tls-cert F --tls-key F serve https/wss with this PEM certificate and key
   --allow-insecure-remote  allow a non-loopback bind without TLS (the token then travels in clear)
   --allow-origin O         also accept browser pages from origin O (repeatable)
@@ -37,7 +40,8 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
                            (default ~/.config/rawp/permission-rules.json)
   --verbose                log the server's events to stderr
 
-Without --token or --token-file a token is generated and printed once on stderr.
+The token may also come from the RAWP_TOKEN environment variable. Without any of these a token is
+generated and printed once on stderr.
 `;
 
 export const serveVerb: Verb = {
@@ -85,10 +89,15 @@ export const serveVerb: Verb = {
     let token;
     let tls;
     try {
-      token = resolveToken({ token: values.token, tokenFile: values['token-file'] });
+      token = resolveToken({ token: values.token, tokenFile: values['token-file'], env: process.env[TOKEN_ENV] });
       tls = values['tls-cert'] && values['tls-key'] ? tlsFromFiles(values['tls-cert'], values['tls-key']) : undefined;
     } catch (e) {
       return fail((e as Error).message);
+    }
+
+    if (token.kind === 'given') {
+      io.stderr.write(`rawp serve: warning: ${TOKEN_ARG_WARNING}\n`);
+      hideSecretArgs(token.token, 'rawp serve');
     }
 
     const logger = values.verbose ? stderrLogger(io) : undefined;

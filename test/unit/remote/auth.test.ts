@@ -63,19 +63,23 @@ describe('remote/auth: bearer token, origin rule, lockout (control-plane profile
     }
   });
 
-  it('repeated failures from one address are slowed down: 429 with Retry-After, even for the right token, until the lockout passes', async () => {
+  it('repeated wrong tokens from one source are slowed down (429 + Retry-After for wrong tokens only); the right token always passes; a missing token never counts', async () => {
     let now = 1_000_000;
     const other = await rig({ server: { throttle: { freeFailures: 3, baseLockMs: 2000, now: () => now } } });
     try {
       const url = `${other.server.url}/v1/sessions`;
+      for (let i = 0; i < 10; i++) assert.equal((await http(url)).status, 401, 'no token: a plain 401');
       for (let i = 0; i < 4; i++) assert.equal((await http(url, { headers: { authorization: 'Bearer wrong-token-wrong-token-x' } })).status, 401);
-      const locked = await http(url, { headers: { authorization: `Bearer ${other.token}` } });
+      const locked = await http(url, { headers: { authorization: 'Bearer wrong-token-wrong-token-x' } });
       assert.equal(locked.status, 429);
       assert.equal(locked.headers['retry-after'], '2');
+      assert.equal((await http(url, { headers: { authorization: `Bearer ${other.token}` } })).status, 200, 'the right token is never locked out');
       const upgrade = await tryUpgrade(other.server.attachUrl(other.session.session_id), { headers: { authorization: `Bearer ${other.token}` } });
-      assert.equal(upgrade.status, 429);
-      now += 2001;
-      assert.equal((await http(url, { headers: { authorization: `Bearer ${other.token}` } })).status, 200);
+      assert.equal(upgrade.status, 101);
+      upgrade.socket?.terminate();
+      assert.equal((await http(url)).status, 401, 'no token is still a plain 401 during a lockout');
+      now += 10 * 60_000 + 70_000;
+      assert.equal((await http(url, { headers: { authorization: 'Bearer wrong-token-wrong-token-x' } })).status, 401, 'the lockout passes');
     } finally {
       await other.close();
     }

@@ -33,7 +33,7 @@ describe('remote/client: liveness and tokens', () => {
     await new Promise((resolve) => wss.close(resolve));
   });
 
-  it('rawp serve tokens: --token is checked; --token-file is read, or generated into a new 0600 file; else generated', () => {
+  it('rawp serve tokens: --token is checked; --token-file is read (never one others can read), or generated into a new 0600 file; then RAWP_TOKEN; else generated', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rawp-token-'));
     try {
       const given = generateToken();
@@ -48,8 +48,16 @@ describe('remote/client: liveness and tokens', () => {
       assert.equal(statSync(file).mode & 0o777, 0o600);
       assert.deepEqual(resolveToken({ tokenFile: file }), { kind: 'file', token: made.token, file });
 
-      writeFileSync(join(dir, 'bad'), 'too short\n');
+      writeFileSync(join(dir, 'bad'), 'too short\n', { mode: 0o600 });
       assert.throws(() => resolveToken({ tokenFile: join(dir, 'bad') }), /unusable/);
+      // A token file others can read is refused, on both ends, with the fix in the message.
+      writeFileSync(join(dir, 'open'), `${given}\n`, { mode: 0o644 });
+      assert.throws(() => resolveToken({ tokenFile: join(dir, 'open') }), /accessible to other users \(mode 0644\).*chmod 600/);
+      assert.throws(() => readClientToken({ tokenFile: join(dir, 'open') }), /chmod 600/);
+      // RAWP_TOKEN is the third way in, checked like the others; flags win over it.
+      assert.deepEqual(resolveToken({ env: `${given}\n` }), { kind: 'env', token: given });
+      assert.throws(() => resolveToken({ env: 'a'.repeat(40) }), /looks weak/);
+      assert.equal(resolveToken({ tokenFile: file, env: given }).kind, 'file');
       const gen = resolveToken({});
       assert.equal(gen.kind, 'generated');
       assert.notEqual(gen.token, made.token);
