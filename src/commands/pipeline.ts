@@ -5,6 +5,7 @@
 import type { PayloadOf } from '../protocol/frameTypes';
 import type { HelpEntry, PipelineAction } from './actions';
 import { parseCommandArgs } from './args';
+import { escapeUserText } from '../protocol/fileReference';
 import { applyArguments, findCommand, parseInvocation } from './expand';
 import { HOST_COMMANDS, type HostCommand } from './hostCommands';
 import type { FileSlashCommand } from './types';
@@ -116,14 +117,16 @@ export class PromptPipeline {
     if (file) {
       command = file.command.name;
       // Agent-reported commands are expanded by the agent: the text goes as typed.
-      if (!file.command.passthrough) text = applyArguments(file.command.content, file.argsText);
+      // §16.2.2: the body is literal text (escaped like typed text); the arguments keep the
+      // sender's encoding, so their file-reference tokens stay tokens.
+      if (!file.command.passthrough) text = applyArguments(escapeUserText(file.command.content), file.argsText);
     }
 
     // 4. Prompt templates.
     const template = findCommand(text, this.options.templates?.() ?? []);
     if (template) {
       command = template.command.name;
-      text = applyArguments(template.command.content, template.argsText);
+      text = applyArguments(escapeUserText(template.command.content), template.argsText);
     }
 
     const input_type = command !== undefined || looksLikeCommand(typed) ? 'slash_command' : 'text';

@@ -4,6 +4,7 @@
 // ones are logged and dropped. No vscode here: editor actions (open file, diff, clipboard, rules)
 // come in as `HostActions`, so this runs in plain Node tests too.
 import { buildFrame } from '../protocol/build';
+import { noticeOf, OUR_MASTER_EXTENSIONS } from '../protocol/rawpExtension';
 import type { AgentModeName } from '../protocol/common';
 import { hostMessage, parseWebviewMessage, type AgentSummary, type HostMessage, type PermissionRuleView, type WebviewMessage } from '../protocol/webviewMessages';
 import type { Connection, WireFrame } from '../session/connection';
@@ -57,6 +58,8 @@ export class ChatController {
         if (next) this.switchTo(next);
         else this.changed();
       }
+      // `/clear` typed in this view: a new conversation with the same agent (slash-commands host command).
+      if (e.kind === 'clear' && e.connection_id === this.conn?.id) void this.newSession(this.o.host.list().find((s) => s.session_id === e.session_id)?.agent);
       if (e.kind === 'frame' && e.session_id === this.active && (e.frame.type === 'agent.state.changed' || e.frame.type.startsWith('session.turn'))) this.changed();
       // An "Always allow" answer may have saved a rule: the view's rule list follows.
       if (e.kind === 'frame' && e.frame.type === 'session.turn.end') this.postSettings();
@@ -161,37 +164,15 @@ export class ChatController {
     await this.starting;
   }
 
-  private async fromView(frame: Record<string, unknown>): Promise<void> {
+  private fromView(frame: Record<string, unknown>): void {
     const conn = this.conn;
     if (!conn) {
       this.notice('warning', this.o.blocked() ?? 'No session is open. Start one with “New Session”.');
       return;
     }
-    const routed = await this.o.host.fromView(conn.session_id, conn.id, frame);
-    const action = routed?.action;
-    if (!action) return;
-    if (action.kind === 'error') this.notice('error', `/${action.command}: ${action.message}`);
-    else if (action.kind === 'local') this.localAction(conn.session_id, action);
-    else if (routed.delivery?.status === 'queued') this.notice('info', 'The agent is busy: your prompt is queued and goes out when the turn ends.');
-  }
-
-  private localAction(session_id: string, action: Extract<NonNullable<Awaited<ReturnType<SessionHost['fromView']>>>['action'], { kind: 'local' }>): void {
-    switch (action.action) {
-      case 'rename':
-        this.o.host.rename(session_id, action.name);
-        return;
-      case 'cancel':
-        this.cancelTurn();
-        return;
-      case 'help':
-        this.notice('info', action.commands.map((c) => `/${c.name} — ${c.description}`).join('\n'));
-        return;
-      case 'clear':
-        void this.newSession(this.o.host.list().find((s) => s.session_id === session_id)?.agent);
-        return;
-      default:
-        this.notice('info', `/${action.command} is not available for this agent here.`);
-    }
+    // Prompts are admitted by the host for every connection alike (slash commands, the queue);
+    // its replies come back on this connection as x-rawp.notice frames (see queueFrame).
+    this.o.host.fromView(conn.id, frame);
   }
 
   // ---- operations (also used by palette commands) ---------------------------------------
@@ -228,6 +209,8 @@ export class ChatController {
       id,
       kind: 'local',
       features: LOCAL_VIEW_FEATURES,
+      // The editor's own view queues follow-ups and takes notices from the start (decision 101).
+      extensions: OUR_MASTER_EXTENSIONS,
       send: (frame) => this.queueFrame(id, frame),
       close: (reason) => {
         if (this.conn?.id === id) this.conn = undefined;
@@ -254,10 +237,7 @@ export class ChatController {
   }
 
   cancelTurn(): boolean {
-    const s = this.active ? this.o.host.registry.get(this.active) : undefined;
-    const turn = s?.currentTurnId;
-    if (!s || !turn) return false;
-    return this.o.host.hostFrame(s.session_id, buildFrame('control.prompt.cancel', { target_turn_id: turn, reason: 'user_cancelled' }, { session_id: s.session_id }));
+    return this.active ? this.o.host.cancelTurn(this.active) : false;
   }
 
   compact(instruction?: string): boolean {
@@ -309,6 +289,8 @@ export class ChatController {
   /** Frames of one synchronous burst go out as one message (fewer postMessage round trips). */
   private queueFrame(connection_id: string, frame: WireFrame): void {
     if (this.conn?.id !== connection_id) return;
+    const notice = noticeOf(frame);
+    if (notice) return this.notice(notice.level, notice.message);
     this.pending.push(frame);
     if (this.pending.length > 1) return;
     queueMicrotask(() => {

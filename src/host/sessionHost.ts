@@ -5,21 +5,20 @@
 // vscode here: the extension wires settings, storage and the webview around it, and tests drive it
 // with plain Node.
 import { buildFrame, newId } from '../protocol/build';
-import type { FrameOf, PayloadOf } from '../protocol/frameTypes';
-import { parseFrame } from '../protocol/parse';
-import type { Routed } from '../commands';
+import type { FrameOf } from '../protocol/frameTypes';
 import { EVERY_FEATURE, type FeatureSet } from '../protocol/capabilities';
 import type { SessionSummary } from '../protocol/webviewMessages';
 import type { Connection, WireFrame } from '../session/connection';
 import type { AgentSessionOptions } from '../session/engine';
 import type { HistoryBuffer, HistoryOptions } from '../session/history';
-import { Hub } from '../session/hub';
+import { Hub, type SessionOrigin } from '../session/hub';
 import type { Clock, Logger } from '../session/ports';
 import { SessionRegistry } from '../session/registry';
 import { selectAgent, type AgentChoice } from './agentChoice';
 import { Journal, type RestoredSession } from './journal/journal';
 import type { SessionJournal } from './journal/sessionJournal';
 import { agentSessionIdOf } from './restore';
+import { SessionAdmission } from './promptAdmission';
 import { prepareHistory, splitRestored, type SessionHistory } from './sessionHistory';
 import { SessionCommands } from './sessionCommands';
 
@@ -47,6 +46,8 @@ export interface SessionHostOptions {
   agentsReady?: () => Promise<void>;
   /** Slash-command discovery: the home folder and workspace folders (absent: no discovery). */
   commands?: { home: string; workspaceFolders: readonly string[]; watch?: boolean };
+  /** `local` (the editor: visible to masters once shared, §2.4) or `remote` (`rawp serve`: shared). */
+  origin?: SessionOrigin;
 }
 
 interface Entry {
@@ -57,16 +58,16 @@ interface Entry {
   agent: string;
   recorderId: string;
   commands?: SessionCommands;
-  /** Prompts the follow-up queue holds, by payload, with the frame the view sent (its id is kept). */
-  held: WeakMap<object, FrameOf<'control.prompt.request'>>;
-  /** The view frame being routed right now (a prompt the queue sends at once keeps its id). */
-  routing?: { frame: FrameOf<'control.prompt.request'>; connection_id: string };
+  /** Where every control.prompt.request of the session is admitted (promptAdmission.ts). */
+  admission?: SessionAdmission;
 }
 
 export type HostEvent =
   | { kind: 'sessions' }
   | { kind: 'frame'; session_id: string; frame: WireFrame }
-  | { kind: 'ended'; session_id: string };
+  | { kind: 'ended'; session_id: string }
+  /** `/clear` typed in a view of ours (a local connection): that view starts a new conversation. */
+  | { kind: 'clear'; session_id: string; connection_id: string };
 
 export class SessionHost {
   readonly hub: Hub;
@@ -145,7 +146,7 @@ export class SessionHost {
     const session_id = req.session_id ?? newId();
     // A restored session of the same agent continues the agent's own conversation where it can.
     const adapter = choice.create(req.resumeSessionId && choice.id === req.agent ? { resumeSessionId: req.resumeSessionId } : undefined);
-    const origin = 'local' as const;
+    const origin: SessionOrigin = this.options.origin ?? 'local';
     const h = this.history({
       session_id,
       name: req.name ?? adapter.info.displayName,
@@ -154,13 +155,23 @@ export class SessionHost {
       origin,
       shared: origin !== 'local',
     }, req.restored);
-    const entry: Entry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, held: new WeakMap() };
+    const entry: Entry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}` };
     const cmdOptions = this.options.commands;
     if (cmdOptions) {
       entry.commands = new SessionCommands({
         ...cmdOptions,
-        send: (payload) => this.sendQueued(session_id, entry, payload),
+        send: (payload) => entry.admission?.send(payload),
         report: (error, where) => this.options.logger.warn(`slash commands: ${where}`, { error: String(error) }),
+      });
+      entry.admission = new SessionAdmission(session_id, entry.commands, {
+        release: (frame) => this.hostFrame(session_id, frame),
+        rename: (name) => this.registry.rename(session_id, name, 'client'),
+        cancelTurn: () => this.cancelTurn(session_id),
+        clear: (connection_id) => {
+          const local = this.hub.connections(session_id).some((c) => c.id === connection_id && c.kind === 'local');
+          if (local) this.emit({ kind: 'clear', session_id, connection_id });
+          return local;
+        },
       });
     }
     this.entries.set(session_id, entry);
@@ -173,7 +184,7 @@ export class SessionHost {
         workspacePath: this.options.workspacePath,
         historyBuffer: h.history,
         // A restored session's turns go on from where the previous process stopped (§7.5.1).
-        engine: h.engine,
+        engine: { ...h.engine, ...(entry.admission ? { admission: entry.admission } : {}) },
       });
     } catch (e) {
       entry.commands?.dispose();
@@ -183,7 +194,7 @@ export class SessionHost {
       else this.journal?.remove(session_id);
       throw e;
     }
-    this.hub.attach(session_id, this.recorder(session_id, entry));
+    this.hub.attach(session_id, this.recorder(session_id, entry), { history: false });
     this.emit({ kind: 'sessions' });
     return session_id;
   }
@@ -226,57 +237,30 @@ export class SessionHost {
   }
 
   /**
-   * A frame the chat view sent on its hub connection. Prompts go through the slash-command
-   * pipeline and the follow-up queue first (slash-commands §5, §8); everything else goes to the
-   * hub as it is (which validates it and answers bad frames with session.error).
+   * A frame a view of ours sent on its hub connection. It goes to the hub like a master's: the hub
+   * validates it and passes every prompt through the session's admission (promptAdmission.ts).
    */
-  async fromView(session_id: string, connection_id: string, raw: Record<string, unknown>): Promise<Routed | undefined> {
-    const entry = this.entries.get(session_id);
-    const parsed = parseFrame(raw, { maxBytes: this.hub.maxFrameSize });
-    if (!entry?.commands || parsed.kind !== 'accepted' || parsed.vendor || parsed.frame.type !== 'control.prompt.request' || parsed.frame.session_id !== session_id) {
-      this.hub.receive(connection_id, raw);
-      return undefined;
-    }
-    const frame = parsed.frame;
-    const { prompt_text, input_type: _typed, ...extras } = frame.payload;
-    const action = await entry.commands.route(prompt_text, extras);
-    if (action.kind === 'control') {
-      this.hub.receive(connection_id, buildFrame(action.type, action.payload as never, { session_id }));
-      return { action };
-    }
-    if (action.kind !== 'prompt') return { action };
-    // The queue sends synchronously when idle; `routing` tells sendQueued which frame that is.
-    entry.routing = { frame, connection_id };
-    try {
-      const delivery = entry.commands.queue.submit(action.payload);
-      if (delivery.status === 'queued') entry.held.set(action.payload, frame);
-      return { action, delivery };
-    } finally {
-      entry.routing = undefined;
-    }
-  }
-
-  /** The follow-up queue releases a prompt: now (during routing) or after the running turn. */
-  private sendQueued(session_id: string, entry: Entry, payload: PayloadOf<'control.prompt.request'>): void {
-    const routing = entry.routing;
-    if (routing) {
-      // Sent at once: the view's own frame (same id, so no view shows it twice), expanded payload.
-      this.hub.receive(routing.connection_id, { ...routing.frame, payload });
-      return;
-    }
-    const original = entry.held.get(payload);
-    this.hostFrame(session_id, original ? { ...original, payload } : buildFrame('control.prompt.request', payload, { session_id }));
+  fromView(connection_id: string, raw: unknown): void {
+    this.hub.receive(connection_id, raw);
   }
 
   /**
-   * A control frame the host itself sends (palette commands): logged, then into the hub as if
-   * from the recorder, so every view and master sees it once.
+   * A control frame the host itself sends (palette commands, prompts the queue releases): logged,
+   * then into the hub as if from the recorder, so every view and master sees it once. Already
+   * admitted: a released prompt does not pass the pipeline twice.
    */
   hostFrame(session_id: string, frame: WireFrame): boolean {
     const entry = this.entries.get(session_id);
     if (!entry) return false;
-    this.hub.receive(entry.recorderId, frame);
+    this.hub.receive(entry.recorderId, frame, { admitted: true });
     return true;
+  }
+
+  /** §6.1.2: cancel the session's running turn; false when none runs. */
+  cancelTurn(session_id: string): boolean {
+    const turn = this.registry.get(session_id)?.currentTurnId;
+    if (!turn) return false;
+    return this.hostFrame(session_id, buildFrame('control.prompt.cancel', { target_turn_id: turn, reason: 'user_cancelled' }, { session_id }));
   }
 
   /** VS Code's workspace folders changed: every session's slash-command discovery follows. */

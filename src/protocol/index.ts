@@ -11,3 +11,4 @@ export * from './transcript';
 export * from './fileReference';
 export * from './webviewMessages';
 export * from './structuredOutput';
+export * from './rawpExtension';

@@ -21,6 +21,8 @@ export interface Connection {
    * webview does). Otherwise the hub waits for the peer's own `session.capabilities` (§13.1).
    */
   readonly features?: FeatureSet;
+  /** `session.capabilities.extensions` the transport knows already (the editor's own view). */
+  readonly extensions?: Record<string, unknown>;
   /** Deliver one frame. May throw; the hub then drops the connection. */
   send(frame: WireFrame): void;
   /**

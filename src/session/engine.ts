@@ -4,6 +4,7 @@
 // rename/delete (§7.6, §7.7) and the §7.5.3 clean-up order — and writes every frame it makes to
 // one sink (the hub). It never throws across the protocol boundary: bad requests become
 // non-fatal `session.error` frames.
+import type { PromptAdmission } from './admission';
 import type { AgentAdapter, AgentCapabilities, AgentEvent, AgentHost, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, InteractionAnswer, TurnOutcome } from './agentAdapter';
 import { FrameFactory, newId } from '../protocol/build';
 import type { AgentModeName } from '../protocol/common';
@@ -44,6 +45,8 @@ export interface AgentSessionOptions {
   cancelGraceMs?: number;
   /** How long `dispose()` may take on session end before clean-up frames go out anyway. */
   disposeTimeoutMs?: number;
+  /** Every control.prompt.request passes this port first (admission.ts; the host implements it). */
+  admission?: PromptAdmission;
   /** Turn the prompt text into what this agent reads (§16.3 token conversion). */
   preparePrompt?: (prompt: PayloadOf<'control.prompt.request'>) => string;
   /** §6.3.1 between 0.80 and 0.95 utilization: compact now? (At 0.95 we always do.) */
@@ -147,6 +150,9 @@ export class AgentSession implements HubSessionSource {
   }
   get currentTurnId(): string | undefined {
     return this.turn?.id;
+  }
+  get admission(): PromptAdmission | undefined {
+    return this.options.admission;
   }
 
   // ---- HubSessionSource -------------------------------------------------------------------

@@ -186,6 +186,26 @@ export class HistoryBuffer<F extends HistoryFrame = HistoryFrame> {
     return this.entries.length > this.head ? this.entries[this.entries.length - 1].frame.message_id : undefined;
   }
 
+  /**
+   * Everything still kept up to `position` (default: now), for a fresh attach (no last_message_id):
+   * the whole transcript the ring holds, with an honest count of what it no longer holds.
+   */
+  upTo(position: number = this.lastSeq): SinceResult<F> {
+    const frames = this.entries.slice(this.head).filter((e) => e.seq <= position).map((e) => e.frame);
+    const lost = Math.max(0, position + 1 - frames.length);
+    return {
+      frames,
+      buffer_status: {
+        policy_applied: this.options.policy,
+        truncated: lost > 0,
+        lost_frame_count: lost,
+        buffer_high_watermark: this.highWatermark,
+      },
+      // The schema's "empty when nothing was ever sent"; otherwise the newest frame given.
+      last_message_id: frames.length > 0 ? frames[frames.length - 1].message_id : '',
+    };
+  }
+
   /** All kept frames, oldest first. */
   all(): F[] {
     return this.entries.slice(this.head).map((e) => e.frame);

@@ -9,11 +9,13 @@
 // still sent to every connection (§2.4) but not kept in history, so they cannot evict it.
 import { FrameFactory } from '../protocol/build';
 import { maySend, type FeatureSet } from '../protocol/capabilities';
-import type { Frame, FrameType, PayloadOf } from '../protocol/frameTypes';
+import type { Frame, FrameOf, FrameType, PayloadOf } from '../protocol/frameTypes';
 import { isControlType } from '../protocol/frameTypes';
 import { INCOMING_MAX_DEPTH, parseFrame } from '../protocol/parse';
+import { rawpExtensionOf } from '../protocol/rawpExtension';
+import { admitPrompt, type PromptAdmission } from './admission';
 import type { Connection, ConnectionKind, WireFrame } from './connection';
-import type { HistoryBuffer } from './history';
+import type { HistoryBuffer, SinceResult } from './history';
 import { DEFAULT_REFUSAL_LIMIT, RefusalWindow, type RefusalLimit } from './refusals';
 import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type TimerHandle, type Timers } from './ports';
 
@@ -31,6 +33,8 @@ export interface HubSessionSource {
   handle(frame: Frame, from: { connection_id: string; kind: ConnectionKind }): void;
   /** The session's own clock, so the frames the hub stamps for it keep its strict order (§2.3). */
   readonly clock?: Clock;
+  /** Every control.prompt.request passes this first, from any connection (admission.ts). */
+  readonly admission?: PromptAdmission;
 }
 
 export type SessionOrigin = 'local' | 'remote';
@@ -38,6 +42,12 @@ export type SessionOrigin = 'local' | 'remote';
 export interface AttachOptions {
   /** Reattach (§13.7): the last message_id the peer saw; it gets `session.history`. */
   last_message_id?: string;
+  /**
+   * A fresh attach (no last_message_id) gets, after the §13.1 opening, a `session.history` with
+   * every frame the ring still holds (issue 11: every master shows the whole transcript). `false`
+   * for a connection that keeps its own copy (the host's recorder).
+   */
+  history?: boolean;
 }
 
 export type AttachResult = { ok: true } | { ok: false; code: 'SESSION_NOT_FOUND' | 'SESSION_NOT_SHARED' | 'DUPLICATE_CONNECTION'; message: string };
@@ -85,11 +95,21 @@ interface ConnRecord {
   /** Frames published while the opening sequence runs; sent after it. */
   queue: WireFrame[];
   last_message_id?: string;
+  /** Fresh attach: send the ring's transcript after the opening frames. */
+  freshHistory: boolean;
+  /** Extensions of the peer's own session.capabilities (e.g. the follow-up queue, decision 101). */
+  extensions?: Record<string, unknown>;
   /** History position when the connection attached: what it has seen once its queue is sent. */
   attachedAt: number;
   timer?: TimerHandle;
   refusals: RefusalWindow;
+  /** Frames that arrived while a prompt of this connection was being admitted: handled in order. */
+  backlog: { raw: unknown; admitted: boolean }[];
+  admitting: boolean;
 }
+
+/** Frames one connection may send while its prompt is being admitted before they are refused. */
+const MAX_BACKLOG = 1000;
 
 export class Hub {
   private readonly sessions = new Map<string, HubSession>();
@@ -186,8 +206,12 @@ export class Hub {
       phase: 'handshake',
       queue: [],
       last_message_id: options.last_message_id,
+      freshHistory: options.history !== false,
+      extensions: conn.extensions,
       attachedAt: s.history.position,
       refusals: new RefusalWindow(this.refusalLimit),
+      backlog: [],
+      admitting: false,
     };
     this.conns.set(conn.id, rec);
     // §13.1 / §13.7: our capabilities go first, before any other frame.
@@ -205,22 +229,52 @@ export class Hub {
     this.conns.delete(connection_id);
   }
 
-  /** A frame arrived on a connection: text from a WebSocket or an object from postMessage. */
-  receive(connection_id: string, raw: unknown): void {
+  /**
+   * A frame arrived on a connection: text from a WebSocket or an object from postMessage.
+   * `admitted`: a prompt the host already admitted (the follow-up queue releasing one).
+   */
+  receive(connection_id: string, raw: unknown, options: { admitted?: boolean } = {}): void {
     const rec = this.conns.get(connection_id);
     if (!rec) return;
+    if (rec.backlog.length >= MAX_BACKLOG) {
+      const s = this.sessions.get(rec.session_id);
+      if (s) this.replyError(rec, s, 'RATE_LIMITED', 'too many frames while a prompt is being admitted; this one was dropped', undefined);
+      return;
+    }
+    rec.backlog.push({ raw, admitted: options.admitted === true });
+    this.drain(rec);
+  }
+
+  /** One connection's frames in arrival order; a prompt being admitted holds the ones after it. */
+  private drain(rec: ConnRecord): void {
+    while (!rec.admitting && rec.backlog.length > 0 && this.conns.get(rec.conn.id) === rec) {
+      const next = rec.backlog.shift()!;
+      const pending = this.receiveNow(rec, next.raw, next.admitted);
+      if (!pending) continue;
+      rec.admitting = true;
+      void pending.finally(() => {
+        rec.admitting = false;
+        this.drain(rec);
+      });
+    }
+  }
+
+  private receiveNow(rec: ConnRecord, raw: unknown, admitted: boolean): Promise<void> | undefined {
+    const connection_id = rec.conn.id;
     const s = this.sessions.get(rec.session_id);
-    if (!s) return;
+    if (!s) return undefined;
     try {
-      this.receiveFrame(rec, s, raw);
+      return this.receiveFrame(rec, s, raw, admitted);
     } catch (e) {
       // The catch-all: one peer's frame must never end the host or another connection.
       this.logger.error('failed to handle a peer frame', { connection: connection_id, error: String(e) });
       this.replyError(rec, s, 'INTERNAL_ERROR', `the frame could not be handled: ${e instanceof Error ? e.message : String(e)}`, undefined);
+      return undefined;
     }
   }
 
-  private receiveFrame(rec: ConnRecord, s: HubSession, raw: unknown): void {
+  /** Handles one frame; a prompt that goes through admission returns when it is done. */
+  private receiveFrame(rec: ConnRecord, s: HubSession, raw: unknown, admitted: boolean): Promise<void> | undefined {
     const connection_id = rec.conn.id;
     const outcome = parseFrame(raw, { maxBytes: this.maxFrameSize, maxDepth: INCOMING_MAX_DEPTH });
     if (outcome.kind === 'error') {
@@ -243,13 +297,15 @@ export class Hub {
     }
     if (frame.type === 'session.capabilities') {
       rec.features = frame.payload.features ?? {};
+      rec.extensions = frame.payload.extensions;
       if (rec.phase === 'handshake') this.finishHandshake(rec);
       return;
     }
     // A message_id the session already knows (its own frame's, or an earlier control's) is
     // dropped: relaying it would repoint that id in history and a reattach from it would miss
     // everything after (§13.7). Processing a retried control once is the same rule.
-    if (s.seenControls.has(frame.message_id) || s.history.knows(frame.message_id)) {
+    // A prompt the host admitted earlier (the queue releasing it) keeps the id its master gave it.
+    if (!admitted && (s.seenControls.has(frame.message_id) || s.history.knows(frame.message_id))) {
       this.logger.info('frame with a known message_id dropped', { connection: connection_id, message_id: frame.message_id });
       this.replyError(rec, s, 'DUPLICATE_MESSAGE_ID', `message_id ${frame.message_id} is already used in this session; the frame was dropped`, frame.message_id);
       return;
@@ -258,6 +314,7 @@ export class Hub {
     if (isControlType(frame.type)) {
       s.seenControls.set(frame.message_id, connection_id);
       if (s.seenControls.size > MAX_SEEN_CONTROLS) s.seenControls.delete(s.seenControls.keys().next().value as string);
+      if (frame.type === 'control.prompt.request' && s.source.admission && !admitted) return this.admit(rec, s, frame, s.source.admission);
       this.handleControl(s, rec, frame, from);
       return;
     }
@@ -266,6 +323,26 @@ export class Hub {
       return;
     }
     this.replyError(rec, s, 'UNEXPECTED_FRAME', `${frame.type} is sent by the client, not by a master`, frame.message_id);
+    return undefined;
+  }
+
+  /** Prompt admission (admission.ts): the verdict decides what the engine and the others see. */
+  private async admit(rec: ConnRecord, s: HubSession, frame: FrameOf<'control.prompt.request'>, admission: PromptAdmission): Promise<void> {
+    const from = { connection_id: rec.conn.id, kind: rec.conn.kind };
+    await admitPrompt(admission, frame, from, rawpExtensionOf(rec.extensions), {
+      live: () => this.sessions.get(rec.session_id) === s && this.conns.get(rec.conn.id) === rec,
+      handle: (f) => {
+        if (f.type !== 'control.prompt.request') s.seenControls.set(f.message_id, rec.conn.id);
+        this.handleControl(s, rec, f, from);
+      },
+      only: (f) => {
+        s.history.alias(f.message_id);
+        this.deliver(rec, f);
+      },
+      refuse: (code, message) => this.replyError(rec, s, code, message, frame.message_id),
+      clock: s.source.clock ?? this.clock,
+      logger: this.logger,
+    });
   }
 
   /**
@@ -340,19 +417,8 @@ export class Hub {
     let queue = rec.queue;
     if (rec.last_message_id !== undefined) {
       // §13.7: history of what the peer missed; it already contains everything queued meanwhile.
-      const h = s.history.since(rec.last_message_id);
       queue = [];
-      const frames = h.frames.filter((f) => maySend(f.type, rec.features).allowed);
-      this.sendHandshake(
-        rec,
-        s,
-        s.factory.make('session.history', {
-          frames,
-          buffer_status: h.buffer_status,
-          last_sync_timestamp: this.clock.now().toISOString(),
-          last_message_id: h.last_message_id,
-        }),
-      );
+      this.sendHandshake(rec, s, this.historyFrame(s, rec, s.history.since(rec.last_message_id)));
     }
     // A fresh attach gets the frames queued meanwhile only after these, so their ids must point at
     // the attach position: a peer cut off right after them resumes with the queued frames too.
@@ -362,10 +428,23 @@ export class Hub {
     if (rec.last_message_id === undefined) {
       const state = s.source.agentState();
       this.sendHandshake(rec, s, s.factory.make('agent.state.changed', { previous_state: state, current_state: state, reason: 'attached' }), at);
+      // After the §13.1 opening: the transcript so far (what was published before this attach;
+      // frames queued during the handshake follow live), unless nothing was ever published.
+      if (rec.freshHistory && rec.attachedAt >= 0) this.sendHandshake(rec, s, this.historyFrame(s, rec, s.history.upTo(rec.attachedAt)), at);
     }
     rec.phase = 'live';
     rec.queue = [];
     for (const f of queue) this.deliver(rec, f);
+  }
+
+  /** `session.history` for one connection: the frames its features allow (§12.2.1). */
+  private historyFrame(s: HubSession, rec: ConnRecord, h: SinceResult<WireFrame>): WireFrame {
+    return s.factory.make('session.history', {
+      frames: h.frames.filter((f) => maySend(f.type, rec.features).allowed),
+      buffer_status: h.buffer_status,
+      last_sync_timestamp: this.clock.now().toISOString(),
+      last_message_id: h.last_message_id,
+    });
   }
 
   /** A frame for one connection only: not broadcast, not kept, but its id is known to history. */

@@ -75,7 +75,9 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
     runner.options.catalog.refresh(runner.host);
     const writer = new TurnWriter((e) => runner.emit(e));
     const { text, paths } = referencedPrompt(prompt);
-    const requests = parseRequests(prompt.input_type === 'slash_command' && !text.startsWith('/') ? `/${text}` : text, paths, delegateReference);
+    // The text as it arrives: an expanded command (`/peek x` -> `read x`) is plain text now, and a
+    // command of our own still starts with its `/` (slash-commands §6; issue 11).
+    const requests = parseRequests(text, paths, delegateReference);
     writer.thinking(`The request parses as: ${requests.map((r) => r.kind).join(', ')}. Mode: ${runner.host.mode}. No model is involved; each step runs a real tool.`);
     await this.execute(runner, requests, writer, signal, 0);
     return { stop_reason: signal.aborted ? 'cancelled' : 'end_turn', usage: { input_tokens: 0, output_tokens: 0 } };

@@ -6,13 +6,14 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { buildFrame } from '../../../src/protocol/build';
 import type { Connection, WireFrame } from '../../../src/session/connection';
+import { OUR_MASTER_EXTENSIONS } from '../../../src/protocol/rawpExtension';
 import { LOCAL_VIEW_FEATURES, type SessionHost } from '../../../src/host/sessionHost';
 import { settle, until } from '../../support/settle';
 import { harness, type Harness } from './harness';
 
 function viewConnection(id = 'view-1'): Connection & { got: WireFrame[] } {
   const got: WireFrame[] = [];
-  return { id, kind: 'local', features: LOCAL_VIEW_FEATURES, got, send: (f) => void got.push(f), close: () => undefined };
+  return { id, kind: 'local', features: LOCAL_VIEW_FEATURES, extensions: OUR_MASTER_EXTENSIONS, got, send: (f) => void got.push(f), close: () => undefined };
 }
 
 function prompt(session_id: string, text: string) {
@@ -21,7 +22,7 @@ function prompt(session_id: string, text: string) {
 
 const types = (frames: readonly { type: string }[]) => frames.map((f) => f.type);
 
-describe('extension: session host', () => {
+describe('host: session host', () => {
   let h: Harness;
   let host: SessionHost;
   beforeEach(() => {
@@ -50,9 +51,7 @@ describe('extension: session host', () => {
     const view = viewConnection();
     assert.deepEqual(host.hub.attach(id, view, { last_message_id: host.log(id)!.lastMessageId! }), { ok: true });
     const p = prompt(id, 'read src/greeting.ts');
-    const routed = await host.fromView(id, view.id, p);
-    assert.equal(routed?.action.kind, 'prompt');
-    assert.deepEqual(routed?.delivery, { status: 'sent' });
+    host.fromView(view.id, p);
     await until(() => host.log(id)!.all().some((f) => f.type === 'session.usage'), 'the turn ends');
     const log = host.log(id)!.all();
     const at = log.findIndex((f) => f.message_id === p.message_id);
@@ -68,8 +67,7 @@ describe('extension: session host', () => {
     const id = await host.create({ agent: 'scripted' });
     const view = viewConnection();
     host.hub.attach(id, view);
-    const routed = await host.fromView(id, view.id, prompt(id, '/mode plan'));
-    assert.equal(routed?.action.kind, 'control');
+    host.fromView(view.id, prompt(id, '/mode plan'));
     await until(() => host.log(id)!.all().some((f) => f.type === 'agent.state.changed' && (f.payload as { mode?: string }).mode === 'plan'), 'mode switched');
     assert.ok(host.log(id)!.all().some((f) => f.type === 'control.mode.switch'));
     assert.equal(h.scripted[0].prompts.length, 0);
@@ -83,11 +81,11 @@ describe('extension: session host', () => {
     const id = await host.create({ agent: 'scripted' });
     const view = viewConnection();
     host.hub.attach(id, view);
-    await host.fromView(id, view.id, prompt(id, 'one'));
+    host.fromView(view.id, prompt(id, 'one'));
     await until(() => h.scripted[0].prompts.length === 1, 'first turn runs');
     const second = prompt(id, 'two');
-    const routed = await host.fromView(id, view.id, second);
-    assert.equal(routed?.delivery?.status, 'queued');
+    host.fromView(view.id, second);
+    await until(() => view.got.some((f) => f.type === 'x-rawp.notice' && JSON.stringify(f.payload).includes('queued')), 'the view is told the prompt is queued');
     await settle();
     assert.ok(!host.log(id)!.all().some((f) => f.type === 'session.error'), 'no PROMPT_IN_PROGRESS refusal');
     release();
@@ -130,7 +128,7 @@ describe('extension: session host', () => {
     const id = await host.create({ agent: 'scripted', name: 'My work' });
     const view = viewConnection();
     host.hub.attach(id, view);
-    await host.fromView(id, view.id, prompt(id, 'go'));
+    host.fromView(view.id, prompt(id, 'go'));
     await until(() => host.log(id)!.all().some((f) => f.type === 'tool.invoke.request'), 'tool call open');
     await host.dispose(); // the window reloads
     const host2 = h.makeHost();
@@ -159,7 +157,7 @@ describe('extension: session host', () => {
     host.hub.attach(id, view);
     for (const text of ['first', 'second']) {
       const before = host.log(id)!.all().filter((f) => f.type === 'session.usage').length;
-      await host.fromView(id, view.id, prompt(id, text));
+      host.fromView(view.id, prompt(id, text));
       await until(() => host.log(id)!.all().filter((f) => f.type === 'session.usage').length > before, `turn "${text}" ended`);
     }
     // Both turns are on disk before the window reloads (written through, no wait).
@@ -172,7 +170,7 @@ describe('extension: session host', () => {
     assert.deepEqual(await host2.restoreAll(), [id]);
     const view2 = viewConnection();
     host2.hub.attach(id, view2);
-    await host2.fromView(id, view2.id, prompt(id, 'third'));
+    host2.fromView(view2.id, prompt(id, 'third'));
     await until(() => host2.replay(id)!.live.some((f) => f.type === 'session.turn.start'), 'the third turn starts');
     const start = host2.replay(id)!.live.find((f) => f.type === 'session.turn.start');
     assert.ok(start?.type === 'session.turn.start');
@@ -211,7 +209,7 @@ describe('extension: session host', () => {
     const id = await host.create();
     const view = viewConnection();
     host.hub.attach(id, view);
-    await host.fromView(id, view.id, { type: 'control.prompt.cancel', message_id: 'x' });
+    host.fromView(view.id, { type: 'control.prompt.cancel', message_id: 'x' });
     assert.ok(view.got.some((f) => f.type === 'session.error'));
   });
 });

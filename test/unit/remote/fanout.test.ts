@@ -7,7 +7,8 @@ import { ScriptedAdapter } from '../../support/scriptedAdapter';
 import { http, rig, TestMaster, tryUpgrade, waitFor, type Rig } from './harness';
 
 /** Frames after a connection's own 4-frame opening (§13.1), as comparable ids. */
-const afterOpening = (frames: Array<Frame | VendorFrame>) => frames.slice(4).map((f) => `${f.type} ${f.message_id}`);
+// The §13.1 opening (4 frames) and, on a fresh attach to a session with history, its session.history.
+const afterOpening = (frames: Array<Frame | VendorFrame>) => frames.slice(frames[4]?.type === 'session.history' ? 5 : 4).map((f) => `${f.type} ${f.message_id}`);
 
 describe('remote/fan-out: every frame to every connection (§2.4), relay without echo, sharing', () => {
   let r: Rig | undefined;

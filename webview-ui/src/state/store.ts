@@ -10,6 +10,7 @@ import { maySend, type FeatureSet } from '../../../src/protocol/capabilities';
 import type { Frame, FrameType, PayloadOf } from '../../../src/protocol/frameTypes';
 import type { Metadata } from '../../../src/protocol/envelope';
 import { parseValue } from '../../../src/protocol/parse';
+import { OUR_MASTER_EXTENSIONS } from '../../../src/protocol/rawpExtension';
 import { applyFrame, createTranscript, currentTurn, finalize, type Transcript } from '../../../src/protocol/transcript';
 import {
   webviewMessage,
@@ -114,7 +115,8 @@ export class ChatStore {
         this.reset(m.payload.session_id, m.payload.name);
         this.connected = m.payload.live !== false;
         // Our own capabilities first (§13.1); a peer that knew them already just updates them.
-        this.sendFrame('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: MASTER_FEATURES });
+        // Our extension (decision 101): follow-ups typed during a turn are queued, replies come as notices.
+        this.sendFrame('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: MASTER_FEATURES, extensions: OUR_MASTER_EXTENSIONS });
         this.changed();
         return;
       case 'frames':

@@ -4,6 +4,7 @@
 // a drop becomes `session.disconnected` (the UI finalizes, §7.8.1) and a reconnect with
 // `?last_message_id=` brings `session.history` (§7.1, §13.7). Host-only requests the browser can
 // serve go to the HTTP API with an Authorization header; the rest get a notice.
+import { noticeOf } from '../../../src/protocol/rawpExtension';
 import { hostMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
 import { Listeners, type Transport } from './types';
 
@@ -163,6 +164,10 @@ export class WebSocketTransport implements Transport {
       if (typeof frame === 'object' && frame !== null && !Array.isArray(frame)) {
         const id = (frame as { message_id?: unknown }).message_id;
         if (typeof id === 'string') this.lastMessageId = id;
+        // A reply for this master only (queued, /help, a command error): shown as a notice, like
+        // the editor's host does for its view.
+        const notice = noticeOf(frame as { type: string; payload?: unknown });
+        if (notice) return this.notice(notice.level, notice.message);
         this.listeners.emit(hostMessage('frames', { session_id: sessionId, frames: [frame as Record<string, unknown>] }));
       }
     };

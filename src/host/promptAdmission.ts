@@ -1,0 +1,105 @@
+// The host's implementation of the engine's prompt-admission port (src/session/admission.ts) for
+// one session: every control.prompt.request, from any connection, goes through the slash-command
+// pipeline (slash-commands §5–§7: host commands, custom commands, file commands, templates; one
+// rule for `input_type`) and, for masters that asked for it, the follow-up queue (§8; decision
+// 101). Host commands without a frame of their own (/rename, /stop, /help, …) are done here, so
+// they work the same from the editor's view, a browser master or `rawp attach`.
+import { buildFrame } from '../protocol/build';
+import type { FrameOf, PayloadOf } from '../protocol/frameTypes';
+import type { LocalAction } from '../commands';
+import type { AdmissionSender, AdmissionVerdict, PromptAdmission } from '../session/admission';
+import type { SessionCommands } from './sessionCommands';
+
+type PromptFrame = FrameOf<'control.prompt.request'>;
+type PromptPayload = PayloadOf<'control.prompt.request'>;
+
+export interface AdmissionHost {
+  /** Send a prompt the queue released after a turn ended (already admitted). */
+  release(frame: PromptFrame): void;
+  rename(name: string): void;
+  /** Cancel the running turn (§6.1.2); false when none runs. */
+  cancelTurn(): boolean;
+  /** `/clear` from this connection: true when a view of ours starts the new conversation. */
+  clear(connection_id: string): boolean;
+}
+
+const QUEUED = 'The agent is busy: your prompt is queued and goes out when the turn ends.';
+
+export class SessionAdmission implements PromptAdmission {
+  /** Prompts the queue holds, by payload, with the frame their sender sent (its id is kept). */
+  private readonly held = new WeakMap<object, PromptFrame>();
+  /** Set while `admit` submits to the queue: the queue sending at once lands here. */
+  private sentNow?: PromptPayload;
+  private routing = false;
+
+  constructor(
+    private readonly session_id: string,
+    private readonly commands: SessionCommands,
+    private readonly host: AdmissionHost,
+  ) {}
+
+  /** The queue's `send`: at once (inside `admit`) or later, after the running turn. */
+  send(payload: PromptPayload): void {
+    if (this.routing) {
+      this.sentNow = payload;
+      return;
+    }
+    const original = this.held.get(payload);
+    this.held.delete(payload);
+    this.host.release(original ? { ...original, payload } : buildFrame('control.prompt.request', payload, { session_id: this.session_id }));
+  }
+
+  async admit(frame: PromptFrame, from: AdmissionSender): Promise<AdmissionVerdict> {
+    // The sender's input_type is not trusted: the pipeline derives it by one rule (decision 102).
+    const { prompt_text, input_type: _sent, ...extras } = frame.payload;
+    const action = await this.commands.route(prompt_text, extras);
+    switch (action.kind) {
+      case 'prompt':
+        return from.followUps ? this.queue(frame, action.payload) : { kind: 'run', payload: action.payload };
+      case 'control': {
+        const ctx = { session_id: this.session_id, parent_id: frame.message_id };
+        return { kind: 'control', frame: action.type === 'control.session.compact' ? buildFrame(action.type, action.payload, ctx) : buildFrame(action.type, action.payload, ctx) };
+      }
+      case 'handled':
+        return { kind: 'held' };
+      case 'error':
+        return { kind: 'refused', error_code: 'COMMAND_FAILED', message: `/${action.command}: ${action.message}` };
+      case 'local':
+        return this.local(action, from);
+    }
+  }
+
+  private queue(frame: PromptFrame, payload: PromptPayload): AdmissionVerdict {
+    this.routing = true;
+    this.sentNow = undefined;
+    try {
+      const delivery = this.commands.queue.submit(payload);
+      const sentNow = this.sentNow;
+      if (delivery.status === 'sent' && sentNow === payload) return { kind: 'run', payload };
+      this.held.set(payload, frame);
+      // A paused queue resumed by this submit sends its oldest item first, under that item's id.
+      if (sentNow) queueMicrotask(() => this.send(sentNow));
+      return { kind: 'held', notice: { level: 'info', message: QUEUED } };
+    } finally {
+      this.routing = false;
+      this.sentNow = undefined;
+    }
+  }
+
+  private local(action: LocalAction, from: AdmissionSender): AdmissionVerdict {
+    switch (action.action) {
+      case 'rename':
+        this.host.rename(action.name);
+        return { kind: 'held' };
+      case 'cancel':
+        return this.host.cancelTurn() ? { kind: 'held' } : { kind: 'held', notice: { level: 'info', message: 'No turn is running.' } };
+      case 'help':
+        return { kind: 'held', notice: { level: 'info', message: action.commands.map((c) => `/${c.name} — ${c.description}`).join('\n') } };
+      case 'clear':
+        if (this.host.clear(from.connection_id)) return { kind: 'held' };
+        return { kind: 'held', notice: { level: 'info', message: '/clear: start a new session from the session list (this session keeps running for the other masters).' } };
+      default:
+        return { kind: 'held', notice: { level: 'info', message: `/${action.command} is not available for this agent here.` } };
+    }
+  }
+}
