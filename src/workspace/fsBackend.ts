@@ -51,6 +51,8 @@ export type FsErrorCode =
   | 'FS_AMBIGUOUS_EDIT'
   | 'FS_EDIT_NOT_FOUND'
   | 'FS_IS_DIRECTORY'
+  /** Edit/Write of a file that is not valid UTF-8 (binary, Latin-1 …): refused, nothing written (issue 12 finding 6). */
+  | 'FS_NOT_TEXT'
   | 'FS_OUTSIDE_WORKSPACE'
   | 'FS_PERMISSION'
   | 'FS_IO';

@@ -10,6 +10,7 @@
 // "check guard -> transform -> write" cannot interleave with another write of ours. Writes go to a
 // temp file in the same directory and are renamed into place (create-if-absent uses link(), which
 // fails atomically when someone created the file meanwhile); the old file mode is kept.
+import { isUtf8 } from 'node:buffer';
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fsp, watch as fsWatch, realpathSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -26,6 +27,7 @@ import {
   type FsWriteResult,
   type WriteGuard,
 } from './fsBackend';
+import { HANDLE_PINNING, pinDirectory, readFileIn, type PinnedDir } from './pinnedDir';
 
 export interface NodeFsBackendOptions {
   /**
@@ -80,32 +82,40 @@ export class NodeFsBackend implements FsBackend {
 
   async stat(path: string): Promise<FsStat | undefined> {
     const abs = await this.resolveChecked(path, { leafMayBeLink: true });
-    const st = await lstatOrUndefined(abs);
-    if (!st) return undefined;
-    const type = entryType(st);
-    let version: FsVersion;
-    if (type === 'file') version = await this.fileVersion(abs);
-    else if (type === 'symlink') version = versionOfText('symlink:' + (await fsp.readlink(abs)));
-    else version = (`d:${st.ino}:${st.mtimeMs}`) as FsVersion;
-    return { type, size: st.size, mtimeMs: st.mtimeMs, version };
+    return this.inParent(abs, async (dir, leaf) => {
+      const st = await lstatOrUndefined(dir.child(leaf));
+      if (!st) return undefined;
+      const type = entryType(st);
+      let version: FsVersion;
+      if (type === 'file') version = await this.fileVersion(abs, dir, leaf);
+      else if (type === 'symlink') version = versionOfText('symlink:' + (await fsp.readlink(dir.child(leaf))));
+      else version = (`d:${st.ino}:${st.mtimeMs}`) as FsVersion;
+      return { type, size: st.size, mtimeMs: st.mtimeMs, version };
+    }).catch((e: unknown) => {
+      if (e instanceof FsError && e.code === 'FS_NOT_FOUND') return undefined;
+      throw e;
+    });
   }
 
   async readText(path: string): Promise<FsTextFile> {
     const abs = await this.resolveChecked(path);
-    const bytes = await this.readExistingFile(abs);
+    const bytes = await this.inParent(abs, (dir, leaf) => readFileIn(dir, leaf, abs));
     return { text: decode(bytes), version: versionOfBytes(bytes) };
   }
 
   async list(dir: string): Promise<FsDirEntry[]> {
     const abs = await this.resolveChecked(dir);
+    const pinned = await pinDirectory(this.rootOf(abs), abs);
     try {
-      const entries = await fsp.readdir(abs, { withFileTypes: true });
+      const entries = await fsp.readdir(pinned.self, { withFileTypes: true });
       return entries
         .filter((e) => !e.name.includes(TEMP_MARK))
         .map((e) => ({ name: e.name, type: e.isSymbolicLink() ? 'symlink' : e.isFile() ? 'file' : e.isDirectory() ? 'directory' : 'other' }) satisfies FsDirEntry)
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (e) {
       throw toFsError(e, abs);
+    } finally {
+      await pinned.close();
     }
   }
 
@@ -119,13 +129,16 @@ export class NodeFsBackend implements FsBackend {
 
   async delete(path: string): Promise<void> {
     const abs = await this.resolveChecked(path);
-    await this.locked(abs, async () => {
-      try {
-        await fsp.unlink(abs);
-      } catch (e) {
-        throw toFsError(e, abs);
-      }
-    });
+    await this.locked(abs, () =>
+      this.inParent(abs, async (dir, leaf) => {
+        if ((await lstatOrUndefined(dir.child(leaf)))?.isSymbolicLink()) throw new FsError(`refusing to delete through the symlink "${abs}"`, 'FS_OUTSIDE_WORKSPACE');
+        try {
+          await fsp.unlink(dir.child(leaf));
+        } catch (e) {
+          throw toFsError(e, abs);
+        }
+      }),
+    );
   }
 
   watch(listener: (changes: FsChange[]) => void): Disposable {
@@ -178,15 +191,15 @@ export class NodeFsBackend implements FsBackend {
    * not been modified for STABLE_MS when it was hashed, so a write inside one timestamp tick can
    * never hide behind a cached entry. Reads and writes always hash the bytes they use.
    */
-  private async fileVersion(abs: string): Promise<FsVersion> {
-    const st = await fsp.lstat(abs, { bigint: true }).catch((e: unknown) => {
+  private async fileVersion(abs: string, dir: PinnedDir, leaf: string): Promise<FsVersion> {
+    const st = await fsp.lstat(dir.child(leaf), { bigint: true }).catch((e: unknown) => {
       throw toFsError(e, abs);
     });
     const key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
     const hit = this.versionCache.get(abs);
     if (hit && hit.key === key && hit.stable) return hit.version;
     const hashedAt = Date.now();
-    const version = versionOfBytes(await readBytes(abs));
+    const version = versionOfBytes(await readFileIn(dir, leaf, abs));
     const changedAt = Number((st.mtimeNs > st.ctimeNs ? st.mtimeNs : st.ctimeNs) / 1_000_000n);
     if (this.versionCache.size > 20_000) this.versionCache.clear();
     this.versionCache.set(abs, { key, version, stable: hashedAt - changedAt > STABLE_MS });
@@ -203,45 +216,57 @@ export class NodeFsBackend implements FsBackend {
   private async update(path: string, guard: WriteGuard, transform: (current: string) => string, mustExist = false): Promise<FsWriteResult> {
     const abs = await this.resolveChecked(path);
     return this.locked(abs, async () => {
-      const st = await lstatOrUndefined(abs);
-      if (st && st.isSymbolicLink()) throw new FsError(`refusing to write through the symlink "${abs}"`, 'FS_OUTSIDE_WORKSPACE');
-      if (st && st.isDirectory()) throw new FsError(`"${abs}" is a directory`, 'FS_IS_DIRECTORY');
-      const beforeBytes = st ? await readBytes(abs) : undefined;
-      const currentVersion = beforeBytes ? versionOfBytes(beforeBytes) : undefined;
-      if (guard.kind === 'replaceIfVersion' && currentVersion !== guard.version) {
-        throw new FsError(
-          currentVersion === undefined
-            ? `"${abs}" was deleted since it was read; read it again before writing`
-            : `"${abs}" changed since it was read (by a person, another tool or another agent); read it again`,
-          'FS_STALE_VERSION',
-        );
+      // The parent is pinned once (pinnedDir.ts): the read, the temp file and the rename all happen
+      // in the directory that was checked, whatever is swapped meanwhile. A missing parent is
+      // created only once the guards have passed.
+      let dir = await pinDirectory(this.rootOf(abs), dirname(abs), { what: abs }).catch((e: unknown) => {
+        if (e instanceof FsError && e.code === 'FS_NOT_FOUND') return undefined;
+        throw e;
+      });
+      try {
+        const leaf = basename(abs);
+        const st = dir ? await lstatOrUndefined(dir.child(leaf)) : undefined;
+        if (st && st.isSymbolicLink()) throw new FsError(`refusing to write through the symlink "${abs}"`, 'FS_OUTSIDE_WORKSPACE');
+        if (st && st.isDirectory()) throw new FsError(`"${abs}" is a directory`, 'FS_IS_DIRECTORY');
+        const beforeBytes = st && dir ? await readFileIn(dir, leaf, abs) : undefined;
+        const currentVersion = beforeBytes ? versionOfBytes(beforeBytes) : undefined;
+        if (guard.kind === 'replaceIfVersion' && currentVersion !== guard.version) {
+          throw new FsError(
+            currentVersion === undefined
+              ? `"${abs}" was deleted since it was read; read it again before writing`
+              : `"${abs}" changed since it was read (by a person, another tool or another agent); read it again`,
+            'FS_STALE_VERSION',
+          );
+        }
+        if (guard.kind === 'createIfAbsent' && beforeBytes) {
+          throw new FsError(`"${abs}" already exists and was not read in this session; read it before overwriting`, 'FS_EXISTS');
+        }
+        if (mustExist && !beforeBytes) throw new FsError(`"${abs}" does not exist`, 'FS_NOT_FOUND');
+        // Issue 12 finding 6: decoding would turn every invalid byte into U+FFFD on write.
+        if (beforeBytes && !isUtf8(beforeBytes)) {
+          throw new FsError(`"${abs}" is not UTF-8 text (binary, or another encoding such as Latin-1); it is left untouched — edit it with a tool that keeps its bytes`, 'FS_NOT_TEXT');
+        }
+        const before = beforeBytes ? decode(beforeBytes) : '';
+        const produced = transform(before);
+        // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
+        const after = beforeBytes ? withLineEnding(produced, lineEndingOf(before)) : produced;
+        const afterBytes = Buffer.from(after, 'utf8');
+        dir ??= await pinDirectory(this.rootOf(abs), dirname(abs), { create: true, what: abs });
+        await this.atomicWrite(dir, leaf, abs, afterBytes, st?.mode, guard.kind === 'createIfAbsent' || !beforeBytes);
+        return { before, after, version: versionOfBytes(afterBytes), created: !beforeBytes };
+      } finally {
+        await dir?.close();
       }
-      if (guard.kind === 'createIfAbsent' && beforeBytes) {
-        throw new FsError(`"${abs}" already exists and was not read in this session; read it before overwriting`, 'FS_EXISTS');
-      }
-      if (mustExist && !beforeBytes) throw new FsError(`"${abs}" does not exist`, 'FS_NOT_FOUND');
-      const before = beforeBytes ? decode(beforeBytes) : '';
-      const produced = transform(before);
-      // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
-      const after = beforeBytes ? withLineEnding(produced, lineEndingOf(before)) : produced;
-      const afterBytes = Buffer.from(after, 'utf8');
-      await this.atomicWrite(abs, afterBytes, st?.mode, guard.kind === 'createIfAbsent' || !beforeBytes);
-      return { before, after, version: versionOfBytes(afterBytes), created: !beforeBytes };
     });
   }
 
-  private async atomicWrite(abs: string, bytes: Buffer, mode: number | undefined, exclusive: boolean): Promise<void> {
-    const dir = dirname(abs);
-    try {
-      await fsp.mkdir(dir, { recursive: true });
-    } catch (e) {
-      throw toFsError(e, dir);
-    }
-    // Check the path again right before writing: a parent swapped for a symlink since the first
-    // check (by the agent's shell, a person) or a directory mkdir just created must not carry the
-    // write outside the workspace.
-    await this.resolveChecked(abs);
-    const tmp = join(dir, `.${basename(abs)}${TEMP_MARK}${randomBytes(6).toString('hex')}`);
+  /** Temp file beside the target in the pinned directory, then rename (or link, never clobbering) into place. */
+  private async atomicWrite(dir: PinnedDir, leaf: string, abs: string, bytes: Buffer, mode: number | undefined, exclusive: boolean): Promise<void> {
+    // Without handle pinning, check the path again right before writing: a parent swapped for a
+    // symlink since the first check must not carry the write outside the workspace.
+    if (!HANDLE_PINNING) await this.resolveChecked(abs);
+    const tmp = dir.child(`.${leaf}${TEMP_MARK}${randomBytes(6).toString('hex')}`);
+    const target = dir.child(leaf);
     let handle: fsp.FileHandle | undefined;
     try {
       handle = await fsp.open(tmp, 'wx', mode !== undefined ? mode & 0o7777 : 0o666);
@@ -251,17 +276,36 @@ export class NodeFsBackend implements FsBackend {
       await handle.sync();
       await handle.close();
       handle = undefined;
+      // The directory was swapped or moved away while we wrote: the write would land where the
+      // caller does not expect it (still inside the workspace — the handle saw to that). Refuse.
+      if (!(await dir.isAt(dirname(abs)))) throw new FsError(`"${dirname(abs)}" was moved or replaced (by a symlink?) during the write; nothing was written`, 'FS_OUTSIDE_WORKSPACE');
       if (exclusive) {
         // link() fails with EEXIST if someone created the file since our check: never clobber it.
-        await linkOrRename(tmp, abs);
+        await linkOrRename(tmp, target);
       } else {
-        await fsp.rename(tmp, abs);
+        await fsp.rename(tmp, target);
       }
     } catch (e) {
       await handle?.close().catch(() => undefined);
       await fsp.unlink(tmp).catch(() => undefined);
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new FsError(`"${abs}" was created by someone else meanwhile`, 'FS_EXISTS');
       throw toFsError(e, abs);
+    }
+  }
+
+  /** The root `abs` lies in ('/' for an allowed outside path). */
+  private rootOf(abs: string): string {
+    return this.roots.find((r) => abs === r || abs.startsWith(r.endsWith(sep) ? r : r + sep)) ?? '/';
+  }
+
+  /** Runs `fn` with the parent directory of `abs` pinned (the root itself is its own parent's child). */
+  private async inParent<T>(abs: string, fn: (dir: PinnedDir, leaf: string) => Promise<T>): Promise<T> {
+    const root = this.rootOf(abs);
+    const dir = await pinDirectory(abs === root ? dirname(root) : root, dirname(abs), { what: abs });
+    try {
+      return await fn(dir, basename(abs));
+    } finally {
+      await dir.close();
     }
   }
 
@@ -275,14 +319,6 @@ export class NodeFsBackend implements FsBackend {
       if (this.locks.get(key) === tail) this.locks.delete(key);
     });
     return run;
-  }
-
-  private async readExistingFile(abs: string): Promise<Buffer> {
-    const st = await lstatOrUndefined(abs);
-    if (!st) throw new FsError(`"${abs}" does not exist`, 'FS_NOT_FOUND');
-    if (st.isSymbolicLink()) throw new FsError(`refusing to follow the symlink "${abs}"`, 'FS_OUTSIDE_WORKSPACE');
-    if (st.isDirectory()) throw new FsError(`"${abs}" is a directory`, 'FS_IS_DIRECTORY');
-    return readBytes(abs);
   }
 
   /**
@@ -338,14 +374,6 @@ async function lstatOrUndefined(p: string) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw toFsError(e, p);
-  }
-}
-
-async function readBytes(abs: string): Promise<Buffer> {
-  try {
-    return await fsp.readFile(abs);
-  } catch (e) {
-    throw toFsError(e, abs);
   }
 }
 
