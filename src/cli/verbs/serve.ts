@@ -103,9 +103,12 @@ export const serveVerb: Verb = {
     const logger = values.verbose ? stderrLogger(io) : undefined;
     const rulesFile = values['rules-file'] ?? join(homedir(), '.config', 'rawp', 'permission-rules.json');
     const defaultAgent = values.agent ?? 'builtin';
+    // The host's agents: the known CLIs detected here, and the one ACP command line the operator
+    // configured with --agent. A master's POST /v1/sessions may only name one of these: its
+    // `agent` string is an id, never a command line (issue 12 #5: "acp:sh -c '…'" ran anything).
+    const configuredAcp = defaultAgent.startsWith('acp:') ? [defaultAgent.slice(4)] : [];
     const makeAgent = async (requested: string): Promise<AgentAdapter> => {
-      const acp = requested.startsWith('acp:') ? [requested.slice(4)] : [];
-      const candidates = await detectAgents({ openai: { baseUrl: values['base-url'], model: values.model }, acpCommands: acp });
+      const candidates = await detectAgents({ openai: { baseUrl: values['base-url'], model: values.model }, acpCommands: configuredAcp });
       const choice = chooseAgent(candidates, { requested });
       if (!choice.ok) throw new Error(choice.error);
       return createAgent(choice.agent, { rulesFile, openai: { baseUrl: values['base-url'], model: values.model } });
