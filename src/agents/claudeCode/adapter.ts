@@ -13,7 +13,7 @@ import { commandsFromInitialize } from './commands';
 import { decidePermission } from './permission';
 import { CLAUDE_MENTIONS, promptText } from '../promptText';
 import { defaultCatalog } from './tools';
-import { ClaudeTranslator, type ClaudeItem } from './translate';
+import { ClaudeTranslator, type ClaudeItem, type PermissionAsk } from './translate';
 
 export interface ClaudeCodeOptions {
   /** Path of `claude` (default: RAWP_CLAUDE_PATH, the npm package, then PATH). */
@@ -114,7 +114,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
 
   async compact(instruction: string | undefined): Promise<PayloadOf<'session.compacted'>> {
     if (!this.proc?.running) await this.spawn();
-    this.translator.compactionTrigger = 'requested';
+    this.translator.compaction.requested = true;
     const pending: PendingTurn = { kind: 'compact', resolve: () => {} };
     await new Promise<TurnOutcome>((resolve) => {
       pending.resolve = (o) => {
@@ -242,6 +242,11 @@ export class ClaudeCodeAdapter implements AgentAdapter {
         return;
       case 'control_cancel':
         return;
+      case 'malformed':
+        // A line of a known type whose fields do not fit (a CLI version we have not seen): shown
+        // once as a warning, the session goes on.
+        host.emit({ type: 'agent.error', payload: { error_code: 'MALFORMED_NATIVE_LINE', message: `Claude Code wrote a ${item.type} line this client cannot read (${item.detail}); it was skipped`, severity: 'warning', recoverable: true, details: { module: 'claude-code', line_type: item.type } } });
+        return;
       case 'result': {
         const turn = this.turn;
         if (!turn) return;
@@ -253,7 +258,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     }
   }
 
-  private async answerPermission(ask: Parameters<typeof decidePermission>[1]): Promise<void> {
+  private async answerPermission(ask: PermissionAsk): Promise<void> {
     const host = this.host!;
     let decision;
     try {

@@ -1,7 +1,7 @@
 // Slash commands of Claude Code (§12.1.1): from the `initialize` control response, or — when only
 // a captured stdout is at hand — from the names in `system/init`.
 import type { CommandEntry } from '../../session/agentAdapter';
-import { arr, isObj, str } from './native';
+import { InitializeResponse } from './streamJson';
 
 const CATEGORY: Record<string, CommandEntry['category']> = {
   compact: 'session',
@@ -25,15 +25,15 @@ function entry(name: string, description: string, argumentHint?: string): Comman
 
 /** `initialize` response `{ commands: [{ name, description, argumentHint }] }` -> entries. */
 export function commandsFromInitialize(response: unknown): CommandEntry[] | undefined {
-  if (!isObj(response) || !Array.isArray(response.commands)) return undefined;
+  const parsed = InitializeResponse.safeParse(response);
+  if (!parsed.success) return undefined;
   const out: CommandEntry[] = [];
   const seen = new Set<string>();
-  for (const c of arr(response.commands)) {
-    if (!isObj(c)) continue;
-    const name = str(c.name)?.replace(/^\//, '');
-    if (!name || seen.has(name)) continue;
+  for (const c of parsed.data.commands) {
+    const name = c?.name.replace(/^\//, '');
+    if (!c || !name || seen.has(name)) continue;
     seen.add(name);
-    out.push(entry(name, str(c.description) ?? '', str(c.argumentHint)));
+    out.push(entry(name, c.description ?? '', c.argumentHint ?? undefined));
   }
   return out;
 }

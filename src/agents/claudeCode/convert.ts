@@ -60,6 +60,9 @@ export function convertClaudeCode(lines: Iterable<string>, options: ConvertOptio
           writer.event(ev);
           break;
         }
+        case 'malformed':
+          warnings.push({ line, message: `${item.type} line skipped: ${item.detail}` });
+          break;
         case 'result':
           // A turn that produced nothing but an error is still a turn (a prompt went in).
           if (item.model_turns > 0 || item.is_error) writer.startTurn();

@@ -4,13 +4,22 @@
 //
 // What it returns are *items*: frame content for the engine (`event`), and things only the caller
 // can act on — the session's init (catalog), the initialize response (commands), permission asks
-// to answer, and the turn's end (`result`).
-import type { AgentEvent, CatalogTool, CommandEntry, TurnOutcome, TurnUsage } from '../../session/agentAdapter';
+// to answer, the turn's end (`result`), and lines that did not fit their schema (`malformed`).
+// Lines are read through the schemas of streamJson.ts; usage/cost accounting, compaction
+// detection and permission asks are their own units (usageMeter.ts, compaction.ts, permissionAsk.ts).
+import type { AgentEvent, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
 import type { Metadata } from '../../protocol/envelope';
 import { commandsFromInitialize } from './commands';
-import { arr, contentText, isObj, num, obj, str, usageOf, type Json } from './native';
+import { CompactionWatch } from './compaction';
+import { permissionAskOf, type PermissionAsk } from './permissionAsk';
+import { contentText, parseStreamLine, type AssistantLine, type ControlRequestLine, type ResultLine, type StreamEventLine, type StreamLine, type SystemLine, type ToolUseBlock, type UserLine } from './streamJson';
 import { catalogFor, SUBAGENT_TOOLS } from './tools';
-import { displayPath, toolOutcome } from './toolOutput';
+import { toolOutcome } from './toolOutput';
+import { turnEnd } from './turnEnd';
+import { UsageMeter } from './usageMeter';
+
+export type { PermissionAsk } from './permissionAsk';
+export { affectedPaths } from './permissionAsk';
 
 export interface ClaudeInit {
   agent_session_id: string;
@@ -22,28 +31,14 @@ export interface ClaudeInit {
   version?: string;
 }
 
-export interface PermissionAsk {
-  request_id: string;
-  tool_name: string;
-  input: Record<string, unknown>;
-  tool_use_id?: string;
-  /** What the CLI says the call does ("a.txt", "print hello"). */
-  description?: string;
-  /** `permission_suggestions`: rules the user may accept for the rest of the session. */
-  suggestions: unknown[];
-  decision_reason?: string;
-  /** Files the call touches (workspace-relative where possible). */
-  affected_paths: string[];
-  /** The subagent context of the call, when a subagent makes it. */
-  metadata?: Metadata;
-}
-
 export type ClaudeItem =
   | { kind: 'event'; event: AgentEvent }
   | { kind: 'init'; init: ClaudeInit }
   | { kind: 'commands'; commands: CommandEntry[] }
-  | { kind: 'control_response'; request_id: string; ok: boolean; response: Json; error?: string }
-  | { kind: 'control_request'; request_id: string; subtype: string; request: Json }
+  | { kind: 'control_response'; request_id: string; ok: boolean; response: Record<string, unknown>; error?: string }
+  | { kind: 'control_request'; request_id: string; subtype: string }
+  /** A line of a known type that does not fit its schema: reported, skipped (never fatal). */
+  | { kind: 'malformed'; type: string; detail: string }
   | { kind: 'permission'; ask: PermissionAsk }
   | { kind: 'control_cancel'; request_id: string }
   /** `model_turns`: model calls in the turn (0 for a local command such as a failed /compact). */
@@ -68,7 +63,7 @@ interface PendingTools {
   key: string;
   messageId: string;
   parent: string | null;
-  uses: Json[];
+  uses: ToolUseBlock[];
 }
 
 export interface TranslatorOptions {
@@ -89,12 +84,9 @@ export class ClaudeTranslator {
   private readonly subagentDepth = new Map<string, { depth: number; agent_type?: string }>();
   private pending: PendingTools | undefined;
   private interruptRequested = false;
-  private lastTotalCost = 0;
-  private contextUsed: number | undefined;
-  private contextWindow: number | undefined;
-  private pendingCompaction: { trigger: 'auto' | 'manual'; pre: number; post: number } | undefined;
-  /** Override of the next compaction's trigger (`requested` when the master asked, §6.3.1). */
-  compactionTrigger: 'requested' | undefined;
+  private readonly usage = new UsageMeter();
+  /** Set `compaction.requested` before a compaction the master asked for (§6.3.1). */
+  readonly compaction = new CompactionWatch();
 
   constructor(private readonly options: TranslatorOptions = {}) {}
 
@@ -108,12 +100,16 @@ export class ClaudeTranslator {
     return this.blocks.size > 0 || this.tools.size > 0 || this.pending !== undefined;
   }
 
-  translate(line: unknown): ClaudeItem[] {
+  /** One decoded stdout line (any JSON value). */
+  translate(value: unknown): ClaudeItem[] {
+    const parsed = parseStreamLine(value);
+    // keep_alive and line types of newer versions: nothing to show.
+    if (parsed.kind === 'unknown') return [];
+    if (parsed.kind === 'malformed') return [{ kind: 'malformed', type: parsed.type, detail: parsed.detail }];
+    const line = parsed.line;
     const out: ClaudeItem[] = [];
-    if (!isObj(line)) return out;
-    const type = str(line.type);
     if (this.pending && !this.continuesPending(line)) this.flushTools(out);
-    switch (type) {
+    switch (line.type) {
       case 'system':
         this.system(line, out);
         break;
@@ -136,10 +132,7 @@ export class ClaudeTranslator {
         this.controlResponse(line, out);
         break;
       case 'control_cancel_request':
-        if (str(line.request_id)) out.push({ kind: 'control_cancel', request_id: str(line.request_id)! });
-        break;
-      default:
-        // keep_alive and line types of newer versions: nothing to show.
+        out.push({ kind: 'control_cancel', request_id: line.request_id });
         break;
     }
     return out;
@@ -159,77 +152,84 @@ export class ClaudeTranslator {
 
   // ---- line kinds ---------------------------------------------------------------------------
 
-  private system(line: Json, out: ClaudeItem[]): void {
-    const subtype = str(line.subtype);
-    if (subtype === 'init') {
-      const toolNames = arr(line.tools).filter((t): t is string => typeof t === 'string');
-      const sid = str(line.session_id);
-      if (sid) this.agentSessionId = sid;
-      this.model = str(line.model) ?? this.model;
-      out.push({
-        kind: 'init',
-        init: {
-          agent_session_id: sid ?? '',
-          model: str(line.model),
-          toolNames,
-          tools: catalogFor(toolNames),
-          slash_commands: arr(line.slash_commands).filter((c): c is string => typeof c === 'string'),
-          permissionMode: str(line.permissionMode),
-          version: str(line.claude_code_version),
-        },
-      });
-    } else if (subtype === 'api_retry') {
-      const status = num(line.error_status);
-      this.event(out, {
-        type: 'agent.error',
-        payload: {
-          error_code: 'API_RETRY',
-          message: `Model API error${status ? ` ${status}` : ''}${str(line.error) ? ` (${str(line.error)})` : ''}; retry ${num(line.attempt) ?? '?'} of ${num(line.max_retries) ?? '?'}`,
-          severity: 'warning',
-          recoverable: true,
-          details: { module: 'claude-code' },
-        },
-      });
-    } else if (subtype === 'compact_boundary') {
-      const meta = obj(line.compact_metadata);
-      this.pendingCompaction = { trigger: meta.trigger === 'auto' ? 'auto' : 'manual', pre: num(meta.pre_tokens) ?? 0, post: num(meta.post_tokens) ?? 0 };
-    } else if (subtype === 'status' && line.compact_result === 'failed') {
-      this.compactionTrigger = undefined;
-      this.event(out, {
-        type: 'agent.error',
-        payload: { error_code: 'COMPACT_FAILED', message: `Compaction failed: ${str(line.compact_error) ?? 'unknown reason'}`, severity: 'warning', recoverable: true, details: { module: 'claude-code' } },
-      });
-    } else if (subtype === 'task_progress' || subtype === 'task_started') {
-      // A running subagent reports what it does: relay as progress of its invocation (§10.4, §13.5).
-      const id = str(line.tool_use_id);
-      const open = id ? this.tools.get(id) : undefined;
-      const text = str(line.description);
-      if (id && open?.subagent && text && subtype === 'task_progress') {
-        this.event(out, { type: 'tool.invoke.stream', payload: { invocation_id: id, tool_name: open.name, stream_type: 'progress', chunk: text, sequence: open.streamSeq++ } }, open.metadata);
+  private system(line: SystemLine, out: ClaudeItem[]): void {
+    switch (line.subtype) {
+      case 'init': {
+        if (line.session_id) this.agentSessionId = line.session_id;
+        this.model = line.model ?? this.model;
+        out.push({
+          kind: 'init',
+          init: {
+            agent_session_id: line.session_id ?? '',
+            model: line.model,
+            toolNames: line.tools,
+            tools: catalogFor(line.tools),
+            slash_commands: line.slash_commands,
+            permissionMode: line.permissionMode,
+            version: line.claude_code_version,
+          },
+        });
+        return;
       }
+      case 'api_retry': {
+        const status = line.error_status;
+        this.event(out, {
+          type: 'agent.error',
+          payload: {
+            error_code: 'API_RETRY',
+            message: `Model API error${status ? ` ${status}` : ''}${line.error ? ` (${line.error})` : ''}; retry ${line.attempt ?? '?'} of ${line.max_retries ?? '?'}`,
+            severity: 'warning',
+            recoverable: true,
+            details: { module: 'claude-code' },
+          },
+        });
+        return;
+      }
+      case 'compact_boundary':
+        this.compaction.boundary(line.compact_metadata);
+        return;
+      case 'status':
+        if (line.compact_result !== 'failed') return;
+        this.compaction.failed();
+        this.event(out, {
+          type: 'agent.error',
+          payload: { error_code: 'COMPACT_FAILED', message: `Compaction failed: ${line.compact_error ?? 'unknown reason'}`, severity: 'warning', recoverable: true, details: { module: 'claude-code' } },
+        });
+        return;
+      case 'task_progress':
+      case 'task_started': {
+        // A running subagent reports what it does: relay as progress of its invocation (§10.4, §13.5).
+        const id = line.tool_use_id;
+        const open = id ? this.tools.get(id) : undefined;
+        if (id && open?.subagent && line.description && line.subtype === 'task_progress') {
+          this.event(out, { type: 'tool.invoke.stream', payload: { invocation_id: id, tool_name: open.name, stream_type: 'progress', chunk: line.description, sequence: open.streamSeq++ } }, open.metadata);
+        }
+        return;
+      }
+      default:
+        return;
     }
   }
 
-  private streamEvent(line: Json, out: ClaudeItem[]): void {
-    const ev = obj(line.event);
-    const parent = str(line.parent_tool_use_id) ?? null;
+  private streamEvent(line: StreamEventLine, out: ClaudeItem[]): void {
+    const ev = line.event;
+    const parent = line.parent_tool_use_id ?? null;
     const pkey = parent ?? '';
     const metadata = this.contextOf(parent);
-    switch (str(ev.type)) {
+    switch (ev.type) {
       case 'message_start': {
-        const msg = obj(ev.message);
-        const id = str(msg.id) ?? `anon-${this.streamedMessages.size}`;
+        const id = ev.message.id ?? `anon-${this.streamedMessages.size}`;
         this.streamedMessages.add(id);
         this.streamingMessage.set(pkey, id);
-        if (parent === null) this.noteContext(usageOf(msg.usage));
+        if (parent === null) this.usage.noteMessage(ev.message.usage);
         break;
       }
       case 'content_block_start': {
-        const cb = obj(ev.content_block);
-        const key = this.blockKey(pkey, num(ev.index) ?? 0);
+        const cb = ev.content_block;
+        const key = this.blockKey(pkey, ev.index);
         if (cb.type === 'text' || cb.type === 'thinking') {
           this.blocks.set(key, { content_index: this.contentIndex++, kind: cb.type, text: '', metadata });
-          const initial = str(cb.type === 'text' ? cb.text : cb.thinking);
+          const initial = cb.type === 'text' ? cb.text : cb.thinking;
           if (initial) this.delta(out, key, initial);
         } else if (cb.type === 'redacted_thinking') {
           const b: OpenBlock = { content_index: this.contentIndex++, kind: 'thinking', text: '', metadata };
@@ -240,55 +240,53 @@ export class ClaudeTranslator {
         break;
       }
       case 'content_block_delta': {
-        const d = obj(ev.delta);
-        const key = this.blockKey(pkey, num(ev.index) ?? 0);
-        if (d.type === 'text_delta' && str(d.text)) this.delta(out, key, str(d.text)!);
-        else if (d.type === 'thinking_delta' && str(d.thinking)) this.delta(out, key, str(d.thinking)!);
+        const d = ev.delta;
+        const key = this.blockKey(pkey, ev.index);
+        if (d.type === 'text_delta' && d.text) this.delta(out, key, d.text);
+        else if (d.type === 'thinking_delta' && d.thinking) this.delta(out, key, d.thinking);
         break;
       }
       case 'content_block_stop':
-        this.closeBlock(out, this.blockKey(pkey, num(ev.index) ?? 0), false);
+        this.closeBlock(out, this.blockKey(pkey, ev.index), false);
         break;
       default:
         break;
     }
   }
 
-  private assistant(line: Json, out: ClaudeItem[]): void {
-    const msg = obj(line.message);
-    const parent = str(line.parent_tool_use_id) ?? null;
+  private assistant(line: AssistantLine, out: ClaudeItem[]): void {
+    const msg = line.message;
+    const parent = line.parent_tool_use_id ?? null;
     const metadata = this.contextOf(parent);
-    const messageId = str(msg.id) ?? '';
+    const messageId = msg.id ?? '';
     const streamed = this.streamedMessages.has(messageId);
-    if (parent === null && !streamed) this.noteContext(usageOf(msg.usage));
+    if (parent === null && !streamed) this.usage.noteMessage(msg.usage);
     // The CLI's own notices come as "<synthetic>" messages. An API error is reported by the
     // `result` as agent.error, so its notice would only say the same twice.
     const synthetic = msg.model === '<synthetic>';
-    for (const c of arr(msg.content)) {
-      if (!isObj(c)) continue;
+    for (const c of typeof msg.content === 'string' ? [] : msg.content) {
       if (c.type === 'tool_use') {
         const key = `${parent ?? ''}|${messageId}`;
         if (this.pending && this.pending.key !== key) this.flushTools(out);
         this.pending ??= { key, messageId, parent, uses: [] };
         this.pending.uses.push(c);
       } else if ((c.type === 'text' || c.type === 'thinking') && !streamed) {
-        const text = str(c.type === 'text' ? c.text : c.thinking) ?? '';
+        const text = c.type === 'text' ? c.text : c.thinking;
         if (!text || (synthetic && /^API Error/i.test(text))) continue;
         this.wholeBlock(out, c.type, text, metadata);
       }
     }
   }
 
-  private user(line: Json, out: ClaudeItem[]): void {
-    const msg = obj(line.message);
-    const parent = str(line.parent_tool_use_id) ?? null;
+  private user(line: UserLine, out: ClaudeItem[]): void {
+    const content = line.message.content;
+    const parent = line.parent_tool_use_id ?? null;
     const metadata = this.contextOf(parent);
-    const content = msg.content;
-    const results = arr(content).filter((c): c is Json => isObj(c) && c.type === 'tool_result');
+    const results = typeof content === 'string' ? [] : content.flatMap((c) => (c.type === 'tool_result' ? [c] : []));
     for (const block of results) {
-      const id = str(block.tool_use_id);
-      const open = id ? this.tools.get(id) : undefined;
-      if (!id || !open) continue; // a result of a call we never saw (e.g. history of a resumed session)
+      const id = block.tool_use_id;
+      const open = this.tools.get(id);
+      if (!open) continue; // a result of a call we never saw (e.g. history of a resumed session)
       const structured = results.length === 1 ? line.tool_use_result : undefined;
       const outcome = toolOutcome(open.name, block, structured, this.options.workspacePath, open.subagent !== undefined);
       for (const s of outcome.streams) {
@@ -296,91 +294,56 @@ export class ClaudeTranslator {
       }
       this.finishTool(out, id, open, outcome.status, outcome.output, outcome.output_type, { duration_ms: outcome.duration_ms, truncated: outcome.truncated });
     }
-    if (results.length === 0 && this.pendingCompaction) {
-      const text = contentText(content);
-      if (/continued from a previous conversation/i.test(text)) this.compacted(out, text);
+    if (results.length === 0 && this.compaction.waitingForSummary) {
+      const compacted = this.compaction.summaryMessage(contentText(content));
+      if (compacted) {
+        this.usage.noteCompacted(compacted.current_token_count);
+        this.event(out, { type: 'session.compacted', payload: compacted });
+      }
     }
   }
 
-  private result(line: Json, out: ClaudeItem[]): void {
-    const interrupted = this.interruptRequested || (line.subtype === 'error_during_execution' && num(line.api_error_status) === undefined);
-    const isError = line.is_error === true && !interrupted;
-    this.closeOpen(out, interrupted);
-    const message = str(line.result) ?? arr(line.errors).filter((e) => typeof e === 'string').join('; ');
-    let stop_reason: TurnOutcome['stop_reason'] = 'end_turn';
-    if (interrupted) stop_reason = 'cancelled';
-    else if (isError) {
-      stop_reason = 'error';
-      const status = num(line.api_error_status);
-      const code = status !== undefined ? 'API_ERROR' : line.subtype === 'error_max_turns' ? 'MAX_TURNS' : 'AGENT_ERROR';
-      this.event(out, {
-        type: 'agent.error',
-        payload: {
-          error_code: code,
-          message: message || `Claude Code ended the turn with ${str(line.subtype) ?? 'an error'}`,
-          severity: 'error',
-          recoverable: true,
-          details: { module: 'claude-code', ...(status !== undefined ? { api_error_status: status } : {}), ...(str(line.subtype) ? { subtype: str(line.subtype) } : {}) },
-        },
-      });
-    } else if (line.stop_reason === 'max_tokens') stop_reason = 'max_tokens';
-
-    const outcome: TurnOutcome = { stop_reason };
-    const usage = this.turnUsage(line);
+  private result(line: ResultLine, out: ClaudeItem[]): void {
+    const end = turnEnd(line, this.interruptRequested);
+    this.closeOpen(out, end.stop_reason === 'cancelled');
+    if (end.error) this.event(out, end.error);
+    const outcome: TurnOutcome = { stop_reason: end.stop_reason };
+    const usage = this.usage.turnUsage(line);
     if (usage) outcome.usage = usage;
-    const sid = str(line.session_id) ?? this.agentSessionId;
+    const sid = line.session_id ?? this.agentSessionId;
     if (sid) {
       this.agentSessionId = sid;
       outcome.agent_session_id = sid;
     }
     this.resetTurn();
-    out.push({ kind: 'result', outcome, is_error: isError, message, model_turns: num(line.num_turns) ?? 1 });
+    out.push({ kind: 'result', outcome, is_error: end.is_error, message: end.message, model_turns: line.num_turns ?? 1 });
   }
 
-  private controlRequest(line: Json, out: ClaudeItem[]): void {
-    const request_id = str(line.request_id);
-    const req = obj(line.request);
-    if (!request_id) return;
+  private controlRequest(line: ControlRequestLine, out: ClaudeItem[]): void {
+    const req = line.request;
     if (req.subtype === 'can_use_tool') {
-      const tool_use_id = str(req.tool_use_id);
-      const open = tool_use_id ? this.tools.get(tool_use_id) : undefined;
-      const input = isObj(req.input) ? req.input : {};
-      const ask: PermissionAsk = {
-        request_id,
-        tool_name: str(req.tool_name) ?? open?.name ?? 'unknown',
-        input,
-        suggestions: arr(req.permission_suggestions),
-        affected_paths: affectedPaths(input, this.options.workspacePath),
-      };
-      if (tool_use_id) ask.tool_use_id = tool_use_id;
-      if (str(req.description)) ask.description = str(req.description);
-      if (str(req.decision_reason)) ask.decision_reason = str(req.decision_reason);
-      if (open?.metadata) ask.metadata = open.metadata;
-      out.push({ kind: 'permission', ask });
+      const open = req.tool_use_id ? this.tools.get(req.tool_use_id) : undefined;
+      out.push({ kind: 'permission', ask: permissionAskOf(line.request_id, req, open?.metadata, this.options.workspacePath) });
       return;
     }
-    out.push({ kind: 'control_request', request_id, subtype: str(req.subtype) ?? 'unknown', request: req });
+    out.push({ kind: 'control_request', request_id: line.request_id, subtype: req.native });
   }
 
-  private controlResponse(line: Json, out: ClaudeItem[]): void {
-    const r = obj(line.response);
-    const request_id = str(r.request_id) ?? '';
+  private controlResponse(line: Extract<StreamLine, { type: 'control_response' }>, out: ClaudeItem[]): void {
+    const r = line.response;
     const ok = r.subtype === 'success';
-    const response = obj(r.response);
-    out.push({ kind: 'control_response', request_id, ok, response, ...(str(r.error) ? { error: str(r.error) } : {}) });
+    const response = r.response ?? {};
+    out.push({ kind: 'control_response', request_id: r.request_id, ok, response, ...(r.error ? { error: r.error } : {}) });
     const commands = ok ? commandsFromInitialize(response) : undefined;
     if (commands) out.push({ kind: 'commands', commands });
   }
 
   // ---- pieces -------------------------------------------------------------------------------
 
-  private continuesPending(line: Json): boolean {
-    if (line.type === 'assistant') {
-      const key = `${str(line.parent_tool_use_id) ?? ''}|${str(obj(line.message).id) ?? ''}`;
-      return key === this.pending?.key;
-    }
+  private continuesPending(line: StreamLine): boolean {
+    if (line.type === 'assistant') return `${line.parent_tool_use_id ?? ''}|${line.message.id ?? ''}` === this.pending?.key;
     if (line.type === 'stream_event') {
-      const t = str(obj(line.event).type);
+      const t = line.event.type;
       return t !== 'message_delta' && t !== 'message_stop' && t !== 'message_start';
     }
     return false;
@@ -391,15 +354,13 @@ export class ClaudeTranslator {
     const p = this.pending;
     this.pending = undefined;
     if (!p) return;
-    const group = p.uses.length > 1 ? `pg_${p.messageId || p.uses.map((u) => str(u.id)).join('_')}` : undefined;
+    const group = p.uses.length > 1 ? `pg_${p.messageId || p.uses.map((u) => u.id).join('_')}` : undefined;
     for (const use of p.uses) this.toolRequest(out, use, p.parent, group);
   }
 
-  private toolRequest(out: ClaudeItem[], use: Json, parent: string | null, group: string | undefined): void {
-    const id = str(use.id);
-    const name = str(use.name);
-    if (!id || !name || this.tools.has(id)) return;
-    const input = isObj(use.input) ? use.input : {};
+  private toolRequest(out: ClaudeItem[], use: ToolUseBlock, parent: string | null, group: string | undefined): void {
+    const { id, name, input } = use;
+    if (this.tools.has(id)) return;
     const metadata = this.contextOf(parent);
     const open: OpenTool = { name, streamSeq: 0, ...(metadata ? { metadata } : {}) };
     // §9.1: the plan of ExitPlanMode is a plan document, shown as such before the call.
@@ -410,8 +371,8 @@ export class ClaudeTranslator {
     if (group) payload.parallel_group_id = group;
     if (SUBAGENT_TOOLS.has(name)) {
       const depth = (metadata?.subagent_context?.depth ?? 0) + 1;
-      const agent_type = str(input.subagent_type) ?? 'general-purpose';
-      const description = str(input.description);
+      const agent_type = typeof input.subagent_type === 'string' ? input.subagent_type : 'general-purpose';
+      const description = typeof input.description === 'string' ? input.description : undefined;
       open.subagent = { depth, agent_type };
       this.subagentDepth.set(id, { depth, agent_type });
       payload.subagent = { agent_type, ...(description ? { description } : {}) };
@@ -494,45 +455,6 @@ export class ClaudeTranslator {
     this.closeBlock(out, key, false);
   }
 
-  private compacted(out: ClaudeItem[], text: string): void {
-    const c = this.pendingCompaction!;
-    this.pendingCompaction = undefined;
-    const m = /Summary:\s*\n([\s\S]*?)(?:\n\nIf you need specific details|\n\nContinue the conversation|$)/.exec(text);
-    const summary = (m ? m[1] : text).trim();
-    const trigger = this.compactionTrigger ?? c.trigger;
-    this.compactionTrigger = undefined;
-    this.contextUsed = c.post;
-    this.event(out, { type: 'session.compacted', payload: { summary, previous_token_count: c.pre, current_token_count: c.post, trigger } });
-  }
-
-  private turnUsage(line: Json): TurnUsage | undefined {
-    const u = usageOf(line.usage);
-    if (!u) return undefined;
-    const usage: TurnUsage = {
-      input_tokens: u.input_tokens,
-      output_tokens: u.output_tokens,
-      cache_read_tokens: u.cache_read_input_tokens,
-      cache_write_tokens: u.cache_creation_input_tokens,
-    };
-    // `total_cost_usd` is the session's running total; the engine wants this turn's share.
-    const total = num(line.total_cost_usd);
-    if (total !== undefined) {
-      usage.cost_usd = Math.max(0, total - this.lastTotalCost);
-      this.lastTotalCost = Math.max(this.lastTotalCost, total);
-    }
-    for (const m of Object.values(obj(line.modelUsage))) {
-      const w = num(obj(m).contextWindow);
-      if (w) this.contextWindow = Math.max(this.contextWindow ?? 0, w);
-    }
-    if (this.contextWindow) usage.context_capacity = this.contextWindow;
-    if (this.contextUsed !== undefined) usage.context_used = this.contextUsed;
-    return usage;
-  }
-
-  private noteContext(u: ReturnType<typeof usageOf>): void {
-    if (u) this.contextUsed = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens;
-  }
-
   /** §10.2: the subagent context of a line with `parent_tool_use_id`. */
   private contextOf(parent: string | null): Metadata | undefined {
     if (!parent) return undefined;
@@ -555,18 +477,4 @@ export class ClaudeTranslator {
     this.streamingMessage.clear();
     this.interruptRequested = false;
   }
-}
-
-/** Files a tool call touches, for `context.affected_paths` (§4.3.1). */
-export function affectedPaths(input: Record<string, unknown>, workspacePath: string | undefined): string[] {
-  const out: string[] = [];
-  for (const k of ['file_path', 'notebook_path', 'path']) {
-    const v = input[k];
-    if (typeof v === 'string' && v) out.push(displayPath(v, workspacePath));
-  }
-  for (const e of arr(input.edits)) {
-    const p = isObj(e) ? str(e.file_path) : undefined;
-    if (p) out.push(displayPath(p, workspacePath));
-  }
-  return [...new Set(out)];
 }

@@ -253,10 +253,28 @@ describe('agents/claudeCode: translation of stream-json lines', () => {
     assert.equal(unifiedDiff('n.txt', [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: 1, lines: ['+hi'] }], true), '--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,1 @@\n+hi\n');
   });
 
-  it('bad input never throws: non-objects, unknown types, results for unknown calls, broken fields', () => {
+  it('bad input never throws: unknown line types are skipped, results for unknown calls ignored', () => {
     const t = new ClaudeTranslator();
-    assert.deepEqual(feed(t, null, 42, 'text', [], { type: 'keep_alive' }, { type: 'brand_new_kind', x: 1 }), []);
+    assert.deepEqual(feed(t, { type: 'keep_alive' }, { type: 'brand_new_kind', x: 1 }, { type: 'system', subtype: 'brand_new_notice' }, { type: 'stream_event', event: { type: 'brand_new_event' } }), []);
     assert.deepEqual(events(feed(t, toolResult('never-seen', 'x'))), []);
-    assert.doesNotThrow(() => feed(t, { type: 'assistant', message: 'not an object' }, { type: 'user', message: { content: 7 } }, { type: 'stream_event', event: null }, { type: 'system', subtype: 'init', tools: 'nope' }));
+  });
+
+  it('§17.2.2 a line that does not fit its schema is one `malformed` item naming the field, never a throw, and the stream goes on', () => {
+    const t = new ClaudeTranslator();
+    const bad = feed(t, null, 42, [], { type: 'assistant', message: 'not an object' }, { type: 'user', message: { content: 7 } }, { type: 'stream_event', event: null }, { type: 'system', subtype: 'init', tools: 'nope' }, { type: 'control_request', request_id: 'r', request: { subtype: 'can_use_tool', tool_name: 5 } });
+    assert.equal(bad.length, 8);
+    assert.ok(bad.every((i) => i.kind === 'malformed'));
+    const detail = (i: ClaudeItem) => (i.kind === 'malformed' ? `${i.type}: ${i.detail}` : '');
+    assert.match(detail(bad[6]), /^system: tools: .*expected array/);
+    assert.match(detail(bad[7]), /^control_request: request\.tool_name: .*expected string/);
+    // A good line after the bad ones is translated as usual.
+    const ev = events(feed(t, assistant('m1', [{ type: 'text', text: 'still here' }])));
+    assert.deepEqual(ev.map((e) => e.type), ['agent.text.delta', 'agent.text.done']);
+  });
+
+  it('§4.1 a content block type the schema does not know (image, server tool) is skipped, its siblings kept', () => {
+    const t = new ClaudeTranslator();
+    const ev = events(feed(t, assistant('m1', [{ type: 'image', source: {} }, { type: 'text', text: 'after the image' }])));
+    assert.deepEqual(ev.map((e) => e.type === 'agent.text.done' && e.payload.full_text).filter(Boolean), ['after the image']);
   });
 });

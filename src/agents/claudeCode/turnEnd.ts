@@ -1,0 +1,38 @@
+// How a Claude Code turn ended, from its `result` line (§6.1.2 stop reasons, §17.2.2 errors): an
+// interrupt we asked for is `cancelled` (the CLI reports it as `error_during_execution` without an
+// API status); an error result is `error` with one `agent.error` saying why.
+import type { AgentEvent, TurnOutcome } from '../../session/agentAdapter';
+import type { ResultLine } from './streamJson';
+
+export interface TurnEnd {
+  stop_reason: TurnOutcome['stop_reason'];
+  is_error: boolean;
+  /** The result text, or the CLI's error messages joined. */
+  message: string;
+  error?: AgentEvent;
+}
+
+export function turnEnd(line: ResultLine, interruptRequested: boolean): TurnEnd {
+  const status = line.api_error_status ?? undefined;
+  const interrupted = interruptRequested || (line.subtype === 'error_during_execution' && status === undefined);
+  const is_error = line.is_error === true && !interrupted;
+  const message = line.result ?? (line.errors ?? []).filter((e): e is string => typeof e === 'string').join('; ');
+  if (interrupted) return { stop_reason: 'cancelled', is_error, message };
+  if (!is_error) return { stop_reason: line.stop_reason === 'max_tokens' ? 'max_tokens' : 'end_turn', is_error, message };
+  const code = status !== undefined ? 'API_ERROR' : line.subtype === 'error_max_turns' ? 'MAX_TURNS' : 'AGENT_ERROR';
+  return {
+    stop_reason: 'error',
+    is_error,
+    message,
+    error: {
+      type: 'agent.error',
+      payload: {
+        error_code: code,
+        message: message || `Claude Code ended the turn with ${line.subtype ?? 'an error'}`,
+        severity: 'error',
+        recoverable: true,
+        details: { module: 'claude-code', ...(status !== undefined ? { api_error_status: status } : {}), ...(line.subtype ? { subtype: line.subtype } : {}) },
+      },
+    },
+  };
+}
