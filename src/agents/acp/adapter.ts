@@ -5,7 +5,7 @@
 // `loadSessionId` restores a session with `session/load`.
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { client, type ClientConnection, type ContentBlock } from '@agentclientprotocol/sdk';
+import { client, type ClientConnection, type ContentBlock, type RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import { convertPrompt } from '../promptText';
 import type { AgentModeName } from '../../protocol/common';
 import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
@@ -112,9 +112,9 @@ export class AcpAdapter implements AgentAdapter {
     const bridge = fs ? new AcpFsBridge({ fs: fs.backend, fsEvents: fs.events, actor: host.session_id, cwd: host.workspacePath }) : undefined;
     let app = client({ name: 'rawp' })
       .onNotification('session/update', ({ params }) => {
-        if (params.sessionId === this.sessionId || this.sessionId === undefined) translator.update(params.update as unknown as Record<string, unknown>);
+        if (params.sessionId === this.sessionId || this.sessionId === undefined) translator.update(params.update);
       })
-      .onRequest('session/request_permission', ({ params }) => this.permission(params as unknown as PermissionParams));
+      .onRequest('session/request_permission', ({ params }) => this.permission(params));
     if (bridge) {
       app = app.onRequest('fs/read_text_file', ({ params }) => bridge.readTextFile(params)).onRequest('fs/write_text_file', ({ params }) => bridge.writeTextFile(params));
     }
@@ -260,18 +260,18 @@ export class AcpAdapter implements AgentAdapter {
     this.translator?.update({ sessionUpdate: 'current_mode_update', currentModeId: wanted });
   }
 
-  private async permission(params: PermissionParams): Promise<{ outcome: AcpPermissionOutcome }> {
-    const options = (params.options ?? []).filter((o) => typeof o?.optionId === 'string');
+  private async permission(params: RequestPermissionRequest): Promise<{ outcome: AcpPermissionOutcome }> {
+    const options: AcpPermissionOption[] = params.options;
     const turn = this.turn;
     const host = this.host;
     if (!turn || !host || !this.translator) return { outcome: reject(options) };
     if (turn.cancelled) return { outcome: { outcome: 'cancelled' } };
-    const call = this.translator.callForPermission(params.toolCall ?? {});
+    const call = this.translator.callForPermission(params.toolCall);
     // Mode, whitelist and catalog status first (§6.3.2): a call the engine forbids is refused
     // without asking anyone.
     const check = host.checkTool(call.tool_name, call.input);
     if (!check.allowed) return { outcome: reject(options) };
-    const ask = permissionRequest({ tool_name: call.tool_name, title: typeof params.toolCall?.title === 'string' ? params.toolCall.title : undefined, input: call.input, paths: call.paths, options, timeout_sec: this.options.permissionTimeoutSec ?? 300 });
+    const ask = permissionRequest({ tool_name: call.tool_name, title: call.title, input: call.input, paths: call.paths, options, timeout_sec: this.options.permissionTimeoutSec ?? 300 });
     const cancelled = new Promise<{ kind: 'cancelled' }>((resolve) => turn.onCancel.push(() => resolve({ kind: 'cancelled' })));
     const answer = await Promise.race([host.requestInteraction(ask), cancelled]);
     return { outcome: permissionOutcome(answer, options) };
@@ -318,11 +318,6 @@ function defaultFs(workspacePath: string): { backend: FsBackend; events: FsEvent
   return { backend: new NodeFsBackend([workspacePath]), events };
 }
 
-interface PermissionParams {
-  sessionId: string;
-  options?: AcpPermissionOption[];
-  toolCall?: Record<string, unknown> & { title?: unknown };
-}
 
 function reject(options: readonly AcpPermissionOption[]): AcpPermissionOutcome {
   const r = rejectOption(options);

@@ -7,17 +7,33 @@ import { FrameWriter } from '../convert/frameWriter';
 import { numberedLines, registerConverter, type ConvertOptions, type ConvertResult } from '../convert/registry';
 import type { AgentCapabilities, AgentEvent } from '../../session/agentAdapter';
 import { permissionRequest, type AcpPermissionOption } from './permission';
+import { describeIssues } from '../../protocol/parse';
 import { AcpUpdateTranslator } from './updates';
 import { usageFromPromptResponse } from './usage';
+import { z } from 'zod';
 
-type Json = Record<string, unknown>;
+
+/** One JSON-RPC 2.0 message (request, notification or response), read loosely. */
+const RpcMessage = z.looseObject({
+  id: z.union([z.string(), z.number()]).nullish(),
+  method: z.string().optional(),
+  params: z.record(z.string(), z.unknown()).nullish(),
+  result: z.unknown().optional(),
+  error: z.looseObject({ message: z.unknown().optional(), data: z.unknown().optional() }).nullish(),
+});
+/** A captured line: a bare message, or `{ direction, message }` as the adapter's trace writes it. */
+const TracedMessage = z.looseObject({ direction: z.enum(['client->agent', 'agent->client']), message: RpcMessage });
+const InitializeResult = z.looseObject({ agentInfo: z.looseObject({ name: z.string().optional(), version: z.string().optional() }).nullish() });
+const SessionResult = z.looseObject({ sessionId: z.string().optional(), modes: z.looseObject({ availableModes: z.array(z.looseObject({ id: z.string() })).optional(), currentModeId: z.string().optional() }).nullish() });
+const PromptResult = z.looseObject({ stopReason: z.string().optional() });
+const PermissionParams = z.looseObject({ options: z.array(z.looseObject({ optionId: z.string(), name: z.string(), kind: z.string() })).catch([]), toolCall: z.unknown().optional() });
 type Side = 'client' | 'agent';
 
 const CLIENT_METHODS = new Set(['initialize', 'authenticate', 'session/new', 'session/load', 'session/prompt', 'session/cancel', 'session/set_mode', 'session/set_model', 'session/set_config_option', 'session/list', 'session/resume', 'session/close']);
 
 const STOP: Record<string, 'end_turn' | 'max_tokens' | 'cancelled'> = { end_turn: 'end_turn', max_tokens: 'max_tokens', max_turn_requests: 'max_tokens', refusal: 'end_turn', cancelled: 'cancelled' };
 
-function capabilities(sessionId: string | undefined, agent: Json | undefined, modes: string[]): AgentCapabilities {
+function capabilities(sessionId: string | undefined, agent: { name?: string; version?: string } | undefined, modes: string[]): AgentCapabilities {
   return {
     features: { adapter_type: 'process', thinking_stream: true, tool_streaming: true, plan_mode: modes.includes('plan'), subagent: false, structured_output: false },
     extensions: { ...(sessionId ? { agent_session_id: sessionId } : {}), acp: { agent: agent?.name, version: agent?.version, modes } },
@@ -26,7 +42,7 @@ function capabilities(sessionId: string | undefined, agent: Json | undefined, mo
 
 export function convertAcp(lines: Iterable<string>, options: ConvertOptions = {}): ConvertResult {
   let sessionId: string | undefined;
-  let agentInfo: Json | undefined;
+  let agentInfo: { name?: string; version?: string } | undefined;
   let modes: string[] = [];
   // The writer's fallback opening reads the translator, which emits into the writer.
   const writer: FrameWriter = new FrameWriter({
@@ -50,24 +66,27 @@ export function convertAcp(lines: Iterable<string>, options: ConvertOptions = {}
   };
 
   for (const { line, text } of numberedLines(lines)) {
-    let raw: Json;
+    let value: unknown;
     try {
-      const v: unknown = JSON.parse(text);
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not an object');
-      raw = v as Json;
+      value = JSON.parse(text);
     } catch (e) {
-      warnings.push({ line, message: `not a JSON object: ${(e as Error).message}` });
+      warnings.push({ line, message: `not JSON: ${(e as Error).message}` });
       continue;
     }
-    const wrapped = typeof raw.direction === 'string' && typeof raw.message === 'object' && raw.message !== null;
-    const msg = (wrapped ? raw.message : raw) as Json;
-    const stated: Side | undefined = wrapped ? (raw.direction === 'client->agent' ? 'client' : 'agent') : undefined;
+    const wrapped = TracedMessage.safeParse(value).data;
+    const bare = wrapped ? undefined : RpcMessage.safeParse(value);
+    if (bare && !bare.success) {
+      warnings.push({ line, message: `not a JSON-RPC message: ${describeIssues(bare.error)}` });
+      continue;
+    }
+    const msg = wrapped ? wrapped.message : bare!.data!;
+    const stated: Side | undefined = wrapped ? (wrapped.direction === 'client->agent' ? 'client' : 'agent') : undefined;
     const id = msg.id === undefined || msg.id === null ? undefined : String(msg.id);
-    const method = typeof msg.method === 'string' ? msg.method : undefined;
+    const method = msg.method;
 
     if (method) {
       const from: Side = stated ?? (CLIENT_METHODS.has(method) ? 'client' : 'agent');
-      const params = (msg.params ?? {}) as Json;
+      const params = msg.params ?? {};
       if (from === 'client') {
         if (id !== undefined) pending.client.set(id, { method });
         if (method === 'session/prompt') {
@@ -80,13 +99,13 @@ export function convertAcp(lines: Iterable<string>, options: ConvertOptions = {}
       }
       if (method === 'session/update') {
         if (!opened && sessionId) open();
-        t.update((params.update ?? {}) as Json);
+        t.update(params.update);
         continue;
       }
       if (method === 'session/request_permission') {
-        const options = (Array.isArray(params.options) ? params.options : []) as AcpPermissionOption[];
-        const call = t.callForPermission((params.toolCall ?? {}) as Json);
-        const ask = permissionRequest({ tool_name: call.tool_name, title: typeof (params.toolCall as Json | undefined)?.title === 'string' ? ((params.toolCall as Json).title as string) : undefined, input: call.input, paths: call.paths, options, timeout_sec: 0 });
+        const options: AcpPermissionOption[] = PermissionParams.parse(params).options;
+        const call = t.callForPermission(params.toolCall);
+        const ask = permissionRequest({ tool_name: call.tool_name, title: call.title, input: call.input, paths: call.paths, options, timeout_sec: 0 });
         writer.event({ type: 'agent.interaction.request', payload: ask });
         if (id !== undefined) pending.agent.set(id, { method });
         continue;
@@ -107,18 +126,18 @@ export function convertAcp(lines: Iterable<string>, options: ConvertOptions = {}
       continue;
     }
     pending[answers].delete(id);
-    const result = (msg.result ?? undefined) as Json | undefined;
-    const error = msg.error as { message?: unknown; data?: unknown } | undefined;
+    const result = msg.result ?? undefined;
+    const error = msg.error ?? undefined;
     switch (req.method) {
       case 'initialize':
-        agentInfo = (result?.agentInfo as Json | undefined) ?? agentInfo;
+        agentInfo = InitializeResult.safeParse(result).data?.agentInfo ?? agentInfo;
         break;
       case 'session/new':
       case 'session/load': {
-        if (req.method === 'session/new' && typeof result?.sessionId === 'string') sessionId = result.sessionId;
-        const m = result?.modes as { availableModes?: Array<{ id?: unknown }>; currentModeId?: unknown } | undefined;
-        if (m?.availableModes) modes = m.availableModes.map((x) => String(x.id));
-        if (typeof m?.currentModeId === 'string') t.modeId = m.currentModeId;
+        const r = SessionResult.safeParse(result).data;
+        if (req.method === 'session/new' && r?.sessionId) sessionId = r.sessionId;
+        if (r?.modes?.availableModes) modes = r.modes.availableModes.map((x) => x.id);
+        if (r?.modes?.currentModeId) t.modeId = r.modes.currentModeId;
         break;
       }
       case 'session/request_permission':
@@ -133,7 +152,7 @@ export function convertAcp(lines: Iterable<string>, options: ConvertOptions = {}
           writer.endTurn({ stop_reason: cancelled ? 'cancelled' : 'error' });
           break;
         }
-        const stop = cancelled ? 'cancelled' : (STOP[String(result?.stopReason)] ?? 'end_turn');
+        const stop = cancelled ? 'cancelled' : (STOP[PromptResult.safeParse(result).data?.stopReason ?? ''] ?? 'end_turn');
         t.endTurn(stop === 'cancelled' ? 'cancelled' : 'ended');
         writer.endTurn({ stop_reason: stop, usage: { ...(usageFromPromptResponse(result) ?? { input_tokens: 0, output_tokens: 0 }), ...t.turnUsage() }, ...(sessionId ? { agent_session_id: sessionId } : {}) });
         break;
@@ -147,7 +166,7 @@ export function convertAcp(lines: Iterable<string>, options: ConvertOptions = {}
 }
 
 /** Which side's open request a bare response answers: the only candidate, or by the result's shape. */
-function pickSide(pending: Record<Side, Map<string, { method: string }>>, id: string, msg: Json): Side | undefined {
+function pickSide(pending: Record<Side, Map<string, { method: string }>>, id: string, msg: z.infer<typeof RpcMessage>): Side | undefined {
   const c = pending.client.get(id);
   const a = pending.agent.get(id);
   if (c && !a) return 'client';
@@ -155,7 +174,7 @@ function pickSide(pending: Record<Side, Map<string, { method: string }>>, id: st
   if (!a || !c) return undefined;
   // Both sides wait on this id: the client's request has a known answer shape.
   if (!('result' in msg)) return 'client';
-  const r = (msg.result ?? {}) as Json;
+  const r = z.record(z.string(), z.unknown()).catch({}).parse(msg.result);
   const shape: Record<string, string> = { 'session/prompt': 'stopReason', 'session/new': 'sessionId', initialize: 'protocolVersion' };
   const key = shape[c.method];
   return key === undefined || key in r ? 'client' : 'agent';

@@ -42,11 +42,10 @@ export function kindOf(kind: unknown): AcpToolKind {
 }
 
 /** The name a call is shown under: the agent's own name when it gives one, else its kind's. */
-export function toolNameOf(call: { name?: unknown; kind?: unknown; _meta?: unknown; toolCallId?: unknown }): string {
-  if (typeof call.name === 'string' && call.name) return call.name;
-  const meta = call._meta as { claudeCode?: { toolName?: unknown } } | null | undefined;
-  const claude = meta?.claudeCode?.toolName;
-  if (typeof claude === 'string' && claude) return claude;
+export function toolNameOf(call: { name?: string | null; kind?: string | null; _meta?: { claudeCode?: { toolName?: string } } | null }): string {
+  if (call.name) return call.name;
+  const claude = call._meta?.claudeCode?.toolName;
+  if (claude) return claude;
   return KIND_TOOLS[kindOf(call.kind)].name;
 }
 

@@ -1,12 +1,16 @@
 // ACP `session/update` notifications -> DPS frame content. One translator per session: the catalog
 // and the command list live as long as the session; blocks, tool calls and usage are per turn.
 // Pure apart from `emit`, so `rawp convert --from acp` replays captured traffic through it too.
+// Updates are read through the schemas of updateSchemas.ts: an update that does not fit is a
+// warning frame (ACP_MALFORMED_UPDATE), an update kind we do not translate is skipped.
 import { createTwoFilesPatch } from 'diff';
 import { newId } from '../../protocol/build';
 import type { PayloadOf } from '../../protocol/frameTypes';
+import { describeIssues } from '../../protocol/parse';
 import type { AgentEvent, CatalogTool, CommandEntry, TurnUsage } from '../../session/agentAdapter';
 import { ACP_TODOS, baseAcpCatalog, catalogEntryFor, kindOf, toolNameOf, type AcpToolKind } from './toolNames';
 import { displayPath } from '../../tools/paths';
+import { AcpSessionUpdate, AcpToolCall, type AcpContentBlock, type AcpToolCallContent, type AvailableCommand } from './updateSchemas';
 
 type Json = Record<string, unknown>;
 type ResultStatus = PayloadOf<'tool.invoke.result'>['status'];
@@ -31,7 +35,7 @@ interface OpenCall {
   /** Text of the call's content already streamed (to send only what is new). */
   streamed: string;
   sequence: number;
-  content: unknown[];
+  content: AcpToolCallContent[];
   locations: string[];
   /** Its tool.invoke.request is out. Held back while the agent has not yet said the input. */
   announced: boolean;
@@ -103,8 +107,18 @@ export class AcpUpdateTranslator {
     };
   }
 
-  /** One `session/update` params.update. Unknown variants are ignored (the protocol grows). */
-  update(u: Json): void {
+  /**
+   * One `session/update` params.update. Kinds we do not translate are skipped (the protocol
+   * grows); one that does not fit its schema is reported as a warning and skipped.
+   */
+  update(value: unknown): void {
+    const parsed = AcpSessionUpdate.safeParse(value);
+    if (!parsed.success) {
+      const kind = typeof value === 'object' && value !== null ? String((value as { sessionUpdate?: unknown }).sessionUpdate ?? '(none)') : '(none)';
+      this.malformed(`session/update ${kind}`, describeIssues(parsed.error));
+      return;
+    }
+    const u = parsed.data;
     switch (u.sessionUpdate) {
       case 'agent_message_chunk':
       case 'agent_thought_chunk': {
@@ -115,33 +129,29 @@ export class AcpUpdateTranslator {
         return;
       }
       case 'tool_call':
-        if (this.inTurn) this.toolCall(u);
-        return;
       case 'tool_call_update':
         if (this.inTurn) this.toolCall(u);
         return;
       case 'plan':
         this.announceHeld();
-        if (this.inTurn) this.plan(u);
+        if (this.inTurn) this.plan(u.entries);
         return;
       case 'available_commands_update':
         this.commands = commandsOf(u.availableCommands);
         if (this.live) this.publishCommands();
         return;
       case 'current_mode_update': {
-        if (typeof u.currentModeId !== 'string' || u.currentModeId === this.modeId) return;
+        if (u.currentModeId === this.modeId) return;
         const state = this.inTurn ? 'thinking' : 'idle';
         this.modeId = u.currentModeId;
         if (this.live) this.opts.emit({ type: 'agent.state.changed', payload: { previous_state: state, current_state: state, reason: 'mode_switch', agent_mode: u.currentModeId } });
         return;
       }
-      case 'usage_update': {
-        const cost = (u.cost as { amount?: unknown } | null | undefined)?.amount;
-        this.usage = { used: nonNeg(u.used), size: nonNeg(u.size), cost: typeof cost === 'number' ? cost : this.usage.cost };
+      case 'usage_update':
+        this.usage = { used: nonNeg(u.used), size: nonNeg(u.size), cost: u.cost?.amount ?? this.usage.cost };
         return;
-      }
       case 'session_info_update':
-        if (typeof u.title === 'string' && u.title) this.opts.emit({ type: 'session.renamed', payload: { session_id: this.opts.session_id, name: u.title, renamed_by: 'client' } });
+        if (u.title) this.opts.emit({ type: 'session.renamed', payload: { session_id: this.opts.session_id, name: u.title, renamed_by: 'client' } });
         return;
       case 'notice': {
         const severity = u.severity === 'error' ? 'error' : 'warning';
@@ -159,11 +169,18 @@ export class AcpUpdateTranslator {
    * A permission request names a tool call the agent may not have announced yet (gemini asks
    * before it reports the call): make sure its request frame is out, and tell the caller its name.
    */
-  callForPermission(toolCall: Json): { invocation_id: string; tool_name: string; input: Json; paths: string[] } {
+  callForPermission(value: unknown): { invocation_id: string; tool_name: string; input: Json; paths: string[]; title: string | undefined } {
+    const parsed = AcpToolCall.safeParse(value);
+    if (!parsed.success) this.malformed('session/request_permission toolCall', describeIssues(parsed.error));
+    const toolCall: AcpToolCall = parsed.success ? parsed.data : { toolCallId: '' };
     const call = this.ensureCall(toolCall);
     this.merge(call, toolCall);
     this.announce(call);
-    return { invocation_id: call.invocation_id, tool_name: call.tool_name, input: call.input, paths: call.locations };
+    return { invocation_id: call.invocation_id, tool_name: call.tool_name, input: call.input, paths: call.locations, title: toolCall.title ?? undefined };
+  }
+
+  private malformed(what: string, detail: string): void {
+    this.opts.emit({ type: 'agent.error', payload: { error_code: 'ACP_MALFORMED_UPDATE', message: `The agent sent a ${what} this client cannot read (${detail}); it was skipped`, severity: 'warning', recoverable: true, details: { module: 'acp' } } });
   }
 
   private publishCommands(): void {
@@ -187,23 +204,23 @@ export class AcpUpdateTranslator {
     else this.opts.emit({ type: 'agent.thinking.done', payload: { content_index: b.index } });
   }
 
-  private ensureCall(u: Json): OpenCall {
-    const id = String(u.toolCallId ?? '');
+  private ensureCall(u: AcpToolCall): OpenCall {
+    const id = u.toolCallId;
     const existing = this.calls.get(id);
     if (existing) return existing;
     this.closeBlock(false);
-    const call: OpenCall = { invocation_id: newId(), tool_name: toolNameOf(u), kind: kindOf(u.kind), started: Date.now(), streamed: '', sequence: 0, content: [], locations: locationsOf(u.locations), announced: false, input: inputOf(u) };
+    const call: OpenCall = { invocation_id: newId(), tool_name: toolNameOf(u), kind: kindOf(u.kind), started: Date.now(), streamed: '', sequence: 0, content: [], locations: locationsOf(u.locations ?? []), announced: false, input: inputOf(u) };
     this.calls.set(id, call);
     this.toolCount++;
     return call;
   }
 
   /** Take what an update adds: the real input (Claude sends `{}` first), content, paths. */
-  private merge(call: OpenCall, u: Json): void {
+  private merge(call: OpenCall, u: AcpToolCall): void {
     if (isRecord(u.rawInput) && Object.keys(u.rawInput).length > 0) call.input = u.rawInput;
     else if (Object.keys(call.input).length === 0) call.input = inputOf(u);
-    if (Array.isArray(u.content)) call.content = u.content;
-    if (Array.isArray(u.locations)) call.locations = locationsOf(u.locations);
+    if (u.content) call.content = u.content;
+    if (u.locations) call.locations = locationsOf(u.locations);
   }
 
   private announce(call: OpenCall): void {
@@ -221,7 +238,7 @@ export class AcpUpdateTranslator {
     for (const call of this.calls.values()) this.announce(call);
   }
 
-  private toolCall(u: Json): void {
+  private toolCall(u: AcpToolCall): void {
     // An update for a call never announced announces it, so its result always has a request.
     const call = this.ensureCall(u);
     this.merge(call, u);
@@ -229,7 +246,7 @@ export class AcpUpdateTranslator {
     if (!pendingWithoutInput) this.announce(call);
     if (u.status === 'completed' || u.status === 'failed') {
       this.announce(call);
-      this.calls.delete(String(u.toolCallId));
+      this.calls.delete(u.toolCallId);
       const output = this.outputOf(call, u.rawOutput);
       this.result(call, u.status === 'completed' ? 'success' : 'error', output);
       return;
@@ -245,13 +262,13 @@ export class AcpUpdateTranslator {
   }
 
   private outputOf(call: OpenCall, rawOutput: unknown): string {
-    const diffs = call.content.filter((c): c is Json => isRecord(c) && c.type === 'diff');
+    const diffs = call.content.flatMap((c) => (c.type === 'diff' ? [c] : []));
     if (diffs.length > 0) {
       return diffs
         .map((d) => {
-          const rel = displayPath(this.opts.roots, String(d.path ?? ''));
-          const old = typeof d.oldText === 'string' ? d.oldText : undefined;
-          return createTwoFilesPatch(old === undefined ? '/dev/null' : `a/${rel}`, `b/${rel}`, old ?? '', String(d.newText ?? ''));
+          const rel = displayPath(this.opts.roots, d.path);
+          const old = d.oldText ?? undefined;
+          return createTwoFilesPatch(old === undefined ? '/dev/null' : `a/${rel}`, `b/${rel}`, old ?? '', d.newText);
         })
         .join('');
     }
@@ -271,12 +288,11 @@ export class AcpUpdateTranslator {
     this.opts.emit({ type: 'tool.invoke.result', payload: { invocation_id: call.invocation_id, tool_name: call.tool_name, status, output, output_type, duration_ms: Date.now() - call.started } });
   }
 
-  private plan(u: Json): void {
+  private plan(entries: ReadonlyArray<{ content: string; status?: string; priority?: string }>): void {
     this.closeBlock(false);
-    const entries = Array.isArray(u.entries) ? u.entries.filter(isRecord) : [];
     const todos = entries.map((e, i) => ({
       id: `plan-${i + 1}`,
-      content: String(e.content ?? ''),
+      content: e.content,
       status: e.status === 'in_progress' || e.status === 'completed' ? e.status : ('pending' as const),
       ...(e.priority === 'high' || e.priority === 'medium' || e.priority === 'low' ? { priority: e.priority } : {}),
     }));
@@ -287,47 +303,44 @@ export class AcpUpdateTranslator {
   }
 }
 
-export function commandsOf(list: unknown): CommandEntry[] {
-  if (!Array.isArray(list)) return [];
-  return list.filter(isRecord).flatMap((c) => {
-    if (typeof c.name !== 'string' || !c.name) return [];
-    const hint = (c.input as { hint?: unknown } | null | undefined)?.hint;
+export function commandsOf(list: readonly AvailableCommand[]): CommandEntry[] {
+  return list.flatMap((c) => {
+    if (!c.name) return [];
+    const hint = c.input?.hint;
     return [
       {
         name: c.name,
-        description: typeof c.description === 'string' ? c.description : '',
+        description: c.description ?? '',
         ...(typeof hint === 'string' ? { parameters: [{ name: 'input', type: 'string' as const, required: false, description: hint }] } : {}),
       },
     ];
   });
 }
 
-function inputOf(u: Json): Json {
+function inputOf(u: AcpToolCall): Json {
   if (isRecord(u.rawInput)) return u.rawInput;
-  const paths = locationsOf(u.locations);
-  return { ...(typeof u.title === 'string' ? { title: u.title } : {}), ...(paths.length ? { paths } : {}) };
+  const paths = locationsOf(u.locations ?? []);
+  return { ...(u.title ? { title: u.title } : {}), ...(paths.length ? { paths } : {}) };
 }
 
-function locationsOf(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter(isRecord).map((l) => String(l.path ?? '')).filter(Boolean) : [];
+function locationsOf(v: ReadonlyArray<{ path: string }>): string[] {
+  return v.map((l) => l.path).filter(Boolean);
 }
 
-function textOf(content: unknown): string | undefined {
-  if (!isRecord(content)) return undefined;
-  if (content.type === 'text' && typeof content.text === 'string') return content.text;
-  if (content.type === 'resource_link' && typeof content.uri === 'string') return content.uri;
+function textOf(content: AcpContentBlock): string | undefined {
+  if (content.type === 'text') return content.text;
+  if (content.type === 'resource_link') return content.uri;
   return undefined;
 }
 
-function contentText(content: unknown[]): string {
+function contentText(content: readonly AcpToolCallContent[]): string {
   return content
-    .filter(isRecord)
-    .map((c) => (c.type === 'content' ? (textOf(c.content) ?? '') : c.type === 'terminal' ? `[terminal ${String(c.terminalId ?? '')}]` : ''))
+    .map((c) => (c.type === 'content' ? (textOf(c.content) ?? '') : c.type === 'terminal' ? `[terminal ${c.terminalId}]` : ''))
     .filter(Boolean)
     .join('\n');
 }
 
-function nonNeg(v: unknown): number | undefined {
+function nonNeg(v: number | undefined): number | undefined {
   return typeof v === 'number' && v >= 0 ? Math.floor(v) : undefined;
 }
 

@@ -12,7 +12,7 @@ import { CODEX_TOOLS } from './catalog';
 import { CodexFileChangeDiffer } from './fileChangeDiff';
 import { StderrWatcher } from './stderrWatch';
 import { CodexTurnTranslator, turnUsageSince } from './translate';
-import type { CodexUsage } from './nativeEvents';
+import { ThreadStarted, type CodexUsage } from './nativeEvents';
 import { promptText } from '../promptText';
 import type { AgentModeName } from '../../protocol/common';
 
@@ -77,8 +77,8 @@ export class CodexAdapter implements AgentAdapter {
       onMessage: (value, line) => {
         this.options.onNativeLine?.(line);
         // §18.3: keep the thread id the moment Codex reports it, so even a cancelled turn resumes.
-        const v = value as { type?: unknown; thread_id?: unknown };
-        if (v?.type === 'thread.started' && typeof v.thread_id === 'string' && this.runner) this.runner.agentSessionId = v.thread_id;
+        const started = ThreadStarted.safeParse(value);
+        if (started.success && this.runner) this.runner.agentSessionId = started.data.thread_id;
         this.current?.push(value);
       },
       onStderr: (chunk) => watcher.push(chunk),

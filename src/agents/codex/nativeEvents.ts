@@ -58,8 +58,10 @@ export const CodexItem = z.discriminatedUnion('type', [
   ErrorItem,
 ]);
 
+export const ThreadStarted = z.looseObject({ type: z.literal('thread.started'), thread_id: z.string().min(1) });
+
 export const CodexEvent = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('thread.started'), thread_id: z.string().min(1) }),
+  ThreadStarted,
   z.looseObject({ type: z.literal('turn.started') }),
   z.looseObject({ type: z.literal('turn.completed'), usage: CodexUsage.optional() }),
   z.looseObject({ type: z.literal('turn.failed'), error: z.looseObject({ message: z.string() }).optional() }),
@@ -68,6 +70,9 @@ export const CodexEvent = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('item.completed'), item: z.looseObject({ id: z.string(), type: z.string() }) }),
   z.looseObject({ type: z.literal('error'), message: z.string() }),
 ]);
+
+/** A provider's JSON error body, which Codex passes through as an error message. */
+export const ProviderErrorBody = z.looseObject({ error: z.looseObject({ message: z.string().optional().catch(undefined), type: z.string().optional().catch(undefined) }) });
 
 export type CodexUsage = z.infer<typeof CodexUsage>;
 export type CodexItem = z.infer<typeof CodexItem>;

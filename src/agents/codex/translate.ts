@@ -8,7 +8,7 @@ import { newId } from '../../protocol/build';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import type { AgentEvent, CatalogTool, TurnUsage } from '../../session/agentAdapter';
 import { CODEX_APPLY_PATCH, CODEX_BASH, CODEX_TODOS, CODEX_TOOLS, CODEX_WEB_SEARCH, mcpCatalogEntry } from './catalog';
-import { CodexEvent, CodexItem, type CodexUsage, type FileChangeItem } from './nativeEvents';
+import { CodexEvent, CodexItem, ProviderErrorBody, type CodexUsage, type FileChangeItem } from './nativeEvents';
 import { describeIssues } from '../../protocol/parse';
 
 export interface CodexTranslatorOptions {
@@ -258,14 +258,14 @@ export function turnUsageSince(previous: CodexUsage | undefined, now: CodexUsage
 
 /** Codex passes a provider's JSON error body through as the message: show its own message. */
 export function readableError(message: string): string {
+  let body: unknown;
   try {
-    const body = JSON.parse(message) as { error?: { message?: unknown; type?: unknown; code?: unknown } };
-    const m = body?.error?.message;
-    if (typeof m === 'string' && m) return `${m}${typeof body.error?.type === 'string' ? ` (${body.error.type})` : ''}`;
+    body = JSON.parse(message);
   } catch {
-    /* a plain message */
+    return message; // a plain message
   }
-  return message;
+  const e = ProviderErrorBody.safeParse(body).data?.error;
+  return e?.message ? `${e.message}${e.type ? ` (${e.type})` : ''}` : message;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -129,4 +129,21 @@ describe('ACP permission options <-> PERMISSION interactions (§4.3.1, §17.3.1)
     assert.deepEqual(permissionOutcome({ kind: 'response', selected_value: 'bogus' }, options), { outcome: 'selected', optionId: 'no' });
     assert.deepEqual(permissionOutcome({ kind: 'cancelled' }, options), { outcome: 'cancelled' });
   });
+
+  it('§17.2.2 an update that does not fit the ACP schema is one warning naming the field; unknown kinds are skipped; the turn goes on', () => {
+    const { t, out, of } = setup();
+    t.update({ sessionUpdate: 'tool_call', toolCallId: 7, title: 'x' });
+    t.update({ sessionUpdate: 'agent_message_chunk' });
+    t.update('not an object');
+    t.update({ sessionUpdate: 'compaction_update', anything: 1 });
+    t.update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'echo' } });
+    const warnings = of('agent.error');
+    assert.equal(warnings.length, 3);
+    assert.ok(warnings.every((w) => w.payload.error_code === 'ACP_MALFORMED_UPDATE' && w.payload.severity === 'warning' && w.payload.recoverable));
+    assert.match(warnings[0].payload.message, /session\/update tool_call .*toolCallId: .*expected string/);
+    assert.match(warnings[1].payload.message, /agent_message_chunk .*content/);
+    assert.equal(out.length, 3);
+    t.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'still here' } });
+    assert.deepEqual(of('agent.text.delta').map((e) => e.payload.text), ['still here']);
+  });
 });
