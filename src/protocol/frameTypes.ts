@@ -66,6 +66,14 @@ export type Frame = { [T in FrameType]: FrameOf<T> }[FrameType];
 /** A vendor frame (§3.1.1): accepted and relayed, its payload opaque. */
 export type VendorFrame = EnvelopeFields & Envelope & { type: `x-${string}` };
 
+/** Anything that travels as a frame: a known frame or a relayed vendor frame (what parseFrame accepts). */
+export type WireFrame = Frame | VendorFrame;
+
+/** A known frame, not a vendor one. */
+export function isKnownFrame(frame: WireFrame): frame is Frame {
+  return isFrameType(frame.type);
+}
+
 export function isFrameType(type: string): type is FrameType {
   return Object.prototype.hasOwnProperty.call(FRAME_TYPES, type);
 }

@@ -1,19 +1,34 @@
 // The one typed message map between the extension host and the chat webview (and, through the
 // WebSocket transport, the browser master). Pure: no I/O, no DOM, no vscode; both sides import it.
 //
-// A message is `{ kind, payload }`. DPS frames travel inside it untouched (`frames` host→webview,
-// `frame` webview→host) as plain objects, so the receiving side validates them with parseFrame /
-// parseValue like any other wire frame; every other message is host-only UI plumbing (session list,
-// agent pick, open file/diff, attach URL, settings). One map per direction: "kind" → payload schema.
+// A message is `{ kind, payload }`. DPS frames travel inside it as plain objects (the postMessage
+// boundary clones them, so they are data again): host→webview `frames` are validated one by one
+// with parseValue when the message is parsed and come out typed (`WireFrame`); webview→host `frame`
+// stays unchecked here because the hub must answer a bad one with `session.error` (§2.2). Every
+// other message is host-only UI plumbing (session list, agent pick, open file/diff, attach URL,
+// settings). One map per direction: "kind" → payload schema.
 //
 //   host:    webview.postMessage(hostMessage('frames', { session_id, frames: [frame] }))
 //   host:    const m = parseWebviewMessage(raw); if (m.ok) switch (m.message.kind) { … }
 //   webview: transport.send(webviewMessage('frame', { frame: buildFrame('control.prompt.cancel', …) }))
 import { z } from 'zod';
 import { Id } from './common';
+import type { WireFrame } from './frameTypes';
+import { parseValue } from './parse';
 
-/** A wire frame as a plain object; validated by parseValue on arrival, never trusted as typed. */
-const RawFrame = z.record(z.string(), z.unknown());
+/**
+ * Frames for the view: each validated with the frame schemas on arrival and typed after; one that
+ * fails is left out alone, as a bad frame in a history is (§7.1.1), never the whole message.
+ */
+const WireFrames = z.array(z.unknown()).transform((values): WireFrame[] =>
+  values.flatMap((v) => {
+    const outcome = parseValue(v);
+    return outcome.kind === 'accepted' ? [outcome.frame] : [];
+  }),
+);
+
+/** A frame the view built, checked by the hub (which answers a bad one with session.error, §2.2). */
+const UncheckedFrame = z.record(z.string(), z.unknown());
 
 export const SessionSummary = z.looseObject({
   session_id: Id,
@@ -57,7 +72,7 @@ export const HOST_TO_WEBVIEW = {
     live: z.boolean().optional(),
   }),
   /** DPS frames of the attached session, in order (session.history on reattach included). */
-  frames: z.looseObject({ session_id: Id, frames: z.array(RawFrame) }),
+  frames: z.looseObject({ session_id: Id, frames: WireFrames }),
   /** The transport to the session went away (§7.8.2): the webview finalizes (§7.8.1). */
   'session.disconnected': z.looseObject({ session_id: Id, reason: z.enum(['connection_closed', 'connection_error', 'app_restart']) }),
   'session.list': z.looseObject({ sessions: z.array(SessionSummary), active_session_id: z.string().optional() }),
@@ -76,7 +91,7 @@ export const WEBVIEW_TO_HOST = {
   /** The webview booted (or reloaded) and wants the current session and lists. */
   ready: z.looseObject({ version: z.literal(1) }),
   /** A DPS frame the webview built (control.*, session.capabilities, session.renamed). */
-  frame: z.looseObject({ frame: RawFrame }),
+  frame: z.looseObject({ frame: UncheckedFrame }),
   'session.new': z.looseObject({ agent: z.string().optional(), name: z.string().optional() }),
   'session.switch': z.looseObject({ session_id: Id }),
   'session.delete': z.looseObject({ session_id: Id }),

@@ -3,13 +3,13 @@
 // one with `ws` is `send: f => socket.send(JSON.stringify(f))`, and with a webview is
 // `send: f => webview.postMessage(f)`.
 import type { FeatureSet } from '../protocol/capabilities';
-import type { Frame, VendorFrame } from '../protocol/frameTypes';
+import type { WireFrame } from '../protocol/frameTypes';
 
 export type ConnectionKind = 'local' | 'remote';
 export type CloseWhy = 'ended' | 'policy_violation';
 
 /** Anything the hub puts on a wire: a known frame or a relayed vendor frame. */
-export type WireFrame = Frame | VendorFrame;
+export type { WireFrame };
 
 export interface Connection {
   /** Unique among the hub's connections. */

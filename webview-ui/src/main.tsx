@@ -5,6 +5,7 @@ import './zodJitless';
 import { render } from 'preact';
 import '@vscode/codicons/dist/codicon.css';
 import './styles/app.css';
+import { parseHostMessage } from '../../src/protocol/webviewMessages';
 import { ChatStore } from './state/store';
 import type { Transport } from './transport/types';
 import { VsCodeTransport, type VsCodeApi } from './transport/vscode';
@@ -30,8 +31,23 @@ function browserTransport(root: HTMLElement): Transport {
   return new WebSocketTransport({ baseUrl: root.dataset.server ?? location.origin, token, sessionId, storage: sessionStorage });
 }
 
+/** A page's own transport is outside our code: its messages are validated like VS Code's. */
+function validated(t: Transport): Transport {
+  return {
+    send: (m) => t.send(m),
+    onMessage: (listener) =>
+      t.onMessage((raw) => {
+        const parsed = parseHostMessage(raw);
+        if (parsed.ok) listener(parsed.message);
+        else console.warn(`rawp: ${parsed.error}`);
+      }),
+    getState: () => t.getState(),
+    setState: (s) => t.setState(s),
+  };
+}
+
 function pickTransport(root: HTMLElement): Transport {
-  if (window.rawpTransport) return window.rawpTransport;
+  if (window.rawpTransport) return validated(window.rawpTransport);
   if (typeof acquireVsCodeApi === 'function') return new VsCodeTransport(acquireVsCodeApi());
   return browserTransport(root);
 }

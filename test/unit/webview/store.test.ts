@@ -49,7 +49,7 @@ describe('webview store', () => {
     const before = changes();
     const frames = [b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, { turn_id: TURN })];
     for (let i = 0; i < 200; i++) frames.push(b.make('agent.text.delta', { content_index: 0, text: `w${i} ` }, { turn_id: TURN }) as never);
-    for (const f of frames) transport.host(hostMessage('frames', { session_id: SESSION, frames: [f as unknown as Record<string, unknown>] }));
+    for (const f of frames) transport.host(hostMessage('frames', { session_id: SESSION, frames: [f] }));
     assert.equal(store.transcript.stats.applied, 0, 'nothing applied before the frame tick');
     tick();
     assert.equal(changes() - before, 1);
@@ -59,7 +59,7 @@ describe('webview store', () => {
 
   it('§2.4 applies its own prompt to its own transcript, and §12.2.1 refuses frames the peer did not announce', () => {
     const { transport, store, tick } = setup();
-    for (const f of plainAgentStream()) transport.host(hostMessage('frames', { session_id: SESSION, frames: [f as unknown as Record<string, unknown>] }));
+    for (const f of plainAgentStream()) transport.host(hostMessage('frames', { session_id: SESSION, frames: [f] }));
     tick();
     assert.ok(store.sendFrame('control.prompt.request', { prompt_text: 'hello' }));
     assert.equal(store.transcript.timeline.filter((e) => e.kind === 'prompt').length, 1);
@@ -73,7 +73,7 @@ describe('webview store', () => {
     const { transport, store, tick } = setup();
     assert.equal(transport.frames('session.capabilities').length, 1, 'announced on attach');
     assert.equal(store.may('control.file.search'), false);
-    transport.host(hostMessage('frames', { session_id: SESSION, frames: [clientCaps(streamBuilder(SESSION)) as unknown as Record<string, unknown>] }));
+    transport.host(hostMessage('frames', { session_id: SESSION, frames: [clientCaps(streamBuilder(SESSION))] }));
     tick();
     assert.equal(store.may('control.file.search'), true);
     store.searchFiles('au');
@@ -87,7 +87,7 @@ describe('webview store', () => {
     const { transport, store, tick } = setup();
     const b = streamBuilder(SESSION);
     const master = b.make('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['control'] });
-    transport.host(hostMessage('frames', { session_id: SESSION, frames: [clientCaps(b), master].map((f) => f as unknown as Record<string, unknown>) }));
+    transport.host(hostMessage('frames', { session_id: SESSION, frames: [clientCaps(b), master] }));
     tick();
     assert.equal(store.may('control.file.search'), true);
     assert.equal(store.may('control.mode.switch'), true);
@@ -95,14 +95,14 @@ describe('webview store', () => {
 
   it('ignores frames of another session and takes candidates only for the query it waits for', () => {
     const { transport, store, tick } = setup();
-    transport.host(hostMessage('frames', { session_id: SESSION, frames: [clientCaps(streamBuilder(SESSION)) as unknown as Record<string, unknown>] }));
+    transport.host(hostMessage('frames', { session_id: SESSION, frames: [clientCaps(streamBuilder(SESSION))] }));
     tick();
     store.searchFiles('x');
     const b = streamBuilder(SESSION);
     const stale = b.make('session.file.candidates', { query_id: 'old', candidates: [{ path: 'a', name: 'a', directory: '' }], truncated: false });
     const other = streamBuilder('other-session').make('agent.text.delta', { content_index: 0, text: 'not ours' });
-    transport.host(hostMessage('frames', { session_id: SESSION, frames: [stale as unknown as Record<string, unknown>] }));
-    transport.host(hostMessage('frames', { session_id: 'other-session', frames: [other as unknown as Record<string, unknown>] }));
+    transport.host(hostMessage('frames', { session_id: SESSION, frames: [stale] }));
+    transport.host(hostMessage('frames', { session_id: 'other-session', frames: [other] }));
     tick();
     assert.equal(store.candidates, undefined);
     assert.equal(store.transcript.timeline.length, 0);

@@ -7,9 +7,8 @@
 // deltas costs one render (coalescing); listeners are told after each flush.
 import { buildFrame } from '../../../src/protocol/build';
 import { maySend, type FeatureSet } from '../../../src/protocol/capabilities';
-import type { Frame, FrameType, PayloadOf } from '../../../src/protocol/frameTypes';
+import { isKnownFrame, type Frame, type FrameType, type PayloadOf, type WireFrame } from '../../../src/protocol/frameTypes';
 import type { Metadata } from '../../../src/protocol/envelope';
-import { parseValue } from '../../../src/protocol/parse';
 import { OUR_MASTER_EXTENSIONS } from '../../../src/protocol/rawpExtension';
 import { applyFrame, createTranscript, currentTurn, finalize, type Transcript } from '../../../src/protocol/transcript';
 import {
@@ -82,7 +81,7 @@ export class ChatStore {
   lastFlush?: FlushStats;
 
   private readonly sent = new Set<string>();
-  private pending: unknown[] = [];
+  private pending: WireFrame[] = [];
   private scheduled = false;
   private readonly listeners = new Set<() => void>();
   private noticeSeq = 0;
@@ -196,11 +195,11 @@ export class ChatStore {
     const batch = this.pending;
     this.pending = [];
     let changed = false;
-    for (const raw of batch) {
-      const outcome = parseValue(raw);
-      if (outcome.kind !== 'accepted' || outcome.vendor) continue;
-      if (this.observe(outcome.frame)) changed = true;
-      if (applyFrame(this.transcript, outcome.frame)) changed = true;
+    // Validated when the message was parsed (webviewMessages `frames`); vendor frames are not shown.
+    for (const frame of batch) {
+      if (!isKnownFrame(frame)) continue;
+      if (this.observe(frame)) changed = true;
+      if (applyFrame(this.transcript, frame)) changed = true;
     }
     if (changed) this.changed();
     this.lastFlush = { frames: batch.length, ms: performance.now() - start };

@@ -4,6 +4,7 @@
 // a drop becomes `session.disconnected` (the UI finalizes, §7.8.1) and a reconnect with
 // `?last_message_id=` brings `session.history` (§7.1, §13.7). Host-only requests the browser can
 // serve go to the HTTP API with an Authorization header; the rest get a notice.
+import { parseValue } from '../../../src/protocol/parse';
 import { noticeOf } from '../../../src/protocol/rawpExtension';
 import { hostMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
 import { Listeners, type Transport } from './types';
@@ -168,7 +169,9 @@ export class WebSocketTransport implements Transport {
         // the editor's host does for its view.
         const notice = noticeOf(frame as { type: string; payload?: unknown });
         if (notice) return this.notice(notice.level, notice.message);
-        this.listeners.emit(hostMessage('frames', { session_id: sessionId, frames: [frame as Record<string, unknown>] }));
+        // Off the wire it is data: validated here, typed after (a bad frame is not shown, §2.2).
+        const outcome = parseValue(frame);
+        if (outcome.kind === 'accepted') this.listeners.emit(hostMessage('frames', { session_id: sessionId, frames: [outcome.frame] }));
       }
     };
     socket.onerror = () => {
