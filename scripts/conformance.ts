@@ -1,24 +1,19 @@
-// `npm run conformance`: rebuilds docs/conformance.md — every MUST / MUST NOT clause of the spec
-// and the mocha tests whose titles cite it. The test titles come from a dry run of mocha with the
-// JSON reporter, so titles built in loops are seen as mocha prints them.
-// The spec lives in the read-only shared/ folder beside the repository (CI clones the repo
-// elsewhere with shared/ next to it); RAWP_SPEC_DIR overrides the folder.
+// `npm run conformance`: rebuilds docs/conformance.md — every clause of our clause catalogue
+// (src/protocol/conformance/map/catalogue.ts) with the mocha tests whose titles cite its id — and
+// docs/protocol/clauses.md, the catalogue itself. Nothing outside the repository is read: the
+// catalogue is the project's own copy of the spec's clauses (issue 14 item 4). The test titles come
+// from a dry run of mocha with the JSON reporter, so titles built in loops are seen as mocha prints them.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { coverClauses, extractClauses, renderMap, type TestTitle } from '../src/protocol/conformance/map';
+import { join, relative, resolve } from 'node:path';
+import { CLAUSES, coverClauses, renderCatalogue, renderMap, type TestTitle } from '../src/protocol/conformance/map';
 
 export const REPO_ROOT = resolve(__dirname, '..');
 export const MAP_PATH = join(REPO_ROOT, 'docs', 'conformance.md');
-const SPEC_FILE = 'rawp-dps-1.0.md';
+export const CATALOGUE_PATH = join(REPO_ROOT, 'docs', 'protocol', 'clauses.md');
 
-export function specPath(repoRoot = REPO_ROOT, env: NodeJS.ProcessEnv = process.env): string {
-  const dir = env.RAWP_SPEC_DIR ? resolve(env.RAWP_SPEC_DIR) : resolve(repoRoot, '..', 'shared', 'spec');
-  return join(dir, SPEC_FILE);
-}
-
-/** Every test mocha would run (per .mocharc.json), without running any. */
+/** Every test mocha would run (per .mocharc.json), without running any; files relative to the repository. */
 export function collectTests(repoRoot = REPO_ROOT): TestTitle[] {
   const dir = mkdtempSync(join(tmpdir(), 'rawp-conformance-'));
   try {
@@ -33,7 +28,7 @@ export function collectTests(repoRoot = REPO_ROOT): TestTitle[] {
       throw new Error(`mocha --dry-run failed (exit ${run.status}); a test file does not load:\n${(run.stderr || run.stdout).slice(-4000)}`);
     }
     const report = JSON.parse(readFileSync(output, 'utf8')) as { tests: { fullTitle: string; file?: string }[] };
-    return report.tests.map((t) => ({ fullTitle: t.fullTitle, file: t.file }));
+    return report.tests.map((t) => ({ fullTitle: t.fullTitle, file: t.file === undefined ? undefined : relative(repoRoot, t.file) }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -41,13 +36,13 @@ export function collectTests(repoRoot = REPO_ROOT): TestTitle[] {
 
 /** The text docs/conformance.md should have now. */
 export function generateConformanceMap(repoRoot = REPO_ROOT, tests: TestTitle[] = collectTests(repoRoot)): string {
-  const spec = readFileSync(specPath(repoRoot), 'utf8');
-  return renderMap(coverClauses(extractClauses(spec), tests), `shared/spec/${SPEC_FILE}`);
+  return renderMap(coverClauses(CLAUSES, tests));
 }
 
 if (require.main === module) {
+  writeFileSync(CATALOGUE_PATH, renderCatalogue());
   const text = generateConformanceMap();
   writeFileSync(MAP_PATH, text);
   const summary = /\*\*(.+?)\*\*/.exec(text)?.[1] ?? '';
-  console.log(`wrote ${MAP_PATH}: ${summary}`);
+  console.log(`wrote ${CATALOGUE_PATH} and ${MAP_PATH}: ${summary}`);
 }

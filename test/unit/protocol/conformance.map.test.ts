@@ -1,19 +1,31 @@
-// The conformance map: clause extraction from the spec, citation matching, and the guard that
-// keeps docs/conformance.md in step with the spec and the test titles.
+// The conformance map: our clause catalogue of RAWP-DPS 1.0.1, clause-id citations in test titles,
+// the side a test speaks for, and the guards that keep docs/conformance.md and
+// docs/protocol/clauses.md in step with the catalogue and the test titles.
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { citationsOf, coverClauses, excerpt, extractClauses, ownerOf, renderMap } from '../../../src/protocol/conformance/map';
-import { MAP_PATH, REPO_ROOT, generateConformanceMap, specPath } from '../../../scripts/conformance';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import {
+  CLAUSES,
+  citationsOf,
+  compareWithSpec,
+  coverClauses,
+  extractClauses,
+  layerOf,
+  renderCatalogue,
+  renderMap,
+  sidesOf,
+  uncoveredOwners,
+  type CatalogueClause,
+} from '../../../src/protocol/conformance/map';
+import { CATALOGUE_PATH, MAP_PATH, REPO_ROOT, generateConformanceMap } from '../../../scripts/conformance';
 
 const MINI = [
-  '### 1.1. 요구사항 표기 규약 본 문서의 "MUST", "MUST NOT"은 RFC 2119를 따른다.',
+  '### 1.1. 요구사항 표기 규약 본 문서의 "MUST", "MUST NOT", "SHOULD"은 RFC 2119를 따른다.',
   '## 2. Envelope',
-  '### 2.1. 공통 Envelope 모든 프레임은 이 구조를 준수해야 한다 (MUST). ',
+  '### 2.1. 공통 Envelope 모든 프레임은 이 구조를 준수해야 한다 (MUST). 밀리초 권장 (SHOULD).',
   '```json',
   '{ "note": "코드 블록 안의 (MUST)는 조항이 아니다" }',
   '```',
-  '### 필드 상세',
   '| `v` | MUST | 수신자는 `session.error` (fatal: `false`)로 응답해야 한다 (MUST). |',
   '#### 2.1.1. 하위 절 첫 문장이다. 둘째 문장은 금지다 (MUST NOT). 셋째도 해야 한다 (MUST).',
   '## 15. 보안',
@@ -21,13 +33,23 @@ const MINI = [
   '2. **격리**: 초과할 수 없다 (MUST NOT).',
 ].join('\n');
 
-describe('protocol/conformance: map of MUST clauses', () => {
-  it('extracts each (MUST)/(MUST NOT) sentence with its section, skipping §1.1\'s definitions and code blocks', () => {
+const clause = (id: string, owners: CatalogueClause['owners'], alias?: string): CatalogueClause => ({
+  id,
+  section: /^§(.+)-\d+$/.exec(id)![1],
+  keyword: 'MUST',
+  owners,
+  text: `text of ${id}`,
+  ...(alias ? { alias } : {}),
+});
+
+describe('protocol/conformance: clause catalogue and conformance map', () => {
+  it('extractClauses reads each (MUST)/(MUST NOT)/(SHOULD) sentence; SHOULD ids continue after the MUSTs of their section', () => {
     const clauses = extractClauses(MINI);
     assert.deepEqual(
       clauses.map((c) => [c.id, c.keyword, c.text, c.alias]),
       [
         ['§2.1-1', 'MUST', '공통 Envelope 모든 프레임은 이 구조를 준수해야 한다 (MUST)', undefined],
+        ['§2.1-3', 'SHOULD', '밀리초 권장 (SHOULD)', undefined],
         ['§2.1-2', 'MUST', '수신자는 `session.error` (fatal: `false`)로 응답해야 한다 (MUST)', undefined],
         ['§2.1.1-1', 'MUST NOT', '둘째 문장은 금지다 (MUST NOT)', undefined],
         ['§2.1.1-2', 'MUST', '셋째도 해야 한다 (MUST)', undefined],
@@ -35,24 +57,35 @@ describe('protocol/conformance: map of MUST clauses', () => {
         ['§15-2', 'MUST NOT', '격리: 초과할 수 없다 (MUST NOT)', '15.2'],
       ],
     );
-    assert.equal(clauses[0].line, 3);
   });
 
-  it('the spec has exactly 88 MUST / MUST NOT clauses, numbered per section', () => {
-    const clauses = extractClauses(readFileSync(specPath(), 'utf8'));
-    assert.equal(clauses.length, 88);
-    assert.equal(new Set(clauses.map((c) => c.id)).size, 88);
-    assert.equal(clauses.filter((c) => c.keyword === 'MUST NOT').length, 14);
-    assert.ok(!clauses.some((c) => c.section === '1.1'));
-    const turnEnd = clauses.find((c) => c.id === '§7.5.2-1');
-    assert.match(turnEnd!.text, /session\.usage/);
+  it('compareWithSpec names clauses missing from the catalogue, extra ones and keyword changes', () => {
+    const spec = extractClauses(MINI);
+    const catalogue = spec.filter((c) => c.id !== '§2.1-3').map((c) => ({ ...c, keyword: c.id === '§2.1-2' ? ('MUST NOT' as const) : c.keyword }));
+    catalogue.push({ ...spec[0], id: '§9.9-1' });
+    const problems = compareWithSpec(spec, catalogue);
+    assert.equal(problems.length, 3);
+    assert.match(problems.join('\n'), /§2\.1-3 \(SHOULD, spec line 3\) is not in the catalogue/);
+    assert.match(problems.join('\n'), /§2\.1-2: the spec says MUST, the catalogue MUST NOT/);
+    assert.match(problems.join('\n'), /§9\.9-1 is in the catalogue but not in the spec text/);
+    assert.deepEqual(compareWithSpec(spec, spec), []);
   });
 
-  it('excerpts are short and keep the keyword', () => {
-    const [c] = extractClauses(`## 3. x\n${'가'.repeat(300)}해야 한다 (MUST NOT).`);
-    const e = excerpt(c, 50);
-    assert.ok(e.length < 70);
-    assert.match(e, /… \(MUST NOT\)$/);
+  it('the catalogue: 97 clauses of RAWP-DPS 1.0.1 (74 MUST, 14 MUST NOT, 8 SHOULD, 1 SHOULD NOT), unique ids, English one-liners, known owners', () => {
+    assert.equal(CLAUSES.length, 97);
+    assert.equal(new Set(CLAUSES.map((c) => c.id)).size, 97);
+    const count = (k: string) => CLAUSES.filter((c) => c.keyword === k).length;
+    assert.deepEqual([count('MUST'), count('MUST NOT'), count('SHOULD'), count('SHOULD NOT')], [74, 14, 8, 1]);
+    for (const c of CLAUSES) {
+      assert.match(c.id, /^§\d+(\.\d+)*-\d+$/, c.id);
+      assert.equal(c.id.startsWith(`§${c.section}-`), true, c.id);
+      assert.ok(c.owners.length > 0 && c.owners.every((o) => ['client', 'master', 'composer'].includes(o)), c.id);
+      assert.ok(!/[\uAC00-\uD7A3\n]/.test(c.text) && c.text.length <= 200, `${c.id}: one line, in English`);
+    }
+    // Ids test titles already cite keep their clause.
+    assert.match(CLAUSES.find((c) => c.id === '§6.3.2-5')!.text, /first session\.turn\.start after a mode switch/);
+    assert.match(CLAUSES.find((c) => c.id === '§7.5.2-1')!.text, /session\.usage/);
+    assert.equal(CLAUSES.find((c) => c.id === '§15-3')!.alias, '15.3');
   });
 
   it('citations: exact sections, clause ids, list items; other documents\' sections are not DPS sections', () => {
@@ -61,42 +94,70 @@ describe('protocol/conformance: map of MUST clauses', () => {
     assert.deepEqual(citationsOf('read-before-write: §3 ledger and §5.3.3 diff'), ['5.3.3']);
   });
 
-  it('a test covers the clauses of exactly the cited section, never those of its subsections', () => {
-    const clauses = extractClauses(MINI);
+  it('which side a test speaks for follows its file: masters, the reducer (both), validator tests (none), the rest client', () => {
+    assert.deepEqual(sidesOf('test/unit/webview/composer.chromium.test.ts'), ['master']);
+    assert.deepEqual(sidesOf('test/unit/remote/terminal.test.ts'), ['master']);
+    assert.deepEqual(sidesOf('test/unit/remote/browser.test.ts'), ['master']);
+    assert.deepEqual(sidesOf('test/unit/remote/fanout.test.ts'), ['client']);
+    assert.deepEqual(sidesOf('test/unit/protocol/transcript-finalize.test.ts'), ['client', 'master']);
+    assert.deepEqual(sidesOf('test/unit/protocol/conformance.rules.test.ts'), ['validator']);
+    assert.deepEqual(sidesOf('test/unit/cli/validate.test.ts'), ['validator']);
+    assert.deepEqual(sidesOf(undefined), ['client']);
+  });
+
+  it('only a clause id (or a one-clause list item) covers a clause, and only for the owner whose side the test is on', () => {
+    const clauses = [
+      clause('§2.1-1', ['client']),
+      clause('§2.1-2', ['client', 'master']),
+      clause('§6.3.2-7', ['master']),
+      clause('§15-1', ['client'], '15.1'),
+      clause('§14.2-1', ['client'], '14.2.1'),
+      clause('§14.2-2', ['client'], '14.2.1'),
+    ];
     const cov = coverClauses(clauses, [
-      { fullTitle: 'suite §2.1 envelope' },
-      { fullTitle: 'suite §2.1.1-2 one clause' },
-      { fullTitle: 'suite §15.2 isolation' },
-      { fullTitle: 'suite §2 parent only' },
+      { fullTitle: 'engine §2.1 a whole-section citation', file: 'test/unit/session/engine.misc.test.ts' },
+      { fullTitle: 'engine §2.1-2 v other than 1 gets session.error', file: 'test/unit/session/hub.test.ts' },
+      { fullTitle: 'validator §2.1-1 rule', file: 'test/unit/protocol/conformance.rules.test.ts' },
+      { fullTitle: 'engine §6.3.2-7 is the master\'s, not ours', file: 'test/unit/session/engine.mode.test.ts' },
+      { fullTitle: 'tools §15.1 whitelist item', file: 'test/unit/tools/catalog.test.ts' },
+      { fullTitle: 'parse §14.2.1 names two clauses', file: 'test/unit/protocol/parse.test.ts' },
     ]);
-    const by = Object.fromEntries(cov.map((c) => [c.clause.id, c.tests]));
-    assert.deepEqual(by['§2.1-1'], ['suite §2.1 envelope']);
-    assert.deepEqual(by['§2.1.1-1'], []);
-    assert.deepEqual(by['§2.1.1-2'], ['suite §2.1.1-2 one clause']);
-    assert.deepEqual(by['§15-1'], []);
-    assert.deepEqual(by['§15-2'], ['suite §15.2 isolation']);
+    const by = Object.fromEntries(cov.map((c) => [c.clause.id, c]));
+    assert.deepEqual(by['§2.1-1'].tests, { client: [], master: [], validator: ['validator §2.1-1 rule'] });
+    assert.deepEqual(uncoveredOwners(by['§2.1-1']), ['client']);
+    assert.deepEqual(uncoveredOwners(by['§2.1-2']), ['master'], 'a two-owner clause needs a test of each side');
+    assert.deepEqual(uncoveredOwners(by['§6.3.2-7']), ['master'], 'a client test never covers a master clause');
+    assert.deepEqual(by['§6.3.2-7'].tests.client, ["engine §6.3.2-7 is the master's, not ours"]);
+    assert.deepEqual(uncoveredOwners(by['§15-1']), []);
+    assert.deepEqual(uncoveredOwners(by['§14.2-1']), ['client']);
+    assert.deepEqual(uncoveredOwners(by['§14.2-2']), ['client']);
   });
 
-  it('the map lists every clause, counts its tests and groups uncovered clauses by owning layer', () => {
-    const cov = coverClauses(extractClauses(MINI), [{ fullTitle: 'a §2.1 b' }]);
-    const md = renderMap(cov, 'mini.md');
-    assert.match(md, /\*\*6 clauses, 2 covered, 4 uncovered\.\*\*/);
-    assert.match(md, /^\| §2\.1-1 \| §2\.1 \| .+ \| 1 \| a §2\.1 b \|$/m);
-    assert.match(md, /### protocol \(2\)\n\n- §2\.1\.1-1 — .+\n- §2\.1\.1-2 — .+\n\n### session \(1\)\n\n- §15-1 — .+\n\n### tools \(1\)\n\n- §15-2 — /);
-    assert.equal(ownerOf('§7.8.1-2', '7.8.1'), 'protocol');
-    assert.equal(ownerOf('§15-3', '15'), 'webview-ui');
-    assert.equal(ownerOf('§17.3.2-1', '17.3.2'), 'session');
-    assert.equal(ownerOf('§10.3.1-1', '10.3.1'), 'agents');
+  it('the map counts clauses by owner and lists what is uncovered with the layer where the fix belongs', () => {
+    const cov = coverClauses([clause('§2.1-1', ['client']), clause('§16.2.2-1', ['composer']), clause('§2.4-1', ['client', 'master'])], [
+      { fullTitle: 'a §2.1-1 b', file: 'test/unit/session/hub.test.ts' },
+      { fullTitle: 'c §2.4-1 d', file: 'test/unit/session/hub.test.ts' },
+    ]);
+    const md = renderMap(cov);
+    assert.match(md, /\*\*3 clauses, 1 covered, 2 not yet covered\.\*\*/);
+    assert.match(md, /^\| client \| 2 \| 2 \| 0 \| 2 \| 0 \|$/m);
+    assert.match(md, /^\| master \| 1 \| 1 \| 0 \| 0 \| 1 \|$/m);
+    assert.match(md, /^\| composer \| 1 \| 1 \| 0 \| 0 \| 1 \|$/m);
+    assert.match(md, /^\| §2\.4-1 \| MUST \| client ✓, \*\*master\*\* ✗ \| text of §2\.4-1 \| 1: c §2\.4-1 d \| {2}\| {2}\|$/m);
+    assert.match(md, /### composer \(1\)\n\n- §16\.2\.2-1 \(MUST; webview-ui\) — text of §16\.2\.2-1/);
+    assert.match(md, /### client \(0\)\n\nNone: every client clause is cited by a client test\./);
+    assert.equal(layerOf('§17.3.2-1', '17.3.2'), 'session');
+    assert.equal(layerOf('§15-3', '15'), 'webview-ui');
   });
 
-  it('the spec path is ../shared/spec beside the repository unless RAWP_SPEC_DIR says otherwise', () => {
-    assert.equal(specPath('/ci/repo', {}), '/ci/shared/spec/rawp-dps-1.0.md');
-    assert.equal(specPath('/ci/repo', { RAWP_SPEC_DIR: '/opt/spec' }), '/opt/spec/rawp-dps-1.0.md');
-    assert.ok(existsSync(specPath()), `spec not found at ${specPath()}`);
+  it('docs/protocol/clauses.md is what the catalogue renders (else run: npm run conformance)', () => {
+    const actual = existsSync(CATALOGUE_PATH) ? readFileSync(CATALOGUE_PATH, 'utf8') : '';
+    assert.equal(actual, renderCatalogue(), 'docs/protocol/clauses.md is stale: run `npm run conformance`');
+    assert.match(actual, /RAWP-DPS 1\.0\.1/);
   });
 
-  it('docs/conformance.md is up to date with the spec and the test titles (else run: npm run conformance)', function () {
-    this.timeout(120_000);
+  it('docs/conformance.md is up to date with the catalogue and the test titles (else run: npm run conformance)', function () {
+    this.timeout(180_000);
     const expected = generateConformanceMap(REPO_ROOT);
     const actual = existsSync(MAP_PATH) ? readFileSync(MAP_PATH, 'utf8') : '';
     if (actual !== expected) {
@@ -105,7 +166,22 @@ describe('protocol/conformance: map of MUST clauses', () => {
       const i = e.findIndex((line, n) => line !== a[n]);
       assert.fail(`docs/conformance.md is stale — run \`npm run conformance\` and commit it.\nfirst difference at line ${i + 1}:\n  file: ${a[i] ?? '(missing)'}\n  now:  ${e[i]}`);
     }
-    assert.match(expected, /\*\*88 clauses, \d+ covered, \d+ uncovered\.\*\*/);
-    assert.ok(expected.includes(join('shared', 'spec', 'rawp-dps-1.0.md')));
+    assert.match(expected, /\*\*97 clauses, \d+ covered, \d+ not yet covered\.\*\*/);
+  });
+
+  it('the repository stands alone: no test, script, source or generated doc names a path outside it', () => {
+    // Built from pieces so this file does not match itself.
+    const outside = new RegExp(['\\.\\./' + 'shared/', '/' + 'work/(shared|main|wt)\\b', 'shared/' + '(spec|bench-data|notes)', 'RAWP_' + 'SPEC_DIR'].join('|'));
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(dir)) {
+        const p = join(dir, name);
+        if (name === 'node_modules' || name.startsWith('.')) continue;
+        if (statSync(p).isDirectory()) walk(p);
+        else if (/\.(ts|tsx|js|mjs|cjs|sh|md|json)$/.test(name) && outside.test(readFileSync(p, 'utf8'))) offenders.push(relative(REPO_ROOT, p));
+      }
+    };
+    for (const d of ['src', 'test', 'scripts', 'docs', 'webview-ui']) walk(join(REPO_ROOT, d));
+    assert.deepEqual(offenders, []);
   });
 });

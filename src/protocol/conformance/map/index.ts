@@ -1,5 +1,7 @@
-// The conformance map (docs/conformance.md): spec clauses x test citations. Pure text work.
+// The conformance map (docs/conformance.md) and the clause catalogue (docs/protocol/clauses.md):
+// our catalogue of the spec's clauses x test citations. Pure text work.
+export * from './catalogue';
 export * from './clauses';
 export * from './coverage';
-export * from './owners';
+export * from './layers';
 export * from './render';

@@ -1,5 +1,7 @@
-// Which layer of DESIGN.md owns each clause of the spec, for the "uncovered" list of the
-// conformance map. The most specific key wins: a clause id, then its section, then parents.
+// Which layer of our code keeps each clause (for the "uncovered" lists of the conformance map, so
+// a reader knows where a fix belongs). Not the clause's owner in the catalogue (client / master /
+// composer): that says which side of the protocol must keep it. The most specific key wins: a
+// clause id, then its section, then its parents.
 export type Layer = 'protocol' | 'session' | 'remote' | 'agents' | 'tools' | 'workspace' | 'commands' | 'webview-ui' | 'extension' | 'cli';
 
 const OWNERS: Record<string, Layer> = {
@@ -48,7 +50,7 @@ const OWNERS: Record<string, Layer> = {
   '18': 'agents',
 };
 
-export function ownerOf(clauseId: string, section: string): Layer {
+export function layerOf(clauseId: string, section: string): Layer {
   if (OWNERS[clauseId]) return OWNERS[clauseId];
   for (let s = section; s; s = s.includes('.') ? s.slice(0, s.lastIndexOf('.')) : '') {
     if (OWNERS[s]) return OWNERS[s];
