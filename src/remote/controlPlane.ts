@@ -158,28 +158,69 @@ export function hostPort(host: string, port: number): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-/**
- * The origins that count as the host's own: the bound address, and for a loopback bind every
- * loopback spelling. For a wildcard bind the request's own Host is also accepted (we cannot know
- * the names the machine is reached by); the bearer token is still required either way.
- */
-export function ownOrigins(options: { host: string; port: number; tls: boolean }): Set<string> {
-  const scheme = options.tls ? 'https' : 'http';
-  const hosts = isLoopbackHost(options.host) ? ['127.0.0.1', 'localhost', '[::1]', options.host] : [options.host];
-  return new Set(hosts.map((h) => `${scheme}://${hostPort(h, options.port)}`));
+/** A host name as compared: lower case, IPv6 without brackets. */
+function normalHost(h: string): string {
+  return h.toLowerCase().replace(/^\[(.*)\]$/, '$1');
 }
 
 /**
- * The browser Origin rule: no Origin header (not a browser) passes; otherwise it must be one of
- * the host's own origins or an allow-listed one.
+ * The names this host answers to (issue 12 #11, decision 165): for a loopback bind every loopback
+ * spelling; for a wildcard bind those plus the machine's own names and addresses (`machineNames`,
+ * found by the server); for a specific address that address; always the operator's `publicHosts`
+ * and the hosts of allow-listed origins. Never whatever a request's Host header says — a
+ * DNS-rebinding page controls that.
  */
-export function originAllowed(
-  origin: string | undefined,
-  rule: { own: ReadonlySet<string>; allowed: ReadonlySet<string>; wildcardBind: boolean; requestHost?: string; tls: boolean },
-): boolean {
+export function ownHostNames(o: { host: string; machineNames?: readonly string[]; publicHosts?: readonly string[]; allowedOrigins?: readonly string[] }): Set<string> {
+  const names = new Set<string>();
+  const add = (h: string) => h && names.add(normalHost(h));
+  if (isLoopbackHost(o.host) || isWildcardHost(o.host)) for (const h of LOOPBACK_HOSTS) add(h);
+  if (isWildcardHost(o.host)) for (const h of o.machineNames ?? []) add(h);
+  else add(o.host);
+  for (const h of o.publicHosts ?? []) add(h);
+  for (const origin of o.allowedOrigins ?? []) {
+    try {
+      add(new URL(origin).hostname);
+    } catch {
+      // not an origin: it matches nothing anyway
+    }
+  }
+  return names;
+}
+
+/** The origins that count as the host's own: each of its names on its port and scheme. */
+export function ownOrigins(options: { names: ReadonlySet<string>; port: number; tls: boolean }): Set<string> {
+  const scheme = options.tls ? 'https' : 'http';
+  return new Set([...options.names].map((h) => `${scheme}://${hostPort(h, options.port)}`));
+}
+
+/** Whether a request's Host header names this host (port aside): a rebound DNS name does not. */
+export function hostAllowed(hostHeader: string | undefined, names: ReadonlySet<string>): boolean {
+  if (hostHeader === undefined) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${hostHeader}`).hostname;
+  } catch {
+    return false;
+  }
+  return names.has(normalHost(hostname));
+}
+
+/**
+ * The browser Origin rule: no Origin header (not a browser, or a same-origin GET) passes;
+ * otherwise it must be one of the host's own origins or an allow-listed one.
+ */
+export function originAllowed(origin: string | undefined, rule: { own: ReadonlySet<string>; allowed: ReadonlySet<string> }): boolean {
   if (origin === undefined) return true;
   const o = origin.toLowerCase().replace(/\/$/, '');
-  if (rule.own.has(o) || rule.allowed.has(o)) return true;
-  if (rule.wildcardBind && rule.requestHost) return o === `${rule.tls ? 'https' : 'http'}://${rule.requestHost.toLowerCase()}`;
-  return false;
+  return rule.own.has(o) || rule.allowed.has(o);
+}
+
+/**
+ * A browser's request made by another site's page without an Origin header (`<img>`, no-cors
+ * fetch; Chromium marks it `Sec-Fetch-Site: cross-site`). Such a page may load the public routes
+ * (the browser master page is one), nothing else.
+ */
+export function crossSiteWithoutOrigin(headers: { origin?: string; 'sec-fetch-site'?: string | string[] }): boolean {
+  const site = headers['sec-fetch-site'];
+  return headers.origin === undefined && (site === 'cross-site' || site === 'same-site');
 }

@@ -7,15 +7,15 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { sourceKey, type FailureThrottle, type TokenVerifier } from './auth';
-import { originAllowed, presentedToken, PUBLIC_ROUTES, route, ROUTE_METHODS, type Route } from './controlPlane';
+import { crossSiteWithoutOrigin, hostAllowed, originAllowed, presentedToken, PUBLIC_ROUTES, route, ROUTE_METHODS, type Route } from './controlPlane';
 
 export interface GateContext {
   verifier: TokenVerifier;
   throttle: FailureThrottle;
+  /** The names this host answers to (ownHostNames): the Host header must be one of them. */
+  hostNames: ReadonlySet<string>;
   ownOrigins: ReadonlySet<string>;
   allowedOrigins: ReadonlySet<string>;
-  wildcardBind: boolean;
-  tls: boolean;
 }
 
 export type Refusal = { status: number; message: string; headers?: Record<string, string> };
@@ -28,11 +28,16 @@ export function gate(req: IncomingMessage, ctx: GateContext, upgrade: boolean): 
   if (!ROUTE_METHODS[r.kind].includes(method)) {
     return { ok: false, status: 405, message: `${method} is not allowed here`, headers: { allow: ROUTE_METHODS[r.kind].join(', ') } };
   }
+  // DNS rebinding (issue 12 #11): a page whose name now resolves here still sends its own name.
+  if (!hostAllowed(req.headers.host, ctx.hostNames)) {
+    return { ok: false, status: 421, message: `host ${req.headers.host ?? '(none)'} is not a name of this server (add it with --public-host)` };
+  }
   const origin = req.headers.origin;
-  if (!originAllowed(origin, { own: ctx.ownOrigins, allowed: ctx.allowedOrigins, wildcardBind: ctx.wildcardBind, requestHost: req.headers.host, tls: ctx.tls })) {
+  if (!originAllowed(origin, { own: ctx.ownOrigins, allowed: ctx.allowedOrigins })) {
     return { ok: false, status: 403, message: `origin ${origin} is not allowed` };
   }
   if (PUBLIC_ROUTES.has(r.kind)) return { ok: true, route: r };
+  if (crossSiteWithoutOrigin(req.headers)) return { ok: false, status: 403, message: 'cross-site requests are not allowed here' };
   const token = presentedToken(req.headers);
   if (token === undefined) return { ok: false, status: 401, message: 'a bearer token is required', headers: { 'www-authenticate': 'Bearer realm="rawp"' } };
   if (ctx.verifier.matches(token)) return { ok: true, route: r };
@@ -51,6 +56,7 @@ const REASONS: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  421: 'Misdirected Request',
   429: 'Too Many Requests',
 };
 

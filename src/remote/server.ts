@@ -6,6 +6,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -20,6 +21,7 @@ import {
   isLoopbackHost,
   isWildcardHost,
   offeredSubprotocols,
+  ownHostNames,
   ownOrigins,
   selectSubprotocol,
   streamPath,
@@ -43,6 +45,11 @@ export interface RemoteServerOptions {
   allowInsecureRemote?: boolean;
   /** Browser origins besides the host's own, e.g. `https://my-dashboard.example`. */
   allowedOrigins?: string[];
+  /**
+   * Names the host is reached by besides its bind address (and, for a wildcard bind, the machine's
+   * own name and addresses), e.g. `devbox.example`: requests naming another host are refused (421).
+   */
+  publicHosts?: string[];
   /** POST /v1/sessions. Absent: 501. */
   createSession?: (request: CreateSessionRequest) => Promise<{ session_id: string }>;
   /** Ping every this many ms; a peer that did not answer the previous ping is dropped. Default 30 s. */
@@ -101,10 +108,9 @@ export class RemoteServer {
     this.gateCtx = {
       verifier: new TokenVerifier(options.token),
       throttle: new FailureThrottle(options.throttle),
+      hostNames: ownHostNames({ host, machineNames: isWildcardHost(host) ? machineNames() : [], publicHosts: options.publicHosts, allowedOrigins: options.allowedOrigins }),
       ownOrigins: new Set(),
       allowedOrigins: new Set((options.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/$/, ''))),
-      wildcardBind: isWildcardHost(host),
-      tls: options.tls !== undefined,
     };
   }
 
@@ -131,7 +137,7 @@ export class RemoteServer {
       });
     });
     remote._port = (server.address() as AddressInfo).port;
-    remote.gateCtx.ownOrigins = ownOrigins({ host, port: remote._port, tls: options.tls !== undefined });
+    remote.gateCtx.ownOrigins = ownOrigins({ names: remote.gateCtx.hostNames, port: remote._port, tls: options.tls !== undefined });
     const every = options.heartbeatMs ?? 30_000;
     remote.heartbeat = setInterval(() => remote.beat(), every);
     remote.heartbeat.unref();
@@ -313,6 +319,13 @@ export class RemoteServer {
       }
     }
   }
+}
+
+/** The machine's own names for a wildcard bind: its host name (also as .local) and every interface address. */
+function machineNames(): string[] {
+  const names = [hostname(), `${hostname()}.local`];
+  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) names.push(a.address);
+  return names;
 }
 
 /** DPS frames are JSON text; a binary message is read as UTF-8 all the same and parsed like text. */

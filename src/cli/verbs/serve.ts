@@ -36,6 +36,8 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
   --tls-cert F --tls-key F serve https/wss with this PEM certificate and key
   --allow-insecure-remote  allow a non-loopback bind without TLS (the token then travels in clear)
   --allow-origin O         also accept browser pages from origin O (repeatable)
+  --public-host NAME       a name this host is reached by (repeatable); requests naming any other
+                           host are refused (DNS rebinding); loopback names are always known
   --rules-file F           where "always allow" permission answers are kept
                            (default ~/.config/rawp/permission-rules.json)
   --verbose                log the server's events to stderr
@@ -67,6 +69,7 @@ export const serveVerb: Verb = {
           'tls-key': { type: 'string' },
           'allow-insecure-remote': { type: 'boolean' },
           'allow-origin': { type: 'string', multiple: true },
+          'public-host': { type: 'string', multiple: true },
           'rules-file': { type: 'string' },
           verbose: { type: 'boolean' },
         },
@@ -132,6 +135,7 @@ export const serveVerb: Verb = {
         tls,
         allowInsecureRemote: values['allow-insecure-remote'],
         allowedOrigins: values['allow-origin'],
+        publicHosts: values['public-host'],
         logger,
         createSession: async (req) => {
           const s = await registry.create({ adapter: await makeAgent(req.agent ?? defaultAgent), origin: 'remote', workspacePath: workspace, name: req.name });
