@@ -35,6 +35,15 @@ const targets = [
     banner: { js: '#!/usr/bin/env node' },
     external: ['bufferutil', 'utf-8-validate'],
   },
+  {
+    // Grep/Glob's linear-time regex worker (src/tools/search/searchClient.ts loads it beside the bundle).
+    ...common,
+    entryPoints: ['src/tools/search/searchWorker.ts'],
+    outfile: 'dist/searchWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
   webviewTarget(common),
 ];
 

@@ -1,10 +1,11 @@
-// Glob: files matching a glob pattern (picomatch), newest first like Claude Code.
-import picomatch from 'picomatch';
+// Glob: files matching a glob pattern, newest first like Claude Code. The glob is matched as an RE2
+// expression in the search worker (search/globRegex.ts): linear time, off the event loop.
 import { relative, sep } from 'node:path';
 import { z } from 'zod';
-import { errorOutcome } from './fsErrors';
+import { searchFailure } from './grep';
 import { displayPath, resolveToolPath } from './paths';
-import { defineTool } from './types';
+import { search } from './search/searchClient';
+import { defineTool, ToolError } from './types';
 import { walkFiles } from './walk';
 
 const MAX_RESULTS = 100;
@@ -26,15 +27,17 @@ export const GlobTool = defineTool({
   async run(input, ctx) {
     try {
       const base = resolveToolPath(ctx.cwd, input.path ?? ctx.cwd);
-      const isMatch = picomatch(input.pattern, { dot: true });
-      const files = (await walkFiles(ctx.fs, base, ctx.signal)).filter((f) => isMatch(relative(base, f).split(sep).join('/')));
+      const all = await walkFiles(ctx.fs, base, ctx.signal);
+      const r = await search({ op: 'glob', globs: [input.pattern], paths: all.map((f) => relative(base, f).split(sep).join('/')), orBasename: false }, ctx.signal);
+      if (!r.ok) throw new ToolError(`invalid glob: ${r.message}`, r.syntax ? 'INVALID_INPUT' : 'TOOL_FAILED');
+      const files = (r.indices ?? []).map((i) => all[i]);
       const withTime = await Promise.all(files.map(async (f) => ({ f, t: (await ctx.fs.stat(f))?.mtimeMs ?? 0 })));
       withTime.sort((a, b) => b.t - a.t || (a.f < b.f ? -1 : 1));
       const list = withTime.map((x) => displayPath(ctx.fs.roots, x.f));
       if (list.length > MAX_RESULTS) return { status: 'success', output: list.slice(0, MAX_RESULTS), truncated: true };
       return { status: 'success', output: list };
     } catch (e) {
-      return errorOutcome(e);
+      return searchFailure(e);
     }
   },
 });

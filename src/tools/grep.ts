@@ -1,19 +1,21 @@
-// Grep: a JavaScript regular expression over the workspace's files (no ripgrep needed).
+// Grep: a regular expression over the workspace's files, matched by a linear-time engine (RE2
+// semantics, re2js) in a worker thread — no pattern can freeze the host (issue 12 finding 2).
 // output_mode follows Claude Code: files_with_matches (default, a file list), content (matching
 // lines, optionally numbered and with context), count (matches per file).
-import picomatch from 'picomatch';
 import { basename, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { errorOutcome } from './fsErrors';
 import { displayPath, resolveToolPath } from './paths';
 import { truncateText } from './truncate';
-import { ToolError, defineTool } from './types';
+import { search, SearchAbortedError } from './search/searchClient';
+import type { SearchQuery, SearchResponse } from './search/searchProtocol';
+import { ToolError, defineTool, type ToolOutcome } from './types';
 import { walkFiles } from './walk';
 
 const MAX_FILE_BYTES = 2_000_000;
 
 export const GrepInput = z.object({
-  pattern: z.string().min(1).describe('The regular expression to search for'),
+  pattern: z.string().min(1).describe('The regular expression to search for (RE2 syntax: no look-arounds or back-references)'),
   path: z.string().optional().describe('File or directory to search in (default: the workspace folder)'),
   include: z.string().optional().describe('Glob of files to search, e.g. "*.ts" or "src/**/*.{ts,tsx}"'),
   glob: z.string().optional().describe('Alias of include (Claude Code)'),
@@ -37,18 +39,24 @@ export const GrepTool = defineTool({
   affectedPaths: (i) => (i.path ? [i.path] : []),
   async run(input, ctx) {
     try {
-      let re: RegExp;
-      try {
-        re = new RegExp(input.pattern, 'g' + (input['-i'] ? 'i' : '') + (input.multiline ? 'ms' : 'm'));
-      } catch (e) {
-        throw new ToolError(`invalid regular expression: ${(e as Error).message}`, 'INVALID_INPUT');
-      }
+      const ask = async (req: SearchQuery): Promise<SearchResponse & { ok: true }> => {
+        const r = await search(req, ctx.signal);
+        if (!r.ok) throw new ToolError(r.syntax ? `invalid regular expression: ${r.message}` : r.message, r.syntax ? 'INVALID_INPUT' : 'TOOL_FAILED');
+        return r;
+      };
+      const options = { ignoreCase: input['-i'] === true, multiline: input.multiline === true };
+      // Compile first, so a bad pattern fails before any file is read.
+      await ask({ op: 'grep', pattern: input.pattern, options, mode: 'files_with_matches', text: '' });
       const base = resolveToolPath(ctx.cwd, input.path ?? ctx.cwd);
       const st = await ctx.fs.stat(base);
       if (!st) throw new ToolError(`"${input.path}" does not exist`, 'FS_NOT_FOUND');
-      const files = st.type === 'file' ? [base] : await walkFiles(ctx.fs, base, ctx.signal);
+      let files = st.type === 'file' ? [base] : await walkFiles(ctx.fs, base, ctx.signal);
       const includeGlob = input.include ?? input.glob;
-      const inc = includeGlob ? picomatch(includeGlob, { dot: true }) : undefined;
+      if (includeGlob) {
+        const rels = files.map((f) => relative(base, f).split(sep).join('/') || basename(f));
+        const { indices } = await ask({ op: 'glob', globs: [includeGlob], paths: rels, orBasename: true });
+        files = (indices ?? []).map((i) => files[i]);
+      }
       const mode = input.output_mode ?? 'files_with_matches';
       const limit = input.head_limit ?? Infinity;
       const before = input['-B'] ?? input['-C'] ?? 0;
@@ -59,14 +67,13 @@ export const GrepTool = defineTool({
       let cut = false;
       for (const f of files) {
         if (ctx.signal.aborted) break;
-        const rel = relative(base, f).split(sep).join('/') || basename(f);
-        if (inc && !inc(rel) && !inc(basename(f))) continue;
         const s = await ctx.fs.stat(f);
         if (!s || s.size > MAX_FILE_BYTES) continue;
-        const text = (await ctx.fs.readText(f)).text;
-        if (text.includes('\u0000')) continue;
-        re.lastIndex = 0;
-        if (!re.test(text)) continue;
+        const raw = (await ctx.fs.readText(f)).text;
+        if (raw.includes('\u0000')) continue;
+        const text = raw.includes('\r\n') ? raw.replace(/\r\n/g, '\n') : raw;
+        const { grep } = await ask({ op: 'grep', pattern: input.pattern, options, mode, text });
+        if (!grep?.matched) continue;
         const shown = displayPath(ctx.fs.roots, f);
         if (mode === 'files_with_matches') {
           if (matched.length >= limit) {
@@ -76,18 +83,14 @@ export const GrepTool = defineTool({
           matched.push(shown);
           continue;
         }
-        const fileLines = text.replace(/\r\n/g, '\n').split('\n');
         if (mode === 'count') {
-          re.lastIndex = 0;
-          counts.push(`${shown}:${text.match(re)?.length ?? 0}`);
+          counts.push(`${shown}:${grep.count ?? 0}`);
           if (counts.length >= limit) break;
           continue;
         }
-        const lineRe = new RegExp(input.pattern, input['-i'] ? 'i' : '');
+        const fileLines = text.split('\n');
         const keep = new Set<number>();
-        fileLines.forEach((l, i) => {
-          if (lineRe.test(l)) for (let j = Math.max(0, i - before); j <= Math.min(fileLines.length - 1, i + after); j++) keep.add(j);
-        });
+        for (const i of grep.lines ?? []) for (let j = Math.max(0, i - before); j <= Math.min(fileLines.length - 1, i + after); j++) keep.add(j);
         for (const i of [...keep].sort((a, b) => a - b)) {
           if (lines.length >= limit) {
             cut = true;
@@ -101,7 +104,13 @@ export const GrepTool = defineTool({
       const t = truncateText(body || '(no matches)', ctx.settings.maxOutputChars);
       return { status: 'success', output: t.text, ...(t.truncated || cut ? { truncated: true } : {}) };
     } catch (e) {
-      return errorOutcome(e);
+      return searchFailure(e);
     }
   },
 });
+
+/** A cancelled search is a cancelled call; a stopped one (too long) an error with that reason. */
+export function searchFailure(e: unknown): ToolOutcome {
+  if (e instanceof SearchAbortedError) return e.message === 'cancelled' ? { status: 'cancelled', output: 'search cancelled' } : { status: 'error', output: `TOOL_FAILED: ${e.message}`, error_code: 'TOOL_FAILED' };
+  return errorOutcome(e);
+}

@@ -1,10 +1,11 @@
-// LS: the entries of one directory (directories end in "/").
-import picomatch from 'picomatch';
+// LS: the entries of one directory (directories end in "/"). `ignore` globs are matched in the
+// linear-time search worker (search/globRegex.ts), like Glob's.
 import { join } from 'node:path';
 import { z } from 'zod';
-import { errorOutcome } from './fsErrors';
+import { searchFailure } from './grep';
 import { displayPath, resolveToolPath } from './paths';
-import { defineTool } from './types';
+import { search } from './search/searchClient';
+import { defineTool, ToolError } from './types';
 
 const MAX_ENTRIES = 1000;
 
@@ -25,8 +26,13 @@ export const LSTool = defineTool({
   async run(input, ctx) {
     try {
       const dir = resolveToolPath(ctx.cwd, input.path);
-      const skip = input.ignore?.length ? picomatch(input.ignore, { dot: true }) : () => false;
-      const entries = (await ctx.fs.list(dir)).filter((e) => !skip(e.name));
+      let entries = await ctx.fs.list(dir);
+      if (input.ignore?.length) {
+        const r = await search({ op: 'glob', globs: input.ignore, paths: entries.map((e) => e.name), orBasename: false }, ctx.signal);
+        if (!r.ok) throw new ToolError(`invalid ignore glob: ${r.message}`, r.syntax ? 'INVALID_INPUT' : 'TOOL_FAILED');
+        const skipped = new Set(r.indices);
+        entries = entries.filter((_e, i) => !skipped.has(i));
+      }
       const list = entries.map((e) => {
         const p = displayPath(ctx.fs.roots, join(dir, e.name));
         return e.type === 'directory' ? p + '/' : p;
@@ -34,7 +40,7 @@ export const LSTool = defineTool({
       if (list.length > MAX_ENTRIES) return { status: 'success', output: list.slice(0, MAX_ENTRIES), truncated: true };
       return { status: 'success', output: list };
     } catch (e) {
-      return errorOutcome(e);
+      return searchFailure(e);
     }
   },
 });

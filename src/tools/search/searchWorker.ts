@@ -1,0 +1,9 @@
+// The search worker (a worker thread): runs linearRegex.ts's matching off the host's event loop,
+// so no pattern and no file can delay another session, a heartbeat or /v1/health (issue 12
+// finding 2). Built as its own bundle (dist/searchWorker.js); searchClient.ts starts it.
+import { parentPort } from 'node:worker_threads';
+import { handleSearchRequest, type SearchRequest } from './searchProtocol';
+
+parentPort?.on('message', (req: SearchRequest) => {
+  parentPort?.postMessage(handleSearchRequest(req));
+});
