@@ -7,6 +7,7 @@
 import type { PromptAdmission } from './admission';
 import type { AgentAdapter, AgentCapabilities, AgentEvent, AgentHost, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, InteractionAnswer, TurnOutcome } from './agentAdapter';
 import { FrameFactory, newId } from '../protocol/build';
+import { decodePrompt, literalText } from '../protocol/fileReference';
 import type { AgentModeName } from '../protocol/common';
 import { Metadata } from '../protocol/envelope';
 import { FRAME_TYPES, type Frame, type FrameType, type PayloadOf } from '../protocol/frameTypes';
@@ -92,8 +93,8 @@ export class AgentSession implements HubSessionSource {
   readonly created_at: string;
   private _name: string;
   private _mode: AgentModeName = 'default';
-  /** The mode the last `session.turn.start` announced (§6.3.2: announce the first turn after a switch). */
-  private announcedMode: AgentModeName = 'default';
+  /** A switch happened since the last `session.turn.start` (§6.3.2-5: the next one carries `mode`). */
+  private modeToAnnounce = false;
   private state = 'x-rawp.starting';
   private ready = false;
   private ending = false;
@@ -238,6 +239,14 @@ export class AgentSession implements HubSessionSource {
       case 'session.deleted':
         void this.end(frame.payload.reason, frame.payload.deleted_by);
         return;
+      case 'session.error':
+        // §7.4.1: `fatal: true` starts the end-of-session procedure — §7.5.3 clean-up frames,
+        // then session.deleted (§7.7.1), then the connections close. A non-fatal one is noted.
+        if (frame.payload.fatal) {
+          this.logger.warn(`fatal session.error from a peer: ${frame.payload.error_code}: ${frame.payload.message}`);
+          void this.end('error', from.kind === 'local' ? 'client' : 'master');
+        } else this.logger.info(`peer session.error ${frame.payload.error_code} noted`, { message: frame.payload.message });
+        return;
       default:
         this.logger.info(`peer frame ${frame.type} noted`, { payload: frame.payload });
     }
@@ -253,8 +262,13 @@ export class AgentSession implements HubSessionSource {
     if (this.busy) return this.error('PROMPT_IN_PROGRESS', `a ${this.busy.replace('_', ' ')} is in progress; the prompt was refused`, parent_id);
 
     let text: string;
+    // §12.2.1-4 / §16.3-2: an agent that did not announce `file_reference` gets no tokens to
+    // convert: each becomes its display_path as literal text (escapes undone, §16.2.2), once,
+    // here, for every adapter.
+    const interprets = this.agentCaps.features.file_reference === true;
     try {
-      text = this.options.preparePrompt ? this.options.preparePrompt(payload) : payload.prompt_text;
+      if (this.options.preparePrompt) text = this.options.preparePrompt(payload);
+      else text = interprets ? payload.prompt_text : literalText(decodePrompt(payload.prompt_text, payload.file_references));
     } catch (e) {
       return this.error('INVALID_PROMPT', `the prompt could not be prepared for the agent: ${errorMessage(e)}`, parent_id);
     }
@@ -272,14 +286,17 @@ export class AgentSession implements HubSessionSource {
         subagentContext: this.capabilities().features?.subagent_context === true,
         clock: this.clock,
         logger: this.logger,
+        toolsRunning: (count) => this.toolsRunning(count),
       }),
     };
     this.turn = turn;
     this.usage.countMessage();
     const start: PayloadOf<'session.turn.start'> = { turn_id: id, turn_index: turn.index };
-    if (this._mode !== this.announcedMode) {
+    // §6.3.2-5: the first turn after any switch carries the mode, even when plan → default
+    // brought it back to where the previous turn stood.
+    if (this.modeToAnnounce) {
       start.mode = this._mode;
-      this.announcedMode = this._mode;
+      this.modeToAnnounce = false;
     }
     this.emit('session.turn.start', start, parent_id ? { parent_id } : {});
     this.setState('thinking', 'prompt');
@@ -290,7 +307,7 @@ export class AgentSession implements HubSessionSource {
       text,
       input_type: payload.input_type ?? 'text',
       mode: this._mode,
-      file_references: payload.file_references ?? [],
+      file_references: interprets ? (payload.file_references ?? []) : [],
       context_files: payload.context_files ?? [],
     };
     if (turn.allowed_tools) agentPrompt.allowed_tools = turn.allowed_tools;
@@ -323,7 +340,7 @@ export class AgentSession implements HubSessionSource {
 
   /** Close what is open, then turn.end followed immediately by session.usage (§7.5.2). */
   private finishTurn(turn: ActiveTurn, stop_reason: PayloadOf<'session.turn.end'>['stop_reason'], outcome: TurnOutcome | undefined): void {
-    turn.stream.closeAll(stop_reason === 'cancelled' || stop_reason === 'error');
+    turn.stream.closeAll(stop_reason === 'cancelled' || stop_reason === 'error', stop_reason === 'cancelled');
     this.interactions.cancelAll();
     const end: PayloadOf<'session.turn.end'> = { turn_id: turn.id, stop_reason, tool_invocation_count: turn.stream.toolCount };
     if (outcome?.structured_output) end.structured_output = outcome.structured_output;
@@ -371,6 +388,7 @@ export class AgentSession implements HubSessionSource {
     }
     if (this.ending) return;
     this._mode = mode;
+    this.modeToAnnounce = true;
     this.emit('agent.state.changed', { previous_state: this.state, current_state: this.state, reason: 'mode_switch', mode }, parent_id ? { parent_id } : {});
   }
 
@@ -381,6 +399,7 @@ export class AgentSession implements HubSessionSource {
   private adoptAgentMode(mode: AgentModeName): void {
     if (this.ending || mode === this._mode) return;
     this._mode = mode;
+    this.modeToAnnounce = true;
     this.emit('agent.state.changed', { previous_state: this.state, current_state: this.state, reason: 'mode_switch', mode });
   }
 
@@ -572,12 +591,21 @@ export class AgentSession implements HubSessionSource {
     this.setState('awaiting_input', 'interaction');
     const answer = await this.interactions.open(req);
     if (this.turn === turn && !this.ending && this.interactions.size === 0 && this.state === 'awaiting_input') {
-      this.setState(before, 'interaction_answered');
+      // Back to what the turn is doing now: a tool may have finished while the question waited.
+      const now = before === 'thinking' || before === 'tool_calling' ? (turn.stream.openToolCount > 0 ? 'tool_calling' : 'thinking') : before;
+      this.setState(now, 'interaction_answered');
     }
     return answer;
   }
 
   // ---- helpers ---------------------------------------------------------------------------
+
+  /** §4.6.1: `tool_calling` while a tool call runs, `thinking` again when the last one is answered. */
+  private toolsRunning(count: number): void {
+    if (!this.turn || this.ending || this.turn.stream.cancelling) return;
+    if (count > 0 && this.state === 'thinking') this.setState('tool_calling', 'tool_call');
+    else if (count === 0 && this.state === 'tool_calling') this.setState('thinking', 'tool_result');
+  }
 
   private policy(): ToolPolicyInput {
     const p: ToolPolicyInput = { tools: this.tools, diagnostics: this.diagnostics, mode: this._mode };

@@ -111,6 +111,15 @@ interface ConnRecord {
 /** Frames one connection may send while its prompt is being admitted before they are refused. */
 const MAX_BACKLOG = 1000;
 
+/**
+ * §12.2.1 filters what the client sends by the features the receiving peer announced; relayed
+ * control.* frames are another master's words, not the client's events, and §2.4-3 relays them
+ * to every other connection (a master without `plan_mode` still sees master A's mode switch).
+ */
+function mayDeliver(type: string, features: FeatureSet | undefined): boolean {
+  return isControlType(type) || maySend(type, features).allowed;
+}
+
 export class Hub {
   private readonly sessions = new Map<string, HubSession>();
   private readonly conns = new Map<string, ConnRecord>();
@@ -440,7 +449,7 @@ export class Hub {
   /** `session.history` for one connection: the frames its features allow (§12.2.1). */
   private historyFrame(s: HubSession, rec: ConnRecord, h: SinceResult<WireFrame>): WireFrame {
     return s.factory.make('session.history', {
-      frames: h.frames.filter((f) => maySend(f.type, rec.features).allowed),
+      frames: h.frames.filter((f) => mayDeliver(f.type, rec.features)),
       buffer_status: h.buffer_status,
       last_sync_timestamp: this.clock.now().toISOString(),
       last_message_id: h.last_message_id,
@@ -462,7 +471,7 @@ export class Hub {
 
   private deliver(rec: ConnRecord, frame: WireFrame): void {
     if (!this.conns.has(rec.conn.id)) return;
-    if (!maySend(frame.type, rec.features).allowed) return; // §12.2.1, per connection
+    if (!mayDeliver(frame.type, rec.features)) return; // §12.2.1, per connection
     try {
       rec.conn.send(frame);
     } catch (e) {

@@ -23,13 +23,15 @@ export interface TurnStreamDeps {
   subagentContext: boolean;
   clock: Clock;
   logger: Logger;
+  /** How many tool calls are running now, after each change (§4.6.1 `tool_calling` while > 0). */
+  toolsRunning?(count: number): void;
 }
 
 interface OpenTool {
   tool_name: string;
   startedAt: number;
   metadata?: Metadata;
-  subagent?: { depth: number; agent_type?: string; scope: string[]; ended: boolean };
+  subagent?: { depth: number; agent_type?: string; scope: string[]; ended: boolean; endedPayload?: PayloadOf<'agent.subagent.ended'> };
 }
 
 interface OpenBlock {
@@ -44,6 +46,10 @@ export class TurnStream {
   private readonly thinking = new Map<string, OpenBlock>();
   cancelling = false;
   toolCount = 0;
+  /** An `agent.text.done` with `is_cancelled: true` went out in this turn (§6.1.2-1). */
+  private cancelledTextDone = false;
+  /** The next unused content_index of the main agent (text and thinking share the count). */
+  private nextContentIndex = 0;
 
   constructor(private readonly deps: TurnStreamDeps) {}
 
@@ -54,6 +60,9 @@ export class TurnStream {
 
   accept(event: AgentEvent): void {
     const metadata = this.normalizeMetadata(event.metadata);
+    if (metadata?.subagent_context === undefined && 'content_index' in event.payload && typeof event.payload.content_index === 'number') {
+      this.nextContentIndex = Math.max(this.nextContentIndex, event.payload.content_index + 1);
+    }
     switch (event.type) {
       case 'agent.text.delta':
         if (this.cancelling) return this.drop(event.type, 'turn is being cancelled');
@@ -64,6 +73,7 @@ export class TurnStream {
         if (this.cancelling && !this.text.has(key)) return this.drop(event.type, 'block already closed');
         this.text.delete(key);
         const payload = this.cancelling ? { ...event.payload, is_cancelled: true } : event.payload;
+        if (payload.is_cancelled === true && metadata?.subagent_context === undefined) this.cancelledTextDone = true;
         return this.deps.emit(event.type, payload, metadata);
       }
       case 'agent.thinking.delta':
@@ -86,11 +96,12 @@ export class TurnStream {
         // The engine sends it right after the request (§10.3.1); the adapter's own copy is redundant.
         return this.drop(event.type, 'sent by the engine after the subagent request');
       case 'agent.subagent.ended': {
+        // §10.3.2-1: `ended` goes out right before the result, never earlier: an adapter's own
+        // `ended` is kept (its status and duration) and sent when the result comes.
         const open = this.tools.get(event.payload.parent_invocation_id);
-        if (!open?.subagent || open.subagent.ended) return this.drop(event.type, 'no open subagent');
-        open.subagent.ended = true;
-        const payload = this.cancelling ? { ...event.payload, status: 'cancelled' as const } : event.payload;
-        return this.deps.emit(event.type, payload, open.metadata);
+        if (!open?.subagent || open.subagent.ended || open.subagent.endedPayload) return this.drop(event.type, 'no open subagent');
+        open.subagent.endedPayload = event.payload;
+        return;
       }
       case 'tool.invoke.result':
         return this.result(event.payload, metadata);
@@ -99,8 +110,12 @@ export class TurnStream {
     }
   }
 
-  /** Close everything still open: innermost tools first, then thinking, then text. */
-  closeAll(cancelled: boolean): void {
+  /**
+   * Close everything still open: innermost tools first, then thinking, then text. A cancelled
+   * turn always ends with an `agent.text.done` (is_cancelled: true) (§6.1.2-1), even when no text
+   * block was open (a command was running): then it closes a new, empty block.
+   */
+  closeAll(cancelled: boolean, announceCancel = cancelled): void {
     for (const id of [...this.tools.keys()].reverse()) {
       const open = this.tools.get(id);
       if (!open) continue;
@@ -122,7 +137,12 @@ export class TurnStream {
     }
     for (const [key, b] of this.text) {
       this.text.delete(key);
+      if (cancelled && b.metadata?.subagent_context === undefined) this.cancelledTextDone = true;
       this.deps.emit('agent.text.done', cancelled ? { content_index: b.content_index, is_cancelled: true } : { content_index: b.content_index }, b.metadata);
+    }
+    if (announceCancel && !this.cancelledTextDone) {
+      this.cancelledTextDone = true;
+      this.deps.emit('agent.text.done', { content_index: this.nextContentIndex++, is_cancelled: true });
     }
   }
 
@@ -138,6 +158,13 @@ export class TurnStream {
     this.toolCount++;
     const parent = metadata?.subagent_context?.parent_invocation_id;
     const verdict = this.check(payload.tool_name, payload.input, parent);
+    if (!verdict.allowed && payload.subagent) {
+      // §10.3.1-1: a request with `subagent` is followed by agent.subagent.started. A refused one
+      // starts no subagent, so it goes out as the plain call it became (docs/decisions/201-refused-subagent-call.md).
+      const { subagent: _never, ...plain } = payload;
+      void _never;
+      payload = plain;
+    }
     this.deps.emit('tool.invoke.request', payload, metadata);
     const open: OpenTool = { tool_name: payload.tool_name, startedAt: this.deps.clock.now().getTime(), metadata };
     this.tools.set(id, open);
@@ -157,6 +184,7 @@ export class TurnStream {
       if (description !== undefined) started.description = description;
       this.deps.emit('agent.subagent.started', started, metadata);
     }
+    this.deps.toolsRunning?.(this.tools.size);
   }
 
   private result(payload: PayloadOf<'tool.invoke.result'>, metadata: Metadata | undefined, synthesized = false): void {
@@ -167,10 +195,11 @@ export class TurnStream {
     const status = this.cancelling ? 'cancelled' : payload.status;
     if (open.subagent && !open.subagent.ended) {
       open.subagent.ended = true;
+      const own = open.subagent.endedPayload;
       const ended: PayloadOf<'agent.subagent.ended'> = {
         parent_invocation_id: id,
-        status: status === 'success' ? 'completed' : status === 'cancelled' ? 'cancelled' : 'failed',
-        duration_ms: this.elapsed(open),
+        status: status === 'cancelled' ? 'cancelled' : (own?.status ?? (status === 'success' ? 'completed' : 'failed')),
+        duration_ms: own?.duration_ms ?? this.elapsed(open),
       };
       this.deps.emit('agent.subagent.ended', ended, open.metadata);
     }
@@ -182,11 +211,16 @@ export class TurnStream {
       duration_ms: payload.duration_ms ?? this.elapsed(open),
     };
     this.deps.emit('tool.invoke.result', fixed, synthesized ? open.metadata : (metadata ?? open.metadata));
+    this.deps.toolsRunning?.(this.tools.size);
   }
 
   /** §5.3.3: catalog declaration first; a subagent's result is agent_result (§10.4); else the adapter's or the category default. */
   private outputType(open: OpenTool, given: OutputTypeName | undefined, synthesized: boolean): OutputTypeName {
     if (open.subagent) return 'agent_result';
+    // A result we made (refused, cancelled, never reported) carries our message, not the tool's
+    // output: the tool never ran, so its declared `diff` or `file_content` would be untrue
+    // (§5.3.3-1 describes the tool's output; docs/decisions/202-synthesized-result-output-type.md).
+    if (synthesized) return 'text';
     const tools = this.deps.policy().tools;
     const declared = tools.find((t: CatalogTool) => t.name === open.tool_name)?.output_type;
     if (declared) return declared;

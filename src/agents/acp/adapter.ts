@@ -163,7 +163,7 @@ export class AcpAdapter implements AgentAdapter {
     const agentInfo = (init as { agentInfo?: { name?: string; version?: string } }).agentInfo;
     return {
       capabilities: {
-        features: { adapter_type: 'process', thinking_stream: true, tool_streaming: true, plan_mode: planMode, context_compaction: false, subagent: false, structured_output: false },
+        features: { adapter_type: 'process', thinking_stream: true, tool_streaming: true, plan_mode: planMode, context_compaction: false, subagent: false, structured_output: false, file_reference: true },
         extensions: {
           agent_session_id: this.sessionId,
           acp: { agent: agentInfo?.name, version: agentInfo?.version, load_session: canLoad, modes: this.availableModes, restored },

@@ -29,7 +29,8 @@ export function claudeCapabilities(agentSessionId: string | undefined, oneShot =
       subagent_context: true,
       context_compaction: !oneShot,
       plan_mode: true,
-      file_reference: false,
+      // §16.3: tokens become Claude's own `@path` mentions (promptText, CLAUDE_MENTIONS).
+      file_reference: true,
     },
   };
   if (agentSessionId) caps.extensions = { agent_session_id: agentSessionId };

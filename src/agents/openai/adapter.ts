@@ -73,7 +73,7 @@ export class OpenAIAdapter implements AgentAdapter {
     }
     return {
       capabilities: {
-        features: { adapter_type: 'sdk', thinking_stream: true, tool_streaming: true, plan_mode: true, context_compaction: false, subagent: false, structured_output: false },
+        features: { adapter_type: 'sdk', thinking_stream: true, tool_streaming: true, plan_mode: true, context_compaction: false, subagent: false, structured_output: false, file_reference: true },
         extensions: { model: this.options.model, base_url: this.options.baseUrl },
       },
       tools: catalog.tools,

@@ -169,6 +169,11 @@ export class MasterClient {
 
   private onMessage(text: string): void {
     const outcome = parseFrame(text);
+    if (outcome.kind === 'error' && outcome.error.error_code === 'UNSUPPORTED_VERSION') {
+      // §2.1-2: a frame of an envelope version we do not speak is ignored and answered.
+      const ctx = outcome.message_id ? { parent_id: outcome.message_id } : {};
+      this.send('session.error', { error_code: 'UNSUPPORTED_VERSION', message: outcome.error.message, fatal: false }, ctx);
+    }
     if (outcome.kind !== 'accepted') {
       this.options.handlers.invalid?.(outcome.kind === 'error' ? outcome.error.message : outcome.reason);
       return;

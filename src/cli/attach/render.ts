@@ -3,6 +3,7 @@
 // call's request / streamed output / result, a question and its answer, a turn's end. The full
 // text (`transcriptText`) is what tests compare; the printer writes each item's new tail as it
 // appears, so a terminal shows the session live without redrawing.
+import { decodePrompt, literalText } from '../../protocol/fileReference';
 import { streamText } from '../../protocol/transcript/read';
 import type { Transcript } from '../../protocol/transcript/state';
 import type { Block, InteractionBlock, TimelineEntry, ToolBlock } from '../../protocol/transcript/types';
@@ -44,7 +45,8 @@ function entry(items: Item[], e: TimelineEntry, indent: string): void {
 function block(items: Item[], b: Block, indent: string): void {
   switch (b.kind) {
     case 'prompt':
-      items.push({ key: b.key, text: `\n› ${b.prompt.prompt_text}\n` });
+      // Shown as the user wrote it: escapes undone, tokens as their display path (§16.2.2).
+      items.push({ key: b.key, text: `\n› ${literalText(decodePrompt(b.prompt.prompt_text, b.prompt.file_references))}\n` });
       return;
     case 'text':
     case 'plan': {

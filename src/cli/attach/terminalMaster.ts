@@ -3,6 +3,7 @@
 // quits). On a drop it finalizes the transcript (§7.8.1) and the client reattaches; the
 // session.history that follows undoes the finalization and fills the gap (§7.8.3).
 import { createInterface } from 'node:readline';
+import { escapeUserText } from '../../protocol/fileReference';
 import type { Frame, VendorFrame } from '../../protocol/frameTypes';
 import { createTranscript, currentTurn, type Transcript } from '../../protocol/transcript';
 import { finalize } from '../../protocol/transcript/finalize';
@@ -107,7 +108,9 @@ export class TerminalMaster {
       this.sendOwn(this.client.send('control.interaction.response', answer.payload));
       return;
     }
-    this.sendOwn(this.client.send('control.prompt.request', { prompt_text: text, input_type: text.startsWith('/') ? 'slash_command' : 'text' }));
+    // §16.2.2-1: this master composes prompt_text, and what is typed is user text: escaped, so a
+    // typed `<@file:…>` stays text and a backslash survives (the terminal has no file picker).
+    this.sendOwn(this.client.send('control.prompt.request', { prompt_text: escapeUserText(text), input_type: text.startsWith('/') ? 'slash_command' : 'text' }));
   }
 
   /** Our own controls are not echoed back (§2.4): put them in our transcript ourselves. */

@@ -112,7 +112,7 @@ describe('session/engine: modes (§6.3.2)', () => {
     assert.equal(results[0].payload.output, 'Tool not allowed in current mode');
   });
 
-  it('§6.3.2 switching back to default allows everything again', async () => {
+  it('§6.3.2-5 plan → default with no turn between: everything allowed again, and the next turn.start carries mode default', async () => {
     const h = await EngineHarness.start({ ...PLAN, turns: [{ steps: [{ kind: 'tool', name: 'Bash', input: {} }] }] });
     h.control('control.mode.switch', { mode: 'plan' });
     await until(() => h.session.mode === 'plan', 'plan');
@@ -120,7 +120,9 @@ describe('session/engine: modes (§6.3.2)', () => {
     await until(() => h.session.mode === 'default', 'default');
     const from = await h.runTurn();
     assert.equal(h.ofType('tool.invoke.result', from)[0].payload.status, 'success');
-    assert.equal(h.ofType('session.turn.start', from)[0].payload.mode, undefined, 'default was the last announced mode');
+    assert.equal(h.ofType('session.turn.start', from)[0].payload.mode, 'default', 'the first turn after a switch carries the mode');
+    const next = await h.runTurn();
+    assert.equal(h.ofType('session.turn.start', next)[0].payload.mode, undefined, 'only the first turn after the switch');
   });
 
   it('§6.3.2 an adapter that refuses the mode leaves the mode unchanged and reports MODE_SWITCH_FAILED', async () => {

@@ -4,6 +4,8 @@
 // a drop becomes `session.disconnected` (the UI finalizes, §7.8.1) and a reconnect with
 // `?last_message_id=` brings `session.history` (§7.1, §13.7). Host-only requests the browser can
 // serve go to the HTTP API with an Authorization header; the rest get a notice.
+import { buildFrame } from '../../../src/protocol/build';
+import { ENVELOPE_VERSION } from '../../../src/protocol/envelope';
 import { parseValue } from '../../../src/protocol/parse';
 import { noticeOf } from '../../../src/protocol/rawpExtension';
 import { hostMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
@@ -163,6 +165,14 @@ export class WebSocketTransport implements Transport {
         return; // parseFrame would say MALFORMED_JSON; nothing to show.
       }
       if (typeof frame === 'object' && frame !== null && !Array.isArray(frame)) {
+        const v = (frame as { v?: unknown }).v;
+        if (v !== ENVELOPE_VERSION) {
+          // §2.1-2: a frame of an envelope version we do not speak is ignored and answered.
+          const id = (frame as { message_id?: unknown }).message_id;
+          const answer = buildFrame('session.error', { error_code: 'UNSUPPORTED_VERSION', message: `unsupported envelope version v=${JSON.stringify(v) ?? 'undefined'}; this master speaks v=1`, fatal: false }, { session_id: sessionId, ...(typeof id === 'string' ? { parent_id: id } : {}) });
+          if (socket.readyState === OPEN) socket.send(JSON.stringify(answer));
+          return;
+        }
         const id = (frame as { message_id?: unknown }).message_id;
         if (typeof id === 'string') this.lastMessageId = id;
         // A reply for this master only (queued, /help, a command error): shown as a notice, like

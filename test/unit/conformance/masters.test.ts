@@ -1,0 +1,105 @@
+// Clauses our own masters owe as the side that composes prompt_text and receives the client's
+// frames: `rawp attach` (a real child process against a real `rawp serve`) and the browser
+// master's transport and the reconnecting master client (against a real WebSocket server on
+// loopback that sends what a broken peer would).
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import WebSocket, { WebSocketServer } from 'ws';
+import { MasterClient } from '../../../src/cli/attach/masterClient';
+import { buildFrame } from '../../../src/protocol/build';
+import type { FrameOf } from '../../../src/protocol/frameTypes';
+import { WebSocketTransport, type WebSocketLike } from '../../../webview-ui/src/transport/websocket';
+import { ROOT, serve, waitFor, type Served } from '../../security/serveChild';
+
+/** A WebSocket server that sends a `v: 2` frame to whoever attaches and keeps what they send. */
+async function versionTwoPeer(): Promise<{ port: number; received: Record<string, unknown>[]; close: () => Promise<void> }> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, handleProtocols: () => 'rawp-dps-1.0' });
+  await new Promise<void>((r) => wss.once('listening', () => r()));
+  const received: Record<string, unknown>[] = [];
+  wss.on('connection', (ws) => {
+    ws.on('message', (d) => received.push(JSON.parse(String(d)) as Record<string, unknown>));
+    const frame = { ...buildFrame('agent.text.delta', { content_index: 0, text: 'from the future' }, { session_id: SESSION }), v: 2, message_id: V2_ID };
+    ws.send(JSON.stringify(frame));
+  });
+  return {
+    port: (wss.address() as { port: number }).port,
+    received,
+    close: () => new Promise((r) => wss.close(() => r())),
+  };
+}
+
+const SESSION = '6f1c7a4e-2b1d-4c3e-9a8b-0d1e2f3a4b5c';
+const V2_ID = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+
+function versionAnswer(received: Record<string, unknown>[]): Record<string, unknown> | undefined {
+  return received.find((f) => f.type === 'session.error' && (f.payload as { error_code?: string }).error_code === 'UNSUPPORTED_VERSION');
+}
+
+describe('conformance: our masters (rawp attach, the browser master, the master client)', function () {
+  this.timeout(120_000);
+
+  it('§2.1-2 the master client (rawp attach) ignores a v: 2 frame and answers it with session.error', async () => {
+    const peer = await versionTwoPeer();
+    const frames: string[] = [];
+    const client = new MasterClient({ url: `ws://127.0.0.1:${peer.port}/v1/sessions/${SESSION}/stream`, token: 't', session_id: SESSION, reconnect: false, handlers: { frame: (f) => frames.push(f.type) } });
+    try {
+      client.start();
+      await waitFor(() => versionAnswer(peer.received) !== undefined, 'the session.error');
+      const answer = versionAnswer(peer.received)!;
+      assert.equal(answer.parent_id, V2_ID);
+      assert.equal((answer.payload as { fatal: boolean }).fatal, false);
+      assert.deepEqual(frames, [], 'the frame itself is ignored');
+    } finally {
+      client.stop();
+      await peer.close();
+    }
+  });
+
+  it('§2.1-2 the browser master ignores a v: 2 frame (the view never sees it) and answers it with session.error', async () => {
+    const peer = await versionTwoPeer();
+    const shown: unknown[] = [];
+    const transport = new WebSocketTransport({
+      baseUrl: `http://127.0.0.1:${peer.port}`,
+      token: 't',
+      sessionId: SESSION,
+      createSocket: (url, protocols) => new WebSocket(url, protocols) as unknown as WebSocketLike,
+      fetchFn: (async () => new Response('[]', { status: 200 })) as typeof fetch,
+    });
+    transport.onMessage((m) => {
+      if (m.kind === 'frames') shown.push(...m.payload.frames);
+    });
+    try {
+      transport.send({ kind: 'ready', payload: {} } as never);
+      await waitFor(() => versionAnswer(peer.received) !== undefined, 'the session.error');
+      assert.equal(versionAnswer(peer.received)!.parent_id, V2_ID);
+      assert.deepEqual(shown, []);
+    } finally {
+      transport.close();
+      await peer.close();
+    }
+  });
+
+  it('§16.2.2-1 rawp attach escapes what the user types: a typed <@file:…> stays text and a backslash survives, as the agent and every master see it', async () => {
+    let s: Served | undefined;
+    const attach = { proc: undefined as ReturnType<typeof spawn> | undefined, out: '' };
+    try {
+      s = await serve({ 'a.txt': 'a\n' });
+      const watcher = await s.master();
+      attach.proc = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'attach', s.url, '--token', s.token], { stdio: ['pipe', 'pipe', 'pipe'] });
+      attach.proc.stdout?.on('data', (d: Buffer) => (attach.out += d.toString()));
+      await waitFor(() => watcher.frames.length > 0 && attach.out.length > 0, 'attach to show the session', 60_000);
+      const typed = 'echo <@file:ref_0|a.txt> and C:\\dir';
+      // Give the attach its opening before typing (it queues early lines anyway).
+      attach.proc.stdin?.write(`${typed}\n`);
+      await waitFor(() => watcher.frames.some((f) => f.type === 'control.prompt.request'), 'the relayed prompt', 60_000);
+      const prompt = watcher.frames.find((f) => f.type === 'control.prompt.request') as FrameOf<'control.prompt.request'>;
+      assert.equal(prompt.payload.prompt_text, 'echo \\<@file:ref_0|a.txt> and C:\\\\dir');
+      assert.equal(prompt.payload.file_references, undefined);
+      await waitFor(() => attach.out.includes(`› ${typed}`), 'the prompt shown as typed', 60_000);
+    } finally {
+      attach.proc?.kill('SIGKILL');
+      s?.close();
+    }
+  });
+});
