@@ -302,8 +302,9 @@ export class SessionHost {
     return this.registry.rename(session_id, name, 'client');
   }
 
-  delete(session_id: string): Promise<boolean> {
-    return this.registry.delete(session_id, 'user_request', 'client');
+  /** End a session (§7.5.3); a master's DELETE /v1/sessions/{id} says so in session.deleted. */
+  delete(session_id: string, by: 'client' | 'master' = 'client'): Promise<boolean> {
+    return by === 'master' ? this.registry.delete(session_id, 'master_request', 'master') : this.registry.delete(session_id, 'user_request', 'client');
   }
 
   /**

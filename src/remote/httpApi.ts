@@ -20,6 +20,7 @@ export interface HttpApiContext {
   registry: SessionRegistry;
   /** POST /v1/sessions; without it creating sessions remotely is not offered (501). */
   createSession?: (request: CreateSessionRequest) => Promise<{ session_id: string }>;
+  deleteSession?: (session_id: string) => Promise<boolean>;
   /** Folders searched for webview.js / webview.css, first hit wins. */
   assetDirs: string[];
   /** ws:// or wss:// origin of this request's host, for the page's CSP. */
@@ -41,7 +42,8 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, r: R
       const shared = ctx.registry.list({ sharedOnly: true }).some((s) => s.session_id === r.session_id);
       if (!shared) return json(res, 404, { error: `no shared session ${r.session_id}` });
       // §7.5.3 clean-up, then session.deleted, then the connections close (the registry and hub).
-      await ctx.registry.delete(r.session_id, 'master_request', 'master');
+      if (ctx.deleteSession) await ctx.deleteSession(r.session_id);
+      else await ctx.registry.delete(r.session_id, 'master_request', 'master');
       res.writeHead(204).end();
       return;
     }

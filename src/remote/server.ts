@@ -52,6 +52,8 @@ export interface RemoteServerOptions {
   publicHosts?: string[];
   /** POST /v1/sessions. Absent: 501. */
   createSession?: (request: CreateSessionRequest) => Promise<{ session_id: string }>;
+  /** DELETE /v1/sessions/{id} (a shared session): the host's delete. Absent: the registry's. */
+  deleteSession?: (session_id: string) => Promise<boolean>;
   /** Ping every this many ms; a peer that did not answer the previous ping is dropped. Default 30 s. */
   heartbeatMs?: number;
   /** Bytes queued to one master before it counts as stalled and is closed. Default 8 MiB. */
@@ -226,6 +228,7 @@ export class RemoteServer {
     handleHttp(req, res, g.route, {
       registry: this.options.registry,
       createSession: this.options.createSession,
+      deleteSession: this.options.deleteSession,
       assetDirs: this.options.assetDirs ?? defaultAssetDirs(),
       wsOrigin: (r) => `${this.options.tls ? 'wss' : 'ws'}://${r.headers.host ?? hostPort(this.publicHost, this._port)}`,
     }).catch((e: unknown) => {

@@ -1,20 +1,20 @@
-// `rawp serve` — the session engine without VS Code: one shared session with the chosen agent,
-// served to remote masters over HTTP + WebSocket (src/remote). Prints one JSON line when it
-// listens; stops cleanly on SIGINT/SIGTERM (clean-up frames out, agent processes gone).
+// `rawp serve` — the editor's session host without VS Code: argument parsing, then the same
+// SessionHost (src/host) and its sharing server (src/remote), starting one shared session with the
+// chosen agent. Prints one JSON line when it listens; stops cleanly on SIGINT/SIGTERM (clean-up
+// frames out, agent processes gone).
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { chooseAgent, createAgent, detectAgents } from '../../agents/selection';
-import type { AgentAdapter } from '../../session/agentAdapter';
+import { DetectedAgents } from '../../host/detectedAgents';
+import { SessionHost } from '../../host/sessionHost';
+import { HostSharing } from '../../host/sharing';
 import { LazyFileSearch } from '../../workspace/lazyFileSearch';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
-import { RemoteServer, tlsFromFiles } from '../../remote/server';
+import { tlsFromFiles, type RemoteServer } from '../../remote/server';
 import { resolveToken, TOKEN_ARG_WARNING, TOKEN_ENV } from '../../remote/tokenSource';
 import { hideSecretArgs } from '../hideSecretArgs';
-import { Hub } from '../../session/hub';
-import { SessionRegistry } from '../../session/registry';
-import type { Logger } from '../../session/ports';
+import { silentLogger, type Logger } from '../../session/ports';
 import type { Verb, VerbIo } from '../verb';
 
 const HELP = `Usage: rawp serve --workspace DIR [--agent NAME] [--host H] [--port P]
@@ -105,45 +105,44 @@ export const serveVerb: Verb = {
 
     const logger = values.verbose ? stderrLogger(io) : undefined;
     const rulesFile = values['rules-file'] ?? join(homedir(), '.config', 'rawp', 'permission-rules.json');
-    const defaultAgent = values.agent ?? 'builtin';
+    const requestedAgent = values.agent ?? 'builtin';
     // The host's agents: the known CLIs detected here, and the one ACP command line the operator
     // configured with --agent. A master's POST /v1/sessions may only name one of these: its
     // `agent` string is an id, never a command line (issue 12 #5: "acp:sh -c '…'" ran anything).
-    const configuredAcp = defaultAgent.startsWith('acp:') ? [defaultAgent.slice(4)] : [];
-    const makeAgent = async (requested: string): Promise<AgentAdapter> => {
-      const candidates = await detectAgents({ openai: { baseUrl: values['base-url'], model: values.model }, acpCommands: configuredAcp });
-      const choice = chooseAgent(candidates, { requested });
-      if (!choice.ok) throw new Error(choice.error);
-      return createAgent(choice.agent, { rulesFile, openai: { baseUrl: values['base-url'], model: values.model } });
-    };
-
-    const hub = new Hub(logger ? { logger } : {});
+    const agents = new DetectedAgents({
+      rulesFile,
+      openai: { baseUrl: values['base-url'], model: values.model },
+      acpCommands: requestedAgent.startsWith('acp:') ? [requestedAgent.slice(4)] : [],
+    });
     // §16.1: masters' @-pickers search the workspace (file_search_fuzzy is announced because of it).
     const search = new LazyFileSearch(() => [workspace], () => (watchFs ??= new NodeFsBackend([workspace])));
     let watchFs: NodeFsBackend | undefined;
-    const registry = new SessionRegistry(hub, { fileSearch: search.run, ...(logger ? { logger } : {}) });
+    let defaultAgent: string;
+    // The same session host as the editor window (src/host): slash commands of the workspace and
+    // the home folder, one prompt admission for every master, history on every attach.
+    const host = new SessionHost({
+      logger: logger ?? silentLogger,
+      agents: () => agents.choices(),
+      defaultAgent: () => defaultAgent,
+      workspacePath: workspace,
+      fileSearch: search.run,
+      commands: { home: homedir(), workspaceFolders: [workspace], watch: true },
+      origin: 'remote',
+    });
+    const sharing = new HostSharing({
+      host,
+      logger: logger ?? silentLogger,
+      resolveAgent: (requested) => agents.resolve(requested),
+      settings: async () => ({ token: token.token, host: values.host, port, tls, allowInsecureRemote: values['allow-insecure-remote'], allowedOrigins: values['allow-origin'], publicHosts: values['public-host'] }),
+    });
     let server: RemoteServer;
     let session_id: string;
     try {
-      const session = await registry.create({ adapter: await makeAgent(defaultAgent), origin: 'remote', workspacePath: workspace, name: values.name });
-      session_id = session.session_id;
-      server = await RemoteServer.start({
-        registry,
-        token: token.token,
-        host: values.host,
-        port,
-        tls,
-        allowInsecureRemote: values['allow-insecure-remote'],
-        allowedOrigins: values['allow-origin'],
-        publicHosts: values['public-host'],
-        logger,
-        createSession: async (req) => {
-          const s = await registry.create({ adapter: await makeAgent(req.agent ?? defaultAgent), origin: 'remote', workspacePath: workspace, name: req.name });
-          return { session_id: s.session_id };
-        },
-      });
+      defaultAgent = await agents.resolve(requestedAgent);
+      session_id = await host.create({ agent: defaultAgent, name: values.name });
+      server = await sharing.start();
     } catch (e) {
-      await registry.disposeAll();
+      await host.dispose();
       search.dispose();
       return fail((e as Error).message);
     }
@@ -163,8 +162,8 @@ export const serveVerb: Verb = {
     });
     io.stderr.write(`rawp serve: ${signal}: ending sessions\n`);
     // Sessions first: their §7.5.3 clean-up and session.deleted reach the masters, then the port closes.
-    await registry.disposeAll();
-    await server.close();
+    await host.dispose();
+    await sharing.close();
     search.dispose();
     return 0;
   },
