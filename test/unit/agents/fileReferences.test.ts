@@ -69,7 +69,7 @@ describe('agents/fileReferences: §16.3 conversions', () => {
     assert.equal(r.text, 'fix src/auth.ts and \\<@file:forged|x> see a b.md');
   });
 
-  it('§12.2.1 a client without file_reference gets the literal fallback: display_path as text', async () => {
+  it('§12.2.1-4 a client without file_reference gets the literal fallback: display_path as text', async () => {
     assert.equal(interpretsFileReferences({ file_reference: false }), false);
     assert.equal(interpretsFileReferences(undefined), false);
     assert.equal(interpretsFileReferences({ file_reference: true }), true);
@@ -107,7 +107,7 @@ describe('agents/fileReferences: §16.3 conversions', () => {
     for (const e of r.errors) assert.ok(e.message.includes(e.ref_id === 'abs' ? 'secret.txt' : e.ref_id === 'gone' ? 'nope.ts' : ''), e.message);
   });
 
-  it('§16.2.1 unmapped tokens are kept literally by every strategy', async () => {
+  it('§16.2.1-4 §16.2.1-5 unmapped tokens are kept literally by every strategy', async () => {
     for (const kind of ['label', 'separate', 'arguments', 'literal'] as const) {
       const r = await convertFileReferences('a <@file:nope|x.ts> b', [], { roots: [root], strategy: { kind } });
       assert.equal(r.text, 'a <@file:nope|x.ts> b', kind);

@@ -63,7 +63,7 @@ describe('agents/process: the §17.2 / §18 process contract', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('§17.2.1 injects RAWP_SESSION_ID, RAWP_WORKSPACE_PATH and RAWP_DPS_VERSION, and they cannot be overridden', async () => {
+  it('§17.2.1-1 injects RAWP_SESSION_ID, RAWP_WORKSPACE_PATH and RAWP_DPS_VERSION, and they cannot be overridden', async () => {
     const f = script('env.js', `console.log(JSON.stringify({ s: process.env.RAWP_SESSION_ID, w: process.env.RAWP_WORKSPACE_PATH, v: process.env.RAWP_DPS_VERSION, x: process.env.EXTRA, cwd: process.cwd() }))`);
     const { proc, messages } = run(f, { env: { EXTRA: 'yes', RAWP_DPS_VERSION: 'spoofed' } });
     const exit = await proc.exited;

@@ -66,7 +66,7 @@ describe('protocol/fileReference: the §16.2 token codec', () => {
     assert.equal(FILE_TOKEN_PATTERN.source, '(?<!\\\\)<@file:([a-zA-Z0-9_-]+)\\|([^>]+)>');
   });
 
-  it('§16.2.1 an unmapped token stays in the text literally, never dropped', () => {
+  it('§16.2.1-4 §16.2.1-5 an unmapped token stays in the text literally, never dropped', () => {
     const dec = decodePrompt('see <@file:ref_9|src/x.ts> and <@file:ref_0|a.ts>', [ref('ref_0', 'a.ts')]);
     assert.deepEqual(dec.unmapped, [{ ref_id: 'ref_9', raw: '<@file:ref_9|src/x.ts>' }]);
     assert.equal(literalText(dec), 'see <@file:ref_9|src/x.ts> and a.ts');

@@ -48,7 +48,7 @@ describe('protocol/parse: parseFrame', () => {
       assert.equal((out.frame as unknown as Record<string, unknown>).trace, 'abc');
     });
 
-    it('§2.2 an unknown type is ignored and reported for the log, never an error', () => {
+    it('§2.2-2 §2.2-3 an unknown type is ignored and reported for the log, never an error', () => {
       const out = parseFrame(JSON.stringify(env('agent.hologram.delta', { anything: true })));
       assert.deepEqual(out, { kind: 'ignored', type: 'agent.hologram.delta', session_id: uuid(2), reason: 'unknown frame type "agent.hologram.delta" ignored (§2.2)' });
     });
@@ -92,7 +92,7 @@ describe('protocol/parse: parseFrame', () => {
 
   describe('§2.2 envelope version', () => {
     for (const v of [2, 0, '1', null, 1.5]) {
-      it(`§2.2 v=${JSON.stringify(v)} is an error outcome UNSUPPORTED_VERSION (answer with a non-fatal session.error)`, () => {
+      it(`§2.2-4 v=${JSON.stringify(v)} is an error outcome UNSUPPORTED_VERSION (answer with a non-fatal session.error)`, () => {
         const out = parseFrame(JSON.stringify(env('agent.text.delta', SAMPLES['agent.text.delta'], { v })));
         assert.equal(out.kind, 'error');
         if (out.kind !== 'error') return;

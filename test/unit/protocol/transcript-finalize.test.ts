@@ -90,7 +90,7 @@ describe('transcript finalization (§7.8)', () => {
     assert.deepEqual([text.text, text.done, text.finalized], ['Part', true, true]);
   });
 
-  it('§7.8.1 open tool calls get a synthesized cancelled "Connection lost" result: a real frame with metadata.synthetic true', () => {
+  it('§7.8.1-1 §7.8.1-2 §7.8.1-3 open tool calls get a synthesized cancelled "Connection lost" result: a real frame with metadata.synthetic true', () => {
     const b = streamBuilder();
     const t = createTranscript();
     applyFrames(t, inFlight(b));
@@ -170,7 +170,7 @@ describe('transcript finalization (§7.8)', () => {
     assert.equal(t.version, version);
   });
 
-  it('§7.8.3 a complete session.history removes the synthetic blocks and replays: the result equals never having disconnected', () => {
+  it('§7.8.3-1 a complete session.history removes the synthetic blocks and replays: the result equals never having disconnected', () => {
     const live = streamBuilder();
     const first = inFlight(live);
     const second = rest(live);

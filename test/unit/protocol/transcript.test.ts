@@ -606,7 +606,7 @@ describe('transcript reducer', () => {
     assert.equal(t.historyTruncated, undefined);
   });
 
-  it('§7.1.1 a truncated history leaves a warning the UI must show', () => {
+  it('§7.1.1-1 a truncated history leaves a warning the UI must show', () => {
     const b = streamBuilder();
     const t = createTranscript();
     applyFrame(

@@ -3,7 +3,7 @@ import { EngineHarness } from '../../support/engineHarness';
 import { settle, until } from '../../support/settle';
 
 describe('session/engine: cancellation (§6.1.2)', () => {
-  it('§6.1.2 cancel aborts the adapter, the running tool ends "cancelled", the open text block gets is_cancelled, the turn ends cancelled', async () => {
+  it('§6.1.2-1 cancel aborts the adapter, the running tool ends "cancelled", the open text block gets is_cancelled, the turn ends cancelled', async () => {
     const h = await EngineHarness.start({
       turns: [{ steps: [{ kind: 'text', chunks: ['Working on it'], done: false }, { kind: 'tool', name: 'Bash', input: { command: 'sleep 100' }, untilAborted: true }] }],
     });
@@ -28,7 +28,7 @@ describe('session/engine: cancellation (§6.1.2)', () => {
     assert.equal(h.session.agentState(), 'idle');
   });
 
-  it('§6.1.2 a stuck agent is cut off after the grace period: its open tool gets a cancelled result, its text is_cancelled, the turn ends', async () => {
+  it('§6.1.2-1 a stuck agent is cut off after the grace period: its open tool gets a cancelled result, its text is_cancelled, the turn ends', async () => {
     const h = await EngineHarness.start(
       // ignoreAbort: the tool waits on a signal that never fires, so the agent never stops by itself.
       { turns: [{ ignoreAbort: true, steps: [{ kind: 'text', chunks: ['still typing'], done: false }, { kind: 'tool', name: 'Bash', id: 'inv-hang', input: {}, untilAborted: true }] }] },

@@ -5,7 +5,7 @@ import { settle, until } from '../../support/settle';
 const COMPACT = { features: { context_compaction: true }, supportsCompact: true };
 
 describe('session/engine: compaction (§6.3.1, §7.2.1)', () => {
-  it('§6.3.1 COMPACTION_NOT_SUPPORTED (non-fatal) without context_compaction', async () => {
+  it('§6.3.1-2 COMPACTION_NOT_SUPPORTED (non-fatal) without context_compaction', async () => {
     const h = await EngineHarness.start({ features: {}, supportsCompact: true });
     const from = h.frames.length;
     const req = h.control('control.session.compact', {});

@@ -3,7 +3,7 @@ import { EngineHarness } from '../../support/engineHarness';
 import { settle, until } from '../../support/settle';
 
 describe('session/engine: ending, renaming (§7.5.3, §7.6, §7.7, §4.4.1)', () => {
-  it('§7.5.3 ending mid-turn: cancelled results for open calls → turn.end "error" → (usage) → session.deleted, then onEnded', async () => {
+  it('§7.5.3-1 §7.7.1-1 ending mid-turn: cancelled results for open calls → turn.end "error" → (usage) → session.deleted, then onEnded', async () => {
     const h = await EngineHarness.start({
       turns: [{ steps: [{ kind: 'tool', name: 'Read', id: 'r1', input: {} }, { kind: 'tool', name: 'Bash', id: 'b1', input: {}, untilAborted: true }] }],
     });

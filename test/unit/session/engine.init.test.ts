@@ -3,7 +3,7 @@ import { EngineHarness } from '../../support/engineHarness';
 import { ScriptedAdapter } from '../../support/scriptedAdapter';
 
 describe('session/engine: opening sequence (§13.1, §12.2.1, §17.4)', () => {
-  it('§13.1 session.capabilities first, then tool.catalog.publish and agent.commands.publish, then agent.state.changed → idle', async () => {
+  it('§13.1-2 §13.1-3 §13.1-4 session.capabilities first, then tool.catalog.publish and agent.commands.publish, then agent.state.changed → idle', async () => {
     const h = await EngineHarness.start();
     assert.deepEqual(h.types(), ['session.capabilities', 'tool.catalog.publish', 'agent.commands.publish', 'agent.state.changed']);
     const state = h.ofType('agent.state.changed')[0].payload;
@@ -11,7 +11,7 @@ describe('session/engine: opening sequence (§13.1, §12.2.1, §17.4)', () => {
     assert.notEqual(state.previous_state, 'idle');
   });
 
-  it('§17.4 capabilities carry features with adapter_type, and §12.2.1 max_frame_size', async () => {
+  it('§17.4-1 capabilities carry features with adapter_type, and §12.2.1 max_frame_size', async () => {
     const h = await EngineHarness.start({ info: { adapter_type: 'process' }, features: { thinking_stream: true, plan_mode: true } }, { maxFrameSize: 123_456 });
     const caps = h.ofType('session.capabilities')[0].payload;
     assert.equal(caps.protocol_version, 'rawp-dps-1.0');

@@ -5,7 +5,7 @@ import { settle, until } from '../../support/settle';
 const PLAN = { features: { plan_mode: true } };
 
 describe('session/engine: modes (§6.3.2)', () => {
-  it('§6.3.2 MODE_NOT_SUPPORTED (non-fatal) when the agent did not announce plan_mode', async () => {
+  it('§6.3.2-6 MODE_NOT_SUPPORTED (non-fatal) when the agent did not announce plan_mode', async () => {
     const h = await EngineHarness.start({ features: {} });
     const from = h.frames.length;
     const req = h.control('control.mode.switch', { mode: 'plan' });
@@ -17,7 +17,7 @@ describe('session/engine: modes (§6.3.2)', () => {
     assert.equal(h.session.mode, 'default');
   });
 
-  it('§6.3.2 MODE_SWITCH_DURING_TURN while a turn runs; the mode stays', async () => {
+  it('§6.3.2-2 §6.3.2-3 MODE_SWITCH_DURING_TURN while a turn runs; the mode stays', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const h = await EngineHarness.start({ ...PLAN, turns: [{ steps: [{ kind: 'waitFor', promise: gate }] }] });
@@ -72,7 +72,7 @@ describe('session/engine: modes (§6.3.2)', () => {
   });
 
   for (const mode of ['plan', 'review'] as const) {
-    it(`§6.3.2 in ${mode} mode a shell or write tool call gets tool.invoke.result status error "Tool not allowed in current mode"; reads pass`, async () => {
+    it(`§6.3.2-1 in ${mode} mode a shell or write tool call gets tool.invoke.result status error "Tool not allowed in current mode"; reads pass`, async () => {
       const h = await EngineHarness.start({
         ...PLAN,
         turns: [

@@ -5,7 +5,7 @@ import { until } from '../../support/settle';
 const SUB = { features: { subagent: true, tool_streaming: true } };
 
 describe('session/engine: subagents (§10, §15.2)', () => {
-  it('§10.3 request(subagent) → agent.subagent.started → inner frames → agent.subagent.ended → result (agent_result)', async () => {
+  it('§10.3.1-1 §10.3.2-1 request(subagent) → agent.subagent.started → inner frames → agent.subagent.ended → result (agent_result)', async () => {
     const h = await EngineHarness.start({
       ...SUB,
       turns: [{ steps: [{ kind: 'subagent', id: 'task-1', agent_type: 'Explore', description: 'look around', steps: [{ kind: 'text', chunks: ['found it'] }, { kind: 'tool', name: 'Grep', input: {} }] }] }],

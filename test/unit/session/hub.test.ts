@@ -60,7 +60,7 @@ describe('session/hub: fan-out and relay (§2.4)', () => {
     assert.equal(b.frames.at(-1), f);
   });
 
-  it('§2.4 a connection\'s control frame is relayed to the others, never echoed to its sender, and handled once', () => {
+  it('§2.4-3 §2.4-6 a connection\'s control frame is relayed to the others, never echoed to its sender, and handled once', () => {
     const { hub, source } = make('remote');
     const a = new RecordingConnection('a', 'remote', ALL_FEATURES);
     const b = new RecordingConnection('b', 'remote', ALL_FEATURES);
@@ -98,7 +98,7 @@ describe('session/hub: fan-out and relay (§2.4)', () => {
     }
   });
 
-  it('§2.4 a local session never reaches remote connections until shared; unshare disconnects them', () => {
+  it('§2.4-5 a local session never reaches remote connections until shared; unshare disconnects them', () => {
     const { hub } = make('local');
     const ui = new RecordingConnection('ui', 'local', ALL_FEATURES);
     const master = new RecordingConnection('m', 'remote', ALL_FEATURES);
@@ -148,7 +148,7 @@ describe('session/hub: fan-out and relay (§2.4)', () => {
 });
 
 describe('session/hub: opening sequences (§13.1, §13.7)', () => {
-  it('§13.1 attach: our session.capabilities first, then (after the peer\'s) tool.catalog.publish, agent.commands.publish, agent.state.changed', () => {
+  it('§13.1-2 §13.1-3 attach: our session.capabilities first, then (after the peer\'s) tool.catalog.publish, agent.commands.publish, agent.state.changed', () => {
     const { hub } = make('remote');
     const a = new RecordingConnection('a', 'remote');
     hub.attach(SID, a);
@@ -266,7 +266,7 @@ describe('session/hub: bad input (§2.2)', () => {
     assert.equal(b.frames.length, nB);
   });
 
-  it('§2.2 an unsupported envelope version is answered with session.error; an invalid payload names the field', () => {
+  it('§2.1-2 §2.2-4 an unsupported envelope version is answered with session.error; an invalid payload names the field', () => {
     const { hub, source } = make('remote');
     const a = new RecordingConnection('a', 'remote', ALL_FEATURES);
     hub.attach(SID, a);

@@ -47,7 +47,7 @@ describe('session/registry: create, list, get, rename, delete', () => {
     assert.equal(registry.rename('missing', 'x'), false);
   });
 
-  it('§7.5.3 §7.7.1 delete mid-turn: every connection gets the clean-up frames and session.deleted, and only then is closed', async () => {
+  it('§7.5.3-1 §7.5.3-2 §7.7.1-1 delete mid-turn: every connection gets the clean-up frames and session.deleted, and only then is closed', async () => {
     const { registry, hub } = setup();
     const adapter = new ScriptedAdapter({ turns: [{ steps: [{ kind: 'tool', name: 'Bash', id: 'b1', input: {}, untilAborted: true }] }] });
     const s = await registry.create({ adapter, origin: 'remote' });

@@ -134,7 +134,7 @@ describe('webview in Chromium: rendering', function () {
     assert.ok((await out.locator('pre').innerText()).endsWith('xxx'));
   });
 
-  it('§7.8.1 marks blocks finalized on disconnect as synthetic', async () => {
+  it('§7.8.1-1 marks blocks finalized on disconnect as synthetic', async () => {
     const page = await h.open();
     const b = streamBuilder(SESSION);
     const T = { turn_id: TURN };
@@ -155,7 +155,7 @@ describe('webview in Chromium: rendering', function () {
     assert.match(await page.locator('.status-bar').innerText(), /disconnected/);
   });
 
-  it('§7.1.1 tells the user when a reattach history was truncated', async () => {
+  it('§7.1.1-1 tells the user when a reattach history was truncated', async () => {
     const page = await h.open();
     await feed(page, SESSION, truncatedHistoryStream(), true);
     const banner = page.locator('.banner.warning[role=alert]');
