@@ -36,7 +36,7 @@ export interface SessionHostOptions {
    * Where sessions are journaled (journal/, docs/decisions/120-123): the editor's storage folder, or
    * `rawp serve --state-dir`. Absent: sessions live in memory only.
    */
-  state?: { dir: string; budgetBytes?: number };
+  state?: { dir: string; budgetBytes?: number; /** Where the journal's warnings go (default: `logger`). */ logger?: Logger };
   /** §16.1 file search, served for every session. */
   fileSearch?: AgentSessionOptions['fileSearch'];
   /** Why no agent may run right now (Restricted Mode), or undefined. */
@@ -107,7 +107,7 @@ export class SessionHost {
     const state = this.options.state;
     if (!state || this.disposed) return undefined;
     this.journal = null;
-    this.journal = Journal.open({ dir: state.dir, logger: this.options.logger, ...(state.budgetBytes ? { budgetBytes: state.budgetBytes } : {}) });
+    this.journal = Journal.open({ dir: state.dir, logger: state.logger ?? this.options.logger, ...(state.budgetBytes ? { budgetBytes: state.budgetBytes } : {}) });
     return this.journal;
   }
 

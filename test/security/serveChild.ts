@@ -49,7 +49,8 @@ export async function serve(files: Record<string, string | Buffer> = {}, opts: {
   const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), join(ROOT, 'dist', 'cli.js'), 'serve', '--workspace', dir, '--agent', 'builtin', '--token-file', tokenFile, '--rules-file', join(base, 'rules.json')], {
     cwd: base,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...opts.env },
+    // Sessions are journaled in the test's own folder, never in the user's state directory.
+    env: { ...process.env, XDG_STATE_HOME: join(base, 'state'), ...opts.env },
   });
   let out = '';
   let err = '';

@@ -63,7 +63,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeChild> {
   writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
   const tokenArgs = options.tokenArgs ? options.tokenArgs(token, dir) : ['--token-file', tokenFile];
   const args = [CLI, 'serve', '--workspace', ws, '--agent', 'builtin', '--rules-file', join(dir, 'rules.json'), ...tokenArgs, ...(options.args ?? [])];
-  const proc = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  const proc = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_STATE_HOME: join(dir, 'state'), ...options.env } });
   const masters: TestMaster[] = [];
   const child: ServeChild = {
     proc,

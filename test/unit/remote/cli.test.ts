@@ -19,8 +19,12 @@ interface Child {
   exit?: number | null;
 }
 
+/** Where the children journal their sessions (never the user's own state directory). */
+const STATE_HOME = mkdtempSync(join(tmpdir(), 'rawp-cli-state-'));
+after(() => rmSync(STATE_HOME, { recursive: true, force: true }));
+
 function rawp(args: string[]): Child {
-  const proc = spawn(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, XDG_STATE_HOME: STATE_HOME } });
   const c: Child = { proc, out: '', err: '' };
   proc.stdout?.on('data', (d: Buffer) => (c.out += d.toString()));
   proc.stderr?.on('data', (d: Buffer) => (c.err += d.toString()));
