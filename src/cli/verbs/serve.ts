@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DetectedAgents } from '../../host/detectedAgents';
+import { defaultStateDir, workspaceStateDir } from '../../host/journal/stateDir';
 import { SessionHost } from '../../host/sessionHost';
 import { HostSharing } from '../../host/sharing';
 import { LazyFileSearch } from '../../workspace/lazyFileSearch';
@@ -38,6 +39,9 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
   --allow-origin O         also accept browser pages from origin O (repeatable)
   --public-host NAME       a name this host is reached by (repeatable); requests naming any other
                            host are refused (DNS rebinding); loopback names are always known
+  --state-dir DIR          where sessions are journaled, so they survive a restart or a crash
+                           (default $XDG_STATE_HOME/rawp, else ~/.local/state/rawp; one folder
+                           per workspace below it)
   --rules-file F           where "always allow" permission answers are kept
                            (default ~/.config/rawp/permission-rules.json)
   --verbose                log the server's events to stderr
@@ -71,6 +75,7 @@ export const serveVerb: Verb = {
           'allow-origin': { type: 'string', multiple: true },
           'public-host': { type: 'string', multiple: true },
           'rules-file': { type: 'string' },
+          'state-dir': { type: 'string' },
           verbose: { type: 'boolean' },
         },
       }).values;
@@ -128,6 +133,9 @@ export const serveVerb: Verb = {
       fileSearch: search.run,
       commands: { home: homedir(), workspaceFolders: [workspace], watch: true },
       origin: 'remote',
+      // Every session journaled as its frames are sent (docs/decisions/120-125); the journal's own
+      // warnings (torn or corrupt lines) reach stderr even without --verbose.
+      state: { dir: workspaceStateDir(values['state-dir'] ? resolve(values['state-dir']) : defaultStateDir(), workspace), logger: logger ?? warningsLogger(io) },
     });
     const sharing = new HostSharing({
       host,
@@ -139,7 +147,11 @@ export const serveVerb: Verb = {
     let session_id: string;
     try {
       defaultAgent = await agents.resolve(requestedAgent);
-      session_id = await host.create({ agent: defaultAgent, name: values.name });
+      // The state folder's lock first: a second rawp serve on this workspace stops here, clearly.
+      host.openJournal();
+      // Sessions a previous run left (stopped or killed) come back under their ids (§7.8.2).
+      const restored = await host.restoreAll();
+      session_id = restored.at(-1) ?? (await host.create({ agent: defaultAgent, name: values.name }));
       server = await sharing.start();
     } catch (e) {
       await host.dispose();
@@ -175,6 +187,12 @@ function isDirectory(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Warnings and errors only (the journal's, without --verbose). */
+function warningsLogger(io: VerbIo): Logger {
+  const line = (level: string) => (message: string, data?: Record<string, unknown>) => io.stderr.write(`rawp serve: ${level}: ${message}${data ? ` ${JSON.stringify(data)}` : ''}\n`);
+  return { debug: () => undefined, info: () => undefined, warn: line('warning'), error: line('error') };
 }
 
 function stderrLogger(io: VerbIo): Logger {

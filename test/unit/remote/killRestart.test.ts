@@ -182,6 +182,7 @@ describe('remote/killRestart: rawp serve survives kill -9 through its journal (i
     appendFileSync(journalFile(session_id), '{"seq":99999,"frame":{"v":1,"type":"agent.text.delta","mess');
 
     const second = await serve();
+    assert.match(second.child.err, /ends in a line cut short by a crash/, 'the torn line is reported on stderr, and skipped');
     const listed = JSON.parse((await http(`${second.url}/v1/sessions`, { headers: { authorization: `Bearer ${token}` } })).body) as { sessions: { session_id: string; created_at: string }[] };
     assert.ok(listed.sessions.some((s) => s.session_id === session_id), `the session is listed under the same id: ${JSON.stringify(listed)}`);
     assert.equal(second.session_id, session_id, 'the listening line names the restored session');
