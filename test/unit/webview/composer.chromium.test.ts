@@ -30,7 +30,7 @@ describe('webview in Chromium: composer', function () {
     return sentFrames(page, type);
   }
 
-  it('§16.1 / §16.2 @ picker: debounced search, highlighted candidates, keyboard pick inserts a chip, the prompt carries a token and file_references', async () => {
+  it('§16.1 / §16.2.1-1 §16.2.1-2 §16.2.2-1 §16.2.2-2 @ picker: debounced search, highlighted candidates, keyboard pick inserts a chip, the prompt carries a token and file_references, typed text is escaped', async () => {
     const page = await ready();
     await page.keyboard.type('Look at @au');
     const searches = await waitForSent(page, 'control.file.search', 1);
@@ -149,7 +149,7 @@ describe('webview in Chromium: composer', function () {
     assert.equal(prompt.payload.prompt_text, 'one\ntwo');
   });
 
-  it('§12.2.1 sends no control.file.search without file_search_fuzzy and offers no mode switch without plan_mode', async () => {
+  it('§12.2.1-3 §6.3.2-7 sends no control.file.search without file_search_fuzzy and offers no mode switch without plan_mode', async () => {
     const page = await ready(plainAgentStream());
     await page.keyboard.type('see @src');
     await page.waitForTimeout(300);

@@ -57,7 +57,7 @@ describe('webview store', () => {
     assert.equal(store.lastFlush?.frames, 201);
   });
 
-  it('§2.4 applies its own prompt to its own transcript, and §12.2.1 refuses frames the peer did not announce', () => {
+  it('§2.4 applies its own prompt to its own transcript, and §12.2.1-1 §12.2.1-3 §6.3.2-7 refuses frames the peer did not announce', () => {
     const { transport, store, tick } = setup();
     for (const f of plainAgentStream()) transport.host(hostMessage('frames', { session_id: SESSION, frames: [f] }));
     tick();
