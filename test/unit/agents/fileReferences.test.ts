@@ -27,7 +27,7 @@ describe('agents/fileReferences: §16.3 conversions', () => {
     removeTmp(outside);
   });
 
-  it('§16.3 plain LLM (label): tokens become [File: path]; a forged token stays literal text', async () => {
+  it('§16.3-1 plain LLM (label): tokens become [File: path]; a forged token stays literal text', async () => {
     const r = await convertFileReferences(prompt.prompt_text, prompt.file_references, { roots: [root], strategy: { kind: 'label' } });
     assert.equal(r.text, 'fix [File: src/auth.ts] and \\<@file:forged|x> see [File: docs/a b.md]');
     assert.deepEqual(r.errors, []);
@@ -55,7 +55,7 @@ describe('agents/fileReferences: §16.3 conversions', () => {
     assert.ok(r.text.includes('````\na\n```\nb\n````'), 'a fence longer than any inside the content');
   });
 
-  it('§16.3 agents that load files themselves (separate): tokens leave the text, files are returned', async () => {
+  it('§16.3-1 agents that load files themselves (separate): tokens leave the text, files are returned', async () => {
     const r = await convertFileReferences(prompt.prompt_text, prompt.file_references, { roots: [root], strategy: { kind: 'separate' } });
     assert.equal(r.text, 'fix and \\<@file:forged|x> see');
     assert.deepEqual(r.files.map((f) => f.path), ['src/auth.ts', 'docs/a b.md']);

@@ -71,14 +71,14 @@ describe('agents/process: the §17.2 / §18 process contract', () => {
     assert.deepEqual(messages, [{ s: SESSION, w: dir, v: 'rawp-dps-1.0', x: 'yes', cwd: dir }]);
   });
 
-  it('§17.2.2 exit 0 ends the turn normally with no agent.error', async () => {
+  it('§17.2.2-1 exit 0 ends the turn normally with no agent.error', async () => {
     const { proc } = run(script('ok.js', 'process.exit(0)'));
     const m = mapExit({ exit: await proc.exited, agent: 'fake', singleTurn: false });
     assert.equal(m.stop_reason, 'end_turn');
     assert.deepEqual(m.events, []);
   });
 
-  it('§17.2.2 exit 1–127 maps to a fatal agent.error then turn end "error", with stderr surfaced in details', async () => {
+  it('§17.2.2-1 exit 1–127 maps to a fatal agent.error then turn end "error", with stderr surfaced in details', async () => {
     const { proc } = run(script('fail.js', 'process.stderr.write("loading config\\nboom: bad api key\\n"); process.exit(3)'));
     const exit = await proc.exited;
     const m = mapExit({ exit, agent: 'fake', singleTurn: false });
@@ -94,7 +94,7 @@ describe('agents/process: the §17.2 / §18 process contract', () => {
     assert.equal(e.payload.details?.exit_code, 3);
   });
 
-  it('§17.2.2 a signal death (code null) and a 128+N exit code both map to SIGNAL_EXIT', async () => {
+  it('§17.2.2-1 a signal death (code null) and a 128+N exit code both map to SIGNAL_EXIT', async () => {
     const { proc } = run(script('sig.js', 'process.kill(process.pid, "SIGSEGV"); setTimeout(() => {}, 5000)'));
     const exit = await proc.exited;
     assert.equal(exit.signal, 'SIGSEGV');
@@ -265,7 +265,7 @@ describe('agents/process: the §17.2 / §18 process contract', () => {
       return { r, seen };
     }
 
-    it('§18.2 exit 0 ends the turn, the session stays idle with no process, and §18.3 the next prompt respawns with --resume <agent session id>', async () => {
+    it('§18.2 exit 0 ends the turn, the session stays idle with no process, and §18.3-1 the next prompt respawns with --resume <agent session id>', async () => {
       const { r, seen } = runner(['first', 'second']);
       const t1 = await r.runTurn(new AbortController().signal);
       assert.equal(t1.stop_reason, 'end_turn');

@@ -12,7 +12,7 @@ describe('agents: the prompt text an external agent gets', () => {
     assert.deepEqual(events, []);
   });
 
-  it('§16.3 a token that cannot be resolved is sent as its display path, with a warning to the user', async () => {
+  it('§16.3-2 §16.3-3 a token that cannot be resolved is sent as its display path, with a warning to the user', async () => {
     const events: AgentEvent[] = [];
     const text = await promptText(
       { text: 'look at <@file:r1|src/gone.ts>', file_references: [{ ref_id: 'r1', path: 'src/gone.ts', name: 'gone.ts', workspace_relative_path: 'src/gone.ts' }] },

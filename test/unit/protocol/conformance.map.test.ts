@@ -99,6 +99,8 @@ describe('protocol/conformance: clause catalogue and conformance map', () => {
     assert.deepEqual(sidesOf('test/unit/remote/terminal.test.ts'), ['master']);
     assert.deepEqual(sidesOf('test/unit/remote/browser.test.ts'), ['master']);
     assert.deepEqual(sidesOf('test/unit/remote/fanout.test.ts'), ['client']);
+    assert.deepEqual(sidesOf('test/unit/conformance/masters.test.ts'), ['master']);
+    assert.deepEqual(sidesOf('test/unit/conformance/engine.clauses.test.ts'), ['client']);
     assert.deepEqual(sidesOf('test/unit/protocol/transcript-finalize.test.ts'), ['client', 'master']);
     assert.deepEqual(sidesOf('test/unit/protocol/conformance.rules.test.ts'), ['validator']);
     assert.deepEqual(sidesOf('test/unit/cli/validate.test.ts'), ['validator']);

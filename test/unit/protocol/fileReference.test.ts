@@ -73,7 +73,7 @@ describe('protocol/fileReference: the §16.2 token codec', () => {
     assert.equal(dec.segments.filter((s) => s.kind === 'file').length, 1);
   });
 
-  it('§16.2.2 decoding order: tokens first, then \\\\ → \\ and \\<@ → <@ in the remaining text only', () => {
+  it('§16.2.2-3 §16.2.2-4 decoding order: tokens first, then \\\\ → \\ and \\<@ → <@ in the remaining text only', () => {
     // The display path of a real token is not unescaped; the text around it is.
     const dec = decodePrompt('a\\\\b \\<@x <@file:r1|dir\\\\name> c', [ref('r1', 'dir/name')]);
     assert.deepEqual(

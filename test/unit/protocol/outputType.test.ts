@@ -50,7 +50,7 @@ describe('protocol/outputType: decideOutputType', () => {
     assert.equal(decideOutputType('apply_patch', cat), 'text');
   });
 
-  it('§5.3.3 fallback text: a tool not in the catalog, no catalog, or a category without a default', () => {
+  it('§5.3.3-2 fallback text: a tool not in the catalog, no catalog, or a category without a default', () => {
     assert.equal(decideOutputType('Read', undefined), 'text');
     assert.equal(decideOutputType('Read', []), 'text');
     assert.equal(decideOutputType('Read', [{ name: 'Read' }]), 'text');

@@ -37,7 +37,7 @@ describe('protocol/parse: parseFrame', () => {
   });
 
   describe('§2.2 Postel\'s law', () => {
-    it('§2.2 unknown payload keys are ignored but kept for relaying, at every depth', () => {
+    it('§2.2-1 §14.2.2 unknown payload keys are ignored but kept for relaying, at every depth', () => {
       const payload = { ...SAMPLES['agent.interaction.request'], future: { a: 1 }, options: [{ value: 'y', label: 'Yes', colour: 'green' }] };
       const out = parseFrame(JSON.stringify(env('agent.interaction.request', payload, { trace: 'abc' })));
       assert.equal(out.kind, 'accepted');
@@ -53,7 +53,7 @@ describe('protocol/parse: parseFrame', () => {
       assert.deepEqual(out, { kind: 'ignored', type: 'agent.hologram.delta', session_id: uuid(2), reason: 'unknown frame type "agent.hologram.delta" ignored (§2.2)' });
     });
 
-    it('§14.2.1 an unknown type is ignored even when the rest of its envelope is not ours', () => {
+    it('§14.2-1 §14.2-2 an unknown type is ignored even when the rest of its envelope is not ours', () => {
       const out = parseFrame(JSON.stringify({ v: 1, type: 'agent.future.thing', when: 'now' }));
       assert.equal(out.kind, 'ignored');
     });
@@ -74,7 +74,7 @@ describe('protocol/parse: parseFrame', () => {
   });
 
   describe('§1.3 / §14.1 only rawp-dps-1.0', () => {
-    it('§1.3 §14.1 session.capabilities accepts only protocol_version rawp-dps-1.0', () => {
+    it('§1.3-1 §14.1-1 session.capabilities accepts only protocol_version rawp-dps-1.0', () => {
       for (const protocol_version of ['rawp-1.0', 'RAWP-1.0-Legacy', 'rawp-dps-2.0']) {
         const out = parseFrame(env('session.capabilities', { ...SAMPLES['session.capabilities'], protocol_version }));
         assert.equal(out.kind === 'error' && out.error.error_code, 'INVALID_PAYLOAD', protocol_version);
@@ -82,7 +82,7 @@ describe('protocol/parse: parseFrame', () => {
       }
     });
 
-    it('§3.2 no legacy type mapping: a type outside the 33 of this spec (and not x-vendor) is ignored, never translated', () => {
+    it('§3.2-1 no legacy type mapping: a type outside the 33 of this spec (and not x-vendor) is ignored, never translated', () => {
       for (const type of ['text', 'message.delta', 'tool_use']) {
         const out = parseFrame(env(type, { text: 'hi' }));
         assert.equal(out.kind, 'ignored', type);

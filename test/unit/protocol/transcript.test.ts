@@ -363,7 +363,7 @@ describe('transcript reducer', () => {
     assert.deepEqual(t.turns.map((x) => (x.blocks[0] as TextBlock | undefined)?.text), ['to T0', 'to T1']);
   });
 
-  it('§10.2 a frame without subagent_context (or with null) belongs to the main agent at depth 0', () => {
+  it('§10.2-2 a frame without subagent_context (or with null) belongs to the main agent at depth 0', () => {
     const b = streamBuilder();
     const t = createTranscript();
     applyFrames(t, [

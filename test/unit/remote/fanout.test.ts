@@ -17,7 +17,7 @@ describe('remote/fan-out: every frame to every connection (§2.4), relay without
     r = undefined;
   });
 
-  it('§2.4 two masters and the webview (a local connection) receive identical frame sequences; the prompting master gets everything but its own control', async () => {
+  it('§2.4-1 §2.4-2 §2.4-4 two masters and the webview (a local connection) receive identical frame sequences; the prompting master gets everything but its own control', async () => {
     r = await rig({
       adapter: {
         turns: [{ steps: [{ kind: 'thinking', chunks: ['hm'] }, { kind: 'tool', name: 'Read', input: { file_path: 'a' }, output: 'x' }, { kind: 'text', chunks: ['the ', 'answer'] }] }],

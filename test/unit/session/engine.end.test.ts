@@ -30,7 +30,7 @@ describe('session/engine: ending, renaming (§7.5.3, §7.6, §7.7, §4.4.1)', ()
     assert.deepEqual(h.types(from), ['session.deleted']);
   });
 
-  it('§7.5.3 a fatal session.error starts the same clean-up', async () => {
+  it('§7.5.3-1 a fatal session.error starts the same clean-up', async () => {
     const h = await EngineHarness.start({ turns: [{ steps: [{ kind: 'tool', name: 'Bash', id: 'b1', input: {}, untilAborted: true }] }] });
     const from = h.frames.length;
     h.prompt();

@@ -33,7 +33,7 @@ describe('session/engine: modes (§6.3.2)', () => {
     assert.deepEqual(h.adapter.modes, []);
   });
 
-  it('§6.3.2 a successful switch sends agent.state.changed with reason mode_switch and tells the adapter', async () => {
+  it('§6.3.2-4 a successful switch sends agent.state.changed with reason mode_switch and tells the adapter', async () => {
     const h = await EngineHarness.start(PLAN);
     const from = h.frames.length;
     h.control('control.mode.switch', { mode: 'plan' });
@@ -44,7 +44,7 @@ describe('session/engine: modes (§6.3.2)', () => {
     assert.deepEqual(h.adapter.modes, ['plan']);
   });
 
-  it('§6.3.2 an agent that leaves plan mode by itself (reportMode) is followed: mode_switch announced, the next turn.start carries the mode', async () => {
+  it('§6.3.2-4 §6.3.2-5 an agent that leaves plan mode by itself (reportMode) is followed: mode_switch announced, the next turn.start carries the mode', async () => {
     const h = await EngineHarness.start({ ...PLAN, turns: [{ steps: [{ kind: 'reportMode', mode: 'default' }, { kind: 'text', chunks: ['plan approved'] }] }] });
     h.control('control.mode.switch', { mode: 'plan' });
     await until(() => h.session.mode === 'plan', 'the switch');
@@ -58,7 +58,7 @@ describe('session/engine: modes (§6.3.2)', () => {
     assert.equal(h.ofType('session.turn.start', second)[0].payload.mode, 'default');
   });
 
-  it('§6.3.2 the first session.turn.start after a switch carries the new mode; the next one need not', async () => {
+  it('§6.3.2-5 the first session.turn.start after a switch carries the new mode; the next one need not', async () => {
     const h = await EngineHarness.start(PLAN);
     const before = await h.runTurn('in default');
     assert.equal(h.ofType('session.turn.start', before)[0].payload.mode, undefined);
@@ -101,7 +101,7 @@ describe('session/engine: modes (§6.3.2)', () => {
     });
   }
 
-  it('§6.3.2 an adapter that does not ask checkTool still cannot run a blocked tool: the engine answers the request', async () => {
+  it('§6.3.2-1 an adapter that does not ask checkTool still cannot run a blocked tool: the engine answers the request', async () => {
     const h = await EngineHarness.start({ ...PLAN, turns: [{ steps: [{ kind: 'tool', name: 'Bash', id: 'b1', input: {}, skipCheck: true, output: 'ran anyway' }] }] });
     h.control('control.mode.switch', { mode: 'plan' });
     await until(() => h.session.mode === 'plan', 'the switch');

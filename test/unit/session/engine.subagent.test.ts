@@ -31,7 +31,7 @@ describe('session/engine: subagents (§10, §15.2)', () => {
     assert.equal(h.ofType('tool.invoke.result', from).at(-1)?.payload.output_type, 'agent_result');
   });
 
-  it('§10.2 every frame inside the subagent carries metadata.subagent_context with the parent id and depth', async () => {
+  it('§10.2-1 §10.2-3 every frame inside the subagent carries metadata.subagent_context with the parent id and depth', async () => {
     const h = await EngineHarness.start({
       ...SUB,
       turns: [{ steps: [{ kind: 'subagent', id: 'task-1', agent_type: 'Explore', steps: [{ kind: 'text', chunks: ['a'] }, { kind: 'tool', name: 'Read', input: {} }] }] }],
@@ -76,7 +76,7 @@ describe('session/engine: subagents (§10, §15.2)', () => {
     assert.deepEqual(inner.map((f) => [f.payload.tool_name, f.payload.status]), [['Read', 'success'], ['Grep', 'error']]);
   });
 
-  it('§10.7 without subagent_context announced, the context is stripped from frames', async () => {
+  it('§10.7-1 without subagent_context announced, the context is stripped from frames', async () => {
     const h = await EngineHarness.start({ features: { subagent: true, subagent_context: false }, turns: [{ steps: [{ kind: 'subagent', id: 't', steps: [{ kind: 'text', chunks: ['flat'] }] }] }] });
     const from = await h.runTurn();
     assert.ok(h.frames.slice(from).every((f) => f.metadata?.subagent_context === undefined));
@@ -95,7 +95,7 @@ describe('session/engine: subagents (§10, §15.2)', () => {
     assert.deepEqual(h.ofType('tool.invoke.result', from).map((f) => [f.payload.invocation_id, f.payload.status]), [['inner-bash', 'cancelled'], ['t', 'cancelled']]);
   });
 
-  it('§10.5 usage reported inside a subagent keeps its subagent_context (depth filled in) and is sent on its own', async () => {
+  it('§10.5-1 usage reported inside a subagent keeps its subagent_context (depth filled in) and is sent on its own', async () => {
     const usage = { token_usage: { input_tokens: 3, output_tokens: 2 }, cost_usage: { limit: -1, used: 0, unit: 'USD' }, message_usage: { limit: -1, used: 0, unit: 'COUNT' }, time_to_reset: 'PT0S' };
     const h = await EngineHarness.start({
       ...SUB,

@@ -26,7 +26,7 @@ describe('session/engine: turns (§7.5, §7.3, §17.3.2)', () => {
     for (const f of h.frames.slice(from, end + 1)) assert.equal(f.turn_id, turnId, `${f.type} has the turn id`);
   });
 
-  it('§7.5.2-1 session.turn.end is followed immediately by session.usage for that turn', async () => {
+  it('§7.5.2-1 §7.3.1-1 session.turn.end is followed immediately by session.usage for that turn', async () => {
     const h = await EngineHarness.start({ turns: [{ steps: [{ kind: 'text', chunks: ['hi'] }], outcome: { usage: { input_tokens: 12, output_tokens: 7, cost_usd: 0.5 } } }] });
     const from = await h.runTurn();
     const types = h.types(from);

@@ -4,7 +4,8 @@
 // other spec documents ("slash-commands §6", "read-before-write §3") are not DPS citations.
 //
 // A test counts for the side whose code it exercises, decided by its file: tests of our masters
-// (the webview chat and composer, the browser master, `rawp attach` and its client library) cover
+// (the webview chat and composer, the browser master, `rawp attach` and its client library, and any
+// test file named `master*.test.ts`) cover
 // master- and composer-owned clauses; every other test covers client-owned clauses; the transcript
 // reducer's tests count for both, since the reducer is both the masters' view model and the
 // client's restore path. Tests of `rawp validate` and of this map check a checker, not the
@@ -29,7 +30,13 @@ export interface Coverage {
 const OTHER_DOCS = /(?:slash-commands|read-before-write)[\s:]*$/i;
 const CITATION = /§\s?(\d+(?:\.\d+)*)(?:-(\d+))?/g;
 
-const MASTER_FILES = [/(^|\/)test\/unit\/webview\//, /(^|\/)test\/unit\/remote\/(browser|terminal|client)[^/]*\.test\.ts$/, /(^|\/)test\/browser\//];
+const MASTER_FILES = [
+  /(^|\/)test\/unit\/webview\//,
+  /(^|\/)test\/unit\/remote\/(browser|terminal|client)[^/]*\.test\.ts$/,
+  /(^|\/)test\/browser\//,
+  // Any test file named for our masters, e.g. test/unit/conformance/masters.test.ts.
+  /(^|\/)test\/(.*\/)?masters?([.-][^/]*)?\.test\.ts$/,
+];
 const BOTH_FILES = [/(^|\/)test\/unit\/protocol\/transcript[^/]*\.test\.ts$/];
 const VALIDATOR_FILES = [/(^|\/)test\/unit\/protocol\/conformance\.[^/]*\.test\.ts$/, /(^|\/)test\/unit\/cli\/validate[^/]*\.test\.ts$/];
 

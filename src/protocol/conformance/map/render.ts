@@ -19,7 +19,7 @@ export function renderMap(coverage: readonly Coverage[]): string {
     'one clause of item 1 of §15; a section citation such as `§6.3.2` covers nothing. A clause owned by the',
     '`client` is covered by tests of the client (engine, hub, host, adapters); one owned by the `master` or',
     'the `composer` only by tests of our masters (the webview chat and composer, the browser master,',
-    '`rawp attach`); the transcript reducer\'s tests count for both. Tests of `rawp validate` are listed',
+    '`rawp attach`, files named `master*.test.ts`); the transcript reducer\'s tests count for both. Tests of `rawp validate` are listed',
     'but cover nothing. A clause with two owners is covered when both are.',
     '',
     ...summary(coverage),
