@@ -1,6 +1,11 @@
 // The diff of an Edit/MultiEdit/Write result, computed once from the backend's before/after text
 // (with the `diff` library) and carried in the result, so no viewer or replay recomputes it.
 import { formatPatch, structuredPatch } from 'diff';
+import { linearPatch } from './lineDiff';
+
+/** Myers' diff (minimal, O(N·D)) only while it stays cheap; otherwise the linear diff of lineDiff.ts. */
+const MYERS_MAX_LINES = 10_000;
+const MYERS_MAX_EDIT = 400;
 
 export interface DiffHunk {
   old_start: number;
@@ -18,10 +23,29 @@ export interface DiffOutput {
   hunks: DiffHunk[];
   additions: number;
   deletions: number;
+  /** The hunks were cut (a huge change); additions and deletions still count every line. */
+  hunks_truncated?: boolean;
+}
+
+function lineCount(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 export function diffOutput(displayPath: string, before: string, after: string, created: boolean): DiffOutput {
-  const patch = structuredPatch(created ? '/dev/null' : `a/${displayPath}`, `b/${displayPath}`, before, after, '', '', { context: 3 });
+  const oldName = created ? '/dev/null' : `a/${displayPath}`;
+  const newName = `b/${displayPath}`;
+  const small = lineCount(before) + lineCount(after) <= MYERS_MAX_LINES;
+  const myers = small ? structuredPatch(oldName, newName, before, after, '', '', { context: 3, maxEditLength: MYERS_MAX_EDIT }) : undefined;
+  if (!myers) {
+    // Linear in the file size, whatever the edit (issue 12 finding 2).
+    const l = linearPatch(oldName, newName, before, after);
+    const hunks = l.patch.hunks.map((h) => ({ old_start: h.oldStart, old_lines: h.oldLines, new_start: h.newStart, new_lines: h.newLines, lines: h.lines }));
+    const unified_diff = hunks.length === 0 ? '' : formatPatch(l.patch, { includeIndex: false, includeUnderline: false, includeFileHeaders: true });
+    return { file_path: displayPath, created, unified_diff, hunks, additions: l.additions, deletions: l.deletions, ...(l.truncated ? { hunks_truncated: true } : {}) };
+  }
+  const patch = myers;
   const hunks = patch.hunks.map((h) => ({ old_start: h.oldStart, old_lines: h.oldLines, new_start: h.newStart, new_lines: h.newLines, lines: h.lines }));
   let additions = 0;
   let deletions = 0;

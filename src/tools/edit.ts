@@ -46,6 +46,8 @@ export async function runEdits(filePath: string, edits: readonly EditSpec[], ctx
       return applied.text;
     });
     ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: r.version });
+    // A big file's diff gets its own event-loop turn (issue 12 finding 2).
+    if (r.after.length > 1_000_000) await new Promise((resolve) => setImmediate(resolve));
     const output = {
       ...diffOutput(target.displayPath, r.before, r.after, false),
       replacements,

@@ -39,6 +39,9 @@ export interface NodeFsBackendOptions {
 
 const VERSION_PREFIX = 'c1:';
 const TEMP_MARK = '.rawp-tmp-';
+/** Files above this size yield the event loop between the steps of an update. */
+const YIELD_ABOVE_BYTES = 1_000_000;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** How long a file must have been untouched before its cached hash is trusted (see fileVersion). */
 const STABLE_MS = 2_000;
 
@@ -54,8 +57,13 @@ export function versionOfText(text: string): FsVersion {
 
 /** "crlf" when most line breaks of `text` are CRLF; new text written over it gets the same style. */
 export function lineEndingOf(text: string): 'crlf' | 'lf' | undefined {
-  const crlf = text.match(/\r\n/g)?.length ?? 0;
-  const all = text.match(/\n/g)?.length ?? 0;
+  // Counted with indexOf: no array of a million matches for a big file.
+  let crlf = 0;
+  let all = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    all++;
+    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
+  }
   if (all === 0) return undefined;
   return crlf * 2 > all ? 'crlf' : 'lf';
 }
@@ -246,10 +254,17 @@ export class NodeFsBackend implements FsBackend {
         if (beforeBytes && !isUtf8(beforeBytes)) {
           throw new FsError(`"${abs}" is not UTF-8 text (binary, or another encoding such as Latin-1); it is left untouched — edit it with a tool that keeps its bytes`, 'FS_NOT_TEXT');
         }
+        // Big files: each linear step gets its own event-loop turn, so a 20 MB edit never holds
+        // the loop (other sessions, heartbeats, /v1/health) for the whole of it.
+        const big = (beforeBytes?.length ?? 0) > YIELD_ABOVE_BYTES;
+        if (big) await nextTurn();
         const before = beforeBytes ? decode(beforeBytes) : '';
+        if (big) await nextTurn();
         const produced = transform(before);
+        if (big) await nextTurn();
         // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
         const after = beforeBytes ? withLineEnding(produced, lineEndingOf(before)) : produced;
+        if (big) await nextTurn();
         const afterBytes = Buffer.from(after, 'utf8');
         dir ??= await pinDirectory(this.rootOf(abs), dirname(abs), { create: true, what: abs });
         await this.atomicWrite(dir, leaf, abs, afterBytes, st?.mode, guard.kind === 'createIfAbsent' || !beforeBytes);

@@ -41,7 +41,7 @@ export function foldTypography(s: string): string {
 }
 
 export function toLf(s: string): string {
-  return s.replace(/\r\n/g, '\n');
+  return s.includes('\r\n') ? s.replace(/\r\n/g, '\n') : s;
 }
 
 function occurrences(haystack: string, needle: string): number[] {
@@ -59,6 +59,13 @@ export function applyEdits(current: string, edits: readonly EditSpec[], displayP
     const which = edits.length > 1 ? `edit ${index + 1} of ${edits.length}: ` : '';
     const oldS = toLf(edit.old_string);
     const newS = toLf(edit.new_string);
+    // The common big case, one native pass: replace_all of an exact match (issue 12 finding 2).
+    if (edit.replace_all && text.includes(oldS)) {
+      const pieces = text.split(oldS);
+      text = pieces.join(newS);
+      replacements += pieces.length - 1;
+      return;
+    }
     let at = occurrences(text, oldS);
     let folded: string[] | undefined;
     if (at.length === 0) {
@@ -76,8 +83,15 @@ export function applyEdits(current: string, edits: readonly EditSpec[], displayP
     if (at.length > 1 && !edit.replace_all) {
       throw new FsError(`${which}old_string matches ${at.length} places in "${displayPath}"; add surrounding lines to make it unique, or set replace_all`, 'FS_AMBIGUOUS_EDIT');
     }
-    // Splice from the end so earlier offsets stay valid.
-    for (const i of [...at].reverse()) text = text.slice(0, i) + newS + text.slice(i + oldS.length);
+    // One pass over the text: linear in its size, however many matches (issue 12 finding 2).
+    const parts: string[] = [];
+    let from = 0;
+    for (const i of at) {
+      parts.push(text.slice(from, i), newS);
+      from = i + oldS.length;
+    }
+    parts.push(text.slice(from));
+    text = parts.join('');
     replacements += at.length;
     if (folded) unicode_normalized.push({ edit_index: index, folded });
   });
