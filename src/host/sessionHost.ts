@@ -20,6 +20,7 @@ import type { SessionJournal } from './journal/sessionJournal';
 import { agentSessionIdOf } from './restore';
 import { SessionAdmission } from './promptAdmission';
 import { prepareHistory, splitRestored, type SessionHistory } from './sessionHistory';
+import type { SessionRulesPort } from './sessionRules';
 import { SessionCommands } from './sessionCommands';
 
 /** A local view renders every frame type, so it announces every feature (§12.2.1). */
@@ -37,6 +38,8 @@ export interface SessionHostOptions {
    * `rawp serve --state-dir`. Absent: sessions live in memory only.
    */
   state?: { dir: string; budgetBytes?: number; /** Where the journal's warnings go (default: `logger`). */ logger?: Logger };
+  /** The permission rules store's session rules: journaled with their session, back on restore. */
+  sessionRules?: SessionRulesPort;
   /** §16.1 file search, served for every session. */
   fileSearch?: AgentSessionOptions['fileSearch'];
   /** Why no agent may run right now (Restricted Mode), or undefined. */
@@ -85,6 +88,11 @@ export class SessionHost {
       ...clock,
       logger: options.logger,
       ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
+    });
+    const rules = options.sessionRules;
+    // A rule given or revoked: the sessions' index entries follow (a no-op when nothing changed).
+    rules?.onChange(() => {
+      for (const id of this.entries.keys()) this.journal?.update(id, { session_rules: rules.of(id) });
     });
   }
 
@@ -154,6 +162,7 @@ export class SessionHost {
       created_at: req.restored?.meta.created_at ?? new Date().toISOString(),
       origin,
       shared: origin !== 'local',
+      ...(req.restored?.meta.session_rules ? { session_rules: req.restored.meta.session_rules } : {}),
     }, req.restored);
     const entry: Entry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}` };
     const cmdOptions = this.options.commands;
@@ -194,6 +203,8 @@ export class SessionHost {
       else this.journal?.remove(session_id);
       throw e;
     }
+    // Before anyone can prompt it: what the user allowed "for this session" still holds.
+    if (req.restored?.meta.session_rules) this.options.sessionRules?.restore(session_id, req.restored.meta.session_rules);
     this.hub.attach(session_id, this.recorder(session_id, entry), { history: false });
     this.emit({ kind: 'sessions' });
     return session_id;

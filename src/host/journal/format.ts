@@ -11,6 +11,20 @@ import type { HistoryRecord } from '../../session/history';
 
 export const JOURNAL_FORMAT = 1;
 
+/**
+ * A "for this session" permission answer the session holds (the host's rules store, issue 11 item
+ * 4), kept so a restarted session does not ask again what the user already allowed or rejected.
+ */
+export const SessionRuleRecord = z.strictObject({
+  tool_name: z.string().min(1),
+  path_glob: z.string().optional(),
+  command_prefix: z.string().optional(),
+  decision: z.enum(['allow', 'reject']),
+  created_by: z.string(),
+  created_at: IsoTimestamp,
+});
+export type SessionRuleRecord = z.infer<typeof SessionRuleRecord>;
+
 /** What a session is, besides its frames: enough to start it again after a restart. */
 export const SessionMeta = z.strictObject({
   session_id: Id,
@@ -20,6 +34,8 @@ export const SessionMeta = z.strictObject({
   /** `local`: an editor session (§2.4), visible to remote masters only while shared. */
   origin: z.enum(['local', 'remote']),
   shared: z.boolean(),
+  /** The session's own permission rules, when the host's rules store reports them. */
+  session_rules: z.array(SessionRuleRecord).max(1000).optional(),
 });
 export type SessionMeta = z.infer<typeof SessionMeta>;
 

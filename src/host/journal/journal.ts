@@ -138,12 +138,12 @@ export class Journal {
     return writer;
   }
 
-  /** A session was renamed or (un)shared: the index (and later compactions) follow. */
-  update(session_id: string, patch: Partial<Pick<SessionMeta, 'name' | 'shared'>>): void {
+  /** A session was renamed, (un)shared or got rules: the index (and later compactions) follow. */
+  update(session_id: string, patch: Partial<Pick<SessionMeta, 'name' | 'shared' | 'session_rules'>>): void {
     const meta = this.index.get(session_id);
     if (!meta || this.closed) return;
     const next = { ...meta, ...patch };
-    if (next.name === meta.name && next.shared === meta.shared) return;
+    if (JSON.stringify(next) === JSON.stringify(meta)) return;
     this.index.set(session_id, next);
     this.writers.get(session_id)?.setMeta(next);
     this.writeIndex();

@@ -12,6 +12,7 @@ import type { HostMessage } from '../../../src/protocol/webviewMessages';
 import type { Logger } from '../../../src/session/ports';
 import { createSharedToolState } from '../../../src/tools/toolkit';
 import { NodeFsBackend } from '../../../src/workspace/nodeFsBackend';
+import type { SessionRulesPort } from '../../../src/host/sessionRules';
 import { ScriptedAdapter, type ScriptedAdapterOptions } from '../../support/scriptedAdapter';
 
 export interface Harness {
@@ -22,7 +23,7 @@ export interface Harness {
   scripted: ScriptedAdapter[];
   /** The resume id each scripted agent was created with (§18.3). */
   resumes: (string | undefined)[];
-  makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string }): SessionHost;
+  makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string; sessionRules?: SessionRulesPort }): SessionHost;
   /** Disposes every host (their last store writes land), then removes the temp folder. */
   cleanup(): Promise<void>;
 }
@@ -75,6 +76,7 @@ export function harness(): Harness {
         defaultAgent: () => opts.defaultAgent ?? 'auto',
         workspacePath: workspace,
         state: { dir: storeDir },
+        ...(opts.sessionRules ? { sessionRules: opts.sessionRules } : {}),
         blocked: () => opts.blocked,
         commands: { home, workspaceFolders: [workspace], watch: false },
       });
