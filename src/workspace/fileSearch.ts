@@ -10,7 +10,7 @@
 //  5. sort, cut to `max_results`.
 // The scan runs as a generator so the async driver can stop between slices when the search is
 // cancelled or superseded, and yield to the event loop on long scans.
-import picomatch from 'picomatch';
+import { compileExcludes } from './excludeGlobs';
 import type { FileIndex, Folder } from './fileIndex';
 import type { PathSnapshot } from './pathSnapshot';
 import { baseStartOf, charBit } from './pathSnapshot';
@@ -138,8 +138,9 @@ class FilterCache {
     }
     const key = JSON.stringify([exts, globs]);
     if (key !== this.key) {
-      const excluded = globs.length ? picomatch(globs as string[], { dot: true }) : undefined;
-      this.test = (lower, path) => (exts.length === 0 || exts.some((e) => lower.endsWith(e))) && !(excluded?.(path) ?? false);
+      // One linear-time matcher for every pattern, compiled once per filter set (issue 12 #11).
+      const excluded = compileExcludes(globs);
+      this.test = (lower, path) => (exts.length === 0 || exts.some((e) => lower.endsWith(e))) && !(excluded?.test(path) ?? false);
       this.key = key;
       this.snap = undefined;
     }

@@ -15,7 +15,7 @@ import type { PayloadOf } from '../protocol/frameTypes';
 import { FileIndex, type Folder } from './fileIndex';
 import { FileSearcher, clampMax, type CancelToken, type SearchRequest } from './fileSearch';
 import { extensionOf, mimeTypeOf } from './mimeType';
-import picomatch from 'picomatch';
+import { compileExcludes } from './excludeGlobs';
 
 export type FileSearchPayload = PayloadOf<'control.file.search'>;
 export type CandidatesPayload = PayloadOf<'session.file.candidates'>;
@@ -72,7 +72,7 @@ export class WorkspaceSearch {
     const max = clampMax(req.max_results);
     const exts = (req.filters?.extensions ?? []).filter(Boolean).map((e) => (e.startsWith('.') ? e : '.' + e).toLowerCase());
     const globs = (req.filters?.exclude_patterns ?? []).filter(Boolean);
-    const excluded = globs.length ? picomatch(globs as string[], { dot: true }) : undefined;
+    const excluded = compileExcludes(globs);
     const rows: { folder: Folder; rel: string; mtime: number }[] = [];
     let total = 0;
     for (const folder of searcher.foldersFor(req.scope)) {
@@ -81,7 +81,7 @@ export class WorkspaceSearch {
       for (const rel of folder.index.allPaths()) {
         const lower = rel.toLowerCase();
         if (exts.length && !exts.some((e) => lower.endsWith(e))) continue;
-        if (excluded?.(rel)) continue;
+        if (excluded?.test(rel)) continue;
         total++;
         rows.push({ folder, rel, mtime: mtimes.get(rel) ?? -1 });
       }
