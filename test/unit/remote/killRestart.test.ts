@@ -62,8 +62,13 @@ class RawMaster {
 
   send<T extends FrameType>(type: T, payload: PayloadOf<T>): FrameOf<T> {
     const f = buildFrame(type, payload, { session_id: this.session_id });
-    this.ws.send(JSON.stringify(f));
+    this.resend(f);
     return f;
+  }
+
+  /** A frame exactly as sent before (a retry after a reconnect). */
+  resend(frame: { message_id: string; type: string }): void {
+    this.ws.send(JSON.stringify(frame));
   }
 
   find<T extends FrameType>(type: T, where: (f: FrameOf<T>) => boolean = () => true): FrameOf<T> | undefined {
@@ -145,14 +150,14 @@ describe('remote/killRestart: rawp serve survives kill -9 through its journal (i
     return join(stateDir, 'workspaces', ws[0], 'sessions', `${session_id}.jsonl`);
   }
 
-  it('§7.8.2 / §13.7: after kill -9 mid-turn and a restart, GET /v1/sessions lists the same session, the interrupted turn is finalized with metadata.synthetic frames, and masters reattaching with their last_message_id get exactly the journaled frames they missed (truncated: false); a torn last line is skipped', async () => {
+  it('§7.8.2 / §13.7: after kill -9 mid-turn and a restart, GET /v1/sessions lists the same session, the interrupted turn is finalized with metadata.synthetic frames, and masters reattaching with their last_message_id get exactly the journaled frames they missed (truncated: false); a torn last line is skipped; a pre-crash prompt retried is not run twice', async () => {
     const first = await serve();
     const { session_id } = first;
     const watcher = await attach(first.url, session_id); // A: stays until the kill
     const leaver = await attach(first.url, session_id); // B: leaves after the first turn
     const driver = await attach(first.url, session_id); // C: sends prompts and answers
 
-    driver.send('control.prompt.request', { prompt_text: 'read a.txt' });
+    const firstPrompt = driver.send('control.prompt.request', { prompt_text: 'read a.txt' });
     await waitFor(() => leaver.find('session.turn.end') !== undefined && watcher.find('session.turn.end') !== undefined, 'first turn ends');
     await waitFor(() => leaver.find('agent.state.changed', (f) => f.payload.current_state === 'idle' && f.payload.reason !== 'attached' && f.payload.reason !== 'initialized') !== undefined, 'agent idle after the turn');
     await leaver.close();
@@ -219,6 +224,11 @@ describe('remote/killRestart: rawp serve survives kill -9 through its journal (i
     assert.equal(h2.payload.buffer_status.truncated, false);
     assert.deepEqual(h2.payload.frames.map((f) => String(f.message_id)), after.map((f) => f.message_id));
     assert.ok(!h2.payload.frames.some((f) => seenBeforeKill.includes(String(f.message_id))));
+
+    // A retry of a prompt from before the crash is known from the journal: dropped, not run again.
+    a2.resend(firstPrompt);
+    await waitFor(() => a2.find('session.error', (f) => f.parent_id === firstPrompt.message_id) !== undefined, 'the duplicate is refused');
+    assert.equal(a2.find('session.error', (f) => f.parent_id === firstPrompt.message_id)?.payload.error_code, 'DUPLICATE_MESSAGE_ID');
 
     // The restored session works: the next turn goes on counting (§7.5.1).
     a2.send('control.prompt.request', { prompt_text: 'read b.txt' });
