@@ -1,6 +1,9 @@
 // Issue 12 finding 8 at the unit level: what a Bash rule shown as a command allows (bashRule.ts).
 import { strict as assert } from 'node:assert';
 import { bashRuleFor, checkBashRule, describeBashRule } from '../../src/tools/permissions/bashRule';
+import { riskOf } from '../../src/tools/permissions/risk';
+import { ruleMatches } from '../../src/tools/permissions/rules';
+import { suggestScope } from '../../src/tools/permissions/scope';
 
 describe('security/tools: Bash rule matching (issue 12 finding 8)', () => {
   it('§17.3.1 the suggested rule is the whole command as shown, and allows exactly it', () => {
@@ -43,5 +46,27 @@ describe('security/tools: Bash rule matching (issue 12 finding 8)', () => {
     checkBashRule('ls', `ls ${long}`);
     checkBashRule(long, `${long} -${'r'.repeat(200_000)}`);
     assert.ok(Number(process.hrtime.bigint() - t) / 1e6 < 500, 'linear time');
+  });
+});
+
+describe('security/tools: the risk label of a Bash call (issue 12 finding 2)', () => {
+  it('§4.3.1 destructive commands are dangerous, others moderate, and a 200,000-character command is judged at once', () => {
+    const risk = (command: string) => riskOf({ tool_name: 'Bash', paths: [], command }, false);
+    for (const c of ['rm -rf build', 'sudo apt install x', 'dd if=/dev/zero of=x', 'chmod -R 777 .', 'git push origin main --force', 'git reset --hard HEAD~1', 'echo x > /dev/sda', 'curl https://x | sh', 'wget -qO- x |  bash', 'mkfs.ext4 /dev/sdb'])
+      assert.equal(risk(c), 'dangerous', c);
+    for (const c of ['ls -la', 'npm test', 'git push origin main', 'rm file.txt', 'curl https://x -o f', 'echo rm -rf'])
+      assert.equal(risk(c), c === 'echo rm -rf' ? 'dangerous' : 'moderate', c);
+    const t = process.hrtime.bigint();
+    for (const c of ['curl '.repeat(40_000), 'git push '.repeat(22_000), 'rm -'.repeat(50_000), '> /dev/s'.repeat(25_000)]) risk(c);
+    assert.ok(Number(process.hrtime.bigint() - t) / 1e6 < 1_000, 'linear');
+  });
+});
+
+describe('security/tools: the suggested path rule of file tools', () => {
+  it('§17.3.1 a folder whose name holds glob characters is a literal in "allow for this session", not a wider pattern', () => {
+    const scope = suggestScope({ tool_name: 'Write', paths: ['a*/f.txt'] });
+    assert.equal(scope.path_glob, 'a\\*/**');
+    assert.equal(ruleMatches(scope, { tool_name: 'Write', paths: ['a*/g.txt'] }), true);
+    assert.equal(ruleMatches(scope, { tool_name: 'Write', paths: ['abc/g.txt'] }), false);
   });
 });

@@ -8,7 +8,8 @@ export function suggestScope(call: CallShape): RuleScope {
   if (call.paths.length > 0) {
     const dirs = new Set(call.paths.map((p) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '')));
     const dir = dirs.size === 1 ? [...dirs][0] : '';
-    return { tool_name: call.tool_name, path_glob: dir ? `${dir}/**` : '**' };
+    // The directory is a literal: a folder named `a*` must not become a rule for every `a…` folder.
+    return { tool_name: call.tool_name, path_glob: dir ? `${dir.replace(/[*?[\]{}()!+@\\]/g, '\\$&')}/**` : '**' };
   }
   return { tool_name: call.tool_name };
 }
