@@ -85,6 +85,8 @@ interface Handling {
   control: WireFrame;
   refused: boolean;
   published: { frame: WireFrame; keep: boolean }[];
+  /** Sent once history has them: a journaled history never misses a frame a peer saw (decision 121). */
+  deliveries: { frame: WireFrame; except: string | undefined }[];
 }
 
 interface ConnRecord {
@@ -193,7 +195,7 @@ export class Hub {
         // §2.4: every connection still sees it; history does not keep it (nor the refused control).
         s.handling.refused = true;
         s.handling.published.push({ frame, keep: false });
-        this.deliverAll(s, session_id, frame, undefined);
+        s.handling.deliveries.push({ frame, except: undefined });
       } else this.fanOut(session_id, frame, undefined);
       if (offender) this.countRefusal(offender);
       return;
@@ -366,8 +368,7 @@ export class Hub {
       s.source.handle(frame, from);
       return;
     }
-    const handling: Handling = { control: frame, refused: false, published: [] };
-    this.deliverAll(s, rec.session_id, frame, rec.conn.id);
+    const handling: Handling = { control: frame, refused: false, published: [], deliveries: [{ frame, except: rec.conn.id }] };
     s.handling = handling;
     try {
       s.source.handle(frame, from);
@@ -379,14 +380,19 @@ export class Hub {
         if (p.keep) s.history.append(p.frame);
         else s.history.alias(p.frame.message_id);
       }
+      for (const d of handling.deliveries) this.deliverAll(s, rec.session_id, d.frame, d.except);
     }
   }
 
   private fanOut(session_id: string, frame: WireFrame, except: string | undefined): void {
     const s = this.sessions.get(session_id);
     if (!s) return;
-    if (s.handling) s.handling.published.push({ frame, keep: true });
-    else s.history.append(frame);
+    if (s.handling) {
+      s.handling.published.push({ frame, keep: true });
+      s.handling.deliveries.push({ frame, except });
+      return;
+    }
+    s.history.append(frame);
     this.deliverAll(s, session_id, frame, except);
   }
 
