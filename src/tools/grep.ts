@@ -99,6 +99,7 @@ export const GrepTool = defineTool({
           lines.push(input['-n'] ? `${shown}:${i + 1}:${fileLines[i]}` : `${shown}:${fileLines[i]}`);
         }
       }
+      if (ctx.signal.aborted) return { status: 'cancelled', output: 'search cancelled' };
       if (mode === 'files_with_matches') return { status: 'success', output: matched, hints: { fileList: true }, ...(cut ? { truncated: true } : {}) };
       const body = mode === 'count' ? counts.join('\n') : lines.join('\n');
       const t = truncateText(body || '(no matches)', ctx.settings.maxOutputChars);

@@ -4,11 +4,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
 const SCRIPT = `
-import ctypes, os, sys, time
+import ctypes, os, signal, sys, time
 libc = ctypes.CDLL("libc.so.6", use_errno=True)
 a, b, limit, seconds = sys.argv[1].encode(), sys.argv[2].encode(), int(sys.argv[3]), float(sys.argv[4])
+stop = []
+signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
 n, end = 0, time.time() + seconds
-while n < limit and time.time() < end:
+while n < limit and time.time() < end and not stop:
     if libc.renameat2(-100, a, -100, b, 2) != 0:
         sys.stderr.write("renameat2 failed: %d\\n" % ctypes.get_errno()); sys.exit(2)
     n += 1
@@ -24,7 +26,7 @@ export interface Swapper {
   proc: ChildProcess;
 }
 
-/** Swaps `a` and `b` (a directory and a symlink) up to `limit` times or for `seconds`. */
+/** Swaps `a` and `b` (a directory and a symlink) up to `limit` times or for `seconds`; SIGTERM stops it early (still counted). */
 export function startSwapper(a: string, b: string, limit: number, seconds: number): Swapper {
   const proc = spawn('python3', ['-c', SCRIPT, a, b, String(limit), String(seconds)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

@@ -51,11 +51,11 @@ describe('security/tools: path operations under a concurrent directory ↔ symli
       for (const r of t.results) if (JSON.stringify(r.payload.output ?? '').includes(SECRET)) escapes++;
       if (i % 2 === 0) reads += 8;
       else writes++;
-      if (i > 20 && Date.now() - started > 8_000) break;
+      if (i > 20 && Date.now() - started > 10_000) break;
     }
     swapper.proc.kill('SIGTERM');
-    const swaps = await swapper.done.catch(() => -1);
-    assert.ok(swaps === -1 || swaps >= 1_000 || Date.now() - started > 8_000, `swaps: ${swaps}`);
+    const swaps = await swapper.done;
+    assert.ok(swaps >= 1_000, `swaps: ${swaps}`);
     if (process.env.RAWP_SECURITY_FIGURES) console.log(`serve race: ${swaps} swaps, ${reads} reads, ${writes} writes, ${escapes} escapes`);
     assert.equal(escapes, 0, `outside content returned in ${escapes} results (${reads} reads, ${writes} writes)`);
     assert.deepEqual(readdirSync(outside), ['f.txt'], 'nothing was created outside (no file, no .rawp-tmp-*)');

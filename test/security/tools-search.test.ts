@@ -2,9 +2,11 @@
 // re2js) in a worker thread. `find (a+)+$` on a 30-character line took 20 s of frozen event loop;
 // now /v1/health answers within 200 ms while any search runs, against a real `rawp serve`.
 import { strict as assert } from 'node:assert';
+import { writeFileSync } from 'node:fs';
 import picomatch from 'picomatch';
 import { globToRegexSource } from '../../src/tools/search/globRegex';
 import { compileLinear, globFilter, grepText, RegexSyntaxError } from '../../src/tools/search/linearRegex';
+import { makeEnv } from '../unit/tools/_env';
 import { promptTurn, serve, worstHealthLatency, type Served } from './serveChild';
 
 describe('security/tools: linear-time search off the event loop (issue 12 finding 2)', function () {
@@ -70,5 +72,29 @@ describe('security/tools: linear-time search off the event loop (issue 12 findin
     const t = process.hrtime.bigint();
     assert.deepEqual(globFilter([`${'*a'.repeat(200)}*b`], ['a'.repeat(4000)]), []);
     assert.ok(Number(process.hrtime.bigint() - t) / 1e6 < 2_000, 'linear');
+  });
+});
+
+describe('security/tools: cancelling a search', function () {
+  this.timeout(60_000);
+  it('§4.4 a cancel stops a long Grep at once (the worker is terminated) and the next search works', async () => {
+    const env = makeEnv();
+    try {
+      for (let i = 0; i < 40; i++) writeFileSync(env.p(`f${i}.txt`), `${'ab'.repeat(400_000)}\n`);
+      const ac = new AbortController();
+      const started = Date.now();
+      setTimeout(() => ac.abort(), 300);
+      // 400 alternatives: seconds of (linear) work per file, so the cancel lands mid-request.
+      const slow = `(?:${Array.from({ length: 400 }, (_, i) => `b${i}a`).join('|')})`;
+      const r = await env.runner.invoke('Grep', { pattern: slow, output_mode: 'count' }, ac.signal);
+      const took = Date.now() - started;
+      assert.equal(r.status, 'cancelled', `${took} ms: ${JSON.stringify(r.output).slice(0, 200)}`);
+      assert.ok(took < 10_000, `cancelled after ${took} ms`);
+      const again = await env.call('Grep', { pattern: 'ab', path: env.p('f0.txt'), output_mode: 'count' });
+      assert.equal(again.status, 'success');
+      assert.match(String(again.output), /f0\.txt:400000/);
+    } finally {
+      env.cleanup();
+    }
   });
 });
