@@ -212,4 +212,22 @@ describe('protocol/parse: parseFrame', () => {
       if (out.kind === 'error') assert.match(out.error.message, /boom/);
     });
   });
+
+  describe('§14.2 input limits: nesting depth (issue 12 #1)', () => {
+    const withDepth = (n: number) => JSON.stringify(env('control.prompt.request', { prompt_text: 'x', extra: '@' })).replace('"@"', `${'['.repeat(n - 2)}${']'.repeat(n - 2)}`);
+    it('a frame exactly maxDepth deep is read; one level more is FRAME_TOO_DEEP (non-fatal), as text and as a decoded value', () => {
+      for (const max of [8, 64, 128]) {
+        assert.equal(parseFrame(withDepth(max), { maxDepth: max }).kind, 'accepted', `depth ${max}`);
+        const over = parseFrame(withDepth(max + 1), { maxDepth: max });
+        assert.ok(over.kind === 'error' && over.error.error_code === 'FRAME_TOO_DEEP' && over.error.fatal === false, `depth ${max + 1}`);
+        assert.equal(parseValue(JSON.parse(withDepth(max)), { maxDepth: max }).kind, 'accepted');
+        const overValue = parseValue(JSON.parse(withDepth(max + 1)), { maxDepth: max });
+        assert.ok(overValue.kind === 'error' && overValue.error.error_code === 'FRAME_TOO_DEEP');
+      }
+    });
+    it('brackets inside strings (and escaped quotes) do not count as nesting', () => {
+      const text = JSON.stringify(env('control.prompt.request', { prompt_text: `"${'[{'.repeat(5000)}\\"` }));
+      assert.equal(parseFrame(text, { maxDepth: 4 }).kind, 'accepted');
+    });
+  });
 });
