@@ -6,7 +6,7 @@ export * from './hub';
 export * from './engine';
 export * from './registry';
 export * from './toolPolicy';
-export * from './modePolicy';
+export * from '../protocol/modePolicy';
 export * from './interactions';
 export * from './usage';
 export * from './capabilities';

@@ -5,7 +5,7 @@
 // unnoticed.
 import type { AgentModeName } from '../protocol/common';
 import type { CatalogDiagnostic, CatalogTool } from './agentAdapter';
-import { MODE_BLOCKED_MESSAGE, modeAllows } from './modePolicy';
+import { MODE_BLOCKED_MESSAGE, modeAllows } from '../protocol/modePolicy';
 
 export type ToolVerdict =
   | { allowed: true }

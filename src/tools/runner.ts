@@ -22,7 +22,7 @@ import type { ToolCatalog } from './catalog';
 import { errorOutcome } from './fsErrors';
 import type { FsEvents } from './fsEvents';
 // The session engine's own §6.3.2 rule, so both gates always agree.
-import { MODE_BLOCKED_MESSAGE, modeAllows } from '../session/modePolicy';
+import { MODE_BLOCKED_MESSAGE, modeAllows } from '../protocol/modePolicy';
 import { displayPath, isInside, resolveToolPath } from './paths';
 import type { PermissionGate } from './permissions/gate';
 import type { SubagentRunner } from './subagent';

@@ -16,15 +16,18 @@ function help(): string {
     '',
     'Output: one `LINE:CODE: message` per problem, then `frames: N, errors: E, warnings: W`.',
     '  --json   one JSON document {frames, errors, warnings, problems: [{line, code, severity,',
-    '           message, session_id?, message_id?}]} instead.',
+    '           clause, message, session_id?, message_id?}]} instead.',
     'Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error or unreadable input.',
     '',
     'Codes (E error, W warning):',
     ...PROBLEM_CODES.map((c) => `  ${c.padEnd(width)}  ${CODES[c].severity === 'error' ? 'E' : 'W'}  ${CODES[c].clause.padEnd(7)} ${CODES[c].summary}`),
     '',
     'A stream that ends mid-turn is reported once (TURN_OPEN_AT_END); tool calls, text blocks and',
-    'interactions still pending in that turn are not reported again. The frames inside a',
-    'session.history are checked as if they stood at its line, in timestamp order (§7.8.3).',
+    'interactions still pending in that turn are not reported again. A stream may also start',
+    'mid-session (a late attach): a turn begun before it is followed from its first frame on. The',
+    'frames inside a session.history are checked as if they stood at its line, in timestamp order,',
+    'ties by message_id (§2.3, §7.8.3). The log is read in the client\'s order (one connection, as',
+    'the hub or a master recorded it). Every problem names the clause it breaks.',
   ].join('\n');
 }
 

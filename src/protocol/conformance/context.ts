@@ -14,6 +14,8 @@ export interface Located<F extends Frame = Frame> {
 export interface OpenTurn {
   turn_id: string;
   line: number;
+  /** Begun before the log did (a late attach or a reattach): its start and early frames are not in it. */
+  inherited?: boolean;
 }
 
 export interface SessionContext {
@@ -25,6 +27,57 @@ export interface SessionContext {
   commandsPublished: boolean;
   /** Open turn per agent scope (see scopeOf). */
   openTurns: Map<string, OpenTurn>;
+  /** Turn ids that began before the log (frames of theirs came before any session.turn.start). */
+  inherited: Set<string>;
+  /** A session.turn.start has been seen in this scope. */
+  turnStarted: Set<string>;
+  /** A control.prompt.request has been seen: from then on a turn must start in the log. */
+  promptSeen: boolean;
+}
+
+/** The latest session.capabilities of the client (odd ones: 1st, 3rd…, §13.1) or the master. */
+export function capabilitiesOf(ctx: SessionContext, side: 'client' | 'master'): PayloadOf<'session.capabilities'> | undefined {
+  const parity = side === 'client' ? 0 : 1;
+  for (let i = ctx.capabilities.length - 1; i >= 0; i--) if (i % 2 === parity) return ctx.capabilities[i];
+  return undefined;
+}
+
+/** Did that side's latest session.capabilities announce the feature? */
+export function sideAnnounced(ctx: SessionContext, side: 'client' | 'master', feature: string): boolean {
+  return (capabilitiesOf(ctx, side)?.features as Record<string, unknown> | undefined)?.[feature] === true;
+}
+
+/** Was the frame's turn begun before the log (nothing about it can be checked from its start)? */
+export function inheritedTurn(at: Located, ctx: SessionContext): boolean {
+  const open = ctx.openTurns.get(scopeOf(at.frame));
+  if (open?.inherited) return true;
+  return at.frame.turn_id !== undefined && ctx.inherited.has(at.frame.turn_id);
+}
+
+/**
+ * Non-fatal refusals the client owes (PROMPT_IN_PROGRESS, MODE_SWITCH_DURING_TURN…): a request
+ * waits until a client `session.error` with its code answers it — the one naming it in
+ * `parent_id`, else the oldest waiting one.
+ */
+export class Refusals<T extends { at: Located }> {
+  private readonly waiting: T[] = [];
+  constructor(readonly code: string) {}
+  add(item: T): void {
+    this.waiting.push(item);
+  }
+  /** A frame arrived: does it answer one? Returns the answered item. */
+  answer(f: Frame): T | undefined {
+    if (f.type !== 'session.error' || f.payload.error_code !== this.code) return undefined;
+    let i = this.waiting.findIndex((w) => w.at.frame.message_id === f.parent_id);
+    if (i < 0 && this.waiting.length > 0) i = 0;
+    return i < 0 ? undefined : this.waiting.splice(i, 1)[0];
+  }
+  /** Takes the waiting items that match. */
+  take(match: (item: T) => boolean): T[] {
+    const out: T[] = [];
+    for (let i = this.waiting.length - 1; i >= 0; i--) if (match(this.waiting[i])) out.unshift(...this.waiting.splice(i, 1));
+    return out;
+  }
 }
 
 /** One check of the sequence rules, instantiated per session. */

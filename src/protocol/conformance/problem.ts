@@ -6,6 +6,8 @@ export interface Problem {
   line: number;
   code: ProblemCode;
   severity: Severity;
+  /** The clause the finding breaks (catalogue id, see codes.ts). */
+  clause: string;
   message: string;
   session_id?: string;
   message_id?: string;

@@ -15,18 +15,23 @@ import { subagentRule } from './rules/subagents';
 import { timestampRule } from './rules/timestamps';
 import { toolRule } from './rules/tools';
 import { turnRule } from './rules/turns';
+import { modeRule } from './rules/modes';
+import { cancelRule } from './rules/cancel';
+import { refusalRule } from './rules/refusals';
+import { lifecycleRule } from './rules/lifecycle';
 
-const RULES: (() => SessionRule)[] = [orderRule, featureRule, turnRule, textBlockRule, thinkingBlockRule, toolRule, catalogRule, subagentRule, interactionRule, timestampRule];
+const RULES: (() => SessionRule)[] = [orderRule, featureRule, turnRule, textBlockRule, thinkingBlockRule, toolRule, catalogRule, subagentRule, interactionRule, timestampRule, modeRule, cancelRule, refusalRule, lifecycleRule];
 
 class SessionChecker {
   readonly ctx: SessionContext;
   private readonly rules = RULES.map((make) => make());
 
   constructor(session_id: string) {
-    this.ctx = { session_id, capabilities: [], commandsPublished: false, openTurns: new Map() };
+    this.ctx = { session_id, capabilities: [], commandsPublished: false, openTurns: new Map(), inherited: new Set(), turnStarted: new Set(), promptSeen: false };
   }
 
   frame(at: Located, report: Report): void {
+    inherit(this.ctx, at);
     for (const rule of this.rules) rule.frame(at, this.ctx, report);
     apply(this.ctx, at);
   }
@@ -34,6 +39,37 @@ class SessionChecker {
   end(report: Report): void {
     for (const rule of this.rules) rule.end?.(this.ctx, report);
   }
+}
+
+/** Frames of a turn that began before the log: the turn is open, but nothing of its start is known. */
+const TURN_FRAMES = new Set<string>([
+  'agent.text.delta',
+  'agent.text.done',
+  'agent.thinking.delta',
+  'agent.thinking.done',
+  'agent.interaction.request',
+  'agent.subagent.started',
+  'agent.subagent.ended',
+  'tool.invoke.request',
+  'tool.invoke.stream',
+  'tool.invoke.result',
+  'session.turn.end',
+]);
+
+/**
+ * A log may start mid-session (a master attaching late, a reattach whose history starts after the
+ * turn began): frames of a turn no session.turn.start of this log opened, before any turn started
+ * in their scope, belong to a turn begun before the log. It is opened as `inherited`, so the rules
+ * check what follows and forgive what they cannot see (its start, its earlier calls).
+ */
+function inherit(ctx: SessionContext, { frame: f, line }: Located): void {
+  if (!TURN_FRAMES.has(f.type) || f.turn_id === undefined) return;
+  const scope = scopeOf(f);
+  // After a prompt in the log, its turn starts in the log too: a frame of an unknown turn is an error.
+  if (ctx.promptSeen || ctx.openTurns.has(scope) || ctx.turnStarted.has(scope)) return;
+  const turn_id = f.type === 'session.turn.end' ? f.payload.turn_id : f.turn_id;
+  ctx.inherited.add(turn_id);
+  ctx.openTurns.set(scope, { turn_id, line, inherited: true });
 }
 
 /** The session state every rule shares, advanced after the rules have seen the frame. */
@@ -49,17 +85,20 @@ function apply(ctx: SessionContext, { frame: f, line }: Located): void {
     case 'agent.commands.publish':
       ctx.commandsPublished = true;
       break;
+    case 'control.prompt.request':
+      ctx.promptSeen = true;
+      break;
     case 'session.turn.start':
       ctx.openTurns.set(scope, { turn_id: f.payload.turn_id, line });
+      ctx.turnStarted.add(scope);
       break;
     case 'session.turn.end':
       // Close the scope's turn even when the ids disagree (reported), so one slip does not
       // cascade into an error on every later frame.
       ctx.openTurns.delete(scope);
       break;
-    case 'session.deleted':
-      ctx.openTurns.clear(); // the session is over (DELETED_MID_TURN reports what was open)
-      break;
+    // session.deleted leaves open turns open: a master's deletion request is followed by the
+    // client's clean-up frames (turn.end) and its own session.deleted (DELETED_MID_TURN otherwise).
     default:
       break;
   }
@@ -73,7 +112,7 @@ export class StreamValidator {
   private finished?: ValidationResult;
 
   private readonly report: Report = (code: ProblemCode, at: Where, message: string) => {
-    const p: Problem = { line: at.line, code, severity: CODES[code].severity, message };
+    const p: Problem = { line: at.line, code, severity: CODES[code].severity, clause: CODES[code].clause, message };
     if (at.session_id !== undefined) p.session_id = at.session_id;
     if (at.message_id !== undefined) p.message_id = at.message_id;
     this.problems.push(p);
@@ -119,14 +158,14 @@ export class StreamValidator {
   /**
    * §7.8.3: the frames of a session.history are what the peer missed while detached; they continue
    * the session's sequences, so they are checked as if they stood at the history's line, in
-   * timestamp order (§2.3; equal timestamps keep their order — message_ids are random).
+   * timestamp order, equal timestamps by message_id (§2.3, as the transcript reducer replays).
    */
   private replay(frames: readonly Record<string, unknown>[], line: number): void {
     // A frame without a readable timestamp sorts first; it is reported as invalid anyway.
     const ms = (f: Record<string, unknown>) => (typeof f.timestamp === 'string' ? Date.parse(f.timestamp) : NaN);
     const ordered = frames
-      .map((f, i) => ({ f, i, ms: Number.isNaN(ms(f)) ? -Infinity : ms(f) }))
-      .sort((a, b) => a.ms - b.ms || a.i - b.i);
+      .map((f, i) => ({ f, i, ms: Number.isNaN(ms(f)) ? -Infinity : ms(f), ts: String(f.timestamp ?? ''), id: String(f.message_id ?? '') }))
+      .sort((a, b) => a.ms - b.ms || compare(a.ts, b.ts) || compare(a.id, b.id) || a.i - b.i);
     for (const { f, i } of ordered) this.take(parseValue(f), line, true, `session.history frames[${i}]: `);
   }
 
@@ -148,6 +187,10 @@ export class StreamValidator {
   }
 }
 
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Validates a whole text of JSON lines at once. */
 export function validateText(text: string): ValidationResult {
   const v = new StreamValidator();
@@ -157,7 +200,7 @@ export function validateText(text: string): ValidationResult {
 
 /** `LINE:CODE: message` lines and the closing `frames: N, errors: E, warnings: W`. */
 export function formatText(result: ValidationResult): string {
-  const lines = result.problems.map((p) => `${p.line}:${p.code}: ${p.message}`);
+  const lines = result.problems.map((p) => `${p.line}:${p.code}: ${p.message} (${p.clause})`);
   lines.push(`frames: ${result.frames}, errors: ${result.errors}, warnings: ${result.warnings}`);
   return lines.join('\n') + '\n';
 }

@@ -48,14 +48,14 @@ describe('cli/validate: rawp validate in process', () => {
     assert.match(lastLine(r.out)!, /^frames: \d+, errors: 1, warnings: 0$/);
   });
 
-  it('§2.2 warnings alone keep exit 0', async () => {
-    const r = await rawp(['validate', join(FIXTURES, 'broken', 'UNKNOWN_TYPE.jsonl')]);
+  it('warnings alone keep exit 0', async () => {
+    const r = await rawp(['validate', join(FIXTURES, 'broken', 'MESSAGE_ID_NOT_UUID.jsonl')]);
     assert.equal(r.code, 0);
-    assert.match(r.out, /^\d+:UNKNOWN_TYPE: /m);
+    assert.match(r.out, /^\d+:MESSAGE_ID_NOT_UUID: /m);
     assert.match(lastLine(r.out)!, /errors: 0, warnings: 1$/);
   });
 
-  it('--json prints one document {frames, errors, warnings, problems[{line, code, severity, message, session_id, message_id}]}', async () => {
+  it('--json prints one document {frames, errors, warnings, problems[{line, code, severity, clause, message, session_id, message_id}]}', async () => {
     const r = await rawp(['validate', '--json', join(FIXTURES, 'broken', 'TOOL_STREAM_SEQUENCE.jsonl')]);
     assert.equal(r.code, 1);
     const doc = JSON.parse(r.out);
@@ -63,8 +63,9 @@ describe('cli/validate: rawp validate in process', () => {
     assert.equal(doc.errors, 1);
     assert.equal(doc.warnings, 0);
     const [p] = doc.problems;
-    assert.deepEqual(Object.keys(p).sort(), ['code', 'line', 'message', 'message_id', 'session_id', 'severity']);
+    assert.deepEqual(Object.keys(p).sort(), ['clause', 'code', 'line', 'message', 'message_id', 'session_id', 'severity']);
     assert.equal(p.code, 'TOOL_STREAM_SEQUENCE');
+    assert.equal(p.clause, '§5.3.2');
     assert.equal(p.severity, 'error');
     assert.equal(typeof p.line, 'number');
   });
@@ -74,7 +75,7 @@ describe('cli/validate: rawp validate in process', () => {
     for (const argv of [['validate'], ['validate', '-']]) {
       const r = await rawp(argv, input);
       assert.equal(r.code, 1);
-      assert.equal(r.out, '2:UNSUPPORTED_VERSION: unsupported envelope version v=2; this peer speaks v=1\nframes: 1, errors: 1, warnings: 0\n');
+      assert.equal(r.out, '2:UNSUPPORTED_VERSION: unsupported envelope version v=2; this peer speaks v=1 (§2.1-2)\nframes: 1, errors: 1, warnings: 0\n');
     }
     const empty = await rawp(['validate'], '');
     assert.deepEqual([empty.code, empty.out], [0, 'frames: 0, errors: 0, warnings: 0\n']);

@@ -40,7 +40,7 @@ describe('protocol/conformance: fixtures', () => {
 
   for (const code of PROBLEM_CODES) {
     const c = BROKEN[code];
-    it(`${c.clause} ${code} is reported for broken/${code}.jsonl, and nothing else`, () => {
+    it(`${CODES[code].clause} ${code} is reported for broken/${code}.jsonl, and nothing else`, () => {
       const r = validateText(readFixture(join('broken', `${code}.jsonl`)));
       const got = new Set(r.problems.map((p) => p.code));
       assert.ok(got.has(code), formatText(r));
@@ -257,12 +257,25 @@ describe('protocol/conformance: §7.5 turns', () => {
     assert.deepEqual(codes(b.text()), []);
   });
 
-  it('§7.5.3 a tool call left open by a session.deleted mid-turn is unanswered too', () => {
+  it('§7.7.1-1 a session.deleted mid-turn that no clean-up follows is DELETED_MID_TURN (once, not also the open call)', () => {
     const { b, s } = session();
     const t = s.turnStart(0);
     s.request(t, b.id(), 'Bash');
     s.send('session.deleted', { session_id: s.session_id, reason: 'error', deleted_by: 'system' });
-    assert.deepEqual(codes(b.text()), ['TOOL_UNANSWERED', 'DELETED_MID_TURN']);
+    assert.deepEqual(codes(b.text()), ['DELETED_MID_TURN']);
+  });
+
+  it('§7.7.1-1 a master\'s session.deleted mid-turn answered by the client\'s clean-up and its own session.deleted is fine', () => {
+    const { b, s } = session();
+    const t = s.turnStart(0);
+    const id = b.id();
+    s.request(t, id, 'Bash');
+    s.send('session.deleted', { session_id: s.session_id, reason: 'master_request', deleted_by: 'master' });
+    s.result(t, id, 'Bash', 'text', 'cancelled');
+    s.send('session.turn.end', { turn_id: t, stop_reason: 'error' }, { turn_id: t });
+    s.usage(t);
+    s.send('session.deleted', { session_id: s.session_id, reason: 'master_request', deleted_by: 'client' });
+    assert.deepEqual(codes(b.text()), []);
   });
 
   it('§10.2 a subagent\'s own turns are counted apart from the main agent\'s', () => {
@@ -372,12 +385,21 @@ describe('protocol/conformance: §5 tool calls', () => {
     assert.deepEqual(codes(s.stream.text()), ['TOOL_NOT_IN_CATALOG']);
   });
 
-  it('§15.1 a request before any catalog is not in the catalog', () => {
+  it('§15-1 a call run before any catalog is not in the catalog; one refused (error result) is fine', () => {
     const b = new StreamBuilder();
     const s = b.session(1);
     s.capabilities();
-    s.request('', b.id(), 'Bash');
+    const id = b.id();
+    s.request('', id, 'Bash');
+    s.result('', id, 'Bash', 'text');
     assert.ok(codes(b.text()).includes('TOOL_NOT_IN_CATALOG'));
+    const { b: b2, s: s2 } = session();
+    const t = s2.turnStart(0);
+    const refused = b2.id();
+    s2.request(t, refused, 'Teleport');
+    s2.result(t, refused, 'Teleport', 'text', 'error');
+    s2.closeTurn(t);
+    assert.deepEqual(codes(b2.text()), []);
   });
 
   it('§5.4.1 a tool with a fatal diagnostic is reported as unavailable', () => {
@@ -538,9 +560,9 @@ describe('protocol/conformance: StreamValidator and output', () => {
   it('formatText prints LINE:CODE: message lines and the closing counts; formatJson the documented shape', () => {
     const r = validateText('nope\n\n{"v":1,"type":"a.b.c","message_id":"m","timestamp":"2026-01-01T00:00:00Z","session_id":"s","payload":{}}\n');
     const text = formatText(r);
-    assert.match(text, /^1:MALFORMED_JSON: .+\n3:UNKNOWN_TYPE: .+\nframes: 2, errors: 1, warnings: 1\n$/);
+    assert.match(text, /^1:MALFORMED_JSON: .+ \(§2\.1-1\)\n3:UNKNOWN_TYPE: .+ \(§3\.1\.1-1\)\nframes: 2, errors: 2, warnings: 0\n$/);
     const doc = JSON.parse(formatJson(r));
     assert.deepEqual(Object.keys(doc), ['frames', 'errors', 'warnings', 'problems']);
-    assert.deepEqual(doc.problems[1], { line: 3, code: 'UNKNOWN_TYPE', severity: 'warning', message: doc.problems[1].message, session_id: 's' });
+    assert.deepEqual(doc.problems[1], { line: 3, code: 'UNKNOWN_TYPE', severity: 'error', clause: '§3.1.1-1', message: doc.problems[1].message, session_id: 's' });
   });
 });

@@ -26,8 +26,8 @@ function blockRule(kind: 'text' | 'thinking'): SessionRule {
         if (f.type === doneType) {
           open.delete(key);
           closed.add(key);
-        } else if (kind === 'text' && closed.has(key)) {
-          report('TEXT_DELTA_AFTER_DONE', where(at), `agent.text.delta for content_index ${index}, which agent.text.done already closed in this turn`);
+        } else if (closed.has(key)) {
+          report(kind === 'text' ? 'TEXT_DELTA_AFTER_DONE' : 'THINKING_DELTA_AFTER_DONE', where(at), `${deltaType} for content_index ${index}, which ${doneType} already closed in this turn`);
         } else if (!open.has(key)) {
           open.set(key, { turn, index, first: at });
         }

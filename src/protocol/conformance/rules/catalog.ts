@@ -3,31 +3,34 @@
 // default, else `text`. Where the category table offers alternatives the frame does not say
 // which applied, so only values outside all alternatives are reported, as warnings.
 import { allowedOutputTypes } from '../../outputType';
-import { where, type SessionRule } from '../context';
+import { where, type Located, type SessionRule } from '../context';
 
 export function catalogRule(): SessionRule {
+  /** Requests for tools outside the catalog or blocked by it, waiting for their result. */
+  const blocked = new Map<string, { at: Located; code: 'TOOL_NOT_IN_CATALOG' | 'TOOL_UNAVAILABLE'; why: string }>();
   return {
     frame(at, ctx, report) {
       const f = at.frame;
       if (f.type === 'tool.invoke.request') {
+        // §15.1: the client refuses such a call — the request may be on the wire, answered with an
+        // error result (the engine's refusal); only a call that then ran breaks the rule.
         const name = f.payload.tool_name;
-        if (!ctx.catalog) {
-          report('TOOL_NOT_IN_CATALOG', where(at), `tool ${name} is invoked before any tool.catalog.publish`);
-          return;
-        }
-        const entry = ctx.catalog.tools.find((t) => t.name === name);
-        if (!entry) {
-          report('TOOL_NOT_IN_CATALOG', where(at), `tool ${name} is not in the last tool.catalog.publish`);
-          return;
-        }
-        const fatal = ctx.catalog.diagnostics?.some((d) => d.severity === 'fatal' && d.tool_name === name);
-        if (entry.status === 'unavailable' || fatal) {
-          report('TOOL_UNAVAILABLE', where(at), `tool ${name} is ${fatal ? 'blocked by a fatal catalog diagnostic' : 'marked unavailable in the catalog'}`);
+        const entry = ctx.catalog?.tools.find((t) => t.name === name);
+        const fatal = ctx.catalog?.diagnostics?.some((d) => d.severity === 'fatal' && d.tool_name === name);
+        if (!ctx.catalog) blocked.set(f.payload.invocation_id, { at, code: 'TOOL_NOT_IN_CATALOG', why: `tool ${name} was invoked before any tool.catalog.publish` });
+        else if (!entry) blocked.set(f.payload.invocation_id, { at, code: 'TOOL_NOT_IN_CATALOG', why: `tool ${name} is not in the last tool.catalog.publish` });
+        else if (entry.status === 'unavailable' || fatal) {
+          blocked.set(f.payload.invocation_id, { at, code: 'TOOL_UNAVAILABLE', why: `tool ${name} is ${fatal ? 'blocked by a fatal catalog diagnostic' : 'marked unavailable in the catalog'}` });
         }
       } else if (f.type === 'tool.invoke.result') {
         const { tool_name: name, output_type: got, status } = f.payload;
+        const refused = blocked.get(f.payload.invocation_id);
+        if (refused) {
+          blocked.delete(f.payload.invocation_id);
+          if (status === 'success' || status === 'timeout') report(refused.code, where(refused.at), `${refused.why}, yet it was run (result status ${status} on line ${at.line}); it must be refused`);
+        }
         const entry = ctx.catalog?.tools.find((t) => t.name === name);
-        if (!entry) return; // reported on the request (TOOL_NOT_IN_CATALOG)
+        if (!entry) return;
         // A failed call carries its error message as text (docs/decisions/032-validator-output-type.md).
         if (status !== 'success' && got === 'text') return;
         const allowed = allowedOutputTypes(name, entry);

@@ -10,6 +10,10 @@ export function interactionRule(): SessionRule {
     frame(at, ctx, report) {
       const f = at.frame;
       if (f.type === 'agent.interaction.request') {
+        // §17.3.1-2: a permission question names the tool it is about.
+        if (f.payload.interaction_type === 'PERMISSION' && !f.payload.context?.tool_name) {
+          report('PERMISSION_WITHOUT_TOOL_NAME', where(at), `PERMISSION interaction ${f.payload.interaction_id} has no context.tool_name`);
+        }
         pending.set(f.payload.interaction_id, { at, turn: turnOf(at, ctx) });
       } else if (f.type === 'control.interaction.response' || f.type === 'control.interaction.timeout') {
         const id = f.payload.interaction_id;

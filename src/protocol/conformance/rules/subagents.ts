@@ -3,7 +3,7 @@
 // metadata.subagent_context name a running subagent at its depth (§10.2). "Right after/before"
 // counts client frames only: master frames cross them on the wire.
 import type { FrameOf } from '../../frameTypes';
-import { announced, fromMaster, where, type Located, type SessionContext, type SessionRule } from '../context';
+import { announced, fromMaster, inheritedTurn, where, type Located, type SessionContext, type SessionRule } from '../context';
 import type { Report } from '../problem';
 
 interface Running {
@@ -15,6 +15,8 @@ export function subagentRule(): SessionRule {
   /** invocation_id -> depth of the agent that made the subagent request (0 = main). */
   const requests = new Map<string, number>();
   const running = new Map<string, Running>();
+  /** Subagent-spawning invocations still waiting for their result. */
+  const spawning = new Set<string>();
   const late = new Set<string>();
   let awaitingStart: Located<FrameOf<'tool.invoke.request'>> | undefined;
   let awaitingResult: Located<FrameOf<'agent.subagent.ended'>> | undefined;
@@ -46,7 +48,9 @@ export function subagentRule(): SessionRule {
       if (f.type === 'agent.subagent.started') {
         const id = f.payload.parent_invocation_id;
         const parentDepth = requests.get(id);
-        if (parentDepth === undefined) {
+        if (parentDepth === undefined && inheritedTurn(at, ctx)) {
+          // Its request came before the log began: nothing to compare with.
+        } else if (parentDepth === undefined) {
           report('SUBAGENT_STARTED_ORDER', where(at), `agent.subagent.started for ${id}, but no tool.invoke.request with \`subagent\` carried that invocation_id`);
         } else if (expectedStart === undefined && !late.has(id)) {
           report('SUBAGENT_STARTED_ORDER', where(at), `agent.subagent.started for ${id} is not right after its tool.invoke.request`);
@@ -63,14 +67,24 @@ export function subagentRule(): SessionRule {
 
       if (f.type === 'tool.invoke.request' && f.payload.subagent) {
         requests.set(f.payload.invocation_id, f.metadata?.subagent_context?.depth ?? 0);
+        spawning.add(f.payload.invocation_id);
         awaitingStart = { frame: f, line: at.line };
       } else if (f.type === 'agent.subagent.ended') {
         const id = f.payload.parent_invocation_id;
-        if (!running.delete(id)) report('SUBAGENT_ENDED_ORDER', where(at), `agent.subagent.ended for ${id}, which is not a running subagent`);
-        else awaitingResult = { frame: f, line: at.line };
-      } else if (f.type === 'tool.invoke.result' && running.has(f.payload.invocation_id)) {
-        running.delete(f.payload.invocation_id);
-        report('SUBAGENT_ENDED_ORDER', where(at), `tool.invoke.result for ${f.payload.invocation_id} while its subagent has not sent agent.subagent.ended`);
+        if (!running.delete(id)) {
+          if (!(inheritedTurn(at, ctx) && !requests.has(id))) report('SUBAGENT_ENDED_ORDER', where(at), `agent.subagent.ended for ${id}, which is not a running subagent`);
+          else awaitingResult = { frame: f, line: at.line };
+        } else awaitingResult = { frame: f, line: at.line };
+      } else if (f.type === 'tool.invoke.result') {
+        const id = f.payload.invocation_id;
+        if (running.has(id)) {
+          running.delete(id);
+          report('SUBAGENT_ENDED_ORDER', where(at), `tool.invoke.result for ${id} while its subagent has not sent agent.subagent.ended`);
+        }
+        // §10.3.2-1 / §10.4: a subagent's result is reported as agent_result.
+        if (spawning.delete(id) && f.payload.output_type !== 'agent_result') {
+          report('SUBAGENT_RESULT_TYPE', where(at), `the result of subagent call ${id} is output_type ${f.payload.output_type}, not agent_result`);
+        }
       }
     },
     end(ctx, report) {
@@ -86,6 +100,8 @@ export function subagentRule(): SessionRule {
   };
 }
 
+const INSIDE_ONLY = new Set<string>(['agent.text.delta', 'agent.text.done', 'agent.thinking.delta', 'agent.thinking.done', 'session.turn.start', 'session.turn.end']);
+
 /** §10.2: a context names a running subagent at its depth; a missing one is suspicious only when
  * the client promised contexts (§10.6 subagent_context) and a subagent is running. */
 function checkContext(at: Located, running: Map<string, Running>, ctx: SessionContext, report: Report): void {
@@ -93,13 +109,17 @@ function checkContext(at: Located, running: Map<string, Running>, ctx: SessionCo
   const sc = f.metadata?.subagent_context;
   if (sc) {
     const r = running.get(sc.parent_invocation_id);
-    if (!r) report('SUBAGENT_CONTEXT_INVALID', where(at), `subagent_context names invocation ${sc.parent_invocation_id}, which is not a running subagent`);
+    if (!r) {
+      // A subagent started before the log began (late attach) cannot be checked.
+      if (!inheritedTurn(at, ctx)) report('SUBAGENT_CONTEXT_INVALID', where(at), `subagent_context names invocation ${sc.parent_invocation_id}, which is not a running subagent`);
+    }
     else if (sc.depth !== r.depth) report('SUBAGENT_CONTEXT_INVALID', where(at), `subagent_context depth ${sc.depth}, but that subagent runs at depth ${r.depth} (line ${r.started.line})`);
     return;
   }
   if (running.size === 0 || !announced(ctx, 'subagent_context')) return;
-  // The main agent's own bookkeeping of a subagent carries no context.
-  if (f.type === 'agent.subagent.started' || f.type === 'agent.subagent.ended') return;
-  if ((f.type === 'tool.invoke.stream' || f.type === 'tool.invoke.result') && running.has(f.payload.invocation_id)) return;
+  // Only frames the main agent cannot be sending while its subagent runs: it waits for the call's
+  // result, so streamed text or thinking and turn boundaries come from inside. Tool results and
+  // requests may be the main agent's parallel calls, state and usage its own bookkeeping.
+  if (!INSIDE_ONLY.has(f.type)) return;
   report('SUBAGENT_CONTEXT_MISSING', where(at), `${f.type} has no metadata.subagent_context while a subagent runs and the client announced subagent_context`);
 }

@@ -3,7 +3,7 @@
 // A request still unanswered when the stream ends is an error unless its turn is still open
 // (the stream was cut mid-turn; TURN_OPEN_AT_END says so once).
 import type { FrameOf } from '../../frameTypes';
-import { isOpen, turnOf, where, type Located, type SessionRule, type TurnRef } from '../context';
+import { inheritedTurn, isOpen, turnOf, where, type Located, type SessionRule, type TurnRef } from '../context';
 
 interface Invocation {
   request: Located<FrameOf<'tool.invoke.request'>>;
@@ -27,6 +27,7 @@ export function toolRule(): SessionRule {
         invocations.set(id, { request: { frame: f, line: at.line }, turn: turnOf(at, ctx), answered: false, nextSequence: 0 });
       } else if (f.type === 'tool.invoke.stream') {
         const inv = invocations.get(f.payload.invocation_id);
+        if (!inv && inheritedTurn(at, ctx)) return; // requested before the log began
         if (!inv || inv.answered) {
           const why = inv ? `already answered` : 'no tool.invoke.request before it';
           report('TOOL_STREAM_ORPHAN', where(at), `tool.invoke.stream for invocation ${f.payload.invocation_id}: ${why}`);
@@ -41,6 +42,7 @@ export function toolRule(): SessionRule {
         inv.nextSequence = Math.max(inv.nextSequence, f.payload.sequence + 1);
       } else if (f.type === 'tool.invoke.result') {
         const inv = invocations.get(f.payload.invocation_id);
+        if (!inv && inheritedTurn(at, ctx)) return; // requested before the log began
         if (!inv) {
           report('TOOL_RESULT_WITHOUT_REQUEST', where(at), `tool.invoke.result for invocation ${f.payload.invocation_id}, which no earlier tool.invoke.request carried`);
         } else if (inv.answered) {

@@ -7,6 +7,16 @@ export function turnRule(): SessionRule {
   const nextIndex = new Map<string, number>();
   /** Per scope: the turn.end still waiting for its session.usage. */
   const awaitingUsage = new Map<string, Located>();
+  /** A session.deleted that came while turns were open: a master's request, unless they stay open. */
+  let deletedOpen: { at: Located; turns: Map<string, { turn_id: string; line: number }> } | undefined;
+  const reportDeleted = (report: Parameters<SessionRule['frame']>[2]) => {
+    if (!deletedOpen) return;
+    for (const [s, open] of deletedOpen.turns) {
+      const who = s === '' ? '' : ` (subagent of invocation ${s})`;
+      report('DELETED_MID_TURN', where(deletedOpen.at), `session.deleted while turn ${open.turn_id}${who} from line ${open.line} is open, and no clean-up closed it; send session.turn.end with stop_reason error first`);
+    }
+    deletedOpen = undefined;
+  };
   return {
     frame(at, ctx, report) {
       const f = at.frame;
@@ -21,8 +31,9 @@ export function turnRule(): SessionRule {
       if (f.type === 'session.turn.start') {
         const open = ctx.openTurns.get(scope);
         if (open) report('TURN_OVERLAP', where(at), `turn ${f.payload.turn_id} starts while turn ${open.turn_id} (line ${open.line}) is still open`);
-        const expected = nextIndex.get(scope) ?? 0;
-        if (f.payload.turn_index !== expected) {
+        // The first turn of a log may have any index: a late attach, or a restored session going on counting.
+        const expected = nextIndex.get(scope);
+        if (expected !== undefined && f.payload.turn_index !== expected) {
           report('TURN_INDEX_ORDER', where(at), `turn_index ${f.payload.turn_index}, expected ${expected}`);
         }
         nextIndex.set(scope, f.payload.turn_index + 1);
@@ -33,20 +44,23 @@ export function turnRule(): SessionRule {
           report('TURN_ID_MISMATCH', where(at), `session.turn.end names turn ${f.payload.turn_id} but the open turn is ${open.turn_id} (line ${open.line})`);
         }
         awaitingUsage.set(scope, at);
+        deletedOpen?.turns.delete(scope);
+        if (deletedOpen?.turns.size === 0) deletedOpen = undefined;
       } else if (f.type === 'session.deleted') {
-        // §7.5.3 / §7.7.1: the clean-up frames come before session.deleted. The validator then
-        // treats the turns as over, so their unanswered tool calls show up as TOOL_UNANSWERED.
-        for (const [s, open] of ctx.openTurns) {
-          const who = s === '' ? '' : ` (subagent of invocation ${s})`;
-          report('DELETED_MID_TURN', where(at), `session.deleted while turn ${open.turn_id}${who} from line ${open.line} is open; send session.turn.end with stop_reason error first`);
-        }
+        // §7.5.3 / §7.7.1: the clean-up frames come before session.deleted. A deletion while turns
+        // are open is fine only as a request the client's clean-up then answers.
+        if (deletedOpen) reportDeleted(report);
+        else if (ctx.openTurns.size > 0) deletedOpen = { at, turns: new Map([...ctx.openTurns].map(([k, v]) => [k, { turn_id: v.turn_id, line: v.line }])) };
       }
     },
     end(ctx, report) {
+      const deletedScopes = new Set(deletedOpen?.turns.keys() ?? []);
+      reportDeleted(report);
       for (const pending of awaitingUsage.values()) {
         report('USAGE_NOT_AFTER_TURN_END', where(pending), 'the stream ends right after session.turn.end without session.usage');
       }
       for (const [scope, open] of ctx.openTurns) {
+        if (deletedScopes.has(scope)) continue; // reported as DELETED_MID_TURN
         const who = scope === '' ? '' : ` of the subagent of invocation ${scope}`;
         report('TURN_OPEN_AT_END', { line: open.line, session_id: ctx.session_id }, `the stream ends inside turn ${open.turn_id}${who}`);
       }

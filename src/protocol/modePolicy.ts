@@ -3,7 +3,7 @@
 // names only those categories; for the rest we decide (docs/decisions/038-mode-gating-beyond-table.md): task lists, planning
 // and subagents stay allowed (a subagent's own calls are gated by the same mode), notebooks follow
 // the read/write split, and mcp/custom tools are blocked because their side effects are unknown.
-import type { AgentModeName, ToolCategoryName } from '../protocol/common';
+import type { AgentModeName, ToolCategoryName } from './common';
 
 export const MODE_BLOCKED_MESSAGE = 'Tool not allowed in current mode';
 
