@@ -236,4 +236,44 @@ describe('remote/killRestart: rawp serve survives kill -9 through its journal (i
     assert.equal(a2.find('session.turn.start')?.payload.turn_index, 2);
     assert.deepEqual([...watcher.invalid, ...back.invalid, ...a2.invalid], []);
   });
+
+  it('a corrupt line in one session\'s journal gives one clear error line on stderr naming the file and line, the file is kept as .corrupt, and every other frame and session comes back', async () => {
+    const first = await serve();
+    const other = JSON.parse((await http(`${first.url}/v1/sessions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ agent: 'builtin', name: 'second' }) })).body) as { session_id: string };
+    const m = await attach(first.url, first.session_id);
+    m.send('control.prompt.request', { prompt_text: 'read a.txt' });
+    await waitFor(() => m.find('session.turn.end') !== undefined, 'a turn ends');
+    const sent = m.frames.map((f) => f.message_id);
+    first.child.proc.kill('SIGKILL');
+    await waitFor(() => first.child.exited, 'serve is gone');
+
+    // Damage one record in the middle of the first session's journal (a bad disk block, a stray edit).
+    const file = journalFile(first.session_id);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const victim = lines.findIndex((l) => l.includes('"agent.text.delta"') || l.includes('"tool.invoke.result"'));
+    assert.ok(victim > 0, 'the journal has a frame to damage');
+    const lost = (JSON.parse(lines[victim]) as { frame: { message_id: string } }).frame.message_id;
+    lines[victim] = lines[victim].slice(0, 20) + '<<garbage>>';
+    writeFileSync(file, lines.join('\n'));
+
+    const second = await serve();
+    const errors = second.child.err.split('\n').filter((l) => l.includes('unreadable line'));
+    assert.equal(errors.length, 1, second.child.err);
+    assert.ok(errors[0].includes(file) && errors[0].includes(`line ${victim + 1}:`), errors[0]);
+    assert.ok(existsSync(`${file}.corrupt`));
+    const listed = JSON.parse((await http(`${second.url}/v1/sessions`, { headers: { authorization: `Bearer ${token}` } })).body) as { sessions: { session_id: string; name: string }[] };
+    assert.deepEqual(listed.sessions.map((s) => s.session_id).sort(), [first.session_id, other.session_id].sort(), 'both sessions are back');
+
+    // Reattach from the turn's start: everything the master got after it comes back but the damaged frame.
+    const from = m.find('session.turn.start')!.message_id;
+    const back = await attach(second.url, first.session_id, from);
+    await waitFor(() => back.find('session.history') !== undefined, 'session.history');
+    const ids = back.find('session.history')!.payload.frames.map((f) => String(f.message_id));
+    const expected = sent.slice(sent.indexOf(from) + 1).filter((id) => id !== lost);
+    assert.ok(sent.slice(sent.indexOf(from) + 1).includes(lost), 'the damaged frame was one the master had');
+    assert.deepEqual(ids.slice(0, expected.length), expected);
+    // Honest: the damaged record's position is a gap, so the history says a frame is missing.
+    assert.equal(back.find('session.history')!.payload.buffer_status.truncated, true, 'a lost frame is reported, never hidden');
+    assert.equal(back.find('session.history')!.payload.buffer_status.lost_frame_count, 1);
+  });
 });
