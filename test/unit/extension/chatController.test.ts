@@ -111,6 +111,21 @@ describe('extension: chat controller (host ⇄ webview)', () => {
     assert.ok(!view.frames().some((f) => f.type === 'x-rawp.notice'), 'the notice frame itself never reaches the view');
   });
 
+  it('slash-commands §5 "/clear" typed in the view opens a new conversation in that view; the old session keeps running for its masters', async () => {
+    const host = h.makeHost();
+    const c = controllerFor(host, h);
+    const view = viewRecorder();
+    c.setView(view.post);
+    await c.receive(webviewMessage('ready', { version: 1 }));
+    await until(() => c.activeSessionId !== undefined, 'session');
+    const first = c.activeSessionId!;
+    await c.receive(webviewMessage('frame', { frame: buildFrame('control.prompt.request', { prompt_text: '/clear' }, { session_id: first }) as unknown as Record<string, unknown> }));
+    await until(() => c.activeSessionId !== undefined && c.activeSessionId !== first, 'a new session is active');
+    assert.ok(host.has(first), 'the first session is not ended by /clear');
+    assert.equal(host.list().length, 2);
+    assert.ok(!host.log(first)!.all().some((f) => f.type === 'control.prompt.request'), '/clear is consumed, never sent as a prompt');
+  });
+
   it('editor requests go to the host actions: open a file at a line, open the diff of an edit in the active session', async () => {
     const host = h.makeHost();
     const actions = fakeActions();
