@@ -276,4 +276,18 @@ describe('remote/killRestart: rawp serve survives kill -9 through its journal (i
     assert.equal(back.find('session.history')!.payload.buffer_status.truncated, true, 'a lost frame is reported, never hidden');
     assert.equal(back.find('session.history')!.payload.buffer_status.lost_frame_count, 1);
   });
+
+  it('one rawp serve per workspace and state folder: a second is refused with a clear message and exit code 2 while the first runs; after kill -9 the next start takes the lock over at once', async () => {
+    const first = await serve();
+    const rival = spawnServe(['--workspace', workspace, '--agent', 'builtin', '--token', token, '--state-dir', stateDir, '--rules-file', join(dir, 'rules.json')], env);
+    children.push(rival);
+    await waitFor(() => rival.exited, 'the second serve exits', 60_000);
+    assert.equal(rival.proc.exitCode, 2);
+    assert.match(rival.err, new RegExp(`in use by process ${first.child.proc.pid}`));
+    assert.equal(rival.out, '', 'it never listened');
+    first.child.proc.kill('SIGKILL');
+    await waitFor(() => first.child.exited, 'serve is gone');
+    const again = await serve();
+    assert.equal(again.session_id, first.session_id);
+  });
 });
