@@ -32,6 +32,8 @@ export interface ResolvedReference {
   /** Workspace-relative path (from `file_references`). */
   path: string;
   absolute: string;
+  /** The workspace folder it was checked against (reads stay inside it, pinnedDir.ts). */
+  root: string;
   display_path: string;
   reference: FileReference;
 }
@@ -99,7 +101,7 @@ export async function convertFileReferences(prompt_text: string, file_references
     const checked = ref.workspace_relative_path || ref.path;
     const r = await resolveInWorkspace(options.roots, checked);
     if (r.ok) {
-      const item: ResolvedReference = { ref_id: seg.ref_id, path: checked, absolute: r.absolute, display_path: seg.display_path, reference: ref };
+      const item: ResolvedReference = { ref_id: seg.ref_id, path: checked, absolute: r.absolute, root: r.root, display_path: seg.display_path, reference: ref };
       resolved.set(seg.ref_id, item);
       files.push(item);
     } else {
@@ -142,7 +144,7 @@ export async function convertFileReferences(prompt_text: string, file_references
         }
         inlined.add(file.ref_id);
         try {
-          const r = await readTextPrefix(file.absolute, Math.min(perFile, budget));
+          const r = await readTextPrefix(file.absolute, Math.min(perFile, budget), file.root);
           if (r.binary) {
             text += `[File: ${file.path}] (binary file, ${r.total} bytes, not inlined)`;
             break;

@@ -5,6 +5,7 @@
 // read-before-write ledger sees them. Every function says what it does when the file is missing.
 import { accessSync, constants, promises as fsp, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { openInsideNoFollow } from './pinnedDir';
 
 /** The file's bytes; throws (with the system's message) when it cannot be read. */
 export function readLocalFile(path: string): Buffer {
@@ -121,8 +122,10 @@ export interface TextPrefix {
 }
 
 /** Reads at most `limit` bytes from the start of a file (for inlining into a prompt, §16.3). */
-export async function readTextPrefix(path: string, limit: number): Promise<TextPrefix> {
-  const handle = await fsp.open(path, 'r');
+export async function readTextPrefix(path: string, limit: number, root?: string): Promise<TextPrefix> {
+  // Given the workspace root the path was checked against, the open cannot be swapped outside it
+  // (issue 12 finding 3, pinnedDir.ts).
+  const handle = root !== undefined ? await openInsideNoFollow(root, path) : await fsp.open(path, 'r');
   try {
     const total = (await handle.stat()).size;
     const want = Math.min(total, Math.max(0, limit));

@@ -8,7 +8,7 @@
 // that was checked. Elsewhere (no /proc) it falls back to checked plain paths
 // (docs/decisions/183-path-race-safety.md).
 import { constants, existsSync, promises as fsp } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { FsError } from './fsBackend';
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
@@ -159,5 +159,31 @@ export async function readFileIn(dir: PinnedDir, name: string, abs: string): Pro
     throw walkError(e, abs, abs);
   } finally {
     await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Opens the regular file `abs` inside `root` for reading without following any symlink on the way
+ * (each directory pinned, the leaf O_NOFOLLOW | O_NONBLOCK). For readers outside the FsBackend
+ * that were handed a checked path (file references, §16.4): the check and the open are one.
+ */
+export async function openInsideNoFollow(root: string, abs: string): Promise<fsp.FileHandle> {
+  const dir = await pinDirectory(root, dirname(abs), { what: abs });
+  try {
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(dir.child(basename(abs)), O_RDONLY | O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new FsError(`refusing to follow the symlink "${abs}"`, 'FS_OUTSIDE_WORKSPACE');
+      throw walkError(e, abs, abs);
+    }
+    const st = await handle.stat();
+    if (!st.isFile()) {
+      await handle.close();
+      throw new FsError(`"${abs}" is not a regular file`, st.isDirectory() ? 'FS_IS_DIRECTORY' : 'FS_IO');
+    }
+    return handle;
+  } finally {
+    await dir.close();
   }
 }

@@ -6,6 +6,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { convertFileReferences } from '../../src/agents/fileReferences';
 import { FsError } from '../../src/workspace/fsBackend';
 import { NodeFsBackend } from '../../src/workspace/nodeFsBackend';
 import { promptTurn, serve, type Served } from './serveChild';
@@ -120,5 +121,31 @@ describe('security/tools: path operations under a concurrent directory ↔ symli
     assert.deepEqual(readdirSync(outside), ['f.txt'], 'nothing was created outside (no file, no directory, no .rawp-tmp-*)');
     assert.equal(readFileSync(join(outside, 'f.txt'), 'utf8'), SECRET);
     assert.ok([...refusals].every((c) => ['FS_OUTSIDE_WORKSPACE', 'FS_NOT_FOUND', 'FS_STALE_VERSION'].includes(c)), `refusals: ${[...refusals].join(', ')}`);
+  });
+
+  it('§16.4 file references inlined into a prompt (checked, then read) under ≥ 1,000 swaps: no outside content', async () => {
+    const outside = outsideFolder();
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'rawp-race-ref-')));
+    cleanup.push(outside, ws);
+    mkdirSync(join(ws, 'sub'));
+    writeFileSync(join(ws, 'sub', 'f.txt'), 'inside');
+    symlinkSync(outside, join(ws, 'swap'));
+    const swapper = startSwapper(join(ws, 'sub'), join(ws, 'swap'), 2_000, 60);
+    let swapping = true;
+    void swapper.done.finally(() => (swapping = false));
+    let escapes = 0;
+    let inlined = 0;
+    const ref = { ref_id: 'r', path: join(ws, 'sub', 'f.txt'), name: 'f.txt', workspace_relative_path: 'sub/f.txt' };
+    const started = Date.now();
+    for (let i = 0; swapping && i < 100_000 && Date.now() - started < 60_000; i++) {
+      const c = await convertFileReferences('see <@file:r|f.txt>', [ref], { roots: [ws], strategy: { kind: 'inline' } });
+      if (c.text.includes(SECRET)) escapes++;
+      if (c.text.includes('inside')) inlined++;
+    }
+    const swaps = await swapper.done;
+    if (process.env.RAWP_SECURITY_FIGURES) console.log(`file-reference race: ${swaps} swaps, ${inlined} inlined, ${escapes} escapes`);
+    assert.ok(swaps >= 1_000, `swaps: ${swaps}`);
+    assert.equal(escapes, 0, `${escapes} prompts carried the outside file`);
+    assert.ok(inlined > 0, 'the inside file was inlined when not swapped');
   });
 });
