@@ -37,6 +37,8 @@ export interface MasterClientOptions {
   session_id: string;
   handlers: MasterClientHandlers;
   features?: FeatureSet;
+  /** `session.capabilities.extensions` to announce (rawp attach: our x-rawp extension, decision 101). */
+  extensions?: Record<string, unknown>;
   /** Reconnect backoff; false: never reconnect. */
   reconnect?: { initialMs: number; maxMs: number } | false;
   /** TLS: trust this CA (a self-signed server certificate). */
@@ -133,7 +135,7 @@ export class MasterClient {
     });
     socket.on('open', () => {
       this.attempt = 0;
-      socket.send(JSON.stringify(buildFrame('session.capabilities', { protocol_version: DPS_SUBPROTOCOL, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: this.options.features ?? MASTER_FEATURES }, { session_id: this.options.session_id })));
+      socket.send(JSON.stringify(buildFrame('session.capabilities', { protocol_version: DPS_SUBPROTOCOL, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: this.options.features ?? MASTER_FEATURES, ...(this.options.extensions ? { extensions: this.options.extensions } : {}) }, { session_id: this.options.session_id })));
     });
     let idle: ReturnType<typeof setTimeout> | undefined;
     const alive = () => {

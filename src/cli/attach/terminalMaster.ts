@@ -2,6 +2,7 @@
 // terminal; lines typed → prompts or answers; Ctrl-C cancels the running turn (a second one
 // quits). On a drop it finalizes the transcript (§7.8.1) and the client reattaches; the
 // session.history that follows undoes the finalization and fills the gap (§7.8.3).
+import { noticeOf, OUR_MASTER_EXTENSIONS } from '../../protocol/rawpExtension';
 import { createInterface } from 'node:readline';
 import { escapeUserText } from '../../protocol/fileReference';
 import type { Frame, VendorFrame } from '../../protocol/frameTypes';
@@ -43,6 +44,8 @@ export class TerminalMaster {
       token: o.token,
       session_id: o.session_id,
       ...(o.ca ? { ca: o.ca } : {}),
+      // A master of ours: follow-ups typed during a turn are queued, replies come as notices (decision 101).
+      extensions: OUR_MASTER_EXTENSIONS,
       handlers: {
         frame: (f) => this.onFrame(f),
         connected: ({ reattach }) => this.notice(reattach ? '[reconnected]' : `[attached to session ${o.session_id}; type a prompt, Ctrl-C cancels a turn]`),
@@ -121,6 +124,8 @@ export class TerminalMaster {
   }
 
   private onFrame(frame: Frame | VendorFrame): void {
+    const notice = noticeOf(frame);
+    if (notice) return this.notice(`[${notice.message}]`);
     if (applyFrame(this.transcript, frame)) this.schedule();
     if (this.early && this.client.connected) {
       const lines = this.early;

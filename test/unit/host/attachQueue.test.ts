@@ -1,0 +1,51 @@
+// `rawp attach` is a master of ours too (decision 101): it announces the x-rawp extension, so a
+// follow-up typed while a turn runs is queued by the host and sent after turn.end, and the host's
+// reply is printed as a notice line — against the editor's session host and its sharing server.
+import { strict as assert } from 'node:assert';
+import { PassThrough } from 'node:stream';
+import { TerminalMaster } from '../../../src/cli/attach/terminalMaster';
+import { generateToken } from '../../../src/remote/auth';
+import { HostSharing } from '../../../src/host/sharing';
+import { waitFor } from '../remote/harness';
+import { harness, type Harness } from './harness';
+
+describe('host: rawp attach queues follow-ups like the other masters of ours (decision 101, slash-commands §8)', () => {
+  let h: Harness;
+  let sharing: HostSharing | undefined;
+  let master: TerminalMaster | undefined;
+  beforeEach(() => {
+    h = harness();
+  });
+  afterEach(async () => {
+    master?.stop();
+    await h.cleanup();
+    await sharing?.close();
+  });
+
+  it('§17.3.2 not refused: a line typed during a turn is queued (the notice is printed) and runs as the next turn', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const host = h.makeHost({ defaultAgent: 'scripted', scripted: { turns: [{ steps: [{ kind: 'waitFor', promise: gate }, { kind: 'text', chunks: ['first done'] }] }, { steps: [{ kind: 'text', chunks: ['second done'] }] }] } });
+    const token = generateToken();
+    sharing = new HostSharing({ host, logger: { debug() {}, info() {}, warn() {}, error() {} }, settings: async () => ({ token }) });
+    const id = await host.create({ agent: 'scripted' });
+    const server = await sharing.share(id);
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (d: Buffer) => (out += d.toString()));
+    master = new TerminalMaster({ url: server.attachUrl(id), token, session_id: id, stdin, stdout });
+    master.start();
+    await waitFor(() => out.includes('[attached to session'), 'attached');
+    stdin.write('one\n');
+    await waitFor(() => h.scripted[0].prompts.length === 1, 'the first turn runs');
+    stdin.write('two\n');
+    await waitFor(() => out.includes('queued'), 'the queued notice is printed');
+    assert.ok(!out.includes('PROMPT_IN_PROGRESS'), 'not refused');
+    release();
+    await waitFor(() => h.scripted[0].prompts.length === 2, 'the follow-up runs after turn.end');
+    assert.equal(h.scripted[0].prompts[1].text, 'two');
+    await waitFor(() => out.includes('second done'), 'its answer is printed');
+    assert.equal(out.split('› two').length - 1, 1, 'the follow-up is printed once');
+  });
+});
