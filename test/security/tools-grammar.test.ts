@@ -36,6 +36,7 @@ describe('security/tools: the built-in grammar (issue 12 findings 2 and 9)', fun
       const requests = parseRequests(text);
       const ms = Number(process.hrtime.bigint() - t) / 1e6;
       assert.ok(requests.length >= 1, name);
+      if (process.env.RAWP_SECURITY_FIGURES) console.log(`grammar ${name}: ${ms.toFixed(1)} ms`);
       assert.ok(ms < 200, `${name}: ${ms.toFixed(1)} ms`);
     }
     assert.deepEqual(parseRequests(`read a${' '.repeat(10)}b`), [{ kind: 'read', path: `a${' '.repeat(10)}b` }], 'still the same answer');
@@ -48,6 +49,7 @@ describe('security/tools: the built-in grammar (issue 12 findings 2 and 9)', fun
     const turn = promptTurn(m, ADVERSARIAL['read a + spaces + b']).finally(() => (done = true));
     const worst = await worstHealthLatency(served.url, () => done);
     const t = await turn;
+    if (process.env.RAWP_SECURITY_FIGURES) console.log(`grammar 200 KB prompt: worst /v1/health ${worst.toFixed(0)} ms`);
     assert.ok(worst < 200, `/v1/health took ${worst.toFixed(0)} ms`);
     assert.equal(t.results[0]?.payload.status, 'error', 'the read of that odd path fails cleanly');
   });

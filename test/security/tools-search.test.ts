@@ -28,6 +28,7 @@ describe('security/tools: linear-time search off the event loop (issue 12 findin
       const turn = promptTurn(m, p).finally(() => (done = true));
       const worst = await worstHealthLatency(served.url, () => done);
       const t = await turn;
+      if (process.env.RAWP_SECURITY_FIGURES) console.log(`search ${p}: ${Date.now() - started} ms, worst /v1/health ${worst.toFixed(0)} ms`);
       assert.ok(worst < 200, `${p}: /v1/health took ${worst.toFixed(0)} ms`);
       assert.ok(Date.now() - started < 60_000, `${p} ended`);
       assert.ok(t.results.every((r) => r.payload.status === 'success'), `${p}: ${JSON.stringify(t.results.map((r) => r.payload.output)).slice(0, 300)}`);
