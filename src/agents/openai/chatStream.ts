@@ -62,6 +62,8 @@ export async function streamChat(req: ChatRequest, on: ChatHandlers): Promise<Ch
     const body = await response.text().catch(() => '');
     return { kind: 'failed', status: response.status, message: `HTTP ${response.status} from ${chatCompletionsUrl(req.baseUrl)}: ${errorText(body) || response.statusText}`, cancelled: false };
   }
+  const stream = response.body;
+  if (!stream) return { kind: 'failed', status: response.status, message: `HTTP ${response.status} from ${chatCompletionsUrl(req.baseUrl)} has no body to stream`, cancelled: false };
   const calls = new Map<number, AssembledToolCall>();
   let text = '';
   let finish = '';
@@ -70,7 +72,7 @@ export async function streamChat(req: ChatRequest, on: ChatHandlers): Promise<Ch
   try {
     const decoder = new TextDecoder();
     let buffer = '';
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const chunk of stream) {
       buffer += decoder.decode(chunk, { stream: true });
       let nl: number;
       while ((nl = buffer.indexOf('\n')) >= 0) {

@@ -21,6 +21,27 @@ export interface WebSocketLike {
   close(code?: number, reason?: string): void;
 }
 
+/** The browser's WebSocket seen through WebSocketLike (its events carry only what we read). */
+function browserSocket(url: string, protocols: string[]): WebSocketLike {
+  const ws = new WebSocket(url, protocols);
+  const like: WebSocketLike = {
+    get readyState() {
+      return ws.readyState;
+    },
+    onopen: null,
+    onclose: null,
+    onerror: null,
+    onmessage: null,
+    send: (data) => ws.send(data),
+    close: (code, reason) => ws.close(code, reason),
+  };
+  ws.onopen = (ev) => like.onopen?.(ev);
+  ws.onclose = (ev) => like.onclose?.({ code: ev.code, reason: ev.reason });
+  ws.onerror = (ev) => like.onerror?.(ev);
+  ws.onmessage = (ev) => like.onmessage?.({ data: ev.data });
+  return like;
+}
+
 export interface WebSocketTransportOptions {
   /** `http(s)://host:port` of the server; the socket uses ws(s) on the same origin. */
   baseUrl: string;
@@ -142,7 +163,7 @@ export class WebSocketTransport implements Transport {
     const ws = this.options.baseUrl.replace(/^http/, 'ws');
     const query = this.lastMessageId ? `?last_message_id=${encodeURIComponent(this.lastMessageId)}` : '';
     const url = `${ws}/v1/sessions/${encodeURIComponent(sessionId)}/stream${query}`;
-    const create = this.options.createSocket ?? ((u: string, p: string[]) => new WebSocket(u, p) as unknown as WebSocketLike);
+    const create = this.options.createSocket ?? browserSocket;
     let socket: WebSocketLike;
     try {
       socket = create(url, ['rawp-dps-1.0', `bearer.${this.options.token}`]);
