@@ -199,8 +199,6 @@ export function chooseAgent(candidates: readonly AgentCandidate[], opts: { reque
 }
 
 export interface CreateAgentDeps {
-  /** Where "always allow" permission rules are kept (built-in and OpenAI-compatible agents). */
-  rulesFile: string;
   /** Files for ACP agents' fs/* requests, with the read-before-write policy installed (default: the workspace with a ledger of its own). */
   fs?: { backend: FsBackend; events: FsEvents };
   /** Extra environment for process agents (e.g. a provider's base URL). */
@@ -215,7 +213,7 @@ export function createAgent(c: AgentCandidate, deps: CreateAgentDeps): AgentAdap
   if (c.status !== 'available') throw new Error(`${c.displayName} is unavailable: ${c.reason ?? 'no reason given'}`);
   switch (c.id) {
     case 'builtin':
-      return new BuiltinAgent({ rulesFile: deps.rulesFile, ...(deps.fs ? { fs: deps.fs.backend } : {}) });
+      return new BuiltinAgent(deps.fs ? { fs: deps.fs.backend } : {});
     case 'claude-code':
       return new ClaudeCodeAdapter({ command: c.command, env: deps.env, resumeSessionId: deps.resumeSessionId });
     case 'codex':
@@ -223,7 +221,7 @@ export function createAgent(c: AgentCandidate, deps: CreateAgentDeps): AgentAdap
     case 'openai': {
       const o = deps.openai ?? {};
       if (!o.baseUrl || !o.model) throw new Error('the OpenAI-compatible agent needs a base URL and a model');
-      return new OpenAIAdapter({ baseUrl: o.baseUrl, model: o.model, apiKey: o.apiKey ?? process.env[OPENAI_ENV_KEY], rulesFile: deps.rulesFile });
+      return new OpenAIAdapter({ baseUrl: o.baseUrl, model: o.model, apiKey: o.apiKey ?? process.env[OPENAI_ENV_KEY] });
     }
     default:
       if (c.id.startsWith('acp:')) {

@@ -87,16 +87,16 @@ export function paletteCommandHandlers(s: Services, channel: vscode.OutputChanne
     },
     'rawp.showLogs': () => channel.show(true),
     'rawp.managePermissionRules': async () => {
-      const rules = s.shared().permissions.rules.list();
+      const rules = s.host.permissionRules();
       if (rules.length === 0) {
         void vscode.window.showInformationMessage('RAWP: no saved permission rules.');
         return;
       }
       const picked = await vscode.window.showQuickPick(
-        rules.map((r) => ({ label: r.tool_name, description: r.command_prefix ? `command: ${r.command_prefix}` : r.path_glob ? `paths: ${r.path_glob}` : 'any call', detail: `saved ${r.created_at}`, id: r.id })),
+        rules.map((r) => ({ label: `${r.decision === 'reject' ? 'Reject' : 'Allow'} ${r.tool_name}`, description: r.command_prefix ? `command: ${r.command_prefix}` : r.path_glob ? `paths: ${r.path_glob}` : 'any call', detail: `${r.lifetime === 'always' ? 'saved' : 'this session'}, from ${r.created_by}, ${r.created_at}`, id: r.id })),
         { canPickMany: true, placeHolder: 'Select the rules to revoke' },
       );
-      for (const p of picked ?? []) s.shared().permissions.rules.revoke(p.id);
+      for (const p of picked ?? []) s.host.revokePermissionRule(p.id);
       if (picked?.length) c.postSettings();
     },
     'rawp.setApiKey': async () => {

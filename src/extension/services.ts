@@ -13,6 +13,7 @@ import { BeforeContentProvider, openEditDiff, openFileAt } from './editorActions
 import { LazyFileSearch } from '../workspace/lazyFileSearch';
 import { Secrets } from './secrets';
 import { SessionHost } from '../host/sessionHost';
+import { hostPermissionBroker } from '../host/permissions';
 import { settings } from './settings';
 import { Sharing } from './sharing';
 import { restrictedReason } from './trust';
@@ -42,7 +43,6 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
   const getShared = () =>
     (shared ??= createSharedToolState({
       fs: new VscodeFsBackend(new NodeFsBackend(roots(), { allowOutsideRoots: settings.tools().allowOutsideWorkspace })),
-      rulesFile,
       settings: settings.tools(),
     }));
   const search = new LazyFileSearch(roots, () => getShared().fs);
@@ -52,7 +52,6 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
   const secrets = new Secrets(context.secrets);
   const catalog = new AgentCatalog({
     shared: getShared,
-    rulesFile,
     blocked,
     logger,
     openai: async () => ({ ...settings.openai(), apiKey: await secrets.apiKey('openai') }),
@@ -70,6 +69,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     blocked,
     agentsReady: () => catalog.detect(),
     commands: { home: homedir(), workspaceFolders: roots() },
+    permissions: hostPermissionBroker({ rulesFile, timeoutSec: settings.permissionTimeoutSec() }),
   });
   // Restored after activation returns: agents start, nothing blocks the editor.
   const restored: Promise<string[]> = blocked()
@@ -96,11 +96,14 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
         controller.notice('info', 'Session shared: the attach URL (with its token) is on the clipboard.');
       },
       writeClipboard: async (text) => vscode.env.clipboard.writeText(text),
-      permissionRules: () => getShared().permissions.rules.list().map((r) => ({ ...r })),
-      revokeRule: (id) => getShared().permissions.rules.revoke(id),
+      permissionRules: () => host.permissionRules(),
+      revokeRule: (id) => host.revokePermissionRule(id),
       enterSends: settings.enterSends,
     },
   });
+  // A rule granted through any agent (or revoked) shows in the settings list at once.
+  const rulesChanged = host.permissions.rules.onChange(() => controller.postSettings());
+  context.subscriptions.push({ dispose: () => rulesChanged.dispose() });
   // Folders added or removed: slash commands follow at once; sessions started from now on get a
   // file backend (and search index) over the new folders. Running sessions keep theirs.
   context.subscriptions.push(

@@ -17,9 +17,10 @@ export const settings = {
     policy: cfg().get<HistoryOptions['policy']>('history.policy', 'RING'),
     maxBytes: cfg().get<number>('history.bufferBytes', 8 * 1024 * 1024),
   }),
+  /** How long a permission ask waits for an answer (the host's permission policy). */
+  permissionTimeoutSec: (): number => cfg().get<number>('permissions.timeoutSeconds', 300),
   tools: (): Partial<ToolSettings> => ({
     allowOutsideWorkspace: cfg().get<boolean>('permissions.allowOutsideWorkspace', false),
-    permissionTimeoutSec: cfg().get<number>('permissions.timeoutSeconds', 300),
     shell: cfg().get<string>('tools.shell', '/bin/sh'),
     bashTimeoutMs: cfg().get<number>('tools.bashTimeoutMs', 120_000),
   }),

@@ -13,7 +13,6 @@ import type { AgentChoice } from './agentChoice';
 export interface AgentSources {
   /** Tool state every built-in session shares (one ledger, one rule store, the VS Code FsBackend). */
   shared: () => SharedToolState;
-  rulesFile: string;
   /** Why nothing may run (Restricted Mode), or undefined. */
   blocked: () => string | undefined;
   openai: () => Promise<{ baseUrl?: string; model?: string; apiKey?: string }>;
@@ -72,9 +71,9 @@ export class AgentCatalog {
   }
 
   private create(c: AgentCandidate, resumeSessionId: string | undefined) {
-    if (c.id === 'builtin') return new BuiltinAgent({ rulesFile: this.src.rulesFile, shared: this.src.shared() });
+    if (c.id === 'builtin') return new BuiltinAgent({ shared: this.src.shared() });
     const shared = this.src.shared();
     // External agents' file access (ACP fs/*) goes through the same backend and ledger.
-    return createAgent(c, { rulesFile: this.src.rulesFile, fs: { backend: shared.fs, events: shared.fsEvents }, openai: this.openai, env: this.env, ...(resumeSessionId ? { resumeSessionId } : {}) });
+    return createAgent(c, { fs: { backend: shared.fs, events: shared.fsEvents }, openai: this.openai, env: this.env, ...(resumeSessionId ? { resumeSessionId } : {}) });
   }
 }

@@ -6,7 +6,6 @@ import { chooseAgent, createAgent, detectAgents, type AgentCandidate } from '../
 import type { AgentChoice } from './agentChoice';
 
 export interface DetectedAgentsOptions {
-  rulesFile: string;
   openai: { baseUrl?: string; model?: string };
   /** ACP command lines the operator configured (never a master's). */
   acpCommands: string[];
@@ -34,7 +33,7 @@ export class DetectedAgents {
       available: c.status === 'available',
       ...(c.status !== 'available' ? { unavailable_reason: c.reason ?? 'not available' } : {}),
       rank: 0,
-      create: (options) => createAgent(c, { rulesFile: this.o.rulesFile, openai: this.o.openai, ...(options?.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {}) }),
+      create: (options) => createAgent(c, { openai: this.o.openai, ...(options?.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {}) }),
     }));
   }
 }

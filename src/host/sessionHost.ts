@@ -14,6 +14,7 @@ import type { HistoryBuffer, HistoryOptions } from '../session/history';
 import { Hub, type SessionOrigin } from '../session/hub';
 import type { Clock, Logger } from '../session/ports';
 import { SessionRegistry } from '../session/registry';
+import { PermissionBroker, type PermissionRule } from '../session/permissions';
 import { selectAgent, type AgentChoice } from './agentChoice';
 import { Journal, type RestoredSession } from './journal/journal';
 import type { SessionJournal } from './journal/sessionJournal';
@@ -51,6 +52,11 @@ export interface SessionHostOptions {
   commands?: { home: string; workspaceFolders: readonly string[]; watch?: boolean };
   /** `local` (the editor: visible to masters once shared, §2.4) or `remote` (`rawp serve`: shared). */
   origin?: SessionOrigin;
+  /**
+   * The one permission policy and rules store of every session (hostPermissionBroker(): the
+   * settings' timeout, the rules file). Absent: in memory, with the default policy.
+   */
+  permissions?: PermissionBroker;
 }
 
 interface Entry {
@@ -75,6 +81,8 @@ export type HostEvent =
 export class SessionHost {
   readonly hub: Hub;
   readonly registry: SessionRegistry;
+  /** Every session's permission asks go through this; its rules are what the settings list shows. */
+  readonly permissions: PermissionBroker;
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<(e: HostEvent) => void>();
   private disposed = false;
@@ -84,8 +92,10 @@ export class SessionHost {
     // Sessions stamp strictly increasing timestamps by default (§2.3); a clock is only for tests.
     const clock = options.clock ? { clock: options.clock } : {};
     this.hub = new Hub({ logger: options.logger, ...clock });
+    this.permissions = options.permissions ?? new PermissionBroker();
     this.registry = new SessionRegistry(this.hub, {
       ...clock,
+      permissions: this.permissions,
       logger: options.logger,
       ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
     });
@@ -307,6 +317,15 @@ export class SessionHost {
       shared: s.shared,
       masters: this.hub.connections(s.session_id).filter((c) => c.kind === 'remote').length,
     }));
+  }
+
+  /** Every permission rule, whichever agent's ask created it (the settings list, issue 11 item 4). */
+  permissionRules(): PermissionRule[] {
+    return this.permissions.rules.list();
+  }
+
+  revokePermissionRule(id: string): boolean {
+    return this.permissions.rules.revoke(id);
   }
 
   rename(session_id: string, name: string): boolean {

@@ -47,3 +47,5 @@ export const AgentStateName = z.union([
 export type OutputTypeName = z.infer<typeof OutputType>;
 export type ToolCategoryName = z.infer<typeof ToolCategory>;
 export type AgentModeName = z.infer<typeof AgentMode>;
+/** §4.3.1 `risk_level`: the one spelling of risk levels (permission policy, options, the view). */
+export type RiskLevelName = z.infer<typeof RiskLevel>;

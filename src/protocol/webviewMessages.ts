@@ -52,12 +52,18 @@ export const AgentSummary = z.looseObject({
   unavailable_reason: z.string().optional(),
 });
 
-/** A persisted "always allow" rule of the permission gate (src/tools/permissions/rules.ts). */
+/** A permission rule of the host's one store (src/session/permissions/rules.ts), whichever agent made it. */
 export const PermissionRuleView = z.looseObject({
   id: z.string().min(1),
   tool_name: z.string().min(1),
   path_glob: z.string().optional(),
   command_prefix: z.string().optional(),
+  decision: z.enum(['allow', 'reject']).optional(),
+  /** `session`: until its session ends; `always`: saved. */
+  lifetime: z.enum(['session', 'always']).optional(),
+  session_id: z.string().optional(),
+  /** The agent whose ask created it: builtin, claude-code, acp:gemini, … */
+  created_by: z.string().optional(),
   created_at: z.string(),
 });
 

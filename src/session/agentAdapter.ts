@@ -9,6 +9,7 @@ import type { FrameType, PayloadOf } from '../protocol/frameTypes';
 import type { Metadata } from '../protocol/envelope';
 import type { FeatureSet } from '../protocol/capabilities';
 import type { AgentModeName } from '../protocol/common';
+import type { PermissionPolicy, PermissionQuestion, PermissionVerdict } from './permissions';
 import type { CatalogDiagnostic, CatalogTool, CommandEntry, ContextFile, FileReferenceEntry } from '../protocol/payloadTypes';
 
 /** What an adapter emits: a frame without its envelope. */
@@ -78,6 +79,15 @@ export interface AgentHost {
    * `subagent_context` of a subagent's permission ask.
    */
   requestInteraction(request: PayloadOf<'agent.interaction.request'>, options?: { metadata?: Metadata }): Promise<InteractionAnswer>;
+  /**
+   * Ask for a permission under the host's one policy and rules store (issue 11 item 4): a rule of
+   * any agent may answer it at once; else a PERMISSION interaction with the policy's risk, timeout
+   * and default; a "for this session" / "always" answer becomes a rule. The adapter maps its
+   * native ask to the question and the verdict back to its native answer.
+   */
+  askPermission(question: PermissionQuestion, options?: { metadata?: Metadata }): Promise<PermissionVerdict>;
+  /** The host's policy: e.g. how long an agent gets to end a cancelled turn (`cancelGraceMs`). */
+  readonly policy: PermissionPolicy;
   /** Current agent mode. */
   readonly mode: AgentModeName;
   /**

@@ -18,6 +18,7 @@ import { clientCapabilities } from './capabilities';
 import type { ConnectionKind } from './connection';
 import type { HubSessionSource } from './hub';
 import { InteractionBook } from './interactions';
+import { PermissionBroker } from './permissions/broker';
 import { silentLogger, systemTimers, type Clock, type Logger, type TimerHandle, type Timers } from './ports';
 import { monotonicClock } from './monotonicClock';
 import type { ToolPolicyInput } from './toolPolicy';
@@ -42,8 +43,10 @@ export interface AgentSessionOptions {
   logger?: Logger;
   /** Announced as `max_frame_size`. */
   maxFrameSize?: number;
-  /** After a cancel, how long the adapter gets to stop before the turn is ended anyway. */
+  /** After a cancel, how long the adapter gets to stop before the turn is ended anyway (default: the policy's grace + 1 s). */
   cancelGraceMs?: number;
+  /** The host's permission policy and rules store, shared by its sessions (default: a private one). */
+  permissions?: PermissionBroker;
   /** How long `dispose()` may take on session end before clean-up frames go out anyway. */
   disposeTimeoutMs?: number;
   /** Every control.prompt.request passes this port first (admission.ts; the host implements it). */
@@ -113,6 +116,7 @@ export class AgentSession implements HubSessionSource {
   private readonly timers: Timers;
   private readonly logger: Logger;
   private readonly interactions: InteractionBook;
+  private readonly permissions: PermissionBroker;
   private readonly usage = new UsageLedger();
   private readonly searches = new Map<string, AbortController>();
   private readonly host: AgentHost;
@@ -126,6 +130,7 @@ export class AgentSession implements HubSessionSource {
     this.logger = options.logger ?? silentLogger;
     this.factory = new FrameFactory(this.session_id, this.clock);
     this.interactions = new InteractionBook(this.timers);
+    this.permissions = options.permissions ?? new PermissionBroker();
     this.created_at = options.created_at ?? this.clock.now().toISOString();
     this._name = options.name ?? options.adapter.info.displayName;
     this.host = this.makeHost(options.workspacePath ?? '');
@@ -365,7 +370,7 @@ export class AgentSession implements HubSessionSource {
     turn.stream.cancelling = true;
     turn.controller.abort(reason ?? 'user_cancelled');
     this.interactions.cancelAll();
-    turn.graceTimer = this.timers.setTimeout(() => turn.release?.(), this.options.cancelGraceMs ?? 5000);
+    turn.graceTimer = this.timers.setTimeout(() => turn.release?.(), this.options.cancelGraceMs ?? this.permissions.policy.cancelGraceMs + 1000);
   }
 
   // ---- modes, compaction, rename ---------------------------------------------------------
@@ -475,6 +480,7 @@ export class AgentSession implements HubSessionSource {
     this.emit('session.deleted', { session_id: this.session_id, reason, deleted_by });
     this.ended = true;
     try {
+      this.permissions.rules.forgetSession(this.session_id);
       this.options.onEnded?.({ reason, deleted_by });
     } catch (e) {
       this.logger.error('onEnded failed', { error: String(e) });
@@ -508,6 +514,15 @@ export class AgentSession implements HubSessionSource {
         return v.allowed ? { allowed: true } : { allowed: false, message: v.message };
       },
       requestInteraction: (request, options) => this.askUser(request, options?.metadata),
+      askPermission: (question, options) =>
+        this.permissions.ask(question, {
+          session_id: this.session_id,
+          agent_id: this.options.adapter.info.id,
+          requestInteraction: (request, o) => this.askUser(request, o?.metadata),
+          newId,
+          ...(options?.metadata ? { metadata: options.metadata } : {}),
+        }),
+      policy: this.permissions.policy,
       reportMode: (mode) => this.adoptAgentMode(mode),
     };
   }

@@ -12,3 +12,4 @@ export * from './usage';
 export * from './capabilities';
 export { TurnStream } from './turnStream';
 export * from './agentAdapter';
+export * from './permissions';

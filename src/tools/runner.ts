@@ -170,7 +170,6 @@ export class ToolRunner {
     }
     const decision = await o.permissions.authorize({
       host: o.host,
-      session: o.host.session_id,
       call: {
         tool_name: tool.name,
         paths: abs.map((p) => displayPath(o.fs.roots, p)),

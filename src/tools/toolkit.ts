@@ -8,7 +8,6 @@ import { ToolCatalog, builtinProbe } from './catalog';
 import { FsEvents } from './fsEvents';
 import { attachObservationPolicy } from './ledger/policy';
 import { PermissionGate } from './permissions/gate';
-import { PermissionRuleStore } from './permissions/rules';
 import { ALL_TOOLS } from './registry';
 import { ToolRunner } from './runner';
 import type { SubagentRunner } from './subagent';
@@ -27,8 +26,6 @@ export interface SharedToolState {
 
 export interface SharedToolOptions {
   fs: FsBackend;
-  /** Where "always allow" rules live (JSON). */
-  rulesFile: string;
   settings?: Partial<ToolSettings>;
   /** Install the read-before-write ledger (default true). */
   ledger?: boolean;
@@ -38,7 +35,7 @@ export function createSharedToolState(opts: SharedToolOptions): SharedToolState 
   const settings = { ...DEFAULT_TOOL_SETTINGS, ...opts.settings };
   const fsEvents = new FsEvents();
   const ledger = opts.ledger !== false ? attachObservationPolicy(fsEvents) : undefined;
-  return { fs: opts.fs, fsEvents, permissions: new PermissionGate(new PermissionRuleStore(opts.rulesFile), settings.permissionTimeoutSec), todos: new TodoStore(), settings, ledger };
+  return { fs: opts.fs, fsEvents, permissions: new PermissionGate(), todos: new TodoStore(), settings, ledger };
 }
 
 export function createToolRunner(host: AgentHost, shared: SharedToolState, opts: { tools?: readonly Tool[]; subagents?: SubagentRunner } = {}): ToolRunner {

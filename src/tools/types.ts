@@ -34,8 +34,6 @@ export interface ToolSettings {
   killGraceMs: number;
   /** Output longer than this many characters is cut and marked `truncated: true`. */
   maxOutputChars: number;
-  /** Seconds a permission prompt waits before it counts as rejected (§17.3.1). */
-  permissionTimeoutSec: number;
 }
 
 export const DEFAULT_TOOL_SETTINGS: ToolSettings = {
@@ -45,7 +43,6 @@ export const DEFAULT_TOOL_SETTINGS: ToolSettings = {
   bashMaxTimeoutMs: 600_000,
   killGraceMs: 2_000,
   maxOutputChars: 30_000,
-  permissionTimeoutSec: 300,
 };
 
 /** Everything a tool body may touch. */

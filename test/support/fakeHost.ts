@@ -2,6 +2,7 @@
 // accepts), answers interactions from a script, and can gate tools like the engine would.
 import { strict as assert } from 'node:assert';
 import type { AgentEvent, AgentHost, InteractionAnswer } from '../../src/session/agentAdapter';
+import { PermissionBroker, type PermissionQuestion, type PermissionVerdict } from '../../src/session/permissions';
 import { buildFrame, parseFrame, type AgentModeName, type Metadata, type PayloadOf } from '../../src/protocol';
 
 export type Answerer = (request: PayloadOf<'agent.interaction.request'>) => InteractionAnswer | Promise<InteractionAnswer>;
@@ -19,6 +20,8 @@ export class FakeHost implements AgentHost {
   constructor(
     readonly workspacePath: string,
     readonly session_id: string = globalThis.crypto.randomUUID(),
+    /** The host's one policy and rules store (share one between FakeHosts for several sessions). */
+    readonly permissions: PermissionBroker = new PermissionBroker(),
   ) {}
 
   emit(event: AgentEvent): void {
@@ -37,6 +40,14 @@ export class FakeHost implements AgentHost {
     this.emit({ type: 'agent.interaction.request', payload: request, ...(options?.metadata ? { metadata: options.metadata } : {}) });
     this.interactions.push(request);
     return this.answer(request);
+  }
+
+  get policy() {
+    return this.permissions.policy;
+  }
+
+  askPermission(question: PermissionQuestion, options?: { metadata?: Metadata }): Promise<PermissionVerdict> {
+    return this.permissions.ask(question, { session_id: this.session_id, agent_id: 'test', requestInteraction: (r, o) => this.requestInteraction(r, o), newId: () => globalThis.crypto.randomUUID(), ...(options?.metadata ? { metadata: options.metadata } : {}) });
   }
 
   types(): string[] {

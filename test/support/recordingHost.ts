@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentAdapter, AgentEvent, AgentHost, InteractionAnswer, TurnOutcome } from '../../src/session/agentAdapter';
 import type { AgentModeName } from '../../src/protocol/common';
+import type { Metadata } from '../../src/protocol/envelope';
+import { PermissionBroker, type PermissionQuestion, type PermissionVerdict } from '../../src/session/permissions';
 import { buildFrame } from '../../src/protocol/build';
 import type { Frame, FrameType, PayloadOf } from '../../src/protocol/frameTypes';
 import { parseFrame } from '../../src/protocol/parse';
@@ -65,6 +67,14 @@ export class RecordingHost implements AgentHost {
       this.stamp('control.interaction.timeout', { interaction_id: request.interaction_id });
     }
     return answer;
+  }
+
+  /** The one policy and rules store of the engine, as a host would configure it. */
+  readonly permissions = new PermissionBroker();
+  readonly policy = this.permissions.policy;
+
+  askPermission(question: PermissionQuestion, options?: { metadata?: Metadata }): Promise<PermissionVerdict> {
+    return this.permissions.ask(question, { session_id: this.session_id, agent_id: 'test', requestInteraction: (r) => this.requestInteraction(r), newId: randomUUID, ...(options?.metadata ? { metadata: options.metadata } : {}) });
   }
 
   /** §13.1: capabilities both ways, catalog, commands, idle. */

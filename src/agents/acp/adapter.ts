@@ -16,7 +16,8 @@ import { FsEvents } from '../../tools/fsEvents';
 import { attachObservationPolicy } from '../../tools/ledger/policy';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import { AcpFsBridge } from './fsBridge';
-import { permissionOutcome, permissionRequest, rejectOption, type AcpPermissionOption, type AcpPermissionOutcome } from './permission';
+import { outcomeFor, permissionQuestion, rejectOption, type AcpPermissionOption, type AcpPermissionOutcome } from './permission';
+import type { PermissionVerdict } from '../../session/permissions';
 import { messagePipe, type TraceDirection } from './stream';
 import { AcpUpdateTranslator } from './updates';
 import { usageFromPromptResponse } from './usage';
@@ -35,10 +36,6 @@ export interface AcpAdapterOptions {
   fs?: { backend: FsBackend; events: FsEvents } | 'none';
   /** Restore this agent session with session/load instead of starting a new one. */
   loadSessionId?: string;
-  /** How long a permission ask waits for the user (the engine enforces it). */
-  permissionTimeoutSec?: number;
-  /** After session/cancel, how long the agent gets to end the turn before it is stopped. */
-  cancelGraceMs?: number;
   /** How long initialize / session/new may take. */
   startTimeoutMs?: number;
   /** §17.2.3 grace period between SIGTERM and SIGKILL. */
@@ -80,6 +77,8 @@ export class AcpAdapter implements AgentAdapter {
   /** Commands returned by start(); changes before the first prompt are published then. */
   private startCommands: CommandEntry[] = [];
   private live = false;
+  /** Workspace roots: permission asks see paths relative to them. */
+  private roots: readonly string[] = [];
 
   constructor(private readonly options: AcpAdapterOptions) {
     this.info = { id: options.id, displayName: options.displayName, adapter_type: 'process' };
@@ -88,7 +87,8 @@ export class AcpAdapter implements AgentAdapter {
   async start(host: AgentHost): Promise<{ capabilities: AgentCapabilities; tools: CatalogTool[]; diagnostics?: CatalogDiagnostic[]; commands: CommandEntry[] }> {
     this.host = host;
     const fs = this.options.fs === 'none' ? undefined : (this.options.fs ?? defaultFs(host.workspacePath));
-    const translator = new AcpUpdateTranslator({ emit: (e) => host.emit(e), roots: fs?.backend.roots ?? [host.workspacePath], session_id: host.session_id, toolStreaming: true });
+    this.roots = fs?.backend.roots ?? [host.workspacePath];
+    const translator = new AcpUpdateTranslator({ emit: (e) => host.emit(e), roots: this.roots, session_id: host.session_id, toolStreaming: true });
     this.translator = translator;
     // The pipe exists before the process so no early line can miss it.
     const pipe = messagePipe((m) => this.proc?.send(m) ?? false, this.options.trace);
@@ -196,7 +196,7 @@ export class AcpAdapter implements AgentAdapter {
       void conn.agent.notify('session/cancel', { sessionId }).catch(() => undefined);
       for (const f of turn.onCancel.splice(0)) f();
       // An agent that ignores the cancel is stopped (and the turn ends as cancelled).
-      guard = setTimeout(() => void proc.stop(), this.options.cancelGraceMs ?? 10000);
+      guard = setTimeout(() => void proc.stop(), host.policy.cancelGraceMs);
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
@@ -271,10 +271,9 @@ export class AcpAdapter implements AgentAdapter {
     // without asking anyone.
     const check = host.checkTool(call.tool_name, call.input);
     if (!check.allowed) return { outcome: reject(options) };
-    const ask = permissionRequest({ tool_name: call.tool_name, title: call.title, input: call.input, paths: call.paths, options, timeout_sec: this.options.permissionTimeoutSec ?? 300 });
-    const cancelled = new Promise<{ kind: 'cancelled' }>((resolve) => turn.onCancel.push(() => resolve({ kind: 'cancelled' })));
-    const answer = await Promise.race([host.requestInteraction(ask), cancelled]);
-    return { outcome: permissionOutcome(answer, options) };
+    const cancelled = new Promise<PermissionVerdict>((resolve) => turn.onCancel.push(() => resolve({ allowed: false, lifetime: 'once', via: 'cancelled', message: 'the turn was cancelled' })));
+    const verdict = await Promise.race([host.askPermission(permissionQuestion(call, options, this.roots)), cancelled]);
+    return { outcome: outcomeFor(verdict, options) };
   }
 
   /** Waits for a start-up request; a failure stops the agent unless `stopOnError` is false. */

@@ -6,7 +6,8 @@
 import { FrameWriter } from '../convert/frameWriter';
 import { numberedLines, registerConverter, type ConvertOptions, type ConvertResult } from '../convert/registry';
 import type { AgentCapabilities, AgentEvent } from '../../session/agentAdapter';
-import { permissionRequest, type AcpPermissionOption } from './permission';
+import { capturedPermissionRequest, type AcpPermissionOption } from './permission';
+import { newId } from '../../protocol/build';
 import { describeIssues } from '../../protocol/parse';
 import { AcpUpdateTranslator } from './updates';
 import { usageFromPromptResponse } from './usage';
@@ -105,7 +106,7 @@ export function convertAcp(lines: Iterable<string>, options: ConvertOptions = {}
       if (method === 'session/request_permission') {
         const options: AcpPermissionOption[] = PermissionParams.parse(params).options;
         const call = t.callForPermission(params.toolCall);
-        const ask = permissionRequest({ tool_name: call.tool_name, title: call.title, input: call.input, paths: call.paths, options, timeout_sec: 0 });
+        const ask = capturedPermissionRequest({ tool_name: call.tool_name, title: call.title, input: call.input, paths: call.paths }, options, newId());
         writer.event({ type: 'agent.interaction.request', payload: ask });
         if (id !== undefined) pending.agent.set(id, { method });
         continue;

@@ -1,9 +1,14 @@
-// ACP `session/request_permission` <-> DPS PERMISSION interactions (§4.3.1, §17.3.1). The agent's
-// options keep their ids as values, so the answer maps back without guessing; the option kind sets
-// the risk shown to the user. A timeout or a missing answer rejects (§17.3.1: timeout = deny).
-import { newId } from '../../protocol/build';
+// ACP `session/request_permission` <-> the session's permission policy (§4.3.1, §17.3.1, issue 11
+// item 4). The question is ours (the host's risk, timeout and rules store); this file maps the
+// agent's options to the answers we may offer, and our verdict back to one of its option ids:
+// allow once / for this session -> `allow_once` (our session rule answers the next ask itself),
+// always -> `allow_always`, reject -> `reject_once`, always reject -> `reject_always`.
 import type { PayloadOf } from '../../protocol/frameTypes';
-import type { InteractionAnswer } from '../../session/agentAdapter';
+import { riskOf, type PermissionQuestion, type PermissionVerdict } from '../../session/permissions';
+import { summarizeInput } from '../../tools/permissions/gate';
+import { describeScope, suggestScope } from '../../tools/permissions/scope';
+import { displayPath, isInside } from '../../tools/paths';
+import { isAbsolute } from 'node:path';
 
 export interface AcpPermissionOption {
   optionId: string;
@@ -13,13 +18,6 @@ export interface AcpPermissionOption {
 
 export type AcpPermissionOutcome = { outcome: 'cancelled' } | { outcome: 'selected'; optionId: string };
 
-const RISK: Record<string, 'safe' | 'moderate' | 'dangerous'> = {
-  allow_once: 'moderate',
-  allow_always: 'dangerous',
-  reject_once: 'safe',
-  reject_always: 'safe',
-};
-
 const KIND_HINT: Record<string, string> = {
   allow_once: 'Allow this call only',
   allow_always: 'Allow this and later calls like it',
@@ -27,41 +25,80 @@ const KIND_HINT: Record<string, string> = {
   reject_always: 'Refuse this and later calls like it',
 };
 
+const byKind = (options: readonly AcpPermissionOption[], ...kinds: string[]): AcpPermissionOption | undefined => {
+  for (const k of kinds) {
+    const o = options.find((x) => x.kind === k);
+    if (o) return o;
+  }
+  return undefined;
+};
+
 export function rejectOption(options: readonly AcpPermissionOption[]): AcpPermissionOption | undefined {
-  return options.find((o) => o.kind === 'reject_once') ?? options.find((o) => o.kind === 'reject_always');
+  return byKind(options, 'reject_once', 'reject_always');
 }
 
-export interface PermissionAsk {
+export interface AcpCall {
   tool_name: string;
   title: string | undefined;
   input: Record<string, unknown>;
+  /** Workspace-relative paths the call touches. */
   paths: string[];
-  options: readonly AcpPermissionOption[];
-  timeout_sec: number;
 }
 
-export function permissionRequest(ask: PermissionAsk): PayloadOf<'agent.interaction.request'> {
-  const reject = rejectOption(ask.options);
+/**
+ * Our question for an ACP ask: longer answers only where the agent can honour them. ACP gives
+ * absolute paths; rules see them workspace-relative, and one outside the workspace always asks.
+ */
+export function permissionQuestion(call: AcpCall, options: readonly AcpPermissionOption[], roots: readonly string[]): PermissionQuestion {
+  const command = call.tool_name === 'Bash' && typeof call.input.command === 'string' ? call.input.command : undefined;
+  const outsideWorkspace = call.paths.some((p) => isAbsolute(p) && !isInside(roots, p));
+  const paths = call.paths.map((p) => (isAbsolute(p) ? displayPath(roots, p) : p));
+  const shape = { tool_name: call.tool_name, paths, ...(command !== undefined ? { command } : {}) };
+  const scope = suggestScope(shape);
+  const canAllow = byKind(options, 'allow_once', 'allow_always') !== undefined;
   return {
-    interaction_id: newId(),
-    interaction_type: 'PERMISSION',
-    question_text: `Allow ${ask.tool_name}${ask.title ? `: ${ask.title}` : ''}?`,
-    timeout_sec: ask.timeout_sec,
-    options: ask.options.map((o) => ({ value: o.optionId, label: o.name, description: KIND_HINT[o.kind] ?? o.kind, ...(RISK[o.kind] ? { risk_level: RISK[o.kind] } : {}) })),
-    context: { tool_name: ask.tool_name, tool_input: ask.input, ...(ask.paths.length ? { affected_paths: ask.paths } : {}) },
-    ...(reject ? { default_value: reject.optionId } : {}),
+    call: { ...shape, ...(outsideWorkspace ? { outsideWorkspace } : {}) },
+    input: summarizeInput(call.input),
+    scope,
+    scopeText: describeScope(scope),
+    // "For this session" is kept by our store and answered `allow_once` each time.
+    offer: { session: canAllow, always: byKind(options, 'allow_always') !== undefined, rejectAlways: byKind(options, 'reject_always') !== undefined },
+    question_text: `Allow ${call.tool_name}${call.title ? `: ${call.title}` : ''}?`,
   };
 }
 
-/** The ACP outcome for the user's answer. Unknown values and timeouts reject; a discarded ask cancels. */
-export function permissionOutcome(answer: InteractionAnswer, options: readonly AcpPermissionOption[]): AcpPermissionOutcome {
-  if (answer.kind === 'cancelled') return { outcome: 'cancelled' };
+/** The ACP outcome for our verdict. */
+export function outcomeFor(verdict: PermissionVerdict, options: readonly AcpPermissionOption[]): AcpPermissionOutcome {
+  if (!verdict.allowed && verdict.via === 'cancelled') return { outcome: 'cancelled' };
+  const option = verdict.allowed
+    ? verdict.lifetime === 'always'
+      ? byKind(options, 'allow_always', 'allow_once')
+      : byKind(options, 'allow_once', 'allow_always')
+    : verdict.lifetime === 'always'
+      ? byKind(options, 'reject_always', 'reject_once')
+      : rejectOption(options);
+  // No option that says it: refusing is the only safe answer (§17.3.1).
+  if (option) return { outcome: 'selected', optionId: option.optionId };
   const reject = rejectOption(options);
-  if (answer.kind === 'timeout') return reject ? { outcome: 'selected', optionId: reject.optionId } : { outcome: 'cancelled' };
-  const value = Array.isArray(answer.selected_value) ? answer.selected_value[0] : answer.selected_value;
-  const chosen = options.find((o) => o.optionId === value);
-  if (chosen) return { outcome: 'selected', optionId: chosen.optionId };
   return reject ? { outcome: 'selected', optionId: reject.optionId } : { outcome: 'cancelled' };
+}
+
+/**
+ * A captured ask as it was put to the user (`rawp convert --from acp`): the agent's own options,
+ * its option ids as values; the risk of allowing is the policy's for the call.
+ */
+export function capturedPermissionRequest(call: AcpCall, options: readonly AcpPermissionOption[], interaction_id: string): PayloadOf<'agent.interaction.request'> {
+  const reject = rejectOption(options);
+  const risk = riskOf({ tool_name: call.tool_name, paths: call.paths });
+  return {
+    interaction_id,
+    interaction_type: 'PERMISSION',
+    question_text: `Allow ${call.tool_name}${call.title ? `: ${call.title}` : ''}?`,
+    timeout_sec: 0,
+    options: options.map((o) => ({ value: o.optionId, label: o.name, description: KIND_HINT[o.kind] ?? o.kind, risk_level: o.kind.startsWith('reject') ? 'safe' : risk })),
+    context: { tool_name: call.tool_name, tool_input: call.input, ...(call.paths.length ? { affected_paths: call.paths } : {}) },
+    ...(reject ? { default_value: reject.optionId } : {}),
+  };
 }
 
 /** Did the outcome allow the call? (for tests and logs) */

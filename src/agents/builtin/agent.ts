@@ -23,8 +23,6 @@ import { TurnWriter } from './turnWriter';
 const MAX_DEPTH = 2;
 
 export interface BuiltinAgentOptions {
-  /** Where "always allow" permission rules are stored (JSON). */
-  rulesFile: string;
   settings?: Partial<ToolSettings>;
   /** Tool state shared with other sessions (one ledger, one rule store); built from the workspace when absent. */
   shared?: SharedToolState;
@@ -48,7 +46,7 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
 
   async start(host: AgentHost) {
     const fs = this.options.shared?.fs ?? this.options.fs ?? new NodeFsBackend([host.workspacePath]);
-    this.shared = this.options.shared ?? createSharedToolState({ fs, rulesFile: this.options.rulesFile, settings: this.options.settings });
+    this.shared = this.options.shared ?? createSharedToolState({ fs, settings: this.options.settings });
     this.runner = createToolRunner(host, this.shared, { subagents: this });
     const catalog = this.runner.options.catalog.build();
     this.runner.options.catalog.markPublished(catalog);

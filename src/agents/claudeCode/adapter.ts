@@ -11,6 +11,7 @@ import { claudeEnv, longLivedArgs, permissionModeFor, resolveClaudeCommand } fro
 import { CLAUDE_CODE_INFO, claudeCapabilities } from './capabilities';
 import { commandsFromInitialize } from './commands';
 import { decidePermission } from './permission';
+import { DEFAULT_CANCEL_GRACE_MS } from '../../session/permissions';
 import { CLAUDE_MENTIONS, promptText } from '../promptText';
 import { defaultCatalog } from './tools';
 import { ClaudeTranslator, type ClaudeItem, type PermissionAsk } from './translate';
@@ -26,12 +27,8 @@ export interface ClaudeCodeOptions {
   resumeSessionId?: string;
   /** §17.2.3 SIGTERM -> SIGKILL grace (5 s). */
   killGraceMs?: number;
-  /** How long a permission question waits for an answer. */
-  permissionTimeoutSec?: number;
   /** How long the CLI may take to answer a control request (initialize, mode switch). */
   controlTimeoutMs?: number;
-  /** After an interrupt, how long to wait for the CLI's `result` before stopping the process. */
-  interruptGraceMs?: number;
 }
 
 interface PendingTurn {
@@ -85,7 +82,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
         this.translator.markInterrupted();
         this.control({ subtype: 'interrupt' });
         // The CLI answers an interrupt with a `result`; if it does not, stop it (respawned next turn).
-        interruptTimer = setTimeout(() => void this.proc?.stop(this.options.killGraceMs), this.options.interruptGraceMs ?? 5000);
+        interruptTimer = setTimeout(() => void this.proc?.stop(this.options.killGraceMs), this.host?.policy.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS);
       };
       this.turn = {
         kind: 'prompt',
@@ -262,7 +259,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     const host = this.host!;
     let decision;
     try {
-      decision = await decidePermission(host, ask, newId(), this.options.permissionTimeoutSec ?? 600);
+      decision = await decidePermission(host, ask);
     } catch (e) {
       decision = { behavior: 'deny' as const, message: `Permission check failed: ${(e as Error).message}` };
     }

@@ -12,7 +12,7 @@ import { defaultCatalog } from './tools';
 import { ClaudeTranslator } from './translate';
 import type { ClaudeCodeOptions } from './adapter';
 
-export interface ClaudeCodeOneShotOptions extends Omit<ClaudeCodeOptions, 'permissionTimeoutSec' | 'controlTimeoutMs' | 'interruptGraceMs'> {
+export interface ClaudeCodeOneShotOptions extends Omit<ClaudeCodeOptions, 'controlTimeoutMs'> {
   /** Claude's permission mode for every run (default: `plan` in plan mode, else `default`). */
   permissionMode?: string;
 }

@@ -1,59 +1,88 @@
 // §17.3.1 the permission bridge: a `can_use_tool` control request -> the engine's tool policy,
-// then an `agent.interaction.request` PERMISSION, then the control response Claude Code expects.
-import type { AgentHost, InteractionAnswer } from '../../session/agentAdapter';
-import type { PayloadOf } from '../../protocol/frameTypes';
-import type { PermissionAsk } from './translate';
+// then the session's one permission policy and rules store (AgentHost.askPermission), then the
+// control response Claude Code expects. This file only maps: the call and Claude's
+// `permission_suggestions` to our question and rule scope, our verdict to Claude's answer.
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+import type { AgentHost } from '../../session/agentAdapter';
+import type { PermissionVerdict, RuleScope } from '../../session/permissions';
+import { summarizeInput } from '../../tools/permissions/gate';
+import { describeScope, suggestScope } from '../../tools/permissions/scope';
+import type { PermissionAsk } from './permissionAsk';
+import { PermissionSuggestion } from './streamJson';
 
 /** The body of a `can_use_tool` control response. */
 export type PermissionDecision =
   | { behavior: 'allow'; updatedInput: Record<string, unknown>; updatedPermissions?: unknown[] }
   | { behavior: 'deny'; message: string; interrupt?: boolean };
 
-const RISK: Record<string, 'safe' | 'moderate' | 'dangerous'> = {
-  Bash: 'dangerous',
-  Write: 'moderate',
-  Edit: 'moderate',
-  MultiEdit: 'moderate',
-  NotebookEdit: 'moderate',
-};
+const Suggestions = z.array(PermissionSuggestion.nullable().catch(null));
 
-export function permissionRequest(ask: PermissionAsk, interaction_id: string, timeout_sec: number): PayloadOf<'agent.interaction.request'> {
-  const what = ask.description ?? summarize(ask);
-  const options: NonNullable<PayloadOf<'agent.interaction.request'>['options']> = [{ value: 'allow', label: 'Allow', risk_level: RISK[ask.tool_name] ?? 'moderate' }];
-  if (ask.suggestions.length > 0) {
-    // Claude's own "don't ask again" suggestion (e.g. accept edits for the session).
-    options.push({ value: 'allow_session', label: 'Allow for this session', description: suggestionText(ask.suggestions), risk_level: 'dangerous' });
-  }
-  options.push({ value: 'deny', label: 'Deny', risk_level: 'safe' });
-  return {
-    interaction_id,
-    interaction_type: 'PERMISSION',
-    question_text: `Allow ${ask.tool_name}${what ? `: ${what}` : ''}?${ask.decision_reason ? ` (${ask.decision_reason})` : ''}`,
-    timeout_sec,
-    options,
-    context: { tool_name: ask.tool_name, tool_input: ask.input, affected_paths: ask.affected_paths },
-    default_value: 'deny',
-  };
+/** The call as our rules see it: its files, and for Bash its command. */
+export function callOf(ask: PermissionAsk): { tool_name: string; paths: string[]; command?: string; outsideWorkspace?: boolean } {
+  const command = typeof ask.input.command === 'string' && ask.tool_name === 'Bash' ? ask.input.command : undefined;
+  // affected_paths are workspace-relative inside the workspace (displayPath): an absolute one is outside.
+  const outside = ask.affected_paths.some((p) => isAbsolute(p));
+  return { tool_name: ask.tool_name, paths: ask.affected_paths, ...(command !== undefined ? { command } : {}), ...(outside ? { outsideWorkspace: true } : {}) };
 }
 
-/** The user's answer -> what Claude Code is told. Anything but an allow is a deny (§17.3.1). */
-export function decisionFor(ask: PermissionAsk, answer: InteractionAnswer): PermissionDecision {
-  if (answer.kind === 'timeout') return { behavior: 'deny', message: 'The permission request timed out; the tool was not run.' };
-  if (answer.kind === 'cancelled') return { behavior: 'deny', message: 'The turn was cancelled; the tool was not run.', interrupt: true };
-  const v = Array.isArray(answer.selected_value) ? answer.selected_value[0] : answer.selected_value;
-  if (v === 'allow') return { behavior: 'allow', updatedInput: ask.input };
-  if (v === 'allow_session') return { behavior: 'allow', updatedInput: ask.input, updatedPermissions: ask.suggestions };
-  const why = answer.text_input?.trim();
+/**
+ * What "for this session" / "always" covers. Claude's own `addRules` suggestion for this tool
+ * becomes our rule (`Bash(npm test:*)` -> the command `npm test`; a path rule -> its glob); else
+ * the scope the built-in tools would propose for the same call, so both agents' rules read alike.
+ */
+export function scopeOf(ask: PermissionAsk): RuleScope {
+  for (const s of Suggestions.parse(ask.suggestions)) {
+    if (s?.type !== 'addRules' || s.behavior !== 'allow') continue;
+    const rule = s.rules.find((r) => r.toolName === ask.tool_name && r.ruleContent);
+    if (!rule?.ruleContent) continue;
+    if (ask.tool_name === 'Bash') return { tool_name: 'Bash', command_prefix: rule.ruleContent.replace(/:\*$/, '').trim() };
+    return { tool_name: ask.tool_name, path_glob: rule.ruleContent.replace(/^\/+/, '') };
+  }
+  return suggestScope(callOf(ask));
+}
+
+/**
+ * Claude's suggestions as `updatedPermissions` for the rest of *its* session: an "always" answer
+ * is kept in our rules store, never written into Claude's settings files (destination `session`).
+ */
+function forThisSession(suggestions: unknown[]): unknown[] {
+  return suggestions.map((s) => (typeof s === 'object' && s !== null && !Array.isArray(s) && 'destination' in s ? { ...s, destination: 'session' } : s));
+}
+
+/** Our verdict -> what Claude Code is told. */
+export function decisionFor(ask: PermissionAsk, verdict: PermissionVerdict): PermissionDecision {
+  if (verdict.allowed) {
+    // Granted for longer than this call (by the user now, or by a rule of any agent): Claude gets
+    // its suggestions back, so it stops asking for what our rule already allows.
+    const longer = verdict.lifetime !== 'once' && ask.suggestions.length > 0;
+    return { behavior: 'allow', updatedInput: ask.input, ...(longer ? { updatedPermissions: forThisSession(ask.suggestions) } : {}) };
+  }
+  if (verdict.via === 'timeout') return { behavior: 'deny', message: 'The permission request timed out; the tool was not run.' };
+  if (verdict.via === 'cancelled') return { behavior: 'deny', message: 'The turn was cancelled; the tool was not run.', interrupt: true };
+  if (verdict.via === 'rule') return { behavior: 'deny', message: `A saved permission rule rejects this ${ask.tool_name} call.` };
+  const why = verdict.text_input?.trim();
   return { behavior: 'deny', message: why ? `The user denied this: ${why}` : 'The user denied this tool call.' };
 }
 
-/** Ask the engine's policy first, then the user. */
-export async function decidePermission(host: AgentHost, ask: PermissionAsk, interaction_id: string, timeout_sec: number): Promise<PermissionDecision> {
+/** Ask the engine's mode and whitelist policy first, then the session's permission policy. */
+export async function decidePermission(host: AgentHost, ask: PermissionAsk): Promise<PermissionDecision> {
   const parent = ask.metadata?.subagent_context?.parent_invocation_id;
-  const verdict = host.checkTool(ask.tool_name, ask.input, parent ? { parent_invocation_id: parent } : undefined);
-  if (!verdict.allowed) return { behavior: 'deny', message: verdict.message };
-  const answer = await host.requestInteraction(permissionRequest(ask, interaction_id, timeout_sec), ask.metadata ? { metadata: ask.metadata } : undefined);
-  const decision = decisionFor(ask, answer);
+  const check = host.checkTool(ask.tool_name, ask.input, parent ? { parent_invocation_id: parent } : undefined);
+  if (!check.allowed) return { behavior: 'deny', message: check.message };
+  const scope = scopeOf(ask);
+  const what = ask.description ?? summarize(ask);
+  const verdict = await host.askPermission(
+    {
+      call: callOf(ask),
+      input: summarizeInput(ask.input),
+      scope,
+      scopeText: describeScope(scope),
+      question_text: `Allow ${ask.tool_name}${what ? `: ${what}` : ''}?${ask.decision_reason ? ` (${ask.decision_reason})` : ''}`,
+    },
+    ask.metadata ? { metadata: ask.metadata } : undefined,
+  );
+  const decision = decisionFor(ask, verdict);
   // An approved ExitPlanMode makes Claude leave plan mode on its own: the engine must follow.
   if (ask.tool_name === 'ExitPlanMode' && decision.behavior === 'allow') host.reportMode?.('default');
   return decision;
@@ -63,11 +92,4 @@ function summarize(ask: PermissionAsk): string {
   const cmd = ask.input.command;
   if (typeof cmd === 'string') return cmd.length > 120 ? cmd.slice(0, 117) + '…' : cmd;
   return ask.affected_paths.join(', ');
-}
-
-function suggestionText(suggestions: unknown[]): string {
-  const modes = suggestions
-    .map((s) => (typeof s === 'object' && s !== null && (s as { type?: unknown }).type === 'setMode' ? String((s as { mode?: unknown }).mode) : undefined))
-    .filter(Boolean);
-  return modes.length ? `switches Claude Code to ${modes.join(', ')} for this session` : 'adds the suggested permission rules for this session';
 }

@@ -21,8 +21,6 @@ export interface OpenAIAdapterOptions {
   model: string;
   /** Never from plain settings: the CLI reads RAWP_OPENAI_API_KEY, the extension SecretStorage. */
   apiKey?: string;
-  /** Where "always allow" permission rules are stored. */
-  rulesFile: string;
   settings?: Partial<ToolSettings>;
   shared?: SharedToolState;
   fs?: FsBackend;
@@ -58,7 +56,7 @@ export class OpenAIAdapter implements AgentAdapter {
 
   async start(host: AgentHost): Promise<{ capabilities: AgentCapabilities; tools: CatalogTool[]; diagnostics?: CatalogDiagnostic[]; commands: [] }> {
     const fs = this.options.shared?.fs ?? this.options.fs ?? new NodeFsBackend([host.workspacePath]);
-    const shared = this.options.shared ?? createSharedToolState({ fs, rulesFile: this.options.rulesFile, settings: this.options.settings });
+    const shared = this.options.shared ?? createSharedToolState({ fs, settings: this.options.settings });
     const runner = createToolRunner(host, shared, { tools: OPENAI_TOOLS });
     this.runner = runner;
     const catalog = runner.options.catalog.build();

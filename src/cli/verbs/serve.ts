@@ -17,6 +17,7 @@ import { resolveToken, TOKEN_ARG_WARNING, TOKEN_ENV } from '../../remote/tokenSo
 import { hideSecretArgs } from '../hideSecretArgs';
 import { silentLogger, type Logger } from '../../session/ports';
 import type { Verb, VerbIo } from '../verb';
+import { hostPermissionBroker } from '../../host/permissions';
 
 const HELP = `Usage: rawp serve --workspace DIR [--agent NAME] [--host H] [--port P]
                   [--token-file F | --token T] [--tls-cert F --tls-key F] [--allow-insecure-remote]
@@ -115,7 +116,6 @@ export const serveVerb: Verb = {
     // configured with --agent. A master's POST /v1/sessions may only name one of these: its
     // `agent` string is an id, never a command line (issue 12 #5: "acp:sh -c '…'" ran anything).
     const agents = new DetectedAgents({
-      rulesFile,
       openai: { baseUrl: values['base-url'], model: values.model },
       acpCommands: requestedAgent.startsWith('acp:') ? [requestedAgent.slice(4)] : [],
     });
@@ -133,6 +133,8 @@ export const serveVerb: Verb = {
       fileSearch: search.run,
       commands: { home: homedir(), workspaceFolders: [workspace], watch: true },
       origin: 'remote',
+      // One permission policy and rules store for every session and agent (issue 11 item 4).
+      permissions: hostPermissionBroker({ rulesFile }),
       // Every session journaled as its frames are sent (docs/decisions/120-125); the journal's own
       // warnings (torn or corrupt lines) reach stderr even without --verbose.
       state: { dir: workspaceStateDir(values['state-dir'] ? resolve(values['state-dir']) : defaultStateDir(), workspace), logger: logger ?? warningsLogger(io) },

@@ -20,7 +20,7 @@ import { RecordingHost } from '../../support/recordingHost';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-const allowOnce = (req: PayloadOf<'agent.interaction.request'>) => ({ kind: 'response' as const, selected_value: req.options!.find((o) => /this call only/.test(o.description ?? ''))!.value });
+const allowOnce = (req: PayloadOf<'agent.interaction.request'>) => ({ kind: 'response' as const, selected_value: req.options!.find((o) => o.value === 'allow_once')!.value });
 
 describe('ACP adapter against the real claude-agent-acp: a subagent', function () {
   this.timeout(120000);
@@ -63,7 +63,7 @@ describe('ACP adapter against the real claude-agent-acp: a subagent', function (
       DISABLE_ERROR_REPORTING: '1',
       CLAUDE_CODE_MAX_RETRIES: '0',
     };
-    adapter = new AcpAdapter({ id: preset.id, displayName: preset.displayName, command: path.join(ROOT, 'node_modules/.bin/claude-agent-acp'), args: preset.args, env, fs: { backend: new NodeFsBackend([ws]), events }, killGraceMs: 2000, cancelGraceMs: 5000 });
+    adapter = new AcpAdapter({ id: preset.id, displayName: preset.displayName, command: path.join(ROOT, 'node_modules/.bin/claude-agent-acp'), args: preset.args, env, fs: { backend: new NodeFsBackend([ws]), events }, killGraceMs: 2000 });
     host = new RecordingHost(ws, allowOnce);
     await host.open(adapter);
   });

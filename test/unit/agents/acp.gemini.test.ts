@@ -55,7 +55,7 @@ function ageGeminiSessionLogs(home: string): void {
 
 type Policy = (req: PayloadOf<'agent.interaction.request'>) => InteractionAnswer | Promise<InteractionAnswer>;
 
-const allowOnce: Policy = (req) => ({ kind: 'response', selected_value: req.options!.find((o) => o.label === 'Allow')!.value });
+const allowOnce: Policy = (req) => ({ kind: 'response', selected_value: req.options!.find((o) => o.value === 'allow_once')!.value });
 const rejectIt: Policy = (req) => ({ kind: 'response', selected_value: req.default_value! });
 
 describe('ACP adapter against the real gemini --acp', function () {
@@ -179,7 +179,7 @@ describe('ACP adapter against the real gemini --acp', function () {
     const t = await host.turn(a, 'patch a.txt');
     assert.equal(readFileSync(path.join(env.ws, 'a.txt'), 'utf8'), 'hello\n');
     const answer = host.ofType('control.interaction.response', t.frames)[0];
-    assert.equal(answer.payload.selected_value, 'cancel');
+    assert.equal(answer.payload.selected_value, 'reject');
     assert.ok(traffic.some((m) => m.dir === 'client->agent' && (m.msg as { result?: { content?: string } }).result?.content === 'hello\n'), 'fs/read_text_file was served');
     const res = host.ofType('tool.invoke.result', t.frames).find((r) => r.payload.tool_name === 'Edit');
     assert.ok(res, host.problems());

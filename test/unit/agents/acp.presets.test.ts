@@ -19,14 +19,16 @@ import { MockModelServer } from '../../support/mockModel/server';
 import { claude, installAnthropic } from '../../support/mockModel/anthropic';
 import { installOpenAIResponses, responses } from '../../support/mockModel/openaiResponses';
 import { RecordingHost } from '../../support/recordingHost';
+import { PERMISSION_VALUES } from '../../../src/session/permissions';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BWRAP_DIR = path.join(ROOT, 'node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/codex-resources');
 
 type Policy = (req: PayloadOf<'agent.interaction.request'>) => InteractionAnswer;
-const pick = (kind: RegExp): Policy => (req) => ({ kind: 'response', selected_value: req.options!.find((o) => kind.test(o.description ?? ''))!.value });
-const allowOnce = pick(/this call only/);
-const rejectOnce = pick(/^Refuse this call$/);
+// The session's permission options (src/session/permissions/broker.ts), whatever the agent offers.
+const pick = (value: string): Policy => (req) => ({ kind: 'response', selected_value: req.options!.find((o) => o.value === value)!.value });
+const allowOnce = pick(PERMISSION_VALUES.once);
+const rejectOnce = pick(PERMISSION_VALUES.reject);
 
 interface Agent {
   preset: keyof typeof ACP_PRESETS;
@@ -119,7 +121,7 @@ for (const agent of AGENTS) {
       const events = new FsEvents();
       attachObservationPolicy(events);
       const preset = ACP_PRESETS[agent.preset];
-      adapter = new AcpAdapter({ id: preset.id, displayName: preset.displayName, command: path.join(ROOT, 'node_modules/.bin', agent.bin), args: preset.args, env: agent.env(dir, server.url), fs: { backend: new NodeFsBackend([ws]), events }, killGraceMs: 2000, cancelGraceMs: 5000 });
+      adapter = new AcpAdapter({ id: preset.id, displayName: preset.displayName, command: path.join(ROOT, 'node_modules/.bin', agent.bin), args: preset.args, env: agent.env(dir, server.url), fs: { backend: new NodeFsBackend([ws]), events }, killGraceMs: 2000 });
       host = new RecordingHost(ws, (req) => policy(req));
       await host.open(adapter);
     });

@@ -2,7 +2,7 @@
 // plans, streamed tool output, usage, titles, notices, and updates for calls never announced.
 import { strict as assert } from 'node:assert';
 import { AcpUpdateTranslator } from '../../../src/agents/acp/updates';
-import { permissionOutcome, permissionRequest } from '../../../src/agents/acp/permission';
+import { capturedPermissionRequest, outcomeFor, permissionQuestion } from '../../../src/agents/acp/permission';
 import type { AgentEvent } from '../../../src/session/agentAdapter';
 
 type Of<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
@@ -107,29 +107,36 @@ describe('ACP permission options <-> PERMISSION interactions (§4.3.1, §17.3.1)
     { optionId: 'once', name: 'Once', kind: 'allow_once' },
     { optionId: 'no', name: 'No', kind: 'reject_once' },
   ];
-  const ask = permissionRequest({ tool_name: 'Edit', title: 'a.txt', input: { file_path: 'a.txt' }, paths: ['/ws/a.txt'], options, timeout_sec: 60 });
+  const q = permissionQuestion({ tool_name: 'Edit', title: 'a.txt', input: { file_path: '/ws/a.txt' }, paths: ['/ws/a.txt'] }, options, ['/ws']);
 
-  it('option ids become values, kinds become risks, the reject option is the default', () => {
-    assert.equal(ask.interaction_type, 'PERMISSION');
-    assert.deepEqual(
-      ask.options?.map((o) => [o.value, o.risk_level]),
-      [
-        ['always', 'dangerous'],
-        ['once', 'moderate'],
-        ['no', 'safe'],
-      ],
-    );
+  it('§4.3.1 the question is ours: paths workspace-relative, longer answers only where the agent has an option for them', () => {
+    assert.deepEqual(q.call, { tool_name: 'Edit', paths: ['a.txt'] });
+    assert.deepEqual(q.scope, { tool_name: 'Edit', path_glob: '**' });
+    assert.deepEqual(q.offer, { session: true, always: true, rejectAlways: false });
+    assert.equal(q.question_text, 'Allow Edit: a.txt?');
+    const outside = permissionQuestion({ tool_name: 'Edit', title: undefined, input: {}, paths: ['/etc/hosts'] }, options, ['/ws']);
+    assert.equal(outside.call.outsideWorkspace, true);
+    assert.deepEqual(permissionQuestion({ tool_name: 'Bash', title: 'ls', input: { command: 'ls -la' }, paths: [] }, options, ['/ws']).scope, { tool_name: 'Bash', command_prefix: 'ls -la' });
+  });
+
+  it('§17.3.1 verdicts map back: once and this session -> allow_once, always -> allow_always, reject -> reject_once, cancelled cancels', () => {
+    assert.deepEqual(outcomeFor({ allowed: true, lifetime: 'once', via: 'user' }, options), { outcome: 'selected', optionId: 'once' });
+    assert.deepEqual(outcomeFor({ allowed: true, lifetime: 'session', via: 'rule' }, options), { outcome: 'selected', optionId: 'once' });
+    assert.deepEqual(outcomeFor({ allowed: true, lifetime: 'always', via: 'user' }, options), { outcome: 'selected', optionId: 'always' });
+    assert.deepEqual(outcomeFor({ allowed: false, lifetime: 'once', via: 'timeout', message: '' }, options), { outcome: 'selected', optionId: 'no' });
+    assert.deepEqual(outcomeFor({ allowed: false, lifetime: 'always', via: 'user', message: '' }, options), { outcome: 'selected', optionId: 'no' }, 'no reject_always option: reject_once');
+    assert.deepEqual(outcomeFor({ allowed: false, lifetime: 'once', via: 'cancelled', message: '' }, options), { outcome: 'cancelled' });
+    assert.deepEqual(outcomeFor({ allowed: true, lifetime: 'once', via: 'user' }, [{ optionId: 'n', name: 'No', kind: 'reject_once' }]), { outcome: 'selected', optionId: 'n' }, 'no allow option: refuse');
+  });
+
+  it('a captured ask (rawp convert) keeps the agent\'s options as values, reject as default, the policy\'s risk', () => {
+    const ask = capturedPermissionRequest({ tool_name: 'Edit', title: 'a.txt', input: { file_path: 'a.txt' }, paths: ['/ws/a.txt'] }, options, 'i1');
+    assert.deepEqual(ask.options?.map((o) => [o.value, o.risk_level]), [['always', 'moderate'], ['once', 'moderate'], ['no', 'safe']]);
     assert.equal(ask.default_value, 'no');
-    assert.deepEqual(ask.context, { tool_name: 'Edit', tool_input: { file_path: 'a.txt' }, affected_paths: ['/ws/a.txt'] });
   });
+});
 
-  it('answers map back: a choice selects it, a timeout or an unknown value rejects, a discarded ask cancels', () => {
-    assert.deepEqual(permissionOutcome({ kind: 'response', selected_value: 'once' }, options), { outcome: 'selected', optionId: 'once' });
-    assert.deepEqual(permissionOutcome({ kind: 'timeout' }, options), { outcome: 'selected', optionId: 'no' });
-    assert.deepEqual(permissionOutcome({ kind: 'response', selected_value: 'bogus' }, options), { outcome: 'selected', optionId: 'no' });
-    assert.deepEqual(permissionOutcome({ kind: 'cancelled' }, options), { outcome: 'cancelled' });
-  });
-
+describe('ACP session/update -> frames: malformed input', () => {
   it('§17.2.2 an update that does not fit the ACP schema is one warning naming the field; unknown kinds are skipped; the turn goes on', () => {
     const { t, out, of } = setup();
     t.update({ sessionUpdate: 'tool_call', toolCallId: 7, title: 'x' });

@@ -26,7 +26,7 @@ describe('agents/builtin: the offline agent over the real tools', () => {
     writeFileSync(join(dir, 'src', 'a.ts'), 'export const greeting = "hello";\n// TODO: more\n');
     host = new FakeHost(dir);
     host.answer = (req) => ({ kind: 'response', selected_value: req.interaction_type === 'YN' ? 'yes' : 'allow_once' });
-    agent = new BuiltinAgent({ rulesFile: join(conf, 'rules.json'), settings: { killGraceMs: 200 } });
+    agent = new BuiltinAgent({ settings: { killGraceMs: 200 } });
     const started = await agent.start(host);
     assert.equal(agent.info.adapter_type, 'sdk');
     assert.equal(started.capabilities.features.adapter_type, 'sdk');

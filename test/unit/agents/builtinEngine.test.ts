@@ -32,7 +32,7 @@ describe('agents/builtin: inside the session engine', () => {
     frames = [];
     waiters = [];
     session = new AgentSession({
-      adapter: new BuiltinAgent({ rulesFile: join(conf, 'rules.json') }),
+      adapter: new BuiltinAgent({}),
       workspacePath: dir,
       out: (f) => {
         frames.push(f);

@@ -12,7 +12,7 @@ import type { AgentAdapter } from '../../../src/session/agentAdapter';
 import { buildFrame } from '../../../src/protocol/build';
 import { validateText, formatText } from '../../../src/protocol/conformance';
 import type { Frame, FrameOf, FrameType, PayloadOf } from '../../../src/protocol/frameTypes';
-import { AgentSession } from '../../../src/session';
+import { AgentSession, standardPermissionPolicy } from '../../../src/session';
 import { MockModelServer, type MockRequest } from '../../support/mockModel/server';
 import { claude, installAnthropic, lastUserText, type AnthropicReply } from '../../support/mockModel/anthropic';
 
@@ -61,7 +61,7 @@ class Harness {
 
   static async create(make?: (h: Harness) => AgentAdapter): Promise<Harness> {
     const h = new Harness(await MockModelServer.start());
-    await h.open(make ?? ((x) => new ClaudeCodeAdapter({ env: x.env(), killGraceMs: 1500, interruptGraceMs: 4000 })));
+    await h.open(make ?? ((x) => new ClaudeCodeAdapter({ env: x.env(), killGraceMs: 1500 })));
     return h;
   }
 
@@ -87,8 +87,10 @@ class Harness {
     this.wire.push(f);
     for (const l of [...this.listeners]) l(f);
     if (f.type === 'agent.interaction.request') {
-      const value = this.answer(f.payload);
-      if (value === 'none') return;
+      const answer = this.answer(f.payload);
+      if (answer === 'none') return;
+      // The session's permission options (src/session/permissions/broker.ts).
+      const value = answer === 'allow' ? 'allow_once' : answer === 'deny' ? 'reject' : answer;
       setImmediate(() => this.master('control.interaction.response', { interaction_id: f.payload.interaction_id, selected_value: value }));
     }
   }
@@ -568,7 +570,7 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
   it('§17.2 a claude that cannot start fails start() with its stderr; a missing binary says which command', async () => {
     const mock = await MockModelServer.start();
     const ws = mkdtempSync(join(tmpdir(), 'rawp-cc-bad-'));
-    const host = { session_id: '6f1c0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b', workspacePath: ws, mode: 'default' as const, emit: () => assert.fail('no frames from a failed start'), checkTool: () => ({ allowed: true as const }), requestInteraction: async () => ({ kind: 'cancelled' as const }) };
+    const host = { session_id: '6f1c0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b', workspacePath: ws, mode: 'default' as const, emit: () => assert.fail('no frames from a failed start'), checkTool: () => ({ allowed: true as const }), requestInteraction: async () => ({ kind: 'cancelled' as const }), askPermission: async () => ({ allowed: false as const, lifetime: 'once' as const, via: 'cancelled' as const, message: 'no' }), policy: standardPermissionPolicy() };
     try {
       const bad = new ClaudeCodeAdapter({ env: claudeEnv(mock.url, ws), extraArgs: ['--no-such-flag-xyz'], killGraceMs: 1000 });
       await assert.rejects(bad.start(host), /Claude Code did not start[\s\S]*no-such-flag-xyz/);

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import type { AgentEvent } from '../../../src/session/agentAdapter';
 import { ClaudeTranslator, type ClaudeItem } from '../../../src/agents/claudeCode/translate';
-import { decisionFor, permissionRequest } from '../../../src/agents/claudeCode/permission';
+import { callOf, decisionFor, scopeOf } from '../../../src/agents/claudeCode/permission';
 import { catalogFor } from '../../../src/agents/claudeCode/tools';
 import { unifiedDiff } from '../../../src/agents/claudeCode/toolOutput';
 import { commandsFromInitialize } from '../../../src/agents/claudeCode/commands';
@@ -191,19 +191,21 @@ describe('agents/claudeCode: translation of stream-json lines', () => {
     ]);
   });
 
-  it('§17.3.1 a permission ask becomes a PERMISSION request (tool name, input, paths, session option) and the answer the CLI expects', () => {
-    const ask = { request_id: 'r', tool_name: 'Edit', input: { file_path: '/w/a' }, suggestions: [{ type: 'setMode', mode: 'acceptEdits' }], affected_paths: ['a'], description: 'a' };
-    const req = permissionRequest(ask, 'i-1', 60);
-    assert.equal(req.interaction_type, 'PERMISSION');
-    assert.equal(req.context?.tool_name, 'Edit');
-    assert.deepEqual(req.options?.map((o) => o.value), ['allow', 'allow_session', 'deny']);
-    assert.equal(req.default_value, 'deny');
-    assert.deepEqual(decisionFor(ask, { kind: 'response', selected_value: 'allow' }), { behavior: 'allow', updatedInput: { file_path: '/w/a' } });
-    assert.deepEqual(decisionFor(ask, { kind: 'response', selected_value: 'allow_session' }), { behavior: 'allow', updatedInput: { file_path: '/w/a' }, updatedPermissions: ask.suggestions });
-    assert.equal(decisionFor(ask, { kind: 'timeout' }).behavior, 'deny');
-    assert.equal(decisionFor(ask, { kind: 'cancelled' }).behavior, 'deny');
-    const d = decisionFor(ask, { kind: 'response', selected_value: 'deny', text_input: 'not now' });
-    assert.deepEqual(d, { behavior: 'deny', message: 'The user denied this: not now' });
+  it('§17.3.1 a can_use_tool ask maps to our question and our verdict to the answer the CLI expects (suggestions back only for longer grants, never into its settings files)', () => {
+    const ask = { request_id: 'r', tool_name: 'Edit', input: { file_path: '/w/a' }, suggestions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'localSettings' }], affected_paths: ['src/a.ts'], description: 'a' };
+    assert.deepEqual(callOf(ask), { tool_name: 'Edit', paths: ['src/a.ts'] });
+    assert.deepEqual(scopeOf(ask), { tool_name: 'Edit', path_glob: 'src/**' }, 'the scope the built-in tools would propose');
+    const bash = { ...ask, tool_name: 'Bash', input: { command: 'npm test -- --watch' }, affected_paths: [], suggestions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'npm test:*' }], behavior: 'allow', destination: 'localSettings' }] };
+    assert.deepEqual(scopeOf(bash), { tool_name: 'Bash', command_prefix: 'npm test' }, "Claude's own addRules suggestion becomes our rule");
+    assert.deepEqual(callOf({ ...ask, affected_paths: ['/etc/passwd'] }).outsideWorkspace, true);
+    const allow = (lifetime: 'once' | 'session' | 'always', via: 'user' | 'rule' = 'user') => decisionFor(ask, { allowed: true, lifetime, via });
+    assert.deepEqual(allow('once'), { behavior: 'allow', updatedInput: { file_path: '/w/a' } });
+    assert.deepEqual(allow('session'), { behavior: 'allow', updatedInput: { file_path: '/w/a' }, updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] });
+    assert.deepEqual(allow('always', 'rule'), allow('session'));
+    assert.match((decisionFor(ask, { allowed: false, lifetime: 'once', via: 'timeout', message: 'x' }) as { message: string }).message, /timed out/);
+    assert.deepEqual(decisionFor(ask, { allowed: false, lifetime: 'once', via: 'cancelled', message: 'x' }), { behavior: 'deny', message: 'The turn was cancelled; the tool was not run.', interrupt: true });
+    assert.deepEqual(decisionFor(ask, { allowed: false, lifetime: 'once', via: 'user', message: 'x', text_input: 'not now' }), { behavior: 'deny', message: 'The user denied this: not now' });
+    assert.match((decisionFor(ask, { allowed: false, lifetime: 'always', via: 'rule', message: 'x' }) as { message: string }).message, /saved permission rule rejects/);
   });
 
   it('§7.3.1 the turn cost is the change of the CLI running total; tokens and context window come along', () => {

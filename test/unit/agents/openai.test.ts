@@ -38,7 +38,7 @@ describe('OpenAI-compatible adapter (agent loop in the host) against a scripted 
     mkdirSync(ws);
     writeFileSync(path.join(ws, 'a.txt'), 'hello\n');
     policy = () => ({ kind: 'response', selected_value: 'allow_once' });
-    adapter = new OpenAIAdapter({ baseUrl: `${server.url}/v1`, model: 'mock-model', apiKey: 'sk-test', rulesFile: path.join(dir, 'rules.json') });
+    adapter = new OpenAIAdapter({ baseUrl: `${server.url}/v1`, model: 'mock-model', apiKey: 'sk-test' });
     host = new RecordingHost(ws, (req) => policy(req));
     await host.open(adapter);
   });
@@ -184,7 +184,7 @@ describe('OpenAI-compatible adapter (agent loop in the host) against a scripted 
     const closed = await MockModelServer.start();
     const url = closed.url;
     await closed.stop();
-    const lonely = new OpenAIAdapter({ baseUrl: `${url}/v1`, model: 'm', rulesFile: path.join(dir, 'rules2.json') });
+    const lonely = new OpenAIAdapter({ baseUrl: `${url}/v1`, model: 'm' });
     const h = new RecordingHost(ws);
     await h.open(lonely);
     const t = await h.turn(lonely, 'hi');
@@ -210,7 +210,7 @@ describe('OpenAI-compatible adapter (agent loop in the host) against a scripted 
   });
 
   it('a model that keeps calling tools is stopped after maxSteps calls (agent.error MAX_TURNS, stop_reason error)', async () => {
-    const capped = new OpenAIAdapter({ baseUrl: `${server.url}/v1`, model: 'm', rulesFile: path.join(dir, 'rules3.json'), maxSteps: 2 });
+    const capped = new OpenAIAdapter({ baseUrl: `${server.url}/v1`, model: 'm', maxSteps: 2 });
     const h = new RecordingHost(ws);
     await h.open(capped);
     server.enqueue(route, chat.tool('LS', { path: ws }), chat.tool('LS', { path: ws }), chat.text('never reached'));

@@ -106,10 +106,10 @@ describe('agent selection', function () {
 
   it('createAgent builds the adapter of a detected agent', async () => {
     const list = await detectAgents({ binDirs: [BIN], env: { PATH: '/nonexistent' } });
-    assert.ok(createAgent(list.find((x) => x.id === 'codex')!, { rulesFile: path.join(dir, 'r.json') }) instanceof CodexAdapter);
-    const acp = createAgent(list.find((x) => x.id === 'acp:gemini')!, { rulesFile: path.join(dir, 'r.json') });
+    assert.ok(createAgent(list.find((x) => x.id === 'codex')!, {}) instanceof CodexAdapter);
+    const acp = createAgent(list.find((x) => x.id === 'acp:gemini')!, {});
     assert.ok(acp instanceof AcpAdapter);
     assert.equal(acp.info.id, 'acp:gemini');
-    assert.throws(() => createAgent({ id: 'codex', displayName: 'Codex', adapter_type: 'process', status: 'unavailable', reason: 'gone' }, { rulesFile: 'x' }), /unavailable: gone/);
+    assert.throws(() => createAgent({ id: 'codex', displayName: 'Codex', adapter_type: 'process', status: 'unavailable', reason: 'gone' }, {}), /unavailable: gone/);
   });
 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { buildFrame } from '../../../src/protocol/build';
-import { PermissionRuleStore } from '../../../src/tools/permissions/rules';
+import { hostPermissionBroker } from '../../../src/host/permissions';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { settle, until } from '../../support/settle';
 import { controllerFor, fakeActions, harness, viewRecorder, type Harness } from '../host/harness';
@@ -138,21 +138,25 @@ describe('extension: chat controller (host ⇄ webview)', () => {
     assert.deepEqual(actions.calls, ['openFile src/greeting.ts:3', `openDiff ${c.activeSessionId} inv-9 src/greeting.ts`]);
   });
 
-  it('the view lists the saved "Always allow" rules and can revoke one (settings message, permissionRule.revoke)', async () => {
+  it('the view lists the host\'s permission rules, whichever agent made them, and can revoke one (settings message, permissionRule.revoke)', async () => {
     const host = h.makeHost();
-    const store = new PermissionRuleStore(join(h.dir, 'view-rules.json'));
-    const rule = store.add({ tool_name: 'Bash', command_prefix: 'npm test' });
+    const store = hostPermissionBroker({ rulesFile: join(h.dir, 'view-rules.json') }).rules;
+    const rule = store.add({ tool_name: 'Bash', command_prefix: 'npm test' }, { decision: 'allow', lifetime: 'always', session_id: 's1', created_by: 'builtin' });
+    store.add({ tool_name: 'Edit', path_glob: 'src/**' }, { decision: 'allow', lifetime: 'session', session_id: 's2', created_by: 'claude-code' });
     const actions = { ...fakeActions(), permissionRules: () => store.list().map((r) => ({ ...r })), revokeRule: (id: string) => store.revoke(id) };
     const c = controllerFor(host, h, { actions });
     const view = viewRecorder();
     c.setView(view.post);
     c.postSettings();
     const first = view.messages.filter((m) => m.kind === 'settings').pop();
-    assert.deepEqual(first?.kind === 'settings' && first.payload.permission_rules.map((r) => [r.tool_name, r.command_prefix]), [['Bash', 'npm test']]);
+    assert.deepEqual(first?.kind === 'settings' && first.payload.permission_rules.map((r) => [r.tool_name, r.command_prefix ?? r.path_glob, r.lifetime, r.created_by]), [
+      ['Bash', 'npm test', 'always', 'builtin'],
+      ['Edit', 'src/**', 'session', 'claude-code'],
+    ]);
     await c.receive(webviewMessage('permissionRule.revoke', { rule_id: rule.id }));
-    assert.deepEqual(store.list(), []);
+    assert.deepEqual(store.list().map((r) => r.tool_name), ['Edit']);
     const after = view.messages.filter((m) => m.kind === 'settings').pop();
-    assert.deepEqual(after?.kind === 'settings' && after.payload.permission_rules, []);
+    assert.deepEqual(after?.kind === 'settings' && after.payload.permission_rules.map((r) => r.tool_name), ['Edit']);
   });
 
   it('switching sessions moves the view\'s connection; an unknown session gets a notice', async () => {

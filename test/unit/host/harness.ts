@@ -54,9 +54,9 @@ export function harness(): Harness {
     scripted,
     resumes,
     makeHost(opts = {}) {
-      const shared = createSharedToolState({ fs: new NodeFsBackend([workspace]), rulesFile: join(dir, 'rules.json') });
+      const shared = createSharedToolState({ fs: new NodeFsBackend([workspace]) });
       const agents = (): AgentChoice[] => [
-        { id: 'builtin', name: 'Built-in', available: !opts.blocked, rank: 0, create: () => new BuiltinAgent({ rulesFile: join(dir, 'rules.json'), shared }) },
+        { id: 'builtin', name: 'Built-in', available: !opts.blocked, rank: 0, create: () => new BuiltinAgent({ shared }) },
         {
           id: 'scripted',
           name: 'Scripted',

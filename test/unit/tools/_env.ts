@@ -8,6 +8,8 @@ import type { ToolRunner } from '../../../src/tools/runner';
 import type { ToolSettings } from '../../../src/tools/types';
 import type { SubagentRunner } from '../../../src/tools/subagent';
 import { FakeHost } from '../../support/fakeHost';
+import { hostPermissionBroker } from '../../../src/host/permissions';
+import type { PermissionBroker } from '../../../src/session/permissions';
 
 export interface Env {
   dir: string;
@@ -15,6 +17,8 @@ export interface Env {
   host: FakeHost;
   runner: ToolRunner;
   shared: SharedToolState;
+  /** The host's one permission broker (rules in configDir/permissions.json), shared by every session. */
+  permissions: PermissionBroker;
   p(rel: string): string;
   /** A second session on the same workspace and shared state. */
   session(): { host: FakeHost; runner: ToolRunner };
@@ -26,8 +30,9 @@ export function makeEnv(opts: { settings?: Partial<ToolSettings>; ledger?: boole
   const dir = mkdtempSync(join(tmpdir(), 'rawp-tools-'));
   const configDir = mkdtempSync(join(tmpdir(), 'rawp-conf-'));
   const fs = new NodeFsBackend([dir], { allowOutsideRoots: opts.allowOutside });
-  const shared = createSharedToolState({ fs, rulesFile: join(configDir, 'permissions.json'), settings: opts.settings, ledger: opts.ledger });
-  const host = new FakeHost(dir);
+  const shared = createSharedToolState({ fs, settings: opts.settings, ledger: opts.ledger });
+  const permissions = hostPermissionBroker({ rulesFile: join(configDir, 'permissions.json') });
+  const host = new FakeHost(dir, undefined, permissions);
   const runner = createToolRunner(host, shared, { subagents: opts.subagents });
   const env: Env = {
     dir,
@@ -35,9 +40,10 @@ export function makeEnv(opts: { settings?: Partial<ToolSettings>; ledger?: boole
     host,
     runner,
     shared,
+    permissions,
     p: (rel) => join(dir, rel),
     session() {
-      const h = new FakeHost(dir);
+      const h = new FakeHost(dir, undefined, permissions);
       return { host: h, runner: createToolRunner(h, shared, { subagents: opts.subagents }) };
     },
     call: (name, input, r = runner) => r.invoke(name, input, new AbortController().signal),

@@ -198,7 +198,7 @@ describe('tools: read-before-write ledger', () => {
     const dir = env.dir;
     writeFileSync(join(dir, 'x.txt'), 'old\n');
     const fs = new NodeFsBackend([dir]);
-    const bare = createSharedToolState({ fs, rulesFile: join(env.configDir, 'p2.json'), ledger: false });
+    const bare = createSharedToolState({ fs, ledger: false });
     const host = new FakeHost(dir);
     const runner = createToolRunner(host, bare);
     const schemas = JSON.stringify(runner.options.catalog.build().tools.map((t) => t.input_schema));

@@ -3,7 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeEnv, type Env } from './_env';
-import { PermissionRuleStore, ruleMatches } from '../../../src/tools/permissions/rules';
+import { ruleMatches } from '../../../src/tools/permissions/rules';
+import { hostPermissionBroker } from '../../../src/host/permissions';
+import { permissionRulesFile } from '../../../src/workspace/permissionRulesFile';
+import { PermissionRules } from '../../../src/session/permissions';
 import { suggestScope } from '../../../src/tools/permissions/scope';
 
 describe('tools: permissions (§4.3, §17.3.1)', () => {
@@ -43,7 +46,10 @@ describe('tools: permissions (§4.3, §17.3.1)', () => {
     await env.call('Write', { file_path: env.p('a.txt'), content: '3' });
     await env.call('Write', { file_path: env.p('a.txt'), content: '4' });
     assert.equal(env.host.interactions.length, 3);
-    assert.deepEqual(env.shared.permissions.grantsOf(env.host.session_id), [{ tool_name: 'Write', path_glob: '**' }]);
+    assert.deepEqual(
+      env.permissions.rules.list().map((r) => [r.tool_name, r.path_glob, r.decision, r.lifetime, r.session_id, r.created_by]),
+      [['Write', '**', 'allow', 'session', env.host.session_id, 'test']],
+    );
     const other = env.session();
     await env.call('Write', { file_path: env.p('b.txt'), content: 'b' }, other.runner);
     assert.equal(other.host.interactions.length, 1, 'a session grant does not leak into another session');
@@ -62,14 +68,14 @@ describe('tools: permissions (§4.3, §17.3.1)', () => {
     const other = env.session();
     await env.call('Write', { file_path: env.p('src/b.ts'), content: 'b' }, other.runner);
     assert.equal(other.host.interactions.length, 0);
-    assert.equal(new PermissionRuleStore(file).list().length, 1);
+    assert.equal(hostPermissionBroker({ rulesFile: file }).rules.list().length, 1);
     // Outside the rule's glob: asked.
     other.host.answer = () => ({ kind: 'response', selected_value: 'reject' });
     await env.call('Write', { file_path: env.p('docs/c.md'), content: 'c' }, other.runner);
     assert.equal(other.host.interactions.length, 1);
     // Revoke: asked again.
-    assert.equal(env.shared.permissions.rules.revoke(saved.rules[0].id), true);
-    assert.equal(env.shared.permissions.rules.revoke(saved.rules[0].id), false);
+    assert.equal(env.permissions.rules.revoke(saved.rules[0].id), true);
+    assert.equal(env.permissions.rules.revoke(saved.rules[0].id), false);
     assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')).rules, []);
     await env.call('Write', { file_path: env.p('src/d.ts'), content: 'd' }, other.runner);
     assert.equal(other.host.interactions.length, 2);
@@ -78,7 +84,7 @@ describe('tools: permissions (§4.3, §17.3.1)', () => {
   it('§17.3.1 a Bash rule is a command prefix and never covers a compound command', async () => {
     env.host.answer = () => ({ kind: 'response', selected_value: 'allow_always' });
     await env.call('Bash', { command: 'echo hello' });
-    const rules = env.shared.permissions.rules.list();
+    const rules = env.permissions.rules.list();
     assert.deepEqual(rules.map((r) => [r.tool_name, r.command_prefix]), [['Bash', 'echo hello']]);
     env.host.answer = () => ({ kind: 'response', selected_value: 'reject' });
     await env.call('Bash', { command: 'echo hello world' });
@@ -191,11 +197,11 @@ describe('tools: permissions (§4.3, §17.3.1)', () => {
   it('§17.3.1 a corrupt rules file is kept aside, never overwritten', async () => {
     const file = join(env.configDir, 'permissions.json');
     writeFileSync(file, '{ not json');
-    const store = new PermissionRuleStore(file, () => new Date(1234));
+    const store = new PermissionRules({ persistence: permissionRulesFile(file, () => new Date(1234)) });
     assert.deepEqual(store.list(), []);
     assert.match(store.loadError ?? '', /could not be read/);
     assert.equal(readFileSync(`${file}.corrupt-1234`, 'utf8'), '{ not json');
-    store.add({ tool_name: 'Write', path_glob: '**' });
-    assert.equal(new PermissionRuleStore(file).list().length, 1);
+    store.add({ tool_name: 'Write', path_glob: '**' }, { decision: 'allow', lifetime: 'always', session_id: 's', created_by: 'builtin' });
+    assert.equal(hostPermissionBroker({ rulesFile: file }).rules.list().length, 1);
   });
 });

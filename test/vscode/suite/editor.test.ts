@@ -21,7 +21,7 @@ describe('extension host: the editor side of the chat', () => {
     const { s } = await rawp();
     const file = join(workspaceRoot(), 'src', 'greeting.ts');
     const original = readFileSync(file, 'utf8');
-    const rule = s.shared().permissions.rules.add({ tool_name: 'Edit' }); // no permission prompt here
+    const rule = s.host.permissions.rules.add({ tool_name: 'Edit' }, { decision: 'allow', lifetime: 'always', session_id: '', created_by: 'test' }); // no permission prompt here
     try {
       const id = await s.controller.newSession('builtin');
       assert.ok(id);
@@ -48,7 +48,7 @@ describe('extension host: the editor side of the chat', () => {
       const patch = await eventually(() => (vscode.window.activeTextEditor?.document.languageId === 'diff' ? vscode.window.activeTextEditor.document : undefined), 'the patch opens');
       assert.match(patch.getText(), /\+.*Howdy/);
     } finally {
-      s.shared().permissions.rules.revoke(rule.id);
+      s.host.permissions.rules.revoke(rule.id);
       writeFileSync(file, original);
     }
   });

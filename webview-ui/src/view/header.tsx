@@ -85,11 +85,12 @@ function RulesToggle() {
       </button>
       {open && (
         <section class="rules-panel" aria-label="Permission rules">
-          {store.permissionRules.length === 0 && <div class="muted">No saved “always allow” rules.</div>}
+          {store.permissionRules.length === 0 && <div class="muted">No permission rules: every ask is shown.</div>}
           <ul>
             {store.permissionRules.map((r) => (
               <li key={r.id}>
-                <code>{r.tool_name}</code> {r.path_glob ? `on ${r.path_glob}` : r.command_prefix ? `commands starting “${r.command_prefix}”` : 'always'}
+                {r.decision === 'reject' ? 'Reject ' : 'Allow '}
+                <code>{r.tool_name}</code> {r.path_glob ? `on ${r.path_glob}` : r.command_prefix ? `“${r.command_prefix}”` : ''} <span class="muted">({r.lifetime === 'session' ? 'this session' : 'always'}{r.created_by ? `, via ${r.created_by}` : ''})</span>
                 <button type="button" class="button secondary" aria-label={`Revoke rule for ${r.tool_name}`} onClick={() => store.transport.send(webviewMessage('permissionRule.revoke', { rule_id: r.id }))}>
                   Revoke
                 </button>

@@ -1,6 +1,5 @@
-// How risky a call looks, for the prompt's risk_level (§4.3.1): outside the workspace or a
-// destructive shell command is dangerous; other writes and commands are moderate.
-import type { CallShape } from './rules';
+// Destructive shell commands, for the policy's risk level (§4.3.1). Written by the tools'
+// security work (issue 12 finding 2) and kept here unchanged, where the one policy lives.
 
 /**
  * A destructive shell command (`rm -rf`, `sudo`, `mkfs`, `dd if=`, `chmod -R`, `git push --force`,
@@ -37,10 +36,4 @@ export function isDangerousCommand(command: string): boolean {
     }
   }
   return false;
-}
-
-export function riskOf(call: CallShape, outsideWorkspace: boolean): 'safe' | 'moderate' | 'dangerous' {
-  if (outsideWorkspace) return 'dangerous';
-  if (call.command !== undefined && isDangerousCommand(call.command)) return 'dangerous';
-  return 'moderate';
 }

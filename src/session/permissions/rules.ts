@@ -1,0 +1,156 @@
+// The one permission rules store of a host (issue 11 item 4): every "allow / reject for this
+// session" and "always allow / reject" answer, whichever agent asked — the built-in tools, Claude
+// Code's can_use_tool, an ACP agent's allow_always — becomes a rule here, and every later ask of
+// every agent is checked against it. Session rules live in memory and end with their session;
+// "always" rules go through a persistence port the host provides (a JSON file, written by
+// src/workspace). What a rule matches is a matcher the host injects (src/tools/permissions:
+// globs, the Bash rule semantics); the store only keeps, finds, lists and revokes.
+import { newId } from '../../protocol/build';
+
+/** What an answer covers: one tool, optionally only paths matching a glob or one command. */
+export type RuleScope = {
+  tool_name: string;
+  /** Workspace-relative glob every affected path must match. */
+  path_glob?: string;
+  /** A shell command as shown to the user (what it allows is the matcher's business). */
+  command_prefix?: string;
+};
+
+/** What one call looks like to a rule. */
+export interface CallShape {
+  tool_name: string;
+  /** Workspace-relative paths the call touches. */
+  paths: string[];
+  command?: string;
+}
+
+export type RuleLifetime = 'session' | 'always';
+
+export type PermissionRule = RuleScope & {
+  id: string;
+  decision: 'allow' | 'reject';
+  lifetime: RuleLifetime;
+  /** The session a `session` rule belongs to. */
+  session_id?: string;
+  /** The agent whose ask created it (`builtin`, `claude-code`, `acp:gemini`, …). */
+  created_by: string;
+  created_at: string;
+};
+
+export type RuleMatcher = (rule: RuleScope, call: CallShape) => boolean;
+
+/** Where "always" rules are kept. `load` returns only well-formed rules, and why it dropped others. */
+export interface RulePersistence {
+  load(): { rules: PermissionRule[]; error?: string };
+  save(rules: readonly PermissionRule[]): void;
+}
+
+/**
+ * The matcher when the host injects none: the same tool, and the exact command or paths under the
+ * glob's folder (`dir/**`, `**`). Hosts use src/tools/permissions' ruleMatches.
+ */
+export const exactRuleMatcher: RuleMatcher = (rule, call) => {
+  if (rule.tool_name !== call.tool_name) return false;
+  if (rule.command_prefix !== undefined) return call.command === rule.command_prefix;
+  if (rule.path_glob !== undefined) {
+    const dir = rule.path_glob === '**' ? '' : rule.path_glob.endsWith('/**') ? rule.path_glob.slice(0, -2) : undefined;
+    return call.paths.length > 0 && call.paths.every((p) => (dir === undefined ? p === rule.path_glob : p.startsWith(dir)));
+  }
+  return true;
+};
+
+export interface PermissionRulesOptions {
+  matches?: RuleMatcher;
+  persistence?: RulePersistence;
+  now?: () => Date;
+}
+
+export class PermissionRules {
+  private always: PermissionRule[] | undefined;
+  private readonly sessionRules: PermissionRule[] = [];
+  private readonly listeners = new Set<() => void>();
+  /** Why persisted rules could not all be read (shown to the user by the host). */
+  loadError?: string;
+
+  constructor(private readonly options: PermissionRulesOptions = {}) {}
+
+  /** Every rule: the saved ones, then those of live sessions, oldest first. */
+  list(): PermissionRule[] {
+    return [...this.saved(), ...this.sessionRules].map((r) => ({ ...r }));
+  }
+
+  /** The rule covering this call in this session; a reject rule wins over an allow rule. */
+  find(call: CallShape, session_id: string): PermissionRule | undefined {
+    const matches = this.options.matches ?? exactRuleMatcher;
+    const candidates = [...this.sessionRules.filter((r) => r.session_id === session_id), ...this.saved()].filter((r) => matches(r, call));
+    const found = candidates.find((r) => r.decision === 'reject') ?? candidates[0];
+    return found ? { ...found } : undefined;
+  }
+
+  /** Adds a rule (or returns the same one already there). */
+  add(scope: RuleScope, how: { decision: 'allow' | 'reject'; lifetime: RuleLifetime; session_id: string; created_by: string }): PermissionRule {
+    const list = how.lifetime === 'always' ? this.saved() : this.sessionRules;
+    const same = list.find((r) => sameScope(r, scope) && r.decision === how.decision && (how.lifetime === 'always' || r.session_id === how.session_id));
+    if (same) return { ...same };
+    const rule: PermissionRule = {
+      id: newId(),
+      tool_name: scope.tool_name,
+      ...(scope.path_glob !== undefined ? { path_glob: scope.path_glob } : {}),
+      ...(scope.command_prefix !== undefined ? { command_prefix: scope.command_prefix } : {}),
+      decision: how.decision,
+      lifetime: how.lifetime,
+      ...(how.lifetime === 'session' ? { session_id: how.session_id } : {}),
+      created_by: how.created_by,
+      created_at: (this.options.now?.() ?? new Date()).toISOString(),
+    };
+    list.push(rule);
+    if (how.lifetime === 'always') this.options.persistence?.save(list);
+    this.changed();
+    return { ...rule };
+  }
+
+  /** Removes a rule; false when no rule has this id. */
+  revoke(id: string): boolean {
+    const saved = this.saved();
+    const i = saved.findIndex((r) => r.id === id);
+    if (i >= 0) {
+      saved.splice(i, 1);
+      this.options.persistence?.save(saved);
+      this.changed();
+      return true;
+    }
+    const j = this.sessionRules.findIndex((r) => r.id === id);
+    if (j < 0) return false;
+    this.sessionRules.splice(j, 1);
+    this.changed();
+    return true;
+  }
+
+  /** The session ended: its session rules go. */
+  forgetSession(session_id: string): void {
+    const before = this.sessionRules.length;
+    for (let i = this.sessionRules.length - 1; i >= 0; i--) if (this.sessionRules[i].session_id === session_id) this.sessionRules.splice(i, 1);
+    if (this.sessionRules.length !== before) this.changed();
+  }
+
+  /** Called after every change (the view refreshes its list). */
+  onChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private saved(): PermissionRule[] {
+    if (this.always) return this.always;
+    const loaded = this.options.persistence?.load() ?? { rules: [] };
+    if (loaded.error) this.loadError = loaded.error;
+    return (this.always = loaded.rules.filter((r) => r.lifetime === 'always'));
+  }
+
+  private changed(): void {
+    for (const l of [...this.listeners]) l();
+  }
+}
+
+function sameScope(a: RuleScope, b: RuleScope): boolean {
+  return a.tool_name === b.tool_name && a.path_glob === b.path_glob && a.command_prefix === b.command_prefix;
+}
