@@ -12,7 +12,9 @@ import type { AgentAdapter } from '../../../src/session/agentAdapter';
 import { buildFrame } from '../../../src/protocol/build';
 import { validateText, formatText } from '../../../src/protocol/conformance';
 import type { Frame, FrameOf, FrameType, PayloadOf } from '../../../src/protocol/frameTypes';
-import { AgentSession, standardPermissionPolicy } from '../../../src/session';
+import { AgentSession, standardPermissionPolicy, type PermissionBroker } from '../../../src/session';
+import { hostPermissionBroker } from '../../../src/host/permissions';
+import { BuiltinAgent } from '../../../src/agents/builtin/agent';
 import { MockModelServer, type MockRequest } from '../../support/mockModel/server';
 import { claude, installAnthropic, lastUserText, type AnthropicReply } from '../../support/mockModel/anthropic';
 
@@ -48,6 +50,8 @@ class Harness {
   session!: AgentSession;
   adapter!: AgentAdapter;
   answer: (req: PayloadOf<'agent.interaction.request'>) => Answer = () => 'allow';
+  /** The host's one permission broker, when a test shares it between sessions (issue 11 item 4). */
+  permissions?: PermissionBroker;
   private listeners: Array<(f: Frame) => void> = [];
 
   private constructor(mock: MockModelServer) {
@@ -59,8 +63,9 @@ class Harness {
     writeFileSync(join(this.ws, 'a.txt'), 'hello\nworld\n');
   }
 
-  static async create(make?: (h: Harness) => AgentAdapter): Promise<Harness> {
+  static async create(make?: (h: Harness) => AgentAdapter, permissions?: (h: Harness) => PermissionBroker): Promise<Harness> {
     const h = new Harness(await MockModelServer.start());
+    if (permissions) h.permissions = permissions(h);
     await h.open(make ?? ((x) => new ClaudeCodeAdapter({ env: x.env(), killGraceMs: 1500 })));
     return h;
   }
@@ -72,7 +77,7 @@ class Harness {
   /** Start a (new) engine session on this workspace with the given adapter. */
   async open(make: (h: Harness) => AgentAdapter): Promise<void> {
     this.adapter = make(this);
-    this.session = new AgentSession({ adapter: this.adapter, workspacePath: this.ws, out: (f) => this.record(f), cancelGraceMs: 8000, disposeTimeoutMs: 8000 });
+    this.session = new AgentSession({ adapter: this.adapter, workspacePath: this.ws, out: (f) => this.record(f), cancelGraceMs: 8000, disposeTimeoutMs: 8000, ...(this.permissions ? { permissions: this.permissions } : {}) });
     await this.session.start();
     // §13.1: the master answers the client's capabilities with its own.
     this.master('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: MASTER_FEATURES });
@@ -315,6 +320,63 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     await h.prompt('two edits');
     assert.deepEqual(asked, ['Edit']);
     assert.equal(readFileSync(file, 'utf8'), 'hi\nearth\n');
+    h.assertValid();
+  });
+
+  it('§17.3.1 issue 11 item 4: "Allow for this session" in Claude Code is a rule of the host\'s one store, listed beside an "Always allow" granted through the built-in agent; neither leaks into the other session', async () => {
+    h = await Harness.create(undefined, (x) => hostPermissionBroker({ rulesFile: join(x.home, 'permission-rules.json') }));
+    const broker = h.permissions!;
+    const file = join(h.ws, 'a.txt');
+    h.script(
+      claude.tool('Read', { file_path: file }),
+      claude.tool('Edit', { file_path: file, old_string: 'hello', new_string: 'hi' }),
+      claude.tool('Edit', { file_path: file, old_string: 'world', new_string: 'earth' }),
+      claude.text('Both done.'),
+    );
+    const asked: string[] = [];
+    h.answer = (req) => (asked.push(String(req.context?.tool_name)), 'allow_session');
+    await h.prompt('two edits');
+    assert.deepEqual(asked, ['Edit'], 'the second edit is answered by the rule (and by Claude, who got its suggestion back)');
+    assert.equal(readFileSync(file, 'utf8'), 'hi\nearth\n');
+    const claudeRules = broker.rules.list();
+    assert.deepEqual(claudeRules.map((r) => [r.tool_name, r.path_glob, r.decision, r.lifetime, r.session_id, r.created_by]), [['Edit', '**', 'allow', 'session', h.session.session_id, 'claude-code']]);
+
+    // A built-in agent session of the same host: Claude's session rule does not answer for it.
+    const frames: Frame[] = [];
+    const builtin = new AgentSession({
+      adapter: new BuiltinAgent({}),
+      workspacePath: h.ws,
+      permissions: broker,
+      out: (f) => {
+        frames.push(f);
+        if (f.type === 'agent.interaction.request') {
+          setImmediate(() => builtin.handle(buildFrame('control.interaction.response', { interaction_id: f.payload.interaction_id, selected_value: 'allow_always' }, { session_id: builtin.session_id }), { connection_id: 'm', kind: 'remote' }));
+        }
+      },
+    });
+    try {
+      await builtin.start();
+      builtin.handle(buildFrame('control.prompt.request', { prompt_text: 'replace `earth` with `moon` in a.txt' }, { session_id: builtin.session_id }), { connection_id: 'm', kind: 'remote' });
+      const deadline = Date.now() + 30_000;
+      while (!frames.some((f) => f.type === 'session.turn.end') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(frames.filter((f) => f.type === 'agent.interaction.request').length, 1, 'the built-in agent was asked');
+      assert.equal(readFileSync(file, 'utf8'), 'hi\nmoon\n');
+      // The host lists both, whichever agent made them; the saved one is in the rules file.
+      assert.deepEqual(
+        broker.rules.list().map((r) => [r.tool_name, r.lifetime, r.created_by]),
+        [
+          ['Edit', 'always', 'builtin'],
+          ['Edit', 'session', 'claude-code'],
+        ],
+      );
+      const saved = JSON.parse(readFileSync(join(h.home, 'permission-rules.json'), 'utf8')) as { rules: Array<{ created_by: string }> };
+      assert.deepEqual(saved.rules.map((r) => r.created_by), ['builtin']);
+    } finally {
+      await builtin.end();
+    }
+    // Claude's session ends: its session rule goes, the saved one stays.
+    await h.session.end();
+    assert.deepEqual(broker.rules.list().map((r) => [r.lifetime, r.created_by]), [['always', 'builtin']]);
     h.assertValid();
   });
 
