@@ -8,7 +8,7 @@ import type { Logger } from '../session/ports';
 import type { SessionHost } from './sessionHost';
 
 /** How to start the server: everything but what the host itself provides. */
-export type ServerSettings = Omit<RemoteServerOptions, 'registry' | 'createSession' | 'deleteSession' | 'logger'>;
+export type ServerSettings = Omit<RemoteServerOptions, 'registry' | 'createSession' | 'deleteSession' | 'permissionRules' | 'logger'>;
 
 export interface HostSharingOptions {
   host: SessionHost;
@@ -42,6 +42,7 @@ export class HostSharing {
             return { session_id };
           },
           deleteSession: (session_id) => this.o.host.delete(session_id, 'master'),
+          permissionRules: () => this.o.host.permissionRules(),
         }).then((server) => {
           server.onMastersChanged(() => this.o.changed?.());
           this.o.logger.info(`sharing server listening on ${server.url}`);

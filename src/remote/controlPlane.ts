@@ -46,6 +46,8 @@ export type Route =
   | { kind: 'health' }
   | { kind: 'sessions' }
   | { kind: 'session'; session_id: string }
+  /** The host's permission rules, whichever agent granted them (issue 11 item 4). */
+  | { kind: 'permission_rules' }
   | { kind: 'stream'; session_id: string; last_message_id?: string }
   | { kind: 'browser' }
   | { kind: 'browser_asset'; name: BrowserAsset }
@@ -56,6 +58,7 @@ export const ROUTE_METHODS: Record<Route['kind'], readonly string[]> = {
   health: ['GET'],
   sessions: ['GET', 'POST'],
   session: ['DELETE'],
+  permission_rules: ['GET'],
   stream: ['GET'],
   browser: ['GET'],
   browser_asset: ['GET'],
@@ -80,6 +83,7 @@ export function route(target: string): Route {
   const path = url.pathname;
   if (path === '/v1/health') return { kind: 'health' };
   if (path === '/v1/sessions') return { kind: 'sessions' };
+  if (path === '/v1/permission-rules') return { kind: 'permission_rules' };
   if (path === '/' || path === '/index.html') return { kind: 'browser' };
   const asset = BROWSER_ASSETS.find((a) => path === `/${a}`);
   if (asset) return { kind: 'browser_asset', name: asset };

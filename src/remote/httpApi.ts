@@ -1,8 +1,10 @@
-// The plain-HTTP endpoints of our control-plane profile (health, session list/create/delete) and
+// The plain-HTTP endpoints of our control-plane profile (health, session list/create/delete, the
+// host's permission rules) and
 // the browser master's page and bundle. Requests arrive here already past the gate.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { SessionRegistry } from '../session/registry';
+import type { PermissionRule } from '../session/permissions';
 import { firstExistingFile, readLocalFile } from '../workspace/localFiles';
 import { browserPage, newNonce, pageHeaders } from './browserPage';
 import { healthBody, type Route } from './controlPlane';
@@ -21,6 +23,8 @@ export interface HttpApiContext {
   /** POST /v1/sessions; without it creating sessions remotely is not offered (501). */
   createSession?: (request: CreateSessionRequest) => Promise<{ session_id: string }>;
   deleteSession?: (session_id: string) => Promise<boolean>;
+  /** GET /v1/permission-rules: every rule of the host's one store. Absent: 501. */
+  permissionRules?: () => readonly PermissionRule[];
   /** Folders searched for webview.js / webview.css, first hit wins. */
   assetDirs: string[];
   /** ws:// or wss:// origin of this request's host, for the page's CSP. */
@@ -47,6 +51,9 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, r: R
       res.writeHead(204).end();
       return;
     }
+    case 'permission_rules':
+      if (!ctx.permissionRules) return json(res, 501, { error: 'this host lists no permission rules' });
+      return json(res, 200, { rules: ctx.permissionRules() });
     case 'stream':
       return json(res, 426, { error: 'this endpoint is a WebSocket: send an Upgrade request' }, { upgrade: 'websocket' });
     case 'browser': {

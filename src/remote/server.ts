@@ -30,6 +30,7 @@ import {
 import { gate, refuseUpgrade, type GateContext } from './gate';
 import { handleHttp, json, type CreateSessionRequest } from './httpApi';
 import { WsConnection } from './wsConnection';
+import type { PermissionRule } from '../session/permissions';
 
 export interface RemoteServerOptions {
   registry: SessionRegistry;
@@ -54,6 +55,8 @@ export interface RemoteServerOptions {
   createSession?: (request: CreateSessionRequest) => Promise<{ session_id: string }>;
   /** DELETE /v1/sessions/{id} (a shared session): the host's delete. Absent: the registry's. */
   deleteSession?: (session_id: string) => Promise<boolean>;
+  /** GET /v1/permission-rules: the host's rules, whichever agent granted them. Absent: 501. */
+  permissionRules?: () => readonly PermissionRule[];
   /** Ping every this many ms; a peer that did not answer the previous ping is dropped. Default 30 s. */
   heartbeatMs?: number;
   /** Bytes queued to one master before it counts as stalled and is closed. Default 8 MiB. */
@@ -229,6 +232,7 @@ export class RemoteServer {
       registry: this.options.registry,
       createSession: this.options.createSession,
       deleteSession: this.options.deleteSession,
+      permissionRules: this.options.permissionRules,
       assetDirs: this.options.assetDirs ?? defaultAssetDirs(),
       wsOrigin: (r) => `${this.options.tls ? 'wss' : 'ws'}://${r.headers.host ?? hostPort(this.publicHost, this._port)}`,
     }).catch((e: unknown) => {

@@ -160,7 +160,13 @@ describe('ACP adapter against the real gemini --acp', function () {
     const ask = host.ofType('agent.interaction.request', t.frames)[0];
     assert.equal(ask.payload.interaction_type, 'PERMISSION');
     assert.equal(ask.payload.context?.tool_name, 'Edit');
-    assert.deepEqual(ask.payload.options?.map((o) => o.risk_level), ['dangerous', 'moderate', 'safe']);
+    // The session's one policy asks (issue 11 item 4): gemini's allow_always is offered as "Always allow".
+    assert.deepEqual(ask.payload.options?.map((o) => [o.value, o.risk_level]), [
+      ['allow_once', 'moderate'],
+      ['allow_session', 'moderate'],
+      ['allow_always', 'moderate'],
+      ['reject', 'safe'],
+    ]);
     const edit = host.ofType('tool.invoke.result', t.frames).find((r) => r.payload.tool_name === 'Edit');
     assert.ok(edit, host.problems());
     assert.equal(edit.payload.status, 'success');
