@@ -99,7 +99,8 @@ export class SessionHost {
       logger: options.logger,
       ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
     });
-    const rules = options.sessionRules;
+    // The session rules of the host's one store survive a restart with their session (item 6).
+    const rules = options.sessionRules ?? this.permissions.rules;
     // A rule given or revoked: the sessions' index entries follow (a no-op when nothing changed).
     rules?.onChange(() => {
       for (const id of this.entries.keys()) this.journal?.update(id, { session_rules: rules.of(id) });
@@ -214,7 +215,7 @@ export class SessionHost {
       throw e;
     }
     // Before anyone can prompt it: what the user allowed "for this session" still holds.
-    if (req.restored?.meta.session_rules) this.options.sessionRules?.restore(session_id, req.restored.meta.session_rules);
+    if (req.restored?.meta.session_rules) (this.options.sessionRules ?? this.permissions.rules).restore(session_id, req.restored.meta.session_rules);
     this.hub.attach(session_id, this.recorder(session_id, entry), { history: false });
     this.emit({ kind: 'sessions' });
     return session_id;

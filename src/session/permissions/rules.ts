@@ -39,6 +39,9 @@ export type PermissionRule = RuleScope & {
 
 export type RuleMatcher = (rule: RuleScope, call: CallShape) => boolean;
 
+/** A session rule as it is journaled with its session (no id: a restored rule gets a new one). */
+export type SessionRuleRecord = RuleScope & { decision: 'allow' | 'reject'; created_by: string; created_at: string };
+
 /** Where "always" rules are kept. `load` returns only well-formed rules, and why it dropped others. */
 export interface RulePersistence {
   load(): { rules: PermissionRule[]; error?: string };
@@ -124,6 +127,32 @@ export class PermissionRules {
     this.sessionRules.splice(j, 1);
     this.changed();
     return true;
+  }
+
+  /**
+   * A session's own rules, as the host journals them so they survive a restart with the session
+   * (src/host/sessionRules.ts, docs/decisions/126).
+   */
+  of(session_id: string): SessionRuleRecord[] {
+    return this.sessionRules
+      .filter((r) => r.session_id === session_id)
+      .map((r) => ({
+        tool_name: r.tool_name,
+        ...(r.path_glob !== undefined ? { path_glob: r.path_glob } : {}),
+        ...(r.command_prefix !== undefined ? { command_prefix: r.command_prefix } : {}),
+        decision: r.decision,
+        created_by: r.created_by,
+        created_at: r.created_at,
+      }));
+  }
+
+  /** A restored session gets its rules back (before anyone can prompt it). */
+  restore(session_id: string, records: readonly SessionRuleRecord[]): void {
+    for (const r of records) {
+      if (this.sessionRules.some((x) => x.session_id === session_id && sameScope(x, r) && x.decision === r.decision)) continue;
+      this.sessionRules.push({ id: newId(), ...r, lifetime: 'session', session_id });
+    }
+    if (records.length > 0) this.changed();
   }
 
   /** The session ended: its session rules go. */

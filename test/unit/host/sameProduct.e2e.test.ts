@@ -10,7 +10,8 @@
 //   4. a page reload, and a second fresh page, show the same full transcript;
 //   5. permission rules granted through Claude Code and through the built-in agent are both listed
 //      (issue 11 item 4, owned by `agents`: see permissionRulesOfBothAgents below).
-// Real processes, sockets and Chromium; the built-in agent is the only agent (no mocks).
+// Real processes, sockets and Chromium; the built-in agent, and for step 5 the real Claude Code
+// CLI against the scripted mock model server (test/support/mockModel) — no mocked agents.
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,10 @@ import { HostSharing } from '../../../src/host/sharing';
 import { CHROMIUM_ARGS } from '../../browser/harness';
 import { waitFor } from '../remote/harness';
 import { harness, type Harness } from './harness';
+import { ClaudeCodeAdapter } from '../../../src/agents/claudeCode';
+import type { AgentChoice } from '../../../src/host/agentChoice';
+import { MockModelServer } from '../../support/mockModel/server';
+import { ANTHROPIC_MESSAGES as ANTHROPIC, claude, installAnthropic } from '../../support/mockModel/anthropic';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -51,7 +56,7 @@ function writeWorkspace(workspace: string): void {
 }
 
 /** `rawp serve` as users run it: the built bundle in a child process, HOME in a temp folder. */
-async function serveTarget(): Promise<Target> {
+async function serveTarget(mock: MockModelServer): Promise<Target> {
   assert.ok(existsSync(CLI), 'dist/cli.js is built (npm run build)');
   const base = mkdtempSync(join(tmpdir(), 'rawp-same-serve-'));
   const workspace = join(base, 'ws');
@@ -63,7 +68,7 @@ async function serveTarget(): Promise<Target> {
   const proc: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--workspace', workspace, '--agent', 'builtin', '--token-file', join(base, 'token'), '--rules-file', join(base, 'rules.json')], {
     cwd: base,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, HOME: home },
+    env: { ...process.env, ...claudeEnv(mock.url, home) },
   });
   let out = '';
   let err = '';
@@ -88,10 +93,12 @@ async function serveTarget(): Promise<Target> {
 }
 
 /** The editor's host in Node (test/unit/host/harness.ts builds it as the extension does), shared. */
-async function editorTarget(): Promise<Target> {
+async function editorTarget(mock: MockModelServer): Promise<Target> {
   const h: Harness = harness();
   writeWorkspace(h.workspace);
-  const host = h.makeHost();
+  const home = mkdtempSync(join(tmpdir(), 'rawp-same-claude-home-'));
+  const claudeCode: AgentChoice = { id: 'claude-code', name: 'Claude Code', available: true, rank: -2, create: () => new ClaudeCodeAdapter({ env: claudeEnv(mock.url, home), killGraceMs: 1500 }) };
+  const host = h.makeHost({ agents: [claudeCode] });
   const token = generateToken();
   const sharing = new HostSharing({ host, logger: { debug() {}, info() {}, warn() {}, error() {} }, settings: async () => ({ token }) });
   const session_id = await host.create();
@@ -104,6 +111,7 @@ async function editorTarget(): Promise<Target> {
     async close() {
       await h.cleanup();
       await sharing.close();
+      rmSync(home, { recursive: true, force: true });
     },
   };
 }
@@ -203,18 +211,74 @@ async function assertFullTranscript(page: Page, want: { prompts: string[]; invoc
   assert.deepEqual({ missingPrompts: want.prompts.filter((p) => !s.text.includes(p)), missingTools: want.invocations.filter((id) => !s.invocations.includes(id)) }, { missingPrompts: [], missingTools: [] }, what);
 }
 
-/**
- * Issue 11 item 4 (owned by `agents`): "permission rules granted through Claude Code and through
- * the built-in agent both listed". TODO(agents): grant one rule through Claude Code's
- * `can_use_tool` ("allow for this session", against the scripted mock model server in
- * test/support/mockModel) and one through the built-in agent's "Always allow", then assert that the
- * host's one rules store lists both, for this target. Until then this step asserts nothing.
- */
-async function permissionRulesOfBothAgents(_t: Target): Promise<void> {
-  // Filled in by `agents` (issue 11 item 4).
+/** The environment Claude Code needs to talk to the mock model offline (docs: agent CLIs offline). */
+function claudeEnv(baseUrl: string, home: string): Record<string, string> {
+  const env: Record<string, string> = {
+    HOME: home,
+    ANTHROPIC_BASE_URL: baseUrl,
+    ANTHROPIC_API_KEY: 'dummy',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    CLAUDE_CODE_MAX_RETRIES: '0',
+  };
+  // As root the CLI refuses some modes outside a sandbox; only tests set this.
+  if (process.getuid?.() === 0) env.IS_SANDBOX = '1';
+  return env;
 }
 
-async function scenario(t: Target, browser: Browser): Promise<void> {
+/** Send a prompt as this master, answer its one PERMISSION ask with `answer`, wait for the turn's end. */
+async function promptAnswering(m: RawMaster, prompt: string, answer: string): Promise<void> {
+  const asks = m.of('agent.interaction.request').length;
+  const ends = m.of('session.turn.end').length;
+  m.send('control.prompt.request', { prompt_text: prompt });
+  await waitFor(() => m.of('agent.interaction.request').length > asks, `a permission ask for "${prompt}"`, 90_000);
+  const ask = m.of('agent.interaction.request')[asks];
+  assert.equal(ask.payload.interaction_type, 'PERMISSION');
+  assert.ok(ask.payload.options?.some((o) => o.value === answer), `"${answer}" is offered`);
+  m.send('control.interaction.response', { interaction_id: ask.payload.interaction_id, selected_value: answer });
+  await waitFor(() => m.of('session.turn.end').length > ends, `the turn of "${prompt}" ends`, 90_000);
+}
+
+/**
+ * Issue 11 item 4: one rule granted through Claude Code's `can_use_tool` ("Allow for this session",
+ * the real CLI against the scripted mock model) and one through the built-in agent ("Always
+ * allow"); the host's one rules store lists both, with the agent that granted each, for a master
+ * (GET /v1/permission-rules).
+ */
+async function permissionRulesOfBothAgents(t: Target, mock: MockModelServer, builtin: RawMaster): Promise<void> {
+  const auth = { authorization: `Bearer ${t.token}` };
+  const created = await fetch(`${t.url}/v1/sessions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ agent: 'claude-code', name: 'claude' }) });
+  assert.equal(created.status, 201, await created.clone().text());
+  const { session_id } = (await created.json()) as { session_id: string };
+  const cc = await new RawMaster({ ...t, session_id }).open();
+  try {
+    mock.enqueue(ANTHROPIC, claude.tool('Write', { file_path: join(t.workspace, 'notes.txt'), content: 'from claude\n' }), claude.text('Written.'));
+    await promptAnswering(cc, 'write notes.txt', 'allow_session');
+    assert.ok(cc.of('tool.invoke.result').some((f) => f.payload.tool_name === 'Write' && f.payload.status === 'success'), 'Claude wrote the file');
+  } finally {
+    cc.close();
+  }
+  await promptAnswering(builtin, 'run `echo granted`', 'allow_always');
+  const res = await fetch(`${t.url}/v1/permission-rules`, { headers: auth });
+  assert.equal(res.status, 200);
+  const { rules } = (await res.json()) as { rules: Array<{ tool_name: string; lifetime: string; decision: string; created_by: string; session_id?: string; command_prefix?: string }> };
+  assert.deepEqual(
+    rules.map((r) => [r.tool_name, r.decision, r.lifetime, r.created_by]).sort(),
+    [
+      ['Bash', 'allow', 'always', 'builtin'],
+      ['Write', 'allow', 'session', 'claude-code'],
+    ],
+    'both rules are listed, whichever agent granted them',
+  );
+  assert.equal(rules.find((r) => r.created_by === 'claude-code')?.session_id, session_id);
+  assert.equal(rules.find((r) => r.created_by === 'builtin')?.command_prefix, 'echo granted');
+  // Without the token the list is refused like every other host route.
+  assert.equal((await fetch(`${t.url}/v1/permission-rules`)).status, 401);
+}
+
+async function scenario(t: Target, browser: Browser, mock: MockModelServer): Promise<void> {
   const raw = await new RawMaster(t).open();
   const watcher = await new RawMaster(t).open();
   try {
@@ -269,8 +333,8 @@ async function scenario(t: Target, browser: Browser): Promise<void> {
     await assertFullTranscript(second, want, 'a second fresh page shows the full transcript');
     await context.close();
 
-    // 5. Owned by `agents` (issue 11 item 4).
-    await permissionRulesOfBothAgents(t);
+    // 5. Permission rules granted through Claude Code and through the built-in agent (item 4).
+    await permissionRulesOfBothAgents(t, mock, raw);
   } finally {
     raw.close();
     watcher.close();
@@ -280,27 +344,31 @@ async function scenario(t: Target, browser: Browser): Promise<void> {
 describe('host: one product behind every door — rawp serve and the editor host pass the same scenario (issue 11 "Done when")', function () {
   this.timeout(240_000);
   let browser: Browser;
+  let mock: MockModelServer;
   const targets: Target[] = [];
   before(async () => {
+    mock = await MockModelServer.start();
+    installAnthropic(mock);
     assert.ok(existsSync(CHROMIUM), `Chromium at ${CHROMIUM}`);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   });
   after(async () => {
     await browser?.close();
+    await mock?.stop();
   });
   afterEach(async () => {
     for (const t of targets.splice(0)) await t.close();
   });
 
-  it('slash-commands §6 §17.3.2 §13.1 a real rawp serve child process: workspace command expanded for a remote master, browser follow-up queued, fresh browser attach and reload show the full transcript', async () => {
-    const t = await serveTarget();
+  it('slash-commands §6 §17.3.2 §13.1 §17.3.1 a real rawp serve child process: workspace command expanded for a remote master, browser follow-up queued, fresh browser attach and reload show the full transcript, permission rules of Claude Code and the built-in agent both listed', async () => {
+    const t = await serveTarget(mock);
     targets.push(t);
-    await scenario(t, browser);
+    await scenario(t, browser, mock);
   });
 
-  it('slash-commands §6 §17.3.2 §13.1 the editor host (SessionHost + its sharing server): the same scenario passes', async () => {
-    const t = await editorTarget();
+  it('slash-commands §6 §17.3.2 §13.1 §17.3.1 the editor host (SessionHost + its sharing server): the same scenario passes', async () => {
+    const t = await editorTarget(mock);
     targets.push(t);
-    await scenario(t, browser);
+    await scenario(t, browser, mock);
   });
 });
