@@ -24,7 +24,7 @@ function interruptedTurn(): { frames: WireFrame[]; turn_id: string; invocation_i
 }
 
 describe('host/journal closing: a restored session whose host died mid-turn', () => {
-  it('§7.8.1 / §7.8.2: the open tool call, the unanswered question, the turn and the agent state are closed with frames marked metadata.synthetic, in §7.5.3 order', () => {
+  it('§7.8.2-1 §7.8.1-3 app restart: the open tool call, the unanswered question, the turn and the agent state are closed with frames marked metadata.synthetic, in §7.5.3 order', () => {
     const { frames, turn_id, invocation_id, interaction_id } = interruptedTurn();
     const last = frames[frames.length - 1].timestamp;
     const out = closingFrames(session_id, frames, clockAfter(last, { now: () => new Date(0) }));

@@ -122,7 +122,7 @@ describe('host: session host', () => {
     assert.deepEqual(host.list(), []);
   });
 
-  it('§7.8 a session interrupted by a reload is restored: open tool calls finalized as synthetic cancelled results, agent running again', async () => {
+  it('§7.8.2-1 a session interrupted by a reload is restored: open tool calls finalized as synthetic cancelled results, agent running again', async () => {
     const never = new Promise<void>(() => undefined);
     host = h.makeHost({ scripted: { turns: [{ steps: [{ kind: 'tool', name: 'Read', id: 'inv-1', input: { file_path: 'src/greeting.ts' }, untilAborted: true }, { kind: 'waitFor', promise: never }] }] } });
     const id = await host.create({ agent: 'scripted', name: 'My work' });

@@ -150,7 +150,7 @@ describe('remote/killRestart: rawp serve survives kill -9 through its journal (i
     return join(stateDir, 'workspaces', ws[0], 'sessions', `${session_id}.jsonl`);
   }
 
-  it('§7.8.2 / §13.7: after kill -9 mid-turn and a restart, GET /v1/sessions lists the same session, the interrupted turn is finalized with metadata.synthetic frames, and masters reattaching with their last_message_id get exactly the journaled frames they missed (truncated: false); a torn last line is skipped; a pre-crash prompt retried is not run twice', async () => {
+  it('§7.8.2-1 §7.8.1-3 §13.7: after kill -9 mid-turn and a restart, GET /v1/sessions lists the same session, the interrupted turn is finalized with metadata.synthetic frames, and masters reattaching with their last_message_id get exactly the journaled frames they missed (truncated: false); a torn last line is skipped; a pre-crash prompt retried is not run twice', async () => {
     const first = await serve();
     const { session_id } = first;
     const watcher = await attach(first.url, session_id); // A: stays until the kill
