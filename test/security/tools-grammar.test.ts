@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRequests } from '../../src/agents/builtin/grammar';
+import { decodePrompt, FILE_TOKEN_PATTERN, fileTokens } from '../../src/protocol/fileReference';
 import { promptTurn, serve, worstHealthLatency, type Served } from './serveChild';
 
 const N = 200_000;
@@ -40,6 +41,21 @@ describe('security/tools: the built-in grammar (issue 12 findings 2 and 9)', fun
       assert.ok(ms < 200, `${name}: ${ms.toFixed(1)} ms`);
     }
     assert.deepEqual(parseRequests(`read a${' '.repeat(10)}b`), [{ kind: 'read', path: `a${' '.repeat(10)}b` }], 'still the same answer');
+  });
+
+  it('§16.2.2 finding 2: file tokens are found in linear time (180 KB of unterminated tokens took 2.2 s) with exactly the matches of FILE_TOKEN_PATTERN (20,000 random texts)', () => {
+    const alphabet = ['<@file:', 'a', 'Z', '_', '-', '|', '>', '\\', ' ', '<', '@', 'x|y>', '<@file:r|p>'];
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < 20_000; n++) {
+      const t = Array.from({ length: Math.floor(rnd() * 12) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');
+      const expected = [...t.matchAll(FILE_TOKEN_PATTERN)].map((m) => [m.index, m[0], m[1], m[2]]);
+      assert.deepEqual(fileTokens(t).map((m) => [m.index, m[0], m[1], m[2]]), expected, JSON.stringify(t));
+    }
+    const started = process.hrtime.bigint();
+    decodePrompt('<@file:a|'.repeat(N / 9), []);
+    decodePrompt(`${'<@file:a'.repeat(N / 8)}|x>`, []);
+    assert.ok(Number(process.hrtime.bigint() - started) / 1e6 < 200, 'linear');
   });
 
   it('finding 2: while `read a` + 200,000 spaces + `b` runs on rawp serve, /v1/health answers within 200 ms and the turn ends', async () => {

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
 import type { PayloadOf } from '../../protocol/frameTypes';
-import { decodePrompt, escapeUserText, FILE_TOKEN_PATTERN, formatFileToken, tokenDisplayPath } from '../../protocol/fileReference';
+import { decodePrompt, escapeUserText, fileTokens, formatFileToken, tokenDisplayPath } from '../../protocol/fileReference';
 import type { DiffOutput } from '../../tools/diff';
 import type { ToolCallResult } from '../../tools/runner';
 import { ToolRunner } from '../../tools/runner';
@@ -311,7 +311,7 @@ export function referencedPrompt(prompt: Pick<AgentPrompt, 'text' | 'file_refere
   // Tokens the references do not map get a stand-in reference naming their display path, so the
   // §16.2.2 decoder still unescapes the text around them (an escaped `\<@file:…>` stays literal).
   const refs = [...prompt.file_references];
-  for (const m of prompt.text.matchAll(FILE_TOKEN_PATTERN)) {
+  for (const m of fileTokens(prompt.text)) {
     if (!refs.some((r) => r.ref_id === m[1])) refs.push({ ref_id: m[1], path: m[2], name: m[2], workspace_relative_path: m[2] });
   }
   const paths: string[] = [];
