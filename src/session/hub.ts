@@ -16,6 +16,7 @@ import { rawpExtensionOf } from '../protocol/rawpExtension';
 import { admitPrompt, type PromptAdmission } from './admission';
 import type { Connection, ConnectionKind, WireFrame } from './connection';
 import type { HistoryBuffer, SinceResult } from './history';
+import { Inbox } from './inbox';
 import { DEFAULT_REFUSAL_LIMIT, RefusalWindow, type RefusalLimit } from './refusals';
 import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type TimerHandle, type Timers } from './ports';
 
@@ -105,9 +106,8 @@ interface ConnRecord {
   attachedAt: number;
   timer?: TimerHandle;
   refusals: RefusalWindow;
-  /** Frames that arrived while a prompt of this connection was being admitted: handled in order. */
-  backlog: { raw: unknown; admitted: boolean }[];
-  admitting: boolean;
+  /** Its frames in arrival order; a prompt being admitted holds the ones after it (inbox.ts). */
+  inbox: Inbox<{ raw: unknown; admitted: boolean }>;
 }
 
 /** Frames one connection may send while its prompt is being admitted before they are refused. */
@@ -221,8 +221,7 @@ export class Hub {
       extensions: conn.extensions,
       attachedAt: s.history.position,
       refusals: new RefusalWindow(this.refusalLimit),
-      backlog: [],
-      admitting: false,
+      inbox: new Inbox(MAX_BACKLOG, (item) => this.receiveNow(rec, item.raw, item.admitted), () => this.conns.get(conn.id) === rec),
     };
     this.conns.set(conn.id, rec);
     // §13.1 / §13.7: our capabilities go first, before any other frame.
@@ -247,27 +246,9 @@ export class Hub {
   receive(connection_id: string, raw: unknown, options: { admitted?: boolean } = {}): void {
     const rec = this.conns.get(connection_id);
     if (!rec) return;
-    if (rec.backlog.length >= MAX_BACKLOG) {
-      const s = this.sessions.get(rec.session_id);
-      if (s) this.replyError(rec, s, 'RATE_LIMITED', 'too many frames while a prompt is being admitted; this one was dropped', undefined);
-      return;
-    }
-    rec.backlog.push({ raw, admitted: options.admitted === true });
-    this.drain(rec);
-  }
-
-  /** One connection's frames in arrival order; a prompt being admitted holds the ones after it. */
-  private drain(rec: ConnRecord): void {
-    while (!rec.admitting && rec.backlog.length > 0 && this.conns.get(rec.conn.id) === rec) {
-      const next = rec.backlog.shift()!;
-      const pending = this.receiveNow(rec, next.raw, next.admitted);
-      if (!pending) continue;
-      rec.admitting = true;
-      void pending.finally(() => {
-        rec.admitting = false;
-        this.drain(rec);
-      });
-    }
+    if (rec.inbox.push({ raw, admitted: options.admitted === true })) return;
+    const s = this.sessions.get(rec.session_id);
+    if (s) this.replyError(rec, s, 'RATE_LIMITED', 'too many frames while a prompt is being admitted; this one was dropped', undefined);
   }
 
   private receiveNow(rec: ConnRecord, raw: unknown, admitted: boolean): Promise<void> | undefined {
