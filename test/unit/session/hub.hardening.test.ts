@@ -38,7 +38,7 @@ class HostileSource implements HubSessionSource {
 
 class ClosingConnection extends RecordingConnection {
   why?: CloseWhy;
-  close(reason: string, why?: CloseWhy): void {
+  override close(reason: string, why?: CloseWhy): void {
     super.close(reason);
     this.why = why;
   }
