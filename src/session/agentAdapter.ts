@@ -111,6 +111,11 @@ export interface AgentAdapter {
   setMode?(mode: AgentModeName): Promise<void>;
   /** Compact the context (only when `context_compaction` was announced). */
   compact?(instruction: string | undefined, target_token_ratio: number | undefined): Promise<PayloadOf<'session.compacted'>>;
+  /**
+   * Re-check what the tools depend on (a CLI installed or removed, a key set) and emit
+   * `tool.catalog.publish` when a status changed (§5.4.1-2). The engine calls it while idle.
+   */
+  refreshTools?(): void;
   /** Stop for good: kill processes (SIGTERM, SIGKILL after 5 s), release resources. */
   dispose(): Promise<void>;
 }

@@ -59,6 +59,8 @@ export interface AgentSessionOptions {
   firstTurnIndex?: number;
   /** When the session began (a session restored after a restart keeps its own). */
   created_at?: string;
+  /** How often tool statuses are re-checked while idle (§5.4.1-2; adapters with refreshTools). Default 10 s, 0 = never. */
+  toolRecheckMs?: number;
   /** §16.1 fuzzy file search; when given, `file_search_fuzzy` is announced. */
   fileSearch?: (query: PayloadOf<'control.file.search'>, signal: AbortSignal) => Promise<PayloadOf<'session.file.candidates'>>;
 }
@@ -73,6 +75,8 @@ interface ActiveTurn {
   /** Resolves when the adapter's prompt() settles, or when the cancel grace runs out. */
   release?: () => void;
   graceTimer?: TimerHandle;
+  /** A master cancelled it (§6.1.2): the end says so even when the session ends meanwhile. */
+  cancelRequested?: boolean;
 }
 
 /** Frame types only the engine itself sends; an adapter emitting one is ignored. */
@@ -120,6 +124,7 @@ export class AgentSession implements HubSessionSource {
   private readonly usage = new UsageLedger();
   private readonly searches = new Map<string, AbortController>();
   private readonly host: AgentHost;
+  private recheckTimer?: TimerHandle;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.session_id = options.session_id ?? newId();
@@ -198,6 +203,30 @@ export class AgentSession implements HubSessionSource {
     this.emit('agent.commands.publish', this.commands());
     this.ready = true;
     this.setState('idle', 'initialized');
+    this.scheduleToolRecheck();
+  }
+
+  /**
+   * §5.4.1-2: a tool's status may change while nothing runs (a CLI installed, a key set); the
+   * adapter re-checks now and then while the session is idle and republishes when it changed.
+   * (Before each turn the adapters check as well.)
+   */
+  private scheduleToolRecheck(): void {
+    const every = this.options.toolRecheckMs ?? 10_000;
+    const adapter = this.options.adapter;
+    if (!adapter.refreshTools || every <= 0 || this.ending) return;
+    this.recheckTimer = this.timers.setTimeout(() => {
+      this.recheckTimer = undefined;
+      if (this.ending) return;
+      if (!this.turn && !this.busy) {
+        try {
+          adapter.refreshTools?.();
+        } catch (e) {
+          this.logger.warn('tool status re-check failed', { error: String(e) });
+        }
+      }
+      this.scheduleToolRecheck();
+    }, every);
   }
 
   /** An accepted frame from a peer. Never throws. */
@@ -345,7 +374,7 @@ export class AgentSession implements HubSessionSource {
 
   /** Close what is open, then turn.end followed immediately by session.usage (§7.5.2). */
   private finishTurn(turn: ActiveTurn, stop_reason: PayloadOf<'session.turn.end'>['stop_reason'], outcome: TurnOutcome | undefined): void {
-    turn.stream.closeAll(stop_reason === 'cancelled' || stop_reason === 'error', stop_reason === 'cancelled');
+    turn.stream.closeAll(stop_reason === 'cancelled' || stop_reason === 'error', stop_reason === 'cancelled' || turn.cancelRequested === true);
     this.interactions.cancelAll();
     const end: PayloadOf<'session.turn.end'> = { turn_id: turn.id, stop_reason, tool_invocation_count: turn.stream.toolCount };
     if (outcome?.structured_output) end.structured_output = outcome.structured_output;
@@ -368,6 +397,7 @@ export class AgentSession implements HubSessionSource {
     }
     if (turn.stream.cancelling) return;
     turn.stream.cancelling = true;
+    turn.cancelRequested = true;
     turn.controller.abort(reason ?? 'user_cancelled');
     this.interactions.cancelAll();
     turn.graceTimer = this.timers.setTimeout(() => turn.release?.(), this.options.cancelGraceMs ?? this.permissions.policy.cancelGraceMs + 1000);
@@ -468,6 +498,7 @@ export class AgentSession implements HubSessionSource {
 
   private async runEnd(reason: DeleteReason, deleted_by: DeletedBy): Promise<void> {
     this.ending = true;
+    if (this.recheckTimer !== undefined) this.timers.clearTimeout(this.recheckTimer);
     const turn = this.turn;
     if (turn) {
       turn.stream.cancelling = true;
@@ -599,7 +630,11 @@ export class AgentSession implements HubSessionSource {
     const interaction_id = request.interaction_id && !this.interactions.has(request.interaction_id) ? request.interaction_id : newId();
     const req = { ...request, interaction_id };
     if (req.interaction_type === 'PERMISSION' && !req.context?.tool_name) {
-      this.logger.warn('PERMISSION interaction without context.tool_name (§17.3.1)');
+      // §17.3.1-2: a permission question names its tool. An adapter that left it out asks about
+      // the call it just made: the latest one still running.
+      const tool_name = turn.stream.latestOpenTool();
+      if (tool_name) req.context = { ...req.context, tool_name };
+      else this.logger.warn('PERMISSION interaction without context.tool_name and no running call to name (§17.3.1-2)');
     }
     this.emit('agent.interaction.request', req, { metadata });
     const before = this.state;

@@ -150,6 +150,11 @@ export class TurnStream {
     return this.tools.size;
   }
 
+  /** The tool of the most recent call still running, if any. */
+  latestOpenTool(): string | undefined {
+    return [...this.tools.values()].at(-1)?.tool_name;
+  }
+
   private request(payload: PayloadOf<'tool.invoke.request'>, metadata: Metadata | undefined): void {
     if (this.cancelling) return this.drop('tool.invoke.request', 'turn is being cancelled');
     const id = payload.invocation_id;
@@ -165,6 +170,9 @@ export class TurnStream {
       void _never;
       payload = plain;
     }
+    // §4.6.1: the state turns tool_calling as the call goes out — before its request, so nothing
+    // but the subagent's own frames stands between a subagent's started and ended.
+    if (verdict.allowed) this.deps.toolsRunning?.(this.tools.size + 1);
     this.deps.emit('tool.invoke.request', payload, metadata);
     const open: OpenTool = { tool_name: payload.tool_name, startedAt: this.deps.clock.now().getTime(), metadata };
     this.tools.set(id, open);
@@ -184,7 +192,6 @@ export class TurnStream {
       if (description !== undefined) started.description = description;
       this.deps.emit('agent.subagent.started', started, metadata);
     }
-    this.deps.toolsRunning?.(this.tools.size);
   }
 
   private result(payload: PayloadOf<'tool.invoke.result'>, metadata: Metadata | undefined, synthesized = false): void {

@@ -131,6 +131,12 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
     };
   }
 
+  /** §5.4.1-2: the engine asks while idle; a shell that appeared or vanished republishes the catalog. */
+  refreshTools(): void {
+    const runner = this.runner;
+    if (runner) runner.options.catalog.refresh(runner.host);
+  }
+
   async dispose(): Promise<void> {
     // No process of our own: Bash kills its process group at the end of every call.
     this.runner = undefined;

@@ -152,6 +152,12 @@ export class OpenAIAdapter implements AgentAdapter {
     return { stop_reason: 'error', usage };
   }
 
+  /** §5.4.1-2: the engine asks while idle; a shell that appeared or vanished republishes the catalog. */
+  refreshTools(): void {
+    const runner = this.runner;
+    if (runner) runner.options.catalog.refresh(runner.host);
+  }
+
   async dispose(): Promise<void> {
     this.runner = undefined;
   }

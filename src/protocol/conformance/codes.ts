@@ -42,7 +42,7 @@ export const CODES = {
   // Set-up, prompts, compaction, the end (§13.1, §17.3.2, §6.3.1, §7.7.1, §4.4.1, §7.4.1).
   CATALOG_BEFORE_EXCHANGE: { severity: 'error', clause: '§13.1-3', summary: 'tool.catalog.publish or agent.commands.publish before the session.capabilities exchange was complete (the peer\'s came later)' },
   PROMPT_NOT_REFUSED: { severity: 'error', clause: '§17.3.2-2', summary: 'a control.prompt.request during a turn not answered with session.error PROMPT_IN_PROGRESS before that turn ended' },
-  COMPACTION_NOT_REFUSED: { severity: 'error', clause: '§6.3.1-3', summary: 'control.session.compact to a client without context_compaction not answered with session.error COMPACTION_NOT_SUPPORTED' },
+  COMPACTION_NOT_REFUSED: { severity: 'error', clause: '§6.3.1-2', summary: 'control.session.compact to a client without context_compaction not answered with session.error COMPACTION_NOT_SUPPORTED' },
   COMPACTED_WITHOUT_CAPABILITY: { severity: 'error', clause: '§6.3.1', summary: 'session.compacted from a client that did not announce context_compaction' },
   FRAME_AFTER_DELETED: { severity: 'error', clause: '§7.7.1-1', summary: 'a frame after the session.deleted that ended the session (it comes right before the close)' },
   LIFE_AFTER_FATAL: { severity: 'error', clause: '§7.5.3-1', summary: 'after a fatal agent.error or session.error, a frame other than the §7.5.3 clean-up and session.deleted' },

@@ -117,7 +117,7 @@ describe('agents/builtin: the offline agent over the real tools', () => {
     assert.match(lastText(), /\[~\] write tests/);
   });
 
-  it('§9.1 "plan: …" sends a plan document (content_role plan) and §9.2 asks YN approval before carrying it out', async () => {
+  it('§9.1 "plan: …" sends a plan document (content_role plan) and §9.2-1 asks YN approval before carrying it out', async () => {
     await run('plan: read src/a.ts; replace `hello` with `bye` in src/a.ts; make it faster');
     const planDeltas = host.ofType('agent.text.delta').filter((d) => d.metadata?.content_role === 'plan');
     assert.ok(planDeltas.length > 0);

@@ -3,7 +3,7 @@
 // cites the clause id it guards and fails when the clause breaks; every stream a master recorded
 // must also pass `rawp validate` (the engine is checked by its own validator).
 import { strict as assert } from 'node:assert';
-import type { Frame, FrameOf, FrameType, VendorFrame } from '../../../src/protocol/frameTypes';
+import { FRAME_TYPES, type Frame, type FrameOf, type FrameType, type VendorFrame } from '../../../src/protocol/frameTypes';
 import { validateText } from '../../../src/protocol/conformance';
 import { serve, type Served, waitFor } from '../../security/serveChild';
 import { TestMaster } from '../remote/harness';
@@ -25,6 +25,12 @@ function assertValid(m: TestMaster, what: string): void {
   const r = validateText(text);
   const errors = r.problems.filter((p) => p.severity === 'error');
   assert.deepEqual(errors, [], `${what}: the engine's stream breaks a MUST`);
+}
+
+/** The turn this prompt started is over and the agent is idle again (not the idle of the turn before). */
+function idleAfterTurn(frames: (Frame | VendorFrame)[]): boolean {
+  const start = frames.findIndex((f) => f.type === 'session.turn.start');
+  return start >= 0 && frames.slice(start).some((f) => f.type === 'agent.state.changed' && f.payload.current_state === 'idle');
 }
 
 /** Sends a prompt; answers every permission question with allow_once until `until` holds. */
@@ -57,6 +63,29 @@ describe('conformance: engine and hub clauses against a real rawp serve', functi
     s = undefined;
   });
 
+  it('§2.1-1 §2.1-3 §3.1.1-1 every frame of a whole session (read, edit, command, subagent, plan mode, compaction) has the full envelope, millisecond timestamps and a type of the spec', async () => {
+    s = await serve({ 'a.txt': 'a\n' });
+    const m = await s.master();
+    await promptUntil(m, 'read a.txt\nreplace `a` with `b` in a.txt\nrun `echo hi`', (fs) => fs.some((f) => f.type === 'session.usage'));
+    await promptUntil(m, 'delegate: read a.txt', idleAfterTurn);
+    m.client.send('control.mode.switch', { mode: 'plan' });
+    await waitFor(() => m.frames.some((f) => (f.type === 'agent.state.changed' && f.payload.reason === 'mode_switch') || f.type === 'session.error'), 'the switch');
+    assert.deepEqual(ofType(m.frames, 'session.error').map((f) => f.payload.message), []);
+    await promptUntil(m, 'run `echo no`', (fs) => fs.some((f) => f.type === 'session.usage'));
+    m.client.send('control.session.compact', {});
+    await waitFor(() => m.frames.some((f) => f.type === 'session.compacted'), 'the compaction');
+    for (const f of m.frames) {
+      assert.equal(f.v, 1);
+      for (const k of ['type', 'message_id', 'timestamp', 'session_id'] as const) assert.equal(typeof f[k], 'string', `${f.type} has ${k}`);
+      assert.equal(f.session_id, s.session_id);
+      assert.ok(typeof f.payload === 'object' && f.payload !== null);
+      assert.match(f.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'ISO 8601 with milliseconds');
+      assert.ok(f.type in FRAME_TYPES || f.type.startsWith('x-'), `${f.type} is a spec type or x-{vendor}`);
+    }
+    assert.ok(m.frames.some((f) => f.type === 'agent.subagent.started'));
+    assertValid(m, 'a whole session');
+  });
+
   it('§6.1.2-1 cancel while a command runs (no text block open): agent.text.done with is_cancelled: true, the call cancelled, the turn ends cancelled', async () => {
     s = await serve({ 'a.txt': 'a\n' });
     const m = await s.master();
@@ -77,17 +106,18 @@ describe('conformance: engine and hub clauses against a real rawp serve', functi
     assertValid(m, 'cancel mid-command');
   });
 
-  it('§4.6.1 while a Bash command runs the state is tool_calling, and thinking again once it answered', async () => {
+  it('§4.6.1 while a Bash command runs the state is tool_calling (from its request to its result), and thinking again once it answered', async () => {
     s = await serve();
     const m = await s.master();
     const from = m.frames.length;
-    await promptUntil(m, 'run `echo hi`', (fs) => fs.some((f) => f.type === 'session.usage'));
+    await promptUntil(m, 'run `echo hi`', idleAfterTurn);
     const frames = m.frames.slice(from);
     const states = ofType(frames, 'agent.state.changed').map((f) => f.payload.current_state);
     const request = frames.findIndex((f) => f.type === 'tool.invoke.request');
     const result = frames.findIndex((f) => f.type === 'tool.invoke.result');
     const calling = frames.findIndex((f) => f.type === 'agent.state.changed' && f.payload.current_state === 'tool_calling');
-    assert.ok(calling > request && calling < result, `tool_calling between the request and its result (states: ${states.join(' → ')})`);
+    assert.ok(calling >= 0 && calling < request && request < result, `tool_calling as the call goes out, before its result (states: ${states.join(' → ')})`);
+    assert.ok(!frames.slice(calling, result).some((f) => f.type === 'agent.state.changed' && f.payload.current_state === 'thinking'), 'tool_calling all the while the command runs');
     const back = frames.findIndex((f, i) => i > result && f.type === 'agent.state.changed' && f.payload.current_state === 'thinking');
     assert.ok(back > result, 'thinking again after the result');
     assert.equal(states[states.length - 1], 'idle');
@@ -109,7 +139,7 @@ describe('conformance: engine and hub clauses against a real rawp serve', functi
     assertValid(m, 'mode round trip');
   });
 
-  it('§2.4-3 a control.mode.switch from master A reaches master B, which announced no plan_mode', async () => {
+  it('§2.4-3 §12.2.1-1 §14.2-4 a control.mode.switch from master A reaches master B, which announced no plan_mode; B still gets no frame of a feature it did not announce', async () => {
     s = await serve();
     const a = await s.master();
     const b = await masterWith(s, { thinking_stream: true });

@@ -62,8 +62,10 @@ describe('protocol/fileReference: the §16.2 token codec', () => {
     );
   });
 
-  it('§16.2.1 the canonical regex is the one of spec/file-reference.md', () => {
+  it('§16.2.1-3 the canonical regex is the one of spec/file-reference.md, and it matches only unescaped tokens', () => {
     assert.equal(FILE_TOKEN_PATTERN.source, '(?<!\\\\)<@file:([a-zA-Z0-9_-]+)\\|([^>]+)>');
+    const dec = decodePrompt('\\<@file:ref_0|a.ts> <@file:ref_0|a.ts>', [ref('ref_0', 'a.ts')]);
+    assert.equal(dec.segments.filter((s) => s.kind === 'file').length, 1, 'the escaped one is text');
   });
 
   it('§16.2.1-4 §16.2.1-5 an unmapped token stays in the text literally, never dropped', () => {

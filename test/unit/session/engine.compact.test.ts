@@ -38,7 +38,7 @@ describe('session/engine: compaction (§6.3.1, §7.2.1)', () => {
     assert.equal(h.ofType('session.compacted', from)[0].payload.trigger, 'manual');
   });
 
-  it('§6.3.1 utilization ≥ 0.95 after a turn: the engine compacts by itself with trigger "auto"', async () => {
+  it('§6.3.1-1 utilization ≥ 0.95 after a turn: the engine compacts by itself with trigger "auto"', async () => {
     const h = await EngineHarness.start({
       ...COMPACT,
       turns: [{ steps: [{ kind: 'text', chunks: ['big'] }], outcome: { usage: { input_tokens: 1, output_tokens: 1, context_capacity: 1000, context_used: 960 } } }],
@@ -49,7 +49,7 @@ describe('session/engine: compaction (§6.3.1, §7.2.1)', () => {
     assert.equal(h.ofType('session.usage', from)[0].payload.context_window?.utilization, 0.96);
   });
 
-  it('§6.3.1 between 0.80 and 0.95 the engine only compacts when the host\'s policy says so', async () => {
+  it('§6.3.1-3 between 0.80 and 0.95 the engine only compacts when the host\'s policy says so', async () => {
     const usage = { input_tokens: 1, output_tokens: 1, context_capacity: 1000, context_used: 850 };
     const quiet = await EngineHarness.start({ ...COMPACT, turns: [{ steps: [], outcome: { usage } }] });
     await quiet.runTurn();

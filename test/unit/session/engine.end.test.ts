@@ -42,7 +42,7 @@ describe('session/engine: ending, renaming (§7.5.3, §7.6, §7.7, §4.4.1)', ()
     assert.equal(h.ofType('session.deleted', from)[0].payload.reason, 'error');
   });
 
-  it('§4.4.1 an agent.error with severity fatal ends the session with the clean-up frames', async () => {
+  it('§4.4.1-1 an agent.error with severity fatal ends the session: the agent is disposed, then the clean-up frames', async () => {
     const h = await EngineHarness.start({
       turns: [{ steps: [{ kind: 'text', chunks: ['half'], done: false }, { kind: 'error', payload: { error_code: 'CRASH', message: 'gone', severity: 'fatal', recoverable: false } }, { kind: 'tool', name: 'Bash', input: {}, untilAborted: true }] }],
     });
@@ -53,6 +53,7 @@ describe('session/engine: ending, renaming (§7.5.3, §7.6, §7.7, §4.4.1)', ()
     assert.deepEqual(types.slice(types.indexOf('agent.error')), ['agent.error', 'agent.text.done', 'session.turn.end', 'session.usage', 'session.deleted']);
     assert.equal(h.ofType('agent.text.done', from)[0].payload.is_cancelled, true);
     assert.equal(h.ended?.reason, 'error');
+    assert.equal(h.adapter.disposed, 1, 'the agent process is cleaned up');
   });
 
   it('§4.4.1 a warning agent.error keeps the session', async () => {

@@ -3,7 +3,7 @@ import { EngineHarness } from '../../support/engineHarness';
 import { ScriptedAdapter } from '../../support/scriptedAdapter';
 
 describe('session/engine: opening sequence (§13.1, §12.2.1, §17.4)', () => {
-  it('§13.1-2 §13.1-3 §13.1-4 session.capabilities first, then tool.catalog.publish and agent.commands.publish, then agent.state.changed → idle', async () => {
+  it('§13.1-1 §13.1-2 §13.1-3 §13.1-4 session.capabilities first, then tool.catalog.publish and agent.commands.publish, then agent.state.changed → idle', async () => {
     const h = await EngineHarness.start();
     assert.deepEqual(h.types(), ['session.capabilities', 'tool.catalog.publish', 'agent.commands.publish', 'agent.state.changed']);
     const state = h.ofType('agent.state.changed')[0].payload;

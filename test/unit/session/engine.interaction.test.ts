@@ -23,7 +23,7 @@ describe('session/engine: interactions (§4.3, §6.2, §17.3.1)', () => {
     assert.deepEqual(h.adapter.answers[0].answer, { kind: 'response', selected_value: 'allow' });
   });
 
-  it('§17.3.1 control.interaction.timeout is a denial for a permission, even with a default_value', async () => {
+  it('§17.3.1-1 control.interaction.timeout is a denial for a permission, even with a default_value', async () => {
     const h = await EngineHarness.start({ turns: [{ steps: [{ kind: 'tool', name: 'Bash', input: {}, ask: { default_value: 'allow' } }] }] });
     const from = h.frames.length;
     h.prompt();
