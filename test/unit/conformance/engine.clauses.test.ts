@@ -89,7 +89,7 @@ describe('conformance: engine clauses with the built-in agent', () => {
     const shell = join(dir, 'sh');
     const frames: Frame[] = [];
     const session = new AgentSession({
-      adapter: new BuiltinAgent({ rulesFile: join(dir, 'rules.json'), settings: { shell } }),
+      adapter: new BuiltinAgent({ settings: { shell } }),
       out: (f) => void frames.push(f),
       workspacePath: dir,
       toolRecheckMs: 20,
