@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { isExecutableFile } from '../workspace/localFiles';
 import { z } from 'zod';
-import { supervisedArgs } from './shell/supervisor';
+import { SUPERVISOR_SHELL, supervisedArgs } from './shell/supervisor';
 import { toolEnvironment } from './shell/toolEnvironment';
 import { truncateText } from './truncate';
 import { defineTool, type ToolOutcome } from './types';
@@ -45,7 +45,10 @@ export const BashTool = defineTool({
       let ended: 'timeout' | 'cancelled' | undefined;
       let killTimer: ReturnType<typeof setTimeout> | undefined;
       // stdin is the supervising pipe (shell/supervisor.ts): the group dies when the host does.
-      const child = spawn(ctx.settings.shell, supervisedArgs(input.command), { cwd: ctx.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: toolEnvironment() });
+      // Without a POSIX /bin/sh to supervise, the user's shell runs the command directly (no supervision).
+      const supervised = isExecutableFile(SUPERVISOR_SHELL);
+      const [file, args] = supervised ? [SUPERVISOR_SHELL, supervisedArgs(ctx.settings.shell, input.command)] : [ctx.settings.shell, ['-c', input.command]];
+      const child = spawn(file, args, { cwd: ctx.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: toolEnvironment() });
       child.stdin.on('error', () => undefined); // the group may be gone before we close our end
       const stop = (why: 'timeout' | 'cancelled') => {
         if (ended || child.pid === undefined) return;

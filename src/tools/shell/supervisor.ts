@@ -6,17 +6,23 @@
 // dies — the kernel closes the pipe, the read returns, and the watchdog kills the whole group.
 // The command itself reads /dev/null, as it did before.
 
-/** The supervising script: `$1` is the command. Exit status is the command's. */
+/**
+ * The supervising script, always run by /bin/sh (POSIX), whatever shell the user chose:
+ * `$1` is that shell, `$2` the command, run as `shell -c command`. Exit status is the command's.
+ */
 const SCRIPT = [
-  'rawp_command=$1; set --', // the command sees no positional parameters, as with `sh -c`
+  'rawp_shell=$1; rawp_command=$2; set --',
   // An asynchronous list reads /dev/null unless redirected explicitly, hence fd 3 for the watchdog.
   'exec 3<&0',
   '(read -r _ <&3; kill -KILL 0) &', // watchdog: EOF on the pipe = the host is gone
-  'eval "$rawp_command" </dev/null 3<&- &',
+  '"$rawp_shell" -c "$rawp_command" </dev/null 3<&- &',
   'wait $!',
 ].join('\n');
 
-/** The argv for `shell` that runs `command` under the supervising pipe (spawn with stdin: 'pipe'). */
-export function supervisedArgs(command: string): string[] {
-  return ['-c', SCRIPT, 'rawp-tool', command];
+/** The POSIX shell that supervises. */
+export const SUPERVISOR_SHELL = '/bin/sh';
+
+/** The argv for SUPERVISOR_SHELL that runs `command` with `shell` under the supervising pipe (spawn with stdin: 'pipe'). */
+export function supervisedArgs(shell: string, command: string): string[] {
+  return ['-c', SCRIPT, 'rawp-tool', shell, command];
 }
