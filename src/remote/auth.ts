@@ -23,30 +23,34 @@ export function tokenProblem(token: string): string | undefined {
   return undefined;
 }
 
-/** Alphabets a token may be drawn from, smallest first; the first that covers it sets bits/char. */
-const ALPHABETS: [RegExp, number][] = [
+/**
+ * Small alphabets a random token is unlikely to stay within by chance: when one covers the token,
+ * it sets the bits per character; otherwise base64url's 6 bits count. (Larger subsets such as
+ * letters-only are left out: a random 22-character base64url token has no digit, `-` or `_` one
+ * time in a hundred.)
+ */
+const SMALL_ALPHABETS: [RegExp, number][] = [
   [/^[0-9]+$/, 10],
   [/^[0-9a-f]+$/, 16],
   [/^[0-9A-F]+$/, 16],
   [/^[a-z]+$/, 26],
   [/^[A-Z]+$/, 26],
-  [/^[0-9a-z]+$/, 36],
-  [/^[0-9A-Z]+$/, 36],
-  [/^[A-Za-z]+$/, 52],
-  [/^[0-9A-Za-z]+$/, 62],
 ];
 
 /**
- * An upper estimate of a token's randomness: length × log2(the smallest usual alphabet covering
- * it), and nothing for a token that is one short piece repeated or uses under 6 distinct
- * characters (a random 32-character hex token does that with probability < 1e-12).
+ * An upper estimate of a token's randomness in bits: length × log2(its alphabet), and nothing for
+ * a token that is one short piece repeated, uses under 6 distinct characters, or is more than half
+ * one character. A random 32-hex-digit token scores 128; one of them fails with probability
+ * < 1e-12, a random 22-character base64url token with about 5e-9.
  */
 export function estimatedBits(token: string): number {
-  if (new Set(token).size < 6) return 0;
+  const counts = new Map<string, number>();
+  for (const c of token) counts.set(c, (counts.get(c) ?? 0) + 1);
+  if (counts.size < 6 || Math.max(...counts.values()) * 2 > token.length) return 0;
   for (let p = 1; p <= token.length / 2; p++) {
     if (token.length % p === 0 && token.slice(0, p).repeat(token.length / p) === token) return 0;
   }
-  const size = ALPHABETS.find(([re]) => re.test(token))?.[1] ?? 64;
+  const size = SMALL_ALPHABETS.find(([re]) => re.test(token))?.[1] ?? 64;
   return token.length * Math.log2(size);
 }
 
