@@ -12,7 +12,7 @@ import type { WireFrame } from '../../session/connection';
 import type { HistoryRecord } from '../../session/history';
 import type { Logger } from '../../session/ports';
 import type { SessionMeta } from './format';
-import { readJournalFile, type JournalContents } from './readJournal';
+import { readJournalFile, type JournalContents, type JournalLine } from './readJournal';
 import { SessionJournal } from './sessionJournal';
 import { readSessionIndex, writeSessionIndex } from './sessionIndex';
 import { StateLock } from './stateLock';
@@ -38,7 +38,7 @@ export interface RestoredSession {
   /** Lines that could not be read (reported, kept in a `.corrupt` copy, left out). */
   corruptLines: number;
   /** Where appending resumes. */
-  readonly resume: { goodBytes: number; lineBytes: number[] };
+  readonly resume: { goodBytes: number; lines: JournalLine[] };
 }
 
 export class Journal {
@@ -107,7 +107,7 @@ export class Journal {
         frames,
         torn: contents.tornBytes > 0,
         corruptLines: contents.corrupt.length,
-        resume: { goodBytes: contents.goodBytes, lineBytes: contents.lineBytes },
+        resume: { goodBytes: contents.goodBytes, lines: contents.lines },
       });
     }
     for (const gone of indexed.values()) log.warn(`session ${gone.session_id} is in the index but its journal is gone; dropped`);

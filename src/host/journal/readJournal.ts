@@ -6,12 +6,18 @@ import type { WireFrame } from '../../session/connection';
 import type { HistoryRecord } from '../../session/history';
 import { decodeHeader, decodeRecord, type JournalHeader } from './format';
 
+/** One record line of the file: its size with the newline, and whether it is an alias record. */
+export interface JournalLine {
+  bytes: number;
+  alias: boolean;
+}
+
 export interface JournalContents {
   /** Undefined when the first line is missing or unreadable. */
   header?: JournalHeader;
   records: HistoryRecord<WireFrame>[];
-  /** Byte length of every complete record line (newline included), header excluded, in order. */
-  lineBytes: number[];
+  /** Every complete record line (header excluded), in order. */
+  lines: JournalLine[];
   /** Bytes up to and including the last newline: where appending goes on (a torn tail is cut). */
   goodBytes: number;
   /** The bytes after the last newline: a record the crash cut short (0 when none). */
@@ -29,7 +35,7 @@ export function readJournalFile(file: string, fallbackId: string): JournalConten
 
 export function parseJournal(bytes: Buffer, fallbackId: string): JournalContents {
   let session_id = fallbackId;
-  const out: JournalContents = { records: [], lineBytes: [], goodBytes: 0, tornBytes: 0, corrupt: [] };
+  const out: JournalContents = { records: [], lines: [], goodBytes: 0, tornBytes: 0, corrupt: [] };
   let start = 0;
   let lineNo = 0;
   let lastFrameSeq = -1;
@@ -51,9 +57,11 @@ export function parseJournal(bytes: Buffer, fallbackId: string): JournalContents
       else session_id = out.header.session.session_id;
       continue;
     }
-    out.lineBytes.push(size);
+    const line: JournalLine = { bytes: size, alias: false };
+    out.lines.push(line);
     if (text.trim() === '') continue;
     const d = decodeRecord(text, session_id);
+    if (d.ok && 'alias' in d.record) line.alias = true;
     if (!d.ok) {
       out.corrupt.push({ line: lineNo, reason: d.reason });
       continue;

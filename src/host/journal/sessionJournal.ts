@@ -2,14 +2,21 @@
 // appended with a synchronous write(2) before the hub hands it to any connection, so a master can
 // never have seen a frame that a `kill -9` then loses (the kernel keeps what write(2) accepted).
 // fdatasync runs off the loop at turn ends and on close (power loss, docs/decisions/121). The file
-// stays within a byte budget: past it, the newest records that fill half the budget are copied
-// into a fresh file (atomic rename) and the dropped positions stay gaps, so a reattach from before
-// them is honestly reported as truncated (docs/decisions/122).
+// stays within a byte budget: past it, the newest frame records that fill half the budget (and the
+// newest aliases among them, at most KEPT_ALIASES and a quarter of the budget) are copied into a
+// fresh file (atomic rename);
+// the dropped positions stay gaps, so a reattach from before them is honestly reported as
+// truncated (docs/decisions/122). Aliases are capped so that a flood of refused frames (each one
+// an alias, never kept in memory) cannot push real frames out of the journal either.
 import { closeSync, fdatasync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import type { WireFrame } from '../../session/connection';
 import type { HistorySink } from '../../session/history';
 import type { Logger } from '../../session/ports';
 import { encodeAlias, encodeFrame, encodeHeader, type JournalHeader, type SessionMeta } from './format';
+import type { JournalLine } from './readJournal';
+
+/** Alias records a compaction keeps at most (the newest; each is a handshake or refused frame's id). */
+export const KEPT_ALIASES = 1000;
 
 export interface SessionJournalOptions {
   file: string;
@@ -18,15 +25,15 @@ export interface SessionJournalOptions {
   budgetBytes: number;
   logger: Logger;
   /** Resume an existing file: its intact length and its record lines' sizes (from readJournal). */
-  resume?: { goodBytes: number; lineBytes: number[] };
+  resume?: { goodBytes: number; lines: JournalLine[] };
 }
 
 export class SessionJournal implements HistorySink<WireFrame> {
   private fd: number | undefined;
   private size = 0;
   private headerBytes = 0;
-  /** Sizes of the record lines in the file, oldest first (compaction cuts at these boundaries). */
-  private lineBytes: number[] = [];
+  /** The record lines in the file, oldest first (compaction cuts at these boundaries). */
+  private lines: JournalLine[] = [];
   private meta: SessionMeta;
   private failed = false;
   private syncing = false;
@@ -40,8 +47,8 @@ export class SessionJournal implements HistorySink<WireFrame> {
       closeSync(this.fd);
       this.fd = openSync(o.file, 'a');
       this.size = o.resume.goodBytes;
-      this.lineBytes = [...o.resume.lineBytes];
-      this.headerBytes = this.size - this.lineBytes.reduce((a, b) => a + b, 0);
+      this.lines = o.resume.lines.map((l) => ({ ...l }));
+      this.headerBytes = this.size - this.lines.reduce((a, l) => a + l.bytes, 0);
     } else {
       const header = encodeHeader({ rawp_journal: 1, session: this.meta });
       this.fd = openSync(o.file, 'w');
@@ -66,13 +73,13 @@ export class SessionJournal implements HistorySink<WireFrame> {
   }
 
   appended(frame: WireFrame, seq: number): void {
-    this.write(encodeFrame(frame, seq));
+    this.write(encodeFrame(frame, seq), false);
     // A finished turn is worth a disk flush: power loss then costs at most the running turn.
     if (frame.type === 'session.turn.end' || frame.type === 'session.renamed') this.syncSoon();
   }
 
   aliased(message_id: string, at: number): void {
-    this.write(encodeAlias(message_id, at));
+    this.write(encodeAlias(message_id, at), true);
   }
 
   /** Flush to disk and stop writing (host shutting down: the file stays for the next start). */
@@ -94,13 +101,13 @@ export class SessionJournal implements HistorySink<WireFrame> {
     rmSync(this.o.file, { force: true });
   }
 
-  private write(line: string): void {
+  private write(line: string, alias: boolean): void {
     if (this.fd === undefined || this.failed) return;
     try {
       const bytes = Buffer.from(line, 'utf8');
       writeSync(this.fd, bytes);
       this.size += bytes.length;
-      this.lineBytes.push(bytes.length);
+      this.lines.push({ bytes: bytes.length, alias });
       if (this.size > this.o.budgetBytes) this.compact();
     } catch (e) {
       // A journal with a hole would lie on restore, so it stops here; the live session goes on.
@@ -111,30 +118,45 @@ export class SessionJournal implements HistorySink<WireFrame> {
 
   private compact(): void {
     if (this.fd === undefined) return;
-    const keepAtMost = Math.floor(this.o.budgetBytes / 2);
-    let kept = 0;
-    let first = this.lineBytes.length;
-    while (first > 0 && kept + this.lineBytes[first - 1] <= keepAtMost) kept += this.lineBytes[--first];
-    const dropped = first;
-    const tail = Buffer.alloc(kept);
-    const readFd = openSync(this.o.file, 'r');
-    try {
-      let off = 0;
-      while (off < kept) {
-        const n = readSync(readFd, tail, off, kept - off, this.size - kept + off);
-        if (n === 0) throw new Error('journal shrank while being compacted');
-        off += n;
+    // Newest first: frames while they fit in half the budget, aliases among them up to the cap.
+    const frameBudget = Math.floor(this.o.budgetBytes / 2);
+    const aliasBudget = Math.floor(this.o.budgetBytes / 4);
+    const keep: boolean[] = new Array<boolean>(this.lines.length).fill(false);
+    let frameBytes = 0;
+    let aliases = 0;
+    let aliasBytes = 0;
+    for (let i = this.lines.length - 1; i >= 0; i--) {
+      const line = this.lines[i];
+      if (line.alias) {
+        if (aliases < KEPT_ALIASES && aliasBytes + line.bytes <= aliasBudget) {
+          keep[i] = true;
+          aliases++;
+          aliasBytes += line.bytes;
+        }
+        continue;
       }
-    } finally {
-      closeSync(readFd);
+      if (frameBytes + line.bytes > frameBudget) break;
+      keep[i] = true;
+      frameBytes += line.bytes;
     }
+    const current = this.readWhole();
+    const parts: Buffer[] = [];
+    const kept: JournalLine[] = [];
+    let offset = this.headerBytes;
+    this.lines.forEach((line, i) => {
+      if (keep[i]) {
+        parts.push(current.subarray(offset, offset + line.bytes));
+        kept.push(line);
+      }
+      offset += line.bytes;
+    });
+    const dropped = this.lines.length - kept.length;
     const header: JournalHeader = { rawp_journal: 1, session: this.meta, compacted: { at: new Date().toISOString(), dropped_records: dropped } };
     const headerText = Buffer.from(encodeHeader(header), 'utf8');
     const tmp = `${this.o.file}.compact.tmp`;
     const tmpFd = openSync(tmp, 'w');
     try {
-      writeSync(tmpFd, headerText);
-      writeSync(tmpFd, tail);
+      writeSync(tmpFd, Buffer.concat([headerText, ...parts]));
       fsyncSync(tmpFd);
     } finally {
       closeSync(tmpFd);
@@ -142,10 +164,27 @@ export class SessionJournal implements HistorySink<WireFrame> {
     renameSync(tmp, this.o.file);
     closeSync(this.fd);
     this.fd = openSync(this.o.file, 'a');
-    this.lineBytes = this.lineBytes.slice(first);
+    this.lines = kept;
     this.headerBytes = headerText.length;
-    this.size = this.headerBytes + kept;
+    this.size = this.headerBytes + kept.reduce((a, l) => a + l.bytes, 0);
     this.o.logger.info('session journal compacted to stay within its budget', { session_id: this.meta.session_id, dropped_records: dropped, bytes: this.size });
+  }
+
+  /** The file as it is now (at most the budget plus one record). */
+  private readWhole(): Buffer {
+    const buf = Buffer.alloc(this.size);
+    const fd = openSync(this.o.file, 'r');
+    try {
+      let off = 0;
+      while (off < this.size) {
+        const n = readSync(fd, buf, off, this.size - off, off);
+        if (n === 0) throw new Error('journal shrank while being compacted');
+        off += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return buf;
   }
 
   private syncSoon(): void {

@@ -13,6 +13,7 @@ import type { Logger } from '../../../src/session/ports';
 import { Journal, type RestoredSession } from '../../../src/host/journal/journal';
 import type { SessionMeta } from '../../../src/host/journal/format';
 import { defaultStateDir, workspaceStateDir } from '../../../src/host/journal/stateDir';
+import { KEPT_ALIASES } from '../../../src/host/journal/sessionJournal';
 
 interface Logged {
   level: string;
@@ -192,6 +193,31 @@ describe('host/journal: session journals that survive a restart', () => {
     assert.equal(recent.frames.length, 4);
     const header = JSON.parse(readFileSync(file, 'utf8').split('\n')[0]) as { compacted?: { dropped_records: number } };
     assert.ok((header.compacted?.dropped_records ?? 0) > 0, 'the header says records were dropped');
+  });
+
+  it('a flood of aliases (refused frames, reconnect storms) never pushes real frames out of the journal: compaction keeps every frame that fits and only the newest aliases', () => {
+    const budget = 64 * 1024;
+    const j = openJournal(budget);
+    const m = meta();
+    const h = liveSession(j, m);
+    const file = join(dir, 'sessions', `${m.session_id}.jsonl`);
+    const sent = Array.from({ length: 50 }, (_, i) => delta(m.session_id, `real ${i}`));
+    for (const f of sent) h.append(f);
+    let largest = 0;
+    for (let i = 0; i < 5000; i++) {
+      h.alias(newId());
+      largest = Math.max(largest, statSync(file).size);
+    }
+    assert.ok(largest <= budget, `largest ${largest} > budget ${budget}`);
+    crash();
+    const [r] = restoreOnly();
+    assert.deepEqual(r.frames.map((f) => f.message_id), sent.map((f) => f.message_id), 'every frame is still there');
+    const aliases = r.records.filter((x) => 'alias' in x).length;
+    // What compaction kept (≤ a quarter of the budget) plus what came after the last compaction.
+    assert.ok(aliases > 0 && aliases <= KEPT_ALIASES + budget / 60, `aliases kept: ${aliases}`);
+    const hb = new HistoryBuffer<WireFrame>();
+    hb.restore(r.records);
+    assert.equal(hb.since(sent[0].message_id).buffer_status.truncated, false, 'no frame was lost');
   });
 
   it('renames and sharing are kept in the index; a lost index is rebuilt from the journal headers', () => {
