@@ -31,7 +31,8 @@ export function compileExcludes(globs: readonly string[]): ExcludeMatcher | unde
     if (g.length > MAX_EXCLUDE_PATTERN_LENGTH) throw new ExcludePatternError(`an exclude pattern is ${g.length} characters long (at most ${MAX_EXCLUDE_PATTERN_LENGTH})`);
     return globToRe2(g);
   });
-  const re = RE2JS.compile(`(?:${sources.join('|')})`);
+  // DOTALL: a file name may hold a newline (issue 12 #9), and `**` must still cover it.
+  const re = RE2JS.compile(`(?:${sources.join('|')})`, RE2JS.DOTALL);
   return { test: (path) => re.matches(path) };
 }
 

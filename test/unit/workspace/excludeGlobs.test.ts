@@ -28,6 +28,8 @@ describe('workspace/excludeGlobs: §16.1.1 exclude_patterns, linear time, compil
     assert.ok(m);
     assert.deepEqual(['dist/a.js', 'x.log', 'test/fixtures/a', 'src/a.ts', 'logs/x.txt'].map((p) => m.test(p)), [true, true, true, false, false]);
     assert.equal(compileExcludes(['', '']), undefined, 'no pattern: no matcher');
+    // A name with a newline in it (issue 12 #9) is still under `dist/**` and matched by `*`.
+    assert.deepEqual(['dist/a\nb.js', 'a\nb.log'].map((p) => m.test(p)), [true, true]);
   });
 
   it('refuses more than the cap, over-long patterns, negation and extglobs with a clear error', () => {
