@@ -216,6 +216,12 @@ export class AcpAdapter implements AgentAdapter {
           translator.endTurn('cancelled');
           return { stop_reason: 'cancelled', agent_session_id: sessionId };
         }
+        // §17.2.2-1: exit 0 is a normal end — the turn ends end_turn, no fatal error. The process
+        // is gone, so the next prompt finds it exited (a fatal error then ends the session).
+        if (exit.spawnError === undefined && exit.code === 0) {
+          translator.endTurn('ended');
+          return { stop_reason: 'end_turn', usage: { input_tokens: 0, output_tokens: 0, ...translator.turnUsage() }, agent_session_id: sessionId };
+        }
         translator.endTurn('error');
         return this.exited(exit);
       }

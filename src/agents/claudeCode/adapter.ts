@@ -278,10 +278,17 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     if (this.stopping || this.starting) return;
     const turn = this.turn;
     const mapping = mapExit({ exit, agent: 'claude-code', singleTurn: false });
-    // Whatever was streaming is incomplete: close it as cancelled (the text is cut off).
-    if (turn) for (const e of this.translator.abortTurn(true)) this.host?.emit(e);
+    const clean = exit.spawnError === undefined && exit.code === 0;
+    // Whatever was streaming is incomplete: close it (as cancelled, cut off, unless the exit was clean).
+    if (turn) for (const e of this.translator.abortTurn(!clean)) this.host?.emit(e);
     // A clean exit between turns leaves no process: the next prompt respawns with --resume.
-    if (exit.code === 0 && !turn) return;
+    if (clean && !turn) return;
+    // §17.2.2-1: exit 0 mid-turn is a normal end: turn.end (end_turn), no fatal error; the next
+    // prompt respawns with --resume as it does after a clean exit between turns.
+    if (clean) {
+      turn?.resolve({ stop_reason: 'end_turn', ...(this.agentSessionId ? { agent_session_id: this.agentSessionId } : {}) });
+      return;
+    }
     const events = mapping.events.length
       ? mapping.events
       : [{ type: 'agent.error' as const, payload: { error_code: 'PROCESS_EXIT', message: 'Claude Code exited in the middle of a turn', severity: 'fatal' as const, recoverable: false, details: { module: 'claude-code', exit_code: 0 } } }];
