@@ -6,6 +6,8 @@
 //   one master could flush the history others reattach from. They still reach every master
 //   (§2.4) but are not kept; and a master refused more than 20 times in 10 s is closed with 1008.
 import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildFrame } from '../../src/protocol/build';
 import type { Frame, FrameOf, VendorFrame } from '../../src/protocol/frameTypes';
 import { CLOSE } from '../../src/remote/controlPlane';
@@ -13,6 +15,20 @@ import { http, waitFor } from '../unit/remote/harness';
 import { historyFrom, serve, stopAll } from './serveProcess';
 
 const OPENING = new Set(['session.capabilities', 'session.history', 'tool.catalog.publish', 'agent.commands.publish']);
+
+/** Every line of the session journals `rawp serve` wrote under the test's state folder. */
+function journalLines(dir: string): string[] {
+  const lines: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.jsonl')) lines.push(...readFileSync(p, 'utf8').split('\n').filter(Boolean));
+    }
+  };
+  walk(join(dir, 'state'));
+  return lines;
+}
 
 function errorsOf(frames: Array<Frame | VendorFrame>): FrameOf<'session.error'>[] {
   return frames.filter((f): f is FrameOf<'session.error'> => f.type === 'session.error');
@@ -22,7 +38,7 @@ describe('security/reattach: nobody can poison or flush another master’s histo
   this.timeout(180_000);
   afterEach(stopAll);
 
-  it('§13.7 a control reusing a server frame’s message_id is dropped (not relayed, not kept) with a non-fatal DUPLICATE_MESSAGE_ID; a reattach from that id still gets every frame', async () => {
+  it('§13.7 a control reusing a server frame’s message_id is dropped (not relayed, not kept, not journaled) with a non-fatal DUPLICATE_MESSAGE_ID; a reattach from that id still gets every frame', async () => {
     const s = await serve();
     const a = await s.master();
     const b = await s.master();
@@ -44,9 +60,13 @@ describe('security/reattach: nobody can poison or flush another master’s histo
     const h = await historyFrom(s, start.message_id);
     assert.deepEqual(h.frames.map((f) => f.message_id), expected);
     assert.deepEqual([h.buffer_status.truncated, h.buffer_status.lost_frame_count], [false, 0]);
+    // Not journaled: the id is in the journal once, as the server's own frame.
+    const lines = journalLines(s.dir).filter((l) => l.includes(`"${start.message_id}"`));
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(lines[0], /session\.turn\.start/);
   });
 
-  it('§2.4 refused prompts (3 × 3 MB while a turn runs) reach every master but are not kept: a reattach from before them is complete (8 MiB ring)', async () => {
+  it('§2.4 refused prompts (3 × 3 MB while a turn runs) reach every master but are not kept or journaled: a reattach from before them is complete (8 MiB ring)', async () => {
     const s = await serve();
     const a = await s.master();
     const b = await s.master();
@@ -63,6 +83,10 @@ describe('security/reattach: nobody can poison or flush another master’s histo
     const h = await historyFrom(s, first.message_id);
     assert.deepEqual(h.frames.map((f) => f.message_id), expected);
     assert.deepEqual([h.buffer_status.truncated, h.buffer_status.lost_frame_count], [false, 0]);
+    // The journal holds none of the 3 MB prompts (it records what history records).
+    const journal = journalLines(s.dir);
+    assert.ok(journal.some((l) => l.includes(first.message_id)), 'the session is journaled');
+    assert.ok(!journal.some((l) => l.length > 1024 * 1024), 'a refused prompt was journaled');
     // A reattach from a refusal's id (a master that saw it last) misses nothing either.
     const fromRefusal = await historyFrom(s, errorsOf(b.frames)[2].message_id);
     assert.equal(fromRefusal.buffer_status.truncated, false);
