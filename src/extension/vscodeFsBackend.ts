@@ -43,7 +43,7 @@ export class VscodeFsBackend implements FsBackend {
     return this.updateText(path, guard, () => text);
   }
 
-  async updateText(path: string, guard: WriteGuard, transform: (current: string) => string): Promise<FsWriteResult> {
+  async updateText(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>): Promise<FsWriteResult> {
     const doc = this.openDocument(path);
     if (!doc) return this.disk.updateText(path, guard, transform);
     await this.assertReadable(path);
@@ -58,7 +58,7 @@ export class VscodeFsBackend implements FsBackend {
     return this.disk.watch(listener);
   }
 
-  private async editDocument(doc: vscode.TextDocument, path: string, guard: WriteGuard, transform: (current: string) => string): Promise<FsWriteResult> {
+  private async editDocument(doc: vscode.TextDocument, path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>): Promise<FsWriteResult> {
     const wasDirty = doc.isDirty;
     // A clean document shows the disk: the disk's bytes and version are the truth.
     const current = wasDirty ? { text: doc.getText(), version: versionOfText(doc.getText()) } : await this.disk.readText(path);
@@ -71,7 +71,7 @@ export class VscodeFsBackend implements FsBackend {
         'FS_STALE_VERSION',
       );
     }
-    const after = transform(current.text);
+    const after = await transform(current.text);
     const edit = new vscode.WorkspaceEdit();
     const all = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
     edit.replace(doc.uri, all, after);

@@ -57,3 +57,15 @@ export function diffOutput(displayPath: string, before: string, after: string, c
   const unified_diff = hunks.length === 0 ? '' : formatPatch(patch, { includeIndex: false, includeUnderline: false, includeFileHeaders: true });
   return { file_path: displayPath, created, unified_diff, hunks, additions, deletions };
 }
+
+/** Texts above this size are diffed in the search worker, so the event loop never waits on it. */
+const WORKER_DIFF_CHARS = 1_000_000;
+
+/** diffOutput, in the worker for big texts (issue 12 finding 2); the same result either way. */
+export async function diffOutputAsync(displayPath: string, before: string, after: string, created: boolean): Promise<DiffOutput> {
+  if (before.length + after.length <= WORKER_DIFF_CHARS) return diffOutput(displayPath, before, after, created);
+  const { search } = await import('./search/searchClient');
+  const r = await search({ op: 'diff', displayPath, before, after, created });
+  if (!r.ok || !r.diff) throw new Error(r.ok ? 'the diff worker returned nothing' : r.message);
+  return r.diff;
+}

@@ -2,9 +2,10 @@
 // backend's critical section checks the version, matches and replaces atomically. A MultiEdit whose
 // any edit fails writes nothing.
 import { FsError } from '../workspace/fsBackend';
-import { diffOutput } from './diff';
+import { diffOutputAsync } from './diff';
 import { errorOutcome } from './fsErrors';
-import { applyEdits, type EditSpec, type NormalizedMatch } from './ledger/match';
+import { applyEdits, type AppliedEdits, type EditSpec, type NormalizedMatch } from './ledger/match';
+import { search } from './search/searchClient';
 import { targetOf } from './paths';
 import { ToolError, type ToolContext, type ToolOutcome } from './types';
 
@@ -33,23 +34,22 @@ export async function runEdits(filePath: string, edits: readonly EditSpec[], ctx
             })
           : await ctx.fs.writeText(target.abs, content, { kind: 'createIfAbsent' });
       ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: r.version });
-      return { status: 'success', output: { ...diffOutput(target.displayPath, r.before, r.after, r.created), replacements: 1 }, hints: { changed: true } };
+      return { status: 'success', output: { ...(await diffOutputAsync(target.displayPath, r.before, r.after, r.created)), replacements: 1 }, hints: { changed: true } };
     }
     if (edits.some((e) => e.old_string === '')) throw new ToolError('old_string must not be empty (except for a single Edit that creates a file)', 'INVALID_INPUT');
     const guard = ctx.fsEvents.editIntent(target, ctx.actor);
     let replacements = 0;
     let unicode_normalized: NormalizedMatch[] = [];
-    const r = await ctx.fs.updateText(target.abs, guard, (current) => {
-      const applied = applyEdits(current, edits, target.displayPath);
+    const r = await ctx.fs.updateText(target.abs, guard, async (current) => {
+      const applied = await applyEditsOffLoop(current, edits, target.displayPath);
       replacements = applied.replacements;
       unicode_normalized = applied.unicode_normalized;
       return applied.text;
     });
     ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: r.version });
-    // A big file's diff gets its own event-loop turn (issue 12 finding 2).
-    if (r.after.length > 1_000_000) await new Promise((resolve) => setImmediate(resolve));
     const output = {
-      ...diffOutput(target.displayPath, r.before, r.after, false),
+      // A big file's diff is computed in the search worker (issue 12 finding 2).
+      ...(await diffOutputAsync(target.displayPath, r.before, r.after, false)),
       replacements,
       ...(unicode_normalized.length > 0
         ? {
@@ -62,4 +62,16 @@ export async function runEdits(filePath: string, edits: readonly EditSpec[], ctx
   } catch (e) {
     return errorOutcome(e);
   }
+}
+
+/** Texts above this size are edited in the search worker, so the event loop never waits on them. */
+const WORKER_EDIT_CHARS = 1_000_000;
+
+/** applyEdits, in the worker for big files (issue 12 finding 2); the same result and errors either way. */
+async function applyEditsOffLoop(text: string, edits: readonly EditSpec[], displayPath: string): Promise<AppliedEdits> {
+  if (text.length <= WORKER_EDIT_CHARS) return applyEdits(text, edits, displayPath);
+  const r = await search({ op: 'edit', text, edits: [...edits], displayPath });
+  if (!r.ok) throw r.fs_code ? new FsError(r.message, r.fs_code) : new Error(r.message);
+  if (!r.edited) throw new Error('the edit worker returned nothing');
+  return r.edited;
 }

@@ -2,7 +2,7 @@
 // in this session is replaced only if unchanged; anything else may only be created, never
 // overwritten unread. The result is a diff computed from the backend's before/after.
 import { z } from 'zod';
-import { diffOutput } from './diff';
+import { diffOutputAsync } from './diff';
 import { errorOutcome } from './fsErrors';
 import { targetOf } from './paths';
 import { defineTool } from './types';
@@ -26,7 +26,7 @@ export const WriteTool = defineTool({
       const guard = ctx.fsEvents.writeIntent(target, ctx.actor);
       const r = await ctx.fs.writeText(target.abs, input.content, guard);
       ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: r.version });
-      return { status: 'success', output: diffOutput(target.displayPath, r.before, r.after, r.created), hints: { changed: r.created || r.before !== r.after } };
+      return { status: 'success', output: await diffOutputAsync(target.displayPath, r.before, r.after, r.created), hints: { changed: r.created || r.before !== r.after } };
     } catch (e) {
       return errorOutcome(e);
     }

@@ -92,7 +92,7 @@ export interface FsBackend {
    * calls `transform` with the current text, writes its result atomically. `transform` may throw
    * (e.g. FS_EDIT_NOT_FOUND) and nothing is written.
    */
-  updateText(path: string, guard: WriteGuard, transform: (current: string) => string): Promise<FsWriteResult>;
+  updateText(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>): Promise<FsWriteResult>;
   /** Deletes a file. */
   delete(path: string): Promise<void>;
   /** File creations, changes and deletions under the roots (best effort, batched by the caller). */

@@ -131,7 +131,7 @@ export class NodeFsBackend implements FsBackend {
     return this.update(path, guard, () => text);
   }
 
-  updateText(path: string, guard: WriteGuard, transform: (current: string) => string): Promise<FsWriteResult> {
+  updateText(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>): Promise<FsWriteResult> {
     return this.update(path, guard, transform, true);
   }
 
@@ -221,7 +221,7 @@ export class NodeFsBackend implements FsBackend {
 
   // ---------------------------------------------------------------------------------------------
 
-  private async update(path: string, guard: WriteGuard, transform: (current: string) => string, mustExist = false): Promise<FsWriteResult> {
+  private async update(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>, mustExist = false): Promise<FsWriteResult> {
     const abs = await this.resolveChecked(path);
     return this.locked(abs, async () => {
       // The parent is pinned once (pinnedDir.ts): the read, the temp file and the rename all happen
@@ -260,7 +260,7 @@ export class NodeFsBackend implements FsBackend {
         if (big) await nextTurn();
         const before = beforeBytes ? decode(beforeBytes) : '';
         if (big) await nextTurn();
-        const produced = transform(before);
+        const produced = await transform(before);
         if (big) await nextTurn();
         // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
         const after = beforeBytes ? withLineEnding(produced, lineEndingOf(before)) : produced;
