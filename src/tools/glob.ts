@@ -1,5 +1,5 @@
 // Glob: files matching a glob pattern, newest first like Claude Code. The glob is matched as an RE2
-// expression in the search worker (search/globRegex.ts): linear time, off the event loop.
+// expression in the search worker (src/workspace/globRegex.ts): linear time, off the event loop.
 import { relative, sep } from 'node:path';
 import { z } from 'zod';
 import { searchFailure } from './grep';

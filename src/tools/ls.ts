@@ -1,5 +1,5 @@
 // LS: the entries of one directory (directories end in "/"). `ignore` globs are matched in the
-// linear-time search worker (search/globRegex.ts), like Glob's.
+// linear-time search worker (src/workspace/globRegex.ts), like Glob's.
 import { join } from 'node:path';
 import { z } from 'zod';
 import { searchFailure } from './grep';

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
 import picomatch from 'picomatch';
-import { globToRegexSource } from '../../src/tools/search/globRegex';
+import { globToRegexSource } from '../../src/workspace/globRegex';
 import { compileLinear, globFilter, grepText, RegexSyntaxError } from '../../src/tools/search/linearRegex';
 import { makeEnv } from '../unit/tools/_env';
 import { promptTurn, serve, worstHealthLatency, type Served } from './serveChild';

@@ -4,7 +4,7 @@
 // back-references, which need backtracking, are refused with a clear message. Pure functions: the
 // search worker runs them, off the host's event loop.
 import { RE2JS } from 're2js';
-import { globToRegexSource } from './globRegex';
+import { globToRegexSource } from '../../workspace/globRegex';
 
 export interface RegexOptions {
   ignoreCase?: boolean;

@@ -5,7 +5,7 @@ import type { RE2JS } from 're2js';
 import { FsError, type FsErrorCode } from '../../workspace/fsBackend';
 import { diffOutput, type DiffOutput } from '../diff';
 import { applyEdits, type AppliedEdits, type EditSpec } from '../ledger/match';
-import { GlobSyntaxError } from './globRegex';
+import { GlobSyntaxError } from '../../workspace/globRegex';
 import { compileLinear, globFilter, grepText, RegexSyntaxError, type GrepFileResult, type GrepMode, type RegexOptions } from './linearRegex';
 
 export type SearchQuery =

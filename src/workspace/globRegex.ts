@@ -3,6 +3,7 @@
 // `*a*a*a*…b` against a long name is polynomial). Semantics follow picomatch with `dot: true`:
 // `*` and `?` stay within one path segment, `**` as a whole segment spans any number of them,
 // `[…]`/`[!…]` are classes, `{a,b}` alternatives (nested), `\` escapes. Other characters are literal.
+// Shared by the Grep/Glob tools (src/tools/search) and §16.1.1 exclude_patterns (excludeGlobs.ts).
 
 const SPECIAL = /[\\.^$|?*+()[\]{}]/g;
 const MAX_PATTERN = 10_000;
