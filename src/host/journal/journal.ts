@@ -6,7 +6,7 @@
 //   DIR/lock              pid of the host using the folder
 //   DIR/sessions.json     the index: name, agent, origin, sharing per session
 //   DIR/sessions/ID.jsonl header line, then {seq, frame} and {seq, alias} records
-import { copyFileSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WireFrame } from '../../session/connection';
 import type { HistoryRecord } from '../../session/history';
@@ -77,6 +77,14 @@ export class Journal {
     for (const name of this.journalFiles()) {
       const file = join(this.sessionsDir, name);
       const byName = [...indexed.values()].find((m) => fileName(m.session_id) === name);
+      // Our writer never lets a file pass its budget by more than a record; one far larger is not
+      // ours to load into memory (a lowered budget is handled by the next compaction instead).
+      const size = fileSize(file);
+      if (size > Math.max(4 * this.budgetBytes, 64 * 1024 * 1024)) {
+        log.error(`session journal ${file} is ${size} bytes, far more than its budget of ${this.budgetBytes}; not restored, kept aside as ${file}.oversized`);
+        tryRename(file, `${file}.oversized`);
+        continue;
+      }
       let contents: JournalContents;
       try {
         contents = readJournalFile(file, byName?.session_id ?? name.slice(0, -'.jsonl'.length));
@@ -187,6 +195,14 @@ export class Journal {
 /** Session ids are UUIDs; anything else is made file-name safe. */
 function fileName(session_id: string): string {
   return `${session_id.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`;
+}
+
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
 }
 
 function tryRename(from: string, to: string): void {

@@ -220,6 +220,22 @@ describe('host/journal: session journals that survive a restart', () => {
     assert.equal(hb.since(sent[0].message_id).buffer_status.truncated, false, 'no frame was lost');
   });
 
+  it('a journal far larger than any budget allows is not loaded into memory: a clear error, the file kept aside, the other sessions restored', () => {
+    const j = openJournal(64 * 1024);
+    const big = meta();
+    const small = meta();
+    liveSession(j, big).append(delta(big.session_id, 'x'));
+    liveSession(j, small).append(delta(small.session_id, 'y'));
+    crash();
+    const file = join(dir, 'sessions', `${big.session_id}.jsonl`);
+    appendFileSync(file, Buffer.alloc(65 * 1024 * 1024, 0x20));
+    const restored = Journal.open({ dir, logger: recordingLogger(logs), budgetBytes: 64 * 1024 });
+    journals.push(restored);
+    assert.deepEqual(restored.restore().map((r) => r.meta.session_id), [small.session_id]);
+    assert.ok(logs.some((l) => l.level === 'error' && l.message.includes(file) && /not restored, kept aside/.test(l.message)));
+    assert.ok(existsSync(`${file}.oversized`));
+  });
+
   it('renames and sharing are kept in the index; a lost index is rebuilt from the journal headers', () => {
     const j = openJournal();
     const m = meta(newId(), 'first name');
