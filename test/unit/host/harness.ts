@@ -13,6 +13,7 @@ import type { Logger } from '../../../src/session/ports';
 import { createSharedToolState } from '../../../src/tools/toolkit';
 import { NodeFsBackend } from '../../../src/workspace/nodeFsBackend';
 import type { SessionRulesPort } from '../../../src/host/sessionRules';
+import type { PermissionBroker } from '../../../src/session/permissions';
 import { ScriptedAdapter, type ScriptedAdapterOptions } from '../../support/scriptedAdapter';
 
 export interface Harness {
@@ -23,7 +24,7 @@ export interface Harness {
   scripted: ScriptedAdapter[];
   /** The resume id each scripted agent was created with (§18.3). */
   resumes: (string | undefined)[];
-  makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string; sessionRules?: SessionRulesPort; /** More agents (e.g. the real Claude Code against the mock model). */ agents?: AgentChoice[] }): SessionHost;
+  makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string; sessionRules?: SessionRulesPort; /** More agents (e.g. the real Claude Code against the mock model). */ agents?: AgentChoice[]; permissions?: PermissionBroker }): SessionHost;
   /** Disposes every host (their last store writes land), then removes the temp folder. */
   cleanup(): Promise<void>;
 }
@@ -78,6 +79,7 @@ export function harness(): Harness {
         workspacePath: workspace,
         state: { dir: storeDir },
         ...(opts.sessionRules ? { sessionRules: opts.sessionRules } : {}),
+        ...(opts.permissions ? { permissions: opts.permissions } : {}),
         blocked: () => opts.blocked,
         commands: { home, workspaceFolders: [workspace], watch: false },
       });

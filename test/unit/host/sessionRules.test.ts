@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionRuleRecord, SessionRulesPort } from '../../../src/host/sessionRules';
 import { harness, type Harness } from './harness';
+import { PermissionBroker, PermissionRules, standardPermissionPolicy } from '../../../src/session/permissions';
+import { ruleMatches } from '../../../src/tools/permissions/rules';
 
 /** The smallest rules store: session rules by session, with change listeners (the real one is item 4's). */
 class MemoryRules implements SessionRulesPort {
@@ -51,5 +53,24 @@ describe('host: session permission rules across a restart', () => {
     assert.deepEqual((await host2.restoreAll()).sort(), [id, other].sort());
     assert.deepEqual(after.of(id), [rule]);
     assert.deepEqual(after.of(other), []);
+  });
+
+  it('issue 11 item 4 + 6: the host\'s one rules store is the port — a session rule of any agent comes back with its restored session, only for it', async () => {
+    const broker = new PermissionBroker(standardPermissionPolicy(), new PermissionRules({ matches: ruleMatches }));
+    const host = h.makeHost({ permissions: broker });
+    const id = await host.create();
+    const other = await host.create();
+    broker.rules.add({ tool_name: 'Bash', command_prefix: 'npm test' }, { decision: 'allow', lifetime: 'session', session_id: id, created_by: 'claude-code' });
+    const index = JSON.parse(readFileSync(join(h.storeDir, 'sessions.json'), 'utf8')) as { sessions: { session_id: string; session_rules?: SessionRuleRecord[] }[] };
+    assert.deepEqual(index.sessions.find((s) => s.session_id === id)?.session_rules?.map((r) => [r.tool_name, r.command_prefix, r.created_by]), [['Bash', 'npm test', 'claude-code']]);
+    await host.dispose();
+
+    const broker2 = new PermissionBroker(standardPermissionPolicy(), new PermissionRules({ matches: ruleMatches }));
+    const host2 = h.makeHost({ permissions: broker2 });
+    assert.deepEqual((await host2.restoreAll()).sort(), [id, other].sort());
+    const call = { tool_name: 'Bash', paths: [], command: 'npm test -- --grep parser' };
+    assert.equal(broker2.rules.find(call, id)?.created_by, 'claude-code', 'the restored session is not asked again');
+    assert.equal(broker2.rules.find(call, other), undefined);
+    assert.deepEqual(host2.permissionRules().map((r) => [r.lifetime, r.session_id]), [['session', id]]);
   });
 });
