@@ -2,54 +2,27 @@
 // blocks, open tool calls, subagent depths, the session id): the live adapter feeds it the
 // process's stdout, `rawp convert --from claude-code` feeds it a captured transcript.
 //
-// What it returns are *items*: frame content for the engine (`event`), and things only the caller
-// can act on — the session's init (catalog), the initialize response (commands), permission asks
-// to answer, the turn's end (`result`), and lines that did not fit their schema (`malformed`).
-// Lines are read through the schemas of streamJson.ts; usage/cost accounting, compaction
-// detection and permission asks are their own units (usageMeter.ts, compaction.ts, permissionAsk.ts).
-import type { AgentEvent, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
+// What it returns are *items* (items.ts). Lines are read through the schemas of streamJson.ts;
+// usage/cost accounting, compaction detection, permission asks, the turn's end and the content
+// blocks are their own units (usageMeter.ts, compaction.ts, permissionAsk.ts, turnEnd.ts,
+// contentBlocks.ts); this file keeps the order of things: blocks, tool calls, subagents.
+import type { AgentEvent, TurnOutcome } from '../../session/agentAdapter';
 import type { Metadata } from '../../protocol/envelope';
 import { commandsFromInitialize } from './commands';
 import { CompactionWatch } from './compaction';
-import { permissionAskOf, type PermissionAsk } from './permissionAsk';
+import { permissionAskOf } from './permissionAsk';
 import { contentText, parseStreamLine, type AssistantLine, type ControlRequestLine, type ResultLine, type StreamEventLine, type StreamLine, type SystemLine, type ToolUseBlock, type UserLine } from './streamJson';
 import { catalogFor, SUBAGENT_TOOLS } from './tools';
 import { toolOutcome } from './toolOutput';
 import { turnEnd } from './turnEnd';
 import { UsageMeter } from './usageMeter';
+import { ContentBlocks } from './contentBlocks';
+import type { ClaudeItem } from './items';
 
 export type { PermissionAsk } from './permissionAsk';
 export { affectedPaths } from './permissionAsk';
 
-export interface ClaudeInit {
-  agent_session_id: string;
-  model?: string;
-  toolNames: string[];
-  tools: CatalogTool[];
-  slash_commands: string[];
-  permissionMode?: string;
-  version?: string;
-}
-
-export type ClaudeItem =
-  | { kind: 'event'; event: AgentEvent }
-  | { kind: 'init'; init: ClaudeInit }
-  | { kind: 'commands'; commands: CommandEntry[] }
-  | { kind: 'control_response'; request_id: string; ok: boolean; response: Record<string, unknown>; error?: string }
-  | { kind: 'control_request'; request_id: string; subtype: string }
-  /** A line of a known type that does not fit its schema: reported, skipped (never fatal). */
-  | { kind: 'malformed'; type: string; detail: string }
-  | { kind: 'permission'; ask: PermissionAsk }
-  | { kind: 'control_cancel'; request_id: string }
-  /** `model_turns`: model calls in the turn (0 for a local command such as a failed /compact). */
-  | { kind: 'result'; outcome: TurnOutcome; is_error: boolean; message: string; model_turns: number };
-
-interface OpenBlock {
-  content_index: number;
-  kind: 'text' | 'thinking';
-  text: string;
-  metadata?: Metadata;
-}
+export type { ClaudeInit, ClaudeItem } from './items';
 
 interface OpenTool {
   name: string;
@@ -74,8 +47,7 @@ export interface TranslatorOptions {
 export class ClaudeTranslator {
   agentSessionId: string | undefined;
   model: string | undefined;
-  private contentIndex = 0;
-  private readonly blocks = new Map<string, OpenBlock>();
+  private readonly blocks = new ContentBlocks();
   private readonly streamedMessages = new Set<string>();
   /** The message a parent context is streaming (stream events carry no message id but in message_start). */
   private readonly streamingMessage = new Map<string, string>();
@@ -228,14 +200,11 @@ export class ClaudeTranslator {
         const cb = ev.content_block;
         const key = this.blockKey(pkey, ev.index);
         if (cb.type === 'text' || cb.type === 'thinking') {
-          this.blocks.set(key, { content_index: this.contentIndex++, kind: cb.type, text: '', metadata });
+          this.blocks.start(key, cb.type, metadata);
           const initial = cb.type === 'text' ? cb.text : cb.thinking;
           if (initial) this.delta(out, key, initial);
         } else if (cb.type === 'redacted_thinking') {
-          const b: OpenBlock = { content_index: this.contentIndex++, kind: 'thinking', text: '', metadata };
-          this.blocks.set(key, b);
-          // §15.3: the content is encrypted; say that there was thinking, never show it.
-          this.event(out, { type: 'agent.thinking.delta', payload: { content_index: b.content_index, text: '', redacted: true } }, metadata);
+          this.push(out, this.blocks.startRedacted(key, metadata));
         }
         break;
       }
@@ -247,7 +216,7 @@ export class ClaudeTranslator {
         break;
       }
       case 'content_block_stop':
-        this.closeBlock(out, this.blockKey(pkey, ev.index), false);
+        this.push(out, this.blocks.close(this.blockKey(pkey, ev.index), false));
         break;
       default:
         break;
@@ -423,36 +392,15 @@ export class ClaudeTranslator {
       const open = this.tools.get(id)!;
       this.finishTool(out, id, open, 'cancelled', cancelled ? 'Cancelled' : 'The turn ended before the tool reported a result', 'text');
     }
-    for (const key of [...this.blocks.keys()]) this.closeBlock(out, key, cancelled);
+    this.push(out, ...this.blocks.closeAll(cancelled));
   }
 
   private delta(out: ClaudeItem[], key: string, text: string): void {
-    const b = this.blocks.get(key);
-    if (!b) return;
-    b.text += text;
-    if (b.kind === 'text') this.event(out, { type: 'agent.text.delta', payload: { content_index: b.content_index, text } }, b.metadata);
-    else this.event(out, { type: 'agent.thinking.delta', payload: { content_index: b.content_index, text } }, b.metadata);
+    this.push(out, this.blocks.delta(key, text));
   }
 
-  private closeBlock(out: ClaudeItem[], key: string, cancelled: boolean): void {
-    const b = this.blocks.get(key);
-    if (!b) return;
-    this.blocks.delete(key);
-    if (b.kind === 'text') {
-      const payload: Extract<AgentEvent, { type: 'agent.text.done' }>['payload'] = { content_index: b.content_index, full_text: b.text };
-      if (cancelled) payload.is_cancelled = true;
-      this.event(out, { type: 'agent.text.done', payload }, b.metadata);
-    } else {
-      this.event(out, { type: 'agent.thinking.done', payload: { content_index: b.content_index } }, b.metadata);
-    }
-  }
-
-  /** A block that arrives whole (no partial messages, or a subagent's message): delta + done. */
   private wholeBlock(out: ClaudeItem[], kind: 'text' | 'thinking', text: string, metadata: Metadata | undefined): void {
-    const key = `whole#${this.contentIndex}`;
-    this.blocks.set(key, { content_index: this.contentIndex++, kind, text: '', metadata });
-    this.delta(out, key, text);
-    this.closeBlock(out, key, false);
+    this.push(out, ...this.blocks.whole(kind, text, metadata));
   }
 
   /** §10.2: the subagent context of a line with `parent_tool_use_id`. */
@@ -467,12 +415,15 @@ export class ClaudeTranslator {
   }
 
   private event(out: ClaudeItem[], event: AgentEvent, metadata?: Metadata): void {
-    out.push({ kind: 'event', event: metadata ? ({ ...event, metadata } as AgentEvent) : event });
+    out.push({ kind: 'event', event: metadata ? { ...event, metadata } : event });
+  }
+
+  private push(out: ClaudeItem[], ...events: Array<AgentEvent | undefined>): void {
+    for (const event of events) if (event) out.push({ kind: 'event', event });
   }
 
   private resetTurn(): void {
-    this.contentIndex = 0;
-    this.blocks.clear();
+    this.blocks.reset();
     this.streamedMessages.clear();
     this.streamingMessage.clear();
     this.interruptRequested = false;

@@ -1,0 +1,28 @@
+// What the Claude Code translator hands its caller: frame content for the engine (`event`), and
+// what only the caller can act on — the session's init (catalog), the initialize response
+// (commands), permission asks, control traffic, the turn's end, and lines that did not fit.
+import type { AgentEvent, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
+import type { PermissionAsk } from './permissionAsk';
+
+export interface ClaudeInit {
+  agent_session_id: string;
+  model?: string;
+  toolNames: string[];
+  tools: CatalogTool[];
+  slash_commands: string[];
+  permissionMode?: string;
+  version?: string;
+}
+
+export type ClaudeItem =
+  | { kind: 'event'; event: AgentEvent }
+  | { kind: 'init'; init: ClaudeInit }
+  | { kind: 'commands'; commands: CommandEntry[] }
+  | { kind: 'control_response'; request_id: string; ok: boolean; response: Record<string, unknown>; error?: string }
+  | { kind: 'control_request'; request_id: string; subtype: string }
+  /** A line of a known type that does not fit its schema: reported, skipped (never fatal). */
+  | { kind: 'malformed'; type: string; detail: string }
+  | { kind: 'permission'; ask: PermissionAsk }
+  | { kind: 'control_cancel'; request_id: string }
+  /** `model_turns`: model calls in the turn (0 for a local command such as a failed /compact). */
+  | { kind: 'result'; outcome: TurnOutcome; is_error: boolean; message: string; model_turns: number };
