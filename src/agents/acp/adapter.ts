@@ -276,7 +276,10 @@ export class AcpAdapter implements AgentAdapter {
     // Mode, whitelist and catalog status first (§6.3.2): a call the engine forbids is refused
     // without asking anyone.
     const check = host.checkTool(call.tool_name, call.input);
-    if (!check.allowed) return { outcome: reject(options) };
+    if (!check.allowed) {
+      this.translator.refused(call.invocation_id, check.message);
+      return { outcome: reject(options) };
+    }
     const cancelled = new Promise<PermissionVerdict>((resolve) => turn.onCancel.push(() => resolve({ allowed: false, lifetime: 'once', via: 'cancelled', message: 'the turn was cancelled' })));
     const verdict = await Promise.race([host.askPermission(permissionQuestion(call, options, this.roots)), cancelled]);
     return { outcome: outcomeFor(verdict, options) };

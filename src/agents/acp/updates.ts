@@ -60,6 +60,8 @@ export class AcpUpdateTranslator {
   private blockIndex = 0;
   private block: OpenBlock | undefined;
   private readonly calls = new Map<string, OpenCall>();
+  /** Engine refusals by invocation id, for the calls' results. */
+  private readonly refusals = new Map<string, string>();
   private usage: { used?: number; size?: number; cost?: number } = {};
   toolCount = 0;
 
@@ -80,6 +82,7 @@ export class AcpUpdateTranslator {
     this.blockIndex = 0;
     this.block = undefined;
     this.calls.clear();
+    this.refusals.clear();
     this.usage = {};
     this.toolCount = 0;
   }
@@ -284,8 +287,23 @@ export class AcpUpdateTranslator {
   }
 
   private result(call: OpenCall, status: ResultStatus, output: string): void {
+    // A call the engine refused (§6.3.2) ends with the engine's message, whatever the agent says.
+    const refusal = this.refusals.get(call.invocation_id);
+    if (refusal !== undefined) {
+      this.refusals.delete(call.invocation_id);
+      this.opts.emit({ type: 'tool.invoke.result', payload: { invocation_id: call.invocation_id, tool_name: call.tool_name, status: 'error', output: refusal, output_type: 'text', duration_ms: Date.now() - call.started } });
+      return;
+    }
     const output_type = this.catalog.find((t) => t.name === call.tool_name)?.output_type ?? 'text';
     this.opts.emit({ type: 'tool.invoke.result', payload: { invocation_id: call.invocation_id, tool_name: call.tool_name, status, output, output_type, duration_ms: Date.now() - call.started } });
+  }
+
+  /**
+   * The engine refused this call before anyone was asked (mode, whitelist, §6.3.2): the agent only
+   * hears "rejected", so its own result text would hide why; the result says the engine's reason.
+   */
+  refused(invocation_id: string, message: string): void {
+    this.refusals.set(invocation_id, message);
   }
 
   private plan(entries: ReadonlyArray<{ content: string; status?: string; priority?: string }>): void {

@@ -137,6 +137,15 @@ describe('ACP permission options <-> PERMISSION interactions (§4.3.1, §17.3.1)
 });
 
 describe('ACP session/update -> frames: malformed input', () => {
+  it('§6.3.2 a call the engine refused ends with the engine\'s message, not the agent\'s own error text', () => {
+    const { t, of } = setup();
+    const call = t.callForPermission({ toolCallId: 'p1', title: 'edit a', kind: 'edit', rawInput: { file_path: '/ws/a.txt' } });
+    t.refused(call.invocation_id, 'Tool not allowed in current mode');
+    t.update({ sessionUpdate: 'tool_call_update', toolCallId: 'p1', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'Tool execution denied by policy.' } }] });
+    const r = of('tool.invoke.result')[0].payload;
+    assert.deepEqual([r.status, r.output], ['error', 'Tool not allowed in current mode']);
+  });
+
   it('§17.2.2 an update that does not fit the ACP schema is one warning naming the field; unknown kinds are skipped; the turn goes on', () => {
     const { t, out, of } = setup();
     t.update({ sessionUpdate: 'tool_call', toolCallId: 7, title: 'x' });
