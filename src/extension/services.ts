@@ -6,11 +6,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../session/ports';
 import { createSharedToolState, type SharedToolState } from '../tools/toolkit';
-import { NodeFsBackend } from '../workspace/nodeFsBackend';
 import { AgentCatalog } from '../host/agentCatalog';
 import { ChatController } from './chatController';
 import { BeforeContentProvider, openEditDiff, openFileAt } from './editorActions';
-import { LazyFileSearch } from '../workspace/lazyFileSearch';
+import { EditorFileSearch } from './editorFileSearch';
 import { Secrets } from './secrets';
 import { SessionHost } from '../host/sessionHost';
 import { hostPermissionBroker } from '../host/permissions';
@@ -18,6 +17,7 @@ import { settings } from './settings';
 import { Sharing } from './sharing';
 import { restrictedReason } from './trust';
 import { VscodeFsBackend } from './vscodeFsBackend';
+import { folderRoots } from './workspaceRoots';
 
 export interface Services {
   host: SessionHost;
@@ -27,25 +27,44 @@ export interface Services {
   secrets: Secrets;
   before: BeforeContentProvider;
   shared: () => SharedToolState;
+  /** The §16.1 search behind the @ picker (the view's and every master's). */
+  fileSearch: EditorFileSearch['run'];
+  /** The editor's file index (tests wait for it to settle). */
+  fileIndex: EditorFileSearch['index'];
   blocked: () => string | undefined;
   restored: Promise<string[]>;
   dispose(): Promise<void>;
 }
 
+/** Workspace folders of every scheme (issue 13): `file:` ones are their paths, others docs/decisions/220. */
+function folderUris(): vscode.Uri[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri);
+}
+
 function roots(): string[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  return folderRoots(folderUris()).map((r) => r.root);
+}
+
+/** Folders on the local disk (slash commands are read from there). */
+function diskRoots(): string[] {
+  return folderUris().filter((u) => u.scheme === 'file').map((u) => u.fsPath);
 }
 
 export function createServices(context: vscode.ExtensionContext, logger: Logger): Services {
   const blocked = () => restrictedReason() ?? (roots().length === 0 ? 'Open a folder to start a session: agents work inside a workspace folder.' : undefined);
   const rulesFile = join(context.globalStorageUri.fsPath, 'permission-rules.json');
   let shared: SharedToolState | undefined;
-  const getShared = () =>
-    (shared ??= createSharedToolState({
-      fs: new VscodeFsBackend(new NodeFsBackend(roots(), { allowOutsideRoots: settings.tools().allowOutsideWorkspace })),
-      settings: settings.tools(),
-    }));
-  const search = new LazyFileSearch(roots, () => getShared().fs);
+  let backend: VscodeFsBackend | undefined;
+  const backends: VscodeFsBackend[] = [];
+  const getShared = () => {
+    if (!shared) {
+      backend = new VscodeFsBackend(folderUris(), { allowOutsideRoots: settings.tools().allowOutsideWorkspace });
+      backends.push(backend);
+      shared = createSharedToolState({ fs: backend, settings: settings.tools() });
+    }
+    return shared;
+  };
+  const search = new EditorFileSearch(() => (getShared(), backend!));
   // The window's sessions are journaled like `rawp serve`'s (docs/decisions/123), in the
   // workspace's own storage folder; the journal is opened (and locked) on first use, not here.
   const stateDir = context.storageUri ? join(context.storageUri.fsPath, 'state') : join(context.globalStorageUri.fsPath, 'state-no-workspace');
@@ -68,7 +87,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     fileSearch: search.run,
     blocked,
     agentsReady: () => catalog.detect(),
-    commands: { home: homedir(), workspaceFolders: roots() },
+    commands: { home: homedir(), workspaceFolders: diskRoots() },
     permissions: hostPermissionBroker({ rulesFile, timeoutSec: settings.permissionTimeoutSec() }),
   });
   // Restored after activation returns: agents start, nothing blocks the editor.
@@ -108,7 +127,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
   // file backend (and search index) over the new folders. Running sessions keep theirs.
   context.subscriptions.push(
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
-      host.setWorkspaceFolders(roots());
+      host.setWorkspaceFolders(diskRoots());
       shared = undefined;
     }),
   );
@@ -124,6 +143,8 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     secrets,
     before,
     shared: getShared,
+    fileSearch: search.run,
+    fileIndex: () => search.index(),
     blocked,
     restored,
     async dispose() {
@@ -131,6 +152,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
       search.dispose();
       await host.dispose();
       shared?.ledger?.dispose();
+      for (const b of backends) b.dispose();
     },
   };
 }

@@ -1,106 +1,325 @@
-// The VS Code FsBackend: the disk through the Node backend (same content-addressed versions, atomic
-// writes, per-path locks) with the editor's open documents folded in:
-//  - a dirty document's text IS the file for reads and versions (versionOfText, the same hash the
-//    Node backend uses), so a person's unsaved typing changes the version and a guarded write
-//    made from an older read fails with FS_STALE_VERSION — the agent never overwrites it unread;
+// The VS Code FsBackend (issue 13): every workspace folder, of any URI scheme, through
+// `vscode.workspace.fs` (stat, readDirectory, readFile, writeFile, delete), with the editor's open
+// documents folded in:
+//  - a dirty document's text IS the file for reads and versions (versionOfText, the hash the Node
+//    backend uses), so a person's unsaved typing changes the version and a guarded write made from
+//    an older read fails with FS_STALE_VERSION — the agent never overwrites it unread;
 //  - writes to an open document go through a WorkspaceEdit (the person can undo them); a document
 //    that was clean is saved afterwards, a dirty one stays dirty (we never save someone's typing).
+// Versions are content-addressed like the Node backend's (same bytes, same version), so the
+// ledger's verdicts are the same on both (test/vscode/contract/fsBackendContract.ts). The same
+// refusals as the hardened Node backend: a symlink anywhere on the way (VS Code's stat marks it),
+// paths outside the folders, and edits of files that are not UTF-8 (FS_NOT_TEXT).
+// Changes come from VS Code's own watcher and document events (no Node watcher in the editor):
+// they feed `watch()` and drop cached versions (docs/decisions/221).
 import * as vscode from 'vscode';
-import { resolve } from 'node:path';
-import { FsError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsStat, type FsTextFile, type FsWriteResult, type WriteGuard } from '../workspace/fsBackend';
-import { NodeFsBackend, versionOfText } from '../workspace/nodeFsBackend';
+import { isUtf8 } from 'node:buffer';
+import { isAbsolute, posix, resolve } from 'node:path';
+import { FsError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsVersion, type FsWriteResult, type WriteGuard } from '../workspace/fsBackend';
+import { lineEndingOf, versionOfBytes, versionOfText, withLineEnding } from '../workspace/nodeFsBackend';
+import { folderRoots, locateIn, pathOfUri, type FolderRoot } from './workspaceRoots';
 
-export class VscodeFsBackend implements FsBackend {
+export interface VscodeFsBackendOptions {
+  /** Absolute `file:` paths outside the folders (the user's setting; symlinks stay refused). */
+  allowOutsideRoots?: boolean;
+}
+
+const TEMP_MARK = '.rawp-tmp-';
+/** A cached hash is trusted only for files untouched this long when hashed (the Node backend's rule). */
+const STABLE_MS = 2_000;
+
+interface Target {
+  abs: string;
+  uri: vscode.Uri;
+  /** The folder's URI, or undefined for an allowed outside path (walked from '/'). */
+  base: vscode.Uri | undefined;
+  rel: string;
+}
+
+export class VscodeFsBackend implements FsBackend, Disposable {
+  readonly roots: readonly string[];
+  readonly folders: readonly FolderRoot[];
   private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly versions = new Map<string, { key: string; version: FsVersion; stable: boolean }>();
+  private readonly listeners = new Set<(changes: FsChange[]) => void>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private pending: FsChange[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly disk: NodeFsBackend) {}
+  constructor(
+    folderUris: readonly vscode.Uri[],
+    private readonly options: VscodeFsBackendOptions = {},
+  ) {
+    if (folderUris.length === 0) throw new Error('VscodeFsBackend needs at least one workspace folder');
+    this.folders = folderRoots(folderUris);
+    this.roots = this.folders.map((f) => f.root);
+    // One source of changes: VS Code's watcher on every folder (any scheme: a provider's
+    // onDidChangeFile reaches it) and the documents' events (unsaved typing changes versions).
+    for (const f of this.folders) {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f.uri, '**'));
+      this.subscriptions.push(
+        w,
+        w.onDidCreate((u) => this.changed('created', u)),
+        w.onDidChange((u) => this.changed('changed', u)),
+        w.onDidDelete((u) => this.changed('deleted', u)),
+      );
+    }
+    this.subscriptions.push(vscode.workspace.onDidChangeTextDocument((e) => e.contentChanges.length > 0 && this.changed('changed', e.document.uri)));
+  }
 
-  get roots(): readonly string[] {
-    return this.disk.roots;
+  /** The path string of a URI inside the folders (for the index and tests), else undefined. */
+  pathOf(uri: vscode.Uri): string | undefined {
+    return pathOfUri(this.folders, uri);
+  }
+
+  /** The URI of a path inside the folders. Throws FS_OUTSIDE_WORKSPACE like every call. */
+  uriOf(path: string): vscode.Uri {
+    return this.target(path).uri;
   }
 
   async stat(path: string): Promise<FsStat | undefined> {
-    const st = await this.disk.stat(path);
-    const doc = this.dirtyDocument(path);
-    if (!doc || (st && st.type !== 'file')) return st;
-    const text = doc.getText();
-    return { type: 'file', size: Buffer.byteLength(text, 'utf8'), mtimeMs: st?.mtimeMs ?? Date.now(), version: versionOfText(text) };
+    const t = this.target(path);
+    let st: vscode.FileStat | undefined;
+    try {
+      st = await this.checked(t, true);
+    } catch (e) {
+      if (e instanceof FsError && e.code === 'FS_NOT_FOUND') return undefined;
+      throw e;
+    }
+    if (!st) return undefined;
+    const type = entryType(st.type);
+    const doc = this.dirtyDocument(t.uri);
+    if (doc && type === 'file') {
+      const text = doc.getText();
+      return { type, size: Buffer.byteLength(text, 'utf8'), mtimeMs: st.mtime, version: versionOfText(text) };
+    }
+    let version: FsVersion;
+    if (type === 'file') version = await this.fileVersion(t, st);
+    else if (type === 'symlink') version = versionOfText(`symlink:${st.size}:${st.mtime}`);
+    else version = `d:${st.mtime}:${st.ctime}` as FsVersion;
+    return { type, size: st.size, mtimeMs: st.mtime, version };
   }
 
   async readText(path: string): Promise<FsTextFile> {
-    const doc = this.dirtyDocument(path);
-    if (!doc) return this.disk.readText(path);
-    await this.assertReadable(path);
-    const text = doc.getText();
-    return { text, version: versionOfText(text) };
+    const t = this.target(path);
+    const st = await this.checked(t, false);
+    if (!st) throw new FsError(`"${t.abs}" does not exist`, 'FS_NOT_FOUND');
+    if (st.type & vscode.FileType.Directory) throw new FsError(`"${t.abs}" is a directory`, 'FS_IS_DIRECTORY');
+    const doc = this.dirtyDocument(t.uri);
+    if (doc) {
+      const text = doc.getText();
+      return { text, version: versionOfText(text) };
+    }
+    const bytes = await this.readBytes(t);
+    return { text: decode(bytes), version: versionOfBytes(bytes) };
   }
 
-  list(dir: string): Promise<FsDirEntry[]> {
-    return this.disk.list(dir);
+  async list(dir: string): Promise<FsDirEntry[]> {
+    const t = this.target(dir);
+    const st = await this.checked(t, false);
+    if (!st) throw new FsError(`"${t.abs}" does not exist`, 'FS_NOT_FOUND');
+    let entries: [string, vscode.FileType][];
+    try {
+      entries = await vscode.workspace.fs.readDirectory(t.uri);
+    } catch (e) {
+      throw toFsError(e, t.abs);
+    }
+    return entries
+      .filter(([name]) => !name.includes(TEMP_MARK))
+      .map(([name, type]): FsDirEntry => ({ name, type: entryType(type) }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   writeText(path: string, text: string, guard: WriteGuard): Promise<FsWriteResult> {
-    return this.updateText(path, guard, () => text);
+    return this.update(path, guard, () => text, false);
   }
 
-  async updateText(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>): Promise<FsWriteResult> {
-    const doc = this.openDocument(path);
-    if (!doc) return this.disk.updateText(path, guard, transform);
-    await this.assertReadable(path);
-    return this.locked(doc.uri.fsPath, () => this.editDocument(doc, path, guard, transform));
+  updateText(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>): Promise<FsWriteResult> {
+    return this.update(path, guard, transform, true);
   }
 
-  delete(path: string): Promise<void> {
-    return this.disk.delete(path);
+  async delete(path: string): Promise<void> {
+    const t = this.target(path);
+    await this.locked(t.uri.toString(), async () => {
+      const st = await this.checked(t, true);
+      if (!st) throw new FsError(`"${t.abs}" does not exist`, 'FS_NOT_FOUND');
+      if (st.type & vscode.FileType.SymbolicLink) throw new FsError(`refusing to delete through the symlink "${t.abs}"`, 'FS_OUTSIDE_WORKSPACE');
+      if (st.type & vscode.FileType.Directory) throw new FsError(`"${t.abs}" is a directory`, 'FS_IS_DIRECTORY');
+      try {
+        await vscode.workspace.fs.delete(t.uri, { recursive: false, useTrash: false });
+      } catch (e) {
+        throw toFsError(e, t.abs);
+      }
+      this.versions.delete(t.uri.toString());
+    });
   }
 
   watch(listener: (changes: FsChange[]) => void): Disposable {
-    return this.disk.watch(listener);
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
   }
 
-  private async editDocument(doc: vscode.TextDocument, path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>): Promise<FsWriteResult> {
-    const wasDirty = doc.isDirty;
-    // A clean document shows the disk: the disk's bytes and version are the truth.
-    const current = wasDirty ? { text: doc.getText(), version: versionOfText(doc.getText()) } : await this.disk.readText(path);
-    if (guard.kind === 'createIfAbsent') throw new FsError(`${path} already exists (it is open in the editor)`, 'FS_EXISTS');
-    if (guard.kind === 'replaceIfVersion' && guard.version !== current.version) {
-      throw new FsError(
-        wasDirty
-          ? `${path} has unsaved changes in the editor that were not read; read it again before editing`
-          : `${path} changed since it was read; read it again before editing`,
-        'FS_STALE_VERSION',
-      );
-    }
-    const after = await transform(current.text);
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const s of this.subscriptions.splice(0)) s.dispose();
+    this.listeners.clear();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private changed(kind: FsChange['kind'], uri: vscode.Uri): void {
+    this.versions.delete(uri.toString());
+    const path = this.pathOf(uri);
+    if (!path || path.includes(TEMP_MARK) || this.listeners.size === 0) return;
+    this.pending.push({ kind, path });
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      const batch: FsChange[] = [];
+      for (const c of this.pending.splice(0)) {
+        const i = batch.findIndex((b) => b.path === c.path);
+        if (i >= 0) batch.splice(i, 1);
+        batch.push(c); // the last word about a path wins (created then deleted = deleted)
+      }
+      for (const l of this.listeners) l(batch);
+    }, 25);
+  }
+
+  private async update(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>, mustExist: boolean): Promise<FsWriteResult> {
+    const t = this.target(path);
+    return this.locked(t.uri.toString(), async () => {
+      const st = await this.checked(t, true);
+      if (st && st.type & vscode.FileType.SymbolicLink) throw new FsError(`refusing to write through the symlink "${t.abs}"`, 'FS_OUTSIDE_WORKSPACE');
+      if (st && st.type & vscode.FileType.Directory) throw new FsError(`"${t.abs}" is a directory`, 'FS_IS_DIRECTORY');
+      const doc = this.openDocument(t.uri);
+      const wasDirty = doc?.isDirty === true;
+      const beforeBytes = st ? await this.readBytes(t) : undefined;
+      // A clean document shows the disk: the disk's bytes and version are the truth.
+      const exists = beforeBytes !== undefined || wasDirty;
+      const currentText = wasDirty ? doc!.getText() : beforeBytes ? decode(beforeBytes) : '';
+      const currentVersion = wasDirty ? versionOfText(currentText) : beforeBytes ? versionOfBytes(beforeBytes) : undefined;
+      if (guard.kind === 'replaceIfVersion' && currentVersion !== guard.version) {
+        throw new FsError(
+          currentVersion === undefined
+            ? `"${t.abs}" was deleted since it was read; read it again before writing`
+            : wasDirty
+              ? `"${t.abs}" has unsaved changes in the editor that were not read; read it again before editing`
+              : `"${t.abs}" changed since it was read (by a person, another tool or another agent); read it again`,
+          'FS_STALE_VERSION',
+        );
+      }
+      if (guard.kind === 'createIfAbsent' && (exists || doc)) throw new FsError(`"${t.abs}" already exists and was not read in this session; read it before overwriting`, 'FS_EXISTS');
+      if (mustExist && !exists) throw new FsError(`"${t.abs}" does not exist`, 'FS_NOT_FOUND');
+      // Issue 12 finding 6: decoding would turn every invalid byte into U+FFFD on write.
+      if (beforeBytes && !isUtf8(beforeBytes)) {
+        throw new FsError(`"${t.abs}" is not UTF-8 text (binary, or another encoding such as Latin-1); it is left untouched — edit it with a tool that keeps its bytes`, 'FS_NOT_TEXT');
+      }
+      const produced = await transform(currentText);
+      this.versions.delete(t.uri.toString());
+      if (doc) return this.editDocument(doc, t, wasDirty, currentText, produced);
+      // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
+      const after = beforeBytes ? withLineEnding(produced, lineEndingOf(currentText)) : produced;
+      const afterBytes = Buffer.from(after, 'utf8');
+      try {
+        await vscode.workspace.fs.writeFile(t.uri, afterBytes); // creates missing parent folders
+      } catch (e) {
+        throw toFsError(e, t.abs);
+      }
+      return { before: currentText, after, version: versionOfBytes(afterBytes), created: !beforeBytes };
+    });
+  }
+
+  private async editDocument(doc: vscode.TextDocument, t: Target, wasDirty: boolean, before: string, after: string): Promise<FsWriteResult> {
     const edit = new vscode.WorkspaceEdit();
-    const all = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
-    edit.replace(doc.uri, all, after);
-    if (!(await vscode.workspace.applyEdit(edit))) throw new FsError(`the editor refused the edit of ${path}`, 'FS_IO');
-    if (!wasDirty && !(await doc.save())) throw new FsError(`the editor could not save ${path}`, 'FS_IO');
-    const version = wasDirty ? versionOfText(doc.getText()) : ((await this.disk.stat(path))?.version ?? versionOfText(doc.getText()));
-    return { before: current.text, after: doc.getText(), version, created: false };
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), after);
+    if (!(await vscode.workspace.applyEdit(edit))) throw new FsError(`the editor refused the edit of ${t.abs}`, 'FS_IO');
+    if (!wasDirty && !(await doc.save())) throw new FsError(`the editor could not save ${t.abs}`, 'FS_IO');
+    const text = doc.getText();
+    const version = wasDirty ? versionOfText(text) : versionOfBytes(await this.readBytes(t));
+    return { before, after: text, version, created: false };
   }
 
   /**
-   * The disk's path checks for an open document: outside the workspace and symlinks on the way are
-   * refused, and so is a symlink as the file itself (the disk's stat lets that one through, but its
-   * read and write refuse it, and the editor's text of such a file must not be a way around that).
+   * Resolves a path to its folder and URI, refusing what leaves the folders (`..`, absolute paths
+   * elsewhere — unless the user allows outside paths, which are `file:` only).
    */
-  private async assertReadable(path: string): Promise<void> {
-    if ((await this.disk.stat(path))?.type === 'symlink') throw new FsError(`refusing to follow the symlink "${path}"`, 'FS_OUTSIDE_WORKSPACE');
+  private target(path: string): Target {
+    if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) throw new FsError(`invalid path ${JSON.stringify(path)}`, 'FS_OUTSIDE_WORKSPACE');
+    const abs = isAbsolute(path) ? resolve(path) : resolve(this.roots[0], path);
+    const at = locateIn(this.folders, abs);
+    if (!at) {
+      if (!this.options.allowOutsideRoots) throw new FsError(`"${path}" is outside the workspace (${this.roots.join(', ')})`, 'FS_OUTSIDE_WORKSPACE');
+      return { abs, uri: vscode.Uri.file(abs), base: undefined, rel: abs.replace(/^\/+/, '') };
+    }
+    const base = at.folder.uri;
+    const uri = at.rel === '' ? base : base.scheme === 'file' ? vscode.Uri.file(abs) : base.with({ path: posix.join(base.path, at.rel) });
+    return { abs, uri, base, rel: at.rel };
   }
 
-  private openDocument(path: string): vscode.TextDocument | undefined {
-    const abs = resolve(path);
-    return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && !d.isClosed && resolve(d.uri.fsPath) === abs);
+  /**
+   * Walks from the folder down to the target with VS Code's stat: any symlink on the way is
+   * refused (it could point anywhere), the target itself only when `leafMayBeLink` is false.
+   * Returns the target's stat, or undefined when it (or a folder on the way) does not exist.
+   */
+  private async checked(t: Target, leafMayBeLink: boolean): Promise<vscode.FileStat | undefined> {
+    const parts = t.rel.split('/').filter(Boolean);
+    let cur = t.base ?? vscode.Uri.file('/');
+    if (parts.length === 0) return this.statOrUndefined(cur, t.abs);
+    for (let i = 0; i < parts.length; i++) {
+      cur = vscode.Uri.joinPath(cur, parts[i]);
+      const st = await this.statOrUndefined(cur, t.abs);
+      if (!st) return undefined;
+      const last = i === parts.length - 1;
+      if (st.type & vscode.FileType.SymbolicLink && !(leafMayBeLink && last)) {
+        throw new FsError(`"${t.abs}" goes through the symlink "${cur.path}"; symlinks are refused because they can point outside the workspace`, 'FS_OUTSIDE_WORKSPACE');
+      }
+      if (last) return st;
+      if (!(st.type & vscode.FileType.Directory)) return undefined;
+    }
+    return undefined;
   }
 
-  private dirtyDocument(path: string): vscode.TextDocument | undefined {
-    const d = this.openDocument(path);
+  private async statOrUndefined(uri: vscode.Uri, abs: string): Promise<vscode.FileStat | undefined> {
+    try {
+      return await vscode.workspace.fs.stat(uri);
+    } catch (e) {
+      const err = toFsError(e, abs);
+      if (err.code === 'FS_NOT_FOUND') return undefined;
+      throw err;
+    }
+  }
+
+  private async readBytes(t: Target): Promise<Uint8Array> {
+    try {
+      return await vscode.workspace.fs.readFile(t.uri);
+    } catch (e) {
+      throw toFsError(e, t.abs);
+    }
+  }
+
+  /** A file's version, cached until VS Code reports a change, its stat moves, or it was still settling when hashed. */
+  private async fileVersion(t: Target, st: vscode.FileStat): Promise<FsVersion> {
+    const id = t.uri.toString();
+    const key = `${st.size}:${st.mtime}:${st.ctime}`;
+    const hit = this.versions.get(id);
+    if (hit && hit.key === key && hit.stable) return hit.version;
+    const hashedAt = Date.now();
+    const version = versionOfBytes(await this.readBytes(t));
+    if (this.versions.size > 20_000) this.versions.clear();
+    this.versions.set(id, { key, version, stable: hashedAt - Math.max(st.mtime, st.ctime) > STABLE_MS });
+    return version;
+  }
+
+  private openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+    const id = uri.toString();
+    return vscode.workspace.textDocuments.find((d) => !d.isClosed && (d.uri.scheme === 'file' && uri.scheme === 'file' ? d.uri.fsPath === uri.fsPath : d.uri.toString() === id));
+  }
+
+  private dirtyDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+    const d = this.openDocument(uri);
     return d?.isDirty ? d : undefined;
   }
 
-  /** One edit per document at a time: check, transform and apply cannot interleave. */
+  /** One write per path at a time: check, transform and apply cannot interleave. */
   private locked<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const prev = this.locks.get(key) ?? Promise.resolve();
     const run = prev.then(fn, fn);
@@ -110,5 +329,49 @@ export class VscodeFsBackend implements FsBackend {
       if (this.locks.get(key) === tail) this.locks.delete(key);
     });
     return run;
+  }
+}
+
+function entryType(type: vscode.FileType): FsEntryType {
+  if (type & vscode.FileType.SymbolicLink) return 'symlink';
+  if (type & vscode.FileType.File) return 'file';
+  if (type & vscode.FileType.Directory) return 'directory';
+  return 'other';
+}
+
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+/** UTF-8 with the BOM kept in the text, so a rewrite keeps it too (as the Node backend does). */
+function decode(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
+
+/** vscode.FileSystemError (by its code) and Node errors from providers, as FsError. */
+function toFsError(e: unknown, path: string): FsError {
+  if (e instanceof FsError) return e;
+  const code = (e as { code?: string }).code;
+  switch (code) {
+    case 'FileNotFound':
+    case 'EntryNotFound':
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return new FsError(`"${path}" does not exist`, 'FS_NOT_FOUND');
+    case 'FileIsADirectory':
+    case 'EntryIsADirectory':
+    case 'EISDIR':
+      return new FsError(`"${path}" is a directory`, 'FS_IS_DIRECTORY');
+    case 'FileNotADirectory':
+    case 'EntryNotADirectory':
+      return new FsError(`"${path}" does not exist (a part of it is a file)`, 'FS_NOT_FOUND');
+    case 'NoPermissions':
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return new FsError(`permission denied: "${path}"`, 'FS_PERMISSION');
+    case 'FileExists':
+    case 'EntryExists':
+    case 'EEXIST':
+      return new FsError(`"${path}" already exists`, 'FS_EXISTS');
+    default:
+      return new FsError(`I/O error on "${path}": ${(e as Error)?.message ?? String(e)}`, 'FS_IO');
   }
 }

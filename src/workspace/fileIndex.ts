@@ -37,9 +37,19 @@ export interface Folder {
   name: string;
   index: FolderIndex;
   rules: IgnoreRules;
-  source: 'git' | 'walk' | 'memory';
+  /** `editor`: listed and kept live by the editor (VS Code's file search and watcher). */
+  source: 'git' | 'walk' | 'memory' | 'editor';
   /** mtime (ms) by path, filled lazily; undefined until first needed. */
   mtimes?: Map<string, number>;
+  /** Size and mtime of a path, where the folder is not on the local disk (the editor's file system API). */
+  statFile?: (rel: string) => Promise<{ size: number; mtimeMs: number } | undefined>;
+}
+
+/** A folder listed by someone else (the editor): its root path string, paths, and how to stat them. */
+export interface ListedFolder {
+  root: string;
+  paths: readonly string[];
+  statFile: (rel: string) => Promise<{ size: number; mtimeMs: number } | undefined>;
 }
 
 export class FileIndex {
@@ -86,6 +96,23 @@ export class FileIndex {
         index: new FolderIndex(l.paths, options),
         rules: new IgnoreRules(`/${l.name}`, { caseSensitive: true, useIgnoreFiles: false }),
         source: 'memory',
+      }),
+    );
+    return new FileIndex(folders, { roots: folders.map((f) => f.root), ...options });
+  }
+
+  /** An index over folders the editor lists and keeps live itself (src/extension, issue 13). */
+  static fromListed(lists: readonly ListedFolder[], options: FolderIndexOptions = {}): FileIndex {
+    const names = uniqueNames(lists.map((l) => l.root));
+    const folders = lists.map(
+      (l, i): Folder => ({
+        root: l.root,
+        rootReal: l.root,
+        name: names[i],
+        index: new FolderIndex(l.paths, options),
+        rules: new IgnoreRules(l.root, { caseSensitive: true, useIgnoreFiles: false }),
+        source: 'editor',
+        statFile: l.statFile,
       }),
     );
     return new FileIndex(folders, { roots: folders.map((f) => f.root), ...options });
@@ -191,7 +218,7 @@ export class FileIndex {
   }
 
   private async relist(folder: Folder): Promise<void> {
-    if (folder.source === 'memory') return;
+    if (folder.source === 'memory' || folder.source === 'editor') return;
     folder.rules.reset();
     const listing = await listFiles(folder.root, {
       caseSensitive: this.options.caseSensitive ?? true,
@@ -212,7 +239,8 @@ export class FileIndex {
       while (next < paths.length) {
         const p = paths[next++];
         try {
-          map.set(p, (await fsp.stat(join(folder.root, p))).mtimeMs);
+          const mtime = folder.statFile ? (await folder.statFile(p))?.mtimeMs : (await fsp.stat(join(folder.root, p))).mtimeMs;
+          if (mtime !== undefined) map.set(p, mtime);
         } catch {
           // vanished: not recent
         }

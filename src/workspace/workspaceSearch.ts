@@ -103,9 +103,11 @@ export class WorkspaceSearch {
     if (mime) c.mime_type = mime;
     if (this.options.statResults !== false && folder.source !== 'memory') {
       try {
-        const st = await fsp.stat(join(folder.root, rel));
-        c.size_bytes = st.size;
-        c.modified_at = new Date(st.mtimeMs).toISOString();
+        const st = folder.statFile ? await folder.statFile(rel) : await fsp.stat(join(folder.root, rel));
+        if (st) {
+          c.size_bytes = st.size;
+          c.modified_at = new Date(st.mtimeMs).toISOString();
+        }
       } catch {
         // deleted between search and stat: still a valid candidate name; leave metadata out
       }

@@ -4,13 +4,13 @@
 // which this test reads and checks, one area at a time. (Where a desktop VS Code exists, the same
 // suites run through @vscode/test-electron: `npm run test:vscode`.)
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { SuiteReport } from '../../vscode/suite/index';
 import { buildVscodeTests } from '../../vscode/build';
-import { buildVsix, launchChromium, openWorkbench, REPO, startCodeServer, type CodeServer } from './codeServer';
+import { buildVsix, launchChromium, REPO, startCodeServer, type CodeServer } from './codeServer';
 
 describe('extension host: the suites inside VS Code (code-server)', function () {
   this.timeout(300_000);
@@ -26,7 +26,13 @@ describe('extension host: the suites inside VS Code (code-server)', function () 
     const { runnerVsix } = await buildVscodeTests();
     cs = await startCodeServer({ workspace, vsixes: [buildVsix(), runnerVsix], env: { RAWP_VSCODE_TEST_RESULTS: results } });
     browser = await launchChromium();
-    await openWorkbench(browser, cs, workspace);
+    // Two folders (issue 13): the sample workspace on disk, and `rawpmem:/rawp-virtual`, an
+    // in-memory file system the runner extension provides (test/vscode/suite/memFs.ts).
+    const workspaceFile = `${workspace}.code-workspace`;
+    writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: workspace }, { uri: 'rawpmem:/rawp-virtual', name: 'rawp-virtual' }] }));
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${cs.url}/?workspace=${encodeURIComponent(workspaceFile)}`);
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
     const deadline = Date.now() + 180_000;
     while (!existsSync(results)) {
       if (Date.now() > deadline) throw new Error(`no results from the extension host\n${cs.output().slice(-4000)}`);
@@ -42,6 +48,7 @@ describe('extension host: the suites inside VS Code (code-server)', function () 
     await browser?.close();
     await cs?.stop();
     rmSync(workspace, { recursive: true, force: true });
+    rmSync(`${workspace}.code-workspace`, { force: true });
   });
 
   const area = (prefix: string) => () => {
@@ -58,6 +65,11 @@ describe('extension host: the suites inside VS Code (code-server)', function () 
   it('sessions: New Session starts the built-in agent (§13.1)', area('extension host: sessions'));
   it('sharing: a shared session is reachable by a master with the token; stop sharing disconnects it (§2.4)', area('extension host: sharing a session with remote masters'));
   it('editor: file references open at the line; an edit opens in vscode.diff, or as its patch once the file changed', area('extension host: the editor side of the chat'));
+  it('read-before-write: the FsBackend contract passes for the VS Code backend over file: and over an extension\'s file system (issue 13)', () => {
+    area('FsBackend contract: the VS Code backend over a file: folder')();
+    area('FsBackend contract: the VS Code backend over an extension\'s file system')();
+  });
+  it('§16.1 a virtual workspace folder: the @ picker finds its files, the built-in agent edits one through the ledger, files.exclude applies live (issue 13)', area('extension host: a virtual workspace folder'));
   it('no suite failed and activation time was measured', () => {
     assert.equal(report.failed, 0);
     assert.ok(report.passed >= 15, `${report.passed} passed`);

@@ -1,0 +1,74 @@
+// Issue 13: the @ index's list of a `file:` folder in VS Code (workspace.findFiles with the user's
+// excludes and ignore files, folderListing.ts) against our direct listing (listFiles.ts: git
+// ls-files or a walk, with the same globs as extra excludes). The direct listing may stand in for
+// findFiles only where it gives the same set of paths — this test compares them, and measures both.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import * as vscode from 'vscode';
+import { excludeGlobs, listFolder, useIgnoreFiles } from '../../../src/extension/folderListing';
+import { listFiles } from '../../../src/workspace/listFiles';
+import { metrics } from './index';
+import { workspaceRoot } from './rawp';
+
+function put(root: string, rel: string, text = 'x\n'): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
+describe('extension host: the @ index lists what VS Code search lists (findFiles vs the direct listing)', function () {
+  this.timeout(120_000);
+  let root: string;
+
+  before(() => {
+    root = join(workspaceRoot(), '.rawp-host-tests', 'listing');
+    rmSync(root, { recursive: true, force: true });
+    put(root, '.gitignore', 'build/\n*.log\n!keep.log\n');
+    put(root, 'src/main.ts');
+    put(root, 'src/deep/er/file.ts');
+    put(root, 'src/.hidden/dot.ts');
+    put(root, 'build/out.js'); // .gitignore
+    put(root, 'debug.log'); // .gitignore
+    put(root, 'keep.log'); // re-included
+    put(root, 'node_modules/pkg/index.js'); // search.exclude default
+    put(root, 'web/node_modules/x.js'); // search.exclude default, nested
+    put(root, '.DS_Store'); // files.exclude default
+    put(root, 'a space/b [c].md');
+    put(root, 'unicodé/文件.txt');
+    // A tree big enough to time: 40 folders × 50 files.
+    for (let d = 0; d < 40; d++) for (let f = 0; f < 50; f++) put(root, `gen/d${d}/f${f}.ts`, '');
+    execFileSync('git', ['init', '-q'], { cwd: root });
+  });
+
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('§16.1.1 the same set of paths from workspace.findFiles (+ ignore files) and from listFiles (git and walk), with the user\'s files.exclude and search.exclude', async () => {
+    const uri = vscode.Uri.file(root);
+    const folder = { root, uri };
+    const g = excludeGlobs(uri);
+    assert.ok(g.search.some((p) => p.includes('node_modules')), `search.exclude has its defaults: ${g.search.join(', ')}`);
+    const options = { caseSensitive: process.platform === 'linux', extraExcludes: [...g.files, ...g.search], useIgnoreFiles: useIgnoreFiles(uri) };
+
+    let t = performance.now();
+    const viaVscode = (await listFolder(folder, { excludes: true })).sort();
+    const findFilesMs = performance.now() - t;
+    t = performance.now();
+    const viaGit = await listFiles(root, options);
+    const gitMs = performance.now() - t;
+    t = performance.now();
+    const viaWalk = await listFiles(root, { ...options, noGit: true });
+    const walkMs = performance.now() - t;
+
+    for (const p of ['src/main.ts', 'src/deep/er/file.ts', 'src/.hidden/dot.ts', 'keep.log', '.gitignore', 'a space/b [c].md', 'unicodé/文件.txt']) assert.ok(viaVscode.includes(p), `${p} is listed`);
+    for (const p of ['build/out.js', 'debug.log', 'node_modules/pkg/index.js', 'web/node_modules/x.js', '.DS_Store']) assert.ok(!viaVscode.includes(p), `${p} is hidden`);
+    assert.equal(viaVscode.length, 7 + 2000);
+    assert.deepEqual([...viaWalk.paths].sort(), viaVscode, 'the walk lists the same paths');
+    assert.equal(viaGit.source, 'git');
+    assert.deepEqual([...viaGit.paths].sort(), viaVscode, 'git ls-files lists the same paths');
+    metrics.listFindFilesMs = findFilesMs;
+    metrics.listGitMs = gitMs;
+    metrics.listWalkMs = walkMs;
+    metrics.listFiles = viaVscode.length;
+  });
+});

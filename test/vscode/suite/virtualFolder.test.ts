@@ -1,0 +1,111 @@
+// Issue 13: a workspace folder VS Code opens only through an extension's file system provider
+// (scheme `rawpmem`, test/vscode/suite/memFs.ts) is searched, read and edited like a folder on disk:
+// the @ picker (the §16.1 search the view uses) finds its files, the built-in agent reads and edits
+// one through the read-before-write ledger, and `files.exclude` hides files from the picker live.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { Services } from '../../../src/extension/services';
+import { MEM_SCHEME, VIRTUAL_FOLDER, memFs } from './memFs';
+import { TestMaster } from './master';
+import { eventually, rawp, workspaceRoot } from './rawp';
+
+const FOLDER = VIRTUAL_FOLDER;
+const folderUri = () => vscode.Uri.from({ scheme: MEM_SCHEME, path: FOLDER });
+
+async function search(s: Services, query: string): Promise<string[]> {
+  const r = await s.fileSearch({ query_id: `q-${Math.random().toString(36).slice(2)}`, query, max_results: 50 }, new AbortController().signal);
+  return r.candidates.map((c) => c.path);
+}
+
+async function setExclude(section: 'files', value: Record<string, boolean> | undefined): Promise<void> {
+  await vscode.workspace.getConfiguration(section).update('exclude', value, vscode.ConfigurationTarget.Global);
+}
+
+describe('extension host: a virtual workspace folder (FileSystemProvider) through the VS Code backend', function () {
+  this.timeout(120_000);
+  const mem = memFs();
+  let master: TestMaster | undefined;
+
+  before(async () => {
+    // The test workspace (vscodeHost.test.ts) opens rawpmem:/rawp-virtual as its second folder;
+    // the runner seeded its files (adding a folder at run time would restart the extension host).
+    assert.ok(vscode.workspace.workspaceFolders?.some((f) => f.uri.toString() === folderUri().toString()), 'the virtual folder is a workspace folder');
+  });
+
+  after(async () => {
+    master?.close();
+    await setExclude('files', undefined);
+  });
+
+  it('§16.1.1 §16.1.2 the @ picker finds the files of the provider\'s folder (and of the disk folder beside it)', async () => {
+    const { s } = await rawp();
+    assert.ok(s.shared().fs.roots.includes(FOLDER), `the backend's roots: ${s.shared().fs.roots.join(', ')}`);
+    const found = await eventually(async () => {
+      const paths = await search(s, 'plan');
+      return paths.includes('rawp-virtual/notes/plan.md') ? paths : undefined;
+    }, 'plan.md in the picker');
+    assert.equal(found[0], 'rawp-virtual/notes/plan.md');
+    assert.ok((await search(s, 'app.ts')).includes('rawp-virtual/src/app.ts'));
+    // A file created through the provider shows up without a re-open (VS Code's watcher).
+    mem.put(`${FOLDER}/notes/later.md`, 'later\n');
+    await eventually(async () => (await search(s, 'later.md')).includes('rawp-virtual/notes/later.md') || undefined, 'a created file in the picker');
+    mem.remove(`${FOLDER}/notes/later.md`);
+    await eventually(async () => !(await search(s, 'later.md')).includes('rawp-virtual/notes/later.md') || undefined, 'a deleted file leaves the picker');
+  });
+
+  it('read-before-write: the built-in agent refuses an unread overwrite, reads and edits through the ledger, refuses a stale edit after a change through the provider', async () => {
+    const { s } = await rawp();
+    const id = await s.host.create({ agent: 'builtin', name: 'virtual folder' });
+    master = await TestMaster.connect(s, id);
+    await master.until(() => master!.frames.some((f) => f.type === 'session.capabilities'), 'capabilities');
+    const file = `${FOLDER}/notes/plan.md`;
+
+    const unread = await master.turn(`write ${file}: overwritten unread`);
+    assert.match(String(unread.results.at(-1)?.output), /FS_EXISTS/, unread.text);
+    assert.equal(Buffer.from(mem.get(file)!).toString(), '# Plan\nstatus: draft\n', 'nothing was written');
+
+    const read = await master.turn(`read ${file}`);
+    assert.equal(read.results.at(-1)?.status, 'success');
+    assert.match(String(read.results.at(-1)?.output), /status: draft/);
+
+    mem.put(file, '# Plan\nstatus: draft\nowner: someone else\n'); // a change through the provider
+    const stale = await master.turn(`replace \`draft\` with \`final\` in ${file}`);
+    assert.ok(stale.results.some((r) => /FS_STALE_VERSION/.test(String(r.output))), `${stale.text}\n${JSON.stringify(stale.results)}`);
+    assert.equal(Buffer.from(mem.get(file)!).toString(), '# Plan\nstatus: draft\nowner: someone else\n', 'the stale edit wrote nothing');
+
+    await master.turn(`read ${file}`);
+    const edit = await master.turn(`replace \`draft\` with \`final\` in ${file}`);
+    assert.equal(edit.results.at(-1)?.status, 'success', `${edit.text}\n${JSON.stringify(edit.results)}`);
+    // The change is visible through the provider itself, and through VS Code's file API.
+    assert.equal(Buffer.from(mem.get(file)!).toString(), '# Plan\nstatus: final\nowner: someone else\n');
+    assert.equal(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.from({ scheme: MEM_SCHEME, path: file }))).toString(), '# Plan\nstatus: final\nowner: someone else\n');
+  });
+
+  it('§16.1.1 a files.exclude entry hides a file from the @ picker; removing it brings it back without a reload (virtual and disk folders)', async () => {
+    const { s } = await rawp();
+    const dir = join(workspaceRoot(), '.rawp-host-tests', 'excluded');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'hideme-disk.txt'), 'on disk\n');
+    const virtual = 'rawp-virtual/private/hideme-virtual.txt';
+    const disk = (paths: string[]) => paths.some((p) => p.endsWith('.rawp-host-tests/excluded/hideme-disk.txt'));
+    await eventually(async () => {
+      const paths = await search(s, 'hideme');
+      return (paths.includes(virtual) && disk(paths)) || undefined;
+    }, 'both files in the picker before the exclude');
+
+    await setExclude('files', { '**/hideme-*.txt': true });
+    await eventually(async () => {
+      const paths = await search(s, 'hideme');
+      return (!paths.includes(virtual) && !disk(paths)) || undefined;
+    }, 'both files hidden by files.exclude');
+    assert.ok((await search(s, 'plan.md')).includes('rawp-virtual/notes/plan.md'), 'other files stay');
+
+    await setExclude('files', undefined);
+    await eventually(async () => {
+      const paths = await search(s, 'hideme');
+      return (paths.includes(virtual) && disk(paths)) || undefined;
+    }, 'both files back once the entry is removed');
+  });
+});
