@@ -65,9 +65,11 @@ export class EditorFileIndex implements vscode.Disposable {
       if (c.kind === 'deleted') {
         at.folder.index.apply([{ kind: 'remove', path: at.rel }]);
         at.folder.mtimes?.delete(at.rel);
-      } else if (c.kind === 'created' || !at.folder.index.has(at.rel)) {
+      } else if (c.kind === 'created') {
         created.set(at.folder, [...(created.get(at.folder) ?? []), at.rel]);
-      } else {
+      } else if (at.folder.index.has(at.rel)) {
+        // A change (a save, or typing in an open document) only makes the file recent. A change
+        // to a path the index does not list is one the listing hides: no search per keystroke.
         at.folder.mtimes?.set(at.rel, Date.now());
       }
     }

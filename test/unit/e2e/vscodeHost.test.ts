@@ -24,7 +24,7 @@ describe('extension host: the suites inside VS Code (code-server)', function () 
     cpSync(join(REPO, 'media/sample-workspace'), workspace, { recursive: true });
     const results = join(workspace, '..', `${workspace.split('/').pop()}-results.json`);
     const { runnerVsix } = await buildVscodeTests();
-    cs = await startCodeServer({ workspace, vsixes: [buildVsix(), runnerVsix], env: { RAWP_VSCODE_TEST_RESULTS: results } });
+    cs = await startCodeServer({ workspace, vsixes: [buildVsix(), runnerVsix], env: { RAWP_VSCODE_TEST_RESULTS: results, RAWP_BENCH_PATHS: join(REPO, 'scripts/bench/data/paths-astro.txt.br') } });
     browser = await launchChromium();
     // Two folders (issue 13): the sample workspace on disk, and `rawpmem:/rawp-virtual`, an
     // in-memory file system the runner extension provides (test/vscode/suite/memFs.ts).
@@ -42,6 +42,8 @@ describe('extension host: the suites inside VS Code (code-server)', function () 
     report = JSON.parse(readFileSync(results, 'utf8')) as SuiteReport;
     rmSync(results, { force: true });
     console.log(`      extension-host suites: ${report.passed} passed, ${report.failed} failed; activation ${report.metrics.activationMs?.toFixed(1)} ms (activate()), ${report.metrics.activationWallMs?.toFixed(1)} ms (with loading the bundle); services loaded after it in ${report.metrics.servicesLoadMs?.toFixed(1)} ms`);
+    if (report.metrics.listFiles) console.log(`      @ index listing of ${report.metrics.listFiles} files: workspace.findFiles ${report.metrics.listFindFilesMs?.toFixed(1)} ms, git ls-files ${report.metrics.listGitMs?.toFixed(1)} ms, Node walk ${report.metrics.listWalkMs?.toFixed(1)} ms`);
+    if (report.metrics.benchCorpusFiles) console.log(`      @ index build, astro corpus (${report.metrics.benchCorpusFiles} files): VS Code (findFiles) ${report.metrics.benchVscodeBuildMs?.toFixed(1)} ms, Node git ls-files ${report.metrics.benchGitBuildMs?.toFixed(1)} ms, Node walk ${report.metrics.benchWalkBuildMs?.toFixed(1)} ms`);
   });
 
   after(async () => {
@@ -70,6 +72,7 @@ describe('extension host: the suites inside VS Code (code-server)', function () 
     area('FsBackend contract: the VS Code backend over an extension\'s file system')();
   });
   it('§16.1 a virtual workspace folder: the @ picker finds its files, the built-in agent edits one through the ledger, files.exclude applies live (issue 13)', area('extension host: a virtual workspace folder'));
+  it('§16.1.1 the @ index of a file: folder: workspace.findFiles and the direct listing give the same paths (issue 13)', area('extension host: the @ index lists what VS Code search lists'));
   it('no suite failed and activation time was measured', () => {
     assert.equal(report.failed, 0);
     assert.ok(report.passed >= 15, `${report.passed} passed`);

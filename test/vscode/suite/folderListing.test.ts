@@ -4,10 +4,13 @@
 // findFiles only where it gives the same set of paths — this test compares them, and measures both.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import * as vscode from 'vscode';
 import { excludeGlobs, listFolder, useIgnoreFiles } from '../../../src/extension/folderListing';
+import { FileIndex } from '../../../src/workspace/fileIndex';
 import { listFiles } from '../../../src/workspace/listFiles';
 import { metrics } from './index';
 import { workspaceRoot } from './rawp';
@@ -70,5 +73,40 @@ describe('extension host: the @ index lists what VS Code search lists (findFiles
     metrics.listGitMs = gitMs;
     metrics.listWalkMs = walkMs;
     metrics.listFiles = viaVscode.length;
+  });
+
+  it('§16.1 the index build in VS Code beside the Node one, on a real corpus (scripts/bench/data, RAWP_BENCH_PATHS): the same paths, timed', async () => {
+    const corpus = process.env.RAWP_BENCH_PATHS;
+    assert.ok(corpus, 'RAWP_BENCH_PATHS names a paths-*.txt.br of scripts/bench/data');
+    const paths = brotliDecompressSync(readFileSync(corpus)).toString('utf8').split('\n').filter(Boolean);
+    const base = mkdtempSync(join(tmpdir(), 'rawp-bench-corpus-'));
+    try {
+      for (const p of paths) put(base, p, '');
+      execFileSync('git', ['init', '-q'], { cwd: base });
+      const uri = vscode.Uri.file(base);
+      const g = excludeGlobs(uri);
+      const extraExcludes = [...g.files, ...g.search];
+      let t = performance.now();
+      const listed = await listFolder({ root: base, uri }, { excludes: true });
+      const vscodeIndex = FileIndex.fromListed([{ root: base, paths: listed, statFile: async () => undefined }]);
+      const vscodeMs = performance.now() - t;
+      t = performance.now();
+      const gitIndex = await FileIndex.open({ roots: [base], extraExcludes });
+      const gitMs = performance.now() - t;
+      t = performance.now();
+      const walkIndex = await FileIndex.open({ roots: [base], extraExcludes, noGit: true });
+      const walkMs = performance.now() - t;
+      const sorted = (i: FileIndex) => i.folders[0].index.allPaths().sort();
+      assert.ok(listed.length > paths.length * 0.9, `${listed.length} of ${paths.length} listed`);
+      assert.deepEqual(sorted(gitIndex), sorted(vscodeIndex), 'git ls-files and findFiles index the same paths');
+      assert.deepEqual(sorted(walkIndex), sorted(vscodeIndex), 'the walk and findFiles index the same paths');
+      for (const i of [vscodeIndex, gitIndex, walkIndex]) i.dispose();
+      metrics.benchCorpusFiles = listed.length;
+      metrics.benchVscodeBuildMs = vscodeMs;
+      metrics.benchGitBuildMs = gitMs;
+      metrics.benchWalkBuildMs = walkMs;
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });

@@ -9,3 +9,4 @@ import './sessions.test';
 import './sharing.test';
 import './editor.test';
 import './virtualFolder.test';
+import './folderListing.test';
