@@ -290,4 +290,37 @@ describe('remote/killRestart: rawp serve survives kill -9 through its journal (i
     const again = await serve();
     assert.equal(again.session_id, first.session_id);
   });
+
+  it('"allow for this session" survives kill -9: after the restart the same command runs without asking again, and a different one still asks', async () => {
+    const first = await serve();
+    const m = await attach(first.url, first.session_id);
+    m.send('control.prompt.request', { prompt_text: 'run `echo granted-once`' });
+    await waitFor(() => m.find('agent.interaction.request') !== undefined, 'permission question');
+    const ask = m.find('agent.interaction.request')!;
+    assert.ok(ask.payload.options?.some((o) => o.value === 'allow_session'), 'the question offers "for this session"');
+    m.send('control.interaction.response', { interaction_id: ask.payload.interaction_id, selected_value: 'allow_session' });
+    await waitFor(() => m.find('session.turn.end') !== undefined, 'the turn ends');
+    first.child.proc.kill('SIGKILL');
+    await waitFor(() => first.child.exited, 'serve is gone');
+    // Where it survives: the session's entry in the state folder's index (not an "always" rule).
+    const index = JSON.parse(readFileSync(join(journalFile(first.session_id), '..', '..', 'sessions.json'), 'utf8')) as { sessions: { session_id: string; session_rules?: { tool_name: string; command_prefix?: string; decision: string }[] }[] };
+    const kept = index.sessions.find((x) => x.session_id === first.session_id)?.session_rules ?? [];
+    assert.deepEqual(kept.map((r) => [r.tool_name, r.command_prefix, r.decision]), [['Bash', 'echo granted-once', 'allow']]);
+    assert.ok(!existsSync(join(dir, 'rules.json')) || !readFileSync(join(dir, 'rules.json'), 'utf8').includes('granted-once'), 'not saved as an "always" rule');
+
+    const second = await serve();
+    assert.equal(second.session_id, first.session_id);
+    const again = await attach(second.url, second.session_id);
+    const before = again.frames.length;
+    again.send('control.prompt.request', { prompt_text: 'run `echo granted-once`' });
+    const fresh = () => again.frames.slice(before);
+    await waitFor(() => fresh().some((f) => f.type === 'session.turn.end'), 'the turn after the restart ends', 60_000);
+    assert.ok(!fresh().some((f) => f.type === 'agent.interaction.request'), 'no second question for what was allowed for this session');
+    const result = fresh().find((f): f is FrameOf<'tool.invoke.result'> => f.type === 'tool.invoke.result');
+    assert.equal(result?.payload.status, 'success');
+    assert.match(JSON.stringify(result?.payload.output), /granted-once/);
+
+    again.send('control.prompt.request', { prompt_text: 'run `echo something-else`' });
+    await waitFor(() => fresh().some((f) => f.type === 'agent.interaction.request'), 'a different command still asks');
+  });
 });
