@@ -17,7 +17,8 @@ import { SessionJournal } from './sessionJournal';
 import { readSessionIndex, writeSessionIndex } from './sessionIndex';
 import { StateLock } from './stateLock';
 
-export const DEFAULT_JOURNAL_BYTES = 8 * 1024 * 1024;
+/** Twice the history ring's default (8 MiB): after a compaction the journal still holds what the ring does. */
+export const DEFAULT_JOURNAL_BYTES = 16 * 1024 * 1024;
 
 export interface JournalOptions {
   dir: string;
