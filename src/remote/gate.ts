@@ -58,6 +58,7 @@ const REASONS: Record<number, string> = {
   405: 'Method Not Allowed',
   421: 'Misdirected Request',
   429: 'Too Many Requests',
+  503: 'Service Unavailable',
 };
 
 /** Answer a WebSocket upgrade request with an HTTP error and close the socket (no upgrade). */

@@ -61,6 +61,12 @@ export interface RemoteServerOptions {
   heartbeatMs?: number;
   /** Bytes queued to one master before it counts as stalled and is closed. Default 8 MiB. */
   maxQueuedBytes?: number;
+  /**
+   * Masters attached at once, over all sessions (default 32). Each may hold a whole history frame
+   * plus its send queue in memory while it does not read: 150 idle attaches to a 6 MB history took
+   * `rawp serve` from 101 MB to 2.2 GB. Beyond it an upgrade gets 503 + Retry-After.
+   */
+  maxMasters?: number;
   /** How long a closing peer gets to read its close frame. Default 5 s. */
   closeGraceMs?: number;
   throttle?: ThrottleOptions;
@@ -83,6 +89,9 @@ interface Attached {
   session_id: string;
   alive: boolean;
 }
+
+/** Masters attached at once (RemoteServerOptions.maxMasters). */
+export const DEFAULT_MAX_MASTERS = 32;
 
 export function tlsFromFiles(certFile: string, keyFile: string): { cert: Buffer; key: Buffer } {
   return { cert: readLocalFile(certFile), key: readLocalFile(keyFile) };
@@ -255,6 +264,10 @@ export class RemoteServer {
     }
     if (!selectSubprotocol(offeredSubprotocols(req.headers['sec-websocket-protocol'])).ok) {
       return refuseUpgrade(socket, { status: 400, message: `offer the ${DPS_SUBPROTOCOL} subprotocol` });
+    }
+    const maxMasters = this.options.maxMasters ?? DEFAULT_MAX_MASTERS;
+    if (this.attached.size >= maxMasters) {
+      return refuseUpgrade(socket, { status: 503, message: `${maxMasters} masters are attached already; try again later`, headers: { 'retry-after': '5' } });
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws, r));
   }

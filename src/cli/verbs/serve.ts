@@ -40,6 +40,8 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
   --allow-origin O         also accept browser pages from origin O (repeatable)
   --public-host NAME       a name this host is reached by (repeatable); requests naming any other
                            host are refused (DNS rebinding); loopback names are always known
+  --max-masters N          masters attached at once, over all sessions (default 32); beyond it an
+                           attach gets 503 and rawp attach retries
   --state-dir DIR          where sessions are journaled, so they survive a restart or a crash
                            (default $XDG_STATE_HOME/rawp, else ~/.local/state/rawp; one folder
                            per workspace below it)
@@ -75,6 +77,7 @@ export const serveVerb: Verb = {
           'allow-insecure-remote': { type: 'boolean' },
           'allow-origin': { type: 'string', multiple: true },
           'public-host': { type: 'string', multiple: true },
+          'max-masters': { type: 'string' },
           'rules-file': { type: 'string' },
           'state-dir': { type: 'string' },
           verbose: { type: 'boolean' },
@@ -94,6 +97,8 @@ export const serveVerb: Verb = {
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) return fail('--port must be an integer from 0 to 65535');
     if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) return fail('--tls-cert and --tls-key go together');
+    const maxMasters = values['max-masters'] === undefined ? undefined : Number(values['max-masters']);
+    if (maxMasters !== undefined && (!Number.isInteger(maxMasters) || maxMasters < 1)) return fail('--max-masters must be a whole number of at least 1');
 
     let token;
     let tls;
@@ -143,7 +148,7 @@ export const serveVerb: Verb = {
       host,
       logger: logger ?? silentLogger,
       resolveAgent: (requested) => agents.resolve(requested),
-      settings: async () => ({ token: token.token, host: values.host, port, tls, allowInsecureRemote: values['allow-insecure-remote'], allowedOrigins: values['allow-origin'], publicHosts: values['public-host'] }),
+      settings: async () => ({ token: token.token, host: values.host, port, tls, allowInsecureRemote: values['allow-insecure-remote'], allowedOrigins: values['allow-origin'], publicHosts: values['public-host'], maxMasters }),
     });
     let server: RemoteServer;
     let session_id: string;
