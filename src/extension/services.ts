@@ -83,7 +83,8 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     defaultAgent: settings.defaultAgent,
     workspacePath: roots()[0] ?? '',
     history: settings.history,
-    state: { dir: stateDir, budgetBytes: settings.transcriptBytes() },
+    // The snapshots an older version kept in storage/sessions are carried over once.
+    state: { dir: stateDir, budgetBytes: settings.transcriptBytes(), ...(context.storageUri ? { migrateFrom: join(context.storageUri.fsPath, 'sessions') } : {}) },
     fileSearch: search.run,
     blocked,
     agentsReady: () => catalog.detect(),

@@ -17,6 +17,7 @@ import { SessionRegistry } from '../session/registry';
 import { PermissionBroker, type PermissionRule } from '../session/permissions';
 import { selectAgent, type AgentChoice } from './agentChoice';
 import { Journal, type RestoredSession } from './journal/journal';
+import { migrateSnapshots } from './journal/migrateSnapshots';
 import type { SessionJournal } from './journal/sessionJournal';
 import { agentSessionIdOf } from './restore';
 import { SessionAdmission } from './promptAdmission';
@@ -38,7 +39,14 @@ export interface SessionHostOptions {
    * Where sessions are journaled (journal/, docs/decisions/120-123): the editor's storage folder, or
    * `rawp serve --state-dir`. Absent: sessions live in memory only.
    */
-  state?: { dir: string; budgetBytes?: number; /** Where the journal's warnings go (default: `logger`). */ logger?: Logger };
+  state?: {
+    dir: string;
+    budgetBytes?: number;
+    /** Where the journal's warnings go (default: `logger`). */
+    logger?: Logger;
+    /** A folder of the editor's older session snapshots, carried over once (migrateSnapshots.ts). */
+    migrateFrom?: string;
+  };
   /** The permission rules store's session rules: journaled with their session, back on restore. */
   sessionRules?: SessionRulesPort;
   /** §16.1 file search, served for every session. */
@@ -144,6 +152,8 @@ export class SessionHost {
   async restoreAll(): Promise<string[]> {
     const journal = this.journalOrNone();
     if (!journal) return [];
+    const from = this.options.state?.migrateFrom;
+    if (from) migrateSnapshots(from, journal, this.options.state?.logger ?? this.options.logger);
     const restored: string[] = [];
     for (const r of journal.restore()) {
       if (this.entries.has(r.meta.session_id)) continue;

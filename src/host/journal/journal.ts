@@ -147,6 +147,17 @@ export class Journal {
     return writer;
   }
 
+  /** A complete session from elsewhere (an old snapshot) written as a journal, ready to restore. */
+  importSession(meta: SessionMeta, frames: readonly WireFrame[]): void {
+    if (this.closed) throw new Error('the journal is closed');
+    if (this.index.has(meta.session_id)) throw new Error(`session ${meta.session_id} is journaled already`);
+    const writer = new SessionJournal({ file: join(this.sessionsDir, fileName(meta.session_id)), meta, budgetBytes: this.budgetBytes, logger: this.o.logger });
+    frames.forEach((f, seq) => writer.appended(f, seq));
+    writer.close();
+    this.index.set(meta.session_id, meta);
+    this.writeIndex();
+  }
+
   /** A session was renamed, (un)shared or got rules: the index (and later compactions) follow. */
   update(session_id: string, patch: Partial<Pick<SessionMeta, 'name' | 'shared' | 'session_rules'>>): void {
     const meta = this.index.get(session_id);

@@ -24,7 +24,7 @@ export interface Harness {
   scripted: ScriptedAdapter[];
   /** The resume id each scripted agent was created with (§18.3). */
   resumes: (string | undefined)[];
-  makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string; sessionRules?: SessionRulesPort; /** More agents (e.g. the real Claude Code against the mock model). */ agents?: AgentChoice[]; permissions?: PermissionBroker }): SessionHost;
+  makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string; sessionRules?: SessionRulesPort; /** More agents (e.g. the real Claude Code against the mock model). */ agents?: AgentChoice[]; permissions?: PermissionBroker; migrateFrom?: string }): SessionHost;
   /** Disposes every host (their last store writes land), then removes the temp folder. */
   cleanup(): Promise<void>;
 }
@@ -77,7 +77,7 @@ export function harness(): Harness {
         agents,
         defaultAgent: () => opts.defaultAgent ?? 'auto',
         workspacePath: workspace,
-        state: { dir: storeDir },
+        state: { dir: storeDir, ...(opts.migrateFrom ? { migrateFrom: opts.migrateFrom } : {}) },
         ...(opts.sessionRules ? { sessionRules: opts.sessionRules } : {}),
         ...(opts.permissions ? { permissions: opts.permissions } : {}),
         blocked: () => opts.blocked,
