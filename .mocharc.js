@@ -2,7 +2,8 @@
 // used to run the whole suite as well. The default spec applies only when no test file is named.
 const named = process.argv.slice(2).some((a) => /\.test\.[cm]?[jt]sx?$/.test(a) || a.startsWith('test/'));
 module.exports = {
-  require: ['tsx/cjs'],
+  // streamCheck: every stream a test records (EngineHarness, TestMaster) must pass rawp validate (issue 14).
+  require: ['tsx/cjs', './test/support/streamCheck.ts'],
   spec: named ? [] : ['test/unit/**/*.test.ts', 'test/security/**/*.test.ts'],
   reporter: './scripts/summary-reporter.cjs',
   timeout: 30000,

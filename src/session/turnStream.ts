@@ -10,7 +10,7 @@
 import type { AgentEvent, CatalogTool } from './agentAdapter';
 import type { Metadata } from '../protocol/envelope';
 import type { FrameType, PayloadOf } from '../protocol/frameTypes';
-import { decideOutputType } from '../protocol/outputType';
+import { allowedOutputTypes, decideOutputType } from '../protocol/outputType';
 import type { OutputTypeName } from '../protocol/common';
 import type { Clock, Logger } from './ports';
 import { checkTool, subagentAllowedTools, toolsInReach, type ToolPolicyInput, type ToolVerdict } from './toolPolicy';
@@ -231,7 +231,12 @@ export class TurnStream {
     const tools = this.deps.policy().tools;
     const declared = tools.find((t: CatalogTool) => t.name === open.tool_name)?.output_type;
     if (declared) return declared;
-    if (given && !synthesized && isOutputType(given)) return given;
+    // The adapter's own value chooses only among what §5.3.3-1 allows for the tool (diff or empty
+    // for a write, text or file_list for a search); otherwise the category default decides.
+    const entry = tools.find((t: CatalogTool) => t.name === open.tool_name);
+    // A tool the table says nothing about (no category) keeps the adapter's value (it knows the tool).
+    const allowed = allowedOutputTypes(open.tool_name, entry);
+    if (given && isOutputType(given) && (allowed.basis === 'fallback' || allowed.types.includes(given))) return given;
     return decideOutputType(open.tool_name, tools);
   }
 

@@ -7,6 +7,8 @@ import type { ConnectionKind } from '../../src/session/connection';
 import { ManualTimers } from './manualTimers';
 import { ScriptedAdapter, type ScriptedAdapterOptions } from './scriptedAdapter';
 import { until } from './settle';
+import { registerStream } from './streamCheck';
+import { EVERY_FEATURE } from '../../src/protocol/capabilities';
 
 export interface LogLine {
   level: string;
@@ -20,6 +22,8 @@ export function recordingLogger(lines: LogLine[]): Logger {
 
 export class EngineHarness {
   readonly frames: Frame[] = [];
+  /** Both directions in order: the engine's frames and the controls the test sent (validated after the test). */
+  readonly wire: Frame[] = [];
   readonly logs: LogLine[] = [];
   readonly timers = new ManualTimers();
   ended?: { reason: DeleteReason; deleted_by: DeletedBy };
@@ -34,9 +38,15 @@ export class EngineHarness {
       logger: recordingLogger(this.logs),
       ...options,
       adapter,
-      out: (f) => void this.frames.push(f),
+      out: (f) => {
+        this.frames.push(f);
+        this.wire.push(f);
+        // The master's half of the §13.1 exchange: a peer that renders everything.
+        if (f.type === 'session.capabilities') this.wire.push(buildFrame('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: EVERY_FEATURE }, { session_id: f.session_id }) as unknown as Frame);
+      },
       onEnded: (info) => (this.ended = info),
     });
+    registerStream('EngineHarness', () => this.wire);
   }
 
   static async start(adapterOptions: ScriptedAdapterOptions = {}, options: Partial<AgentSessionOptions> = {}): Promise<EngineHarness> {
@@ -56,6 +66,7 @@ export class EngineHarness {
   /** Build a frame from a peer and hand it to the engine; returns it (for parent_id checks). */
   control<T extends FrameType>(type: T, payload: PayloadOf<T>, kind: ConnectionKind = 'remote'): FrameOf<T> {
     const frame = buildFrame(type, payload, { session_id: this.session.session_id });
+    this.wire.push(frame as unknown as Frame);
     this.session.handle(frame as unknown as Frame, { connection_id: 'peer', kind });
     return frame;
   }

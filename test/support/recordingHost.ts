@@ -11,6 +11,7 @@ import { PermissionBroker, type PermissionQuestion, type PermissionVerdict } fro
 import { buildFrame } from '../../src/protocol/build';
 import type { Frame, FrameType, PayloadOf } from '../../src/protocol/frameTypes';
 import { parseFrame } from '../../src/protocol/parse';
+import { MODE_BLOCKED_MESSAGE, modeAllows } from '../../src/protocol/modePolicy';
 import { formatText, validateText, type ValidationResult } from '../../src/protocol/conformance';
 
 export type InteractionPolicy = (request: PayloadOf<'agent.interaction.request'>) => InteractionAnswer | Promise<InteractionAnswer>;
@@ -50,8 +51,30 @@ export class RecordingHost implements AgentHost {
   ) {}
 
   emit(event: AgentEvent): void {
+    if (!this.opened) {
+      // As the engine does (§13.1-2): nothing precedes the capabilities; a catalog or command list
+      // the agent sends while starting is folded into the opening frames.
+      if (event.type === 'tool.catalog.publish') this.startCatalog = event.payload;
+      else if (event.type === 'agent.commands.publish') this.startCommands = event.payload.commands;
+      return;
+    }
+    if (event.type === 'tool.invoke.result' && this.refused.delete(event.payload.invocation_id)) return; // answered at the request
+    if (event.type === 'tool.invoke.stream' && this.refused.has(event.payload.invocation_id)) return;
     const frame = this.stamp(event.type, event.payload as PayloadOf<typeof event.type>, event.metadata);
     this.listener?.(frame);
+    if (event.type === 'tool.invoke.request') this.refuseInMode(event.payload, event.metadata);
+  }
+
+  /**
+   * As the engine does (§6.3.2-1): in plan/review mode a shell or file-writing call is answered at
+   * once with the error "Tool not allowed in current mode", and the agent's own result is dropped.
+   */
+  private refuseInMode(request: PayloadOf<'tool.invoke.request'>, metadata: AgentEvent['metadata']): void {
+    if (this.mode === 'default') return;
+    const entry = this.catalog?.tools.find((t) => t.name === request.tool_name);
+    if (!entry || modeAllows(this.mode, entry.category, entry.name)) return;
+    this.refused.add(request.invocation_id);
+    this.stamp('tool.invoke.result', { invocation_id: request.invocation_id, tool_name: request.tool_name, status: 'error', output: MODE_BLOCKED_MESSAGE, output_type: 'text' }, metadata);
   }
 
   checkTool(): { allowed: true } {
@@ -77,9 +100,20 @@ export class RecordingHost implements AgentHost {
     return this.permissions.ask(question, { session_id: this.session_id, agent_id: 'test', requestInteraction: (r) => this.requestInteraction(r), newId: randomUUID, ...(options?.metadata ? { metadata: options.metadata } : {}) });
   }
 
+  private opened = false;
+  private startCatalog: PayloadOf<'tool.catalog.publish'> | undefined;
+  private startCommands: PayloadOf<'agent.commands.publish'>['commands'] | undefined;
+  private catalog: PayloadOf<'tool.catalog.publish'> | undefined;
+  private readonly refused = new Set<string>();
+
   /** §13.1: capabilities both ways, catalog, commands, idle. */
   async open(adapter: AgentAdapter): Promise<Awaited<ReturnType<AgentAdapter['start']>>> {
     const started = await adapter.start(this);
+    if (this.startCatalog) {
+      started.tools = this.startCatalog.tools;
+      if (this.startCatalog.diagnostics) started.diagnostics = this.startCatalog.diagnostics;
+    }
+    if (this.startCommands) started.commands = this.startCommands;
     this.stamp('session.capabilities', {
       protocol_version: 'rawp-dps-1.0',
       supported_namespaces: ['agent', 'tool', 'session', 'control'],
@@ -94,6 +128,7 @@ export class RecordingHost implements AgentHost {
     this.stamp('tool.catalog.publish', { tools: started.tools, ...(started.diagnostics ? { diagnostics: started.diagnostics } : {}) });
     this.stamp('agent.commands.publish', { commands: started.commands });
     this.stamp('agent.state.changed', { previous_state: 'idle', current_state: 'idle', reason: 'ready' });
+    this.opened = true;
     return started;
   }
 
@@ -123,6 +158,7 @@ export class RecordingHost implements AgentHost {
     } finally {
       this.listener = undefined;
     }
+    if (abort.signal.aborted) this.closeCancelled(first);
     this.stamp('session.turn.end', { turn_id, stop_reason: outcome.stop_reason });
     const u = outcome.usage;
     this.stamp('session.usage', {
@@ -160,6 +196,24 @@ export class RecordingHost implements AgentHost {
     return frames.filter((f): f is Extract<Frame, { type: T }> => f.type === type);
   }
 
+  /**
+   * What the engine does for a cancelled turn (§6.1.2-1, docs/decisions/200): calls still open are
+   * answered `cancelled`, and an agent.text.done with is_cancelled: true closes the turn's text
+   * when the adapter sent none.
+   */
+  private closeCancelled(first: number): void {
+    const frames = this.frames.slice(first);
+    const answered = new Set(frames.flatMap((f) => (f.type === 'tool.invoke.result' ? [f.payload.invocation_id] : [])));
+    for (const f of frames) {
+      if (f.type === 'tool.invoke.request' && !answered.has(f.payload.invocation_id)) {
+        this.stamp('tool.invoke.result', { invocation_id: f.payload.invocation_id, tool_name: f.payload.tool_name, status: 'cancelled', output: 'Cancelled', output_type: 'text' }, f.metadata);
+      }
+    }
+    if (frames.some((f) => f.type === 'agent.text.done' && f.payload.is_cancelled === true)) return;
+    const indices = frames.flatMap((f) => ('content_index' in f.payload && typeof f.payload.content_index === 'number' && !f.metadata?.subagent_context ? [f.payload.content_index] : []));
+    this.stamp('agent.text.done', { content_index: indices.length ? Math.max(...indices) + 1 : 0, is_cancelled: true });
+  }
+
   private stamp<T extends FrameType>(type: T, payload: PayloadOf<T>, metadata?: AgentEvent['metadata']): Frame {
     const raw = buildFrame(type, payload, { session_id: this.session_id, ...(this.turnId ? { turn_id: this.turnId } : {}), ...(metadata ? { metadata } : {}) });
     const parsed = parseFrame(JSON.parse(JSON.stringify(raw)));
@@ -168,6 +222,7 @@ export class RecordingHost implements AgentHost {
       return raw as Frame;
     }
     this.frames.push(parsed.frame);
+    if (parsed.frame.type === 'tool.catalog.publish') this.catalog = parsed.frame.payload;
     return parsed.frame;
   }
 }

@@ -171,13 +171,16 @@ class Run {
         this.host.reportMode?.(step.mode);
         return true;
       case 'text': {
+        // A block of its own index: later blocks never reuse it (§4.1: one index per block in a turn).
         const index = step.index ?? this.nextIndex++;
+        this.nextIndex = Math.max(this.nextIndex, index + 1);
         for (const text of step.chunks) this.emit({ type: 'agent.text.delta', payload: { content_index: index, text }, metadata: step.metadata }, parent);
         if (step.done !== false) this.emit({ type: 'agent.text.done', payload: { content_index: index, full_text: step.chunks.join('') }, metadata: step.metadata }, parent);
         return true;
       }
       case 'thinking': {
         const index = step.index ?? this.nextIndex++;
+        this.nextIndex = Math.max(this.nextIndex, index + 1);
         for (const text of step.chunks) {
           const payload: PayloadOf<'agent.thinking.delta'> = { content_index: index, text };
           if (step.redacted) payload.redacted = true;

@@ -24,8 +24,18 @@ export interface CodexArgsInput {
 /** §18.1: the resume flag template; `{session_id}` is Codex's thread id. */
 export const CODEX_RESUME_FLAG = 'resume {session_id}';
 
+/**
+ * §6.3.2-1 at the source: plan and review forbid the shell, and Codex runs its own tools, so the
+ * engine could only refuse a command on the wire after Codex had run it. In those modes Codex gets
+ * no shell tool at all (`features.shell_tool`, `features.unified_exec`), and the read-only sandbox
+ * refuses its patches (docs/decisions/207-codex-modes-at-the-source.md).
+ */
+export function modeConfig(mode: AgentModeName): string[] {
+  return mode === 'default' ? [] : ['-c', 'features.shell_tool=false', '-c', 'features.unified_exec=false'];
+}
+
 export function codexArgs(input: CodexArgsInput): string[] {
-  const args = ['exec', '--json', '-c', `sandbox_mode="${sandboxForMode(input.mode)}"`];
+  const args = ['exec', '--json', '-c', `sandbox_mode="${sandboxForMode(input.mode)}"`, ...modeConfig(input.mode)];
   for (const c of input.config ?? []) args.push('-c', c);
   if (input.model) args.push('-m', input.model);
   if (input.skipGitRepoCheck) args.push('--skip-git-repo-check');

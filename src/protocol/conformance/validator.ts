@@ -24,7 +24,7 @@ const RULES: (() => SessionRule)[] = [orderRule, featureRule, turnRule, textBloc
 
 class SessionChecker {
   readonly ctx: SessionContext;
-  private readonly rules = RULES.map((make) => make());
+  private rules = RULES.map((make) => make());
 
   constructor(session_id: string) {
     this.ctx = { session_id, capabilities: [], commandsPublished: false, openTurns: new Map(), inherited: new Set(), turnStarted: new Set(), promptSeen: false };
@@ -38,6 +38,21 @@ class SessionChecker {
 
   end(report: Report): void {
     for (const rule of this.rules) rule.end?.(this.ctx, report);
+  }
+
+  /**
+   * A truncated session.history (§7.1.1): frames were lost, so what follows is checked like a log
+   * that starts mid-session — open turns become turns begun before the log, and the rules start
+   * afresh (capabilities and catalog are kept).
+   */
+  gap(): void {
+    this.rules = RULES.map((make) => make());
+    for (const [scope, t] of this.ctx.openTurns) {
+      this.ctx.openTurns.set(scope, { ...t, inherited: true });
+      this.ctx.inherited.add(t.turn_id);
+    }
+    this.ctx.turnStarted.clear();
+    this.ctx.promptSeen = false;
   }
 }
 
@@ -152,7 +167,10 @@ export class StreamValidator {
     if (outcome.vendor) return; // §3.1.1: vendor frames are fine and take part in no sequence rule
     const known = frame as Frame;
     this.session(known.session_id).frame({ frame: known, line, replayed }, this.report);
-    if (known.type === 'session.history' && !replayed) this.replay(known.payload.frames, line);
+    if (known.type === 'session.history' && !replayed) {
+      if (known.payload.buffer_status.truncated) this.session(known.session_id).gap();
+      this.replay(known.payload.frames, line);
+    }
   }
 
   /**

@@ -79,8 +79,6 @@ class Harness {
     this.adapter = make(this);
     this.session = new AgentSession({ adapter: this.adapter, workspacePath: this.ws, out: (f) => this.record(f), cancelGraceMs: 8000, disposeTimeoutMs: 8000, ...(this.permissions ? { permissions: this.permissions } : {}) });
     await this.session.start();
-    // §13.1: the master answers the client's capabilities with its own.
-    this.master('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: MASTER_FEATURES });
   }
 
   script(...replies: AnthropicReply[]): this {
@@ -90,6 +88,8 @@ class Harness {
 
   private record(f: Frame): void {
     this.wire.push(f);
+    // §13.1: the master answers the client's capabilities with its own, before anything else.
+    if (f.type === 'session.capabilities') this.master('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: MASTER_FEATURES });
     for (const l of [...this.listeners]) l(f);
     if (f.type === 'agent.interaction.request') {
       const answer = this.answer(f.payload);

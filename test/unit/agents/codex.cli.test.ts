@@ -185,6 +185,21 @@ describe('Codex adapter against the real codex CLI', function () {
     assertValid();
   });
 
+  it('§6.3.2-1 in plan and review mode Codex is given no shell tool at all (prevented at the source), in default mode it is', async () => {
+    const toolNames = (body: unknown) => ((body as { tools?: { name?: string; type?: string }[] }).tools ?? []).map((t) => t.name ?? t.type ?? '');
+    for (const mode of ['plan', 'review', 'default'] as const) {
+      server.reset();
+      server.enqueue(route, responses.text('Looked.'));
+      const t = await host.turn(adapter, 'look around', { mode });
+      assert.equal(t.outcome.stop_reason, 'end_turn');
+      const names = toolNames(server.requestsFor(route)[0].body);
+      const shell = names.filter((n) => /^(shell|exec_command|local_shell|unified_exec)$/.test(n));
+      if (mode === 'default') assert.ok(shell.length > 0, `default mode keeps the shell (tools: ${names.join(', ')})`);
+      else assert.deepEqual(shell, [], `${mode} mode: no shell tool (tools: ${names.join(', ')})`);
+    }
+    assertValid();
+  });
+
   it('§18 a second turn respawns codex with `resume <thread_id>` and the conversation goes on', async () => {
     server.enqueue(route, responses.text('First answer.'), responses.text('Second answer.'));
     const t1 = await host.turn(adapter, 'first question');

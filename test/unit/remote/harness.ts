@@ -2,7 +2,9 @@
 // masters that are real WebSocket clients (MasterClient, the terminal master's transport).
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import WebSocket from 'ws';
-import { MasterClient, type MasterClientOptions } from '../../../src/cli/attach/masterClient';
+import { MASTER_FEATURES, MasterClient, type MasterClientOptions } from '../../../src/cli/attach/masterClient';
+import { buildFrame } from '../../../src/protocol/build';
+import { registerStream } from '../../support/streamCheck';
 import type { Frame, VendorFrame } from '../../../src/protocol/frameTypes';
 import { createTranscript, type Transcript } from '../../../src/protocol/transcript';
 import { applyFrame } from '../../../src/protocol/transcript/reduce';
@@ -61,6 +63,8 @@ export async function rig(
 /** A master: the real reconnecting client plus its own transcript and every frame it got. */
 export class TestMaster {
   readonly frames: Array<Frame | VendorFrame> = [];
+  /** What this master got, with its own session.capabilities where it sent it (validated after each test). */
+  readonly wire: Array<Frame | VendorFrame> = [];
   readonly transcript: Transcript;
   readonly closes: { code: number; reason: string; retryInMs?: number }[] = [];
   /** Messages the client could not accept (must stay empty). */
@@ -80,6 +84,9 @@ export class TestMaster {
       handlers: {
         frame: (f) => {
           this.frames.push(f);
+          this.wire.push(f);
+          // The master's half of the §13.1 exchange, sent on open by the client library.
+          if (f.type === 'session.capabilities') this.wire.push(buildFrame('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: options.features ?? MASTER_FEATURES }, { session_id: r.session.session_id }) as Frame);
           applyFrame(this.transcript, f);
         },
         connected: () => this.connects++,
@@ -95,6 +102,9 @@ export class TestMaster {
 
   /** Connect and wait for the end of the opening sequence. */
   async open(): Promise<this> {
+    // What this master received, in the order it arrived. Its own controls are left out: they
+    // cross the client's frames on the wire, so only the client's order can place them.
+    registerStream('TestMaster', () => this.wire);
     this.client.start();
     await waitFor(() => this.client.connected, 'master attached');
     return this;

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { EngineHarness } from '../../support/engineHarness';
+import { expectBroken } from '../../support/streamCheck';
 import { ScriptedAdapter } from '../../support/scriptedAdapter';
 
 describe('session/engine: opening sequence (§13.1, §12.2.1, §17.4)', () => {
@@ -45,6 +46,7 @@ describe('session/engine: opening sequence (§13.1, §12.2.1, §17.4)', () => {
   });
 
   it('§7.4.1 an agent that cannot start ends the session with a fatal session.error and session.deleted', async () => {
+    expectBroken(); // the peer (or the agent) breaks the opening on purpose
     const h = new EngineHarness(new ScriptedAdapter({ startError: 'no binary' }));
     await assert.rejects(h.session.start(), /no binary/);
     assert.deepEqual(h.types(), ['session.error', 'session.deleted']);
@@ -55,6 +57,7 @@ describe('session/engine: opening sequence (§13.1, §12.2.1, §17.4)', () => {
   });
 
   it('§13.1 a prompt before the opening sequence is done is refused with a non-fatal session.error', async () => {
+    expectBroken(); // the peer (or the agent) breaks the opening on purpose
     const h = new EngineHarness(new ScriptedAdapter());
     h.prompt('too early');
     assert.deepEqual(h.errors(), ['SESSION_NOT_READY']);

@@ -1,11 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { EngineHarness } from '../../support/engineHarness';
+import { expectBroken } from '../../support/streamCheck';
 import { settle, until } from '../../support/settle';
 
 const PLAN = { features: { plan_mode: true } };
 
 describe('session/engine: modes (§6.3.2)', () => {
   it('§6.3.2-6 MODE_NOT_SUPPORTED (non-fatal) when the agent did not announce plan_mode', async () => {
+    expectBroken(); // the peer (or the agent) breaks the opening on purpose
     const h = await EngineHarness.start({ features: {} });
     const from = h.frames.length;
     const req = h.control('control.mode.switch', { mode: 'plan' });

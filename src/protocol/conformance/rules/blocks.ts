@@ -35,6 +35,10 @@ function blockRule(kind: 'text' | 'thinking'): SessionRule {
         const turn = turnOf(at, ctx);
         for (const [key, b] of open) {
           if (b.turn.scope !== turn.scope || b.turn.turn_id !== turn.turn_id) continue;
+          if (ctx.inherited.has(turn.turn_id)) {
+            open.delete(key); // its done may be among the frames lost before the log
+            continue;
+          }
           report(unclosed, where(b.first), `${deltaType} block ${b.index} is not closed by ${doneType} before session.turn.end (line ${at.line})`);
           open.delete(key);
         }

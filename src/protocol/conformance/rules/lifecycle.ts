@@ -7,7 +7,7 @@
 //  - §7.7.1-1 session.deleted comes right before the close: nothing follows the one that ended the
 //    session (a master's deletion request is followed by the client's clean-up and its own).
 import type { FrameType } from '../../frameTypes';
-import { where, type Located, type SessionRule } from '../context';
+import { fromMaster, where, type Located, type SessionRule } from '../context';
 
 /** §7.5.3 clean-up and the frames that close blocks and report the end. */
 const CLEAN_UP = new Set<FrameType>([
@@ -35,7 +35,8 @@ export function lifecycleRule(): SessionRule {
     frame(at, ctx, report) {
       const f = at.frame;
       if (at.replayed) return;
-      if (deleted && !reportedAfter && !(f.type === 'session.deleted')) {
+      // A master's frame may cross the deletion on the wire; the client's own must not follow it.
+      if (deleted && !reportedAfter && f.type !== 'session.deleted' && !fromMaster(f.type)) {
         if (!(CLEAN_UP.has(f.type) && ctx.openTurns.size > 0)) {
           reportedAfter = true;
           report('FRAME_AFTER_DELETED', where(at), `${f.type} after the session.deleted on line ${deleted.line}; later frames are not reported again`);
@@ -53,7 +54,7 @@ export function lifecycleRule(): SessionRule {
       }
       if ((f.type === 'tool.catalog.publish' || f.type === 'agent.commands.publish') && exchange === 1) earlyPublish ??= at;
 
-      if (fatal && !lifeReported && !CLEAN_UP.has(f.type) && !deleted) {
+      if (fatal && !lifeReported && !CLEAN_UP.has(f.type) && !deleted && !fromMaster(f.type)) {
         lifeReported = true;
         report('LIFE_AFTER_FATAL', where(at), `${f.type} after the fatal error on line ${fatal.line}: only the §7.5.3 clean-up and session.deleted may follow; later frames are not reported again`);
       }

@@ -3,7 +3,7 @@
 // metadata.subagent_context name a running subagent at its depth (§10.2). "Right after/before"
 // counts client frames only: master frames cross them on the wire.
 import type { FrameOf } from '../../frameTypes';
-import { announced, fromMaster, inheritedTurn, where, type Located, type SessionContext, type SessionRule } from '../context';
+import { fromMaster, inheritedTurn, sideAnnounced, where, type Located, type SessionContext, type SessionRule } from '../context';
 import type { Report } from '../problem';
 
 interface Running {
@@ -116,7 +116,7 @@ function checkContext(at: Located, running: Map<string, Running>, ctx: SessionCo
     else if (sc.depth !== r.depth) report('SUBAGENT_CONTEXT_INVALID', where(at), `subagent_context depth ${sc.depth}, but that subagent runs at depth ${r.depth} (line ${r.started.line})`);
     return;
   }
-  if (running.size === 0 || !announced(ctx, 'subagent_context')) return;
+  if (running.size === 0 || !sideAnnounced(ctx, 'client', 'subagent_context')) return;
   // Only frames the main agent cannot be sending while its subagent runs: it waits for the call's
   // result, so streamed text or thinking and turn boundaries come from inside. Tool results and
   // requests may be the main agent's parallel calls, state and usage its own bookkeeping.
