@@ -213,7 +213,8 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     h = await Harness.create();
     h.script(claude.text('Hello from the scripted model, streamed in pieces.'));
     const turn = await h.prompt('say hello');
-    assert.deepEqual(h.wire.slice(0, 3).map((f) => f.type), ['session.capabilities', 'tool.catalog.publish', 'agent.commands.publish']);
+    // The client's capabilities, the master's answer, then the catalog and the commands (§13.1).
+    assert.deepEqual(h.wire.slice(0, 4).map((f) => f.type), ['session.capabilities', 'session.capabilities', 'tool.catalog.publish', 'agent.commands.publish']);
     const commands = of(h.wire, 'agent.commands.publish')[0].payload.commands.map((c) => c.name);
     assert.ok(commands.includes('compact'), `commands: ${commands.join(',')}`);
     assert.equal(text(turn), 'Hello from the scripted model, streamed in pieces.');
