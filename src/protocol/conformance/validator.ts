@@ -79,9 +79,18 @@ const TURN_FRAMES = new Set<string>([
  */
 function inherit(ctx: SessionContext, { frame: f, line }: Located): void {
   if (!TURN_FRAMES.has(f.type) || f.turn_id === undefined) return;
+  // Only the main agent's turn: a subagent's frames need no turn of their own (§10.4).
   const scope = scopeOf(f);
+  const main = ctx.openTurns.get('');
+  if (scope !== '') {
+    if (!main && !ctx.promptSeen && !ctx.turnStarted.has('')) {
+      ctx.inherited.add(f.turn_id);
+      ctx.openTurns.set('', { turn_id: f.turn_id, line, inherited: true });
+    }
+    return;
+  }
   // After a prompt in the log, its turn starts in the log too: a frame of an unknown turn is an error.
-  if (ctx.promptSeen || ctx.openTurns.has(scope) || ctx.turnStarted.has(scope)) return;
+  if (ctx.promptSeen || main || ctx.turnStarted.has(scope)) return;
   const turn_id = f.type === 'session.turn.end' ? f.payload.turn_id : f.turn_id;
   ctx.inherited.add(turn_id);
   ctx.openTurns.set(scope, { turn_id, line, inherited: true });

@@ -237,12 +237,13 @@ describe('protocol/conformance: §7.5 turns', () => {
     assert.deepEqual(codes(s.stream.text()), []);
   });
 
-  it('§7.5.2 a stream that ends right after session.turn.end misses its session.usage', () => {
+  it('§7.5.2-1 a stream cut right after session.turn.end is a cut, not a break (its usage may be on the way); another frame in between is', () => {
     const { s } = session();
-    s.turnEnd(s.turnStart(0));
-    const r = validateText(s.stream.text());
-    assert.deepEqual(r.problems.map((p) => p.code), ['USAGE_NOT_AFTER_TURN_END']);
-    assert.equal(r.problems[0].line, r.frames);
+    const t = s.turnStart(0);
+    s.turnEnd(t);
+    assert.deepEqual(validateText(s.stream.text()).problems.map((p) => p.code), []);
+    s.send('agent.state.changed', { previous_state: 'thinking', current_state: 'idle' });
+    assert.deepEqual(validateText(s.stream.text()).problems.map((p) => p.code), ['USAGE_NOT_AFTER_TURN_END']);
   });
 
   it('§7.5.3 the clean-up order passes: cancelled results, turn.end (error), usage, then session.deleted', () => {
@@ -564,5 +565,66 @@ describe('protocol/conformance: StreamValidator and output', () => {
     const doc = JSON.parse(formatJson(r));
     assert.deepEqual(Object.keys(doc), ['frames', 'errors', 'warnings', 'problems']);
     assert.deepEqual(doc.problems[1], { line: 3, code: 'UNKNOWN_TYPE', severity: 'error', clause: '§3.1.1-1', message: doc.problems[1].message, session_id: 's' });
+  });
+});
+
+describe('protocol/conformance: logs that start mid-session, history order (§2.3, §13.7)', () => {
+  it('§13.7 a late attach mid-turn: a turn, calls and a subagent begun before the log are followed, not reported', () => {
+    const b = new StreamBuilder();
+    const s = b.session(1);
+    s.capabilities({ thinking_stream: true, tool_streaming: true, subagent: true, subagent_context: true, adapter_type: 'sdk' });
+    s.capabilities({ thinking_stream: true, tool_streaming: true, subagent: true, subagent_context: true });
+    s.send('tool.catalog.publish', CATALOG);
+    s.send('agent.commands.publish', { commands: [] });
+    s.send('agent.state.changed', { previous_state: 'tool_calling', current_state: 'tool_calling', reason: 'attached' });
+    const t = b.id(); // started before the master attached
+    const [bash, task] = [b.id(), b.id()];
+    s.send('tool.invoke.stream', { invocation_id: bash, tool_name: 'Bash', stream_type: 'stdout', chunk: 'x', sequence: 3 }, { turn_id: t });
+    s.result(t, bash, 'Bash', 'text');
+    const sub = { subagent_context: { parent_invocation_id: task, depth: 1 } };
+    s.send('agent.text.delta', { content_index: 0, text: 'inside' }, { turn_id: t, metadata: sub });
+    s.send('agent.text.done', { content_index: 0 }, { turn_id: t, metadata: sub });
+    s.send('agent.subagent.ended', { parent_invocation_id: task, status: 'completed' }, { turn_id: t });
+    s.result(t, task, 'Task', 'agent_result');
+    s.text(t, 4, 'done');
+    s.closeTurn(t);
+    s.prompt();
+    s.closeTurn(s.turnStart(7)); // the session's turns counted on before the log
+    assert.deepEqual(codes(b.text()), []);
+  });
+
+  it('§13.7 after a prompt in the log, a turn must start in it: a frame of an unknown turn is still an error', () => {
+    const { b, s } = session();
+    s.result(b.id(), b.id(), 'Bash', 'text');
+    assert.ok(codes(b.text()).includes('TOOL_RESULT_WITHOUT_REQUEST'));
+  });
+
+  it('§2.3 history frames with equal timestamps are replayed in message_id order, as the reducer does', () => {
+    const { b, s } = session();
+    const t = s.turnStart(0);
+    const at = '2026-03-16T10:00:05.000Z';
+    const [early, late] = [uuid(0x200001), uuid(0x200002)];
+    const delta = { ...s.frame('agent.text.delta', { content_index: 0, text: 'x' }, { turn_id: t }), timestamp: at, message_id: early };
+    const done = { ...s.frame('agent.text.done', { content_index: 0 }, { turn_id: t }), timestamp: at, message_id: late };
+    s.capabilities({ adapter_type: 'sdk' });
+    s.capabilities({});
+    s.history([done, delta]); // out of order in the array; message_id puts the delta first
+    s.send('tool.catalog.publish', CATALOG);
+    s.send('agent.commands.publish', { commands: [] });
+    s.closeTurn(t);
+    assert.deepEqual(codes(b.text()).filter((c) => c !== 'TIMESTAMP_BACKWARDS'), []);
+  });
+
+  it('§7.1.1 a truncated history is a gap: what was lost is not asked for', () => {
+    const { b, s } = session();
+    const t = s.turnStart(0);
+    s.send('agent.text.delta', { content_index: 0, text: 'start' }, { turn_id: t });
+    s.capabilities({ adapter_type: 'sdk' });
+    s.capabilities({});
+    s.history([s.frame('agent.text.delta', { content_index: 1, text: 'later' }, { turn_id: t })], true);
+    s.send('tool.catalog.publish', CATALOG);
+    s.send('agent.commands.publish', { commands: [] });
+    s.closeTurn(t); // block 0's done and block 1's were lost
+    assert.deepEqual(codes(b.text()), []);
   });
 });

@@ -56,9 +56,8 @@ export function turnRule(): SessionRule {
     end(ctx, report) {
       const deletedScopes = new Set(deletedOpen?.turns.keys() ?? []);
       reportDeleted(report);
-      for (const pending of awaitingUsage.values()) {
-        report('USAGE_NOT_AFTER_TURN_END', where(pending), 'the stream ends right after session.turn.end without session.usage');
-      }
+      // A stream that ends right after session.turn.end was cut there (its usage may be on the way):
+      // like a stream cut mid-turn, that is not a break the log can show.
       for (const [scope, open] of ctx.openTurns) {
         if (deletedScopes.has(scope)) continue; // reported as DELETED_MID_TURN
         const who = scope === '' ? '' : ` of the subagent of invocation ${scope}`;
