@@ -97,11 +97,12 @@ function inherit(ctx: SessionContext, { frame: f, line }: Located): void {
 }
 
 /** The session state every rule shares, advanced after the rules have seen the frame. */
-function apply(ctx: SessionContext, { frame: f, line }: Located): void {
+function apply(ctx: SessionContext, { frame: f, line, replayed }: Located): void {
   const scope = scopeOf(f);
   switch (f.type) {
     case 'session.capabilities':
-      ctx.capabilities.push(f.payload);
+      // One in a history belongs to an earlier connection's exchange, not to this one's order.
+      if (!replayed) ctx.capabilities.push(f.payload);
       break;
     case 'tool.catalog.publish':
       ctx.catalog = f.payload;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import WebSocket, { WebSocketServer } from 'ws';
 import { MasterClient } from '../../../src/cli/attach/masterClient';
 import { buildFrame } from '../../../src/protocol/build';
-import type { FrameOf } from '../../../src/protocol/frameTypes';
+import { FRAME_TYPES, type FrameOf } from '../../../src/protocol/frameTypes';
 import { WebSocketTransport, type WebSocketLike } from '../../../webview-ui/src/transport/websocket';
 import { ROOT, serve, waitFor, type Served } from '../../security/serveChild';
 
@@ -30,6 +30,26 @@ async function versionTwoPeer(): Promise<{ port: number; received: Record<string
 }
 
 const SESSION = '6f1c7a4e-2b1d-4c3e-9a8b-0d1e2f3a4b5c';
+
+/** A WebSocket server that sends `frames` to whoever attaches and keeps what they send. */
+async function scriptedPeer(frames: readonly Record<string, unknown>[]): Promise<{ port: number; received: Record<string, unknown>[]; protocols: string[]; close: () => Promise<void> }> {
+  const protocols: string[] = [];
+  const wss = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    handleProtocols: (set) => {
+      protocols.push(...set);
+      return 'rawp-dps-1.0';
+    },
+  });
+  await new Promise<void>((r) => wss.once('listening', () => r()));
+  const received: Record<string, unknown>[] = [];
+  wss.on('connection', (ws) => {
+    ws.on('message', (d) => received.push(JSON.parse(String(d)) as Record<string, unknown>));
+    for (const f of frames) ws.send(JSON.stringify(f));
+  });
+  return { port: (wss.address() as { port: number }).port, received, protocols, close: () => new Promise((r) => wss.close(() => r())) };
+}
 const V2_ID = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 
 function versionAnswer(received: Record<string, unknown>[]): Record<string, unknown> | undefined {
@@ -39,7 +59,51 @@ function versionAnswer(received: Record<string, unknown>[]): Record<string, unkn
 describe('conformance: our masters (rawp attach, the browser master, the master client)', function () {
   this.timeout(120_000);
 
-  it('§2.1-2 the master client (rawp attach) ignores a v: 2 frame and answers it with session.error', async () => {
+  it('§1.3-1 §14.1-1 §3.2-1 §13.1-1 §13.1-2 §2.1-1 §3.1.1-1 the master client speaks rawp-dps-1.0 only, opens with its session.capabilities, and every frame it sends has the full envelope and a spec type', async () => {
+    const peer = await scriptedPeer([]);
+    const client = new MasterClient({ url: `ws://127.0.0.1:${peer.port}/v1/sessions/${SESSION}/stream`, token: 't', session_id: SESSION, reconnect: false, handlers: {} });
+    try {
+      client.start();
+      await waitFor(() => peer.received.length > 0, 'the opening');
+      assert.equal(peer.protocols[0], 'rawp-dps-1.0', 'the WebSocket subprotocol');
+      const caps = peer.received[0];
+      assert.equal(caps.type, 'session.capabilities', 'capabilities before anything else');
+      assert.equal((caps.payload as { protocol_version: string }).protocol_version, 'rawp-dps-1.0');
+      await waitFor(() => client.send('control.prompt.request', { prompt_text: 'x' }) !== undefined, 'a send');
+      await waitFor(() => peer.received.length >= 2, 'the prompt');
+      for (const f of peer.received) {
+        assert.equal(f.v, 1);
+        for (const k of ['type', 'message_id', 'timestamp', 'session_id']) assert.equal(typeof f[k], 'string');
+        assert.ok(typeof f.payload === 'object');
+        assert.ok((f.type as string) in FRAME_TYPES, `${String(f.type)} is a spec type`);
+      }
+    } finally {
+      client.stop();
+      await peer.close();
+    }
+  });
+
+  it('§2.2-1 §14.2-3 §2.2-2 §2.2-3 §14.2-1 §14.2-2 the master client ignores unknown payload keys and unknown frame types, raises no error and keeps the connection', async () => {
+    const extra = { ...buildFrame('agent.text.delta', { content_index: 0, text: 'hi' }, { session_id: SESSION }), payload: { content_index: 0, text: 'hi', future_key: 1 } };
+    const unknown = { ...buildFrame('agent.text.delta', { content_index: 0, text: 'x' }, { session_id: SESSION }), type: 'agent.telepathy.delta' };
+    const peer = await scriptedPeer([unknown, extra]);
+    const frames: string[] = [];
+    const invalid: string[] = [];
+    const client = new MasterClient({ url: `ws://127.0.0.1:${peer.port}/v1/sessions/${SESSION}/stream`, token: 't', session_id: SESSION, reconnect: false, handlers: { frame: (f) => frames.push(f.type), invalid: (m) => invalid.push(m) } });
+    try {
+      client.start();
+      await waitFor(() => frames.includes('agent.text.delta'), 'the frame with an unknown key');
+      assert.ok(!frames.includes('agent.telepathy.delta'), 'the unknown type is not handed on');
+      assert.equal(invalid.length, 1, 'it is noted (logged)');
+      assert.ok(!peer.received.some((f) => f.type === 'session.error'), 'no error raised');
+      assert.ok(client.send('control.prompt.request', { prompt_text: 'still here' }), 'the connection stays');
+    } finally {
+      client.stop();
+      await peer.close();
+    }
+  });
+
+  it('§2.1-2 §2.2-4 the master client (rawp attach) ignores a v: 2 frame and answers it with session.error', async () => {
     const peer = await versionTwoPeer();
     const frames: string[] = [];
     const client = new MasterClient({ url: `ws://127.0.0.1:${peer.port}/v1/sessions/${SESSION}/stream`, token: 't', session_id: SESSION, reconnect: false, handlers: { frame: (f) => frames.push(f.type) } });
@@ -56,7 +120,7 @@ describe('conformance: our masters (rawp attach, the browser master, the master 
     }
   });
 
-  it('§2.1-2 the browser master ignores a v: 2 frame (the view never sees it) and answers it with session.error', async () => {
+  it('§2.1-2 §2.2-4 the browser master ignores a v: 2 frame (the view never sees it) and answers it with session.error', async () => {
     const peer = await versionTwoPeer();
     const shown: unknown[] = [];
     const transport = new WebSocketTransport({
