@@ -17,7 +17,7 @@ import { admitPrompt, type PromptAdmission } from './admission';
 import type { Connection, ConnectionKind, WireFrame } from './connection';
 import type { HistoryBuffer, SinceResult } from './history';
 import { Inbox } from './inbox';
-import { DEFAULT_REFUSAL_LIMIT, RefusalWindow, type RefusalLimit } from './refusals';
+import { DEFAULT_FRAME_RATE, DEFAULT_REFUSAL_LIMIT, FrameBudget, RefusalWindow, type FrameRate, type RefusalLimit } from './refusals';
 import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type TimerHandle, type Timers } from './ports';
 
 /** What the hub needs from a session (the engine implements it). */
@@ -63,6 +63,8 @@ export interface HubOptions {
   maxFrameSize?: number;
   /** Refusals one connection may cause before it is closed as a policy violation. */
   refusalLimit?: RefusalLimit;
+  /** Frames a remote connection may send (burst, then per second); beyond, each is refused. */
+  frameRate?: FrameRate;
 }
 
 /** Bidirectional frames a peer may send besides control.* (§B: "양방향"). */
@@ -106,6 +108,7 @@ interface ConnRecord {
   attachedAt: number;
   timer?: TimerHandle;
   refusals: RefusalWindow;
+  budget: FrameBudget;
   /** Its frames in arrival order; a prompt being admitted holds the ones after it (inbox.ts). */
   inbox: Inbox<{ raw: unknown; admitted: boolean }>;
 }
@@ -130,6 +133,7 @@ export class Hub {
   private readonly logger: Logger;
   private readonly handshakeTimeoutMs: number;
   private readonly refusalLimit: RefusalLimit;
+  private readonly frameRate: FrameRate;
   readonly maxFrameSize: number;
 
   constructor(options: HubOptions = {}) {
@@ -139,6 +143,7 @@ export class Hub {
     this.handshakeTimeoutMs = options.handshakeTimeoutMs ?? 3000;
     this.maxFrameSize = options.maxFrameSize ?? 4 * 1024 * 1024;
     this.refusalLimit = options.refusalLimit ?? DEFAULT_REFUSAL_LIMIT;
+    this.frameRate = options.frameRate ?? DEFAULT_FRAME_RATE;
   }
 
   addSession(source: HubSessionSource, options: { origin: SessionOrigin; history: HistoryBuffer<WireFrame> }): void {
@@ -221,6 +226,7 @@ export class Hub {
       extensions: conn.extensions,
       attachedAt: s.history.position,
       refusals: new RefusalWindow(this.refusalLimit),
+      budget: new FrameBudget(this.frameRate),
       inbox: new Inbox(MAX_BACKLOG, (item) => this.receiveNow(rec, item.raw, item.admitted), () => this.conns.get(conn.id) === rec),
     };
     this.conns.set(conn.id, rec);
@@ -246,6 +252,13 @@ export class Hub {
   receive(connection_id: string, raw: unknown, options: { admitted?: boolean } = {}): void {
     const rec = this.conns.get(connection_id);
     if (!rec) return;
+    // A remote master over its frame rate is refused before its frame costs anything (not parsed);
+    // the refusals count, so a flood ends with 1008 after a few of them.
+    if (rec.conn.kind === 'remote' && !rec.budget.take(this.clock.now().getTime())) {
+      const s = this.sessions.get(rec.session_id);
+      if (s) this.replyError(rec, s, 'RATE_LIMITED', `more than ${this.frameRate.perSecond} frames a second (burst ${this.frameRate.burst}); this one was dropped`, undefined);
+      return;
+    }
     if (rec.inbox.push({ raw, admitted: options.admitted === true })) return;
     const s = this.sessions.get(rec.session_id);
     if (s) this.replyError(rec, s, 'RATE_LIMITED', 'too many frames while a prompt is being admitted; this one was dropped', undefined);
