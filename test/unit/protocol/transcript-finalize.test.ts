@@ -130,7 +130,7 @@ describe('transcript finalization (§7.8)', () => {
     assert.equal(t.finalization?.reason, 'connection_closed');
   });
 
-  it('§7.8.2 finalization on app restart (restored state, no connection) closes the same things', () => {
+  it('§7.8.2-1 finalization on app restart (restored state, no connection) closes the same things', () => {
     const b = streamBuilder();
     const restored = createTranscript();
     // The restored state is rebuilt from the persisted frames, then finalized.

@@ -379,7 +379,7 @@ describe('transcript reducer', () => {
   });
 
   for (const announced of [false, undefined]) {
-    it(`§10.6 no grouping when the peer announced subagent_context: ${String(announced)} — context frames stay flat`, () => {
+    it(`§10.6-1 no grouping when the peer announced subagent_context: ${String(announced)} — context frames stay flat`, () => {
       const b = streamBuilder();
       const t = createTranscript();
       const sub = { subagent_context: { parent_invocation_id: 'task-1', depth: 1 } };
@@ -583,7 +583,7 @@ describe('transcript reducer', () => {
     assert.deepEqual([t.stats.ignored, t.stats.otherSession, t.version], [1, 1, 0]);
   });
 
-  it('§2.3 session.history frames are replayed ordered by timestamp, then message_id', () => {
+  it('§2.3-1 session.history frames are replayed ordered by timestamp, then message_id', () => {
     const b = streamBuilder();
     const t = createTranscript();
     const tt = { turn_id: T0 };

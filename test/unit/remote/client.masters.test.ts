@@ -6,7 +6,9 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import WebSocket, { WebSocketServer } from 'ws';
+import { PassThrough } from 'node:stream';
 import { MasterClient } from '../../../src/cli/attach/masterClient';
+import { TerminalMaster } from '../../../src/cli/attach/terminalMaster';
 import { buildFrame } from '../../../src/protocol/build';
 import { FRAME_TYPES, type FrameOf } from '../../../src/protocol/frameTypes';
 import { WebSocketTransport, type WebSocketLike } from '../../../webview-ui/src/transport/websocket';
@@ -32,7 +34,8 @@ async function versionTwoPeer(): Promise<{ port: number; received: Record<string
 const SESSION = '6f1c7a4e-2b1d-4c3e-9a8b-0d1e2f3a4b5c';
 
 /** A WebSocket server that sends `frames` to whoever attaches and keeps what they send. */
-async function scriptedPeer(frames: readonly Record<string, unknown>[]): Promise<{ port: number; received: Record<string, unknown>[]; protocols: string[]; close: () => Promise<void> }> {
+async function scriptedPeer(frames: readonly object[]): Promise<{ port: number; received: Record<string, unknown>[]; protocols: string[]; sockets: WebSocket[]; close: () => Promise<void> }> {
+  const sockets: WebSocket[] = [];
   const protocols: string[] = [];
   const wss = new WebSocketServer({
     host: '127.0.0.1',
@@ -45,10 +48,11 @@ async function scriptedPeer(frames: readonly Record<string, unknown>[]): Promise
   await new Promise<void>((r) => wss.once('listening', () => r()));
   const received: Record<string, unknown>[] = [];
   wss.on('connection', (ws) => {
+    sockets.push(ws);
     ws.on('message', (d) => received.push(JSON.parse(String(d)) as Record<string, unknown>));
     for (const f of frames) ws.send(JSON.stringify(f));
   });
-  return { port: (wss.address() as { port: number }).port, received, protocols, close: () => new Promise((r) => wss.close(() => r())) };
+  return { port: (wss.address() as { port: number }).port, received, protocols, sockets, close: () => new Promise((r) => wss.close(() => r())) };
 }
 const V2_ID = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 
@@ -59,7 +63,7 @@ function versionAnswer(received: Record<string, unknown>[]): Record<string, unkn
 describe('conformance: our masters (rawp attach, the browser master, the master client)', function () {
   this.timeout(120_000);
 
-  it('§1.3-1 §14.1-1 §3.2-1 §13.1-1 §13.1-2 §2.1-1 §3.1.1-1 the master client speaks rawp-dps-1.0 only, opens with its session.capabilities, and every frame it sends has the full envelope and a spec type', async () => {
+  it('§1.3-1 §14.1-1 §3.2-1 §13.1-1 §13.1-2 §2.1-1 §2.1-3 §3.1.1-1 the master client speaks rawp-dps-1.0 only, opens with its session.capabilities, and every frame it sends has the full envelope, millisecond timestamps and a spec type', async () => {
     const peer = await scriptedPeer([]);
     const client = new MasterClient({ url: `ws://127.0.0.1:${peer.port}/v1/sessions/${SESSION}/stream`, token: 't', session_id: SESSION, reconnect: false, handlers: {} });
     try {
@@ -75,6 +79,7 @@ describe('conformance: our masters (rawp attach, the browser master, the master 
         assert.equal(f.v, 1);
         for (const k of ['type', 'message_id', 'timestamp', 'session_id']) assert.equal(typeof f[k], 'string');
         assert.ok(typeof f.payload === 'object');
+        assert.match(String(f.timestamp), /\.\d{3}Z$/, 'ISO 8601 with milliseconds');
         assert.ok((f.type as string) in FRAME_TYPES, `${String(f.type)} is a spec type`);
       }
     } finally {
@@ -99,6 +104,31 @@ describe('conformance: our masters (rawp attach, the browser master, the master 
       assert.ok(client.send('control.prompt.request', { prompt_text: 'still here' }), 'the connection stays');
     } finally {
       client.stop();
+      await peer.close();
+    }
+  });
+
+  it('§13.1-5 rawp attach sends nothing typed before it has seen agent.state.changed idle: early lines wait for it', async () => {
+    const opening = [
+      buildFrame('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: {} }, { session_id: SESSION }),
+      buildFrame('tool.catalog.publish', { tools: [] }, { session_id: SESSION }),
+      buildFrame('agent.commands.publish', { commands: [] }, { session_id: SESSION }),
+    ];
+    const peer = await scriptedPeer(opening);
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    stdout.resume();
+    const master = new TerminalMaster({ url: `ws://127.0.0.1:${peer.port}/v1/sessions/${SESSION}/stream`, token: 't', session_id: SESSION, stdin, stdout });
+    try {
+      master.start();
+      stdin.write('hello agent\n');
+      await waitFor(() => peer.received.length >= 1 && peer.sockets.length === 1, 'the attach');
+      await new Promise((r) => setTimeout(r, 200));
+      assert.ok(!peer.received.some((f) => f.type === 'control.prompt.request'), 'no prompt before idle');
+      peer.sockets[0].send(JSON.stringify(buildFrame('agent.state.changed', { previous_state: 'idle', current_state: 'idle', reason: 'attached' }, { session_id: SESSION })));
+      await waitFor(() => peer.received.some((f) => f.type === 'control.prompt.request'), 'the queued prompt after idle');
+    } finally {
+      master.stop();
       await peer.close();
     }
   });
