@@ -25,6 +25,9 @@ export interface VscodeFsBackendOptions {
 }
 
 const TEMP_MARK = '.rawp-tmp-';
+/** Texts above this size yield the event loop between the steps of an update. */
+const YIELD_ABOVE_CHARS = 1_000_000;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** A cached hash is trusted only for files untouched this long when hashed (the Node backend's rule). */
 const STABLE_MS = 2_000;
 
@@ -213,11 +216,17 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       if (beforeBytes && !isUtf8(beforeBytes)) {
         throw new FsError(`"${t.abs}" is not UTF-8 text (binary, or another encoding such as Latin-1); it is left untouched — edit it with a tool that keeps its bytes`, 'FS_NOT_TEXT');
       }
+      // Big files: each linear step gets its own event-loop turn (as in the Node backend), so a
+      // 20 MB edit never holds the extension host's loop for the whole of it.
+      const big = currentText.length > YIELD_ABOVE_CHARS;
+      if (big) await nextTurn();
       const produced = await transform(currentText);
       this.versions.delete(t.uri.toString());
       if (doc) return this.editDocument(doc, t, wasDirty, currentText, produced);
+      if (big) await nextTurn();
       // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
       const after = beforeBytes ? withLineEnding(produced, lineEndingOf(currentText)) : produced;
+      if (big) await nextTurn();
       const afterBytes = Buffer.from(after, 'utf8');
       try {
         await vscode.workspace.fs.writeFile(t.uri, afterBytes); // creates missing parent folders
