@@ -14,8 +14,8 @@ import { eventually, rawp, workspaceRoot } from './rawp';
 const FOLDER = VIRTUAL_FOLDER;
 const folderUri = () => vscode.Uri.from({ scheme: MEM_SCHEME, path: FOLDER });
 
-async function search(s: Services, query: string): Promise<string[]> {
-  const r = await s.fileSearch({ query_id: `q-${Math.random().toString(36).slice(2)}`, query, max_results: 50 }, new AbortController().signal);
+async function search(s: Services, query: string, scope?: 'global'): Promise<string[]> {
+  const r = await s.fileSearch({ query_id: `q-${Math.random().toString(36).slice(2)}`, query, max_results: 50, ...(scope ? { scope } : {}) }, new AbortController().signal);
   return r.candidates.map((c) => c.path);
 }
 
@@ -55,7 +55,7 @@ describe('extension host: a virtual workspace folder (FileSystemProvider) throug
     await eventually(async () => !(await search(s, 'later.md')).includes('rawp-virtual/notes/later.md') || undefined, 'a deleted file leaves the picker');
   });
 
-  it('read-before-write: the built-in agent refuses an unread overwrite, reads and edits through the ledger, refuses a stale edit after a change through the provider', async () => {
+  it('read-before-write: the built-in agent refuses an unread overwrite, reads and edits through the ledger, refuses a stale edit after a change through the provider; Grep and LS see the provider\'s files', async () => {
     const { s } = await rawp();
     const id = await s.host.create({ agent: 'builtin', name: 'virtual folder' });
     master = await TestMaster.connect(s, id);
@@ -78,12 +78,17 @@ describe('extension host: a virtual workspace folder (FileSystemProvider) throug
     await master.turn(`read ${file}`);
     const edit = await master.turn(`replace \`draft\` with \`final\` in ${file}`);
     assert.equal(edit.results.at(-1)?.status, 'success', `${edit.text}\n${JSON.stringify(edit.results)}`);
+    // The search tools go through the same backend: Grep and LS see the provider's files.
+    const grep = await master.turn(`find final in ${FOLDER}`);
+    assert.match(String(grep.results.at(-1)?.output), /plan\.md.*final|final.*plan\.md|plan\.md[\s\S]*status: final/, `${grep.text}\n${JSON.stringify(grep.results)}`);
+    const ls = await master.turn(`ls ${FOLDER}/notes`);
+    assert.match(String(ls.results.at(-1)?.output), /plan\.md/);
     // The change is visible through the provider itself, and through VS Code's file API.
     assert.equal(Buffer.from(mem.get(file)!).toString(), '# Plan\nstatus: final\nowner: someone else\n');
     assert.equal(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.from({ scheme: MEM_SCHEME, path: file }))).toString(), '# Plan\nstatus: final\nowner: someone else\n');
   });
 
-  it('§16.1.1 a files.exclude entry hides a file from the @ picker; removing it brings it back without a reload (virtual and disk folders)', async () => {
+  it('§16.1.1 a files.exclude entry hides a file from the @ picker; removing it brings it back without a reload (virtual and disk folders); scope global still shows it', async () => {
     const { s } = await rawp();
     const dir = join(workspaceRoot(), '.rawp-host-tests', 'excluded');
     mkdirSync(dir, { recursive: true });
@@ -101,6 +106,9 @@ describe('extension host: a virtual workspace folder (FileSystemProvider) throug
       return (!paths.includes(virtual) && !disk(paths)) || undefined;
     }, 'both files hidden by files.exclude');
     assert.ok((await search(s, 'plan.md')).includes('rawp-virtual/notes/plan.md'), 'other files stay');
+    // Scope `global` shows what excludes hide (still only inside the folders).
+    const global = await search(s, 'hideme', 'global');
+    assert.ok(global.includes(virtual) && disk(global), `scope global: ${global.join(', ')}`);
 
     await setExclude('files', undefined);
     await eventually(async () => {
