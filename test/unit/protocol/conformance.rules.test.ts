@@ -628,3 +628,25 @@ describe('protocol/conformance: logs that start mid-session, history order (§2.
     assert.deepEqual(codes(b.text()), []);
   });
 });
+
+describe('protocol/conformance: §6.3.2 modes, finer points', () => {
+  it('§6.3.2-2 a switch during a turn that is refused and still carried out (its acknowledgement names it) is an error', () => {
+    const { s } = session();
+    const t = s.turnStart(0);
+    const sw = s.send('control.mode.switch', { mode: 'plan' });
+    s.send('session.error', { error_code: 'MODE_SWITCH_DURING_TURN', message: 'not now', fatal: false }, { parent_id: sw.message_id as string });
+    s.send('agent.state.changed', { previous_state: 'thinking', current_state: 'thinking', reason: 'mode_switch' }, { parent_id: sw.message_id as string });
+    s.closeTurn(t);
+    assert.deepEqual(codes(s.stream.text()), ['MODE_SWITCHED_DURING_TURN']);
+  });
+
+  it('§6.3.2-4 an agent that switches itself mid-turn (no control.mode.switch) is fine; the next turn names the mode', () => {
+    const { s } = session();
+    const t = s.turnStart(0);
+    s.send('agent.state.changed', { previous_state: 'thinking', current_state: 'thinking', reason: 'mode_switch' });
+    s.closeTurn(t);
+    s.prompt();
+    s.closeTurn(s.turnStart(1, s.stream.id(), undefined, 'default'));
+    assert.deepEqual(codes(s.stream.text()), []);
+  });
+});

@@ -29,6 +29,8 @@ export function modeRule(): SessionRule {
   const duringTurn = new Refusals<Switch>('MODE_SWITCH_DURING_TURN');
   const unsupported = new Refusals<Switch>('MODE_NOT_SUPPORTED');
   const checked = new Map<string, Located<FrameOf<'tool.invoke.request'>>>();
+  /** Switches received during a turn, by message_id: an acknowledgement naming one (parent_id) while that turn runs breaks §6.3.2-2 even after a refusal. */
+  const receivedDuringTurn = new Map<string, Switch>();
 
   return {
     frame(at, ctx, report) {
@@ -42,13 +44,21 @@ export function modeRule(): SessionRule {
         const main = ctx.openTurns.get('');
         const sw: Switch = { at: at as Located<FrameOf<'control.mode.switch'>>, turn_id: main?.turn_id };
         if (!sideAnnounced(ctx, 'client', 'plan_mode')) unsupported.add(sw);
-        else if (main) duringTurn.add(sw);
+        else if (main) {
+          duringTurn.add(sw);
+          receivedDuringTurn.set(f.message_id, sw);
+        }
         asked = sw;
         return;
       }
       if (f.type === 'agent.state.changed' && f.payload.reason === 'mode_switch' && scopeOf(f) === '') {
-        const sw = asked;
+        const named_switch = f.parent_id !== undefined ? receivedDuringTurn.get(f.parent_id) : undefined;
+        const sw = named_switch ?? asked;
         asked = undefined;
+        if (named_switch && named_switch.turn_id === ctx.openTurns.get('')?.turn_id && duringTurn.take((w) => w === named_switch).length === 0) {
+          // Refused, and carried out all the same.
+          report('MODE_SWITCHED_DURING_TURN', where(named_switch.at), `control.mode.switch during turn ${named_switch.turn_id} was refused and still carried out (line ${at.line})`);
+        }
         if (sw && unsupported.take((w) => w === sw).length > 0) {
           report('MODE_NOT_SUPPORTED_NOT_REFUSED', where(sw.at), `control.mode.switch to a client that did not announce plan_mode was carried out (line ${at.line}) instead of refused with MODE_NOT_SUPPORTED`);
         }
@@ -70,6 +80,7 @@ export function modeRule(): SessionRule {
         return;
       }
       if (f.type === 'session.turn.end' && scopeOf(f) === '') {
+        for (const [id, sw] of receivedDuringTurn) if (sw.turn_id === f.payload.turn_id) receivedDuringTurn.delete(id);
         for (const sw of duringTurn.take((w) => w.turn_id === f.payload.turn_id)) {
           report('MODE_SWITCH_NOT_REFUSED', where(sw.at), `control.mode.switch during turn ${sw.turn_id} was not answered with session.error MODE_SWITCH_DURING_TURN before the turn ended (line ${at.line})`);
         }
