@@ -47,6 +47,8 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
                            per workspace below it)
   --rules-file F           where "always allow" permission answers are kept
                            (default ~/.config/rawp/permission-rules.json)
+  --permission-timeout S   seconds a permission question waits for a master before it counts as
+                           rejected (default 300; 0: wait until answered)
   --verbose                log the server's events to stderr
 
 The token may also come from the RAWP_TOKEN environment variable. Without any of these a token is
@@ -79,6 +81,7 @@ export const serveVerb: Verb = {
           'public-host': { type: 'string', multiple: true },
           'max-masters': { type: 'string' },
           'rules-file': { type: 'string' },
+          'permission-timeout': { type: 'string' },
           'state-dir': { type: 'string' },
           verbose: { type: 'boolean' },
         },
@@ -97,6 +100,8 @@ export const serveVerb: Verb = {
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) return fail('--port must be an integer from 0 to 65535');
     if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) return fail('--tls-cert and --tls-key go together');
+    const permissionTimeout = values['permission-timeout'] === undefined ? undefined : Number(values['permission-timeout']);
+    if (permissionTimeout !== undefined && !(Number.isInteger(permissionTimeout) && permissionTimeout >= 0 && permissionTimeout <= 86_400)) return fail('--permission-timeout must be a whole number of seconds from 0 to 86400');
     const maxMasters = values['max-masters'] === undefined ? undefined : Number(values['max-masters']);
     if (maxMasters !== undefined && (!Number.isInteger(maxMasters) || maxMasters < 1)) return fail('--max-masters must be a whole number of at least 1');
 
@@ -139,7 +144,7 @@ export const serveVerb: Verb = {
       commands: { home: homedir(), workspaceFolders: [workspace], watch: true },
       origin: 'remote',
       // One permission policy and rules store for every session and agent (issue 11 item 4).
-      permissions: hostPermissionBroker({ rulesFile }),
+      permissions: hostPermissionBroker({ rulesFile, timeoutSec: permissionTimeout }),
       // Every session journaled as its frames are sent (docs/decisions/120-125); the journal's own
       // warnings (torn or corrupt lines) reach stderr even without --verbose.
       state: { dir: workspaceStateDir(values['state-dir'] ? resolve(values['state-dir']) : defaultStateDir(), workspace), logger: logger ?? warningsLogger(io) },

@@ -127,6 +127,26 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
     await waitFor(() => !alive(pid), 'the agent command is gone');
   });
 
+  it('§17.3.1 rawp serve --permission-timeout sets the host\'s permission policy: the question carries it and silence rejects; a bad value is refused', async () => {
+    const bad = rawp(['serve', '--workspace', dir, '--token', token, '--permission-timeout', 'soon']);
+    children.push(bad);
+    await waitFor(() => bad.exit !== undefined, 'serve refuses the value');
+    assert.equal(bad.exit, 2);
+    assert.match(bad.err, /--permission-timeout must be a whole number of seconds/);
+    const { url, session_id } = await serve(['--permission-timeout', '1']);
+    const m = await new TestMaster({ server: { attachUrl: (id: string) => `${url.replace('http', 'ws')}/v1/sessions/${id}/stream` } as never, token, session: { session_id } }).open();
+    m.client.send('control.prompt.request', { prompt_text: 'run `touch made.txt`' });
+    await waitFor(() => m.frames.some((f) => f.type === 'agent.interaction.request'), 'permission question');
+    const ask = m.frames.find((f): f is FrameOf<'agent.interaction.request'> => f.type === 'agent.interaction.request')!;
+    assert.equal(ask.payload.timeout_sec, 1);
+    assert.equal(ask.payload.default_value, 'reject');
+    await waitFor(() => m.frames.some((f) => f.type === 'session.turn.end'), 'the turn ends without an answer', 30_000);
+    const result = m.frames.find((f): f is FrameOf<'tool.invoke.result'> => f.type === 'tool.invoke.result');
+    assert.equal(result?.payload.status, 'error');
+    assert.match(String(result?.payload.output), /PERMISSION_TIMEOUT/);
+    assert.equal(existsSync(join(dir, 'made.txt')), false, 'nothing ran');
+  });
+
   it('§16.1 rawp serve announces file_search_fuzzy and answers a master\'s control.file.search with workspace candidates (§16.1.2)', async () => {
     const { url, session_id } = await serve();
     const m = await new TestMaster({ server: { attachUrl: (id: string) => `${url.replace('http', 'ws')}/v1/sessions/${id}/stream` } as never, token, session: { session_id } }).open();
