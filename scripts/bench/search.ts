@@ -15,6 +15,9 @@
 //  - abbrev:   consonant skeletons of the parent directory and the basename stem, 3 letters each
 //              ("chat/widget.ts" → "chtwdg").
 // Run with `node --expose-gc` (the npm script does) so memory is measured after a collection.
+// RAWP_BENCH_VSCODE=astro[,…] (issue 13): the named corpora are also written to disk and indexed
+// inside a real VS Code (code-server; scripts/bench/searchVscode.ts): the index build through
+// workspace.findFiles is printed beside the Node listing (git ls-files, walk) of the same folder.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -22,6 +25,7 @@ import fuzzysort from 'fuzzysort';
 import { FileIndex } from '../../src/workspace/fileIndex';
 import { FileSearcher } from '../../src/workspace/fileSearch';
 import { deriveQueries, type Kind } from './searchQueries';
+import { vscodeIndexBuild } from './searchVscode';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const dataDir = process.env.RAWP_BENCH_DATA ?? resolve(repoRoot, 'scripts', 'bench', 'data');
@@ -174,7 +178,7 @@ function report(name: string, paths: string[]): void {
 
 const results: Record<string, unknown>[] = [];
 
-function main(): void {
+async function main(): Promise<void> {
   if (!existsSync(dataDir)) {
     process.stderr.write(`bench:search: no bench data at ${dataDir} (set RAWP_BENCH_DATA)\n`);
     process.exitCode = 2;
@@ -193,8 +197,25 @@ function main(): void {
   const linux = [...lists.entries()].find(([n]) => n.startsWith('linux'))?.[1];
   const biome = lists.get('biome');
   if (linux && biome && (!only || only.includes('union'))) report('union', [...linux.map((p) => `linux/${p}`), ...biome.map((p) => `biome/${p}`)]);
+  // Issue 13: the index build inside VS Code (workspace.findFiles) beside the Node listing of the
+  // same corpus on disk, for the corpora named by RAWP_BENCH_VSCODE (needs code-server).
+  const inVscode = process.env.RAWP_BENCH_VSCODE ? process.env.RAWP_BENCH_VSCODE.split(',').filter(Boolean) : [];
+  for (const name of inVscode) {
+    const file = readdirSync(dataDir).find((f) => f.replace(/^paths-/, '').replace(/\.txt(\.br)?$/, '') === name);
+    if (!file) {
+      process.stderr.write(`bench:search: no corpus "${name}" for RAWP_BENCH_VSCODE\n`);
+      process.exitCode = 2;
+      continue;
+    }
+    const v = await vscodeIndexBuild(join(dataDir, file));
+    process.stdout.write(`\n${name} on disk, ${v.files} files — index build: VS Code (workspace.findFiles) ${v.vscode_ms.toFixed(0)} ms · Node git ls-files ${v.node_git_ms.toFixed(0)} ms · Node walk ${v.node_walk_ms.toFixed(0)} ms (same paths from all three)\n`);
+    results.push({ bench: 'search-index-build-on-disk', corpus: name, files: v.files, vscode_findfiles_ms: round(v.vscode_ms, 1), node_git_ms: round(v.node_git_ms, 1), node_walk_ms: round(v.node_walk_ms, 1) });
+  }
   process.stdout.write('\n');
   for (const r of results) process.stdout.write(JSON.stringify(r) + '\n');
 }
 
-main();
+main().catch((e: unknown) => {
+  process.stderr.write(`bench:search: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exitCode = 1;
+});

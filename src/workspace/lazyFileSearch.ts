@@ -1,6 +1,7 @@
-// §16.1 fuzzy file search for the sessions of one host process (the editor window or `rawp serve`):
-// one workspace file index (git ls-files or a walk, ignore files honoured, kept live by the file
-// backend's watcher), opened on the first search so start-up stays fast.
+// §16.1 fuzzy file search for the sessions of `rawp serve`: one workspace file index (git ls-files
+// or a walk, ignore files honoured, kept live by the Node backend's watcher), opened on the first
+// search so start-up stays fast. The editor lists files through VS Code's own search instead
+// (src/extension/editorFileSearch.ts, issue 13).
 import type { PayloadOf } from '../protocol/frameTypes';
 import type { FsBackend } from './fsBackend';
 import { FileIndex } from './fileIndex';
