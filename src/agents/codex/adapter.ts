@@ -100,7 +100,8 @@ export class CodexAdapter implements AgentAdapter {
       emit: (e) => host.emit(e),
       catalog: this.catalog,
       fileChangeDiff: (item, phase) => this.differ!.diff(item, phase),
-      onUnknown: (what) => host.emit({ type: 'agent.error', payload: { error_code: 'CODEX_UNKNOWN_EVENT', message: `Ignored a Codex line: ${what}`, severity: 'warning', recoverable: true, details: { module: 'codex' } } }),
+      // A type of a newer Codex is normal growth: only a line that does not fit is shown.
+      onUnknown: (what, _value, kind) => kind === 'malformed' && host.emit({ type: 'agent.error', payload: { error_code: 'CODEX_UNKNOWN_EVENT', message: `Ignored a Codex line: ${what}`, severity: 'warning', recoverable: true, details: { module: 'codex' } } }),
     });
     this.current = translator;
     // §16.3: Codex reads files itself; a file token becomes its workspace-relative path.

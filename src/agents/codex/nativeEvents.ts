@@ -1,7 +1,9 @@
 // The JSON lines `codex exec --json` prints (verified against @openai/codex 0.171), as loose zod
-// schemas: unknown fields are kept, unknown event and item types are recognised as such and
-// reported instead of guessed at.
+// schemas: unknown fields are kept; event and item types we do not translate are open-union
+// `unknown_variant`s (skipped: newer versions add them), a known one that does not fit is
+// malformed and reported (docs/decisions/140).
 import { z } from 'zod';
+import { openUnion } from '../schema/openUnion';
 
 export const CodexUsage = z.looseObject({
   input_tokens: z.number().int().nonnegative().default(0),
@@ -47,7 +49,7 @@ export const TodoListItem = z.looseObject({
 });
 export const ErrorItem = z.looseObject({ ...ItemBase, type: z.literal('error'), message: z.string() });
 
-export const CodexItem = z.discriminatedUnion('type', [
+export const CodexItem = openUnion('type', [
   ReasoningItem,
   AgentMessageItem,
   CommandExecutionItem,
@@ -60,7 +62,7 @@ export const CodexItem = z.discriminatedUnion('type', [
 
 export const ThreadStarted = z.looseObject({ type: z.literal('thread.started'), thread_id: z.string().min(1) });
 
-export const CodexEvent = z.discriminatedUnion('type', [
+export const CodexEvent = openUnion('type', [
   ThreadStarted,
   z.looseObject({ type: z.literal('turn.started') }),
   z.looseObject({ type: z.literal('turn.completed'), usage: CodexUsage.optional() }),

@@ -20,8 +20,11 @@ export interface CodexTranslatorOptions {
   fileChangeDiff?(item: FileChangeItem, phase: 'started' | 'completed'): Promise<string | undefined>;
   /** The catalog so far; a tool not in it (an MCP tool) is added and re-published first (§5.4.1). */
   catalog?: CatalogTool[];
-  /** Reported, never thrown: a line we could not make sense of. */
-  onUnknown?(what: string, value: unknown): void;
+  /**
+   * Reported, never thrown: a line we could not make sense of — `malformed` (a known event or
+   * item whose fields do not fit) or `unknown` (a type of a newer Codex, nothing to show).
+   */
+  onUnknown?(what: string, value: unknown, kind: 'malformed' | 'unknown'): void;
 }
 
 type ResultStatus = PayloadOf<'tool.invoke.result'>['status'];
@@ -94,7 +97,7 @@ export class CodexTurnTranslator {
   private handle(value: unknown): void | Promise<void> {
     const parsed = CodexEvent.safeParse(value);
     if (!parsed.success) {
-      this.opts.onUnknown?.(`codex event: ${describeIssues(parsed.error)}`, value);
+      this.opts.onUnknown?.(`codex event: ${describeIssues(parsed.error)}`, value, 'malformed');
       return;
     }
     const ev = parsed.data;
@@ -116,12 +119,16 @@ export class CodexTurnTranslator {
         this.errorReported = true;
         this.emitError('CODEX_ERROR', readableError(ev.message), 'error');
         return;
+      case 'unknown_variant':
+        // An event type of a newer Codex: nothing we could show.
+        this.opts.onUnknown?.(`codex event type ${ev.native} skipped`, value, 'unknown');
+        return;
       case 'item.started':
       case 'item.updated':
       case 'item.completed': {
         const item = CodexItem.safeParse(ev.item);
         if (!item.success) {
-          this.opts.onUnknown?.(`codex item ${ev.item.type}: ${describeIssues(item.error)}`, ev.item);
+          this.opts.onUnknown?.(`codex item ${ev.item.type}: ${describeIssues(item.error)}`, ev.item, 'malformed');
           return;
         }
         return this.item(ev.type, item.data);
@@ -173,6 +180,10 @@ export class CodexTurnTranslator {
       case 'error':
         // An item-level error does not end the turn (turn.failed does).
         this.emitError('CODEX_ITEM_ERROR', item.message, 'warning');
+        return;
+      case 'unknown_variant':
+        // An item type of a newer Codex (collab tools, images…): nothing we could show.
+        if (phase === 'item.completed') this.opts.onUnknown?.(`codex item type ${item.native} skipped`, item, 'unknown');
         return;
     }
   }

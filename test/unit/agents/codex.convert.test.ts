@@ -69,6 +69,23 @@ describe('Codex translator', () => {
     return out;
   }
 
+  it('§17.2.2 a type of a newer Codex is skipped as unknown; a known event or item that does not fit is reported as malformed; neither makes a frame', () => {
+    const out: AgentEvent[] = [];
+    const seen: Array<[string, string]> = [];
+    const t = new CodexTurnTranslator({ emit: (e) => out.push(e), onUnknown: (what, _v, kind) => seen.push([kind, what]) });
+    for (const l of [
+      { type: 'thread.resumed', thread_id: 't' },
+      { type: 'item.completed', item: { id: 'i1', type: 'collab_tool_call', tool: 'x' } },
+      { type: 'thread.started' },
+      { type: 'item.completed', item: { id: 'i2', type: 'command_execution', command: 7, status: 'completed' } },
+    ])
+      t.handleNow(l);
+    assert.deepEqual(out, []);
+    assert.deepEqual(seen.map(([k]) => k), ['unknown', 'unknown', 'malformed', 'malformed']);
+    assert.match(seen[0][1], /thread\.resumed skipped/);
+    assert.match(seen[3][1], /command_execution: command: .*expected string/);
+  });
+
   it('§5.4.1 an MCP tool Codex calls is added to the catalog and re-published before its request', () => {
     const out = run([{ type: 'item.started', item: { id: 'item_0', type: 'mcp_tool_call', server: 'docs', tool: 'search', arguments: { q: 'x' }, status: 'in_progress' } }]);
     assert.deepEqual(
