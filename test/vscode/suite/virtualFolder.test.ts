@@ -88,6 +88,36 @@ describe('extension host: a virtual workspace folder (FileSystemProvider) throug
     assert.equal(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.from({ scheme: MEM_SCHEME, path: file }))).toString(), '# Plan\nstatus: final\nowner: someone else\n');
   });
 
+  it('read-before-write: unsaved typing in a document of the provider\'s folder is the file for the backend (stale write refused); an edit goes through a WorkspaceEdit and undo brings the text back', async () => {
+    const { s } = await rawp();
+    const fs = s.shared().fs;
+    const path = `${FOLDER}/src/app.ts`;
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: MEM_SCHEME, path }));
+    const editor = await vscode.window.showTextDocument(doc, { preview: false });
+    try {
+      const seen = await fs.readText(path);
+      assert.ok(await editor.edit((e) => e.insert(new vscode.Position(0, 0), '// typed by a person\n')));
+      assert.equal(doc.isDirty, true);
+      await assert.rejects(
+        () => fs.writeText(path, 'agent text\n', { kind: 'replaceIfVersion', version: seen.version }),
+        (e: unknown) => (e as { name?: string }).name === 'FsError' && (e as { code?: string }).code === 'FS_STALE_VERSION',
+      );
+      const dirty = await fs.readText(path);
+      assert.equal(dirty.text, '// typed by a person\nexport const app = 1;\n');
+      const r = await fs.updateText(path, { kind: 'replaceIfVersion', version: dirty.version }, (t) => t.replace('app = 1', 'app = 2'));
+      assert.equal(r.after, '// typed by a person\nexport const app = 2;\n');
+      assert.equal(doc.getText(), r.after);
+      assert.equal(doc.isDirty, true, 'the person\'s unsaved typing is not saved for them');
+      assert.equal(Buffer.from(mem.get(path)!).toString(), 'export const app = 1;\n', 'the provider still has the saved text');
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('undo');
+      assert.equal(doc.getText(), '// typed by a person\nexport const app = 1;\n');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.files.revert').then(undefined, () => undefined);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
   it('§16.1.1 a files.exclude entry hides a file from the @ picker; removing it brings it back without a reload (virtual and disk folders); scope global still shows it', async () => {
     const { s } = await rawp();
     const dir = join(workspaceRoot(), '.rawp-host-tests', 'excluded');
