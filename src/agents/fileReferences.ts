@@ -18,7 +18,9 @@
 import { readTextPrefix } from '../workspace/localFiles';
 import { decodePrompt, literalText, type FileReference } from '../protocol/fileReference';
 import { supports, type FeatureSet } from '../protocol/capabilities';
-import { resolveInWorkspace } from '../workspace/resolvePath';
+import { resolveInWorkspace, type ResolvedPath } from '../workspace/resolvePath';
+import { FsError, type FsBackend } from '../workspace/fsBackend';
+import { isAbsolute, posix } from 'node:path';
 
 export type ConversionStrategy =
   | { kind: 'separate'; mention?: (path: string) => string }
@@ -67,6 +69,45 @@ export interface ConvertOptions {
    * When not, every token becomes its display path (§12.2.1). Default true.
    */
   interpretTokens?: boolean;
+  /**
+   * The workspace's FsBackend, when the agent's files go through one: references then resolve and
+   * inline through it, so a folder VS Code opens through a file system provider (a virtual
+   * workspace) and unsaved editor text work as they do for the agent's own Read tool.
+   */
+  fs?: Pick<FsBackend, 'roots' | 'stat' | 'readText'>;
+}
+
+/** Resolution through the backend: the same refusals as resolveInWorkspace, existence by stat. */
+async function resolveThrough(fs: NonNullable<ConvertOptions['fs']>, path: string): Promise<ResolvedPath> {
+  if (path === '' || path.includes('\0')) return { ok: false, code: 'FS_INVALID_PATH', message: `"${path}" is not a valid path` };
+  for (const root of fs.roots) {
+    const absolute = isAbsolute(path) ? posix.normalize(path) : posix.join(root, path);
+    const rel = posix.relative(root, absolute);
+    if (rel === '' || rel.startsWith('..') || posix.isAbsolute(rel)) continue;
+    const st = await fs.stat(absolute);
+    if (st?.type === 'file') return { ok: true, absolute, root, relative: rel };
+  }
+  const outside = path.split('/').includes('..') || isAbsolute(path);
+  return outside
+    ? { ok: false, code: 'FS_OUTSIDE_WORKSPACE', message: `"${path}" is outside the workspace` }
+    : { ok: false, code: 'FS_NOT_FOUND', message: `"${path}" does not exist in the workspace` };
+}
+
+/** The first `limit` bytes of a file's text through the backend, cut on a character boundary. */
+async function readPrefixThrough(fs: NonNullable<ConvertOptions['fs']>, absolute: string, limit: number): Promise<{ text: string; total: number; cut: boolean; binary: boolean }> {
+  let text: string;
+  try {
+    text = (await fs.readText(absolute)).text;
+  } catch (e) {
+    if (e instanceof FsError && e.code === 'FS_NOT_TEXT') return { text: '', total: (await fs.stat(absolute))?.size ?? 0, cut: false, binary: true };
+    throw e;
+  }
+  const bytes = Buffer.from(text, 'utf8');
+  if (text.includes('\0')) return { text: '', total: bytes.length, cut: false, binary: true };
+  if (bytes.length <= limit) return { text, total: bytes.length, cut: false, binary: false };
+  let end = limit;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--; // never split a UTF-8 sequence
+  return { text: bytes.subarray(0, end).toString('utf8'), total: bytes.length, cut: true, binary: false };
 }
 
 export const DEFAULT_INLINE_FILE_BYTES = 64 * 1024;
@@ -99,7 +140,7 @@ export async function convertFileReferences(prompt_text: string, file_references
     const ref = seg.reference;
     // The agent is given the path that was checked, never a different `path` from the same reference.
     const checked = ref.workspace_relative_path || ref.path;
-    const r = await resolveInWorkspace(options.roots, checked);
+    const r = options.fs ? await resolveThrough(options.fs, checked) : await resolveInWorkspace(options.roots, checked);
     if (r.ok) {
       const item: ResolvedReference = { ref_id: seg.ref_id, path: checked, absolute: r.absolute, root: r.root, display_path: seg.display_path, reference: ref };
       resolved.set(seg.ref_id, item);
@@ -144,7 +185,8 @@ export async function convertFileReferences(prompt_text: string, file_references
         }
         inlined.add(file.ref_id);
         try {
-          const r = await readTextPrefix(file.absolute, Math.min(perFile, budget), file.root);
+          const limit = Math.min(perFile, budget);
+          const r = options.fs ? await readPrefixThrough(options.fs, file.absolute, limit) : await readTextPrefix(file.absolute, limit, file.root);
           if (r.binary) {
             text += `[File: ${file.path}] (binary file, ${r.total} bytes, not inlined)`;
             break;

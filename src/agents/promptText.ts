@@ -2,11 +2,12 @@
 // strategy (fileReferences.ts), `\<@file:` escapes undone. A token that cannot be resolved stays as
 // its display path and the user is told with an `agent.error` warning — never silently dropped.
 import type { AgentHost, AgentPrompt } from '../session/agentAdapter';
-import { convertFileReferences, type ConversionStrategy, type ConvertedPrompt } from './fileReferences';
+import { convertFileReferences, type ConversionStrategy, type ConvertedPrompt, type ConvertOptions } from './fileReferences';
 
 /** Converts the prompt's tokens; the resolved files come back for strategies that send them apart. */
-export async function convertPrompt(prompt: Pick<AgentPrompt, 'text' | 'file_references'>, host: Pick<AgentHost, 'workspacePath' | 'emit'>, strategy: ConversionStrategy): Promise<ConvertedPrompt> {
-  const converted = await convertFileReferences(prompt.text, prompt.file_references, { roots: [host.workspacePath], strategy });
+/** `fs`: the backend the agent's tools use, for agents whose files go through one (see ConvertOptions). */
+export async function convertPrompt(prompt: Pick<AgentPrompt, 'text' | 'file_references'>, host: Pick<AgentHost, 'workspacePath' | 'emit'>, strategy: ConversionStrategy, fs?: ConvertOptions['fs']): Promise<ConvertedPrompt> {
+  const converted = await convertFileReferences(prompt.text, prompt.file_references, { roots: fs?.roots ?? [host.workspacePath], strategy, ...(fs ? { fs } : {}) });
   if (converted.errors.length > 0) {
     host.emit({
       type: 'agent.error',
@@ -21,10 +22,10 @@ export async function convertPrompt(prompt: Pick<AgentPrompt, 'text' | 'file_ref
   return converted;
 }
 
-export async function promptText(prompt: Pick<AgentPrompt, 'text' | 'file_references'>, host: Pick<AgentHost, 'workspacePath' | 'emit'>, strategy: ConversionStrategy): Promise<string> {
+export async function promptText(prompt: Pick<AgentPrompt, 'text' | 'file_references'>, host: Pick<AgentHost, 'workspacePath' | 'emit'>, strategy: ConversionStrategy, fs?: ConvertOptions['fs']): Promise<string> {
   // Without a backslash or `<@` there is neither a token nor an escape to undo (§16.2.2).
   if (!prompt.text.includes('\\') && !prompt.text.includes('<@')) return prompt.text;
-  return (await convertPrompt(prompt, host, strategy)).text;
+  return (await convertPrompt(prompt, host, strategy, fs)).text;
 }
 
 /** Claude Code loads files itself and understands `@path` mentions (§16.3 first row). */

@@ -48,6 +48,8 @@ export class OpenAIAdapter implements AgentAdapter {
   readonly info: AgentInfo = { id: 'openai', displayName: 'OpenAI-compatible', adapter_type: 'sdk' };
   private runner: ToolRunner | undefined;
   private tools: ChatToolDef[] = [];
+  /** The backend the tools use: referenced files are inlined through it too (virtual folders). */
+  private fs?: FsBackend;
   private readonly messages: ChatMessage[] = [];
 
   constructor(private readonly options: OpenAIAdapterOptions) {
@@ -59,6 +61,7 @@ export class OpenAIAdapter implements AgentAdapter {
     const shared = this.options.shared ?? createSharedToolState({ fs, settings: this.options.settings });
     const runner = createToolRunner(host, shared, { tools: OPENAI_TOOLS });
     this.runner = runner;
+    this.fs = shared.fs;
     const catalog = runner.options.catalog.build();
     runner.options.catalog.markPublished(catalog);
     this.tools = catalog.tools
@@ -86,7 +89,7 @@ export class OpenAIAdapter implements AgentAdapter {
     const host = runner.host;
     runner.options.catalog.refresh(host);
     // §16.3: a plain model cannot open files: referenced files are inlined (size-limited).
-    this.messages.push({ role: 'user', content: await promptText(prompt, host, { kind: 'inline' }) });
+    this.messages.push({ role: 'user', content: await promptText(prompt, host, { kind: 'inline' }, this.fs) });
     const usage: TurnUsage = { input_tokens: 0, output_tokens: 0 };
     let blockIndex = 0;
     const maxSteps = this.options.maxSteps ?? 50;
