@@ -15,6 +15,7 @@ import { DEFAULT_CANCEL_GRACE_MS } from '../../session/permissions';
 import { CLAUDE_MENTIONS, promptText } from '../promptText';
 import { defaultCatalog } from './tools';
 import { ClaudeTranslator, type ClaudeItem, type PermissionAsk } from './translate';
+import { malformedLineWarning } from './items';
 
 export interface ClaudeCodeOptions {
   /** Path of `claude` (default: RAWP_CLAUDE_PATH, the npm package, then PATH). */
@@ -242,7 +243,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
       case 'malformed':
         // A line of a known type whose fields do not fit (a CLI version we have not seen): shown
         // once as a warning, the session goes on.
-        host.emit({ type: 'agent.error', payload: { error_code: 'MALFORMED_NATIVE_LINE', message: `Claude Code wrote a ${item.type} line this client cannot read (${item.detail}); it was skipped`, severity: 'warning', recoverable: true, details: { module: 'claude-code', line_type: item.type } } });
+        host.emit(malformedLineWarning(item));
         return;
       case 'result': {
         const turn = this.turn;

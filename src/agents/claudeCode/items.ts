@@ -26,3 +26,14 @@ export type ClaudeItem =
   | { kind: 'control_cancel'; request_id: string }
   /** `model_turns`: model calls in the turn (0 for a local command such as a failed /compact). */
   | { kind: 'result'; outcome: TurnOutcome; is_error: boolean; message: string; model_turns: number };
+
+/**
+ * A malformed line as the user sees it: one recoverable warning (the session goes on; decision
+ * 140). Used by both Claude Code adapters.
+ */
+export function malformedLineWarning(item: Extract<ClaudeItem, { kind: 'malformed' }>): AgentEvent {
+  return {
+    type: 'agent.error',
+    payload: { error_code: 'MALFORMED_NATIVE_LINE', message: `Claude Code wrote a ${item.type} line this client cannot read (${item.detail}); it was skipped`, severity: 'warning', recoverable: true, details: { module: 'claude-code', line_type: item.type } },
+  };
+}

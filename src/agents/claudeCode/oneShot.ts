@@ -11,6 +11,7 @@ import { commandsFromNames } from './commands';
 import { defaultCatalog } from './tools';
 import { ClaudeTranslator } from './translate';
 import type { ClaudeCodeOptions } from './adapter';
+import { malformedLineWarning } from './items';
 
 export interface ClaudeCodeOneShotOptions extends Omit<ClaudeCodeOptions, 'controlTimeoutMs'> {
   /** Claude's permission mode for every run (default: `plan` in plan mode, else `default`). */
@@ -81,6 +82,7 @@ export class ClaudeCodeOneShotAdapter implements AgentAdapter {
     if (!host) return;
     for (const item of this.translator.translate(value)) {
       if (item.kind === 'event') host.emit(item.event);
+      else if (item.kind === 'malformed') host.emit(malformedLineWarning(item));
       else if (item.kind === 'init') {
         // §18.3: keep the agent's session id for the next respawn.
         if (item.init.agent_session_id) this.runner!.agentSessionId = item.init.agent_session_id;

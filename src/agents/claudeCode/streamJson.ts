@@ -155,6 +155,8 @@ const ControlResponseLine = z.looseObject({
   response: z.looseObject({ subtype: Str, request_id: Str.default(''), response: z.record(Str, z.unknown()).nullish(), error: Str.optional() }),
 });
 const ControlCancelLine = z.looseObject({ type: z.literal('control_cancel_request'), request_id: Str.min(1) });
+/** Just the id of a control request, to answer one whose body we cannot read. */
+export const RequestId = z.looseObject({ request_id: Str.min(1) });
 
 /** `initialize` response: the CLI's slash commands. */
 export const InitializeResponse = z.looseObject({

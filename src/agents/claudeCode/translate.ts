@@ -11,7 +11,7 @@ import type { Metadata } from '../../protocol/envelope';
 import { commandsFromInitialize } from './commands';
 import { CompactionWatch } from './compaction';
 import { permissionAskOf } from './permissionAsk';
-import { contentText, parseStreamLine, type AssistantLine, type ControlRequestLine, type ResultLine, type StreamEventLine, type StreamLine, type SystemLine, type ToolUseBlock, type UserLine } from './streamJson';
+import { contentText, parseStreamLine, RequestId, type AssistantLine, type ControlRequestLine, type ResultLine, type StreamEventLine, type StreamLine, type SystemLine, type ToolUseBlock, type UserLine } from './streamJson';
 import { catalogFor, SUBAGENT_TOOLS } from './tools';
 import { toolOutcome } from './toolOutput';
 import { turnEnd } from './turnEnd';
@@ -77,7 +77,14 @@ export class ClaudeTranslator {
     const parsed = parseStreamLine(value);
     // keep_alive and line types of newer versions: nothing to show.
     if (parsed.kind === 'unknown') return [];
-    if (parsed.kind === 'malformed') return [{ kind: 'malformed', type: parsed.type, detail: parsed.detail }];
+    if (parsed.kind === 'malformed') {
+      const items: ClaudeItem[] = [{ kind: 'malformed', type: parsed.type, detail: parsed.detail }];
+      // The CLI waits for an answer to every control request: a request we cannot read is
+      // answered as unsupported (a refusal, for a permission ask), never left hanging.
+      const id = parsed.type === 'control_request' ? RequestId.safeParse(value) : undefined;
+      if (id?.success) items.push({ kind: 'control_request', request_id: id.data.request_id, subtype: 'unreadable' });
+      return items;
+    }
     const line = parsed.line;
     const out: ClaudeItem[] = [];
     if (this.pending && !this.continuesPending(line)) this.flushTools(out);

@@ -264,11 +264,13 @@ describe('agents/claudeCode: translation of stream-json lines', () => {
   it('§17.2.2 a line that does not fit its schema is one `malformed` item naming the field, never a throw, and the stream goes on', () => {
     const t = new ClaudeTranslator();
     const bad = feed(t, null, 42, [], { type: 'assistant', message: 'not an object' }, { type: 'user', message: { content: 7 } }, { type: 'stream_event', event: null }, { type: 'system', subtype: 'init', tools: 'nope' }, { type: 'control_request', request_id: 'r', request: { subtype: 'can_use_tool', tool_name: 5 } });
-    assert.equal(bad.length, 8);
-    assert.ok(bad.every((i) => i.kind === 'malformed'));
+    assert.equal(bad.length, 9);
+    assert.ok(bad.slice(0, 8).every((i) => i.kind === 'malformed'));
     const detail = (i: ClaudeItem) => (i.kind === 'malformed' ? `${i.type}: ${i.detail}` : '');
     assert.match(detail(bad[6]), /^system: tools: .*expected array/);
     assert.match(detail(bad[7]), /^control_request: request\.tool_name: .*expected string/);
+    // The CLI waits for an answer to that permission ask: it gets one (unsupported), not silence.
+    assert.deepEqual(bad[8], { kind: 'control_request', request_id: 'r', subtype: 'unreadable' });
     // A good line after the bad ones is translated as usual.
     const ev = events(feed(t, assistant('m1', [{ type: 'text', text: 'still here' }])));
     assert.deepEqual(ev.map((e) => e.type), ['agent.text.delta', 'agent.text.done']);
