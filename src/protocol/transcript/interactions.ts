@@ -1,14 +1,22 @@
 // §4.3 questions to the user and §6.2 their answers. An answer that arrives before its question
 // (possible after a history is reordered by timestamp, §2.3) is kept and applied when it comes.
+// A question also ends without an answer: a cancel of its turn (§6.1.2: the client discards open
+// questions at once), the end of its turn (§7.5.2), or a refusal of our answer because the client
+// no longer had it open (answered by another master, or its own timeout_sec ran out). Each retires
+// the card at once, so no view keeps live buttons that can only earn an UNKNOWN_INTERACTION error.
 import type { FrameOf } from '../frameTypes';
-import { append, containerOf, newKey, scopeOf, touch, type Transcript } from './state';
-import type { InteractionBlock } from './types';
+import { append, containerOf, currentTurn, newKey, scopeOf, touch, type Transcript } from './state';
+import type { InteractionBlock, InteractionRetiredBy } from './types';
 
 type Answer = FrameOf<'control.interaction.response'> | FrameOf<'control.interaction.timeout'>;
+
+/** The error code a client answers with when the interaction is not open (§6.2, our session engine). */
+export const UNKNOWN_INTERACTION = 'UNKNOWN_INTERACTION';
 
 export function onInteractionRequest(t: Transcript, frame: FrameOf<'agent.interaction.request'>): void {
   const id = frame.payload.interaction_id;
   if (t.idx.interactions.has(id)) return;
+  const turnId = frame.turn_id ?? currentTurn(t)?.turnId;
   const block = append(t, containerOf(t, frame), {
     kind: 'interaction',
     key: newKey(t, 'interaction'),
@@ -17,6 +25,7 @@ export function onInteractionRequest(t: Transcript, frame: FrameOf<'agent.intera
     request: frame.payload,
     status: 'pending',
     synthetic: false,
+    ...(turnId !== undefined ? { turnId } : {}),
     ...scopeOf(t, frame),
   } satisfies InteractionBlock);
   t.idx.interactions.set(id, block);
@@ -30,13 +39,16 @@ export function onInteractionRequest(t: Transcript, frame: FrameOf<'agent.intera
 
 export function onInteractionAnswer(t: Transcript, frame: Answer): void {
   const block = t.idx.interactions.get(frame.payload.interaction_id);
-  if (block) settle(t, block, frame);
-  else if (!t.idx.earlyAnswers.has(frame.payload.interaction_id)) t.idx.earlyAnswers.set(frame.payload.interaction_id, frame);
+  if (block) {
+    if (settle(t, block, frame)) {
+      if (frame.type === 'control.interaction.response') t.idx.answerMessages.set(frame.message_id, block);
+    } else if (block.status === 'answered' && !t.idx.laterAnswers.has(block.interactionId)) t.idx.laterAnswers.set(block.interactionId, frame);
+  } else if (!t.idx.earlyAnswers.has(frame.payload.interaction_id)) t.idx.earlyAnswers.set(frame.payload.interaction_id, frame);
 }
 
-function settle(t: Transcript, block: InteractionBlock, frame: Answer): void {
+function settle(t: Transcript, block: InteractionBlock, frame: Answer): boolean {
   // The first answer decides; a discard by finalization is only a placeholder and gives way.
-  if (block.status !== 'pending' && !(block.status === 'discarded' && block.synthetic)) return;
+  if (block.status !== 'pending' && !(block.status === 'discarded' && block.synthetic)) return false;
   if (frame.type === 'control.interaction.response') {
     block.status = 'answered';
     block.response = { selectedValue: frame.payload.selected_value };
@@ -47,4 +59,48 @@ function settle(t: Transcript, block: InteractionBlock, frame: Answer): void {
   block.synthetic = false;
   t.idx.pendingInteractions.delete(block);
   touch(t, block.key);
+  return true;
+}
+
+function retire(t: Transcript, block: InteractionBlock, by: InteractionRetiredBy): void {
+  block.status = 'discarded';
+  block.synthetic = false;
+  block.retiredBy = by;
+  delete block.response;
+  t.idx.pendingInteractions.delete(block);
+  touch(t, block.key);
+}
+
+/**
+ * §6.1.2 / §7.5.2: the turn was cancelled or ended, so its open questions are gone at the client
+ * (it discards them on both). A question without a turn id belongs to whatever turn is running.
+ */
+export function retireTurnInteractions(t: Transcript, turnId: string, by: InteractionRetiredBy): void {
+  for (const block of [...t.idx.pendingInteractions]) {
+    if (block.synthetic) continue; // finalization's placeholders stay for unfinalize (§7.8.3)
+    if (block.turnId === undefined || block.turnId === turnId) retire(t, block, by);
+  }
+}
+
+/**
+ * A `session.error` UNKNOWN_INTERACTION whose parent_id is an answer this transcript applied: the
+ * client no longer had the question, so the optimistic "Answered" is withdrawn and the card says
+ * so. Returns true when the error was about such an answer (the card tells it; no red block).
+ */
+export function onRefusedAnswer(t: Transcript, frame: FrameOf<'session.error'>): boolean {
+  if (frame.payload.error_code !== UNKNOWN_INTERACTION || frame.parent_id === undefined) return false;
+  const block = t.idx.answerMessages.get(frame.parent_id);
+  if (!block) return false;
+  t.idx.answerMessages.delete(frame.parent_id);
+  if (block.status !== 'answered') return true;
+  retire(t, block, 'not_open');
+  // Another master's answer that came second here was the one the client took.
+  const later = t.idx.laterAnswers.get(block.interactionId);
+  if (later) {
+    t.idx.laterAnswers.delete(block.interactionId);
+    delete block.retiredBy;
+    block.status = 'pending';
+    settle(t, block, later);
+  }
+  return true;
 }

@@ -2,6 +2,7 @@
 // (§7.2), rename/delete (§7.6, §7.7), prompts and their cancellation (§6.1) and file transfers (§4.5).
 import type { FrameOf } from '../frameTypes';
 import { append, closeTurn, containerOf, contextOf, currentTurn, ensureRun, ensureTurn, newKey, openTurn, scopeOf, touch, type Transcript } from './state';
+import { onRefusedAnswer, retireTurnInteractions } from './interactions';
 import type { CompactionBlock, ErrorEntry, FileTransferBlock, PromptBlock } from './types';
 
 /**
@@ -44,6 +45,7 @@ export function onTurnEnd(t: Transcript, frame: FrameOf<'session.turn.end'>): vo
   turn.endedAt = frame.timestamp;
   if (p.structured_output !== undefined) turn.structuredOutput = p.structured_output;
   if (p.tool_invocation_count !== undefined) turn.toolInvocationCount = p.tool_invocation_count;
+  retireTurnInteractions(t, turn.turnId, p.stop_reason === 'cancelled' ? 'cancelled' : 'turn_ended');
   closeTurn(t, turn);
   touch(t, turn.key);
 }
@@ -72,7 +74,7 @@ export function onAgentError(t: Transcript, frame: FrameOf<'agent.error'>): void
 
 export function onSessionError(t: Transcript, frame: FrameOf<'session.error'>): void {
   const p = frame.payload;
-  recordError(t, frame, {
+  const entry: ErrorEntry = {
     source: 'session',
     severity: p.fatal ? 'fatal' : 'error',
     code: p.error_code,
@@ -80,7 +82,15 @@ export function onSessionError(t: Transcript, frame: FrameOf<'session.error'>): 
     turnId: frame.turn_id ?? currentTurn(t)?.turnId,
     messageId: frame.message_id,
     timestamp: frame.timestamp,
-  });
+  };
+  // A refused answer to a question the client no longer had is told by its card (issue 15 Why 3):
+  // kept in the error list for logs, but no red block in the transcript.
+  if (onRefusedAnswer(t, frame)) {
+    t.errors.push(entry);
+    t.errorCounts[entry.severity]++;
+    return;
+  }
+  recordError(t, frame, entry);
 }
 
 export function onStateChanged(t: Transcript, frame: FrameOf<'agent.state.changed'>): void {
@@ -141,6 +151,8 @@ export function onPromptCancel(t: Transcript, frame: FrameOf<'control.prompt.can
   const turn = t.idx.turns.get(frame.payload.target_turn_id);
   if (!turn) return;
   turn.cancelRequested = true;
+  // §6.1.2: the client discards the turn's open questions on a cancel; retire them at once.
+  if (turn.open) retireTurnInteractions(t, turn.turnId, 'cancelled');
   touch(t, turn.key);
 }
 

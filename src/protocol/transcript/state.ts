@@ -59,6 +59,11 @@ export interface TranscriptIndex {
   pendingInteractions: Set<InteractionBlock>;
   /** Answers that arrived before their request (e.g. reordered history). */
   earlyAnswers: Map<string, FrameOf<'control.interaction.response'> | FrameOf<'control.interaction.timeout'>>;
+  /** message_id of an applied control.interaction.response -> its question (for a refusal). */
+  answerMessages: Map<string, InteractionBlock>;
+  /** A second answer (another master's) to a question already answered here, by interaction id:
+   *  it stands if the client refuses ours. */
+  laterAnswers: Map<string, FrameOf<'control.interaction.response'> | FrameOf<'control.interaction.timeout'>>;
   runs: Map<string, SubagentRun>;
   runningRuns: Set<SubagentRun>;
   /** Latest main-agent usage per turn id, for the cumulative sum. */
@@ -148,6 +153,8 @@ export function createTranscript(options: TranscriptOptions = {}): Transcript {
     interactions: new Map(),
     pendingInteractions: new Set(),
     earlyAnswers: new Map(),
+    answerMessages: new Map(),
+    laterAnswers: new Map(),
     runs: new Map(),
     runningRuns: new Set(),
     turnUsage: new Map(),

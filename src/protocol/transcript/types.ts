@@ -21,6 +21,9 @@ export type ToolStreamType = PayloadOf<'tool.invoke.stream'>['stream_type'];
 export type ErrorSeverity = PayloadOf<'agent.error'>['severity'];
 export type SubagentStatus = 'running' | PayloadOf<'agent.subagent.ended'>['status'];
 export type InteractionStatus = 'pending' | 'answered' | 'timed_out' | 'discarded';
+/** Why a question was retired without an answer of this view (§6.1.2 cancel, §7.5.2 turn end,
+ *  §6.2 a refused answer: it was no longer open at the client). */
+export type InteractionRetiredBy = 'cancelled' | 'turn_ended' | 'not_open';
 export type FinalizeReason = 'connection_closed' | 'connection_error' | 'app_restart';
 
 /** Shared by every node of the tree. `key` is unique in one transcript. */
@@ -120,6 +123,10 @@ export interface InteractionBlock extends Node, Scoped {
   response?: { selectedValue: string | string[]; textInput?: string };
   /** Discarded by finalization (§7.8.1); unfinalization makes it pending again. */
   synthetic: boolean;
+  /** The turn that asked (frame turn_id, else the current turn). */
+  turnId?: string;
+  /** Set when the question was retired without an answer from this view (status 'discarded'). */
+  retiredBy?: InteractionRetiredBy;
 }
 
 export interface ErrorEntry {

@@ -19,7 +19,7 @@ import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { formatBytes, formatDuration, isSafeUrl } from '../format';
 import { renderMarkdown } from '../markdown';
 import { useStore, useStoreVersion } from '../state/useStore';
-import { InteractionCard, answerInteraction } from './interaction';
+import { InteractionCard, answerInteraction, isLive } from './interaction';
 import {
   AgentResultOutput,
   BinaryRefOutput,
@@ -99,7 +99,7 @@ function PlanView({ block }: { block: TextBlock }) {
 
 function PlanActions() {
   const store = useStoreVersion();
-  const pending = [...store.transcript.idx.pendingInteractions].find((i) => i.request.interaction_type === 'YN');
+  const pending = [...store.transcript.idx.pendingInteractions].find((i) => i.request.interaction_type === 'YN' && isLive(store, i));
   if (!pending) return null;
   const options = pending.request.options ?? [];
   const yes = options.find((o) => /^(yes|y|approve|true)$/i.test(o.value))?.value ?? 'yes';

@@ -2,7 +2,9 @@
 // to timeout_sec, and the answer sent as control.interaction.response (§6.2.1). Permission options
 // are whatever the agent offers; the built-in gate's values (allow_once, allow_session,
 // allow_always, reject) get the reject-with-message field, like Claude Code's "tell it why".
-import { useEffect, useState } from 'preact/hooks';
+// A question that is cancelled, whose turn ended, that another master answered (the reducer) or
+// whose own deadline passed (here, by the clock) retires at once: no live buttons, no countdown.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { InteractionBlock } from '../../../src/protocol/transcript';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { formatCountdown, showJson } from '../format';
@@ -11,8 +13,21 @@ import { useStore } from '../state/useStore';
 
 type Option = NonNullable<PayloadOf<'agent.interaction.request'>['options']>[number];
 
+/** Milliseconds until the question's own timeout_sec runs out here; Infinity without a deadline. */
+export function msLeft(store: ChatStore, block: InteractionBlock, now = Date.now()): number {
+  const timeout = block.request.timeout_sec;
+  if (!(timeout > 0)) return Number.POSITIVE_INFINITY;
+  const seen = store.interactionSeenAt.get(block.interactionId) ?? now;
+  return seen + timeout * 1000 - now;
+}
+
+/** Still answerable: pending in the transcript and its deadline not passed (the client has let it go). */
+export function isLive(store: ChatStore, block: InteractionBlock, now = Date.now()): boolean {
+  return block.status === 'pending' && msLeft(store, block, now) > 0;
+}
+
 export function answerInteraction(store: ChatStore, block: InteractionBlock, selected: string | string[], textInput?: string): void {
-  if (block.status !== 'pending') return;
+  if (!isLive(store, block)) return;
   store.sendFrame('control.interaction.response', {
     interaction_id: block.interactionId,
     selected_value: selected,
@@ -46,8 +61,8 @@ function Countdown({ block }: { block: InteractionBlock }) {
   const then = block.request.interaction_type === 'PERMISSION' ? 'then rejected' : defLabel !== undefined ? `then “${defLabel}”` : undefined;
   return (
     <div class="countdown" role="timer" aria-label="Time left to answer">
-      <span class="codicon codicon-clock" aria-hidden="true" /> {remaining > 0 ? `${formatCountdown(remaining)} left` : 'Time is up: waiting for the agent'}
-      {then !== undefined && remaining > 0 && <span class="muted"> · {then}</span>}
+      <span class="codicon codicon-clock" aria-hidden="true" /> {formatCountdown(Math.max(0, remaining))} left
+      {then !== undefined && <span class="muted"> · {then}</span>}
     </div>
   );
 }
@@ -59,7 +74,13 @@ function defaultOptions(block: InteractionBlock): Option[] {
   return [];
 }
 
-function AnswerSummary({ block }: { block: InteractionBlock }) {
+const RETIRED: Record<NonNullable<InteractionBlock['retiredBy']>, string> = {
+  cancelled: 'Cancelled: the turn was stopped before an answer',
+  turn_ended: 'Closed: the turn ended without an answer',
+  not_open: 'No longer open: answered elsewhere or timed out',
+};
+
+function AnswerSummary({ block, expired }: { block: InteractionBlock; expired: boolean }) {
   const options = defaultOptions(block);
   if (block.status === 'answered' && block.response) {
     const values = Array.isArray(block.response.selectedValue) ? block.response.selectedValue : [block.response.selectedValue];
@@ -71,7 +92,19 @@ function AnswerSummary({ block }: { block: InteractionBlock }) {
       </div>
     );
   }
-  if (block.status === 'timed_out') return <div class="answer muted" role="status">No answer in time (timed out)</div>;
+  const rejected = block.request.interaction_type === 'PERMISSION' ? ', so it was rejected' : '';
+  if (block.status === 'timed_out' || (block.status === 'pending' && expired))
+    return (
+      <div class="answer muted" role="status">
+        <span class="codicon codicon-clock" aria-hidden="true" /> No answer in time{rejected}
+      </div>
+    );
+  if (block.status === 'discarded' && block.retiredBy)
+    return (
+      <div class="answer muted" role="status">
+        <span class="codicon codicon-circle-slash" aria-hidden="true" /> {RETIRED[block.retiredBy]}
+      </div>
+    );
   if (block.status === 'discarded')
     return (
       <div class="answer muted" role="status">
@@ -179,12 +212,35 @@ function Choices({ block }: { block: InteractionBlock }) {
   );
 }
 
+/** True once the question's own deadline has passed; re-renders the card at that moment. */
+function useExpired(block: InteractionBlock): boolean {
+  const store = useStore();
+  const [expired, setExpired] = useState(() => msLeft(store, block) <= 0);
+  useEffect(() => {
+    if (expired || block.status !== 'pending') return;
+    const left = msLeft(store, block);
+    if (!Number.isFinite(left)) return;
+    const t = setTimeout(() => setExpired(true), Math.min(Math.max(0, left), 2 ** 31 - 1));
+    return () => clearTimeout(t);
+  }, [block.status, expired]);
+  return expired;
+}
+
 export function InteractionCard({ block }: { block: InteractionBlock }) {
   const req = block.request;
+  const expired = useExpired(block);
+  const live = block.status === 'pending' && !expired;
+  const card = useRef<HTMLElement>(null);
+  const wasLive = useRef(live);
+  useEffect(() => {
+    // The buttons vanish when the card retires: keep keyboard focus on the card, not on <body>.
+    if (wasLive.current && !live && card.current && (document.activeElement === document.body || document.activeElement === null)) card.current.focus();
+    wasLive.current = live;
+  }, [live]);
   const ctx = req.context;
   const maxRisk = (req.options ?? []).map((o) => o.risk_level).find((r) => r === 'dangerous') ?? (req.options ?? []).map((o) => o.risk_level).find((r) => r === 'moderate');
   return (
-    <section class={`block interaction status-${block.status} type-${req.interaction_type}`} role="group" aria-label={`${req.interaction_type === 'PERMISSION' ? 'Permission request' : 'Question'}: ${req.question_text}`}>
+    <section ref={card} tabIndex={-1} class={`block interaction status-${live ? 'pending' : block.status === 'pending' ? 'expired' : block.status} type-${req.interaction_type}`} role="group" aria-label={`${req.interaction_type === 'PERMISSION' ? 'Permission request' : 'Question'}: ${req.question_text}`}>
       <div class="interaction-head">
         <span class={`codicon codicon-${req.interaction_type === 'PERMISSION' ? 'shield' : 'question'}`} aria-hidden="true" />
         <span class="badge">{req.interaction_type}</span>
@@ -202,13 +258,13 @@ export function InteractionCard({ block }: { block: InteractionBlock }) {
           )}
         </div>
       )}
-      {block.status === 'pending' ? (
+      {live ? (
         <>
           <Countdown block={block} />
           <Choices block={block} />
         </>
       ) : (
-        <AnswerSummary block={block} />
+        <AnswerSummary block={block} expired={expired} />
       )}
     </section>
   );

@@ -1,0 +1,92 @@
+// Issue 15 Why 3 in real Chromium: a permission prompt that is cancelled (Esc), whose turn ended,
+// that another master answered, whose own deadline passed, or whose answer the client refused
+// retires at once: no live Allow/Reject, no ticking countdown, no red UNKNOWN_INTERACTION block.
+import { strict as assert } from 'node:assert';
+import type { Page } from 'playwright-core';
+import { feed, pageErrors, sentFrames, settle, startHarness, type Harness } from '../../browser/harness';
+import { GATE_OPTIONS, SESSION, TURN, clientCaps } from '../../browser/streams';
+import type { Frame } from '../../../src/protocol/frameTypes';
+import { streamBuilder } from '../../fixtures/frames/streamBuilder';
+
+const T = { turn_id: TURN };
+
+function pendingWrite(timeout_sec = 300): { b: ReturnType<typeof streamBuilder>; frames: Frame[] } {
+  const b = streamBuilder(SESSION, Date.now());
+  return {
+    b,
+    frames: [
+      clientCaps(b),
+      b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+      b.make('agent.state.changed', { previous_state: 'idle', current_state: 'waiting_permission' }, T),
+      b.make('agent.interaction.request', { interaction_id: 'i-write', interaction_type: 'PERMISSION', question_text: 'Allow Write notes.md?', timeout_sec, options: GATE_OPTIONS, default_value: 'reject', context: { tool_name: 'Write', affected_paths: ['notes.md'] } }, T),
+    ],
+  };
+}
+
+async function assertRetired(page: Page, text: RegExp): Promise<void> {
+  const card = page.locator('.interaction.type-PERMISSION');
+  assert.equal(await card.count(), 1);
+  assert.equal(await card.locator('button').count(), 0, 'no Allow/Reject left');
+  assert.equal(await card.locator('[role=timer]').count(), 0, 'no countdown');
+  assert.match(await card.locator('[role=status]').innerText(), text);
+  assert.equal(await page.locator('.error-block').count(), 0, 'no red error block');
+  assert.deepEqual(pageErrors(page), []);
+}
+
+describe('webview in Chromium: a question that ends without this view retires at once (issue 15 Why 3)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => h?.close());
+
+  it('§6.1.2 Esc in the composer during a pending permission sends the cancel and retires the card before the turn ends', async () => {
+    const page = await h.open();
+    await feed(page, SESSION, pendingWrite().frames, true);
+    assert.equal(await page.locator('.interaction.type-PERMISSION button[data-value="allow_once"]').count(), 1);
+    await page.locator('.editor').click();
+    await page.keyboard.press('Escape');
+    await settle(page);
+    const cancels = await sentFrames(page, 'control.prompt.cancel');
+    assert.deepEqual(cancels.map((f) => f.payload.target_turn_id), [TURN]);
+    await assertRetired(page, /Cancelled/);
+    assert.deepEqual(await sentFrames(page, 'control.interaction.response'), [], 'nothing was answered');
+  });
+
+  it('§7.5.2 the turn ending (cancelled by another view) retires the card', async () => {
+    const page = await h.open();
+    const { b, frames } = pendingWrite();
+    await feed(page, SESSION, frames, true);
+    await feed(page, SESSION, [b.make('session.turn.end', { turn_id: TURN, stop_reason: 'cancelled' }, T)]);
+    await assertRetired(page, /Cancelled/);
+  });
+
+  it('§6.2.1 an answer by another master shows that answer and leaves no buttons', async () => {
+    const page = await h.open();
+    const { b, frames } = pendingWrite();
+    await feed(page, SESSION, frames, true);
+    await feed(page, SESSION, [b.make('control.interaction.response', { interaction_id: 'i-write', selected_value: 'allow_once' })]);
+    await assertRetired(page, /Answered: Allow once/);
+  });
+
+  it('§4.3.1 when timeout_sec runs out the card retires by itself: "No answer in time, so it was rejected"', async () => {
+    const page = await h.open();
+    await feed(page, SESSION, pendingWrite(2).frames, true);
+    assert.equal(await page.locator('.interaction.type-PERMISSION [role=timer]').count(), 1);
+    await page.waitForSelector('.interaction.status-expired', { timeout: 10_000 });
+    await assertRetired(page, /No answer in time, so it was rejected/);
+  });
+
+  it('§6.2 an answer the client refuses with UNKNOWN_INTERACTION retires the card instead of a red error', async () => {
+    const page = await h.open();
+    const { b, frames } = pendingWrite();
+    await feed(page, SESSION, frames, true);
+    await page.locator('.interaction.type-PERMISSION button[data-value="allow_once"]').click();
+    await settle(page);
+    const [mine] = await sentFrames(page, 'control.interaction.response');
+    assert.ok(mine, 'the answer was sent');
+    await feed(page, SESSION, [b.make('session.error', { error_code: 'UNKNOWN_INTERACTION', message: 'no pending interaction i-write', fatal: false }, { parent_id: mine.message_id })]);
+    await assertRetired(page, /No longer open/);
+  });
+});
