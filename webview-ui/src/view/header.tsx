@@ -90,7 +90,7 @@ function RulesToggle() {
             {store.permissionRules.map((r) => (
               <li key={r.id}>
                 {r.decision === 'reject' ? 'Reject ' : 'Allow '}
-                <code>{r.tool_name}</code> {r.path_glob ? `on ${r.path_glob}` : r.command_prefix ? `“${r.command_prefix}”` : ''} <span class="muted">({r.lifetime === 'session' ? 'this session' : 'always'}{r.created_by ? `, via ${r.created_by}` : ''})</span>
+                <code>{r.tool_name}</code> {r.path_glob ? `on ${r.path_glob}` : r.command_prefix ? `“${r.command_prefix}”, alone or with more plain arguments` : ''} <span class="muted">({r.lifetime === 'session' ? 'this session' : 'always'}{r.created_by ? `, via ${r.created_by}` : ''})</span>
                 <button type="button" class="button secondary" aria-label={`Revoke rule for ${r.tool_name}`} onClick={() => store.transport.send(webviewMessage('permissionRule.revoke', { rule_id: r.id }))}>
                   Revoke
                 </button>
