@@ -69,6 +69,24 @@ describe('webview store', () => {
     assert.equal(transport.frames('control.mode.switch').length, 0);
   });
 
+  it('§12.2.1-2 §14.2-4 sends no frame of a feature the client announced false: file_search_fuzzy: false keeps @-search off the wire until the client announces it, plan_mode: true lets a mode switch through', () => {
+    const { transport, store, tick } = setup();
+    const b = streamBuilder(SESSION);
+    const caps = (features: Record<string, unknown>) => b.make('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: { adapter_type: 'sdk', ...features } });
+    transport.host(hostMessage('frames', { session_id: SESSION, frames: [caps({ plan_mode: true, file_search_fuzzy: false, file_reference: false })] }));
+    tick();
+    store.searchFiles('src');
+    store.searchFiles('src/a');
+    assert.equal(transport.frames('control.file.search').length, 0, 'no search without file_search_fuzzy: true');
+    assert.equal(transport.frames('control.file.search.cancel').length, 0, 'nor its cancel');
+    assert.ok(store.sendFrame('control.mode.switch', { mode: 'plan' }), 'plan_mode was announced');
+    // The client re-announces with fuzzy search (its index became ready): now it is sent.
+    transport.host(hostMessage('frames', { session_id: SESSION, frames: [caps({ plan_mode: true, file_search_fuzzy: true })] }));
+    tick();
+    store.searchFiles('src');
+    assert.deepEqual(transport.frames('control.file.search').map((f) => f.payload.query), ['src']);
+  });
+
   it('§12.2.1 takes the peer features from the peer\'s capabilities, never from its own', () => {
     const { transport, store, tick } = setup();
     assert.equal(transport.frames('session.capabilities').length, 1, 'announced on attach');

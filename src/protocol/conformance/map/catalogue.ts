@@ -12,9 +12,11 @@
 // adapters); `master` = the other side of the connection (our masters: the webview chat, the
 // browser master, `rawp attach`); `composer` = whoever builds `prompt_text` (our webview composer
 // and `rawp attach`). A clause the spec puts on every receiver or every implementation has both
-// `client` and `master`. docs/protocol/clauses.md is rendered from this list.
+// `client` and `master`. `relay` = a master that relays the session to edge connections (RAWP 1.0.2
+// edge WSS); our masters relay to nobody, so such a clause binds no code here, no test can cover
+// it, and its `note` says why (decision 260). docs/protocol/clauses.md is rendered from this list.
 
-export type Owner = 'client' | 'master' | 'composer';
+export type Owner = 'client' | 'master' | 'composer' | 'relay';
 export type Keyword = 'MUST' | 'MUST NOT' | 'SHOULD' | 'SHOULD NOT';
 
 export interface CatalogueClause {
@@ -27,6 +29,8 @@ export interface CatalogueClause {
   text: string;
   /** The numbered list item the clause sits in, for sections that number their rules (`15.1`). */
   alias?: string;
+  /** Why the clause has the owner it has, where that is not obvious (every `relay` clause). */
+  note?: string;
 }
 
 export const SPEC = { name: 'RAWP-DPS', version: '1.0.1', protocol: 'rawp-dps-1.0' } as const;
@@ -36,6 +40,12 @@ const BOTH: readonly Owner[] = ['client', 'master'];
 const CLIENT: readonly Owner[] = ['client'];
 const MASTER: readonly Owner[] = ['master'];
 const COMPOSER: readonly Owner[] = ['composer'];
+const RELAY: readonly Owner[] = ['relay'];
+
+/** A clause only a master with edge connections can keep (decision 260), with the spec's reason. */
+function relay(id: string, keyword: Keyword, text: string, note: string): CatalogueClause {
+  return { ...c(id, keyword, RELAY, text), note };
+}
 
 function c(id: string, keyword: Keyword, owners: readonly Owner[], text: string, alias?: string): CatalogueClause {
   const section = /^§(.+)-\d+$/.exec(id)![1];
@@ -63,7 +73,7 @@ export const CLAUSES: readonly CatalogueClause[] = [
   c('§4.4.1-1', 'MUST', CLIENT, 'After an agent.error with severity fatal the client cleans up the agent process.'),
   c('§5.3.3-1', 'MUST', CLIENT, 'tool.invoke.result output_type is chosen by the priority rules of §5.3.3 (declaration, then category).'),
   c('§5.3.3-2', 'MUST', CLIENT, 'When no rule decides, output_type is `text`.', '5.3.3.3'),
-  c('§5.4.1-1', 'MUST', MASTER, 'The master does not send tool.invoke.request for a tool whose status is unavailable.'),
+  relay('§5.4.1-1', 'MUST', 'The master does not send tool.invoke.request for a tool whose status is unavailable.', 'tool.invoke.request goes Client -> Master (§5.2.1), so only a master forwarding it to edge connections sends one; ours forward to nobody (they still refuse such a call, §5.4.1-3).'),
   c('§5.4.1-2', 'MUST', CLIENT, 'When a tool\'s status changes (e.g. unavailable -> available after an install), the client re-sends tool.catalog.publish.'),
   c('§5.4.1-3', 'MUST', MASTER, 'The master blocks use of a tool whose catalog entry has a fatal diagnostic.'),
   c('§5.4.1-4', 'SHOULD', MASTER, 'A degraded tool may be used, but the user is told what is limited.'),
@@ -85,9 +95,9 @@ export const CLAUSES: readonly CatalogueClause[] = [
   c('§7.5.2-1', 'MUST', CLIENT, 'session.turn.end is followed right away by session.usage.'),
   c('§7.5.3-1', 'MUST', CLIENT, 'When a session ends (DELETE, or a fatal session.error) during a turn, the clean-up frames go out in the §7.5.3 order.'),
   c('§7.5.3-2', 'MUST', CLIENT, 'All clean-up frames are sent before the connection closes.'),
-  c('§7.6.1-1', 'MUST', MASTER, 'The master broadcasts session.renamed to every edge connection of the session.'),
+  relay('§7.6.1-1', 'MUST', 'The master broadcasts session.renamed to every edge connection of the session.', 'The clause names the master\'s edge WSS connections; our masters have none (the client\'s own broadcast is §2.4-2).'),
   c('§7.7.1-1', 'MUST', CLIENT, 'session.deleted is sent after the §7.5.3 clean-up frames and right before the connection closes.'),
-  c('§7.7.1-2', 'MUST', MASTER, 'The master broadcasts session.deleted to every edge connection of the session.'),
+  relay('§7.7.1-2', 'MUST', 'The master broadcasts session.deleted to every edge connection of the session.', 'The clause names the master\'s edge WSS connections; our masters have none (the client\'s own broadcast is §2.4-2).'),
   c('§7.8.1-1', 'MUST', BOTH, 'On a connection close or error the receiving side at once finalizes what was left open in the session (§7.8.1 rules).'),
   c('§7.8.1-2', 'MUST', BOTH, 'Results synthesized by finalization carry synthetic: true.'),
   c('§7.8.1-3', 'MUST', BOTH, 'Every locally synthesized block (cancelled result, ended turn) carries synthetic: true in the envelope metadata.'),

@@ -59,7 +59,7 @@ export function sidesOf(file: string | undefined): TestSide[] {
   return ['client'];
 }
 
-/** The side whose tests can cover an owner's clauses. */
+/** The side whose tests can cover an owner's clauses (a `relay` clause binds none of our code). */
 export function sideOf(owner: Owner): TestSide {
   return owner === 'client' ? 'client' : 'master';
 }
@@ -85,7 +85,8 @@ export function coverClauses(clauses: readonly CatalogueClause[], tests: readonl
   return coverage;
 }
 
-/** Owners of the clause that no test of their side cites yet. */
+/** Owners of the clause that no test of their side cites yet. `relay` is never one: no code of
+ * ours keeps such a clause, so there is nothing to test (decision 260). */
 export function uncoveredOwners(c: Coverage): Owner[] {
-  return c.clause.owners.filter((o) => c.tests[sideOf(o)].length === 0);
+  return c.clause.owners.filter((o) => o !== 'relay' && c.tests[sideOf(o)].length === 0);
 }

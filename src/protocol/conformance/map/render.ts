@@ -20,7 +20,9 @@ export function renderMap(coverage: readonly Coverage[]): string {
     '`client` is covered by tests of the client (engine, hub, host, adapters); one owned by the `master` or',
     'the `composer` only by tests of our masters (the webview chat and composer, the browser master,',
     '`rawp attach`, files named `master*.test.ts`); the transcript reducer\'s tests count for both. Tests of `rawp validate` are listed',
-    'but cover nothing. A clause with two owners is covered when both are.',
+    'but cover nothing. A clause with two owners is covered when both are. A clause owned by a `relay`',
+    '(a master forwarding the session to edge connections) binds none of our code: it is listed with',
+    'the reason and neither covered nor uncovered.',
     '',
     ...summary(coverage),
     '',
@@ -29,8 +31,8 @@ export function renderMap(coverage: readonly Coverage[]): string {
   ];
   for (const c of coverage) {
     const missing = new Set(uncoveredOwners(c));
-    const owners = c.clause.owners.map((o) => (missing.has(o) ? `**${o}** ✗` : `${o} ✓`)).join(', ');
-    out.push(`| ${c.clause.id} | ${c.clause.keyword} | ${owners} | ${cell(c.clause.text)} | ${names(c, 'client')} | ${names(c, 'master')} | ${names(c, 'validator')} |`);
+    const owners = c.clause.owners.map((o) => (o === 'relay' ? 'relay (n/a)' : missing.has(o) ? `**${o}** ✗` : `${o} ✓`)).join(', ');
+    out.push(`| ${c.clause.id} | ${c.clause.keyword} | ${owners} | ${cell(withNote(c.clause))} | ${names(c, 'client')} | ${names(c, 'master')} | ${names(c, 'validator')} |`);
   }
   out.push('', '## Uncovered clauses by owner', '');
   for (const owner of OWNERS) {
@@ -40,14 +42,24 @@ export function renderMap(coverage: readonly Coverage[]): string {
     for (const c of list) out.push(`- ${c.clause.id} (${c.clause.keyword}; ${layerOf(c.clause.id, c.clause.section)}) — ${c.clause.text}`);
     out.push('');
   }
+  const relayed = coverage.filter((c) => c.clause.owners.includes('relay'));
+  out.push(`## Clauses of a relaying master (${relayed.length}): not applicable to our masters`, '');
+  for (const c of relayed) out.push(`- ${c.clause.id} (${c.clause.keyword}) — ${c.clause.text} Why: ${c.clause.note ?? ''}`);
   return out.join('\n').trimEnd() + '\n';
+}
+
+/** The clause text, with the reason for its owner where the catalogue gives one. */
+function withNote(c: CatalogueClause): string {
+  return c.note ? `${c.text} *(${c.owners.join(', ')}: ${c.note})*` : c.text;
 }
 
 function summary(coverage: readonly Coverage[]): string[] {
   const total = coverage.length;
-  const full = coverage.filter((c) => uncoveredOwners(c).length === 0).length;
+  const relayOnly = coverage.filter((c) => c.clause.owners.every((o) => o === 'relay')).length;
+  const full = coverage.filter((c) => !c.clause.owners.every((o) => o === 'relay') && uncoveredOwners(c).length === 0).length;
+  const notApplicable = relayOnly > 0 ? `, ${relayOnly} only a relaying master can keep` : '';
   const lines = [
-    `**${total} clauses, ${full} covered, ${total - full} not yet covered.**`,
+    `**${total} clauses, ${full} covered, ${total - full - relayOnly} not yet covered${notApplicable}.**`,
     '',
     '| owner | clauses | MUST / MUST NOT | SHOULD / SHOULD NOT | covered | uncovered |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -57,6 +69,11 @@ function summary(coverage: readonly Coverage[]): string[] {
     const must = mine.filter((c) => c.clause.keyword.startsWith('MUST')).length;
     const covered = mine.filter((c) => !uncoveredOwners(c).includes(owner)).length;
     lines.push(`| ${owner} | ${mine.length} | ${must} | ${mine.length - must} | ${covered} | ${mine.length - covered} |`);
+  }
+  const relayed = coverage.filter((c) => c.clause.owners.includes('relay'));
+  if (relayed.length > 0) {
+    const must = relayed.filter((c) => c.clause.keyword.startsWith('MUST')).length;
+    lines.push(`| relay (not applicable) | ${relayed.length} | ${must} | ${relayed.length - must} | — | — |`);
   }
   return lines;
 }
@@ -83,16 +100,18 @@ export function renderCatalogue(clauses: readonly CatalogueClause[] = CLAUSES): 
     'count after them. `alias` is the numbered list item a clause sits in (`§15.1`), citable when it',
     'holds one clause. The owner is the side that must keep it: `client` (this extension and `rawp serve`),',
     '`master` (the other side: our webview chat, browser master and `rawp attach`), `composer` (whoever',
-    'builds `prompt_text`). Coverage by tests: [docs/conformance.md](../conformance.md).',
+    'builds `prompt_text`), `relay` (a master that forwards the session to edge connections; our masters',
+    'forward to nobody, so such a clause binds none of our code — its reason is given in italics).',
+    'Coverage by tests: [docs/conformance.md](../conformance.md).',
     '',
-    `${clauses.length} clauses: ${clauses.filter((c) => c.keyword.startsWith('MUST')).length} MUST / MUST NOT, ${clauses.filter((c) => c.keyword.startsWith('SHOULD')).length} SHOULD / SHOULD NOT; owned by client ${count('client')}, master ${count('master')}, composer ${count('composer')} (a clause may have two owners).`,
+    `${clauses.length} clauses: ${clauses.filter((c) => c.keyword.startsWith('MUST')).length} MUST / MUST NOT, ${clauses.filter((c) => c.keyword.startsWith('SHOULD')).length} SHOULD / SHOULD NOT; owned by client ${count('client')}, master ${count('master')}, composer ${count('composer')}, relay ${count('relay')} (a clause may have two owners).`,
     '',
     '| id | section | keyword | owners | clause |',
     '| --- | --- | --- | --- | --- |',
   ];
   for (const c of clauses) {
     const section = c.alias ? `§${c.section} (item §${c.alias})` : `§${c.section}`;
-    out.push(`| ${c.id} | ${section} | ${c.keyword} | ${c.owners.join(', ')} | ${cell(c.text)} |`);
+    out.push(`| ${c.id} | ${section} | ${c.keyword} | ${c.owners.join(', ')} | ${cell(withNote(c))} |`);
   }
   return out.join('\n') + '\n';
 }
