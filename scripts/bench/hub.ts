@@ -1,5 +1,8 @@
-// npm run bench:hub — frames/s through the hub and the remote server to 1 and 4 masters, and the
-// p99 latency a frame sees with 4 masters at 2,000 frames/s, beside raw `ws` in the same run.
+// npm run bench:hub — frames/s through the hub and the remote server to 1, 4 and 16 masters, and
+// the p99 latency a frame sees with 4 and 16 masters at 2,000 frames/s, beside raw `ws` in the same
+// run (issue 18 item 3; each count runs raw then hub back to back, so both see the same load).
+// Also measured: 4 masters of which one stops reading (a stalled peer, §2.4): the other three's
+// rate, which must not fall below the 4-master rate.
 //
 // Both paths send the same prebuilt agent.text.delta frames over loopback to clients in this
 // process that do the same work (count; for latency, JSON.parse to find the message_id). The hub
@@ -17,6 +20,8 @@ import { Hub } from '../../src/session/hub';
 import { SessionRegistry } from '../../src/session/registry';
 
 const THROUGHPUT_FRAMES = Number(process.env.BENCH_FRAMES ?? 100_000);
+/** 16 masters receive 16× the messages; fewer frames keep the run short (the rate is what counts). */
+const THROUGHPUT_FRAMES_16 = Number(process.env.BENCH_FRAMES_16 ?? 30_000);
 const WINDOW = 2_000;
 const RATE = 2_000;
 const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 3);
@@ -38,6 +43,8 @@ interface Client {
   count: number;
   latencies: number[];
   measure: boolean;
+  /** A stalled master: not counted in throughput (the others' rate is what is measured). */
+  stalled?: boolean;
 }
 
 /** A client that counts messages and, when measuring, records latency by message_id. */
@@ -75,8 +82,9 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Publish every frame as fast as the slowest client keeps up (window), frames/s at the clients. */
 async function throughput(send: (f: Frame) => void, fs: Frame[], clients: Client[]): Promise<number> {
-  const base = clients.map((c) => c.count);
-  const got = () => Math.min(...clients.map((c, i) => c.count - base[i]));
+  const live = clients.filter((c) => !c.stalled);
+  const base = live.map((c) => c.count);
+  const got = () => Math.min(...live.map((c, i) => c.count - base[i]));
   const t0 = performance.now();
   let i = 0;
   while (i < fs.length) {
@@ -111,7 +119,18 @@ async function latency(send: (f: Frame) => void, fs: Frame[], clients: Client[],
   return all[Math.floor(all.length * 0.99)];
 }
 
-async function hubRun(masters: number, measureLatency: boolean): Promise<number> {
+/** Frames for a run: latency runs send RATE × seconds, throughput runs fewer at 16 masters. */
+const frameCount = (masters: number, measureLatency: boolean) => (measureLatency ? RATE * LATENCY_SECONDS : masters > 4 ? THROUGHPUT_FRAMES_16 : THROUGHPUT_FRAMES);
+
+/** The last `stalled` clients stop reading: their socket is paused, the kernel buffers fill. */
+function stall(cs: { c: Client; ws: WebSocket }[], stalled: number): void {
+  for (const x of cs.slice(cs.length - stalled)) {
+    x.c.stalled = true;
+    x.ws.pause();
+  }
+}
+
+async function hubRun(masters: number, measureLatency: boolean, stalled = 0): Promise<number> {
   const hub = new Hub();
   const registry = new SessionRegistry(hub);
   const session = await registry.create({ adapter: idle, origin: 'remote' });
@@ -119,7 +138,8 @@ async function hubRun(masters: number, measureLatency: boolean): Promise<number>
   const server = await RemoteServer.start({ registry, token, maxQueuedBytes: 64 * 1024 * 1024 });
   const sentAt = new Map<string, number>();
   const cs = await Promise.all(Array.from({ length: masters }, () => client(server.attachUrl(session.session_id), { authorization: `Bearer ${token}` }, sentAt, session.session_id)));
-  const fs = frames(session.session_id, measureLatency ? RATE * LATENCY_SECONDS : THROUGHPUT_FRAMES);
+  stall(cs, stalled);
+  const fs = frames(session.session_id, frameCount(masters, measureLatency));
   const send = (f: Frame) => hub.publish(session.session_id, f);
   const result = measureLatency ? await latency(send, fs, cs.map((x) => x.c), sentAt) : await throughput(send, fs, cs.map((x) => x.c));
   for (const { ws } of cs) ws.terminate();
@@ -137,7 +157,7 @@ async function rawRun(masters: number, measureLatency: boolean): Promise<number>
   const sentAt = new Map<string, number>();
   const cs = await Promise.all(Array.from({ length: masters }, () => client(`ws://127.0.0.1:${port}`, {}, sentAt, undefined)));
   while (sockets.length < masters) await tick();
-  const fs = frames('raw-session', measureLatency ? RATE * LATENCY_SECONDS : THROUGHPUT_FRAMES);
+  const fs = frames('raw-session', frameCount(masters, measureLatency));
   const send = (f: Frame) => {
     const text = JSON.stringify(f);
     for (const s of sockets) s.send(text);
@@ -150,16 +170,36 @@ async function rawRun(masters: number, measureLatency: boolean): Promise<number>
 
 async function main(): Promise<void> {
   const round = (n: number, d = 0) => Number(n.toFixed(d));
-  const raw_ws_fps_1 = await rawRun(1, false);
-  const fps_1 = await hubRun(1, false);
-  const fps_4 = await hubRun(4, false);
-  const raw_ws_fps_4 = await rawRun(4, false);
-  const raw_ws_p99 = await rawRun(4, true);
-  const p99 = await hubRun(4, true);
-  console.log(`hub → 1 master:   ${round(fps_1)} frames/s   (raw ws: ${round(raw_ws_fps_1)})`);
-  console.log(`hub → 4 masters:  ${round(fps_4)} frames/s each   (raw ws: ${round(raw_ws_fps_4)})`);
-  console.log(`p99 latency, 4 masters at ${RATE} frames/s: hub ${round(p99, 3)} ms   (raw ws: ${round(raw_ws_p99, 3)} ms)`);
-  console.log(JSON.stringify({ bench: 'hub', fps_1: round(fps_1), fps_4: round(fps_4), raw_ws_fps_1: round(raw_ws_fps_1), p99_ms_4_at_2k: round(p99, 3), raw_ws_p99_ms_4_at_2k: round(raw_ws_p99, 3) }));
+  const fps: Record<number, { raw: number; hub: number }> = {};
+  for (const n of [1, 4, 16]) fps[n] = { raw: await rawRun(n, false), hub: await hubRun(n, false) };
+  const p99: Record<number, { raw: number; hub: number }> = {};
+  for (const n of [4, 16]) p99[n] = { raw: await rawRun(n, true), hub: await hubRun(n, true) };
+  const fps_4_one_stalled = await hubRun(4, false, 1);
+  for (const n of [1, 4, 16]) {
+    const { raw, hub } = fps[n];
+    console.log(`hub → ${String(n).padStart(2)} master(s): ${round(hub)} frames/s each   (raw ws: ${round(raw)}; ${round(hub / raw, 2)}×)`);
+  }
+  for (const n of [4, 16]) {
+    const { raw, hub } = p99[n];
+    console.log(`p99 latency, ${n} masters at ${RATE} frames/s: hub ${round(hub, 3)} ms   (raw ws: ${round(raw, 3)} ms; added ${round(hub - raw, 3)} ms)`);
+  }
+  console.log(`4 masters, one stalled: the other three get ${round(fps_4_one_stalled)} frames/s (4 live: ${round(fps[4].hub)})`);
+  console.log(
+    JSON.stringify({
+      bench: 'hub',
+      fps_1: round(fps[1].hub),
+      fps_4: round(fps[4].hub),
+      raw_ws_fps_1: round(fps[1].raw),
+      p99_ms_4_at_2k: round(p99[4].hub, 3),
+      raw_ws_p99_ms_4_at_2k: round(p99[4].raw, 3),
+      raw_ws_fps_4: round(fps[4].raw),
+      fps_16: round(fps[16].hub),
+      raw_ws_fps_16: round(fps[16].raw),
+      p99_ms_16_at_2k: round(p99[16].hub, 3),
+      raw_ws_p99_ms_16_at_2k: round(p99[16].raw, 3),
+      fps_4_one_stalled: round(fps_4_one_stalled),
+    }),
+  );
 }
 
 main().then(

@@ -2,11 +2,13 @@
 //
 // For every path list in scripts/bench/data (Brotli-compressed `paths-*.txt.br`, see its README;
 // override: RAWP_BENCH_DATA=dir of `paths-*.txt` or `.txt.br`) and for their union
-// ("combo": linux/… + biome/…, ~115k paths, built in memory), it types realistic queries keystroke
-// by keystroke into our index and into fuzzysort 4 (threshold 0, limit 20, a fuzzysort snapshot)
-// and prints per corpus: index build ms, memory MB, keystroke p50/p95/max ms (wall clock; CPU time
-// of the process next to it, since this machine is shared), recall@5 of the intended file, and the
-// same for fuzzysort with the ratio. Last, one JSON line per corpus.
+// ("union": linux/… + biome/…, ~115k paths, built in memory) and four copies of the union under
+// distinct roots ("chromium-sized", ~460k paths; latency and memory only, fewer queries), it types
+// realistic queries keystroke by keystroke into our index and into the peers of searchPeers.ts
+// (fuzzysort 4, fzf-for-js, uFuzzy) and prints per corpus: index build ms, the longest event-loop
+// block while indexing, memory MB, keystroke p50/p95/max ms (wall clock; CPU time of the process
+// next to it, since this machine is shared), recall@5 of the intended file, and the same for each
+// peer with the ratio. Last, one JSON line per corpus.
 //
 // Queries are derived from real paths of the corpus with a fixed seed, three kinds per target:
 //  - prefix:   a prefix of the basename (4–8 characters), for files whose basename is unique;
@@ -21,15 +23,18 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
-import fuzzysort from 'fuzzysort';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { FileIndex } from '../../src/workspace/fileIndex';
 import { FileSearcher } from '../../src/workspace/fileSearch';
-import { deriveQueries, type Kind } from './searchQueries';
+import { peers, type PeerBuild, type PeerName } from './searchPeers';
+import { deriveQueries, type Kind, type Query } from './searchQueries';
 import { vscodeIndexBuild } from './searchVscode';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const dataDir = process.env.RAWP_BENCH_DATA ?? resolve(repoRoot, 'scripts', 'bench', 'data');
 const QUERIES_PER_KIND = Number(process.env.RAWP_BENCH_QUERIES ?? 40);
+const CHROMIUM_QUERIES_PER_KIND = Number(process.env.RAWP_BENCH_CHROMIUM_QUERIES ?? 5);
 
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -66,51 +71,70 @@ function timeKeystroke(run: EngineRun, fn: () => string[]): string[] {
   return r;
 }
 
-function benchCorpus(name: string, paths: string[]) {
-  const queries = deriveQueries(paths, 0x5eed ^ paths.length, QUERIES_PER_KIND);
+/** How long the event loop was blocked at most while `fn` ran (perf_hooks histogram, 1 ms resolution). */
+async function withBlockMonitor<T>(fn: () => T): Promise<{ value: T; ms: number; maxBlockMs: number }> {
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  h.enable();
+  await sleep(5);
+  const t0 = performance.now();
+  const value = fn();
+  const ms = performance.now() - t0;
+  await sleep(5);
+  h.disable();
+  return { value, ms, maxBlockMs: h.max / 1e6 };
+}
 
+interface PeerRun extends EngineRun {
+  buildMs: number;
+  memoryMb: number;
+}
+
+/** Build a peer's index (time, memory after GC), warm it up, then type every query into it. */
+function runPeer(build: PeerBuild, paths: string[], queries: Query[]): PeerRun {
   gc();
-  let m0 = usedMemory();
-  let t0 = performance.now();
-  const index = FileIndex.fromPaths([{ name, paths }]);
-  const searcher = new FileSearcher(index);
-  searcher.searchSync({ query: 'a' });
+  const m0 = usedMemory();
+  const t0 = performance.now();
+  const search = build(paths);
+  search('a');
   const buildMs = performance.now() - t0;
   gc();
   const memoryMb = (usedMemory() - m0) / 1e6;
+  for (const q of queries.slice(0, 3)) for (let k = 1; k <= q.text.length; k++) search(q.text.slice(0, k));
+  const run: PeerRun = { ...newRun(), buildMs, memoryMb };
+  for (const q of queries) typeQuery(run, q, search);
+  return run;
+}
+
+/** One query keystroke by keystroke; recall@5 from the final keystroke's answer. */
+function typeQuery(run: EngineRun, q: Query, search: (query: string) => string[]): void {
+  let last: string[] = [];
+  for (let k = 1; k <= q.text.length; k++) last = timeKeystroke(run, () => search(q.text.slice(0, k)));
+  const ok = last.slice(0, 5).includes(q.target);
+  run.hits5 += ok ? 1 : 0;
+  run.hitsByKind[q.kind][0] += ok ? 1 : 0;
+  run.hitsByKind[q.kind][1]++;
+}
+
+async function benchCorpus(name: string, paths: string[], perKind: number) {
+  const queries = deriveQueries(paths, 0x5eed ^ paths.length, perKind);
 
   gc();
-  m0 = usedMemory();
-  t0 = performance.now();
-  const fsTargets = fuzzysort.snapshot(paths);
-  fuzzysort.go('a', fsTargets, { threshold: 0, limit: 20 });
-  const fsBuildMs = performance.now() - t0;
+  const m0 = usedMemory();
+  const built = await withBlockMonitor(() => {
+    const index = FileIndex.fromPaths([{ name, paths }]);
+    const searcher = new FileSearcher(index);
+    searcher.searchSync({ query: 'a' });
+    return { index, searcher };
+  });
+  const { index, searcher } = built.value;
   gc();
-  const fsMemoryMb = (usedMemory() - m0) / 1e6;
+  const memoryMb = (usedMemory() - m0) / 1e6;
 
-  // Warm both engines up (JIT) on a few queries that are not measured.
-  for (const q of queries.slice(0, 5)) for (let k = 1; k <= q.text.length; k++) {
-    searcher.searchSync({ query: q.text.slice(0, k) });
-    fuzzysort.go(q.text.slice(0, k), fsTargets, { threshold: 0, limit: 20 });
-  }
-
+  // Warm up (JIT) on a few queries that are not measured.
+  for (const q of queries.slice(0, 5)) for (let k = 1; k <= q.text.length; k++) searcher.searchSync({ query: q.text.slice(0, k) });
   const ours = newRun();
-  const theirs = newRun();
-  for (const q of queries) {
-    let last: string[] = [];
-    for (let k = 1; k <= q.text.length; k++) last = timeKeystroke(ours, () => searcher.searchSync({ query: q.text.slice(0, k) }).hits.map((h) => h.path));
-    const ok = last.slice(0, 5).includes(q.target);
-    ours.hits5 += ok ? 1 : 0;
-    ours.hitsByKind[q.kind][0] += ok ? 1 : 0;
-    ours.hitsByKind[q.kind][1]++;
-    let lastFs: string[] = [];
-    for (let k = 1; k <= q.text.length; k++)
-      lastFs = timeKeystroke(theirs, () => Array.from(fuzzysort.go(q.text.slice(0, k), fsTargets, { threshold: 0, limit: 20 }), (r) => r.target));
-    const okFs = lastFs.slice(0, 5).includes(q.target);
-    theirs.hits5 += okFs ? 1 : 0;
-    theirs.hitsByKind[q.kind][0] += okFs ? 1 : 0;
-    theirs.hitsByKind[q.kind][1]++;
-  }
+  for (const q of queries) typeQuery(ours, q, (query) => searcher.searchSync({ query }).hits.map((h) => h.path));
+
   // Watcher batches: 20 batches of 25 creations + 25 deletions applied to the live index.
   const applyMs: number[] = [];
   const folder = index.folders[0].index;
@@ -124,11 +148,18 @@ function benchCorpus(name: string, paths: string[]) {
     applyMs.push(performance.now() - t);
   }
   index.dispose();
-  return { queries, buildMs, memoryMb, fsBuildMs, fsMemoryMb, ours, theirs, applyMs };
+  // Peers one at a time (ours is disposed), each measured on the same queries.
+  const others = {} as Record<PeerName, PeerRun>;
+  for (const peer of PEERS) others[peer] = runPeer(peers[peer], paths, queries);
+  return { queries, buildMs: built.ms, buildMaxBlockMs: built.maxBlockMs, memoryMb, ours, others, applyMs };
 }
 
-function report(name: string, paths: string[]): void {
-  const r = benchCorpus(name, paths);
+const PEERS: PeerName[] = ['fuzzysort', 'fzf', 'ufuzzy'];
+
+/** `recall: false` for corpora whose copies make the intended file ambiguous (latency and memory only). */
+async function report(name: string, paths: string[], options: { perKind?: number; recall?: boolean } = {}): Promise<void> {
+  const withRecall = options.recall !== false;
+  const r = await benchCorpus(name, paths, options.perKind ?? QUERIES_PER_KIND);
   const stat = (run: EngineRun) => ({
     p50: percentile(run.wall, 0.5),
     p95: percentile(run.wall, 0.95),
@@ -141,18 +172,22 @@ function report(name: string, paths: string[]): void {
       .join(', '),
   });
   const a = stat(r.ours);
-  const b = stat(r.theirs);
   const ratio = (x: number, y: number) => (x > 0 ? `${round(y / x, 1)}×` : '—');
+  const row = (label: string, buildMs: number, memoryMb: number, x: ReturnType<typeof stat>) =>
+    `  ${label.padEnd(9)} ${round(buildMs, 0).toString().padStart(8)}  ${round(memoryMb, 1).toString().padStart(9)}  ${round(x.p50).toString().padStart(6)}  ${round(x.p95).toString().padStart(6)}  ${round(x.max, 1).toString().padStart(6)}  ${round(x.cpu50).toString().padStart(7)}  ${round(x.cpu95).toString().padStart(7)}  ${withRecall ? `${round(x.recall, 3)} (${x.kinds})` : '—'}`;
   const lines = [
     `\n== ${name}: ${paths.length} paths, ${r.queries.length} queries, ${r.ours.wall.length} keystrokes`,
     `            build ms  memory MB  p50 ms  p95 ms  max ms  cpu p50  cpu p95  recall@5`,
-    `  ours      ${round(r.buildMs, 0).toString().padStart(8)}  ${round(r.memoryMb, 1).toString().padStart(9)}  ${round(a.p50).toString().padStart(6)}  ${round(a.p95).toString().padStart(6)}  ${round(a.max, 1).toString().padStart(6)}  ${round(a.cpu50).toString().padStart(7)}  ${round(a.cpu95).toString().padStart(7)}  ${round(a.recall, 3)} (${a.kinds})`,
-    `  fuzzysort ${round(r.fsBuildMs, 0).toString().padStart(8)}  ${round(r.fsMemoryMb, 1).toString().padStart(9)}  ${round(b.p50).toString().padStart(6)}  ${round(b.p95).toString().padStart(6)}  ${round(b.max, 1).toString().padStart(6)}  ${round(b.cpu50).toString().padStart(7)}  ${round(b.cpu95).toString().padStart(7)}  ${round(b.recall, 3)} (${b.kinds})`,
-    `  fuzzysort / ours: p50 ${ratio(a.p50, b.p50)}, p95 ${ratio(a.p95, b.p95)}, memory ${ratio(r.memoryMb, r.fsMemoryMb)}`,
+    row('ours', r.buildMs, r.memoryMb, a),
+    ...PEERS.map((peer) => row(peer, r.others[peer].buildMs, r.others[peer].memoryMb, stat(r.others[peer]))),
+    ...PEERS.map((peer) => `  ${peer} / ours: p50 ${ratio(a.p50, stat(r.others[peer]).p50)}, p95 ${ratio(a.p95, stat(r.others[peer]).p95)}, memory ${ratio(r.memoryMb, r.others[peer].memoryMb)}`),
+    `  longest event-loop block while indexing: ${round(r.buildMaxBlockMs, 1)} ms`,
     `  watcher batch (25 created + 25 deleted) applied in: median ${round(percentile(r.applyMs, 0.5), 3)} ms, max ${round(Math.max(...r.applyMs), 3)} ms`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
-  results.push({
+  const fs = r.others.fuzzysort;
+  const b = stat(fs);
+  const line: Record<string, unknown> = {
     bench: 'search',
     corpus: name,
     paths: paths.length,
@@ -164,8 +199,8 @@ function report(name: string, paths: string[]): void {
     cpu_p50_ms: round(a.cpu50),
     cpu_p95_ms: round(a.cpu95),
     recall5: round(a.recall, 3),
-    fuzzysort_build_ms: round(r.fsBuildMs, 1),
-    fuzzysort_memory_mb: round(r.fsMemoryMb, 1),
+    fuzzysort_build_ms: round(fs.buildMs, 1),
+    fuzzysort_memory_mb: round(fs.memoryMb, 1),
     fuzzysort_p50_ms: round(b.p50),
     fuzzysort_p95_ms: round(b.p95),
     fuzzysort_max_ms: round(b.max),
@@ -173,7 +208,18 @@ function report(name: string, paths: string[]): void {
     queries: r.queries.length,
     keystrokes: r.ours.wall.length,
     apply_batch_max_ms: round(Math.max(...r.applyMs), 3),
-  });
+    build_max_block_ms: round(r.buildMaxBlockMs, 1),
+  };
+  for (const peer of ['fzf', 'ufuzzy'] as const) {
+    const x = stat(r.others[peer]);
+    line[`${peer}_build_ms`] = round(r.others[peer].buildMs, 1);
+    line[`${peer}_memory_mb`] = round(r.others[peer].memoryMb, 1);
+    line[`${peer}_p50_ms`] = round(x.p50);
+    line[`${peer}_p95_ms`] = round(x.p95);
+    line[`${peer}_recall5`] = round(x.recall, 3);
+  }
+  if (!withRecall) for (const key of Object.keys(line)) if (key.endsWith('recall5')) delete line[key];
+  results.push(line);
 }
 
 const results: Record<string, unknown>[] = [];
@@ -193,10 +239,18 @@ async function main(): Promise<void> {
     lists.set(name, text.split('\n').filter(Boolean));
   }
   const only = process.env.RAWP_BENCH_ONLY?.split(',');
-  for (const [name, paths] of lists) if (!only || only.includes(name)) report(name, paths);
+  for (const [name, paths] of lists) if (!only || only.includes(name)) await report(name, paths);
   const linux = [...lists.entries()].find(([n]) => n.startsWith('linux'))?.[1];
   const biome = lists.get('biome');
-  if (linux && biome && (!only || only.includes('union'))) report('union', [...linux.map((p) => `linux/${p}`), ...biome.map((p) => `biome/${p}`)]);
+  const union = linux && biome ? [...linux.map((p) => `linux/${p}`), ...biome.map((p) => `biome/${p}`)] : undefined;
+  if (union && (!only || only.includes('union'))) await report('union', union);
+  // Issue 18: a chromium-sized workspace, four copies of the union under distinct roots
+  // (~460,000 paths). The copies make the intended file ambiguous: latency and memory only, on
+  // fewer queries (the slowest peer takes seconds a keystroke at this size).
+  if (union && (!only || only.includes('chromium-sized'))) {
+    const copies = [1, 2, 3, 4].flatMap((k) => union.map((p) => `copy${k}/${p}`));
+    await report('chromium-sized', copies, { perKind: CHROMIUM_QUERIES_PER_KIND, recall: false });
+  }
   // Issue 13: the index build inside VS Code (workspace.findFiles) beside the Node listing of the
   // same corpus on disk, for the corpora named by RAWP_BENCH_VSCODE (needs code-server).
   const inVscode = process.env.RAWP_BENCH_VSCODE ? process.env.RAWP_BENCH_VSCODE.split(',').filter(Boolean) : [];
