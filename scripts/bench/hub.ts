@@ -169,6 +169,12 @@ async function rawRun(masters: number, measureLatency: boolean): Promise<number>
 }
 
 async function main(): Promise<void> {
+  // BENCH_HUB_PROFILE=N: only the hub's throughput to N masters (for `node --cpu-prof`).
+  if (process.env.BENCH_HUB_PROFILE) {
+    const n = Number(process.env.BENCH_HUB_PROFILE);
+    console.log(`hub → ${n} master(s): ${Math.round(await hubRun(n, false))} frames/s`);
+    return;
+  }
   const round = (n: number, d = 0) => Number(n.toFixed(d));
   const fps: Record<number, { raw: number; hub: number }> = {};
   for (const n of [1, 4, 16]) fps[n] = { raw: await rawRun(n, false), hub: await hubRun(n, false) };
