@@ -269,15 +269,16 @@ export class RemoteServer {
     if (this.attached.size >= maxMasters) {
       return refuseUpgrade(socket, { status: 503, message: `${maxMasters} masters are attached already; try again later`, headers: { 'retry-after': '5' } });
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws, r));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws, r, socket));
   }
 
-  private attach(socket: WebSocket, r: Extract<Route, { kind: 'stream' }>): void {
+  private attach(socket: WebSocket, r: Extract<Route, { kind: 'stream' }>, transport: { cork(): void; uncork(): void }): void {
     const hub = this.options.registry.hub;
     const conn = new WsConnection(socket, {
       id: `ws-${++this.nextId}`,
       maxQueuedBytes: this.options.maxQueuedBytes ?? 8 * 1024 * 1024,
       closeGraceMs: this.options.closeGraceMs ?? 5000,
+      transport,
       onUnsendable: (frame, e) => this.logger.error('frame could not be serialized; skipped', { connection: conn.id, type: frame.type, error: String(e) }),
     });
     const entry: Attached = { conn, socket, session_id: r.session_id, alive: true };

@@ -1,24 +1,25 @@
 // A hub Connection backed by one `ws` WebSocket of a remote master. Sending never blocks the
 // agent: `ws.send` only queues, and when the queue (bufferedAmount) passes its bound the peer is
 // too slow — it is closed with CLOSE.SLOW_CONSUMER and may reattach with last_message_id, losing
-// nothing that is still in the ring buffer. One frame is serialized once however many masters
-// receive it.
+// nothing that is still in the ring buffer.
 import type WebSocket from 'ws';
 import type { CloseWhy, Connection, WireFrame } from '../session/connection';
+import { frameText } from '../session/frameText';
 import { CLOSE } from './controlPlane';
 
-// The hub hands one frame to every connection in turn, so remembering the last frame serialized
-// is enough to serialize each frame once however many masters get it (and cheaper than a WeakMap).
+// The text is serialized once per frame (shared with history, src/session/frameText.ts) and
+// encoded to UTF-8 once: every socket gets the same Buffer, sent as a text frame, instead of each
+// socket encoding the string again (16 masters, 16 encodings).
 let lastFrame: WireFrame | undefined;
-let lastText = '';
+let lastBytes: Buffer = Buffer.alloc(0);
 
-/** The JSON text of a frame, computed once per frame object (fan-out to N masters). */
-export function frameText(frame: WireFrame): string {
+/** The UTF-8 bytes of a frame's JSON, computed once per frame object (fan-out to N masters). */
+export function frameBytes(frame: WireFrame): Buffer {
   if (frame !== lastFrame) {
-    lastText = JSON.stringify(frame);
+    lastBytes = Buffer.from(frameText(frame), 'utf8');
     lastFrame = frame;
   }
-  return lastText;
+  return lastBytes;
 }
 
 export interface WsConnectionOptions {
@@ -29,6 +30,12 @@ export interface WsConnectionOptions {
   closeGraceMs: number;
   /** A frame that could not be serialized was skipped (logged by the server). */
   onUnsendable?: (frame: WireFrame, error: unknown) => void;
+  /**
+   * The socket under the WebSocket (net or TLS). Frames sent in one tick are corked and go out
+   * in one write at the end of it: a fan-out of a burst is one syscall per master, not one per
+   * frame (the per-frame writev was most of the hub's time, issue 18). No frame waits for a timer.
+   */
+  transport?: { cork(): void; uncork(): void };
 }
 
 export class WsConnection implements Connection {
@@ -37,6 +44,11 @@ export class WsConnection implements Connection {
   /** Set before the hub drops us, so `close` knows which code to use. */
   private pendingClose?: { code: number; reason: string };
   private closed = false;
+  private corked = false;
+  private readonly uncork = (): void => {
+    this.corked = false;
+    this.options.transport?.uncork();
+  };
 
   constructor(
     private readonly socket: WebSocket,
@@ -55,15 +67,21 @@ export class WsConnection implements Connection {
       // The hub catches this, forgets the connection and calls close().
       throw new Error('send queue full (slow consumer)');
     }
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = frameText(frame);
+      bytes = frameBytes(frame);
     } catch (e) {
       // A frame JSON cannot write (nested too deep): this peer misses it, nobody is dropped.
       this.options.onUnsendable?.(frame, e);
       return;
     }
-    this.socket.send(text);
+    if (this.options.transport && !this.corked) {
+      this.corked = true;
+      this.options.transport.cork();
+      process.nextTick(this.uncork);
+    }
+    // The shared Buffer as a text frame (RFC 6455 opcode 1); `ws` does not copy or mask it (server).
+    this.socket.send(bytes, { binary: false });
   }
 
   /** Choose the close code the next close() uses (unshare, shutdown). */

@@ -6,6 +6,7 @@
 // Every frame gets a sequence number whether it is kept or not, so `since()` can say exactly how
 // many frames after a given id are missing: published after it minus still buffered after it.
 import type { PayloadOf } from '../protocol/frameTypes';
+import { frameText } from './frameText';
 import { utf8Length } from './ports';
 
 export type HistoryPolicy = PayloadOf<'session.history'>['buffer_status']['policy_applied'];
@@ -117,7 +118,7 @@ export class HistoryBuffer<F extends HistoryFrame = HistoryFrame> {
     if (this.options.policy === 'NONE') return;
     let bytes: number;
     try {
-      bytes = utf8Length(JSON.stringify(frame));
+      bytes = utf8Length(frameText(frame)); // shared with the sockets it fans out to next
     } catch {
       return; // cannot be serialized (e.g. nested too deep for JSON.stringify): lost, counted as such
     }

@@ -8,7 +8,7 @@
 // a connection whose frames keep being refused is closed (policy violation); and refusals are
 // still sent to every connection (§2.4) but not kept in history, so they cannot evict it.
 import { FrameFactory } from '../protocol/build';
-import { maySend, type FeatureSet } from '../protocol/capabilities';
+import { requiredFeature, type FeatureSet } from '../protocol/capabilities';
 import type { Frame, FrameOf, FrameType, PayloadOf } from '../protocol/frameTypes';
 import { isControlType } from '../protocol/frameTypes';
 import { INCOMING_MAX_DEPTH, parseFrame } from '../protocol/parse';
@@ -122,12 +122,20 @@ const MAX_BACKLOG = 1000;
  * to every other connection (a master without `plan_mode` still sees master A's mode switch).
  */
 function mayDeliver(type: string, features: FeatureSet | undefined): boolean {
-  return isControlType(type) || maySend(type, features).allowed;
+  // Per frame and connection, so no allocation (maySend's decision object) on this path.
+  const feature = requiredFeature(type);
+  return feature === undefined || features?.[feature] === true || isControlType(type);
 }
 
 export class Hub {
   private readonly sessions = new Map<string, HubSession>();
   private readonly conns = new Map<string, ConnRecord>();
+  /**
+   * Each session's connections in attach order, copy-on-write: a fan-out walks the array it got
+   * while a failed send drops a connection (a new array), and no frame pays a scan of every
+   * connection of every session.
+   */
+  private readonly bySession = new Map<string, readonly ConnRecord[]>();
   private readonly clock: Clock;
   private readonly timers: Timers;
   private readonly logger: Logger;
@@ -230,6 +238,7 @@ export class Hub {
       inbox: new Inbox(MAX_BACKLOG, (item) => this.receiveNow(rec, item.raw, item.admitted), () => this.conns.get(conn.id) === rec),
     };
     this.conns.set(conn.id, rec);
+    this.bySession.set(session_id, [...this.recordsOf(session_id), rec]);
     // §13.1 / §13.7: our capabilities go first, before any other frame.
     this.sendHandshake(rec, s, s.factory.make('session.capabilities', s.source.capabilities()));
     if (rec.features !== undefined) this.finishHandshake(rec);
@@ -243,6 +252,9 @@ export class Hub {
     if (!rec) return;
     if (rec.timer !== undefined) this.timers.clearTimeout(rec.timer);
     this.conns.delete(connection_id);
+    const rest = this.recordsOf(rec.session_id).filter((r) => r !== rec);
+    if (rest.length > 0) this.bySession.set(rec.session_id, rest);
+    else this.bySession.delete(rec.session_id);
   }
 
   /**
@@ -489,7 +501,7 @@ export class Hub {
     }
   }
 
-  private recordsOf(session_id: string): ConnRecord[] {
-    return [...this.conns.values()].filter((r) => r.session_id === session_id);
+  private recordsOf(session_id: string): readonly ConnRecord[] {
+    return this.bySession.get(session_id) ?? [];
   }
 }
