@@ -9,6 +9,7 @@
 // `last_message_id` are safe points; every frame after the opening is one too.
 import WebSocket from 'ws';
 import { buildFrame } from '../../protocol/build';
+import { refusalFor } from '../../protocol/catalogNotices';
 import { EVERY_FEATURE, type FeatureSet } from '../../protocol/capabilities';
 import type { Frame, FrameType, PayloadOf, VendorFrame } from '../../protocol/frameTypes';
 import { parseFrame } from '../../protocol/parse';
@@ -68,6 +69,8 @@ export class MasterClient {
   /** This connection's opening carried a session.history (a reattach). */
   private sawHistory = false;
   private reattaching = false;
+  /** The client's latest tool catalog (§5.4.1): which tools this master refuses. */
+  private catalog?: PayloadOf<'tool.catalog.publish'>;
 
   constructor(private readonly options: MasterClientOptions) {}
 
@@ -183,7 +186,20 @@ export class MasterClient {
     const frame = outcome.frame;
     this.track(frame);
     if (frame.type === 'session.deleted') this.deleted = true;
+    if (frame.type === 'tool.catalog.publish') this.catalog = frame.payload;
     this.options.handlers.frame?.(frame);
+    if (frame.type === 'tool.invoke.request') this.refuseBlockedTool(frame);
+  }
+
+  /**
+   * §5.4.1-3: a call of a tool the catalog blocks (a fatal diagnostic; or unavailable, decision
+   * 261) is answered with a non-fatal session.error naming the request. The client decides what
+   * runs; this tells it, and every other master, that this one does not accept the call.
+   */
+  private refuseBlockedTool(frame: Frame & { type: 'tool.invoke.request' }): void {
+    const refusal = refusalFor(this.catalog, frame.payload.tool_name);
+    if (!refusal) return;
+    this.send('session.error', { error_code: refusal.code, message: refusal.message, fatal: false }, { parent_id: frame.message_id, ...(frame.turn_id ? { turn_id: frame.turn_id } : {}) });
   }
 
   private track(frame: Frame | VendorFrame): void {

@@ -4,8 +4,9 @@
 // session.history that follows undoes the finalization and fills the gap (§7.8.3).
 import { noticeOf, OUR_MASTER_EXTENSIONS } from '../../protocol/rawpExtension';
 import { createInterface } from 'node:readline';
+import { catalogNotices, refusalFor } from '../../protocol/catalogNotices';
 import { escapeUserText } from '../../protocol/fileReference';
-import type { Frame, VendorFrame } from '../../protocol/frameTypes';
+import type { Frame, PayloadOf, VendorFrame } from '../../protocol/frameTypes';
 import { createTranscript, currentTurn, type Transcript } from '../../protocol/transcript';
 import { finalize } from '../../protocol/transcript/finalize';
 import { pendingInteractions } from '../../protocol/transcript/read';
@@ -13,6 +14,10 @@ import { applyFrame } from '../../protocol/transcript/reduce';
 import { answerFor } from './answers';
 import { MasterClient } from './masterClient';
 import { TerminalPrinter } from './render';
+
+/** Catalog notices shown per catalog, and catalog facts remembered (§5.4.1). */
+const MAX_CATALOG_NOTICES = 20;
+const MAX_CATALOG_FACTS = 1000;
 
 export interface TerminalMasterOptions {
   url: string;
@@ -29,6 +34,8 @@ export class TerminalMaster {
   private readonly client: MasterClient;
   private scheduled = false;
   private announced = new Set<string>();
+  /** Catalog facts already shown (§5.4.1): a republished catalog repeats only what changed. */
+  private catalogShown = new Set<string>();
   private cancelSentFor?: string;
   /** Lines typed (or piped) before the first attach completed; sent once it has. */
   private early: string[] | undefined = [];
@@ -126,6 +133,12 @@ export class TerminalMaster {
   private onFrame(frame: Frame | VendorFrame): void {
     const notice = noticeOf(frame);
     if (notice) return this.notice(`[${notice.message}]`);
+    if (frame.type === 'tool.catalog.publish') this.showCatalog(frame.payload);
+    if (frame.type === 'tool.invoke.request') {
+      const refusal = refusalFor(this.transcript.toolCatalog, frame.payload.tool_name);
+      // The client library answers it with session.error; the user sees why (§5.4.1-3).
+      if (refusal) this.notice(`[✗ refused: ${refusal.message}]`);
+    }
     if (applyFrame(this.transcript, frame)) this.schedule();
     if (this.early && this.client.connected) {
       const lines = this.early;
@@ -152,6 +165,17 @@ export class TerminalMaster {
       const how = p.request.options?.length ? `type a number (1-${p.request.options.length})` : p.request.interaction_type === 'TEXT_INPUT' ? 'type your answer' : 'type y or n';
       this.notice(`[question waiting: ${how}]`);
     }
+  }
+
+  /** §5.4.1-4 / -6: tell the user what a degraded tool cannot do and warn of error diagnostics. */
+  private showCatalog(catalog: PayloadOf<'tool.catalog.publish'>): void {
+    // Bounded: a catalog of thousands of degraded tools, or one republished with ever new
+    // reasons, neither floods the terminal nor grows the memory of what was shown.
+    if (this.catalogShown.size > MAX_CATALOG_FACTS) this.catalogShown.clear();
+    const fresh = catalogNotices(catalog).filter((n) => !this.catalogShown.has(n.key));
+    for (const n of fresh) this.catalogShown.add(n.key);
+    for (const n of fresh.slice(0, MAX_CATALOG_NOTICES)) this.notice(`[${n.level === 'blocked' ? '✗' : '⚠'} ${n.text}]`);
+    if (fresh.length > MAX_CATALOG_NOTICES) this.notice(`[… and ${fresh.length - MAX_CATALOG_NOTICES} more tool notices]`);
   }
 
   private notice(text: string): void {

@@ -4,6 +4,7 @@
 // loopback that sends what a broken peer would).
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import WebSocket, { WebSocketServer } from 'ws';
 import { PassThrough } from 'node:stream';
@@ -194,6 +195,115 @@ describe('conformance: our masters (rawp attach, the browser master, the master 
     } finally {
       attach.proc?.kill('SIGKILL');
       s?.close();
+    }
+  });
+});
+
+/** A catalog with one tool of each kind a master must treat differently (§5.4.1). */
+function catalogOpening(turn: string) {
+  const s = { session_id: SESSION };
+  const catalog = buildFrame('tool.catalog.publish', {
+    tools: [
+      { name: 'Read', description: 'read a file', category: 'filesystem' },
+      { name: 'Deploy', description: 'deploy the site', category: 'custom' },
+      { name: 'Bash', description: 'run a command', category: 'shell', status: 'unavailable', status_description: 'no shell found' },
+      { name: 'WebFetch', description: 'fetch a page', category: 'web', status: 'degraded', status_description: 'no proxy: only public hosts' },
+      { name: 'Grep', description: 'search', category: 'search' },
+    ],
+    diagnostics: [
+      { severity: 'fatal', tool_name: 'Deploy', code: 'DEPENDENCY_MISSING', message: 'deploy key missing' },
+      { severity: 'error', tool_name: 'Grep', code: 'VERSION_MISMATCH', message: 'ripgrep 11 is older than 13' },
+      { severity: 'warning', tool_name: 'Read', code: 'SLOW_DISK', message: 'reads may be slow' },
+    ],
+  }, s);
+  const request = (tool_name: string) => buildFrame('tool.invoke.request', { invocation_id: randomUUID(), tool_name, input: {} }, { ...s, turn_id: turn });
+  return {
+    opening: [
+      buildFrame('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: {} }, s),
+      catalog,
+      buildFrame('agent.commands.publish', { commands: [] }, s),
+      buildFrame('agent.state.changed', { previous_state: 'idle', current_state: 'idle', reason: 'attached' }, s),
+    ],
+    requests: { read: request('Read'), deploy: request('Deploy'), bash: request('Bash'), web: request('WebFetch'), grep: request('Grep') },
+  };
+}
+
+describe('conformance: our masters and the tool catalog (rawp attach, the master client)', function () {
+  this.timeout(60_000);
+  const TURN_ID = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+
+  it('§5.4.1-3 the master client refuses a call of a tool with a fatal diagnostic (and of an unavailable one) with a non-fatal session.error naming the request; calls of usable tools get none', async () => {
+    const { opening, requests } = catalogOpening(TURN_ID);
+    const peer = await scriptedPeer([...opening, requests.read, requests.deploy, requests.web, requests.grep, requests.bash]);
+    const frames: string[] = [];
+    const client = new MasterClient({ url: `ws://127.0.0.1:${peer.port}/v1/sessions/${SESSION}/stream`, token: 't', session_id: SESSION, reconnect: false, handlers: { frame: (f) => frames.push(f.type) } });
+    try {
+      client.start();
+      await waitFor(() => frames.filter((t) => t === 'tool.invoke.request').length === 5, 'the five requests');
+      await waitFor(() => peer.received.filter((f) => f.type === 'session.error').length >= 2, 'the refusals');
+      // Let anything else the client would send arrive before counting.
+      await new Promise((r) => setTimeout(r, 200));
+      const errors = peer.received.filter((f) => f.type === 'session.error');
+      const byParent = new Map(errors.map((e) => [e.parent_id, e.payload as { error_code: string; fatal: boolean; message: string }]));
+      assert.equal(errors.length, 2, 'exactly the blocked calls are refused');
+      assert.equal(byParent.get(requests.deploy.message_id)?.error_code, 'TOOL_FATAL_DIAGNOSTIC');
+      assert.match(byParent.get(requests.deploy.message_id)!.message, /DEPENDENCY_MISSING/);
+      assert.equal(byParent.get(requests.deploy.message_id)?.fatal, false, 'the session goes on');
+      assert.equal(byParent.get(requests.bash.message_id)?.error_code, 'TOOL_UNAVAILABLE');
+      for (const e of errors) assert.equal(e.turn_id, TURN_ID);
+    } finally {
+      client.stop();
+      await peer.close();
+    }
+  });
+
+  it('§5.4.1-4 §5.4.1-6 §5.4.1-3 rawp attach tells the user what a degraded tool cannot do, warns of an error diagnostic, shows a blocked tool and why a call was refused, and stays quiet about warning diagnostics', async () => {
+    const { opening, requests } = catalogOpening(TURN_ID);
+    const republished = buildFrame('tool.catalog.publish', (opening[1] as FrameOf<'tool.catalog.publish'>).payload, { session_id: SESSION });
+    const peer = await scriptedPeer([...opening, republished, requests.deploy]);
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const master = new TerminalMaster({ url: `ws://127.0.0.1:${peer.port}/v1/sessions/${SESSION}/stream`, token: 't', session_id: SESSION, stdin, stdout });
+    try {
+      master.start();
+      await waitFor(() => out.includes('refused'), 'the refusal notice');
+      assert.match(out, /⚠ WebFetch works with limits: no proxy: only public hosts/, '§5.4.1-4 the degraded tool and its limits');
+      assert.match(out, /⚠ warning about Grep: VERSION_MISMATCH: ripgrep 11 is older than 13/, '§5.4.1-6 the error diagnostic');
+      assert.match(out, /✗ Deploy is blocked: DEPENDENCY_MISSING: deploy key missing/);
+      assert.match(out, /✗ Bash is unavailable: no shell found/);
+      assert.match(out, /✗ refused: Deploy is blocked by a fatal diagnostic/);
+      assert.doesNotMatch(out, /SLOW_DISK/, 'a warning diagnostic restricts nothing and is not shouted');
+      assert.equal(out.split('WebFetch works with limits').length - 1, 1, 'a republished catalog does not repeat what was shown');
+    } finally {
+      master.stop();
+      await peer.close();
+    }
+  });
+
+  it('§5.4.1-4 a catalog of many degraded tools shows at most 20 notices and says how many more, so the terminal is not flooded', async () => {
+    const s = { session_id: SESSION };
+    const tools = Array.from({ length: 30 }, (_, i) => ({ name: `T${i}`, description: 'x', status: 'degraded' as const, status_description: `limit ${i}` }));
+    const peer = await scriptedPeer([
+      buildFrame('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: {} }, s),
+      buildFrame('tool.catalog.publish', { tools }, s),
+      buildFrame('agent.commands.publish', { commands: [] }, s),
+      buildFrame('agent.state.changed', { previous_state: 'idle', current_state: 'idle', reason: 'attached' }, s),
+    ]);
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const master = new TerminalMaster({ url: `ws://127.0.0.1:${peer.port}/v1/sessions/${SESSION}/stream`, token: 't', session_id: SESSION, stdin, stdout });
+    try {
+      master.start();
+      await waitFor(() => out.includes('more tool notices'), 'the summary line');
+      assert.equal(out.split('works with limits').length - 1, 20);
+      assert.match(out, /… and 10 more tool notices/);
+    } finally {
+      master.stop();
+      await peer.close();
     }
   });
 });
