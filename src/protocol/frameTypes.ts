@@ -85,3 +85,17 @@ export function isVendorType(type: string): boolean {
 export function isControlType(type: string): boolean {
   return type.startsWith('control.');
 }
+
+/** The frames of a turn's content: they exist only inside a turn (§7, §13.2). */
+export const TURN_CONTENT_TYPES: ReadonlySet<string> = new Set<FrameType>([
+  'agent.text.delta',
+  'agent.text.done',
+  'agent.thinking.delta',
+  'agent.thinking.done',
+  'agent.interaction.request',
+  'agent.subagent.started',
+  'agent.subagent.ended',
+  'tool.invoke.request',
+  'tool.invoke.stream',
+  'tool.invoke.result',
+]);

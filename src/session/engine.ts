@@ -10,7 +10,7 @@ import { FrameFactory, newId } from '../protocol/build';
 import { decodePrompt, literalText } from '../protocol/fileReference';
 import type { AgentModeName } from '../protocol/common';
 import { Metadata } from '../protocol/envelope';
-import { FRAME_TYPES, type Frame, type FrameType, type PayloadOf } from '../protocol/frameTypes';
+import { FRAME_TYPES, TURN_CONTENT_TYPES, type Frame, type FrameType, type PayloadOf } from '../protocol/frameTypes';
 import { describeIssues } from '../protocol/parse';
 import { decideOutputType } from '../protocol/outputType';
 import { OutputType } from '../protocol/common';
@@ -82,18 +82,7 @@ interface ActiveTurn {
 /** Frame types only the engine itself sends; an adapter emitting one is ignored. */
 const ENGINE_OWNED = new Set<string>(['session.turn.start', 'session.turn.end', 'session.capabilities', 'session.history', 'session.deleted', 'session.renamed']);
 /** Frames that belong to a turn's content (dropped outside a turn). */
-const TURN_SCOPED = new Set<string>([
-  'agent.text.delta',
-  'agent.text.done',
-  'agent.thinking.delta',
-  'agent.thinking.done',
-  'agent.interaction.request',
-  'agent.subagent.started',
-  'agent.subagent.ended',
-  'tool.invoke.request',
-  'tool.invoke.stream',
-  'tool.invoke.result',
-]);
+const TURN_SCOPED = TURN_CONTENT_TYPES;
 
 export class AgentSession implements HubSessionSource {
   readonly session_id: string;

@@ -1,7 +1,7 @@
 // `rawp validate` without the I/O: feed it lines of JSON frames, one at a time, then ask for the
 // result. Frame-level checks come from parseFrame; sequence rules run per session_id.
 import { UUID_V4 } from '../common';
-import type { Frame } from '../frameTypes';
+import { TURN_CONTENT_TYPES, type Frame } from '../frameTypes';
 import { parseFrame, parseValue, type ParseOutcome } from '../parse';
 import { CODES, type ProblemCode } from './codes';
 import { scopeOf, type Located, type SessionContext, type SessionRule } from './context';
@@ -57,19 +57,7 @@ class SessionChecker {
 }
 
 /** Frames of a turn that began before the log: the turn is open, but nothing of its start is known. */
-const TURN_FRAMES = new Set<string>([
-  'agent.text.delta',
-  'agent.text.done',
-  'agent.thinking.delta',
-  'agent.thinking.done',
-  'agent.interaction.request',
-  'agent.subagent.started',
-  'agent.subagent.ended',
-  'tool.invoke.request',
-  'tool.invoke.stream',
-  'tool.invoke.result',
-  'session.turn.end',
-]);
+const TURN_FRAMES: ReadonlySet<string> = new Set([...TURN_CONTENT_TYPES, 'session.turn.end']);
 
 /**
  * A log may start mid-session (a master attaching late, a reattach whose history starts after the
