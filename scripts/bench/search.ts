@@ -34,7 +34,7 @@ import { vscodeIndexBuild } from './searchVscode';
 const repoRoot = resolve(__dirname, '..', '..');
 const dataDir = process.env.RAWP_BENCH_DATA ?? resolve(repoRoot, 'scripts', 'bench', 'data');
 const QUERIES_PER_KIND = Number(process.env.RAWP_BENCH_QUERIES ?? 40);
-const CHROMIUM_QUERIES_PER_KIND = Number(process.env.RAWP_BENCH_CHROMIUM_QUERIES ?? 5);
+const CHROMIUM_QUERIES_PER_KIND = Number(process.env.RAWP_BENCH_CHROMIUM_QUERIES ?? 3);
 
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -115,8 +115,7 @@ function typeQuery(run: EngineRun, q: Query, search: (query: string) => string[]
   run.hitsByKind[q.kind][1]++;
 }
 
-async function benchCorpus(name: string, paths: string[], perKind: number) {
-  const queries = deriveQueries(paths, 0x5eed ^ paths.length, perKind);
+async function benchCorpus(name: string, paths: string[], queries: Query[]) {
 
   gc();
   const m0 = usedMemory();
@@ -157,9 +156,9 @@ async function benchCorpus(name: string, paths: string[], perKind: number) {
 const PEERS: PeerName[] = ['fuzzysort', 'fzf', 'ufuzzy'];
 
 /** `recall: false` for corpora whose copies make the intended file ambiguous (latency and memory only). */
-async function report(name: string, paths: string[], options: { perKind?: number; recall?: boolean } = {}): Promise<void> {
+async function report(name: string, paths: string[], options: { queries?: Query[]; recall?: boolean } = {}): Promise<void> {
   const withRecall = options.recall !== false;
-  const r = await benchCorpus(name, paths, options.perKind ?? QUERIES_PER_KIND);
+  const r = await benchCorpus(name, paths, options.queries ?? deriveQueries(paths, 0x5eed ^ paths.length, QUERIES_PER_KIND));
   const stat = (run: EngineRun) => ({
     p50: percentile(run.wall, 0.5),
     p95: percentile(run.wall, 0.95),
@@ -249,7 +248,9 @@ async function main(): Promise<void> {
   // fewer queries (the slowest peer takes seconds a keystroke at this size).
   if (union && (!only || only.includes('chromium-sized'))) {
     const copies = [1, 2, 3, 4].flatMap((k) => union.map((p) => `copy${k}/${p}`));
-    await report('chromium-sized', copies, { perKind: CHROMIUM_QUERIES_PER_KIND, recall: false });
+    // The union's own derived queries (no basename is unique among copies, so none derive here).
+    const queries = deriveQueries(union, 0x5eed ^ copies.length, CHROMIUM_QUERIES_PER_KIND).map((q) => ({ ...q, target: `copy1/${q.target}` }));
+    await report('chromium-sized', copies, { queries, recall: false });
   }
   // Issue 13: the index build inside VS Code (workspace.findFiles) beside the Node listing of the
   // same corpus on disk, for the corpora named by RAWP_BENCH_VSCODE (needs code-server).

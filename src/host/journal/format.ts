@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { Id, IsoTimestamp } from '../../protocol/common';
 import { parseValue } from '../../protocol/parse';
 import type { WireFrame } from '../../session/connection';
+import { frameText } from '../../session/frameText';
 import type { HistoryRecord } from '../../session/history';
 
 export const JOURNAL_FORMAT = 1;
@@ -56,7 +57,9 @@ export function encodeHeader(header: JournalHeader): string {
 }
 
 export function encodeFrame(frame: WireFrame, seq: number): string {
-  return `${JSON.stringify({ seq, frame })}\n`;
+  // The same text as JSON.stringify({ seq, frame }), with the frame's JSON shared with history and
+  // the sockets (serialized once per frame, decision 250).
+  return `{"seq":${JSON.stringify(seq)},"frame":${frameText(frame)}}\n`;
 }
 
 export function encodeAlias(message_id: string, seq: number): string {
