@@ -18,6 +18,8 @@ export interface CatalogNotice {
   /** Stable for the same fact, so a master shows each fact once (a republished catalog repeats it). */
   key: string;
   level: 'blocked' | 'limited' | 'warning';
+  /** Which fact: a tool's status, or a diagnostic's severity. */
+  kind: 'degraded' | 'unavailable' | 'error' | 'fatal';
   tool_name?: string;
   text: string;
 }
@@ -41,17 +43,17 @@ export function catalogNotices(catalog: Catalog): CatalogNotice[] {
     if (t.status === 'degraded') {
       // §5.4.1: without a status_description the UI shows no reason, only that it is limited.
       const why = t.status_description ? `: ${t.status_description}` : '';
-      out.push({ key: `degraded:${t.name}:${t.status_description ?? ''}`, level: 'limited', tool_name: t.name, text: `${t.name} works with limits${why}` });
+      out.push({ key: `degraded:${t.name}:${t.status_description ?? ''}`, level: 'limited', kind: 'degraded', tool_name: t.name, text: `${t.name} works with limits${why}` });
     } else if (t.status === 'unavailable') {
       const why = t.status_description ? `: ${t.status_description}` : '';
-      out.push({ key: `unavailable:${t.name}:${t.status_description ?? ''}`, level: 'blocked', tool_name: t.name, text: `${t.name} is unavailable${why}` });
+      out.push({ key: `unavailable:${t.name}:${t.status_description ?? ''}`, level: 'blocked', kind: 'unavailable', tool_name: t.name, text: `${t.name} is unavailable${why}` });
     }
   }
   for (const d of catalog.diagnostics ?? []) {
     if (d.severity !== 'error' && d.severity !== 'fatal') continue;
     const subject = d.tool_name ?? 'the tool catalog';
     const text = d.severity === 'fatal' ? `${subject} is blocked: ${d.code}: ${d.message}` : `warning about ${subject}: ${d.code}: ${d.message}`;
-    out.push({ key: `${d.severity}:${d.tool_name ?? ''}:${d.code}:${d.message}`, level: d.severity === 'fatal' ? 'blocked' : 'warning', ...(d.tool_name ? { tool_name: d.tool_name } : {}), text });
+    out.push({ key: `${d.severity}:${d.tool_name ?? ''}:${d.code}:${d.message}`, level: d.severity === 'fatal' ? 'blocked' : 'warning', kind: d.severity, ...(d.tool_name ? { tool_name: d.tool_name } : {}), text });
   }
   return out;
 }

@@ -87,6 +87,34 @@ describe('webview store', () => {
     assert.deepEqual(transport.frames('control.file.search').map((f) => f.payload.query), ['src']);
   });
 
+  it('§5.4.1-4 §5.4.1-6 the chat tells the user what a degraded tool cannot do and warns of error and fatal diagnostics, once per fact; warning diagnostics and routine unavailable tools stay quiet', () => {
+    const { transport, store, tick } = setup();
+    const b = streamBuilder(SESSION);
+    const catalog = () =>
+      b.make('tool.catalog.publish', {
+        tools: [
+          { name: 'WebFetch', description: 'fetch', status: 'degraded', status_description: 'no proxy: only public hosts' },
+          { name: 'Bash', description: 'run', status: 'unavailable', status_description: 'no shell found' },
+          { name: 'Grep', description: 'search' },
+        ],
+        diagnostics: [
+          { severity: 'error', tool_name: 'Grep', code: 'VERSION_MISMATCH', message: 'ripgrep 11 is older than 13' },
+          { severity: 'fatal', tool_name: 'Deploy', code: 'DEPENDENCY_MISSING', message: 'deploy key missing' },
+          { severity: 'warning', code: 'SLOW_DISK', message: 'reads may be slow' },
+        ],
+      });
+    transport.host(hostMessage('frames', { session_id: SESSION, frames: [catalog()] }));
+    tick();
+    transport.host(hostMessage('frames', { session_id: SESSION, frames: [catalog()] }));
+    tick();
+    const shown = store.notices.map((n) => `${n.level}: ${n.message}`);
+    assert.deepEqual(shown, [
+      'warning: WebFetch works with limits: no proxy: only public hosts',
+      'warning: warning about Grep: VERSION_MISMATCH: ripgrep 11 is older than 13',
+      'error: Deploy is blocked: DEPENDENCY_MISSING: deploy key missing',
+    ]);
+  });
+
   it('§12.2.1 takes the peer features from the peer\'s capabilities, never from its own', () => {
     const { transport, store, tick } = setup();
     assert.equal(transport.frames('session.capabilities').length, 1, 'announced on attach');

@@ -7,6 +7,7 @@
 // deltas costs one render (coalescing); listeners are told after each flush.
 import { buildFrame } from '../../../src/protocol/build';
 import { maySend, type FeatureSet } from '../../../src/protocol/capabilities';
+import { catalogNotices } from '../../../src/protocol/catalogNotices';
 import { isKnownFrame, type Frame, type FrameType, type PayloadOf, type WireFrame } from '../../../src/protocol/frameTypes';
 import type { Metadata } from '../../../src/protocol/envelope';
 import { OUR_MASTER_EXTENSIONS } from '../../../src/protocol/rawpExtension';
@@ -70,6 +71,8 @@ export class ChatStore {
   /** The peer's (agent side's) latest announced features. */
   peerFeatures?: FeatureSet;
   private peerIsClient = false;
+  /** Catalog facts already shown as notices in this session (§5.4.1). */
+  private catalogShown = new Set<string>();
   candidates?: CandidatesView;
   /** The query the picker waits for; candidates of any other query are stale. */
   activeQueryId?: string;
@@ -161,6 +164,19 @@ export class ChatStore {
     this.changed();
   }
 
+  /**
+   * §5.4.1-4 / -6: a degraded tool's limits and error / fatal diagnostics become notices, each fact
+   * once per session. Unavailable tools are left to the catalog's status_description: the
+   * built-in agent's are routine (no shell, no subagents) and would bury the host's notices.
+   */
+  private showCatalog(catalog: PayloadOf<'tool.catalog.publish'>): void {
+    for (const n of catalogNotices(catalog)) {
+      if (n.kind === 'unavailable' || this.catalogShown.has(n.key) || this.catalogShown.size >= 200) continue;
+      this.catalogShown.add(n.key);
+      this.notify(n.level === 'blocked' ? 'error' : 'warning', n.text);
+    }
+  }
+
   dismissNotice(id: number): void {
     this.notices = this.notices.filter((n) => n.id !== id);
     this.changed();
@@ -168,6 +184,7 @@ export class ChatStore {
 
   private reset(sessionId: string, name?: string): void {
     this.sessionId = sessionId;
+    this.catalogShown.clear();
     this.sessionName = name;
     this.transcript = createTranscript({ sessionId });
     this.pending = [];
@@ -239,6 +256,9 @@ export class ChatStore {
       case 'session.renamed':
         this.sessionName = frame.payload.name;
         return true;
+      case 'tool.catalog.publish':
+        this.showCatalog(frame.payload);
+        return false;
       default:
         return false;
     }
