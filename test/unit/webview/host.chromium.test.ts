@@ -49,6 +49,27 @@ describe('webview in Chromium: host messages and the WebSocket transport', funct
     assert.equal((await sentMessages(page))[0].kind, 'ready');
   });
 
+  it('§5.4.1-4 §5.4.1-6 shows a degraded tool\'s limits and an error diagnostic as warning banners, a fatal one as an error banner, and nothing for a warning diagnostic', async () => {
+    const page = await h.open();
+    const b = streamBuilder(SESSION);
+    const catalog = b.make('tool.catalog.publish', {
+      tools: [{ name: 'WebFetch', description: 'fetch', status: 'degraded', status_description: 'no proxy: only public hosts' }, { name: 'Grep', description: 'search' }],
+      diagnostics: [
+        { severity: 'error', tool_name: 'Grep', code: 'VERSION_MISMATCH', message: 'ripgrep 11 is older than 13' },
+        { severity: 'fatal', tool_name: 'Deploy', code: 'DEPENDENCY_MISSING', message: 'deploy key missing' },
+        { severity: 'warning', code: 'SLOW_DISK', message: 'reads may be slow' },
+      ],
+    });
+    await feed(page, SESSION, [clientCaps(b), catalog], true);
+    await settle(page);
+    const warnings = await page.locator('.banner.warning').allInnerTexts();
+    assert.equal(warnings.length, 2);
+    assert.match(warnings[0], /WebFetch works with limits: no proxy: only public hosts/);
+    assert.match(warnings[1], /warning about Grep: VERSION_MISMATCH/);
+    assert.match(await page.locator('.banner.error').innerText(), /Deploy is blocked: DEPENDENCY_MISSING/);
+    assert.doesNotMatch(await page.locator('.banners').innerText(), /SLOW_DISK/);
+  });
+
   it('§7.1 / §13.7 as a browser master: bearer subprotocol (never in the URL), finalize on a drop, reattach with last_message_id and replay the history', async () => {
     const connections: Array<{ url: string; protocols: string; socket: WebSocket }> = [];
     const received: Array<Record<string, unknown>> = [];
