@@ -4,6 +4,7 @@
 import './zodJitless';
 import { render } from 'preact';
 import '@vscode/codicons/dist/codicon.css';
+import './styles/tokens.css';
 import './styles/app.css';
 import { parseHostMessage } from '../../src/protocol/webviewMessages';
 import { ChatStore } from './state/store';

@@ -1,0 +1,116 @@
+// Issue 15 Why 2 in real Chromium: the chat with every badge, button, chip and code-span kind,
+// under the real theme variables of VS Code's Light 2026, Dark 2026, Light High Contrast and Dark
+// High Contrast (test/browser/themes/vscode-themes.json, read from a real VS Code webview), with
+// every text element measured against its effective background: WCAG 2.x 1.4.3 asks 4.5:1 for
+// text (3:1 for large text) and 1.4.11 3:1 for icons and status dots. A screenshot per theme goes
+// to test-results/.
+import { strict as assert } from 'node:assert';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { RESULTS_DIR, feed, pageErrors, startHarness, type Harness } from '../../browser/harness';
+import { SESSION } from '../../browser/streams';
+import { applyTheme, measureContrast, type Measured } from '../../browser/themes/contrast';
+import { everyKindStream } from '../../browser/themes/everyKindStream';
+
+interface ThemeFile {
+  source: string;
+  themes: Record<string, { bodyClass: string; vars: Record<string, string> }>;
+}
+const THEMES = (JSON.parse(readFileSync(join(__dirname, '../../browser/themes/vscode-themes.json'), 'utf8')) as ThemeFile).themes;
+
+/** Every kind the issue names must be on the page (and so measured). */
+const KINDS = [
+  '.badge.status-success',
+  '.badge.status-error',
+  '.badge.status-timeout',
+  '.badge.status-cancelled',
+  '.badge.status-running',
+  '.badge.risk-safe',
+  '.badge.risk-moderate',
+  '.badge.risk-dangerous',
+  '.badge.severity-error',
+  '.badge.severity-warning',
+  '.badge[class*="priority-"]',
+  '.badge',
+  '.button:not(.secondary)',
+  '.button.secondary',
+  '.button.danger',
+  '.chip',
+  '.markdown p code',
+  '.code-block',
+  '.error-block.severity-warning',
+  '.error-block.severity-error',
+  '.error-block.severity-fatal',
+  '.diff-stat.add',
+  '.stream-stderr',
+  '.link-button',
+  '.markdown a',
+  '.tool-head',
+  '.prompt-block',
+  '.countdown',
+];
+
+function slug(theme: string): string {
+  return theme.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+}
+
+describe('webview in Chromium: contrast in VS Code\'s four default themes (issue 15 Why 2, WCAG 1.4.3 / 1.4.11)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  const summary: Record<string, { min: number; minText: number; minIcon: number; measured: number; worst: Measured }> = {};
+  before(async () => {
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    h = await startHarness();
+  });
+  after(async () => {
+    writeFileSync(join(RESULTS_DIR, 'contrast-summary.json'), JSON.stringify(summary, null, 1));
+    await h?.close();
+  });
+
+  it('has the four themes, read from a real VS Code', () => {
+    assert.deepEqual(Object.keys(THEMES).sort(), ['Dark 2026', 'Default High Contrast', 'Default High Contrast Light', 'Light 2026']);
+    for (const [name, t] of Object.entries(THEMES)) {
+      assert.match(t.bodyClass, /vscode-(light|dark|high-contrast)/, name);
+      assert.ok(t.vars['--vscode-foreground'] && t.vars['--vscode-sideBar-background'], `${name} has the surface pair`);
+    }
+  });
+
+  // The OS preference (prefers-color-scheme) is independent of the VS Code theme: the view must
+  // not mix in a fallback palette chosen by it (issue 15: white on a fallback #f3f3f3 in Dark HC).
+  for (const theme of Object.keys(THEMES)) for (const os of ['light', 'dark'] as const) {
+    it(`${theme} (OS ${os}): every text ≥ 4.5:1 (large text ≥ 3:1), every icon and status dot ≥ 3:1`, async () => {
+      const t = THEMES[theme];
+      const native = /light/.test(t.bodyClass) ? 'light' : 'dark';
+      const page: Page = await h.open({ colorScheme: os, width: 520, height: 4000 });
+      await applyTheme(page, t);
+      await feed(page, SESSION, everyKindStream(), true);
+      // Open the collapsed parts so their text is measured too.
+      await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+      for (const sel of KINDS) assert.ok((await page.locator(sel).count()) > 0, `${theme}: a ${sel} is on the page`);
+      const m = await measureContrast(page);
+      if (os === native) {
+        await page.screenshot({ path: join(RESULTS_DIR, `contrast-${slug(theme)}.png`), fullPage: true });
+        writeFileSync(join(RESULTS_DIR, `contrast-${slug(theme)}.json`), JSON.stringify(m, null, 1));
+      }
+      assert.ok(m.filter((x) => x.kind === 'text').length > 100, `${theme}: measured ${m.length}`);
+      const worst = [...m].sort((a, b) => a.ratio / a.required - b.ratio / b.required)[0];
+      const texts = m.filter((x) => x.kind === 'text' || x.kind === 'large-text');
+      const icons = m.filter((x) => x.kind === 'icon' || x.kind === 'dot');
+      summary[`${theme} (OS ${os})`] = {
+        min: Math.min(...m.map((x) => x.ratio)),
+        minText: Math.min(...texts.map((x) => x.ratio)),
+        minIcon: Math.min(...icons.map((x) => x.ratio)),
+        measured: m.length,
+        worst,
+      };
+      const failing = m.filter((x) => x.ratio < x.required);
+      assert.deepEqual(
+        failing.map((x) => `${x.kind} ${x.ratio.toFixed(2)}:1 (needs ${x.required}) ${x.fg} on ${x.bg} "${x.text}" at ${x.where}`),
+        [],
+        `${theme}`,
+      );
+      assert.deepEqual(pageErrors(page), []);
+    });
+  }
+});
