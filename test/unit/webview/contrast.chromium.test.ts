@@ -19,6 +19,8 @@ interface ThemeFile {
 }
 const THEMES = (JSON.parse(readFileSync(join(__dirname, '../../browser/themes/vscode-themes.json'), 'utf8')) as ThemeFile).themes;
 
+const BROWSER = 'Browser master (no VS Code theme)';
+
 /** Every kind the issue names must be on the page (and so measured). */
 const KINDS = [
   '.badge.status-success',
@@ -49,6 +51,7 @@ const KINDS = [
   '.tool-head',
   '.prompt-block',
   '.countdown',
+  '.picker-item.active',
 ];
 
 function slug(theme: string): string {
@@ -78,20 +81,35 @@ describe('webview in Chromium: contrast in VS Code\'s four default themes (issue
 
   // The OS preference (prefers-color-scheme) is independent of the VS Code theme: the view must
   // not mix in a fallback palette chosen by it (issue 15: white on a fallback #f3f3f3 in Dark HC).
-  for (const theme of Object.keys(THEMES)) for (const os of ['light', 'dark'] as const) {
+  // The browser master has no VS Code theme: its own fallback palette, by the OS preference.
+  const cases: Array<{ theme: string; os: 'light' | 'dark' }> = [...Object.keys(THEMES).flatMap((theme) => (['light', 'dark'] as const).map((os) => ({ theme, os }))), { theme: BROWSER, os: 'light' }, { theme: BROWSER, os: 'dark' }];
+  for (const { theme, os } of cases) {
     it(`${theme} (OS ${os}): every text ≥ 4.5:1 (large text ≥ 3:1), every icon and status dot ≥ 3:1`, async () => {
       const t = THEMES[theme];
-      const native = /light/.test(t.bodyClass) ? 'light' : 'dark';
+      const native = t ? (/light/.test(t.bodyClass) ? 'light' : 'dark') : undefined;
       const page: Page = await h.open({ colorScheme: os, width: 520, height: 4000 });
-      await applyTheme(page, t);
+      if (t) await applyTheme(page, t);
       await feed(page, SESSION, everyKindStream(), true);
       // Open the collapsed parts so their text is measured too.
       await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+      // The / picker with its active row (the list selection pair).
+      await page.locator('.editor').click();
+      await page.keyboard.type('/');
+      await page.locator('.picker-item.active').waitFor({ timeout: 5_000 });
       for (const sel of KINDS) assert.ok((await page.locator(sel).count()) > 0, `${theme}: a ${sel} is on the page`);
       const m = await measureContrast(page);
-      if (os === native) {
-        await page.screenshot({ path: join(RESULTS_DIR, `contrast-${slug(theme)}.png`), fullPage: true });
-        writeFileSync(join(RESULTS_DIR, `contrast-${slug(theme)}.json`), JSON.stringify(m, null, 1));
+      // Hover states of a primary and a secondary button (their own hover backgrounds).
+      for (const value of ['allow_once', 'reject']) {
+        const button = page.locator(`.interaction.type-PERMISSION button[data-value="${value}"]`);
+        await button.hover();
+        const label = await button.evaluate((el) => [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join('').trim());
+        m.push(...(await measureContrast(page)).filter((x) => x.where.includes('interaction-buttons') && x.text === label).map((x) => ({ ...x, where: `${x.where}:hover` })));
+      }
+      assert.ok(m.some((x) => x.where.endsWith(':hover')), 'hovered buttons measured');
+      if (os === native || !t) {
+        const name = t ? slug(theme) : `${slug(theme)}-${os}`;
+        await page.screenshot({ path: join(RESULTS_DIR, `contrast-${name}.png`), fullPage: true });
+        writeFileSync(join(RESULTS_DIR, `contrast-${name}.json`), JSON.stringify(m, null, 1));
       }
       assert.ok(m.filter((x) => x.kind === 'text').length > 100, `${theme}: measured ${m.length}`);
       const worst = [...m].sort((a, b) => a.ratio / a.required - b.ratio / b.required)[0];
