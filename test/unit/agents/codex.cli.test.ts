@@ -10,6 +10,7 @@ import { CodexAdapter } from '../../../src/agents/codex/adapter';
 import { MockModelServer } from '../../support/mockModel/server';
 import { installOpenAIResponses, lastUserInput, responses } from '../../support/mockModel/openaiResponses';
 import { RecordingHost } from '../../support/recordingHost';
+import { isRunning } from '../../support/processes';
 
 const CODEX = path.resolve(__dirname, '../../../node_modules/.bin/codex');
 
@@ -49,14 +50,6 @@ function makeEnv(port: number): Env {
   return { dir, ws, codexHome, env: { HOME: home, CODEX_HOME: codexHome, MOCK_API_KEY: 'dummy', NO_COLOR: '1' } };
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function waitFor(cond: () => boolean, what: string, ms = 20000): Promise<void> {
   const end = Date.now() + ms;
@@ -252,7 +245,7 @@ describe('Codex adapter against the real codex CLI', function () {
     const sig = host.ofType('agent.error', t.frames).find((e) => e.payload.error_code === 'SIGNAL_EXIT');
     assert.ok(sig, host.problems());
     assert.equal(sig.payload.severity, 'fatal');
-    await waitFor(() => !pidAlive(pid!), 'codex to be gone', 5000);
+    await waitFor(() => !isRunning(pid!), 'codex to be gone', 5000);
     assertValid();
   });
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { FrameOf } from '../../../src/protocol/frameTypes';
 import { generateToken } from '../../../src/remote/auth';
 import { http, TestMaster, waitFor } from './harness';
+import { isRunning } from '../../support/processes';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -60,14 +61,6 @@ function relay(targetPort: number): Promise<{ port: number; cut: () => number; c
   });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('remote/cli: rawp serve and rawp attach as child processes', function () {
   this.timeout(120_000);
@@ -115,7 +108,7 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
     m.client.send('control.interaction.response', { interaction_id: ask!.payload.interaction_id, selected_value: 'allow_once' });
     await waitFor(() => existsSync(join(dir, 'pid.txt')) && readFileSync(join(dir, 'pid.txt'), 'utf8').trim() !== '', 'the command runs');
     const pid = Number(readFileSync(join(dir, 'pid.txt'), 'utf8').trim());
-    assert.ok(alive(pid));
+    assert.ok(isRunning(pid));
     child.proc.kill('SIGTERM');
     await waitFor(() => child.exit !== undefined, 'serve exits');
     assert.equal(child.exit, 0);
@@ -124,7 +117,7 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
     const end = m.frames.filter((f): f is FrameOf<'session.turn.end'> => f.type === 'session.turn.end').at(-1);
     assert.ok(end && types.lastIndexOf('session.turn.end') < types.indexOf('session.deleted'));
     assert.equal(m.closes.at(-1)?.code, 1000);
-    await waitFor(() => !alive(pid), 'the agent command is gone');
+    await waitFor(() => !isRunning(pid), 'the agent command is gone');
   });
 
   it('§17.3.1 rawp serve --permission-timeout sets the host\'s permission policy: the question carries it and silence rejects; a bad value is refused', async () => {

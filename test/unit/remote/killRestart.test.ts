@@ -14,6 +14,7 @@ import { parseFrame } from '../../../src/protocol/parse';
 import type { WireFrame } from '../../../src/session/connection';
 import { generateToken } from '../../../src/remote/auth';
 import { http, waitFor } from './harness';
+import { isRunning } from '../../support/processes';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -88,14 +89,6 @@ class RawMaster {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('remote/killRestart: rawp serve survives kill -9 through its journal (issue 11)', function () {
   this.timeout(180_000);
@@ -182,7 +175,7 @@ describe('remote/killRestart: rawp serve survives kill -9 through its journal (i
     first.child.proc.kill('SIGKILL');
     await waitFor(() => first.child.exited && watcher.closed, 'serve is gone and the sockets closed');
     const sleeper = Number(readFileSync(pidFile, 'utf8').trim());
-    if (alive(sleeper)) process.kill(sleeper, 'SIGKILL');
+    if (isRunning(sleeper)) process.kill(sleeper, 'SIGKILL');
     // A crash mid-write leaves a line cut short: it must be skipped, never fatal.
     appendFileSync(journalFile(session_id), '{"seq":99999,"frame":{"v":1,"type":"agent.text.delta","mess');
 

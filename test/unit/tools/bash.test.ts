@@ -1,26 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
 import { makeEnv, type Env } from './_env';
+import { isRunning } from '../../support/processes';
 
 /** A process exists and is not a zombie waiting for its (re)parent to reap it. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /** Waits (bounded by mocha's timeout, not asserted on time) until every pid is gone. */
 async function allGone(pids: number[]): Promise<boolean> {
   for (let i = 0; i < 500; i++) {
-    if (pids.every((p) => !alive(p))) return true;
+    if (pids.every((p) => !isRunning(p))) return true;
     await new Promise((r) => setTimeout(r, 20));
   }
   return false;
@@ -76,7 +63,7 @@ describe('tools: Bash', () => {
     assert.match(String(r.output), /timed out after 400 ms/);
     const pids = pidsIn(String(r.output));
     assert.equal(pids.length, 3);
-    assert.ok(await allGone(pids), `processes left: ${pids.filter(alive).join(', ')}`);
+    assert.ok(await allGone(pids), `processes left: ${pids.filter(isRunning).join(', ')}`);
   });
 
   it('§6.1.2 cancel kills the whole process tree, including one that ignores SIGTERM, and reports cancelled', async () => {
@@ -88,7 +75,7 @@ describe('tools: Bash', () => {
     assert.equal(r.status, 'cancelled');
     const pids = pidsIn(String(r.output));
     assert.equal(pids.length, 2);
-    assert.ok(await allGone(pids), `processes left: ${pids.filter(alive).join(', ')}`);
+    assert.ok(await allGone(pids), `processes left: ${pids.filter(isRunning).join(', ')}`);
     const result = env.host.ofType('tool.invoke.result')[0];
     assert.equal(result.payload.status, 'cancelled');
   });
