@@ -3,7 +3,7 @@
 // and Dark High Contrast. They are read from the webview's own <html style> (what our CSS sees:
 // VS Code resolves every registered colour with its theme defaults and leaves out the ones a theme
 // sets to null), so the fixture page can be tested without starting VS Code.
-//   flock /work/wt/heavy.lock npx tsx test/browser/themes/dumpVscodeThemes.ts
+//   npx tsx test/browser/themes/dumpVscodeThemes.ts
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
