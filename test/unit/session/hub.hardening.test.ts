@@ -4,30 +4,21 @@
 // 20 times in 10 s is cut off as a policy violation, the editor's own view never is.
 import { strict as assert } from 'node:assert';
 import { buildFrame } from '../../../src/protocol/build';
-import type { Frame, PayloadOf } from '../../../src/protocol/frameTypes';
+import type { Frame } from '../../../src/protocol/frameTypes';
 import type { CloseWhy, WireFrame } from '../../../src/session/connection';
 import { HistoryBuffer } from '../../../src/session/history';
-import { Hub, type HubSessionSource } from '../../../src/session/hub';
+import { Hub } from '../../../src/session/hub';
 import { ManualTimers } from '../../support/manualTimers';
 import { ALL_FEATURES, RecordingConnection } from '../../support/recordingConnection';
+import { StubSessionSource } from '../../support/stubSessionSource';
 
 const SID = '22222222-2222-4222-8222-222222222222';
 
 /** A session that throws on "boom" and refuses every other prompt (PROMPT_IN_PROGRESS). */
-class HostileSource implements HubSessionSource {
-  readonly session_id = SID;
+class HostileSource extends StubSessionSource {
   hub!: Hub;
-  capabilities(): PayloadOf<'session.capabilities'> {
-    return { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'] };
-  }
-  catalog(): PayloadOf<'tool.catalog.publish'> {
-    return { tools: [] };
-  }
-  commands(): PayloadOf<'agent.commands.publish'> {
-    return { commands: [] };
-  }
-  agentState(): string {
-    return 'idle';
+  constructor() {
+    super(SID);
   }
   handle(frame: Frame): void {
     if (frame.type !== 'control.prompt.request') return;

@@ -2,28 +2,19 @@ import { strict as assert } from 'node:assert';
 import { buildFrame } from '../../../src/protocol/build';
 import type { Frame, FrameType, PayloadOf } from '../../../src/protocol/frameTypes';
 import { HistoryBuffer } from '../../../src/session/history';
-import { Hub, type HubSessionSource } from '../../../src/session/hub';
+import { Hub } from '../../../src/session/hub';
 import type { WireFrame } from '../../../src/session/connection';
 import { recordingLogger, type LogLine } from '../../support/engineHarness';
 import { ManualTimers } from '../../support/manualTimers';
 import { ALL_FEATURES, RecordingConnection } from '../../support/recordingConnection';
+import { StubSessionSource } from '../../support/stubSessionSource';
 
 const SID = '11111111-1111-4111-8111-111111111111';
 
-class StubSource implements HubSessionSource {
-  readonly session_id = SID;
+class StubSource extends StubSessionSource {
   readonly handled: { frame: Frame; from: string }[] = [];
-  capabilities(): PayloadOf<'session.capabilities'> {
-    return { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: { thinking_stream: true } };
-  }
-  catalog(): PayloadOf<'tool.catalog.publish'> {
-    return { tools: [{ name: 'Read', description: 'r' }] };
-  }
-  commands(): PayloadOf<'agent.commands.publish'> {
-    return { commands: [] };
-  }
-  agentState(): string {
-    return 'idle';
+  constructor() {
+    super(SID, { features: { thinking_stream: true } }, [{ name: 'Read', description: 'r' }]);
   }
   handle(frame: Frame, from: { connection_id: string }): void {
     this.handled.push({ frame, from: from.connection_id });

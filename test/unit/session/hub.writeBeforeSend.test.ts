@@ -2,29 +2,20 @@
 // connection gets it: a peer can never have seen a frame that a crash then loses (decision 121).
 import { strict as assert } from 'node:assert';
 import { buildFrame } from '../../../src/protocol/build';
-import type { Frame, PayloadOf } from '../../../src/protocol/frameTypes';
+import type { Frame } from '../../../src/protocol/frameTypes';
 import type { Connection, WireFrame } from '../../../src/session/connection';
 import { HistoryBuffer } from '../../../src/session/history';
-import { Hub, type HubSessionSource } from '../../../src/session/hub';
+import { Hub } from '../../../src/session/hub';
 import { ALL_FEATURES } from '../../support/recordingConnection';
+import { StubSessionSource } from '../../support/stubSessionSource';
 
 const SID = '22222222-2222-4222-8222-222222222222';
 
 /** A session whose engine answers every prompt synchronously with frames of its own. */
-class EchoSource implements HubSessionSource {
-  readonly session_id = SID;
+class EchoSource extends StubSessionSource {
   publish: (f: WireFrame) => void = () => undefined;
-  capabilities(): PayloadOf<'session.capabilities'> {
-    return { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: {} };
-  }
-  catalog(): PayloadOf<'tool.catalog.publish'> {
-    return { tools: [] };
-  }
-  commands(): PayloadOf<'agent.commands.publish'> {
-    return { commands: [] };
-  }
-  agentState(): string {
-    return 'idle';
+  constructor() {
+    super(SID, { features: {} });
   }
   handle(frame: Frame): void {
     if (frame.type !== 'control.prompt.request') return;
