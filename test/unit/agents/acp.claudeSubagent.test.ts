@@ -17,6 +17,7 @@ import { attachObservationPolicy } from '../../../src/tools/ledger/policy';
 import { MockModelServer } from '../../support/mockModel/server';
 import { claude, installAnthropic, lastUserText } from '../../support/mockModel/anthropic';
 import { RecordingHost } from '../../support/recordingHost';
+import { claudeEnv } from '../../support/mockModel/claudeEnv';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -52,16 +53,9 @@ describe('ACP adapter against the real claude-agent-acp: a subagent', function (
     attachObservationPolicy(events);
     const preset = ACP_PRESETS['claude-agent-acp'];
     const env = {
-      HOME: path.join(dir, 'home'),
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: 'dummy',
-      // Claude refuses bypass-style permissions as root outside a sandbox; tests only.
+      ...claudeEnv(server.url, path.join(dir, 'home')),
+      // Claude refuses bypass-style permissions outside a sandbox; these tests always say they are in one.
       IS_SANDBOX: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      CLAUDE_CODE_MAX_RETRIES: '0',
     };
     adapter = new AcpAdapter({ id: preset.id, displayName: preset.displayName, command: path.join(ROOT, 'node_modules/.bin/claude-agent-acp'), args: preset.args, env, fs: { backend: new NodeFsBackend([ws]), events }, killGraceMs: 2000 });
     host = new RecordingHost(ws, allowOnce);

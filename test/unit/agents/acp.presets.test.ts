@@ -20,6 +20,7 @@ import { claude, installAnthropic } from '../../support/mockModel/anthropic';
 import { installOpenAIResponses, responses } from '../../support/mockModel/openaiResponses';
 import { RecordingHost } from '../../support/recordingHost';
 import { PERMISSION_VALUES } from '../../../src/session/permissions';
+import { claudeEnv } from '../../support/mockModel/claudeEnv';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BWRAP_DIR = path.join(ROOT, 'node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/codex-resources');
@@ -48,16 +49,9 @@ const AGENTS: Agent[] = [
     preset: 'claude-agent-acp',
     bin: 'claude-agent-acp',
     env: (dir, url) => ({
-      HOME: path.join(dir, 'home'),
-      ANTHROPIC_BASE_URL: url,
-      ANTHROPIC_API_KEY: 'dummy',
-      // Claude refuses bypass-style permissions as root outside a sandbox; tests only.
+      ...claudeEnv(url, path.join(dir, 'home')),
+      // Claude refuses bypass-style permissions outside a sandbox; these tests always say they are in one.
       IS_SANDBOX: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      CLAUDE_CODE_MAX_RETRIES: '0',
     }),
     install: (s) => {
       const key = installAnthropic(s);

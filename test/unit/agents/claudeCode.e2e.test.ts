@@ -17,25 +17,10 @@ import { hostPermissionBroker } from '../../../src/host/permissions';
 import { BuiltinAgent } from '../../../src/agents/builtin/agent';
 import { MockModelServer, type MockRequest } from '../../support/mockModel/server';
 import { claude, installAnthropic, lastUserText, type AnthropicReply } from '../../support/mockModel/anthropic';
+import { claudeEnv } from '../../support/mockModel/claudeEnv';
 
 const MASTER_FEATURES = { thinking_stream: true, tool_streaming: true, subagent: true, subagent_context: true, context_compaction: true, plan_mode: true };
 
-/** Claude Code's environment for an offline run against the mock (agent-clis-offline.md). */
-function claudeEnv(baseUrl: string, home: string): Record<string, string> {
-  const env: Record<string, string> = {
-    HOME: home,
-    ANTHROPIC_BASE_URL: baseUrl,
-    ANTHROPIC_API_KEY: 'dummy',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    CLAUDE_CODE_MAX_RETRIES: '0',
-  };
-  // As root the CLI refuses some modes outside a sandbox; only tests set this.
-  if (process.getuid?.() === 0) env.IS_SANDBOX = '1';
-  return env;
-}
 
 /** `none`: leave the question open (the user walked away). */
 type Answer = 'allow' | 'deny' | 'allow_session' | 'none';

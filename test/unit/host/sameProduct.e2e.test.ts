@@ -32,6 +32,7 @@ import { ClaudeCodeAdapter } from '../../../src/agents/claudeCode';
 import type { AgentChoice } from '../../../src/host/agentChoice';
 import { MockModelServer } from '../../support/mockModel/server';
 import { ANTHROPIC_MESSAGES as ANTHROPIC, claude, installAnthropic } from '../../support/mockModel/anthropic';
+import { claudeEnv } from '../../support/mockModel/claudeEnv';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -211,22 +212,6 @@ async function assertFullTranscript(page: Page, want: { prompts: string[]; invoc
   assert.deepEqual({ missingPrompts: want.prompts.filter((p) => !s.text.includes(p)), missingTools: want.invocations.filter((id) => !s.invocations.includes(id)) }, { missingPrompts: [], missingTools: [] }, what);
 }
 
-/** The environment Claude Code needs to talk to the mock model offline (docs: agent CLIs offline). */
-function claudeEnv(baseUrl: string, home: string): Record<string, string> {
-  const env: Record<string, string> = {
-    HOME: home,
-    ANTHROPIC_BASE_URL: baseUrl,
-    ANTHROPIC_API_KEY: 'dummy',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    CLAUDE_CODE_MAX_RETRIES: '0',
-  };
-  // As root the CLI refuses some modes outside a sandbox; only tests set this.
-  if (process.getuid?.() === 0) env.IS_SANDBOX = '1';
-  return env;
-}
 
 /** Send a prompt as this master, answer its one PERMISSION ask with `answer`, wait for the turn's end. */
 async function promptAnswering(m: RawMaster, prompt: string, answer: string): Promise<void> {
