@@ -11,6 +11,7 @@ import type { FeatureSet } from '../protocol/capabilities';
 import type { AgentModeName } from '../protocol/common';
 import type { PermissionPolicy, PermissionQuestion, PermissionVerdict } from './permissions';
 import type { CatalogDiagnostic, CatalogTool, CommandEntry, ContextFile, FileReferenceEntry } from '../protocol/payloadTypes';
+import type { ContextFileSource } from './contextFiles';
 
 /** What an adapter emits: a frame without its envelope. */
 export type AgentEvent = { [T in FrameType]: { type: T; payload: PayloadOf<T>; metadata?: Metadata } }[FrameType];
@@ -96,6 +97,13 @@ export interface AgentHost {
    * `mode_switch`, and the next `session.turn.start` carries it (§6.3.2). Optional for hosts.
    */
   reportMode?(mode: AgentModeName): void;
+  /**
+   * Reads the prompt's `context_files` (§6.1.1) and `binary_ref` files (§5.3.1) by URL, bound to
+   * this session (src/session/contextFiles.ts). The engine always sets it (a host without a file
+   * store gets `noContextFiles`, which refuses every URL with a ContextFileError); optional only so
+   * hand-made test hosts need not. Adapters: `host.contextFiles ?? noContextFiles`.
+   */
+  readonly contextFiles?: ContextFileSource;
 }
 
 export interface AgentAdapter {

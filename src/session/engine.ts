@@ -6,6 +6,7 @@
 // non-fatal `session.error` frames.
 import type { PromptAdmission } from './admission';
 import type { AgentAdapter, AgentCapabilities, AgentEvent, AgentHost, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, InteractionAnswer, TurnOutcome } from './agentAdapter';
+import { noContextFiles, type ContextFileSource } from './contextFiles';
 import { FrameFactory, newId } from '../protocol/build';
 import { decodePrompt, literalText } from '../protocol/fileReference';
 import type { AgentModeName } from '../protocol/common';
@@ -63,6 +64,8 @@ export interface AgentSessionOptions {
   toolRecheckMs?: number;
   /** §16.1 fuzzy file search; when given, `file_search_fuzzy` is announced. */
   fileSearch?: (query: PayloadOf<'control.file.search'>, signal: AbortSignal) => Promise<PayloadOf<'session.file.candidates'>>;
+  /** Where adapters read `context_files` and `binary_ref` files (contextFiles.ts); default: refuse all. */
+  contextFiles?: ContextFileSource;
 }
 
 interface ActiveTurn {
@@ -544,6 +547,7 @@ export class AgentSession implements HubSessionSource {
         }),
       policy: this.permissions.policy,
       reportMode: (mode) => this.adoptAgentMode(mode),
+      contextFiles: this.options.contextFiles ?? noContextFiles,
     };
   }
 

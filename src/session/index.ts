@@ -12,4 +12,5 @@ export * from './usage';
 export * from './capabilities';
 export { TurnStream } from './turnStream';
 export * from './agentAdapter';
+export * from './contextFiles';
 export * from './permissions';
