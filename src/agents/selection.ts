@@ -43,18 +43,23 @@ interface KnownCli {
   command: string;
   args: string[];
   npmPackage: string;
-  /** Environment variable that names the executable explicitly. */
+  /** Environment variable that names the executable (a fallback under the setting, decision 380). */
   pathVar?: string;
+  /** The `<name>` of its `rawp.agents.<name>.path` setting. */
+  settingName: string;
   versionArgs?: string[];
   single_turn_process?: boolean;
   resume_flag?: string;
 }
 
 const CLIS: KnownCli[] = [
-  { id: 'claude-code', displayName: 'Claude Code', command: 'claude', args: [], npmPackage: '@anthropic-ai/claude-code', pathVar: 'RAWP_CLAUDE_PATH', versionArgs: ['--version'] },
-  { id: 'codex', displayName: 'Codex', command: 'codex', args: [], npmPackage: '@openai/codex', pathVar: 'RAWP_CODEX_PATH', versionArgs: ['--version'], single_turn_process: true, resume_flag: 'resume {session_id}' },
-  ...Object.values(ACP_PRESETS).map((p) => ({ id: p.id, displayName: p.displayName, command: p.command, args: p.args, npmPackage: p.npmPackage ?? p.command, versionArgs: p.versionArgs })),
+  { id: 'claude-code', displayName: 'Claude Code', command: 'claude', args: [], npmPackage: '@anthropic-ai/claude-code', pathVar: 'RAWP_CLAUDE_PATH', settingName: 'claude', versionArgs: ['--version'] },
+  { id: 'codex', displayName: 'Codex', command: 'codex', args: [], npmPackage: '@openai/codex', pathVar: 'RAWP_CODEX_PATH', settingName: 'codex', versionArgs: ['--version'], single_turn_process: true, resume_flag: 'resume {session_id}' },
+  ...Object.entries(ACP_PRESETS).map(([name, p]) => ({ id: p.id, displayName: p.displayName, command: p.command, args: p.args, npmPackage: p.npmPackage ?? p.command, versionArgs: p.versionArgs, settingName: name })),
 ];
+
+/** The agents that have a `rawp.agents.<name>.path` setting: `<name>` -> agent id. */
+export const AGENT_PATH_SETTINGS: ReadonlyArray<{ name: string; id: string; command: string }> = CLIS.map((c) => ({ name: c.settingName, id: c.id, command: c.command }));
 
 /** The order in which an available agent is picked when nothing was asked for. */
 export const PREFERENCE = ['claude-code', 'codex', 'acp:gemini', 'acp:claude-agent-acp', 'acp:claude-code-acp', 'acp:codex-acp', 'openai'];
@@ -63,6 +68,10 @@ export interface DetectOptions {
   env?: NodeJS.ProcessEnv;
   /** Searched before PATH (e.g. the extension's own node_modules/.bin). */
   binDirs?: string[];
+  /** Searched after PATH: the login shell's PATH and the common install places (src/host/agentDiscovery). */
+  fallbackDirs?: string[];
+  /** Executables the user named, by setting name (`rawp.agents.<name>.path`); they win over everything. */
+  paths?: Record<string, string | undefined>;
   /** The OpenAI-compatible endpoint, when configured. The key comes from the environment. */
   openai?: { baseUrl?: string; model?: string };
   /** Extra ACP agents configured by command line ("my-agent --acp"). */
@@ -92,10 +101,16 @@ async function detectCli(cli: KnownCli, opts: DetectOptions, env: NodeJS.Process
     status: 'unavailable',
     ...(cli.single_turn_process ? { single_turn_process: true, resume_flag: cli.resume_flag } : {}),
   };
-  const explicit = cli.pathVar ? env[cli.pathVar] : undefined;
-  const exe = explicit ? (isExecutableFile(explicit) ? explicit : undefined) : findExecutable(cli.command, opts.binDirs ?? [], env);
+  // The setting wins; the older environment variable still works under it (decision 380).
+  const setting = opts.paths?.[cli.settingName]?.trim();
+  const fromEnv = cli.pathVar ? env[cli.pathVar] : undefined;
+  const explicit = setting || fromEnv;
+  const exe = explicit ? (isExecutableFile(explicit) ? path.resolve(explicit) : undefined) : findExecutable(cli.command, opts.binDirs ?? [], env, opts.fallbackDirs ?? []);
   if (!exe) {
-    const reason = explicit ? `${cli.pathVar}=${explicit} is not an executable file` : `\`${cli.command}\` not found on PATH; install it with \`npm i -g ${cli.npmPackage}\``;
+    const named = setting ? `the setting rawp.agents.${cli.settingName}.path (${setting})` : `${cli.pathVar}=${fromEnv}`;
+    const reason = explicit
+      ? `${named} is not an executable file`
+      : `\`${cli.command}\` not found on PATH${opts.fallbackDirs?.length ? ', in your login shell or the usual install folders' : ''}; install it with \`npm i -g ${cli.npmPackage}\` or set rawp.agents.${cli.settingName}.path`;
     return { ...base, reason };
   }
   const version = packageVersion(exe, cli.npmPackage) ?? (cli.versionArgs ? await askVersion(exe, cli.versionArgs, env, opts.versionTimeoutMs ?? 5000) : undefined);
@@ -109,7 +124,7 @@ async function detectAcpCommand(line: string, opts: DetectOptions, env: NodeJS.P
   } catch (e) {
     return { id: `acp:${line}`, displayName: `ACP agent (${line})`, adapter_type: 'process', status: 'unavailable', reason: (e as Error).message };
   }
-  const exe = findExecutable(spec.command, opts.binDirs ?? [], env);
+  const exe = findExecutable(spec.command, opts.binDirs ?? [], env, opts.fallbackDirs ?? []);
   if (!exe) return { id: spec.id, displayName: spec.displayName, adapter_type: 'process', status: 'unavailable', reason: `\`${spec.command}\` not found on PATH` };
   return { id: spec.id, displayName: spec.displayName, adapter_type: 'process', status: 'available', command: exe, args: spec.args };
 }
@@ -126,11 +141,11 @@ function openaiCandidate(cfg: DetectOptions['openai'], env: NodeJS.ProcessEnv): 
   return { ...base, displayName: name, status: 'available' };
 }
 
-/** An executable named `name`: a path as given, else the first hit in `dirs` then PATH. */
-export function findExecutable(name: string, dirs: readonly string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
+/** An executable named `name`: a path as given, else the first hit in `dirs`, PATH, then `after`. */
+export function findExecutable(name: string, dirs: readonly string[], env: NodeJS.ProcessEnv = process.env, after: readonly string[] = []): string | undefined {
   if (name.includes('/') || name.includes(path.sep)) return isExecutableFile(name) ? path.resolve(name) : undefined;
   const pathDirs = (env.PATH ?? '').split(path.delimiter).filter(Boolean);
-  for (const d of [...dirs, ...pathDirs]) {
+  for (const d of [...dirs, ...pathDirs, ...after]) {
     const candidate = path.join(d, name);
     if (isExecutableFile(candidate)) return candidate;
   }

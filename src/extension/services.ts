@@ -75,6 +75,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     logger,
     openai: async () => ({ ...settings.openai(), apiKey: await secrets.apiKey('openai') }),
     apiKey: (provider) => secrets.apiKey(provider),
+    agentPaths: settings.agentPaths,
   });
   const agents = () => catalog.choices();
   const host = new SessionHost({

@@ -30,5 +30,15 @@ export const settings = {
     allowedOrigins: cfg().get<string[]>('remote.allowedOrigins', []),
     allowInsecure: cfg().get<boolean>('remote.allowInsecure', false),
   }),
+  /** `rawp.agents.<name>.path`, by name (decision 380); empty ones left out. */
+  agentPaths: (): Record<string, string> => {
+    const all = cfg().get<Record<string, unknown>>('agents', {});
+    const out: Record<string, string> = {};
+    for (const [name, v] of Object.entries(all ?? {})) {
+      const p = typeof v === 'object' && v !== null ? (v as { path?: unknown }).path : undefined;
+      if (typeof p === 'string' && p.trim()) out[name] = p.trim();
+    }
+    return out;
+  },
   openai: () => ({ baseUrl: cfg().get<string>('openai.baseUrl', ''), model: cfg().get<string>('openai.model', '') }),
 };

@@ -26,6 +26,8 @@ export function wire(context: vscode.ExtensionContext, logger: Logger, status: S
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('rawp.chat.enterSends')) services.controller.postSettings();
+      // A path set or changed: look again, and the agent lists follow (decision 380).
+      if (e.affectsConfiguration('rawp.agents')) void services.catalog.detect(true).then(() => services.controller.refreshLists());
     }),
     services.host.onEvent((e) => {
       if (e.kind === 'sessions') void refreshStatus();

@@ -9,6 +9,7 @@ import { createAgent, detectAgents, PREFERENCE, type AgentCandidate } from '../a
 import type { Logger } from '../session/ports';
 import type { SharedToolState } from '../tools/toolkit';
 import type { AgentChoice } from './agentChoice';
+import { discoverAgentDirs, type DiscoveryOptions } from './agentDiscovery';
 
 export interface AgentSources {
   /** Tool state every built-in session shares (one ledger, one rule store, the VS Code FsBackend). */
@@ -18,6 +19,10 @@ export interface AgentSources {
   openai: () => Promise<{ baseUrl?: string; model?: string; apiKey?: string }>;
   /** Provider API keys kept in SecretStorage, handed to agent processes as their usual variables. */
   apiKey: (provider: 'anthropic' | 'openai' | 'gemini') => PromiseLike<string | undefined>;
+  /** `rawp.agents.<name>.path` settings, by name (decision 380). */
+  agentPaths?: () => Record<string, string | undefined>;
+  /** How the login shell and the install folders are searched (tests; default: the real ones). */
+  discovery?: DiscoveryOptions;
   logger: Logger;
 }
 
@@ -42,8 +47,13 @@ export class AgentCatalog {
         this.openai = openai;
         const keys = { ANTHROPIC_API_KEY: await this.src.apiKey('anthropic'), OPENAI_API_KEY: await this.src.apiKey('openai'), GEMINI_API_KEY: await this.src.apiKey('gemini') };
         this.env = Object.fromEntries(Object.entries(keys).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].length > 0));
-        const env = openai.apiKey ? { ...process.env, [OPENAI_ENV_KEY]: openai.apiKey } : process.env;
-        this.candidates = await detectAgents({ env, openai: { baseUrl: openai.baseUrl, model: openai.model } });
+        const baseEnv = this.src.discovery?.env ?? process.env;
+        const env = openai.apiKey ? { ...baseEnv, [OPENAI_ENV_KEY]: openai.apiKey } : baseEnv;
+        // The login shell runs here, in the background after activation, never before it returns.
+        const found = await discoverAgentDirs({ ...this.src.discovery, env: baseEnv });
+        if (found.loginShell && !found.loginShell.ok) this.src.logger.info(`login shell PATH not used: ${found.loginShell.detail}`);
+        if (found.fallbackDirs.length > 0) this.env.PATH = found.agentPath;
+        this.candidates = await detectAgents({ env, openai: { baseUrl: openai.baseUrl, model: openai.model }, fallbackDirs: found.fallbackDirs, paths: this.src.agentPaths?.() ?? {} });
         const available = this.candidates.filter((c) => c.status === 'available').map((c) => c.id);
         this.src.logger.info(`agents available: ${available.join(', ')}`);
       } catch (e) {

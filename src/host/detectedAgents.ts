@@ -4,22 +4,29 @@
 // (issue 12 #5). A name that cannot run is an error, never a silent fallback.
 import { chooseAgent, createAgent, detectAgents, type AgentCandidate } from '../agents/selection';
 import type { AgentChoice } from './agentChoice';
+import { discoverAgentDirs, type DiscoveryOptions } from './agentDiscovery';
 
 export interface DetectedAgentsOptions {
   openai: { baseUrl?: string; model?: string };
   /** ACP command lines the operator configured (never a master's). */
   acpCommands: string[];
+  /** The login shell and the usual install folders (decision 380); default: the real ones. */
+  discovery?: DiscoveryOptions;
 }
 
 export class DetectedAgents {
   private candidates?: Promise<AgentCandidate[]>;
   private known: AgentCandidate[] = [];
+  private env: Record<string, string> = {};
 
   constructor(private readonly o: DetectedAgentsOptions) {}
 
   /** The id of the agent `requested` names (detecting once); throws why it cannot run. */
   async resolve(requested: string): Promise<string> {
-    this.candidates ??= detectAgents({ openai: this.o.openai, acpCommands: this.o.acpCommands });
+    this.candidates ??= discoverAgentDirs(this.o.discovery).then((found) => {
+      if (found.fallbackDirs.length > 0) this.env = { PATH: found.agentPath };
+      return detectAgents({ openai: this.o.openai, acpCommands: this.o.acpCommands, fallbackDirs: found.fallbackDirs, ...(this.o.discovery?.env ? { env: this.o.discovery.env } : {}) });
+    });
     this.known = await this.candidates;
     const choice = chooseAgent(this.known, { requested });
     if (!choice.ok) throw new Error(choice.error);
@@ -33,7 +40,7 @@ export class DetectedAgents {
       available: c.status === 'available',
       ...(c.status !== 'available' ? { unavailable_reason: c.reason ?? 'not available' } : {}),
       rank: 0,
-      create: (options) => createAgent(c, { openai: this.o.openai, ...(options?.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {}) }),
+      create: (options) => createAgent(c, { openai: this.o.openai, env: this.env, ...(options?.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {}) }),
     }));
   }
 }
