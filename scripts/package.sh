@@ -11,7 +11,8 @@ out="${RAWP_VSIX:-$root/rawp-vscode.vsix}"
 stage="$root/.cache/vsix-stage.$$"
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/media"
-cp package.json README.md LICENSE .vscodeignore "$stage/"
+cp package.json package.nls.json package.nls.ko.json README.md LICENSE .vscodeignore "$stage/"
+cp -r l10n "$stage/"
 cp media/icon.png media/activity.svg "$stage/media/"
 # The build reads sources relative to its working directory: link them in for the build only.
 for d in src webview-ui node_modules tsconfig.json esbuild.config.mjs; do ln -s "$root/$d" "$stage/$d"; done

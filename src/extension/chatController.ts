@@ -10,6 +10,7 @@ import { hostMessage, parseWebviewMessage, type AgentSummary, type HostMessage, 
 import type { Connection, WireFrame } from '../session/connection';
 import type { Logger } from '../session/ports';
 import { LOCAL_VIEW_FEATURES, type SessionHost } from '../host/sessionHost';
+import { englishWords, type Words } from './words';
 
 export interface HostActions {
   openFile(path: string, line?: number): Promise<void>;
@@ -32,6 +33,8 @@ export interface ChatControllerOptions {
   restored?: Promise<unknown>;
   /** Settles when the agent list is complete (the view's agent list is sent again then). */
   agentsChanged?: Promise<void>;
+  /** Localised words of the notices (`vscode.l10n` in the editor; English by default). */
+  l10n?: Words;
 }
 
 /** Frames per `frames` message when a transcript is replayed. */
@@ -47,7 +50,10 @@ export class ChatController {
   private starting?: Promise<string | undefined>;
   private readonly changeListeners = new Set<() => void>();
 
+  private readonly l10n: Words;
+
   constructor(private readonly o: ChatControllerOptions) {
+    this.l10n = o.l10n ?? englishWords;
     void o.agentsChanged?.then(() => this.postLists());
     o.host.onEvent((e) => {
       if (e.kind === 'sessions') this.postLists();
@@ -128,7 +134,7 @@ export class ChatController {
       case 'attach.copyUrl':
         return this.o.actions.copyAttachUrl(m.payload.session_id);
       case 'permissionRule.revoke':
-        if (!this.o.actions.revokeRule(m.payload.rule_id)) this.notice('warning', 'That rule no longer exists.');
+        if (!this.o.actions.revokeRule(m.payload.rule_id)) this.notice('warning', this.l10n.t('That rule no longer exists.'));
         this.postSettings();
         return;
       case 'clipboard.write':
@@ -167,7 +173,7 @@ export class ChatController {
   private fromView(frame: Record<string, unknown>): void {
     const conn = this.conn;
     if (!conn) {
-      this.notice('warning', this.o.blocked() ?? 'No session is open. Start one with “New Session”.');
+      this.notice('warning', this.o.blocked() ?? this.l10n.t('No session is open. Start one with “New Session”.'));
       return;
     }
     // Prompts are admitted by the host for every connection alike (slash commands, the queue);
@@ -191,7 +197,7 @@ export class ChatController {
   switchTo(session_id: string): void {
     const parts = this.o.host.replay(session_id);
     if (!parts || !this.o.host.has(session_id)) {
-      this.notice('warning', `There is no session ${session_id}.`);
+      this.notice('warning', this.l10n.t('There is no session {0}.', session_id));
       return;
     }
     this.active = session_id;
@@ -252,11 +258,11 @@ export class ChatController {
 
   pickAgent(agent_id: string): void {
     const agent = this.o.agents().find((a) => a.id === agent_id);
-    if (!agent) return this.notice('error', `Unknown agent ${agent_id}.`);
-    if (!agent.available) return this.notice('warning', `${agent.name} cannot run: ${agent.unavailable_reason ?? 'not available'}.`);
+    if (!agent) return this.notice('error', this.l10n.t('Unknown agent {0}.', agent_id));
+    if (!agent.available) return this.notice('warning', this.l10n.t('{0} cannot run: {1}.', agent.name, agent.unavailable_reason ?? this.l10n.t('not available')));
     this.selectedAgent = agent_id;
     this.postLists();
-    this.notice('info', `New sessions use ${agent.name}.`);
+    this.notice('info', this.l10n.t('New sessions use {0}.', agent.name));
   }
 
   notice(level: 'info' | 'warning' | 'error', message: string): void {

@@ -32,6 +32,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     this.lastHtml = webviewHtml({
       cspSource: view.webview.cspSource,
       nonce: newNonce(),
+      locale: vscode.env.language,
       scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
       ...(existsSync(css.fsPath) ? { styleUri: view.webview.asWebviewUri(css).toString() } : {}),
     });

@@ -51,7 +51,7 @@ function diskRoots(): string[] {
 }
 
 export function createServices(context: vscode.ExtensionContext, logger: Logger): Services {
-  const blocked = () => restrictedReason() ?? (roots().length === 0 ? 'Open a folder to start a session: agents work inside a workspace folder.' : undefined);
+  const blocked = () => restrictedReason() ?? (roots().length === 0 ? vscode.l10n.t('Open a folder to start a session: agents work inside a workspace folder.') : undefined);
   const rulesFile = join(context.globalStorageUri.fsPath, 'permission-rules.json');
   let shared: SharedToolState | undefined;
   let backend: VscodeFsBackend | undefined;
@@ -103,6 +103,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
   const before = new BeforeContentProvider();
   const controller = new ChatController({
     host,
+    l10n: vscode.l10n,
     logger,
     blocked,
     restored,

@@ -14,7 +14,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   update(s: StatusInput): void {
-    const { text, tooltip } = statusText(s);
+    const { text, tooltip } = statusText(s, vscode.l10n);
     this.item.text = text;
     this.item.tooltip = tooltip;
   }

@@ -9,6 +9,9 @@ export interface WebviewHtmlInput {
   nonce: string;
   scriptUri: string;
   styleUri?: string;
+  /** VS Code's display language (`vscode.env.language`, e.g. `en`, `ko`): the view's words follow it
+   *  (decision 370). Only a language tag's characters reach the page. */
+  locale?: string;
 }
 
 export function newNonce(): string {
@@ -27,9 +30,10 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 
 export function webviewHtml(input: WebviewHtmlInput): string {
   const csp = contentSecurityPolicy(input.cspSource, input.nonce);
+  const locale = (input.locale ?? 'en').replace(/[^A-Za-z0-9-]/g, '').slice(0, 35) || 'en';
   const style = input.styleUri ? `\n  <link rel="stylesheet" href="${escapeAttr(input.styleUri)}">` : '';
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${locale}">
 <head>
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
@@ -37,7 +41,7 @@ export function webviewHtml(input: WebviewHtmlInput): string {
   <title>RAWP Chat</title>
 </head>
 <body>
-  <div id="root"></div>
+  <div id="root" data-locale="${locale}"></div>
   <script nonce="${escapeAttr(input.nonce)}" src="${escapeAttr(input.scriptUri)}"></script>
 </body>
 </html>`;

@@ -12,6 +12,7 @@ import type { Transport } from './transport/types';
 import { VsCodeTransport, type VsCodeApi } from './transport/vscode';
 import { WebSocketTransport } from './transport/websocket';
 import { App } from './view/app';
+import { resolveLocale, setLocale } from './i18n';
 
 declare global {
   interface Window {
@@ -55,6 +56,12 @@ function pickTransport(root: HTMLElement): Transport {
 
 const root = document.getElementById('root');
 if (root) {
+  // Inside VS Code the host names its display language (data-locale); the browser master and the
+  // fixture pages follow the browser's languages (decision 370).
+  const declared = root.dataset.locale;
+  const chosen = resolveLocale(declared ? [declared] : [...(navigator.languages ?? []), navigator.language]);
+  setLocale(chosen);
+  document.documentElement.lang = chosen;
   const store = new ChatStore(pickTransport(root));
   window.rawpStore = store;
   render(<App store={store} />, root);

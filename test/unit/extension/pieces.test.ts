@@ -46,7 +46,7 @@ describe('extension: webview HTML', () => {
 
 describe('extension: status text', () => {
   it('says the agent state and the attached masters', () => {
-    assert.match(statusText({ agentName: 'builtin', state: 'awaiting_input', masters: 2, shared: true }).text, /builtin: awaiting input .*2$/);
+    assert.match(statusText({ agentName: 'builtin', state: 'awaiting_input', masters: 2, shared: true }).text, /builtin: waiting for you .*2$/);
     assert.doesNotMatch(statusText({ agentName: 'builtin', state: 'idle', masters: 0, shared: false }).text, /broadcast/);
   });
 
