@@ -16,7 +16,7 @@ import type { Todo } from '../../tools/todoStore';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import type { FsBackend } from '../../workspace/fsBackend';
 import { CONNECT_HELP, GRAMMAR_HELP, parseRequests, referencePlaceholder, stripPlaceholderMarks, type BuiltinRequest } from './grammar';
-import { failure, fence, listReply } from './replies';
+import { failure, lineCount, listReply, plural } from './replies';
 import { TurnWriter } from './turnWriter';
 
 /** Subagents may nest this deep (a subagent's subagent, but no further). */
@@ -173,23 +173,24 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
         return true;
       case 'read': {
         const r = await call('Read', { file_path: req.path, ...(req.offset ? { offset: req.offset } : {}), ...(req.limit ? { limit: req.limit } : {}) });
-        writer.text(r.status === 'success' ? `\`${req.path}\`${r.truncated ? ' (truncated)' : ''}:\n${fence(String(r.output))}` : failure(`Reading \`${req.path}\``, r));
+        // Issue 15 Why 7: the Read card shows the contents; the reply does not repeat them.
+        writer.text(r.status === 'success' ? `Read \`${req.path}\` (${lineCount(String(r.output))}${r.truncated ? ', truncated' : ''}).` : failure(`Reading \`${req.path}\``, r));
         return r.status === 'success';
       }
       case 'find': {
         const r = await call('Grep', { pattern: req.pattern, output_mode: 'content', '-n': true, ...(req.path ? { path: req.path } : {}) });
         const body = String(r.output);
-        writer.text(r.status !== 'success' ? failure(`Searching for \`${req.pattern}\``, r) : body === '(no matches)' ? `No matches for \`${req.pattern}\`.` : `Matches for \`${req.pattern}\`:\n${fence(body)}`);
+        writer.text(r.status !== 'success' ? failure(`Searching for \`${req.pattern}\``, r) : body === '(no matches)' ? `No matches for \`${req.pattern}\`.` : `Found ${plural(lineCount(body, false), 'matching line')} for \`${req.pattern}\`.`);
         return r.status === 'success';
       }
       case 'files': {
         const r = await call('Glob', { pattern: req.pattern });
-        writer.text(r.status === 'success' ? listReply(`Files matching \`${req.pattern}\`:`, r.output, `No files match \`${req.pattern}\`.`) : failure('Glob', r));
+        writer.text(r.status === 'success' ? listReply(`\`${req.pattern}\``, r.output, `No files match \`${req.pattern}\`.`) : failure('Glob', r));
         return r.status === 'success';
       }
       case 'ls': {
         const r = await call('LS', { path: req.path });
-        writer.text(r.status === 'success' ? listReply(`\`${req.path}\`:`, r.output, `\`${req.path}\` is empty.`) : failure(`Listing \`${req.path}\``, r));
+        writer.text(r.status === 'success' ? listReply(`\`${req.path}\``, r.output, `\`${req.path}\` is empty.`) : failure(`Listing \`${req.path}\``, r));
         return r.status === 'success';
       }
       case 'replace':
@@ -207,9 +208,11 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
       }
       case 'run': {
         const r = await call('Bash', { command: req.command });
+        // Issue 15 Why 7: the Bash card shows the output (live, then as the result); the reply only says how it ended.
         const out = String(r.output);
-        const head = r.status === 'success' ? `\`${req.command}\` finished:` : r.status === 'timeout' ? `\`${req.command}\` timed out:` : r.status === 'cancelled' ? `\`${req.command}\` was cancelled.` : r.error_code === 'NONZERO_EXIT' ? `\`${req.command}\` failed:` : failure(`Running \`${req.command}\``, r);
-        writer.text(r.error_code && r.error_code !== 'NONZERO_EXIT' && r.status !== 'timeout' ? head : out.trim() ? `${head}\n${fence(out)}` : `${head} (no output)`);
+        const exit = /\(exit code (\S+)\)\s*$/.exec(out)?.[1];
+        const head = r.status === 'success' ? `\`${req.command}\` finished.` : r.status === 'timeout' ? `\`${req.command}\` timed out.` : r.status === 'cancelled' ? `\`${req.command}\` was cancelled.` : r.error_code === 'NONZERO_EXIT' ? `\`${req.command}\` failed${exit ? ` with exit code ${exit}` : ''}.` : failure(`Running \`${req.command}\``, r);
+        writer.text(r.status === 'success' && !out.trim() ? `\`${req.command}\` finished (no output).` : head);
         return r.status === 'success';
       }
       case 'todo': {
@@ -227,7 +230,8 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
       case 'delegate': {
         const r = await call('Task', { description: req.prompt.split('\n')[0].slice(0, 60), prompt: req.prompt, subagent_type: 'general-purpose' });
         const out = r.output as { status?: string; result?: string } | string;
-        writer.text(r.status === 'success' && typeof out === 'object' ? `The subagent finished:\n\n${out.result ?? ''}` : failure('The subagent', r));
+        // The Task card shows the subagent's answer; the reply does not repeat it.
+        writer.text(r.status === 'success' && typeof out === 'object' ? 'The subagent finished.' : failure('The subagent', r));
         return r.status === 'success';
       }
       case 'compact': {

@@ -5,6 +5,7 @@
 // appears, so a terminal shows the session live without redrawing.
 import { decodePrompt, literalText } from '../../protocol/fileReference';
 import { streamText } from '../../protocol/transcript/read';
+import { toolOutputPlan } from '../../protocol/transcript/toolOutput';
 import type { Transcript } from '../../protocol/transcript/state';
 import type { Block, InteractionBlock, TimelineEntry, ToolBlock } from '../../protocol/transcript/types';
 
@@ -86,6 +87,12 @@ function tool(items: Item[], b: ToolBlock, indent: string): void {
   if (b.subagent) for (const sb of b.subagent.blocks) block(items, sb, `${indent}    `);
   // A result synthesized on disconnect (§7.8.1) is not shown: the real one follows a reattach.
   if (b.result && !b.result.synthetic) {
+    // Issue 15 Why 7: output already printed live is not printed again as the result.
+    const shown = toolOutputPlan(b);
+    if (out && !(shown.stream && shown.result)) {
+      items.push({ key: `${b.key}:res`, text: `${indent}  ⎿ ${b.result.status}\n` });
+      return;
+    }
     const output = typeof b.result.output === 'string' ? b.result.output : JSON.stringify(b.result.output);
     items.push({ key: `${b.key}:res`, text: `${indent}  ⎿ ${b.result.status}: ${firstLines(output, indent)}\n` });
   }

@@ -12,3 +12,6 @@ export { createTranscript, currentTurn, type Transcript, type TranscriptOptions,
 export { applyFrame, applyFrames, applyParsed } from './reduce';
 export { finalize, unfinalize, CONNECTION_LOST, type FinalizeOptions } from './finalize';
 export { streamText, pendingInteractions, findTool, findInteraction, openTools } from './read';
+export { toolOutputPlan, streamedText, type ToolOutputPlan } from './toolOutput';
+export { PLAN_TOOLS } from './interactions';
+export { shownAsBlock } from './read';

@@ -5,8 +5,29 @@
 // no longer had it open (answered by another master, or its own timeout_sec ran out). Each retires
 // the card at once, so no view keeps live buttons that can only earn an UNKNOWN_INTERACTION error.
 import type { FrameOf } from '../frameTypes';
-import { append, containerOf, currentTurn, newKey, scopeOf, touch, type Transcript } from './state';
-import type { InteractionBlock, InteractionRetiredBy } from './types';
+import { append, containerOf, currentTurn, newKey, register, scopeOf, touch, type Container, type Transcript } from './state';
+import type { InteractionBlock, InteractionRetiredBy, TextBlock } from './types';
+
+/** Tools whose permission is the approval of the plan just shown (Claude Code's ExitPlanMode, §9.2). */
+export const PLAN_TOOLS: ReadonlySet<string> = new Set(['ExitPlanMode', 'exit_plan_mode']);
+
+/**
+ * §9.2: an agent shows a plan, then asks for its approval (YN; Claude Code asks the permission of
+ * ExitPlanMode). The question belongs to the latest plan of its container when nothing but tool
+ * calls came between: the plan then has one approval control (issue 15 Why 7), for every agent.
+ */
+function planAwaitingApproval(container: Container, block: InteractionBlock): TextBlock | undefined {
+  const req = block.request;
+  const approves = req.interaction_type === 'YN' || (req.interaction_type === 'PERMISSION' && req.context?.tool_name !== undefined && PLAN_TOOLS.has(req.context.tool_name));
+  if (!approves) return undefined;
+  // The question itself is the last block; walk back over tool calls only, and not far.
+  for (let i = container.blocks.length - 2, steps = 0; i >= 0 && steps < 8; i--, steps++) {
+    const b = container.blocks[i];
+    if (b.kind === 'plan') return b.approval === undefined ? b : undefined;
+    if (b.kind !== 'tool') return undefined;
+  }
+  return undefined;
+}
 
 type Answer = FrameOf<'control.interaction.response'> | FrameOf<'control.interaction.timeout'>;
 
@@ -17,7 +38,8 @@ export function onInteractionRequest(t: Transcript, frame: FrameOf<'agent.intera
   const id = frame.payload.interaction_id;
   if (t.idx.interactions.has(id)) return;
   const turnId = frame.turn_id ?? currentTurn(t)?.turnId;
-  const block = append(t, containerOf(t, frame), {
+  const container = containerOf(t, frame);
+  const block: InteractionBlock = append(t, container, {
     kind: 'interaction',
     key: newKey(t, 'interaction'),
     rev: 0,
@@ -30,6 +52,14 @@ export function onInteractionRequest(t: Transcript, frame: FrameOf<'agent.intera
   } satisfies InteractionBlock);
   t.idx.interactions.set(id, block);
   t.idx.pendingInteractions.add(block);
+  const plan = planAwaitingApproval(container, block);
+  if (plan) {
+    plan.approval = block;
+    block.planKey = plan.key;
+    // Changes of the answer re-render the plan that shows it.
+    register(t, block, plan.key);
+    touch(t, block.key);
+  }
   const early = t.idx.earlyAnswers.get(id);
   if (early) {
     t.idx.earlyAnswers.delete(id);

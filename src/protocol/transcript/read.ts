@@ -1,6 +1,6 @@
 // Small read helpers for renderers, so each does not re-implement them.
 import type { Transcript } from './state';
-import type { InteractionBlock, ToolBlock, ToolStreamType } from './types';
+import type { Block, InteractionBlock, TimelineEntry, ToolBlock, ToolStreamType } from './types';
 
 /** The streamed output of an invocation in `sequence` order, optionally of one stream type. */
 export function streamText(tool: ToolBlock, streamType?: ToolStreamType): string {
@@ -27,4 +27,9 @@ export function findInteraction(t: Transcript, interactionId: string): Interacti
 /** Tool calls still waiting for a result (§5.3). */
 export function openTools(t: Transcript): ToolBlock[] {
   return [...t.idx.openTools];
+}
+
+/** False for a block another block renders: a plan's approval question is shown inside the plan (§9.2). */
+export function shownAsBlock(entry: TimelineEntry | Block): boolean {
+  return !(entry.kind === 'interaction' && entry.planKey !== undefined);
 }

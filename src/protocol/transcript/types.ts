@@ -54,6 +54,9 @@ export interface TextBlock extends Node, Scoped {
   repaired: boolean;
   /** Closed by finalization (§7.8.1) rather than by `agent.text.done`; unfinalization reopens it. */
   finalized: boolean;
+  /** §9.2 the question that approves this plan (YN, or the permission of the plan tool): it is
+   *  rendered inside the plan, as the plan's one approval control, and not as a card of its own. */
+  approval?: InteractionBlock;
 }
 
 /** Replaces redacted thinking text: the raw text is never stored (§15.3). */
@@ -127,6 +130,8 @@ export interface InteractionBlock extends Node, Scoped {
   turnId?: string;
   /** Set when the question was retired without an answer from this view (status 'discarded'). */
   retiredBy?: InteractionRetiredBy;
+  /** §9.2 the key of the plan this question approves (see TextBlock.approval). */
+  planKey?: string;
 }
 
 export interface ErrorEntry {

@@ -59,13 +59,16 @@ describe('agents/builtin: the offline agent over the real tools', () => {
     assert.equal(req.payload.tool_name, 'Read');
     assert.equal(req.payload.input.file_path, 'src/a.ts');
     assert.equal(host.ofType('tool.invoke.result')[0].payload.output_type, 'file_content');
-    assert.match(lastText(), /1\texport const greeting = "hello";/);
+    assert.match(String(host.ofType('tool.invoke.result')[0].payload.output), /1\texport const greeting = "hello";/);
+    // Issue 15 Why 7: the contents are shown once, by the Read card; the reply only names the file.
+    assert.equal(lastText(), 'Read `src/a.ts` (2 lines).');
   });
 
   it('builtin grammar: "find <regex>" runs Grep', async () => {
     await run('find TODO:?');
     assert.equal(host.ofType('tool.invoke.request')[0].payload.tool_name, 'Grep');
-    assert.match(lastText(), /src\/a.ts:2:\/\/ TODO: more/);
+    assert.match(String(host.ofType('tool.invoke.result')[0].payload.output), /src\/a.ts:2:\/\/ TODO: more/);
+    assert.equal(lastText(), 'Found 1 matching line for `TODO:?`.', 'issue 15 Why 7: the matches are shown once, by the Grep card');
   });
 
   it('read-before-write: "replace `a` with `b` in <path>" reads first, asks permission, edits, and says so', async () => {
@@ -94,7 +97,10 @@ describe('agents/builtin: the offline agent over the real tools', () => {
     await run('run `echo one; echo two >&2`');
     const streams = host.ofType('tool.invoke.stream');
     assert.deepEqual(streams.map((s) => [s.payload.stream_type, s.payload.sequence]), [['stdout', 0], ['stderr', 1]]);
-    assert.match(lastText(), /finished:\n```\none\ntwo\n```/);
+    assert.match(String(host.ofType('tool.invoke.result')[0].payload.output), /one\ntwo/);
+    assert.equal(lastText(), '`echo one; echo two >&2` finished.', 'issue 15 Why 7: the output is shown once, by the Bash card');
+    await run('run `echo three; exit 3`');
+    assert.equal(lastText(), '`echo three; exit 3` failed with exit code 3.');
   });
 
   it('§6.1.2 a cancelled turn stops the running command and ends cancelled', async () => {
@@ -167,7 +173,8 @@ describe('agents/builtin: the offline agent over the real tools', () => {
     assert.equal(host.events[iEnded + 1], taskResult, '§10.3.2 right before the result');
     assert.equal(taskResult.payload.output_type, 'agent_result');
     assert.equal(host.ofType('agent.subagent.ended')[0].payload.status, 'completed');
-    assert.match(lastText(), /The subagent finished:\n\nMatches for `greeting`/);
+    assert.equal(lastText(), 'The subagent finished.', 'issue 15 Why 7: its answer is shown once, by the Task card');
+    assert.match(JSON.stringify(taskResult.payload.output), /Found 1 matching line for `greeting`/);
   });
 
   it('§7.2.1 "/compact" reports session.compacted with honest zero token counts', async () => {

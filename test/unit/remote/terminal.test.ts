@@ -54,6 +54,7 @@ describe('remote/terminal master: answers and printing', () => {
     f(buildFrame('tool.invoke.result', { invocation_id: 'b1', tool_name: 'Bash', status: 'success', output: 'a', output_type: 'text' }, ctx) as Frame);
     f(buildFrame('session.turn.end', { turn_id: T, stop_reason: 'end_turn' }, ctx) as Frame);
     assert.equal(out, transcriptText(t));
-    assert.match(out, /› hi\nHello\n⚙ Bash \{"command":"ls"\}\n {2}│ a\n {2}⎿ success: a\n— turn 0 ended: end_turn\n$/);
+    // Issue 15 Why 7: the output printed live is not printed again with the result.
+    assert.match(out, /› hi\nHello\n⚙ Bash \{"command":"ls"\}\n {2}│ a\n {2}⎿ success\n— turn 0 ended: end_turn\n$/);
   });
 });

@@ -237,24 +237,25 @@ describe('webview in Chromium: rendering', function () {
     });
 
     it('§4.3.1 shows all five interaction types with a countdown, risk badges and the default value', async () => {
+      // Issue 15 Why 7: the plan's YN approval is shown inside the plan, not as a fifth card.
       const cards = page.locator('.interaction');
-      assert.equal(await cards.count(), 5);
+      assert.equal(await cards.count(), 4);
       for (const type of ['YN', 'SELECT', 'MULTI_SELECT', 'TEXT_INPUT', 'PERMISSION']) {
-        const c = page.locator(`.interaction.type-${type}`);
+        const c = page.locator(type === 'YN' ? '.plan-block .plan-approval' : `.interaction.type-${type}`);
         assert.match(await c.locator('[role=timer]').innerText(), /[45]:\d\d left/, `${type} countdown`);
       }
       const perm = page.locator('.interaction.type-PERMISSION');
       assert.deepEqual(await perm.locator('.interaction-buttons > button').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.value)), ['allow_once', 'allow_session', 'allow_always', 'reject']);
       assert.match(await perm.locator('button[data-value="reject"]').innerText(), /Reject\s*safe\s*default/);
       assert.match(await perm.locator('[role=timer]').innerText(), /then rejected/);
-      assert.match(await page.locator('.interaction.type-YN [role=timer]').innerText(), /then “Reject”/);
+      assert.match(await page.locator('.plan-approval [role=timer]').innerText(), /then “Reject”/);
       assert.match(await page.locator('.interaction.type-SELECT label', { hasText: 'dev' }).innerText(), /dangerous/);
       assert.equal(await page.locator('.interaction.type-TEXT_INPUT textarea').inputValue(), 'fix: token check');
       await page.screenshot({ path: join(RESULTS_DIR, 'webview-interactions.png'), fullPage: true });
     });
 
     it('§6.2.1 answering each type sends the matching control.interaction.response', async () => {
-      await page.locator('.plan-block button', { hasText: 'Approve plan' }).click();
+      await page.locator('.plan-block .plan-approval button[data-value="yes"]').click();
       await page.locator('.interaction.type-SELECT label', { hasText: 'dev' }).locator('input').check();
       await page.locator('.interaction.type-SELECT button[type=submit]').click();
       await page.locator('.interaction.type-MULTI_SELECT label', { hasText: 'Lint' }).locator('input').check();
@@ -262,9 +263,9 @@ describe('webview in Chromium: rendering', function () {
       await page.locator('.interaction.type-MULTI_SELECT button[type=submit]').click();
       await page.locator('.interaction.type-TEXT_INPUT textarea').fill('fix: stricter token check');
       await page.locator('.interaction.type-TEXT_INPUT button[type=submit]').click();
-      await page.locator('.interaction.type-PERMISSION button[data-value="reject"]').click();
+      // One click rejects (issue 15 Why 7); the reason is typed beforehand.
       await page.locator('.interaction.type-PERMISSION input[type=text]').fill('use the helper instead');
-      await page.locator('.interaction.type-PERMISSION .reject-form button[type=submit]').click();
+      await page.locator('.interaction.type-PERMISSION button[data-value="reject"]').click();
       const answers = (await sentFrames(page, 'control.interaction.response')).map((f) => f.payload);
       assert.deepEqual(answers, [
         { interaction_id: 'i-plan', selected_value: 'yes' },
@@ -274,9 +275,10 @@ describe('webview in Chromium: rendering', function () {
         { interaction_id: 'i-perm', selected_value: 'reject', text_input: 'use the helper instead' },
       ]);
       await settle(page);
-      assert.equal(await page.locator('.interaction.status-answered').count(), 5);
+      assert.equal(await page.locator('.interaction.status-answered').count(), 4);
+      assert.match(await page.locator('.plan-approval').innerText(), /Answered: Approve/);
       assert.match(await page.locator('.interaction.type-PERMISSION').innerText(), /Answered: Reject — “use the helper instead”/);
-      assert.equal(await page.locator('.plan-actions').count(), 0);
+      assert.equal(await page.locator('.plan-approval button').count(), 0);
     });
 
     it('§4.3.1 counts down from when the request was sent (a request replayed from history has less time left; one past its deadline is retired)', async () => {

@@ -14,12 +14,13 @@ import type {
   ThinkingBlock,
   ToolBlock,
 } from '../../../src/protocol/transcript';
+import { shownAsBlock, toolOutputPlan } from '../../../src/protocol/transcript';
 import { decodePrompt } from '../../../src/protocol/fileReference';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { formatBytes, formatDuration, isSafeUrl } from '../format';
 import { renderMarkdown } from '../markdown';
 import { useStore, useStoreVersion } from '../state/useStore';
-import { InteractionCard, answerInteraction, isLive } from './interaction';
+import { InteractionCard, InteractionControls } from './interaction';
 import {
   AgentResultOutput,
   BinaryRefOutput,
@@ -83,8 +84,10 @@ function TextView({ block }: { block: TextBlock }) {
   );
 }
 
-/** §9: a plan document, with approve/reject answering the YN approval request that follows it. */
+/** §9: a plan document with its one approval control: the question that approves it (§9.2: YN,
+ *  or the permission of the plan tool) is rendered here, not as a second card (issue 15 Why 7). */
 function PlanView({ block }: { block: TextBlock }) {
+  const approval = block.approval;
   return (
     <section class="block plan-block" aria-label="Plan">
       <div class="plan-title">
@@ -92,27 +95,13 @@ function PlanView({ block }: { block: TextBlock }) {
       </div>
       <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(block.text) }} />
       <SyntheticBadge show={block.finalized} />
-      {block.done && <PlanActions />}
+      {approval && (
+        <div class={`plan-approval status-${approval.status}`} role="group" aria-label={`Approve the plan: ${approval.request.question_text}`} data-interaction={approval.interactionId}>
+          <div class="question">{approval.request.question_text}</div>
+          <InteractionControls block={approval} />
+        </div>
+      )}
     </section>
-  );
-}
-
-function PlanActions() {
-  const store = useStoreVersion();
-  const pending = [...store.transcript.idx.pendingInteractions].find((i) => i.request.interaction_type === 'YN' && isLive(store, i));
-  if (!pending) return null;
-  const options = pending.request.options ?? [];
-  const yes = options.find((o) => /^(yes|y|approve|true)$/i.test(o.value))?.value ?? 'yes';
-  const no = options.find((o) => /^(no|n|reject|false)$/i.test(o.value))?.value ?? 'no';
-  return (
-    <div class="plan-actions">
-      <button type="button" class="button" onClick={() => answerInteraction(store, pending, yes)}>
-        <span class="codicon codicon-check" aria-hidden="true" /> Approve plan
-      </button>
-      <button type="button" class="button secondary" onClick={() => answerInteraction(store, pending, no)}>
-        <span class="codicon codicon-close" aria-hidden="true" /> Reject plan
-      </button>
-    </div>
   );
 }
 
@@ -195,7 +184,8 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
   const path = typeof tool.input.file_path === 'string' ? tool.input.file_path : typeof tool.input.path === 'string' ? tool.input.path : undefined;
   const openFile = (p: string, line?: number) => store.transport.send(webviewMessage('file.open', { path: p, ...(line ? { line } : {}) }));
   const summary = inputSummary(tool.input);
-  const showStream = tool.chunks.length > 0 && (!r || r.outputType !== 'text' || r.status !== 'success');
+  // Issue 15 Why 7: the streamed output and the result are shown once between them.
+  const shown = toolOutputPlan(tool);
   return (
     <article class={`block tool-card status-${status}`} aria-label={`Tool ${tool.toolName}: ${status}`} data-output-type={r?.outputType ?? ''} data-invocation={tool.invocationId}>
       <header class="tool-head">
@@ -210,9 +200,9 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
         {r?.truncated && <span class="badge">truncated</span>}
         <SyntheticBadge show={r?.synthetic === true} />
       </header>
-      {showStream && <StreamOutput tool={tool} />}
+      {shown.stream && <StreamOutput tool={tool} />}
       {tool.subagent && <SubagentView run={tool.subagent} />}
-      {r && (
+      {r && shown.result && (
         <div class="tool-output">
           <ToolOutput tool={tool} path={path} openFile={openFile} />
         </div>
@@ -284,7 +274,7 @@ function SubagentView({ run }: { run: SubagentRun }) {
       </button>
       {open && (
         <div class="subagent-body">
-          {run.blocks.map((b) => (
+          {run.blocks.filter(shownAsBlock).map((b) => (
             <BlockView key={b.key} block={b} rev={b.rev} />
           ))}
         </div>

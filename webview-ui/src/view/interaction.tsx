@@ -118,7 +118,6 @@ function Choices({ block }: { block: InteractionBlock }) {
   const store = useStore();
   const req = block.request;
   const options = defaultOptions(block);
-  const [rejecting, setRejecting] = useState<Option | undefined>(undefined);
   const [message, setMessage] = useState('');
   const [selected, setSelected] = useState<string[]>(req.default_value !== undefined ? [req.default_value] : []);
   const [text, setText] = useState(req.default_value ?? '');
@@ -177,7 +176,9 @@ function Choices({ block }: { block: InteractionBlock }) {
       </form>
     );
   }
-  // YN and PERMISSION: one button per option.
+  // YN and PERMISSION: one button per option; one click answers (issue 15 Why 7: Reject used to
+  // open a second form with a second Reject button). The optional reason is typed beforehand.
+  const reasonable = req.interaction_type === 'PERMISSION' && options.some(isReject);
   return (
     <div class="interaction-buttons">
       {options.map((o) => (
@@ -187,26 +188,28 @@ function Choices({ block }: { block: InteractionBlock }) {
           class={`button option${isReject(o) ? ' secondary' : ''}${o.risk_level === 'dangerous' ? ' danger' : ''}`}
           data-value={o.value}
           title={o.description}
-          onClick={() => (req.interaction_type === 'PERMISSION' && isReject(o) ? setRejecting(o) : answerInteraction(store, block, o.value))}
+          onClick={() => answerInteraction(store, block, o.value, reasonable && isReject(o) ? message.trim() : undefined)}
         >
           {o.label}
           <RiskBadge level={o.risk_level} />
           {o.value === req.default_value && <span class="badge">default</span>}
         </button>
       ))}
-      {rejecting && (
-        <form
-          class="reject-form"
-          onSubmit={(e) => {
+      {reasonable && (
+        <input
+          type="text"
+          class="reject-reason"
+          aria-label="Reason if you reject (optional, sent to the agent)"
+          placeholder="Reason if you reject (optional)"
+          value={message}
+          onInput={(e) => setMessage((e.target as HTMLInputElement).value)}
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter') return;
             e.preventDefault();
-            answerInteraction(store, block, rejecting.value, message.trim());
+            const reject = options.find(isReject);
+            if (reject) answerInteraction(store, block, reject.value, message.trim());
           }}
-        >
-          <input type="text" aria-label="Tell the agent why (optional)" placeholder="Tell the agent why (optional)" value={message} onInput={(e) => setMessage((e.target as HTMLInputElement).value)} />
-          <button type="submit" class="button danger">
-            {rejecting.label}
-          </button>
-        </form>
+        />
       )}
     </div>
   );
@@ -258,14 +261,21 @@ export function InteractionCard({ block }: { block: InteractionBlock }) {
           )}
         </div>
       )}
-      {live ? (
-        <>
-          <Countdown block={block} />
-          <Choices block={block} />
-        </>
-      ) : (
-        <AnswerSummary block={block} expired={expired} />
-      )}
+      <InteractionControls block={block} />
     </section>
+  );
+}
+
+/** The answerable part of a question (countdown and choices), or what became of it. A plan shows
+ *  its approval question with this, inside the plan (§9.2). */
+export function InteractionControls({ block }: { block: InteractionBlock }) {
+  const expired = useExpired(block);
+  return block.status === 'pending' && !expired ? (
+    <>
+      <Countdown block={block} />
+      <Choices block={block} />
+    </>
+  ) : (
+    <AnswerSummary block={block} expired={expired} />
   );
 }
