@@ -1,7 +1,8 @@
 // Issue 15 Why 7, one rendering per fact, in the reducer: which of a tool's stream and result a
 // view shows (toolOutputPlan), and the plan that owns its approval question (§9.2).
 import { strict as assert } from 'node:assert';
-import { applyFrames, createTranscript, findInteraction, findTool, shownAsBlock, toolOutputPlan, type Frame, type TextBlock, type Transcript } from '../../../src/protocol/transcript';
+import type { Frame, PayloadOf } from '../../../src/protocol/frameTypes';
+import { applyFrames, createTranscript, findInteraction, findTool, shownAsBlock, toolOutputPlan, type TextBlock, type Transcript } from '../../../src/protocol/transcript';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
 const T0 = '33333333-3333-4333-8333-000000000000';
@@ -14,7 +15,7 @@ function turn(): { t: Transcript; b: ReturnType<typeof streamBuilder> } {
   return { t, b };
 }
 
-function bash(b: ReturnType<typeof streamBuilder>, id: string, chunks: Array<['stdout' | 'stderr', string]>, result?: { status: 'success' | 'error'; output: unknown; output_type?: 'text' | 'structured' }): Frame[] {
+function bash(b: ReturnType<typeof streamBuilder>, id: string, chunks: Array<['stdout' | 'stderr', string]>, result?: { status: 'success' | 'error'; output: PayloadOf<'tool.invoke.result'>['output']; output_type?: 'text' | 'structured' }): Frame[] {
   const frames: Frame[] = [b.make('tool.invoke.request', { invocation_id: id, tool_name: 'Bash', input: { command: 'x' } }, T)];
   chunks.forEach(([stream_type, chunk], sequence) => frames.push(b.make('tool.invoke.stream', { invocation_id: id, tool_name: 'Bash', stream_type, chunk, sequence }, T)));
   if (result) frames.push(b.make('tool.invoke.result', { invocation_id: id, tool_name: 'Bash', status: result.status, output: result.output, output_type: result.output_type ?? 'text' }, T));
