@@ -45,6 +45,8 @@ describe('i18n: English and Korean for every message (issue 15)', () => {
     const manifest = readFileSync('package.json', 'utf8');
     const keys = [...manifest.matchAll(/"%([^%"]+)%"/g)].map((m) => m[1]);
     assert.ok(keys.length > 30, `found ${keys.length} keys`);
+    const literal = [...manifest.matchAll(/"(title|description|markdownDescription|name|contextualTitle|displayName)": "([^%"][^"]*)"/g)].map((m) => `${m[1]}: ${m[2]}`);
+    assert.deepEqual(literal.filter((l) => !/^name: rawp-vscode$/.test(l)), [], 'every user-visible manifest string is a %key% of package.nls.json');
     const english = json('package.nls.json');
     for (const k of keys) assert.ok(k in english, `${k} is missing from package.nls.json`);
     assert.deepEqual(Object.keys(english).sort(), [...new Set(keys)].sort(), 'no stale key in package.nls.json');
