@@ -1,7 +1,7 @@
 // A transcript with every badge, button, chip and code-span kind the chat draws, for the contrast
 // test: the outputs turn (nine output types, stream, diff, subagent, file chip) and a second turn
-// with inline code, a tool in each status, errors of each severity, todos with priorities, a
-// and pending questions of every type with every risk level.
+// with inline code, a plan, a compaction, a file transfer, a tool in each status, errors of each
+// severity, todos with priorities, and pending questions of every type with every risk level.
 import type { Frame } from '../../../src/protocol/frameTypes';
 import { streamBuilder, usagePayload } from '../../fixtures/frames/streamBuilder';
 import { GATE_OPTIONS, SESSION, outputsStream } from '../streams';
@@ -16,6 +16,13 @@ export function everyKindStream(): Frame[] {
   f.push(b.make('session.turn.start', { turn_id: TURN2, turn_index: 1, mode: 'plan' }, T));
   f.push(b.make('agent.text.delta', { content_index: 0, text: 'The check in `check()` uses `t.valid`; see [the spec](https://example.com/spec).\n\n```sh\nnpm test\n```' }, T));
   f.push(b.make('agent.text.done', { content_index: 0 }, T));
+  // A plan document (§9.1; its YN approval is c-yn below), a compaction (§7.2.1) and a file
+  // transfer of its own (§4.5), so every block type is on the page.
+  const plan = { ...T, metadata: { content_role: 'plan' as const, plan_id: 'plan-2' } };
+  f.push(b.make('agent.text.delta', { content_index: 1, text: '## Plan\n\n1. Run `npm test`\n2. Fix the check' }, plan));
+  f.push(b.make('agent.text.done', { content_index: 1 }, plan));
+  f.push(b.make('session.compacted', { summary: 'Fixed the token check.', previous_token_count: 5200, current_token_count: 900, trigger: 'manual' }, T));
+  f.push(b.make('agent.file.transfer', { transfer_id: 'tr-2', direction: 'upload', file_url: 'https://files.example.com/report.txt', file_name: 'report.txt', mime_type: 'text/plain', size_bytes: 512 }, T));
   const done = (id: string, status: 'error' | 'timeout' | 'cancelled', output: string) => {
     f.push(b.make('tool.invoke.request', { invocation_id: id, tool_name: 'Bash', input: { command: `run ${status}` } }, T));
     f.push(b.make('tool.invoke.stream', { invocation_id: id, tool_name: 'Bash', stream_type: 'stdout', chunk: 'working\n', sequence: 0 }, T));

@@ -90,11 +90,13 @@ describe('webview in Chromium: rendering', function () {
 
   it('open diff and file actions ask the host (diff.open for the invocation, file.open at the line)', async () => {
     await outputs.locator('.tool-card[data-output-type="diff"] button', { hasText: 'Open diff' }).click();
-    await outputs.locator('.tool-card[data-output-type="file_content"] .line-no button', { hasText: '11' }).click();
+    await outputs.locator('.tool-card[data-output-type="file_content"] .line-no .line-link', { hasText: '11' }).click();
+    await outputs.locator('.tool-card[data-output-type="file_content"]').getByRole('button', { name: 'Open src/auth.ts' }).click();
     const msgs = (await sentMessages(outputs)).filter((m) => m.kind === 'diff.open' || m.kind === 'file.open');
     assert.deepEqual(msgs, [
       { kind: 'diff.open', payload: { invocation_id: 'inv-edit', file_path: 'src/auth.ts' } },
       { kind: 'file.open', payload: { path: 'src/auth.ts', line: 11 } },
+      { kind: 'file.open', payload: { path: 'src/auth.ts', line: 10 } },
     ]);
   });
 

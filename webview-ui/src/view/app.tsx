@@ -4,6 +4,7 @@ import type { ChatStore } from '../state/store';
 import { StoreContext } from '../state/useStore';
 import { Banners, TodoPanel } from './banners';
 import { Composer } from './composer';
+import { LiveRegions } from './liveRegions';
 import { SessionBar, StatusBar } from './header';
 import { TranscriptView } from './transcript';
 
@@ -26,6 +27,7 @@ export function App({ store }: { store: ChatStore }) {
         <TodoPanel />
         <Composer />
         <StatusBar />
+        <LiveRegions />
       </main>
     </StoreContext.Provider>
   );

@@ -240,7 +240,6 @@ export function Composer() {
           aria-multiline="true"
           aria-label="Message the agent"
           aria-autocomplete="list"
-          aria-expanded={picker !== undefined}
           aria-controls={picker ? listId : undefined}
           aria-activedescendant={activeId}
           data-placeholder={canSearch ? 'Ask the agent… (@ for files, / for commands)' : 'Ask the agent… (/ for commands)'}
@@ -250,7 +249,7 @@ export function Composer() {
         />
         <div class="composer-actions">
           {turnOpen ? (
-            <button type="button" class="button secondary" onClick={cancelTurn} aria-label="Cancel the running turn (Esc)">
+            <button type="button" class="button secondary" onClick={cancelTurn} aria-label="Stop the running turn (Esc)">
               <span class="codicon codicon-debug-stop" aria-hidden="true" /> Stop
             </button>
           ) : null}

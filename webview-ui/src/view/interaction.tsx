@@ -243,7 +243,7 @@ export function InteractionCard({ block }: { block: InteractionBlock }) {
   const ctx = req.context;
   const maxRisk = (req.options ?? []).map((o) => o.risk_level).find((r) => r === 'dangerous') ?? (req.options ?? []).map((o) => o.risk_level).find((r) => r === 'moderate');
   return (
-    <section ref={card} tabIndex={-1} class={`block interaction status-${live ? 'pending' : block.status === 'pending' ? 'expired' : block.status} type-${req.interaction_type}`} role="group" aria-label={`${req.interaction_type === 'PERMISSION' ? 'Permission request' : 'Question'}: ${req.question_text}`}>
+    <section ref={card} tabIndex={live ? 0 : -1} class={`block interaction status-${live ? 'pending' : block.status === 'pending' ? 'expired' : block.status} type-${req.interaction_type}`} role="group" aria-label={`${req.interaction_type === 'PERMISSION' ? 'Permission request' : 'Question'}: ${req.question_text}`}>
       <div class="interaction-head">
         <span class={`codicon codicon-${req.interaction_type === 'PERMISSION' ? 'shield' : 'question'}`} aria-hidden="true" />
         <span class="badge">{req.interaction_type}</span>

@@ -87,15 +87,22 @@ export function FileContentOutput({ output, path, onOpen }: { output: unknown; p
   const shown = lines.slice(0, MAX_LINES);
   return (
     <div class="file-content" role="group" aria-label={path ? `Contents of ${path}` : 'File contents'}>
+      {onOpen && shown.length > 0 && (
+        <button type="button" class="button secondary open-file" onClick={() => onOpen(shown[0].n)}>
+          <span class="codicon codicon-go-to-file" aria-hidden="true" /> Open {path}
+        </button>
+      )}
       <table class="code-lines">
         <tbody>
           {shown.map((l) => (
             <tr key={l.n}>
               <td class="line-no">
+                {/* A click on a number opens the file there (a mouse shortcut; decision 392): one
+                    button per line would be hundreds of Tab stops and 17 px targets. */}
                 {onOpen ? (
-                  <button type="button" class="link-button" aria-label={`Open ${path} at line ${l.n}`} onClick={() => onOpen(l.n)}>
+                  <span class="line-link" title={`Open ${path} at line ${l.n}`} onClick={() => onOpen(l.n)}>
                     {l.n}
-                  </button>
+                  </span>
                 ) : (
                   l.n
                 )}

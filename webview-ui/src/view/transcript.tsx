@@ -1,6 +1,7 @@
 // The virtualized transcript (@tanstack/virtual-core): only rows near the viewport are in the DOM,
 // rows are measured as they render, and the list follows new output while the reader is at the
-// bottom (anchorTo "end"). The list is a log with a polite live region for screen readers.
+// bottom (anchorTo "end"). The list is a log, but not a live region: streamed text would be read
+// token by token; liveRegions.tsx announces completed answers, questions and turn ends (decision 390).
 import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { memo } from 'preact/compat';
 import { useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
@@ -117,7 +118,7 @@ export function TranscriptView() {
   return (
     <div class="transcript-scroll" ref={scrollRef} tabIndex={0} aria-label="Conversation">
       {rows.length === 0 && <div class="empty-transcript muted">No messages yet. Ask the agent something below.</div>}
-      <div class="transcript-inner" role="log" aria-live="polite" aria-relevant="additions" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+      <div class="transcript-inner" role="log" aria-live="off" style={{ height: `${virtualizer.getTotalSize()}px` }}>
         {items.map((item) => {
           const row = rows[item.index];
           if (!row) return null;

@@ -1,0 +1,73 @@
+// What the chat's live regions say (decision 390): a completed answer once (never a token), a new
+// permission request at once and assertively, a turn's end; a session's history stays quiet except
+// for a question still waiting. In Node, over the real transcript reducer.
+import { strict as assert } from 'node:assert';
+import { applyFrame, createTranscript, type Transcript } from '../../../src/protocol/transcript';
+import type { Frame } from '../../../src/protocol/frameTypes';
+import { Announcer, MAX_SPOKEN_CHARS } from '../../../webview-ui/src/state/announcements';
+import { GATE_OPTIONS, SESSION, TURN, clientCaps } from '../../browser/streams';
+import { streamBuilder } from '../../fixtures/frames/streamBuilder';
+
+const T = { turn_id: TURN };
+
+function apply(t: Transcript, frames: Frame[]): Transcript {
+  for (const f of frames) applyFrame(t, f);
+  return t;
+}
+
+describe('webview live regions: what is announced (issue 15 "Accessible", decision 390)', () => {
+  it('§4.1 a streamed answer is announced once, when agent.text.done closes it, not per delta', () => {
+    const b = streamBuilder(SESSION);
+    const t = createTranscript({ sessionId: SESSION });
+    const a = new Announcer();
+    assert.deepEqual(a.next(apply(t, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T)])), []);
+    for (const word of ['The ', 'tests ', 'pass.']) assert.deepEqual(a.next(apply(t, [b.make('agent.text.delta', { content_index: 0, text: word }, T)])), [], `no announcement for "${word}"`);
+    assert.deepEqual(a.next(apply(t, [b.make('agent.text.done', { content_index: 0 }, T)])), [{ politeness: 'polite', text: 'Agent: The tests pass.' }]);
+    assert.deepEqual(a.next(t), [], 'not twice');
+    const end = a.next(apply(t, [b.make('session.turn.end', { turn_id: TURN, stop_reason: 'end_turn' }, T)]));
+    assert.deepEqual(end, [{ politeness: 'polite', text: 'The agent finished.' }]);
+  });
+
+  it('§4.3 a new permission request is announced assertively with its question; a cancelled turn says so', () => {
+    const b = streamBuilder(SESSION);
+    const t = createTranscript({ sessionId: SESSION });
+    const a = new Announcer();
+    a.next(apply(t, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T)]));
+    const ask = a.next(apply(t, [b.make('agent.interaction.request', { interaction_id: 'i1', interaction_type: 'PERMISSION', question_text: 'Allow Write notes.md?', timeout_sec: 60, options: GATE_OPTIONS, default_value: 'reject' }, T)]));
+    assert.equal(ask.length, 1);
+    assert.equal(ask[0].politeness, 'assertive');
+    assert.match(ask[0].text, /^Permission needed: Allow Write notes\.md\?/);
+    const end = a.next(apply(t, [b.make('session.turn.end', { turn_id: TURN, stop_reason: 'cancelled' }, T)]));
+    assert.deepEqual(end, [{ politeness: 'polite', text: 'The agent stopped: cancelled.' }]);
+  });
+
+  it('§7.1 history is not read out on attach, except a question still pending; a new session starts afresh', () => {
+    const b = streamBuilder(SESSION);
+    const history = [
+      clientCaps(b),
+      b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+      b.make('agent.text.delta', { content_index: 0, text: 'Old answer' }, T),
+      b.make('agent.text.done', { content_index: 0 }, T),
+      b.make('agent.interaction.request', { interaction_id: 'i1', interaction_type: 'YN', question_text: 'Carry on?', timeout_sec: 0 }, T),
+    ];
+    const a = new Announcer();
+    const first = a.next(apply(createTranscript({ sessionId: SESSION }), history));
+    assert.deepEqual(first, [{ politeness: 'assertive', text: 'The agent asks: Carry on?' }]);
+    // A reload is a new transcript object: its history is quiet again (the pending question is told again).
+    const again = a.next(apply(createTranscript({ sessionId: SESSION }), history));
+    assert.deepEqual(again.map((x) => x.politeness), ['assertive']);
+  });
+
+  it('a long answer is cut to what can be listened to; code blocks and file tokens are read as words', () => {
+    const b = streamBuilder(SESSION);
+    const t = createTranscript({ sessionId: SESSION });
+    const a = new Announcer();
+    a.next(apply(t, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T)]));
+    const text = 'See <@file:ref_1|src/a.ts>:\n```ts\nconst x = 1;\n```\n' + 'word '.repeat(200);
+    const [said] = a.next(apply(t, [b.make('agent.text.delta', { content_index: 0, text }, T), b.make('agent.text.done', { content_index: 0 }, T)]));
+    assert.ok(said.text.length < MAX_SPOKEN_CHARS + 60, `${said.text.length} chars`);
+    assert.match(said.text, /^Agent: See src\/a\.ts: \(code\) word word/);
+    assert.match(said.text, /continued in the conversation\)$/);
+    assert.doesNotMatch(said.text, /const x/);
+  });
+});

@@ -1,0 +1,87 @@
+// What a screen reader is told about the conversation, and when (issue 15 "Accessible"; decision
+// 390). The transcript itself is not a live region: a streamed answer would be read token by token
+// (or, with virtualized rows, not at all). Instead, from each new state of the transcript:
+// - an answer of the main agent, once, when it completes (agent.text.done), politely;
+// - a new question or permission request, at once (assertive): the agent waits for it;
+// - a turn's end, politely, with its stop reason.
+// A session's history (everything present at its first non-empty state) is not announced, except a
+// question still waiting for an answer.
+import type { Block, InteractionBlock, Transcript, Turn } from '../../../src/protocol/transcript';
+
+export interface Announcement {
+  politeness: 'polite' | 'assertive';
+  text: string;
+}
+
+/** Longest answer text read out; the rest stays in the conversation. */
+export const MAX_SPOKEN_CHARS = 300;
+
+/** The strings read out (one place, for the localisation layer). */
+export const SPOKEN = {
+  answer: (text: string) => `Agent: ${text}`,
+  more: '… (continued in the conversation)',
+  permission: (question: string) => `Permission needed: ${question}. Its Allow and Reject buttons are in the conversation.`,
+  question: (question: string) => `The agent asks: ${question}`,
+  turnDone: 'The agent finished.',
+  turnStopped: (reason: string) => `The agent stopped: ${reason.replace(/_/g, ' ')}.`,
+};
+
+function spokenText(text: string): string {
+  const plain = text
+    .replace(/```[\s\S]*?```/g, ' (code) ')
+    .replace(/<@file:[^|>]+\|([^>]*)>/g, '$1')
+    .replace(/[*_`#>]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain.length > MAX_SPOKEN_CHARS ? plain.slice(0, MAX_SPOKEN_CHARS).trimEnd() + SPOKEN.more : plain;
+}
+
+function interactionText(b: InteractionBlock): string {
+  return b.request.interaction_type === 'PERMISSION' ? SPOKEN.permission(b.request.question_text) : SPOKEN.question(b.request.question_text);
+}
+
+export class Announcer {
+  private transcript?: Transcript;
+  private seeded = false;
+  /** Keys of what was already announced (or was history). Bounded: cleared per session. */
+  private readonly said = new Set<string>();
+
+  /** The announcements that the step to this transcript state makes. */
+  next(t: Transcript): Announcement[] {
+    // A new session (or a reload of one) is a new transcript object.
+    if (t !== this.transcript) {
+      this.transcript = t;
+      this.seeded = false;
+      this.said.clear();
+    }
+    if (t.timeline.length === 0) return [];
+    const history = !this.seeded;
+    this.seeded = true;
+    const out: Announcement[] = [];
+    const once = (key: string, a: Announcement | undefined, evenInHistory = false) => {
+      if (this.said.has(key)) return;
+      this.said.add(key);
+      if (a && (!history || evenInHistory)) out.push(a);
+    };
+    for (const entry of t.timeline) {
+      if (entry.kind !== 'turn') continue;
+      for (const b of entry.blocks) this.block(b, once);
+      if (!entry.open) once(`${entry.key}:end`, turnEnd(entry));
+    }
+    return out;
+  }
+
+  private block(b: Block, once: (key: string, a: Announcement | undefined, evenInHistory?: boolean) => void): void {
+    if (b.kind === 'text' && b.depth === 0 && b.done && !b.cancelled && b.text.trim().length > 0) {
+      once(b.key, { politeness: 'polite', text: SPOKEN.answer(spokenText(b.text)) });
+    } else if (b.kind === 'interaction' && b.status === 'pending') {
+      once(b.key, { politeness: 'assertive', text: interactionText(b) }, true);
+    }
+  }
+}
+
+function turnEnd(turn: Turn): Announcement | undefined {
+  if (turn.synthetic) return undefined;
+  const reason = turn.stopReason;
+  return { politeness: 'polite', text: reason === undefined || reason === 'end_turn' ? SPOKEN.turnDone : SPOKEN.turnStopped(reason) };
+}

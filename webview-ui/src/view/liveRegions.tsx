@@ -1,0 +1,34 @@
+// The chat's two live regions (decision 390): polite for completed answers and turn ends,
+// assertive for a new question or permission request. They are in the page from the start (a
+// region added together with its text is often not read), visually hidden, and each message
+// replaces the last one, so a screen reader reads only what is new.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Announcer, type Announcement } from '../state/announcements';
+import { useStoreVersion } from '../state/useStore';
+
+export function LiveRegions() {
+  const store = useStoreVersion();
+  const announcer = useRef(new Announcer());
+  // A new key per message: the node is replaced, so the same words said twice are read twice.
+  const [polite, setPolite] = useState({ text: '', n: 0 });
+  const [assertive, setAssertive] = useState({ text: '', n: 0 });
+  useEffect(() => {
+    const news: Announcement[] = announcer.current.next(store.transcript);
+    if (news.length === 0) return;
+    const join = (p: Announcement['politeness']) => news.filter((a) => a.politeness === p).map((a) => a.text).join(' ');
+    const p = join('polite');
+    const a = join('assertive');
+    if (p) setPolite((s) => ({ text: p, n: s.n + 1 }));
+    if (a) setAssertive((s) => ({ text: a, n: s.n + 1 }));
+  }, [store.version]);
+  return (
+    <div class="live-regions">
+      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-live="polite">
+        <span key={polite.n}>{polite.text}</span>
+      </div>
+      <div class="sr-only" aria-live="assertive" aria-atomic="true" data-live="assertive">
+        <span key={assertive.n}>{assertive.text}</span>
+      </div>
+    </div>
+  );
+}
