@@ -56,7 +56,7 @@ export const MAX_RESULTS = 50;
  * whose exact score would put it in the top results must be among these; 10× the default page is
  * generous (measured: recall@5 in `npm run bench:search`) and keeps the upper-bound pruning sharp.
  */
-export const DEFAULT_LEADERS = 200;
+export const DEFAULT_LEADERS = 20;
 const SLICE = 16384;
 
 export function clampMax(n: number | undefined): number {
@@ -160,8 +160,9 @@ interface NarrowCache {
   generation: number;
   q: string;
   ids: Int32Array;
-  /** Per survivor: where its leftmost match of `q` ended (relative to the path start). */
-  ends: Uint16Array;
+  /** Per survivor: where its leftmost match of `q` ended (relative to the path start); undefined
+   * when the scan proved the match by the character mask alone (one letter) and read no bytes. */
+  ends: Uint16Array | undefined;
 }
 
 /** Per-folder state kept between keystrokes. */
@@ -258,12 +259,16 @@ export class FileSearcher {
         ids: narrowed ? prev.ids : undefined,
         // Resume the leftmost subsequence test where the previous keystroke's match ended.
         prevEnds: narrowed && !needStrings ? prev.ends : undefined,
-        from: narrowed && !needStrings ? prev.q.length : 0,
+        from: narrowed && !needStrings && prev.ends !== undefined ? prev.q.length : 0,
+        // One letter: the mask bit is exact for a–z, so containment needs no byte read.
+        maskExact: !narrowed && m === 1 && qb[0] >= 97 && qb[0] <= 122,
         pass,
         live: idx.deleted.size > 0 || idx.deletedDirs.length > 0 ? (i) => idx.isLive(i) : undefined,
         survivors: new Int32Array(Math.min(count, 4096)),
         ends: new Uint16Array(Math.min(count, 4096)),
         nSurvivors: 0,
+        deferred: new Int32Array(Math.min(count, 4096)),
+        nDeferred: 0,
         total: 0,
         heap,
         onPush: (i) => {
@@ -277,8 +282,20 @@ export class FileSearcher {
         scanSlice(scan, start, end);
         if (end < count) yield;
       }
+      // Second phase: the deferred matches, against the floor the promising ones raised (skipped
+      // when even the best a deferred match could score is below it).
+      const deferredCeiling = upperBound(m, m + 1, m, true, false);
+      for (let start = 0; start < scan.nDeferred && !(heap.size === heap.cap && heap.scores[0] >= deferredCeiling); start += SLICE) {
+        scoreDeferred(scan, start, Math.min(scan.nDeferred, start + SLICE));
+        yield;
+      }
       total += scan.total;
-      state.narrow = { generation: snap.generation, q, ids: scan.survivors.subarray(0, scan.nSurvivors), ends: scan.ends.subarray(0, scan.nSurvivors) };
+      state.narrow = {
+        generation: snap.generation,
+        q,
+        ids: scan.survivors.subarray(0, scan.nSurvivors),
+        ends: scan.maskExact ? undefined : scan.ends.subarray(0, scan.nSurvivors),
+      };
       // The overlay: files added since the snapshot.
       for (const e of idx.added.values()) {
         if ((e.mask & qm) !== qm) continue;
@@ -332,11 +349,15 @@ interface Scan {
   ids: Int32Array | undefined;
   prevEnds: Uint16Array | undefined;
   from: number;
+  maskExact: boolean;
   pass: Uint8Array | undefined;
   live: ((i: number) => boolean) | undefined;
   survivors: Int32Array;
   ends: Uint16Array;
   nSurvivors: number;
+  /** Matches whose basename does not start with the query's first character, scored after the scan. */
+  deferred: Int32Array;
+  nDeferred: number;
   total: number;
   heap: TopHeap;
   onPush: (i: number) => number;
@@ -351,10 +372,10 @@ const scoreString = quickScore;
 /** The hot loop, kept a plain function (not the generator) so the optimizer treats it well. */
 function scanSlice(scan: Scan, start: number, end: number): void {
   const { paths, offsets, chars, bonus, baseStart, mask, nameMask, wide } = scan.snap;
-  const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings } = scan;
+  const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings, maskExact } = scan;
   const m = qb.length;
   const q0 = m > 0 ? qb[0] : -1;
-  let { survivors, ends, nSurvivors, total } = scan;
+  let { survivors, ends, nSurvivors, deferred, nDeferred, total } = scan;
   for (let k = start; k < end; k++) {
     const i = ids === undefined ? k : ids[k];
     if ((mask[i] & qm) !== qm) continue;
@@ -364,6 +385,8 @@ function scanSlice(scan: Scan, start: number, end: number): void {
     let score = NaN;
     if (m === 0) {
       score = 0;
+    } else if (maskExact) {
+      // contained: proved by the mask
     } else if (!needStrings) {
       let j = prevEnds === undefined ? s0 : s0 + prevEnds[k];
       let kq = from;
@@ -395,9 +418,21 @@ function scanSlice(scan: Scan, start: number, end: number): void {
     total++;
     const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
     if (score !== score) {
-      // Score only what could enter the current top list (an exact bound: nothing is lost).
       const bs = s0 + baseStart[i];
-      if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, chars[bs] === q0) <= floor) continue;
+      if (chars[bs] !== q0) {
+        // Most matches do not start their basename with the query's first character, and none of
+        // those can outscore one that does (the basename boosts). Score them after the scan, when
+        // the promising ones have raised the floor, so the bound below rejects most unread.
+        if (nDeferred === deferred.length) {
+          const grown = new Int32Array(deferred.length * 4);
+          grown.set(deferred);
+          deferred = grown;
+        }
+        deferred[nDeferred++] = i;
+        continue;
+      }
+      // Score only what could enter the current top list (an exact bound: nothing is lost).
+      if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, true) <= floor) continue;
       score = scoreBytes(chars, bonus, s0, e0, bs, qb, m);
     }
     if (score > floor) heap.push(score, scan.onPush(i));
@@ -405,5 +440,24 @@ function scanSlice(scan: Scan, start: number, end: number): void {
   scan.survivors = survivors;
   scan.ends = ends;
   scan.nSurvivors = nSurvivors;
+  scan.deferred = deferred;
+  scan.nDeferred = nDeferred;
   scan.total = total;
+}
+
+/** Scores deferred matches `start..end` that can still enter the top list. */
+function scoreDeferred(scan: Scan, start: number, end: number): void {
+  const { offsets, chars, bonus, baseStart, nameMask } = scan.snap;
+  const { deferred, qb, qm, heap } = scan;
+  const m = qb.length;
+  for (let k = start; k < end; k++) {
+    const i = deferred[k];
+    const s0 = offsets[i];
+    const e0 = offsets[i + 1];
+    const bs = s0 + baseStart[i];
+    const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
+    if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false) <= floor) continue;
+    const score = scoreBytes(chars, bonus, s0, e0, bs, qb, m);
+    if (score > floor) heap.push(score, scan.onPush(i));
+  }
 }
