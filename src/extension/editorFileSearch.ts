@@ -41,7 +41,7 @@ export class EditorFileIndex implements vscode.Disposable {
     const lists = await Promise.all(
       backend.folders.map(async (f) => ({ root: f.root, paths: await listFolder(f, mode), statFile: (rel: string) => statIn(f, rel) })),
     );
-    return new EditorFileIndex(FileIndex.fromListed(lists), backend, mode);
+    return new EditorFileIndex(await FileIndex.fromListed(lists), backend, mode);
   }
 
   /** Resolves once every change and re-listing handed in so far is applied (tests). */
@@ -92,7 +92,7 @@ export class EditorFileIndex implements vscode.Disposable {
     const root = this.rootOf(folder);
     if (!root) return;
     const paths = await listFolder(root, this.mode);
-    if (!this.disposed) folder.index.replaceAll(paths);
+    if (!this.disposed) await folder.index.replaceAll(paths);
   }
 
   private rootOf(folder: Folder): FolderRoot | undefined {

@@ -147,7 +147,10 @@ class FilterCache {
     if (this.snap !== snap || !this.pass) {
       const test = this.test as (l: string, p: string) => boolean;
       const pass = new Uint8Array(snap.size);
-      for (let i = 0; i < snap.size; i++) pass[i] = test(lowerSameLength(snap.paths[i]), snap.paths[i]) ? 1 : 0;
+      for (let i = 0; i < snap.size; i++) {
+        const path = snap.pathAt(i);
+        pass[i] = test(lowerSameLength(path), path) ? 1 : 0;
+      }
       this.pass = pass;
       this.snap = snap;
     }
@@ -273,7 +276,7 @@ export class FileSearcher {
         heap,
         onPush: (i) => {
           refFolder.push(folder);
-          refPath.push(snap.paths[i]);
+          refPath.push(snap.pathAt(i));
           return refPath.length - 1;
         },
       };
@@ -371,7 +374,7 @@ const scoreString = quickScore;
 
 /** The hot loop, kept a plain function (not the generator) so the optimizer treats it well. */
 function scanSlice(scan: Scan, start: number, end: number): void {
-  const { paths, offsets, chars, bonus, baseStart, mask, nameMask, wide } = scan.snap;
+  const { offsets, chars, upper, baseStart, mask, nameMask, wide } = scan.snap;
   const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings, maskExact } = scan;
   const m = qb.length;
   const q0 = m > 0 ? qb[0] : -1;
@@ -399,7 +402,8 @@ function scanSlice(scan: Scan, start: number, end: number): void {
       if (kq < m) continue;
       matchEnd = j - s0;
     } else if (wide[i] === 1) {
-      score = scoreString(paths[i], lowerSameLength(paths[i]), baseStart[i], q);
+      const path = scan.snap.pathAt(i);
+      score = scoreString(path, lowerSameLength(path), baseStart[i], q);
       if (score !== score) continue;
     } else continue;
     if (nSurvivors === survivors.length) {
@@ -433,7 +437,7 @@ function scanSlice(scan: Scan, start: number, end: number): void {
       }
       // Score only what could enter the current top list (an exact bound: nothing is lost).
       if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, true) <= floor) continue;
-      score = scoreBytes(chars, bonus, s0, e0, bs, qb, m);
+      score = scoreBytes(chars, upper, s0, e0, bs, qb, m);
     }
     if (score > floor) heap.push(score, scan.onPush(i));
   }
@@ -447,7 +451,7 @@ function scanSlice(scan: Scan, start: number, end: number): void {
 
 /** Scores deferred matches `start..end` that can still enter the top list. */
 function scoreDeferred(scan: Scan, start: number, end: number): void {
-  const { offsets, chars, bonus, baseStart, nameMask } = scan.snap;
+  const { offsets, chars, upper, baseStart, nameMask } = scan.snap;
   const { deferred, qb, qm, heap } = scan;
   const m = qb.length;
   for (let k = start; k < end; k++) {
@@ -457,7 +461,7 @@ function scoreDeferred(scan: Scan, start: number, end: number): void {
     const bs = s0 + baseStart[i];
     const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
     if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false) <= floor) continue;
-    const score = scoreBytes(chars, bonus, s0, e0, bs, qb, m);
+    const score = scoreBytes(chars, upper, s0, e0, bs, qb, m);
     if (score > floor) heap.push(score, scan.onPush(i));
   }
 }

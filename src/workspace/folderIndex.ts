@@ -34,23 +34,35 @@ export class FolderIndex {
   readonly added = new Map<string, OverlayEntry>();
   /** Snapshot paths deleted since it was built. */
   readonly deleted = new Set<string>();
+  /** The same, as snapshot indices (the scan asks by index and must not rebuild strings). */
+  private readonly deletedIds = new Set<number>();
   /** Snapshot directories deleted as a whole (with trailing `/`). */
   deletedDirs: string[] = [];
+  /** Their snapshot index ranges (a directory is a contiguous range of the sorted snapshot). */
+  private deletedRanges: { start: number; end: number }[] = [];
   /** Bumped on every applied change (search caches of the overlay depend on it). */
   version = 0;
   private rebuildTimer: ReturnType<typeof setTimeout> | undefined;
   private rebuilding: FolderChange[] | undefined;
   private disposed = false;
+  /** Bumped by replaceAll, so a background rebuild of the old listing never swaps in over it. */
+  private epoch = 0;
   private readonly threshold: number;
   private readonly delay: number;
 
   constructor(
     paths: readonly string[],
     options: FolderIndexOptions = {},
+    snapshot?: PathSnapshot,
   ) {
-    this.snap = PathSnapshot.build(paths);
+    this.snap = snapshot ?? PathSnapshot.build(paths);
     this.threshold = options.rebuildThreshold ?? 1024;
     this.delay = options.rebuildDelayMs ?? 2000;
+  }
+
+  /** Builds the snapshot in the background (slices of a few ms), then the index. */
+  static async create(paths: readonly string[], options: FolderIndexOptions = {}): Promise<FolderIndex> {
+    return new FolderIndex([], options, await PathSnapshot.buildAsync(paths));
   }
 
   get snapshot(): PathSnapshot {
@@ -63,10 +75,8 @@ export class FolderIndex {
 
   /** Is snapshot path `i` still there (not deleted since the snapshot)? */
   isLive(i: number): boolean {
-    if (this.deleted.size === 0 && this.deletedDirs.length === 0) return true;
-    const p = this.snap.paths[i];
-    if (this.deleted.has(p)) return false;
-    for (const d of this.deletedDirs) if (p.startsWith(d)) return false;
+    if (this.deletedIds.has(i)) return false;
+    for (const r of this.deletedRanges) if (i >= r.start && i < r.end) return false;
     return true;
   }
 
@@ -84,8 +94,7 @@ export class FolderIndex {
   /** Every listed path (for rebuilds and tests). */
   allPaths(): string[] {
     const out: string[] = [];
-    const paths = this.snap.paths;
-    for (let i = 0; i < paths.length; i++) if (this.isLive(i)) out.push(paths[i]);
+    for (let i = 0; i < this.snap.size; i++) if (this.isLive(i)) out.push(this.snap.pathAt(i));
     for (const p of this.added.keys()) out.push(p);
     return out;
   }
@@ -109,8 +118,10 @@ export class FolderIndex {
   }
 
   private addFile(path: string): void {
-    if (this.snap.has(path) && !this.maskedByDir(path)) {
+    const at = this.snap.find(path);
+    if (at >= 0 && !this.maskedByDir(path)) {
       this.deleted.delete(path);
+      this.deletedIds.delete(at);
       return;
     }
     if (!this.added.has(path)) this.added.set(path, overlayEntry(path));
@@ -118,8 +129,10 @@ export class FolderIndex {
 
   private remove(path: string): void {
     this.added.delete(path);
-    if (this.snap.has(path)) {
+    const at = this.snap.find(path);
+    if (at >= 0) {
       this.deleted.add(path);
+      this.deletedIds.add(at);
       return;
     }
     const dir = path.endsWith('/') ? path : path + '/';
@@ -127,16 +140,26 @@ export class FolderIndex {
     if (this.snap.hasUnder(dir.slice(0, -1)) && !this.deletedDirs.some((d) => dir.startsWith(d))) {
       this.deletedDirs = this.deletedDirs.filter((d) => !d.startsWith(dir));
       this.deletedDirs.push(dir);
+      this.deletedRanges = this.deletedDirs.map((d) => this.snap.rangeUnder(d.slice(0, -1)));
     }
   }
 
-  /** Replaces everything with a fresh listing (after ignore rules changed). */
-  replaceAll(paths: readonly string[]): void {
-    this.snap = PathSnapshot.build(paths);
+  /** Replaces everything with a fresh listing (after ignore rules changed), built in the background. */
+  async replaceAll(paths: readonly string[]): Promise<void> {
+    const epoch = ++this.epoch;
+    const snap = await PathSnapshot.buildAsync(paths);
+    if (this.disposed || epoch !== this.epoch) return;
+    this.snap = snap;
+    this.clearOverlay();
+    this.version++;
+  }
+
+  private clearOverlay(): void {
     this.added.clear();
     this.deleted.clear();
+    this.deletedIds.clear();
     this.deletedDirs = [];
-    this.version++;
+    this.deletedRanges = [];
   }
 
   private scheduleRebuild(): void {
@@ -158,17 +181,11 @@ export class FolderIndex {
     const replay: FolderChange[] = [];
     this.rebuilding = replay;
     try {
-      const steps = PathSnapshot.buildSteps(this.allPaths());
-      let r = steps.next();
-      while (!r.done) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        if (this.disposed) return;
-        r = steps.next();
-      }
-      this.snap = r.value;
-      this.added.clear();
-      this.deleted.clear();
-      this.deletedDirs = [];
+      const epoch = this.epoch;
+      const snap = await PathSnapshot.buildAsync(this.allPaths());
+      if (this.disposed || epoch !== this.epoch) return;
+      this.snap = snap;
+      this.clearOverlay();
       for (const c of replay) {
         if (c.kind === 'addFile') this.addFile(c.path);
         else this.remove(c.path);

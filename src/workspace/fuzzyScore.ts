@@ -166,12 +166,27 @@ function singleCharScore(path: string, lowerPath: string, baseStart: number, q: 
 }
 
 /**
- * `quickScore` over a PathSnapshot's byte arrays (the hot loop of every keystroke): path bytes
- * `chars[s..e)`, precomputed `bonus`, basename from `bs`; `q` holds the query's code units.
- * Same model as `quickScore` (without its contiguous-occurrence refinement, which the DP pass
- * covers). NaN when `q` is not a subsequence.
+ * `boundaryBonus` over a PathSnapshot's bytes: lower-case `chars`, the upper-case bit set `upper`,
+ * path starting at `s`.
  */
-export function quickScoreBytes(chars: Uint8Array, bonus: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number): number {
+export function bonusAt(chars: Uint8Array, upper: Uint8Array, s: number, j: number): number {
+  if (j === s) return BONUS_SLASH;
+  const prev = chars[j - 1];
+  if (prev === 47 || prev === 92) return BONUS_SLASH;
+  if (prev === 95 || prev === 45 || prev === 46 || prev === 32) return BONUS_DELIMITER;
+  if (((upper[j >> 3] >> (j & 7)) & 1) === 1 && ((upper[(j - 1) >> 3] >> ((j - 1) & 7)) & 1) === 0) return BONUS_CAMEL;
+  const cur = chars[j];
+  if (cur >= 48 && cur <= 57 && !(prev >= 48 && prev <= 57)) return BONUS_CAMEL;
+  return 0;
+}
+
+/**
+ * `quickScore` over a PathSnapshot's byte arrays (the hot loop of every keystroke): path bytes
+ * `chars[s..e)` (lower case) with their upper-case bits, basename from `bs`; `q` holds the query's
+ * code units. Same model as `quickScore` (without its contiguous-occurrence refinement, which the
+ * DP pass covers). NaN when `q` is not a subsequence.
+ */
+export function quickScoreBytes(chars: Uint8Array, upper: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number): number {
   let j = e - 1;
   let score = 0;
   let next = -1;
@@ -180,7 +195,7 @@ export function quickScoreBytes(chars: Uint8Array, bonus: Uint8Array, s: number,
     const c = q[k];
     while (j >= s && chars[j] !== c) j--;
     if (j < s) return NaN;
-    const b = bonus[j];
+    const b = bonusAt(chars, upper, s, j);
     if (next >= 0) score += next === j + 1 ? (run > BONUS_CONSECUTIVE ? 0 : BONUS_CONSECUTIVE - run) : GAP_START + GAP_EXTEND * (next - j - 2);
     score += j >= bs ? MATCH + BASENAME + b : MATCH + b;
     run = b;
@@ -190,10 +205,10 @@ export function quickScoreBytes(chars: Uint8Array, bonus: Uint8Array, s: number,
   score += run * (FIRST_CHAR_MULTIPLIER - 1);
   if (m === 1 && next !== bs && chars[bs] === q[0]) {
     // one character: the basename's first letter beats the rightmost occurrence
-    score = MATCH + BASENAME + bonus[bs] * FIRST_CHAR_MULTIPLIER;
+    score = MATCH + BASENAME + bonusAt(chars, upper, s, bs) * FIRST_CHAR_MULTIPLIER;
   }
   score -= (e - s) * LENGTH_PENALTY;
-  if (chars[bs] === q[0] && e - bs >= m) score += nameBoostBytes(chars, bonus, s, e, bs, q, m);
+  if (chars[bs] === q[0] && e - bs >= m) score += nameBoostBytes(chars, upper, s, e, bs, q, m);
   return score;
 }
 
@@ -211,7 +226,7 @@ export function scoreUpperBound(m: number, len: number, nameLen: number, nameHas
 }
 
 /** `fixedBoost` without the length penalty, over bytes (called only when the basename starts with q[0]). */
-function nameBoostBytes(chars: Uint8Array, bonus: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number): number {
+function nameBoostBytes(chars: Uint8Array, upper: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number): number {
   for (let k = 1; k < m; k++) if (chars[bs + k] !== q[k]) return 0;
   if (bs === s && e - s === m) return BOOST_EXACT_PATH;
   if (e - bs === m) return BOOST_EXACT_NAME;
@@ -220,7 +235,7 @@ function nameBoostBytes(chars: Uint8Array, bonus: Uint8Array, s: number, e: numb
     for (let k = bs + m + 1; k < e; k++) if (chars[k] === 46) more = true;
     if (!more) return BOOST_EXACT_STEM;
   }
-  return bs + m >= e || isSeparator(chars[bs + m]) || bonus[bs + m] > 0 ? BOOST_NAME_WORD : BOOST_NAME_PREFIX;
+  return bs + m >= e || isSeparator(chars[bs + m]) || bonusAt(chars, upper, s, bs + m) > 0 ? BOOST_NAME_WORD : BOOST_NAME_PREFIX;
 }
 
 // Scratch matrices for the DP, grown on demand and reused (no allocation per candidate).

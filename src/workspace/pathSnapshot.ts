@@ -1,12 +1,14 @@
 // An immutable, compact snapshot of one folder's file paths, laid out for fast fuzzy scanning.
 //
-// All paths' lower-case characters sit in ONE byte array (and their word-start bonuses in another),
-// so a scan over 100k paths reads memory sequentially instead of chasing 100k string objects —
-// that, not the comparisons, is what a per-keystroke scan is bound by. A 32-bit mask per path of
+// All paths' lower-case characters sit in ONE byte array, so a scan over 100k paths reads memory
+// sequentially instead of chasing 100k string objects — that, not the comparisons, is what a
+// per-keystroke scan is bound by. The original case is one bit per character beside it (word-start
+// bonuses and the path strings are derived from the two), so 460k paths take about 38 MB and hold
+// no string objects: a path string is rebuilt only for the few results a keystroke returns. Paths
+// with characters beyond ASCII keep their string aside ("wide", rare). A 32-bit mask per path of
 // the characters it contains rejects most paths before their bytes are read. Paths are sorted
-// (code-unit order) so membership is a binary search and a directory is a range; no per-path Map,
-// which keeps 115k paths at about 20 MB.
-import { boundaryBonus } from './fuzzyScore';
+// (code-unit order) so membership is a binary search and a directory is a contiguous range.
+import { sortedUniqueSteps } from './slicedSort';
 
 /** Bit of a lower-case character in the prefilter mask. */
 export function charBit(c: number): number {
@@ -29,26 +31,31 @@ export function baseStartOf(path: string): number {
   return path.lastIndexOf('/') + 1;
 }
 
-
 /** Lower-case code unit stored for characters beyond Latin-1: never equal to an ASCII query char. */
 export const WIDE = 0xff;
 
+/** Is the character at byte `j` upper case (ASCII A–Z) in the original path? */
+export function isUpperAt(upper: Uint8Array, j: number): boolean {
+  return ((upper[j >> 3] >> (j & 7)) & 1) === 1;
+}
+
 export class PathSnapshot {
   private constructor(
-    readonly paths: readonly string[],
-    /** Start of path i in `chars`/`bonus`; `offsets[n]` is the end. */
+    /** Start of path i in `chars`; `offsets[n]` is the end. */
     readonly offsets: Uint32Array,
     /** Lower-case code units of all paths, concatenated (Latin-1; WIDE for anything beyond). */
     readonly chars: Uint8Array,
-    /** Word-start bonus of every character (from the original case). */
-    readonly bonus: Uint8Array,
+    /** One bit per character of `chars`: upper case (ASCII A–Z) in the original path. */
+    readonly upper: Uint8Array,
     /** Basename start within path i. */
     readonly baseStart: Uint16Array,
     readonly mask: Int32Array,
     /** Character mask of the basename alone. */
     readonly nameMask: Int32Array,
-    /** Paths with characters beyond Latin-1 (scanned as strings when the query is not ASCII). */
+    /** Paths with characters beyond ASCII (scanned as strings when the query is not ASCII). */
     readonly wide: Uint8Array,
+    /** The original strings of the wide paths, by index. */
+    private readonly wideText: ReadonlyMap<number, string>,
     /** Increases with every snapshot; search caches are keyed by it. */
     readonly generation: number,
   ) {}
@@ -56,16 +63,16 @@ export class PathSnapshot {
   private static nextGeneration = 1;
 
   get size(): number {
-    return this.paths.length;
+    return this.baseStart.length;
   }
 
   static empty(): PathSnapshot {
     return PathSnapshot.build([]);
   }
 
-  /** Builds synchronously (≈100 ms for 115k paths). Duplicates are dropped. */
+  /** Builds synchronously (tests, small lists). Duplicates are dropped. */
   static build(input: readonly string[]): PathSnapshot {
-    const it = PathSnapshot.buildSteps(input, Infinity);
+    const it = PathSnapshot.buildSteps(input);
     for (;;) {
       const r = it.next();
       if (r.done) return r.value;
@@ -73,45 +80,64 @@ export class PathSnapshot {
   }
 
   /**
-   * Builds in slices of `slice` paths, yielding between them so a caller can build in the
-   * background without blocking the event loop (see FolderIndex.rebuild).
+   * Builds in the background: runs the build's steps for at most `budgetMs` at a time and yields
+   * to the event loop in between, so a 460k-path listing never blocks other work for long.
    */
-  static *buildSteps(input: readonly string[], slice = 8192): Generator<void, PathSnapshot, void> {
-    let sorted: string[] | undefined;
-    for (let i = 1; i < input.length; i++) {
-      if (!(input[i - 1] < input[i])) {
-        sorted = Array.from(new Set(input)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        break;
+  static async buildAsync(input: readonly string[], budgetMs = 8): Promise<PathSnapshot> {
+    const it = PathSnapshot.buildSteps(input);
+    let sliceStart = performance.now();
+    for (;;) {
+      const r = it.next();
+      if (r.done) return r.value;
+      if (performance.now() - sliceStart >= budgetMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
       }
     }
-    sorted ??= input.slice();
-    const n = sorted.length;
+  }
+
+  /**
+   * The build as small steps (each well under a millisecond): sort and de-duplicate, then fill the
+   * arrays `slice` paths at a time.
+   */
+  static *buildSteps(input: readonly string[], slice = 2048): Generator<void, PathSnapshot, void> {
+    const order = yield* sortedUniqueSteps(input);
+    const n = order.length;
     let total = 0;
-    for (let i = 0; i < n; i++) total += sorted[i].length;
+    for (let i = 0; i < n; i++) total += input[order[i]].length;
     const offsets = new Uint32Array(n + 1);
     const chars = new Uint8Array(total);
-    const bonus = new Uint8Array(total);
+    const upper = new Uint8Array((total >> 3) + 1);
     const baseStart = new Uint16Array(n);
     const mask = new Int32Array(n);
     const nameMask = new Int32Array(n);
     const wide = new Uint8Array(n);
+    const wideText = new Map<number, string>();
     let at = 0;
     for (let i = 0; i < n; i++) {
-      const p = sorted[i];
-      const l = p.toLowerCase();
+      const p = input[order[i]];
       offsets[i] = at;
-      // toLowerCase keeps the length for all but a few exotic characters; those paths are "wide".
-      const sameLength = l.length === p.length;
       let m = 0;
+      let isWide = false;
       for (let k = 0; k < p.length; k++) {
-        let c = sameLength ? l.charCodeAt(k) : p.charCodeAt(k);
-        if (!sameLength && c >= 65 && c <= 90) c += 32;
-        chars[at + k] = c > 0xff ? WIDE : c;
-        bonus[at + k] = boundaryBonus(p, k);
+        let c = p.charCodeAt(k);
+        if (c >= 65 && c <= 90) {
+          c += 32;
+          upper[(at + k) >> 3] |= 1 << ((at + k) & 7);
+        } else if (c > 0x7f) {
+          isWide = true;
+          // Lower case per character, so positions stay those of the original string.
+          const l = String.fromCharCode(c).toLowerCase();
+          c = l.length === 1 ? l.charCodeAt(0) : c;
+          if (c > 0xff) c = WIDE;
+        }
+        chars[at + k] = c;
         m |= charBit(c);
-        if (c > 0x7f) wide[i] = 1;
       }
-      if (!sameLength) wide[i] = 1;
+      if (isWide) {
+        wide[i] = 1;
+        wideText.set(i, p);
+      }
       mask[i] = m;
       const bs = baseStartOf(p);
       baseStart[i] = Math.min(bs, 0xffff);
@@ -122,18 +148,52 @@ export class PathSnapshot {
       if (i % slice === slice - 1) yield;
     }
     offsets[n] = at;
-    return new PathSnapshot(sorted, offsets, chars, bonus, baseStart, mask, nameMask, wide, PathSnapshot.nextGeneration++);
+    return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, wide, wideText, PathSnapshot.nextGeneration++);
+  }
+
+  /** Path `i` as a string (rebuilt from the bytes; the wide ones are kept). */
+  pathAt(i: number): string {
+    const w = this.wideText.get(i);
+    if (w !== undefined) return w;
+    const s = this.offsets[i];
+    const e = this.offsets[i + 1];
+    const codes = new Array<number>(e - s);
+    for (let j = s; j < e; j++) codes[j - s] = isUpperAt(this.upper, j) ? this.chars[j] - 32 : this.chars[j];
+    return String.fromCharCode.apply(null, codes);
+  }
+
+  /** Every path, in sorted order. */
+  allPaths(): string[] {
+    const out = new Array<string>(this.size);
+    for (let i = 0; i < this.size; i++) out[i] = this.pathAt(i);
+    return out;
+  }
+
+  /** Compares path `i` with `s` in code-unit order (negative: path i sorts first). */
+  private compareAt(i: number, s: string): number {
+    const w = this.wideText.get(i);
+    if (w !== undefined) return w < s ? -1 : w > s ? 1 : 0;
+    const start = this.offsets[i];
+    const len = this.offsets[i + 1] - start;
+    const n = Math.min(len, s.length);
+    for (let k = 0; k < n; k++) {
+      const j = start + k;
+      const c = isUpperAt(this.upper, j) ? this.chars[j] - 32 : this.chars[j];
+      const d = c - s.charCodeAt(k);
+      if (d !== 0) return d;
+    }
+    return len - s.length;
   }
 
   /** Index of `path`, or -(insertion point) - 1. */
   find(path: string): number {
     let lo = 0;
-    let hi = this.paths.length - 1;
+    let hi = this.size - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const p = this.paths[mid];
-      if (p < path) lo = mid + 1;
-      else if (p > path) hi = mid - 1;
+      const d = this.compareAt(mid, path);
+      if (d < 0) lo = mid + 1;
+      else if (d > 0) hi = mid - 1;
       else return mid;
     }
     return -lo - 1;
@@ -143,11 +203,20 @@ export class PathSnapshot {
     return this.find(path) >= 0;
   }
 
+  /** The half-open index range of the paths under directory `dir` (no trailing slash). */
+  rangeUnder(dir: string): { start: number; end: number } {
+    const prefix = dir + '/';
+    const first = this.find(prefix);
+    const start = first >= 0 ? first : -first - 1;
+    // Every path with the prefix sorts before prefix + U+FFFF.
+    const last = this.find(prefix + '\uffff');
+    const end = last >= 0 ? last : -last - 1;
+    return { start, end };
+  }
+
   /** Does any path lie under directory `dir` (no trailing slash)? */
   hasUnder(dir: string): boolean {
-    const prefix = dir + '/';
-    const i = this.find(prefix);
-    const at = i >= 0 ? i : -i - 1;
-    return at < this.paths.length && this.paths[at].startsWith(prefix);
+    const r = this.rangeUnder(dir);
+    return r.end > r.start;
   }
 }

@@ -189,7 +189,7 @@ describe('workspace/fileSearch: narrowing and bounds (properties)', () => {
         const exact = bestAlignment(path, lower, bs, q);
         const quick = quickScore(path, lower, bs, q);
         const snap = PathSnapshot.build([path]);
-        const bytes = quickScoreBytes(snap.chars, snap.bonus, 0, path.length, bs, new Uint8Array([...q].map((c) => c.charCodeAt(0))), q.length);
+        const bytes = quickScoreBytes(snap.chars, snap.upper, 0, path.length, bs, new Uint8Array([...q].map((c) => c.charCodeAt(0))), q.length);
         if (!exact) {
           assert.ok(Number.isNaN(quick) && Number.isNaN(bytes));
           return;

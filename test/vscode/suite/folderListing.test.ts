@@ -88,7 +88,7 @@ describe('extension host: the @ index lists what VS Code search lists (findFiles
       const extraExcludes = [...g.files, ...g.search];
       let t = performance.now();
       const listed = await listFolder({ root: base, uri }, { excludes: true });
-      const vscodeIndex = FileIndex.fromListed([{ root: base, paths: listed, statFile: async () => undefined }]);
+      const vscodeIndex = await FileIndex.fromListed([{ root: base, paths: listed, statFile: async () => undefined }]);
       const vscodeMs = performance.now() - t;
       t = performance.now();
       const gitIndex = await FileIndex.open({ roots: [base], extraExcludes });
