@@ -24,6 +24,7 @@ import { SessionAdmission } from './promptAdmission';
 import { prepareHistory, splitRestored, type SessionHistory } from './sessionHistory';
 import type { SessionRulesPort } from './sessionRules';
 import { SessionCommands } from './sessionCommands';
+import { AjvSchemaValidator } from './jsonSchemaValidator';
 
 /** A local view renders every frame type, so it announces every feature (§12.2.1). */
 export const LOCAL_VIEW_FEATURES: FeatureSet = EVERY_FEATURE;
@@ -106,6 +107,8 @@ export class SessionHost {
       permissions: this.permissions,
       logger: options.logger,
       ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
+      // §11 structured output for every agent: the engine validates with ajv (decision 322).
+      schemaValidator: new AjvSchemaValidator(),
     });
     // The session rules of the host's one store survive a restart with their session (item 6).
     const rules = options.sessionRules ?? this.permissions.rules;

@@ -29,11 +29,22 @@ export interface AgentInfo {
   resume_flag?: string;
 }
 
+/**
+ * The §6.1.1 `config_overrides` an agent honours itself (turnOverrides.ts): a native JSON-Schema
+ * option (§11) and a native step cap. The engine does the rest for it.
+ */
+export interface NativeOverrides {
+  json_schema?: boolean;
+  max_turns?: boolean;
+}
+
 /** What the agent can do; the engine announces it in `session.capabilities`. */
 export interface AgentCapabilities {
   features: FeatureSet;
   /** Vendor extensions, e.g. `agent_session_id` (§18.3). */
   extensions?: Record<string, unknown>;
+  /** Not announced: which config_overrides the adapter passes to the agent natively. */
+  native_overrides?: NativeOverrides;
 }
 
 /** A prompt as the engine hands it to the adapter: tokens already converted for this agent (§16.3). */
@@ -47,6 +58,12 @@ export interface AgentPrompt {
   context_files: ContextFile[];
   allowed_tools?: string[];
   denied_tools?: string[];
+  /** §11: the schema, only for an adapter with `native_overrides.json_schema` (validated by the engine). */
+  json_schema?: Record<string, unknown>;
+  /** §6.1.1 step cap, only for an adapter with `native_overrides.max_turns`; its error code is MAX_TURNS. */
+  max_turns?: number;
+  /** §6.1.1 `output_format` of the request (the headless runner honours it). */
+  output_format?: 'text' | 'json' | 'stream-json';
 }
 
 /** The answer to an interaction the adapter asked for. */
@@ -143,6 +160,11 @@ export interface TurnOutcome {
   stop_reason: PayloadOf<'session.turn.end'>['stop_reason'];
   usage?: TurnUsage;
   structured_output?: PayloadOf<'session.turn.end'>['structured_output'];
+  /**
+   * §11: the object the agent handed over through its native structured-output channel (Claude
+   * Code's StructuredOutput); the engine validates it against the requested schema.
+   */
+  structured_data?: Record<string, unknown>;
   /** The agent's own session id (§18.3), kept for resume. */
   agent_session_id?: string;
 }

@@ -8,13 +8,15 @@ import type { PayloadOf } from '../protocol/frameTypes';
 export function clientCapabilities(
   info: AgentInfo,
   agent: AgentCapabilities,
-  options: { max_frame_size: number; file_search_fuzzy: boolean },
+  options: { max_frame_size: number; file_search_fuzzy: boolean; structured_output?: boolean },
 ): PayloadOf<'session.capabilities'> {
   const features = { ...agent.features, adapter_type: info.adapter_type };
   if (features.subagent_context === undefined && features.subagent === true) features.subagent_context = true;
   // Fuzzy search is answered by the engine's search hook, not by the agent.
   if (options.file_search_fuzzy) features.file_search_fuzzy = true;
   else delete features.file_search_fuzzy;
+  // §11: the engine validates structured answers for every agent when the host gave it a validator.
+  if (options.structured_output) features.structured_output = true;
   const payload: PayloadOf<'session.capabilities'> = {
     protocol_version: PROTOCOL_VERSION,
     supported_namespaces: ['agent', 'tool', 'session', 'control'],

@@ -25,6 +25,9 @@ import { monotonicClock } from './monotonicClock';
 import type { ToolPolicyInput } from './toolPolicy';
 import { TurnStream } from './turnStream';
 import { AUTO_COMPACT_CONSIDER, AUTO_COMPACT_MUST, UsageLedger } from './usage';
+import { MAX_TURNS_ERROR } from './stepLimit';
+import { describeSchemaIssues, type SchemaValidator } from './structuredOutput';
+import { TurnOverrides } from './turnOverrides';
 
 export type DeleteReason = PayloadOf<'session.deleted'>['reason'];
 export type DeletedBy = PayloadOf<'session.deleted'>['deleted_by'];
@@ -66,6 +69,8 @@ export interface AgentSessionOptions {
   fileSearch?: (query: PayloadOf<'control.file.search'>, signal: AbortSignal) => Promise<PayloadOf<'session.file.candidates'>>;
   /** Where adapters read `context_files` and `binary_ref` files (contextFiles.ts); default: refuse all. */
   contextFiles?: ContextFileSource;
+  /** §11: validates `config_overrides.json_schema` answers; when given, `structured_output` is announced. */
+  schemaValidator?: SchemaValidator;
 }
 
 interface ActiveTurn {
@@ -80,6 +85,10 @@ interface ActiveTurn {
   graceTimer?: TimerHandle;
   /** A master cancelled it (§6.1.2): the end says so even when the session ends meanwhile. */
   cancelRequested?: boolean;
+  /** json_schema, max_turns, output_format of the prompt (turnOverrides.ts). */
+  overrides: TurnOverrides;
+  /** The engine stopped it at max_turns (decision 321): it ends as `error`, not `cancelled`. */
+  limitHit?: boolean;
 }
 
 /** Frame types only the engine itself sends; an adapter emitting one is ignored. */
@@ -164,6 +173,7 @@ export class AgentSession implements HubSessionSource {
     return clientCapabilities(this.options.adapter.info, this.agentCaps, {
       max_frame_size: this.options.maxFrameSize ?? 4 * 1024 * 1024,
       file_search_fuzzy: this.options.fileSearch !== undefined,
+      structured_output: this.options.schemaValidator !== undefined,
     });
   }
   catalog(): PayloadOf<'tool.catalog.publish'> {
@@ -299,9 +309,16 @@ export class AgentSession implements HubSessionSource {
       return this.error('INVALID_PROMPT', `the prompt could not be prepared for the agent: ${errorMessage(e)}`, parent_id);
     }
 
+    // §6.1.1 / §11: a schema that cannot be honoured is refused before any turn starts.
+    const prepared = TurnOverrides.prepare(payload.config_overrides, this.agentCaps.native_overrides ?? {}, this.options.schemaValidator);
+    if (!prepared.ok) return this.error(prepared.error_code, prepared.message, parent_id);
+    const overrides = prepared.overrides;
+    text = overrides.promptText(text);
+
     const id = newId();
     const turn: ActiveTurn = {
       id,
+      overrides,
       index: this.turnIndex++,
       controller: new AbortController(),
       allowed_tools: payload.config_overrides?.allowed_tools,
@@ -335,6 +352,7 @@ export class AgentSession implements HubSessionSource {
       mode: this._mode,
       file_references: interprets ? (payload.file_references ?? []) : [],
       context_files: payload.context_files ?? [],
+      ...overrides.forAdapter(),
     };
     if (turn.allowed_tools) agentPrompt.allowed_tools = turn.allowed_tools;
     if (turn.denied_tools) agentPrompt.denied_tools = turn.denied_tools;
@@ -355,11 +373,11 @@ export class AgentSession implements HubSessionSource {
     await released;
     if (turn.graceTimer !== undefined) this.timers.clearTimeout(turn.graceTimer);
     if (this.turn !== turn || this.ending) return; // session end closes the turn itself (§7.5.3)
-    const cancelled = turn.stream.cancelling;
-    if (failure !== undefined && !cancelled) {
+    const cancelled = turn.stream.cancelling && !turn.limitHit;
+    if (failure !== undefined && !turn.stream.cancelling) {
       this.emit('agent.error', { error_code: 'ADAPTER_ERROR', message: errorMessage(failure), severity: 'error', recoverable: true });
     }
-    const stop_reason = cancelled ? 'cancelled' : failure !== undefined ? 'error' : (outcome?.stop_reason ?? 'end_turn');
+    const stop_reason = turn.limitHit ? 'error' : cancelled ? 'cancelled' : failure !== undefined ? 'error' : (outcome?.stop_reason ?? 'end_turn');
     this.finishTurn(turn, stop_reason, outcome);
     this.maybeAutoCompact();
   }
@@ -369,7 +387,19 @@ export class AgentSession implements HubSessionSource {
     turn.stream.closeAll(stop_reason === 'cancelled' || stop_reason === 'error', stop_reason === 'cancelled' || turn.cancelRequested === true);
     this.interactions.cancelAll();
     const end: PayloadOf<'session.turn.end'> = { turn_id: turn.id, stop_reason, tool_invocation_count: turn.stream.toolCount };
-    if (outcome?.structured_output) end.structured_output = outcome.structured_output;
+    // §11.1: with a schema the engine's own verdict (decision 320); without one, what the agent said.
+    const verdict = turn.overrides.verdict(outcome);
+    if (verdict && verdict.output.validation_status !== 'valid') {
+      this.emit('agent.error', {
+        error_code: 'STRUCTURED_OUTPUT_INVALID',
+        message: `the answer does not match the requested JSON Schema (${verdict.output.validation_status}): ${describeSchemaIssues(verdict.issues)}`,
+        severity: 'warning',
+        recoverable: true,
+        details: { validation_status: verdict.output.validation_status, issues: verdict.issues.slice(0, 20) },
+      });
+    }
+    if (verdict) end.structured_output = verdict.output;
+    else if (outcome?.structured_output) end.structured_output = outcome.structured_output;
     this.emit('session.turn.end', end);
     this.emit('session.usage', this.usage.forTurn(turn.id, outcome?.usage));
     this.turn = undefined;
@@ -391,6 +421,28 @@ export class AgentSession implements HubSessionSource {
     turn.stream.cancelling = true;
     turn.cancelRequested = true;
     turn.controller.abort(reason ?? 'user_cancelled');
+    this.interactions.cancelAll();
+    turn.graceTimer = this.timers.setTimeout(() => turn.release?.(), this.options.cancelGraceMs ?? this.permissions.policy.cancelGraceMs + 1000);
+  }
+
+  /**
+   * §6.1.1 max_turns, the engine's own cap (decision 321): the agent began a step beyond it. Stop
+   * it like a cancel (late frames dropped, the adapter aborted), but the turn ends as `error` with
+   * one `agent.error` MAX_TURNS saying why.
+   */
+  private stopAtLimit(turn: ActiveTurn): void {
+    if (turn.limitHit || turn.stream.cancelling) return;
+    turn.limitHit = true;
+    const max = turn.overrides.maxTurns ?? 0;
+    this.emit('agent.error', {
+      error_code: MAX_TURNS_ERROR,
+      message: `the agent reached the maximum of ${max} step${max === 1 ? '' : 's'} (config_overrides.max_turns) and was stopped`,
+      severity: 'error',
+      recoverable: true,
+      details: { max_turns: max, enforced_by: 'engine' },
+    });
+    turn.stream.cancelling = true;
+    turn.controller.abort('max_turns');
     this.interactions.cancelAll();
     turn.graceTimer = this.timers.setTimeout(() => turn.release?.(), this.options.cancelGraceMs ?? this.permissions.policy.cancelGraceMs + 1000);
   }
@@ -581,6 +633,8 @@ export class AgentSession implements HubSessionSource {
         else this.logger.warn(`adapter emitted ${event.type} before the session was ready; dropped`);
         return;
       }
+      // §6.1.1 max_turns for agents without their own cap: a step too many stops the turn.
+      if (this.turn && !this.turn.stream.cancelling && !this.turn.overrides.admit(event)) return this.stopAtLimit(this.turn);
       if (TURN_SCOPED.has(event.type)) {
         if (!this.turn) return this.logger.warn(`adapter emitted ${event.type} outside a turn; dropped`);
         return this.turn.stream.accept(event);
@@ -690,6 +744,7 @@ export class AgentSession implements HubSessionSource {
   /** Stamp the envelope (turn_id while a turn runs) and hand the frame to the sink. */
   private emit<T extends FrameType>(type: T, payload: PayloadOf<T>, ctx: { parent_id?: string; metadata?: Metadata } = {}): void {
     if (this.ended) return;
+    this.turn?.overrides.observe(type, payload, ctx.metadata);
     const frame = this.factory.make(type, payload, {
       turn_id: this.turn?.id,
       parent_id: ctx.parent_id,

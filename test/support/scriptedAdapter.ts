@@ -13,6 +13,7 @@ import type {
   CatalogTool,
   CommandEntry,
   InteractionAnswer,
+  NativeOverrides,
   TurnOutcome,
 } from '../../src/session/agentAdapter';
 import type { AgentModeName, OutputTypeName } from '../../src/protocol/common';
@@ -71,6 +72,8 @@ export interface ScriptedAdapterOptions {
   compactResult?: { summary: string; previous_token_count: number; current_token_count: number };
   /** Without it the adapter has no compact() at all. */
   supportsCompact?: boolean;
+  /** config_overrides the scripted agent claims to honour itself (json_schema, max_turns). */
+  nativeOverrides?: NativeOverrides;
 }
 
 export const DEFAULT_TOOLS: CatalogTool[] = [
@@ -112,6 +115,7 @@ export class ScriptedAdapter implements AgentAdapter {
     if (this.options.startError) throw new Error(this.options.startError);
     const capabilities: AgentCapabilities = { features: this.options.features ?? { thinking_stream: true, tool_streaming: true } };
     if (this.options.extensions) capabilities.extensions = this.options.extensions;
+    if (this.options.nativeOverrides) capabilities.native_overrides = this.options.nativeOverrides;
     return {
       capabilities,
       tools: this.options.tools ?? DEFAULT_TOOLS,

@@ -7,7 +7,7 @@ import type { AgentModeName } from '../../protocol/common';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import { newId } from '../../protocol/build';
 import { AgentProcess, mapExit, type ExitInfo } from '../process';
-import { claudeEnv, longLivedArgs, permissionModeFor, resolveClaudeCommand } from './args';
+import { claudeEnv, longLivedArgs, permissionModeFor, resolveClaudeCommand, sameTurnFlags, turnFlagsOf, type TurnFlags } from './args';
 import { CLAUDE_CODE_INFO, claudeCapabilities } from './capabilities';
 import { commandsFromInitialize } from './commands';
 import { decidePermission } from './permission';
@@ -52,6 +52,8 @@ export class ClaudeCodeAdapter implements AgentAdapter {
   /** During the initialize handshake an exit is start()'s failure, not a frame. */
   private starting = false;
   private agentSessionId: string | undefined;
+  /** The running process's --json-schema / --max-turns (§6.1.1): a prompt with others restarts it. */
+  private flags: TurnFlags = {};
 
   constructor(private readonly options: ClaudeCodeOptions = {}) {
     this.translator = new ClaudeTranslator();
@@ -73,9 +75,16 @@ export class ClaudeCodeAdapter implements AgentAdapter {
   async prompt(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
     // §16.3: Claude Code reads files itself; a picked file becomes its own `@path` mention.
     const text = this.host ? await promptText(prompt, this.host, CLAUDE_MENTIONS) : prompt.text;
+    const flags = turnFlagsOf(prompt);
     if (!this.proc?.running) {
       // The process ended between turns (exit 0): respawn, resuming the conversation (§18.3).
+      this.flags = flags;
       await this.spawn();
+    } else if (!sameTurnFlags(flags, this.flags)) {
+      // Claude Code takes --json-schema and --max-turns only as flags: a prompt asking for other
+      // ones gets a process started with them, resuming the same conversation (§18.3).
+      this.flags = flags;
+      await this.restart();
     }
     return new Promise<TurnOutcome>((resolve) => {
       let interruptTimer: NodeJS.Timeout | undefined;
@@ -142,7 +151,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     this.stopping = false;
     const proc = AgentProcess.spawn({
       command: resolveClaudeCommand(this.options.command),
-      args: longLivedArgs({ mode: this.mode, resumeSessionId: this.agentSessionId, model: this.options.model, extraArgs: this.options.extraArgs }),
+      args: longLivedArgs({ mode: this.mode, resumeSessionId: this.agentSessionId, model: this.options.model, extraArgs: this.options.extraArgs, overrides: this.flags }),
       session_id: host.session_id,
       workspacePath: host.workspacePath,
       env: claudeEnv(this.options.env),

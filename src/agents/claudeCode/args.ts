@@ -30,6 +30,26 @@ export interface LongLivedArgs {
   resumeSessionId?: string;
   model?: string;
   extraArgs?: string[];
+  overrides?: TurnFlags;
+}
+
+/** §6.1.1 config_overrides Claude Code takes as flags: --json-schema (§11) and --max-turns. */
+export interface TurnFlags {
+  /** The schema as JSON text. */
+  jsonSchema?: string;
+  maxTurns?: number;
+}
+
+export function turnFlagArgs(f: TurnFlags | undefined): string[] {
+  return [...(f?.jsonSchema ? ['--json-schema', f.jsonSchema] : []), ...(f?.maxTurns !== undefined ? ['--max-turns', String(f.maxTurns)] : [])];
+}
+
+export function turnFlagsOf(p: { json_schema?: Record<string, unknown>; max_turns?: number }): TurnFlags {
+  return { ...(p.json_schema ? { jsonSchema: JSON.stringify(p.json_schema) } : {}), ...(p.max_turns !== undefined ? { maxTurns: p.max_turns } : {}) };
+}
+
+export function sameTurnFlags(a: TurnFlags | undefined, b: TurnFlags | undefined): boolean {
+  return a?.jsonSchema === b?.jsonSchema && a?.maxTurns === b?.maxTurns;
 }
 
 /** The long-lived, multi-turn form with permission prompts over stdio. */
@@ -38,15 +58,15 @@ export function longLivedArgs(a: LongLivedArgs): string[] {
   args.push('--permission-mode', permissionModeFor(a.mode));
   if (a.model) args.push('--model', a.model);
   if (a.resumeSessionId) args.push('--resume', a.resumeSessionId);
-  return [...args, ...(a.extraArgs ?? [])];
+  return [...args, ...turnFlagArgs(a.overrides), ...(a.extraArgs ?? [])];
 }
 
 /** The §18 one-shot form: one process per prompt, the prompt on stdin, `--resume` from turn two. */
-export function oneShotArgs(a: { mode: AgentModeName; resumeArgs: string[]; model?: string; extraArgs?: string[]; permissionMode?: string }): string[] {
+export function oneShotArgs(a: { mode: AgentModeName; resumeArgs: string[]; model?: string; extraArgs?: string[]; permissionMode?: string; overrides?: TurnFlags }): string[] {
   const args = ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages'];
   args.push('--permission-mode', a.permissionMode ?? permissionModeFor(a.mode));
   if (a.model) args.push('--model', a.model);
-  return [...args, ...a.resumeArgs, ...(a.extraArgs ?? [])];
+  return [...args, ...a.resumeArgs, ...turnFlagArgs(a.overrides), ...(a.extraArgs ?? [])];
 }
 
 /**

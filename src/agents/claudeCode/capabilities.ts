@@ -24,7 +24,6 @@ export function claudeCapabilities(agentSessionId: string | undefined, oneShot =
       thinking_stream: true,
       // Bash output and subagent progress are relayed as tool.invoke.stream.
       tool_streaming: true,
-      structured_output: false,
       subagent: true,
       subagent_context: true,
       context_compaction: !oneShot,
@@ -33,6 +32,8 @@ export function claudeCapabilities(agentSessionId: string | undefined, oneShot =
       file_reference: true,
     },
   };
+  // --json-schema and --max-turns: the CLI validates and caps itself (the engine validates again).
+  caps.native_overrides = { json_schema: true, max_turns: true };
   if (agentSessionId) caps.extensions = { agent_session_id: agentSessionId };
   return caps;
 }

@@ -5,7 +5,7 @@ import { CLAUDE_MENTIONS, promptText } from '../promptText';
 import type { AgentAdapter, AgentCapabilities, AgentHost, AgentPrompt, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
 import type { AgentModeName } from '../../protocol/common';
 import { SingleTurnRunner } from '../process';
-import { claudeEnv, oneShotArgs, resolveClaudeCommand } from './args';
+import { claudeEnv, oneShotArgs, resolveClaudeCommand, turnFlagsOf, type TurnFlags } from './args';
 import { CLAUDE_CODE_ONESHOT_INFO, claudeCapabilities } from './capabilities';
 import { commandsFromNames } from './commands';
 import { defaultCatalog } from './tools';
@@ -25,6 +25,7 @@ export class ClaudeCodeOneShotAdapter implements AgentAdapter {
   private translator = new ClaudeTranslator();
   private mode: AgentModeName = 'default';
   private promptText = '';
+  private flags: TurnFlags = {};
   private outcome: TurnOutcome | undefined;
   private catalogJson = '';
   private commandsJson = '[]';
@@ -39,7 +40,7 @@ export class ClaudeCodeOneShotAdapter implements AgentAdapter {
       agent: 'claude-code',
       command: resolveClaudeCommand(this.options.command),
       resume_flag: this.info.resume_flag!,
-      buildArgs: ({ resumeArgs }) => oneShotArgs({ mode: this.mode, resumeArgs, model: this.options.model, extraArgs: this.options.extraArgs, permissionMode: this.options.permissionMode }),
+      buildArgs: ({ resumeArgs }) => oneShotArgs({ mode: this.mode, resumeArgs, model: this.options.model, extraArgs: this.options.extraArgs, permissionMode: this.options.permissionMode, overrides: this.flags }),
       stdinText: () => this.promptText,
       session_id: host.session_id,
       workspacePath: host.workspacePath,
@@ -57,6 +58,8 @@ export class ClaudeCodeOneShotAdapter implements AgentAdapter {
   async prompt(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
     const runner = this.runner!;
     this.promptText = this.host ? await promptText(prompt, this.host, CLAUDE_MENTIONS) : prompt.text;
+    // §6.1.1 / §11: this run's --json-schema and --max-turns (one process per prompt).
+    this.flags = turnFlagsOf(prompt);
     this.outcome = undefined;
     const run = await runner.runTurn(signal);
     // A process that died mid-turn leaves open blocks and calls: close them before the error.

@@ -121,6 +121,8 @@ const ResultLine = z.looseObject({
   total_cost_usd: Num.optional(),
   usage: NativeUsage.optional(),
   modelUsage: z.record(Str, z.looseObject({ contextWindow: Num.optional() })).optional(),
+  /** With --json-schema: the object the model handed to the StructuredOutput tool (§11). */
+  structured_output: z.record(Str, z.unknown()).optional(),
 });
 
 // ---- control protocol (permission asks, initialize, interrupts) --------------------------------

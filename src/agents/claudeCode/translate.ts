@@ -56,6 +56,8 @@ export class ClaudeTranslator {
   private readonly subagentDepth = new Map<string, { depth: number; agent_type?: string }>();
   private pending: PendingTools | undefined;
   private interruptRequested = false;
+  /** §11: the main agent's latest StructuredOutput call (--json-schema), kept for a failed result. */
+  private structuredAttempt: Record<string, unknown> | undefined;
   private readonly usage = new UsageMeter();
   /** Set `compaction.requested` before a compaction the master asked for (§6.3.1). */
   readonly compaction = new CompactionWatch();
@@ -286,6 +288,10 @@ export class ClaudeTranslator {
     const outcome: TurnOutcome = { stop_reason: end.stop_reason };
     const usage = this.usage.turnUsage(line);
     if (usage) outcome.usage = usage;
+    // §11: what the model handed over (the engine validates it): the accepted object, else its
+    // last attempt (a result of error_max_structured_output_retries has none of its own).
+    const structured = line.structured_output ?? this.structuredAttempt;
+    if (structured) outcome.structured_data = structured;
     const sid = line.session_id ?? this.agentSessionId;
     if (sid) {
       this.agentSessionId = sid;
@@ -358,6 +364,7 @@ export class ClaudeTranslator {
       return;
     }
     this.tools.set(id, open);
+    if (name === STRUCTURED_OUTPUT_TOOL && !metadata?.subagent_context) this.structuredAttempt = input;
     this.event(out, { type: 'tool.invoke.request', payload }, metadata);
   }
 
@@ -434,5 +441,9 @@ export class ClaudeTranslator {
     this.streamedMessages.clear();
     this.streamingMessage.clear();
     this.interruptRequested = false;
+    this.structuredAttempt = undefined;
   }
 }
+
+/** The tool Claude Code adds with --json-schema; the model calls it with the answer. */
+export const STRUCTURED_OUTPUT_TOOL = 'StructuredOutput';

@@ -15,6 +15,7 @@ import { CodexTurnTranslator, turnUsageSince } from './translate';
 import { ThreadStarted, type CodexUsage } from './nativeEvents';
 import { promptText } from '../promptText';
 import type { AgentModeName } from '../../protocol/common';
+import { writeScratchFile, type ScratchFile } from '../../workspace/scratchFile';
 
 export interface CodexAdapterOptions {
   /** The codex executable (default `codex` on PATH). */
@@ -50,6 +51,8 @@ export class CodexAdapter implements AgentAdapter {
   private readonly catalog: CatalogTool[] = CODEX_TOOLS.map((t) => ({ ...t }));
   private differ: CodexFileChangeDiffer | undefined;
   private pendingPrompt = '';
+  /** §11: this turn's `--output-schema` file, removed when the turn ends. */
+  private schemaFile: ScratchFile | undefined;
   /** The thread's usage totals after the last completed turn (Codex reports running totals). */
   private threadUsage: CodexUsage | undefined;
 
@@ -71,7 +74,7 @@ export class CodexAdapter implements AgentAdapter {
       resume_flag: CODEX_RESUME_FLAG,
       buildArgs: ({ resumeArgs }) => [
         ...(this.options.prefixArgs ?? []),
-        ...codexArgs({ mode: this.currentMode, resumeArgs, model: this.options.model, config: this.options.config, skipGitRepoCheck: this.options.skipGitRepoCheck ?? true }),
+        ...codexArgs({ mode: this.currentMode, resumeArgs, model: this.options.model, config: this.options.config, skipGitRepoCheck: this.options.skipGitRepoCheck ?? true, ...(this.schemaFile ? { outputSchemaFile: this.schemaFile.path } : {}) }),
       ],
       stdinText: () => this.pendingPrompt,
       onMessage: (value, line) => {
@@ -106,7 +109,14 @@ export class CodexAdapter implements AgentAdapter {
     this.current = translator;
     // §16.3: Codex reads files itself; a file token becomes its workspace-relative path.
     this.pendingPrompt = await promptText(prompt, host, { kind: 'separate', mention: (p) => p });
-    const result = await runner.runTurn(signal);
+    this.schemaFile = prompt.json_schema ? writeScratchFile('rawp-codex-schema-', 'schema.json', JSON.stringify(prompt.json_schema)) : undefined;
+    let result;
+    try {
+      result = await runner.runTurn(signal);
+    } finally {
+      this.schemaFile?.dispose();
+      this.schemaFile = undefined;
+    }
     await translator.finish(result.stop_reason === 'cancelled' ? 'cancelled' : 'ended');
     this.current = undefined;
     for (const e of result.events) host.emit(e);

@@ -19,6 +19,8 @@ export interface CodexArgsInput {
   config?: string[];
   /** Run outside a git repository (Codex refuses by default). */
   skipGitRepoCheck?: boolean;
+  /** §11: a JSON Schema file for the final answer (`--output-schema`). */
+  outputSchemaFile?: string;
 }
 
 /** §18.1: the resume flag template; `{session_id}` is Codex's thread id. */
@@ -39,6 +41,7 @@ export function codexArgs(input: CodexArgsInput): string[] {
   for (const c of input.config ?? []) args.push('-c', c);
   if (input.model) args.push('-m', input.model);
   if (input.skipGitRepoCheck) args.push('--skip-git-repo-check');
+  if (input.outputSchemaFile) args.push('--output-schema', input.outputSchemaFile);
   args.push(...input.resumeArgs, '-');
   return args;
 }

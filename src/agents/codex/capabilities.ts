@@ -16,5 +16,7 @@ export function codexCapabilities(threadId?: string): AgentCapabilities {
   return {
     features: { adapter_type: 'process', thinking_stream: true, tool_streaming: false, plan_mode: true, context_compaction: false, subagent: false, structured_output: false, file_reference: true },
     extensions: { single_turn_process: true, resume_flag: CODEX_RESUME_FLAG, ...(threadId ? { agent_session_id: threadId } : {}) },
+    // §11: `--output-schema FILE` asks the model for the shape; Codex has no step cap (the engine's).
+    native_overrides: { json_schema: true },
   };
 }

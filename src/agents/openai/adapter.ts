@@ -76,6 +76,8 @@ export class OpenAIAdapter implements AgentAdapter {
       capabilities: {
         features: { adapter_type: 'sdk', thinking_stream: true, tool_streaming: true, plan_mode: true, context_compaction: false, subagent: false, structured_output: false, file_reference: true },
         extensions: { model: this.options.model, base_url: this.options.baseUrl },
+        // §11 as `response_format` json_schema; §6.1.1 max_turns caps this loop's model calls.
+        native_overrides: { json_schema: true, max_turns: true },
       },
       tools: catalog.tools,
       ...(diagnostics.length ? { diagnostics } : {}),
@@ -92,7 +94,8 @@ export class OpenAIAdapter implements AgentAdapter {
     this.messages.push({ role: 'user', content: await promptText(prompt, host, { kind: 'inline' }, this.fs) });
     const usage: TurnUsage = { input_tokens: 0, output_tokens: 0 };
     let blockIndex = 0;
-    const maxSteps = this.options.maxSteps ?? 50;
+    const maxSteps = prompt.max_turns ?? this.options.maxSteps ?? 50;
+    const extra = prompt.json_schema ? { ...this.options.requestExtra, response_format: responseFormat(prompt.json_schema) } : this.options.requestExtra;
 
     for (let step = 0; step < maxSteps; step++) {
       // One streamed block at a time; a switch between thinking and text closes the open one.
@@ -111,7 +114,7 @@ export class OpenAIAdapter implements AgentAdapter {
         runner.emit(kind === 'text' ? { type: 'agent.text.delta', payload: { content_index, text } } : { type: 'agent.thinking.delta', payload: { content_index, text } });
       };
       const result = await streamChat(
-        { baseUrl: this.options.baseUrl, apiKey: this.options.apiKey, model: this.options.model, messages: this.messages, tools: this.tools, signal, extra: this.options.requestExtra },
+        { baseUrl: this.options.baseUrl, apiKey: this.options.apiKey, model: this.options.model, messages: this.messages, tools: this.tools, signal, extra },
         { onText: (t) => delta('text', t), onReasoning: (t) => delta('thinking', t) },
       );
       if (result.kind === 'failed') {
@@ -151,7 +154,7 @@ export class OpenAIAdapter implements AgentAdapter {
       if (signal.aborted) return { stop_reason: 'cancelled', usage };
     }
     // As Claude Code's error_max_turns: the turn is cut, with a reason the user can act on.
-    host.emit({ type: 'agent.error', payload: { error_code: 'MAX_TURNS', message: `stopped after ${maxSteps} model calls in one turn`, severity: 'error', recoverable: true, details: { module: 'openai' } } });
+    host.emit({ type: 'agent.error', payload: { error_code: 'MAX_TURNS', message: `the agent reached the maximum of ${maxSteps} step${maxSteps === 1 ? '' : 's'} (model calls) in one turn and was stopped`, severity: 'error', recoverable: true, details: { module: 'openai', max_turns: maxSteps } } });
     return { stop_reason: 'error', usage };
   }
 
@@ -164,4 +167,14 @@ export class OpenAIAdapter implements AgentAdapter {
   async dispose(): Promise<void> {
     this.runner = undefined;
   }
+}
+
+/**
+ * §11 natively: the chat-completions structured-output request. Not `strict`: strict mode accepts
+ * only a subset of JSON Schema (every property required, no additional ones), and the engine
+ * validates the answer against the full schema anyway.
+ */
+function responseFormat(schema: Record<string, unknown>): Record<string, unknown> {
+  const title = typeof schema.title === 'string' ? schema.title.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) : '';
+  return { type: 'json_schema', json_schema: { name: title || 'structured_output', schema, strict: false } };
 }
