@@ -23,7 +23,7 @@ export interface PermissionAsk {
   metadata?: Metadata;
 }
 
-export function permissionAskOf(request_id: string, req: CanUseTool, metadata: Metadata | undefined, workspacePath: string | undefined): PermissionAsk {
+export function permissionAskOf(request_id: string, req: CanUseTool, metadata: Metadata | undefined, workspacePath: string | readonly string[] | undefined): PermissionAsk {
   const ask: PermissionAsk = {
     request_id,
     tool_name: req.tool_name,
@@ -46,7 +46,7 @@ const PathInput = z.looseObject({
 });
 
 /** Files a tool call touches, for `context.affected_paths` (§4.3.1). */
-export function affectedPaths(input: Record<string, unknown>, workspacePath: string | undefined): string[] {
+export function affectedPaths(input: Record<string, unknown>, workspacePath: string | readonly string[] | undefined): string[] {
   const i = PathInput.parse(input);
   const paths = [i.file_path, i.notebook_path, i.path, ...(i.edits ?? []).map((e) => e.file_path)].filter((p): p is string => !!p);
   return [...new Set(paths.map((p) => displayPath(p, workspacePath)))];

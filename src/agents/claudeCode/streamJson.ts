@@ -70,6 +70,8 @@ const Init = z.looseObject({
   slash_commands: z.array(Str).default([]),
   permissionMode: Str.optional(),
   claude_code_version: Str.optional(),
+  /** The CLI's working directory as it sees it: the workspace with its symlinks resolved. */
+  cwd: Str.optional(),
 });
 const ApiRetry = z.looseObject({ type: z.literal('system'), subtype: z.literal('api_retry'), attempt: Num.optional(), max_retries: Num.optional(), error_status: Num.nullish(), error: Str.nullish() });
 const CompactBoundary = z.looseObject({

@@ -51,10 +51,15 @@ export interface ToolOutcome {
 }
 
 /** Workspace-relative where the path lies inside it (what a user recognizes), else as given. */
-export function displayPath(path: string, workspacePath: string | undefined): string {
+export function displayPath(path: string, workspacePath: string | readonly string[] | undefined): string {
   if (!workspacePath || !isAbsolute(path)) return path;
-  const rel = relative(workspacePath, path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  // The workspace under every name it has: ours, and the CLI's own cwd (its realpath, e.g. through
+  // a symlinked folder or macOS's /tmp -> /private/tmp), so a file inside is never shown absolute.
+  for (const root of typeof workspacePath === 'string' ? [workspacePath] : workspacePath) {
+    const rel = relative(root, path);
+    if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return rel;
+  }
+  return path;
 }
 
 /** `structuredPatch` hunks -> a unified diff with file headers. */
@@ -73,7 +78,7 @@ function creationDiff(path: string, content: string): string {
   return unifiedDiff(path, [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: lines.length, lines: lines.map((l) => '+' + l) }], true);
 }
 
-export function toolOutcome(toolName: string, block: ToolResultBlock, structured: unknown, workspacePath: string | undefined, isSubagent: boolean): ToolOutcome {
+export function toolOutcome(toolName: string, block: ToolResultBlock, structured: unknown, workspacePath: string | readonly string[] | undefined, isSubagent: boolean): ToolOutcome {
   const text = contentText(block.content);
   const isError = block.is_error === true;
   const parsed = Structured.safeParse(structured);

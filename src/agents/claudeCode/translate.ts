@@ -47,6 +47,8 @@ export interface TranslatorOptions {
 export class ClaudeTranslator {
   agentSessionId: string | undefined;
   model: string | undefined;
+  /** The CLI's own working directory (system init `cwd`): the workspace with symlinks resolved. */
+  private agentCwd: string | undefined;
   private readonly blocks = new ContentBlocks();
   private readonly streamedMessages = new Set<string>();
   /** The message a parent context is streaming (stream events carry no message id but in message_start). */
@@ -133,11 +135,18 @@ export class ClaudeTranslator {
 
   // ---- line kinds ---------------------------------------------------------------------------
 
+  /** The workspace as we name it and as the CLI does (its cwd: symlinks resolved). */
+  private workspaceNames(): string[] {
+    const w = this.options.workspacePath;
+    return [...(w ? [w] : []), ...(this.agentCwd && this.agentCwd !== w ? [this.agentCwd] : [])];
+  }
+
   private system(line: SystemLine, out: ClaudeItem[]): void {
     switch (line.subtype) {
       case 'init': {
         if (line.session_id) this.agentSessionId = line.session_id;
         this.model = line.model ?? this.model;
+        if (line.cwd) this.agentCwd = line.cwd;
         out.push({
           kind: 'init',
           init: {
@@ -266,7 +275,7 @@ export class ClaudeTranslator {
       const open = this.tools.get(id);
       if (!open) continue; // a result of a call we never saw (e.g. history of a resumed session)
       const structured = results.length === 1 ? line.tool_use_result : undefined;
-      const outcome = toolOutcome(open.name, block, structured, this.options.workspacePath, open.subagent !== undefined);
+      const outcome = toolOutcome(open.name, block, structured, this.workspaceNames(), open.subagent !== undefined);
       for (const s of outcome.streams) {
         this.event(out, { type: 'tool.invoke.stream', payload: { invocation_id: id, tool_name: open.name, stream_type: s.stream_type, chunk: s.chunk, sequence: open.streamSeq++ } }, metadata ?? open.metadata);
       }
@@ -305,7 +314,7 @@ export class ClaudeTranslator {
     const req = line.request;
     if (req.subtype === 'can_use_tool') {
       const open = req.tool_use_id ? this.tools.get(req.tool_use_id) : undefined;
-      out.push({ kind: 'permission', ask: permissionAskOf(line.request_id, req, open?.metadata, this.options.workspacePath) });
+      out.push({ kind: 'permission', ask: permissionAskOf(line.request_id, req, open?.metadata, this.workspaceNames()) });
       return;
     }
     out.push({ kind: 'control_request', request_id: line.request_id, subtype: req.native });

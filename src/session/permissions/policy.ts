@@ -29,12 +29,18 @@ export interface PermissionPolicy {
 export const DEFAULT_PERMISSION_TIMEOUT_SEC = 300;
 export const DEFAULT_CANCEL_GRACE_MS = 5000;
 
-/** Tools that only read: safe to allow. */
-const READ_ONLY = new Set(['Read', 'NotebookRead', 'Glob', 'Grep', 'LS', 'Search', 'WebSearch', 'WebFetch', 'TodoRead', 'TaskList', 'TaskGet', 'Think']);
+/** Tools that only read, or only keep the agent's own task list: safe to allow. */
+const READ_ONLY = new Set(['Read', 'NotebookRead', 'Glob', 'Grep', 'LS', 'Search', 'WebSearch', 'WebFetch', 'TodoRead', 'TodoWrite', 'TaskList', 'TaskGet', 'Think']);
 
 /**
- * §4.3.1 risk of one call: outside the workspace or a destructive command is dangerous, a
- * read-only tool is safe, every other write or command is moderate.
+ * §4.3.1 risk of one call, by what the tool does (decision 371):
+ * - `safe`: reads only (Read, Glob, Grep, LS, web reads) or the agent's own task list;
+ * - `moderate`: changes files inside the workspace (Write, Edit, MultiEdit, NotebookEdit — the
+ *   person sees the diff and can undo it), a shell command not known to destroy, any other tool;
+ * - `dangerous`: any path outside the workspace folders, or a destructive shell command
+ *   (dangerousCommand.ts: rm -rf, force pushes, disk writes …).
+ * Editing a workspace file is never dangerous; adapters must pass workspace-relative paths (an
+ * absolute path is what marks a call outside the workspace).
  */
 export function riskOf(call: PermissionCall): RiskLevelName {
   if (call.outsideWorkspace) return 'dangerous';

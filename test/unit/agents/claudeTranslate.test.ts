@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import type { AgentEvent } from '../../../src/session/agentAdapter';
 import { ClaudeTranslator, type ClaudeItem } from '../../../src/agents/claudeCode/translate';
 import { callOf, decisionFor, scopeOf } from '../../../src/agents/claudeCode/permission';
+import { riskOf } from '../../../src/session/permissions';
 import { catalogFor } from '../../../src/agents/claudeCode/tools';
 import { unifiedDiff } from '../../../src/agents/claudeCode/toolOutput';
 import { commandsFromInitialize } from '../../../src/agents/claudeCode/commands';
@@ -189,6 +190,21 @@ describe('agents/claudeCode: translation of stream-json lines', () => {
       'agent.subagent.ended:a1',
       'tool.invoke.result:a1',
     ]);
+  });
+
+  it('§4.3.1 a workspace file named by the CLI through its resolved cwd (a symlinked workspace) is workspace-relative, inside the workspace and of moderate risk', () => {
+    const t = new ClaudeTranslator({ workspacePath: '/home/me/link/ws' });
+    const items = feed(
+      t,
+      { type: 'system', subtype: 'init', session_id: 's', tools: ['Edit'], cwd: '/mnt/disk/ws' },
+      assistant('m1', [{ type: 'tool_use', id: 'e1', name: 'Edit', input: { file_path: '/mnt/disk/ws/src/a.ts' } }]),
+      { type: 'control_request', request_id: 'r1', request: { subtype: 'can_use_tool', tool_name: 'Edit', input: { file_path: '/mnt/disk/ws/src/a.ts' }, tool_use_id: 'e1', permission_suggestions: [] } },
+      { type: 'control_request', request_id: 'r2', request: { subtype: 'can_use_tool', tool_name: 'Edit', input: { file_path: '/mnt/disk/other/b.ts' }, permission_suggestions: [] } },
+    );
+    const asks = items.flatMap((i) => (i.kind === 'permission' ? [i.ask] : []));
+    assert.deepEqual(asks.map((a) => a.affected_paths), [['src/a.ts'], ['/mnt/disk/other/b.ts']]);
+    assert.equal(riskOf(callOf(asks[0])), 'moderate', 'editing a workspace file is not dangerous');
+    assert.equal(riskOf(callOf(asks[1])), 'dangerous', 'a file outside the workspace still is');
   });
 
   it('§17.3.1 a can_use_tool ask maps to our question and our verdict to the answer the CLI expects (suggestions back only for longer grants, never into its settings files)', () => {
