@@ -41,6 +41,9 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
   private shared?: SharedToolState;
   private turns = 0;
   private readonly filesModified = new Set<string>();
+  /** Paths this agent read or wrote (as the person typed them): an edit of any other path reads it
+   *  first, so a restored session's first edit never shows a failed FS_NOT_OBSERVED call (decision 372). */
+  private readonly observed = new Set<string>();
 
   constructor(private readonly options: BuiltinAgentOptions) {}
 
@@ -173,6 +176,7 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
         return true;
       case 'read': {
         const r = await call('Read', { file_path: req.path, ...(req.offset ? { offset: req.offset } : {}), ...(req.limit ? { limit: req.limit } : {}) });
+        if (r.status === 'success') this.observed.add(req.path);
         // Issue 15 Why 7: the Read card shows the contents; the reply does not repeat them.
         writer.text(r.status === 'success' ? `Read \`${req.path}\` (${lineCount(String(r.output))}${r.truncated ? ', truncated' : ''}).` : failure(`Reading \`${req.path}\``, r));
         return r.status === 'success';
@@ -198,6 +202,7 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
       case 'write': {
         const r = await call('Write', { file_path: req.path, content: req.content });
         if (r.status === 'success') {
+          this.observed.add(req.path);
           const d = r.output as DiffOutput;
           this.filesModified.add(d.file_path);
           writer.text(d.created ? `Created \`${d.file_path}\` (${d.additions} lines).` : r.output_type === 'empty' ? `\`${d.file_path}\` already had exactly this content.` : `Updated \`${d.file_path}\` (+${d.additions} −${d.deletions}).`);
@@ -250,14 +255,22 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
   /** Edit; an unread file is read first (edits need a read, read-before-write.md) and the edit retried once. */
   private async replace(runner: ToolRunner, req: Extract<BuiltinRequest, { kind: 'replace' }>, writer: TurnWriter, signal: AbortSignal): Promise<boolean> {
     const input = { file_path: req.path, old_string: req.old_string, new_string: req.new_string, ...(req.all ? { replace_all: true } : {}) };
-    let r: ToolCallResult = await runner.invoke('Edit', input, signal);
-    let readFirst = false;
-    if (r.error_code === 'FS_NOT_OBSERVED') {
+    const readIt = async (): Promise<boolean> => {
       const read = await runner.invoke('Read', { file_path: req.path, limit: 1 }, signal);
-      if (read.status !== 'success') {
-        writer.text(failure(`Reading \`${req.path}\``, read));
-        return false;
-      }
+      if (read.status !== 'success') writer.text(failure(`Reading \`${req.path}\``, read));
+      else this.observed.add(req.path);
+      return read.status === 'success';
+    };
+    // Not read by this agent (a new or restored session): read before editing, not after a refusal.
+    let readFirst = false;
+    if (!this.observed.has(req.path)) {
+      if (!(await readIt())) return false;
+      readFirst = true;
+    }
+    let r: ToolCallResult = await runner.invoke('Edit', input, signal);
+    if (r.error_code === 'FS_NOT_OBSERVED' && !readFirst) {
+      // The ledger forgot it (e.g. the file is another name of one we read): read and retry once.
+      if (!(await readIt())) return false;
       readFirst = true;
       r = await runner.invoke('Edit', input, signal);
     }
@@ -268,6 +281,7 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
     }
     const d = r.output as DiffOutput & { replacements: number; note?: string };
     this.filesModified.add(d.file_path);
+    this.observed.add(req.path);
     writer.text(
       `${readFirst ? `I read \`${d.file_path}\` first (edits need a read). ` : ''}Replaced ${d.replacements} occurrence${d.replacements === 1 ? '' : 's'} in \`${d.file_path}\` (+${d.additions} −${d.deletions}).${d.note ? ` Note: ${d.note}.` : ''}`,
     );

@@ -71,14 +71,16 @@ describe('agents/builtin: the offline agent over the real tools', () => {
     assert.equal(lastText(), 'Found 1 matching line for `TODO:?`.', 'issue 15 Why 7: the matches are shown once, by the Grep card');
   });
 
-  it('read-before-write: "replace `a` with `b` in <path>" reads first, asks permission, edits, and says so', async () => {
+  it('read-before-write: "replace `a` with `b` in <path>" reads first (no refused FS_NOT_OBSERVED call on the way, issue 15 Why 6), asks permission, edits, and says so', async () => {
     await run('replace `"hello"` with `"hi"` in src/a.ts');
-    assert.deepEqual(host.ofType('tool.invoke.request').map((r) => r.payload.tool_name), ['Edit', 'Read', 'Edit']);
-    assert.deepEqual(host.ofType('tool.invoke.result').map((r) => r.payload.error_code ?? r.payload.status), ['FS_NOT_OBSERVED', 'success', 'success']);
+    assert.deepEqual(host.ofType('tool.invoke.request').map((r) => r.payload.tool_name), ['Read', 'Edit']);
+    assert.deepEqual(host.ofType('tool.invoke.result').map((r) => r.payload.error_code ?? r.payload.status), ['success', 'success']);
     assert.equal(host.interactions.filter((i) => i.interaction_type === 'PERMISSION').length, 1, 'no prompt for an edit the ledger refuses');
     assert.equal(readFileSync(join(dir, 'src/a.ts'), 'utf8'), 'export const greeting = "hi";\n// TODO: more\n');
     assert.match(lastText(), /I read `src\/a.ts` first \(edits need a read\)\. Replaced 1 occurrence/);
-    assert.equal(host.ofType('tool.invoke.result')[2].payload.output_type, 'diff');
+    assert.equal(host.ofType('tool.invoke.result')[1].payload.output_type, 'diff');
+    await run('replace `"hi"` with `"hey"` in src/a.ts');
+    assert.deepEqual(host.ofType('tool.invoke.request').map((r) => r.payload.tool_name), ['Read', 'Edit', 'Edit'], 'a file it has read is edited without another read');
   });
 
   it('read-before-write: "write <path>: …" creates new files and refuses to overwrite an unread one', async () => {
