@@ -25,6 +25,10 @@ import { prepareHistory, splitRestored, type SessionHistory } from './sessionHis
 import type { SessionRulesPort } from './sessionRules';
 import { SessionCommands } from './sessionCommands';
 import { AjvSchemaValidator } from './jsonSchemaValidator';
+import { join } from 'node:path';
+import { FileStore } from './files/fileStore';
+import { sessionFiles } from './files/sessionFiles';
+import type { FileTransferPayload, OutgoingFile } from '../session/contextFiles';
 
 /** A local view renders every frame type, so it announces every feature (§12.2.1). */
 export const LOCAL_VIEW_FEATURES: FeatureSet = EVERY_FEATURE;
@@ -66,6 +70,12 @@ export interface SessionHostOptions {
    * settings' timeout, the rules file). Absent: in memory, with the default policy.
    */
   permissions?: PermissionBroker;
+  /**
+   * The §4.5.1 file store (files/): kept in `dir`, by default the state folder's `files/`; without
+   * either, no files are stored and adapters' context-file reads are refused. `maxBytes`: the
+   * size limit (rawp.files.maxBytes, --max-file-bytes; default 20 MB).
+   */
+  files?: { dir?: string; maxBytes?: number; workspaceRoots?: () => readonly string[] };
 }
 
 interface Entry {
@@ -96,6 +106,7 @@ export class SessionHost {
   private readonly listeners = new Set<(e: HostEvent) => void>();
   private disposed = false;
   private journal?: Journal | null;
+  private store?: FileStore | null;
 
   constructor(private readonly options: SessionHostOptions) {
     // Sessions stamp strictly increasing timestamps by default (§2.3); a clock is only for tests.
@@ -151,6 +162,33 @@ export class SessionHost {
     }
   }
 
+  /**
+   * The §4.5.1 file store, opened on first use (undefined when the host has no folder for it, or
+   * it could not be opened — logged once).
+   */
+  get fileStore(): FileStore | undefined {
+    if (this.store !== undefined) return this.store ?? undefined;
+    const dir = this.options.files?.dir ?? (this.options.state ? join(this.options.state.dir, 'files') : undefined);
+    this.store = null;
+    if (!dir || this.disposed) return undefined;
+    try {
+      this.store = FileStore.open({ dir, logger: this.options.logger, ...(this.options.files?.maxBytes !== undefined ? { maxBytes: this.options.files.maxBytes } : {}) });
+    } catch (e) {
+      this.options.logger.error('files cannot be exchanged: the file store could not be opened', { dir, error: String(e) });
+    }
+    return this.store ?? undefined;
+  }
+
+  /**
+   * Offer a file to the session's connections (§4.5.1 direction `download`): stored, then
+   * announced with `agent.file.transfer` through the session (checksum and file_url set).
+   */
+  async publishFile(session_id: string, file: OutgoingFile): Promise<FileTransferPayload> {
+    const session = this.registry.get(session_id);
+    if (!session) throw new Error(`no session ${session_id}`);
+    return session.publishFile(file);
+  }
+
   /** Bring back the sessions a previous process left: closed where they stopped (§7.8.2), running again. */
   async restoreAll(): Promise<string[]> {
     const journal = this.journalOrNone();
@@ -158,7 +196,10 @@ export class SessionHost {
     const from = this.options.state?.migrateFrom;
     if (from) migrateSnapshots(from, journal, this.options.state?.logger ?? this.options.logger);
     const restored: string[] = [];
-    for (const r of journal.restore()) {
+    const kept = journal.restore();
+    // Files of sessions deleted while no host ran go now; the others' stay with them.
+    this.fileStore?.prune(new Set([...kept.map((r) => r.meta.session_id), ...this.entries.keys()]));
+    for (const r of kept) {
       if (this.entries.has(r.meta.session_id)) continue;
       try {
         restored.push(await this.start({ agent: r.meta.agent, name: r.meta.name, session_id: r.meta.session_id, restored: r, resumeSessionId: agentSessionIdOf(r.frames) }));
@@ -208,6 +249,8 @@ export class SessionHost {
       });
     }
     this.entries.set(session_id, entry);
+    const store = this.fileStore;
+    const files = store ? sessionFiles({ session_id, store, workspaceRoots: this.options.files?.workspaceRoots ?? (() => [this.options.workspacePath]) }) : undefined;
     try {
       await this.registry.create({
         adapter: entry.commands ? entry.commands.wrap(adapter) : adapter,
@@ -217,14 +260,17 @@ export class SessionHost {
         workspacePath: this.options.workspacePath,
         historyBuffer: h.history,
         // A restored session's turns go on from where the previous process stopped (§7.5.1).
-        engine: { ...h.engine, ...(entry.admission ? { admission: entry.admission } : {}) },
+        engine: { ...h.engine, ...(entry.admission ? { admission: entry.admission } : {}), ...(files ? { contextFiles: files.contextFiles, files: files.files } : {}) },
       });
     } catch (e) {
       entry.commands?.dispose();
       this.entries.delete(session_id);
       // A new session that never started leaves nothing; a restored one is tried again next time.
       if (req.restored) entry.journal?.close();
-      else this.journal?.remove(session_id);
+      else {
+        this.journal?.remove(session_id);
+        this.store?.removeSession(session_id);
+      }
       throw e;
     }
     // Before anyone can prompt it: what the user allowed "for this session" still holds.
@@ -252,7 +298,10 @@ export class SessionHost {
         this.entries.delete(session_id);
         entry.commands?.dispose();
         // Deleted (§7.7): its journal goes. A host shutting down keeps them for the next start.
-        if (!this.disposed) this.journal?.remove(session_id);
+        if (!this.disposed) {
+          this.journal?.remove(session_id);
+          this.store?.removeSession(session_id);
+        }
         this.emit({ kind: 'ended', session_id });
         this.emit({ kind: 'sessions' });
       },

@@ -8,7 +8,7 @@ import type { Logger } from '../session/ports';
 import type { SessionHost } from './sessionHost';
 
 /** How to start the server: everything but what the host itself provides. */
-export type ServerSettings = Omit<RemoteServerOptions, 'registry' | 'createSession' | 'deleteSession' | 'permissionRules' | 'logger'>;
+export type ServerSettings = Omit<RemoteServerOptions, 'registry' | 'createSession' | 'deleteSession' | 'permissionRules' | 'files' | 'logger'>;
 
 export interface HostSharingOptions {
   host: SessionHost;
@@ -43,6 +43,8 @@ export class HostSharing {
           },
           deleteSession: (session_id) => this.o.host.delete(session_id, 'master'),
           permissionRules: () => this.o.host.permissionRules(),
+          // GET/PUT /v1/files/{id} (§4.5.1): the host's store, when it has one.
+          ...(this.o.host.fileStore ? { files: this.o.host.fileStore } : {}),
         }).then((server) => {
           server.onMastersChanged(() => this.o.changed?.());
           this.o.logger.info(`sharing server listening on ${server.url}`);

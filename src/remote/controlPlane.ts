@@ -49,6 +49,8 @@ export type Route =
   /** The host's permission rules, whichever agent granted them (issue 11 item 4). */
   | { kind: 'permission_rules' }
   | { kind: 'stream'; session_id: string; last_message_id?: string }
+  /** §4.5.1 binary exchange; `transfer_id` is the raw path segment, validated by the handler (400). */
+  | { kind: 'file'; transfer_id: string; session_id?: string; file_name?: string }
   | { kind: 'browser' }
   | { kind: 'browser_asset'; name: BrowserAsset }
   | { kind: 'not_found' };
@@ -60,6 +62,7 @@ export const ROUTE_METHODS: Record<Route['kind'], readonly string[]> = {
   session: ['DELETE'],
   permission_rules: ['GET'],
   stream: ['GET'],
+  file: ['GET', 'PUT'],
   browser: ['GET'],
   browser_asset: ['GET'],
   not_found: [],
@@ -71,6 +74,43 @@ export const PUBLIC_ROUTES: ReadonlySet<Route['kind']> = new Set(['health', 'bro
 const SESSION_ID = '([A-Za-z0-9._~-]{1,200})';
 const SESSION_PATH = new RegExp(`^/v1/sessions/${SESSION_ID}$`);
 const STREAM_PATH = new RegExp(`^/v1/sessions/${SESSION_ID}/stream$`);
+const FILE_PATH = /^\/v1\/files\/([^/]{1,200})$/;
+
+/**
+ * A transfer id (§4.5.1: "UUID v4"), in its canonical lower-case form: exactly 36 characters of
+ * hex and dashes, so no id can name a path, a parent folder or anything but one stored file.
+ * Uploads use ids their master chose; downloads ids the host generated (docs/decisions/300).
+ */
+export const TRANSFER_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** The canonical transfer id (lower case), or undefined when `raw` is not a UUID v4. */
+export function canonicalTransferId(raw: string): string | undefined {
+  if (raw.length !== 36) return undefined;
+  const id = raw.toLowerCase();
+  return TRANSFER_ID_PATTERN.test(id) ? id : undefined;
+}
+
+/** The path of a file on this host (§4.5.1 `file_url`): relative to whichever origin a master used. */
+export function filePath(transfer_id: string): string {
+  return `/v1/files/${encodeURIComponent(transfer_id)}`;
+}
+
+/** The transfer id of a URL (absolute or host-relative) naming /v1/files/{id}, or undefined. */
+export function transferIdOfPath(pathname: string): string | undefined {
+  const m = FILE_PATH.exec(pathname);
+  if (!m) return undefined;
+  let seg: string;
+  try {
+    seg = decodeURIComponent(m[1]);
+  } catch {
+    return undefined;
+  }
+  return canonicalTransferId(seg);
+}
+
+/** Header carrying the expected SHA-256 (lower-case hex) of an upload, and the stored one of a download. */
+export const CHECKSUM_HEADER = 'x-checksum-sha256';
+export const SHA256_PATTERN = /^[0-9a-f]{64}$/;
 
 /** Maps a request target (`/v1/sessions/x/stream?last_message_id=y`) to a route. */
 export function route(target: string): Route {
@@ -94,6 +134,12 @@ export function route(target: string): Route {
   }
   m = SESSION_PATH.exec(path);
   if (m) return { kind: 'session', session_id: m[1] };
+  m = FILE_PATH.exec(path);
+  if (m) {
+    const session_id = url.searchParams.get('session_id');
+    const file_name = url.searchParams.get('file_name');
+    return { kind: 'file', transfer_id: m[1], ...(session_id !== null ? { session_id } : {}), ...(file_name !== null ? { file_name } : {}) };
+  }
   return { kind: 'not_found' };
 }
 

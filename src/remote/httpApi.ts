@@ -8,6 +8,7 @@ import type { PermissionRule } from '../session/permissions';
 import { firstExistingFile, readLocalFile } from '../workspace/localFiles';
 import { browserPage, newNonce, pageHeaders } from './browserPage';
 import { healthBody, type Route } from './controlPlane';
+import { handleFile, type FileEndpoint } from './fileApi';
 
 const MAX_BODY_BYTES = 64 * 1024;
 const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.ttf': 'font/ttf' };
@@ -25,6 +26,8 @@ export interface HttpApiContext {
   deleteSession?: (session_id: string) => Promise<boolean>;
   /** GET /v1/permission-rules: every rule of the host's one store. Absent: 501. */
   permissionRules?: () => readonly PermissionRule[];
+  /** GET/PUT /v1/files/{id} (§4.5.1): the host's file store. Absent: 501. */
+  files?: FileEndpoint;
   /** Folders searched for webview.js / webview.css, first hit wins. */
   assetDirs: string[];
   /** ws:// or wss:// origin of this request's host, for the page's CSP. */
@@ -54,6 +57,8 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, r: R
     case 'permission_rules':
       if (!ctx.permissionRules) return json(res, 501, { error: 'this host lists no permission rules' });
       return json(res, 200, { rules: ctx.permissionRules() });
+    case 'file':
+      return handleFile(req, res, r, ctx);
     case 'stream':
       return json(res, 426, { error: 'this endpoint is a WebSocket: send an Upgrade request' }, { upgrade: 'websocket' });
     case 'browser': {

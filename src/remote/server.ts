@@ -29,6 +29,7 @@ import {
 } from './controlPlane';
 import { gate, refuseUpgrade, type GateContext } from './gate';
 import { handleHttp, json, type CreateSessionRequest } from './httpApi';
+import type { FileEndpoint } from './fileApi';
 import { WsConnection } from './wsConnection';
 import type { PermissionRule } from '../session/permissions';
 
@@ -57,6 +58,8 @@ export interface RemoteServerOptions {
   deleteSession?: (session_id: string) => Promise<boolean>;
   /** GET /v1/permission-rules: the host's rules, whichever agent granted them. Absent: 501. */
   permissionRules?: () => readonly PermissionRule[];
+  /** GET/PUT /v1/files/{id} (§4.5.1): the host's file store. Absent: 501. */
+  files?: FileEndpoint;
   /** Ping every this many ms; a peer that did not answer the previous ping is dropped. Default 30 s. */
   heartbeatMs?: number;
   /** Bytes queued to one master before it counts as stalled and is closed. Default 8 MiB. */
@@ -242,6 +245,7 @@ export class RemoteServer {
       createSession: this.options.createSession,
       deleteSession: this.options.deleteSession,
       permissionRules: this.options.permissionRules,
+      ...(this.options.files ? { files: this.options.files } : {}),
       assetDirs: this.options.assetDirs ?? defaultAssetDirs(),
       wsOrigin: (r) => `${this.options.tls ? 'wss' : 'ws'}://${r.headers.host ?? hostPort(this.publicHost, this._port)}`,
     }).catch((e: unknown) => {

@@ -11,7 +11,7 @@ import type { FeatureSet } from '../protocol/capabilities';
 import type { AgentModeName } from '../protocol/common';
 import type { PermissionPolicy, PermissionQuestion, PermissionVerdict } from './permissions';
 import type { CatalogDiagnostic, CatalogTool, CommandEntry, ContextFile, FileReferenceEntry } from '../protocol/payloadTypes';
-import type { ContextFileSource } from './contextFiles';
+import type { ContextFileSource, FileTransferPayload, OutgoingFile } from './contextFiles';
 
 /** What an adapter emits: a frame without its envelope. */
 export type AgentEvent = { [T in FrameType]: { type: T; payload: PayloadOf<T>; metadata?: Metadata } }[FrameType];
@@ -121,6 +121,14 @@ export interface AgentHost {
    * hand-made test hosts need not. Adapters: `host.contextFiles ?? noContextFiles`.
    */
   readonly contextFiles?: ContextFileSource;
+  /**
+   * Offer a file the agent made to every connection (§4.5.1 direction `download`): the host
+   * stores it and the engine emits `agent.file.transfer` with its `file_url` and SHA-256
+   * `checksum`. Pair it with a `tool.invoke.result` of output_type `binary_ref` (§5.3.1) by
+   * giving `context.related_tool_invocation_id`. Rejects when the host has no file store or the
+   * file is over the limit.
+   */
+  publishFile?(file: OutgoingFile): Promise<FileTransferPayload>;
 }
 
 export interface AgentAdapter {

@@ -3,6 +3,7 @@
 // (src/agents) can use it without knowing where files come from; the host implements it
 // (src/host/files: its /v1/files store, `file:` inside the workspace, bounded `data:` URLs).
 // Pure: no Node built-ins.
+import type { PayloadOf } from '../protocol/frameTypes';
 
 /** A context file, read: its bytes and what we know about them. */
 export interface ResolvedContextFile {
@@ -72,4 +73,28 @@ export const noContextFiles: ContextFileSource = {
 /** A URL cut to a size fit for a log or error message (a data: URL may be megabytes). */
 export function shortUrl(url: string, max = 120): string {
   return url.length <= max ? url : `${url.slice(0, max)}…`;
+}
+
+/** A file an agent or tool made, to be offered to the masters (§4.5.1 direction `download`). */
+export interface OutgoingFile {
+  bytes: Uint8Array;
+  file_name: string;
+  mime_type: string;
+  context?: { workspace_relative_path?: string; related_tool_invocation_id?: string };
+}
+
+export type FileTransferPayload = PayloadOf<'agent.file.transfer'>;
+
+/**
+ * The host's side of §4.5.1 for one session: store an agent's file and describe it, and check
+ * what a master announces. The engine emits the frame (so it carries the turn's envelope).
+ */
+export interface SessionFilePort {
+  /** Store the bytes; resolves with the `agent.file.transfer` payload (direction `download`, checksum set). */
+  store(file: OutgoingFile): Promise<FileTransferPayload>;
+  /**
+   * A master's `agent.file.transfer` (direction `upload`): undefined when it is fine (remembered
+   * for the PUT to come, or matching what was PUT), else why it is refused.
+   */
+  announced(payload: FileTransferPayload): string | undefined;
 }

@@ -6,7 +6,7 @@
 // non-fatal `session.error` frames.
 import type { PromptAdmission } from './admission';
 import type { AgentAdapter, AgentCapabilities, AgentEvent, AgentHost, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, InteractionAnswer, TurnOutcome } from './agentAdapter';
-import { noContextFiles, type ContextFileSource } from './contextFiles';
+import { noContextFiles, type ContextFileSource, type FileTransferPayload, type OutgoingFile, type SessionFilePort } from './contextFiles';
 import { FrameFactory, newId } from '../protocol/build';
 import { decodePrompt, literalText } from '../protocol/fileReference';
 import type { AgentModeName } from '../protocol/common';
@@ -71,6 +71,8 @@ export interface AgentSessionOptions {
   contextFiles?: ContextFileSource;
   /** §11: validates `config_overrides.json_schema` answers; when given, `structured_output` is announced. */
   schemaValidator?: SchemaValidator;
+  /** §4.5.1: the host's file store for this session (agents' downloads, masters' upload announcements). */
+  files?: SessionFilePort;
 }
 
 interface ActiveTurn {
@@ -275,6 +277,8 @@ export class AgentSession implements HubSessionSource {
       case 'session.deleted':
         void this.end(frame.payload.reason, frame.payload.deleted_by);
         return;
+      case 'agent.file.transfer':
+        return this.fileAnnounced(frame.payload, frame.message_id);
       case 'session.error':
         // §7.4.1: `fatal: true` starts the end-of-session procedure — §7.5.3 clean-up frames,
         // then session.deleted (§7.7.1), then the connections close. A non-fatal one is noted.
@@ -286,6 +290,30 @@ export class AgentSession implements HubSessionSource {
       default:
         this.logger.info(`peer frame ${frame.type} noted`, { payload: frame.payload });
     }
+  }
+
+  // ---- §4.5.1 file transfers ---------------------------------------------------------------
+
+  /**
+   * Offer a file to every connection (direction `download`): the host stores it, then the frame
+   * goes out like an adapter's (stamped with the running turn, if any). Adapters, tools and the
+   * host itself (SessionHost.publishFile) use it.
+   */
+  async publishFile(file: OutgoingFile): Promise<FileTransferPayload> {
+    const files = this.options.files;
+    if (!files) throw new Error('this host has no file store (§4.5.1 transfers are not served)');
+    if (this.ending) throw new Error('the session is ending');
+    const payload = await files.store(file);
+    this.fromAdapter({ type: 'agent.file.transfer', payload });
+    return payload;
+  }
+
+  /** A master announced a file (§4.5.1 direction `upload`): the host checks it against its store. */
+  private fileAnnounced(payload: FileTransferPayload, parent_id: string): void {
+    if (payload.direction !== 'upload') return this.error('INVALID_FILE_TRANSFER', 'a master announces only uploads (direction "upload"); downloads are the client\'s (§4.5.1)', parent_id);
+    if (!this.options.files) return this.error('FEATURE_NOT_SUPPORTED', 'this host stores no files; the announced upload cannot be used (§4.5.1)', parent_id);
+    const problem = this.options.files.announced(payload);
+    if (problem) this.error('INVALID_FILE_TRANSFER', problem, parent_id);
   }
 
   // ---- turns -----------------------------------------------------------------------------
@@ -600,6 +628,7 @@ export class AgentSession implements HubSessionSource {
       policy: this.permissions.policy,
       reportMode: (mode) => this.adoptAgentMode(mode),
       contextFiles: this.options.contextFiles ?? noContextFiles,
+      publishFile: (file) => this.publishFile(file),
     };
   }
 

@@ -45,6 +45,9 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
   --state-dir DIR          where sessions are journaled, so they survive a restart or a crash
                            (default $XDG_STATE_HOME/rawp, else ~/.local/state/rawp; one folder
                            per workspace below it)
+  --max-file-bytes N       largest file a master may upload or an agent may offer (§4.5.1 GET/PUT
+                           /v1/files/{id}; default 20971520 = 20 MB); kept per session under the
+                           state folder and deleted with the session
   --rules-file F           where "always allow" permission answers are kept
                            (default ~/.config/rawp/permission-rules.json)
   --permission-timeout S   seconds a permission question waits for a master before it counts as
@@ -83,6 +86,7 @@ export const serveVerb: Verb = {
           'rules-file': { type: 'string' },
           'permission-timeout': { type: 'string' },
           'state-dir': { type: 'string' },
+          'max-file-bytes': { type: 'string' },
           verbose: { type: 'boolean' },
         },
       }).values;
@@ -104,6 +108,8 @@ export const serveVerb: Verb = {
     if (permissionTimeout !== undefined && !(Number.isInteger(permissionTimeout) && permissionTimeout >= 0 && permissionTimeout <= 86_400)) return fail('--permission-timeout must be a whole number of seconds from 0 to 86400');
     const maxMasters = values['max-masters'] === undefined ? undefined : Number(values['max-masters']);
     if (maxMasters !== undefined && (!Number.isInteger(maxMasters) || maxMasters < 1)) return fail('--max-masters must be a whole number of at least 1');
+    const maxFileBytes = values['max-file-bytes'] === undefined ? undefined : Number(values['max-file-bytes']);
+    if (maxFileBytes !== undefined && (!Number.isSafeInteger(maxFileBytes) || maxFileBytes < 1)) return fail('--max-file-bytes must be a whole number of bytes, at least 1');
 
     let token;
     let tls;
@@ -147,6 +153,8 @@ export const serveVerb: Verb = {
       permissions: hostPermissionBroker({ rulesFile, timeoutSec: permissionTimeout }),
       // Every session journaled as its frames are sent (docs/decisions/120-125); the journal's own
       // warnings (torn or corrupt lines) reach stderr even without --verbose.
+      // §4.5.1 files: in the state folder's files/, per session, gone with their session.
+      files: { ...(maxFileBytes !== undefined ? { maxBytes: maxFileBytes } : {}) },
       state: { dir: workspaceStateDir(values['state-dir'] ? resolve(values['state-dir']) : defaultStateDir(), workspace), logger: logger ?? warningsLogger(io) },
     });
     const sharing = new HostSharing({

@@ -1,0 +1,215 @@
+// §4.5.1 / §5.3.1 file exchange over real HTTP against the real `rawp serve` child (node dist/cli.js):
+// PUT then GET round trip with SHA-256, the token (401) and Origin (403) rules, the size limit (413,
+// nothing left on disk), checksum mismatches (422, header and announced frame), content types
+// that do not match the bytes (415), hostile transfer ids, and files gone with their session.
+import { strict as assert } from 'node:assert';
+import { createHash, randomUUID } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import type { PayloadOf } from '../../src/protocol/frameTypes';
+import { waitFor, type TestMaster } from '../unit/remote/harness';
+import { serve, stopAll, type ServeChild } from './serveProcess';
+
+/** A 1×1 PNG (its real signature, so file-type recognises it). */
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6300010000050001' + '0d0a2db40000000049454e44ae426082', 'hex');
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** One HTTP exchange; `chunks` are written one by one without a Content-Length (chunked). */
+function exchange(url: string, o: { method?: string; headers?: Record<string, string>; body?: Buffer; chunks?: Buffer[] } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: o.method ?? 'GET', headers: o.headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
+      res.on('error', reject);
+    });
+    // The server may answer (413) and close while we still write: the answer is what counts.
+    req.on('error', (e) => reject(e));
+    if (o.chunks) {
+      let i = 0;
+      const next = () => {
+        if (i >= o.chunks!.length) return void req.end();
+        const ok = req.write(o.chunks![i++]);
+        if (ok) setImmediate(next);
+        else req.once('drain', next);
+      };
+      next();
+    } else req.end(o.body);
+  });
+}
+
+function put(child: ServeChild, id: string, body: Buffer, o: { type?: string; checksum?: string; session?: string; token?: string; headers?: Record<string, string>; chunked?: boolean } = {}): Promise<Answer> {
+  const q = new URLSearchParams({ session_id: o.session ?? child.session_id, file_name: 'pic.png' });
+  return exchange(`${child.url}/v1/files/${id}?${q}`, {
+    method: 'PUT',
+    headers: {
+      authorization: `Bearer ${o.token ?? child.token}`,
+      'content-type': o.type ?? 'image/png',
+      ...(o.checksum ? { 'x-checksum-sha256': o.checksum } : {}),
+      ...o.headers,
+    },
+    ...(o.chunked ? { chunks: chunksOf(body, 16 * 1024) } : { body }),
+  });
+}
+
+function get(child: ServeChild, id: string, headers: Record<string, string> = { authorization: `Bearer ${child.token}` }): Promise<Answer> {
+  return exchange(`${child.url}/v1/files/${id}`, { headers });
+}
+
+/**
+ * A master announces an upload (§4.5.1 direction upload). Frames are handled in order, so once a
+ * refused frame sent after it is answered (a master may not announce a download), it was seen.
+ */
+async function announce(master: TestMaster, payload: PayloadOf<'agent.file.transfer'>): Promise<void> {
+  master.client.send('agent.file.transfer', payload);
+  const probe = master.client.send('agent.file.transfer', { ...payload, transfer_id: '00000000-0000-4000-8000-000000000000', direction: 'download' });
+  assert.ok(probe);
+  await waitFor(() => master.frames.some((f) => f.type === 'session.error' && f.parent_id === probe.message_id), 'the probe is refused');
+}
+
+function chunksOf(b: Buffer, size: number): Buffer[] {
+  const out: Buffer[] = [];
+  for (let i = 0; i < b.length; i += size) out.push(b.subarray(i, i + size));
+  return out;
+}
+
+/** Every regular file below the state folder's files/ (the store), relative names. */
+function storedFiles(child: ServeChild): string[] {
+  const out: string[] = [];
+  const walk = (d: string, depth: number) => {
+    if (depth > 8) return;
+    let names: string[];
+    try {
+      names = readdirSync(d);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p, depth + 1);
+      else if (p.split('/').includes('files')) out.push(p);
+    }
+  };
+  walk(join(child.dir, 'state'), 0);
+  return out;
+}
+
+describe('security: §4.5.1 file transfer endpoints of rawp serve (GET/PUT /v1/files/{transfer_id})', function () {
+  this.timeout(120_000);
+  afterEach(() => stopAll());
+
+  it('§4.5.1 §5.3.1 upload then download round trip: 201 with the SHA-256, the same bytes back with their type and checksum', async () => {
+    const child = await serve();
+    const id = randomUUID();
+    const up = await put(child, id, PNG, { checksum: sha(PNG) });
+    assert.equal(up.status, 201, up.body.toString());
+    const meta = JSON.parse(up.body.toString()) as { file_url: string; checksum: string; size_bytes: number; mime_type: string; file_name: string };
+    assert.equal(meta.checksum, sha(PNG));
+    assert.equal(meta.size_bytes, PNG.length);
+    assert.equal(meta.file_url, `/v1/files/${id}`);
+    assert.equal(meta.file_name, 'pic.png');
+    const down = await get(child, id);
+    assert.equal(down.status, 200);
+    assert.ok(down.body.equals(PNG), 'the same bytes come back');
+    assert.equal(down.headers['content-type'], 'image/png');
+    assert.equal(down.headers['x-checksum-sha256'], sha(PNG));
+    assert.equal(down.headers['x-content-type-options'], 'nosniff');
+    assert.match(String(down.headers['content-security-policy']), /sandbox/);
+    // A transfer id names one file for ever.
+    const again = await put(child, id, PNG);
+    assert.equal(again.status, 409);
+  });
+
+  it('§4.5.1 a wrong token is 401 (PUT and GET), a foreign Origin 403; nothing is stored', async () => {
+    const child = await serve();
+    const id = randomUUID();
+    assert.equal((await put(child, id, PNG, { token: 'x'.repeat(43) })).status, 401);
+    assert.equal((await put(child, id, PNG, { headers: { authorization: '' } })).status, 401);
+    assert.equal((await put(child, id, PNG, { headers: { origin: 'http://evil.example' } })).status, 403);
+    assert.deepEqual(storedFiles(child), []);
+    assert.equal((await put(child, id, PNG)).status, 201);
+    assert.equal((await get(child, id, { authorization: `Bearer ${'y'.repeat(43)}` })).status, 401);
+    assert.equal((await get(child, id, {})).status, 401);
+    assert.equal((await get(child, id, { authorization: `Bearer ${child.token}`, origin: 'http://evil.example' })).status, 403);
+    assert.equal((await get(child, id)).status, 200);
+  });
+
+  it('§4.5.1 oversize is 413 (declared length and streamed chunks alike) and leaves nothing on disk', async () => {
+    const child = await serve({ args: ['--max-file-bytes', '100000'] });
+    const big = Buffer.concat([PNG, Buffer.alloc(300_000, 7)]);
+    const declared = await put(child, randomUUID(), big);
+    assert.equal(declared.status, 413, declared.body.toString());
+    const streamed = await put(child, randomUUID(), big, { chunked: true });
+    assert.equal(streamed.status, 413, streamed.body.toString());
+    assert.deepEqual(storedFiles(child), [], 'no partial file is left');
+    // At the limit it is fine.
+    const fits = Buffer.concat([PNG, Buffer.alloc(100_000 - PNG.length, 7)]);
+    assert.equal((await put(child, randomUUID(), fits, { chunked: true })).status, 201);
+    assert.ok(child.alive());
+  });
+
+  it('§4.5.1 a checksum mismatch is refused (422): the X-Checksum-SHA256 header, and the checksum of an announced agent.file.transfer frame', async () => {
+    const child = await serve();
+    const wrong = await put(child, randomUUID(), PNG, { checksum: sha(Buffer.from('other')) });
+    assert.equal(wrong.status, 422, wrong.body.toString());
+    assert.equal((await put(child, randomUUID(), PNG, { checksum: 'not-hex' })).status, 400);
+    // Announced first over the WebSocket (direction upload, §4.5.1), then PUT with other bytes.
+    const master = await child.master();
+    const id = randomUUID();
+    await announce(master, { transfer_id: id, direction: 'upload', file_url: `/v1/files/${id}`, file_name: 'pic.png', mime_type: 'image/png', size_bytes: PNG.length, checksum: sha(Buffer.from('something else')) });
+    const mismatch = await put(child, id, PNG);
+    assert.equal(mismatch.status, 422, mismatch.body.toString());
+    assert.deepEqual(storedFiles(child), []);
+  });
+
+  it('§4.5.1 a content type that does not match the bytes is 415: PNG bytes as image/jpeg, text as image/png, an announced type the PUT contradicts', async () => {
+    const child = await serve();
+    assert.equal((await put(child, randomUUID(), PNG, { type: 'image/jpeg' })).status, 415);
+    assert.equal((await put(child, randomUUID(), Buffer.from('just some text\n'), { type: 'image/png' })).status, 415);
+    assert.equal((await put(child, randomUUID(), PNG, { type: 'not a type' })).status, 415);
+    assert.equal((await put(child, randomUUID(), PNG, { type: 'text/plain' })).status, 415, 'a PNG is not text');
+    const master = await child.master();
+    const id = randomUUID();
+    await announce(master, { transfer_id: id, direction: 'upload', file_url: `/v1/files/${id}`, file_name: 'notes.txt', mime_type: 'text/plain', size_bytes: 6 });
+    assert.equal((await put(child, id, Buffer.from('hello\n'), { type: 'text/markdown' })).status, 415);
+    assert.deepEqual(storedFiles(child), []);
+    // Types without a signature are taken as announced.
+    assert.equal((await put(child, id, Buffer.from('hello\n'), { type: 'text/plain' })).status, 201);
+  });
+
+  it('§4.5.1 hostile transfer ids are refused and touch nothing: traversal, encoded slashes, not UUID v4, too long', async () => {
+    const child = await serve();
+    const hostile = ['..%2F..%2Ftoken', '%2e%2e', '..', 'a'.repeat(300), '00000000-0000-1000-8000-000000000000', `${randomUUID()}x`, '%00', 'c:%5cwindows', encodeURIComponent('../../../../etc/passwd')];
+    for (const id of hostile) {
+      const p = await put(child, id, PNG);
+      assert.ok(p.status === 400 || p.status === 404, `${id}: PUT ${p.status}`);
+      const g = await get(child, id);
+      assert.ok(g.status === 400 || g.status === 404, `${id}: GET ${g.status}`);
+    }
+    assert.deepEqual(storedFiles(child), []);
+    // An unknown but well-formed id is simply not there; a session that does not exist takes no upload.
+    assert.equal((await get(child, randomUUID())).status, 404);
+    assert.equal((await put(child, randomUUID(), PNG, { session: 'no-such-session' })).status, 404);
+    assert.ok(child.alive());
+  });
+
+  it('§4.5.1 §7.7 files are gone after DELETE /v1/sessions/{id}: GET is 404 and the folder is empty', async () => {
+    const child = await serve();
+    const id = randomUUID();
+    assert.equal((await put(child, id, PNG)).status, 201);
+    assert.equal(storedFiles(child).length, 2, 'the bytes and their description');
+    const del = await exchange(`${child.url}/v1/sessions/${child.session_id}`, { method: 'DELETE', headers: { authorization: `Bearer ${child.token}` } });
+    assert.equal(del.status, 204);
+    const deadline = Date.now() + 20_000;
+    while (storedFiles(child).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(storedFiles(child), []);
+    assert.equal((await get(child, id)).status, 404);
+  });
+});
