@@ -20,6 +20,8 @@ export interface HostActions {
   permissionRules(): PermissionRuleView[];
   revokeRule(id: string): boolean;
   enterSends(): boolean;
+  /** Log `agent_id` in (decision 381); absent where no editor runs (tests). */
+  login?(agent_id: string, via: 'terminal' | 'api_key'): Promise<void>;
 }
 
 export interface ChatControllerOptions {
@@ -78,6 +80,11 @@ export class ChatController {
 
   agentsForPicker(): AgentSummary[] {
     return this.o.agents();
+  }
+
+  /** The agent of the session in front of the user. */
+  get activeAgent(): string | undefined {
+    return this.active ? this.o.host.list().find((s) => s.session_id === this.active)?.agent : undefined;
   }
 
   get agentId(): string | undefined {
@@ -139,6 +146,9 @@ export class ChatController {
         return;
       case 'clipboard.write':
         return this.o.actions.writeClipboard(m.payload.text);
+      case 'agent.login':
+        if (!this.o.actions.login) return this.notice('warning', 'Logging in is only available inside VS Code.');
+        return this.o.actions.login(m.payload.agent_id, m.payload.via);
       case 'log': {
         const level = m.payload.level;
         this.o.logger[level](`[webview] ${m.payload.message}`);

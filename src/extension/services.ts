@@ -8,6 +8,7 @@ import type { Logger } from '../session/ports';
 import { createSharedToolState, type SharedToolState } from '../tools/toolkit';
 import { AgentCatalog } from '../host/agentCatalog';
 import { ChatController } from './chatController';
+import { loginAgent } from './agentLogin';
 import { BeforeContentProvider, openEditDiff, openFileAt } from './editorActions';
 import { EditorFileSearch } from './editorFileSearch';
 import { Secrets } from './secrets';
@@ -101,7 +102,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
       });
   const sharing = new Sharing(host, secrets, logger);
   const before = new BeforeContentProvider();
-  const controller = new ChatController({
+  const controller: ChatController = new ChatController({
     host,
     l10n: vscode.l10n,
     logger,
@@ -121,6 +122,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
       permissionRules: () => host.permissionRules(),
       revokeRule: (id) => host.revokePermissionRule(id),
       enterSends: settings.enterSends,
+      login: (agentId, via): Promise<void> => loginAgent({ catalog, controller, secrets }, agentId, via),
     },
   });
   // A rule granted through any agent (or revoked) shows in the settings list at once.

@@ -10,6 +10,7 @@ import type { Logger } from '../session/ports';
 import type { SharedToolState } from '../tools/toolkit';
 import type { AgentChoice } from './agentChoice';
 import { discoverAgentDirs, type DiscoveryOptions } from './agentDiscovery';
+import { agentLogin, apiKeyEnvFor, loginExecutableAgent, type ApiKeyProvider } from '../protocol/agentLogin';
 
 export interface AgentSources {
   /** Tool state every built-in session shares (one ledger, one rule store, the VS Code FsBackend). */
@@ -33,7 +34,10 @@ export class AgentCatalog {
   private candidates: AgentCandidate[] = [BUILTIN];
   private detection?: Promise<void>;
   private openai: { baseUrl?: string; model?: string; apiKey?: string } = {};
+  /** What every agent process gets (PATH with the discovered folders). */
   private env: Record<string, string> = {};
+  /** Provider keys from SecretStorage; each agent gets only its own provider's (decision 381). */
+  private keys: Partial<Record<ApiKeyProvider, string>> = {};
 
   constructor(private readonly src: AgentSources) {}
 
@@ -45,8 +49,13 @@ export class AgentCatalog {
       try {
         const openai = await this.src.openai();
         this.openai = openai;
-        const keys = { ANTHROPIC_API_KEY: await this.src.apiKey('anthropic'), OPENAI_API_KEY: await this.src.apiKey('openai'), GEMINI_API_KEY: await this.src.apiKey('gemini') };
-        this.env = Object.fromEntries(Object.entries(keys).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].length > 0));
+        const keys: Partial<Record<ApiKeyProvider, string>> = {};
+        for (const provider of ['anthropic', 'openai', 'gemini'] as const) {
+          const k = await this.src.apiKey(provider);
+          if (k) keys[provider] = k;
+        }
+        this.keys = keys;
+        this.env = {};
         const baseEnv = this.src.discovery?.env ?? process.env;
         const env = openai.apiKey ? { ...baseEnv, [OPENAI_ENV_KEY]: openai.apiKey } : baseEnv;
         // The login shell runs here, in the background after activation, never before it returns.
@@ -80,10 +89,27 @@ export class AgentCatalog {
     });
   }
 
+  /** The terminal command that logs `agentId` in, with the PATH agents run with (decision 381). */
+  loginCommand(agentId: string): { name: string; executable: string; args: string[]; display: string; env: Record<string, string> } | undefined {
+    const login = agentLogin(agentId);
+    if (!login) return undefined;
+    const owner = this.candidates.find((c) => c.id === loginExecutableAgent(agentId));
+    const executable = owner?.status === 'available' && owner.command ? owner.command : login.loginDisplay.split(' ')[0];
+    const name = this.candidates.find((c) => c.id === agentId)?.displayName ?? agentId;
+    return { name, executable, args: login.loginArgs, display: login.loginDisplay, env: { ...this.env } };
+  }
+
+  /** The variables an agent process gets: PATH, and only its own provider's API key. */
+  private agentEnv(agentId: string): Record<string, string> {
+    const key = apiKeyEnvFor(agentId);
+    const value = key ? this.keys[key.provider] : undefined;
+    return { ...this.env, ...(key && value ? { [key.env]: value } : {}) };
+  }
+
   private create(c: AgentCandidate, resumeSessionId: string | undefined) {
     if (c.id === 'builtin') return new BuiltinAgent({ shared: this.src.shared() });
     const shared = this.src.shared();
     // External agents' file access (ACP fs/*) goes through the same backend and ledger.
-    return createAgent(c, { fs: { backend: shared.fs, events: shared.fsEvents }, openai: this.openai, env: this.env, ...(resumeSessionId ? { resumeSessionId } : {}) });
+    return createAgent(c, { fs: { backend: shared.fs, events: shared.fsEvents }, openai: this.openai, env: this.agentEnv(c.id), ...(resumeSessionId ? { resumeSessionId } : {}) });
   }
 }

@@ -110,6 +110,8 @@ export const WEBVIEW_TO_HOST = {
   'permissionRule.revoke': z.looseObject({ rule_id: z.string().min(1) }),
   /** Copy text to the clipboard (the webview's own clipboard API is not always allowed). */
   'clipboard.write': z.looseObject({ text: z.string() }),
+  /** Log an agent in (decision 381): a terminal running its login, or an API key kept in SecretStorage. */
+  'agent.login': z.looseObject({ agent_id: z.string().min(1), via: z.enum(['terminal', 'api_key']) }),
   /** A problem inside the webview, for the host's output channel. */
   log: z.looseObject({ level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string() }),
 } as const;

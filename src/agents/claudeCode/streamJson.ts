@@ -108,7 +108,8 @@ const StreamEventLine = z.looseObject({ type: z.literal('stream_event'), event: 
 
 // ---- conversation lines ----------------------------------------------------------------------
 
-const AssistantLine = z.looseObject({ type: z.literal('assistant'), message: Message, parent_tool_use_id: Parent });
+/** `error`: the SDK's SDKAssistantMessageError ('authentication_failed', 'billing_error', 'rate_limit', …) on the CLI's own notices. */
+const AssistantLine = z.looseObject({ type: z.literal('assistant'), message: Message, parent_tool_use_id: Parent, error: Str.optional() });
 const UserLine = z.looseObject({ type: z.literal('user'), message: Message, parent_tool_use_id: Parent, tool_use_result: z.unknown().optional() });
 const ResultLine = z.looseObject({
   type: z.literal('result'),

@@ -60,6 +60,8 @@ export class ClaudeTranslator {
   private interruptRequested = false;
   /** §11: the main agent's latest StructuredOutput call (--json-schema), kept for a failed result. */
   private structuredAttempt: Record<string, unknown> | undefined;
+  /** The CLI said it has no credentials (`error: "authentication_failed"`): the turn's end says how to log in. */
+  private authFailed = false;
   private readonly usage = new UsageMeter();
   /** Set `compaction.requested` before a compaction the master asked for (§6.3.1). */
   readonly compaction = new CompactionWatch();
@@ -251,6 +253,12 @@ export class ClaudeTranslator {
     // The CLI's own notices come as "<synthetic>" messages. An API error is reported by the
     // `result` as agent.error, so its notice would only say the same twice.
     const synthetic = msg.model === '<synthetic>';
+    // "Not logged in · Please run /login": the `result` reports it once, as AUTH_REQUIRED with the
+    // next step (decision 381); `/login` itself does not exist in -p mode.
+    if (synthetic && line.error === 'authentication_failed') {
+      this.authFailed = true;
+      return;
+    }
     for (const c of typeof msg.content === 'string' ? [] : msg.content) {
       if (c.type === 'tool_use') {
         const key = `${parent ?? ''}|${messageId}`;
@@ -291,7 +299,7 @@ export class ClaudeTranslator {
   }
 
   private result(line: ResultLine, out: ClaudeItem[]): void {
-    const end = turnEnd(line, this.interruptRequested);
+    const end = turnEnd(line, this.interruptRequested, this.authFailed);
     this.closeOpen(out, end.stop_reason === 'cancelled');
     if (end.error) this.event(out, end.error);
     const outcome: TurnOutcome = { stop_reason: end.stop_reason };
@@ -451,6 +459,7 @@ export class ClaudeTranslator {
     this.streamingMessage.clear();
     this.interruptRequested = false;
     this.structuredAttempt = undefined;
+    this.authFailed = false;
   }
 }
 

@@ -2,6 +2,7 @@
 // interrupt we asked for is `cancelled` (the CLI reports it as `error_during_execution` without an
 // API status); an error result is `error` with one `agent.error` saying why.
 import type { AgentEvent, TurnOutcome } from '../../session/agentAdapter';
+import { AUTH_REQUIRED } from '../../protocol/agentLogin';
 import type { ResultLine } from './streamJson';
 
 export interface TurnEnd {
@@ -12,13 +13,33 @@ export interface TurnEnd {
   error?: AgentEvent;
 }
 
-export function turnEnd(line: ResultLine, interruptRequested: boolean): TurnEnd {
+export function turnEnd(line: ResultLine, interruptRequested: boolean, authFailed = false): TurnEnd {
   const status = line.api_error_status ?? undefined;
   const interrupted = interruptRequested || (line.subtype === 'error_during_execution' && status === undefined);
   const is_error = line.is_error === true && !interrupted;
   const message = line.result ?? (line.errors ?? []).filter((e): e is string => typeof e === 'string').join('; ');
   if (interrupted) return { stop_reason: 'cancelled', is_error, message };
   if (!is_error) return { stop_reason: line.stop_reason === 'max_tokens' ? 'max_tokens' : 'end_turn', is_error, message };
+  // No credentials (the assistant notice said `authentication_failed`, or the API answered 401).
+  if (authFailed || status === 401) {
+    return {
+      stop_reason: 'error',
+      is_error,
+      message,
+      error: {
+        type: 'agent.error',
+        payload: {
+          error_code: AUTH_REQUIRED,
+          message: status !== 401
+            ? 'Claude Code is not logged in. Log in once in a terminal (claude auth login), or set an Anthropic API key.'
+            : 'Claude Code’s credentials were refused (401). Log in again in a terminal (claude auth login), or set an Anthropic API key.',
+          severity: 'error',
+          recoverable: true,
+          details: { module: 'claude-code', ...(status !== undefined ? { api_error_status: status } : {}), ...(message ? { trace: message } : {}) },
+        },
+      },
+    };
+  }
   const code = status !== undefined ? 'API_ERROR' : line.subtype === 'error_max_turns' ? 'MAX_TURNS' : 'AGENT_ERROR';
   return {
     stop_reason: 'error',

@@ -21,6 +21,8 @@ import { formatBytes, formatDuration, isSafeUrl } from '../format';
 import { renderMarkdown } from '../markdown';
 import { useStore, useStoreVersion } from '../state/useStore';
 import { InteractionCard, InteractionControls } from './interaction';
+import { AUTH_REQUIRED } from '../../../src/protocol/agentLogin';
+import { LoginCard } from './loginCard';
 import {
   AgentResultOutput,
   BinaryRefOutput,
@@ -51,7 +53,7 @@ export const BlockView = memo(
       case 'interaction':
         return <InteractionCard block={block} />;
       case 'error':
-        return <ErrorView block={block} />;
+        return block.error.code === AUTH_REQUIRED ? <LoginCard block={block} /> : <ErrorView block={block} />;
       case 'compaction':
         return <CompactionView block={block} />;
       case 'file_transfer':

@@ -1,0 +1,90 @@
+// Issue 15 Why 4 in real Chromium: the AUTH_REQUIRED agent.error that the Claude Code adapter makes
+// from the CLI's "Not logged in" result (built here by the adapter's own turnEnd) renders as one
+// login card — the command to run, a "Log in in a terminal" button and a "Set API key" button that
+// send `agent.login` to the host — and not as a red error block with a protocol code.
+import { strict as assert } from 'node:assert';
+import type { Page } from 'playwright-core';
+import { turnEnd } from '../../../src/agents/claudeCode/turnEnd';
+import { parseStreamLine } from '../../../src/agents/claudeCode/streamJson';
+import { AUTH_REQUIRED } from '../../../src/protocol/agentLogin';
+import type { Frame } from '../../../src/protocol/frameTypes';
+import { feed, pageErrors, sentMessages, settle, startHarness, type Harness } from '../../browser/harness';
+import { SESSION, TURN, clientCaps } from '../../browser/streams';
+import { streamBuilder } from '../../fixtures/frames/streamBuilder';
+
+const T = { turn_id: TURN };
+
+/** The frames of a turn Claude Code ended with "Not logged in" (its real result line, captured from claude 2.1). */
+function notLoggedInTurn(): Frame[] {
+  const line = parseStreamLine({ type: 'result', subtype: 'success', is_error: true, api_error_status: null, num_turns: 1, result: 'Not logged in · Please run /login', session_id: 'a53dfd0b' });
+  assert.equal(line.kind, 'line');
+  if (line.kind !== 'line' || line.line.type !== 'result') throw new Error('not a result line');
+  const end = turnEnd(line.line, false, true);
+  assert.equal(end.error?.type, 'agent.error');
+  if (end.error?.type !== 'agent.error') throw new Error('no agent.error');
+  const b = streamBuilder(SESSION, Date.now());
+  return [
+    clientCaps(b),
+    b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+    b.make('agent.error', end.error.payload, T),
+    b.make('session.turn.end', { turn_id: TURN, stop_reason: 'error' }, T),
+  ];
+}
+
+async function showCard(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { rawpFake: { host(m: unknown): void } };
+    w.rawpFake.host({ kind: 'agent.list', payload: { agents: [{ id: 'builtin', name: 'Built-in (offline)', available: true }, { id: 'claude-code', name: 'Claude Code 2.1.197', available: true }], selected: 'claude-code' } });
+  });
+  await feed(page, SESSION, notLoggedInTurn(), true);
+}
+
+describe('webview in Chromium: the not-logged-in card (issue 15 Why 4, decision 381)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => h?.close());
+
+  it('§4.4.1 AUTH_REQUIRED is one card naming the agent and the command, with no red error block and no bare code', async () => {
+    const page = await h.open();
+    await showCard(page);
+    const card = page.locator('.login-card');
+    assert.equal(await card.count(), 1);
+    assert.equal(await page.locator('.error-block').count(), 0);
+    assert.equal((await card.locator('.login-title').innerText()).trim(), 'Claude Code is not logged in.');
+    assert.equal(await card.locator('code').innerText(), 'claude auth login');
+    const text = await card.innerText();
+    assert.doesNotMatch(text, new RegExp(AUTH_REQUIRED), 'the code is only in the tooltip');
+    assert.equal(await card.getAttribute('title'), AUTH_REQUIRED);
+    assert.match(text, /Anthropic API key/);
+    // The CLI's own words are kept, folded away.
+    await card.locator('summary').click();
+    assert.match(await card.locator('.login-trace').innerText(), /Not logged in · Please run \/login/);
+    assert.deepEqual(pageErrors(page), []);
+  });
+
+  it('the buttons send agent.login for the terminal and for the API key; both work from the keyboard', async () => {
+    const page = await h.open();
+    await showCard(page);
+    await page.locator('.login-card button', { hasText: 'Log in in a terminal' }).click();
+    const keyButton = page.locator('.login-card button', { hasText: 'Set Anthropic API key' });
+    await keyButton.focus();
+    await page.keyboard.press('Enter');
+    await settle(page);
+    const logins = (await sentMessages(page)).filter((m) => m.kind === 'agent.login').map((m) => m.payload);
+    assert.deepEqual(logins, [
+      { agent_id: 'claude-code', via: 'terminal' },
+      { agent_id: 'claude-code', via: 'api_key' },
+    ]);
+  });
+
+  it('in Korean (the page language) the card speaks Korean', async () => {
+    const page = await h.open();
+    await page.evaluate(() => document.documentElement.setAttribute('lang', 'ko'));
+    await showCard(page);
+    assert.match(await page.locator('.login-card .login-title').innerText(), /로그인되어 있지 않습니다/);
+    assert.equal(await page.locator('.login-card button').count(), 2);
+  });
+});

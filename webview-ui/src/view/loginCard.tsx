@@ -1,0 +1,58 @@
+// The "not logged in" card (issue 15 Why 4, decision 381): an agent that reported AUTH_REQUIRED
+// gets one card with the exact next step — a button that opens a VS Code terminal running the
+// agent's login, and one that stores an API key — instead of the CLI's "Please run /login".
+// The command is shown as text too, for the browser master (where the buttons only explain that
+// they work inside VS Code).
+import { agentLogin } from '../../../src/protocol/agentLogin';
+import type { ErrorBlock } from '../../../src/protocol/transcript';
+import { webviewMessage } from '../../../src/protocol/webviewMessages';
+import { useStore } from '../state/useStore';
+import { loginWords } from './loginWords';
+
+/** The agent id an AUTH_REQUIRED error is about (its module names the adapter). */
+function agentOf(block: ErrorBlock): string | undefined {
+  const m = block.error.details?.module;
+  return typeof m === 'string' && m ? m : undefined;
+}
+
+export function LoginCard({ block }: { block: ErrorBlock }) {
+  const store = useStore();
+  const w = loginWords();
+  const agentId = agentOf(block) ?? '';
+  const login = agentLogin(agentId);
+  const name = store.agents.find((a) => a.id === agentId)?.name.replace(/\s+\d+\.\d+\.\d+\S*$/, '') ?? agentId;
+  const headingId = `login-${block.key}`;
+  const send = (via: 'terminal' | 'api_key') => store.transport.send(webviewMessage('agent.login', { agent_id: agentId, via }));
+  return (
+    <section class="block login-card" aria-labelledby={headingId} title={block.error.code}>
+      <p id={headingId} class="login-title" role="alert">
+        <span class="codicon codicon-account" aria-hidden="true" /> {w.title(name)}
+      </p>
+      {login ? (
+        <>
+          <p>
+            {w.terminalStep} <code>{login.loginDisplay}</code>
+            {login.loginFollowUp ? `, ${login.loginFollowUp}` : ''}. {w.thenRetry}
+          </p>
+          <p class="muted">{w.keyStep(login.apiKey.label, name)}</p>
+          <div class="login-actions">
+            <button type="button" class="button" onClick={() => send('terminal')}>
+              <span class="codicon codicon-terminal" aria-hidden="true" /> {w.terminalButton}
+            </button>
+            <button type="button" class="button secondary" onClick={() => send('api_key')}>
+              <span class="codicon codicon-key" aria-hidden="true" /> {w.keyButton(login.apiKey.label)}
+            </button>
+          </div>
+        </>
+      ) : (
+        <p>{block.error.message}</p>
+      )}
+      {block.error.details?.trace && (
+        <details>
+          <summary>{w.agentSaid}</summary>
+          <pre class="login-trace">{block.error.details.trace}</pre>
+        </details>
+      )}
+    </section>
+  );
+}
