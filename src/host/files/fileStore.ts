@@ -111,7 +111,7 @@ export class FileStore implements FileEndpoint {
   }
 
   /** PUT /v1/files/{id}: a master's upload. */
-  upload(request: UploadRequest, body: AsyncIterable<Uint8Array>): Promise<StoredFile> {
+  upload(request: UploadRequest, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<StoredFile> {
     const a = this.pending.get(request.transfer_id);
     if (a) {
       if (a.session_id !== request.session_id) return Promise.reject(new FileRefusal('invalid', `transfer ${request.transfer_id} was announced in another session`));
