@@ -15,7 +15,7 @@
 import * as vscode from 'vscode';
 import { isUtf8 } from 'node:buffer';
 import { isAbsolute, posix, resolve } from 'node:path';
-import { FsError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsVersion, type FsWriteResult, type WriteGuard } from '../workspace/fsBackend';
+import { FsError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
 import { lineEndingOf, versionOfBytes, versionOfText, withLineEnding } from '../workspace/nodeFsBackend';
 import { folderRoots, locateIn, pathOfUri, type FolderRoot } from './workspaceRoots';
 
@@ -133,8 +133,8 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  writeText(path: string, text: string, guard: WriteGuard): Promise<FsWriteResult> {
-    return this.update(path, guard, () => text, false);
+  writeText(path: string, text: string, guard: WriteGuard, options: WriteOptions = {}): Promise<FsWriteResult> {
+    return this.update(path, guard, () => text, false, options.exact === true);
   }
 
   updateText(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>): Promise<FsWriteResult> {
@@ -187,7 +187,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
     }, 25);
   }
 
-  private async update(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>, mustExist: boolean): Promise<FsWriteResult> {
+  private async update(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>, mustExist: boolean, exact = false): Promise<FsWriteResult> {
     const t = this.target(path);
     return this.locked(t.uri.toString(), async () => {
       const st = await this.checked(t, true);
@@ -213,7 +213,8 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       if (guard.kind === 'createIfAbsent' && (exists || doc)) throw new FsError(`"${t.abs}" already exists and was not read in this session; read it before overwriting`, 'FS_EXISTS');
       if (mustExist && !exists) throw new FsError(`"${t.abs}" does not exist`, 'FS_NOT_FOUND');
       // Issue 12 finding 6: decoding would turn every invalid byte into U+FFFD on write.
-      if (beforeBytes && !isUtf8(beforeBytes)) {
+      // An exact write (a checkpoint restore) replaces the bytes wholesale: nothing is decoded.
+      if (beforeBytes && !exact && !isUtf8(beforeBytes)) {
         throw new FsError(`"${t.abs}" is not UTF-8 text (binary, or another encoding such as Latin-1); it is left untouched — edit it with a tool that keeps its bytes`, 'FS_NOT_TEXT');
       }
       // Big files: each linear step gets its own event-loop turn (as in the Node backend), so a
@@ -222,10 +223,10 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       if (big) await nextTurn();
       const produced = await transform(currentText);
       this.versions.delete(t.uri.toString());
-      if (doc) return this.editDocument(doc, t, wasDirty, currentText, produced);
+      if (doc) return this.editDocument(doc, t, wasDirty, currentText, produced, exact);
       if (big) await nextTurn();
       // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
-      const after = beforeBytes ? withLineEnding(produced, lineEndingOf(currentText)) : produced;
+      const after = beforeBytes && !exact ? withLineEnding(produced, lineEndingOf(currentText)) : produced;
       if (big) await nextTurn();
       const afterBytes = Buffer.from(after, 'utf8');
       try {
@@ -237,11 +238,20 @@ export class VscodeFsBackend implements FsBackend, Disposable {
     });
   }
 
-  private async editDocument(doc: vscode.TextDocument, t: Target, wasDirty: boolean, before: string, after: string): Promise<FsWriteResult> {
+  /**
+   * Through the editor, so the person can undo it. `exact` (a checkpoint restore): the document
+   * takes the text's own line breaks and is saved even when it was dirty — the person chose to
+   * restore over their typing, which stays in the undo history — so the disk has the restored bytes.
+   */
+  private async editDocument(doc: vscode.TextDocument, t: Target, wasDirty: boolean, before: string, after: string, exact = false): Promise<FsWriteResult> {
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), after);
+    const edits = [vscode.TextEdit.replace(new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), after)];
+    const style = exact ? lineEndingOf(after) : undefined;
+    if (style) edits.push(vscode.TextEdit.setEndOfLine(style === 'crlf' ? vscode.EndOfLine.CRLF : vscode.EndOfLine.LF));
+    edit.set(doc.uri, edits);
     if (!(await vscode.workspace.applyEdit(edit))) throw new FsError(`the editor refused the edit of ${t.abs}`, 'FS_IO');
-    if (!wasDirty && !(await doc.save())) throw new FsError(`the editor could not save ${t.abs}`, 'FS_IO');
+    if ((!wasDirty || exact) && !(await doc.save())) throw new FsError(`the editor could not save ${t.abs}`, 'FS_IO');
+    if (exact) wasDirty = false;
     const text = doc.getText();
     const version = wasDirty ? versionOfText(text) : versionOfBytes(await this.readBytes(t));
     return { before, after: text, version, created: false };

@@ -29,6 +29,8 @@ import { join } from 'node:path';
 import { FileStore } from './files/fileStore';
 import { sessionFiles } from './files/sessionFiles';
 import type { FileTransferPayload, OutgoingFile } from '../session/contextFiles';
+import { createCheckpoints, type HostCheckpointOptions } from './checkpoints/hostCheckpoints';
+import type { SessionCheckpoints } from './checkpoints/sessionCheckpoints';
 
 /** A local view renders every frame type, so it announces every feature (§12.2.1). */
 export const LOCAL_VIEW_FEATURES: FeatureSet = EVERY_FEATURE;
@@ -76,6 +78,11 @@ export interface SessionHostOptions {
    * size limit (rawp.files.maxBytes, --max-file-bytes; default 20 MB).
    */
   files?: { dir?: string; maxBytes?: number; workspaceRoots?: () => readonly string[] };
+  /**
+   * Checkpoints of every turn of every agent (issue 17, src/host/checkpoints): on when the host
+   * has a state folder (kept in `<state>/checkpoints`) or a `dir` is given; `false` turns them off.
+   */
+  checkpoints?: HostCheckpointOptions;
 }
 
 interface Entry {
@@ -107,6 +114,8 @@ export class SessionHost {
   private disposed = false;
   private journal?: Journal | null;
   private store?: FileStore | null;
+  /** Checkpoints and rewind (undefined when off); the review UI calls `checkpoints.service` and `restore`. */
+  readonly checkpoints?: SessionCheckpoints;
 
   constructor(private readonly options: SessionHostOptions) {
     // Sessions stamp strictly increasing timestamps by default (§2.3); a clock is only for tests.
@@ -121,6 +130,7 @@ export class SessionHost {
       // §11 structured output for every agent: the engine validates with ajv (decision 322).
       schemaValidator: new AjvSchemaValidator(),
     });
+    this.checkpoints = createCheckpoints(options, this.hub, this.registry);
     // The session rules of the host's one store survive a restart with their session (item 6).
     const rules = options.sessionRules ?? this.permissions.rules;
     // A rule given or revoked: the sessions' index entries follow (a no-op when nothing changed).
@@ -260,7 +270,7 @@ export class SessionHost {
         workspacePath: this.options.workspacePath,
         historyBuffer: h.history,
         // A restored session's turns go on from where the previous process stopped (§7.5.1).
-        engine: { ...h.engine, ...(entry.admission ? { admission: entry.admission } : {}), ...(files ? { contextFiles: files.contextFiles, files: files.files } : {}) },
+        engine: { ...h.engine, ...(entry.admission ? { admission: entry.admission } : {}), ...(files ? { contextFiles: files.contextFiles, files: files.files } : {}), ...(this.checkpoints ? { turnHooks: this.checkpoints.hooks() } : {}) },
       });
     } catch (e) {
       entry.commands?.dispose();
@@ -302,6 +312,7 @@ export class SessionHost {
           this.journal?.remove(session_id);
           this.store?.removeSession(session_id);
         }
+        if (!this.disposed) this.checkpoints?.service.forgetSession(session_id);
         this.emit({ kind: 'ended', session_id });
         this.emit({ kind: 'sessions' });
       },

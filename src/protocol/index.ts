@@ -12,3 +12,4 @@ export * from './fileReference';
 export * from './webviewMessages';
 export * from './structuredOutput';
 export * from './rawpExtension';
+export * from './checkpointFrames';

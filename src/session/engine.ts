@@ -24,6 +24,7 @@ import { silentLogger, systemTimers, type Clock, type Logger, type TimerHandle, 
 import { monotonicClock } from './monotonicClock';
 import type { ToolPolicyInput } from './toolPolicy';
 import { TurnStream } from './turnStream';
+import type { TurnHooks } from './turnHooks';
 import { AUTO_COMPACT_CONSIDER, AUTO_COMPACT_MUST, UsageLedger } from './usage';
 import { MAX_TURNS_ERROR } from './stepLimit';
 import { describeSchemaIssues, type SchemaValidator } from './structuredOutput';
@@ -65,6 +66,8 @@ export interface AgentSessionOptions {
   created_at?: string;
   /** How often tool statuses are re-checked while idle (§5.4.1-2; adapters with refreshTools). Default 10 s, 0 = never. */
   toolRecheckMs?: number;
+  /** Awaited around each turn (turnHooks.ts: the host's workspace checkpoints). */
+  turnHooks?: TurnHooks;
   /** §16.1 fuzzy file search; when given, `file_search_fuzzy` is announced. */
   fileSearch?: (query: PayloadOf<'control.file.search'>, signal: AbortSignal) => Promise<PayloadOf<'session.file.candidates'>>;
   /** Where adapters read `context_files` and `binary_ref` files (contextFiles.ts); default: refuse all. */
@@ -391,8 +394,11 @@ export class AgentSession implements HubSessionSource {
     let outcome: TurnOutcome | undefined;
     let failure: unknown;
     const released = new Promise<void>((resolve) => (turn.release = resolve));
+    const info = { session_id: this.session_id, turn_id: turn.id, turn_index: turn.index };
     Promise.resolve()
-      .then(() => this.options.adapter.prompt(prompt, turn.controller.signal))
+      .then(() => this.runHook('before', () => this.options.turnHooks?.before?.(info)))
+      // Cancelled while the hook ran: the agent never sees the prompt.
+      .then(() => (turn.controller.signal.aborted ? undefined : this.options.adapter.prompt(prompt, turn.controller.signal)))
       .then(
         (o) => (outcome = o),
         (e) => (failure = e ?? new Error('adapter failed')),
@@ -406,8 +412,21 @@ export class AgentSession implements HubSessionSource {
       this.emit('agent.error', { error_code: 'ADAPTER_ERROR', message: errorMessage(failure), severity: 'error', recoverable: true });
     }
     const stop_reason = turn.limitHit ? 'error' : cancelled ? 'cancelled' : failure !== undefined ? 'error' : (outcome?.stop_reason ?? 'end_turn');
+    if (this.options.turnHooks?.after) {
+      await this.runHook('after', () => this.options.turnHooks?.after?.({ ...info, stop_reason }));
+      if (this.turn !== turn || this.ending) return;
+    }
     this.finishTurn(turn, stop_reason, outcome);
     this.maybeAutoCompact();
+  }
+
+  /** A turn hook's failure is the host's problem, never the turn's (turnHooks.ts). */
+  private async runHook(which: 'before' | 'after', run: () => Promise<void> | undefined): Promise<void> {
+    try {
+      await run();
+    } catch (e) {
+      this.logger.warn(`turn hook (${which}) failed: ${errorMessage(e)}`);
+    }
   }
 
   /** Close what is open, then turn.end followed immediately by session.usage (§7.5.2). */

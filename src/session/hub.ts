@@ -9,7 +9,7 @@
 // still sent to every connection (§2.4) but not kept in history, so they cannot evict it.
 import { FrameFactory } from '../protocol/build';
 import { requiredFeature, type FeatureSet } from '../protocol/capabilities';
-import type { Frame, FrameOf, FrameType, PayloadOf } from '../protocol/frameTypes';
+import type { Frame, FrameOf, FrameType, PayloadOf, VendorFrame } from '../protocol/frameTypes';
 import { isControlType } from '../protocol/frameTypes';
 import { INCOMING_MAX_DEPTH, parseFrame } from '../protocol/parse';
 import { rawpExtensionOf } from '../protocol/rawpExtension';
@@ -39,6 +39,9 @@ export interface HubSessionSource {
 }
 
 export type SessionOrigin = 'local' | 'remote';
+
+/** Where a vendor frame (§3.1.1) a peer sent goes: the host's handler of that type. */
+export type VendorFrameHandler = (frame: VendorFrame, from: { connection_id: string; kind: ConnectionKind }) => void;
 
 export interface AttachOptions {
   /** Reattach (§13.7): the last message_id the peer saw; it gets `session.history`. */
@@ -136,6 +139,8 @@ export class Hub {
    * connection of every session.
    */
   private readonly bySession = new Map<string, readonly ConnRecord[]>();
+  /** Vendor frame types a peer may send (e.g. x-rawp.checkpoint.restore), by type; the rest are ignored. */
+  private readonly vendorHandlers = new Map<string, VendorFrameHandler>();
   private readonly clock: Clock;
   private readonly timers: Timers;
   private readonly logger: Logger;
@@ -163,6 +168,16 @@ export class Hub {
       factory: new FrameFactory(source.session_id, source.clock ?? this.clock),
       seenControls: new Map(),
     });
+  }
+
+  /**
+   * Accept one vendor frame type from any peer (§3.1.1: a peer's `x-` frames are otherwise
+   * ignored). The handler gets it once (a repeated message_id is dropped), for its own session
+   * only; it is not relayed to the other connections, and what it causes is published as usual.
+   */
+  onVendorFrame(type: string, handler: VendorFrameHandler): { dispose(): void } {
+    this.vendorHandlers.set(type, handler);
+    return { dispose: () => this.vendorHandlers.get(type) === handler && this.vendorHandlers.delete(type) };
   }
 
   hasSession(session_id: string): boolean {
@@ -304,7 +319,12 @@ export class Hub {
       return;
     }
     if (outcome.vendor) {
-      this.logger.info(`vendor frame ${outcome.frame.type} ignored`, { connection: connection_id });
+      const handler = this.vendorHandlers.get(outcome.frame.type);
+      if (!handler) {
+        this.logger.info(`vendor frame ${outcome.frame.type} ignored`, { connection: connection_id });
+        return;
+      }
+      this.receiveVendor(rec, s, outcome.frame, handler);
       return;
     }
     const frame = outcome.frame;
@@ -341,6 +361,21 @@ export class Hub {
     }
     this.replyError(rec, s, 'UNEXPECTED_FRAME', `${frame.type} is sent by the client, not by a master`, frame.message_id);
     return undefined;
+  }
+
+  /** A vendor frame some host part handles: checked like a control (session, message_id), then handed over. */
+  private receiveVendor(rec: ConnRecord, s: HubSession, frame: VendorFrame, handler: VendorFrameHandler): void {
+    if (frame.session_id !== rec.session_id) {
+      this.replyError(rec, s, 'SESSION_MISMATCH', `frame for session ${frame.session_id} arrived on a connection of session ${rec.session_id}`, frame.message_id);
+      return;
+    }
+    if (s.seenControls.has(frame.message_id) || s.history.knows(frame.message_id)) {
+      this.replyError(rec, s, 'DUPLICATE_MESSAGE_ID', `message_id ${frame.message_id} is already used in this session; the frame was dropped`, frame.message_id);
+      return;
+    }
+    s.seenControls.set(frame.message_id, rec.conn.id);
+    if (s.seenControls.size > MAX_SEEN_CONTROLS) s.seenControls.delete(s.seenControls.keys().next().value as string);
+    handler(frame, { connection_id: rec.conn.id, kind: rec.conn.kind });
   }
 
   /** Prompt admission (admission.ts): the verdict decides what the engine and the others see. */

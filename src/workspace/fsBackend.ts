@@ -35,6 +35,14 @@ export type WriteGuard =
   /** Bare provider behaviour (no policy installed). */
   | { kind: 'unconditional' };
 
+export interface WriteOptions {
+  /**
+   * Write `text` exactly as given: no adapting its line breaks to the file's current style. A
+   * checkpoint restore (issue 17) puts back the very bytes the file had.
+   */
+  exact?: boolean;
+}
+
 export interface FsWriteResult {
   /** Text before the write ('' when the file was created). */
   before: string;
@@ -86,7 +94,7 @@ export interface FsBackend {
    * Writes `text` atomically (temp file + rename, permissions kept) if the guard holds.
    * Throws FS_STALE_VERSION (replaceIfVersion, file changed or gone) or FS_EXISTS (createIfAbsent).
    */
-  writeText(path: string, text: string, guard: WriteGuard): Promise<FsWriteResult>;
+  writeText(path: string, text: string, guard: WriteGuard, options?: WriteOptions): Promise<FsWriteResult>;
   /**
    * Read-modify-write in one critical section: checks the guard against the current version,
    * calls `transform` with the current text, writes its result atomically. `transform` may throw

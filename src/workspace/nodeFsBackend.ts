@@ -26,6 +26,7 @@ import {
   type FsVersion,
   type FsWriteResult,
   type WriteGuard,
+  type WriteOptions,
 } from './fsBackend';
 import { HANDLE_PINNING, pinDirectory, readFileIn, type PinnedDir } from './pinnedDir';
 
@@ -127,8 +128,8 @@ export class NodeFsBackend implements FsBackend {
     }
   }
 
-  writeText(path: string, text: string, guard: WriteGuard): Promise<FsWriteResult> {
-    return this.update(path, guard, () => text);
+  writeText(path: string, text: string, guard: WriteGuard, options: WriteOptions = {}): Promise<FsWriteResult> {
+    return this.update(path, guard, () => text, false, options.exact === true);
   }
 
   updateText(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>): Promise<FsWriteResult> {
@@ -221,7 +222,7 @@ export class NodeFsBackend implements FsBackend {
 
   // ---------------------------------------------------------------------------------------------
 
-  private async update(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>, mustExist = false): Promise<FsWriteResult> {
+  private async update(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>, mustExist = false, exact = false): Promise<FsWriteResult> {
     const abs = await this.resolveChecked(path);
     return this.locked(abs, async () => {
       // The parent is pinned once (pinnedDir.ts): the read, the temp file and the rename all happen
@@ -251,7 +252,8 @@ export class NodeFsBackend implements FsBackend {
         }
         if (mustExist && !beforeBytes) throw new FsError(`"${abs}" does not exist`, 'FS_NOT_FOUND');
         // Issue 12 finding 6: decoding would turn every invalid byte into U+FFFD on write.
-        if (beforeBytes && !isUtf8(beforeBytes)) {
+        // An exact write (a checkpoint restore) replaces the bytes wholesale: nothing is decoded.
+        if (beforeBytes && !exact && !isUtf8(beforeBytes)) {
           throw new FsError(`"${abs}" is not UTF-8 text (binary, or another encoding such as Latin-1); it is left untouched — edit it with a tool that keeps its bytes`, 'FS_NOT_TEXT');
         }
         // Big files: each linear step gets its own event-loop turn, so a 20 MB edit never holds
@@ -263,7 +265,7 @@ export class NodeFsBackend implements FsBackend {
         const produced = await transform(before);
         if (big) await nextTurn();
         // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
-        const after = beforeBytes ? withLineEnding(produced, lineEndingOf(before)) : produced;
+        const after = beforeBytes && !exact ? withLineEnding(produced, lineEndingOf(before)) : produced;
         if (big) await nextTurn();
         const afterBytes = Buffer.from(after, 'utf8');
         dir ??= await pinDirectory(this.rootOf(abs), dirname(abs), { create: true, what: abs });

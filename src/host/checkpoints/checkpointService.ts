@@ -1,0 +1,208 @@
+// Checkpoints of one workspace (issue 17), for every agent, at the file-system level: before a turn
+// the workspace is snapshot into the shadow repositories (workspaceRepos.ts); after it, a second
+// snapshot gives the files the turn changed — whoever changed them, whatever the agent reported.
+// A rewind (restore) puts every file the turn and the session's later turns changed back as it was
+// before the turn, and deletes what they created — except files someone else changed after the
+// agent did (a conflict, restoreFile.ts), which wait until the person forces them. A rewind records
+// a checkpoint of its own first, so restoring that one undoes it (docs/decisions/334).
+//
+// How the review UI calls it (through SessionHost.checkpoints):
+//   list(session_id)                   the session's checkpoints, oldest first (files per checkpoint)
+//   get(checkpoint_id)                 one of them
+//   textAt(checkpoint_id, path, side)  a file's text before ('before') or after ('after') the
+//                                      checkpoint's turn, undefined where it did not exist — the
+//                                      left and right sides of vscode.changes / unified diffs
+//   restore(checkpoint_id, { force, paths })
+//                                      rewind (all its files, or only `paths`: "revert this file");
+//                                      prefer SessionCheckpoints.restore, which also tells every master
+import { promises as fsp, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { newId } from '../../protocol/build';
+import type { CheckpointFile, CheckpointSkipped } from '../../protocol/checkpointFrames';
+import type { Logger } from '../../session/ports';
+import type { FsBackend } from '../../workspace/fsBackend';
+import { planRestore, applyRestore, type RestoreResult } from './restoreFiles';
+import { WorkspaceRepos, type Trees } from './workspaceRepos';
+
+export type { RestoreResult } from './restoreFiles';
+
+export interface CheckpointRecord {
+  checkpoint_id: string;
+  session_id: string;
+  /** `turn`: an agent turn; `rewind`: the state before a restore (restoring it undoes the restore). */
+  kind: 'turn' | 'rewind';
+  turn_id?: string;
+  /** For a rewind: the checkpoint it went back to. */
+  rewound?: string;
+  created_at: string;
+  before: Trees;
+  after: Trees;
+  files: CheckpointFile[];
+  skipped: CheckpointSkipped[];
+}
+
+export interface CheckpointServiceOptions {
+  /** The shadow repositories and the checkpoint list live here (the host's state folder). */
+  dir: string;
+  /** The workspace folder: the shadow repositories' work tree. */
+  workspace: string;
+  /** Restores go through it (the VS Code backend edits open documents, so undo survives). */
+  fs: FsBackend;
+  logger: Logger;
+  /** Workspace-relative paths of these that have unsaved editor changes (a conflict; VS Code answers). */
+  unsavedFiles?: (paths: readonly string[]) => Promise<readonly string[]> | readonly string[];
+  /** Absolute paths a restore rewrote or deleted (the read-before-write ledger forgets them). */
+  restored?: (absPaths: readonly string[]) => void;
+  maxFileBytes?: number;
+  /** Checkpoints kept (oldest dropped first). */
+  maxCheckpoints?: number;
+}
+
+const INDEX_FILE = 'checkpoints.json';
+const DEFAULT_MAX_CHECKPOINTS = 500;
+
+export class CheckpointService {
+  readonly repos: WorkspaceRepos;
+  private records: CheckpointRecord[] = [];
+  private readonly pending = new Map<string, { before: Trees; skipped: CheckpointSkipped[]; at: string }>();
+  /** Every git operation of the workspace, one after another (one index per shadow repository). */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: CheckpointServiceOptions) {
+    this.repos = new WorkspaceRepos(options.dir, options.workspace, options.maxFileBytes);
+    this.records = loadIndex(join(options.dir, INDEX_FILE), options.logger);
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Before the agent sees the prompt: the workspace as it is now. */
+  beforeTurn(session_id: string, turn_id: string): Promise<void> {
+    return this.serial(async () => {
+      const s = await this.repos.snapshot();
+      this.pending.set(`${session_id}\n${turn_id}`, { before: s.trees, skipped: s.skipped, at: new Date().toISOString() });
+    });
+  }
+
+  /** After the turn: its checkpoint, or undefined when it changed nothing (or had no snapshot before). */
+  afterTurn(session_id: string, turn_id: string): Promise<CheckpointRecord | undefined> {
+    return this.serial(async () => {
+      const key = `${session_id}\n${turn_id}`;
+      const p = this.pending.get(key);
+      if (!p) return undefined;
+      this.pending.delete(key);
+      const s = await this.repos.snapshot();
+      const files = await this.repos.changes(p.before, s.trees);
+      const before = new Set(p.skipped.map((k) => k.path));
+      const skipped = s.skipped.filter((k) => !before.has(k.path));
+      if (files.length === 0 && skipped.length === 0) return undefined;
+      const rec: CheckpointRecord = { checkpoint_id: newId(), session_id, kind: 'turn', turn_id, created_at: p.at, before: p.before, after: s.trees, files, skipped };
+      this.add(rec);
+      return rec;
+    });
+  }
+
+  /** A turn that ended without its after-snapshot (the session ended meanwhile). */
+  dropPending(session_id: string): void {
+    for (const k of [...this.pending.keys()]) if (k.startsWith(`${session_id}\n`)) this.pending.delete(k);
+  }
+
+  list(session_id: string): CheckpointRecord[] {
+    return this.records.filter((r) => r.session_id === session_id);
+  }
+
+  get(checkpoint_id: string): CheckpointRecord | undefined {
+    return this.records.find((r) => r.checkpoint_id === checkpoint_id);
+  }
+
+  /** A file's text before or after the checkpoint's turn; undefined where it did not exist. */
+  textAt(checkpoint_id: string, path: string, side: 'before' | 'after'): Promise<string | undefined> {
+    return this.serial(async () => {
+      const rec = this.get(checkpoint_id);
+      if (!rec) throw new Error(`no checkpoint ${checkpoint_id}`);
+      const entry = (await this.repos.entries(side === 'before' ? rec.before : rec.after)).get(path);
+      return entry ? this.repos.text(entry.prefix, entry.blob) : undefined;
+    });
+  }
+
+  /**
+   * Rewind to before the checkpoint's turn: every file it and the session's later checkpoints
+   * changed (or only `paths` of them). Conflicts are left untouched unless listed in `force`.
+   */
+  restore(checkpoint_id: string, opts: { force?: readonly string[]; paths?: readonly string[] } = {}): Promise<RestoreResult> {
+    return this.serial(async () => {
+      const rec = this.get(checkpoint_id);
+      if (!rec) return { checkpoint_id, restored: [], conflicts: [], failed: [], error: { code: 'CHECKPOINT_NOT_FOUND', message: `no checkpoint ${checkpoint_id}` } };
+      const chain = this.list(rec.session_id);
+      const from = chain.indexOf(rec);
+      const plan = await planRestore(this.repos, this.options.fs, chain.slice(from), {
+        ...opts,
+        unsaved: this.options.unsavedFiles,
+      });
+      if (plan.todo.length === 0) return { checkpoint_id, restored: plan.unchanged, conflicts: plan.conflicts, failed: [] };
+      // Undoable: the state before the rewind is a checkpoint of its own.
+      const before = await this.repos.snapshot();
+      const applied = await applyRestore(this.repos, this.options.fs, this.options.workspace, plan);
+      const after = await this.repos.snapshot();
+      const files = await this.repos.changes(before.trees, after.trees);
+      let undo: string | undefined;
+      if (files.length > 0) {
+        const r: CheckpointRecord = { checkpoint_id: newId(), session_id: rec.session_id, kind: 'rewind', rewound: checkpoint_id, created_at: new Date().toISOString(), before: before.trees, after: after.trees, files, skipped: [] };
+        this.add(r);
+        undo = r.checkpoint_id;
+      }
+      const written = applied.restored.map((p) => join(this.options.workspace, p));
+      if (written.length > 0) {
+        try {
+          this.options.restored?.(written);
+        } catch (e) {
+          this.options.logger.warn('checkpoints: a restore listener failed', { error: String(e) });
+        }
+      }
+      return {
+        checkpoint_id,
+        restored: [...plan.unchanged, ...applied.restored].sort(),
+        conflicts: [...plan.conflicts, ...applied.conflicts].sort(),
+        failed: applied.failed,
+        ...(undo ? { undo_checkpoint_id: undo } : {}),
+      };
+    });
+  }
+
+  /** The session ended for good (deleted): its checkpoints go. */
+  forgetSession(session_id: string): void {
+    this.dropPending(session_id);
+    const before = this.records.length;
+    this.records = this.records.filter((r) => r.session_id !== session_id);
+    if (this.records.length !== before) this.save();
+  }
+
+  private add(rec: CheckpointRecord): void {
+    this.records.push(rec);
+    const max = this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
+    if (this.records.length > max) this.records.splice(0, this.records.length - max);
+    this.save();
+  }
+
+  private save(): void {
+    void fsp
+      .mkdir(this.options.dir, { recursive: true, mode: 0o700 })
+      .then(() => writeFileAtomic(join(this.options.dir, INDEX_FILE), `${JSON.stringify({ rawp_checkpoints: 1, records: this.records })}\n`, { mode: 0o600 }))
+      .catch((e: unknown) => this.options.logger.warn('checkpoints: the list could not be saved', { error: String(e) }));
+  }
+}
+
+function loadIndex(file: string, logger: Logger): CheckpointRecord[] {
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { rawp_checkpoints?: number; records?: unknown };
+    if (data.rawp_checkpoints !== 1 || !Array.isArray(data.records)) return [];
+    return data.records.filter((r): r is CheckpointRecord => typeof r === 'object' && r !== null && typeof (r as CheckpointRecord).checkpoint_id === 'string' && typeof (r as CheckpointRecord).before === 'object');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn('checkpoints: the saved list could not be read; starting empty', { error: String(e) });
+    return [];
+  }
+}

@@ -1,0 +1,59 @@
+// The real `git` binary through simple-git (decision 330), isolated from everything of the user's:
+// - the environment is built from scratch: no inherited GIT_* variable (GIT_DIR, GIT_INDEX_FILE,
+//   GIT_OBJECT_DIRECTORY … set by a hook or a terminal would point us at the user's repository);
+// - GIT_DIR is our shadow repository in the host's state folder and GIT_WORK_TREE the workspace, so
+//   the user's `.git` is never opened (git never adds a `.git` entry of the work tree either);
+// - no system or global config (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_GLOBAL=/dev/null): the user's
+//   aliases, hooks path, fsmonitor, filters and credential helpers do not exist for us; the shadow
+//   repository's own config is written by us only (shadowRepo.ts);
+// - only plumbing commands that run no hooks (ls-files, add, write-tree, ls-tree, diff-tree,
+//   cat-file, update-ref) — and attributes are neutralised in info/attributes (no filters, no
+//   line-ending conversion), so a blob holds the file's very bytes.
+import { simpleGit, type SimpleGit } from 'simple-git';
+
+export interface GitTarget {
+  /** The shadow repository (a bare-layout folder we own). */
+  gitDir: string;
+  /** The folder whose files are checkpointed. */
+  workTree: string;
+}
+
+/** The few variables git needs, none of the user's git settings. */
+export function isolatedGitEnv(target: GitTarget, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = {
+    GIT_DIR: target.gitDir,
+    GIT_WORK_TREE: target.workTree,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    // Paths we pass are file names, never patterns (a file called `*.ts` is one file).
+    GIT_LITERAL_PATHSPECS: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    // Plain, stable output whatever the user's locale.
+    LC_ALL: 'C',
+    // A HOME of its own: nothing of ~/.gitconfig or ~/.config/git is read even by older gits.
+    HOME: target.gitDir,
+    XDG_CONFIG_HOME: target.gitDir,
+  };
+  for (const key of ['PATH', 'SystemRoot', 'TMPDIR', 'TEMP', 'TMP']) {
+    const v = base[key];
+    if (typeof v === 'string') env[key] = v;
+  }
+  return env;
+}
+
+/** A simple-git instance bound to one shadow repository and work tree. */
+export function shadowGit(target: GitTarget, opts: { binary?: string; timeoutMs?: number } = {}): SimpleGit {
+  return simpleGit({
+    baseDir: target.workTree,
+    ...(opts.binary ? { binary: opts.binary } : {}),
+    maxConcurrentProcesses: 4,
+    // No git call may hang a turn: killed when it has been silent this long.
+    timeout: { block: opts.timeoutMs ?? 60_000 },
+    // GIT_CONFIG_GLOBAL above points at /dev/null; simple-git asks us to say that is intended.
+    unsafe: { allowUnsafeConfigPaths: true },
+  }).env(isolatedGitEnv(target));
+}
+
+/** The tree of an empty folder (git knows it without storing it). */
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';

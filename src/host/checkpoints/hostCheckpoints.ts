@@ -1,0 +1,35 @@
+// How a SessionHost gets its checkpoints (issue 17): on when the host has a state folder (kept in
+// `<state>/checkpoints`) or a `dir` is given, and a workspace; `false` turns them off. Restores go
+// through the given FsBackend (the editor passes its VS Code backend), else a Node one.
+import { join } from 'node:path';
+import type { Hub } from '../../session/hub';
+import type { Logger } from '../../session/ports';
+import type { SessionRegistry } from '../../session/registry';
+import type { FsBackend } from '../../workspace/fsBackend';
+import { NodeFsBackend } from '../../workspace/nodeFsBackend';
+import { CheckpointService, type CheckpointServiceOptions } from './checkpointService';
+import { SessionCheckpoints } from './sessionCheckpoints';
+
+export type HostCheckpointOptions = false | (Partial<Pick<CheckpointServiceOptions, 'unsavedFiles' | 'restored' | 'maxFileBytes' | 'maxCheckpoints'>> & { dir?: string; fs?: FsBackend });
+
+export function createCheckpoints(
+  options: { checkpoints?: HostCheckpointOptions; state?: { dir: string }; workspacePath: string; logger: Logger },
+  hub: Hub,
+  registry: SessionRegistry,
+): SessionCheckpoints | undefined {
+  const cp = options.checkpoints;
+  if (cp === false || !options.workspacePath) return undefined;
+  const dir = cp?.dir ?? (options.state ? join(options.state.dir, 'checkpoints') : undefined);
+  if (!dir) return undefined;
+  const service = new CheckpointService({
+    dir,
+    workspace: options.workspacePath,
+    fs: cp?.fs ?? new NodeFsBackend([options.workspacePath]),
+    logger: options.logger,
+    ...(cp?.unsavedFiles ? { unsavedFiles: cp.unsavedFiles } : {}),
+    ...(cp?.restored ? { restored: cp.restored } : {}),
+    ...(cp?.maxFileBytes ? { maxFileBytes: cp.maxFileBytes } : {}),
+    ...(cp?.maxCheckpoints ? { maxCheckpoints: cp.maxCheckpoints } : {}),
+  });
+  return new SessionCheckpoints(service, hub, registry, options.logger);
+}

@@ -1,0 +1,133 @@
+// Rewinding files to a checkpoint (issue 17 item 3, docs/decisions/334).
+// Which files: every file the checkpoint and the session's later checkpoints changed (both sides
+// of a rename). Where to: the checkpoint's before-state (absent there: deleted).
+// A conflict — a file someone other than the agent changed after the agent did — is left alone
+// unless forced. Someone else's change shows as: the file now differs from the last after-turn
+// state of the chain; or it changed between two of the chain's checkpoints (a person's edit
+// between turns, another session's turn); or it has unsaved changes in the editor.
+// Writes go through the FsBackend, guarded by the version just read, so typing that lands between
+// the check and the write is a conflict too (FS_STALE_VERSION), never overwritten.
+import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { FsError, type FsBackend, type FsVersion } from '../../workspace/fsBackend';
+import type { CheckpointRecord } from './checkpointService';
+import type { WorkspaceRepos } from './workspaceRepos';
+
+export interface RestoreResult {
+  checkpoint_id: string;
+  restored: string[];
+  conflicts: string[];
+  failed: { path: string; message: string }[];
+  undo_checkpoint_id?: string;
+  error?: { code: string; message: string };
+}
+
+interface Current {
+  blob?: string;
+  version?: FsVersion;
+}
+
+export interface RestorePlan {
+  /** Files to write (`blob` set) or delete (no blob). */
+  todo: { path: string; target?: { prefix: string; blob: string }; current: Current }[];
+  /** Already as they were: nothing to do. */
+  unchanged: string[];
+  conflicts: string[];
+}
+
+/** git's id of a blob with these bytes (so the workspace compares with trees without running git). */
+export function gitBlobId(bytes: Buffer): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+async function readCurrent(fs: FsBackend, abs: string): Promise<Current> {
+  try {
+    const st = await fs.stat(abs);
+    if (!st || st.type !== 'file') return {};
+    const f = await fs.readText(abs);
+    return { blob: gitBlobId(Buffer.from(f.text, 'utf8')), version: f.version };
+  } catch (e) {
+    if (e instanceof FsError && e.code === 'FS_NOT_FOUND') return {};
+    throw e;
+  }
+}
+
+export async function planRestore(
+  repos: WorkspaceRepos,
+  fs: FsBackend,
+  chain: readonly CheckpointRecord[],
+  opts: { force?: readonly string[]; paths?: readonly string[]; unsaved?: (paths: readonly string[]) => Promise<readonly string[]> | readonly string[] },
+): Promise<RestorePlan> {
+  const first = chain[0];
+  const last = chain[chain.length - 1];
+  const wanted = opts.paths ? new Set(opts.paths) : undefined;
+  const paths = new Set<string>();
+  for (const r of chain) {
+    for (const f of r.files) {
+      for (const p of f.from !== undefined ? [f.path, f.from] : [f.path]) if (!wanted || wanted.has(p)) paths.add(p);
+    }
+  }
+  const sorted = [...paths].sort();
+  const target = await repos.entries(first.before);
+  const agentState = await repos.entries(last.after);
+  // Changed by someone else between two checkpoints of the chain.
+  const between = new Set<string>();
+  for (let i = 0; i + 1 < chain.length; i++) for (const c of await repos.changes(chain[i].after, chain[i + 1].before)) between.add(c.path).add(c.from ?? c.path);
+  const unsaved = new Set(sorted.length > 0 && opts.unsaved ? await opts.unsaved(sorted) : []);
+  const force = new Set(opts.force ?? []);
+  const plan: RestorePlan = { todo: [], unchanged: [], conflicts: [] };
+  for (const path of sorted) {
+    const current = await readCurrent(fs, join(repos.workspace, path));
+    const want = target.get(path);
+    if (current.blob === want?.blob && !unsaved.has(path)) {
+      plan.unchanged.push(path);
+      continue;
+    }
+    const conflict = current.blob !== agentState.get(path)?.blob || between.has(path) || unsaved.has(path);
+    if (conflict && !force.has(path)) plan.conflicts.push(path);
+    else plan.todo.push({ path, ...(want ? { target: want } : {}), current });
+  }
+  return plan;
+}
+
+export async function applyRestore(repos: WorkspaceRepos, fs: FsBackend, workspace: string, plan: RestorePlan): Promise<{ restored: string[]; conflicts: string[]; failed: { path: string; message: string }[] }> {
+  const out = { restored: [] as string[], conflicts: [] as string[], failed: [] as { path: string; message: string }[] };
+  const removedDirs = new Set<string>();
+  for (const item of plan.todo) {
+    const abs = join(workspace, item.path);
+    try {
+      if (item.target) {
+        const text = await repos.text(item.target.prefix, item.target.blob);
+        const guard = item.current.version !== undefined ? ({ kind: 'replaceIfVersion', version: item.current.version } as const) : ({ kind: 'createIfAbsent' } as const);
+        await fs.writeText(abs, text, guard, { exact: true });
+      } else if (item.current.blob !== undefined) {
+        // A file the turns created: the guard is the check just made (FsBackend.delete has none).
+        const now = await readCurrent(fs, abs);
+        if (now.version !== item.current.version) throw new FsError(`"${item.path}" changed while it was being restored`, 'FS_STALE_VERSION');
+        await fs.delete(abs);
+        removedDirs.add(dirname(abs));
+      }
+      out.restored.push(item.path);
+    } catch (e) {
+      if (e instanceof FsError && (e.code === 'FS_STALE_VERSION' || e.code === 'FS_EXISTS')) out.conflicts.push(item.path);
+      else out.failed.push({ path: item.path, message: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  await removeEmptyFolders(workspace, removedDirs);
+  return out;
+}
+
+/** Folders the deleted files leave empty go too (the turn created them); never the workspace itself. */
+async function removeEmptyFolders(workspace: string, dirs: Set<string>): Promise<void> {
+  const root = join(workspace, '.');
+  for (const start of [...dirs].sort((a, b) => b.length - a.length)) {
+    for (let d = start; d.startsWith(root + '/') && d !== root; d = dirname(d)) {
+      try {
+        await fsp.rmdir(d); // fails on a folder that is not empty: that is the check
+      } catch {
+        break;
+      }
+    }
+  }
+}

@@ -1,0 +1,101 @@
+// The host's side of checkpoints (issue 17): a turn hook for every session, whatever its agent
+// (the engine awaits it: the snapshot is taken before the agent sees the prompt), the
+// `x-rawp.checkpoint.created` frame after a turn that changed files, and `x-rawp.checkpoint.restore`
+// accepted from any connection of the session — a remote master or a view of ours — answered by
+// `x-rawp.checkpoint.restored` to every connection (docs/remote.md#checkpoints).
+//
+// The review UI (the chat footer, vscode.changes, the browser master) uses:
+//   host.checkpoints.service.list(session_id) / get(id) / textAt(id, path, 'before' | 'after')
+//   host.checkpoints.restore(session_id, checkpoint_id, { force?, paths? })  -> RestoreResult,
+//     also published as x-rawp.checkpoint.restored; `paths: [p]` reverts one file.
+//   or, from a webview or master connection, send the x-rawp.checkpoint.restore frame.
+import { buildCheckpointFrame, checkpointPayloadOf, CHECKPOINT_CREATED_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../protocol/checkpointFrames';
+import type { VendorFrame } from '../../protocol/frameTypes';
+import type { Hub } from '../../session/hub';
+import type { Logger } from '../../session/ports';
+import type { SessionRegistry } from '../../session/registry';
+import type { TurnHooks } from '../../session/turnHooks';
+import type { CheckpointService, RestoreResult } from './checkpointService';
+
+export class SessionCheckpoints {
+  private readonly subscription: { dispose(): void };
+
+  constructor(
+    readonly service: CheckpointService,
+    private readonly hub: Hub,
+    private readonly registry: SessionRegistry,
+    private readonly logger: Logger,
+  ) {
+    this.subscription = hub.onVendorFrame(CHECKPOINT_RESTORE_TYPE, (frame) => this.onRestoreFrame(frame));
+  }
+
+  /** The engine's turn hooks for one session. */
+  hooks(): TurnHooks {
+    return {
+      before: (t) => this.service.beforeTurn(t.session_id, t.turn_id),
+      after: async (t) => {
+        const rec = await this.service.afterTurn(t.session_id, t.turn_id);
+        if (!rec) return;
+        this.publish(t.session_id, buildCheckpointFrame(CHECKPOINT_CREATED_TYPE, { checkpoint_id: rec.checkpoint_id, turn_id: t.turn_id, files: rec.files, ...(rec.skipped.length > 0 ? { skipped: rec.skipped } : {}) }, t.session_id, this.clockOf(t.session_id)));
+      },
+    };
+  }
+
+  /**
+   * Rewind the session to before a checkpoint; every connection gets `x-rawp.checkpoint.restored`.
+   * Refused while a turn runs (the agent would be writing the same files).
+   */
+  async restore(session_id: string, checkpoint_id: string, opts: { force?: readonly string[]; paths?: readonly string[]; parent_id?: string } = {}): Promise<RestoreResult> {
+    const rec = this.service.get(checkpoint_id);
+    let result: RestoreResult;
+    if (!rec || rec.session_id !== session_id) result = { checkpoint_id, restored: [], conflicts: [], failed: [], error: { code: 'CHECKPOINT_NOT_FOUND', message: `session ${session_id} has no checkpoint ${checkpoint_id}` } };
+    else if (this.registry.get(session_id)?.turnActive) result = { checkpoint_id, restored: [], conflicts: [], failed: [], error: { code: 'TURN_IN_PROGRESS', message: 'a turn is running; rewind once it has ended' } };
+    else {
+      try {
+        result = await this.service.restore(checkpoint_id, { ...(opts.force ? { force: opts.force } : {}), ...(opts.paths ? { paths: opts.paths } : {}) });
+      } catch (e) {
+        this.logger.error('checkpoints: restore failed', { checkpoint_id, error: String(e) });
+        result = { checkpoint_id, restored: [], conflicts: [], failed: [], error: { code: 'RESTORE_FAILED', message: e instanceof Error ? e.message : String(e) } };
+      }
+    }
+    this.publish(
+      session_id,
+      buildCheckpointFrame(
+        CHECKPOINT_RESTORED_TYPE,
+        {
+          checkpoint_id,
+          restored: result.restored,
+          conflicts: result.conflicts,
+          ...(result.failed.length > 0 ? { failed: result.failed } : {}),
+          ...(result.undo_checkpoint_id ? { undo_checkpoint_id: result.undo_checkpoint_id } : {}),
+          ...(result.error ? { error: result.error } : {}),
+        },
+        session_id,
+        { ...this.clockOf(session_id), ...(opts.parent_id ? { parent_id: opts.parent_id } : {}) },
+      ),
+    );
+    return result;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+
+  private onRestoreFrame(frame: VendorFrame): void {
+    const payload = checkpointPayloadOf(CHECKPOINT_RESTORE_TYPE, frame);
+    if (!payload) {
+      this.publish(frame.session_id, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: typeof (frame.payload as { checkpoint_id?: unknown } | undefined)?.checkpoint_id === 'string' ? String((frame.payload as { checkpoint_id: string }).checkpoint_id).slice(0, 200) || '?' : '?', restored: [], conflicts: [], error: { code: 'INVALID_PAYLOAD', message: 'x-rawp.checkpoint.restore needs { checkpoint_id, force?: [paths] }' } }, frame.session_id, { ...this.clockOf(frame.session_id), parent_id: frame.message_id }));
+      return;
+    }
+    void this.restore(frame.session_id, payload.checkpoint_id, { ...(payload.force ? { force: payload.force } : {}), parent_id: frame.message_id });
+  }
+
+  private clockOf(session_id: string): { clock?: { now(): Date } } {
+    const clock = this.registry.get(session_id)?.clock;
+    return clock ? { clock } : {};
+  }
+
+  private publish(session_id: string, frame: VendorFrame): void {
+    if (this.hub.hasSession(session_id)) this.hub.publish(session_id, frame);
+  }
+}

@@ -1,0 +1,174 @@
+// One shadow git repository for one work tree (the workspace, or a nested repository inside it):
+// a snapshot stages what changed since the last one (ls-files lists only untracked, modified and
+// deleted paths; the index's stat cache makes an unchanged 10,000-file workspace a few
+// milliseconds of git) and writes a tree. Trees are content-addressed, so a checkpoint is a tree id.
+import { existsSync, promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import type { SimpleGit } from 'simple-git';
+import type { CheckpointFile, CheckpointSkipped } from '../../protocol/checkpointFrames';
+import { mapLimit, type FileFilter } from './fileFilter';
+import { EMPTY_TREE, shadowGit } from './git';
+
+export interface RepoSnapshot {
+  tree: string;
+  /** Files not kept (large, binary, symlinks), relative to this work tree. */
+  skipped: CheckpointSkipped[];
+  /** Nested repositories (folders with their own `.git`), relative, with a trailing `/`. */
+  nested: string[];
+}
+
+/** One file's change between two trees (the checkpoint frame's own shape). */
+export type TreeChange = CheckpointFile;
+
+/** Neutral attributes: no filter, no line-ending or encoding conversion — blobs are the bytes. */
+const ATTRIBUTES = '* -text -ident -filter -eol -working-tree-encoding\n';
+const BASE_EXCLUDES = ['.git', '.DS_Store'];
+
+export class ShadowRepo {
+  private readonly git: SimpleGit;
+  private ready?: Promise<void>;
+
+  constructor(
+    readonly gitDir: string,
+    readonly workTree: string,
+    private readonly filter: FileFilter,
+  ) {
+    this.git = shadowGit({ gitDir, workTree });
+  }
+
+  private init(): Promise<void> {
+    this.ready ??= (async () => {
+      if (!existsSync(join(this.gitDir, 'HEAD'))) {
+        await fsp.mkdir(this.gitDir, { recursive: true, mode: 0o700 });
+        await this.git.raw(['init', '-q']);
+      }
+      // Ours, written every start (a repository from an older version gets them too).
+      const config: [string, string][] = [
+        ['core.bare', 'false'],
+        ['core.autocrlf', 'false'],
+        ['core.safecrlf', 'false'],
+        ['core.untrackedCache', 'true'],
+        ['core.quotePath', 'false'],
+        ['core.symlinks', 'true'],
+        ['gc.auto', '0'],
+        ['user.name', 'RAWP checkpoints'],
+        ['user.email', 'checkpoints@rawp.invalid'],
+      ];
+      for (const [k, v] of config) await this.git.raw(['config', k, v]);
+      await fsp.mkdir(join(this.gitDir, 'info'), { recursive: true });
+      await fsp.writeFile(join(this.gitDir, 'info', 'attributes'), ATTRIBUTES);
+    })();
+    this.ready.catch(() => (this.ready = undefined));
+    return this.ready;
+  }
+
+  /** Stage the work tree as it is now and return its tree. */
+  async snapshot(): Promise<RepoSnapshot> {
+    await this.init();
+    await this.writeExcludes();
+    const listed = await this.git.raw(['ls-files', '-z', '-t', '-o', '-m', '-d', '--exclude-standard']);
+    const tracked = new Set<string>();
+    const candidates = new Set<string>();
+    const nested: string[] = [];
+    for (const entry of listed.split('\0')) {
+      if (entry.length < 3) continue;
+      const tag = entry[0];
+      const path = entry.slice(2);
+      if (path.endsWith('/')) {
+        // ls-files does not descend into a folder with its own `.git`: a nested repository.
+        if (existsSync(join(this.workTree, path, '.git'))) nested.push(path);
+        continue;
+      }
+      if (tag !== '?') tracked.add(path);
+      candidates.add(path);
+    }
+    const add: string[] = [];
+    const untrack: string[] = [];
+    const skipped: CheckpointSkipped[] = [];
+    const paths = [...candidates];
+    const verdicts = await mapLimit(paths, 16, (p) => this.filter.judge(join(this.workTree, p)));
+    paths.forEach((path, i) => {
+      const v = verdicts[i];
+      if ('gone' in v) {
+        if (tracked.has(path)) add.push(path); // staged as deleted
+      } else if (v.keep) add.push(path);
+      else {
+        skipped.push({ path, reason: v.reason });
+        if (tracked.has(path)) untrack.push(path);
+      }
+    });
+    if (add.length > 0) await this.withPathFile(add, (file) => this.git.raw(['add', '-A', '--ignore-errors', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
+    if (untrack.length > 0) await this.withPathFile(untrack, (file) => this.git.raw(['rm', '--cached', '-q', '--ignore-unmatch', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
+    const tree = (await this.git.raw(['write-tree'])).trim();
+    return { tree, skipped, nested };
+  }
+
+  /** What changed from one tree to another, renames detected (git's default 50% similarity). */
+  async changes(from: string, to: string): Promise<TreeChange[]> {
+    if (from === to) return [];
+    await this.init();
+    const out = await this.git.raw(['diff-tree', '-r', '-z', '-M', '--name-status', '--no-commit-id', from, to]);
+    const parts = out.split('\0');
+    const changes: TreeChange[] = [];
+    for (let i = 0; i < parts.length; ) {
+      const status = parts[i++];
+      if (!status) continue;
+      const kind = status[0];
+      if (kind === 'R' || kind === 'C') {
+        const src = parts[i++];
+        const dst = parts[i++];
+        if (kind === 'R') changes.push({ path: dst, change: 'renamed', from: src });
+        else changes.push({ path: dst, change: 'created' });
+        continue;
+      }
+      const path = parts[i++];
+      if (kind === 'A') changes.push({ path, change: 'created' });
+      else if (kind === 'D') changes.push({ path, change: 'deleted' });
+      else changes.push({ path, change: 'modified' });
+    }
+    return changes;
+  }
+
+  /** path -> blob id of every file of a tree. */
+  async entries(tree: string): Promise<Map<string, string>> {
+    const map = new Map<string, string>();
+    if (tree === EMPTY_TREE) return map;
+    await this.init();
+    const out = await this.git.raw(['ls-tree', '-r', '-z', '--full-tree', tree]);
+    for (const line of out.split('\0')) {
+      if (!line) continue;
+      // "<mode> <type> <id>\t<path>"
+      const tab = line.indexOf('\t');
+      const [mode, type, id] = line.slice(0, tab).split(' ');
+      if (type === 'blob' && mode !== '120000') map.set(line.slice(tab + 1), id);
+    }
+    return map;
+  }
+
+  /** The text of a blob (every kept file is UTF-8 text, fileFilter.ts). */
+  async text(blob: string): Promise<string> {
+    await this.init();
+    return this.git.raw(['cat-file', 'blob', blob]);
+  }
+
+  /** Our excludes, plus the user's own `.git/info/exclude` (read, never written). */
+  private async writeExcludes(): Promise<void> {
+    let user = '';
+    try {
+      user = await fsp.readFile(join(this.workTree, '.git', 'info', 'exclude'), 'utf8');
+    } catch {
+      // no repository there, or `.git` is a file (a worktree or submodule): nothing to add
+    }
+    await fsp.writeFile(join(this.gitDir, 'info', 'exclude'), `${BASE_EXCLUDES.join('\n')}\n${user}\n`);
+  }
+
+  private async withPathFile<T>(paths: readonly string[], run: (file: string) => Promise<T>): Promise<T> {
+    const file = join(this.gitDir, `paths-${process.pid}-${Date.now()}`);
+    await fsp.writeFile(file, paths.join('\0') + '\0');
+    try {
+      return await run(file);
+    } finally {
+      await fsp.rm(file, { force: true });
+    }
+  }
+}

@@ -1,0 +1,85 @@
+// Issue 17 with the built-in agent: a turn that edits, creates and deletes files yields a
+// checkpoint listing exactly those files; rewind restores the bytes and removes created files; a
+// person's edit after the turn blocks that file until forced; rewinding twice and undoing the
+// rewind leave the workspace as expected; the user's own .git is untouched.
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildFrame } from '../../../../src/protocol/build';
+import { buildCheckpointFrame, CHECKPOINT_RESTORE_TYPE } from '../../../../src/protocol/checkpointFrames';
+import { waitFor } from '../../remote/harness';
+import { harness, type Harness } from '../harness';
+import { AllowingView, byPath, fileHash, initUserRepo, userRepoFingerprint } from './support';
+
+describe('checkpoints with the built-in agent (issue 17)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  afterEach(async () => h && (await h.cleanup()));
+
+  it('§3.1.1 x-rawp.checkpoint.created lists exactly the edited, created and deleted files; rewind, conflicts, force, undo; the user .git untouched', async () => {
+    h = harness();
+    const ws = h.workspace;
+    writeFileSync(join(ws, 'del.txt'), 'to be deleted\r\nwith CRLF\r\n');
+    writeFileSync(join(ws, 'untouched.txt'), 'nobody changes me\n');
+    mkdirSync(join(ws, 'docs'));
+    writeFileSync(join(ws, 'docs', 'notes.md'), '# notes\n');
+    initUserRepo(ws);
+    const repoBefore = userRepoFingerprint(ws);
+    const original = { greeting: fileHash(join(ws, 'src', 'greeting.ts')), del: fileHash(join(ws, 'del.txt')) };
+
+    const host = h.makeHost({ defaultAgent: 'builtin' });
+    const id = await host.create({ agent: 'builtin' });
+    const view = new AllowingView('view', host.hub);
+    host.hub.attach(id, view);
+    const prompt = ['replace `Hello` with `Bye` in src/greeting.ts', 'run `rm del.txt`', "run `mkdir -p src/made && printf 'export const n = 1;\\n' > src/made/new.ts`"].join('\n');
+    host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: prompt }, { session_id: id }));
+    await waitFor(() => view.turnEnds() === 1, 'the turn ends', 30_000);
+
+    const created = view.created();
+    assert.equal(created.length, 1, 'one checkpoint for the turn');
+    assert.deepEqual(byPath(created[0].files), ['created src/made/new.ts', 'deleted del.txt', 'modified src/greeting.ts']);
+    const turnEnd = view.frames.find((f) => f.type === 'session.turn.end');
+    assert.equal(created[0].turn_id, turnEnd && 'payload' in turnEnd ? (turnEnd.payload as { turn_id: string }).turn_id : undefined);
+    assert.ok(existsSync(join(ws, 'src', 'made', 'new.ts')) && !existsSync(join(ws, 'del.txt')));
+
+    // A person edits the greeting after the turn: its rewind is blocked, the rest goes back.
+    writeFileSync(join(ws, 'src', 'greeting.ts'), 'export const greeting = "Bye, said the person";\n');
+    const personal = fileHash(join(ws, 'src', 'greeting.ts'));
+    const checkpoint_id = created[0].checkpoint_id;
+    host.hub.receive('view', buildCheckpointFrame(CHECKPOINT_RESTORE_TYPE, { checkpoint_id }, id));
+    await waitFor(() => view.restored().length === 1, 'restored frame');
+    const first = view.restored()[0];
+    assert.deepEqual(first.conflicts, ['src/greeting.ts']);
+    assert.deepEqual(first.restored, ['del.txt', 'src/made/new.ts']);
+    assert.equal(fileHash(join(ws, 'del.txt')), original.del, 'the deleted file has its bytes back (CRLF kept)');
+    assert.ok(!existsSync(join(ws, 'src', 'made', 'new.ts')), 'the created file is gone');
+    assert.ok(!existsSync(join(ws, 'src', 'made')), 'and the folder the turn created');
+    assert.equal(fileHash(join(ws, 'src', 'greeting.ts')), personal, "the person's edit is untouched");
+    assert.ok(first.undo_checkpoint_id, 'the rewind recorded a checkpoint first');
+
+    // The person confirms: forced, the greeting goes back as well.
+    const forced = await host.checkpoints!.restore(id, checkpoint_id, { force: ['src/greeting.ts'] });
+    assert.deepEqual(forced.conflicts, []);
+    assert.ok(forced.restored.includes('src/greeting.ts'));
+    assert.equal(fileHash(join(ws, 'src', 'greeting.ts')), original.greeting, 'forced: the bytes from before the turn');
+
+    // Rewinding again changes nothing.
+    const again = await host.checkpoints!.restore(id, checkpoint_id);
+    assert.deepEqual(again.conflicts, []);
+    assert.equal(again.undo_checkpoint_id, undefined, 'nothing to undo: nothing changed');
+    assert.equal(fileHash(join(ws, 'src', 'greeting.ts')), original.greeting);
+
+    // Undo both rewinds, newest first: back to the person's edit, then to after the turn.
+    const undoForced = await host.checkpoints!.restore(id, forced.undo_checkpoint_id!);
+    assert.deepEqual(undoForced.conflicts, []);
+    assert.equal(fileHash(join(ws, 'src', 'greeting.ts')), personal, 'undoing the forced rewind brings the person back');
+    const undoFirst = await host.checkpoints!.restore(id, first.undo_checkpoint_id!);
+    assert.deepEqual(undoFirst.conflicts, []);
+    assert.equal(readFileSync(join(ws, 'src', 'made', 'new.ts'), 'utf8'), 'export const n = 1;\n');
+    assert.ok(!existsSync(join(ws, 'del.txt')));
+    assert.equal(fileHash(join(ws, 'src', 'greeting.ts')), personal);
+    assert.equal(readFileSync(join(ws, 'untouched.txt'), 'utf8'), 'nobody changes me\n');
+
+    assert.deepEqual(userRepoFingerprint(ws), repoBefore, 'HEAD^{tree}, index and refs of the user repository are unchanged');
+  });
+});
