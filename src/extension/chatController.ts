@@ -50,6 +50,8 @@ export class ChatController {
   private pending: WireFrame[] = [];
   private counter = 0;
   private starting?: Promise<string | undefined>;
+  /** The session an agent switch is replacing: its end is not the view's cue to move elsewhere. */
+  private replacing?: string;
   private readonly changeListeners = new Set<() => void>();
 
   private readonly l10n: Words;
@@ -59,7 +61,7 @@ export class ChatController {
     void o.agentsChanged?.then(() => this.postLists());
     o.host.onEvent((e) => {
       if (e.kind === 'sessions') this.postLists();
-      if (e.kind === 'ended' && e.session_id === this.active) {
+      if (e.kind === 'ended' && e.session_id === this.active && e.session_id !== this.replacing) {
         const next = this.o.host.list()[0]?.session_id;
         this.active = undefined;
         this.conn = undefined;
@@ -266,13 +268,31 @@ export class ChatController {
     return this.o.host.hostFrame(this.active, buildFrame('control.mode.switch', { mode }, { session_id: this.active }));
   }
 
-  pickAgent(agent_id: string): void {
+  /**
+   * The agent picker (issue 15 Why 5, decision 361): new sessions use the agent; the session in
+   * front of the user switches to it when nobody has prompted it yet (the host decides, the same
+   * for every caller); a session with history keeps its agent and the view offers a new session.
+   */
+  async pickAgent(agent_id: string): Promise<void> {
     const agent = this.o.agents().find((a) => a.id === agent_id);
     if (!agent) return this.notice('error', this.l10n.t('Unknown agent {0}.', agent_id));
     if (!agent.available) return this.notice('warning', this.l10n.t('{0} cannot run: {1}.', agent.name, agent.unavailable_reason ?? this.l10n.t('not available')));
     this.selectedAgent = agent_id;
+    const active = this.active;
+    if (!active || !this.o.host.has(active)) {
+      this.postLists();
+      return this.notice('info', this.l10n.t('New sessions use {0}.', agent.name));
+    }
+    this.replacing = active;
+    const r = await this.o.host.switchAgent(active, agent_id).finally(() => (this.replacing = undefined));
+    if (r.kind === 'replaced') {
+      // Unless the user went elsewhere meanwhile, the view follows the session it now is.
+      if (this.active === active) this.switchTo(r.session_id);
+      this.postLists();
+      return this.notice('info', this.l10n.t('This session now uses {0}.', agent.name));
+    }
     this.postLists();
-    this.notice('info', this.l10n.t('New sessions use {0}.', agent.name));
+    if (r.kind === 'has_history') this.send(hostMessage('agent.offer', { session_id: active, agent_id, agent_name: agent.name }));
   }
 
   notice(level: 'info' | 'warning' | 'error', message: string): void {

@@ -95,7 +95,18 @@ interface Entry {
   commands?: SessionCommands;
   /** Where every control.prompt.request of the session is admitted (promptAdmission.ts). */
   admission?: SessionAdmission;
+  /** No name was asked for: the session carries its agent's display name (a switch renames it). */
+  defaultName: boolean;
 }
+
+/** What `switchAgent` did (issue 15 Why 5, decision 361). */
+export type AgentSwitch =
+  /** The session already runs that agent. */
+  | { kind: 'unchanged'; session_id: string }
+  /** The session was empty: it was replaced by one with the chosen agent (this id). */
+  | { kind: 'replaced'; session_id: string; agent: string }
+  /** The session has history and keeps its agent: offer a new session with the chosen one. */
+  | { kind: 'has_history'; session_id: string; agent: string };
 
 export type HostEvent =
   | { kind: 'sessions' }
@@ -239,7 +250,7 @@ export class SessionHost {
       shared: origin !== 'local',
       ...(req.restored?.meta.session_rules ? { session_rules: req.restored.meta.session_rules } : {}),
     }, req.restored);
-    const entry: Entry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}` };
+    const entry: Entry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, defaultName: req.name === undefined };
     const cmdOptions = this.options.commands;
     if (cmdOptions) {
       entry.commands = new SessionCommands({
@@ -299,7 +310,10 @@ export class SessionHost {
         // Deferred: a prompt the queue releases on turn.end must not overtake that turn.end on the
         // other connections (this runs inside the hub's fan-out of it).
         if (entry.commands && 'payload' in frame) queueMicrotask(() => entry.commands?.observe(frame as FrameOf<'session.turn.start'>));
-        if (frame.type === 'session.renamed') this.journal?.update(session_id, { name: frame.payload.name });
+        if (frame.type === 'session.renamed') {
+          entry.defaultName = false;
+          this.journal?.update(session_id, { name: frame.payload.name });
+        }
         this.emit({ kind: 'frame', session_id, frame });
         if (frame.type === 'session.renamed' || frame.type === 'agent.state.changed') this.emit({ kind: 'sessions' });
       },
@@ -404,6 +418,35 @@ export class SessionHost {
 
   rename(session_id: string, name: string): boolean {
     return this.registry.rename(session_id, name, 'client');
+  }
+
+  /** Has anyone prompted this session (a prompt or a turn in its history)? */
+  isEmpty(session_id: string): boolean {
+    const entry = this.entries.get(session_id);
+    if (!entry) return false;
+    return !entry.history.all().some((f) => f.type === 'control.prompt.request' || f.type === 'session.turn.start');
+  }
+
+  /**
+   * Another agent for a session, the same for the editor's view and any other caller (issue 15
+   * Why 5, decision 361). A session nobody has prompted yet is replaced by one of the chosen agent
+   * (its given name kept, shared if it was), so the chat in front of the user runs that agent; a
+   * session with history keeps its agent, and the caller offers a new session with the other one.
+   */
+  async switchAgent(session_id: string, agent: string): Promise<AgentSwitch> {
+    const entry = this.entries.get(session_id);
+    if (!entry) throw new Error(`there is no session ${session_id}`);
+    const choice = selectAgent(this.options.agents(), agent);
+    if (!choice || choice.id !== agent) throw new Error(`the agent ${agent} is not available`);
+    if (entry.agent === agent) return { kind: 'unchanged', session_id };
+    if (!this.isEmpty(session_id)) return { kind: 'has_history', session_id, agent };
+    const shared = this.hub.isShared(session_id);
+    const name = entry.defaultName ? undefined : this.registry.get(session_id)?.name;
+    // The new one first: if the agent cannot start, the old session is still there.
+    const replacement = await this.start({ agent, ...(name !== undefined ? { name } : {}) });
+    if (shared) this.hub.share(replacement);
+    await this.delete(session_id);
+    return { kind: 'replaced', session_id: replacement, agent };
   }
 
   /** End a session (§7.5.3); a master's DELETE /v1/sessions/{id} says so in session.deleted. */

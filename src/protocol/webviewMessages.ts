@@ -83,6 +83,9 @@ export const HOST_TO_WEBVIEW = {
   'session.disconnected': z.looseObject({ session_id: Id, reason: z.enum(['connection_closed', 'connection_error', 'app_restart']) }),
   'session.list': z.looseObject({ sessions: z.array(SessionSummary), active_session_id: z.string().optional() }),
   'agent.list': z.looseObject({ agents: z.array(AgentSummary), selected: z.string().optional() }),
+  /** The agent picked for a session that has history: it keeps its agent, and the view offers a
+   *  new session with the picked one (issue 15 Why 5, decision 361). */
+  'agent.offer': z.looseObject({ session_id: Id, agent_id: z.string().min(1), agent_name: z.string() }),
   settings: z.looseObject({
     permission_rules: z.array(PermissionRuleView),
     /** Send on Enter (true) or on Ctrl/Cmd+Enter (false). */

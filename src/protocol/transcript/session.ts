@@ -1,5 +1,6 @@
 // Turns (§7.5), errors (§4.4, §7.4), agent state (§4.6), announcements (§5.4, §12), compaction
 // (§7.2), rename/delete (§7.6, §7.7), prompts and their cancellation (§6.1) and file transfers (§4.5).
+import { AgentMode } from '../common';
 import type { FrameOf } from '../frameTypes';
 import { append, closeTurn, containerOf, contextOf, currentTurn, ensureRun, ensureTurn, newKey, openTurn, scopeOf, touch, type Transcript } from './state';
 import { onRefusedAnswer, retireTurnInteractions } from './interactions';
@@ -105,6 +106,13 @@ export function onStateChanged(t: Transcript, frame: FrameOf<'agent.state.change
   }
   t.agentState = { current: p.current_state, previous: p.previous_state, synthetic: false };
   if (p.reason !== undefined) t.agentState.reason = p.reason;
+  // The engine confirms every switch (requested, `/mode review`, or the agent's own) to every
+  // connection with reason "mode_switch" and the new `mode` (§6.3.2): the view shows it at once,
+  // not only at the next turn.start (issue 15 Why 5).
+  if (p.reason === 'mode_switch') {
+    const mode = AgentMode.safeParse(p.mode);
+    if (mode.success) t.mode = mode.data;
+  }
 }
 
 export function onCapabilities(t: Transcript, frame: FrameOf<'session.capabilities'>): void {

@@ -8,7 +8,7 @@ import { BuiltinAgent } from '../../../src/agents/builtin';
 import type { AgentChoice } from '../../../src/host/agentChoice';
 import { ChatController, type HostActions } from '../../../src/extension/chatController';
 import { SessionHost } from '../../../src/host/sessionHost';
-import type { HostMessage } from '../../../src/protocol/webviewMessages';
+import type { AgentSummary, HostMessage } from '../../../src/protocol/webviewMessages';
 import type { Logger } from '../../../src/session/ports';
 import { createSharedToolState } from '../../../src/tools/toolkit';
 import { NodeFsBackend } from '../../../src/workspace/nodeFsBackend';
@@ -127,7 +127,7 @@ export function fakeActions(calls: string[] = []): HostActions & { calls: string
   };
 }
 
-export function controllerFor(host: SessionHost, h: Harness, opts: { blocked?: string; actions?: HostActions } = {}): ChatController {
+export function controllerFor(host: SessionHost, h: Harness, opts: { blocked?: string; actions?: HostActions; agents?: AgentSummary[] } = {}): ChatController {
   const logger: Logger = {
     debug: () => undefined,
     info: () => undefined,
@@ -139,6 +139,6 @@ export function controllerFor(host: SessionHost, h: Harness, opts: { blocked?: s
     logger,
     actions: opts.actions ?? fakeActions(),
     blocked: () => opts.blocked,
-    agents: () => [{ id: 'builtin', name: 'Built-in', available: !opts.blocked }],
+    agents: () => opts.agents ?? [{ id: 'builtin', name: 'Built-in', available: !opts.blocked }],
   });
 }

@@ -28,7 +28,7 @@ describe('webview in Chromium: host messages and the WebSocket transport', funct
       fake.host({ kind: 'notice', payload: { level: 'warning', message: 'Restricted Mode: agents do not run in an untrusted workspace.' } });
     }, SESSION);
     await settle(page);
-    assert.deepEqual(await page.locator('#session-select option').allInnerTexts(), ['Fix auth · builtin', 'Refactor · shared']);
+    assert.deepEqual(await page.locator('#session-select option').allInnerTexts(), ['Fix auth', 'Refactor · shared']);
     assert.equal(await page.locator('#agent-select option[value=claude]').isDisabled(), true);
     assert.match(await page.locator('.banner.warning').innerText(), /Restricted Mode/);
     await page.locator('#session-select').selectOption('other');

@@ -33,6 +33,8 @@ export const en = {
   'header.unavailable': '(unavailable)',
   'header.modeTitle': 'Agent mode',
   'header.noPlanMode': 'This agent has no plan mode',
+  'header.keepsAgent': 'This chat has history, so it stays with {0}.',
+  'header.newWith': 'New session with {0}',
   'mode.default': 'Default',
   'mode.plan': 'Plan',
   'mode.review': 'Review',

@@ -30,6 +30,8 @@ export const ko: Record<MessageId, string> = {
   'header.unavailable': '(사용할 수 없음)',
   'header.modeTitle': '에이전트 모드',
   'header.noPlanMode': '이 에이전트에는 계획 모드가 없습니다',
+  'header.keepsAgent': '이 대화에는 기록이 있어 {0}을(를) 계속 사용합니다.',
+  'header.newWith': '{0}(으)로 새 세션',
   'mode.default': '기본',
   'mode.plan': '계획',
   'mode.review': '검토',

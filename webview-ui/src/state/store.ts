@@ -63,6 +63,8 @@ export class ChatStore {
   activeSessionId?: string;
   agents: AgentSummary[] = [];
   selectedAgent?: string;
+  /** The host's offer after an agent was picked for a session with history (issue 15 Why 5). */
+  agentOffer?: { session_id: string; agent_id: string; agent_name: string };
   permissionRules: PermissionRuleView[] = [];
   /** Enter sends (true) or Ctrl/Cmd+Enter sends and Enter breaks the line (false): a host setting. */
   enterSends = true;
@@ -148,6 +150,10 @@ export class ChatStore {
         this.selectedAgent = m.payload.selected;
         this.changed();
         return;
+      case 'agent.offer':
+        this.agentOffer = m.payload;
+        this.changed();
+        return;
       case 'settings':
         this.permissionRules = m.payload.permission_rules;
         this.enterSends = m.payload.enter_sends ?? true;
@@ -177,6 +183,17 @@ export class ChatStore {
     }
   }
 
+  dismissAgentOffer(): void {
+    this.agentOffer = undefined;
+    this.changed();
+  }
+
+  /** The agent of the session in front of the user (else the one new sessions use). */
+  currentAgent(): string | undefined {
+    const id = this.activeSessionId ?? this.sessionId;
+    return this.sessions.find((s) => s.session_id === id)?.agent ?? this.selectedAgent;
+  }
+
   dismissNotice(id: number): void {
     this.notices = this.notices.filter((n) => n.id !== id);
     this.changed();
@@ -184,6 +201,7 @@ export class ChatStore {
 
   private reset(sessionId: string, name?: string): void {
     this.sessionId = sessionId;
+    if (this.agentOffer?.session_id !== sessionId) this.agentOffer = undefined;
     this.catalogShown.clear();
     this.sessionName = name;
     this.transcript = createTranscript({ sessionId });

@@ -5,131 +5,182 @@ import type { AgentModeName } from '../../../src/protocol/common';
 import { useState } from 'preact/hooks';
 import { formatTokens } from '../format';
 import { useStoreVersion } from '../state/useStore';
+import { t } from '../i18n';
 
 const MODES: AgentModeName[] = ['default', 'plan', 'review'];
 
+/**
+ * Issue 15 Why 5 (decision 361): a compact header with visible labels. Row one: the session and
+ * its actions (new, delete, share, permission rules); row two: the agent and the mode of the
+ * session in front of the user. Neither row wraps at the default sidebar width (300 px): the
+ * selects shrink and truncate, the icon buttons never move to a row of their own.
+ */
 export function SessionBar() {
   const store = useStoreVersion();
+  const [rulesOpen, setRulesOpen] = useState(false);
   const current = store.activeSessionId ?? store.sessionId;
-  const name = store.sessionName ?? store.sessions.find((s) => s.session_id === current)?.name ?? 'Session';
+  const name = store.sessionName ?? store.sessions.find((s) => s.session_id === current)?.name ?? t('header.sessionFallback');
   return (
-    <div class="session-bar" role="toolbar" aria-label="Session">
-      <label class="sr-only" for="session-select">
-        Session
-      </label>
-      <select
-        id="session-select"
-        value={current ?? ''}
-        onChange={(e) => {
-          const id = (e.target as HTMLSelectElement).value;
-          if (id && id !== current) store.transport.send(webviewMessage('session.switch', { session_id: id }));
-        }}
-      >
-        {!current && (
-          <option value="" disabled>
-            Choose a session…
-          </option>
-        )}
-        {current && !store.sessions.some((s) => s.session_id === current) && <option value={current}>{name}</option>}
-        {store.sessions.map((s) => (
-          <option key={s.session_id} value={s.session_id}>
-            {s.name}
-            {s.agent ? ` · ${s.agent}` : ''}
-            {s.shared ? ' · shared' : ''}
-          </option>
-        ))}
-      </select>
-      <button type="button" class="icon-button" aria-label="New session" title="New session" onClick={() => store.transport.send(webviewMessage('session.new', store.selectedAgent ? { agent: store.selectedAgent } : {}))}>
-        <span class="codicon codicon-add" aria-hidden="true" />
-      </button>
-      {store.agents.length > 0 && (
-        <>
-          <label class="sr-only" for="agent-select">
-            Agent
-          </label>
-          <select id="agent-select" value={store.selectedAgent ?? ''} onChange={(e) => store.transport.send(webviewMessage('agent.pick', { agent_id: (e.target as HTMLSelectElement).value }))}>
-            {store.agents.map((a) => (
-              <option key={a.id} value={a.id} disabled={!a.available} title={a.unavailable_reason ?? a.description}>
-                {a.name}
-                {a.available ? '' : ' (unavailable)'}
+    <div class="session-bar" role="toolbar" aria-label={t('header.session')}>
+      <div class="bar-row">
+        <div class="field field-session">
+          <label for="session-select">{t('header.session')}</label>
+          <select
+            id="session-select"
+            value={current ?? ''}
+            onChange={(e) => {
+              const id = (e.target as HTMLSelectElement).value;
+              if (id && id !== current) store.transport.send(webviewMessage('session.switch', { session_id: id }));
+            }}
+          >
+            {!current && (
+              <option value="" disabled>
+                {t('header.chooseSession')}
+              </option>
+            )}
+            {current && !store.sessions.some((s) => s.session_id === current) && <option value={current}>{name}</option>}
+            {store.sessions.map((s) => (
+              <option key={s.session_id} value={s.session_id}>
+                {s.name}
+                {s.shared ? ` · ${t('header.shared')}` : ''}
               </option>
             ))}
           </select>
-        </>
-      )}
-      <ModePicker />
-      {current && (
-        <button type="button" class="icon-button" aria-label="Delete this session" title="Delete this session" onClick={() => store.transport.send(webviewMessage('session.delete', { session_id: current }))}>
-          <span class="codicon codicon-trash" aria-hidden="true" />
-        </button>
-      )}
-      {current && (
-        <button type="button" class="icon-button" aria-label="Copy attach URL" title="Share: copy attach URL" onClick={() => store.transport.send(webviewMessage('attach.copyUrl', { session_id: current }))}>
-          <span class="codicon codicon-link" aria-hidden="true" />
-        </button>
-      )}
-      <RulesToggle />
+        </div>
+        <div class="bar-actions">
+          <button type="button" class="icon-button" aria-label={t('header.newSession')} title={t('header.newSession')} onClick={() => store.transport.send(webviewMessage('session.new', store.selectedAgent ? { agent: store.selectedAgent } : {}))}>
+            <span class="codicon codicon-add" aria-hidden="true" />
+          </button>
+          {current && (
+            <button type="button" class="icon-button" aria-label={t('header.deleteSession')} title={t('header.deleteSession')} onClick={() => store.transport.send(webviewMessage('session.delete', { session_id: current }))}>
+              <span class="codicon codicon-trash" aria-hidden="true" />
+            </button>
+          )}
+          {current && (
+            <button type="button" class="icon-button" aria-label={t('header.copyAttach')} title={t('header.share')} onClick={() => store.transport.send(webviewMessage('attach.copyUrl', { session_id: current }))}>
+              <span class="codicon codicon-link" aria-hidden="true" />
+            </button>
+          )}
+          <RulesButton open={rulesOpen} onToggle={() => setRulesOpen(!rulesOpen)} />
+        </div>
+      </div>
+      <div class="bar-row">
+        <AgentPicker />
+        <ModePicker />
+      </div>
+      <AgentOffer />
+      {rulesOpen && <RulesPanel />}
     </div>
   );
 }
 
-/** The persisted "always allow" rules of the permission gate, each revocable. */
-function RulesToggle() {
+/** The agent of the session in front of the user; picking another goes to the host (decision 361). */
+function AgentPicker() {
   const store = useStoreVersion();
-  const [open, setOpen] = useState(false);
+  if (store.agents.length === 0) return null;
+  const agent = store.currentAgent() ?? '';
   return (
-    <>
-      <button type="button" class="icon-button" aria-label="Permission rules" title="Permission rules" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span class="codicon codicon-shield" aria-hidden="true" />
-        {store.permissionRules.length > 0 && <span class="badge">{store.permissionRules.length}</span>}
-      </button>
-      {open && (
-        <section class="rules-panel" aria-label="Permission rules">
-          {store.permissionRules.length === 0 && <div class="muted">No permission rules: every ask is shown.</div>}
-          <ul>
-            {store.permissionRules.map((r) => (
-              <li key={r.id}>
-                {r.decision === 'reject' ? 'Reject ' : 'Allow '}
-                <code>{r.tool_name}</code> {r.path_glob ? `on ${r.path_glob}` : r.command_prefix ? `“${r.command_prefix}”, alone or with more plain arguments` : ''} <span class="muted">({r.lifetime === 'session' ? 'this session' : 'always'}{r.created_by ? `, via ${r.created_by}` : ''})</span>
-                <button type="button" class="button secondary" aria-label={`Revoke rule for ${r.tool_name}`} onClick={() => store.transport.send(webviewMessage('permissionRule.revoke', { rule_id: r.id }))}>
-                  Revoke
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-    </>
+    <div class="field field-agent">
+      <label for="agent-select">{t('header.agent')}</label>
+      <select id="agent-select" value={agent} onChange={(e) => store.transport.send(webviewMessage('agent.pick', { agent_id: (e.target as HTMLSelectElement).value }))}>
+        {!store.agents.some((a) => a.id === agent) && agent && <option value={agent}>{agent}</option>}
+        {store.agents.map((a) => (
+          <option key={a.id} value={a.id} disabled={!a.available} title={a.unavailable_reason ?? a.description}>
+            {a.name}
+            {a.available ? '' : ` ${t('header.unavailable')}`}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 
-/** §6.3.2: only offered when the peer announced plan_mode (§12.2.1). */
+/** A session with history keeps its agent: the host's offer of a new session with the picked one. */
+function AgentOffer() {
+  const store = useStoreVersion();
+  const offer = store.agentOffer;
+  const current = store.activeSessionId ?? store.sessionId;
+  if (!offer || offer.session_id !== current) return null;
+  const keeps = store.agents.find((a) => a.id === store.currentAgent())?.name ?? store.currentAgent() ?? '';
+  return (
+    <div class="agent-offer" role="status">
+      <span class="agent-offer-text">{t('header.keepsAgent', keeps)}</span>
+      <button
+        type="button"
+        class="button"
+        onClick={() => {
+          store.dismissAgentOffer();
+          store.transport.send(webviewMessage('session.new', { agent: offer.agent_id }));
+        }}
+      >
+        {t('header.newWith', offer.agent_name)}
+      </button>
+      <button type="button" class="icon-button" aria-label={t('banner.dismiss')} title={t('banner.dismiss')} onClick={() => store.dismissAgentOffer()}>
+        <span class="codicon codicon-close" aria-hidden="true" />
+      </button>
+    </div>
+  );
+}
+
+/** The persisted "always allow" rules of the permission gate, each revocable: the header's button. */
+function RulesButton({ open, onToggle }: { open: boolean; onToggle: () => void }) {
+  const store = useStoreVersion();
+  return (
+    <button type="button" class="icon-button" aria-label={t('rules.label')} title={t('rules.label')} aria-expanded={open} onClick={onToggle}>
+      <span class="codicon codicon-shield" aria-hidden="true" />
+      {store.permissionRules.length > 0 && <span class="badge">{store.permissionRules.length}</span>}
+    </button>
+  );
+}
+
+function RulesPanel() {
+  const store = useStoreVersion();
+  return (
+    <section class="rules-panel" aria-label={t('rules.label')}>
+      {store.permissionRules.length === 0 && <div class="muted">{t('rules.none')}</div>}
+      <ul>
+        {store.permissionRules.map((r) => {
+          const when = r.lifetime === 'session' ? t('rules.thisSession') : t('rules.always');
+          return (
+            <li key={r.id}>
+              {r.decision === 'reject' ? t('rules.reject') : t('rules.allow')} <code>{r.tool_name}</code> {r.path_glob ? t('rules.onPath', r.path_glob) : r.command_prefix ? t('rules.command', r.command_prefix) : ''}{' '}
+              <span class="muted">({r.created_by ? t('rules.via', when, r.created_by) : when})</span>
+              <button type="button" class="button secondary" aria-label={t('rules.revokeFor', r.tool_name)} onClick={() => store.transport.send(webviewMessage('permissionRule.revoke', { rule_id: r.id }))}>
+                {t('rules.revoke')}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+/** §6.3.2: only offered when the peer announced plan_mode (§12.2.1). The engine confirms every
+ *  switch (agent.state.changed "mode_switch"), so `/mode review` shows here at once. */
 function ModePicker() {
   const store = useStoreVersion();
   const allowed = store.may('control.mode.switch');
   const mode = store.transcript.mode ?? 'default';
   return (
-    <>
-      <label class="sr-only" for="mode-select">
-        Mode
-      </label>
+    <div class="field field-mode">
+      <label for="mode-select">{t('header.mode')}</label>
       <select
         id="mode-select"
         value={mode}
         disabled={!allowed}
-        title={allowed ? 'Agent mode' : 'This agent has no plan mode'}
+        title={allowed ? t('header.modeTitle') : t('header.noPlanMode')}
         onChange={(e) => store.sendFrame('control.mode.switch', { mode: (e.target as HTMLSelectElement).value as AgentModeName })}
       >
         {MODES.map((m) => (
           <option key={m} value={m}>
-            {m}
+            {t(`mode.${m}`)}
           </option>
         ))}
       </select>
-    </>
+    </div>
   );
 }
-
 export function StatusBar() {
   const store = useStoreVersion();
   const t = store.transcript;

@@ -1,0 +1,135 @@
+// Issue 15 Why 5 in real Chromium: the header says, with visible labels, which session, which agent
+// and which mode the chat is in, and fits the default sidebar width (300 px) without wrapping;
+// picking an agent goes to the host, whose offer of a new session is shown and acted on; a mode
+// switch confirmed by the engine (as after `/mode review`) shows at once.
+import { strict as assert } from 'node:assert';
+import type { Page } from 'playwright-core';
+import { feed, pageErrors, sentMessages, settle, startHarness, type Harness } from '../../browser/harness';
+import { SESSION, TURN, clientCaps } from '../../browser/streams';
+import { streamBuilder } from '../../fixtures/frames/streamBuilder';
+
+interface Box {
+  what: string;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+async function hostSays(page: Page, messages: unknown[]): Promise<void> {
+  await page.evaluate((ms) => {
+    const fake = (window as unknown as { rawpFake: { host(m: unknown): void } }).rawpFake;
+    for (const m of ms) fake.host(m);
+  }, messages);
+  await settle(page);
+}
+
+const LONG = 'A session with a really rather long name about the auth module';
+
+async function openHeader(h: Harness, width: number): Promise<Page> {
+  const page = await h.open({ width, height: 700 });
+  await feed(page, SESSION, [clientCaps(streamBuilder(SESSION))], true);
+  await hostSays(page, [
+    { kind: 'session.list', payload: { active_session_id: SESSION, sessions: [{ session_id: SESSION, name: LONG, agent: 'builtin', shared: true }] } },
+    { kind: 'agent.list', payload: { selected: 'builtin', agents: [{ id: 'builtin', name: 'Built-in (offline)', available: true }, { id: 'claude-code', name: 'Claude Code', available: true }] } },
+    { kind: 'settings', payload: { permission_rules: [{ id: 'r1', tool_name: 'Bash', command_prefix: 'npm test', created_at: '2026-03-16T10:00:00.000Z' }] } },
+  ]);
+  return page;
+}
+
+/** Boxes of the header's controls and labels, and the header's own box. */
+async function headerBoxes(page: Page): Promise<{ bar: Box; items: Box[] }> {
+  // One function body, no inner named functions (tsx would wrap them in a helper the page lacks).
+  return page.evaluate(() => {
+    const bar = document.querySelector('.session-bar')!;
+    const els = [bar, ...bar.querySelectorAll('.bar-row > .field > label, .bar-row select, .bar-row button, .bar-row .codicon')];
+    const boxes = els.map((el) => {
+      const r = el.getBoundingClientRect();
+      const label = el.getAttribute('aria-label');
+      const what = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${label ? `[${label}]` : ''}.${String(el.className).split(' ').join('.')}`;
+      return { what, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    });
+    return { bar: boxes[0], items: boxes.slice(1) };
+  });
+}
+
+describe('webview in Chromium: the header (issue 15 Why 5)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => h?.close());
+
+  for (const width of [300, 240, 520]) {
+    it(`decision 361 at ${width} px: visible Session, Agent and Mode labels, two rows that do not wrap, nothing outside the header (the shield included)`, async () => {
+      const page = await openHeader(h, width);
+      for (const label of ['Session', 'Agent', 'Mode']) {
+        const l = page.locator('.session-bar label', { hasText: new RegExp(`^${label}$`) });
+        assert.equal(await l.count(), 1, `${label} label`);
+        assert.ok(await l.isVisible(), `${label} label visible`);
+        const b = await l.boundingBox();
+        assert.ok(b && b.width > 10 && b.height > 6, `${label} label has a size (not sr-only)`);
+      }
+      assert.equal(await page.locator('#agent-select').inputValue(), 'builtin', 'the agent of the session in front of the user');
+      const { bar, items } = await headerBoxes(page);
+      assert.ok(items.length >= 12, `measured ${items.length} boxes`);
+      for (const b of items) {
+        assert.ok(b.left >= bar.left - 0.5 && b.right <= bar.right + 0.5, `${b.what} inside the header horizontally: ${JSON.stringify(b)} in ${JSON.stringify(bar)}`);
+        assert.ok(b.right - b.left > 0, `${b.what} is not squeezed to nothing`);
+      }
+      // Two rows exactly: every box's vertical centre lies in one of two bands.
+      const rows = await page.evaluate(() => [...document.querySelectorAll('.session-bar > .bar-row')].map((r) => { const x = r.getBoundingClientRect(); return { top: x.top, bottom: x.bottom }; }));
+      assert.equal(rows.length, 2);
+      for (const b of items) {
+        const mid = (b.top + b.bottom) / 2;
+        assert.ok(rows.some((r) => mid >= r.top && mid <= r.bottom), `${b.what} sits in one of the two rows`);
+      }
+      // No row grew a second line: each row is about one control high.
+      const controlHeight = Math.max(...items.filter((b) => b.what.startsWith('select')).map((b) => b.bottom - b.top));
+      for (const r of rows) assert.ok(r.bottom - r.top <= controlHeight + 4, `row height ${r.bottom - r.top} ≈ one control (${controlHeight})`);
+      // The shield (rules) is on the session row, at its right end.
+      const shield = items.find((b) => b.what.includes('[Permission rules]'))!;
+      const session = items.find((b) => b.what.startsWith('select#session-select'))!;
+      assert.ok(Math.abs((shield.top + shield.bottom) / 2 - (session.top + session.bottom) / 2) < 4, 'the shield shares the session row');
+      assert.ok(shield.left > session.right, 'right of the session select');
+      assert.deepEqual(pageErrors(page), []);
+      if (width === 300) await page.screenshot({ path: 'test-results/webview-header-300.png' });
+    });
+  }
+
+  it('decision 361: picking an agent asks the host; its offer for a session with history is shown, and "New session with X" starts one with that agent', async () => {
+    const page = await openHeader(h, 300);
+    await page.locator('#agent-select').selectOption('claude-code');
+    assert.deepEqual((await sentMessages(page)).filter((m) => m.kind === 'agent.pick').map((m) => m.payload), [{ agent_id: 'claude-code' }]);
+    await hostSays(page, [{ kind: 'agent.offer', payload: { session_id: SESSION, agent_id: 'claude-code', agent_name: 'Claude Code' } }]);
+    assert.equal(await page.locator('#agent-select').inputValue(), 'builtin', 'the session keeps its agent');
+    assert.match(await page.locator('.agent-offer').innerText(), /stays with Built-in \(offline\)/);
+    await page.getByRole('button', { name: 'New session with Claude Code' }).click();
+    assert.deepEqual((await sentMessages(page)).filter((m) => m.kind === 'session.new').map((m) => m.payload), [{ agent: 'claude-code' }]);
+    assert.equal(await page.locator('.agent-offer').count(), 0, 'the offer is gone once taken');
+  });
+
+  it('decision 361: after the host switched an empty session, the header shows the new agent', async () => {
+    const page = await openHeader(h, 300);
+    const NEW = '66666666-6666-4666-8666-666666666666';
+    await hostSays(page, [
+      { kind: 'session.attached', payload: { session_id: NEW, name: 'Claude Code', agent: 'claude-code', live: true } },
+      { kind: 'session.list', payload: { active_session_id: NEW, sessions: [{ session_id: NEW, name: 'Claude Code', agent: 'claude-code' }] } },
+    ]);
+    assert.equal(await page.locator('#agent-select').inputValue(), 'claude-code');
+    assert.equal(await page.locator('#session-select').inputValue(), NEW);
+  });
+
+  it('§6.3.2 a mode switch the engine confirms (agent.state.changed "mode_switch", as after /mode review) shows in the header at once, before any turn', async () => {
+    const page = await openHeader(h, 300);
+    assert.equal(await page.locator('#mode-select').inputValue(), 'default');
+    const b = streamBuilder(SESSION);
+    await feed(page, SESSION, [b.make('agent.state.changed', { previous_state: 'idle', current_state: 'idle', reason: 'mode_switch', mode: 'review' })]);
+    assert.equal(await page.locator('#mode-select').inputValue(), 'review');
+    assert.match(await page.locator('#mode-select option:checked').innerText(), /Review/);
+    assert.equal(await page.locator('.turn-separator').count(), 0, 'no turn was needed');
+    await feed(page, SESSION, [b.make('session.turn.start', { turn_id: TURN, turn_index: 0, mode: 'plan' }, { turn_id: TURN })]);
+    assert.equal(await page.locator('#mode-select').inputValue(), 'plan');
+  });
+});
