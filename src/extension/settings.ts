@@ -40,5 +40,5 @@ export const settings = {
     }
     return out;
   },
-  openai: () => ({ baseUrl: cfg().get<string>('openai.baseUrl', ''), model: cfg().get<string>('openai.model', '') }),
+  openai: () => ({ baseUrl: cfg().get<string>('openai.baseUrl', ''), model: cfg().get<string>('openai.model', ''), vision: cfg().get<boolean>('openai.vision', false) }),
 };

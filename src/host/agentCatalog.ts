@@ -17,7 +17,7 @@ export interface AgentSources {
   shared: () => SharedToolState;
   /** Why nothing may run (Restricted Mode), or undefined. */
   blocked: () => string | undefined;
-  openai: () => Promise<{ baseUrl?: string; model?: string; apiKey?: string }>;
+  openai: () => Promise<{ baseUrl?: string; model?: string; apiKey?: string; vision?: boolean }>;
   /** Provider API keys kept in SecretStorage, handed to agent processes as their usual variables. */
   apiKey: (provider: 'anthropic' | 'openai' | 'gemini') => PromiseLike<string | undefined>;
   /** `rawp.agents.<name>.path` settings, by name (decision 380). */
@@ -33,7 +33,7 @@ const BUILTIN_DESCRIPTION = 'Deterministic, no model: read, find, replace, write
 export class AgentCatalog {
   private candidates: AgentCandidate[] = [BUILTIN];
   private detection?: Promise<void>;
-  private openai: { baseUrl?: string; model?: string; apiKey?: string } = {};
+  private openai: { baseUrl?: string; model?: string; apiKey?: string; vision?: boolean } = {};
   /** What every agent process gets (PATH with the discovered folders). */
   private env: Record<string, string> = {};
   /** Provider keys from SecretStorage; each agent gets only its own provider's (decision 381). */

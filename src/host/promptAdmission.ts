@@ -9,6 +9,7 @@ import type { FrameOf, PayloadOf } from '../protocol/frameTypes';
 import type { LocalAction } from '../commands';
 import type { AdmissionSender, AdmissionVerdict, PromptAdmission } from '../session/admission';
 import type { SessionCommands } from './sessionCommands';
+import { admitContextFiles, type AttachmentGate } from './attachmentAdmission';
 
 type PromptFrame = FrameOf<'control.prompt.request'>;
 type PromptPayload = PayloadOf<'control.prompt.request'>;
@@ -36,6 +37,8 @@ export class SessionAdmission implements PromptAdmission {
     private readonly session_id: string,
     private readonly commands: SessionCommands,
     private readonly host: AdmissionHost,
+    /** §6.1.1 context files: resolvable and of a type the agent takes, or the prompt is refused. */
+    private readonly attachments?: AttachmentGate,
   ) {}
 
   /** The queue's `send`: at once (inside `admit`) or later, after the running turn. */
@@ -54,8 +57,11 @@ export class SessionAdmission implements PromptAdmission {
     const { prompt_text, input_type: _sent, ...extras } = frame.payload;
     const action = await this.commands.route(prompt_text, extras);
     switch (action.kind) {
-      case 'prompt':
+      case 'prompt': {
+        const files = await admitContextFiles(action.payload.context_files, this.attachments ?? { source: () => undefined, support: () => undefined, agentName: () => 'the agent' });
+        if (!files.ok) return { kind: 'refused', error_code: files.error_code, message: files.message };
         return from.followUps ? this.queue(frame, action.payload) : { kind: 'run', payload: action.payload };
+      }
       case 'control': {
         const ctx = { session_id: this.session_id, parent_id: frame.message_id };
         return { kind: 'control', frame: action.type === 'control.session.compact' ? buildFrame(action.type, action.payload, ctx) : buildFrame(action.type, action.payload, ctx) };

@@ -31,6 +31,7 @@ import { sessionFiles } from './files/sessionFiles';
 import type { FileTransferPayload, OutgoingFile } from '../session/contextFiles';
 import { createCheckpoints, type HostCheckpointOptions } from './checkpoints/hostCheckpoints';
 import type { SessionCheckpoints } from './checkpoints/sessionCheckpoints';
+import { AttachmentCopies } from './attachmentCopies';
 
 /** A local view renders every frame type, so it announces every feature (§12.2.1). */
 export const LOCAL_VIEW_FEATURES: FeatureSet = EVERY_FEATURE;
@@ -122,6 +123,8 @@ export class SessionHost {
   readonly permissions: PermissionBroker;
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<(e: HostEvent) => void>();
+  /** Local copies of attachments for agents that take paths (Codex --image), per session. */
+  private readonly attachmentCopies = new AttachmentCopies();
   private disposed = false;
   private journal?: Journal | null;
   private store?: FileStore | null;
@@ -267,6 +270,10 @@ export class SessionHost {
           if (local) this.emit({ kind: 'clear', session_id, connection_id });
           return local;
         },
+      }, {
+        source: () => this.registry.get(session_id)?.contextFiles,
+        support: () => this.registry.get(session_id)?.attachments,
+        agentName: () => adapter.info.displayName,
       });
     }
     this.entries.set(session_id, entry);
@@ -281,7 +288,7 @@ export class SessionHost {
         workspacePath: this.options.workspacePath,
         historyBuffer: h.history,
         // A restored session's turns go on from where the previous process stopped (§7.5.1).
-        engine: { ...h.engine, ...(entry.admission ? { admission: entry.admission } : {}), ...(files ? { contextFiles: files.contextFiles, files: files.files } : {}), ...(this.checkpoints ? { turnHooks: this.checkpoints.hooks() } : {}) },
+        engine: { ...h.engine, ...(entry.admission ? { admission: entry.admission } : {}), ...(files ? { contextFiles: files.contextFiles, files: files.files } : {}), ...(this.checkpoints ? { turnHooks: this.checkpoints.hooks() } : {}), localCopy: (file) => this.attachmentCopies.copy(session_id, file) },
       });
     } catch (e) {
       entry.commands?.dispose();
@@ -321,6 +328,7 @@ export class SessionHost {
         // The hub closes every connection when the session ends (§7.5.3 order already done).
         this.entries.delete(session_id);
         entry.commands?.dispose();
+        this.attachmentCopies.release(session_id);
         // Deleted (§7.7): its journal goes. A host shutting down keeps them for the next start.
         if (!this.disposed) {
           this.journal?.remove(session_id);
@@ -462,6 +470,7 @@ export class SessionHost {
     this.disposed = true;
     this.journal?.close();
     await this.registry.disposeAll();
+    this.attachmentCopies.releaseAll();
   }
 
   private emit(e: HostEvent): void {

@@ -11,7 +11,8 @@ import type { FeatureSet } from '../protocol/capabilities';
 import type { AgentModeName } from '../protocol/common';
 import type { PermissionPolicy, PermissionQuestion, PermissionVerdict } from './permissions';
 import type { CatalogDiagnostic, CatalogTool, CommandEntry, ContextFile, FileReferenceEntry } from '../protocol/payloadTypes';
-import type { ContextFileSource, FileTransferPayload, OutgoingFile } from './contextFiles';
+import type { ContextFileSource, FileTransferPayload, OutgoingFile, ResolvedContextFile } from './contextFiles';
+import type { AttachmentSupport } from './attachments';
 
 /** What an adapter emits: a frame without its envelope. */
 export type AgentEvent = { [T in FrameType]: { type: T; payload: PayloadOf<T>; metadata?: Metadata } }[FrameType];
@@ -45,6 +46,8 @@ export interface AgentCapabilities {
   extensions?: Record<string, unknown>;
   /** Not announced: which config_overrides the adapter passes to the agent natively. */
   native_overrides?: NativeOverrides;
+  /** §6.1.1 `context_files` the agent takes; admission refuses others before the turn. None when absent. */
+  attachments?: AttachmentSupport;
 }
 
 /** A prompt as the engine hands it to the adapter: tokens already converted for this agent (§16.3). */
@@ -106,6 +109,12 @@ export interface AgentHost {
   askPermission(question: PermissionQuestion, options?: { metadata?: Metadata }): Promise<PermissionVerdict>;
   /** The host's policy: e.g. how long an agent gets to end a cancelled turn (`cancelGraceMs`). */
   readonly policy: PermissionPolicy;
+  /**
+   * A local file with a context file's bytes, for an agent that takes attachments only as paths
+   * (Codex's `--image`): kept in the session's private folder, removed with the session. Absent
+   * when the host cannot make one.
+   */
+  localCopy?(file: ResolvedContextFile): Promise<string>;
   /** Current agent mode. */
   readonly mode: AgentModeName;
   /**

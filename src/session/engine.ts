@@ -6,7 +6,7 @@
 // non-fatal `session.error` frames.
 import type { PromptAdmission } from './admission';
 import type { AgentAdapter, AgentCapabilities, AgentEvent, AgentHost, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, InteractionAnswer, TurnOutcome } from './agentAdapter';
-import { noContextFiles, type ContextFileSource, type FileTransferPayload, type OutgoingFile, type SessionFilePort } from './contextFiles';
+import { noContextFiles, type ContextFileSource, type FileTransferPayload, type OutgoingFile, type ResolvedContextFile, type SessionFilePort } from './contextFiles';
 import { FrameFactory, newId } from '../protocol/build';
 import { decodePrompt, literalText } from '../protocol/fileReference';
 import type { AgentModeName } from '../protocol/common';
@@ -17,6 +17,7 @@ import { decideOutputType } from '../protocol/outputType';
 import { OutputType } from '../protocol/common';
 import { clientCapabilities } from './capabilities';
 import type { ConnectionKind } from './connection';
+import type { AttachmentSupport } from './attachments';
 import type { HubSessionSource } from './hub';
 import { InteractionBook } from './interactions';
 import { PermissionBroker } from './permissions/broker';
@@ -68,6 +69,8 @@ export interface AgentSessionOptions {
   toolRecheckMs?: number;
   /** Awaited around each turn (turnHooks.ts: the host's workspace checkpoints). */
   turnHooks?: TurnHooks;
+  /** A local file with an attachment's bytes (AgentHost.localCopy; Codex's `--image`). */
+  localCopy?: (file: ResolvedContextFile) => Promise<string>;
   /** §16.1 fuzzy file search; when given, `file_search_fuzzy` is announced. */
   fileSearch?: (query: PayloadOf<'control.file.search'>, signal: AbortSignal) => Promise<PayloadOf<'session.file.candidates'>>;
   /** Where adapters read `context_files` and `binary_ref` files (contextFiles.ts); default: refuse all. */
@@ -170,6 +173,14 @@ export class AgentSession implements HubSessionSource {
   }
   get admission(): PromptAdmission | undefined {
     return this.options.admission;
+  }
+  /** §6.1.1: the context files the agent said it takes (none before it started or when it declared none). */
+  get attachments(): AttachmentSupport | undefined {
+    return this.agentCaps.attachments;
+  }
+  /** Where this session's context files are read (admission checks them before the turn). */
+  get contextFiles(): ContextFileSource {
+    return this.options.contextFiles ?? noContextFiles;
   }
 
   // ---- HubSessionSource -------------------------------------------------------------------
@@ -630,6 +641,7 @@ export class AgentSession implements HubSessionSource {
         return self._mode;
       },
       emit: (event) => this.fromAdapter(event),
+      ...(this.options.localCopy ? { localCopy: this.options.localCopy } : {}),
       checkTool: (tool_name, input, context) => {
         const verdict = this.turn ? this.turn.stream.check(tool_name, input, context?.parent_invocation_id) : undefined;
         const v = verdict ?? { allowed: false as const, message: 'No turn is running' };

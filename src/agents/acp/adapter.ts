@@ -21,6 +21,8 @@ import type { PermissionVerdict } from '../../session/permissions';
 import { messagePipe, type TraceDirection } from './stream';
 import { AcpUpdateTranslator } from './updates';
 import { usageFromPromptResponse } from './usage';
+import { acpAttachmentBlocks, acpAttachments } from './attachments';
+import { contextFilesOf } from '../attachments';
 
 export interface AcpAdapterOptions {
   /** Agent id ('acp:gemini', …) and name for the UI. */
@@ -168,6 +170,8 @@ export class AcpAdapter implements AgentAdapter {
           agent_session_id: this.sessionId,
           acp: { agent: agentInfo?.name, version: agentInfo?.version, load_session: canLoad, modes: this.availableModes, restored },
         },
+        // §6.1.1: what the agent's promptCapabilities allow, and nothing more (decision 313).
+        attachments: acpAttachments(init.agentCapabilities?.promptCapabilities),
       },
       tools: translator.catalog.map((t) => ({ ...t })),
       ...(diagnostics.length ? { diagnostics } : {}),
@@ -314,9 +318,11 @@ export class AcpAdapter implements AgentAdapter {
  * `resource_link` block (every ACP agent must accept those); the agent reads it itself.
  */
 async function promptBlocks(prompt: AgentPrompt, host: AgentHost): Promise<ContentBlock[]> {
-  if (!prompt.text.includes('<@file:')) return [{ type: 'text', text: prompt.text }];
+  const files = await contextFilesOf(prompt, host);
+  const attached = acpAttachmentBlocks(files.map((file, i) => ({ file, file_url: prompt.context_files[i].file_url })));
+  if (!prompt.text.includes('<@file:')) return [...attached, { type: 'text', text: prompt.text }];
   const converted = await convertPrompt(prompt, host, { kind: 'separate', mention: (p) => p });
-  return [{ type: 'text', text: converted.text }, ...converted.files.map((f) => ({ type: 'resource_link' as const, uri: pathToFileURL(f.absolute).href, name: basename(f.path) }))];
+  return [...attached, { type: 'text', text: converted.text }, ...converted.files.map((f) => ({ type: 'resource_link' as const, uri: pathToFileURL(f.absolute).href, name: basename(f.path) }))];
 }
 
 /** The workspace on disk with a read-before-write ledger of its own. */

@@ -3,6 +3,8 @@
 // through the same runner, ledger and permission prompts a model-driven agent would use — so a
 // fresh install is useful and every frame type can be shown and tested.
 import { randomUUID } from 'node:crypto';
+import { contextFilesOf } from '../attachments';
+import { BUILTIN_ATTACHMENTS, describeAttachment } from './attachments';
 import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import { decodePrompt, escapeUserText, fileTokens, formatFileToken, tokenDisplayPath } from '../../protocol/fileReference';
@@ -65,6 +67,7 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
         structured_output: false,
         adapter_type: 'sdk',
       },
+      attachments: BUILTIN_ATTACHMENTS,
     };
     return { capabilities, tools: catalog.tools, ...(catalog.diagnostics ? { diagnostics: catalog.diagnostics } : {}), commands: BUILTIN_COMMANDS };
   }
@@ -75,6 +78,8 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
     // A shell may have appeared or vanished since the last turn: republish the catalog if so (§5.4.1).
     runner.options.catalog.refresh(runner.host);
     const writer = new TurnWriter((e) => runner.emit(e));
+    // §6.1.1: attached text files are read first (admission refused anything else).
+    for (const f of await contextFilesOf(prompt, runner.host)) writer.text(describeAttachment(f));
     const { text, paths } = referencedPrompt(prompt);
     // The text as it arrives: an expanded command (`/peek x` -> `read x`) is plain text now, and a
     // command of our own still starts with its `/` (slash-commands §6; issue 11).

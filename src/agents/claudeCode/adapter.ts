@@ -9,6 +9,8 @@ import { newId } from '../../protocol/build';
 import { AgentProcess, mapExit, type ExitInfo } from '../process';
 import { claudeEnv, longLivedArgs, permissionModeFor, resolveClaudeCommand, sameTurnFlags, turnFlagsOf, type TurnFlags } from './args';
 import { CLAUDE_CODE_INFO, claudeCapabilities } from './capabilities';
+import { claudeBlocks, type ClaudeContentBlock } from './attachments';
+import { contextFilesOf } from '../attachments';
 import { commandsFromInitialize } from './commands';
 import { decidePermission } from './permission';
 import { DEFAULT_CANCEL_GRACE_MS } from '../../session/permissions';
@@ -76,6 +78,8 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     // §16.3: Claude Code reads files itself; a picked file becomes its own `@path` mention.
     const text = this.host ? await promptText(prompt, this.host, CLAUDE_MENTIONS) : prompt.text;
     const flags = turnFlagsOf(prompt);
+    // §6.1.1: attachments become content blocks of the same user message (decision 311).
+    const content = claudeBlocks(text, await contextFilesOf(prompt, this.host));
     if (!this.proc?.running) {
       // The process ended between turns (exit 0): respawn, resuming the conversation (§18.3).
       this.flags = flags;
@@ -105,7 +109,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
       };
       if (signal.aborted) return this.turn.resolve({ stop_reason: 'cancelled' });
       signal.addEventListener('abort', onAbort, { once: true });
-      this.sendUser(text);
+      this.sendUser(content);
     });
   }
 
@@ -129,7 +133,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
         resolve(o);
       };
       this.turn = pending;
-      this.sendUser(`/compact${instruction ? ` ${instruction}` : ''}`);
+      this.sendUser([{ type: 'text', text: `/compact${instruction ? ` ${instruction}` : ''}` }]);
     });
     if (!pending.compacted) throw new Error(pending.message || 'Claude Code did not compact the conversation');
     return pending.compacted;
@@ -206,8 +210,8 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     });
   }
 
-  private sendUser(text: string): void {
-    this.proc?.send({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null, session_id: this.agentSessionId ?? '' });
+  private sendUser(content: ClaudeContentBlock[]): void {
+    this.proc?.send({ type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, session_id: this.agentSessionId ?? '' });
   }
 
   private onLine(value: unknown): void {

@@ -1,5 +1,6 @@
 // What Claude Code can do, as announced in `session.capabilities` (§12.2.1, §17.4).
 import type { AgentCapabilities, AgentInfo } from '../../session/agentAdapter';
+import { CLAUDE_ATTACHMENTS, CLAUDE_ONESHOT_ATTACHMENTS } from './attachments';
 
 export const CLAUDE_CODE_INFO: AgentInfo = {
   id: 'claude-code',
@@ -31,6 +32,7 @@ export function claudeCapabilities(agentSessionId: string | undefined, oneShot =
       // §16.3: tokens become Claude's own `@path` mentions (promptText, CLAUDE_MENTIONS).
       file_reference: true,
     },
+    attachments: oneShot ? CLAUDE_ONESHOT_ATTACHMENTS : CLAUDE_ATTACHMENTS,
   };
   // --json-schema and --max-turns: the CLI validates and caps itself (the engine validates again).
   caps.native_overrides = { json_schema: true, max_turns: true };

@@ -14,6 +14,8 @@ import { StderrWatcher } from './stderrWatch';
 import { CodexTurnTranslator, turnUsageSince } from './translate';
 import { ThreadStarted, type CodexUsage } from './nativeEvents';
 import { promptText } from '../promptText';
+import { contextFilesOf } from '../attachments';
+import { codexAttachments } from './attachments';
 import type { AgentModeName } from '../../protocol/common';
 import { writeScratchFile, type ScratchFile } from '../../workspace/scratchFile';
 
@@ -53,6 +55,7 @@ export class CodexAdapter implements AgentAdapter {
   private pendingPrompt = '';
   /** §11: this turn's `--output-schema` file, removed when the turn ends. */
   private schemaFile: ScratchFile | undefined;
+  private pendingImages: string[] = [];
   /** The thread's usage totals after the last completed turn (Codex reports running totals). */
   private threadUsage: CodexUsage | undefined;
 
@@ -74,7 +77,7 @@ export class CodexAdapter implements AgentAdapter {
       resume_flag: CODEX_RESUME_FLAG,
       buildArgs: ({ resumeArgs }) => [
         ...(this.options.prefixArgs ?? []),
-        ...codexArgs({ mode: this.currentMode, resumeArgs, model: this.options.model, config: this.options.config, skipGitRepoCheck: this.options.skipGitRepoCheck ?? true, ...(this.schemaFile ? { outputSchemaFile: this.schemaFile.path } : {}) }),
+        ...codexArgs({ mode: this.currentMode, resumeArgs, model: this.options.model, config: this.options.config, skipGitRepoCheck: this.options.skipGitRepoCheck ?? true, images: this.pendingImages, ...(this.schemaFile ? { outputSchemaFile: this.schemaFile.path } : {}) }),
       ],
       stdinText: () => this.pendingPrompt,
       onMessage: (value, line) => {
@@ -108,7 +111,9 @@ export class CodexAdapter implements AgentAdapter {
     });
     this.current = translator;
     // §16.3: Codex reads files itself; a file token becomes its workspace-relative path.
-    this.pendingPrompt = await promptText(prompt, host, { kind: 'separate', mention: (p) => p });
+    const attached = await codexAttachments(await promptText(prompt, host, { kind: 'separate', mention: (p) => p }), await contextFilesOf(prompt, host, signal), host.localCopy?.bind(host));
+    this.pendingPrompt = attached.text;
+    this.pendingImages = attached.images;
     this.schemaFile = prompt.json_schema ? writeScratchFile('rawp-codex-schema-', 'schema.json', JSON.stringify(prompt.json_schema)) : undefined;
     let result;
     try {

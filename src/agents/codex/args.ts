@@ -21,6 +21,8 @@ export interface CodexArgsInput {
   skipGitRepoCheck?: boolean;
   /** §11: a JSON Schema file for the final answer (`--output-schema`). */
   outputSchemaFile?: string;
+  /** §6.1.1 attached images: `--image=<FILE>` each (the `=` form, so `-` is never taken as one). */
+  images?: readonly string[];
 }
 
 /** §18.1: the resume flag template; `{session_id}` is Codex's thread id. */
@@ -42,6 +44,7 @@ export function codexArgs(input: CodexArgsInput): string[] {
   if (input.model) args.push('-m', input.model);
   if (input.skipGitRepoCheck) args.push('--skip-git-repo-check');
   if (input.outputSchemaFile) args.push('--output-schema', input.outputSchemaFile);
-  args.push(...input.resumeArgs, '-');
+  // After `resume <id>`: there `--image` is the resume subcommand's own option.
+  args.push(...input.resumeArgs, ...(input.images ?? []).map((p) => `--image=${p}`), '-');
   return args;
 }

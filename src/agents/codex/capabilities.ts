@@ -3,6 +3,7 @@
 // it runs), so tool_streaming is false; plan/review run in the read-only sandbox, so plan_mode.
 import type { AgentCapabilities, AgentInfo } from '../../session/agentAdapter';
 import { CODEX_RESUME_FLAG } from './args';
+import { CODEX_ATTACHMENTS } from './attachments';
 
 export const CODEX_INFO: AgentInfo = {
   id: 'codex',
@@ -18,5 +19,6 @@ export function codexCapabilities(threadId?: string): AgentCapabilities {
     extensions: { single_turn_process: true, resume_flag: CODEX_RESUME_FLAG, ...(threadId ? { agent_session_id: threadId } : {}) },
     // §11: `--output-schema FILE` asks the model for the shape; Codex has no step cap (the engine's).
     native_overrides: { json_schema: true },
+    attachments: CODEX_ATTACHMENTS,
   };
 }

@@ -14,6 +14,8 @@ import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import type { FsBackend } from '../../workspace/fsBackend';
 import { streamChat, type ChatMessage, type ChatToolDef } from './chatStream';
 import { promptText } from '../promptText';
+import { contextFilesOf } from '../attachments';
+import { openaiAttachments, openaiUserContent } from './attachments';
 
 export interface OpenAIAdapterOptions {
   /** e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio). */
@@ -29,6 +31,8 @@ export interface OpenAIAdapterOptions {
   systemPrompt?: string;
   /** Extra request fields (temperature, …). */
   requestExtra?: Record<string, unknown>;
+  /** The model reads images (`image_url` parts); the user says so (decision 314). Default false. */
+  vision?: boolean;
 }
 
 export const OPENAI_ENV_KEY = 'RAWP_OPENAI_API_KEY';
@@ -78,6 +82,7 @@ export class OpenAIAdapter implements AgentAdapter {
         extensions: { model: this.options.model, base_url: this.options.baseUrl },
         // §11 as `response_format` json_schema; §6.1.1 max_turns caps this loop's model calls.
         native_overrides: { json_schema: true, max_turns: true },
+        attachments: openaiAttachments(this.options.vision === true),
       },
       tools: catalog.tools,
       ...(diagnostics.length ? { diagnostics } : {}),
@@ -91,7 +96,8 @@ export class OpenAIAdapter implements AgentAdapter {
     const host = runner.host;
     runner.options.catalog.refresh(host);
     // §16.3: a plain model cannot open files: referenced files are inlined (size-limited).
-    this.messages.push({ role: 'user', content: await promptText(prompt, host, { kind: 'inline' }, this.fs) });
+    const text = await promptText(prompt, host, { kind: 'inline' }, this.fs);
+    this.messages.push({ role: 'user', content: openaiUserContent(text, await contextFilesOf(prompt, host)) });
     const usage: TurnUsage = { input_tokens: 0, output_tokens: 0 };
     let blockIndex = 0;
     const maxSteps = prompt.max_turns ?? this.options.maxSteps ?? 50;

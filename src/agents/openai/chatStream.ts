@@ -4,9 +4,12 @@
 // in pieces). Thinking arrives as `reasoning_content` (vLLM, DeepSeek) or `reasoning` (Ollama,
 // OpenRouter). Never throws for an HTTP or stream error: it returns a `failed` result instead.
 
+/** A part of a user message (vision models take `image_url` parts). */
+export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string | null;
+  content: string | null | ChatContentPart[];
   tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
   tool_call_id?: string;
 }

@@ -28,6 +28,7 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
   --workspace DIR          the folder the agent works in (required)
   --agent NAME             builtin (default), claude-code, codex, acp:<preset or command line>, openai
   --base-url URL --model M the OpenAI-compatible endpoint (with --agent openai; key in RAWP_OPENAI_API_KEY)
+  --vision                 that model reads images: attached images go to it as image_url parts
   --name NAME              the session's name
   --host H                 bind address (default 127.0.0.1); other than loopback needs TLS
   --port P                 port (default 0: any free port)
@@ -72,6 +73,7 @@ export const serveVerb: Verb = {
           agent: { type: 'string' },
           'base-url': { type: 'string' },
           model: { type: 'string' },
+          vision: { type: 'boolean' },
           name: { type: 'string' },
           host: { type: 'string' },
           port: { type: 'string' },
@@ -132,7 +134,7 @@ export const serveVerb: Verb = {
     // configured with --agent. A master's POST /v1/sessions may only name one of these: its
     // `agent` string is an id, never a command line (issue 12 #5: "acp:sh -c '…'" ran anything).
     const agents = new DetectedAgents({
-      openai: { baseUrl: values['base-url'], model: values.model },
+      openai: { baseUrl: values['base-url'], model: values.model, ...(values.vision ? { vision: true } : {}) },
       acpCommands: requestedAgent.startsWith('acp:') ? [requestedAgent.slice(4)] : [],
     });
     // §16.1: masters' @-pickers search the workspace (file_search_fuzzy is announced because of it).
