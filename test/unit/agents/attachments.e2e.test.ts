@@ -3,7 +3,8 @@
 // scripted model of the real CLI (Claude Code, Codex, gemini --acp) or of the OpenAI-compatible
 // loop in that API's own request shape (the recorded request is inspected). A file type an agent
 // cannot take is refused before the turn: a session.error naming file and agent, no
-// session.turn.start, and no request to the model.
+// session.turn.start, and no request to the model. Files are stored in the host's own store
+// (src/host/files) as an upload to /v1/files/{id} would store them.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ import type { Connection, WireFrame } from '../../../src/session/connection';
 import { silentLogger } from '../../../src/session/ports';
 import { createSharedToolState } from '../../../src/tools/toolkit';
 import { NodeFsBackend } from '../../../src/workspace/nodeFsBackend';
-import { MemoryContextFiles, PNG_1X1, PNG_1X1_BASE64 } from '../../support/memoryContextFiles';
+import { filePath } from '../../../src/remote/controlPlane';
 import { claude, installAnthropic } from '../../support/mockModel/anthropic';
 import { chat, installChatCompletions } from '../../support/mockModel/chatCompletions';
 import { claudeEnv } from '../../support/mockModel/claudeEnv';
@@ -45,6 +46,10 @@ async function waitFor(cond: () => boolean, what: string, ms: number): Promise<v
 }
 
 type Master = Connection & { got: WireFrame[] };
+/** A 1×1 PNG (a real one: the store sniffs it and the CLIs may check its signature). */
+const PNG_1X1 = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'));
+const PNG_1X1_BASE64 = Buffer.from(PNG_1X1).toString('base64');
+
 const ofType = <T extends Frame['type']>(frames: readonly WireFrame[], type: T) => frames.filter((f): f is Extract<Frame, { type: T }> => f.type === type);
 
 describe('§6.1.1 context_files: an attached image reaches each real agent in its native shape; what it cannot take is refused before the turn', function () {
@@ -53,7 +58,7 @@ describe('§6.1.1 context_files: an attached image reaches each real agent in it
   const keys = { anthropic: '', responses: '', gemini: '', chat: '' };
   let dir: string;
   let ws: string;
-  let files: MemoryContextFiles;
+  let sid: string;
   let host: SessionHost | undefined;
 
   before(async () => {
@@ -77,7 +82,6 @@ describe('§6.1.1 context_files: an attached image reaches each real agent in it
     git('init', '-q');
     git('add', '.');
     git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'init');
-    files = new MemoryContextFiles();
   });
   afterEach(async () => {
     await host?.dispose();
@@ -126,9 +130,11 @@ describe('§6.1.1 context_files: an attached image reaches each real agent in it
       defaultAgent: () => agent,
       workspacePath: ws,
       commands: { home: home('home'), workspaceFolders: [ws], watch: false },
-      contextFiles: () => files,
+      // The host's own file store (§4.5.1): what a master PUTs to /v1/files/{id} lands here.
+      files: { dir: path.join(dir, 'files') },
     });
     const id = await host.create({ agent });
+    sid = id;
     host.hub.share(id);
     const got: WireFrame[] = [];
     const m: Master = { id: 'raw', kind: 'remote', features: ALL_FEATURES, got, send: (f) => void got.push(f), close: () => undefined };
@@ -154,13 +160,19 @@ describe('§6.1.1 context_files: an attached image reaches each real agent in it
     return ofType(m.got, 'session.error')[0];
   }
 
-  const image = () => ({ file_url: files.add('shot.png', 'image/png', PNG_1X1), file_name: 'shot.png', mime_type: 'image/png' });
+  /** A file stored in the session's store, as an upload would; its context_files entry. */
+  async function stored(file_name: string, mime_type: string, bytes: Uint8Array | string) {
+    const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
+    const info = await host!.fileStore!.store({ session_id: sid, file_name, mime_type, bytes: data });
+    return { file_url: filePath(info.transfer_id), file_name, mime_type };
+  }
+  const image = () => stored('shot.png', 'image/png', PNG_1X1);
 
   it('§6.1.1 Claude Code: the image is an Anthropic `image` block (base64) and a text file a `document` block of the stream-json user message', async () => {
     mock.setFallback(keys.anthropic, claude.text('ok'));
     const { id, m } = await session('claude-code');
-    const notes = { file_url: files.add('notes.md', 'text/markdown', '# Notes\nremember the milk\n'), file_name: 'notes.md', mime_type: 'text/markdown' };
-    prompt(id, 'what is in the picture?', [image(), notes]);
+    const notes = await stored('notes.md', 'text/markdown', '# Notes\nremember the milk\n');
+    prompt(id, 'what is in the picture?', [await image(), notes]);
     const end = await turn(m);
     assert.equal(end.payload.stop_reason, 'end_turn');
     const req = mock.requestsFor(keys.anthropic).find((r) => JSON.stringify(r.body).includes(PNG_1X1_BASE64));
@@ -171,21 +183,21 @@ describe('§6.1.1 context_files: an attached image reaches each real agent in it
     assert.ok(content.some((b) => b.type === 'text' && String(b.text).includes('what is in the picture?')), 'and the prompt text');
   });
 
-  it('§6.1.1 Claude Code: an attached zip is refused before the turn with ATTACHMENT_NOT_SUPPORTED naming the file and the agent', async () => {
+  it('§6.1.1 Claude Code: an attached binary blob is refused before the turn with ATTACHMENT_NOT_SUPPORTED naming the file and the agent', async () => {
     const { id, m } = await session('claude-code');
-    prompt(id, 'unpack this', [{ file_url: files.add('src.zip', 'application/zip', 'PK\u0003\u0004'), file_name: 'src.zip', mime_type: 'application/zip' }]);
+    prompt(id, 'unpack this', [await stored('blob.bin', 'application/octet-stream', 'raw bytes')]);
     const err = await refused(m, keys.anthropic);
     assert.equal(err.payload.error_code, 'ATTACHMENT_NOT_SUPPORTED');
     assert.equal(err.payload.fatal, false);
-    assert.match(err.payload.message, /src\.zip/);
+    assert.match(err.payload.message, /blob\.bin/);
     assert.match(err.payload.message, /Claude Code/);
   });
 
   it('§6.1.1 Codex: the image goes by --image and reaches the Responses API as an `input_image` data URL; a text file is inlined', async () => {
     mock.setFallback(keys.responses, responses.text('ok'));
     const { id, m } = await session('codex');
-    const todo = { file_url: files.add('todo.txt', 'text/plain', 'buy bread\n'), file_name: 'todo.txt' };
-    prompt(id, 'describe the image', [image(), todo]);
+    const todo = await stored('todo.txt', 'text/plain', 'buy bread\n');
+    prompt(id, 'describe the image', [await image(), todo]);
     const end = await turn(m);
     assert.equal(end.payload.stop_reason, 'end_turn', JSON.stringify(ofType(m.got, 'agent.error').map((f) => f.payload.message)));
     const req = mock.requestsFor(keys.responses).at(-1);
@@ -201,7 +213,7 @@ describe('§6.1.1 context_files: an attached image reaches each real agent in it
 
   it('§6.1.1 Codex: a PDF is refused before the turn (Codex takes images and text files)', async () => {
     const { id, m } = await session('codex');
-    prompt(id, 'summarise', [{ file_url: files.add('paper.pdf', 'application/pdf', '%PDF-1.4\n'), file_name: 'paper.pdf', mime_type: 'application/pdf' }]);
+    prompt(id, 'summarise', [await stored('paper.pdf', 'application/pdf', '%PDF-1.4\n')]);
     const err = await refused(m, keys.responses);
     assert.equal(err.payload.error_code, 'ATTACHMENT_NOT_SUPPORTED');
     assert.match(err.payload.message, /paper\.pdf.*Codex|Codex.*paper\.pdf/);
@@ -210,7 +222,7 @@ describe('§6.1.1 context_files: an attached image reaches each real agent in it
   it('§6.1.1 ACP (gemini --acp, promptCapabilities.image): the image is an ACP `image` block and reaches Gemini as inlineData', async () => {
     mock.setFallback(keys.gemini, gemini.text('ok'));
     const { id, m } = await session('acp:gemini');
-    prompt(id, 'look at this', [image()]);
+    prompt(id, 'look at this', [await image()]);
     const end = await turn(m);
     assert.equal(end.payload.stop_reason, 'end_turn', JSON.stringify(ofType(m.got, 'agent.error').map((f) => f.payload.message)));
     const req = mock.requestsFor(keys.gemini).find((r) => JSON.stringify(r.body).includes(PNG_1X1_BASE64));
@@ -223,7 +235,7 @@ describe('§6.1.1 context_files: an attached image reaches each real agent in it
   it('§6.1.1 OpenAI-compatible with vision: the image is an `image_url` part (data URL) of the user message', async () => {
     mock.enqueue(keys.chat, chat.text('a pixel'));
     const { id, m } = await session('openai-vision');
-    prompt(id, 'what is this?', [image()]);
+    prompt(id, 'what is this?', [await image()]);
     assert.equal((await turn(m)).payload.stop_reason, 'end_turn');
     const req = mock.requestsFor(keys.chat).at(-1)!;
     const content = lastUser(req, 'messages');
@@ -233,13 +245,13 @@ describe('§6.1.1 context_files: an attached image reaches each real agent in it
 
   it('§6.1.1 OpenAI-compatible without vision: an image is refused before the turn, naming the setting; a text file is inlined', async () => {
     const { id, m } = await session('openai');
-    prompt(id, 'what is this?', [image()]);
+    prompt(id, 'what is this?', [await image()]);
     const err = await refused(m, keys.chat);
     assert.equal(err.payload.error_code, 'ATTACHMENT_NOT_SUPPORTED');
     assert.match(err.payload.message, /shot\.png/);
     assert.match(err.payload.message, /rawp\.openai\.vision/);
     mock.enqueue(keys.chat, chat.text('noted'));
-    prompt(id, 'read it', [{ file_url: files.add('a.csv', 'text/csv', 'x,y\n1,2\n'), file_name: 'a.csv' }]);
+    prompt(id, 'read it', [await stored('a.csv', 'text/csv', 'x,y\n1,2\n')]);
     assert.equal((await turn(m)).payload.stop_reason, 'end_turn');
     const user = (mock.requestsFor(keys.chat).at(-1)!.body as { messages: Array<{ role: string; content: unknown }> }).messages.filter((x) => x.role === 'user').at(-1)!;
     assert.equal(typeof user.content, 'string');
@@ -248,10 +260,10 @@ describe('§6.1.1 context_files: an attached image reaches each real agent in it
 
   it('§6.1.1 built-in agent: an image is refused before the turn; an attached text file is read and shown', async () => {
     const { id, m } = await session('builtin');
-    prompt(id, 'help', [image()]);
+    prompt(id, 'help', [await image()]);
     const err = await refused(m, undefined);
     assert.match(err.payload.message, /shot\.png.*Built-in|built-in/i);
-    prompt(id, 'help', [{ file_url: files.add('list.txt', 'text/plain', 'one\ntwo\n'), file_name: 'list.txt' }]);
+    prompt(id, 'help', [await stored('list.txt', 'text/plain', 'one\ntwo\n')]);
     await turn(m);
     const said = ofType(m.got, 'agent.text.done').map((f) => f.payload.full_text).join('\n');
     assert.match(said, /list\.txt \(2 line\(s\), 8 bytes\)[\s\S]*one\ntwo/);
