@@ -5,5 +5,6 @@ import { convertVerb } from './convert';
 import { searchVerb } from './search';
 import { serveVerb } from './serve';
 import { attachVerb } from './attach';
+import { runVerb } from './run';
 
-export const verbs: Verb[] = [validateVerb, convertVerb, searchVerb, serveVerb, attachVerb];
+export const verbs: Verb[] = [validateVerb, convertVerb, searchVerb, serveVerb, attachVerb, runVerb];

@@ -1,0 +1,95 @@
+// What `rawp run` reads besides its flags: the prompt from stdin (§6.1.1 `piped_stdin`, bounded),
+// the --json-schema file (§11), --attach files as §6.1.1 `context_files`, and --allow patterns as
+// permission rules. Each failure is a message for a usage error (exit 2); nothing here runs an agent.
+import { readFileSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ContextFile } from '../../protocol/payloadTypes';
+import type { RuleScope } from '../../session/permissions';
+import { MAX_SCHEMA_BYTES, prepareSchema } from '../../session/structuredOutput';
+import { AjvSchemaValidator } from '../../host/jsonSchemaValidator';
+import { mimeTypeOf } from '../../workspace/mimeType';
+
+/** A prompt piped on stdin larger than this is refused, not cut (the agent would answer half a question). */
+export const MAX_STDIN_BYTES = 1024 * 1024;
+
+export class InputError extends Error {}
+
+/** The piped prompt, whole; refuses a terminal (nothing piped) and more than MAX_STDIN_BYTES. */
+export async function readStdinPrompt(stdin: NodeJS.ReadableStream & { isTTY?: boolean }): Promise<string> {
+  if (stdin.isTTY) throw new InputError('no prompt: give PROMPT as an argument or pipe it on stdin');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += b.length;
+    if (size > MAX_STDIN_BYTES) throw new InputError(`the prompt on stdin is larger than ${MAX_STDIN_BYTES} bytes`);
+    chunks.push(b);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text.trim()) throw new InputError('no prompt: stdin was empty');
+  return text;
+}
+
+/** The --json-schema FILE: JSON, an object schema, compilable (the session would refuse it anyway). */
+export function readJsonSchema(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    if (statSync(file).size > MAX_SCHEMA_BYTES) throw new InputError(`--json-schema ${file} is larger than ${MAX_SCHEMA_BYTES} bytes`);
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    throw new InputError(`--json-schema ${file}: ${(e as Error).message}`);
+  }
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text);
+  } catch (e) {
+    throw new InputError(`--json-schema ${file} is not JSON: ${(e as Error).message}`);
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new InputError(`--json-schema ${file} is not a JSON Schema object`);
+  const prepared = prepareSchema(schema as Record<string, unknown>, new AjvSchemaValidator());
+  if (!prepared.ok) throw new InputError(`--json-schema ${file}: ${prepared.message}`);
+  return prepared.schema;
+}
+
+/** --attach FILE: a `file:` URL the host's context-file source reads (§6.1.1 context_files). */
+export function attachment(file: string): ContextFile {
+  const abs = resolve(file);
+  let isFile = false;
+  try {
+    isFile = statSync(abs).isFile();
+  } catch (e) {
+    throw new InputError(`--attach ${file}: ${(e as Error).message}`);
+  }
+  if (!isFile) throw new InputError(`--attach ${file} is not a file`);
+  const mime = mimeTypeOf(abs);
+  return { file_url: pathToFileURL(abs).href, file_name: basename(abs), ...(mime ? { mime_type: mime } : {}), intent: 'context' };
+}
+
+/** Tools whose rule argument is a command (Bash rule semantics), not a path glob. */
+const COMMAND_TOOLS = new Set(['Bash']);
+const PATTERN = /^([A-Za-z_][\w.:-]*)(?:\((.*)\))?$/s;
+
+/**
+ * --allow PATTERN, Claude Code's rule syntax: `Tool` (every call of it), `Bash(npm test)` (that
+ * command, or it with more plain arguments; a trailing `:*` is accepted), `Edit(src/**)` (paths
+ * under a workspace-relative glob).
+ */
+export function allowRule(pattern: string): RuleScope {
+  const m = PATTERN.exec(pattern.trim());
+  if (!m) throw new InputError(`--allow ${JSON.stringify(pattern)}: expected Tool, Tool(glob) or Bash(command)`);
+  const [, tool_name, arg] = m;
+  if (arg === undefined) return { tool_name };
+  const value = arg.trim();
+  if (!value) throw new InputError(`--allow ${JSON.stringify(pattern)}: empty parentheses`);
+  if (COMMAND_TOOLS.has(tool_name)) return { tool_name, command_prefix: value.replace(/:\*$/, '').trim() };
+  return { tool_name, path_glob: value };
+}
+
+/** A comma-separated tool list (--allowed-tools A,B). */
+export function toolList(flag: string, value: string): string[] {
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new InputError(`${flag} needs at least one tool name`);
+  return names;
+}

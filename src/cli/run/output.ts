@@ -1,0 +1,56 @@
+// How `rawp run` reports (§6.1.1 `output_format`): `text` prints the answer, `json` one object,
+// `stream-json` every DPS frame of the conversation as it happens (both directions, one JSON line
+// each: a log `rawp validate` accepts). Whatever the format, questions the run answered for the
+// absent user and the agent's errors go to stderr, one line each.
+import type { WireFrame } from '../../protocol/frameTypes';
+import type { HeadlessResult, Unanswered } from '../../host/headlessRun';
+import type { VerbIo } from '../verb';
+
+export type OutputFormat = 'text' | 'json' | 'stream-json';
+
+export function frameLine(io: VerbIo, frame: WireFrame): void {
+  io.stdout.write(`${JSON.stringify(frame)}\n`);
+}
+
+export function unansweredLine(io: VerbIo, u: Unanswered): void {
+  const input = u.tool_input ? ` ${clip(JSON.stringify(u.tool_input), 200)}` : '';
+  if (u.kind === 'permission_denied') io.stderr.write(`rawp run: permission denied: ${u.tool_name ?? 'a tool'}${input} (no --allow rule or saved rule allows it)\n`);
+  else io.stderr.write(`rawp run: unanswered question (headless, timed out): ${clip(u.question, 200)}\n`);
+}
+
+export function errorLines(io: VerbIo, r: HeadlessResult): void {
+  for (const e of r.errors) io.stderr.write(`rawp run: ${e.source} ${e.severity === 'warning' ? 'warning' : 'error'} ${e.error_code}: ${e.message}\n`);
+}
+
+/** The one object of `--output-format json`. */
+export function resultObject(r: HeadlessResult): Record<string, unknown> {
+  return {
+    session_id: r.session_id,
+    turn_id: r.turn_id ?? null,
+    stop_reason: r.stop_reason ?? null,
+    text: r.text,
+    structured_output: r.structured_output ?? null,
+    usage: r.usage ?? null,
+    permission_denials: r.permission_denials,
+    errors: r.errors,
+  };
+}
+
+export function printResult(io: VerbIo, format: OutputFormat, r: HeadlessResult): void {
+  if (format === 'json') io.stdout.write(`${JSON.stringify(resultObject(r))}\n`);
+  else if (format === 'text' && r.text) io.stdout.write(r.text.endsWith('\n') ? r.text : `${r.text}\n`);
+}
+
+/**
+ * 0: the turn ended with end_turn (and a requested structured output is `valid`); 1: anything
+ * else — an agent or turn error, max_turns reached, a refused prompt, an invalid answer.
+ */
+export function exitCodeOf(r: HeadlessResult, schemaRequested: boolean): number {
+  if (r.stop_reason !== 'end_turn') return 1;
+  if (schemaRequested && r.structured_output?.validation_status !== 'valid') return 1;
+  return 0;
+}
+
+function clip(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}

@@ -1,0 +1,176 @@
+// `rawp run` — one agent turn from a script, as `claude -p`, `codex exec` or `gemini -p` do for
+// one agent, for every agent of ours. Argument parsing only: the session is the host's
+// (src/host/headlessRun.ts, the same SessionHost as `rawp serve` and the editor).
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { PayloadOf } from '../../protocol/frameTypes';
+import { HeadlessRun } from '../../host/headlessRun';
+import { silentLogger, type Logger } from '../../session/ports';
+import type { Verb, VerbIo } from '../verb';
+import { allowRule, attachment, InputError, MAX_STDIN_BYTES, readJsonSchema, readStdinPrompt, toolList } from '../run/inputs';
+import { errorLines, exitCodeOf, frameLine, printResult, unansweredLine, type OutputFormat } from '../run/output';
+
+const HELP = `Usage: rawp run --workspace DIR --agent NAME [--base-url URL --model M] [--json-schema FILE]
+                [--output-format text|json|stream-json] [--max-turns N]
+                [--allowed-tools A,B] [--denied-tools A,B] [--allow PATTERN]... [--attach FILE]...
+                [--rules-file F] [--verbose] [PROMPT]
+
+Runs one prompt with an agent on DIR, headless, and prints the answer. The prompt is PROMPT (all
+words after the options, joined by spaces; put "--" before a prompt that starts with "-"), or,
+without PROMPT, everything piped on stdin (sent as input_type "piped_stdin", at most ${MAX_STDIN_BYTES / 1024 / 1024} MiB).
+
+  --workspace DIR          the folder the agent works in (required)
+  --agent NAME             builtin, claude-code, codex, openai, acp:<preset or command line> (required)
+  --base-url URL --model M the OpenAI-compatible endpoint (with --agent openai; key in RAWP_OPENAI_API_KEY)
+  --json-schema FILE       structured output (RAWP-DPS §11): a JSON Schema of an object. The agent is
+                           asked natively where it can (Claude Code --json-schema, Codex
+                           --output-schema, response_format json_schema), else told in the prompt;
+                           the answer is validated either way: validation_status valid, partial
+                           (every value right, required properties missing) or failed
+  --output-format F        text (default): the answer's text on stdout
+                           json: one object {session_id, turn_id, stop_reason, text,
+                             structured_output, usage, permission_denials, errors}
+                           stream-json: every DPS frame of the conversation, one JSON line each,
+                             both directions (rawp validate accepts it)
+  --max-turns N            at most N agent steps (one model reply with its tool calls each); the
+                           turn then ends with agent.error MAX_TURNS and stop_reason "error"
+  --allowed-tools A,B      only these tools may run (config_overrides.allowed_tools)
+  --denied-tools A,B       these tools may not run (config_overrides.denied_tools)
+  --allow PATTERN          answer permission prompts matching PATTERN with "allow" (repeatable):
+                           Tool, Bash(command) — that command, or it with more plain arguments —
+                           or Tool(glob) — paths under a workspace-relative glob, e.g. Edit(src/**)
+  --attach FILE            send FILE with the prompt (context_files, a file: URL; repeatable)
+  --rules-file F           the saved permission rules (default ~/.config/rawp/permission-rules.json)
+  --verbose                log the session's events to stderr
+
+Nobody is there to answer questions: a permission prompt that no --allow pattern or saved rule
+allows is rejected, and any other question times out; each is reported on stderr (and listed in
+the json output's permission_denials). The agent's errors are reported on stderr too.
+
+Exit status: 0 the turn ended normally (stop_reason "end_turn") and, with --json-schema, the
+answer is valid; 1 an agent or turn error (including max turns reached, a refused prompt, an
+answer that does not match the schema); 2 bad arguments (or an agent that is not installed);
+130 interrupted (Ctrl-C cancels the turn; a second Ctrl-C stops at once).
+`;
+
+export const runVerb: Verb = {
+  name: 'run',
+  summary: 'run one prompt with an agent headless and print the answer (text, json or stream-json)',
+  help: HELP,
+  async run(argv, io) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          workspace: { type: 'string' },
+          agent: { type: 'string' },
+          'base-url': { type: 'string' },
+          model: { type: 'string' },
+          'json-schema': { type: 'string' },
+          'output-format': { type: 'string' },
+          'max-turns': { type: 'string' },
+          'allowed-tools': { type: 'string' },
+          'denied-tools': { type: 'string' },
+          allow: { type: 'string', multiple: true },
+          attach: { type: 'string', multiple: true },
+          'rules-file': { type: 'string' },
+          verbose: { type: 'boolean' },
+        },
+      });
+    } catch (e) {
+      return usageError(io, (e as Error).message, true);
+    }
+    const { values, positionals } = parsed;
+    if (!values.workspace) return usageError(io, '--workspace DIR is required');
+    if (!values.agent) return usageError(io, '--agent NAME is required (builtin, claude-code, codex, openai, acp:…)');
+    const workspace = resolve(values.workspace);
+    if (!isDirectory(workspace)) return usageError(io, `workspace "${workspace}" is not a directory`);
+    const format = values['output-format'] ?? 'text';
+    if (format !== 'text' && format !== 'json' && format !== 'stream-json') return usageError(io, `--output-format must be text, json or stream-json, not "${format}"`);
+    const maxTurns = values['max-turns'] === undefined ? undefined : Number(values['max-turns']);
+    if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns >= 1 && maxTurns <= 10_000)) return usageError(io, '--max-turns must be a whole number from 1 to 10000');
+
+    let prompt: PayloadOf<'control.prompt.request'>;
+    let allow;
+    try {
+      const config_overrides: NonNullable<PayloadOf<'control.prompt.request'>['config_overrides']> = { output_format: format };
+      if (values['json-schema']) config_overrides.json_schema = readJsonSchema(values['json-schema']);
+      if (maxTurns !== undefined) config_overrides.max_turns = maxTurns;
+      if (values['allowed-tools'] !== undefined) config_overrides.allowed_tools = toolList('--allowed-tools', values['allowed-tools']);
+      if (values['denied-tools'] !== undefined) config_overrides.denied_tools = toolList('--denied-tools', values['denied-tools']);
+      allow = (values.allow ?? []).map(allowRule);
+      const context_files = (values.attach ?? []).map(attachment);
+      const argText = positionals.join(' ');
+      const text = argText.trim() ? argText : await readStdinPrompt(io.stdin);
+      prompt = { prompt_text: text, input_type: argText.trim() ? 'text' : 'piped_stdin', config_overrides, ...(context_files.length ? { context_files } : {}) };
+    } catch (e) {
+      if (e instanceof InputError) return usageError(io, e.message);
+      throw e;
+    }
+
+    const run = new HeadlessRun({
+      workspace,
+      agent: values.agent,
+      openai: { baseUrl: values['base-url'], model: values.model },
+      prompt,
+      allow,
+      rulesFile: values['rules-file'] ?? join(homedir(), '.config', 'rawp', 'permission-rules.json'),
+      logger: values.verbose ? stderrLogger(io) : silentLogger,
+      ...(format === 'stream-json' ? { onFrame: (f) => frameLine(io, f) } : {}),
+      onUnanswered: (u) => unansweredLine(io, u),
+    });
+    try {
+      await run.resolveAgent();
+    } catch (e) {
+      return usageError(io, (e as Error).message);
+    }
+
+    // Ctrl-C cancels the turn (§6.1.2); a second one stops at once.
+    let interrupted = false;
+    let stopNow: (() => void) | undefined;
+    const stopped = new Promise<'stopped'>((r) => (stopNow = () => r('stopped')));
+    const onSignal = () => {
+      if (interrupted || !run.cancel()) stopNow?.();
+      interrupted = true;
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      const result = await Promise.race([run.run(), stopped]);
+      if (result === 'stopped') return 130;
+      errorLines(io, result);
+      printResult(io, format as OutputFormat, result);
+      if (interrupted) return 130;
+      return exitCodeOf(result, prompt.config_overrides?.json_schema !== undefined);
+    } catch (e) {
+      io.stderr.write(`rawp run: ${(e as Error).message}\n`);
+      return 1;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await run.dispose();
+    }
+  },
+};
+
+function usageError(io: VerbIo, message: string, withHelp = false): number {
+  io.stderr.write(`rawp run: ${message}\n${withHelp ? `\n${HELP}` : ''}`);
+  return 2;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function stderrLogger(io: VerbIo): Logger {
+  const line = (level: string) => (message: string, data?: Record<string, unknown>) => io.stderr.write(`[${level}] ${message}${data ? ` ${JSON.stringify(data)}` : ''}\n`);
+  return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
+}

@@ -1,0 +1,227 @@
+// `rawp run`'s session: the same SessionHost as the editor window and `rawp serve` (agents,
+// slash commands, prompt admission, the one permission broker and rules store), with one local
+// master of its own that sends a single `control.prompt.request` and sees every frame of the
+// conversation. Nobody is there to answer questions: permission prompts are answered by rules
+// (`--allow` patterns become session rules; the saved rules store answers before any prompt) and
+// otherwise rejected; other questions time out (§6.2.2). Each such answer is reported.
+// docs/decisions/323.
+import { homedir } from 'node:os';
+import { buildFrame } from '../protocol/build';
+import { EVERY_FEATURE } from '../protocol/capabilities';
+import { FinalAnswer } from '../protocol/finalAnswer';
+import { PROTOCOL_VERSION } from '../protocol/envelope';
+import { isKnownFrame, type PayloadOf, type WireFrame } from '../protocol/frameTypes';
+import type { Connection } from '../session/connection';
+import { PERMISSION_VALUES, type RuleScope } from '../session/permissions';
+import type { Logger } from '../session/ports';
+import { DetectedAgents } from './detectedAgents';
+import { hostPermissionBroker } from './permissions';
+import { SessionHost } from './sessionHost';
+
+type PromptPayload = PayloadOf<'control.prompt.request'>;
+type StopReason = PayloadOf<'session.turn.end'>['stop_reason'];
+
+export interface HeadlessRunOptions {
+  workspace: string;
+  /** `builtin`, `claude-code`, `codex`, `openai`, `acp:<preset or command line>`. */
+  agent: string;
+  openai?: { baseUrl?: string; model?: string };
+  prompt: PromptPayload;
+  /** What `--allow` allows, as session rules of the run's session. */
+  allow: RuleScope[];
+  /** The saved ("always") rules (default ~/.config/rawp/permission-rules.json). */
+  rulesFile: string;
+  logger: Logger;
+  /** Every frame of the conversation in order: the client's and the run's own (`master`). */
+  onFrame?(frame: WireFrame, from: 'client' | 'master'): void;
+  /** A question nobody could answer, as it was answered. */
+  onUnanswered?(u: Unanswered): void;
+}
+
+/** A question of the agent the run answered for the absent user. */
+export interface Unanswered {
+  kind: 'permission_denied' | 'question_timed_out';
+  interaction_id: string;
+  tool_name?: string;
+  tool_input?: Record<string, unknown>;
+  question: string;
+}
+
+export interface HeadlessResult {
+  session_id: string;
+  turn_id?: string;
+  /** Undefined when no turn ran (the prompt was refused, or the session ended first). */
+  stop_reason?: StopReason;
+  /** The agent's answer: its last step's text (src/protocol/finalAnswer.ts). */
+  text: string;
+  structured_output?: PayloadOf<'session.turn.end'>['structured_output'];
+  usage?: PayloadOf<'session.usage'>;
+  permission_denials: Unanswered[];
+  /** agent.error and session.error frames of the run, in order. */
+  errors: Array<{ source: 'agent' | 'session'; error_code: string; message: string; severity?: string }>;
+}
+
+/** How long the prompt may take to start a turn (admission, slash-command expansion). */
+const TURN_START_TIMEOUT_MS = 60_000;
+const DENY_REASON = 'rejected: rawp run is headless and no --allow rule or saved rule allows this call';
+
+export class HeadlessRun {
+  private readonly agents: DetectedAgents;
+  private host?: SessionHost;
+  private agentId?: string;
+  private session_id?: string;
+  private readonly connectionId = `headless:${process.pid}`;
+  private promptId?: string;
+  private result?: HeadlessResult;
+  private readonly answer = new FinalAnswer();
+  private finish?: (r: HeadlessResult) => void;
+  private opened?: () => void;
+  private startTimer?: NodeJS.Timeout;
+  /** The newest stamp in the log: the run's own frames never go back before it (§2.3). */
+  private lastStamp = 0;
+  private readonly clock = { now: () => new Date((this.lastStamp = Math.max(Date.now(), this.lastStamp + 1))) };
+
+  constructor(private readonly o: HeadlessRunOptions) {
+    this.agents = new DetectedAgents({ openai: o.openai ?? {}, acpCommands: o.agent.startsWith('acp:') ? [o.agent.slice(4)] : [] });
+  }
+
+  /** The agent the arguments name, detected; throws why it cannot run (a usage error). */
+  async resolveAgent(): Promise<string> {
+    this.agentId = await this.agents.resolve(this.o.agent);
+    return this.agentId;
+  }
+
+  /** Start the session, send the prompt, resolve when its turn ended (or could not start). */
+  async run(): Promise<HeadlessResult> {
+    const agent = this.agentId ?? (await this.resolveAgent());
+    const host = new SessionHost({
+      logger: this.o.logger,
+      agents: () => this.agents.choices(),
+      defaultAgent: () => agent,
+      workspacePath: this.o.workspace,
+      // Slash commands of the workspace and the home folder, as in the editor (no watching: one prompt).
+      commands: { home: homedir(), workspaceFolders: [this.o.workspace], watch: false },
+      origin: 'local',
+      // Asks are answered at once (below), so no timeout is needed; the rules file is the user's.
+      permissions: hostPermissionBroker({ rulesFile: this.o.rulesFile, timeoutSec: 0 }),
+    });
+    this.host = host;
+    const session_id = await host.create({ agent });
+    this.session_id = session_id;
+    this.result = { session_id, text: '', permission_denials: [], errors: [] };
+    for (const scope of this.o.allow) host.permissions.rules.add(scope, { decision: 'allow', lifetime: 'session', session_id, created_by: 'rawp run' });
+
+    const done = new Promise<HeadlessResult>((resolve) => (this.finish = resolve));
+    const opened = new Promise<void>((resolve) => (this.opened = resolve));
+    const conn: Connection = { id: this.connectionId, kind: 'local', send: (f) => this.fromClient(f), close: () => this.end() };
+    const attached = host.hub.attach(session_id, conn, { history: false });
+    if (!attached.ok) throw new Error(attached.message);
+    // §13.1: the master's half of the exchange; what we render is everything (stream-json prints it).
+    this.send(buildFrame('session.capabilities', { protocol_version: PROTOCOL_VERSION, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: { ...EVERY_FEATURE } }, { session_id }, this.clock));
+    await opened;
+    const prompt = buildFrame('control.prompt.request', this.o.prompt, { session_id }, this.clock);
+    this.promptId = prompt.message_id;
+    this.startTimer = setTimeout(() => this.end(`the prompt started no turn within ${TURN_START_TIMEOUT_MS / 1000} s`), TURN_START_TIMEOUT_MS);
+    this.send(prompt);
+    return done;
+  }
+
+  /** Ctrl-C: cancel the running turn (§6.1.2); the run then ends with stop_reason `cancelled`. */
+  cancel(): boolean {
+    return this.session_id !== undefined && this.host !== undefined && this.host.cancelTurn(this.session_id);
+  }
+
+  /** End the session (§7.5.3 clean-up, session.deleted) and stop the agent. */
+  async dispose(): Promise<void> {
+    clearTimeout(this.startTimer);
+    await this.host?.dispose();
+  }
+
+  private send(frame: WireFrame): void {
+    this.o.onFrame?.(frame, 'master');
+    this.host?.fromView(this.connectionId, frame);
+  }
+
+  private fromClient(f: WireFrame): void {
+    this.o.onFrame?.(f, 'client');
+    const stamp = Date.parse(f.timestamp);
+    if (Number.isFinite(stamp)) this.lastStamp = Math.max(this.lastStamp, stamp);
+    const r = this.result;
+    if (!r || !isKnownFrame(f)) return;
+    const frame = f;
+    if (r.turn_id !== undefined && frame.turn_id === r.turn_id) this.answer.observe(frame);
+    switch (frame.type) {
+      case 'agent.state.changed':
+        // The §13.1 opening ends with the state the master attached in: now it may prompt.
+        if (frame.payload.reason === 'attached') this.opened?.();
+        return;
+      case 'session.turn.start':
+        if (frame.parent_id === this.promptId && r.turn_id === undefined) {
+          clearTimeout(this.startTimer);
+          r.turn_id = frame.payload.turn_id;
+        }
+        return;
+      case 'agent.error':
+        r.errors.push({ source: 'agent', error_code: frame.payload.error_code, message: frame.payload.message, severity: frame.payload.severity });
+        return;
+      case 'session.error':
+        r.errors.push({ source: 'session', error_code: frame.payload.error_code, message: frame.payload.message, severity: frame.payload.fatal ? 'fatal' : 'error' });
+        // The prompt itself was refused (a bad schema, a failed slash command): no turn comes.
+        if (frame.parent_id === this.promptId && r.turn_id === undefined) this.end();
+        return;
+      case 'agent.interaction.request':
+        queueMicrotask(() => this.unanswered(frame.payload));
+        return;
+      case 'session.turn.end':
+        if (frame.payload.turn_id !== r.turn_id) return;
+        r.stop_reason = frame.payload.stop_reason;
+        r.text = this.answer.text();
+        if (frame.payload.structured_output) r.structured_output = frame.payload.structured_output;
+        return;
+      case 'session.usage':
+        // §7.5.2: the usage right after the turn's end closes the run.
+        if (r.stop_reason !== undefined && frame.turn_id === r.turn_id) {
+          r.usage = frame.payload;
+          this.end();
+        }
+        return;
+    }
+  }
+
+  /** Answer a question for the absent user: reject a permission, let anything else time out. */
+  private unanswered(req: PayloadOf<'agent.interaction.request'>): void {
+    const session_id = this.session_id;
+    if (!session_id || !this.result) return;
+    const base = { interaction_id: req.interaction_id, question: req.question_text, ...(req.context?.tool_name ? { tool_name: req.context.tool_name } : {}), ...(req.context?.tool_input ? { tool_input: req.context.tool_input } : {}) };
+    const reject = req.interaction_type === 'PERMISSION' ? rejectValue(req) : undefined;
+    let u: Unanswered;
+    if (reject !== undefined) {
+      u = { kind: 'permission_denied', ...base };
+      this.result.permission_denials.push(u);
+      this.send(buildFrame('control.interaction.response', { interaction_id: req.interaction_id, selected_value: reject, text_input: DENY_REASON }, { session_id }, this.clock));
+    } else {
+      u = { kind: 'question_timed_out', ...base };
+      if (req.interaction_type === 'PERMISSION') this.result.permission_denials.push(u);
+      this.send(buildFrame('control.interaction.timeout', { interaction_id: req.interaction_id }, { session_id }, this.clock));
+    }
+    this.o.onUnanswered?.(u);
+  }
+
+  private end(why?: string): void {
+    clearTimeout(this.startTimer);
+    const r = this.result;
+    if (!r) return;
+    if (why) r.errors.push({ source: 'session', error_code: 'NO_TURN', message: why });
+    this.opened?.();
+    this.finish?.(r);
+  }
+}
+
+/** The option that rejects: ours is `reject`; other agents' asks say reject / deny / cancel. */
+function rejectValue(req: PayloadOf<'agent.interaction.request'>): string | undefined {
+  const options = req.options ?? [];
+  const values = options.map((o) => o.value);
+  if (values.includes(PERMISSION_VALUES.reject)) return PERMISSION_VALUES.reject;
+  const named = options.find((o) => /^(reject|deny|cancel|no)\b/i.test(o.value) || /^(reject|deny|cancel|no)\b/i.test(o.label));
+  return named?.value;
+}
