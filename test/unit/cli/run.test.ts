@@ -1,0 +1,147 @@
+// `rawp run` (issue 16 part 4) as a real `node dist/cli.js run` child process with the built-in
+// agent (real tools, real permission broker, no model): arguments and exit codes, the prompt from
+// stdin as piped_stdin (§6.1.1), stream-json that `rawp validate` accepts, headless permission
+// prompts denied and reported unless an --allow rule matches, and the engine's own max_turns cap.
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { validateText } from '../../../src/protocol/conformance';
+import type { FrameOf } from '../../../src/protocol/frameTypes';
+import { buildCliOnce, frames, rawpRun } from '../../support/rawpRun';
+
+describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let ws: string;
+  let env: Record<string, string>;
+
+  before(() => buildCliOnce());
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rawp-run-'));
+    ws = join(dir, 'ws');
+    mkdirSync(ws);
+    writeFileSync(join(ws, 'a.txt'), 'hello\nworld\n');
+    // A throwaway HOME: no saved rules or slash commands of the machine leak in.
+    env = { HOME: join(dir, 'home') };
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const base = () => ['--workspace', ws, '--agent', 'builtin'];
+
+  it('exit 0 on end_turn; text prints the answer of the last step', async () => {
+    const r = await rawpRun([...base(), 'read a.txt'], { env });
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'Read `a.txt` (2 lines).\n');
+  });
+
+  it('§6.1.1 without PROMPT the prompt is stdin, sent with input_type piped_stdin; --output-format stream-json passes rawp validate', async () => {
+    const r = await rawpRun([...base(), '--output-format', 'stream-json'], { env, stdin: 'read a.txt\n' });
+    assert.equal(r.code, 0, r.err);
+    const log = frames(r.out);
+    const prompt = log.find((f) => f.type === 'control.prompt.request') as FrameOf<'control.prompt.request'>;
+    assert.equal(prompt.payload.input_type, 'piped_stdin');
+    assert.equal(prompt.payload.prompt_text, 'read a.txt\n');
+    assert.equal(prompt.payload.config_overrides?.output_format, 'stream-json');
+    const result = validateText(r.out);
+    assert.equal(result.errors, 0, JSON.stringify(result.problems, null, 1));
+    assert.equal(result.warnings, 0, JSON.stringify(result.problems, null, 1));
+    assert.deepEqual([log[0].type, log[1].type], ['session.capabilities', 'session.capabilities'], '§13.1 both halves of the exchange');
+    assert.equal(log.at(-1)?.type, 'session.deleted');
+    const args = await rawpRun([...base(), '--output-format', 'stream-json', 'read a.txt'], { env });
+    assert.equal((frames(args.out).find((f) => f.type === 'control.prompt.request') as FrameOf<'control.prompt.request'>).payload.input_type, 'text');
+  });
+
+  it('--output-format json prints one object {session_id, turn_id, stop_reason, text, structured_output, usage}', async () => {
+    const r = await rawpRun([...base(), '--output-format', 'json', 'read a.txt'], { env });
+    assert.equal(r.code, 0, r.err);
+    const o = JSON.parse(r.out);
+    assert.match(o.session_id, /^[0-9a-f-]{36}$/);
+    assert.match(o.turn_id, /^[0-9a-f-]{36}$/);
+    assert.equal(o.stop_reason, 'end_turn');
+    assert.equal(o.text, 'Read `a.txt` (2 lines).');
+    assert.equal(o.structured_output, null);
+    assert.equal(o.usage.turn_id, o.turn_id);
+    assert.deepEqual(o.permission_denials, []);
+    assert.equal(r.out.trim().split('\n').length, 1, 'one line');
+  });
+
+  it('§17.3.1 a headless permission prompt is denied and reported (stderr, json) unless an --allow rule matches', async () => {
+    const denied = await rawpRun([...base(), '--output-format', 'json', 'run `touch made.txt`'], { env });
+    assert.equal(existsSync(join(ws, 'made.txt')), false, 'the command did not run');
+    assert.match(denied.err, /rawp run: permission denied: Bash \{"command":"touch made.txt"\}/);
+    const o = JSON.parse(denied.out);
+    assert.equal(o.permission_denials.length, 1);
+    assert.equal(o.permission_denials[0].tool_name, 'Bash');
+    assert.equal(o.permission_denials[0].kind, 'permission_denied');
+
+    const other = await rawpRun([...base(), '--allow', 'Bash(touch other.txt)', 'run `touch made.txt`'], { env });
+    assert.equal(existsSync(join(ws, 'made.txt')), false, 'a rule for another command does not allow it');
+    assert.match(other.err, /permission denied/);
+
+    const allowed = await rawpRun([...base(), '--allow', 'Bash(touch made.txt)', '--output-format', 'stream-json', 'run `touch made.txt`'], { env });
+    assert.equal(allowed.code, 0, allowed.err);
+    assert.equal(existsSync(join(ws, 'made.txt')), true, 'the --allow rule answered the prompt');
+    assert.doesNotMatch(allowed.err, /permission denied/);
+    assert.deepEqual(frames(allowed.out).filter((f) => f.type === 'agent.interaction.request'), [], 'the rule answered before any question');
+  });
+
+  it('§6.1.1 --max-turns 1 stops a two-step agent (tool, then answer) with agent.error MAX_TURNS, stop_reason error, exit 1', async () => {
+    const r = await rawpRun([...base(), '--max-turns', '1', '--output-format', 'json', 'read a.txt'], { env });
+    assert.equal(r.code, 1);
+    const o = JSON.parse(r.out);
+    assert.equal(o.stop_reason, 'error');
+    assert.equal(o.errors[0].error_code, 'MAX_TURNS');
+    assert.match(r.err, /agent error MAX_TURNS: the agent reached the maximum of 1 step/);
+    const two = await rawpRun([...base(), '--max-turns', '2', 'read a.txt'], { env });
+    assert.equal(two.code, 0, two.err);
+  });
+
+  it('§11 --json-schema with an agent whose answer is not JSON: validation_status failed, exit 1, the reason on stderr', async () => {
+    const schema = join(dir, 'schema.json');
+    writeFileSync(schema, JSON.stringify({ type: 'object', properties: { lines: { type: 'integer' } }, required: ['lines'] }));
+    const r = await rawpRun([...base(), '--json-schema', schema, '--output-format', 'json', 'read a.txt'], { env });
+    assert.equal(r.code, 1);
+    const o = JSON.parse(r.out);
+    assert.equal(o.stop_reason, 'end_turn');
+    assert.deepEqual(o.structured_output, { data: {}, validation_status: 'failed' });
+    assert.match(r.err, /STRUCTURED_OUTPUT_INVALID/);
+  });
+
+  it('exit 2 on bad arguments, each with a message that names the problem', async () => {
+    const schema = join(dir, 'array.json');
+    writeFileSync(schema, '{"type":"array"}');
+    const cases: Array<[string[], RegExp, string?]> = [
+      [['--agent', 'builtin', 'x'], /--workspace DIR is required/],
+      [['--workspace', ws, 'x'], /--agent NAME is required/],
+      [['--workspace', join(dir, 'nope'), '--agent', 'builtin', 'x'], /is not a directory/],
+      [[...base(), '--output-format', 'yaml', 'x'], /--output-format must be text, json or stream-json/],
+      [[...base(), '--max-turns', '0', 'x'], /--max-turns must be a whole number/],
+      [[...base(), '--json-schema', schema, 'x'], /must describe an object/],
+      [[...base(), '--json-schema', join(dir, 'missing.json'), 'x'], /--json-schema .*missing\.json/],
+      [[...base(), '--allow', 'Bash(', 'x'], /--allow "Bash\(": expected Tool/],
+      [[...base(), '--attach', join(dir, 'none.png'), 'x'], /--attach .*none\.png/],
+      [[...base(), '--bogus', 'x'], /Unknown option '--bogus'/],
+      [['--workspace', ws, '--agent', 'no-such-agent', 'x'], /no-such-agent/],
+      [base(), /no prompt: stdin was empty/, ''],
+    ];
+    for (const [args, message, stdin] of cases) {
+      const r = await rawpRun(args, { env, ...(stdin !== undefined ? { stdin } : {}) });
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+      assert.match(r.err, message, args.join(' '));
+      assert.equal(r.out, '', 'nothing on stdout');
+    }
+  });
+
+  it('§6.1.1 a piped prompt over 1 MiB is refused whole (exit 2), not cut', async () => {
+    const r = await rawpRun(base(), { env, stdin: 'x'.repeat(1024 * 1024 + 1) });
+    assert.equal(r.code, 2);
+    assert.match(r.err, /larger than 1048576 bytes/);
+  });
+
+  it('§6.1.1 --attach sends the file as a context_files entry (file: URL, name, MIME type)', async () => {
+    const r = await rawpRun([...base(), '--attach', join(ws, 'a.txt'), '--output-format', 'stream-json', 'read a.txt'], { env });
+    const prompt = frames(r.out).find((f) => f.type === 'control.prompt.request') as FrameOf<'control.prompt.request'>;
+    assert.deepEqual(prompt.payload.context_files, [{ file_url: `file://${join(ws, 'a.txt')}`, file_name: 'a.txt', mime_type: 'text/plain', intent: 'context' }]);
+  });
+});
