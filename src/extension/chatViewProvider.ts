@@ -13,6 +13,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   /** The last HTML served (integration tests check its CSP). */
   lastHtml?: string;
   private view?: vscode.WebviewView;
+  private badge?: vscode.ViewBadge;
+  private readonly visibility = new vscode.EventEmitter<boolean>();
+  /** The view was shown or hidden (or resolved, or disposed). */
+  readonly onDidChangeVisibility = this.visibility.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -23,8 +27,21 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     return this.view !== undefined;
   }
 
+  /** The chat is on screen (resolved and not hidden behind another view). */
+  get visible(): boolean {
+    return this.view?.visible === true;
+  }
+
+  /** The activity-bar badge (decision 382); kept for a view resolved later. */
+  setBadge(badge: vscode.ViewBadge | undefined): void {
+    this.badge = badge;
+    if (this.view) this.view.badge = badge;
+  }
+
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    view.badge = this.badge;
+    const shown = view.onDidChangeVisibility(() => this.visibility.fire(view.visible));
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [dist, media] };
@@ -49,10 +66,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     view.webview.html = this.lastHtml;
     view.onDidDispose(() => {
       sub.dispose();
+      shown.dispose();
       if (this.view === view) {
         this.view = undefined;
         void ready.then((c) => c.setView(undefined));
+        this.visibility.fire(false);
       }
     });
+    this.visibility.fire(view.visible);
   }
 }

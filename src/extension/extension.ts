@@ -45,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): RawpExtensionApi {
       // Loaded here, not imported above: this is the heavy part of the bundle.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { wire } = require('./wiring') as typeof import('./wiring');
-      const s = wire(context, logger, status);
+      const s = wire(context, logger, status, provider);
       handlers = s.handlers(channel);
       loadMs = performance.now() - l0;
       logger.info(`RAWP Agent Client services loaded in ${loadMs.toFixed(1)} ms`);

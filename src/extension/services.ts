@@ -9,6 +9,7 @@ import { createSharedToolState, type SharedToolState } from '../tools/toolkit';
 import { AgentCatalog } from '../host/agentCatalog';
 import { ChatController } from './chatController';
 import { loginAgent } from './agentLogin';
+import type { AttentionNotifier } from './notifications';
 import { BeforeContentProvider, openEditDiff, openFileAt } from './editorActions';
 import { EditorFileSearch } from './editorFileSearch';
 import { Secrets } from './secrets';
@@ -34,6 +35,8 @@ export interface Services {
   fileIndex: EditorFileSearch['index'];
   blocked: () => string | undefined;
   restored: Promise<string[]>;
+  /** Notifications and the badge (set by wiring.ts; tests read what was shown). */
+  attention?: AttentionNotifier;
   dispose(): Promise<void>;
 }
 

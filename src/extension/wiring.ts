@@ -6,9 +6,16 @@ import { BEFORE_SCHEME } from './editorActions';
 import { paletteCommandHandlers, type CommandHandlers } from './paletteCommands';
 import { createServices, type Services } from './services';
 import type { StatusBar } from './statusBar';
+import type { ChatViewProvider } from './chatViewProvider';
+import { AttentionNotifier } from './notifications';
 
-export function wire(context: vscode.ExtensionContext, logger: Logger, status: StatusBar): { services: Services; handlers(channel: vscode.OutputChannel): CommandHandlers } {
+export function wire(context: vscode.ExtensionContext, logger: Logger, status: StatusBar, provider: ChatViewProvider): { services: Services; handlers(channel: vscode.OutputChannel): CommandHandlers } {
   const services = createServices(context, logger);
+  // Approvals and finished turns the user has not seen: notifications and the badge (decision 382).
+  const agentName = (id: string | undefined) => (id ? (services.catalog.choices().find((c) => c.id === id)?.name.replace(/\s+\d+\.\d+\.\d+\S*$/, '') ?? id) : 'The agent');
+  const attention = new AttentionNotifier(services.host, services.controller, provider, agentName);
+  services.attention = attention;
+  context.subscriptions.push(attention);
   const refreshStatus = async () => {
     const id = services.controller.activeSessionId;
     const info = services.host.list().find((s) => s.session_id === id);

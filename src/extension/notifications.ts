@@ -1,0 +1,88 @@
+// Notifications and the activity-bar badge (issue 15, decision 382): when a turn needs an approval
+// or finishes while the user is not looking at that session (the chat hidden, the window
+// unfocused, another session in front), VS Code shows a notification whose button opens the chat
+// on that session, and the chat view's badge counts what is still unseen. Looking clears it.
+import * as vscode from 'vscode';
+import { AttentionTracker, type AttentionItem } from '../host/attention';
+import type { SessionHost } from '../host/sessionHost';
+import type { ChatController } from './chatController';
+import { CHAT_VIEW_ID, type ChatViewProvider } from './chatViewProvider';
+
+export const OPEN_CHAT = 'Open Chat';
+
+export class AttentionNotifier implements vscode.Disposable {
+  readonly tracker = new AttentionTracker();
+  private readonly subs: vscode.Disposable[] = [];
+  /** Notifications shown (tests read them). */
+  readonly shown: string[] = [];
+
+  constructor(
+    private readonly host: SessionHost,
+    private readonly controller: ChatController,
+    private readonly provider: ChatViewProvider,
+    private readonly agentName: (id: string | undefined) => string,
+  ) {
+    const hostSub = host.onEvent((e) => {
+      if (e.kind === 'frame') {
+        const item = this.tracker.onFrame(e.session_id, e.frame, this.isSeen(e.session_id));
+        if (item) this.notify(item);
+        this.update();
+      } else if (e.kind === 'ended') {
+        this.tracker.forget(e.session_id);
+        this.update();
+      }
+    });
+    this.subs.push(
+      { dispose: () => hostSub.dispose() },
+      provider.onDidChangeVisibility(() => this.lookedAt()),
+      vscode.window.onDidChangeWindowState(() => this.lookedAt()),
+      controller.onDidChange(() => this.lookedAt()),
+    );
+  }
+
+  /** The user sees `session_id` now: the chat is visible, the window focused, the session in front. */
+  private isSeen(session_id: string): boolean {
+    return this.provider.visible && vscode.window.state.focused && this.controller.activeSessionId === session_id;
+  }
+
+  private lookedAt(): void {
+    const active = this.controller.activeSessionId;
+    if (active && this.isSeen(active) && this.tracker.markSeen(active)) this.update();
+  }
+
+  private update(): void {
+    const n = this.tracker.count;
+    const approvals = this.tracker.approvalCount;
+    const tooltip = [approvals ? `${approvals} waiting for your approval` : '', n - approvals ? `${n - approvals} finished` : ''].filter(Boolean).join(', ');
+    this.provider.setBadge(n > 0 ? { value: n, tooltip } : undefined);
+  }
+
+  private notify(item: AttentionItem): void {
+    const info = this.host.list().find((s) => s.session_id === item.session_id);
+    const agent = this.agentName(info?.agent);
+    const session = info?.name ? ` (${info.name})` : '';
+    const text =
+      item.kind === 'approval'
+        ? `${agent} needs your approval${session}: ${clip(item.question)}`
+        : item.stop_reason === 'error'
+          ? `${agent} stopped with an error${session}.`
+          : `${agent} finished${session}.`;
+    this.shown.push(text);
+    const show = item.kind === 'approval' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void show(text, OPEN_CHAT).then(async (pick) => {
+      if (pick !== OPEN_CHAT) return;
+      await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+      if (this.controller.activeSessionId !== item.session_id && this.host.has(item.session_id)) this.controller.switchTo(item.session_id);
+      this.lookedAt();
+    });
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+  }
+}
+
+function clip(text: string): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > 120 ? `${one.slice(0, 119)}…` : one;
+}
