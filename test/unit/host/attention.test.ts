@@ -12,7 +12,7 @@ const OPTIONS = [
   { label: 'Allow', value: 'allow_once' },
   { label: 'Reject', value: 'reject' },
 ];
-const ask = (sid: string, id: string) => buildFrame('agent.interaction.request', { interaction_id: id, interaction_type: 'PERMISSION', question_text: `Allow Write ${id}.md?`, options: OPTIONS }, { session_id: sid, turn_id: TURN });
+const ask = (sid: string, id: string) => buildFrame('agent.interaction.request', { interaction_id: id, interaction_type: 'PERMISSION', question_text: `Allow Write ${id}.md?`, timeout_sec: 300, options: OPTIONS }, { session_id: sid, turn_id: TURN });
 const end = (sid: string, stop_reason: 'end_turn' | 'cancelled' | 'error' = 'end_turn') => buildFrame('session.turn.end', { turn_id: TURN, stop_reason }, { session_id: sid, turn_id: TURN });
 
 describe('attention: the badge count and notifications (issue 15, decision 382)', () => {
