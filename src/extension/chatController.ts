@@ -46,6 +46,8 @@ export class ChatController {
   private active?: string;
   private selectedAgent?: string;
   private post?: (m: HostMessage) => void;
+  /** The view's resource URI of a local file (asWebviewUri), for §4.5.1 files. */
+  private resourceUri?: (fsPath: string) => string;
   private conn?: { id: string; session_id: string };
   private pending: WireFrame[] = [];
   private counter = 0;
@@ -100,9 +102,22 @@ export class ChatController {
   }
 
   /** A webview was resolved (post set) or went away (undefined). */
-  setView(post: ((m: HostMessage) => void) | undefined): void {
+  setView(post: ((m: HostMessage) => void) | undefined, resourceUri?: (fsPath: string) => string): void {
     this.detachView();
     this.post = post;
+    this.resourceUri = resourceUri;
+  }
+
+  /**
+   * §4.5.1 in the editor: the file of a transfer is shown from the host's store through the
+   * webview's resource mechanism (its folder is a localResourceRoot), so no byte leaves the machine.
+   */
+  private resolveFile(session_id: string, transfer_id: string): void {
+    const store = this.o.host.fileStore;
+    const info = store?.get(transfer_id);
+    const path = info && info.session_id === session_id ? store?.pathOf(transfer_id) : undefined;
+    const uri = path && this.resourceUri ? this.resourceUri(path) : undefined;
+    this.post?.(hostMessage('file.resolved', uri ? { transfer_id, uri } : { transfer_id, error: info ? 'the view cannot load files' : 'the file is not stored on this machine' }));
   }
 
   /** A raw message from the webview. Never throws. */
@@ -136,6 +151,8 @@ export class ChatController {
         return;
       case 'agent.pick':
         return this.pickAgent(m.payload.agent_id);
+      case 'file.resolve':
+        return this.resolveFile(m.payload.session_id, m.payload.transfer_id);
       case 'file.open':
         return this.o.actions.openFile(m.payload.path, m.payload.line);
       case 'diff.open':

@@ -1,4 +1,5 @@
-// The "Chat" webview view: HTML with a nonce CSP, resources only from dist/ and media/, and every
+// The "Chat" webview view: HTML with a nonce CSP, resources only from dist/, media/ and the §4.5.1
+// file store (the session files it shows), and every
 // message handed to the chat controller (which validates it against the typed message map). The
 // controller is loaded with the rest of the extension after activation; messages that arrive
 // before it is there wait in order.
@@ -21,6 +22,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly controller: () => Promise<ChatController>,
+    /** The §4.5.1 file store: the view shows transfers' files from here (webview resources). */
+    private readonly filesDir?: string,
   ) {}
 
   get isResolved(): boolean {
@@ -44,7 +47,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     const shown = view.onDidChangeVisibility(() => this.visibility.fire(view.visible));
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
-    view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [dist, media] };
+    const files = this.filesDir ? [vscode.Uri.file(this.filesDir)] : [];
+    view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [dist, media, ...files] };
     const css = vscode.Uri.joinPath(dist, 'webview.css');
     this.lastHtml = webviewHtml({
       cspSource: view.webview.cspSource,
@@ -56,7 +60,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     // The listener comes before the HTML, so the webview's first `ready` is never missed; it is
     // handled once the controller is loaded and knows this view.
     const ready = this.controller().then((c) => {
-      if (this.view === view) c.setView((m) => void view.webview.postMessage(m));
+      if (this.view === view) c.setView((m) => void view.webview.postMessage(m), (p) => view.webview.asWebviewUri(vscode.Uri.file(p)).toString());
       return c;
     });
     let chain: Promise<unknown> = ready;

@@ -6,6 +6,7 @@ import { LOAD_START } from './loadStart';
 import * as vscode from 'vscode';
 import { performance } from 'node:perf_hooks';
 import { ChatViewProvider, CHAT_VIEW_ID } from './chatViewProvider';
+import { windowFilesDir } from './stateFolders';
 import { COMMAND_IDS } from './commandIds';
 import { channelLogger } from './logger';
 import type { CommandHandlers } from './paletteCommands';
@@ -52,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): RawpExtensionApi {
       return s.services;
     }));
 
-  const provider = new ChatViewProvider(context.extensionUri, () => services().then((s) => s.controller));
+  const provider = new ChatViewProvider(context.extensionUri, () => services().then((s) => s.controller), windowFilesDir(context));
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     ...COMMAND_IDS.map((id) =>

@@ -20,6 +20,7 @@ import { Sharing } from './sharing';
 import { restrictedReason } from './trust';
 import { VscodeFsBackend } from './vscodeFsBackend';
 import { folderRoots } from './workspaceRoots';
+import { windowFilesDir, windowStateDir } from './stateFolders';
 
 export interface Services {
   host: SessionHost;
@@ -71,7 +72,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
   const search = new EditorFileSearch(() => (getShared(), backend!));
   // The window's sessions are journaled like `rawp serve`'s (docs/decisions/123), in the
   // workspace's own storage folder; the journal is opened (and locked) on first use, not here.
-  const stateDir = context.storageUri ? join(context.storageUri.fsPath, 'state') : join(context.globalStorageUri.fsPath, 'state-no-workspace');
+  const stateDir = windowStateDir(context);
   const secrets = new Secrets(context.secrets);
   const catalog = new AgentCatalog({
     shared: getShared,
@@ -95,6 +96,9 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     agentsReady: () => catalog.detect(),
     commands: { home: homedir(), workspaceFolders: diskRoots() },
     permissions: hostPermissionBroker({ rulesFile, timeoutSec: settings.permissionTimeoutSec() }),
+    // §4.5.1 files in stateDir/files (the chat view's resource root, stateFolders.ts); file: URLs
+    // of context_files may point into any workspace folder.
+    files: { dir: windowFilesDir(context), maxBytes: settings.filesMaxBytes(), workspaceRoots: diskRoots },
   });
   // Restored after activation returns: agents start, nothing blocks the editor.
   const restored: Promise<string[]> = blocked()

@@ -12,6 +12,11 @@ export const settings = {
   defaultAgent: (): string => cfg().get<string>('defaultAgent', 'auto'),
   logLevel: (): LogLevel => cfg().get<LogLevel>('logLevel', 'info'),
   enterSends: (): boolean => cfg().get<boolean>('chat.enterSends', true),
+  /** §4.5.1: largest file a master may upload or an agent may offer (default 20 MB). */
+  filesMaxBytes: (): number => {
+    const n = cfg().get<number>('files.maxBytes', 20 * 1024 * 1024);
+    return Number.isSafeInteger(n) && n >= 1 ? n : 20 * 1024 * 1024;
+  },
   transcriptBytes: (): number => cfg().get<number>('persistence.maxBytesPerSession', 4 * 1024 * 1024),
   history: (): HistoryOptions => ({
     policy: cfg().get<HistoryOptions['policy']>('history.policy', 'RING'),

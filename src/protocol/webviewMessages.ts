@@ -91,6 +91,11 @@ export const HOST_TO_WEBVIEW = {
     /** Send on Enter (true) or on Ctrl/Cmd+Enter (false). */
     enter_sends: z.boolean().optional(),
   }),
+  /**
+   * Answer to `file.resolve` (§4.5.1): a URL the view may load the file from (VS Code: a webview
+   * resource URI of the host's file store; nothing leaves the machine), or why there is none.
+   */
+  'file.resolved': z.looseObject({ transfer_id: Id, uri: z.string().optional(), error: z.string().optional() }),
   /** A one-line notice for the user (Restricted Mode, attach URL copied, …). */
   notice: z.looseObject({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
 } as const;
@@ -110,6 +115,8 @@ export const WEBVIEW_TO_HOST = {
   /** Open the diff of an edit result (vscode.diff) for one invocation. */
   'diff.open': z.looseObject({ invocation_id: Id, file_path: z.string().optional() }),
   'attach.copyUrl': z.looseObject({ session_id: Id }),
+  /** Where can the view load the file of an `agent.file.transfer` (§4.5.1)? Answered by `file.resolved`. */
+  'file.resolve': z.looseObject({ session_id: Id, transfer_id: Id }),
   'permissionRule.revoke': z.looseObject({ rule_id: z.string().min(1) }),
   /** Copy text to the clipboard (the webview's own clipboard API is not always allowed). */
   'clipboard.write': z.looseObject({ text: z.string() }),

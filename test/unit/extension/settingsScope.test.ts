@@ -18,6 +18,8 @@ const USER_ONLY = [
   'rawp.remote.host',
   'rawp.remote.allowInsecure',
   'rawp.remote.allowedOrigins',
+  // §4.5.1: a cloned repository must not let masters fill the disk.
+  'rawp.files.maxBytes',
 ];
 
 describe('extension manifest: security-sensitive settings are user-only', () => {
