@@ -3,7 +3,7 @@
 // backgrounds of it and its ancestors (translucent ones included) over the canvas. Colours are
 // converted by a 2d canvas, so any CSS colour syntax the page computes (rgb, color(srgb…),
 // color-mix results) is read the same way.
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 
 export interface Measured {
   kind: 'text' | 'large-text' | 'icon' | 'dot';
@@ -115,7 +115,8 @@ function measureInPage(): Measured[] {
   return out;
 }
 
-export async function measureContrast(page: Page): Promise<Measured[]> {
+/** On a page, or on the frame our chat lives in (code-server's webview). */
+export async function measureContrast(page: Page | Frame): Promise<Measured[]> {
   // tsx (esbuild keepNames) may wrap the inner functions in __name(); give the page one.
   await page.evaluate('globalThis.__name ??= (f) => f');
   return page.evaluate(measureInPage);
