@@ -1,0 +1,186 @@
+// `rawp run --json-schema` / `--max-turns` (§11, §6.1.1) with the real agent CLIs — Claude Code,
+// Codex — and the OpenAI-compatible adapter, each against the scripted mock model server, as a
+// real `node dist/cli.js run` child process. For each: a conforming answer is `valid` (exit 0), a
+// non-conforming one `failed` (exit 1), and the schema reached the agent natively (the recorded
+// model request); `--max-turns 1` stops a two-step agent with agent.error MAX_TURNS.
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { validateText } from '../../../src/protocol/conformance';
+import { resolveClaudeCommand } from '../../../src/agents/claudeCode';
+import { MockModelServer } from '../../support/mockModel/server';
+import { claude, installAnthropic } from '../../support/mockModel/anthropic';
+import { claudeEnv } from '../../support/mockModel/claudeEnv';
+import { installOpenAIResponses, responses } from '../../support/mockModel/openaiResponses';
+import { chat, installChatCompletions } from '../../support/mockModel/chatCompletions';
+import { buildCliOnce, rawpRun, type RunResult } from '../../support/rawpRun';
+
+const SCHEMA = { $id: 'city-v1', type: 'object', properties: { city: { type: 'string' }, population: { type: 'integer', minimum: 0 } }, required: ['city', 'population'], additionalProperties: false };
+const GOOD = { city: 'Seoul', population: 9_400_000 };
+const BAD = { city: 'Seoul', population: 'many' };
+const CODEX = resolve(__dirname, '../../../node_modules/.bin/codex');
+
+interface Json {
+  session_id: string;
+  stop_reason: string | null;
+  text: string;
+  structured_output: { schema_id?: string; data: Record<string, unknown>; validation_status: string } | null;
+  errors: Array<{ error_code: string; message: string }>;
+}
+
+function json(r: RunResult): Json {
+  assert.equal(r.out.trim().split('\n').length, 1, `one JSON line on stdout; stderr: ${r.err}`);
+  return JSON.parse(r.out) as Json;
+}
+
+describe('rawp run with the real agents: §11 structured output and §6.1.1 max_turns', function () {
+  this.timeout(180_000);
+  let mock: MockModelServer;
+  let dir: string;
+  let ws: string;
+  let schemaFile: string;
+
+  before(() => buildCliOnce());
+  beforeEach(async () => {
+    mock = await MockModelServer.start();
+    dir = mkdtempSync(join(tmpdir(), 'rawp-run-agents-'));
+    ws = join(dir, 'ws');
+    mkdirSync(ws);
+    mkdirSync(join(dir, 'home'));
+    writeFileSync(join(ws, 'a.txt'), 'hello\n');
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ws, stdio: 'ignore' });
+    git('init', '-q');
+    git('add', '.');
+    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'init');
+    schemaFile = join(dir, 'schema.json');
+    writeFileSync(schemaFile, JSON.stringify(SCHEMA));
+  });
+  afterEach(async () => {
+    await mock.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('Claude Code (--json-schema, --max-turns natively)', () => {
+    let route: string;
+    let env: Record<string, string>;
+    beforeEach(() => {
+      route = installAnthropic(mock);
+      env = { ...claudeEnv(mock.url, join(dir, 'home')), RAWP_CLAUDE_PATH: resolveClaudeCommand() };
+    });
+    const args = (...more: string[]) => ['--workspace', ws, '--agent', 'claude-code', ...more];
+    /** The main-loop requests (those that offer tools), not the CLI's side calls. */
+    const mainRequests = () => mock.requestsFor(route).filter((r) => Array.isArray((r.body as { tools?: unknown[] } | undefined)?.tools));
+
+    it('§11.1 a conforming StructuredOutput is `valid` (exit 0); the schema reached the model as the StructuredOutput tool (--json-schema); stream-json passes rawp validate', async () => {
+      mock.enqueue(route, claude.tool('StructuredOutput', GOOD), claude.text('Done.'));
+      mock.setFallback(route, claude.text('side call'));
+      const r = await rawpRun(args('--json-schema', schemaFile, '--output-format', 'stream-json', 'Which city?'), { env });
+      assert.equal(r.code, 0, r.err);
+      const check = validateText(r.out);
+      assert.equal(check.errors, 0, JSON.stringify(check.problems, null, 1));
+      const end = r.out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((f) => f.type === 'session.turn.end');
+      assert.deepEqual(end.payload.structured_output, { schema_id: 'city-v1', data: GOOD, validation_status: 'valid' });
+      const tool = (mainRequests()[0].body as { tools: Array<{ name: string; input_schema: unknown }> }).tools.find((t) => t.name === 'StructuredOutput');
+      assert.deepEqual(tool?.input_schema, SCHEMA, 'the native option reached the model');
+    });
+
+    it('§11.1 an answer Claude Code cannot make conform is `failed` with the last attempt as data (exit 1)', async () => {
+      mock.setFallback(route, claude.tool('StructuredOutput', BAD));
+      const r = await rawpRun(args('--json-schema', schemaFile, '--output-format', 'json', 'Which city?'), { env });
+      assert.equal(r.code, 1);
+      const o = json(r);
+      assert.deepEqual(o.structured_output, { schema_id: 'city-v1', data: BAD, validation_status: 'failed' });
+      assert.ok(o.errors.some((e) => e.error_code === 'STRUCTURED_OUTPUT_INVALID' && /\/population: must be integer/.test(e.message)), JSON.stringify(o.errors));
+    });
+
+    it('§6.1.1 --max-turns 1 stops a two-step turn natively (error_max_turns): agent.error MAX_TURNS, stop_reason error, exit 1', async () => {
+      mock.enqueue(route, claude.tool('Read', { file_path: join(ws, 'a.txt') }), claude.text('It says hello.'));
+      mock.setFallback(route, claude.text('side call'));
+      const r = await rawpRun(args('--max-turns', '1', '--allow', 'Read', '--output-format', 'json', 'read a.txt'), { env });
+      assert.equal(r.code, 1);
+      const o = json(r);
+      assert.equal(o.stop_reason, 'error');
+      const max = o.errors.find((e) => e.error_code === 'MAX_TURNS');
+      assert.ok(max, JSON.stringify(o.errors));
+      assert.match(max.message, /maximum number of turns \(1\)/i, 'Claude Code itself stopped (the flag reached it)');
+      assert.equal(mainRequests().length, 1, 'no second model call');
+    });
+  });
+
+  describe('Codex (--output-schema natively; the engine caps steps)', () => {
+    let route: string;
+    let env: Record<string, string>;
+    beforeEach(() => {
+      route = installOpenAIResponses(mock);
+      const codexHome = join(dir, 'codex-home');
+      mkdirSync(codexHome);
+      writeFileSync(
+        join(codexHome, 'config.toml'),
+        ['model = "gpt-5.5"', 'model_provider = "mock"', '[model_providers.mock]', 'name = "mock"', `base_url = "${mock.url}/v1"`, 'wire_api = "responses"', 'env_key = "MOCK_API_KEY"', 'request_max_retries = 0', 'stream_max_retries = 0', ''].join('\n'),
+      );
+      env = { HOME: join(dir, 'home'), CODEX_HOME: codexHome, MOCK_API_KEY: 'dummy', NO_COLOR: '1', RAWP_CODEX_PATH: CODEX };
+    });
+    const args = (...more: string[]) => ['--workspace', ws, '--agent', 'codex', ...more];
+    const format = () => (mock.requestsFor(route)[0].body as { text?: { format?: { type?: string; schema?: unknown } } }).text?.format;
+
+    it('§11.1 a conforming final message is `valid` (exit 0); the schema reached the model as text.format json_schema (--output-schema)', async () => {
+      mock.enqueue(route, responses.text(JSON.stringify(GOOD)));
+      const r = await rawpRun(args('--json-schema', schemaFile, '--output-format', 'json', 'Which city?'), { env });
+      assert.equal(r.code, 0, r.err);
+      assert.deepEqual(json(r).structured_output, { schema_id: 'city-v1', data: GOOD, validation_status: 'valid' });
+      assert.equal(format()?.type, 'json_schema');
+      assert.equal((format()?.schema as { $id?: string }).$id, 'city-v1');
+    });
+
+    it('§11.1 a non-conforming final message is `failed` (exit 1)', async () => {
+      mock.enqueue(route, responses.text(JSON.stringify(BAD)));
+      const r = await rawpRun(args('--json-schema', schemaFile, '--output-format', 'json', 'Which city?'), { env });
+      assert.equal(r.code, 1);
+      assert.deepEqual(json(r).structured_output, { schema_id: 'city-v1', data: BAD, validation_status: 'failed' });
+      assert.equal(format()?.type, 'json_schema');
+    });
+
+    it('§6.1.1 --max-turns 1 stops a two-step Codex turn (command, then answer) by the engine: MAX_TURNS, stop_reason error, exit 1', async () => {
+      mock.enqueue(route, responses.shell('cat a.txt'), responses.text('It says hello.'));
+      const r = await rawpRun(args('--max-turns', '1', '--output-format', 'json', 'read a.txt'), { env });
+      assert.equal(r.code, 1);
+      const o = json(r);
+      assert.equal(o.stop_reason, 'error');
+      assert.ok(o.errors.some((e) => e.error_code === 'MAX_TURNS'), JSON.stringify(o.errors));
+      assert.notEqual(o.text, 'It says hello.', 'the second step is not the answer');
+    });
+  });
+
+  describe('OpenAI-compatible (response_format json_schema, its own step cap)', () => {
+    let route: string;
+    beforeEach(() => {
+      route = installChatCompletions(mock);
+    });
+    const args = (...more: string[]) => ['--workspace', ws, '--agent', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'mock-model', ...more];
+    const body = (i = 0) => mock.requestsFor(route)[i].body as { response_format?: { type?: string; json_schema?: { schema?: unknown } } };
+
+    it('§11.1 a conforming answer is `valid` (exit 0); a non-conforming one `failed` (exit 1); response_format carried the schema', async () => {
+      mock.enqueue(route, chat.text(JSON.stringify(GOOD)), chat.text(JSON.stringify(BAD)));
+      const good = await rawpRun(args('--json-schema', schemaFile, '--output-format', 'json', 'Which city?'));
+      assert.equal(good.code, 0, good.err);
+      assert.deepEqual(json(good).structured_output, { schema_id: 'city-v1', data: GOOD, validation_status: 'valid' });
+      assert.equal(body(0).response_format?.type, 'json_schema');
+      assert.deepEqual(body(0).response_format?.json_schema?.schema, SCHEMA);
+      const bad = await rawpRun(args('--json-schema', schemaFile, '--output-format', 'json', 'Which city?'));
+      assert.equal(bad.code, 1);
+      assert.deepEqual(json(bad).structured_output, { schema_id: 'city-v1', data: BAD, validation_status: 'failed' });
+    });
+
+    it('§6.1.1 --max-turns 1 stops a two-step turn after one model call: MAX_TURNS, exit 1', async () => {
+      mock.enqueue(route, chat.tool('Read', { file_path: join(ws, 'a.txt') }), chat.text('It says hello.'));
+      const r = await rawpRun(args('--max-turns', '1', '--allow', 'Read', '--output-format', 'json', 'read a.txt'));
+      assert.equal(r.code, 1);
+      const o = json(r);
+      assert.equal(o.stop_reason, 'error');
+      assert.ok(o.errors.some((e) => e.error_code === 'MAX_TURNS'), JSON.stringify(o.errors));
+      assert.equal(mock.requestsFor(route).length, 1);
+    });
+  });
+});
