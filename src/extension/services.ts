@@ -21,6 +21,7 @@ import { restrictedReason } from './trust';
 import { VscodeFsBackend } from './vscodeFsBackend';
 import { folderRoots } from './workspaceRoots';
 import { windowFilesDir, windowStateDir } from './stateFolders';
+import { unsavedFiles } from './unsavedFiles';
 
 export interface Services {
   host: SessionHost;
@@ -99,6 +100,13 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     // §4.5.1 files in stateDir/files (the chat view's resource root, stateFolders.ts); file: URLs
     // of context_files may point into any workspace folder.
     files: { dir: windowFilesDir(context), maxBytes: settings.filesMaxBytes(), workspaceRoots: diskRoots },
+    // Rewinds go through the VS Code backend (open documents are edited, undo survives), ask the
+    // editor for unsaved buffers, and make the ledger forget what they rewrote (issue 17).
+    checkpoints: {
+      fs: () => getShared().fs,
+      unsavedFiles: (paths) => unsavedFiles(roots()[0] ?? '', paths),
+      restored: (abs) => abs.forEach((a) => shared?.ledger?.policy.ledger.forgetTarget(a)),
+    },
   });
   // Restored after activation returns: agents start, nothing blocks the editor.
   const restored: Promise<string[]> = blocked()

@@ -47,8 +47,8 @@ export interface CheckpointServiceOptions {
   dir: string;
   /** The workspace folder: the shadow repositories' work tree. */
   workspace: string;
-  /** Restores go through it (the VS Code backend edits open documents, so undo survives). */
-  fs: FsBackend;
+  /** Restores go through it (the VS Code backend edits open documents, so undo survives); asked on first use. */
+  fs: () => FsBackend;
   logger: Logger;
   /** Workspace-relative paths of these that have unsaved editor changes (a conflict; VS Code answers). */
   unsavedFiles?: (paths: readonly string[]) => Promise<readonly string[]> | readonly string[];
@@ -69,6 +69,8 @@ export class CheckpointService {
   /** Every git operation of the workspace, one after another (one index per shadow repository). */
   private queue: Promise<unknown> = Promise.resolve();
 
+  private backend?: FsBackend;
+
   constructor(private readonly options: CheckpointServiceOptions) {
     this.repos = new WorkspaceRepos(options.dir, options.workspace, options.maxFileBytes);
     this.records = loadIndex(join(options.dir, INDEX_FILE), options.logger);
@@ -78,6 +80,16 @@ export class CheckpointService {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * The first snapshot of a workspace hashes every file (seconds for 10,000 of them): taken when a
+   * session starts, in the background, so the first turn only stages what changed since.
+   */
+  warm(): Promise<void> {
+    return this.serial(async () => {
+      await this.repos.snapshot();
+    }).catch((e: unknown) => this.options.logger.warn('checkpoints: the first snapshot failed', { error: String(e) }));
   }
 
   /** Before the agent sees the prompt: the workspace as it is now. */
@@ -139,14 +151,14 @@ export class CheckpointService {
       if (!rec) return { checkpoint_id, restored: [], conflicts: [], failed: [], error: { code: 'CHECKPOINT_NOT_FOUND', message: `no checkpoint ${checkpoint_id}` } };
       const chain = this.list(rec.session_id);
       const from = chain.indexOf(rec);
-      const plan = await planRestore(this.repos, this.options.fs, chain.slice(from), {
+      const plan = await planRestore(this.repos, this.fs(), chain.slice(from), {
         ...opts,
         unsaved: this.options.unsavedFiles,
       });
       if (plan.todo.length === 0) return { checkpoint_id, restored: plan.unchanged, conflicts: plan.conflicts, failed: [] };
       // Undoable: the state before the rewind is a checkpoint of its own.
       const before = await this.repos.snapshot();
-      const applied = await applyRestore(this.repos, this.options.fs, this.options.workspace, plan);
+      const applied = await applyRestore(this.repos, this.fs(), this.options.workspace, plan);
       const after = await this.repos.snapshot();
       const files = await this.repos.changes(before.trees, after.trees);
       let undo: string | undefined;
@@ -179,6 +191,10 @@ export class CheckpointService {
     const before = this.records.length;
     this.records = this.records.filter((r) => r.session_id !== session_id);
     if (this.records.length !== before) this.save();
+  }
+
+  private fs(): FsBackend {
+    return (this.backend ??= this.options.fs());
   }
 
   private add(rec: CheckpointRecord): void {

@@ -10,7 +10,7 @@ import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import { CheckpointService, type CheckpointServiceOptions } from './checkpointService';
 import { SessionCheckpoints } from './sessionCheckpoints';
 
-export type HostCheckpointOptions = false | (Partial<Pick<CheckpointServiceOptions, 'unsavedFiles' | 'restored' | 'maxFileBytes' | 'maxCheckpoints'>> & { dir?: string; fs?: FsBackend });
+export type HostCheckpointOptions = false | (Partial<Pick<CheckpointServiceOptions, 'unsavedFiles' | 'restored' | 'maxFileBytes' | 'maxCheckpoints'>> & { dir?: string; /** Asked on first use (the editor builds its backend lazily). */ fs?: () => FsBackend });
 
 export function createCheckpoints(
   options: { checkpoints?: HostCheckpointOptions; state?: { dir: string }; workspacePath: string; logger: Logger },
@@ -24,7 +24,7 @@ export function createCheckpoints(
   const service = new CheckpointService({
     dir,
     workspace: options.workspacePath,
-    fs: cp?.fs ?? new NodeFsBackend([options.workspacePath]),
+    fs: cp?.fs ?? (() => new NodeFsBackend([options.workspacePath])),
     logger: options.logger,
     ...(cp?.unsavedFiles ? { unsavedFiles: cp.unsavedFiles } : {}),
     ...(cp?.restored ? { restored: cp.restored } : {}),

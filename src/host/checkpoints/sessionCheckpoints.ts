@@ -29,8 +29,9 @@ export class SessionCheckpoints {
     this.subscription = hub.onVendorFrame(CHECKPOINT_RESTORE_TYPE, (frame) => this.onRestoreFrame(frame));
   }
 
-  /** The engine's turn hooks for one session. */
+  /** The engine's turn hooks for one session (asking for them warms the shadow repository up). */
   hooks(): TurnHooks {
+    void this.service.warm();
     return {
       before: (t) => this.service.beforeTurn(t.session_id, t.turn_id),
       after: async (t) => {

@@ -27,6 +27,8 @@ const BASE_EXCLUDES = ['.git', '.DS_Store'];
 export class ShadowRepo {
   private readonly git: SimpleGit;
   private ready?: Promise<void>;
+  /** The tree the index held after the last snapshot: nothing staged since means the same tree. */
+  private lastTree?: string;
 
   constructor(
     readonly gitDir: string,
@@ -99,7 +101,9 @@ export class ShadowRepo {
     });
     if (add.length > 0) await this.withPathFile(add, (file) => this.git.raw(['add', '-A', '--ignore-errors', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
     if (untrack.length > 0) await this.withPathFile(untrack, (file) => this.git.raw(['rm', '--cached', '-q', '--ignore-unmatch', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
-    const tree = (await this.git.raw(['write-tree'])).trim();
+    // Nothing staged: the index, and so its tree, is what the last snapshot wrote (one spawn less per idle turn).
+    const tree = add.length === 0 && untrack.length === 0 && this.lastTree ? this.lastTree : (await this.git.raw(['write-tree'])).trim();
+    this.lastTree = tree;
     return { tree, skipped, nested };
   }
 

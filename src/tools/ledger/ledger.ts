@@ -15,6 +15,14 @@ export class ObservationLedger {
     files.set(targetKey, observation);
   }
 
+  /**
+   * Every session's entry for one file goes (it is unobserved again): a checkpoint restore rewrote
+   * it, so an edit needs a fresh read even where the restored bytes match an old read (issue 17).
+   */
+  forgetTarget(targetKey: string): void {
+    for (const files of this.sessions.values()) files.delete(targetKey);
+  }
+
   /** Drop a session's entries (session ended). */
   forget(actor: string): void {
     this.sessions.delete(actor);

@@ -82,6 +82,8 @@ export function harness(): Harness {
         ...(opts.permissions ? { permissions: opts.permissions } : {}),
         blocked: () => opts.blocked,
         commands: { home, workspaceFolders: [workspace], watch: false },
+        // As the extension wires it: a rewind's files are unobserved again in the shared ledger.
+        checkpoints: { restored: (abs) => abs.forEach((a) => shared.ledger?.policy.ledger.forgetTarget(a)) },
       });
       hosts.push(host);
       return host;
