@@ -53,7 +53,9 @@ export function paletteCommandHandlers(s: Services, channel: vscode.OutputChanne
       const id = await pickSession(vscode.l10n.t('Delete session'));
       if (!id) return;
       const del = vscode.l10n.t('Delete');
-      const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Delete this session? Its agent stops and its transcript is removed.'), { modal: true }, del);
+      // The dialog names the session it deletes (issue 15 Why 8).
+      const name = s.host.list().find((x) => x.session_id === id)?.name ?? id;
+      const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Delete “{0}”? Its agent stops and its transcript is removed.', name), { modal: true }, del);
       if (ok === del) await c.deleteSession(id);
     },
     'rawp.cancelTurn': () => {

@@ -54,6 +54,7 @@ export function browserPage(nonce: string, options: { hasCss: boolean }): string
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>RAWP Agent Client — browser master</title>
+<link rel="icon" href="data:,">
 ${options.hasCss ? `<link rel="stylesheet" href="/webview.css" nonce="${nonce}">` : ''}
 <style nonce="${nonce}">
   body { font-family: system-ui, sans-serif; margin: 0; }

@@ -5,9 +5,10 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** A no-break space keeps a number and its unit together ("4 ms" never wraps as "4 / ms"). */
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 1000) return `${Math.round(ms)}\u00a0ms`;
+  return `${(ms / 1000).toFixed(1)}\u00a0s`;
 }
 
 export function formatCountdown(seconds: number): string {

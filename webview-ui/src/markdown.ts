@@ -21,7 +21,9 @@ md.renderer.rules.fence = (tokens, idx) => {
   const lang = token.info.trim().split(/\s+/)[0] ?? '';
   const code = md.utils.escapeHtml(token.content);
   const label = lang ? `<span class="code-lang">${md.utils.escapeHtml(lang)}</span>` : '';
-  return `<div class="code-block">${label}<button type="button" class="copy-code" data-action="copy-code" aria-label="Copy code"><span class="codicon codicon-copy" aria-hidden="true"></span></button><pre><code>${code}</code></pre></div>`;
+  // The language and the copy button sit in a row of their own above the code, so they never
+  // cover its first line (issue 15 Why 8).
+  return `<div class="code-block"><div class="code-head">${label}<button type="button" class="copy-code" data-action="copy-code" aria-label="Copy code"><span class="codicon codicon-copy" aria-hidden="true"></span></button></div><pre><code>${code}</code></pre></div>`;
 };
 
 /** Markdown → HTML that is safe to set as innerHTML. */

@@ -78,11 +78,15 @@ export class ChatStore {
   candidates?: CandidatesView;
   /** The query the picker waits for; candidates of any other query are stale. */
   activeQueryId?: string;
+  /** The text of that query. */
+  activeQuery?: string;
   readonly transfersByInvocation = new Map<string, PayloadOf<'agent.file.transfer'>>();
   /** When this UI first saw each interaction request (for the countdown). */
   readonly interactionSeenAt = new Map<string, number>();
   /** Grows on every change listeners should render. */
   version = 0;
+  /** Grows with every prompt this view sends: the transcript scrolls to it (issue 15 Why 8). */
+  promptsSent = 0;
   lastFlush?: FlushStats;
 
   private readonly sent = new Set<string>();
@@ -297,6 +301,7 @@ export class ChatStore {
     if (type !== 'session.capabilities' && !this.may(type)) return undefined;
     const frame = buildFrame(type, payload, { session_id: this.sessionId, ...ctx }) as Frame;
     this.sent.add(frame.message_id);
+    if (type === 'control.prompt.request') this.promptsSent++;
     this.transport.send(webviewMessage('frame', { frame }));
     if (type.startsWith('control.') && applyFrame(this.transcript, frame)) this.changed();
     return frame;
@@ -312,6 +317,7 @@ export class ChatStore {
     const previous = this.activeQueryId;
     const query_id = globalThis.crypto.randomUUID();
     this.activeQueryId = query_id;
+    this.activeQuery = query;
     if (previous !== undefined && this.candidates?.queryId !== previous) this.sendFrame('control.file.search.cancel', { query_id: previous });
     this.sendFrame('control.file.search', { query_id, query, max_results: 20 });
   }

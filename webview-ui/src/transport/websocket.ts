@@ -10,6 +10,7 @@ import { parseValue } from '../../../src/protocol/parse';
 import { noticeOf } from '../../../src/protocol/rawpExtension';
 import { hostMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
 import { Listeners, type Transport } from './types';
+import { t } from '../i18n';
 
 export interface WebSocketLike {
   readonly readyState: number;
@@ -57,6 +58,8 @@ export interface WebSocketTransportOptions {
 const OPEN = 1;
 /** Close codes after which retrying cannot help (policy violation, our auth/not-found codes). */
 const FINAL_CODES = new Set([1008, 4401, 4403, 4404]);
+/** The host stopped sharing the session (src/remote/controlPlane.ts CLOSE.UNSHARED). */
+const CLOSE_UNSHARED = 4403;
 const MAX_QUEUE = 200;
 
 export class WebSocketTransport implements Transport {
@@ -213,7 +216,11 @@ export class WebSocketTransport implements Transport {
       this.socket = undefined;
       this.listeners.emit(hostMessage('session.disconnected', { session_id: sessionId, reason: errored ? 'connection_error' : 'connection_closed' }));
       if (FINAL_CODES.has(ev.code)) {
-        this.notice('error', `The server closed the connection: ${ev.reason || `code ${ev.code}`}`);
+        // Sharing stopped (4403) or the session went away: say so plainly, and refresh the list so
+        // it no longer calls the session shared (issue 15 Why 8).
+        if (ev.code === CLOSE_UNSHARED) this.notice('warning', t('remote.unshared'));
+        else this.notice('error', t('remote.closed', ev.reason || `code ${ev.code}`));
+        void this.refreshSessions();
         return;
       }
       const delay = this.backoff[Math.min(this.attempt++, this.backoff.length - 1)];

@@ -13,7 +13,7 @@ export function App({ store }: { store: ChatStore }) {
   const onClick = (e: MouseEvent) => {
     const button = (e.target as Element | null)?.closest?.('[data-action="copy-code"]');
     if (!button) return;
-    const code = button.parentElement?.querySelector('code')?.textContent ?? '';
+    const code = button.closest('.code-block')?.querySelector('code')?.textContent ?? '';
     store.transport.send(webviewMessage('clipboard.write', { text: code }));
     button.classList.add('copied');
     button.setAttribute('aria-label', 'Copied');

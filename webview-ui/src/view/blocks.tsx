@@ -198,7 +198,7 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
           {status === 'running' ? <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> : null}
           {status}
         </span>
-        {r?.durationMs !== undefined && <span class="muted">{formatDuration(r.durationMs)}</span>}
+        {r?.durationMs !== undefined && <span class="muted duration">{formatDuration(r.durationMs)}</span>}
         {r?.truncated && <span class="badge">truncated</span>}
         <SyntheticBadge show={r?.synthetic === true} />
       </header>
@@ -271,7 +271,7 @@ function SubagentView({ run }: { run: SubagentRun }) {
         <span class="codicon codicon-hubot" aria-hidden="true" /> {run.agentType ?? 'subagent'}
         {run.description && <span class="muted"> — {run.description}</span>}
         <span class={`badge status-${run.status}`}>{run.status}</span>
-        {run.durationMs !== undefined && <span class="muted">{formatDuration(run.durationMs)}</span>}
+        {run.durationMs !== undefined && <span class="muted duration">{formatDuration(run.durationMs)}</span>}
         <SyntheticBadge show={run.synthetic} />
       </button>
       {open && (
@@ -337,23 +337,26 @@ function FileTransferView({ block }: { block: FileTransferBlock }) {
   );
 }
 
-/** The user's prompt (ours or another master's, §2.4), with file tokens shown as chips. */
+/** The user's prompt (ours or another master's, §2.4), with file tokens shown as chips that open
+ *  their file (a button: click, Enter or Space; issue 15 Why 8). */
 function PromptView({ block }: { block: PromptBlock }) {
+  const store = useStore();
   const decoded = decodePrompt(block.prompt.prompt_text, block.prompt.file_references);
   return (
     <div class="block prompt-block" aria-label="Your prompt">
       <span class="codicon codicon-account" aria-hidden="true" />
       <div class="prompt-text">
-        {decoded.segments.map((s, i) =>
-          s.kind === 'text' ? (
-            <span key={i}>{s.text}</span>
-          ) : (
-            <span key={i} class="chip" title={s.reference.workspace_relative_path}>
-              <span class="codicon codicon-file" aria-hidden="true" />
+        {decoded.segments.map((s, i) => {
+          if (s.kind === 'text') return <span key={i}>{s.text}</span>;
+          const path = s.reference.workspace_relative_path;
+          const folder = path.endsWith('/');
+          return (
+            <button key={i} type="button" class="chip" title={path} onClick={() => store.transport.send(webviewMessage('file.open', { path }))}>
+              <span class={`codicon codicon-${folder ? 'folder' : 'file'}`} aria-hidden="true" />
               {s.display_path}
-            </span>
-          ),
-        )}
+            </button>
+          );
+        })}
       </div>
     </div>
   );

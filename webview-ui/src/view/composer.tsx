@@ -67,6 +67,16 @@ export function Composer() {
   const items = picker?.kind === 'file' ? files.length : commands.length;
 
   useEffect(() => setActive(0), [picker?.kind, picker?.query, store.candidates?.queryId]);
+  // Tab pressed before the first suggestions of this query arrived: take the first one when they
+  // do (issue 15 Why 8), instead of letting Tab move the focus away from a half-typed reference.
+  const acceptWhenReady = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (acceptWhenReady.current === undefined || picker?.kind !== 'file' || acceptWhenReady.current !== picker.query) return;
+    if (store.activeQuery === picker.query && store.candidates?.queryId === store.activeQueryId && files.length > 0) {
+      acceptWhenReady.current = undefined;
+      choose(0);
+    }
+  });
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const closePicker = () => {
@@ -158,6 +168,11 @@ export function Composer() {
         choose(active);
         return;
       }
+    }
+    if (picker?.kind === 'file' && e.key === 'Tab' && !e.shiftKey) {
+      e.preventDefault();
+      acceptWhenReady.current = picker.query;
+      return;
     }
     if (e.key === 'Escape') {
       e.preventDefault();

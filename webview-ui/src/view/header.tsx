@@ -2,7 +2,7 @@
 // meter (tokens, cost, context-window utilization).
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import type { AgentModeName } from '../../../src/protocol/common';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatTokens } from '../format';
 import { useStoreVersion } from '../state/useStore';
 import { t } from '../i18n';
@@ -18,6 +18,7 @@ const MODES: AgentModeName[] = ['default', 'plan', 'review'];
 export function SessionBar() {
   const store = useStoreVersion();
   const [rulesOpen, setRulesOpen] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState<string | undefined>(undefined);
   const current = store.activeSessionId ?? store.sessionId;
   const name = store.sessionName ?? store.sessions.find((s) => s.session_id === current)?.name ?? t('header.sessionFallback');
   return (
@@ -52,7 +53,7 @@ export function SessionBar() {
             <span class="codicon codicon-add" aria-hidden="true" />
           </button>
           {current && (
-            <button type="button" class="icon-button" aria-label={t('header.deleteSession')} title={t('header.deleteSession')} onClick={() => store.transport.send(webviewMessage('session.delete', { session_id: current }))}>
+            <button type="button" class="icon-button" aria-label={t('header.deleteSession')} title={t('header.deleteSession')} onClick={() => setConfirmDelete(current)}>
               <span class="codicon codicon-trash" aria-hidden="true" />
             </button>
           )}
@@ -69,7 +70,35 @@ export function SessionBar() {
         <ModePicker />
       </div>
       <AgentOffer />
+      {confirmDelete !== undefined && confirmDelete === current && <DeleteConfirm session_id={confirmDelete} name={name} onDone={() => setConfirmDelete(undefined)} />}
       {rulesOpen && <RulesPanel />}
+    </div>
+  );
+}
+
+/** Deleting asks first, naming the session (issue 15 Why 8); Cancel has the focus, Esc cancels. */
+function DeleteConfirm({ session_id, name, onDone }: { session_id: string; name: string; onDone: () => void }) {
+  const store = useStoreVersion();
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => cancel.current?.focus(), []);
+  return (
+    <div class="delete-confirm" role="alertdialog" aria-label={t('header.deleteSession')} aria-describedby="delete-confirm-text" onKeyDown={(e) => e.key === 'Escape' && onDone()}>
+      <span id="delete-confirm-text" class="delete-confirm-text">
+        {t('header.deleteConfirm', name)}
+      </span>
+      <button
+        type="button"
+        class="button danger"
+        onClick={() => {
+          onDone();
+          store.transport.send(webviewMessage('session.delete', { session_id }));
+        }}
+      >
+        {t('header.deleteYes')}
+      </button>
+      <button ref={cancel} type="button" class="button secondary" onClick={onDone}>
+        {t('header.deleteNo')}
+      </button>
     </div>
   );
 }

@@ -114,6 +114,14 @@ export function TranscriptView() {
       virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
     }
   }, [rows.length]);
+  const promptsSeen = useRef(store.promptsSent);
+  useLayoutEffect(() => {
+    // Sending while scrolled up brings the new turn into view (issue 15 Why 8); from the bottom
+    // the list then follows its output as usual.
+    if (store.promptsSent === promptsSeen.current || rows.length === 0) return;
+    promptsSeen.current = store.promptsSent;
+    virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  });
   const items = virtualizer.getVirtualItems();
   return (
     <div class="transcript-scroll" ref={scrollRef} tabIndex={0} aria-label="Conversation">
