@@ -11,7 +11,10 @@ out="${RAWP_VSIX:-$root/rawp-vscode.vsix}"
 stage="$root/.cache/vsix-stage.$$"
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/media"
-cp package.json package.nls.json package.nls.ko.json README.md LICENSE .vscodeignore "$stage/"
+cp package.json package.nls.json package.nls.ko.json LICENSE .vscodeignore "$stage/"
+# The VSIX's README (the Marketplace page and VS Code's extension view) is the user's guide; the
+# repository's README.md stays the developers' (decision 393).
+cp README.marketplace.md "$stage/README.md"
 cp -r l10n "$stage/"
 cp media/icon.png media/activity.svg "$stage/media/"
 # The build reads sources relative to its working directory: link them in for the build only.
