@@ -5,7 +5,13 @@
 // (`--allow` patterns become session rules; the saved rules store answers before any prompt) and
 // otherwise rejected; other questions time out (§6.2.2). Each such answer is reported.
 // docs/decisions/323.
-import { homedir } from 'node:os';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { basename, join, relative, isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { filePath } from '../remote/controlPlane';
+import type { ContextFile } from '../protocol/payloadTypes';
+import { mimeTypeOf } from '../workspace/mimeType';
 import { buildFrame } from '../protocol/build';
 import { EVERY_FEATURE } from '../protocol/capabilities';
 import { FinalAnswer } from '../protocol/finalAnswer';
@@ -27,6 +33,11 @@ export interface HeadlessRunOptions {
   agent: string;
   openai?: { baseUrl?: string; model?: string };
   prompt: PromptPayload;
+  /**
+   * Files to send with the prompt (§6.1.1 context_files): inside the workspace as `file:` URLs,
+   * others copied into the run's own file store (§4.5, /v1/files/{id}); absolute paths.
+   */
+  attachments?: string[];
   /** What `--allow` allows, as session rules of the run's session. */
   allow: RuleScope[];
   /** The saved ("always") rules (default ~/.config/rawp/permission-rules.json). */
@@ -80,6 +91,8 @@ export class HeadlessRun {
   /** The newest stamp in the log: the run's own frames never go back before it (§2.3). */
   private lastStamp = 0;
   private readonly clock = { now: () => new Date((this.lastStamp = Math.max(Date.now(), this.lastStamp + 1))) };
+  /** The run's private file store folder (attachments), removed with the run. */
+  private filesDir?: string;
 
   constructor(private readonly o: HeadlessRunOptions) {
     this.agents = new DetectedAgents({ openai: o.openai ?? {}, acpCommands: o.agent.startsWith('acp:') ? [o.agent.slice(4)] : [] });
@@ -104,6 +117,8 @@ export class HeadlessRun {
       origin: 'local',
       // Asks are answered at once (below), so no timeout is needed; the rules file is the user's.
       permissions: hostPermissionBroker({ rulesFile: this.o.rulesFile, timeoutSec: 0 }),
+      // The run's own file store (attachments; files agents produce), gone with the run.
+      files: { dir: (this.filesDir = mkdtempSync(join(tmpdir(), 'rawp-run-files-'))) },
     });
     this.host = host;
     const session_id = await host.create({ agent });
@@ -119,7 +134,8 @@ export class HeadlessRun {
     // §13.1: the master's half of the exchange; what we render is everything (stream-json prints it).
     this.send(buildFrame('session.capabilities', { protocol_version: PROTOCOL_VERSION, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: { ...EVERY_FEATURE } }, { session_id }, this.clock));
     await opened;
-    const prompt = buildFrame('control.prompt.request', this.o.prompt, { session_id }, this.clock);
+    const context_files = [...(this.o.prompt.context_files ?? []), ...(await this.attach(host, session_id))];
+    const prompt = buildFrame('control.prompt.request', { ...this.o.prompt, ...(context_files.length ? { context_files } : {}) }, { session_id }, this.clock);
     this.promptId = prompt.message_id;
     this.startTimer = setTimeout(() => this.end(`the prompt started no turn within ${TURN_START_TIMEOUT_MS / 1000} s`), TURN_START_TIMEOUT_MS);
     this.send(prompt);
@@ -135,6 +151,28 @@ export class HeadlessRun {
   async dispose(): Promise<void> {
     clearTimeout(this.startTimer);
     await this.host?.dispose();
+    if (this.filesDir) rmSync(this.filesDir, { recursive: true, force: true });
+  }
+
+  /** The attachments as context_files: workspace files by `file:` URL, others through the store. */
+  private async attach(host: SessionHost, session_id: string): Promise<ContextFile[]> {
+    const out: ContextFile[] = [];
+    const root = realpathSync(this.o.workspace);
+    for (const path of this.o.attachments ?? []) {
+      const real = realpathSync(path);
+      const name = basename(real);
+      const mime = mimeTypeOf(name);
+      const rel = relative(root, real);
+      if (rel && !rel.startsWith('..') && !isAbsolute(rel)) {
+        out.push({ file_url: pathToFileURL(real).href, file_name: name, ...(mime ? { mime_type: mime } : {}), intent: 'context' });
+        continue;
+      }
+      const store = host.fileStore;
+      if (!store) throw new Error(`--attach ${path}: the run's file store could not be opened`);
+      const stored = await store.store({ session_id, file_name: name, mime_type: mime ?? 'application/octet-stream', bytes: readFileSync(real) });
+      out.push({ file_url: filePath(stored.transfer_id), file_name: stored.file_name, mime_type: stored.mime_type, intent: 'context' });
+    }
+    return out;
   }
 
   private send(frame: WireFrame): void {

@@ -2,13 +2,11 @@
 // the --json-schema file (§11), --attach files as §6.1.1 `context_files`, and --allow patterns as
 // permission rules. Each failure is a message for a usage error (exit 2); nothing here runs an agent.
 import { readFileSync, statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { ContextFile } from '../../protocol/payloadTypes';
+import { resolve } from 'node:path';
+import { DEFAULT_MAX_FILE_BYTES } from '../../host/files/fileStore';
 import type { RuleScope } from '../../session/permissions';
 import { MAX_SCHEMA_BYTES, prepareSchema } from '../../session/structuredOutput';
 import { AjvSchemaValidator } from '../../host/jsonSchemaValidator';
-import { mimeTypeOf } from '../../workspace/mimeType';
 
 /** A prompt piped on stdin larger than this is refused, not cut (the agent would answer half a question). */
 export const MAX_STDIN_BYTES = 1024 * 1024;
@@ -53,18 +51,20 @@ export function readJsonSchema(file: string): Record<string, unknown> {
   return prepared.schema;
 }
 
-/** --attach FILE: a `file:` URL the host's context-file source reads (§6.1.1 context_files). */
-export function attachment(file: string): ContextFile {
+/** --attach FILE: an existing file within the host's file size limit (§4.5); its absolute path. */
+export function attachment(file: string): string {
   const abs = resolve(file);
-  let isFile = false;
+  let size: number;
   try {
-    isFile = statSync(abs).isFile();
+    const st = statSync(abs);
+    if (!st.isFile()) throw new InputError(`--attach ${file} is not a file`);
+    size = st.size;
   } catch (e) {
+    if (e instanceof InputError) throw e;
     throw new InputError(`--attach ${file}: ${(e as Error).message}`);
   }
-  if (!isFile) throw new InputError(`--attach ${file} is not a file`);
-  const mime = mimeTypeOf(abs);
-  return { file_url: pathToFileURL(abs).href, file_name: basename(abs), ...(mime ? { mime_type: mime } : {}), intent: 'context' };
+  if (size > DEFAULT_MAX_FILE_BYTES) throw new InputError(`--attach ${file} is larger than the limit of ${DEFAULT_MAX_FILE_BYTES} bytes`);
+  return abs;
 }
 
 /** Tools whose rule argument is a command (Bash rule semantics), not a path glob. */

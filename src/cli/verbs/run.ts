@@ -41,7 +41,9 @@ without PROMPT, everything piped on stdin (sent as input_type "piped_stdin", at 
   --allow PATTERN          answer permission prompts matching PATTERN with "allow" (repeatable):
                            Tool, Bash(command) — that command, or it with more plain arguments —
                            or Tool(glob) — paths under a workspace-relative glob, e.g. Edit(src/**)
-  --attach FILE            send FILE with the prompt (context_files, a file: URL; repeatable)
+  --attach FILE            send FILE with the prompt (context_files; repeatable): a file: URL inside
+                           the workspace, else a copy in the run's own file store (/v1/files/{id});
+                           at most 20 MB; the agent must take its type, or the prompt is refused
   --rules-file F           the saved permission rules (default ~/.config/rawp/permission-rules.json)
   --verbose                log the session's events to stderr
 
@@ -96,6 +98,7 @@ export const runVerb: Verb = {
 
     let prompt: PayloadOf<'control.prompt.request'>;
     let allow;
+    let attachments: string[] = [];
     try {
       const config_overrides: NonNullable<PayloadOf<'control.prompt.request'>['config_overrides']> = { output_format: format };
       if (values['json-schema']) config_overrides.json_schema = readJsonSchema(values['json-schema']);
@@ -103,10 +106,10 @@ export const runVerb: Verb = {
       if (values['allowed-tools'] !== undefined) config_overrides.allowed_tools = toolList('--allowed-tools', values['allowed-tools']);
       if (values['denied-tools'] !== undefined) config_overrides.denied_tools = toolList('--denied-tools', values['denied-tools']);
       allow = (values.allow ?? []).map(allowRule);
-      const context_files = (values.attach ?? []).map(attachment);
+      attachments = (values.attach ?? []).map(attachment);
       const argText = positionals.join(' ');
       const text = argText.trim() ? argText : await readStdinPrompt(io.stdin);
-      prompt = { prompt_text: text, input_type: argText.trim() ? 'text' : 'piped_stdin', config_overrides, ...(context_files.length ? { context_files } : {}) };
+      prompt = { prompt_text: text, input_type: argText.trim() ? 'text' : 'piped_stdin', config_overrides };
     } catch (e) {
       if (e instanceof InputError) return usageError(io, e.message);
       throw e;
@@ -117,6 +120,7 @@ export const runVerb: Verb = {
       agent: values.agent,
       openai: { baseUrl: values['base-url'], model: values.model },
       prompt,
+      attachments,
       allow,
       rulesFile: values['rules-file'] ?? join(homedir(), '.config', 'rawp', 'permission-rules.json'),
       logger: values.verbose ? stderrLogger(io) : silentLogger,

@@ -173,6 +173,19 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
       assert.deepEqual(json(bad).structured_output, { schema_id: 'city-v1', data: BAD, validation_status: 'failed' });
     });
 
+    it('§6.1.1 --attach of a file outside the workspace reaches the model (through the run\'s file store), inlined as text', async () => {
+      const notes = join(dir, 'notes.md');
+      writeFileSync(notes, '# Notes\nthe password is not here\n');
+      mock.enqueue(route, chat.text('Noted.'));
+      const r = await rawpRun(args('--attach', notes, 'summarize the attachment'));
+      assert.equal(r.code, 0, r.err);
+      assert.equal(r.out, 'Noted.\n');
+      const messages = (mock.requestsFor(route)[0].body as { messages: Array<{ role: string; content: unknown }> }).messages;
+      const user = JSON.stringify(messages.filter((m) => m.role === 'user'));
+      assert.match(user, /notes\.md/);
+      assert.match(user, /the password is not here/);
+    });
+
     it('§6.1.1 --max-turns 1 stops a two-step turn after one model call: MAX_TURNS, exit 1', async () => {
       mock.enqueue(route, chat.tool('Read', { file_path: join(ws, 'a.txt') }), chat.text('It says hello.'));
       const r = await rawpRun(args('--max-turns', '1', '--allow', 'Read', '--output-format', 'json', 'read a.txt'));

@@ -139,9 +139,30 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.match(r.err, /larger than 1048576 bytes/);
   });
 
-  it('§6.1.1 --attach sends the file as a context_files entry (file: URL, name, MIME type)', async () => {
-    const r = await rawpRun([...base(), '--attach', join(ws, 'a.txt'), '--output-format', 'stream-json', 'read a.txt'], { env });
-    const prompt = frames(r.out).find((f) => f.type === 'control.prompt.request') as FrameOf<'control.prompt.request'>;
-    assert.deepEqual(prompt.payload.context_files, [{ file_url: `file://${join(ws, 'a.txt')}`, file_name: 'a.txt', mime_type: 'text/plain', intent: 'context' }]);
+  it('§6.1.1 §4.5 --attach: a workspace file goes as a file: URL, one outside it through the run\'s file store; the agent gets both before its turn', async () => {
+    const outside = join(dir, 'notes.txt');
+    writeFileSync(outside, 'remember the milk\n');
+    const r = await rawpRun([...base(), '--attach', join(ws, 'a.txt'), '--attach', outside, '--output-format', 'stream-json', 'read a.txt'], { env });
+    assert.equal(r.code, 0, r.err);
+    const log = frames(r.out);
+    const prompt = log.find((f) => f.type === 'control.prompt.request') as FrameOf<'control.prompt.request'>;
+    const [inWs, stored] = prompt.payload.context_files ?? [];
+    assert.deepEqual(inWs, { file_url: `file://${join(ws, 'a.txt')}`, file_name: 'a.txt', mime_type: 'text/plain', intent: 'context' });
+    assert.match(stored.file_url, /^\/v1\/files\/[0-9a-f-]{36}$/);
+    assert.equal(stored.file_name, 'notes.txt');
+    assert.deepEqual(log.filter((f) => f.type === 'session.error'), [], 'no attachment was refused');
+    // The built-in agent shows what it was given: the stored copy's text reached it.
+    assert.ok(log.some((f) => f.type === 'agent.text.done' && (f.payload.full_text ?? '').includes('remember the milk')), 'the outside file reached the agent');
+  });
+
+  it('§6.1.1 --attach of a type the agent cannot take is refused before the turn (exit 1, no turn)', async () => {
+    const png = join(dir, 'pic.png');
+    writeFileSync(png, Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'));
+    const r = await rawpRun([...base(), '--attach', png, '--output-format', 'json', 'look'], { env });
+    assert.equal(r.code, 1);
+    const o = JSON.parse(r.out);
+    assert.equal(o.turn_id, null);
+    assert.match(o.errors[0].error_code, /^ATTACHMENT_/);
+    assert.match(r.err, /pic\.png/);
   });
 });
