@@ -22,6 +22,8 @@ export interface HostActions {
   enterSends(): boolean;
   /** Log `agent_id` in (decision 381); absent where no editor runs (tests). */
   login?(agent_id: string, via: 'terminal' | 'api_key'): Promise<void>;
+  /** The workspace folders, for workspace-relative paths in the view. */
+  workspaceRoots?(): string[];
 }
 
 export interface ChatControllerOptions {
@@ -317,7 +319,7 @@ export class ChatController {
   }
 
   postSettings(): void {
-    this.send(hostMessage('settings', { permission_rules: this.o.actions.permissionRules(), enter_sends: this.o.actions.enterSends() }));
+    this.send(hostMessage('settings', { permission_rules: this.o.actions.permissionRules(), enter_sends: this.o.actions.enterSends(), workspace_roots: this.o.actions.workspaceRoots?.() ?? [] }));
   }
 
   // ---- plumbing ----------------------------------------------------------------------------

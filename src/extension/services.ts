@@ -131,13 +131,14 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
       copyAttachUrl: async (session_id) => {
         const url = await sharing.share(session_id);
         await vscode.env.clipboard.writeText(url);
-        controller.notice('info', 'Session shared: the attach URL (with its token) is on the clipboard.');
+        controller.notice('info', vscode.l10n.t('Session shared: the attach URL (with its token) is on the clipboard.'));
       },
       writeClipboard: async (text) => vscode.env.clipboard.writeText(text),
       permissionRules: () => host.permissionRules(),
       revokeRule: (id) => host.revokePermissionRule(id),
       enterSends: settings.enterSends,
       login: (agentId, via): Promise<void> => loginAgent({ catalog, controller, secrets }, agentId, via),
+      workspaceRoots: () => roots(),
     },
   });
   // A rule granted through any agent (or revoked) shows in the settings list at once.

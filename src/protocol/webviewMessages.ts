@@ -90,6 +90,8 @@ export const HOST_TO_WEBVIEW = {
     permission_rules: z.array(PermissionRuleView),
     /** Send on Enter (true) or on Ctrl/Cmd+Enter (false). */
     enter_sends: z.boolean().optional(),
+    /** The workspace folders (absolute POSIX paths): the view names files inside them relatively. */
+    workspace_roots: z.array(z.string().max(4096)).max(64).optional(),
   }),
   /**
    * Answer to `file.resolve` (§4.5.1): a URL the view may load the file from (VS Code: a webview

@@ -137,7 +137,7 @@ export class ToolRunner {
     const output = outcome.output ?? null;
     const result: PayloadOf<'tool.invoke.result'> = { invocation_id, tool_name, status: outcome.status, output, output_type, duration_ms };
     if (outcome.truncated) result.truncated = true;
-    if (outcome.error_code) (result as Record<string, unknown>).error_code = outcome.error_code;
+    if (outcome.error_code) result.error_code = outcome.error_code;
     this.emit({ type: 'tool.invoke.result', payload: result });
     return { invocation_id, tool_name, status: outcome.status, output, output_type, duration_ms, ...(outcome.truncated ? { truncated: true } : {}), ...(outcome.error_code ? { error_code: outcome.error_code } : {}) };
   }

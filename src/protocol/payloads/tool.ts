@@ -29,6 +29,9 @@ export const ToolInvokeResult = z.looseObject({
   output_type: OutputType,
   duration_ms: NonNegNumber.optional(),
   truncated: z.boolean().optional(),
+  /** Our tools' error code of an error result (FS_NOT_OBSERVED, NONZERO_EXIT …); not in §5.3.1, so
+   *  optional and ignorable: our views turn it into a sentence (issue 15 Why 6). */
+  error_code: z.string().min(1).optional(),
 });
 
 /** §5.3.2: `sequence` counts from 0 per invocation, for reordering. */

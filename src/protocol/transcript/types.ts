@@ -87,6 +87,8 @@ export interface ToolResult {
   /** §7.8.1 synthesized locally ("Connection lost"); removed again by unfinalization. */
   synthetic: boolean;
   messageId: string;
+  /** The error code of an error result, when the tool gave one (shown as a sentence). */
+  errorCode?: string;
 }
 
 /** §5 one tool call: request, streamed output (ordered by `sequence`) and result. */

@@ -68,6 +68,8 @@ export class ChatStore {
   permissionRules: PermissionRuleView[] = [];
   /** Enter sends (true) or Ctrl/Cmd+Enter sends and Enter breaks the line (false): a host setting. */
   enterSends = true;
+  /** The host's workspace folders (VS Code; empty in the browser master). */
+  workspaceRoots: string[] = [];
   notices: Notice[] = [];
   connected = false;
   /** The peer's (agent side's) latest announced features. */
@@ -161,6 +163,7 @@ export class ChatStore {
       case 'settings':
         this.permissionRules = m.payload.permission_rules;
         this.enterSends = m.payload.enter_sends ?? true;
+        this.workspaceRoots = m.payload.workspace_roots ?? [];
         this.changed();
         return;
       case 'notice':

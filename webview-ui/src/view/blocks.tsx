@@ -20,6 +20,9 @@ import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { formatBytes, formatDuration, isSafeUrl } from '../format';
 import { renderMarkdown } from '../markdown';
 import { useStore, useStoreVersion } from '../state/useStore';
+import { t, type MessageId } from '../i18n';
+import { codeSentence, codeTooltip, hasSentence, idFor } from '../i18n/codes';
+import { workspaceRelative } from '../paths';
 import { InteractionCard, InteractionControls } from './interaction';
 import { AUTH_REQUIRED } from '../../../src/protocol/agentLogin';
 import { LoginCard } from './loginCard';
@@ -67,8 +70,8 @@ export const BlockView = memo(
 
 function SyntheticBadge({ show }: { show: boolean }) {
   return show ? (
-    <span class="badge synthetic" title="Closed locally when the connection was lost (§7.8.1)">
-      synthetic · connection lost
+    <span class="badge synthetic" title={t('block.syntheticTitle')}>
+      {t('block.synthetic')}
     </span>
   ) : null;
 }
@@ -80,7 +83,7 @@ function TextView({ block }: { block: TextBlock }) {
   return (
     <div class={`block text-block${block.done ? '' : ' streaming'}`} data-depth={block.depth}>
       {block.text.length > MAX_MARKDOWN ? <Clipped text={block.text} /> : <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(block.text) }} />}
-      {block.cancelled && <span class="badge">cancelled</span>}
+      {block.cancelled && <span class="badge">{t('block.cancelled')}</span>}
       <SyntheticBadge show={block.finalized} />
     </div>
   );
@@ -93,12 +96,12 @@ function PlanView({ block }: { block: TextBlock }) {
   return (
     <section class="block plan-block" aria-label="Plan">
       <div class="plan-title">
-        <span class="codicon codicon-checklist" aria-hidden="true" /> Plan
+        <span class="codicon codicon-checklist" aria-hidden="true" /> {t('block.plan')}
       </div>
       <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(block.text) }} />
       <SyntheticBadge show={block.finalized} />
       {approval && (
-        <div class={`plan-approval status-${approval.status}`} role="group" aria-label={`Approve the plan: ${approval.request.question_text}`} data-interaction={approval.interactionId}>
+        <div class={`plan-approval status-${approval.status}`} role="group" aria-label={t('block.approvePlanLabel', approval.request.question_text)} data-interaction={approval.interactionId}>
           <div class="question">{approval.request.question_text}</div>
           <InteractionControls block={approval} />
         </div>
@@ -112,8 +115,8 @@ function ThinkingView({ block }: { block: ThinkingBlock }) {
   return (
     <details class={`block thinking-block${block.redacted ? ' redacted' : ''}`} open={!block.done}>
       <summary>
-        <span class="codicon codicon-lightbulb" aria-hidden="true" /> {block.done ? 'Thought' : 'Thinking…'}
-        {block.redacted && <span class="badge">redacted</span>}
+        <span class="codicon codicon-lightbulb" aria-hidden="true" /> {block.done ? t('block.thought') : t('block.thinking')}
+        {block.redacted && <span class="badge">{t('block.redacted')}</span>}
         <SyntheticBadge show={block.finalized} />
       </summary>
       <div class="thinking-text">{block.text}</div>
@@ -135,6 +138,14 @@ const TOOL_ICONS: Record<string, string> = {
   TodoWrite: 'checklist',
   TodoRead: 'checklist',
   Task: 'hubot',
+};
+
+const TOOL_STATUS: Record<string, MessageId> = {
+  running: 'tool.status.running',
+  success: 'tool.status.success',
+  error: 'tool.status.error',
+  timeout: 'tool.status.timeout',
+  cancelled: 'tool.status.cancelled',
 };
 
 function inputSummary(input: Record<string, unknown>): string {
@@ -166,8 +177,8 @@ function StreamOutput({ tool }: { tool: ToolBlock }) {
   }
   shown.reverse();
   return (
-    <div class="stream-output" aria-label={`${tool.toolName} live output`}>
-      {hidden > 0 && <div class="clip-note">… {hidden.toLocaleString()} earlier characters not shown</div>}
+    <div class="stream-output" aria-label={t('tool.liveOutput', tool.toolName)}>
+      {hidden > 0 && <div class="clip-note">{t('tool.earlierHidden', hidden)}</div>}
       <pre class="output-text">
         {shown.map((c) => (
           <span key={c.sequence} class={`stream-${c.streamType}`}>
@@ -183,25 +194,36 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
   const store = useStore();
   const r = tool.result;
   const status = r ? r.status : 'running';
+  // Refused because the file was not read yet: nothing was written and the agent reads and retries,
+  // so it is a quiet note, not a red failure (decision 372).
+  const held = r?.status === 'error' && r.errorCode === 'FS_NOT_OBSERVED';
+  const tone = held ? 'held' : status;
+  const statusText = held ? t('tool.status.held') : t(TOOL_STATUS[status]);
+  const roots = store.workspaceRoots;
   const path = typeof tool.input.file_path === 'string' ? tool.input.file_path : typeof tool.input.path === 'string' ? tool.input.path : undefined;
   const openFile = (p: string, line?: number) => store.transport.send(webviewMessage('file.open', { path: p, ...(line ? { line } : {}) }));
-  const summary = inputSummary(tool.input);
+  const summary = workspaceRelative(inputSummary(tool.input), roots);
   // Issue 15 Why 7: the streamed output and the result are shown once between them.
   const shown = toolOutputPlan(tool);
   return (
-    <article class={`block tool-card status-${status}`} aria-label={`Tool ${tool.toolName}: ${status}`} data-output-type={r?.outputType ?? ''} data-invocation={tool.invocationId}>
+    <article class={`block tool-card status-${tone}`} aria-label={t('tool.label', tool.toolName, statusText)} data-output-type={r?.outputType ?? ''} data-invocation={tool.invocationId}>
       <header class="tool-head">
         <span class={`codicon codicon-${TOOL_ICONS[tool.toolName] ?? 'tools'}`} aria-hidden="true" />
         <span class="tool-name">{tool.toolName}</span>
         {summary && <span class="tool-summary" title={summary}>{summary}</span>}
-        <span class={`badge status status-${status}`}>
+        <span class={`badge status status-${tone}`} data-code={r?.errorCode ?? status} title={r?.errorCode ? codeTooltip(r.errorCode) : undefined}>
           {status === 'running' ? <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> : null}
-          {status}
+          {statusText}
         </span>
         {r?.durationMs !== undefined && <span class="muted duration">{formatDuration(r.durationMs)}</span>}
-        {r?.truncated && <span class="badge">truncated</span>}
+        {r?.truncated && <span class="badge">{t('tool.truncated')}</span>}
         <SyntheticBadge show={r?.synthetic === true} />
       </header>
+      {r?.status !== 'success' && r?.errorCode && hasSentence(r.errorCode) && (
+        <div class={`tool-error-sentence${held ? ' muted' : ''}`} title={codeTooltip(r.errorCode)} data-code={r.errorCode}>
+          {codeSentence(r.errorCode)}
+        </div>
+      )}
       {shown.stream && <StreamOutput tool={tool} />}
       {tool.subagent && <SubagentView run={tool.subagent} />}
       {r && shown.result && (
@@ -248,9 +270,9 @@ function BinaryRef({ tool }: { tool: ToolBlock }) {
 /** §5.2.1 / §13.4: calls of one parallel group side by side. */
 function ParallelView({ group }: { group: ParallelGroupBlock }) {
   return (
-    <div class="block parallel-group" role="group" aria-label={`${group.invocations.length} tool calls in parallel`}>
+    <div class="block parallel-group" role="group" aria-label={t('block.parallelLabel', group.invocations.length)}>
       <div class="parallel-label muted">
-        <span class="codicon codicon-split-horizontal" aria-hidden="true" /> {group.invocations.length} in parallel
+        <span class="codicon codicon-split-horizontal" aria-hidden="true" /> {t('block.parallel', group.invocations.length)}
       </div>
       <div class="parallel-items">
         {group.invocations.map((t) => (
@@ -265,12 +287,14 @@ function ParallelView({ group }: { group: ParallelGroupBlock }) {
 function SubagentView({ run }: { run: SubagentRun }) {
   const [open, setOpen] = useState(true);
   return (
-    <section class={`subagent depth-${Math.min(run.depth, 6)}`} aria-label={`Subagent ${run.agentType ?? ''} (depth ${run.depth})`}>
+    <section class={`subagent depth-${Math.min(run.depth, 6)}`} aria-label={t('block.subagentLabel', run.agentType ?? '', run.depth)}>
       <button type="button" class="subagent-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span class={`codicon codicon-chevron-${open ? 'down' : 'right'}`} aria-hidden="true" />
-        <span class="codicon codicon-hubot" aria-hidden="true" /> {run.agentType ?? 'subagent'}
+        <span class="codicon codicon-hubot" aria-hidden="true" /> {run.agentType ?? t('block.subagent')}
         {run.description && <span class="muted"> — {run.description}</span>}
-        <span class={`badge status-${run.status}`}>{run.status}</span>
+        <span class={`badge status-${run.status}`} data-code={run.status}>
+          {t(idFor('subagent.', run.status, 'subagent.running'))}
+        </span>
         {run.durationMs !== undefined && <span class="muted duration">{formatDuration(run.durationMs)}</span>}
         <SyntheticBadge show={run.synthetic} />
       </button>
@@ -289,15 +313,22 @@ function SubagentView({ run }: { run: SubagentRun }) {
 function ErrorView({ block }: { block: ErrorBlock }) {
   const e = block.error;
   const icon = e.severity === 'warning' ? 'warning' : 'error';
+  const known = hasSentence(e.code);
   return (
     <div class={`block error-block severity-${e.severity}`} role={e.severity === 'warning' ? 'status' : 'alert'}>
       <span class={`codicon codicon-${icon}`} aria-hidden="true" />
-      <span class="badge">{e.severity}</span>
-      <code class="error-code">{e.code}</code> <span>{e.message}</span>
-      {e.recoverable === false && <span class="badge">not recoverable</span>}
+      <span class="badge" data-code={e.severity}>
+        {t(idFor('severity.', e.severity, 'severity.error'))}
+      </span>
+      {/* Issue 15 Why 6: a sentence for the code; the code itself in the tooltip (and the logs). */}
+      <span class="error-sentence" title={codeTooltip(e.code)} data-code={e.code}>
+        {known ? codeSentence(e.code) : e.message || codeSentence(e.code)}
+      </span>
+      {known && e.message && <span class="muted error-message"> {e.message}</span>}
+      {e.recoverable === false && <span class="badge">{t('block.notRecoverable')}</span>}
       {e.details?.trace && (
         <details>
-          <summary>Trace</summary>
+          <summary>{t('block.trace')}</summary>
           <Clipped text={e.details.trace} />
         </details>
       )}
@@ -309,9 +340,9 @@ function CompactionView({ block }: { block: CompactionBlock }) {
   const c = block.compaction;
   return (
     <div class="block compaction-block" role="note">
-      <span class="codicon codicon-fold" aria-hidden="true" /> Context compacted ({c.trigger}): {c.previous_token_count.toLocaleString()} → {c.current_token_count.toLocaleString()} tokens
+      <span class="codicon codicon-fold" aria-hidden="true" /> {t('block.compacted', t(idFor('compaction.', c.trigger, 'compaction.manual')), c.previous_token_count, c.current_token_count)}
       <details>
-        <summary>Summary</summary>
+        <summary>{t('block.summary')}</summary>
         <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(c.summary) }} />
       </details>
     </div>
@@ -321,7 +352,7 @@ function CompactionView({ block }: { block: CompactionBlock }) {
 function FileTransferView({ block }: { block: FileTransferBlock }) {
   const f = block.transfer;
   return (
-    <div class="block file-transfer" role="group" aria-label={`File transfer ${f.file_name}`}>
+    <div class="block file-transfer" role="group" aria-label={t('block.fileTransfer', f.file_name)}>
       <span class={`codicon codicon-cloud-${f.direction === 'upload' ? 'upload' : 'download'}`} aria-hidden="true" />{' '}
       {isSafeUrl(f.file_url) ? (
         <a href={f.file_url} target="_blank" rel="noopener noreferrer">
@@ -343,7 +374,7 @@ function PromptView({ block }: { block: PromptBlock }) {
   const store = useStore();
   const decoded = decodePrompt(block.prompt.prompt_text, block.prompt.file_references);
   return (
-    <div class="block prompt-block" aria-label="Your prompt">
+    <div class="block prompt-block" aria-label={t('block.yourPrompt')}>
       <span class="codicon codicon-account" aria-hidden="true" />
       <div class="prompt-text">
         {decoded.segments.map((s, i) => {

@@ -10,6 +10,8 @@ import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { formatCountdown, showJson } from '../format';
 import type { ChatStore } from '../state/store';
 import { useStore } from '../state/useStore';
+import { t, type MessageId } from '../i18n';
+import { codeTooltip } from '../i18n/codes';
 
 type Option = NonNullable<PayloadOf<'agent.interaction.request'>['options']>[number];
 
@@ -39,9 +41,54 @@ function isReject(o: Option): boolean {
   return /^(reject|deny|no)$/i.test(o.value) || /^reject/i.test(o.label);
 }
 
+type Risk = NonNullable<Option['risk_level']>;
+const RISK: Record<Risk, [MessageId, MessageId]> = {
+  safe: ['risk.safe', 'risk.safe.why'],
+  moderate: ['risk.moderate', 'risk.moderate.why'],
+  dangerous: ['risk.dangerous', 'risk.dangerous.why'],
+};
+
+/** §4.3.1 risk in plain words; what the level means in the tooltip (decision 371). */
 function RiskBadge({ level }: { level?: Option['risk_level'] }) {
-  return level ? <span class={`badge risk risk-${level}`}>{level}</span> : null;
+  return level ? (
+    <span class={`badge risk risk-${level}`} title={t(RISK[level][1])} data-code={level}>
+      {t(RISK[level][0])}
+    </span>
+  ) : null;
 }
+
+/** Our permission broker's option values (src/session/permissions) in the reader's language; an
+ *  agent's own options keep the agent's labels. */
+const PERMISSION_LABELS: Record<string, MessageId> = {
+  allow_once: 'permission.allow_once',
+  allow_session: 'permission.allow_session',
+  allow_always: 'permission.allow_always',
+  reject: 'permission.reject',
+  reject_always: 'permission.reject_always',
+};
+
+export function optionLabel(block: InteractionBlock, o: Option): string {
+  const id = block.request.interaction_type === 'PERMISSION' ? PERMISSION_LABELS[o.value] : undefined;
+  return id ? t(id) : o.label;
+}
+
+/** The question as a person reads it: our broker's "Allow <tool> <target>?" in the reader's
+ *  language with the workspace-relative target; any other question as the agent wrote it. */
+export function questionText(block: InteractionBlock): string {
+  const req = block.request;
+  const m = /^(OUTSIDE THE WORKSPACE: )?Allow (\S+) (.+)\?$/s.exec(req.question_text);
+  if (req.interaction_type !== 'PERMISSION' || !m || m[2] !== req.context?.tool_name) return req.question_text;
+  const q = t('permission.question', m[2], m[3]);
+  return m[1] ? `${t('permission.outside')} ${q}` : q;
+}
+
+const KINDS: Record<InteractionBlock['request']['interaction_type'], MessageId> = {
+  PERMISSION: 'kind.PERMISSION',
+  YN: 'kind.YN',
+  SELECT: 'kind.SELECT',
+  MULTI_SELECT: 'kind.MULTI_SELECT',
+  TEXT_INPUT: 'kind.TEXT_INPUT',
+};
 
 function Countdown({ block }: { block: InteractionBlock }) {
   const store = useStore();
@@ -56,12 +103,13 @@ function Countdown({ block }: { block: InteractionBlock }) {
   }, [block.status, timeout]);
   if (timeout <= 0 || block.status !== 'pending') return null;
   const def = block.request.default_value;
-  const defLabel = def === undefined ? undefined : (block.request.options?.find((o) => o.value === def)?.label ?? def);
+  const defOption = def === undefined ? undefined : block.request.options?.find((o) => o.value === def);
+  const defLabel = def === undefined ? undefined : defOption ? optionLabel(block, defOption) : def;
   // §17.3.1: silence never grants a permission, whatever its default says.
-  const then = block.request.interaction_type === 'PERMISSION' ? 'then rejected' : defLabel !== undefined ? `then “${defLabel}”` : undefined;
+  const then = block.request.interaction_type === 'PERMISSION' ? t('interaction.thenRejected') : defLabel !== undefined ? t('interaction.thenDefault', defLabel) : undefined;
   return (
-    <div class="countdown" role="timer" aria-label="Time left to answer">
-      <span class="codicon codicon-clock" aria-hidden="true" /> {formatCountdown(Math.max(0, remaining))} left
+    <div class="countdown" role="timer" aria-label={t('interaction.timeLeft')}>
+      <span class="codicon codicon-clock" aria-hidden="true" /> {t('interaction.left', formatCountdown(Math.max(0, remaining)))}
       {then !== undefined && <span class="muted"> · {then}</span>}
     </div>
   );
@@ -70,45 +118,44 @@ function Countdown({ block }: { block: InteractionBlock }) {
 function defaultOptions(block: InteractionBlock): Option[] {
   const given = block.request.options ?? [];
   if (given.length > 0) return given;
-  if (block.request.interaction_type === 'YN') return [{ value: 'yes', label: 'Yes' }, { value: 'no', label: 'No' }];
+  if (block.request.interaction_type === 'YN') return [{ value: 'yes', label: t('interaction.yes') }, { value: 'no', label: t('interaction.no') }];
   return [];
 }
 
-const RETIRED: Record<NonNullable<InteractionBlock['retiredBy']>, string> = {
-  cancelled: 'Cancelled: the turn was stopped before an answer',
-  turn_ended: 'Closed: the turn ended without an answer',
-  not_open: 'No longer open: answered elsewhere or timed out',
+const RETIRED: Record<NonNullable<InteractionBlock['retiredBy']>, MessageId> = {
+  cancelled: 'interaction.retired.cancelled',
+  turn_ended: 'interaction.retired.turn_ended',
+  not_open: 'interaction.retired.not_open',
 };
 
 function AnswerSummary({ block, expired }: { block: InteractionBlock; expired: boolean }) {
   const options = defaultOptions(block);
   if (block.status === 'answered' && block.response) {
     const values = Array.isArray(block.response.selectedValue) ? block.response.selectedValue : [block.response.selectedValue];
-    const labels = values.map((v) => options.find((o) => o.value === v)?.label ?? v).join(', ');
+    const labels = values.map((v) => { const o = options.find((x) => x.value === v); return o ? optionLabel(block, o) : v; }).join(', ');
     return (
       <div class="answer" role="status">
-        <span class="codicon codicon-pass" aria-hidden="true" /> Answered: <strong>{labels}</strong>
+        <span class="codicon codicon-pass" aria-hidden="true" /> {t('interaction.answered')} <strong>{labels}</strong>
         {block.response.textInput && <span class="muted"> — “{block.response.textInput}”</span>}
       </div>
     );
   }
-  const rejected = block.request.interaction_type === 'PERMISSION' ? ', so it was rejected' : '';
   if (block.status === 'timed_out' || (block.status === 'pending' && expired))
     return (
       <div class="answer muted" role="status">
-        <span class="codicon codicon-clock" aria-hidden="true" /> No answer in time{rejected}
+        <span class="codicon codicon-clock" aria-hidden="true" /> {t(block.request.interaction_type === 'PERMISSION' ? 'interaction.noAnswerRejected' : 'interaction.noAnswer')}
       </div>
     );
   if (block.status === 'discarded' && block.retiredBy)
     return (
       <div class="answer muted" role="status">
-        <span class="codicon codicon-circle-slash" aria-hidden="true" /> {RETIRED[block.retiredBy]}
+        <span class="codicon codicon-circle-slash" aria-hidden="true" /> {t(RETIRED[block.retiredBy])}
       </div>
     );
   if (block.status === 'discarded')
     return (
       <div class="answer muted" role="status">
-        Dismissed {block.synthetic && <span class="badge synthetic">synthetic · connection lost</span>}
+        {t('interaction.dismissed')} {block.synthetic && <span class="badge synthetic" title={t('block.syntheticTitle')}>{t('block.synthetic')}</span>}
       </div>
     );
   return null;
@@ -133,7 +180,7 @@ function Choices({ block }: { block: InteractionBlock }) {
       >
         <textarea aria-label={req.question_text} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} rows={3} />
         <button type="submit" class="button">
-          Send answer
+          {t('interaction.sendAnswer')}
         </button>
       </form>
     );
@@ -163,15 +210,15 @@ function Choices({ block }: { block: InteractionBlock }) {
                   setSelected(multi ? (on ? [...selected, o.value] : selected.filter((v) => v !== o.value)) : [o.value]);
                 }}
               />
-              <span>{o.label}</span>
+              <span>{optionLabel(block, o)}</span>
               <RiskBadge level={o.risk_level} />
-              {o.value === req.default_value && <span class="badge">default</span>}
+              {o.value === req.default_value && <span class="badge">{t('interaction.default')}</span>}
               {o.description && <span class="muted option-description">{o.description}</span>}
             </label>
           ))}
         </fieldset>
         <button type="submit" class="button" disabled={selected.length === 0}>
-          {multi ? `Submit ${selected.length} selected` : 'Submit'}
+          {multi ? t('interaction.submitN', selected.length) : t('interaction.submit')}
         </button>
       </form>
     );
@@ -190,17 +237,17 @@ function Choices({ block }: { block: InteractionBlock }) {
           title={o.description}
           onClick={() => answerInteraction(store, block, o.value, reasonable && isReject(o) ? message.trim() : undefined)}
         >
-          {o.label}
+          {optionLabel(block, o)}
           <RiskBadge level={o.risk_level} />
-          {o.value === req.default_value && <span class="badge">default</span>}
+          {o.value === req.default_value && <span class="badge">{t('interaction.default')}</span>}
         </button>
       ))}
       {reasonable && (
         <input
           type="text"
           class="reject-reason"
-          aria-label="Reason if you reject (optional, sent to the agent)"
-          placeholder="Reason if you reject (optional)"
+          aria-label={t('interaction.reasonLabel')}
+          placeholder={t('interaction.reasonPlaceholder')}
           value={message}
           onInput={(e) => setMessage((e.target as HTMLInputElement).value)}
           onKeyDown={(e) => {
@@ -243,19 +290,23 @@ export function InteractionCard({ block }: { block: InteractionBlock }) {
   const ctx = req.context;
   const maxRisk = (req.options ?? []).map((o) => o.risk_level).find((r) => r === 'dangerous') ?? (req.options ?? []).map((o) => o.risk_level).find((r) => r === 'moderate');
   return (
-    <section ref={card} tabIndex={live ? 0 : -1} class={`block interaction status-${live ? 'pending' : block.status === 'pending' ? 'expired' : block.status} type-${req.interaction_type}`} role="group" aria-label={`${req.interaction_type === 'PERMISSION' ? 'Permission request' : 'Question'}: ${req.question_text}`}>
+    <section ref={card} tabIndex={live ? 0 : -1} class={`block interaction status-${live ? 'pending' : block.status === 'pending' ? 'expired' : block.status} type-${req.interaction_type}`} role="group" aria-label={t(req.interaction_type === 'PERMISSION' ? 'interaction.permissionLabel' : 'interaction.questionLabel', questionText(block))}>
       <div class="interaction-head">
         <span class={`codicon codicon-${req.interaction_type === 'PERMISSION' ? 'shield' : 'question'}`} aria-hidden="true" />
-        <span class="badge">{req.interaction_type}</span>
+        <span class="badge kind" title={codeTooltip(req.interaction_type)} data-code={req.interaction_type}>
+          {t(KINDS[req.interaction_type])}
+        </span>
         <RiskBadge level={maxRisk} />
-        <span class="question">{req.question_text}</span>
+        <span class="question" title={req.question_text}>
+          {questionText(block)}
+        </span>
       </div>
       {ctx && (ctx.tool_name || ctx.affected_paths?.length) && (
         <div class="interaction-context muted">
           {ctx.tool_name && <code>{ctx.tool_name}</code>} {ctx.affected_paths?.join(', ')}
           {ctx.tool_input && (
             <details>
-              <summary>Input</summary>
+              <summary>{t('interaction.input')}</summary>
               <pre class="output-text">{showJson(ctx.tool_input)}</pre>
             </details>
           )}
