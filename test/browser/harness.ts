@@ -37,7 +37,7 @@ export interface Harness {
   server: Server;
   routes: RouteHandler[];
   browser: Browser;
-  open(options?: { colorScheme?: 'light' | 'dark'; width?: number; height?: number }, path?: string): Promise<Page>;
+  open(options?: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; locale?: string }, path?: string): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -77,7 +77,8 @@ export async function startHarness(options: { minify?: boolean } = {}): Promise<
     routes,
     browser,
     async open(options = {}, path = url) {
-      const context = await browser.newContext({ colorScheme: options.colorScheme ?? 'light', viewport: { width: options.width ?? 520, height: options.height ?? 900 } });
+      // The browser's language is the view's (decision 370): English unless a test asks for another.
+      const context = await browser.newContext({ locale: options.locale ?? 'en-US', colorScheme: options.colorScheme ?? 'light', viewport: { width: options.width ?? 520, height: options.height ?? 900 } });
       contexts.push(context);
       const page = await context.newPage();
       const errors: string[] = [];

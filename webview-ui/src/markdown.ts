@@ -2,6 +2,7 @@
 // links only to http(s) and mailto (javascript:, data:, vscode: … stay plain text), and fenced code
 // blocks wrapped with a copy button (the click is handled by delegation, no inline handlers).
 import MarkdownIt from 'markdown-it';
+import { t } from './i18n';
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 
@@ -23,7 +24,7 @@ md.renderer.rules.fence = (tokens, idx) => {
   const label = lang ? `<span class="code-lang">${md.utils.escapeHtml(lang)}</span>` : '';
   // The language and the copy button sit in a row of their own above the code, so they never
   // cover its first line (issue 15 Why 8).
-  return `<div class="code-block"><div class="code-head">${label}<button type="button" class="copy-code" data-action="copy-code" aria-label="Copy code"><span class="codicon codicon-copy" aria-hidden="true"></span></button></div><pre><code>${code}</code></pre></div>`;
+  return `<div class="code-block"><div class="code-head">${label}<button type="button" class="copy-code" data-action="copy-code" aria-label="${md.utils.escapeHtml(t('app.copyCode'))}"><span class="codicon codicon-copy" aria-hidden="true"></span></button></div><pre><code>${code}</code></pre></div>`;
 };
 
 /** Markdown → HTML that is safe to set as innerHTML. */

@@ -38,7 +38,7 @@ describe('webview live regions: what is announced (issue 15 "Accessible", decisi
     assert.equal(ask[0].politeness, 'assertive');
     assert.match(ask[0].text, /^Permission needed: Allow Write notes\.md\?/);
     const end = a.next(apply(t, [b.make('session.turn.end', { turn_id: TURN, stop_reason: 'cancelled' }, T)]));
-    assert.deepEqual(end, [{ politeness: 'polite', text: 'The agent stopped: cancelled.' }]);
+    assert.deepEqual(end, [{ politeness: 'polite', text: 'Turn ended: Stopped by you.' }]);
   });
 
   it('§7.1 history is not read out on attach, except a question still pending; a new session starts afresh', () => {

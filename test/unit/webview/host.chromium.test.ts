@@ -109,7 +109,7 @@ describe('webview in Chromium: host messages and the WebSocket transport', funct
       assert.deepEqual(await page.locator('#session-select option').allInnerTexts(), ['Shared one · shared']);
       connections[0].socket.terminate();
       await page.locator('.tool-card .badge.synthetic').waitFor();
-      assert.match(await page.locator('.tool-card').innerText(), /cancelled/);
+      assert.match(await page.locator('.tool-card').innerText(), /Cancelled/);
       await page.locator('.tool-card', { hasText: 'made it' }).waitFor({ timeout: 10_000 });
       assert.equal(connections.length, 2);
       assert.equal(connections[1].url, `/v1/sessions/${SESSION}/stream?last_message_id=${encodeURIComponent(first[first.length - 1].message_id)}`);

@@ -9,8 +9,9 @@ import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 const T = { turn_id: TURN };
 
 /** How many times `needle` occurs in the visible text of the page. */
+/** How often a text is rendered on screen (the screen reader's live regions repeat it once, unseen). */
 async function occurrences(page: Page, needle: string): Promise<number> {
-  const text = await page.locator('main.chat').innerText();
+  const text = (await page.locator('main.chat > :not(.live-regions)').allInnerTexts()).join('\n');
   return text.split(needle).length - 1;
 }
 

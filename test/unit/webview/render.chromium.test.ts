@@ -55,7 +55,7 @@ describe('webview in Chromium: rendering', function () {
 
   it('§10.2 nests a subagent run under the Task call that started it', async () => {
     const sub = outputs.locator('.tool-card[data-invocation="inv-task"] .subagent');
-    assert.match(await sub.innerText(), /explorer[\s\S]*completed[\s\S]*Searching for callers of check\(\)/);
+    assert.match(await sub.innerText(), /explorer[\s\S]*Done[\s\S]*Searching for callers of check\(\)/);
     // Its frames do not also appear at the top level.
     assert.equal(await outputs.locator('.row > .text-block', { hasText: 'Searching for callers' }).count(), 0);
   });
@@ -66,7 +66,7 @@ describe('webview in Chromium: rendering', function () {
     const thinking = outputs.locator('.thinking-block');
     await thinking.locator('summary').click();
     assert.match(await thinking.innerText(), /Let me look at the token check\.\s*\[redacted thinking\]/);
-    assert.match(await thinking.locator('summary').innerText(), /redacted/);
+    assert.match(await thinking.locator('summary').innerText(), /hidden/);
   });
 
   it('markdown: a <script>, an onerror attribute and a javascript: link in agent text stay inert text', async () => {
@@ -104,8 +104,13 @@ describe('webview in Chromium: rendering', function () {
     const meter = outputs.locator('[role=meter]');
     assert.equal(await meter.getAttribute('aria-valuenow'), '75');
     assert.match(await outputs.locator('.usage').innerText(), /1\.2k in · 340 out/);
-    assert.match(await outputs.locator('.agent-state').innerText(), /idle/);
-    assert.match(await outputs.locator('.error-block.severity-warning').innerText(), /RATE_LIMITED\s+Slow down a little/);
+    assert.match(await outputs.locator('.agent-state').innerText(), /Ready/);
+    assert.equal(await outputs.locator('.agent-state').getAttribute('data-code'), 'idle');
+    // Issue 15 Why 6: the code's sentence is shown, the code only in the tooltip.
+    const warning = outputs.locator('.error-block.severity-warning');
+    assert.match(await warning.innerText(), /Warning\s+The model service is busy; try again shortly\.\s+Slow down a little/);
+    assert.doesNotMatch(await warning.innerText(), /RATE_LIMITED/);
+    assert.equal(await warning.locator('.error-sentence').getAttribute('title'), 'Code: RATE_LIMITED');
     assert.match(await outputs.locator('.turn-end').innerText(), /Done · 11 tool calls/);
     assert.match(await outputs.locator('.turn-separator').first().innerText(), /Turn 1/);
   });
@@ -130,7 +135,7 @@ describe('webview in Chromium: rendering', function () {
     const out = page.locator('.stream-output');
     assert.equal(await out.locator('pre').innerText(), 'A\nB\nC\n');
     assert.equal(await out.locator('.stream-stderr').innerText(), 'C\n');
-    assert.match(await page.locator('.tool-card .badge.status').innerText(), /running/);
+    assert.match(await page.locator('.tool-card .badge.status').innerText(), /Running/);
     await feed(page, SESSION, [b.make('tool.invoke.stream', { invocation_id: 'run', tool_name: 'Bash', stream_type: 'stdout', chunk: big, sequence: 3 }, T)]);
     assert.match(await out.locator('.clip-note').innerText(), /5,006 earlier characters not shown/);
     assert.ok((await out.locator('pre').innerText()).endsWith('xxx'));
@@ -152,9 +157,9 @@ describe('webview in Chromium: rendering', function () {
     );
     await page.evaluate((s) => (window as unknown as { rawpFake: { host(m: unknown): void } }).rawpFake.host({ kind: 'session.disconnected', payload: { session_id: s, reason: 'connection_closed' } }), SESSION);
     await settle(page);
-    assert.match(await page.locator('.tool-card').innerText(), /cancelled[\s\S]*synthetic · connection lost[\s\S]*Connection lost/);
-    assert.match(await page.locator('.turn-end').innerText(), /Disconnected[\s\S]*synthetic/);
-    assert.match(await page.locator('.status-bar').innerText(), /disconnected/);
+    assert.match(await page.locator('.tool-card').innerText(), /Cancelled[\s\S]*connection lost[\s\S]*Connection lost/);
+    assert.match(await page.locator('.turn-end').innerText(), /Disconnected before the turn ended[\s\S]*connection lost/);
+    assert.match(await page.locator('.status-bar').innerText(), /Disconnected/);
   });
 
   it('§7.1.1-1 tells the user when a reattach history was truncated', async () => {
@@ -248,10 +253,10 @@ describe('webview in Chromium: rendering', function () {
       }
       const perm = page.locator('.interaction.type-PERMISSION');
       assert.deepEqual(await perm.locator('.interaction-buttons > button').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.value)), ['allow_once', 'allow_session', 'allow_always', 'reject']);
-      assert.match(await perm.locator('button[data-value="reject"]').innerText(), /Reject\s*safe\s*default/);
+      assert.match(await perm.locator('button[data-value="reject"]').innerText(), /Reject\s*Low risk\s*default/);
       assert.match(await perm.locator('[role=timer]').innerText(), /then rejected/);
       assert.match(await page.locator('.plan-approval [role=timer]').innerText(), /then “Reject”/);
-      assert.match(await page.locator('.interaction.type-SELECT label', { hasText: 'dev' }).innerText(), /dangerous/);
+      assert.match(await page.locator('.interaction.type-SELECT label', { hasText: 'dev' }).innerText(), /High risk/);
       assert.equal(await page.locator('.interaction.type-TEXT_INPUT textarea').inputValue(), 'fix: token check');
       await page.screenshot({ path: join(RESULTS_DIR, 'webview-interactions.png'), fullPage: true });
     });

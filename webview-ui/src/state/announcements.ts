@@ -6,6 +6,8 @@
 // - a turn's end, politely, with its stop reason.
 // A session's history (everything present at its first non-empty state) is not announced, except a
 // question still waiting for an answer.
+import { t } from '../i18n';
+import { idFor } from '../i18n/codes';
 import type { Block, InteractionBlock, Transcript, Turn } from '../../../src/protocol/transcript';
 
 export interface Announcement {
@@ -18,12 +20,16 @@ export const MAX_SPOKEN_CHARS = 300;
 
 /** The strings read out (one place, for the localisation layer). */
 export const SPOKEN = {
-  answer: (text: string) => `Agent: ${text}`,
-  more: '… (continued in the conversation)',
-  permission: (question: string) => `Permission needed: ${question}. Its Allow and Reject buttons are in the conversation.`,
-  question: (question: string) => `The agent asks: ${question}`,
-  turnDone: 'The agent finished.',
-  turnStopped: (reason: string) => `The agent stopped: ${reason.replace(/_/g, ' ')}.`,
+  answer: (text: string) => t('spoken.answer', text),
+  get more() {
+    return t('spoken.more');
+  },
+  permission: (question: string) => t('spoken.permission', question),
+  question: (question: string) => t('spoken.question', question),
+  get turnDone() {
+    return t('spoken.turnDone');
+  },
+  turnStopped: (reason: string) => t('spoken.turnStopped', t(idFor('stop.', reason, 'stop.unknown'))),
 };
 
 function spokenText(text: string): string {

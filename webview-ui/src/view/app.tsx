@@ -2,6 +2,7 @@
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import type { ChatStore } from '../state/store';
 import { StoreContext } from '../state/useStore';
+import { t } from '../i18n';
 import { Banners, TodoPanel } from './banners';
 import { Composer } from './composer';
 import { LiveRegions } from './liveRegions';
@@ -16,11 +17,11 @@ export function App({ store }: { store: ChatStore }) {
     const code = button.closest('.code-block')?.querySelector('code')?.textContent ?? '';
     store.transport.send(webviewMessage('clipboard.write', { text: code }));
     button.classList.add('copied');
-    button.setAttribute('aria-label', 'Copied');
+    button.setAttribute('aria-label', t('app.copied'));
   };
   return (
     <StoreContext.Provider value={store}>
-      <main class="chat" aria-label="RAWP chat" onClick={onClick}>
+      <main class="chat" aria-label={t('app.label')} onClick={onClick}>
         <SessionBar />
         <Banners />
         <TranscriptView />

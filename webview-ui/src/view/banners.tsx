@@ -2,6 +2,8 @@
 // session's end, host notices; and the task list (§8) above the composer.
 import { useState } from 'preact/hooks';
 import { useStoreVersion } from '../state/useStore';
+import { t as tr } from '../i18n';
+import { idFor } from '../i18n/codes';
 import { TodoChecklist } from './outputs';
 
 export function Banners() {
@@ -11,18 +13,18 @@ export function Banners() {
     <div class="banners">
       {t.historyTruncated && (
         <div class="banner warning" role="alert">
-          <span class="codicon codicon-warning" aria-hidden="true" /> {t.historyTruncated.message} The conversation below may be incomplete.
+          <span class="codicon codicon-warning" aria-hidden="true" /> {t.historyTruncated.message} {tr('banner.truncated')}
         </div>
       )}
       {t.deleted && (
         <div class="banner info" role="status">
-          <span class="codicon codicon-trash" aria-hidden="true" /> This session was ended ({t.deleted.reason.replace('_', ' ')}).
+          <span class="codicon codicon-trash" aria-hidden="true" /> {tr('banner.deleted', tr(idFor('deleted.', t.deleted.reason, 'deleted.error')))}
         </div>
       )}
       {store.notices.map((n) => (
         <div key={n.id} class={`banner ${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
           <span>{n.message}</span>
-          <button type="button" class="icon-button" aria-label="Dismiss" onClick={() => store.dismissNotice(n.id)}>
+          <button type="button" class="icon-button" aria-label={tr('banner.dismiss')} onClick={() => store.dismissNotice(n.id)}>
             <span class="codicon codicon-close" aria-hidden="true" />
           </button>
         </div>
@@ -38,11 +40,11 @@ export function TodoPanel() {
   if (!todos || todos.items.length === 0) return null;
   const done = todos.items.filter((i) => i.status === 'completed').length;
   return (
-    <section class="todo-panel" aria-label="Tasks">
+    <section class="todo-panel" aria-label={tr('tasks.label')}>
       <button type="button" class="todo-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span class={`codicon codicon-chevron-${open ? 'down' : 'right'}`} aria-hidden="true" /> Tasks {done}/{todos.items.length}
+        <span class={`codicon codicon-chevron-${open ? 'down' : 'right'}`} aria-hidden="true" /> {tr('tasks.toggle', done, todos.items.length)}
       </button>
-      {open && <TodoChecklist items={todos.items} label="Task list" />}
+      {open && <TodoChecklist items={todos.items} label={tr('tasks.list')} />}
     </section>
   );
 }

@@ -94,7 +94,7 @@ function TextView({ block }: { block: TextBlock }) {
 function PlanView({ block }: { block: TextBlock }) {
   const approval = block.approval;
   return (
-    <section class="block plan-block" aria-label="Plan">
+    <section class="block plan-block" aria-label={t('block.plan')}>
       <div class="plan-title">
         <span class="codicon codicon-checklist" aria-hidden="true" /> {t('block.plan')}
       </div>

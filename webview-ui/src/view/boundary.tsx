@@ -4,6 +4,7 @@ import { Component, type ComponentChildren } from 'preact';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import type { ChatStore } from '../state/store';
 import { StoreContext } from '../state/useStore';
+import { t } from '../i18n';
 
 interface Props {
   label: string;
@@ -23,7 +24,7 @@ export class RowBoundary extends Component<Props, { failed?: string }> {
     if (this.state.failed !== undefined) {
       return (
         <div class="block error-block severity-warning" role="status">
-          <span class="codicon codicon-warning" aria-hidden="true" /> This item could not be shown ({this.state.failed}).
+          <span class="codicon codicon-warning" aria-hidden="true" /> {t('boundary.failed', this.state.failed)}
         </div>
       );
     }

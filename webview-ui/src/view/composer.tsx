@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { encodePrompt, type PromptPart } from '../../../src/protocol/fileReference';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { useStoreVersion } from '../state/useStore';
+import { t } from '../i18n';
 import type { ChatStore } from '../state/store';
 import { atQuery, caretAtStart, insertChip, readParts, writeParts } from './editor';
 
@@ -58,12 +59,12 @@ export function Composer() {
   const recall = useRef<PromptPart[][]>(loadRecall(store));
   const recallAt = useRef(-1);
   const timer = useRef<ReturnType<typeof setTimeout>>();
-  const t = store.transcript;
+  const tx = store.transcript;
   const turnOpen = store.openTurnId() !== undefined;
   const canSearch = store.may('control.file.search');
 
   const files: Candidate[] = picker?.kind === 'file' && store.candidates ? store.candidates.candidates : [];
-  const commands = picker?.kind === 'command' ? matchingCommands(t.commands, picker.query) : [];
+  const commands = picker?.kind === 'command' ? matchingCommands(tx.commands, picker.query) : [];
   const items = picker?.kind === 'file' ? files.length : commands.length;
 
   useEffect(() => setActive(0), [picker?.kind, picker?.query, store.candidates?.queryId]);
@@ -103,7 +104,7 @@ export function Composer() {
     if (picker?.kind === 'file') closePicker();
     const text = root.textContent ?? '';
     const slash = /^\/(\S*)$/.exec(text);
-    if (slash && (t.commands?.length ?? 0) > 0) setPicker({ kind: 'command', query: slash[1] });
+    if (slash && (tx.commands?.length ?? 0) > 0) setPicker({ kind: 'command', query: slash[1] });
     else if (picker?.kind === 'command') setPicker(undefined);
   };
 
@@ -223,8 +224,8 @@ export function Composer() {
   return (
     <div class="composer">
       {picker && (
-        <div class="picker" id={listId} role="listbox" aria-label={picker.kind === 'file' ? 'Files' : 'Commands'}>
-          {picker.kind === 'file' && files.length === 0 && <div class="picker-empty muted">{store.candidates ? 'No matching files' : 'Searching…'}</div>}
+        <div class="picker" id={listId} role="listbox" aria-label={picker.kind === 'file' ? t('composer.files') : t('composer.commands')}>
+          {picker.kind === 'file' && files.length === 0 && <div class="picker-empty muted">{store.candidates ? t('composer.noFiles') : t('composer.searching')}</div>}
           {picker.kind === 'file' &&
             files.map((c, i) => (
               <PickerOption key={c.path} id={`${listId}-${i}`} active={i === active} onChoose={() => choose(i)}>
@@ -234,7 +235,7 @@ export function Composer() {
                 </span>
               </PickerOption>
             ))}
-          {picker.kind === 'file' && store.candidates?.truncated && <div class="picker-empty muted">More files match: keep typing</div>}
+          {picker.kind === 'file' && store.candidates?.truncated && <div class="picker-empty muted">{t('composer.moreFiles')}</div>}
           {picker.kind === 'command' &&
             commands.map((c, i) => (
               <PickerOption key={c.name} id={`${listId}-${i}`} active={i === active} onChoose={() => choose(i)}>
@@ -243,7 +244,7 @@ export function Composer() {
                 <span class="command-description muted">{c.description}</span>
               </PickerOption>
             ))}
-          {picker.kind === 'command' && commands.length === 0 && <div class="picker-empty muted">No matching command</div>}
+          {picker.kind === 'command' && commands.length === 0 && <div class="picker-empty muted">{t('composer.noCommand')}</div>}
         </div>
       )}
       <div class="composer-box">
@@ -253,22 +254,22 @@ export function Composer() {
           contentEditable
           role="textbox"
           aria-multiline="true"
-          aria-label="Message the agent"
+          aria-label={t('composer.label')}
           aria-autocomplete="list"
           aria-controls={picker ? listId : undefined}
           aria-activedescendant={activeId}
-          data-placeholder={canSearch ? 'Ask the agent… (@ for files, / for commands)' : 'Ask the agent… (/ for commands)'}
+          data-placeholder={canSearch ? t('composer.placeholder') : t('composer.placeholderNoFiles')}
           onInput={onInput}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />
         <div class="composer-actions">
           {turnOpen ? (
-            <button type="button" class="button secondary" onClick={cancelTurn} aria-label="Stop the running turn (Esc)">
-              <span class="codicon codicon-debug-stop" aria-hidden="true" /> Stop
+            <button type="button" class="button secondary" onClick={cancelTurn} aria-label={t('composer.stopLabel')}>
+              <span class="codicon codicon-debug-stop" aria-hidden="true" /> {t('composer.stop')}
             </button>
           ) : null}
-          <button type="button" class="button" onClick={send} disabled={empty || store.sessionId === undefined} aria-label="Send (Enter)">
+          <button type="button" class="button" onClick={send} disabled={empty || store.sessionId === undefined} aria-label={store.enterSends ? t('composer.send') : t('composer.sendCtrl')}>
             <span class="codicon codicon-send" aria-hidden="true" />
           </button>
         </div>

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatTokens } from '../format';
 import { useStoreVersion } from '../state/useStore';
 import { t } from '../i18n';
+import { idFor } from '../i18n/codes';
 
 const MODES: AgentModeName[] = ['default', 'plan', 'review'];
 
@@ -210,28 +211,30 @@ function ModePicker() {
     </div>
   );
 }
+
 export function StatusBar() {
   const store = useStoreVersion();
-  const t = store.transcript;
-  const state = t.agentState;
-  const u = t.usage.latest;
-  const c = t.usage.cumulative;
+  const tx = store.transcript;
+  const state = tx.agentState;
+  const u = tx.usage.latest;
+  const c = tx.usage.cumulative;
   const ctx = u?.context_window;
+  const stateWords = state ? t(idFor('state.', state.current, 'state.other')) : t(store.connected ? 'status.connecting' : 'status.notConnected');
   const utilization = ctx?.utilization ?? (ctx?.capacity && ctx.used !== undefined ? ctx.used / ctx.capacity : undefined);
   return (
     <div class="status-bar">
-      <span class={`agent-state state-${state?.current ?? 'unknown'}`} role="status" aria-live="polite" aria-label={`Agent ${state?.current ?? 'not connected'}`}>
+      <span class={`agent-state state-${state?.current ?? 'unknown'}`} role="status" aria-live="polite" aria-label={t('status.agentLabel', stateWords)} data-code={state?.current ?? ''}>
         <span class={`codicon codicon-${state?.current === 'idle' ? 'circle-outline' : state?.current === 'error' ? 'error' : 'loading codicon-modifier-spin'}`} aria-hidden="true" />
-        {state?.current ?? (store.connected ? 'connecting' : 'not connected')}
-        {state?.synthetic && <span class="badge synthetic">synthetic</span>}
+        {stateWords}
+        {state?.synthetic && <span class="badge synthetic" title={t('block.syntheticTitle')}>{t('block.synthetic')}</span>}
       </span>
-      {!store.connected && store.sessionId && <span class="badge warning">disconnected</span>}
+      {!store.connected && store.sessionId && <span class="badge warning">{t('status.disconnected')}</span>}
       {u && (
-        <span class="usage" aria-label="Usage">
-          <span title="Tokens in / out this session">
-            <span class="codicon codicon-symbol-numeric" aria-hidden="true" /> {formatTokens(c.input_tokens)} in · {formatTokens(c.output_tokens)} out
+        <span class="usage" aria-label={t('status.usage')}>
+          <span title={t('status.tokens')}>
+            <span class="codicon codicon-symbol-numeric" aria-hidden="true" /> {t('status.tokensInOut', formatTokens(c.input_tokens), formatTokens(c.output_tokens))}
           </span>
-          <span title={`Cost (${u.cost_usage.unit})`}>
+          <span title={t('status.cost', u.cost_usage.unit)}>
             {u.cost_usage.unit === 'USD' ? '$' : ''}
             {u.cost_usage.used.toFixed(u.cost_usage.unit === 'USD' ? 4 : 0)}
             {u.cost_usage.unit === 'USD' ? '' : ` ${u.cost_usage.unit}`}
@@ -242,11 +245,11 @@ export function StatusBar() {
               <span
                 class="meter"
                 role="meter"
-                aria-label="Context window used"
+                aria-label={t('status.context')}
                 aria-valuemin={0}
                 aria-valuemax={100}
                 aria-valuenow={Math.round(utilization * 100)}
-                title={ctx?.capacity ? `${formatTokens(ctx.used ?? 0)} of ${formatTokens(ctx.capacity)} tokens` : undefined}
+                title={ctx?.capacity ? t('status.contextOf', formatTokens(ctx.used ?? 0), formatTokens(ctx.capacity)) : undefined}
               >
                 <span class={`meter-fill${utilization > 0.9 ? ' high' : utilization > 0.7 ? ' mid' : ''}`} style={{ width: `${Math.min(100, utilization * 100)}%` }} />
               </span>
@@ -255,16 +258,16 @@ export function StatusBar() {
           )}
         </span>
       )}
-      {(t.errorCounts.fatal > 0 || t.errorCounts.error > 0 || t.errorCounts.warning > 0) && (
-        <span class="error-counts" aria-label="Errors">
-          {t.errorCounts.fatal + t.errorCounts.error > 0 && (
+      {(tx.errorCounts.fatal > 0 || tx.errorCounts.error > 0 || tx.errorCounts.warning > 0) && (
+        <span class="error-counts" aria-label={t('status.errors')}>
+          {tx.errorCounts.fatal + tx.errorCounts.error > 0 && (
             <span class="badge severity-error">
-              <span class="codicon codicon-error" aria-hidden="true" /> {t.errorCounts.fatal + t.errorCounts.error}
+              <span class="codicon codicon-error" aria-hidden="true" /> {tx.errorCounts.fatal + tx.errorCounts.error}
             </span>
           )}
-          {t.errorCounts.warning > 0 && (
+          {tx.errorCounts.warning > 0 && (
             <span class="badge severity-warning">
-              <span class="codicon codicon-warning" aria-hidden="true" /> {t.errorCounts.warning}
+              <span class="codicon codicon-warning" aria-hidden="true" /> {tx.errorCounts.warning}
             </span>
           )}
         </span>

@@ -6,6 +6,8 @@ import { extractTodos } from '../../../src/protocol/transcript';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { formatBytes, isSafeUrl, showJson, tail } from '../format';
 import { renderMarkdown } from '../markdown';
+import { t as tr } from '../i18n';
+import { idFor } from '../i18n/codes';
 
 export const MAX_TEXT = 20_000;
 const MAX_LINES = 2_000;
@@ -20,7 +22,7 @@ export function Clipped({ text, className }: { text: string; className?: string 
   const t = tail(text, MAX_TEXT);
   return (
     <div class={className}>
-      {t.hidden > 0 && <div class="clip-note">… {t.hidden.toLocaleString()} earlier characters not shown</div>}
+      {t.hidden > 0 && <div class="clip-note">{tr('output.clipped', t.hidden)}</div>}
       <pre class="output-text">{t.text}</pre>
     </div>
   );
@@ -28,13 +30,13 @@ export function Clipped({ text, className }: { text: string; className?: string 
 
 export function TextOutput({ output }: { output: unknown }) {
   const text = asText(output);
-  return text.length === 0 ? <div class="muted">(no output)</div> : <Clipped text={text} />;
+  return text.length === 0 ? <div class="muted">{tr('output.none')}</div> : <Clipped text={text} />;
 }
 
 export function EmptyOutput() {
   return (
     <div class="muted empty-output">
-      <span class="codicon codicon-check" aria-hidden="true" /> Done — no output
+      <span class="codicon codicon-check" aria-hidden="true" /> {tr('output.doneNoOutput')}
     </div>
   );
 }
@@ -45,10 +47,10 @@ export function TodoChecklist({ items, label }: { items: TodoItem[]; label: stri
     <ul class="todo-list" aria-label={label}>
       {items.map((item) => (
         <li key={item.id} class={`todo todo-${item.status}`}>
-          <input type="checkbox" checked={item.status === 'completed'} disabled aria-label={`${item.content} (${item.status.replace('_', ' ')})`} />
+          <input type="checkbox" checked={item.status === 'completed'} disabled aria-label={tr('output.todoItem', item.content, tr(idFor('todo.', item.status, 'todo.pending')))} />
           <span class="todo-content">{item.content}</span>
-          {item.status === 'in_progress' && <span class="badge">in progress</span>}
-          {item.status === 'cancelled' && <span class="badge">cancelled</span>}
+          {item.status === 'in_progress' && <span class="badge">{tr('output.inProgress')}</span>}
+          {item.status === 'cancelled' && <span class="badge">{tr('output.cancelled')}</span>}
           {item.priority && <span class={`badge priority-${item.priority}`}>{item.priority}</span>}
         </li>
       ))}
@@ -58,7 +60,7 @@ export function TodoChecklist({ items, label }: { items: TodoItem[]; label: stri
 
 export function StructuredOutput({ output }: { output: unknown }) {
   const todos = extractTodos('structured', output);
-  if (todos) return <TodoChecklist items={todos.items} label="Tasks" />;
+  if (todos) return <TodoChecklist items={todos.items} label={tr('tasks.label')} />;
   return <Clipped text={showJson(output)} className="json" />;
 }
 
@@ -86,10 +88,10 @@ export function FileContentOutput({ output, path, onOpen }: { output: unknown; p
   const lines = numberLines(asText(output));
   const shown = lines.slice(0, MAX_LINES);
   return (
-    <div class="file-content" role="group" aria-label={path ? `Contents of ${path}` : 'File contents'}>
+    <div class="file-content" role="group" aria-label={path ? tr('output.contentsOf', path) : tr('output.fileContents')}>
       {onOpen && shown.length > 0 && (
         <button type="button" class="button secondary open-file" onClick={() => onOpen(shown[0].n)}>
-          <span class="codicon codicon-go-to-file" aria-hidden="true" /> Open {path}
+          <span class="codicon codicon-go-to-file" aria-hidden="true" /> {tr('output.open', path ?? '')}
         </button>
       )}
       <table class="code-lines">
@@ -100,7 +102,7 @@ export function FileContentOutput({ output, path, onOpen }: { output: unknown; p
                 {/* A click on a number opens the file there (a mouse shortcut; decision 392): one
                     button per line would be hundreds of Tab stops and 17 px targets. */}
                 {onOpen ? (
-                  <span class="line-link" title={`Open ${path} at line ${l.n}`} onClick={() => onOpen(l.n)}>
+                  <span class="line-link" title={tr('output.openAtLine', path ?? '', l.n)} onClick={() => onOpen(l.n)}>
                     {l.n}
                   </span>
                 ) : (
@@ -114,7 +116,7 @@ export function FileContentOutput({ output, path, onOpen }: { output: unknown; p
           ))}
         </tbody>
       </table>
-      {lines.length > shown.length && <div class="clip-note">… {lines.length - shown.length} more lines not shown</div>}
+      {lines.length > shown.length && <div class="clip-note">{tr('output.moreLines', lines.length - shown.length)}</div>}
     </div>
   );
 }
@@ -133,12 +135,12 @@ export function listPaths(output: unknown): string[] {
 
 export function FileListOutput({ output, onOpen }: { output: unknown; onOpen?: (path: string) => void }) {
   const paths = listPaths(output);
-  if (paths.length === 0) return <div class="muted">(no files)</div>;
+  if (paths.length === 0) return <div class="muted">{tr('output.noFiles')}</div>;
   const shown = paths.slice(0, MAX_LINES);
   return (
     <div>
-      <div class="muted count">{paths.length === 1 ? '1 file' : `${paths.length} files`}</div>
-      <ul class="file-list" aria-label="Files">
+      <div class="muted count">{paths.length === 1 ? tr('output.file1') : tr('output.filesN', paths.length)}</div>
+      <ul class="file-list" aria-label={tr('output.files')}>
         {shown.map((p) => (
           <li key={p}>
             <span class="codicon codicon-file" aria-hidden="true" />
@@ -152,7 +154,7 @@ export function FileListOutput({ output, onOpen }: { output: unknown; onOpen?: (
           </li>
         ))}
       </ul>
-      {paths.length > shown.length && <div class="clip-note">… {paths.length - shown.length} more</div>}
+      {paths.length > shown.length && <div class="clip-note">{tr('output.more', paths.length - shown.length)}</div>}
     </div>
   );
 }
@@ -219,12 +221,12 @@ export function DiffOutput({ output, onOpenDiff }: { output: unknown; onOpenDiff
   return (
     <div class="diff">
       <div class="diff-head">
-        <span class="diff-file">{d.file ?? 'changes'}</span>
+        <span class="diff-file">{d.file ?? tr('output.changes')}</span>
         <span class="diff-stat add">+{d.additions}</span>
         <span class="diff-stat del">−{d.deletions}</span>
         {onOpenDiff && (
           <button type="button" class="button secondary" onClick={() => onOpenDiff(d.file)}>
-            <span class="codicon codicon-diff" aria-hidden="true" /> Open diff
+            <span class="codicon codicon-diff" aria-hidden="true" /> {tr('output.openDiff')}
           </button>
         )}
       </div>
@@ -233,7 +235,7 @@ export function DiffOutput({ output, onOpenDiff }: { output: unknown; onOpenDiff
         let o = h.oldStart;
         let n = h.newStart;
         return (
-          <table class="hunk" key={i} aria-label={`Hunk ${i + 1}: ${h.header}`}>
+          <table class="hunk" key={i} aria-label={tr('output.hunk', i + 1, h.header)}>
             <thead>
               <tr>
                 <th colSpan={3} class="hunk-header">
@@ -290,7 +292,7 @@ export function WebContentOutput({ output }: { output: unknown }) {
           <ol class="web-results">
             {results.slice(0, 50).map((r, i) => {
               const x = (typeof r === 'object' && r !== null ? r : {}) as Record<string, unknown>;
-              const label = typeof x.title === 'string' ? x.title : String(x.url ?? `result ${i + 1}`);
+              const label = typeof x.title === 'string' ? x.title : String(x.url ?? tr('output.result', i + 1));
               return (
                 <li key={i}>
                   {isSafeUrl(x.url) ? (
@@ -317,13 +319,13 @@ export function BinaryRefOutput({ output, transfer }: { output: unknown; transfe
   if (!transfer) {
     return (
       <div class="binary-ref">
-        <span class="codicon codicon-file-binary" aria-hidden="true" /> Binary output (waiting for its file transfer)
+        <span class="codicon codicon-file-binary" aria-hidden="true" /> {tr('output.binaryWaiting')}
         {output !== null && output !== undefined && output !== '' && <Clipped text={asText(output)} />}
       </div>
     );
   }
   return (
-    <div class="binary-ref" role="group" aria-label={`File ${transfer.file_name}`}>
+    <div class="binary-ref" role="group" aria-label={tr('output.file', transfer.file_name)}>
       <span class="codicon codicon-file-media" aria-hidden="true" />{' '}
       {isSafeUrl(transfer.file_url) ? (
         <a href={transfer.file_url} target="_blank" rel="noopener noreferrer">
@@ -353,7 +355,7 @@ export function AgentResultOutput({ output }: { output: unknown }) {
   return (
     <div class="agent-result">
       <div class="agent-result-label">
-        <span class="codicon codicon-hubot" aria-hidden="true" /> Subagent result{status ? ` (${status})` : ''}
+        <span class="codicon codicon-hubot" aria-hidden="true" /> {status ? tr('output.subagentResultStatus', status) : tr('output.subagentResult')}
       </div>
       {text !== undefined ? <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(tail(text, MAX_TEXT).text) }} /> : <Clipped text={showJson(output)} />}
     </div>

@@ -9,6 +9,8 @@ import type { Turn } from '../../../src/protocol/transcript';
 import { releaseStructuredOutput } from '../../../src/protocol/structuredOutput';
 import { formatTokens } from '../format';
 import { useStoreVersion } from '../state/useStore';
+import { t } from '../i18n';
+import { codeTooltip, idFor } from '../i18n/codes';
 import { BlockView } from './blocks';
 import { RowBoundary } from './boundary';
 import { buildRows, type Row } from './rows';
@@ -16,10 +18,10 @@ import { buildRows, type Row } from './rows';
 const TurnStart = memo(
   function TurnStart({ turn, index }: { turn: Turn; index: number; rev: number }) {
     return (
-      <div class="turn-separator" role="separator" aria-label={`Turn ${index + 1}`}>
-        <span>Turn {index + 1}</span>
-        {turn.mode && turn.mode !== 'default' && <span class="badge">{turn.mode} mode</span>}
-        {turn.implicit && <span class="badge" title="Its start was not seen">partial</span>}
+      <div class="turn-separator" role="separator" aria-label={t('turn.label', index + 1)}>
+        <span>{t('turn.label', index + 1)}</span>
+        {turn.mode && turn.mode !== 'default' && <span class="badge">{t('mode.badge', t(idFor('mode.', turn.mode, 'mode.default')))}</span>}
+        {turn.implicit && <span class="badge" title={t('turn.partialTitle')}>{t('turn.partial')}</span>}
       </div>
     );
   },
@@ -31,13 +33,18 @@ const TurnEnd = memo(
     const u = turn.usage?.token_usage;
     return (
       <div class={`turn-end stop-${turn.stopReason ?? 'none'}`}>
-        <span class="muted">
-          {turn.stopReason === 'end_turn' ? 'Done' : turn.stopReason === 'disconnected' ? 'Disconnected' : `Stopped: ${turn.stopReason ?? 'unknown'}`}
-          {turn.toolInvocationCount ? ` · ${turn.toolInvocationCount} tool call${turn.toolInvocationCount === 1 ? '' : 's'}` : ''}
-          {u ? ` · ${formatTokens(u.input_tokens)} in / ${formatTokens(u.output_tokens)} out` : ''}
+        {/* Issue 15 Why 6: the stop reason as a sentence; the protocol value in the tooltip. */}
+        <span class="muted" title={turn.stopReason ? codeTooltip(turn.stopReason) : undefined} data-code={turn.stopReason ?? ''}>
+          {t(idFor('stop.', turn.stopReason, 'stop.unknown'))}
+          {turn.toolInvocationCount ? ` · ${turn.toolInvocationCount === 1 ? t('turn.toolCalls1') : t('turn.toolCallsN', turn.toolInvocationCount)}` : ''}
+          {u ? ` · ${t('turn.tokens', formatTokens(u.input_tokens), formatTokens(u.output_tokens))}` : ''}
         </span>
-        {turn.synthetic && <span class="badge synthetic">synthetic · connection lost</span>}
-        {turn.structuredOutput && <span class={`badge validation-${turn.structuredOutput.validation_status}`}>structured output: {turn.structuredOutput.validation_status}</span>}
+        {turn.synthetic && <span class="badge synthetic" title={t('block.syntheticTitle')}>{t('block.synthetic')}</span>}
+        {turn.structuredOutput && (
+          <span class={`badge validation-${turn.structuredOutput.validation_status}`} data-code={turn.structuredOutput.validation_status}>
+            {t('turn.structured', t(idFor('validation.', turn.structuredOutput.validation_status, 'validation.failed')))}
+          </span>
+        )}
         {turn.structuredOutput && <StructuredOutputView turn={turn} />}
       </div>
     );
@@ -60,10 +67,10 @@ function requestedSchema(turn: Turn): Record<string, unknown> | undefined {
 /** §15.4: the data is shown (and so can be copied) only once released; failed data is re-validated. */
 function StructuredOutputView({ turn }: { turn: Turn }) {
   const release = releaseStructuredOutput(turn.structuredOutput!, requestedSchema(turn));
-  if (!release.released) return <p class="structured-withheld" role="note">Structured output withheld: {release.reason}</p>;
+  if (!release.released) return <p class="structured-withheld" role="note">{t('turn.structuredWithheld', release.reason)}</p>;
   return (
     <details class="structured-output">
-      <summary>Structured output{release.revalidated ? ' (re-validated here)' : ''}</summary>
+      <summary>{release.revalidated ? t('turn.structuredRevalidated') : t('turn.structuredSummary')}</summary>
       <pre>{JSON.stringify(release.data, null, 2)}</pre>
     </details>
   );
@@ -82,8 +89,8 @@ function RowView({ row }: { row: Row }) {
 
 export function TranscriptView() {
   const store = useStoreVersion();
-  const t = store.transcript;
-  const rows = useMemo(() => buildRows(t), [t, t.version]);
+  const tx = store.transcript;
+  const rows = useMemo(() => buildRows(tx), [tx, tx.version]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const rowsRef = useRef(rows);
@@ -124,8 +131,8 @@ export function TranscriptView() {
   });
   const items = virtualizer.getVirtualItems();
   return (
-    <div class="transcript-scroll" ref={scrollRef} tabIndex={0} aria-label="Conversation">
-      {rows.length === 0 && <div class="empty-transcript muted">No messages yet. Ask the agent something below.</div>}
+    <div class="transcript-scroll" ref={scrollRef} tabIndex={0} aria-label={t('transcript.label')}>
+      {rows.length === 0 && <div class="empty-transcript muted">{t('transcript.empty')}</div>}
       <div class="transcript-inner" role="log" aria-live="off" style={{ height: `${virtualizer.getTotalSize()}px` }}>
         {items.map((item) => {
           const row = rows[item.index];
