@@ -9,7 +9,7 @@
 //   host.checkpoints.restore(session_id, checkpoint_id, { force?, paths? })  -> RestoreResult,
 //     also published as x-rawp.checkpoint.restored; `paths: [p]` reverts one file.
 //   or, from a webview or master connection, send the x-rawp.checkpoint.restore frame.
-import { buildCheckpointFrame, checkpointPayloadOf, CHECKPOINT_CREATED_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../protocol/checkpointFrames';
+import { buildCheckpointFrame, checkpointPayloadOf, CheckpointRestorePayload, CHECKPOINT_CREATED_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../protocol/checkpointFrames';
 import type { VendorFrame } from '../../protocol/frameTypes';
 import type { Hub } from '../../session/hub';
 import type { Logger } from '../../session/ports';
@@ -85,7 +85,10 @@ export class SessionCheckpoints {
   private onRestoreFrame(frame: VendorFrame): void {
     const payload = checkpointPayloadOf(CHECKPOINT_RESTORE_TYPE, frame);
     if (!payload) {
-      this.publish(frame.session_id, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: typeof (frame.payload as { checkpoint_id?: unknown } | undefined)?.checkpoint_id === 'string' ? String((frame.payload as { checkpoint_id: string }).checkpoint_id).slice(0, 200) || '?' : '?', restored: [], conflicts: [], error: { code: 'INVALID_PAYLOAD', message: 'x-rawp.checkpoint.restore needs { checkpoint_id, force?: [paths] }' } }, frame.session_id, { ...this.clockOf(frame.session_id), parent_id: frame.message_id }));
+      // Answered (to every connection, like any restore), never thrown: the id echoes what was sent when it is one.
+      const sent = CheckpointRestorePayload.shape.checkpoint_id.safeParse((frame.payload as { checkpoint_id?: unknown } | undefined)?.checkpoint_id);
+      const error = { code: 'INVALID_PAYLOAD', message: 'x-rawp.checkpoint.restore needs { checkpoint_id, force?: [paths] }' };
+      this.publish(frame.session_id, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: sent.success ? sent.data : 'invalid', restored: [], conflicts: [], error }, frame.session_id, { ...this.clockOf(frame.session_id), parent_id: frame.message_id }));
       return;
     }
     void this.restore(frame.session_id, payload.checkpoint_id, { ...(payload.force ? { force: payload.force } : {}), parent_id: frame.message_id });

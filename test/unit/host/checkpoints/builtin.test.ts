@@ -81,5 +81,17 @@ describe('checkpoints with the built-in agent (issue 17)', function () {
     assert.equal(readFileSync(join(ws, 'untouched.txt'), 'utf8'), 'nobody changes me\n');
 
     assert.deepEqual(userRepoFingerprint(ws), repoBefore, 'HEAD^{tree}, index and refs of the user repository are unchanged');
+
+    // read-before-write: the agent edited src/greeting.ts in its turn, and the rewinds rewrote it;
+    // the ledger forgot it, so the next edit reads first (a fresh version) instead of using the old one.
+    host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: 'replace `person` with `agent` in src/greeting.ts' }, { session_id: id }));
+    await waitFor(() => view.turnEnds() === 2, 'the second turn ends', 30_000);
+    const second = view.frames.slice(view.frames.findIndex((f) => f.type === 'session.turn.end') + 1);
+    const tools = second.filter((f) => f.type === 'tool.invoke.request').map((f) => ('payload' in f ? (f.payload as { tool_name: string }).tool_name : ''));
+    const firstEdit = second.find((f) => f.type === 'tool.invoke.result');
+    // Unobserved (not merely stale): the restore made the ledger forget the file entirely.
+    assert.equal(firstEdit && 'payload' in firstEdit ? (firstEdit.payload as { error_code?: string }).error_code : undefined, 'FS_NOT_OBSERVED');
+    assert.deepEqual(tools, ['Edit', 'Read', 'Edit'], 'refused unread, then a fresh read, then the edit');
+    assert.equal(readFileSync(join(ws, 'src', 'greeting.ts'), 'utf8'), 'export const greeting = "Bye, said the agent";\n');
   });
 });

@@ -1,0 +1,116 @@
+// Issue 17 item 5 over a real WebSocket: the editor's host shared by its real server (HostSharing),
+// two masters attached. A master's x-rawp.checkpoint.restore is accepted (§3.1.1: a vendor frame of
+// ours the hub handles) and answered by x-rawp.checkpoint.restored to every master; a master that
+// ignores x- frames keeps working; a malformed or unknown restore gets an error in the answer, never
+// a crash; a fresh attach finds the checkpoint frames in its history.
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { HostSharing } from '../../../../src/host/sharing';
+import { buildFrame } from '../../../../src/protocol/build';
+import { EVERY_FEATURE } from '../../../../src/protocol/capabilities';
+import { buildCheckpointFrame, checkpointPayloadOf, CHECKPOINT_CREATED_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../../../src/protocol/checkpointFrames';
+import type { WireFrame } from '../../../../src/protocol/frameTypes';
+import { parseFrame } from '../../../../src/protocol/parse';
+import { generateToken } from '../../../../src/remote/auth';
+import { waitFor } from '../../remote/harness';
+import { harness, type Harness } from '../harness';
+
+class WsMaster {
+  readonly frames: WireFrame[] = [];
+  private ws!: WebSocket;
+  constructor(
+    private readonly url: string,
+    private readonly token: string,
+    readonly session_id: string,
+  ) {}
+  async open(): Promise<this> {
+    this.ws = new WebSocket(`${this.url.replace(/^http/, 'ws')}/v1/sessions/${this.session_id}/stream`, ['rawp-dps-1.0', `bearer.${this.token}`]);
+    this.ws.on('message', (d) => {
+      const o = parseFrame(d.toString());
+      if (o.kind === 'accepted') this.frames.push(o.frame);
+    });
+    await new Promise<void>((res, rej) => {
+      this.ws.once('open', () => res());
+      this.ws.once('error', rej);
+    });
+    this.sendRaw(buildFrame('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: EVERY_FEATURE }, { session_id: this.session_id }));
+    await waitFor(() => this.frames.some((f) => f.type === 'agent.state.changed'), 'attached');
+    return this;
+  }
+  sendRaw(frame: unknown): void {
+    this.ws.send(JSON.stringify(frame));
+  }
+  /** Answers permission asks with allow_once, as the person at this master would. */
+  allowAsks(): void {
+    this.ws.on('message', (d) => {
+      const o = parseFrame(d.toString());
+      if (o.kind === 'accepted' && o.frame.type === 'agent.interaction.request') {
+        this.sendRaw(buildFrame('control.interaction.response', { interaction_id: o.frame.payload.interaction_id, selected_value: 'allow_once' }, { session_id: this.session_id }));
+      }
+    });
+  }
+  restored() {
+    return this.frames.flatMap((f) => checkpointPayloadOf(CHECKPOINT_RESTORED_TYPE, f) ?? []);
+  }
+  close(): void {
+    this.ws.close();
+  }
+}
+
+describe('checkpoint restore from a real WebSocket master (issue 17 item 5)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let sharing: HostSharing | undefined;
+  afterEach(async () => {
+    await h.cleanup();
+    await sharing?.close();
+  });
+
+  it('§3.1.1 a master restores by x-rawp.checkpoint.restore; every master gets x-rawp.checkpoint.restored; bad requests are answered, not fatal', async () => {
+    h = harness();
+    writeFileSync(join(h.workspace, 'notes.md'), 'first\n');
+    const host = h.makeHost({ defaultAgent: 'builtin' });
+    const id = await host.create({ agent: 'builtin' });
+    const token = generateToken();
+    sharing = new HostSharing({ host, logger: { debug() {}, info() {}, warn() {}, error() {} }, settings: async () => ({ token }) });
+    const server = await sharing.share(id);
+    const a = await new WsMaster(server.url, token, id).open();
+    const b = await new WsMaster(server.url, token, id).open();
+    a.allowAsks();
+    a.sendRaw(buildFrame('control.prompt.request', { prompt_text: "run `printf 'second\\n' > notes.md && touch made.txt`" }, { session_id: id }));
+    await waitFor(() => b.frames.some((f) => f.type === 'session.turn.end'), 'turn end at master b', 30_000);
+    const created = b.frames.flatMap((f) => checkpointPayloadOf(CHECKPOINT_CREATED_TYPE, f) ?? []);
+    assert.equal(created.length, 1, 'master b saw the checkpoint');
+    assert.deepEqual(created[0].files.map((f) => `${f.change} ${f.path}`).sort(), ['created made.txt', 'modified notes.md']);
+
+    const restore = buildCheckpointFrame(CHECKPOINT_RESTORE_TYPE, { checkpoint_id: created[0].checkpoint_id }, id);
+    a.sendRaw(restore);
+    await waitFor(() => a.restored().length === 1 && b.restored().length === 1, 'both masters told');
+    assert.deepEqual(b.restored()[0].restored, ['made.txt', 'notes.md']);
+    assert.equal(b.frames.find((f) => f.type === CHECKPOINT_RESTORED_TYPE)?.parent_id, restore.message_id, 'the answer points at the request');
+    assert.equal(readFileSync(join(h.workspace, 'notes.md'), 'utf8'), 'first\n');
+    assert.ok(!existsSync(join(h.workspace, 'made.txt')));
+    assert.ok(!b.frames.some((f) => f.message_id === restore.message_id), 'the restore itself is not relayed');
+
+    // The same message_id again is dropped; a malformed and an unknown restore are answered.
+    a.sendRaw(restore);
+    a.sendRaw({ ...buildCheckpointFrame(CHECKPOINT_RESTORE_TYPE, { checkpoint_id: 'x' }, id), payload: { force: 'not a list' } });
+    a.sendRaw(buildCheckpointFrame(CHECKPOINT_RESTORE_TYPE, { checkpoint_id: 'no-such-checkpoint' }, id));
+    await waitFor(() => a.restored().length === 3, 'two error answers');
+    assert.deepEqual(a.restored().slice(1).map((r) => r.error?.code), ['INVALID_PAYLOAD', 'CHECKPOINT_NOT_FOUND']);
+    assert.ok(a.frames.some((f) => f.type === 'session.error' && f.payload.error_code === 'DUPLICATE_MESSAGE_ID'));
+
+    // Master b ignores vendor frames and goes on as before: its prompt runs.
+    b.sendRaw(buildFrame('control.prompt.request', { prompt_text: 'read notes.md' }, { session_id: id }));
+    await waitFor(() => b.frames.filter((f) => f.type === 'session.turn.end').length === 2, 'second turn at master b', 30_000);
+
+    // A fresh attach finds both checkpoint frames in its session.history.
+    const c = await new WsMaster(server.url, token, id).open();
+    const history = c.frames.find((f) => f.type === 'session.history');
+    const kept = history?.type === 'session.history' ? history.payload.frames.map((f) => String(f.type)) : [];
+    assert.ok(kept.includes(CHECKPOINT_CREATED_TYPE) && kept.includes(CHECKPOINT_RESTORED_TYPE), `history has them: ${kept.join(', ')}`);
+    for (const m of [a, b, c]) m.close();
+  });
+});
