@@ -1,6 +1,6 @@
 // `node dist/cli.js run …` as a real child process (the built bundle, as a user runs it), with
 // its stdout, stderr and exit code. The bundle is built once per test process.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import type { Frame } from '../../src/protocol/frameTypes';
 
@@ -22,7 +22,7 @@ export interface RunResult {
 }
 
 /** Runs `rawp run ARGS`; `stdin` is written and closed (undefined: closed empty). Bounded by `timeoutMs`. */
-export function rawpRun(args: string[], o: { env?: Record<string, string>; stdin?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+export function rawpRun(args: string[], o: { env?: Record<string, string>; stdin?: string; timeoutMs?: number; onOut?: (out: string, child: ChildProcess) => void } = {}): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [CLI, 'run', ...args], { cwd: ROOT, env: { ...process.env, ...o.env }, detached: true });
     let out = '';
@@ -35,7 +35,10 @@ export function rawpRun(args: string[], o: { env?: Record<string, string>; stdin
       }
       reject(new Error(`rawp run did not end within ${o.timeoutMs ?? 60000} ms\nstdout: ${out.slice(-2000)}\nstderr: ${err.slice(-2000)}`));
     }, o.timeoutMs ?? 60000);
-    child.stdout.on('data', (d) => (out += d));
+    child.stdout.on('data', (d) => {
+      out += d;
+      o.onOut?.(out, child);
+    });
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
     child.on('close', (code) => {

@@ -36,8 +36,10 @@ export function resultObject(r: HeadlessResult): Record<string, unknown> {
   };
 }
 
+/** `text` with --json-schema prints the structured data as one JSON line (as `claude -p` does), ready for jq. */
 export function printResult(io: VerbIo, format: OutputFormat, r: HeadlessResult): void {
   if (format === 'json') io.stdout.write(`${JSON.stringify(resultObject(r))}\n`);
+  else if (format === 'text' && r.structured_output) io.stdout.write(`${JSON.stringify(r.structured_output.data)}\n`);
   else if (format === 'text' && r.text) io.stdout.write(r.text.endsWith('\n') ? r.text : `${r.text}\n`);
 }
 

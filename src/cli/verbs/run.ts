@@ -29,7 +29,8 @@ without PROMPT, everything piped on stdin (sent as input_type "piped_stdin", at 
                            --output-schema, response_format json_schema), else told in the prompt;
                            the answer is validated either way: validation_status valid, partial
                            (every value right, required properties missing) or failed
-  --output-format F        text (default): the answer's text on stdout
+  --output-format F        text (default): the answer's text on stdout (with --json-schema: the
+                             structured data as one JSON line)
                            json: one object {session_id, turn_id, stop_reason, text,
                              structured_output, usage, permission_denials, errors}
                            stream-json: every DPS frame of the conversation, one JSON line each,

@@ -162,12 +162,18 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
     const body = (i = 0) => mock.requestsFor(route)[i].body as { response_format?: { type?: string; json_schema?: { schema?: unknown } } };
 
     it('§11.1 a conforming answer is `valid` (exit 0); a non-conforming one `failed` (exit 1); response_format carried the schema', async () => {
-      mock.enqueue(route, chat.text(JSON.stringify(GOOD)), chat.text(JSON.stringify(BAD)));
+      mock.enqueue(route, chat.text(JSON.stringify(GOOD)));
       const good = await rawpRun(args('--json-schema', schemaFile, '--output-format', 'json', 'Which city?'));
       assert.equal(good.code, 0, good.err);
       assert.deepEqual(json(good).structured_output, { schema_id: 'city-v1', data: GOOD, validation_status: 'valid' });
       assert.equal(body(0).response_format?.type, 'json_schema');
       assert.deepEqual(body(0).response_format?.json_schema?.schema, SCHEMA);
+      // --output-format text with a schema prints the data as one JSON line, for jq.
+      mock.enqueue(route, chat.text(`Sure:\n\`\`\`json\n${JSON.stringify(GOOD)}\n\`\`\``));
+      const text = await rawpRun(args('--json-schema', schemaFile, 'Which city?'));
+      assert.equal(text.code, 0, text.err);
+      assert.equal(text.out, `${JSON.stringify(GOOD)}\n`);
+      mock.enqueue(route, chat.text(JSON.stringify(BAD)));
       const bad = await rawpRun(args('--json-schema', schemaFile, '--output-format', 'json', 'Which city?'));
       assert.equal(bad.code, 1);
       assert.deepEqual(json(bad).structured_output, { schema_id: 'city-v1', data: BAD, validation_status: 'failed' });

@@ -108,6 +108,26 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.match(r.err, /STRUCTURED_OUTPUT_INVALID/);
   });
 
+  it('§6.1.2 Ctrl-C cancels the running turn: the command is stopped, stop_reason cancelled, exit 130', async () => {
+    let signalled = false;
+    const started = Date.now();
+    const r = await rawpRun([...base(), '--allow', 'Bash(sleep 30)', '--output-format', 'stream-json', 'run `sleep 30`'], {
+      env,
+      onOut: (out, child) => {
+        if (!signalled && out.includes('"tool.invoke.request"')) {
+          signalled = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    assert.equal(signalled, true);
+    assert.equal(r.code, 130, r.err);
+    assert.ok(Date.now() - started < 25_000, 'the 30 s command did not run to its end');
+    const end = frames(r.out).find((f) => f.type === 'session.turn.end') as FrameOf<'session.turn.end'>;
+    assert.equal(end.payload.stop_reason, 'cancelled');
+    assert.ok(frames(r.out).some((f) => f.type === 'control.prompt.cancel'), 'the run sent §6.1.2 control.prompt.cancel');
+  });
+
   it('exit 2 on bad arguments, each with a message that names the problem', async () => {
     const schema = join(dir, 'array.json');
     writeFileSync(schema, '{"type":"array"}');
