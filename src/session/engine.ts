@@ -27,8 +27,8 @@ import type { ToolPolicyInput } from './toolPolicy';
 import { TurnStream } from './turnStream';
 import type { TurnHooks } from './turnHooks';
 import { AUTO_COMPACT_CONSIDER, AUTO_COMPACT_MUST, UsageLedger } from './usage';
-import { MAX_TURNS_ERROR } from './stepLimit';
-import { describeSchemaIssues, type SchemaValidator } from './structuredOutput';
+import { maxTurnsError } from './stepLimit';
+import type { SchemaValidator } from './structuredOutput';
 import { TurnOverrides } from './turnOverrides';
 
 export type DeleteReason = PayloadOf<'session.deleted'>['reason'];
@@ -446,17 +446,9 @@ export class AgentSession implements HubSessionSource {
     this.interactions.cancelAll();
     const end: PayloadOf<'session.turn.end'> = { turn_id: turn.id, stop_reason, tool_invocation_count: turn.stream.toolCount };
     // §11.1: with a schema the engine's own verdict (decision 320); without one, what the agent said.
-    const verdict = turn.overrides.verdict(outcome);
-    if (verdict && verdict.output.validation_status !== 'valid') {
-      this.emit('agent.error', {
-        error_code: 'STRUCTURED_OUTPUT_INVALID',
-        message: `the answer does not match the requested JSON Schema (${verdict.output.validation_status}): ${describeSchemaIssues(verdict.issues)}`,
-        severity: 'warning',
-        recoverable: true,
-        details: { validation_status: verdict.output.validation_status, issues: verdict.issues.slice(0, 20) },
-      });
-    }
-    if (verdict) end.structured_output = verdict.output;
+    const verdict = turn.overrides.turnEnd(outcome);
+    if (verdict?.warning) this.emit('agent.error', verdict.warning);
+    if (verdict) end.structured_output = verdict.structured_output;
     else if (outcome?.structured_output) end.structured_output = outcome.structured_output;
     this.emit('session.turn.end', end);
     this.emit('session.usage', this.usage.forTurn(turn.id, outcome?.usage));
@@ -491,14 +483,7 @@ export class AgentSession implements HubSessionSource {
   private stopAtLimit(turn: ActiveTurn): void {
     if (turn.limitHit || turn.stream.cancelling) return;
     turn.limitHit = true;
-    const max = turn.overrides.maxTurns ?? 0;
-    this.emit('agent.error', {
-      error_code: MAX_TURNS_ERROR,
-      message: `the agent reached the maximum of ${max} step${max === 1 ? '' : 's'} (config_overrides.max_turns) and was stopped`,
-      severity: 'error',
-      recoverable: true,
-      details: { max_turns: max, enforced_by: 'engine' },
-    });
+    this.emit('agent.error', maxTurnsError(turn.overrides.maxTurns ?? 0));
     turn.stream.cancelling = true;
     turn.controller.abort('max_turns');
     this.interactions.cancelAll();

@@ -5,8 +5,20 @@
 // or calls a tool again after one of its tool calls returned — except calls of the same
 // `parallel_group_id`, which are one reply. Subagents' frames (§10.2) are theirs, not steps.
 import type { AgentEvent } from './agentAdapter';
+import type { PayloadOf } from '../protocol/frameTypes';
 
 export const MAX_TURNS_ERROR = 'MAX_TURNS';
+
+/** The documented end of a capped turn (decision 321), before its turn.end (stop_reason error). */
+export function maxTurnsError(max: number): PayloadOf<'agent.error'> {
+  return {
+    error_code: MAX_TURNS_ERROR,
+    message: `the agent reached the maximum of ${max} step${max === 1 ? '' : 's'} (config_overrides.max_turns) and was stopped`,
+    severity: 'error',
+    recoverable: true,
+    details: { max_turns: max, enforced_by: 'engine' },
+  };
+}
 
 export class StepLimit {
   private steps = 0;

@@ -9,7 +9,7 @@ import { FinalAnswer } from '../protocol/finalAnswer';
 import type { Metadata } from '../protocol/envelope';
 import type { PayloadOf } from '../protocol/frameTypes';
 import { StepLimit } from './stepLimit';
-import { judgeStructuredOutput, prepareSchema, schemaInstruction, type CompiledSchema, type SchemaValidator, type StructuredVerdict } from './structuredOutput';
+import { describeSchemaIssues, judgeStructuredOutput, prepareSchema, schemaInstruction, type CompiledSchema, type SchemaValidator, type StructuredOutput } from './structuredOutput';
 
 type ConfigOverrides = NonNullable<PayloadOf<'control.prompt.request'>['config_overrides']>;
 
@@ -64,10 +64,24 @@ export class TurnOverrides {
     if (this.schema) this.answer.observe({ type, payload, metadata });
   }
 
-  /** The §11.1 verdict when a schema was asked for, else undefined. */
-  verdict(outcome: TurnOutcome | undefined): StructuredVerdict | undefined {
+  /**
+   * When a schema was asked for: the turn.end's §11.1 `structured_output` and, when it is not
+   * `valid`, the `agent.error` warning STRUCTURED_OUTPUT_INVALID that says why (decision 320).
+   */
+  turnEnd(outcome: TurnOutcome | undefined): { structured_output: StructuredOutput; warning?: PayloadOf<'agent.error'> } | undefined {
     if (!this.schema) return undefined;
     const native = outcome?.structured_data ?? undefined;
-    return judgeStructuredOutput(this.schema.compiled, this.schema.schema, { ...(native ? { native } : {}), text: this.answer.text() });
+    const { output, issues } = judgeStructuredOutput(this.schema.compiled, this.schema.schema, { ...(native ? { native } : {}), text: this.answer.text() });
+    if (output.validation_status === 'valid') return { structured_output: output };
+    return {
+      structured_output: output,
+      warning: {
+        error_code: 'STRUCTURED_OUTPUT_INVALID',
+        message: `the answer does not match the requested JSON Schema (${output.validation_status}): ${describeSchemaIssues(issues)}`,
+        severity: 'warning',
+        recoverable: true,
+        details: { validation_status: output.validation_status, issues: issues.slice(0, 20) },
+      },
+    };
   }
 }
