@@ -5,7 +5,7 @@
 // model request); `--max-turns 1` stops a two-step agent with agent.error MAX_TURNS.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { validateText } from '../../../src/protocol/conformance';
@@ -24,6 +24,7 @@ const CODEX = resolve(__dirname, '../../../node_modules/.bin/codex');
 
 interface Json {
   session_id: string;
+  permission_denials: Array<{ tool_name?: string }>;
   stop_reason: string | null;
   text: string;
   structured_output: { schema_id?: string; data: Record<string, unknown>; validation_status: string } | null;
@@ -107,6 +108,21 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
       assert.match(max.message, /maximum number of turns \(1\)/i, 'Claude Code itself stopped (the flag reached it)');
       assert.equal(mainRequests().length, 1, 'no second model call');
     });
+    it('§17.3.1 a headless permission prompt of Claude Code (can_use_tool) is denied and reported unless an --allow rule matches', async () => {
+      const touch = claude.tool('Bash', { command: 'touch made.txt' });
+      mock.enqueue(route, touch, claude.text('Tried.'));
+      mock.setFallback(route, claude.text('side call'));
+      const denied = await rawpRun(args('--output-format', 'json', 'make the file'), { env });
+      assert.equal(existsSync(join(ws, 'made.txt')), false, 'the command did not run');
+      assert.match(denied.err, /rawp run: permission denied: Bash \{"command":"touch made.txt"/);
+      assert.equal(json(denied).permission_denials[0]?.tool_name, 'Bash');
+
+      mock.enqueue(route, touch, claude.text('Made.'));
+      const allowed = await rawpRun(args('--allow', 'Bash(touch made.txt)', 'make the file'), { env });
+      assert.equal(allowed.code, 0, allowed.err);
+      assert.equal(existsSync(join(ws, 'made.txt')), true, 'the --allow rule answered Claude Code');
+      assert.doesNotMatch(allowed.err, /permission denied/);
+    });
   });
 
   describe('Codex (--output-schema natively; the engine caps steps)', () => {
@@ -142,14 +158,18 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
       assert.equal(format()?.type, 'json_schema');
     });
 
-    it('§6.1.1 --max-turns 1 stops a two-step Codex turn (command, then answer) by the engine: MAX_TURNS, stop_reason error, exit 1', async () => {
+    it('§6.1.1 --max-turns 1 stops a two-step Codex turn (command, then answer) by the engine: MAX_TURNS, stop_reason error, exit 1; the stream passes rawp validate', async () => {
       mock.enqueue(route, responses.shell('cat a.txt'), responses.text('It says hello.'));
-      const r = await rawpRun(args('--max-turns', '1', '--output-format', 'json', 'read a.txt'), { env });
+      const r = await rawpRun(args('--max-turns', '1', '--output-format', 'stream-json', 'read a.txt'), { env });
       assert.equal(r.code, 1);
-      const o = json(r);
-      assert.equal(o.stop_reason, 'error');
-      assert.ok(o.errors.some((e) => e.error_code === 'MAX_TURNS'), JSON.stringify(o.errors));
-      assert.notEqual(o.text, 'It says hello.', 'the second step is not the answer');
+      const log = r.out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const max = log.find((f) => f.type === 'agent.error' && f.payload.error_code === 'MAX_TURNS');
+      assert.equal(max?.payload.details.enforced_by, 'engine');
+      assert.equal(log.find((f) => f.type === 'session.turn.end')?.payload.stop_reason, 'error');
+      assert.equal(log.filter((f) => f.type === 'tool.invoke.result').length, 1, 'step 1 (the command) ran');
+      assert.ok(!log.some((f) => f.type === 'agent.text.delta' && /says hello/.test(f.payload.text)), 'step 2 never reached the wire');
+      const check = validateText(r.out);
+      assert.equal(check.errors, 0, JSON.stringify(check.problems, null, 1));
     });
   });
 
