@@ -37,6 +37,11 @@ export interface AgentInfo {
 export interface NativeOverrides {
   json_schema?: boolean;
   max_turns?: boolean;
+  /**
+   * The tool through which the agent hands over its structured answer (Claude Code's
+   * `StructuredOutput`): with a schema it is allowed even when `allowed_tools` leaves it out.
+   */
+  structured_output_tool?: string;
 }
 
 /** What the agent can do; the engine announces it in `session.capabilities`. */

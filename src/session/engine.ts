@@ -363,7 +363,7 @@ export class AgentSession implements HubSessionSource {
       overrides,
       index: this.turnIndex++,
       controller: new AbortController(),
-      allowed_tools: payload.config_overrides?.allowed_tools,
+      allowed_tools: overrides.allowedTools(payload.config_overrides?.allowed_tools),
       denied_tools: payload.config_overrides?.denied_tools,
       stream: new TurnStream({
         emit: (type, p, metadata) => this.emit(type, p, { metadata }),

@@ -54,6 +54,13 @@ export class TurnOverrides {
     };
   }
 
+  /** The turn's allowed_tools: with a schema, the agent's structured-output tool is one of them. */
+  allowedTools(requested: string[] | undefined): string[] | undefined {
+    const tool = this.native.structured_output_tool;
+    if (!requested || !this.schema || !this.native.json_schema || !tool || requested.includes(tool)) return requested;
+    return [...requested, tool];
+  }
+
   /** False when the event begins a step beyond max_turns (the engine then stops the turn). */
   admit(event: AgentEvent): boolean {
     return this.limit ? this.limit.admit(event) : true;

@@ -1,5 +1,8 @@
 // What Claude Code can do, as announced in `session.capabilities` (§12.2.1, §17.4).
 import type { AgentCapabilities, AgentInfo } from '../../session/agentAdapter';
+
+/** The tool Claude Code adds with --json-schema; the model calls it with the answer (§11). */
+export const STRUCTURED_OUTPUT_TOOL = 'StructuredOutput';
 import { CLAUDE_ATTACHMENTS, CLAUDE_ONESHOT_ATTACHMENTS } from './attachments';
 
 export const CLAUDE_CODE_INFO: AgentInfo = {
@@ -35,7 +38,7 @@ export function claudeCapabilities(agentSessionId: string | undefined, oneShot =
     attachments: oneShot ? CLAUDE_ONESHOT_ATTACHMENTS : CLAUDE_ATTACHMENTS,
   };
   // --json-schema and --max-turns: the CLI validates and caps itself (the engine validates again).
-  caps.native_overrides = { json_schema: true, max_turns: true };
+  caps.native_overrides = { json_schema: true, max_turns: true, structured_output_tool: STRUCTURED_OUTPUT_TOOL };
   if (agentSessionId) caps.extensions = { agent_session_id: agentSessionId };
   return caps;
 }

@@ -7,6 +7,7 @@
 // blocks are their own units (usageMeter.ts, compaction.ts, permissionAsk.ts, turnEnd.ts,
 // contentBlocks.ts); this file keeps the order of things: blocks, tool calls, subagents.
 import type { AgentEvent, TurnOutcome } from '../../session/agentAdapter';
+import { STRUCTURED_OUTPUT_TOOL } from './capabilities';
 import type { Metadata } from '../../protocol/envelope';
 import { commandsFromInitialize } from './commands';
 import { CompactionWatch } from './compaction';
@@ -462,6 +463,3 @@ export class ClaudeTranslator {
     this.authFailed = false;
   }
 }
-
-/** The tool Claude Code adds with --json-schema; the model calls it with the answer. */
-export const STRUCTURED_OUTPUT_TOOL = 'StructuredOutput';

@@ -77,11 +77,15 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
     it('§11.1 a conforming StructuredOutput is `valid` (exit 0); the schema reached the model as the StructuredOutput tool (--json-schema); stream-json passes rawp validate', async () => {
       mock.enqueue(route, claude.tool('StructuredOutput', GOOD), claude.text('Done.'));
       mock.setFallback(route, claude.text('side call'));
-      const r = await rawpRun(args('--json-schema', schemaFile, '--output-format', 'stream-json', 'Which city?'), { env });
+      // --allowed-tools without StructuredOutput: the schema's own tool is allowed all the same.
+      const r = await rawpRun(args('--json-schema', schemaFile, '--allowed-tools', 'Read', '--output-format', 'stream-json', 'Which city?'), { env });
       assert.equal(r.code, 0, r.err);
       const check = validateText(r.out);
       assert.equal(check.errors, 0, JSON.stringify(check.problems, null, 1));
-      const end = r.out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((f) => f.type === 'session.turn.end');
+      const log = r.out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const call = log.find((f) => f.type === 'tool.invoke.request' && f.payload.tool_name === 'StructuredOutput');
+      assert.equal(log.find((f) => f.type === 'tool.invoke.result' && f.payload.invocation_id === call?.payload.invocation_id)?.payload.status, 'success');
+      const end = log.find((f) => f.type === 'session.turn.end');
       assert.deepEqual(end.payload.structured_output, { schema_id: 'city-v1', data: GOOD, validation_status: 'valid' });
       const tool = (mainRequests()[0].body as { tools: Array<{ name: string; input_schema: unknown }> }).tools.find((t) => t.name === 'StructuredOutput');
       assert.deepEqual(tool?.input_schema, SCHEMA, 'the native option reached the model');
