@@ -128,6 +128,13 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.ok(frames(r.out).some((f) => f.type === 'control.prompt.cancel'), 'the run sent §6.1.2 control.prompt.cancel');
   });
 
+  it('§17.2.2 exit 1 when the agent itself fails: a Claude Code that does not start is reported on stderr', async () => {
+    const r = await rawpRun(['--workspace', ws, '--agent', 'claude-code', 'hi'], { env: { ...env, RAWP_CLAUDE_PATH: '/bin/false' } });
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.err, /Claude Code did not start/);
+    assert.equal(r.out, '');
+  });
+
   it('exit 2 on bad arguments, each with a message that names the problem', async () => {
     const schema = join(dir, 'array.json');
     writeFileSync(schema, '{"type":"array"}');
