@@ -73,6 +73,7 @@ describe('extension host: the suites inside VS Code (code-server)', function () 
   });
   it('§16.1 a virtual workspace folder: the @ picker finds its files, the built-in agent edits one through the ledger, files.exclude applies live (issue 13)', area('extension host: a virtual workspace folder'));
   it('§16.1.1 the @ index of a file: folder: workspace.findFiles and the direct listing give the same paths (issue 13)', area('extension host: the @ index lists what VS Code search lists'));
+  it('issue 17: a rewind restores an open document through the editor (undo survives); unsaved typing is a conflict until forced', area('extension host: checkpoint rewind through the editor'));
   it('no suite failed and activation time was measured', () => {
     assert.equal(report.failed, 0);
     assert.ok(report.passed >= 15, `${report.passed} passed`);

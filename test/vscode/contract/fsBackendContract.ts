@@ -149,6 +149,20 @@ export function fsBackendContract(name: string, make: () => Promise<ContractFixt
       assert.deepEqual([...((await fx.outside.read('bom.txt')) ?? [])].slice(0, 3), [0xef, 0xbb, 0xbf]);
     });
 
+    it('checkpoint restore (issue 17): an exact write puts back the very text — LF over a CRLF file stays LF, and it may replace a file that is not UTF-8', async () => {
+      await fx.outside.write('exact.txt', 'a\r\nb\r\n');
+      const read = await fx.fs.readText(at('exact.txt'));
+      const res = await fx.fs.writeText(at('exact.txt'), 'a\nb\n', { kind: 'replaceIfVersion', version: read.version }, { exact: true });
+      assert.equal(text(await fx.outside.read('exact.txt')), 'a\nb\n');
+      assert.equal(res.version, (await fx.fs.stat(at('exact.txt')))?.version);
+      await fx.outside.write('latin1-exact.txt', Uint8Array.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+      const latin = await fx.fs.readText(at('latin1-exact.txt'));
+      await fx.fs.writeText(at('latin1-exact.txt'), 'café\n', { kind: 'replaceIfVersion', version: latin.version }, { exact: true });
+      assert.equal(text(await fx.outside.read('latin1-exact.txt')), 'café\n');
+      // The guard still holds: an exact write from a stale read is refused.
+      await assert.rejects(() => fx.fs.writeText(at('exact.txt'), 'stale\n', { kind: 'replaceIfVersion', version: read.version }, { exact: true }), fsCode('FS_STALE_VERSION'));
+    });
+
     if (!options.symlinks) return;
     it('security: a symlink to outside the folder is never read, written or deleted through (FS_OUTSIDE_WORKSPACE)', async () => {
       await fx.outside.symlinkOut!('link.txt', 'file');

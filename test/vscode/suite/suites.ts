@@ -10,3 +10,4 @@ import './sharing.test';
 import './editor.test';
 import './virtualFolder.test';
 import './folderListing.test';
+import './checkpoints.test';
