@@ -8,7 +8,8 @@ import type { SessionHost } from '../host/sessionHost';
 import type { ChatController } from './chatController';
 import { CHAT_VIEW_ID, type ChatViewProvider } from './chatViewProvider';
 
-export const OPEN_CHAT = 'Open Chat';
+/** The notification's one button. */
+export const openChatLabel = (): string => vscode.l10n.t('Open Chat');
 
 export class AttentionNotifier implements vscode.Disposable {
   readonly tracker = new AttentionTracker();
@@ -53,24 +54,25 @@ export class AttentionNotifier implements vscode.Disposable {
   private update(): void {
     const n = this.tracker.count;
     const approvals = this.tracker.approvalCount;
-    const tooltip = [approvals ? `${approvals} waiting for your approval` : '', n - approvals ? `${n - approvals} finished` : ''].filter(Boolean).join(', ');
+    const tooltip = [approvals ? vscode.l10n.t('{0} waiting for your approval', approvals) : '', n - approvals ? vscode.l10n.t('{0} finished', n - approvals) : ''].filter(Boolean).join(', ');
     this.provider.setBadge(n > 0 ? { value: n, tooltip } : undefined);
   }
 
   private notify(item: AttentionItem): void {
     const info = this.host.list().find((s) => s.session_id === item.session_id);
     const agent = this.agentName(info?.agent);
-    const session = info?.name ? ` (${info.name})` : '';
+    const session = info?.name ?? '';
     const text =
       item.kind === 'approval'
-        ? `${agent} needs your approval${session}: ${clip(item.question)}`
+        ? vscode.l10n.t('{0} needs your approval ({1}): {2}', agent, session, clip(item.question))
         : item.stop_reason === 'error'
-          ? `${agent} stopped with an error${session}.`
-          : `${agent} finished${session}.`;
+          ? vscode.l10n.t('{0} stopped with an error ({1}).', agent, session)
+          : vscode.l10n.t('{0} finished ({1}).', agent, session);
     this.shown.push(text);
     const show = item.kind === 'approval' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    void show(text, OPEN_CHAT).then(async (pick) => {
-      if (pick !== OPEN_CHAT) return;
+    const open = openChatLabel();
+    void show(text, open).then(async (pick) => {
+      if (pick !== open) return;
       await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
       if (this.controller.activeSessionId !== item.session_id && this.host.has(item.session_id)) this.controller.switchTo(item.session_id);
       this.lookedAt();

@@ -12,7 +12,7 @@ import { AttentionNotifier } from './notifications';
 export function wire(context: vscode.ExtensionContext, logger: Logger, status: StatusBar, provider: ChatViewProvider): { services: Services; handlers(channel: vscode.OutputChannel): CommandHandlers } {
   const services = createServices(context, logger);
   // Approvals and finished turns the user has not seen: notifications and the badge (decision 382).
-  const agentName = (id: string | undefined) => (id ? (services.catalog.choices().find((c) => c.id === id)?.name.replace(/\s+\d+\.\d+\.\d+\S*$/, '') ?? id) : 'The agent');
+  const agentName = (id: string | undefined) => (id ? (services.catalog.choices().find((c) => c.id === id)?.name.replace(/\s+\d+\.\d+\.\d+\S*$/, '') ?? id) : vscode.l10n.t('The agent'));
   const attention = new AttentionNotifier(services.host, services.controller, provider, agentName);
   services.attention = attention;
   context.subscriptions.push(attention);

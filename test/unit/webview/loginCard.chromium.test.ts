@@ -31,11 +31,15 @@ function notLoggedInTurn(): Frame[] {
   ];
 }
 
-async function showCard(page: Page): Promise<void> {
-  await page.evaluate(() => {
+async function agents(page: Page, selected: string): Promise<void> {
+  await page.evaluate((selected) => {
     const w = window as unknown as { rawpFake: { host(m: unknown): void } };
-    w.rawpFake.host({ kind: 'agent.list', payload: { agents: [{ id: 'builtin', name: 'Built-in (offline)', available: true }, { id: 'claude-code', name: 'Claude Code 2.1.197', available: true }], selected: 'claude-code' } });
-  });
+    w.rawpFake.host({ kind: 'agent.list', payload: { agents: [{ id: 'builtin', name: 'Built-in (offline)', available: true }, { id: 'claude-code', name: 'Claude Code 2.1.197', available: true }], selected } });
+  }, selected);
+}
+
+async function showCard(page: Page): Promise<void> {
+  await agents(page, 'claude-code');
   await feed(page, SESSION, notLoggedInTurn(), true);
 }
 
@@ -80,11 +84,35 @@ describe('webview in Chromium: the not-logged-in card (issue 15 Why 4, decision 
     ]);
   });
 
-  it('in Korean (the page language) the card speaks Korean', async () => {
-    const page = await h.open();
-    await page.evaluate(() => document.documentElement.setAttribute('lang', 'ko'));
+  it('in Korean (the browser\'s language) the card speaks Korean', async () => {
+    const page = await h.open({ locale: 'ko-KR' });
     await showCard(page);
     assert.match(await page.locator('.login-card .login-title').innerText(), /로그인되어 있지 않습니다/);
     assert.equal(await page.locator('.login-card button').count(), 2);
+  });
+
+  it('first run: an empty session names the agent in use and how to switch (decision 383)', async () => {
+    const page = await h.open();
+    await agents(page, 'claude-code');
+    await feed(page, SESSION, [clientCaps(streamBuilder(SESSION, Date.now()))], true);
+    const hint = page.locator('.first-run-hint');
+    assert.equal(await hint.locator('.first-run-agent').innerText(), 'You are talking to Claude Code 2.1.197.');
+    assert.match(await hint.innerText(), /Agent menu above or run “RAWP: Pick Agent…”/);
+    assert.doesNotMatch(await hint.innerText(), /built-in agent/);
+    // The built-in agent says what it is and how a real one is found.
+    await agents(page, 'builtin');
+    await settle(page);
+    assert.equal(await hint.locator('.first-run-agent').innerText(), 'You are talking to Built-in (offline).');
+    assert.match(await hint.innerText(), /works offline without a model .*rawp\.agents\.<name>\.path/s);
+    // The first turn replaces the hint.
+    await feed(page, SESSION, notLoggedInTurn());
+    assert.equal(await page.locator('.first-run-hint').count(), 0);
+  });
+
+  it('first run in Korean', async () => {
+    const page = await h.open({ locale: 'ko-KR' });
+    await agents(page, 'claude-code');
+    await feed(page, SESSION, [clientCaps(streamBuilder(SESSION, Date.now()))], true);
+    assert.equal(await page.locator('.first-run-agent').innerText(), '지금 대화 상대는 Claude Code 2.1.197입니다.');
   });
 });

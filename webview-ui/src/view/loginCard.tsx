@@ -7,7 +7,8 @@ import { agentLogin } from '../../../src/protocol/agentLogin';
 import type { ErrorBlock } from '../../../src/protocol/transcript';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { useStore } from '../state/useStore';
-import { loginWords } from './loginWords';
+import { isMessageId } from '../i18n/en';
+import { t } from '../i18n';
 
 /** The agent id an AUTH_REQUIRED error is about (its module names the adapter). */
 function agentOf(block: ErrorBlock): string | undefined {
@@ -17,30 +18,31 @@ function agentOf(block: ErrorBlock): string | undefined {
 
 export function LoginCard({ block }: { block: ErrorBlock }) {
   const store = useStore();
-  const w = loginWords();
   const agentId = agentOf(block) ?? '';
   const login = agentLogin(agentId);
   const name = store.agents.find((a) => a.id === agentId)?.name.replace(/\s+\d+\.\d+\.\d+\S*$/, '') ?? agentId;
   const headingId = `login-${block.key}`;
+  const followId = `login.followUp.${agentId}`;
+  const followUp = isMessageId(followId) ? t(followId) : undefined;
   const send = (via: 'terminal' | 'api_key') => store.transport.send(webviewMessage('agent.login', { agent_id: agentId, via }));
   return (
     <section class="block login-card" aria-labelledby={headingId} title={block.error.code}>
       <p id={headingId} class="login-title" role="alert">
-        <span class="codicon codicon-account" aria-hidden="true" /> {w.title(name)}
+        <span class="codicon codicon-account" aria-hidden="true" /> {t('login.title', name)}
       </p>
       {login ? (
         <>
           <p>
-            {w.terminalStep} <code>{login.loginDisplay}</code>
-            {login.loginFollowUp ? `, ${login.loginFollowUp}` : ''}. {w.thenRetry}
+            {t('login.terminalStep')} <code>{login.loginDisplay}</code>
+            {followUp ? `, ${followUp}` : ''}. {t('login.thenRetry')}
           </p>
-          <p class="muted">{w.keyStep(login.apiKey.label, name)}</p>
+          <p class="muted">{t('login.keyStep', login.apiKey.label, name)}</p>
           <div class="login-actions">
             <button type="button" class="button" onClick={() => send('terminal')}>
-              <span class="codicon codicon-terminal" aria-hidden="true" /> {w.terminalButton}
+              <span class="codicon codicon-terminal" aria-hidden="true" /> {t('login.terminalButton')}
             </button>
             <button type="button" class="button secondary" onClick={() => send('api_key')}>
-              <span class="codicon codicon-key" aria-hidden="true" /> {w.keyButton(login.apiKey.label)}
+              <span class="codicon codicon-key" aria-hidden="true" /> {t('login.keyButton', login.apiKey.label)}
             </button>
           </div>
         </>
@@ -49,7 +51,7 @@ export function LoginCard({ block }: { block: ErrorBlock }) {
       )}
       {block.error.details?.trace && (
         <details>
-          <summary>{w.agentSaid}</summary>
+          <summary>{t('login.agentSaid')}</summary>
           <pre class="login-trace">{block.error.details.trace}</pre>
         </details>
       )}

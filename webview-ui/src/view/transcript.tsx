@@ -12,6 +12,7 @@ import { useStoreVersion } from '../state/useStore';
 import { t } from '../i18n';
 import { codeTooltip, idFor } from '../i18n/codes';
 import { BlockView } from './blocks';
+import { FirstRunHint } from './firstRunHint';
 import { RowBoundary } from './boundary';
 import { buildRows, type Row } from './rows';
 
@@ -132,7 +133,7 @@ export function TranscriptView() {
   const items = virtualizer.getVirtualItems();
   return (
     <div class="transcript-scroll" ref={scrollRef} tabIndex={0} aria-label={t('transcript.label')}>
-      {rows.length === 0 && <div class="empty-transcript muted">{t('transcript.empty')}</div>}
+      {rows.length === 0 && <FirstRunHint />}
       <div class="transcript-inner" role="log" aria-live="off" style={{ height: `${virtualizer.getTotalSize()}px` }}>
         {items.map((item) => {
           const row = rows[item.index];
