@@ -15,6 +15,7 @@ import { mimeTypeOf } from '../workspace/mimeType';
 import { buildFrame } from '../protocol/build';
 import { EVERY_FEATURE } from '../protocol/capabilities';
 import { FinalAnswer } from '../protocol/finalAnswer';
+import { noticeOf, RAWP_EXTENSION_KEY, type NoticePayload } from '../protocol/rawpExtension';
 import { PROTOCOL_VERSION } from '../protocol/envelope';
 import { isKnownFrame, type PayloadOf, type WireFrame } from '../protocol/frameTypes';
 import type { Connection } from '../session/connection';
@@ -70,6 +71,8 @@ export interface HeadlessResult {
   permission_denials: Unanswered[];
   /** agent.error and session.error frames of the run, in order. */
   errors: Array<{ source: 'agent' | 'session'; error_code: string; message: string; severity?: string }>;
+  /** What the host said to the run (`x-rawp.notice`): a host command's answer (/help), a refusal. */
+  notices: NoticePayload[];
 }
 
 /** How long the prompt may take to start a turn (admission, slash-command expansion). */
@@ -123,7 +126,7 @@ export class HeadlessRun {
     this.host = host;
     const session_id = await host.create({ agent });
     this.session_id = session_id;
-    this.result = { session_id, text: '', permission_denials: [], errors: [] };
+    this.result = { session_id, text: '', permission_denials: [], errors: [], notices: [] };
     for (const scope of this.o.allow) host.permissions.rules.add(scope, { decision: 'allow', lifetime: 'session', session_id, created_by: 'rawp run' });
 
     const done = new Promise<HeadlessResult>((resolve) => (this.finish = resolve));
@@ -131,8 +134,10 @@ export class HeadlessRun {
     const conn: Connection = { id: this.connectionId, kind: 'local', send: (f) => this.fromClient(f), close: () => this.end() };
     const attached = host.hub.attach(session_id, conn, { history: false });
     if (!attached.ok) throw new Error(attached.message);
-    // §13.1: the master's half of the exchange; what we render is everything (stream-json prints it).
-    this.send(buildFrame('session.capabilities', { protocol_version: PROTOCOL_VERSION, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: { ...EVERY_FEATURE } }, { session_id }, this.clock));
+    // §13.1: the master's half of the exchange; what we render is everything (stream-json prints
+    // it). Notices: a prompt the host answers itself (/help) or refuses says so instead of silence.
+    const extensions = { [RAWP_EXTENSION_KEY]: { notices: true } };
+    this.send(buildFrame('session.capabilities', { protocol_version: PROTOCOL_VERSION, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: { ...EVERY_FEATURE }, extensions }, { session_id }, this.clock));
     await opened;
     const context_files = [...(this.o.prompt.context_files ?? []), ...(await this.attach(host, session_id))];
     const prompt = buildFrame('control.prompt.request', { ...this.o.prompt, ...(context_files.length ? { context_files } : {}) }, { session_id }, this.clock);
@@ -185,7 +190,10 @@ export class HeadlessRun {
     const stamp = Date.parse(f.timestamp);
     if (Number.isFinite(stamp)) this.lastStamp = Math.max(this.lastStamp, stamp);
     const r = this.result;
-    if (!r || !isKnownFrame(f)) return;
+    if (!r) return;
+    const notice = noticeOf(f);
+    if (notice) return this.noticed(r, notice, f.parent_id === this.promptId);
+    if (!isKnownFrame(f)) return;
     const frame = f;
     if (r.turn_id !== undefined && frame.turn_id === r.turn_id) this.answer.observe(frame);
     switch (frame.type) {
@@ -224,6 +232,18 @@ export class HeadlessRun {
         }
         return;
     }
+  }
+
+  /**
+   * A notice about our prompt before any turn: the host handled it (a host command such as /help)
+   * or refused it (a failed slash command, an attachment the agent cannot take). Either way no turn
+   * comes; a refusal is an error of the run.
+   */
+  private noticed(r: HeadlessResult, notice: NoticePayload, aboutPrompt: boolean): void {
+    r.notices.push(notice);
+    if (!aboutPrompt || r.turn_id !== undefined) return;
+    if (notice.level === 'error') r.errors.push({ source: 'session', error_code: 'PROMPT_REFUSED', message: notice.message });
+    this.end();
   }
 
   /** Answer a question for the absent user: reject a permission, let anything else time out. */

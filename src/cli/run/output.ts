@@ -20,6 +20,13 @@ export function unansweredLine(io: VerbIo, u: Unanswered): void {
 
 export function errorLines(io: VerbIo, r: HeadlessResult): void {
   for (const e of r.errors) io.stderr.write(`rawp run: ${e.source} ${e.severity === 'warning' ? 'warning' : 'error'} ${e.error_code}: ${e.message}\n`);
+  // A prompt the host answered itself (/help) prints its answer as the run's; other notices are remarks.
+  for (const n of r.notices) if (n.level !== 'error' && !(handledByHost(r) && n.level === 'info')) io.stderr.write(`rawp run: ${n.level}: ${n.message}\n`);
+}
+
+/** No turn ran, nothing failed, and the host said something: a host command such as /help. */
+function handledByHost(r: HeadlessResult): boolean {
+  return r.turn_id === undefined && r.errors.length === 0 && r.notices.length > 0;
 }
 
 /** The one object of `--output-format json`. */
@@ -33,6 +40,7 @@ export function resultObject(r: HeadlessResult): Record<string, unknown> {
     usage: r.usage ?? null,
     permission_denials: r.permission_denials,
     errors: r.errors,
+    notices: r.notices,
   };
 }
 
@@ -41,13 +49,16 @@ export function printResult(io: VerbIo, format: OutputFormat, r: HeadlessResult)
   if (format === 'json') io.stdout.write(`${JSON.stringify(resultObject(r))}\n`);
   else if (format === 'text' && r.structured_output) io.stdout.write(`${JSON.stringify(r.structured_output.data)}\n`);
   else if (format === 'text' && r.text) io.stdout.write(r.text.endsWith('\n') ? r.text : `${r.text}\n`);
+  else if (format === 'text' && handledByHost(r)) for (const n of r.notices) if (n.level === 'info') io.stdout.write(`${n.message}\n`);
 }
 
 /**
- * 0: the turn ended with end_turn (and a requested structured output is `valid`); 1: anything
+ * 0: the turn ended with end_turn (and a requested structured output is `valid`), or the host
+ * answered the prompt itself (a host command such as /help); 1: anything
  * else — an agent or turn error, max_turns reached, a refused prompt, an invalid answer.
  */
 export function exitCodeOf(r: HeadlessResult, schemaRequested: boolean): number {
+  if (handledByHost(r)) return 0;
   if (r.stop_reason !== 'end_turn') return 1;
   if (schemaRequested && r.structured_output?.validation_status !== 'valid') return 1;
   return 0;

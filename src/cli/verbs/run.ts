@@ -32,7 +32,7 @@ without PROMPT, everything piped on stdin (sent as input_type "piped_stdin", at 
   --output-format F        text (default): the answer's text on stdout (with --json-schema: the
                              structured data as one JSON line)
                            json: one object {session_id, turn_id, stop_reason, text,
-                             structured_output, usage, permission_denials, errors}
+                             structured_output, usage, permission_denials, errors, notices}
                            stream-json: every DPS frame of the conversation, one JSON line each,
                              both directions (rawp validate accepts it)
   --max-turns N            at most N agent steps (one model reply with its tool calls each); the
@@ -53,7 +53,7 @@ allows is rejected, and any other question times out; each is reported on stderr
 the json output's permission_denials). The agent's errors are reported on stderr too.
 
 Exit status: 0 the turn ended normally (stop_reason "end_turn") and, with --json-schema, the
-answer is valid; 1 an agent or turn error (including max turns reached, a refused prompt, an
+answer is valid, or the host answered the prompt itself (a host command such as /help); 1 an agent or turn error (including max turns reached, a refused prompt, an
 answer that does not match the schema); 2 bad arguments (or an agent that is not installed);
 130 interrupted (Ctrl-C cancels the turn; a second Ctrl-C stops at once).
 `;

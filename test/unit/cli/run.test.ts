@@ -189,7 +189,20 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.equal(r.code, 1);
     const o = JSON.parse(r.out);
     assert.equal(o.turn_id, null);
-    assert.match(o.errors[0].error_code, /^ATTACHMENT_/);
+    assert.equal(o.errors[0].error_code, 'PROMPT_REFUSED');
+    assert.match(o.errors[0].message, /pic\.png/);
     assert.match(r.err, /pic\.png/);
+  });
+
+  it('slash-commands §5 a host command (/help) is answered by the host without a turn: its answer on stdout, exit 0, at once', async () => {
+    const started = Date.now();
+    const r = await rawpRun([...base(), '/help'], { env });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^\/help — /m);
+    assert.ok(Date.now() - started < 20_000, 'no wait for a turn that never comes');
+    const failed = await rawpRun([...base(), '--output-format', 'json', '/no-such-command-here'], { env });
+    const o = JSON.parse(failed.out);
+    // An unknown slash command is an ordinary prompt for the agent (slash-commands §5): a turn ran.
+    assert.match(o.turn_id, /^[0-9a-f-]{36}$/);
   });
 });
