@@ -68,13 +68,16 @@ export class ShadowRepo {
   async snapshot(): Promise<RepoSnapshot> {
     await this.init();
     await this.writeExcludes();
-    const listed = await this.git.raw(['ls-files', '-z', '-t', '-o', '-m', '-d', '--exclude-standard']);
+    // `-c` lists every kept file too (tag H, skipped below): simple-git waits 50 ms more for a
+    // command that prints nothing, which would be every idle turn's price; parsing is cheaper.
+    const listed = await this.git.raw(['ls-files', '-z', '-t', '-c', '-o', '-m', '-d', '--exclude-standard']);
     const tracked = new Set<string>();
     const candidates = new Set<string>();
     const nested: string[] = [];
     for (const entry of listed.split('\0')) {
       if (entry.length < 3) continue;
       const tag = entry[0];
+      if (tag === 'H') continue;
       const path = entry.slice(2);
       if (path.endsWith('/')) {
         // ls-files does not descend into a folder with its own `.git`: a nested repository.
@@ -99,8 +102,8 @@ export class ShadowRepo {
         if (tracked.has(path)) untrack.push(path);
       }
     });
-    if (add.length > 0) await this.withPathFile(add, (file) => this.git.raw(['add', '-A', '--ignore-errors', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
-    if (untrack.length > 0) await this.withPathFile(untrack, (file) => this.git.raw(['rm', '--cached', '-q', '--ignore-unmatch', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
+    if (add.length > 0) await this.withPathFile(add, (file) => this.git.raw(['add', '-A', '-v', '--ignore-errors', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
+    if (untrack.length > 0) await this.withPathFile(untrack, (file) => this.git.raw(['rm', '--cached', '--ignore-unmatch', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
     // Nothing staged: the index, and so its tree, is what the last snapshot wrote (one spawn less per idle turn).
     const tree = add.length === 0 && untrack.length === 0 && this.lastTree ? this.lastTree : (await this.git.raw(['write-tree'])).trim();
     this.lastTree = tree;
