@@ -1,13 +1,14 @@
 // `rawp run --json-schema` / `--max-turns` (§11, §6.1.1) with the real agent CLIs — Claude Code,
-// Codex — and the OpenAI-compatible adapter, each against the scripted mock model server, as a
-// real `node dist/cli.js run` child process. For each: a conforming answer is `valid` (exit 0), a
-// non-conforming one `failed` (exit 1), and the schema reached the agent natively (the recorded
-// model request); `--max-turns 1` stops a two-step agent with agent.error MAX_TURNS.
+// Codex, gemini --acp — and the OpenAI-compatible adapter, each against the scripted mock model
+// server, as a real `node dist/cli.js run` child process. For each: a conforming answer is `valid`
+// (exit 0), a non-conforming one `failed` (exit 1), and the schema reached the agent — natively
+// where it has an option (the recorded model request), as a prompt instruction for gemini;
+// `--max-turns 1` stops a two-step agent with agent.error MAX_TURNS.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { validateText } from '../../../src/protocol/conformance';
 import { resolveClaudeCommand } from '../../../src/agents/claudeCode';
 import { MockModelServer } from '../../support/mockModel/server';
@@ -15,12 +16,14 @@ import { claude, installAnthropic } from '../../support/mockModel/anthropic';
 import { claudeEnv } from '../../support/mockModel/claudeEnv';
 import { installOpenAIResponses, responses } from '../../support/mockModel/openaiResponses';
 import { chat, installChatCompletions } from '../../support/mockModel/chatCompletions';
+import { gemini, installGemini, lastUserText } from '../../support/mockModel/gemini';
 import { buildCliOnce, rawpRun, type RunResult } from '../../support/rawpRun';
 
 const SCHEMA = { $id: 'city-v1', type: 'object', properties: { city: { type: 'string' }, population: { type: 'integer', minimum: 0 } }, required: ['city', 'population'], additionalProperties: false };
 const GOOD = { city: 'Seoul', population: 9_400_000 };
 const BAD = { city: 'Seoul', population: 'many' };
-const CODEX = resolve(__dirname, '../../../node_modules/.bin/codex');
+const BIN = resolve(__dirname, '../../../node_modules/.bin');
+const CODEX = join(BIN, 'codex');
 
 interface Json {
   session_id: string;
@@ -174,6 +177,41 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
       assert.ok(!log.some((f) => f.type === 'agent.text.delta' && /says hello/.test(f.payload.text)), 'step 2 never reached the wire');
       const check = validateText(r.out);
       assert.equal(check.errors, 0, JSON.stringify(check.problems, null, 1));
+    });
+  });
+
+  describe('gemini --acp (no native option: the schema in the prompt, the answer parsed; the engine caps steps)', () => {
+    let keys: { stream: string; generate: string };
+    let env: Record<string, string>;
+    beforeEach(() => {
+      keys = installGemini(mock);
+      env = { HOME: join(dir, 'home'), GEMINI_API_KEY: 'dummy', GOOGLE_GEMINI_BASE_URL: mock.url, GEMINI_CLI_TRUST_WORKSPACE: 'true', NO_COLOR: '1', PATH: `${BIN}${delimiter}${process.env.PATH ?? ''}` };
+    });
+    const args = (...more: string[]) => ['--workspace', ws, '--agent', 'acp:gemini', ...more];
+
+    it('§11.1 the schema goes to the model as an instruction after the prompt; a fenced conforming answer is `valid`, a wrong one `failed`', async () => {
+      mock.enqueue(keys.stream, gemini.text(`Here:\n\`\`\`json\n${JSON.stringify(GOOD)}\n\`\`\``));
+      const good = await rawpRun(args('--json-schema', schemaFile, '--output-format', 'json', 'Which city?'), { env });
+      assert.equal(good.code, 0, good.err);
+      assert.deepEqual(json(good).structured_output, { schema_id: 'city-v1', data: GOOD, validation_status: 'valid' });
+      const asked = lastUserText(mock.requestsFor(keys.stream)[0].body);
+      assert.match(asked, /Which city\?\s+Give your final answer as one JSON object/);
+      assert.ok(asked.includes('"city-v1"'), 'the schema itself is in the prompt');
+
+      mock.enqueue(keys.stream, gemini.text(JSON.stringify(BAD)));
+      const bad = await rawpRun(args('--json-schema', schemaFile, '--output-format', 'json', 'Which city?'), { env });
+      assert.equal(bad.code, 1);
+      assert.deepEqual(json(bad).structured_output, { schema_id: 'city-v1', data: BAD, validation_status: 'failed' });
+    });
+
+    it('§6.1.1 --max-turns 1 stops a two-step gemini turn (read_file, then answer) by the engine: MAX_TURNS, exit 1', async () => {
+      mock.enqueue(keys.stream, gemini.call('read_file', { file_path: 'a.txt' }), gemini.text('It says hello.'));
+      const r = await rawpRun(args('--max-turns', '1', '--allow', 'read_file', '--output-format', 'json', 'read a.txt'), { env });
+      assert.equal(r.code, 1, r.err);
+      const o = json(r);
+      assert.equal(o.stop_reason, 'error');
+      assert.ok(o.errors.some((e) => e.error_code === 'MAX_TURNS'), JSON.stringify(o.errors));
+      assert.notEqual(o.text, 'It says hello.');
     });
   });
 
