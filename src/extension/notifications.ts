@@ -61,13 +61,20 @@ export class AttentionNotifier implements vscode.Disposable {
   private notify(item: AttentionItem): void {
     const info = this.host.list().find((s) => s.session_id === item.session_id);
     const agent = this.agentName(info?.agent);
-    const session = info?.name ?? '';
+    // The session's name only when it says more than the agent's (new sessions are named after it).
+    const session = info?.name && !info.name.startsWith(agent) ? info.name : undefined;
     const text =
       item.kind === 'approval'
-        ? vscode.l10n.t('{0} needs your approval ({1}): {2}', agent, session, clip(item.question))
+        ? session
+          ? vscode.l10n.t('{0} needs your approval ({1}): {2}', agent, session, clip(item.question))
+          : vscode.l10n.t('{0} needs your approval: {1}', agent, clip(item.question))
         : item.stop_reason === 'error'
-          ? vscode.l10n.t('{0} stopped with an error ({1}).', agent, session)
-          : vscode.l10n.t('{0} finished ({1}).', agent, session);
+          ? session
+            ? vscode.l10n.t('{0} stopped with an error ({1}).', agent, session)
+            : vscode.l10n.t('{0} stopped with an error.', agent)
+          : session
+            ? vscode.l10n.t('{0} finished ({1}).', agent, session)
+            : vscode.l10n.t('{0} finished.', agent);
     this.shown.push(text);
     const show = item.kind === 'approval' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     const open = openChatLabel();
