@@ -235,10 +235,16 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
   );
 }
 
+/** "FS_NOT_OBSERVED: edit requires reading …" -> "edit requires reading …". */
+export function withoutCode(text: string, code: string): string {
+  return text.startsWith(`${code}: `) ? text.slice(code.length + 2) : text;
+}
+
 function ToolOutput({ tool, path, openFile }: { tool: ToolBlock; path?: string; openFile: (p: string, line?: number) => void }) {
   const store = useStore();
   const r = tool.result!;
-  if (r.status !== 'success' && (typeof r.output === 'string' || r.output === null)) return <TextOutput output={r.output} />;
+  // The tool's own message after the sentence, without the code it starts with (that is in the tooltip).
+  if (r.status !== 'success' && (typeof r.output === 'string' || r.output === null)) return <TextOutput output={r.errorCode && typeof r.output === 'string' ? withoutCode(r.output, r.errorCode) : r.output} />;
   switch (r.outputType) {
     case 'text':
       return <TextOutput output={r.output} />;

@@ -1,0 +1,105 @@
+// Plain words and two languages in real Chromium on the fixture page (issue 15 Why 6 and "In
+// English and Korean"): what a person reads is a sentence, never a protocol code (the code is in
+// the tooltip); with a Korean browser — or a page that names Korean, as VS Code's view does — the
+// chat's own words are Korean.
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import type { Frame } from '../../../src/protocol/frameTypes';
+import { RESULTS_DIR, feed, pageErrors, settle, startHarness, type Harness } from '../../browser/harness';
+import { GATE_OPTIONS, SESSION, TURN, clientCaps, interactionsStream } from '../../browser/streams';
+import { streamBuilder } from '../../fixtures/frames/streamBuilder';
+
+/** A turn with the codes people used to see: a refused unread edit that recovers, a permission, a
+ *  warning, a failed command, a cancelled turn. */
+function codesStream(): Frame[] {
+  const b = streamBuilder(SESSION, Date.now());
+  const T = { turn_id: TURN };
+  const f: Frame[] = [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T)];
+  const call = (id: string, tool: string, input: Record<string, unknown>, result: Record<string, unknown>) => {
+    f.push(b.make('tool.invoke.request', { invocation_id: id, tool_name: tool, input }, T));
+    f.push(b.make('tool.invoke.result', { invocation_id: id, tool_name: tool, output_type: 'text', ...result } as never, T));
+  };
+  call('e1', 'Edit', { file_path: '/home/me/project/src/auth.ts', old_string: 'a', new_string: 'b' }, { status: 'error', output: 'FS_NOT_OBSERVED: edit requires reading "src/auth.ts" first', error_code: 'FS_NOT_OBSERVED' });
+  call('r1', 'Read', { file_path: '/home/me/project/src/auth.ts', limit: 1 }, { status: 'success', output: '1\texport const a = 1;' });
+  call('b1', 'Bash', { command: 'npm test' }, { status: 'error', output: 'exit 1', error_code: 'NONZERO_EXIT' });
+  f.push(b.make('agent.error', { error_code: 'PERMISSION_REJECTED', message: 'the user rejected this Bash call', severity: 'error', recoverable: true }, T));
+  f.push(b.make('agent.interaction.request', { interaction_id: 'p1', interaction_type: 'PERMISSION', question_text: 'Allow Edit src/auth.ts?', timeout_sec: 300, options: GATE_OPTIONS, default_value: 'reject', context: { tool_name: 'Edit', affected_paths: ['src/auth.ts'] } }, T));
+  return f;
+}
+
+/** The text on screen (the screen reader's hidden live regions left out). */
+async function screenText(page: Page): Promise<string> {
+  return (await page.locator('main.chat > :not(.live-regions)').allInnerTexts()).join('\n');
+}
+
+const CODES = /\b(PERMISSION|YN|MULTI_SELECT|TEXT_INPUT|FS_NOT_OBSERVED|NONZERO_EXIT|PERMISSION_REJECTED|AGENT_ERROR|end_turn|awaiting_input|tool_calling|moderate|dangerous)\b/;
+
+describe('webview in Chromium: plain words, English and Korean (issue 15)', function () {
+  this.timeout(90_000);
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+    // The page as VS Code serves it: the host names the display language on #root (decision 370).
+    const fixture = readFileSync(join(__dirname, '../../browser/fixture.html'), 'utf8').replace('<div id="root"></div>', '<div id="root" data-locale="ko"></div>');
+    h.routes.push((req, res) => {
+      if (!req.url?.startsWith('/fixture-ko.html')) return false;
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(fixture);
+      return true;
+    });
+  });
+  after(async () => h?.close());
+
+  it('§4.3 §4.4 codes become sentences: no protocol code on screen, each one in a tooltip; an unread-file refusal is a quiet note', async () => {
+    const page = await h.open({ height: 1400 });
+    // The host sends its settings (with the workspace folders) before the session's frames.
+    await page.evaluate(() => (window as unknown as { rawpFake: { host(m: unknown): void } }).rawpFake.host({ kind: 'settings', payload: { permission_rules: [], workspace_roots: ['/home/me/project'] } }));
+    await feed(page, SESSION, codesStream(), true);
+    await settle(page);
+    const text = await screenText(page);
+    assert.doesNotMatch(text, CODES, 'no protocol code is shown as text');
+    assert.doesNotMatch(text, /\/home\/me\/project/, 'files inside the workspace are named relative to it');
+    assert.equal(await page.locator('.tool-card[data-invocation="r1"] .tool-summary').innerText(), 'src/auth.ts');
+    assert.match(text, /The agent tried to change a file before reading it, so nothing was written; it reads the file and tries again\./);
+    assert.match(text, /The command finished with an error\./);
+    assert.match(text, /You said no, so the agent did not do this\./);
+    assert.match(text, /Permission needed[\s\S]*Allow Edit src\/auth\.ts\?/);
+    const held = page.locator('.tool-card[data-invocation="e1"]');
+    assert.match(await held.getAttribute('class') ?? '', /status-held/, 'the refused unread edit is not a red failure');
+    assert.equal(await held.locator('.badge.status').innerText(), 'Not read yet');
+    assert.equal(await held.locator('.badge.status').getAttribute('title'), 'Code: FS_NOT_OBSERVED');
+    assert.equal(await page.locator('.interaction .badge.kind').getAttribute('title'), 'Code: PERMISSION');
+    assert.equal(await page.locator('.error-block .error-sentence').getAttribute('title'), 'Code: PERMISSION_REJECTED');
+    assert.match(await page.locator('.interaction .badge.risk').first().getAttribute('title') ?? '', /Changes files in your workspace/);
+    assert.deepEqual(pageErrors(page), []);
+    await page.screenshot({ path: join(RESULTS_DIR, 'webview-plain-words-en.png'), fullPage: true });
+  });
+
+  it('a Korean browser gets the chat in Korean: controls, kinds, risks, options, statuses and sentences', async () => {
+    const page = await h.open({ height: 1400, locale: 'ko-KR' });
+    await feed(page, SESSION, codesStream(), true);
+    await settle(page);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'ko');
+    const text = await screenText(page);
+    for (const words of ['1번째 턴', '권한 필요', '위험 보통', '이번만 허용', '이 세션에서 허용', '거부', '아직 읽지 않음', '완료', '실패', '명령이 오류와 함께 끝났습니다.', '거부하셨기 때문에 에이전트가 이 작업을 하지 않았습니다.', 'Edit src/auth.ts을(를) 허용할까요?', '세션', '모드'])
+      assert.ok(text.includes(words), `“${words}” on screen`);
+    assert.doesNotMatch(text, CODES);
+    assert.doesNotMatch(text, /\b(Allow once|Permission needed|Running|Done|Failed|Session|Reject)\b/, 'no English chrome left');
+    assert.match((await page.locator('.editor').getAttribute('data-placeholder')) ?? '', /에이전트에게 물어보세요/);
+    assert.equal(await page.locator('.editor').getAttribute('aria-label'), '에이전트에게 메시지 보내기');
+    assert.equal(await page.locator('.interaction .badge.kind').getAttribute('title'), '코드: PERMISSION');
+    await page.screenshot({ path: join(RESULTS_DIR, 'webview-plain-words-ko.png'), fullPage: true });
+  });
+
+  it('inside VS Code the page’s data-locale wins over the browser: Korean on an English browser, questions of every kind', async () => {
+    const page = await h.open({ height: 1600, locale: 'en-US' }, `${h.origin}/fixture-ko.html`);
+    await feed(page, SESSION, interactionsStream(), true);
+    await settle(page);
+    const text = await screenText(page);
+    for (const words of ['하나 선택', '여러 개 선택', '답변 입력', '권한 필요', '위험 높음', '답변 보내기', '기본값', '남음', '이후 자동 거부', '계획'])
+      assert.ok(text.includes(words), `“${words}” on screen`);
+    assert.doesNotMatch(text, CODES);
+    assert.deepEqual(pageErrors(page), []);
+  });
+});
