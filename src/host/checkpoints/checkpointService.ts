@@ -15,7 +15,7 @@
 //   restore(checkpoint_id, { force, paths })
 //                                      rewind (all its files, or only `paths`: "revert this file");
 //                                      prefer SessionCheckpoints.restore, which also tells every master
-import { promises as fsp, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { newId } from '../../protocol/build';
@@ -204,12 +204,19 @@ export class CheckpointService {
     this.save();
   }
 
+  /**
+   * Written at once (like the session index): the list is small, and a write queued behind the
+   * thread pool's other file work could still be pending when the host stops.
+   */
   private save(): void {
-    void fsp
-      .mkdir(this.options.dir, { recursive: true, mode: 0o700 })
-      .then(() => writeFileAtomic(join(this.options.dir, INDEX_FILE), `${JSON.stringify({ rawp_checkpoints: 1, records: this.records })}\n`, { mode: 0o600 }))
-      .catch((e: unknown) => this.options.logger.warn('checkpoints: the list could not be saved', { error: String(e) }));
+    try {
+      mkdirSync(this.options.dir, { recursive: true, mode: 0o700 });
+      writeFileAtomic.sync(join(this.options.dir, INDEX_FILE), `${JSON.stringify({ rawp_checkpoints: 1, records: this.records })}\n`, { mode: 0o600 });
+    } catch (e) {
+      this.options.logger.warn('checkpoints: the list could not be saved', { error: String(e) });
+    }
   }
+
 }
 
 function loadIndex(file: string, logger: Logger): CheckpointRecord[] {

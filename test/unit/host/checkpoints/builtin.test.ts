@@ -94,4 +94,25 @@ describe('checkpoints with the built-in agent (issue 17)', function () {
     assert.deepEqual(tools, ['Edit', 'Read', 'Edit'], 'refused unread, then a fresh read, then the edit');
     assert.equal(readFileSync(join(ws, 'src', 'greeting.ts'), 'utf8'), 'export const greeting = "Bye, said the agent";\n');
   });
+
+  it('§7.8.2 checkpoints survive a restart: the restored session rewinds a turn from before the restart', async () => {
+    h = harness();
+    const ws = h.workspace;
+    const first = h.makeHost({ defaultAgent: 'builtin' });
+    const id = await first.create({ agent: 'builtin' });
+    const view = new AllowingView('view', first.hub);
+    first.hub.attach(id, view);
+    first.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: "run `printf 'made before the restart\\n' > made.txt`" }, { session_id: id }));
+    await waitFor(() => view.turnEnds() === 1, 'the turn ends', 30_000);
+    const [created] = view.created();
+    assert.deepEqual(byPath(created.files), ['created made.txt']);
+    await first.dispose();
+
+    const second = h.makeHost({ defaultAgent: 'builtin' });
+    assert.deepEqual(await second.restoreAll(), [id]);
+    assert.deepEqual(second.checkpoints!.service.list(id).map((c) => c.checkpoint_id), [created.checkpoint_id]);
+    const r = await second.checkpoints!.restore(id, created.checkpoint_id);
+    assert.deepEqual(r.restored, ['made.txt']);
+    assert.ok(!existsSync(join(ws, 'made.txt')));
+  });
 });
