@@ -78,7 +78,8 @@ describe('security/tools: the built-in grammar (issue 12 findings 2 and 9)', fun
     const read = await promptTurn(m, { prompt_text: 'read <@file:ref_0|notes.md>', file_references: [ref] }, 'allow_once');
     assert.deepEqual(read.requests.map((r) => r.payload.tool_name), ['Read']);
     assert.equal(read.results[0]?.payload.status, 'success');
-    assert.match(read.text, /the notes/);
+    // The file's text is in the tool result (the answer no longer repeats it, issue 15 Why 7).
+    assert.match(JSON.stringify(read.results[0]?.payload.output), /the notes/);
 
     const cat = await promptTurn(m, { prompt_text: 'run `cat <@file:ref_0|notes.md>`', file_references: [ref] }, 'allow_once');
     assert.deepEqual(cat.requests.map((r) => r.payload.tool_name), ['Bash']);

@@ -39,7 +39,7 @@ describe('security/tools: Bash rules, tool processes and their environment (issu
       assert.equal(first.asked.length, 1);
       const option = first.asked[0].payload.options?.find((o) => o.value === 'allow_session');
       assert.match(option?.description ?? '', /exactly `find \. -name "\*\.md"`/, 'the prompt shows the whole command the rule allows');
-      assert.match(first.text, /a\.md/);
+      assert.match(JSON.stringify(first.results[0]?.payload.output), /a\.md/, 'the command ran and found a.md');
 
       const again = await promptTurn(m, 'run `find . -name "*.md"`');
       assert.equal(again.asked.length, 0, 'the same command runs under the session rule');

@@ -64,15 +64,15 @@ describe('agents/builtin: inside the session engine', () => {
     const iEdit = turnTypes.lastIndexOf('tool.invoke.request');
     assert.deepEqual(turnTypes.slice(iEdit, iEdit + 3), ['tool.invoke.request', 'agent.interaction.request', 'tool.invoke.result']);
     const results = frames.filter((f): f is Extract<Frame, { type: 'tool.invoke.result' }> => f.type === 'tool.invoke.result');
+    // The built-in agent reads a file before its first edit (decision 372): no refused Edit first.
     assert.deepEqual(results.map((r) => [r.payload.tool_name, r.payload.status]), [
-      ['Edit', 'error'],
       ['Read', 'success'],
       ['Edit', 'success'],
     ]);
-    assert.equal(results[2].payload.output_type, 'diff');
+    assert.equal(results[1].payload.output_type, 'diff');
     const end = frames.find((f): f is Extract<Frame, { type: 'session.turn.end' }> => f.type === 'session.turn.end')!;
     assert.equal(end.payload.stop_reason, 'end_turn');
-    assert.equal(end.payload.tool_invocation_count, 3);
+    assert.equal(end.payload.tool_invocation_count, 2);
     const usage = frames.filter((f): f is Extract<Frame, { type: 'session.usage' }> => f.type === 'session.usage').at(-1)!;
     assert.deepEqual([usage.payload.token_usage.input_tokens, usage.payload.token_usage.output_tokens], [0, 0]);
   });
