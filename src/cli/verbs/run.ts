@@ -55,7 +55,8 @@ the json output's permission_denials). The agent's errors are reported on stderr
 Exit status: 0 the turn ended normally (stop_reason "end_turn") and, with --json-schema, the
 answer is valid, or the host answered the prompt itself (a host command such as /help); 1 an agent or turn error (including max turns reached, a refused prompt, an
 answer that does not match the schema); 2 bad arguments (or an agent that is not installed);
-130 interrupted (Ctrl-C cancels the turn; a second Ctrl-C stops at once).
+130 interrupted (Ctrl-C cancels the turn; a second Ctrl-C stops at once); 141 stdout was closed
+(the reader went away, as with SIGPIPE: the turn is cancelled).
 `;
 
 export const runVerb: Verb = {
@@ -125,7 +126,7 @@ export const runVerb: Verb = {
       allow,
       rulesFile: values['rules-file'] ?? join(homedir(), '.config', 'rawp', 'permission-rules.json'),
       logger: values.verbose ? stderrLogger(io) : silentLogger,
-      ...(format === 'stream-json' ? { onFrame: (f) => frameLine(io, f) } : {}),
+      ...(format === 'stream-json' ? { onFrame: (f) => void (readerGone || frameLine(io, f)) } : {}),
       onUnanswered: (u) => unansweredLine(io, u),
     });
     try {
@@ -134,8 +135,16 @@ export const runVerb: Verb = {
       return usageError(io, (e as Error).message);
     }
 
-    // Ctrl-C cancels the turn (§6.1.2); a second one stops at once.
+    // Ctrl-C cancels the turn (§6.1.2); a second one stops at once. A reader that goes away
+    // (`| head -1`: EPIPE) is a SIGPIPE: nothing more is written, the turn is cancelled, exit 141.
     let interrupted = false;
+    let readerGone = false;
+    const onStdoutError = (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE' || readerGone) return;
+      readerGone = true;
+      if (!run.cancel()) stopNow?.();
+    };
+    io.stdout.on('error', onStdoutError);
     let stopNow: (() => void) | undefined;
     const stopped = new Promise<'stopped'>((r) => (stopNow = () => r('stopped')));
     const onSignal = () => {
@@ -146,6 +155,7 @@ export const runVerb: Verb = {
     process.on('SIGTERM', onSignal);
     try {
       const result = await Promise.race([run.run(), stopped]);
+      if (readerGone) return 141;
       if (result === 'stopped') return 130;
       errorLines(io, result);
       printResult(io, format as OutputFormat, result);

@@ -128,6 +128,21 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.ok(frames(r.out).some((f) => f.type === 'control.prompt.cancel'), 'the run sent §6.1.2 control.prompt.cancel');
   });
 
+  it('a reader that goes away (stdout closed, EPIPE) ends the run quietly with exit 141, the turn cancelled, no crash', async () => {
+    let closed = false;
+    const r = await rawpRun([...base(), '--allow', 'Bash(sleep 30)', '--output-format', 'stream-json', 'run `sleep 30`'], {
+      env,
+      onOut: (_out, child) => {
+        if (!closed) {
+          closed = true;
+          child.stdout?.destroy();
+        }
+      },
+    });
+    assert.equal(r.code, 141, r.err);
+    assert.doesNotMatch(r.err, /Unhandled|EPIPE/);
+  });
+
   it('§17.2.2 exit 1 when the agent itself fails: a Claude Code that does not start is reported on stderr', async () => {
     const r = await rawpRun(['--workspace', ws, '--agent', 'claude-code', 'hi'], { env: { ...env, RAWP_CLAUDE_PATH: '/bin/false' } });
     assert.equal(r.code, 1, r.err);
