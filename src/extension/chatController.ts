@@ -11,6 +11,7 @@ import type { Connection, WireFrame } from '../session/connection';
 import type { Logger } from '../session/ports';
 import { LOCAL_VIEW_FEATURES, type SessionHost } from '../host/sessionHost';
 import { englishWords, type Words } from './words';
+import { storeAttachment } from './attachmentUpload';
 
 export interface HostActions {
   openFile(path: string, line?: number): Promise<void>;
@@ -170,6 +171,9 @@ export class ChatController {
       case 'agent.login':
         if (!this.o.actions.login) return this.notice('warning', 'Logging in is only available inside VS Code.');
         return this.o.actions.login(m.payload.agent_id, m.payload.via);
+      case 'attachment.add':
+        this.post?.(await storeAttachment(this.o.host, m.payload, this.l10n));
+        return;
       case 'log': {
         const level = m.payload.level;
         this.o.logger[level](`[webview] ${m.payload.message}`);

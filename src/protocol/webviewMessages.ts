@@ -100,7 +100,14 @@ export const HOST_TO_WEBVIEW = {
   'file.resolved': z.looseObject({ transfer_id: Id, uri: z.string().optional(), error: z.string().optional() }),
   /** A one-line notice for the user (Restricted Mode, attach URL copied, …). */
   notice: z.looseObject({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  /** §6.1.1: an attachment of the composer is stored; its `file_url` goes into `context_files`. */
+  'attachment.stored': z.looseObject({ request_id: z.string().min(1).max(100), file_url: z.string().min(1), file_name: z.string(), mime_type: z.string(), size_bytes: z.number().int().nonnegative() }),
+  /** The attachment was not stored (too large, wrong type, no store): the sentence says why. */
+  'attachment.failed': z.looseObject({ request_id: z.string().min(1).max(100), message: z.string() }),
 } as const;
+
+/** The largest attachment the composer sends (base64 in a message; the host's store has its own limit). */
+export const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
 
 /** Webview → host. */
 export const WEBVIEW_TO_HOST = {
@@ -124,6 +131,19 @@ export const WEBVIEW_TO_HOST = {
   'clipboard.write': z.looseObject({ text: z.string() }),
   /** Log an agent in (decision 381): a terminal running its login, or an API key kept in SecretStorage. */
   'agent.login': z.looseObject({ agent_id: z.string().min(1), via: z.enum(['terminal', 'api_key']) }),
+  /**
+   * §6.1.1: store a file pasted or dropped into the composer in the session's file store (§4.5.1);
+   * answered with `attachment.stored` or `attachment.failed` under the same `request_id`.
+   */
+  'attachment.add': z.looseObject({
+    request_id: z.string().min(1).max(100),
+    session_id: Id,
+    file_name: z.string().min(1).max(255),
+    /** The browser's type for the file; empty when it has none (the host guesses from the name). */
+    mime_type: z.string().max(255),
+    /** The bytes, base64: at most MAX_ATTACHMENT_BYTES once decoded. */
+    data: z.string().max(Math.ceil(MAX_ATTACHMENT_BYTES / 3) * 4 + 4),
+  }),
   /** A problem inside the webview, for the host's output channel. */
   log: z.looseObject({ level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string() }),
 } as const;

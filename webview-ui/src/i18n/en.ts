@@ -75,6 +75,19 @@ export const en = {
   'state.error': 'Stopped by an error',
   'state.other': 'Working',
 
+  // composer attachments (§6.1.1)
+  'attach.list': "Attached files",
+  'attach.remove': "Remove {0}",
+  'attach.storing': "Attaching…",
+  'attach.pasted': "pasted file",
+  'attach.bytes': "{0} bytes",
+  'attach.kilobytes': "{0} KB",
+  'attach.megabytes': "{0} MB",
+  'attach.tooMany': "At most {0} files can be attached to one message.",
+  'attach.tooLarge': "{0} is larger than the limit of {1}; it was not attached.",
+  'attach.unreadable': "{0} could not be read; it was not attached.",
+  'attach.button': "Attach files",
+  'attach.wait': "Wait until the attached files are ready",
   // composer
   'composer.label': 'Message the agent',
   'composer.placeholder': 'Ask the agent… (@ for files, / for commands)',

@@ -11,6 +11,7 @@ import { noticeOf } from '../../../src/protocol/rawpExtension';
 import { hostMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
 import { Listeners, type Transport } from './types';
 import { t } from '../i18n';
+import { uploadAttachment } from './upload';
 
 export interface WebSocketLike {
   readonly readyState: number;
@@ -109,6 +110,9 @@ export class WebSocketTransport implements Transport {
       case 'attach.copyUrl':
         void navigator.clipboard?.writeText(`${this.options.baseUrl}/#session=${encodeURIComponent(message.payload.session_id)}`).catch(() => undefined);
         this.notice('info', 'Attach URL copied (without the token).');
+        return;
+      case 'attachment.add':
+        void uploadAttachment(this.options, message.payload).then((m) => this.listeners.emit(m));
         return;
       case 'log':
         if (message.payload.level === 'error' || message.payload.level === 'warn') console.warn(`rawp: ${message.payload.message}`);

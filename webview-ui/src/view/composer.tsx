@@ -11,6 +11,8 @@ import { useStoreVersion } from '../state/useStore';
 import { t } from '../i18n';
 import type { ChatStore } from '../state/store';
 import { atQuery, caretAtStart, insertChip, readParts, writeParts } from './editor';
+import { AttachmentChips, useAttachments } from './attachments';
+import { t as tr } from '../i18n';
 
 type Candidate = PayloadOf<'session.file.candidates'>['candidates'][number];
 type Command = PayloadOf<'agent.commands.publish'>['commands'][number];
@@ -62,6 +64,9 @@ export function Composer() {
   const tx = store.transcript;
   const turnOpen = store.openTurnId() !== undefined;
   const canSearch = store.may('control.file.search');
+  // §6.1.1: files pasted, dropped or picked ride on the prompt as context_files (attachments.tsx).
+  const attachments = useAttachments(store);
+  const filePicker = useRef<HTMLInputElement>(null);
 
   const files: Candidate[] = picker?.kind === 'file' && store.candidates ? store.candidates.candidates : [];
   const commands = picker?.kind === 'command' ? matchingCommands(tx.commands, picker.query) : [];
@@ -132,6 +137,8 @@ export function Composer() {
     if (!root) return;
     const parts = readParts(root);
     if (parts.length === 0) return;
+    if (attachments.storing) return store.notify('info', tr('attach.wait'));
+    const context_files = attachments.contextFiles();
     const encoded = encodePrompt(parts);
     const first = parts[0];
     const slash = first.kind === 'text' && first.text.startsWith('/');
@@ -139,8 +146,10 @@ export function Composer() {
       prompt_text: encoded.prompt_text,
       input_type: slash ? 'slash_command' : 'text',
       ...(encoded.file_references.length > 0 ? { file_references: encoded.file_references } : {}),
+      ...(context_files.length > 0 ? { context_files } : {}),
     });
     if (!frame) return;
+    attachments.clear();
     recall.current = [parts, ...recall.current.filter((p) => JSON.stringify(p) !== JSON.stringify(parts))].slice(0, MAX_RECALL);
     store.transport.setState({ ...((store.transport.getState() as object | undefined) ?? {}), recall: recall.current });
     recallAt.current = -1;
@@ -215,6 +224,8 @@ export function Composer() {
   const onPaste = (e: ClipboardEvent) => {
     // Only plain text goes in: pasted markup could otherwise forge a chip.
     e.preventDefault();
+    const pasted = [...(e.clipboardData?.files ?? [])];
+    if (pasted.length > 0) void attachments.add(pasted);
     const text = e.clipboardData?.getData('text/plain') ?? '';
     document.execCommand('insertText', false, text);
   };
@@ -247,7 +258,19 @@ export function Composer() {
           {picker.kind === 'command' && commands.length === 0 && <div class="picker-empty muted">{t('composer.noCommand')}</div>}
         </div>
       )}
-      <div class="composer-box">
+      <div
+        class="composer-box"
+        onDragOver={(e) => {
+          if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
+        }}
+        onDrop={(e) => {
+          const dropped = [...(e.dataTransfer?.files ?? [])];
+          if (dropped.length === 0) return;
+          e.preventDefault();
+          void attachments.add(dropped);
+        }}
+      >
+        <AttachmentChips list={attachments.list} onRemove={attachments.remove} focusEditor={() => editor.current?.focus()} />
         <div
           ref={editor}
           class={`editor${empty ? ' empty' : ''}`}
@@ -264,6 +287,20 @@ export function Composer() {
           onPaste={onPaste}
         />
         <div class="composer-actions">
+          <input
+            ref={filePicker}
+            type="file"
+            multiple
+            hidden
+            onChange={(e) => {
+              const input = e.currentTarget;
+              void attachments.add([...(input.files ?? [])]);
+              input.value = '';
+            }}
+          />
+          <button type="button" class="button secondary" onClick={() => filePicker.current?.click()} disabled={store.sessionId === undefined} aria-label={tr('attach.button')} title={tr('attach.button')}>
+            <span class="codicon codicon-attach" aria-hidden="true" />
+          </button>
           {turnOpen ? (
             <button type="button" class="button secondary" onClick={cancelTurn} aria-label={t('composer.stopLabel')}>
               <span class="codicon codicon-debug-stop" aria-hidden="true" /> {t('composer.stop')}
