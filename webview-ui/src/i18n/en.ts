@@ -86,6 +86,8 @@ export const en = {
   'attach.tooMany': "At most {0} files can be attached to one message.",
   'attach.tooLarge': "{0} is larger than the limit of {1}; it was not attached.",
   'attach.unreadable': "{0} could not be read; it was not attached.",
+  'attach.notAttached': '{0} was not attached: {1}',
+  'attach.noUrl': 'the host did not say where it stored the file',
   'attach.button': "Attach files",
   'attach.wait': "Wait until the attached files are ready",
   // composer

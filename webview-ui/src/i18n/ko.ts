@@ -81,6 +81,8 @@ export const ko: Record<MessageId, string> = {
   'attach.tooMany': "메시지 하나에는 파일을 최대 {0}개까지 첨부할 수 있습니다.",
   'attach.tooLarge': "{0}이(가) 한도 {1}보다 커서 첨부하지 않았습니다.",
   'attach.unreadable': "{0}을(를) 읽을 수 없어 첨부하지 않았습니다.",
+  'attach.notAttached': '{0}을(를) 첨부하지 못했습니다: {1}',
+  'attach.noUrl': '호스트가 파일을 저장한 위치를 알려 주지 않았습니다',
   'attach.button': "파일 첨부",
   'attach.wait': "첨부한 파일이 준비될 때까지 기다려 주세요",
   'composer.label': '에이전트에게 메시지 보내기',

@@ -4,6 +4,7 @@
 // context_files then names (docs/remote.md). Any refusal (401, 413, 415, …) becomes the sentence of
 // an `attachment.failed` message.
 import { hostMessage, type HostMessage, type WebviewPayload } from '../../../src/protocol/webviewMessages';
+import { t } from '../i18n';
 
 function bytesOf(base64: string): Uint8Array {
   const s = atob(base64);
@@ -23,7 +24,7 @@ function newTransferId(): string {
 }
 
 export async function uploadAttachment(o: { baseUrl: string; token: string; fetchFn?: typeof fetch }, p: WebviewPayload<'attachment.add'>): Promise<HostMessage> {
-  const failed = (why: string) => hostMessage('attachment.failed', { request_id: p.request_id, message: `${p.file_name} was not attached: ${why}` });
+  const failed = (why: string) => hostMessage('attachment.failed', { request_id: p.request_id, message: t('attach.notAttached', p.file_name, why) });
   const query = `session_id=${encodeURIComponent(p.session_id)}&file_name=${encodeURIComponent(p.file_name)}`;
   try {
     const res = await (o.fetchFn ?? fetch)(`${o.baseUrl}/v1/files/${newTransferId()}?${query}`, {
@@ -33,7 +34,7 @@ export async function uploadAttachment(o: { baseUrl: string; token: string; fetc
     });
     const body = (await res.json().catch(() => undefined)) as { error?: unknown; file_url?: unknown; file_name?: unknown; mime_type?: unknown; size_bytes?: unknown } | undefined;
     if (!res.ok) return failed(typeof body?.error === 'string' ? body.error : `HTTP ${res.status}`);
-    if (typeof body?.file_url !== 'string') return failed('the host did not say where it stored the file');
+    if (typeof body?.file_url !== 'string') return failed(t('attach.noUrl'));
     return hostMessage('attachment.stored', {
       request_id: p.request_id,
       file_url: body.file_url,
