@@ -143,6 +143,45 @@ describe('e2e (code-server): the chat is accessible and readable in every defaul
     assert.ok(kinds.some((k) => k.startsWith('tool:error:')), 'a failed tool (read of a missing file)');
   });
 
+  it('keyboard: Shift+Tab from the composer reaches the pending permission card (a named group) and its Allow button, each with the focusBorder ring', async () => {
+    await composer(chat).click();
+    const ring = await frame.evaluate(() => {
+      const probe = document.createElement('div');
+      probe.style.color = getComputedStyle(document.body).getPropertyValue('--vscode-focusBorder');
+      document.body.append(probe);
+      const c = getComputedStyle(probe).color;
+      probe.remove();
+      return c;
+    });
+    const focused = () =>
+      frame.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        const s = el ? getComputedStyle(el) : undefined;
+        return { card: el?.matches('section.interaction.status-pending') ?? false, inCard: el?.closest('section.interaction.status-pending') !== null, text: el?.textContent?.trim().slice(0, 40) ?? '', outline: s && s.outlineStyle !== 'none' ? s.outlineColor : 'none' };
+      });
+    const seen: string[] = [];
+    let card: Awaited<ReturnType<typeof focused>> | undefined;
+    for (let i = 0; i < 30 && !card; i++) {
+      await page.keyboard.press('Shift+Tab');
+      const f = await focused();
+      seen.push(f.text);
+      if (f.card) card = f;
+    }
+    assert.ok(card, `the card was reached (${seen.join(' | ')})`);
+    assert.equal(card.outline, ring, 'the card shows the ring');
+    // Tab goes into the card: past its "Input" details, to its first option.
+    let first = await focused();
+    const path: string[] = [];
+    for (let i = 0; i < 4 && !/^Allow once/.test(first.text); i++) {
+      await page.keyboard.press('Tab');
+      first = await focused();
+      path.push(first.text);
+      assert.ok(first.inCard, `Tab stays in the card until its options (${path.join(' | ')})`);
+    }
+    assert.match(first.text, /^Allow once/, path.join(' | '));
+    assert.equal(first.outline, ring);
+  });
+
   for (const theme of Object.keys(THEME_CLASSES) as ThemeName[]) {
     it(`${theme} in code-server: every badge, button, chip and code span ≥ 4.5:1 (icons, dots, large text ≥ 3:1); axe: 0 serious or critical`, async () => {
       await setColorTheme(page, chat, theme);

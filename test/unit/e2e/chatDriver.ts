@@ -17,7 +17,8 @@ export const THEME_CLASSES = {
 export type ThemeName = keyof typeof THEME_CLASSES;
 
 export const composer = (chat: FrameLocator) => chat.locator('[role="textbox"][aria-label="Message the agent"]');
-export const idle = (chat: FrameLocator) => chat.locator('[role="status"][aria-label="Agent idle"]');
+/** The status bar's agent state by its protocol code (its label is in the user's language). */
+export const idle = (chat: FrameLocator) => chat.locator('[role="status"].agent-state[data-code="idle"]');
 
 /** Types a prompt (lines joined by Shift+Enter) into the composer and sends it. */
 export async function sendPrompt(page: Page, chat: FrameLocator, lines: string[]): Promise<void> {

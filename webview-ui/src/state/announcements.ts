@@ -51,6 +51,9 @@ export class Announcer {
   private seeded = false;
   /** Keys of what was already announced (or was history). Bounded: cleared per session. */
   private readonly said = new Set<string>();
+  /** Turns whose end was seen: nothing in them can be announced any more (their questions are
+   *  retired, their text done), so a long session costs one look per turn, not per block. */
+  private ended = new WeakSet<Turn>();
 
   /** The announcements that the step to this transcript state makes. */
   next(t: Transcript): Announcement[] {
@@ -59,6 +62,7 @@ export class Announcer {
       this.transcript = t;
       this.seeded = false;
       this.said.clear();
+      this.ended = new WeakSet();
     }
     if (t.timeline.length === 0) return [];
     const history = !this.seeded;
@@ -70,9 +74,13 @@ export class Announcer {
       if (a && (!history || evenInHistory)) out.push(a);
     };
     for (const entry of t.timeline) {
-      if (entry.kind !== 'turn') continue;
+      // A turn reopened by unfinalization (§7.8.3) is looked at again.
+      if (entry.kind !== 'turn' || (this.ended.has(entry) && !entry.open)) continue;
       for (const b of entry.blocks) this.block(b, once);
-      if (!entry.open) once(`${entry.key}:end`, turnEnd(entry));
+      if (!entry.open) {
+        once(`${entry.key}:end`, turnEnd(entry));
+        this.ended.add(entry);
+      }
     }
     return out;
   }

@@ -223,7 +223,9 @@ export function StatusBar() {
   const utilization = ctx?.utilization ?? (ctx?.capacity && ctx.used !== undefined ? ctx.used / ctx.capacity : undefined);
   return (
     <div class="status-bar">
-      <span class={`agent-state state-${state?.current ?? 'unknown'}`} role="status" aria-live="polite" aria-label={t('status.agentLabel', stateWords)} data-code={state?.current ?? ''}>
+      {/* A status, but not read out on every change (thinking, tool_calling, …): the chat's live
+          regions tell completed answers, questions and turn ends (decision 390). */}
+      <span class={`agent-state state-${state?.current ?? 'unknown'}`} role="status" aria-live="off" aria-label={t('status.agentLabel', stateWords)} data-code={state?.current ?? ''}>
         <span class={`codicon codicon-${state?.current === 'idle' ? 'circle-outline' : state?.current === 'error' ? 'error' : 'loading codicon-modifier-spin'}`} aria-hidden="true" />
         {stateWords}
         {state?.synthetic && <span class="badge synthetic" title={t('block.syntheticTitle')}>{t('block.synthetic')}</span>}
