@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     await chat.locator('[role="listbox"][aria-label="Files"] [role="option"]', { hasText: 'greeting.ts' }).first().waitFor({ timeout: 30_000 });
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
-    await chat.locator('article.tool-card[aria-label="Tool Read: success"]').first().waitFor({ timeout: 30_000 });
+    await chat.locator('article.tool-card.status-success[aria-label^="Tool Read"]').first().waitFor({ timeout: 30_000 });
     await idle(chat).waitFor({ timeout: 30_000 });
     await sendPrompt(page, chat, ['replace `Hello` with `Hi` in src/greeting.ts']);
     const ask = chat.locator('section.interaction.status-pending[aria-label^="Permission request"]').first();

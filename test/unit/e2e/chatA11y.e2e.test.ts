@@ -95,7 +95,7 @@ describe('e2e (code-server): the chat is accessible and readable in every defaul
     await page.screenshot({ path: join(OUT, '01-at-picker-in-ignored-folder.png') });
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
-    await chat.locator('article.tool-card[aria-label="Tool Read: success"]').first().waitFor({ timeout: 30_000 });
+    await chat.locator('article.tool-card.status-success[aria-label^="Tool Read"]').first().waitFor({ timeout: 30_000 });
     await waitEnded(frame, 1);
     // A second query, for a file outside src/.
     await composer(chat).click();
