@@ -23,7 +23,8 @@ export function pageHeaders(nonce: string, wsOrigin: string): Record<string, str
     `script-src 'nonce-${nonce}'`,
     `style-src 'nonce-${nonce}' 'self'`,
     `connect-src 'self' ${wsOrigin}`,
-    "img-src 'self' data:",
+    // blob: — §4.5.1 files the page fetched with its token (previews and download links).
+    "img-src 'self' data: blob:",
     "font-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",

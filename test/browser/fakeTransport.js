@@ -6,6 +6,8 @@
   var fake = {
     sent: [],
     violations: [],
+    files: {},
+    fileRequests: [],
     host: function (message) {
       listeners.slice().forEach(function (l) { l(message); });
     },
@@ -33,5 +35,10 @@
     },
     getState: function () { return state; },
     setState: function (s) { state = s; },
+    // §4.5.1: the URL a test put in rawpFake.files for a transfer, else none.
+    resolveFile: function (sessionId, transfer) {
+      fake.fileRequests.push(transfer.transfer_id);
+      return Promise.resolve(fake.files[transfer.transfer_id]);
+    },
   };
 })();

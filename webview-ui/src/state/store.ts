@@ -55,6 +55,9 @@ type Scheduler = (cb: () => void) => void;
 const defaultScheduler: Scheduler =
   typeof requestAnimationFrame === 'function' ? (cb) => void requestAnimationFrame(() => cb()) : (cb) => void setTimeout(cb, 16);
 
+/** A transfer's file as the view can show it (ChatStore.fileView). */
+export type FileView = { state: 'loading' } | { state: 'ready'; url: string } | { state: 'unavailable' };
+
 export class ChatStore {
   transcript: Transcript = createTranscript();
   sessionId?: string;
@@ -83,6 +86,8 @@ export class ChatStore {
   /** The text of that query. */
   activeQuery?: string;
   readonly transfersByInvocation = new Map<string, PayloadOf<'agent.file.transfer'>>();
+  /** §4.5.1: where each transfer's file can be loaded from here (transport.resolveFile), once asked. */
+  private readonly fileUrls = new Map<string, { view: FileView; promise: Promise<FileView> }>();
   /** When this UI first saw each interaction request (for the countdown). */
   readonly interactionSeenAt = new Map<string, number>();
   /** Grows on every change listeners should render. */
@@ -169,7 +174,30 @@ export class ChatStore {
       case 'notice':
         this.notify(m.payload.level, m.payload.message);
         return;
+      case 'file.resolved':
+        // Answered to the transport's resolveFile (VS Code); nothing to render by itself.
+        return;
     }
+  }
+
+  /**
+   * §4.5.1: the file of a transfer as this view can load it, asked of the transport once per
+   * transfer (the answer is kept). Never rejects.
+   */
+  loadFile(transfer: { transfer_id: string; file_url: string }): Promise<FileView> {
+    const known = this.fileUrls.get(transfer.transfer_id);
+    if (known) return known.promise;
+    const session = this.sessionId;
+    const resolve = this.transport.resolveFile?.bind(this.transport);
+    const entry: { view: FileView; promise: Promise<FileView> } = { view: { state: 'loading' }, promise: Promise.resolve<FileView>({ state: 'unavailable' }) };
+    entry.promise = (resolve && session ? resolve(session, transfer).catch(() => undefined) : Promise.resolve(undefined)).then((url) => (entry.view = url ? { state: 'ready', url } : { state: 'unavailable' }));
+    this.fileUrls.set(transfer.transfer_id, entry);
+    return entry.promise;
+  }
+
+  /** What loadFile has found so far (`loading` until it settles). */
+  fileView(transfer_id: string): FileView {
+    return this.fileUrls.get(transfer_id)?.view ?? { state: 'loading' };
   }
 
   notify(level: Notice['level'], message: string): void {

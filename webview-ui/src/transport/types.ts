@@ -11,6 +11,12 @@ export interface Transport {
   /** Small UI state that survives a reload of the view (drafts, prompt history). */
   getState(): unknown;
   setState(state: unknown): void;
+  /**
+   * §4.5.1: a URL the view may load the file of an `agent.file.transfer` from — in VS Code a
+   * webview resource URI of the host's store (nothing leaves the machine), in the browser master a
+   * `blob:` URL of the bytes fetched with the token — or undefined when it cannot be loaded here.
+   */
+  resolveFile?(session_id: string, transfer: { transfer_id: string; file_url: string }): Promise<string | undefined>;
 }
 
 /** Fan-out helper the implementations share. */

@@ -10,8 +10,12 @@ export interface VsCodeApi {
   setState(state: unknown): void;
 }
 
+/** How long the view waits for the host's `file.resolved`. */
+const FILE_RESOLVE_MS = 15_000;
+
 export class VsCodeTransport implements Transport {
   private readonly listeners = new Listeners<HostMessage>();
+  private readonly fileWaits = new Map<string, ((uri: string | undefined) => void)[]>();
 
   constructor(
     private readonly api: VsCodeApi,
@@ -19,6 +23,7 @@ export class VsCodeTransport implements Transport {
   ) {
     target.addEventListener('message', (event: MessageEvent) => {
       const parsed = parseHostMessage(event.data);
+      if (parsed.ok && parsed.message.kind === 'file.resolved') this.settleFile(parsed.message.payload.transfer_id, parsed.message.payload.uri);
       if (parsed.ok) this.listeners.emit(parsed.message);
       else this.send(webviewMessage('log', { level: 'warn', message: `webview ignored a host message: ${parsed.error}` }));
     });
@@ -26,6 +31,23 @@ export class VsCodeTransport implements Transport {
 
   send(message: WebviewMessage): void {
     this.api.postMessage(message);
+  }
+
+  resolveFile(session_id: string, transfer: { transfer_id: string }): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      const id = transfer.transfer_id;
+      const waits = this.fileWaits.get(id);
+      if (waits) return void waits.push(resolve);
+      this.fileWaits.set(id, [resolve]);
+      this.send(webviewMessage('file.resolve', { session_id, transfer_id: id }));
+      setTimeout(() => this.settleFile(id, undefined), FILE_RESOLVE_MS);
+    });
+  }
+
+  private settleFile(transfer_id: string, uri: string | undefined): void {
+    const waits = this.fileWaits.get(transfer_id);
+    this.fileWaits.delete(transfer_id);
+    for (const w of waits ?? []) w(uri);
   }
 
   onMessage(listener: (message: HostMessage) => void): () => void {

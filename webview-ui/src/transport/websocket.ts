@@ -62,6 +62,8 @@ const FINAL_CODES = new Set([1008, 4401, 4403, 4404]);
 /** The host stopped sharing the session (src/remote/controlPlane.ts CLOSE.UNSHARED). */
 const CLOSE_UNSHARED = 4403;
 const MAX_QUEUE = 200;
+/** Files (§4.5.1) kept as blob: URLs at once; the oldest is released beyond it. */
+const MAX_FILE_FETCH = 50;
 
 export class WebSocketTransport implements Transport {
   private readonly listeners = new Listeners<HostMessage>();
@@ -73,6 +75,7 @@ export class WebSocketTransport implements Transport {
   private stopped = false;
   private readonly queue: string[] = [];
   private readonly backoff: number[];
+  private readonly blobs = new Map<string, string>();
 
   constructor(private readonly options: WebSocketTransportOptions) {
     this.backoff = options.backoffMs ?? [500, 1000, 2000, 5000, 10000];
@@ -234,6 +237,39 @@ export class WebSocketTransport implements Transport {
 
   private notice(level: 'info' | 'warning' | 'error', message: string): void {
     this.listeners.emit(hostMessage('notice', { level, message }));
+  }
+
+  /**
+   * §4.5.1: a transfer's file on this server (`/v1/files/{id}`, relative or on the server's own
+   * origin) fetched with the token and handed to the view as a `blob:` URL; the token never goes
+   * to another origin, and no other URL is fetched. At most MAX_FILE_FETCH files are kept.
+   */
+  async resolveFile(_session_id: string, transfer: { transfer_id: string; file_url: string }): Promise<string | undefined> {
+    let base: URL;
+    let url: URL;
+    try {
+      base = new URL(this.options.baseUrl);
+      url = new URL(transfer.file_url, base);
+    } catch {
+      return undefined;
+    }
+    if (url.origin !== base.origin || !/^\/v1\/files\/[0-9a-fA-F-]{36}$/.test(url.pathname)) return undefined;
+    const known = this.blobs.get(transfer.transfer_id);
+    if (known) return known;
+    try {
+      const res = await (this.options.fetchFn ?? fetch)(url.href, { headers: { Authorization: `Bearer ${this.options.token}` } });
+      if (!res.ok) return undefined;
+      const href = URL.createObjectURL(await res.blob());
+      this.blobs.set(transfer.transfer_id, href);
+      while (this.blobs.size > MAX_FILE_FETCH) {
+        const [oldest, old] = this.blobs.entries().next().value as [string, string];
+        this.blobs.delete(oldest);
+        URL.revokeObjectURL(old);
+      }
+      return href;
+    } catch {
+      return undefined;
+    }
   }
 
   private async api(method: string, path: string, body?: unknown): Promise<unknown> {

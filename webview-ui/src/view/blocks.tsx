@@ -17,7 +17,7 @@ import type {
 import { shownAsBlock, toolOutputPlan } from '../../../src/protocol/transcript';
 import { decodePrompt } from '../../../src/protocol/fileReference';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
-import { formatBytes, formatDuration, isSafeUrl } from '../format';
+import { formatBytes, formatDuration } from '../format';
 import { renderMarkdown } from '../markdown';
 import { useStore, useStoreVersion } from '../state/useStore';
 import { t, type MessageId } from '../i18n';
@@ -26,6 +26,7 @@ import { workspaceRelative } from '../paths';
 import { InteractionCard, InteractionControls } from './interaction';
 import { AUTH_REQUIRED } from '../../../src/protocol/agentLogin';
 import { LoginCard } from './loginCard';
+import { TransferFile } from './transferFile';
 import {
   AgentResultOutput,
   BinaryRefOutput,
@@ -360,13 +361,7 @@ function FileTransferView({ block }: { block: FileTransferBlock }) {
   return (
     <div class="block file-transfer" role="group" aria-label={t('block.fileTransfer', f.file_name)}>
       <span class={`codicon codicon-cloud-${f.direction === 'upload' ? 'upload' : 'download'}`} aria-hidden="true" />{' '}
-      {isSafeUrl(f.file_url) ? (
-        <a href={f.file_url} target="_blank" rel="noopener noreferrer">
-          {f.file_name}
-        </a>
-      ) : (
-        <span>{f.file_name}</span>
-      )}{' '}
+      <TransferFile transfer={f} />{' '}
       <span class="muted">
         {f.mime_type} · {formatBytes(f.size_bytes)}
       </span>

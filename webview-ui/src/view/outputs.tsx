@@ -8,6 +8,7 @@ import { formatBytes, isSafeUrl, showJson, tail } from '../format';
 import { renderMarkdown } from '../markdown';
 import { t as tr } from '../i18n';
 import { idFor } from '../i18n/codes';
+import { TransferFile } from './transferFile';
 
 export const MAX_TEXT = 20_000;
 const MAX_LINES = 2_000;
@@ -327,13 +328,7 @@ export function BinaryRefOutput({ output, transfer }: { output: unknown; transfe
   return (
     <div class="binary-ref" role="group" aria-label={tr('output.file', transfer.file_name)}>
       <span class="codicon codicon-file-media" aria-hidden="true" />{' '}
-      {isSafeUrl(transfer.file_url) ? (
-        <a href={transfer.file_url} target="_blank" rel="noopener noreferrer">
-          {transfer.file_name}
-        </a>
-      ) : (
-        <span>{transfer.file_name}</span>
-      )}{' '}
+      <TransferFile transfer={transfer} />{' '}
       <span class="muted">
         {transfer.mime_type} · {formatBytes(transfer.size_bytes)} · {transfer.direction}
       </span>
