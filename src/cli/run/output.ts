@@ -3,6 +3,7 @@
 // each: a log `rawp validate` accepts). Whatever the format, questions the run answered for the
 // absent user and the agent's errors go to stderr, one line each.
 import type { WireFrame } from '../../protocol/frameTypes';
+import { releaseStructuredOutput } from '../../protocol/structuredOutput';
 import type { HeadlessResult, Unanswered } from '../../host/headlessRun';
 import type { VerbIo } from '../verb';
 
@@ -44,10 +45,19 @@ export function resultObject(r: HeadlessResult): Record<string, unknown> {
   };
 }
 
-/** `text` with --json-schema prints the structured data as one JSON line (as `claude -p` does), ready for jq. */
-export function printResult(io: VerbIo, format: OutputFormat, r: HeadlessResult): void {
+/**
+ * `text` with --json-schema prints the structured data as one JSON line (as `claude -p` does),
+ * ready for jq — only data that passes (§15.4: `failed` or `partial` data is validated again
+ * against the requested schema before it goes downstream; what does not pass is not printed).
+ * `json` prints the object with its validation_status as the client sent it.
+ */
+export function printResult(io: VerbIo, format: OutputFormat, r: HeadlessResult, schema?: Record<string, unknown>): void {
   if (format === 'json') io.stdout.write(`${JSON.stringify(resultObject(r))}\n`);
-  else if (format === 'text' && r.structured_output) io.stdout.write(`${JSON.stringify(r.structured_output.data)}\n`);
+  else if (format === 'text' && r.structured_output) {
+    const release = releaseStructuredOutput(r.structured_output, schema);
+    if (release.released) io.stdout.write(`${JSON.stringify(release.data)}\n`);
+    else io.stderr.write(`rawp run: the structured output is not printed: ${release.reason}\n`);
+  }
   else if (format === 'text' && r.text) io.stdout.write(r.text.endsWith('\n') ? r.text : `${r.text}\n`);
   else if (format === 'text' && handledByHost(r)) for (const n of r.notices) if (n.level === 'info') io.stdout.write(`${n.message}\n`);
 }

@@ -31,6 +31,7 @@ without PROMPT, everything piped on stdin (sent as input_type "piped_stdin", at 
                            (every value right, required properties missing) or failed
   --output-format F        text (default): the answer's text on stdout (with --json-schema: the
                              structured data as one JSON line)
+                             — only data that is valid, or passes a second validation (§15.4)
                            json: one object {session_id, turn_id, stop_reason, text,
                              structured_output, usage, permission_denials, errors, notices}
                            stream-json: every DPS frame of the conversation, one JSON line each,
@@ -158,7 +159,7 @@ export const runVerb: Verb = {
       if (readerGone) return 141;
       if (result === 'stopped') return 130;
       errorLines(io, result);
-      printResult(io, format as OutputFormat, result);
+      printResult(io, format as OutputFormat, result, prompt.config_overrides?.json_schema);
       if (interrupted) return 130;
       return exitCodeOf(result, prompt.config_overrides?.json_schema !== undefined);
     } catch (e) {

@@ -97,7 +97,7 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.equal(two.code, 0, two.err);
   });
 
-  it('§11 --json-schema with an agent whose answer is not JSON: validation_status failed, exit 1, the reason on stderr', async () => {
+  it('§11 §15-4 --json-schema with an agent whose answer is not JSON: validation_status failed, exit 1, the reason on stderr; text output does not pass the failed data on', async () => {
     const schema = join(dir, 'schema.json');
     writeFileSync(schema, JSON.stringify({ type: 'object', properties: { lines: { type: 'integer' } }, required: ['lines'] }));
     const r = await rawpRun([...base(), '--json-schema', schema, '--output-format', 'json', 'read a.txt'], { env });
@@ -106,6 +106,10 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.equal(o.stop_reason, 'end_turn');
     assert.deepEqual(o.structured_output, { data: {}, validation_status: 'failed' });
     assert.match(r.err, /STRUCTURED_OUTPUT_INVALID/);
+    const text = await rawpRun([...base(), '--json-schema', schema, 'read a.txt'], { env });
+    assert.equal(text.code, 1);
+    assert.equal(text.out, '', 'failed data is not printed (§15.4)');
+    assert.match(text.err, /structured output is not printed: re-validation against the requested schema failed/);
   });
 
   it('§6.1.2 Ctrl-C cancels the running turn: the command is stopped, stop_reason cancelled, exit 130', async () => {
