@@ -115,4 +115,27 @@ describe('checkpoints with the built-in agent (issue 17)', function () {
     assert.deepEqual(r.restored, ['made.txt']);
     assert.ok(!existsSync(join(ws, 'made.txt')));
   });
+
+  it('§17.3.2 a rewind while a turn of the session runs is refused (TURN_IN_PROGRESS) and changes nothing', async () => {
+    h = harness();
+    const ws = h.workspace;
+    const host = h.makeHost({ defaultAgent: 'builtin' });
+    const id = await host.create({ agent: 'builtin' });
+    const view = new AllowingView('view', host.hub);
+    host.hub.attach(id, view);
+    host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: 'run `touch one.txt`' }, { session_id: id }));
+    await waitFor(() => view.turnEnds() === 1, 'the first turn ends', 30_000);
+    const [created] = view.created();
+    view.answering = false;
+    host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: 'run `touch two.txt`' }, { session_id: id }));
+    await waitFor(() => view.asks() === 2, 'the second turn waits for a permission answer', 30_000);
+    const refused = await host.checkpoints!.restore(id, created.checkpoint_id);
+    assert.equal(refused.error?.code, 'TURN_IN_PROGRESS');
+    assert.ok(existsSync(join(ws, 'one.txt')), 'nothing was restored');
+    assert.equal(view.restored().at(-1)?.error?.code, 'TURN_IN_PROGRESS', 'every connection is told');
+    view.release();
+    await waitFor(() => view.turnEnds() === 2, 'the second turn ends', 30_000);
+    const r = await host.checkpoints!.restore(id, created.checkpoint_id);
+    assert.deepEqual(r.restored, ['one.txt', 'two.txt']);
+  });
 });

@@ -4,12 +4,14 @@
 // large and binary files are skipped with a note, renames are detected, inherited GIT_* variables
 // never reach the user's repository, and a restore puts back the very bytes.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointService } from '../../../../src/host/checkpoints/checkpointService';
 import { NodeFsBackend } from '../../../../src/workspace/nodeFsBackend';
-import { byPath, fileHash, initUserRepo, userGit, userRepoFingerprint } from './support';
+import { byPath, fileHash, initUserRepo, sha256, userGit, userRepoFingerprint } from './support';
+
+const sha = (text: string) => sha256(text);
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -82,5 +84,36 @@ describe('checkpoint service: shadow repositories (issue 17)', function () {
     delete process.env.GIT_INDEX_FILE;
     delete process.env.GIT_WORK_TREE;
     assert.deepEqual(fingerprints(), before, 'both user repositories: tree, index and refs unchanged');
+  });
+
+  it('§3.1.1 a rewind covers the later turns too; a person’s edit between two turns is a conflict even when the next turn built on it', async () => {
+    base = mkdtempSync(join(tmpdir(), 'rawp-cp-'));
+    const ws = join(base, 'ws');
+    mkdirSync(ws);
+    writeFileSync(join(ws, 'shared.txt'), 'v0\n');
+    writeFileSync(join(ws, 'mine.txt'), 'm0\n');
+    const svc = new CheckpointService({ dir: join(base, 'state'), workspace: ws, fs: () => new NodeFsBackend([ws]), logger: silent });
+    await svc.beforeTurn('s', 't1');
+    writeFileSync(join(ws, 'shared.txt'), 'v1 by the agent\n');
+    const t1 = await svc.afterTurn('s', 't1');
+    writeFileSync(join(ws, 'shared.txt'), 'v1 by the agent\nand a line by the person\n'); // between the turns
+    await svc.beforeTurn('s', 't2');
+    writeFileSync(join(ws, 'shared.txt'), 'v2 by the agent, on top of the person\n');
+    writeFileSync(join(ws, 'mine.txt'), 'm2\n');
+    writeFileSync(join(ws, 'later.txt'), 'created in t2\n');
+    const t2 = await svc.afterTurn('s', 't2');
+    assert.ok(t1 && t2);
+    assert.equal(await svc.afterTurn('s', 'never-started'), undefined, 'a turn without a before-snapshot has no checkpoint');
+
+    const r = await svc.restore(t1.checkpoint_id);
+    assert.deepEqual(r.conflicts, ['shared.txt'], "the person's line would be lost: a conflict");
+    assert.deepEqual(r.restored, ['later.txt', 'mine.txt'], "t2's files go back to before t1 as well");
+    assert.equal(fileHash(join(ws, 'later.txt')), undefined);
+    assert.equal(fileHash(join(ws, 'mine.txt')), sha('m0\n'));
+    // Rewinding only t2 is no conflict: the person's line is part of t2's before-state.
+    const only2 = await svc.restore(t2.checkpoint_id, { paths: ['shared.txt'] });
+    assert.deepEqual(only2.conflicts, []);
+    assert.equal(readFileSync(join(ws, 'shared.txt'), 'utf8'), 'v1 by the agent\nand a line by the person\n');
+    assert.equal((await svc.restore('no-such-id')).error?.code, 'CHECKPOINT_NOT_FOUND');
   });
 });

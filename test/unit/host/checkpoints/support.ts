@@ -15,6 +15,9 @@ export class AllowingView implements Connection {
   readonly kind = 'local' as const;
   readonly features = EVERY_FEATURE;
   readonly frames: WireFrame[] = [];
+  /** While false, asks wait (the turn stays open); `release()` answers them. */
+  answering = true;
+  private held: { interaction_id: string; session_id: string; allow: string }[] = [];
   constructor(
     readonly id: string,
     private readonly hub: Hub,
@@ -24,8 +27,16 @@ export class AllowingView implements Connection {
     if (frame.type === 'agent.interaction.request') {
       const { interaction_id, options } = frame.payload;
       const allow = options?.find((o) => /allow/i.test(o.value))?.value ?? 'allow_once';
-      queueMicrotask(() => this.hub.receive(this.id, buildFrame('control.interaction.response', { interaction_id, selected_value: allow }, { session_id: frame.session_id })));
+      this.held.push({ interaction_id, session_id: frame.session_id, allow });
+      if (this.answering) queueMicrotask(() => this.release());
     }
+  }
+  release(): void {
+    this.answering = true;
+    for (const q of this.held.splice(0)) this.hub.receive(this.id, buildFrame('control.interaction.response', { interaction_id: q.interaction_id, selected_value: q.allow }, { session_id: q.session_id }));
+  }
+  asks(): number {
+    return this.frames.filter((f) => f.type === 'agent.interaction.request').length;
   }
   close(): void {}
   turnEnds(): number {
