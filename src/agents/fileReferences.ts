@@ -15,8 +15,8 @@
 // A token that cannot be converted — its path leaves the workspace (`..`, absolute elsewhere, a
 // symlink out), does not exist, or cannot be read — becomes its `display_path` as literal text and
 // is reported in `errors`; a token is never silently dropped (§16.2.1, §16.3).
-import { readTextPrefix } from '../workspace/localFiles';
-import { decodePrompt, literalText, type FileReference } from '../protocol/fileReference';
+import { listDirectoryEntries, readTextPrefix } from '../workspace/localFiles';
+import { decodePrompt, FOLDER_MIME_TYPE, isFolderPath, literalText, type FileReference } from '../protocol/fileReference';
 import { supports, type FeatureSet } from '../protocol/capabilities';
 import { resolveInWorkspace, type ResolvedPath } from '../workspace/resolvePath';
 import { FsError, type FsBackend } from '../workspace/fsBackend';
@@ -74,7 +74,22 @@ export interface ConvertOptions {
    * inline through it, so a folder VS Code opens through a file system provider (a virtual
    * workspace) and unsaved editor text work as they do for the agent's own Read tool.
    */
-  fs?: Pick<FsBackend, 'roots' | 'stat' | 'readText'>;
+  fs?: Pick<FsBackend, 'roots' | 'stat' | 'readText'> & Partial<Pick<FsBackend, 'list'>>;
+}
+
+/** Entries of a referenced folder inlined at most (decision 363). */
+export const MAX_FOLDER_ENTRIES = 200;
+
+/** Is this reference a folder (decision 363: its path ends in `/`, or its MIME type says so)? */
+export function isFolderReference(ref: FileReference): boolean {
+  return isFolderPath(ref.workspace_relative_path || ref.path) || ref.mime_type === FOLDER_MIME_TYPE;
+}
+
+/** A folder's entries for the prompt: one level, folders marked with `/`, sorted, bounded. */
+async function folderListing(fs: ConvertOptions['fs'], absolute: string): Promise<{ names: string[]; total: number }> {
+  const entries = fs?.list ? (await fs.list(absolute)).map((e) => ({ name: e.name, dir: e.type === 'directory' })) : listDirectoryEntries(absolute);
+  const names = entries.map((e) => (e.dir ? `${e.name}/` : e.name)).sort();
+  return { names: names.slice(0, MAX_FOLDER_ENTRIES), total: names.length };
 }
 
 /** Resolution through the backend: the same refusals as resolveInWorkspace, existence by stat. */
@@ -85,7 +100,7 @@ async function resolveThrough(fs: NonNullable<ConvertOptions['fs']>, path: strin
     const rel = posix.relative(root, absolute);
     if (rel === '' || rel.startsWith('..') || posix.isAbsolute(rel)) continue;
     const st = await fs.stat(absolute);
-    if (st?.type === 'file') return { ok: true, absolute, root, relative: rel };
+    if (st?.type === 'file' || (st?.type === 'directory' && isFolderPath(path))) return { ok: true, absolute, root, relative: rel };
   }
   const outside = path.split('/').includes('..') || isAbsolute(path);
   return outside
@@ -144,7 +159,8 @@ export async function convertFileReferences(prompt_text: string, file_references
     if (r.ok) {
       const item: ResolvedReference = { ref_id: seg.ref_id, path: checked, absolute: r.absolute, root: r.root, display_path: seg.display_path, reference: ref };
       resolved.set(seg.ref_id, item);
-      files.push(item);
+      // `files` are what an agent reads or attaches: a folder is named in the text instead.
+      if (!isFolderReference(ref)) files.push(item);
     } else {
       resolved.set(seg.ref_id, undefined);
       errors.push({ ref_id: seg.ref_id, path: ref.path, code: r.code, message: r.message });
@@ -167,6 +183,10 @@ export async function convertFileReferences(prompt_text: string, file_references
     const file = resolved.get(seg.ref_id);
     if (!file) {
       text += seg.display_path; // fallback: never drop a token
+      continue;
+    }
+    if (isFolderReference(file.reference)) {
+      text += await folderText(strategy, file, options.fs);
       continue;
     }
     switch (strategy.kind) {
@@ -204,5 +224,34 @@ export async function convertFileReferences(prompt_text: string, file_references
     }
   }
   if (dropSpace && text.endsWith(' ')) text = text.slice(0, -1);
-  return { text, files, args: strategy.kind === 'arguments' ? files.map((f) => f.absolute) : [], errors, unmapped, strategy: strategy.kind };
+  const folders = [...resolved.values()].filter((f): f is ResolvedReference => f !== undefined && isFolderReference(f.reference));
+  const args = strategy.kind === 'arguments' ? [...files, ...folders].map((f) => f.absolute) : [];
+  return { text, files, args, errors, unmapped, strategy: strategy.kind };
+}
+
+/**
+ * How a folder reference reads for each kind of agent (decision 363): an agent that takes mentions
+ * gets its own (`@src/auth/`, Claude Code reads folders itself), one without the bare path; a plain
+ * LLM `[Folder: src/auth/]`, with `inline` its entries (one level, bounded) — never the files'
+ * contents, which the agent can read with its tools; a CLI agent the path (and it in `args`).
+ */
+async function folderText(strategy: ConversionStrategy, folder: ResolvedReference, fs: ConvertOptions['fs']): Promise<string> {
+  const path = isFolderPath(folder.path) ? folder.path : `${folder.path}/`;
+  switch (strategy.kind) {
+    case 'separate':
+      return strategy.mention ? strategy.mention(path) : path;
+    case 'arguments':
+      return folder.display_path;
+    case 'label':
+      return `[Folder: ${path}]`;
+    case 'inline': {
+      const { names, total } = await folderListing(fs, folder.absolute);
+      const more = total > names.length ? `\n[… ${total - names.length} more entries]` : '';
+      const body = names.length === 0 ? '(empty)' : names.join('\n');
+      const f = fence(body);
+      return `[Folder: ${path}]\n${f}\n${body}\n${f}${more}\n`;
+    }
+    case 'literal':
+      return folder.display_path;
+  }
 }

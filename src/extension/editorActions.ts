@@ -42,6 +42,11 @@ export function resolveWorkspacePath(path: string): string | undefined {
 export async function openFileAt(path: string, line?: number): Promise<void> {
   const abs = resolveWorkspacePath(path);
   if (!abs) throw new Error(`No workspace folder to open ${path} in.`);
+  // A folder reference (decision 363) is shown in the Explorer, not opened as a document.
+  if (path.endsWith('/')) {
+    await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(abs));
+    return;
+  }
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs));
   const options: vscode.TextDocumentShowOptions = { preview: true };
   if (line !== undefined) {

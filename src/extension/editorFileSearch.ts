@@ -10,6 +10,7 @@ import type { FsChange } from '../workspace/fsBackend';
 import { FileIndex, type Folder } from '../workspace/fileIndex';
 import { WorkspaceSearch } from '../workspace/workspaceSearch';
 import { listFolder, visibleAmong, type ListingMode } from './folderListing';
+import { settings } from './settings';
 import type { VscodeFsBackend } from './vscodeFsBackend';
 import type { FolderRoot } from './workspaceRoots';
 
@@ -122,7 +123,14 @@ async function statIn(f: FolderRoot, rel: string): Promise<{ size: number; mtime
 export class EditorFileSearch implements vscode.Disposable {
   private current?: { backend: VscodeFsBackend; search: Promise<{ search: WorkspaceSearch; index: EditorFileIndex; global?: Promise<EditorFileIndex> }> };
 
-  constructor(private readonly backend: () => VscodeFsBackend) {}
+  private readonly settingWatch: vscode.Disposable;
+
+  constructor(private readonly backend: () => VscodeFsBackend) {
+    // "Include ignored files" changed: the next search opens the index again with the new listing.
+    this.settingWatch = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('rawp.search.includeIgnored')) this.disposeCurrent();
+    });
+  }
 
   /** The open index (tests wait on `settled()`), opening it if needed. */
   async index(): Promise<EditorFileIndex> {
@@ -133,10 +141,11 @@ export class EditorFileSearch implements vscode.Disposable {
     const backend = this.backend();
     if (this.current?.backend !== backend) {
       this.disposeCurrent();
-      const opened = EditorFileIndex.open(backend, { excludes: true }).then((index) => {
+      const opened = EditorFileIndex.open(backend, { excludes: true, includeIgnored: settings.includeIgnored() }).then((index) => {
         const state: { search: WorkspaceSearch; index: EditorFileIndex; global?: Promise<EditorFileIndex> } = {
           index,
           search: new WorkspaceSearch(index.index, {
+            folders: true,
             openGlobal: async () => (await (state.global ??= EditorFileIndex.open(backend, { excludes: false }))).index,
           }),
         };
@@ -167,6 +176,7 @@ export class EditorFileSearch implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.settingWatch.dispose();
     this.disposeCurrent();
   }
 }

@@ -17,6 +17,8 @@ import type { FolderRoot } from './workspaceRoots';
 export interface ListingMode {
   /** false: every file, excludes and ignore files not applied (the `global` search scope). */
   excludes: boolean;
+  /** rawp.search.includeIgnored (decision 363): ignore files hide nothing; the exclude globs still apply. */
+  includeIgnored?: boolean;
 }
 
 /** Bounds of the walk for folders VS Code cannot search: a huge or looping tree cannot freeze the host. */
@@ -50,7 +52,7 @@ export function folderRules(f: FolderRoot, mode: ListingMode, withGlobs = f.uri.
     caseSensitive: process.platform === 'linux',
     extraExcludes: withGlobs ? [...g.files, ...g.search] : [],
     // Ignore files are read from the disk: only for file: folders.
-    useIgnoreFiles: f.uri.scheme === 'file' && useIgnoreFiles(f.uri),
+    useIgnoreFiles: f.uri.scheme === 'file' && useIgnoreFiles(f.uri) && mode.includeIgnored !== true,
   });
 }
 

@@ -46,4 +46,6 @@ export const settings = {
     return out;
   },
   openai: () => ({ baseUrl: cfg().get<string>('openai.baseUrl', ''), model: cfg().get<string>('openai.model', ''), vision: cfg().get<boolean>('openai.vision', false) }),
+  /** rawp.search.includeIgnored (decision 363): the @ picker lists what ignore files hide. */
+  includeIgnored: () => cfg().get<boolean>('search.includeIgnored', false),
 };

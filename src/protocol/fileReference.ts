@@ -63,9 +63,17 @@ export function formatFileToken(ref_id: string, display_path: string): string {
   return `<@file:${ref_id}|${display}>`;
 }
 
+/** A reference to a folder: its path ends in `/` (decision 363), its MIME type is this one. */
+export const FOLDER_MIME_TYPE = 'inode/directory';
+
+export function isFolderPath(path: string): boolean {
+  return path.endsWith('/');
+}
+
 function baseName(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i < 0 ? path : path.slice(i + 1);
+  const bare = isFolderPath(path) ? path.slice(0, -1) : path;
+  const i = bare.lastIndexOf('/');
+  return i < 0 ? bare : bare.slice(i + 1);
 }
 
 function extensionOf(name: string): string | undefined {
@@ -107,9 +115,10 @@ export function encodePrompt(parts: readonly PromptPart[]): EncodedPrompt & { ad
     if (!refs.some((r) => r.ref_id === ref_id)) {
       const name = baseName(part.path);
       const ref: FileReference = { ref_id, path: part.path, name: name || part.path, workspace_relative_path: part.path };
-      const extension = part.extension ?? extensionOf(name);
+      const folder = isFolderPath(part.path);
+      const extension = folder ? undefined : (part.extension ?? extensionOf(name));
       if (extension !== undefined) ref.extension = extension;
-      if (part.mime_type !== undefined) ref.mime_type = part.mime_type;
+      if (part.mime_type !== undefined || folder) ref.mime_type = part.mime_type ?? FOLDER_MIME_TYPE;
       if (part.size_bytes !== undefined) ref.size_bytes = part.size_bytes;
       refs.push(ref);
       idByPath.set(part.path, ref_id);

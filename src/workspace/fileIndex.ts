@@ -26,6 +26,8 @@ export interface FileIndexOptions extends FolderIndexOptions {
   extraExcludes?: readonly string[];
   /** false: list ignored files too (used for scope `global`). */
   useIgnoreFiles?: boolean;
+  /** The setting "include ignored files" (decision 363): ignore files hide nothing; git still lists. */
+  includeIgnored?: boolean;
   /** Do not use git (tests). */
   noGit?: boolean;
 }
@@ -72,13 +74,13 @@ export class FileIndex {
     const names = uniqueNames(options.roots);
     const folders = await Promise.all(
       options.roots.map(async (root, i): Promise<Folder> => {
-        const listing = await listFiles(root, { caseSensitive, extraExcludes: options.extraExcludes, useIgnoreFiles: options.useIgnoreFiles, noGit: options.noGit });
+        const listing = await listFiles(root, { caseSensitive, extraExcludes: options.extraExcludes, useIgnoreFiles: options.useIgnoreFiles, noGit: options.noGit, includeIgnored: options.includeIgnored });
         return {
           root,
           rootReal: realpathSync(root),
           name: names[i],
           index: await FolderIndex.create(listing.paths, options),
-          rules: new IgnoreRules(root, { caseSensitive, extraExcludes: options.extraExcludes, useIgnoreFiles: options.useIgnoreFiles }),
+          rules: new IgnoreRules(root, { caseSensitive, extraExcludes: options.extraExcludes, useIgnoreFiles: options.useIgnoreFiles !== false && !options.includeIgnored }),
           source: listing.source,
         };
       }),
@@ -222,7 +224,7 @@ export class FileIndex {
     if (st.isDirectory()) {
       if (!created || folder.rules.dirIgnored(rel)) return [];
       // A directory moved in: list it (walk with the same rules).
-      const listing = await listFiles(abs, { caseSensitive: this.options.caseSensitive ?? true, noGit: true, useIgnoreFiles: this.options.useIgnoreFiles, extraExcludes: [] });
+      const listing = await listFiles(abs, { caseSensitive: this.options.caseSensitive ?? true, noGit: true, useIgnoreFiles: this.options.useIgnoreFiles, includeIgnored: this.options.includeIgnored, extraExcludes: [] });
       return listing.paths.map((p) => `${rel}/${p}`).filter((p) => !folder.rules.fileIgnored(p)).map((path) => ({ kind: 'addFile', path }));
     }
     if (folder.rules.fileIgnored(rel)) return [];
@@ -247,6 +249,7 @@ export class FileIndex {
       extraExcludes: this.options.extraExcludes,
       useIgnoreFiles: this.options.useIgnoreFiles,
       noGit: this.options.noGit,
+      includeIgnored: this.options.includeIgnored,
     });
     if (!this.disposed) await folder.index.replaceAll(listing.paths);
   }

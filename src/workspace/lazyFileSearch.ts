@@ -14,13 +14,15 @@ export class LazyFileSearch {
   constructor(
     private readonly roots: () => readonly string[],
     private readonly fs: () => FsBackend,
+    /** `rawp serve --include-ignored` (decision 363). */
+    private readonly options: { includeIgnored?: boolean } = {},
   ) {}
 
   readonly run = async (query: PayloadOf<'control.file.search'>, signal: AbortSignal): Promise<PayloadOf<'session.file.candidates'>> => {
-    this.search ??= FileIndex.open({ roots: this.roots() }).then((index) => {
+    this.search ??= FileIndex.open({ roots: this.roots(), ...(this.options.includeIgnored ? { includeIgnored: true } : {}) }).then((index) => {
       this.index = index;
       index.attach((listener) => this.fs().watch(listener));
-      return new WorkspaceSearch(index);
+      return new WorkspaceSearch(index, { folders: true });
     });
     this.search.catch(() => (this.search = undefined));
     const token = { cancelled: signal.aborted };

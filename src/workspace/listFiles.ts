@@ -18,6 +18,12 @@ export interface ListOptions {
   useIgnoreFiles?: boolean;
   /** Force the walk (tests, or when git gives wrong answers). */
   noGit?: boolean;
+  /**
+   * The setting `rawp.search.includeIgnored` (decision 363): also list what `.gitignore`,
+   * `.ignore` and git's excludes hide, from git (`ls-files -o` without `--exclude-standard`) or the
+   * walk alike; extra excludes (files.exclude-style globs) and `.git` still apply.
+   */
+  includeIgnored?: boolean;
 }
 
 export interface Listing {
@@ -78,7 +84,7 @@ async function symlinkKeeps(rootReal: string, abs: string): Promise<boolean> {
 async function listWithGit(root: string, rootReal: string, options: ListOptions): Promise<string[]> {
   const [cached, others, deleted] = await Promise.all([
     git(root, ['ls-files', '-z', '-c', '--format=%(objectmode) %(path)']),
-    git(root, ['ls-files', '-z', '-o', '--exclude-standard']),
+    git(root, ['ls-files', '-z', '-o', ...(options.includeIgnored ? [] : ['--exclude-standard'])]),
     git(root, ['ls-files', '-z', '-d']),
   ]);
   const gone = new Set(splitZ(deleted));
@@ -95,7 +101,8 @@ async function listWithGit(root: string, rootReal: string, options: ListOptions)
     else paths.push(path);
   }
   // Untracked entries: git does not follow symlinks, but we must know which ones are links.
-  const untracked = splitZ(others);
+  // Without the standard excludes git names a nested repository as `dir/`: not a file.
+  const untracked = splitZ(others).filter((p) => !p.endsWith('/'));
   const stats = await mapLimit(untracked, 64, async (p) => {
     try {
       return (await fsp.lstat(join(root, p))).isSymbolicLink();
@@ -114,7 +121,7 @@ async function listWithGit(root: string, rootReal: string, options: ListOptions)
       // an uninitialised submodule is an empty directory: nothing to list
     }
   }
-  const dotIgnore = dotIgnoreFilter(root, paths, options.caseSensitive);
+  const dotIgnore = options.includeIgnored ? undefined : dotIgnoreFilter(root, paths, options.caseSensitive);
   const rules = new IgnoreRules(root, { caseSensitive: options.caseSensitive, extraExcludes: options.extraExcludes, useIgnoreFiles: false });
   return paths.filter((p) => !(dotIgnore?.(p) ?? false) && !rules.extraExcluded(p) && !p.split('/').includes('.git'));
 }
@@ -133,7 +140,7 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
 }
 
 async function walk(root: string, rootReal: string, options: ListOptions): Promise<string[]> {
-  const rules = new IgnoreRules(root, options);
+  const rules = new IgnoreRules(root, { ...options, useIgnoreFiles: options.useIgnoreFiles !== false && !options.includeIgnored });
   const out: string[] = [];
   const queue: string[] = [''];
   const visit = async (dir: string): Promise<void> => {
@@ -179,13 +186,14 @@ async function ignoredByOuterRepository(root: string): Promise<boolean> {
 /** Every visible file of `root`: from git when it is a work tree that does not ignore it, else a walk. */
 export async function listFiles(root: string, options: ListOptions): Promise<Listing> {
   const rootReal = await fsp.realpath(root);
-  if (!options.noGit && options.useIgnoreFiles !== false) {
+  if (!options.noGit && (options.useIgnoreFiles !== false || options.includeIgnored)) {
     try {
       const inside = (await git(root, ['rev-parse', '--is-inside-work-tree'])).trim();
       // A folder that an outer repository ignores (say a sample workspace under an ignored
       // `.cache/`) gets nothing from `git ls-files --exclude-standard`: walk it with its own
-      // ignore files instead, as a person opening that folder expects.
-      if (inside === 'true' && !(await ignoredByOuterRepository(root))) {
+      // ignore files instead, as a person opening that folder expects. With ignored files
+      // included, git lists everything under the folder and is asked directly.
+      if (inside === 'true' && (options.includeIgnored || !(await ignoredByOuterRepository(root)))) {
         return { paths: await listWithGit(root, rootReal, options), source: 'git' };
       }
     } catch {

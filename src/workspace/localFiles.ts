@@ -92,6 +92,15 @@ export function listDirectoryNames(dir: string): string[] {
   }
 }
 
+/** Entries of a directory with whether each is a directory (not following symlinks), or []. */
+export function listDirectoryEntries(dir: string): { name: string; dir: boolean }[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));
+  } catch {
+    return [];
+  }
+}
+
 /** Subdirectories searched newest name first, at most `depth` levels down (dated log folders). */
 export async function findFileNewestFirst(dir: string, match: (name: string) => boolean, depth: number): Promise<string | undefined> {
   let entries: import('node:fs').Dirent[];

@@ -12,10 +12,12 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import type { PayloadOf } from '../protocol/frameTypes';
+import { FOLDER_MIME_TYPE } from '../protocol/fileReference';
 import { FileIndex, type Folder } from './fileIndex';
 import { FileSearcher, clampMax, type CancelToken, type SearchRequest } from './fileSearch';
 import { extensionOf, mimeTypeOf } from './mimeType';
 import { compileExcludes } from './excludeGlobs';
+import { mergeHits, searchFolders } from './folderCandidates';
 
 export type FileSearchPayload = PayloadOf<'control.file.search'>;
 export type CandidatesPayload = PayloadOf<'session.file.candidates'>;
@@ -30,6 +32,8 @@ export interface WorkspaceSearchOptions {
   openGlobal?: () => Promise<FileIndex>;
   /** Fill size_bytes / modified_at from the disk (default true; false for in-memory indexes). */
   statResults?: boolean;
+  /** Offer folders too (paths ending in `/`, decision 363): the product's pickers; default off. */
+  folders?: boolean;
 }
 
 export class WorkspaceSearch {
@@ -60,11 +64,20 @@ export class WorkspaceSearch {
     if (request.query.trim().length === 0) return this.recent(index, searcher, req, token);
     const result = await searcher.search(req, token);
     if (!result) return undefined;
-    const candidates = await Promise.all(
-      result.hits.map((h) => this.candidate(h.folder, h.rel, h.path, { match_score: h.match_score, match_ranges: h.match_ranges })),
-    );
+    let hits = result.hits;
+    let total = result.total_count;
+    // Folders have no extension: an extension filter asks for files only.
+    if (this.options.folders && !(req.filters?.extensions?.length)) {
+      const max = clampMax(req.max_results);
+      const excluded = compileExcludes((req.filters?.exclude_patterns ?? []).filter(Boolean));
+      const folders = searchFolders(searcher.foldersFor(req.scope), req.query, index.folders.length > 1, max);
+      const kept = folders.hits.filter((h) => !excluded?.test(h.rel.slice(0, -1)));
+      hits = mergeHits(hits, kept, max);
+      total += folders.total;
+    }
+    const candidates = await Promise.all(hits.map((h) => this.candidate(h.folder, h.rel, h.path, { match_score: h.match_score, match_ranges: h.match_ranges })));
     if (token.cancelled) return undefined;
-    return { candidates, total_count: result.total_count, truncated: result.truncated };
+    return { candidates, total_count: total, truncated: this.options.folders ? total > candidates.length : result.truncated };
   }
 
   /** §16.1.1: an empty query lists recently modified files, newest first. */
@@ -94,6 +107,7 @@ export class WorkspaceSearch {
   }
 
   private async candidate(folder: Folder, rel: string, path: string, match: Pick<Candidate, 'match_score' | 'match_ranges'>): Promise<Candidate> {
+    if (path.endsWith('/')) return folderCandidate(path, match);
     const slash = path.lastIndexOf('/');
     const name = path.slice(slash + 1);
     const c: Candidate = { path, name, directory: slash < 0 ? '' : path.slice(0, slash) };
@@ -120,4 +134,14 @@ export class WorkspaceSearch {
   dispose(): void {
     void this.globalIndex?.then((g) => g.dispose());
   }
+}
+
+/** A folder candidate (decision 363): path and name as the picker shows them, the directory MIME type. */
+function folderCandidate(path: string, match: Pick<Candidate, 'match_score' | 'match_ranges'>): Candidate {
+  const bare = path.slice(0, -1);
+  const slash = bare.lastIndexOf('/');
+  const c: Candidate = { path, name: bare.slice(slash + 1), directory: slash < 0 ? '' : bare.slice(0, slash), mime_type: FOLDER_MIME_TYPE };
+  if (match.match_score !== undefined) c.match_score = match.match_score;
+  if (match.match_ranges) c.match_ranges = match.match_ranges;
+  return c;
 }

@@ -19,6 +19,8 @@ payload (§16.1.2) as JSON. An empty QUERY ("") lists recently modified files.
   --ext LIST        only these extensions, comma-separated (.ts,.md)
   --exclude GLOB    exclude paths matching GLOB (repeatable)
   --scope S         workspace | project | global (default workspace)
+  --include-ignored also list files that .gitignore / .ignore hide (the rawp.search.includeIgnored setting)
+  --folders         offer folders too (paths ending in /), as the chat's @ picker does
 `;
 
 export const searchVerb: Verb = {
@@ -37,6 +39,8 @@ export const searchVerb: Verb = {
           ext: { type: 'string', multiple: true },
           exclude: { type: 'string', multiple: true },
           scope: { type: 'string' },
+          'include-ignored': { type: 'boolean' },
+          folders: { type: 'boolean' },
         },
       });
     } catch (e) {
@@ -80,8 +84,8 @@ export const searchVerb: Verb = {
     }
     const extensions = (values.ext ?? []).flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean);
     const exclude_patterns = values.exclude ?? [];
-    const index = await FileIndex.open({ roots });
-    const search = new WorkspaceSearch(index);
+    const index = await FileIndex.open({ roots, ...(values['include-ignored'] ? { includeIgnored: true } : {}) });
+    const search = new WorkspaceSearch(index, { folders: values.folders === true });
     try {
       const body = await search.run({
         query: positionals[0] ?? '',

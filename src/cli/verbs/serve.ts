@@ -53,6 +53,7 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
                            (default ~/.config/rawp/permission-rules.json)
   --permission-timeout S   seconds a permission question waits for a master before it counts as
                            rejected (default 300; 0: wait until answered)
+  --include-ignored        the @ file picker also lists files .gitignore / .ignore hide
   --verbose                log the server's events to stderr
 
 The token may also come from the RAWP_TOKEN environment variable. Without any of these a token is
@@ -90,6 +91,7 @@ export const serveVerb: Verb = {
           'state-dir': { type: 'string' },
           'max-file-bytes': { type: 'string' },
           verbose: { type: 'boolean' },
+          'include-ignored': { type: 'boolean' },
         },
       }).values;
     } catch (e) {
@@ -138,7 +140,7 @@ export const serveVerb: Verb = {
       acpCommands: requestedAgent.startsWith('acp:') ? [requestedAgent.slice(4)] : [],
     });
     // §16.1: masters' @-pickers search the workspace (file_search_fuzzy is announced because of it).
-    const search = new LazyFileSearch(() => [workspace], () => (watchFs ??= new NodeFsBackend([workspace])));
+    const search = new LazyFileSearch(() => [workspace], () => (watchFs ??= new NodeFsBackend([workspace])), { includeIgnored: values['include-ignored'] === true });
     let watchFs: NodeFsBackend | undefined;
     let defaultAgent: string;
     // The same session host as the editor window (src/host): slash commands of the workspace and

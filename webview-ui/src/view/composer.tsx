@@ -240,7 +240,7 @@ export function Composer() {
           {picker.kind === 'file' &&
             files.map((c, i) => (
               <PickerOption key={c.path} id={`${listId}-${i}`} active={i === active} onChoose={() => choose(i)}>
-                <span class="codicon codicon-file" aria-hidden="true" />
+                <span class={`codicon codicon-${c.path.endsWith('/') ? 'folder' : 'file'}`} aria-hidden="true" />
                 <span class="picker-path">
                   <Highlighted text={c.path} ranges={c.match_ranges} />
                 </span>

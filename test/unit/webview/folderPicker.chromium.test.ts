@@ -1,0 +1,43 @@
+// Decision 363 in real Chromium: the @ picker shows a folder candidate (path ending in "/") with a
+// folder icon; picking it inserts a chip whose prompt carries a folder reference (§16.2), and the
+// prompt's chip in the transcript shows a folder and opens it.
+import { strict as assert } from 'node:assert';
+import { feed, sentFrames, sentMessages, settle, startHarness, type Harness } from '../../browser/harness';
+import { SESSION, clientCaps } from '../../browser/streams';
+import { streamBuilder } from '../../fixtures/frames/streamBuilder';
+
+describe('webview in Chromium: folders in the @ picker (issue 15, decision 363)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => h?.close());
+
+  it('§16.1.2 §16.2 a folder candidate has a folder icon; picking it sends a folder reference (inode/directory, trailing "/")', async () => {
+    const page = await h.open();
+    const b = streamBuilder(SESSION);
+    await feed(page, SESSION, [clientCaps(b)], true);
+    await page.locator('[role=textbox]').click();
+    await page.keyboard.type('review @aud');
+    await page.waitForFunction(() => (window as unknown as { rawpFake: { sentFrames(t: string): unknown[] } }).rawpFake.sentFrames('control.file.search').length >= 1);
+    const [search] = await sentFrames(page, 'control.file.search');
+    await feed(page, SESSION, [
+      b.make('session.file.candidates', { query_id: String(search.payload.query_id), candidates: [{ path: 'src/audit/', name: 'audit', directory: 'src', mime_type: 'inode/directory' }, { path: 'src/audit/log.ts', name: 'log.ts', directory: 'src/audit', extension: '.ts' }], truncated: false }, { parent_id: search.message_id }),
+    ]);
+    const options = page.locator('[role=listbox] [role=option]');
+    assert.equal(await options.nth(0).locator('.codicon-folder').count(), 1);
+    assert.equal(await options.nth(1).locator('.codicon-file').count(), 1);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => (window as unknown as { rawpFake: { sentFrames(t: string): unknown[] } }).rawpFake.sentFrames('control.prompt.request').length >= 1);
+    const [prompt] = await sentFrames(page, 'control.prompt.request');
+    assert.equal(prompt.payload.prompt_text, 'review <@file:ref_0|src/audit/>');
+    assert.deepEqual(prompt.payload.file_references, [{ ref_id: 'ref_0', path: 'src/audit/', name: 'audit', mime_type: 'inode/directory', workspace_relative_path: 'src/audit/' }]);
+    await settle(page);
+    const chip = page.locator('.prompt-block button.chip');
+    assert.equal(await chip.locator('.codicon-folder').count(), 1);
+    await chip.click();
+    assert.deepEqual((await sentMessages(page)).filter((m) => m.kind === 'file.open').map((m) => m.payload), [{ path: 'src/audit/' }]);
+  });
+});
