@@ -211,6 +211,19 @@ describe('§6.1.1 context_files: an attached image reaches each real agent in it
     assert.match(text, /describe the image/);
   });
 
+  it('§6.1.1 §18 Codex: on a resumed turn (`exec resume <id>`) the image still goes by --image and reaches the model', async () => {
+    mock.setFallback(keys.responses, responses.text('ok'));
+    const { id, m } = await session('codex');
+    prompt(id, 'first, no files', []);
+    await turn(m);
+    m.got.length = 0;
+    prompt(id, 'now this one', [await image()]);
+    assert.equal((await turn(m)).payload.stop_reason, 'end_turn', JSON.stringify(ofType(m.got, 'agent.error').map((f) => f.payload.message)));
+    const req = mock.requestsFor(keys.responses).at(-1)!;
+    const img = lastUser(req, 'input').find((p) => p.type === 'input_image');
+    assert.equal(String(img?.image_url).replace(/^data:image\/png;base64,/, ''), PNG_1X1_BASE64);
+  });
+
   it('§6.1.1 Codex: a PDF is refused before the turn (Codex takes images and text files)', async () => {
     const { id, m } = await session('codex');
     prompt(id, 'summarise', [await stored('paper.pdf', 'application/pdf', '%PDF-1.4\n')]);
@@ -230,6 +243,15 @@ describe('§6.1.1 context_files: an attached image reaches each real agent in it
     const contents = (req.body as { contents: Array<{ role: string; parts: Array<{ inlineData?: { mimeType: string; data: string }; text?: string }> }> }).contents;
     const parts = contents.filter((c) => c.role === 'user').flatMap((c) => c.parts);
     assert.ok(parts.some((p) => p.inlineData?.mimeType === 'image/png' && p.inlineData.data === PNG_1X1_BASE64), `inlineData part: ${JSON.stringify(parts).slice(0, 400)}`);
+  });
+
+  it('§6.1.1 ACP (gemini --acp, promptCapabilities.embeddedContext): a text file is an embedded `resource` and its text reaches Gemini', async () => {
+    mock.setFallback(keys.gemini, gemini.text('ok'));
+    const { id, m } = await session('acp:gemini');
+    prompt(id, 'summarise the notes', [await stored('notes.md', 'text/markdown', '# Notes\nthe launch is on friday\n')]);
+    assert.equal((await turn(m)).payload.stop_reason, 'end_turn', JSON.stringify(ofType(m.got, 'agent.error').map((f) => f.payload.message)));
+    const req = mock.requestsFor(keys.gemini).find((r) => JSON.stringify(r.body).includes('the launch is on friday'));
+    assert.ok(req, `a generateContent request carried the file's text (${mock.requestsFor(keys.gemini).length} requests)`);
   });
 
   it('§6.1.1 OpenAI-compatible with vision: the image is an `image_url` part (data URL) of the user message', async () => {
