@@ -3,6 +3,7 @@
 // deleted paths; the index's stat cache makes an unchanged 10,000-file workspace a few
 // milliseconds of git) and writes a tree. Trees are content-addressed, so a checkpoint is a tree id.
 import { existsSync, promises as fsp } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import type { CheckpointFile, CheckpointSkipped } from '../../protocol/checkpointFrames';
@@ -158,15 +159,15 @@ export class ShadowRepo {
     return this.git.raw(['cat-file', 'blob', blob]);
   }
 
-  /** Our excludes, plus the user's own `.git/info/exclude` (read, never written). */
+  /**
+   * Our excludes, plus the user's own: the repository's `.git/info/exclude` and git's default
+   * global ignore file (`$XDG_CONFIG_HOME/git/ignore`, else `~/.config/git/ignore`) — read, never
+   * written; the user's config itself is never loaded (git.ts), so a custom core.excludesFile is not.
+   */
   private async writeExcludes(): Promise<void> {
-    let user = '';
-    try {
-      user = await fsp.readFile(join(this.workTree, '.git', 'info', 'exclude'), 'utf8');
-    } catch {
-      // no repository there, or `.git` is a file (a worktree or submodule): nothing to add
-    }
-    await fsp.writeFile(join(this.gitDir, 'info', 'exclude'), `${BASE_EXCLUDES.join('\n')}\n${user}\n`);
+    const xdg = process.env.XDG_CONFIG_HOME || join(homedir(), '.config');
+    const parts = await Promise.all([join(this.workTree, '.git', 'info', 'exclude'), join(xdg, 'git', 'ignore')].map((f) => fsp.readFile(f, 'utf8').catch(() => '')));
+    await fsp.writeFile(join(this.gitDir, 'info', 'exclude'), `${BASE_EXCLUDES.join('\n')}\n${parts.join('\n')}\n`);
   }
 
   private async withPathFile<T>(paths: readonly string[], run: (file: string) => Promise<T>): Promise<T> {

@@ -48,6 +48,10 @@ describe('checkpoint service: shadow repositories (issue 17)', function () {
     process.env.GIT_DIR = join(ws, '.git');
     process.env.GIT_INDEX_FILE = join(ws, '.git', 'index');
     process.env.GIT_WORK_TREE = ws;
+    // The user's global ignore file (git's default place) is honoured too.
+    process.env.XDG_CONFIG_HOME = join(base, 'xdg');
+    mkdirSync(join(base, 'xdg', 'git'), { recursive: true });
+    writeFileSync(join(base, 'xdg', 'git', 'ignore'), '*.swp\n');
 
     const svc = new CheckpointService({ dir: join(base, 'state'), workspace: ws, fs: () => new NodeFsBackend([ws]), logger: silent, maxFileBytes: 1000 });
     const hashes = { crlf: fileHash(join(ws, 'crlf.txt')), a: fileHash(join(ws, 'vendor', 'lib', 'a.js')) };
@@ -58,6 +62,7 @@ describe('checkpoint service: shadow repositories (issue 17)', function () {
     writeFileSync(join(ws, 'scratch', 'new.txt'), 'fresh\n');
     renameSync(join(ws, 'src', 'old-name.ts'), join(ws, 'src', 'new-name.ts'));
     writeFileSync(join(ws, 'ignored.log'), 'more noise\n');
+    writeFileSync(join(ws, '.crlf.txt.swp'), 'editor swap file\n');
     writeFileSync(join(ws, 'big.txt'), 'x'.repeat(5000));
     writeFileSync(join(ws, 'blob.dat'), Buffer.from([0, 0, 0, 1]));
     const rec = await svc.afterTurn('s1', 't1');
