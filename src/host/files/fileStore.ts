@@ -20,6 +20,8 @@ import { checkContentType, SNIFF_BYTES } from './contentType';
 
 /** 20 MB: rawp.files.maxBytes / rawp serve --max-file-bytes default. */
 export const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
+/** A session holds at most this many times the per-file limit (so no master fills the disk). */
+export const SESSION_QUOTA_FILES = 10;
 /** Announcements (§4.5.1 direction upload) remembered before their bytes arrive. */
 const MAX_PENDING_ANNOUNCEMENTS = 1000;
 
@@ -38,20 +40,27 @@ export interface Announcement {
 export interface FileStoreOptions {
   dir: string;
   maxBytes?: number;
+  /** All files of one session together (default SESSION_QUOTA_FILES × maxBytes). */
+  maxSessionBytes?: number;
   logger: Logger;
 }
 
 export class FileStore implements FileEndpoint {
   readonly maxBytes: number;
+  readonly maxSessionBytes: number;
   private readonly index = new Map<string, StoredFile>();
   private readonly pending = new Map<string, Announcement>();
+  /** Bytes of uploads still streaming, per session (they count against the quota). */
+  private readonly inFlight = new Map<string, number>();
 
   private constructor(
     readonly dir: string,
     maxBytes: number,
+    maxSessionBytes: number,
     private readonly logger: Logger,
   ) {
     this.maxBytes = maxBytes;
+    this.maxSessionBytes = maxSessionBytes;
   }
 
   /** Opens (creating) the folder and indexes what a previous process stored; partial files go. */
@@ -59,7 +68,7 @@ export class FileStore implements FileEndpoint {
     const maxBytes = o.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new Error(`the file size limit must be a positive whole number of bytes, not ${maxBytes}`);
     mkdirSync(o.dir, { recursive: true, mode: 0o700 });
-    const store = new FileStore(o.dir, maxBytes, o.logger);
+    const store = new FileStore(o.dir, maxBytes, Math.max(maxBytes, o.maxSessionBytes ?? maxBytes * SESSION_QUOTA_FILES), o.logger);
     store.load();
     return store;
   }
@@ -192,15 +201,21 @@ export class FileStore implements FileEndpoint {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new FileRefusal('exists', `transfer ${id} is being uploaded already`);
       throw e;
     }
+    // Bytes the session's other files (and uploads in progress) already take.
+    const used = this.filesOf(meta.session_id).reduce((n, f) => n + f.size_bytes, 0) + (this.inFlight.get(meta.session_id) ?? 0);
     const hash = createHash('sha256');
     const head: Uint8Array[] = [];
     let headBytes = 0;
     let size = 0;
+    let counted = 0;
     let done = false;
     try {
       for await (const chunk of body) {
         size += chunk.byteLength;
         if (size > this.maxBytes) throw new FileRefusal('too_large', `the file is larger than this host's limit of ${this.maxBytes} bytes`);
+        if (used + size > this.maxSessionBytes) throw new FileRefusal('too_large', `the session's files would take more than ${this.maxSessionBytes} bytes; delete the session or start a new one`);
+        this.inFlight.set(meta.session_id, (this.inFlight.get(meta.session_id) ?? 0) + chunk.byteLength);
+        counted += chunk.byteLength;
         hash.update(chunk);
         if (headBytes < SNIFF_BYTES) {
           head.push(chunk.subarray(0, SNIFF_BYTES - headBytes));
@@ -223,6 +238,9 @@ export class FileStore implements FileEndpoint {
       done = true;
       return info;
     } finally {
+      const left = (this.inFlight.get(meta.session_id) ?? 0) - counted;
+      if (left > 0) this.inFlight.set(meta.session_id, left);
+      else this.inFlight.delete(meta.session_id);
       if (!done) {
         await handle.close().catch(() => undefined);
         await fsp.rm(part, { force: true }).catch(() => undefined);

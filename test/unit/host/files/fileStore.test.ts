@@ -1,0 +1,62 @@
+// The host's §4.5.1 file store on a real folder: limits per file and per session, nothing left
+// behind by a refused upload, ids used once, what a restart finds, and the session's files going.
+import { strict as assert } from 'node:assert';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileStore } from '../../../../src/host/files/fileStore';
+import { FileRefusal, type FileRefusalCode } from '../../../../src/remote/fileApi';
+import { silentLogger } from '../../../../src/session/ports';
+
+const refused = (code: FileRefusalCode) => (e: unknown) => e instanceof FileRefusal && e.code === code;
+const text = (n: number) => [Buffer.alloc(n, 'a')];
+
+describe('host/files: the file store (§4.5.1)', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'rawp-store-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const open = (o: { maxBytes?: number; maxSessionBytes?: number } = {}) => FileStore.open({ dir, logger: silentLogger, ...o });
+  const put = (s: FileStore, session_id: string, n: number, id = randomUUID()) => s.upload({ session_id, transfer_id: id, mime_type: 'text/plain' }, text(n));
+
+  it('§4.5.1 a session holds at most its quota; other sessions are not affected; deleting the session frees it', async () => {
+    const s = open({ maxBytes: 100, maxSessionBytes: 250 });
+    await put(s, 'a', 100);
+    await put(s, 'a', 100);
+    await assert.rejects(put(s, 'a', 100), refused('too_large'));
+    await put(s, 'a', 50);
+    await put(s, 'b', 100);
+    s.removeSession('a');
+    assert.equal(s.filesOf('a').length, 0);
+    await put(s, 'a', 100);
+    // Nothing half-written is left by the refusals.
+    for (const d of readdirSync(dir)) assert.deepEqual(readdirSync(join(dir, d)).filter((n) => n.endsWith('.part')), []);
+  });
+
+  it('§4.5.1 an id names one file for ever (409); SHA-256 computed while streaming; a restart finds the files, drops partial ones', async () => {
+    const s = open();
+    const id = randomUUID();
+    const f = await put(s, 'a', 10, id);
+    assert.equal(f.sha256, createHash('sha256').update(Buffer.alloc(10, 'a')).digest('hex'));
+    await assert.rejects(put(s, 'a', 10, id), refused('exists'));
+    const folder = join(dir, readdirSync(dir)[0]);
+    writeFileSync(join(folder, `${randomUUID()}.part`), 'half');
+    const again = open();
+    assert.equal(again.get(id)?.sha256, f.sha256);
+    assert.equal(readdirSync(folder).filter((n) => n.endsWith('.part')).length, 0);
+    again.prune(new Set(['other']));
+    assert.equal(again.get(id), undefined, 'files of sessions that are gone are pruned');
+    assert.equal(existsSync(folder), false);
+  });
+
+  it('§4.5.1 an announced upload binds the PUT: type (415), size and checksum (422), session (400)', async () => {
+    const s = open();
+    const id = randomUUID();
+    s.announce(id, { session_id: 'a', mime_type: 'text/plain', size_bytes: 5, checksum: createHash('sha256').update('hello').digest('hex') });
+    await assert.rejects(s.upload({ session_id: 'a', transfer_id: id, mime_type: 'text/markdown' }, [Buffer.from('hello')]), refused('unsupported_type'));
+    await assert.rejects(s.upload({ session_id: 'b', transfer_id: id, mime_type: 'text/plain' }, [Buffer.from('hello')]), refused('invalid'));
+    await assert.rejects(s.upload({ session_id: 'a', transfer_id: id, mime_type: 'text/plain' }, [Buffer.from('hellO')]), refused('checksum_mismatch'));
+    const ok = await s.upload({ session_id: 'a', transfer_id: id, mime_type: 'text/plain' }, [Buffer.from('hello')]);
+    assert.equal(ok.size_bytes, 5);
+  });
+});
