@@ -15,3 +15,4 @@ export { streamText, pendingInteractions, findTool, findInteraction, openTools }
 export { toolOutputPlan, streamedText, type ToolOutputPlan } from './toolOutput';
 export { PLAN_TOOLS } from './interactions';
 export { shownAsBlock } from './read';
+export { isCheckpointFrameType } from './checkpoints';

@@ -2,6 +2,7 @@
 // parseFrame accepted. §2.1 idempotency: a message_id seen before changes nothing.
 import type { Frame, VendorFrame } from '../frameTypes';
 import type { ParseOutcome } from '../parse';
+import { isCheckpointFrameType, onCheckpointFrame } from './checkpoints';
 import { onTextDelta, onTextDone, onThinkingDelta, onThinkingDone } from './content';
 import { onHistory } from './history';
 import { onInteractionAnswer, onInteractionRequest } from './interactions';
@@ -36,7 +37,8 @@ export function applyFrame(t: Transcript, frame: Frame | VendorFrame): boolean {
     t.stats.duplicates++;
     return false;
   }
-  if (!dispatch(t, frame as Frame)) {
+  const applied = isCheckpointFrameType(frame.type) ? onCheckpointFrame(t, frame as VendorFrame) : dispatch(t, frame as Frame);
+  if (!applied) {
     t.stats.ignored++;
     return false;
   }

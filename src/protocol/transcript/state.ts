@@ -68,6 +68,8 @@ export interface TranscriptIndex {
   runningRuns: Set<SubagentRun>;
   /** Latest main-agent usage per turn id, for the cumulative sum. */
   turnUsage: Map<string, UsagePayload>;
+  /** checkpoint_id (a turn's, or the rewind checkpoint that undoes a rewind of it) -> that turn. */
+  checkpointTurns: Map<string, Turn>;
 }
 
 export interface TranscriptOptions {
@@ -158,6 +160,7 @@ export function createTranscript(options: TranscriptOptions = {}): Transcript {
     runs: new Map(),
     runningRuns: new Set(),
     turnUsage: new Map(),
+    checkpointTurns: new Map(),
   };
   return {
     version: 0,

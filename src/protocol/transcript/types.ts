@@ -9,6 +9,7 @@
 // and `text += chunk` builds a rope in V8 that is flattened only when read.
 import type { OutputTypeName } from '../common';
 import type { PayloadOf } from '../frameTypes';
+import type { CheckpointFile, CheckpointSkipped } from '../checkpointFrames';
 import type { TodoItem } from './todos';
 
 export type { TodoItem };
@@ -239,6 +240,30 @@ export interface Turn extends Node {
   blocks: Block[];
   startedAt?: string;
   endedAt?: string;
+  /** Issue 17: the files this turn changed (`x-rawp.checkpoint.created`) and its latest rewind. */
+  checkpoint?: TurnCheckpoint;
+}
+
+/** A turn's checkpoint as the review UI shows it (docs/remote.md#checkpoints). */
+export interface TurnCheckpoint {
+  checkpointId: string;
+  files: CheckpointFile[];
+  skipped: CheckpointSkipped[];
+  /** The latest `x-rawp.checkpoint.restored` of this checkpoint (or of the one that undoes its rewind). */
+  restore?: CheckpointRestoreView;
+}
+
+export interface CheckpointRestoreView {
+  /** The checkpoint the answer is for: the turn's own (a rewind) or its undo checkpoint (an undo). */
+  checkpointId: string;
+  /** True when this answers the restore of the undo checkpoint (the rewind was undone). */
+  undo: boolean;
+  restored: string[];
+  conflicts: string[];
+  failed: Array<{ path: string; message: string }>;
+  /** Restoring this checkpoint undoes the rewind (absent when nothing was written). */
+  undoCheckpointId?: string;
+  error?: { code: string; message: string };
 }
 
 export type TimelineEntry = Turn | Block;

@@ -1,0 +1,63 @@
+// Issue 17 items 2–3: the checkpoint vendor frames (docs/remote.md#checkpoints, §3.1.1 x- frames)
+// reduced into the turn they belong to, so every view (VS Code's, the browser master) shows the
+// turn's "N files changed" footer and the result of a rewind.
+import { strict as assert } from 'node:assert';
+import { buildCheckpointFrame, CHECKPOINT_CREATED_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../../src/protocol/checkpointFrames';
+import { applyFrame, createTranscript } from '../../../src/protocol/transcript';
+import { streamBuilder, TEST_SESSION } from '../../fixtures/frames/streamBuilder';
+
+const T0 = 'turn-0';
+
+function turnWithCheckpoint() {
+  const b = streamBuilder();
+  const t = createTranscript({ sessionId: TEST_SESSION });
+  applyFrame(t, b.make('session.turn.start', { turn_id: T0, turn_index: 0 }, { turn_id: T0 }));
+  const created = buildCheckpointFrame(
+    CHECKPOINT_CREATED_TYPE,
+    { checkpoint_id: 'cp-1', turn_id: T0, files: [{ path: 'a.txt', change: 'modified' }, { path: 'b.txt', change: 'modified' }, { path: 'new.txt', change: 'created' }], skipped: [{ path: 'big.bin', reason: 'large' }] },
+    TEST_SESSION,
+  );
+  assert.equal(applyFrame(t, created), true);
+  applyFrame(t, b.make('session.turn.end', { turn_id: T0, stop_reason: 'end_turn', tool_invocation_count: 2 }, { turn_id: T0 }));
+  return { t, turn: t.turns[0]!, created };
+}
+
+describe('transcript reducer: checkpoints (issue 17, docs/remote.md#checkpoints)', () => {
+  it('§3.1.1 x-rawp.checkpoint.created puts the changed files on its turn; a repeat changes nothing', () => {
+    const { t, turn, created } = turnWithCheckpoint();
+    assert.equal(t.turns.length, 1);
+    assert.equal(turn.checkpoint?.checkpointId, 'cp-1');
+    assert.deepEqual(turn.checkpoint?.files.map((f) => `${f.change}:${f.path}`), ['modified:a.txt', 'modified:b.txt', 'created:new.txt']);
+    assert.deepEqual(turn.checkpoint?.skipped, [{ path: 'big.bin', reason: 'large' }]);
+    const rev = turn.rev;
+    assert.equal(applyFrame(t, created), false, '§2.1 the same message_id is applied once');
+    assert.equal(turn.rev, rev);
+  });
+
+  it('§3.1.1 x-rawp.checkpoint.restored with conflicts, then forced, then undone: the turn footer follows each answer', () => {
+    const { t, turn } = turnWithCheckpoint();
+    const rev = turn.rev;
+    applyFrame(t, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: 'cp-1', restored: ['b.txt', 'new.txt'], conflicts: ['a.txt'], undo_checkpoint_id: 'cp-undo-1' }, TEST_SESSION));
+    assert.ok(turn.rev > rev, 'the turn re-renders');
+    assert.deepEqual(turn.checkpoint?.restore, { checkpointId: 'cp-1', undo: false, restored: ['b.txt', 'new.txt'], conflicts: ['a.txt'], failed: [], undoCheckpointId: 'cp-undo-1' });
+    applyFrame(t, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: 'cp-1', restored: ['a.txt', 'b.txt', 'new.txt'], conflicts: [], undo_checkpoint_id: 'cp-undo-2' }, TEST_SESSION));
+    assert.deepEqual(turn.checkpoint?.restore?.conflicts, []);
+    assert.equal(turn.checkpoint?.restore?.undoCheckpointId, 'cp-undo-2');
+    // Undo: the restore of the rewind's own checkpoint is shown on the same turn.
+    applyFrame(t, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: 'cp-undo-2', restored: ['a.txt', 'b.txt', 'new.txt'], conflicts: [], undo_checkpoint_id: 'cp-undo-3' }, TEST_SESSION));
+    assert.equal(turn.checkpoint?.restore?.undo, true);
+    assert.equal(turn.checkpoint?.checkpointId, 'cp-1', 'the turn keeps its own checkpoint');
+  });
+
+  it('§3.1.1 an error answer is kept with its code; malformed or unknown checkpoint frames are ignored', () => {
+    const { t, turn } = turnWithCheckpoint();
+    applyFrame(t, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: 'cp-1', restored: [], conflicts: [], error: { code: 'TURN_IN_PROGRESS', message: 'a turn is running' } }, TEST_SESSION));
+    assert.equal(turn.checkpoint?.restore?.error?.code, 'TURN_IN_PROGRESS');
+    const before = t.version;
+    assert.equal(applyFrame(t, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: 'cp-unknown', restored: ['x'], conflicts: [] }, TEST_SESSION)), false);
+    const bad = { ...buildCheckpointFrame(CHECKPOINT_CREATED_TYPE, { checkpoint_id: 'cp-2', turn_id: T0, files: [] }, TEST_SESSION), payload: { checkpoint_id: 'cp-2', files: 'nope' } };
+    assert.equal(applyFrame(t, bad), false);
+    assert.equal(t.version, before);
+    assert.equal(turn.checkpoint?.checkpointId, 'cp-1');
+  });
+});
