@@ -78,7 +78,13 @@ export interface SessionHostOptions {
    * either, no files are stored and adapters' context-file reads are refused. `maxBytes`: the
    * size limit (rawp.files.maxBytes, --max-file-bytes; default 20 MB).
    */
-  files?: { dir?: string; maxBytes?: number; workspaceRoots?: () => readonly string[] };
+  files?: {
+    dir?: string;
+    maxBytes?: number;
+    workspaceRoots?: () => readonly string[];
+    /** Host names besides loopback whose absolute /v1/files URLs are this host's (`--public-host`). */
+    ownHostNames?: () => ReadonlySet<string>;
+  };
   /**
    * Checkpoints of every turn of every agent (issue 17, src/host/checkpoints): on when the host
    * has a state folder (kept in `<state>/checkpoints`) or a `dir` is given; `false` turns them off.
@@ -278,7 +284,8 @@ export class SessionHost {
     }
     this.entries.set(session_id, entry);
     const store = this.fileStore;
-    const files = store ? sessionFiles({ session_id, store, workspaceRoots: this.options.files?.workspaceRoots ?? (() => [this.options.workspacePath]) }) : undefined;
+    const own = this.options.files?.ownHostNames;
+    const files = store ? sessionFiles({ session_id, store, workspaceRoots: this.options.files?.workspaceRoots ?? (() => [this.options.workspacePath]), ...(own ? { ownHostNames: own } : {}) }) : undefined;
     try {
       await this.registry.create({
         adapter: entry.commands ? entry.commands.wrap(adapter) : adapter,

@@ -158,7 +158,11 @@ export const serveVerb: Verb = {
       // Every session journaled as its frames are sent (docs/decisions/120-125); the journal's own
       // warnings (torn or corrupt lines) reach stderr even without --verbose.
       // §4.5.1 files: in the state folder's files/, per session, gone with their session.
-      files: { ...(maxFileBytes !== undefined ? { maxBytes: maxFileBytes } : {}) },
+      files: {
+        ...(maxFileBytes !== undefined ? { maxBytes: maxFileBytes } : {}),
+        // context_files URLs naming this host by a --public-host name are read from the store.
+        ownHostNames: () => new Set((values['public-host'] ?? []).map((h) => h.toLowerCase())),
+      },
       state: { dir: workspaceStateDir(values['state-dir'] ? resolve(values['state-dir']) : defaultStateDir(), workspace), logger: logger ?? warningsLogger(io) },
     });
     const sharing = new HostSharing({

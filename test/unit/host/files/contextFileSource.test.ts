@@ -41,6 +41,10 @@ describe('host/files: context files an adapter reads (§6.1.1 context_files, §5
       assert.equal(got.mimeType, 'image/png');
       assert.equal(got.sha256, sha(PNG));
     }
+    // A name the operator gave (--public-host) counts as this host; any other name is not fetched.
+    const named = new HostContextFiles({ session_id: 's1', store, workspaceRoots: () => [ws], ownHostNames: () => new Set(['devbox.example']) });
+    assert.equal((await named.resolve(`https://devbox.example/v1/files/${id}`)).sha256, sha(PNG));
+    await assert.rejects(named.resolve(`https://other.example/v1/files/${id}`), refused('unsupported_url'));
     // Another session's file answers like a missing one.
     await assert.rejects(source('s2').resolve(`/v1/files/${id}`), refused('not_found'));
     await assert.rejects(source().resolve(`/v1/files/${randomUUID()}`), refused('not_found'));
