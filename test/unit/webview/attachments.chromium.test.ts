@@ -67,7 +67,7 @@ describe('webview in Chromium: composer attachments (§6.1.1)', function () {
     assert.deepEqual([notes.file_name, notes.mime_type], ['notes.md', 'text/markdown'], 'a type the browser left empty is guessed from the name');
     assert.equal(Buffer.from(todo.data, 'base64').toString(), 'milk\n');
 
-    const chips = page.locator('.attachments .attachment');
+    const chips = page.locator('.composer .attachments .attachment');
     assert.deepEqual(await chips.evaluateAll((els) => els.map((e) => e.getAttribute('data-name'))), ['shot.png', 'notes.md', 'todo.txt']);
     assert.equal(await chips.nth(0).locator('img.attachment-thumb').count(), 1, 'an image shows its thumbnail');
     assert.match((await chips.nth(0).locator('img').getAttribute('src')) ?? '', /^data:image\/png;base64,/);
@@ -105,6 +105,9 @@ describe('webview in Chromium: composer attachments (§6.1.1)', function () {
       { file_url: '/v1/files/33333333-3333-4333-8333-333333333333', file_name: 'todo.txt', mime_type: 'text/plain', intent: 'context' },
     ]);
     assert.equal(await chips.count(), 0, 'the chips are gone once sent');
+    // The sent prompt in the transcript lists what rode on it.
+    await page.waitForFunction(() => document.querySelectorAll('.prompt-block .prompt-attachments .attachment').length === 2);
+    assert.deepEqual(await page.locator('.prompt-block').last().locator('.prompt-attachments .attachment-name').allInnerTexts(), ['shot.png', 'todo.txt']);
     assert.deepEqual(await violations(page), [], 'no CSP violation (thumbnails are data: images)');
     assert.deepEqual(pageErrors(page), []);
   });
@@ -114,12 +117,12 @@ describe('webview in Chromium: composer attachments (§6.1.1)', function () {
     await transfer(page, 'paste', [{ name: 'big.bin', type: 'application/octet-stream', text: 'x' }, { name: 'a.txt', type: 'text/plain', text: 'a' }]);
     const [big, a] = await adds(page, 2);
     await host(page, { kind: 'attachment.failed', payload: { request_id: big.request_id, message: 'big.bin is larger than the limit of 20 MB.' } });
-    await page.waitForFunction(() => document.querySelectorAll('.attachments .attachment').length === 1);
+    await page.waitForFunction(() => document.querySelectorAll('.composer .attachments .attachment').length === 1);
     assert.match((await page.locator('body').innerText()), /big\.bin is larger than the limit of 20 MB\./);
     await host(page, { kind: 'attachment.stored', payload: { request_id: a.request_id, file_url: '/v1/files/44444444-4444-4444-8444-444444444444', file_name: 'a.txt', mime_type: 'text/plain', size_bytes: 1 } });
     await page.getByRole('button', { name: 'Remove a.txt' }).focus();
     await page.keyboard.press('Backspace');
-    assert.equal(await page.locator('.attachments').count(), 0);
+    assert.equal(await page.locator('.composer .attachments').count(), 0);
     await page.waitForFunction(() => document.activeElement?.classList.contains('editor') === true);
     await page.keyboard.type('no files now');
     await page.keyboard.press('Enter');

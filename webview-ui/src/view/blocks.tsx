@@ -389,6 +389,17 @@ function PromptView({ block }: { block: PromptBlock }) {
             </button>
           );
         })}
+        {(block.prompt.context_files?.length ?? 0) > 0 && (
+          // §6.1.1: what rode on the prompt, by name (decision 316).
+          <ul class="attachments prompt-attachments" aria-label={t('attach.list')}>
+            {block.prompt.context_files!.map((f, i) => (
+              <li key={i} class="attachment" title={f.mime_type ? `${f.file_name} (${f.mime_type})` : f.file_name}>
+                <span class={`codicon codicon-${f.mime_type?.startsWith('image/') ? 'file-media' : 'file'}`} aria-hidden="true" />
+                <span class="attachment-name">{f.file_name}</span>
+              </li>
+            ))}
+          </ul>
+        )}
       </div>
     </div>
   );
