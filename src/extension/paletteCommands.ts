@@ -78,7 +78,7 @@ export function paletteCommandHandlers(s: Services, channel: vscode.OutputChanne
         agents.map((a) => ({ label: a.name, description: a.available ? a.description : vscode.l10n.t('unavailable: {0}', a.unavailable_reason ?? ''), id: a.id })),
         { placeHolder: vscode.l10n.t('Agent for new sessions') },
       );
-      if (pick) c.pickAgent(pick.id);
+      if (pick) await c.pickAgent(pick.id);
     },
     'rawp.shareSession': share,
     'rawp.copyAttachUrl': share,

@@ -75,6 +75,20 @@ describe('extension host: the @ index lists what VS Code search lists (findFiles
     metrics.listFiles = viaVscode.length;
   });
 
+  it('decision 363: with rawp.search.includeIgnored the findFiles path lists what .gitignore hides, as git ls-files and the walk do; the exclude globs still apply', async () => {
+    const uri = vscode.Uri.file(root);
+    const g = excludeGlobs(uri);
+    const options = { caseSensitive: process.platform === 'linux', extraExcludes: [...g.files, ...g.search], useIgnoreFiles: useIgnoreFiles(uri), includeIgnored: true };
+    const viaVscode = (await listFolder({ root, uri }, { excludes: true, includeIgnored: true })).sort();
+    for (const p of ['build/out.js', 'debug.log', 'keep.log', 'src/main.ts']) assert.ok(viaVscode.includes(p), `${p} is listed`);
+    for (const p of ['node_modules/pkg/index.js', 'web/node_modules/x.js', '.DS_Store']) assert.ok(!viaVscode.includes(p), `${p} stays hidden (search.exclude / files.exclude)`);
+    assert.equal(viaVscode.length, 9 + 2000);
+    const viaGit = await listFiles(root, options);
+    assert.equal(viaGit.source, 'git');
+    assert.deepEqual([...viaGit.paths].sort(), viaVscode, 'git ls-files lists the same paths');
+    assert.deepEqual([...(await listFiles(root, { ...options, noGit: true })).paths].sort(), viaVscode, 'the walk lists the same paths');
+  });
+
   it('§16.1 the index build in VS Code beside the Node one, on a real corpus (scripts/bench/data, RAWP_BENCH_PATHS): the same paths, timed', async () => {
     const corpus = process.env.RAWP_BENCH_PATHS;
     assert.ok(corpus, 'RAWP_BENCH_PATHS names a paths-*.txt.br of scripts/bench/data');
