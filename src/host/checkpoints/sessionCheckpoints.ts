@@ -19,6 +19,7 @@ import type { CheckpointService, RestoreResult } from './checkpointService';
 
 export class SessionCheckpoints {
   private readonly subscription: { dispose(): void };
+  private reported = false;
 
   constructor(
     readonly service: CheckpointService,
@@ -33,9 +34,9 @@ export class SessionCheckpoints {
   hooks(): TurnHooks {
     void this.service.warm();
     return {
-      before: (t) => this.service.beforeTurn(t.session_id, t.turn_id),
+      before: (t) => this.service.beforeTurn(t.session_id, t.turn_id).catch((e: unknown) => this.failed(e)),
       after: async (t) => {
-        const rec = await this.service.afterTurn(t.session_id, t.turn_id);
+        const rec = await this.service.afterTurn(t.session_id, t.turn_id).catch((e: unknown) => this.failed(e));
         if (!rec) return;
         this.publish(t.session_id, buildCheckpointFrame(CHECKPOINT_CREATED_TYPE, { checkpoint_id: rec.checkpoint_id, turn_id: t.turn_id, files: rec.files, ...(rec.skipped.length > 0 ? { skipped: rec.skipped } : {}) }, t.session_id, this.clockOf(t.session_id)));
       },
@@ -76,6 +77,15 @@ export class SessionCheckpoints {
       ),
     );
     return result;
+  }
+
+  /** A snapshot failed (git missing, disk full): said once as an error, then quietly; the turn goes on. */
+  private failed(e: unknown): undefined {
+    const message = e instanceof Error ? e.message : String(e);
+    if (!this.reported) this.logger.error(`checkpoints: a snapshot failed, turns go on without checkpoints until it works again (is git installed?): ${message}`);
+    else this.logger.debug('checkpoints: a snapshot failed', { error: message });
+    this.reported = true;
+    return undefined;
   }
 
   dispose(): void {

@@ -138,4 +138,26 @@ describe('checkpoints with the built-in agent (issue 17)', function () {
     const r = await host.checkpoints!.restore(id, created.checkpoint_id);
     assert.deepEqual(r.restored, ['one.txt', 'two.txt']);
   });
+
+  it('without a git binary the turns go on: no checkpoint, one error logged, nothing thrown', async () => {
+    h = harness();
+    const path = process.env.PATH;
+    process.env.PATH = join(h.dir, 'no-git-here');
+    try {
+      const host = h.makeHost({ defaultAgent: 'builtin' });
+      const id = await host.create({ agent: 'builtin' });
+      const view = new AllowingView('view', host.hub);
+      host.hub.attach(id, view);
+      for (const n of [1, 2]) {
+        host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: 'read src/greeting.ts' }, { session_id: id }));
+        await waitFor(() => view.turnEnds() === n, `turn ${n} ends`, 30_000);
+      }
+      assert.equal(view.created().length, 0);
+      assert.equal(h.logs.filter((l) => l.level === 'error' && l.message.startsWith('checkpoints: a snapshot failed')).length, 1, 'said once');
+      const end = view.frames.filter((f) => f.type === 'session.turn.end').map((f) => ('payload' in f ? (f.payload as { stop_reason: string }).stop_reason : ''));
+      assert.deepEqual(end, ['end_turn', 'end_turn']);
+    } finally {
+      process.env.PATH = path;
+    }
+  });
 });
