@@ -478,6 +478,10 @@ export class SessionHost {
     this.journal?.close();
     await this.registry.disposeAll();
     this.attachmentCopies.releaseAll();
+    // A snapshot still running (the first one of a big workspace takes seconds) would write into the
+    // state folder after we returned: wait for it, bounded, so shutdown never hangs on git.
+    this.checkpoints?.dispose();
+    if (this.checkpoints) await Promise.race([this.checkpoints.service.idle(), new Promise((r) => setTimeout(r, 10_000).unref())]);
   }
 
   private emit(e: HostEvent): void {

@@ -82,6 +82,11 @@ export class CheckpointService {
     return run;
   }
 
+  /** Resolves once every git operation queued so far has ended (the host awaits it on shutdown). */
+  idle(): Promise<void> {
+    return this.queue.then(() => undefined);
+  }
+
   /**
    * The first snapshot of a workspace hashes every file (seconds for 10,000 of them): taken when a
    * session starts, in the background, so the first turn only stages what changed since.
