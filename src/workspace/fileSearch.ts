@@ -10,11 +10,15 @@
 //  5. sort, cut to `max_results`.
 // The scan runs as a generator so the async driver can stop between slices when the search is
 // cancelled or superseded, and yield to the event loop on long scans.
-import { compileExcludes } from './excludeGlobs';
 import type { FileIndex, Folder } from './fileIndex';
-import type { PathSnapshot } from './pathSnapshot';
-import { baseStartOf, charBit } from './pathSnapshot';
-import { bestAlignment, normalizeScore, quickScore, quickScoreBytes, scoreUpperBound, toRanges } from './fuzzyScore';
+import { baseStartOf } from './pathSnapshot';
+import { bestAlignment, normalizeScore, quickScore, scoreUpperBound, toRanges } from './fuzzyScore';
+import { FilterCache, type SearchFilters } from './searchFilters';
+import { lowerSameLength, normalizeQuery, queryMask } from './searchText';
+import { scanSlice, scoreDeferred, type Scan } from './snapshotScan';
+import { TopHeap } from './topHeap';
+
+export { lowerSameLength, normalizeQuery } from './searchText';
 
 export type SearchScope = 'workspace' | 'project' | 'global';
 
@@ -23,7 +27,7 @@ export interface SearchRequest {
   /** Default 20, at most 50 (§16.1.1). */
   max_results?: number;
   scope?: SearchScope;
-  filters?: { extensions?: readonly string[]; exclude_patterns?: readonly string[] };
+  filters?: SearchFilters;
 }
 
 export interface SearchHit {
@@ -64,99 +68,6 @@ export function clampMax(n: number | undefined): number {
   return Math.max(1, Math.min(MAX_RESULTS, Math.floor(n)));
 }
 
-/** The query as matched: lower case, `\` as `/`, spaces dropped (they separate words people type). */
-export function normalizeQuery(query: string): string {
-  return query.toLowerCase().replace(/\\/g, '/').replace(/\s+/g, '');
-}
-
-function queryMask(q: string): number {
-  let mask = 0;
-  for (let i = 0; i < q.length; i++) mask |= charBit(q.charCodeAt(i));
-  return mask;
-}
-
-/** Bounded min-heap of (score, ref) keeping the best `cap`. */
-class TopHeap {
-  readonly scores: Float64Array;
-  readonly refs: Int32Array;
-  size = 0;
-  constructor(readonly cap: number) {
-    this.scores = new Float64Array(cap);
-    this.refs = new Int32Array(cap);
-  }
-  /** Lowest score kept, or -Infinity while not full. */
-  get floor(): number {
-    return this.size < this.cap ? -Infinity : this.scores[0];
-  }
-  push(score: number, ref: number): void {
-    const s = this.scores;
-    const r = this.refs;
-    if (this.size < this.cap) {
-      let i = this.size++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (s[parent] <= score) break;
-        s[i] = s[parent];
-        r[i] = r[parent];
-        i = parent;
-      }
-      s[i] = score;
-      r[i] = ref;
-      return;
-    }
-    if (score <= s[0]) return;
-    let i = 0;
-    const n = this.size;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) break;
-      const rr = l + 1;
-      const c = rr < n && s[rr] < s[l] ? rr : l;
-      if (s[c] >= score) break;
-      s[i] = s[c];
-      r[i] = r[c];
-      i = c;
-    }
-    s[i] = score;
-    r[i] = ref;
-  }
-}
-
-/** Which snapshot entries pass the request's filters; cached per snapshot and filter set. */
-class FilterCache {
-  private key = '';
-  private snap: PathSnapshot | undefined;
-  private pass: Uint8Array | undefined;
-  test: ((lowerPath: string, path: string) => boolean) | undefined;
-
-  prepare(snap: PathSnapshot, filters: SearchRequest['filters']): Uint8Array | undefined {
-    const exts = (filters?.extensions ?? []).filter((e) => e.length > 0).map((e) => (e.startsWith('.') ? e : '.' + e).toLowerCase());
-    const globs = (filters?.exclude_patterns ?? []).filter((g) => g.length > 0);
-    if (exts.length === 0 && globs.length === 0) {
-      this.test = undefined;
-      return undefined;
-    }
-    const key = JSON.stringify([exts, globs]);
-    if (key !== this.key) {
-      // One linear-time matcher for every pattern, compiled once per filter set (issue 12 #11).
-      const excluded = compileExcludes(globs);
-      this.test = (lower, path) => (exts.length === 0 || exts.some((e) => lower.endsWith(e))) && !(excluded?.test(path) ?? false);
-      this.key = key;
-      this.snap = undefined;
-    }
-    if (this.snap !== snap || !this.pass) {
-      const test = this.test as (l: string, p: string) => boolean;
-      const pass = new Uint8Array(snap.size);
-      for (let i = 0; i < snap.size; i++) {
-        const path = snap.pathAt(i);
-        pass[i] = test(lowerSameLength(path), path) ? 1 : 0;
-      }
-      this.pass = pass;
-      this.snap = snap;
-    }
-    return this.pass;
-  }
-}
 
 /** Survivors of the last query per folder, for prefix narrowing. */
 interface NarrowCache {
@@ -287,7 +198,7 @@ export class FileSearcher {
       }
       // Second phase: the deferred matches, against the floor the promising ones raised (skipped
       // when even the best a deferred match could score is below it).
-      const deferredCeiling = upperBound(m, m + 1, m, true, false);
+      const deferredCeiling = scoreUpperBound(m, m + 1, m, true, false);
       for (let start = 0; start < scan.nDeferred && !(heap.size === heap.cap && heap.scores[0] >= deferredCeiling); start += SLICE) {
         scoreDeferred(scan, start, Math.min(scan.nDeferred, start + SLICE));
         yield;
@@ -336,132 +247,3 @@ export class FileSearcher {
   }
 }
 
-/** Lower case with the same length as the input, so positions stay valid for highlighting. */
-export function lowerSameLength(path: string): string {
-  const l = path.toLowerCase();
-  return l.length === path.length ? l : path.replace(/[A-Z]/g, (c) => c.toLowerCase());
-}
-
-/** State of one folder's scan across slices. */
-interface Scan {
-  snap: PathSnapshot;
-  q: string;
-  qb: Uint8Array;
-  qm: number;
-  needStrings: boolean;
-  ids: Int32Array | undefined;
-  prevEnds: Uint16Array | undefined;
-  from: number;
-  maskExact: boolean;
-  pass: Uint8Array | undefined;
-  live: ((i: number) => boolean) | undefined;
-  survivors: Int32Array;
-  ends: Uint16Array;
-  nSurvivors: number;
-  /** Matches whose basename does not start with the query's first character, scored after the scan. */
-  deferred: Int32Array;
-  nDeferred: number;
-  total: number;
-  heap: TopHeap;
-  onPush: (i: number) => number;
-}
-
-// Module-level aliases: under a CommonJS transform an imported function is a getter on the module
-// object, which would be called for every path in the hot loop.
-const upperBound = scoreUpperBound;
-const scoreBytes = quickScoreBytes;
-const scoreString = quickScore;
-
-/** The hot loop, kept a plain function (not the generator) so the optimizer treats it well. */
-function scanSlice(scan: Scan, start: number, end: number): void {
-  const { offsets, chars, upper, baseStart, mask, nameMask, wide } = scan.snap;
-  const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings, maskExact } = scan;
-  const m = qb.length;
-  const q0 = m > 0 ? qb[0] : -1;
-  let { survivors, ends, nSurvivors, deferred, nDeferred, total } = scan;
-  for (let k = start; k < end; k++) {
-    const i = ids === undefined ? k : ids[k];
-    if ((mask[i] & qm) !== qm) continue;
-    const s0 = offsets[i];
-    const e0 = offsets[i + 1];
-    let matchEnd = 0;
-    let score = NaN;
-    if (m === 0) {
-      score = 0;
-    } else if (maskExact) {
-      // contained: proved by the mask
-    } else if (!needStrings) {
-      let j = prevEnds === undefined ? s0 : s0 + prevEnds[k];
-      let kq = from;
-      for (; kq < m; kq++) {
-        const c = qb[kq];
-        while (j < e0 && chars[j] !== c) j++;
-        if (j >= e0) break;
-        j++;
-      }
-      if (kq < m) continue;
-      matchEnd = j - s0;
-    } else if (wide[i] === 1) {
-      const path = scan.snap.pathAt(i);
-      score = scoreString(path, lowerSameLength(path), baseStart[i], q);
-      if (score !== score) continue;
-    } else continue;
-    if (nSurvivors === survivors.length) {
-      const size = survivors.length * 4;
-      const grownIds = new Int32Array(size);
-      grownIds.set(survivors);
-      survivors = grownIds;
-      const grownEnds = new Uint16Array(size);
-      grownEnds.set(ends);
-      ends = grownEnds;
-    }
-    survivors[nSurvivors] = i;
-    ends[nSurvivors++] = matchEnd > 0xffff ? 0 : matchEnd;
-    if (pass !== undefined && pass[i] === 0) continue;
-    if (live !== undefined && !live(i)) continue;
-    total++;
-    const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
-    if (score !== score) {
-      const bs = s0 + baseStart[i];
-      if (chars[bs] !== q0) {
-        // Most matches do not start their basename with the query's first character, and none of
-        // those can outscore one that does (the basename boosts). Score them after the scan, when
-        // the promising ones have raised the floor, so the bound below rejects most unread.
-        if (nDeferred === deferred.length) {
-          const grown = new Int32Array(deferred.length * 4);
-          grown.set(deferred);
-          deferred = grown;
-        }
-        deferred[nDeferred++] = i;
-        continue;
-      }
-      // Score only what could enter the current top list (an exact bound: nothing is lost).
-      if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, true) <= floor) continue;
-      score = scoreBytes(chars, upper, s0, e0, bs, qb, m);
-    }
-    if (score > floor) heap.push(score, scan.onPush(i));
-  }
-  scan.survivors = survivors;
-  scan.ends = ends;
-  scan.nSurvivors = nSurvivors;
-  scan.deferred = deferred;
-  scan.nDeferred = nDeferred;
-  scan.total = total;
-}
-
-/** Scores deferred matches `start..end` that can still enter the top list. */
-function scoreDeferred(scan: Scan, start: number, end: number): void {
-  const { offsets, chars, upper, baseStart, nameMask } = scan.snap;
-  const { deferred, qb, qm, heap } = scan;
-  const m = qb.length;
-  for (let k = start; k < end; k++) {
-    const i = deferred[k];
-    const s0 = offsets[i];
-    const e0 = offsets[i + 1];
-    const bs = s0 + baseStart[i];
-    const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
-    if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false) <= floor) continue;
-    const score = scoreBytes(chars, upper, s0, e0, bs, qb, m);
-    if (score > floor) heap.push(score, scan.onPush(i));
-  }
-}

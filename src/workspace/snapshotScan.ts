@@ -1,0 +1,131 @@
+// The per-keystroke scan over one folder's PathSnapshot: mask prefilter, subsequence test (resumed
+// where the previous keystroke's match ended), survivors for prefix narrowing, and quick scores for
+// what can still enter the top list. Plain functions over typed arrays (the hot loop of §16.1).
+import type { PathSnapshot } from './pathSnapshot';
+import { quickScore, quickScoreBytes, scoreUpperBound } from './fuzzyScore';
+import type { TopHeap } from './topHeap';
+import { lowerSameLength } from './searchText';
+
+/** State of one folder's scan across slices. */
+export interface Scan {
+  snap: PathSnapshot;
+  q: string;
+  qb: Uint8Array;
+  qm: number;
+  needStrings: boolean;
+  ids: Int32Array | undefined;
+  prevEnds: Uint16Array | undefined;
+  from: number;
+  maskExact: boolean;
+  pass: Uint8Array | undefined;
+  live: ((i: number) => boolean) | undefined;
+  survivors: Int32Array;
+  ends: Uint16Array;
+  nSurvivors: number;
+  /** Matches whose basename does not start with the query's first character, scored after the scan. */
+  deferred: Int32Array;
+  nDeferred: number;
+  total: number;
+  heap: TopHeap;
+  onPush: (i: number) => number;
+}
+
+// Module-level aliases: under a CommonJS transform an imported function is a getter on the module
+// object, which would be called for every path in the hot loop.
+const upperBound = scoreUpperBound;
+const scoreBytes = quickScoreBytes;
+const scoreString = quickScore;
+
+/** The hot loop, kept a plain function (not the generator) so the optimizer treats it well. */
+export function scanSlice(scan: Scan, start: number, end: number): void {
+  const { offsets, chars, upper, baseStart, mask, nameMask, wide } = scan.snap;
+  const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings, maskExact } = scan;
+  const m = qb.length;
+  const q0 = m > 0 ? qb[0] : -1;
+  let { survivors, ends, nSurvivors, deferred, nDeferred, total } = scan;
+  for (let k = start; k < end; k++) {
+    const i = ids === undefined ? k : ids[k];
+    if ((mask[i] & qm) !== qm) continue;
+    const s0 = offsets[i];
+    const e0 = offsets[i + 1];
+    let matchEnd = 0;
+    let score = NaN;
+    if (m === 0) {
+      score = 0;
+    } else if (maskExact) {
+      // contained: proved by the mask
+    } else if (!needStrings) {
+      let j = prevEnds === undefined ? s0 : s0 + prevEnds[k];
+      let kq = from;
+      for (; kq < m; kq++) {
+        const c = qb[kq];
+        while (j < e0 && chars[j] !== c) j++;
+        if (j >= e0) break;
+        j++;
+      }
+      if (kq < m) continue;
+      matchEnd = j - s0;
+    } else if (wide[i] === 1) {
+      const path = scan.snap.pathAt(i);
+      score = scoreString(path, lowerSameLength(path), baseStart[i], q);
+      if (score !== score) continue;
+    } else continue;
+    if (nSurvivors === survivors.length) {
+      const size = survivors.length * 4;
+      const grownIds = new Int32Array(size);
+      grownIds.set(survivors);
+      survivors = grownIds;
+      const grownEnds = new Uint16Array(size);
+      grownEnds.set(ends);
+      ends = grownEnds;
+    }
+    survivors[nSurvivors] = i;
+    ends[nSurvivors++] = matchEnd > 0xffff ? 0 : matchEnd;
+    if (pass !== undefined && pass[i] === 0) continue;
+    if (live !== undefined && !live(i)) continue;
+    total++;
+    const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
+    if (score !== score) {
+      const bs = s0 + baseStart[i];
+      if (chars[bs] !== q0) {
+        // Most matches do not start their basename with the query's first character, and none of
+        // those can outscore one that does (the basename boosts). Score them after the scan, when
+        // the promising ones have raised the floor, so the bound below rejects most unread.
+        if (nDeferred === deferred.length) {
+          const grown = new Int32Array(deferred.length * 4);
+          grown.set(deferred);
+          deferred = grown;
+        }
+        deferred[nDeferred++] = i;
+        continue;
+      }
+      // Score only what could enter the current top list (an exact bound: nothing is lost).
+      if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, true) <= floor) continue;
+      score = scoreBytes(chars, upper, s0, e0, bs, qb, m);
+    }
+    if (score > floor) heap.push(score, scan.onPush(i));
+  }
+  scan.survivors = survivors;
+  scan.ends = ends;
+  scan.nSurvivors = nSurvivors;
+  scan.deferred = deferred;
+  scan.nDeferred = nDeferred;
+  scan.total = total;
+}
+
+/** Scores deferred matches `start..end` that can still enter the top list. */
+export function scoreDeferred(scan: Scan, start: number, end: number): void {
+  const { offsets, chars, upper, baseStart, nameMask } = scan.snap;
+  const { deferred, qb, qm, heap } = scan;
+  const m = qb.length;
+  for (let k = start; k < end; k++) {
+    const i = deferred[k];
+    const s0 = offsets[i];
+    const e0 = offsets[i + 1];
+    const bs = s0 + baseStart[i];
+    const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
+    if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false) <= floor) continue;
+    const score = scoreBytes(chars, upper, s0, e0, bs, qb, m);
+    if (score > floor) heap.push(score, scan.onPush(i));
+  }
+}
