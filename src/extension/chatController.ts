@@ -23,6 +23,8 @@ export interface HostActions {
   enterSends(): boolean;
   /** Log `agent_id` in (decision 381); absent where no editor runs (tests). */
   login?(agent_id: string, via: 'terminal' | 'api_key'): Promise<void>;
+  /** Issue 17: the multi-file diff of a checkpoint (or one file of it); absent where no editor runs. */
+  reviewCheckpoint?(session_id: string, checkpoint_id: string, path?: string): Promise<void>;
   /** The workspace folders, for workspace-relative paths in the view. */
   workspaceRoots?(): string[];
 }
@@ -162,6 +164,9 @@ export class ChatController {
         return this.o.actions.openDiff(this.active ?? '', m.payload.invocation_id, m.payload.file_path);
       case 'attach.copyUrl':
         return this.o.actions.copyAttachUrl(m.payload.session_id);
+      case 'checkpoint.review':
+        if (!this.o.actions.reviewCheckpoint) return this.notice('warning', this.l10n.t('Reviewing changes is only available inside VS Code.'));
+        return this.o.actions.reviewCheckpoint(m.payload.session_id, m.payload.checkpoint_id, m.payload.path);
       case 'permissionRule.revoke':
         if (!this.o.actions.revokeRule(m.payload.rule_id)) this.notice('warning', this.l10n.t('That rule no longer exists.'));
         this.postSettings();

@@ -11,6 +11,7 @@ import { ChatController } from './chatController';
 import { loginAgent } from './agentLogin';
 import type { AttentionNotifier } from './notifications';
 import { BeforeContentProvider, openEditDiff, openFileAt } from './editorActions';
+import { openCheckpointReview } from './checkpointReview';
 import { EditorFileSearch } from './editorFileSearch';
 import { Secrets } from './secrets';
 import { SessionHost } from '../host/sessionHost';
@@ -139,6 +140,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
       enterSends: settings.enterSends,
       login: (agentId, via): Promise<void> => loginAgent({ catalog, controller, secrets }, agentId, via),
       workspaceRoots: () => roots(),
+      reviewCheckpoint: (session_id, checkpoint_id, path) => openCheckpointReview(host, session_id, checkpoint_id, path),
     },
   });
   // A rule granted through any agent (or revoked) shows in the settings list at once.

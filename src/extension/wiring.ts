@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../session/ports';
 import { BEFORE_SCHEME } from './editorActions';
+import { CHECKPOINT_SCHEME, CheckpointContentProvider } from './checkpointReview';
 import { paletteCommandHandlers, type CommandHandlers } from './paletteCommands';
 import { createServices, type Services } from './services';
 import type { StatusBar } from './statusBar';
@@ -26,6 +27,7 @@ export function wire(context: vscode.ExtensionContext, logger: Logger, status: S
   };
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, services.before),
+    vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointContentProvider(services.host)),
     services.controller.onDidChange(() => void refreshStatus()),
     services.sharing.onDidChange(() => {
       void refreshStatus();

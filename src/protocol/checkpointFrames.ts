@@ -13,6 +13,8 @@ import type { VendorFrame } from './frameTypes';
 export const CHECKPOINT_CREATED_TYPE = 'x-rawp.checkpoint.created';
 export const CHECKPOINT_RESTORE_TYPE = 'x-rawp.checkpoint.restore';
 export const CHECKPOINT_RESTORED_TYPE = 'x-rawp.checkpoint.restored';
+export const CHECKPOINT_DIFF_TYPE = 'x-rawp.checkpoint.diff';
+export const CHECKPOINT_DIFF_RESULT_TYPE = 'x-rawp.checkpoint.diff.result';
 
 /** Bounds on what a master may send (every list from outside is data with limits). */
 const MAX_PATH = 4096;
@@ -51,6 +53,8 @@ export const CheckpointRestorePayload = z.looseObject({
   checkpoint_id: z.string().min(1).max(200),
   /** Files to restore although someone else changed them after the turn (the person confirmed). */
   force: z.array(RelPath).max(MAX_FORCE).optional(),
+  /** Only these of the checkpoint's files ("revert this file" in a review); absent: all of them. */
+  paths: z.array(RelPath).min(1).max(MAX_FORCE).optional(),
 });
 export type CheckpointRestorePayload = z.infer<typeof CheckpointRestorePayload>;
 
@@ -69,11 +73,38 @@ export const CheckpointRestoredPayload = z.looseObject({
 });
 export type CheckpointRestoredPayload = z.infer<typeof CheckpointRestoredPayload>;
 
+/** A master asks for a checkpoint's unified diffs (before its turn -> the files now); decision 401. */
+export const CheckpointDiffPayload = z.looseObject({
+  checkpoint_id: z.string().min(1).max(200),
+});
+export type CheckpointDiffPayload = z.infer<typeof CheckpointDiffPayload>;
+
+export const CheckpointFileDiff = z.looseObject({
+  path: RelPath,
+  change: CheckpointChange,
+  from: RelPath.optional(),
+  /** The unified diff (`diff -u` style, a/ b/ headers) of the file before the turn against now. */
+  unified_diff: z.string().optional(),
+  /** Why there is no diff text: binary or too large a file, or the diff budget was spent. */
+  omitted: z.enum(['binary', 'large', 'budget', 'unavailable']).optional(),
+});
+export type CheckpointFileDiff = z.infer<typeof CheckpointFileDiff>;
+
+/** The answer, to the asking connection only (it is not part of the session's history). */
+export const CheckpointDiffResultPayload = z.looseObject({
+  checkpoint_id: z.string().min(1).max(200),
+  files: z.array(CheckpointFileDiff),
+  error: z.looseObject({ code: z.string(), message: z.string() }).optional(),
+});
+export type CheckpointDiffResultPayload = z.infer<typeof CheckpointDiffResultPayload>;
+
 /** The registry of these vendor frames: schema, direction and where they are described. */
 export const CHECKPOINT_FRAME_TYPES = {
   [CHECKPOINT_CREATED_TYPE]: { payload: CheckpointCreatedPayload, direction: 'C2M', section: 'docs/remote.md#checkpoints' },
   [CHECKPOINT_RESTORE_TYPE]: { payload: CheckpointRestorePayload, direction: 'M2C', section: 'docs/remote.md#checkpoints' },
   [CHECKPOINT_RESTORED_TYPE]: { payload: CheckpointRestoredPayload, direction: 'C2M', section: 'docs/remote.md#checkpoints' },
+  [CHECKPOINT_DIFF_TYPE]: { payload: CheckpointDiffPayload, direction: 'M2C', section: 'docs/remote.md#checkpoints' },
+  [CHECKPOINT_DIFF_RESULT_TYPE]: { payload: CheckpointDiffResultPayload, direction: 'C2M', section: 'docs/remote.md#checkpoints' },
 } as const;
 
 type CheckpointFrameDefs = typeof CHECKPOINT_FRAME_TYPES;

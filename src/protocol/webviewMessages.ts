@@ -144,6 +144,12 @@ export const WEBVIEW_TO_HOST = {
     /** The bytes, base64: at most MAX_ATTACHMENT_BYTES once decoded. */
     data: z.string().max(Math.ceil(MAX_ATTACHMENT_BYTES / 3) * 4 + 4),
   }),
+  /**
+   * Issue 17 review: show what a turn changed — VS Code opens its multi-file diff (vscode.changes)
+   * of the checkpoint against the files now, or one file's diff when `path` is given. The browser
+   * master asks its host for the unified diffs instead (x-rawp.checkpoint.diff, decision 401).
+   */
+  'checkpoint.review': z.looseObject({ session_id: Id, checkpoint_id: z.string().min(1).max(200), path: z.string().min(1).max(4096).optional() }),
   /** A problem inside the webview, for the host's output channel. */
   log: z.looseObject({ level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string() }),
 } as const;

@@ -213,6 +213,14 @@ export class Hub {
     return this.recordsOf(session_id).map((r) => ({ id: r.conn.id, kind: r.conn.kind, features: r.features, phase: r.phase }));
   }
 
+  /** One frame to one connection only, not into history: a vendor answer meant for its asker (§3.1.1). */
+  sendTo(connection_id: string, frame: WireFrame): void {
+    const rec = this.conns.get(connection_id);
+    if (!rec) return;
+    if (rec.phase === 'handshake') rec.queue.push(frame);
+    else this.deliver(rec, frame);
+  }
+
   /** A frame of the session (the engine's output): into history, then to every connection (§2.4). */
   publish(session_id: string, frame: WireFrame): void {
     const s = this.sessions.get(session_id);

@@ -71,6 +71,11 @@ export class CheckpointService {
 
   private backend?: FsBackend;
 
+  /** The workspace folder the checkpoints' paths are relative to. */
+  get workspace(): string {
+    return this.options.workspace;
+  }
+
   constructor(private readonly options: CheckpointServiceOptions) {
     this.repos = new WorkspaceRepos(options.dir, options.workspace, options.maxFileBytes);
     this.records = loadIndex(join(options.dir, INDEX_FILE), options.logger);

@@ -9,7 +9,8 @@
 //   host.checkpoints.restore(session_id, checkpoint_id, { force?, paths? })  -> RestoreResult,
 //     also published as x-rawp.checkpoint.restored; `paths: [p]` reverts one file.
 //   or, from a webview or master connection, send the x-rawp.checkpoint.restore frame.
-import { buildCheckpointFrame, checkpointPayloadOf, CheckpointRestorePayload, CHECKPOINT_CREATED_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../protocol/checkpointFrames';
+import { buildCheckpointFrame, checkpointPayloadOf, CheckpointRestorePayload, CHECKPOINT_CREATED_TYPE, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_DIFF_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../protocol/checkpointFrames';
+import { checkpointDiff } from './checkpointDiff';
 import type { VendorFrame } from '../../protocol/frameTypes';
 import type { Hub } from '../../session/hub';
 import type { Logger } from '../../session/ports';
@@ -20,6 +21,7 @@ import type { CheckpointService, RestoreResult } from './checkpointService';
 export class SessionCheckpoints {
   private readonly subscription: { dispose(): void };
   private reported = false;
+  private readonly diffSubscription: { dispose(): void };
 
   constructor(
     readonly service: CheckpointService,
@@ -28,6 +30,7 @@ export class SessionCheckpoints {
     private readonly logger: Logger,
   ) {
     this.subscription = hub.onVendorFrame(CHECKPOINT_RESTORE_TYPE, (frame) => this.onRestoreFrame(frame));
+    this.diffSubscription = hub.onVendorFrame(CHECKPOINT_DIFF_TYPE, (frame, from) => void this.onDiffFrame(frame, from.connection_id));
   }
 
   /** The engine's turn hooks for one session (asking for them warms the shadow repository up). */
@@ -90,6 +93,22 @@ export class SessionCheckpoints {
 
   dispose(): void {
     this.subscription.dispose();
+    this.diffSubscription.dispose();
+  }
+
+  /** `x-rawp.checkpoint.diff` (decision 401): the unified diffs, to the asking connection only. */
+  private async onDiffFrame(frame: VendorFrame, connection_id: string): Promise<void> {
+    const payload = checkpointPayloadOf(CHECKPOINT_DIFF_TYPE, frame);
+    let answer;
+    try {
+      answer = payload
+        ? await checkpointDiff(this.service, this.service.workspace, frame.session_id, payload.checkpoint_id)
+        : { checkpoint_id: 'invalid', files: [], error: { code: 'INVALID_PAYLOAD', message: 'x-rawp.checkpoint.diff needs { checkpoint_id }' } };
+    } catch (e) {
+      this.logger.warn('checkpoints: a diff failed', { error: String(e) });
+      answer = { checkpoint_id: payload?.checkpoint_id ?? 'invalid', files: [], error: { code: 'DIFF_FAILED', message: e instanceof Error ? e.message : String(e) } };
+    }
+    this.hub.sendTo(connection_id, buildCheckpointFrame(CHECKPOINT_DIFF_RESULT_TYPE, answer, frame.session_id, { ...this.clockOf(frame.session_id), parent_id: frame.message_id }));
   }
 
   private onRestoreFrame(frame: VendorFrame): void {
@@ -97,11 +116,11 @@ export class SessionCheckpoints {
     if (!payload) {
       // Answered (to every connection, like any restore), never thrown: the id echoes what was sent when it is one.
       const sent = CheckpointRestorePayload.shape.checkpoint_id.safeParse((frame.payload as { checkpoint_id?: unknown } | undefined)?.checkpoint_id);
-      const error = { code: 'INVALID_PAYLOAD', message: 'x-rawp.checkpoint.restore needs { checkpoint_id, force?: [paths] }' };
+      const error = { code: 'INVALID_PAYLOAD', message: 'x-rawp.checkpoint.restore needs { checkpoint_id, force?: [paths], paths?: [paths] }' };
       this.publish(frame.session_id, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: sent.success ? sent.data : 'invalid', restored: [], conflicts: [], error }, frame.session_id, { ...this.clockOf(frame.session_id), parent_id: frame.message_id }));
       return;
     }
-    void this.restore(frame.session_id, payload.checkpoint_id, { ...(payload.force ? { force: payload.force } : {}), parent_id: frame.message_id });
+    void this.restore(frame.session_id, payload.checkpoint_id, { ...(payload.force ? { force: payload.force } : {}), ...(payload.paths ? { paths: payload.paths } : {}), parent_id: frame.message_id });
   }
 
   private clockOf(session_id: string): { clock?: { now(): Date } } {

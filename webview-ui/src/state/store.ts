@@ -11,7 +11,9 @@ import { catalogNotices } from '../../../src/protocol/catalogNotices';
 import { isKnownFrame, type Frame, type FrameType, type PayloadOf, type WireFrame } from '../../../src/protocol/frameTypes';
 import type { Metadata } from '../../../src/protocol/envelope';
 import { OUR_MASTER_EXTENSIONS } from '../../../src/protocol/rawpExtension';
-import { applyFrame, createTranscript, currentTurn, finalize, type Transcript } from '../../../src/protocol/transcript';
+import { applyFrame, createTranscript, currentTurn, finalize, isCheckpointFrameType, type Transcript } from '../../../src/protocol/transcript';
+import { buildCheckpointFrame, checkpointPayloadOf, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_RESTORE_TYPE, type CheckpointDiffResultPayload } from '../../../src/protocol/checkpointFrames';
+import type { VendorFrame } from '../../../src/protocol/frameTypes';
 import {
   webviewMessage,
   type AgentSummary,
@@ -97,6 +99,8 @@ export class ChatStore {
   lastFlush?: FlushStats;
 
   private readonly sent = new Set<string>();
+  /** x-rawp.checkpoint.diff.result answers by checkpoint_id (issue 17, the browser master's review). */
+  readonly checkpointDiffs = new Map<string, CheckpointDiffResultPayload>();
   private pending: WireFrame[] = [];
   private scheduled = false;
   private readonly listeners = new Set<() => void>();
@@ -267,12 +271,41 @@ export class ChatStore {
     let changed = false;
     // Validated when the message was parsed (webviewMessages `frames`); vendor frames are not shown.
     for (const frame of batch) {
+      if (this.observeCheckpoint(frame)) {
+        changed = true;
+        continue;
+      }
       if (!isKnownFrame(frame)) continue;
       if (this.observe(frame)) changed = true;
       if (applyFrame(this.transcript, frame)) changed = true;
     }
     if (changed) this.changed();
     this.lastFlush = { frames: batch.length, ms: performance.now() - start };
+  }
+
+  /**
+   * Issue 17: the checkpoint frames the transcript keeps (created, restored) go to it; a diff answer
+   * (only this connection gets it) is kept here by checkpoint. True when something visible changed.
+   */
+  private observeCheckpoint(frame: WireFrame): boolean {
+    if (isCheckpointFrameType(frame.type)) return applyFrame(this.transcript, frame as VendorFrame);
+    const diff = checkpointPayloadOf(CHECKPOINT_DIFF_RESULT_TYPE, frame);
+    if (!diff) return false;
+    this.checkpointDiffs.set(diff.checkpoint_id, diff);
+    return true;
+  }
+
+  /**
+   * Rewind to before a checkpoint's turn (issue 17 item 3) — all its files, or only `paths`
+   * ("revert this file") — through the hub like any master; `force` names the conflicts the person
+   * chose to overwrite. The answer comes back as x-rawp.checkpoint.restored to every connection.
+   */
+  restoreCheckpoint(checkpoint_id: string, opts: { force?: string[]; paths?: string[] } = {}): VendorFrame | undefined {
+    if (this.sessionId === undefined) return undefined;
+    const frame = buildCheckpointFrame(CHECKPOINT_RESTORE_TYPE, { checkpoint_id, ...(opts.force?.length ? { force: opts.force } : {}), ...(opts.paths?.length ? { paths: opts.paths } : {}) }, this.sessionId);
+    this.sent.add(frame.message_id);
+    this.transport.send(webviewMessage('frame', { frame }));
+    return frame;
   }
 
   /** Frame facts the transcript does not keep. Returns true when something visible changed. */

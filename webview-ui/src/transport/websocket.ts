@@ -8,7 +8,8 @@ import { buildFrame } from '../../../src/protocol/build';
 import { ENVELOPE_VERSION } from '../../../src/protocol/envelope';
 import { parseValue } from '../../../src/protocol/parse';
 import { noticeOf } from '../../../src/protocol/rawpExtension';
-import { hostMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
+import { buildCheckpointFrame, CHECKPOINT_DIFF_TYPE } from '../../../src/protocol/checkpointFrames';
+import { hostMessage, webviewMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
 import { Listeners, type Transport } from './types';
 import { t } from '../i18n';
 import { uploadAttachment } from './upload';
@@ -117,6 +118,12 @@ export class WebSocketTransport implements Transport {
       case 'attachment.add':
         void uploadAttachment(this.options, message.payload).then((m) => this.listeners.emit(m));
         return;
+      case 'checkpoint.review': {
+        // No diff editor here: ask the host for the unified diffs (x-rawp.checkpoint.diff, decision
+        // 401); the answer comes back on this socket only and the footer shows them.
+        const frame = buildCheckpointFrame(CHECKPOINT_DIFF_TYPE, { checkpoint_id: message.payload.checkpoint_id }, message.payload.session_id);
+        return this.send(webviewMessage('frame', { frame }));
+      }
       case 'log':
         if (message.payload.level === 'error' || message.payload.level === 'warn') console.warn(`rawp: ${message.payload.message}`);
         return;

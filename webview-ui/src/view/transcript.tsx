@@ -12,6 +12,7 @@ import { useStoreVersion } from '../state/useStore';
 import { t } from '../i18n';
 import { codeTooltip, idFor } from '../i18n/codes';
 import { BlockView } from './blocks';
+import { CheckpointFooter } from './checkpointFooter';
 import { FirstRunHint } from './firstRunHint';
 import { RowBoundary } from './boundary';
 import { buildRows, type Row } from './rows';
@@ -47,6 +48,7 @@ const TurnEnd = memo(
           </span>
         )}
         {turn.structuredOutput && <StructuredOutputView turn={turn} />}
+        {turn.checkpoint && <CheckpointFooter turn={turn} />}
       </div>
     );
   },

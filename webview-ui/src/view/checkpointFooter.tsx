@@ -1,0 +1,199 @@
+// Issue 17 items 2–3 in the chat: a turn's footer says "N files changed" (x-rawp.checkpoint.created,
+// reduced onto the turn). Clicking it lists the files and asks the host for the review — VS Code
+// opens its multi-file diff (vscode.changes), the browser master gets unified diffs back
+// (x-rawp.checkpoint.diff, decision 401) shown with the view's diff renderer. Each file can be
+// reverted alone; "Rewind to before this turn" asks first (naming the files), then sends
+// x-rawp.checkpoint.restore through the hub like any master. Conflicts — files someone else
+// changed after the turn — wait for a per-file choice (decision 402); a rewind can be undone.
+import { useState } from 'preact/hooks';
+import type { CheckpointFile } from '../../../src/protocol/checkpointFrames';
+import type { Turn, TurnCheckpoint } from '../../../src/protocol/transcript';
+import { webviewMessage } from '../../../src/protocol/webviewMessages';
+import { useStoreVersion } from '../state/useStore';
+import { t, type MessageId } from '../i18n';
+import { codeTooltip } from '../i18n/codes';
+import { DiffOutput } from './outputs';
+
+const CHANGE_WORD: Record<CheckpointFile['change'], MessageId> = {
+  created: 'checkpoint.created',
+  modified: 'checkpoint.modified',
+  deleted: 'checkpoint.deleted',
+  renamed: 'checkpoint.renamed',
+};
+
+export function CheckpointFooter({ turn }: { turn: Turn }) {
+  const cp = turn.checkpoint;
+  const store = useStoreVersion();
+  const [open, setOpen] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  if (!cp) return null;
+  const n = cp.files.length;
+  const review = (path?: string) => {
+    if (store.sessionId) store.transport.send(webviewMessage('checkpoint.review', { session_id: store.sessionId, checkpoint_id: cp.checkpointId, ...(path ? { path } : {}) }));
+  };
+  const diffs = store.checkpointDiffs.get(cp.checkpointId);
+  const rewound = cp.restore && !cp.restore.undo && !cp.restore.error && cp.restore.restored.length + cp.restore.conflicts.length > 0;
+  const listId = `${turn.key}-cp-files`;
+  return (
+    <div class="checkpoint" role="group" aria-label={t('checkpoint.group')} data-checkpoint={cp.checkpointId}>
+      <div class="checkpoint-bar">
+        <button
+          type="button"
+          class="link-button checkpoint-summary"
+          aria-expanded={open}
+          aria-controls={listId}
+          onClick={() => {
+            if (!open) review();
+            setOpen(!open);
+          }}
+        >
+          <span class="codicon codicon-diff-multiple" aria-hidden="true" /> {n === 1 ? t('checkpoint.files1') : t('checkpoint.filesN', n)}
+        </button>
+        {cp.skipped.length > 0 && (
+          <span class="muted checkpoint-skipped" title={cp.skipped.map((s) => `${s.path} (${s.reason})`).join('\n')}>
+            {t('checkpoint.skipped', cp.skipped.length)}
+          </span>
+        )}
+        {!confirming && (
+          <button type="button" class="button secondary checkpoint-rewind" onClick={() => setConfirming(true)}>
+            {t('checkpoint.rewind')}
+          </button>
+        )}
+      </div>
+      {open && (
+        <ul class="checkpoint-files" id={listId}>
+          {cp.files.map((f) => (
+            <li key={f.path}>
+              <span class={`badge change-${f.change}`}>{t(CHANGE_WORD[f.change])}</span>{' '}
+              <button type="button" class="link-button" title={f.from ? t('checkpoint.renamedFrom', f.from) : undefined} onClick={() => review(f.path)}>
+                {f.path}
+              </button>{' '}
+              <button type="button" class="button secondary checkpoint-revert-file" aria-label={t('checkpoint.revertFileLabel', f.path)} onClick={() => store.restoreCheckpoint(cp.checkpointId, { paths: [f.path] })}>
+                {t('checkpoint.revertFile')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {open && diffs && <CheckpointDiffs diffs={diffs} />}
+      {confirming && <RewindConfirm cp={cp} onCancel={() => setConfirming(false)} onConfirm={() => {
+        setConfirming(false);
+        store.restoreCheckpoint(cp.checkpointId);
+      }} />}
+      {cp.restore && <RestoreResult cp={cp} rewound={Boolean(rewound)} />}
+    </div>
+  );
+}
+
+function RewindConfirm({ cp, onConfirm, onCancel }: { cp: TurnCheckpoint; onConfirm: () => void; onCancel: () => void }) {
+  const created = cp.files.filter((f) => f.change === 'created');
+  const back = cp.files.filter((f) => f.change !== 'created');
+  return (
+    <div class="checkpoint-confirm" role="alertdialog" aria-label={t('checkpoint.confirmTitle')} aria-describedby="checkpoint-confirm-text">
+      <p id="checkpoint-confirm-text">
+        <strong>{t('checkpoint.confirmTitle')}</strong> {t('checkpoint.confirmLater')}
+      </p>
+      {back.length > 0 && (
+        <p>
+          {t('checkpoint.confirmRestore')} <span class="checkpoint-paths">{back.map((f) => f.from ?? f.path).join(', ')}</span>
+        </p>
+      )}
+      {created.length > 0 && (
+        <p>
+          {t('checkpoint.confirmDelete')} <span class="checkpoint-paths">{created.map((f) => f.path).join(', ')}</span>
+        </p>
+      )}
+      <div class="checkpoint-actions">
+        <button type="button" class="button checkpoint-confirm-yes" ref={(el) => el?.focus()} onClick={onConfirm}>
+          {t('checkpoint.confirmYes')}
+        </button>
+        <button type="button" class="button secondary" onClick={onCancel}>
+          {t('checkpoint.cancel')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function RestoreResult({ cp, rewound }: { cp: TurnCheckpoint; rewound: boolean }) {
+  const store = useStoreVersion();
+  const r = cp.restore!;
+  // The person's choice per conflicting file (decision 402): overwrite it, or keep theirs.
+  const [choice, setChoice] = useState<Record<string, 'overwrite' | 'keep'>>({});
+  const [applied, setApplied] = useState<string | undefined>(undefined);
+  if (r.error) {
+    return (
+      <p class="checkpoint-result error" role="status" title={codeTooltip(r.error.code)} data-code={r.error.code}>
+        {t('checkpoint.failed', r.error.message)}
+      </p>
+    );
+  }
+  const pending = applied === r.checkpointId ? [] : r.conflicts;
+  const overwrite = pending.filter((p) => choice[p] === 'overwrite');
+  const decided = pending.every((p) => choice[p] !== undefined);
+  return (
+    <div class="checkpoint-result" role="status">
+      <p>
+        {r.undo ? t('checkpoint.undone', r.restored.length) : t('checkpoint.restored', r.restored.length)}
+        {r.restored.length > 0 && <span class="checkpoint-paths"> {r.restored.join(', ')}</span>}
+      </p>
+      {r.failed.length > 0 && (
+        <p class="error">
+          {t('checkpoint.failedFiles')} <span class="checkpoint-paths">{r.failed.map((f) => `${f.path} (${f.message})`).join(', ')}</span>
+        </p>
+      )}
+      {pending.length > 0 && (
+        <div class="checkpoint-conflicts">
+          <p>{t('checkpoint.conflicts')}</p>
+          <ul>
+            {pending.map((p) => (
+              <li key={p} class="checkpoint-conflict" data-path={p}>
+                <span class="checkpoint-paths">{p}</span>{' '}
+                <button type="button" class="button secondary" aria-pressed={choice[p] === 'overwrite'} aria-label={t('checkpoint.overwriteLabel', p)} onClick={() => setChoice({ ...choice, [p]: 'overwrite' })}>
+                  {t('checkpoint.overwrite')}
+                </button>{' '}
+                <button type="button" class="button secondary" aria-pressed={choice[p] === 'keep'} aria-label={t('checkpoint.keepLabel', p)} onClick={() => setChoice({ ...choice, [p]: 'keep' })}>
+                  {t('checkpoint.keep')}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <button
+            type="button"
+            class="button checkpoint-apply"
+            disabled={!decided}
+            onClick={() => {
+              setApplied(r.checkpointId);
+              // Only the files the person chose to overwrite; the rest stay as they are.
+              if (overwrite.length > 0) store.restoreCheckpoint(r.checkpointId, { force: overwrite, paths: overwrite });
+            }}
+          >
+            {t('checkpoint.apply')}
+          </button>
+        </div>
+      )}
+      {rewound && r.undoCheckpointId && (
+        <button type="button" class="button secondary checkpoint-undo" onClick={() => store.restoreCheckpoint(r.undoCheckpointId!)}>
+          {t('checkpoint.undo')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function CheckpointDiffs({ diffs }: { diffs: NonNullable<ReturnType<ReturnType<typeof useStoreVersion>['checkpointDiffs']['get']>> }) {
+  if (diffs.error) return <p class="checkpoint-result error" title={codeTooltip(diffs.error.code)}>{t('checkpoint.diffFailed', diffs.error.message)}</p>;
+  return (
+    <div class="checkpoint-diffs">
+      {diffs.files.map((f) =>
+        f.unified_diff !== undefined ? (
+          <DiffOutput key={f.path} output={{ file_path: f.path, unified_diff: f.unified_diff }} />
+        ) : (
+          <p key={f.path} class="muted">
+            {f.path}: {t(f.omitted === 'binary' ? 'checkpoint.omittedBinary' : f.omitted === 'large' ? 'checkpoint.omittedLarge' : 'checkpoint.omittedOther')}
+          </p>
+        ),
+      )}
+    </div>
+  );
+}
