@@ -36,7 +36,7 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
     await page.screenshot({ path: join(SHOTS, `${name}.png`) });
   };
   const composer = () => chat.locator('[role="textbox"]').first();
-  const idle = () => chat.locator('[role="status"][aria-label*="idle"]').first().waitFor({ timeout: 60_000 });
+  const idle = () => chat.locator('[role="status"][data-code="idle"]').first().waitFor({ timeout: 60_000 });
   const fail = (e: unknown): never => {
     throw new Error(`${e instanceof Error ? e.message : String(e)}\n--- code-server output (tail) ---\n${cs?.output().slice(-4000) ?? ''}`);
   };

@@ -67,6 +67,10 @@ export interface StartOptions {
   root?: string;
   /** Leave VS Code's workspace trust on (default off), so a folder can open in Restricted Mode. */
   workspaceTrust?: boolean;
+  /** VS Code's display language (`--locale`), e.g. `ko`. */
+  locale?: string;
+  /** Runs after the extensions are installed, before the server starts. */
+  beforeStart?: (dirs: { userDataDir: string; extensionsDir: string }) => void;
 }
 
 export const DEFAULT_SETTINGS = {
@@ -98,6 +102,7 @@ export async function startCodeServer(o: StartOptions): Promise<CodeServer> {
     const r = spawnSync(tools.node24, [...base, '--install-extension', vsix, '--force'], { env, encoding: 'utf8', timeout: 120_000 });
     if (r.status !== 0) throw new Error(`installing ${vsix} failed: ${r.stderr || r.stdout}`);
   }
+  o.beforeStart?.({ userDataDir: dirs.userDataDir, extensionsDir: dirs.extensionsDir });
   const port = await freePort();
   let log = '';
   const child: ChildProcess = spawn(
@@ -106,6 +111,7 @@ export async function startCodeServer(o: StartOptions): Promise<CodeServer> {
       ...base,
       ...['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--ignore-last-opened'],
       ...(o.workspaceTrust ? [] : ['--disable-workspace-trust']),
+      ...(o.locale ? ['--locale', o.locale] : []),
       o.workspace,
     ],
     { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
@@ -182,7 +188,7 @@ export function chatFrame(page: Page): FrameLocator {
  * our item only while it is not the active one, and repeat.
  */
 export async function openChatView(page: Page): Promise<FrameLocator> {
-  const item = page.locator('.activitybar .action-item').filter({ has: page.locator('[aria-label^="RAWP Agent"]') }).first();
+  const item = page.locator('.activitybar .action-item').filter({ has: page.locator('[aria-label^="RAWP"]') }).first();
   await item.waitFor({ timeout: 60_000 });
   const frame = chatFrame(page);
   for (let attempt = 0; attempt < 8; attempt++) {

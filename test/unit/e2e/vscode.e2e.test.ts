@@ -47,7 +47,7 @@ describe('e2e: the extension in a real VS Code (code-server) with the built-in a
   it('opens the sidebar chat: the webview shows a session of the built-in agent, idle', async () => {
     try {
       chat = await openChatView(page);
-      await chat.locator('[role="status"][aria-label="Agent idle"]').waitFor({ timeout: 60_000 });
+      await chat.locator('[role="status"][data-code="idle"]').waitFor({ timeout: 60_000 });
       await shot('01-chat-open');
       assert.match(await chat.locator('#agent-select').inputValue(), /^builtin$/);
     } catch (e) {
@@ -66,7 +66,7 @@ describe('e2e: the extension in a real VS Code (code-server) with the built-in a
     const card = chat.locator('article.tool-card[aria-label="Tool Read: success"]');
     await card.waitFor({ timeout: 30_000 });
     await chat.getByText('return `Hello, ${name}!`;').first().waitFor({ timeout: 10_000 });
-    await chat.locator('[role="status"][aria-label="Agent idle"]').waitFor({ timeout: 30_000 });
+    await chat.locator('[role="status"][data-code="idle"]').waitFor({ timeout: 30_000 });
     await shot('03-read-result');
   });
 
@@ -103,7 +103,7 @@ describe('e2e: the extension in a real VS Code (code-server) with the built-in a
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
     chat = await openChatView(page);
     await chat.locator('article.tool-card[data-output-type="diff"]').first().waitFor({ timeout: 60_000 });
-    await chat.locator('[role="status"][aria-label="Agent idle"]').waitFor({ timeout: 30_000 });
+    await chat.locator('[role="status"][data-code="idle"]').waitFor({ timeout: 30_000 });
     assert.equal(await chat.locator('#session-select').inputValue(), before);
     await shot('07-restored');
     // And it is live again: another prompt gets an answer.
