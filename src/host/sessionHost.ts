@@ -435,6 +435,11 @@ export class SessionHost {
     return this.registry.rename(session_id, name, 'client');
   }
 
+  /** The agents sessions can be started with (the pickers of the view and of remote masters). */
+  agents(): { id: string; name: string; available: boolean; unavailable_reason?: string }[] {
+    return this.options.agents().map(({ id, name, available, unavailable_reason }) => ({ id, name, available, ...(unavailable_reason ? { unavailable_reason } : {}) }));
+  }
+
   /** Has anyone prompted this session (a prompt or a turn in its history)? */
   isEmpty(session_id: string): boolean {
     const entry = this.entries.get(session_id);

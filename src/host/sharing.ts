@@ -8,7 +8,7 @@ import type { Logger } from '../session/ports';
 import type { SessionHost } from './sessionHost';
 
 /** How to start the server: everything but what the host itself provides. */
-export type ServerSettings = Omit<RemoteServerOptions, 'registry' | 'createSession' | 'deleteSession' | 'permissionRules' | 'files' | 'logger'>;
+export type ServerSettings = Omit<RemoteServerOptions, 'registry' | 'createSession' | 'deleteSession' | 'permissionRules' | 'files' | 'logger' | 'agents' | 'switchAgent'>;
 
 export interface HostSharingOptions {
   host: SessionHost;
@@ -43,6 +43,14 @@ export class HostSharing {
           },
           deleteSession: (session_id) => this.o.host.delete(session_id, 'master'),
           permissionRules: () => this.o.host.permissionRules(),
+          // A master's agent pick is the host's decision, as for the editor's own view (decision 361).
+          agents: () => this.o.host.agents(),
+          switchAgent: async (session_id, agent) => {
+            const r = await this.o.host.switchAgent(session_id, agent);
+            if (r.kind === 'replaced') (await this.server)?.share(r.session_id);
+            this.o.changed?.();
+            return { kind: r.kind, session_id: r.session_id };
+          },
           // GET/PUT /v1/files/{id} (§4.5.1): the host's store, when it has one.
           ...(this.o.host.fileStore ? { files: this.o.host.fileStore } : {}),
         }).then((server) => {

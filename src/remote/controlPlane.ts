@@ -46,6 +46,10 @@ export type Route =
   | { kind: 'health' }
   | { kind: 'sessions' }
   | { kind: 'session'; session_id: string }
+  /** The host's agents, for a master's agent picker (decision 361). */
+  | { kind: 'agents' }
+  /** Another agent for a shared session, decided by the host as for its own view (decision 361). */
+  | { kind: 'session_agent'; session_id: string }
   /** The host's permission rules, whichever agent granted them (issue 11 item 4). */
   | { kind: 'permission_rules' }
   | { kind: 'stream'; session_id: string; last_message_id?: string }
@@ -60,6 +64,8 @@ export const ROUTE_METHODS: Record<Route['kind'], readonly string[]> = {
   health: ['GET'],
   sessions: ['GET', 'POST'],
   session: ['DELETE'],
+  agents: ['GET'],
+  session_agent: ['POST'],
   permission_rules: ['GET'],
   stream: ['GET'],
   file: ['GET', 'PUT'],
@@ -74,6 +80,7 @@ export const PUBLIC_ROUTES: ReadonlySet<Route['kind']> = new Set(['health', 'bro
 const SESSION_ID = '([A-Za-z0-9._~-]{1,200})';
 const SESSION_PATH = new RegExp(`^/v1/sessions/${SESSION_ID}$`);
 const STREAM_PATH = new RegExp(`^/v1/sessions/${SESSION_ID}/stream$`);
+const AGENT_PATH = new RegExp(`^/v1/sessions/${SESSION_ID}/agent$`);
 const FILE_PATH = /^\/v1\/files\/([^/]{1,200})$/;
 
 /**
@@ -124,6 +131,7 @@ export function route(target: string): Route {
   if (path === '/v1/health') return { kind: 'health' };
   if (path === '/v1/sessions') return { kind: 'sessions' };
   if (path === '/v1/permission-rules') return { kind: 'permission_rules' };
+  if (path === '/v1/agents') return { kind: 'agents' };
   if (path === '/' || path === '/index.html') return { kind: 'browser' };
   const asset = BROWSER_ASSETS.find((a) => path === `/${a}`);
   if (asset) return { kind: 'browser_asset', name: asset };
@@ -132,6 +140,8 @@ export function route(target: string): Route {
     const last = url.searchParams.get(REATTACH_PARAM);
     return last ? { kind: 'stream', session_id: m[1], last_message_id: last } : { kind: 'stream', session_id: m[1] };
   }
+  m = AGENT_PATH.exec(path);
+  if (m) return { kind: 'session_agent', session_id: m[1] };
   m = SESSION_PATH.exec(path);
   if (m) return { kind: 'session', session_id: m[1] };
   m = FILE_PATH.exec(path);

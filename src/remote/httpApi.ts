@@ -19,6 +19,10 @@ export const CreateSessionBody = z.strictObject({
 });
 export type CreateSessionRequest = z.infer<typeof CreateSessionBody>;
 
+export const SwitchAgentBody = z.strictObject({ agent: z.string().min(1).max(500) });
+/** What the host did with a master's agent pick (SessionHost.switchAgent, decision 361). */
+export type AgentSwitchResult = { kind: 'unchanged' | 'replaced' | 'has_history'; session_id: string };
+
 export interface HttpApiContext {
   registry: SessionRegistry;
   /** POST /v1/sessions; without it creating sessions remotely is not offered (501). */
@@ -26,6 +30,10 @@ export interface HttpApiContext {
   deleteSession?: (session_id: string) => Promise<boolean>;
   /** GET /v1/permission-rules: every rule of the host's one store. Absent: 501. */
   permissionRules?: () => readonly PermissionRule[];
+  /** GET /v1/agents: the host's agents. Absent: 501. */
+  agents?: () => readonly { id: string; name: string; available: boolean; unavailable_reason?: string }[];
+  /** POST /v1/sessions/{id}/agent: the host's agent switch. Absent: 501. */
+  switchAgent?: (session_id: string, agent: string) => Promise<AgentSwitchResult>;
   /** GET/PUT /v1/files/{id} (§4.5.1): the host's file store. Absent: 501. */
   files?: FileEndpoint;
   /** Folders searched for webview.js / webview.css, first hit wins. */
@@ -54,6 +62,11 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, r: R
       res.writeHead(204).end();
       return;
     }
+    case 'agents':
+      if (!ctx.agents) return json(res, 501, { error: 'this host lists no agents' });
+      return json(res, 200, { agents: ctx.agents().map(({ id, name, available, unavailable_reason }) => ({ id, name, available, ...(unavailable_reason ? { unavailable_reason } : {}) })) });
+    case 'session_agent':
+      return switchAgent(req, res, r.session_id, ctx);
     case 'permission_rules':
       if (!ctx.permissionRules) return json(res, 501, { error: 'this host lists no permission rules' });
       return json(res, 200, { rules: ctx.permissionRules() });
@@ -99,6 +112,25 @@ async function createSession(req: IncomingMessage, res: ServerResponse, ctx: Htt
     return json(res, 201, { session_id });
   } catch (e) {
     return json(res, 400, { error: `could not create the session: ${(e as Error).message}` });
+  }
+}
+
+/** POST /v1/sessions/{id}/agent `{ agent }` (decision 361): 200 `{ kind, session_id }`. */
+async function switchAgent(req: IncomingMessage, res: ServerResponse, session_id: string, ctx: HttpApiContext): Promise<void> {
+  if (!ctx.switchAgent) return json(res, 501, { error: 'this host does not switch agents' });
+  if (!ctx.registry.list({ sharedOnly: true }).some((s) => s.session_id === session_id)) return json(res, 404, { error: `no shared session ${session_id}` });
+  let body: z.infer<typeof SwitchAgentBody>;
+  try {
+    const parsed = SwitchAgentBody.safeParse(JSON.parse(await readBody(req)));
+    if (!parsed.success) return json(res, 400, { error: 'expected {"agent": "<agent id>"}' });
+    body = parsed.data;
+  } catch (e) {
+    return json(res, 400, { error: e instanceof Error ? e.message : 'invalid body' });
+  }
+  try {
+    return json(res, 200, await ctx.switchAgent(session_id, body.agent));
+  } catch (e) {
+    return json(res, 400, { error: e instanceof Error ? e.message : String(e) });
   }
 }
 

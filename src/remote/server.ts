@@ -28,7 +28,7 @@ import {
   type Route,
 } from './controlPlane';
 import { gate, refuseUpgrade, type GateContext } from './gate';
-import { handleHttp, json, type CreateSessionRequest } from './httpApi';
+import { handleHttp, json, type CreateSessionRequest, type HttpApiContext } from './httpApi';
 import type { FileEndpoint } from './fileApi';
 import { WsConnection } from './wsConnection';
 import type { PermissionRule } from '../session/permissions';
@@ -58,6 +58,9 @@ export interface RemoteServerOptions {
   deleteSession?: (session_id: string) => Promise<boolean>;
   /** GET /v1/permission-rules: the host's rules, whichever agent granted them. Absent: 501. */
   permissionRules?: () => readonly PermissionRule[];
+  /** GET /v1/agents and POST /v1/sessions/{id}/agent (decision 361). Absent: 501. */
+  agents?: HttpApiContext['agents'];
+  switchAgent?: HttpApiContext['switchAgent'];
   /** GET/PUT /v1/files/{id} (§4.5.1): the host's file store. Absent: 501. */
   files?: FileEndpoint;
   /** Ping every this many ms; a peer that did not answer the previous ping is dropped. Default 30 s. */
@@ -245,6 +248,8 @@ export class RemoteServer {
       createSession: this.options.createSession,
       deleteSession: this.options.deleteSession,
       permissionRules: this.options.permissionRules,
+      ...(this.options.agents ? { agents: this.options.agents } : {}),
+      ...(this.options.switchAgent ? { switchAgent: this.options.switchAgent } : {}),
       ...(this.options.files ? { files: this.options.files } : {}),
       assetDirs: this.options.assetDirs ?? defaultAssetDirs(),
       wsOrigin: (r) => `${this.options.tls ? 'wss' : 'ws'}://${r.headers.host ?? hostPort(this.publicHost, this._port)}`,

@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import { buildFrame } from '../../../src/protocol/build';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { until } from '../../support/settle';
+import { HostSharing } from '../../../src/host/sharing';
+import { generateToken } from '../../../src/remote/auth';
+import { http } from '../remote/harness';
 import { controllerFor, harness, viewRecorder, type Harness } from './harness';
 
 const AGENTS = [
@@ -88,5 +91,52 @@ describe('host: switching the agent of a session (issue 15 Why 5, decision 361)'
     await c.receive(webviewMessage('session.new', { agent: 'builtin' }));
     assert.equal(host.list().find((s) => s.session_id === c.activeSessionId)?.agent, 'builtin');
     assert.equal(host.list().length, 2);
+  });
+});
+
+describe('remote: a master picks the agent of a shared session through the host (decision 361)', () => {
+  let h: Harness;
+  let sharing: HostSharing | undefined;
+  const token = generateToken();
+  const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  beforeEach(() => {
+    h = harness();
+  });
+  afterEach(async () => {
+    await sharing?.close();
+    sharing = undefined;
+    await h.cleanup();
+  });
+
+  it('GET /v1/agents lists the host\'s agents; POST /v1/sessions/{id}/agent switches an empty shared session (the new one shared), keeps one with history; bad input is refused', async () => {
+    const host = h.makeHost({ defaultAgent: 'builtin' });
+    sharing = new HostSharing({ host, logger: { debug() {}, info() {}, warn() {}, error() {} }, settings: async () => ({ token }) });
+    const server = await sharing.start();
+    const id = await host.create({ agent: 'builtin' });
+    const local = await host.create({ agent: 'builtin' });
+    await sharing.share(id);
+    const agents = JSON.parse((await http(`${server.url}/v1/agents`, { headers: auth })).body) as { agents: { id: string; available: boolean }[] };
+    assert.deepEqual(agents.agents.map((a) => [a.id, a.available]), [['builtin', true], ['scripted', true]]);
+    assert.equal((await http(`${server.url}/v1/agents`)).status, 401, 'a token is needed');
+
+    const post = (sid: string, body: string) => http(`${server.url}/v1/sessions/${sid}/agent`, { method: 'POST', headers: auth, body });
+    assert.equal((await post(local, JSON.stringify({ agent: 'scripted' }))).status, 404, 'a local session is not a master\'s to change');
+    assert.equal((await post(id, '{"agent": 3}')).status, 400);
+    assert.equal((await post(id, 'not json')).status, 400);
+    assert.equal((await post(id, JSON.stringify({ agent: 'nope' }))).status, 400);
+    const switched = await post(id, JSON.stringify({ agent: 'scripted' }));
+    assert.equal(switched.status, 200, switched.body);
+    const r = JSON.parse(switched.body) as { kind: string; session_id: string };
+    assert.equal(r.kind, 'replaced');
+    assert.equal(host.list().find((s) => s.session_id === r.session_id)?.agent, 'scripted');
+    const listed = JSON.parse((await http(`${server.url}/v1/sessions`, { headers: auth })).body) as { sessions: { session_id: string }[] };
+    assert.deepEqual(listed.sessions.map((s) => s.session_id), [r.session_id], 'the switched session is shared, the old one gone');
+
+    const view = { id: 'v', kind: 'local' as const, features: {}, send: () => undefined, close: () => undefined };
+    host.hub.attach(r.session_id, view);
+    host.fromView('v', buildFrame('control.prompt.request', { prompt_text: 'hi' }, { session_id: r.session_id }));
+    await until(() => !host.isEmpty(r.session_id), 'prompted');
+    const kept = JSON.parse((await post(r.session_id, JSON.stringify({ agent: 'builtin' }))).body) as { kind: string; session_id: string };
+    assert.deepEqual(kept, { kind: 'has_history', session_id: r.session_id });
   });
 });

@@ -76,6 +76,7 @@ export class WebSocketTransport implements Transport {
   private stopped = false;
   private readonly queue: string[] = [];
   private readonly backoff: number[];
+  private readonly agentNames = new Map<string, string>();
   private readonly blobs = new Map<string, string>();
 
   constructor(private readonly options: WebSocketTransportOptions) {
@@ -91,6 +92,7 @@ export class WebSocketTransport implements Transport {
     switch (message.kind) {
       case 'ready':
         void this.refreshSessions();
+        void this.refreshAgents();
         if (this.sessionId) this.attach(this.sessionId);
         return;
       case 'frame': {
@@ -104,6 +106,9 @@ export class WebSocketTransport implements Transport {
         return;
       case 'session.new':
         void this.createSession(message.payload.name, message.payload.agent);
+        return;
+      case 'agent.pick':
+        void this.pickAgent(message.payload.agent_id);
         return;
       case 'session.delete':
         void this.api('DELETE', `/v1/sessions/${encodeURIComponent(message.payload.session_id)}`).then(() => this.refreshSessions());
@@ -306,6 +311,40 @@ export class WebSocketTransport implements Transport {
         : [];
     });
     this.listeners.emit(hostMessage('session.list', { sessions, ...(this.sessionId ? { active_session_id: this.sessionId } : {}) }));
+  }
+
+  /** GET /v1/agents: the host's agents for the picker; a host without the route offers none (quietly). */
+  private async refreshAgents(): Promise<void> {
+    const f = this.options.fetchFn ?? fetch;
+    try {
+      const res = await f(`${this.options.baseUrl}/v1/agents`, { headers: { Authorization: `Bearer ${this.options.token}` } });
+      if (!res.ok) return;
+      const body = (await res.json()) as { agents?: unknown };
+      if (!Array.isArray(body.agents)) return;
+      const agents = body.agents.flatMap((a) => {
+        const o = a as Record<string, unknown>;
+        return typeof o.id === 'string' && typeof o.name === 'string' && typeof o.available === 'boolean'
+          ? [{ id: o.id, name: o.name, available: o.available, ...(typeof o.unavailable_reason === 'string' ? { unavailable_reason: o.unavailable_reason } : {}) }]
+          : [];
+      });
+      for (const a of agents) this.agentNames.set(a.id, a.name);
+      this.listeners.emit(hostMessage('agent.list', { agents }));
+    } catch {
+      // no agent picker then
+    }
+  }
+
+  /** The host decides, as for its own view (decision 361): switched, kept (offer), or unchanged. */
+  private async pickAgent(agent: string): Promise<void> {
+    const session_id = this.sessionId;
+    if (!session_id) return;
+    const r = (await this.api('POST', `/v1/sessions/${encodeURIComponent(session_id)}/agent`, { agent })) as { kind?: unknown; session_id?: unknown } | undefined;
+    if (r?.kind === 'replaced' && typeof r.session_id === 'string') {
+      this.attach(r.session_id);
+      await this.refreshSessions();
+    } else if (r?.kind === 'has_history') {
+      this.listeners.emit(hostMessage('agent.offer', { session_id, agent_id: agent, agent_name: this.agentNames.get(agent) ?? agent }));
+    }
   }
 
   private async createSession(name?: string, agent?: string): Promise<void> {
