@@ -174,7 +174,7 @@ export class ChatController {
       case 'clipboard.write':
         return this.o.actions.writeClipboard(m.payload.text);
       case 'agent.login':
-        if (!this.o.actions.login) return this.notice('warning', 'Logging in is only available inside VS Code.');
+        if (!this.o.actions.login) return this.notice('warning', this.l10n.t('Logging in is only available inside VS Code.'));
         return this.o.actions.login(m.payload.agent_id, m.payload.via);
       case 'attachment.add':
         this.post?.(await storeAttachment(this.o.host, m.payload, this.l10n));

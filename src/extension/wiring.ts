@@ -44,7 +44,7 @@ export function wire(context: vscode.ExtensionContext, logger: Logger, status: S
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       void refreshStatus();
       void services.catalog.detect(true);
-      services.controller.notice('info', 'The workspace is trusted now: start a session with “New Session”.');
+      services.controller.notice('info', vscode.l10n.t('The workspace is trusted now: start a session with “New Session”.'));
     }),
   );
   void refreshStatus();
