@@ -6,103 +6,32 @@
 // non-fatal `session.error` frames.
 import type { PromptAdmission } from './admission';
 import type { AgentAdapter, AgentCapabilities, AgentEvent, AgentHost, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, InteractionAnswer, TurnOutcome } from './agentAdapter';
-import { noContextFiles, type ContextFileSource, type FileTransferPayload, type OutgoingFile, type ResolvedContextFile, type SessionFilePort } from './contextFiles';
+import { noContextFiles, type ContextFileSource, type FileTransferPayload, type OutgoingFile } from './contextFiles';
 import { FrameFactory, newId } from '../protocol/build';
 import { decodePrompt, literalText } from '../protocol/fileReference';
 import type { AgentModeName } from '../protocol/common';
-import { Metadata } from '../protocol/envelope';
-import { FRAME_TYPES, TURN_CONTENT_TYPES, type Frame, type FrameType, type PayloadOf } from '../protocol/frameTypes';
-import { describeIssues } from '../protocol/parse';
-import { decideOutputType } from '../protocol/outputType';
-import { OutputType } from '../protocol/common';
+import type { Metadata } from '../protocol/envelope';
+import { TURN_CONTENT_TYPES, type Frame, type FrameType, type PayloadOf } from '../protocol/frameTypes';
+import { haltTurn, stopReasonOf, type ActiveTurn, type StopReason } from './activeTurn';
+import { screenAdapterEvent } from './adapterEvents';
 import { clientCapabilities } from './capabilities';
 import type { ConnectionKind } from './connection';
 import type { AttachmentSupport } from './attachments';
+import type { AgentSessionOptions, DeletedBy, DeleteReason, RenamedBy } from './engineOptions';
+import { FileSearches } from './fileSearches';
 import type { HubSessionSource } from './hub';
 import { InteractionBook } from './interactions';
+import { routePeerFrame, type PeerFrameHandlers } from './peerFrames';
 import { PermissionBroker } from './permissions/broker';
 import { silentLogger, systemTimers, type Clock, type Logger, type TimerHandle, type Timers } from './ports';
 import { monotonicClock } from './monotonicClock';
 import type { ToolPolicyInput } from './toolPolicy';
 import { TurnStream } from './turnStream';
-import type { TurnHooks } from './turnHooks';
 import { AUTO_COMPACT_CONSIDER, AUTO_COMPACT_MUST, UsageLedger } from './usage';
 import { maxTurnsError } from './stepLimit';
-import type { SchemaValidator } from './structuredOutput';
 import { TurnOverrides } from './turnOverrides';
 
-export type DeleteReason = PayloadOf<'session.deleted'>['reason'];
-export type DeletedBy = PayloadOf<'session.deleted'>['deleted_by'];
-export type RenamedBy = PayloadOf<'session.renamed'>['renamed_by'];
-
-export interface AgentSessionOptions {
-  adapter: AgentAdapter;
-  /** Every frame the session makes goes here, in order (the hub's `publish`). */
-  out: (frame: Frame) => void;
-  /** Called once after `session.deleted` went out: close the connections, forget the session. */
-  onEnded?: (info: { reason: DeleteReason; deleted_by: DeletedBy }) => void;
-  session_id?: string;
-  name?: string;
-  workspacePath?: string;
-  clock?: Clock;
-  timers?: Timers;
-  logger?: Logger;
-  /** Announced as `max_frame_size`. */
-  maxFrameSize?: number;
-  /** After a cancel, how long the adapter gets to stop before the turn is ended anyway (default: the policy's grace + 1 s). */
-  cancelGraceMs?: number;
-  /** The host's permission policy and rules store, shared by its sessions (default: a private one). */
-  permissions?: PermissionBroker;
-  /** How long `dispose()` may take on session end before clean-up frames go out anyway. */
-  disposeTimeoutMs?: number;
-  /** Every control.prompt.request passes this port first (admission.ts; the host implements it). */
-  admission?: PromptAdmission;
-  /** Turn the prompt text into what this agent reads (§16.3 token conversion). */
-  preparePrompt?: (prompt: PayloadOf<'control.prompt.request'>) => string;
-  /** §6.3.1 between 0.80 and 0.95 utilization: compact now? (At 0.95 we always do.) */
-  autoCompactConsider?: (utilization: number) => boolean;
-  /** A restored session goes on counting: its next `turn_index` (§7.5.1). Default 0. */
-  firstTurnIndex?: number;
-  /** When the session began (a session restored after a restart keeps its own). */
-  created_at?: string;
-  /** How often tool statuses are re-checked while idle (§5.4.1-2; adapters with refreshTools). Default 10 s, 0 = never. */
-  toolRecheckMs?: number;
-  /** Awaited around each turn (turnHooks.ts: the host's workspace checkpoints). */
-  turnHooks?: TurnHooks;
-  /** A local file with an attachment's bytes (AgentHost.localCopy; Codex's `--image`). */
-  localCopy?: (file: ResolvedContextFile) => Promise<string>;
-  /** §16.1 fuzzy file search; when given, `file_search_fuzzy` is announced. */
-  fileSearch?: (query: PayloadOf<'control.file.search'>, signal: AbortSignal) => Promise<PayloadOf<'session.file.candidates'>>;
-  /** Where adapters read `context_files` and `binary_ref` files (contextFiles.ts); default: refuse all. */
-  contextFiles?: ContextFileSource;
-  /** §11: validates `config_overrides.json_schema` answers; when given, `structured_output` is announced. */
-  schemaValidator?: SchemaValidator;
-  /** §4.5.1: the host's file store for this session (agents' downloads, masters' upload announcements). */
-  files?: SessionFilePort;
-}
-
-interface ActiveTurn {
-  id: string;
-  index: number;
-  stream: TurnStream;
-  controller: AbortController;
-  allowed_tools?: string[];
-  denied_tools?: string[];
-  /** Resolves when the adapter's prompt() settles, or when the cancel grace runs out. */
-  release?: () => void;
-  graceTimer?: TimerHandle;
-  /** A master cancelled it (§6.1.2): the end says so even when the session ends meanwhile. */
-  cancelRequested?: boolean;
-  /** json_schema, max_turns, output_format of the prompt (turnOverrides.ts). */
-  overrides: TurnOverrides;
-  /** The engine stopped it at max_turns (decision 321): it ends as `error`, not `cancelled`. */
-  limitHit?: boolean;
-}
-
-/** Frame types only the engine itself sends; an adapter emitting one is ignored. */
-const ENGINE_OWNED = new Set<string>(['session.turn.start', 'session.turn.end', 'session.capabilities', 'session.history', 'session.deleted', 'session.renamed']);
-/** Frames that belong to a turn's content (dropped outside a turn). */
-const TURN_SCOPED = TURN_CONTENT_TYPES;
+export type { AgentSessionOptions, DeleteReason, DeletedBy, RenamedBy } from './engineOptions';
 
 export class AgentSession implements HubSessionSource {
   readonly session_id: string;
@@ -131,7 +60,8 @@ export class AgentSession implements HubSessionSource {
   private readonly interactions: InteractionBook;
   private readonly permissions: PermissionBroker;
   private readonly usage = new UsageLedger();
-  private readonly searches = new Map<string, AbortController>();
+  private readonly searches: FileSearches;
+  private readonly peerHandlers: PeerFrameHandlers;
   private readonly host: AgentHost;
   private recheckTimer?: TimerHandle;
 
@@ -148,6 +78,24 @@ export class AgentSession implements HubSessionSource {
     this.created_at = options.created_at ?? this.clock.now().toISOString();
     this._name = options.name ?? options.adapter.info.displayName;
     this.host = this.makeHost(options.workspacePath ?? '');
+    this.searches = new FileSearches(options.fileSearch, {
+      candidates: (result, parent_id) => this.emit('session.file.candidates', result, { parent_id }),
+      error: (code, message, parent_id) => this.error(code, message, parent_id),
+      ending: () => this.ending,
+    });
+    this.peerHandlers = {
+      prompt: (payload, parent_id) => this.prompt(payload, parent_id),
+      cancel: (target, reason, parent_id) => this.cancel(target, reason, parent_id),
+      compact: (trigger, instruction, ratio, parent_id) => this.compact(trigger, instruction, ratio, parent_id),
+      switchMode: (mode, parent_id) => this.switchMode(mode, parent_id),
+      rename: (name, by) => this.rename(name, by),
+      end: (reason, by) => this.end(reason, by),
+      fileAnnounced: (payload, parent_id) => this.fileAnnounced(payload, parent_id),
+      error: (code, message, parent_id) => this.error(code, message, parent_id),
+      interactions: this.interactions,
+      searches: this.searches,
+      logger: this.logger,
+    };
   }
 
   get name(): string {
@@ -250,59 +198,10 @@ export class AgentSession implements HubSessionSource {
   /** An accepted frame from a peer. Never throws. */
   handle(frame: Frame, from: { connection_id: string; kind: ConnectionKind }): void {
     try {
-      this.dispatch(frame, from);
+      routePeerFrame(frame, from.kind, this.peerHandlers);
     } catch (e) {
       this.logger.error('failed to handle frame', { type: frame.type, error: String(e) });
       this.error('INTERNAL_ERROR', `could not handle ${frame.type}: ${errorMessage(e)}`, frame.message_id);
-    }
-  }
-
-  private dispatch(frame: Frame, from: { kind: ConnectionKind }): void {
-    switch (frame.type) {
-      case 'control.prompt.request':
-        return this.prompt(frame.payload, frame.message_id);
-      case 'control.prompt.cancel':
-        return this.cancel(frame.payload.target_turn_id, frame.payload.reason, frame.message_id);
-      case 'control.interaction.response': {
-        const r = this.interactions.respond(frame.payload);
-        if (!r.ok) this.error(r.code, r.message, frame.message_id);
-        return;
-      }
-      case 'control.interaction.timeout': {
-        const r = this.interactions.timeout(frame.payload.interaction_id);
-        if (!r.ok) this.error(r.code, r.message, frame.message_id);
-        return;
-      }
-      case 'control.session.compact':
-        void this.compact(from.kind === 'local' ? 'manual' : 'requested', frame.payload.instruction, frame.payload.target_token_ratio, frame.message_id);
-        return;
-      case 'control.mode.switch':
-        void this.switchMode(frame.payload.mode, frame.message_id);
-        return;
-      case 'control.file.search':
-        void this.search(frame.payload, frame.message_id);
-        return;
-      case 'control.file.search.cancel':
-        this.searches.get(frame.payload.query_id)?.abort();
-        return;
-      case 'session.renamed':
-        this.rename(frame.payload.name, frame.payload.renamed_by);
-        return;
-      case 'session.deleted':
-        void this.end(frame.payload.reason, frame.payload.deleted_by);
-        return;
-      case 'agent.file.transfer':
-        return this.fileAnnounced(frame.payload, frame.message_id);
-      case 'session.error':
-        // §7.4.1: `fatal: true` starts the end-of-session procedure — §7.5.3 clean-up frames,
-        // then session.deleted (§7.7.1), then the connections close. A non-fatal one is noted.
-        if (frame.payload.fatal) {
-          this.logger.warn(`fatal session.error from a peer: ${frame.payload.error_code}: ${frame.payload.message}`);
-          void this.end('error', from.kind === 'local' ? 'client' : 'master');
-        } else this.logger.info(`peer session.error ${frame.payload.error_code} noted`, { message: frame.payload.message });
-        return;
-      default:
-        this.logger.info(`peer frame ${frame.type} noted`, { payload: frame.payload });
     }
   }
 
@@ -418,11 +317,10 @@ export class AgentSession implements HubSessionSource {
     await released;
     if (turn.graceTimer !== undefined) this.timers.clearTimeout(turn.graceTimer);
     if (this.turn !== turn || this.ending) return; // session end closes the turn itself (§7.5.3)
-    const cancelled = turn.stream.cancelling && !turn.limitHit;
     if (failure !== undefined && !turn.stream.cancelling) {
       this.emit('agent.error', { error_code: 'ADAPTER_ERROR', message: errorMessage(failure), severity: 'error', recoverable: true });
     }
-    const stop_reason = turn.limitHit ? 'error' : cancelled ? 'cancelled' : failure !== undefined ? 'error' : (outcome?.stop_reason ?? 'end_turn');
+    const stop_reason = stopReasonOf(turn, failure, outcome);
     if (this.options.turnHooks?.after) {
       await this.runHook('after', () => this.options.turnHooks?.after?.({ ...info, stop_reason }));
       if (this.turn !== turn || this.ending) return;
@@ -441,7 +339,7 @@ export class AgentSession implements HubSessionSource {
   }
 
   /** Close what is open, then turn.end followed immediately by session.usage (§7.5.2). */
-  private finishTurn(turn: ActiveTurn, stop_reason: PayloadOf<'session.turn.end'>['stop_reason'], outcome: TurnOutcome | undefined): void {
+  private finishTurn(turn: ActiveTurn, stop_reason: StopReason, outcome: TurnOutcome | undefined): void {
     turn.stream.closeAll(stop_reason === 'cancelled' || stop_reason === 'error', stop_reason === 'cancelled' || turn.cancelRequested === true);
     this.interactions.cancelAll();
     const end: PayloadOf<'session.turn.end'> = { turn_id: turn.id, stop_reason, tool_invocation_count: turn.stream.toolCount };
@@ -468,11 +366,9 @@ export class AgentSession implements HubSessionSource {
       return this.error('TURN_NOT_FOUND', `no running turn ${target_turn_id}`, parent_id);
     }
     if (turn.stream.cancelling) return;
-    turn.stream.cancelling = true;
     turn.cancelRequested = true;
-    turn.controller.abort(reason ?? 'user_cancelled');
+    haltTurn(turn, reason ?? 'user_cancelled', this.timers, this.cancelGraceMs());
     this.interactions.cancelAll();
-    turn.graceTimer = this.timers.setTimeout(() => turn.release?.(), this.options.cancelGraceMs ?? this.permissions.policy.cancelGraceMs + 1000);
   }
 
   /**
@@ -484,10 +380,13 @@ export class AgentSession implements HubSessionSource {
     if (turn.limitHit || turn.stream.cancelling) return;
     turn.limitHit = true;
     this.emit('agent.error', maxTurnsError(turn.overrides.maxTurns ?? 0));
-    turn.stream.cancelling = true;
-    turn.controller.abort('max_turns');
+    haltTurn(turn, 'max_turns', this.timers, this.cancelGraceMs());
     this.interactions.cancelAll();
-    turn.graceTimer = this.timers.setTimeout(() => turn.release?.(), this.options.cancelGraceMs ?? this.permissions.policy.cancelGraceMs + 1000);
+  }
+
+  /** After a stop, how long the adapter gets before the turn ends anyway (the policy's grace + 1 s). */
+  private cancelGraceMs(): number {
+    return this.options.cancelGraceMs ?? this.permissions.policy.cancelGraceMs + 1000;
   }
 
   // ---- modes, compaction, rename ---------------------------------------------------------
@@ -592,7 +491,7 @@ export class AgentSession implements HubSessionSource {
       turn.controller.abort('session ended');
     }
     this.interactions.cancelAll();
-    for (const c of this.searches.values()) c.abort();
+    this.searches.cancelAll();
     await this.disposeAdapter();
     if (turn && this.turn === turn) this.finishTurn(turn, 'error', undefined);
     this.emit('session.deleted', { session_id: this.session_id, reason, deleted_by });
@@ -652,22 +551,9 @@ export class AgentSession implements HubSessionSource {
   private fromAdapter(event: AgentEvent): void {
     try {
       if (this.ending) return this.logger.debug(`adapter frame ${event.type} after session end dropped`);
-      if (ENGINE_OWNED.has(event.type) || event.type.startsWith('control.')) {
-        return this.logger.warn(`adapter emitted ${event.type}, which only the engine sends; dropped`);
-      }
-      if (event.type === 'tool.invoke.result' && !isOutputType(event.payload.output_type)) {
-        // §5.3.3: an adapter that leaves output_type out (or names none we know) gets the decided one.
-        event = { ...event, payload: { ...event.payload, output_type: decideOutputType(event.payload.tool_name, this.tools) } };
-      }
-      const check = FRAME_TYPES[event.type].payload.safeParse(event.payload);
-      if (!check.success) {
-        return this.logger.error(`adapter emitted an invalid ${event.type}; dropped`, { issues: describeIssues(check.error, 'payload') });
-      }
-      if (event.metadata !== undefined && !Metadata.safeParse(event.metadata).success) {
-        // Bad metadata would make the whole frame invalid on the wire: send the content without it.
-        this.logger.warn(`adapter emitted invalid metadata on ${event.type}; metadata dropped`);
-        event = { ...event, metadata: undefined };
-      }
+      const screened = screenAdapterEvent(event, this.tools, this.logger);
+      if (!screened) return;
+      event = screened;
       if (!this.ready) {
         // §13.1: nothing may precede session.capabilities. A catalog or command list the agent sends
         // while starting is folded into the opening frames; anything else is dropped.
@@ -680,7 +566,7 @@ export class AgentSession implements HubSessionSource {
       }
       // §6.1.1 max_turns for agents without their own cap: a step too many stops the turn.
       if (this.turn && !this.turn.stream.cancelling && !this.turn.overrides.admit(event)) return this.stopAtLimit(this.turn);
-      if (TURN_SCOPED.has(event.type)) {
+      if (TURN_CONTENT_TYPES.has(event.type)) {
         if (!this.turn) return this.logger.warn(`adapter emitted ${event.type} outside a turn; dropped`);
         return this.turn.stream.accept(event);
       }
@@ -756,22 +642,6 @@ export class AgentSession implements HubSessionSource {
     return p;
   }
 
-  private async search(query: PayloadOf<'control.file.search'>, parent_id: string): Promise<void> {
-    const fileSearch = this.options.fileSearch;
-    if (!fileSearch) return this.error('FEATURE_NOT_SUPPORTED', 'file_search_fuzzy was not announced; control.file.search is not served (§12.2.1)', parent_id);
-    this.searches.get(query.query_id)?.abort();
-    const controller = new AbortController();
-    this.searches.set(query.query_id, controller);
-    try {
-      const result = await fileSearch(query, controller.signal);
-      if (!controller.signal.aborted && !this.ending) this.emit('session.file.candidates', { ...result, query_id: query.query_id }, { parent_id });
-    } catch (e) {
-      if (!controller.signal.aborted) this.error('FILE_SEARCH_FAILED', `file search failed: ${errorMessage(e)}`, parent_id);
-    } finally {
-      if (this.searches.get(query.query_id) === controller) this.searches.delete(query.query_id);
-    }
-  }
-
   private setState(next: string, reason?: string): void {
     if (next === this.state) return;
     const payload: PayloadOf<'agent.state.changed'> = { previous_state: this.state, current_state: next };
@@ -801,10 +671,6 @@ export class AgentSession implements HubSessionSource {
       this.logger.error('frame sink failed', { type, error: String(e) });
     }
   }
-}
-
-function isOutputType(v: unknown): boolean {
-  return OutputType.safeParse(v).success;
 }
 
 function errorMessage(e: unknown): string {
