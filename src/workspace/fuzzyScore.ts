@@ -215,13 +215,16 @@ export function quickScoreBytes(chars: Uint8Array, upper: Uint8Array, s: number,
 /**
  * An upper bound of `bestAlignment`'s score (and so of `quickScoreBytes`) from O(1) facts: path and
  * basename length, whether the basename holds every query character, whether it starts with the
- * first one. Lets the scan skip scoring a path that cannot enter the current top list.
+ * whole query (only then can a name boost apply), whether its first character occurs at a word start
+ * anywhere in the path. Lets the scan skip scoring a path that cannot enter the current top list.
  */
-export function scoreUpperBound(m: number, len: number, nameLen: number, nameHasAll: boolean, nameStartsWithFirst: boolean): number {
-  let ub = m * (MATCH + BONUS_SLASH) + BONUS_SLASH * (FIRST_CHAR_MULTIPLIER - 1) - len * LENGTH_PENALTY;
+export function scoreUpperBound(m: number, len: number, nameLen: number, nameHasAll: boolean, nameStartsWithQuery: boolean, firstAtWordStart = true): number {
+  // The first character's bonus (doubled) needs it at a word start; elsewhere it earns none, and a
+  // run it starts carries no bonus either, so every later character is still bounded by BONUS_SLASH.
+  let ub = m * MATCH + (m - 1) * BONUS_SLASH + (firstAtWordStart ? BONUS_SLASH * FIRST_CHAR_MULTIPLIER : 0) - len * LENGTH_PENALTY;
   ub += BASENAME * (nameHasAll ? Math.min(m, nameLen) : m - 1);
   if (len === m) ub += BOOST_EXACT_PATH;
-  else if (nameStartsWithFirst) ub += nameLen === m ? BOOST_EXACT_NAME : BOOST_EXACT_STEM;
+  else if (nameStartsWithQuery) ub += nameLen === m ? BOOST_EXACT_NAME : BOOST_EXACT_STEM;
   return ub;
 }
 

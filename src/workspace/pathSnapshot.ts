@@ -8,6 +8,7 @@
 // with characters beyond ASCII keep their string aside ("wide", rare). A 32-bit mask per path of
 // the characters it contains rejects most paths before their bytes are read. Paths are sorted
 // (code-unit order) so membership is a binary search and a directory is a contiguous range.
+import { bonusAt } from './fuzzyScore';
 import { sortedUniqueSteps } from './slicedSort';
 
 /** Bit of a lower-case character in the prefilter mask. */
@@ -52,6 +53,9 @@ export class PathSnapshot {
     readonly mask: Int32Array,
     /** Character mask of the basename alone. */
     readonly nameMask: Int32Array,
+    /** Character mask of the characters at word starts (where `bonusAt` > 0): a query whose first
+     * character is not among them cannot earn the doubled first-character bonus (a tighter bound). */
+    readonly startMask: Int32Array,
     /** Paths with characters beyond ASCII (scanned as strings when the query is not ASCII). */
     readonly wide: Uint8Array,
     /** The original strings of the wide paths, by index. */
@@ -111,6 +115,7 @@ export class PathSnapshot {
     const baseStart = new Uint16Array(n);
     const mask = new Int32Array(n);
     const nameMask = new Int32Array(n);
+    const startMask = new Int32Array(n);
     const wide = new Uint8Array(n);
     const wideText = new Map<number, string>();
     let at = 0;
@@ -144,11 +149,14 @@ export class PathSnapshot {
       let nm = 0;
       for (let k = at + bs; k < at + p.length; k++) nm |= charBit(chars[k]);
       nameMask[i] = nm;
+      let sm = 0;
+      for (let k = at; k < at + p.length; k++) if (bonusAt(chars, upper, at, k) > 0) sm |= charBit(chars[k]);
+      startMask[i] = sm;
       at += p.length;
       if (i % slice === slice - 1) yield;
     }
     offsets[n] = at;
-    return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, wide, wideText, PathSnapshot.nextGeneration++);
+    return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, startMask, wide, wideText, PathSnapshot.nextGeneration++);
   }
 
   /** Path `i` as a string (rebuilt from the bytes; the wide ones are kept). */

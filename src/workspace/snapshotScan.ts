@@ -1,7 +1,7 @@
 // The per-keystroke scan over one folder's PathSnapshot: mask prefilter, subsequence test (resumed
 // where the previous keystroke's match ended), survivors for prefix narrowing, and quick scores for
 // what can still enter the top list. Plain functions over typed arrays (the hot loop of §16.1).
-import type { PathSnapshot } from './pathSnapshot';
+import { charBit, type PathSnapshot } from './pathSnapshot';
 import { quickScore, quickScoreBytes, scoreUpperBound } from './fuzzyScore';
 import type { TopHeap } from './topHeap';
 import { lowerSameLength } from './searchText';
@@ -100,7 +100,9 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
         continue;
       }
       // Score only what could enter the current top list (an exact bound: nothing is lost).
-      if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, true) <= floor) continue;
+      // The name boosts need the basename to start with the whole query, not just its first
+      // character: checking the other m-1 bytes here keeps the bound tight for most candidates.
+      if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, startsWithQuery(chars, bs, e0, qb, m)) <= floor) continue;
       score = scoreBytes(chars, upper, s0, e0, bs, qb, m);
     }
     if (score > floor) heap.push(score, scan.onPush(i));
@@ -113,18 +115,26 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   scan.total = total;
 }
 
+/** Does the basename at `bs` (path end `e`) start with the whole query? (Its first byte is known equal.) */
+function startsWithQuery(chars: Uint8Array, bs: number, e: number, qb: Uint8Array, m: number): boolean {
+  if (e - bs < m) return false;
+  for (let k = 1; k < m; k++) if (chars[bs + k] !== qb[k]) return false;
+  return true;
+}
+
 /** Scores deferred matches `start..end` that can still enter the top list. */
 export function scoreDeferred(scan: Scan, start: number, end: number): void {
-  const { offsets, chars, upper, baseStart, nameMask } = scan.snap;
+  const { offsets, chars, upper, baseStart, nameMask, startMask } = scan.snap;
   const { deferred, qb, qm, heap } = scan;
   const m = qb.length;
+  const q0bit = m > 0 ? charBit(qb[0]) : 0;
   for (let k = start; k < end; k++) {
     const i = deferred[k];
     const s0 = offsets[i];
     const e0 = offsets[i + 1];
     const bs = s0 + baseStart[i];
     const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
-    if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false) <= floor) continue;
+    if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, (startMask[i] & q0bit) !== 0) <= floor) continue;
     const score = scoreBytes(chars, upper, s0, e0, bs, qb, m);
     if (score > floor) heap.push(score, scan.onPush(i));
   }
