@@ -5,7 +5,7 @@
 // one sink (the hub). It never throws across the protocol boundary: bad requests become
 // non-fatal `session.error` frames.
 import type { PromptAdmission } from './admission';
-import type { AgentAdapter, AgentCapabilities, AgentEvent, AgentHost, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, InteractionAnswer, TurnOutcome } from './agentAdapter';
+import type { AgentAdapter, AgentEvent, AgentHost, AgentPrompt, InteractionAnswer, TurnOutcome } from './agentAdapter';
 import { noContextFiles, type ContextFileSource, type FileTransferPayload, type OutgoingFile } from './contextFiles';
 import { FrameFactory, newId } from '../protocol/build';
 import { decodePrompt, literalText } from '../protocol/fileReference';
@@ -19,13 +19,15 @@ import type { ConnectionKind } from './connection';
 import type { AttachmentSupport } from './attachments';
 import type { AgentSessionOptions, DeletedBy, DeleteReason, RenamedBy } from './engineOptions';
 import { FileSearches } from './fileSearches';
+import { AgentCatalog } from './agentCatalog';
+import { disposeWithin } from './boundedDispose';
+import { ToolRecheck } from './toolRecheck';
 import type { HubSessionSource } from './hub';
 import { InteractionBook } from './interactions';
 import { routePeerFrame, type PeerFrameHandlers } from './peerFrames';
 import { PermissionBroker } from './permissions/broker';
-import { silentLogger, systemTimers, type Clock, type Logger, type TimerHandle, type Timers } from './ports';
+import { silentLogger, systemTimers, type Clock, type Logger, type Timers } from './ports';
 import { monotonicClock } from './monotonicClock';
-import type { ToolPolicyInput } from './toolPolicy';
 import { TurnStream } from './turnStream';
 import { AUTO_COMPACT_CONSIDER, AUTO_COMPACT_MUST, UsageLedger } from './usage';
 import { maxTurnsError } from './stepLimit';
@@ -49,10 +51,8 @@ export class AgentSession implements HubSessionSource {
   private lastTurnId?: string;
   private turnIndex = 0;
   private busy?: 'compaction' | 'mode_switch';
-  private agentCaps: AgentCapabilities = { features: {} };
-  private tools: CatalogTool[] = [];
-  private diagnostics: CatalogDiagnostic[] = [];
-  private commandList: CommandEntry[] = [];
+  /** What the agent declared about itself: capabilities, tools, commands. */
+  private readonly declared = new AgentCatalog();
   private readonly factory: FrameFactory;
   readonly clock: Clock;
   private readonly timers: Timers;
@@ -63,7 +63,7 @@ export class AgentSession implements HubSessionSource {
   private readonly searches: FileSearches;
   private readonly peerHandlers: PeerFrameHandlers;
   private readonly host: AgentHost;
-  private recheckTimer?: TimerHandle;
+  private readonly toolRecheck: ToolRecheck;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.session_id = options.session_id ?? newId();
@@ -78,6 +78,13 @@ export class AgentSession implements HubSessionSource {
     this.created_at = options.created_at ?? this.clock.now().toISOString();
     this._name = options.name ?? options.adapter.info.displayName;
     this.host = this.makeHost(options.workspacePath ?? '');
+    this.toolRecheck = new ToolRecheck({
+      refresh: options.adapter.refreshTools?.bind(options.adapter),
+      everyMs: options.toolRecheckMs ?? 10_000,
+      idle: () => !this.turn && !this.busy,
+      timers: this.timers,
+      logger: this.logger,
+    });
     this.searches = new FileSearches(options.fileSearch, {
       candidates: (result, parent_id) => this.emit('session.file.candidates', result, { parent_id }),
       error: (code, message, parent_id) => this.error(code, message, parent_id),
@@ -124,7 +131,7 @@ export class AgentSession implements HubSessionSource {
   }
   /** §6.1.1: the context files the agent said it takes (none before it started or when it declared none). */
   get attachments(): AttachmentSupport | undefined {
-    return this.agentCaps.attachments;
+    return this.declared.capabilities.attachments;
   }
   /** Where this session's context files are read (admission checks them before the turn). */
   get contextFiles(): ContextFileSource {
@@ -134,17 +141,17 @@ export class AgentSession implements HubSessionSource {
   // ---- HubSessionSource -------------------------------------------------------------------
 
   capabilities(): PayloadOf<'session.capabilities'> {
-    return clientCapabilities(this.options.adapter.info, this.agentCaps, {
+    return clientCapabilities(this.options.adapter.info, this.declared.capabilities, {
       max_frame_size: this.options.maxFrameSize ?? 4 * 1024 * 1024,
       file_search_fuzzy: this.options.fileSearch !== undefined,
       structured_output: this.options.schemaValidator !== undefined,
     });
   }
   catalog(): PayloadOf<'tool.catalog.publish'> {
-    return this.diagnostics.length > 0 ? { tools: this.tools, diagnostics: this.diagnostics } : { tools: this.tools };
+    return this.declared.catalog();
   }
   commands(): PayloadOf<'agent.commands.publish'> {
-    return { commands: this.commandList };
+    return this.declared.commands();
   }
   agentState(): string {
     return this.state;
@@ -154,10 +161,7 @@ export class AgentSession implements HubSessionSource {
   async start(): Promise<void> {
     try {
       const started = await this.options.adapter.start(this.host);
-      this.agentCaps = started.capabilities;
-      this.tools = started.tools;
-      this.diagnostics = started.diagnostics ?? [];
-      this.commandList = started.commands;
+      this.declared.adopt(started);
     } catch (e) {
       this.logger.error('agent failed to start', { error: String(e) });
       await this.fail('AGENT_START_FAILED', `the agent could not start: ${errorMessage(e)}`);
@@ -169,30 +173,7 @@ export class AgentSession implements HubSessionSource {
     this.emit('agent.commands.publish', this.commands());
     this.ready = true;
     this.setState('idle', 'initialized');
-    this.scheduleToolRecheck();
-  }
-
-  /**
-   * §5.4.1-2: a tool's status may change while nothing runs (a CLI installed, a key set); the
-   * adapter re-checks now and then while the session is idle and republishes when it changed.
-   * (Before each turn the adapters check as well.)
-   */
-  private scheduleToolRecheck(): void {
-    const every = this.options.toolRecheckMs ?? 10_000;
-    const adapter = this.options.adapter;
-    if (!adapter.refreshTools || every <= 0 || this.ending) return;
-    this.recheckTimer = this.timers.setTimeout(() => {
-      this.recheckTimer = undefined;
-      if (this.ending) return;
-      if (!this.turn && !this.busy) {
-        try {
-          adapter.refreshTools?.();
-        } catch (e) {
-          this.logger.warn('tool status re-check failed', { error: String(e) });
-        }
-      }
-      this.scheduleToolRecheck();
-    }, every);
+    this.toolRecheck.start();
   }
 
   /** An accepted frame from a peer. Never throws. */
@@ -242,7 +223,7 @@ export class AgentSession implements HubSessionSource {
     // §12.2.1-4 / §16.3-2: an agent that did not announce `file_reference` gets no tokens to
     // convert: each becomes its display_path as literal text (escapes undone, §16.2.2), once,
     // here, for every adapter.
-    const interprets = this.agentCaps.features.file_reference === true;
+    const interprets = this.declared.capabilities.features.file_reference === true;
     try {
       if (this.options.preparePrompt) text = this.options.preparePrompt(payload);
       else text = interprets ? payload.prompt_text : literalText(decodePrompt(payload.prompt_text, payload.file_references));
@@ -251,7 +232,7 @@ export class AgentSession implements HubSessionSource {
     }
 
     // §6.1.1 / §11: a schema that cannot be honoured is refused before any turn starts.
-    const prepared = TurnOverrides.prepare(payload.config_overrides, this.agentCaps.native_overrides ?? {}, this.options.schemaValidator);
+    const prepared = TurnOverrides.prepare(payload.config_overrides, this.declared.capabilities.native_overrides ?? {}, this.options.schemaValidator);
     if (!prepared.ok) return this.error(prepared.error_code, prepared.message, parent_id);
     const overrides = prepared.overrides;
     text = overrides.promptText(text);
@@ -266,7 +247,7 @@ export class AgentSession implements HubSessionSource {
       denied_tools: payload.config_overrides?.denied_tools,
       stream: new TurnStream({
         emit: (type, p, metadata) => this.emit(type, p, { metadata }),
-        policy: () => this.policy(),
+        policy: () => this.declared.policy(this._mode, this.turn),
         subagentContext: this.capabilities().features?.subagent_context === true,
         clock: this.clock,
         logger: this.logger,
@@ -393,7 +374,7 @@ export class AgentSession implements HubSessionSource {
 
   /** §6.3.2 */
   async switchMode(mode: AgentModeName, parent_id?: string): Promise<void> {
-    if (this.agentCaps.features.plan_mode !== true) {
+    if (this.declared.capabilities.features.plan_mode !== true) {
       return this.error('MODE_NOT_SUPPORTED', `this agent does not support modes (plan_mode not announced); cannot switch to ${mode}`, parent_id);
     }
     if (this.turn) return this.error('MODE_SWITCH_DURING_TURN', `cannot switch mode while turn ${this.turn.id} runs`, parent_id);
@@ -427,7 +408,7 @@ export class AgentSession implements HubSessionSource {
   /** §6.3.1: compact on request (`requested`/`manual`) or by utilization (`auto`). */
   async compact(trigger: PayloadOf<'session.compacted'>['trigger'], instruction?: string, target_token_ratio?: number, parent_id?: string): Promise<void> {
     const adapter = this.options.adapter;
-    if (this.agentCaps.features.context_compaction !== true || !adapter.compact) {
+    if (this.declared.capabilities.features.context_compaction !== true || !adapter.compact) {
       return this.error('COMPACTION_NOT_SUPPORTED', 'this agent does not support context compaction (context_compaction not announced)', parent_id);
     }
     if (this.turn) return this.error('COMPACTION_DURING_TURN', `cannot compact while turn ${this.turn.id} runs`, parent_id);
@@ -451,7 +432,7 @@ export class AgentSession implements HubSessionSource {
 
   private maybeAutoCompact(): void {
     const u = this.usage.utilization();
-    if (u === undefined || this.agentCaps.features.context_compaction !== true || !this.options.adapter.compact) return;
+    if (u === undefined || this.declared.capabilities.features.context_compaction !== true || !this.options.adapter.compact) return;
     const consider = this.options.autoCompactConsider ?? (() => false);
     if (u >= AUTO_COMPACT_MUST || (u >= AUTO_COMPACT_CONSIDER && consider(u))) void this.compact('auto');
   }
@@ -484,7 +465,7 @@ export class AgentSession implements HubSessionSource {
 
   private async runEnd(reason: DeleteReason, deleted_by: DeletedBy): Promise<void> {
     this.ending = true;
-    if (this.recheckTimer !== undefined) this.timers.clearTimeout(this.recheckTimer);
+    this.toolRecheck.stop();
     const turn = this.turn;
     if (turn) {
       turn.stream.cancelling = true;
@@ -492,7 +473,7 @@ export class AgentSession implements HubSessionSource {
     }
     this.interactions.cancelAll();
     this.searches.cancelAll();
-    await this.disposeAdapter();
+    await disposeWithin(() => this.options.adapter.dispose(), this.options.disposeTimeoutMs ?? 10_000, this.timers, this.logger);
     if (turn && this.turn === turn) this.finishTurn(turn, 'error', undefined);
     this.emit('session.deleted', { session_id: this.session_id, reason, deleted_by });
     this.ended = true;
@@ -502,16 +483,6 @@ export class AgentSession implements HubSessionSource {
     } catch (e) {
       this.logger.error('onEnded failed', { error: String(e) });
     }
-  }
-
-  private async disposeAdapter(): Promise<void> {
-    let timer: TimerHandle | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = this.timers.setTimeout(resolve, this.options.disposeTimeoutMs ?? 10_000)));
-    const disposed = Promise.resolve()
-      .then(() => this.options.adapter.dispose())
-      .catch((e) => this.logger.warn('adapter dispose failed', { error: String(e) }));
-    await Promise.race([disposed, timeout]);
-    if (timer !== undefined) this.timers.clearTimeout(timer);
   }
 
   // ---- the adapter's side ----------------------------------------------------------------
@@ -551,16 +522,14 @@ export class AgentSession implements HubSessionSource {
   private fromAdapter(event: AgentEvent): void {
     try {
       if (this.ending) return this.logger.debug(`adapter frame ${event.type} after session end dropped`);
-      const screened = screenAdapterEvent(event, this.tools, this.logger);
+      const screened = screenAdapterEvent(event, this.declared.tools, this.logger);
       if (!screened) return;
       event = screened;
       if (!this.ready) {
         // §13.1: nothing may precede session.capabilities. A catalog or command list the agent sends
         // while starting is folded into the opening frames; anything else is dropped.
-        if (event.type === 'tool.catalog.publish') {
-          this.tools = event.payload.tools;
-          this.diagnostics = event.payload.diagnostics ?? [];
-        } else if (event.type === 'agent.commands.publish') this.commandList = event.payload.commands;
+        if (event.type === 'tool.catalog.publish') this.declared.setTools(event.payload);
+        else if (event.type === 'agent.commands.publish') this.declared.setCommands(event.payload);
         else this.logger.warn(`adapter emitted ${event.type} before the session was ready; dropped`);
         return;
       }
@@ -572,11 +541,10 @@ export class AgentSession implements HubSessionSource {
       }
       switch (event.type) {
         case 'tool.catalog.publish':
-          this.tools = event.payload.tools;
-          this.diagnostics = event.payload.diagnostics ?? [];
+          this.declared.setTools(event.payload);
           return this.emit(event.type, event.payload, { metadata: event.metadata });
         case 'agent.commands.publish':
-          this.commandList = event.payload.commands;
+          this.declared.setCommands(event.payload);
           return this.emit(event.type, event.payload, { metadata: event.metadata });
         case 'agent.state.changed':
           return this.setState(event.payload.current_state, event.payload.reason);
@@ -633,13 +601,6 @@ export class AgentSession implements HubSessionSource {
     if (!this.turn || this.ending || this.turn.stream.cancelling) return;
     if (count > 0 && this.state === 'thinking') this.setState('tool_calling', 'tool_call');
     else if (count === 0 && this.state === 'tool_calling') this.setState('thinking', 'tool_result');
-  }
-
-  private policy(): ToolPolicyInput {
-    const p: ToolPolicyInput = { tools: this.tools, diagnostics: this.diagnostics, mode: this._mode };
-    if (this.turn?.allowed_tools) p.allowed_tools = this.turn.allowed_tools;
-    if (this.turn?.denied_tools) p.denied_tools = this.turn.denied_tools;
-    return p;
   }
 
   private setState(next: string, reason?: string): void {
