@@ -18,6 +18,7 @@ import { CodexAdapter } from './codex/adapter';
 import { OPENAI_ENV_KEY, OpenAIAdapter } from './openai/adapter';
 import type { FsBackend } from '../workspace/fsBackend';
 import type { FsEvents } from '../tools/fsEvents';
+import type { SharedToolState } from '../tools/toolkit';
 
 export type AgentStatus = 'available' | 'unavailable';
 
@@ -214,6 +215,13 @@ export function chooseAgent(candidates: readonly AgentCandidate[], opts: { reque
 }
 
 export interface CreateAgentDeps {
+  /**
+   * Tool state the host shares among its sessions (one read-before-write ledger the host can reach,
+   * so a checkpoint rewind makes every session forget the files it restored, issue 17 item 4). The
+   * built-in and OpenAI-compatible agents run their tools on it; ACP agents' fs/* go through its
+   * backend and ledger when `fs` is absent. Default: each agent builds its own.
+   */
+  shared?: SharedToolState;
   /** Files for ACP agents' fs/* requests, with the read-before-write policy installed (default: the workspace with a ledger of its own). */
   fs?: { backend: FsBackend; events: FsEvents };
   /** Extra environment for process agents (e.g. a provider's base URL). */
@@ -228,7 +236,7 @@ export function createAgent(c: AgentCandidate, deps: CreateAgentDeps): AgentAdap
   if (c.status !== 'available') throw new Error(`${c.displayName} is unavailable: ${c.reason ?? 'no reason given'}`);
   switch (c.id) {
     case 'builtin':
-      return new BuiltinAgent(deps.fs ? { fs: deps.fs.backend } : {});
+      return new BuiltinAgent(deps.shared ? { shared: deps.shared } : deps.fs ? { fs: deps.fs.backend } : {});
     case 'claude-code':
       return new ClaudeCodeAdapter({ command: c.command, env: deps.env, resumeSessionId: deps.resumeSessionId });
     case 'codex':
@@ -236,11 +244,11 @@ export function createAgent(c: AgentCandidate, deps: CreateAgentDeps): AgentAdap
     case 'openai': {
       const o = deps.openai ?? {};
       if (!o.baseUrl || !o.model) throw new Error('the OpenAI-compatible agent needs a base URL and a model');
-      return new OpenAIAdapter({ baseUrl: o.baseUrl, model: o.model, apiKey: o.apiKey ?? process.env[OPENAI_ENV_KEY], ...(o.vision ? { vision: true } : {}) });
+      return new OpenAIAdapter({ baseUrl: o.baseUrl, model: o.model, apiKey: o.apiKey ?? process.env[OPENAI_ENV_KEY], ...(o.vision ? { vision: true } : {}), ...(deps.shared ? { shared: deps.shared } : {}) });
     }
     default:
       if (c.id.startsWith('acp:')) {
-        return new AcpAdapter({ id: c.id, displayName: c.displayName, command: c.command ?? parseAcpSpec(c.id).command, args: c.args ?? [], env: deps.env, fs: deps.fs, loadSessionId: deps.resumeSessionId });
+        return new AcpAdapter({ id: c.id, displayName: c.displayName, command: c.command ?? parseAcpSpec(c.id).command, args: c.args ?? [], env: deps.env, fs: deps.fs ?? (deps.shared ? { backend: deps.shared.fs, events: deps.shared.fsEvents } : undefined), loadSessionId: deps.resumeSessionId });
       }
       throw new Error(`no adapter for agent "${c.id}"`);
   }

@@ -101,12 +101,12 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     // §4.5.1 files in stateDir/files (the chat view's resource root, stateFolders.ts); file: URLs
     // of context_files may point into any workspace folder.
     files: { dir: windowFilesDir(context), maxBytes: settings.filesMaxBytes(), workspaceRoots: diskRoots },
-    // Rewinds go through the VS Code backend (open documents are edited, undo survives), ask the
-    // editor for unsaved buffers, and make the ledger forget what they rewrote (issue 17).
+    // Rewinds go through the VS Code backend (open documents are edited, undo survives) and ask the
+    // editor for unsaved buffers; the host makes the shared ledger forget what they rewrote (issue 17).
+    toolState: getShared,
     checkpoints: {
       fs: () => getShared().fs,
       unsavedFiles: (paths) => unsavedFiles(roots()[0] ?? '', paths),
-      restored: (abs) => abs.forEach((a) => shared?.ledger?.policy.ledger.forgetTarget(a)),
     },
   });
   // Restored after activation returns: agents start, nothing blocks the editor.

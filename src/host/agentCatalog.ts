@@ -109,7 +109,8 @@ export class AgentCatalog {
   private create(c: AgentCandidate, resumeSessionId: string | undefined) {
     if (c.id === 'builtin') return new BuiltinAgent({ shared: this.src.shared() });
     const shared = this.src.shared();
-    // External agents' file access (ACP fs/*) goes through the same backend and ledger.
-    return createAgent(c, { fs: { backend: shared.fs, events: shared.fsEvents }, openai: this.openai, env: this.agentEnv(c.id), ...(resumeSessionId ? { resumeSessionId } : {}) });
+    // The OpenAI-compatible agent's tools and external agents' file access (ACP fs/*) go through
+    // the same backend and ledger (the one a rewind makes forget what it restored, issue 17).
+    return createAgent(c, { shared, fs: { backend: shared.fs, events: shared.fsEvents }, openai: this.openai, env: this.agentEnv(c.id), ...(resumeSessionId ? { resumeSessionId } : {}) });
   }
 }

@@ -2,12 +2,16 @@
 // it can run here (and why not), and how to make its adapter for a new session.
 import type { AgentAdapter } from '../session/agentAdapter';
 import type { AgentSummary } from '../protocol/webviewMessages';
+import type { SharedToolState } from '../tools/toolkit';
 
 export interface AgentChoice extends AgentSummary {
   /** Higher wins when the setting says `auto`. */
   rank: number;
-  /** `resumeSessionId`: the agent's own session to continue (§18.3), for restored sessions. */
-  create(options?: { resumeSessionId?: string }): AgentAdapter;
+  /**
+   * `resumeSessionId`: the agent's own session to continue (§18.3), for restored sessions;
+   * `toolState`: the host's shared tool state (its ledger is the one a rewind reaches, issue 17).
+   */
+  create(options?: { resumeSessionId?: string; toolState?: SharedToolState }): AgentAdapter;
 }
 
 /** `auto`: the best available agent; otherwise the named one if available, else the best. */

@@ -40,7 +40,7 @@ export class DetectedAgents {
       available: c.status === 'available',
       ...(c.status !== 'available' ? { unavailable_reason: c.reason ?? 'not available' } : {}),
       rank: 0,
-      create: (options) => createAgent(c, { openai: this.o.openai, env: this.env, ...(options?.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {}) }),
+      create: (options) => createAgent(c, { openai: this.o.openai, env: this.env, ...(options?.toolState ? { shared: options.toolState } : {}), ...(options?.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {}) }),
     }));
   }
 }

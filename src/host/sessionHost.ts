@@ -32,6 +32,8 @@ import type { FileTransferPayload, OutgoingFile } from '../session/contextFiles'
 import { createCheckpoints, type HostCheckpointOptions } from './checkpoints/hostCheckpoints';
 import type { SessionCheckpoints } from './checkpoints/sessionCheckpoints';
 import { AttachmentCopies } from './attachmentCopies';
+import { createSharedToolState, type SharedToolState } from '../tools/toolkit';
+import { NodeFsBackend } from '../workspace/nodeFsBackend';
 
 /** A local view renders every frame type, so it announces every feature (§12.2.1). */
 export const LOCAL_VIEW_FEATURES: FeatureSet = EVERY_FEATURE;
@@ -90,6 +92,13 @@ export interface SessionHostOptions {
    * has a state folder (kept in `<state>/checkpoints`) or a `dir` is given; `false` turns them off.
    */
   checkpoints?: HostCheckpointOptions;
+  /**
+   * The tool state every agent of this host shares (one read-before-write ledger, issue 17 item 4):
+   * handed to each agent the host creates, and a rewind makes its ledger forget the files it
+   * restored, for every session at once. The editor passes its own (the VS Code backend); default:
+   * one on the workspace's files.
+   */
+  toolState?: () => SharedToolState;
 }
 
 interface Entry {
@@ -137,6 +146,13 @@ export class SessionHost {
   /** Checkpoints and rewind (undefined when off); the review UI calls `checkpoints.service` and `restore`. */
   readonly checkpoints?: SessionCheckpoints;
 
+  private sharedTools?: SharedToolState;
+
+  /** The tool state the host's agents share (issue 17 item 4), built on first use. */
+  toolState(): SharedToolState {
+    return (this.sharedTools ??= this.options.toolState?.() ?? createSharedToolState({ fs: new NodeFsBackend([this.options.workspacePath]) }));
+  }
+
   constructor(private readonly options: SessionHostOptions) {
     // Sessions stamp strictly increasing timestamps by default (§2.3); a clock is only for tests.
     const clock = options.clock ? { clock: options.clock } : {};
@@ -150,7 +166,8 @@ export class SessionHost {
       // §11 structured output for every agent: the engine validates with ajv (decision 322).
       schemaValidator: new AjvSchemaValidator(),
     });
-    this.checkpoints = createCheckpoints(options, this.hub, this.registry);
+    // A rewind makes every session's ledger forget what it restored: the next edit needs a fresh read.
+    this.checkpoints = createCheckpoints({ ...options, ledger: () => this.toolState().ledger?.policy.ledger }, this.hub, this.registry);
     // The session rules of the host's one store survive a restart with their session (item 6).
     const rules = options.sessionRules ?? this.permissions.rules;
     // A rule given or revoked: the sessions' index entries follow (a no-op when nothing changed).
@@ -248,7 +265,7 @@ export class SessionHost {
     if (!choice) throw new Error('no agent is available');
     const session_id = req.session_id ?? newId();
     // A restored session of the same agent continues the agent's own conversation where it can.
-    const adapter = choice.create(req.resumeSessionId && choice.id === req.agent ? { resumeSessionId: req.resumeSessionId } : undefined);
+    const adapter = choice.create({ toolState: this.toolState(), ...(req.resumeSessionId && choice.id === req.agent ? { resumeSessionId: req.resumeSessionId } : {}) });
     const origin: SessionOrigin = this.options.origin ?? 'local';
     const h = this.history({
       session_id,

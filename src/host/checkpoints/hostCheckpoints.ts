@@ -9,11 +9,12 @@ import type { FsBackend } from '../../workspace/fsBackend';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import { CheckpointService, type CheckpointServiceOptions } from './checkpointService';
 import { SessionCheckpoints } from './sessionCheckpoints';
+import type { ObservationLedger } from '../../tools/ledger/ledger';
 
 export type HostCheckpointOptions = false | (Partial<Pick<CheckpointServiceOptions, 'unsavedFiles' | 'restored' | 'maxFileBytes' | 'maxCheckpoints'>> & { dir?: string; /** Asked on first use (the editor builds its backend lazily). */ fs?: () => FsBackend });
 
 export function createCheckpoints(
-  options: { checkpoints?: HostCheckpointOptions; state?: { dir: string }; workspacePath: string; logger: Logger },
+  options: { checkpoints?: HostCheckpointOptions; state?: { dir: string }; workspacePath: string; logger: Logger; /** The ledger the host's agents share: a rewind forgets what it restored there. */ ledger?: () => ObservationLedger | undefined },
   hub: Hub,
   registry: SessionRegistry,
 ): SessionCheckpoints | undefined {
@@ -27,7 +28,11 @@ export function createCheckpoints(
     fs: cp?.fs ?? (() => new NodeFsBackend([options.workspacePath])),
     logger: options.logger,
     ...(cp?.unsavedFiles ? { unsavedFiles: cp.unsavedFiles } : {}),
-    ...(cp?.restored ? { restored: cp.restored } : {}),
+    restored: (abs) => {
+      const ledger = options.ledger?.();
+      for (const a of abs) ledger?.forgetTarget(a);
+      cp?.restored?.(abs);
+    },
     ...(cp?.maxFileBytes ? { maxFileBytes: cp.maxFileBytes } : {}),
     ...(cp?.maxCheckpoints ? { maxCheckpoints: cp.maxCheckpoints } : {}),
   });

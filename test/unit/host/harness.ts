@@ -57,7 +57,7 @@ export function harness(): Harness {
     makeHost(opts = {}) {
       const shared = createSharedToolState({ fs: new NodeFsBackend([workspace]) });
       const agents = (): AgentChoice[] => [
-        { id: 'builtin', name: 'Built-in', available: !opts.blocked, rank: 0, create: () => new BuiltinAgent({ shared }) },
+        { id: 'builtin', name: 'Built-in', available: !opts.blocked, rank: 0, create: (o) => new BuiltinAgent({ shared: o?.toolState ?? shared }) },
         {
           id: 'scripted',
           name: 'Scripted',
@@ -82,8 +82,9 @@ export function harness(): Harness {
         ...(opts.permissions ? { permissions: opts.permissions } : {}),
         blocked: () => opts.blocked,
         commands: { home, workspaceFolders: [workspace], watch: false },
-        // As the extension wires it: a rewind's files are unobserved again in the shared ledger.
-        checkpoints: { restored: (abs) => abs.forEach((a) => shared.ledger?.policy.ledger.forgetTarget(a)) },
+        // As the extension wires it: the host's agents share this tool state, and the host makes its
+        // ledger forget a rewind's files (issue 17 item 4).
+        toolState: () => shared,
       });
       hosts.push(host);
       return host;
