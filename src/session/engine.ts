@@ -8,7 +8,6 @@ import type { PromptAdmission } from './admission';
 import type { AgentAdapter, AgentEvent, AgentHost, AgentPrompt, InteractionAnswer, TurnOutcome } from './agentAdapter';
 import { noContextFiles, type ContextFileSource, type FileTransferPayload, type OutgoingFile } from './contextFiles';
 import { FrameFactory, newId } from '../protocol/build';
-import { decodePrompt, literalText } from '../protocol/fileReference';
 import type { AgentModeName } from '../protocol/common';
 import type { Metadata } from '../protocol/envelope';
 import { TURN_CONTENT_TYPES, type Frame, type FrameType, type PayloadOf } from '../protocol/frameTypes';
@@ -31,7 +30,7 @@ import { monotonicClock } from './monotonicClock';
 import { TurnStream } from './turnStream';
 import { AUTO_COMPACT_CONSIDER, AUTO_COMPACT_MUST, UsageLedger } from './usage';
 import { maxTurnsError } from './stepLimit';
-import { TurnOverrides } from './turnOverrides';
+import { agentPromptFor, prepareTurnPrompt } from './turnPrompt';
 
 export type { AgentSessionOptions, DeleteReason, DeletedBy, RenamedBy } from './engineOptions';
 
@@ -219,23 +218,9 @@ export class AgentSession implements HubSessionSource {
     if (this.turn) return this.error('PROMPT_IN_PROGRESS', `turn ${this.turn.id} is still running; the prompt was refused (§17.3.2)`, parent_id);
     if (this.busy) return this.error('PROMPT_IN_PROGRESS', `a ${this.busy.replace('_', ' ')} is in progress; the prompt was refused`, parent_id);
 
-    let text: string;
-    // §12.2.1-4 / §16.3-2: an agent that did not announce `file_reference` gets no tokens to
-    // convert: each becomes its display_path as literal text (escapes undone, §16.2.2), once,
-    // here, for every adapter.
-    const interprets = this.declared.capabilities.features.file_reference === true;
-    try {
-      if (this.options.preparePrompt) text = this.options.preparePrompt(payload);
-      else text = interprets ? payload.prompt_text : literalText(decodePrompt(payload.prompt_text, payload.file_references));
-    } catch (e) {
-      return this.error('INVALID_PROMPT', `the prompt could not be prepared for the agent: ${errorMessage(e)}`, parent_id);
-    }
-
-    // §6.1.1 / §11: a schema that cannot be honoured is refused before any turn starts.
-    const prepared = TurnOverrides.prepare(payload.config_overrides, this.declared.capabilities.native_overrides ?? {}, this.options.schemaValidator);
+    const prepared = prepareTurnPrompt(payload, this.declared.capabilities, this.options);
     if (!prepared.ok) return this.error(prepared.error_code, prepared.message, parent_id);
     const overrides = prepared.overrides;
-    text = overrides.promptText(text);
 
     const id = newId();
     const turn: ActiveTurn = {
@@ -266,19 +251,7 @@ export class AgentSession implements HubSessionSource {
     this.emit('session.turn.start', start, parent_id ? { parent_id } : {});
     this.setState('thinking', 'prompt');
 
-    const agentPrompt: AgentPrompt = {
-      turn_id: id,
-      turn_index: turn.index,
-      text,
-      input_type: payload.input_type ?? 'text',
-      mode: this._mode,
-      file_references: interprets ? (payload.file_references ?? []) : [],
-      context_files: payload.context_files ?? [],
-      ...overrides.forAdapter(),
-    };
-    if (turn.allowed_tools) agentPrompt.allowed_tools = turn.allowed_tools;
-    if (turn.denied_tools) agentPrompt.denied_tools = turn.denied_tools;
-    void this.runTurn(turn, agentPrompt);
+    void this.runTurn(turn, agentPromptFor(payload, prepared, turn, this._mode));
   }
 
   private async runTurn(turn: ActiveTurn, prompt: AgentPrompt): Promise<void> {
