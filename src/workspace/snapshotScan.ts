@@ -38,10 +38,11 @@ const scoreString = quickScore;
 
 /** The hot loop, kept a plain function (not the generator) so the optimizer treats it well. */
 export function scanSlice(scan: Scan, start: number, end: number): void {
-  const { offsets, chars, upper, baseStart, mask, nameMask, wide } = scan.snap;
+  const { offsets, chars, upper, baseStart, mask, nameMask, startMask, wide } = scan.snap;
   const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings, maskExact } = scan;
   const m = qb.length;
   const q0 = m > 0 ? qb[0] : -1;
+  const q0bit = m > 0 ? charBit(q0) : 0;
   let { survivors, ends, nSurvivors, deferred, nDeferred, total } = scan;
   for (let k = start; k < end; k++) {
     const i = ids === undefined ? k : ids[k];
@@ -90,7 +91,9 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
       if (chars[bs] !== q0) {
         // Most matches do not start their basename with the query's first character, and none of
         // those can outscore one that does (the basename boosts). Score them after the scan, when
-        // the promising ones have raised the floor, so the bound below rejects most unread.
+        // the promising ones have raised the floor, so the bound below rejects most unread. The
+        // floor only rises: what the bound rejects now it would reject then (no need to keep it).
+        if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, (startMask[i] & q0bit) !== 0) <= floor) continue;
         if (nDeferred === deferred.length) {
           const grown = new Int32Array(deferred.length * 4);
           grown.set(deferred);
