@@ -57,10 +57,14 @@ export interface CheckpointServiceOptions {
   maxFileBytes?: number;
   /** Checkpoints kept (oldest dropped first). */
   maxCheckpoints?: number;
+  /** How long after checkpoints were dropped their objects are pruned (decision 337). */
+  pruneDelayMs?: number;
 }
 
 const INDEX_FILE = 'checkpoints.json';
 const DEFAULT_MAX_CHECKPOINTS = 500;
+/** Dropped checkpoints are pruned this long after the last drop (one prune for a burst of them). */
+const DEFAULT_PRUNE_DELAY_MS = 5_000;
 
 export class CheckpointService {
   readonly repos: WorkspaceRepos;
@@ -70,6 +74,8 @@ export class CheckpointService {
   private queue: Promise<unknown> = Promise.resolve();
 
   private backend?: FsBackend;
+  private pruneTimer?: NodeJS.Timeout;
+  private disposed = false;
 
   /** The workspace folder the checkpoints' paths are relative to. */
   get workspace(): string {
@@ -195,12 +201,47 @@ export class CheckpointService {
     });
   }
 
-  /** The session ended for good (deleted): its checkpoints go. */
+  /** The session ended for good (deleted): its checkpoints go, and their objects soon after. */
   forgetSession(session_id: string): void {
     this.dropPending(session_id);
     const before = this.records.length;
     this.records = this.records.filter((r) => r.session_id !== session_id);
-    if (this.records.length !== before) this.save();
+    if (this.records.length !== before) {
+      this.save();
+      this.schedulePrune();
+    }
+  }
+
+  /**
+   * Deletes the shadow objects no kept checkpoint (nor a turn's pending before-snapshot) needs
+   * (decision 337). Queued like every git operation, so it never runs during a snapshot; a turn
+   * that started meanwhile keeps its before-trees. Returns once it has run.
+   */
+  prune(): Promise<void> {
+    return this.serial(async () => {
+      const keep = [...this.records.flatMap((r) => [r.before, r.after]), ...[...this.pending.values()].map((p) => p.before)];
+      await this.repos.prune(keep);
+    });
+  }
+
+  /** Stops the pending prune timer (the host is shutting down). */
+  dispose(): void {
+    this.disposed = true;
+    if (this.pruneTimer) clearTimeout(this.pruneTimer);
+    this.pruneTimer = undefined;
+  }
+
+  /** One prune, a while after the last drop, in the background; a failure is logged, never thrown. */
+  private schedulePrune(): void {
+    if (this.disposed) return;
+    if (this.pruneTimer) clearTimeout(this.pruneTimer);
+    this.pruneTimer = setTimeout(() => {
+      this.pruneTimer = undefined;
+      // A turn is between its snapshots: wait for it (its after-snapshot should not queue behind a prune).
+      if (this.pending.size > 0) return this.schedulePrune();
+      this.prune().catch((e: unknown) => this.options.logger.warn('checkpoints: pruning the shadow repository failed', { error: String(e) }));
+    }, this.options.pruneDelayMs ?? DEFAULT_PRUNE_DELAY_MS);
+    this.pruneTimer.unref();
   }
 
   private fs(): FsBackend {
@@ -210,7 +251,10 @@ export class CheckpointService {
   private add(rec: CheckpointRecord): void {
     this.records.push(rec);
     const max = this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
-    if (this.records.length > max) this.records.splice(0, this.records.length - max);
+    if (this.records.length > max) {
+      this.records.splice(0, this.records.length - max);
+      this.schedulePrune();
+    }
     this.save();
   }
 

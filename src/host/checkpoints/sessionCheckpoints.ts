@@ -93,6 +93,7 @@ export class SessionCheckpoints {
 
   dispose(): void {
     this.subscription.dispose();
+    this.service.dispose();
     this.diffSubscription.dispose();
   }
 

@@ -160,6 +160,27 @@ export class ShadowRepo {
   }
 
   /**
+   * Deletes the objects no kept checkpoint needs (decision 337): everything not reachable from
+   * `keep` (tree ids), the index (git counts it as reachable) or the last snapshot's tree. Objects
+   * are loose (gc.auto=0), so `git prune` frees them at once; nothing else runs meanwhile (the
+   * service's queue), so no object is being written while it walks.
+   */
+  async prune(keep: readonly string[]): Promise<void> {
+    if (!existsSync(join(this.gitDir, 'HEAD'))) return;
+    await this.init();
+    const heads = [...new Set([...keep, ...(this.lastTree ? [this.lastTree] : [])])].filter((t) => t !== EMPTY_TREE && /^[0-9a-f]{40,64}$/.test(t));
+    await this.git.raw(['prune', '--', ...heads]);
+  }
+
+  /** Loose and packed objects of the shadow repository (what pruning shrinks). */
+  async objectCount(): Promise<number> {
+    await this.init();
+    const out = await this.git.raw(['count-objects', '-v']);
+    const field = (k: string) => Number(new RegExp(`^${k}: (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
+    return field('count') + field('in-pack');
+  }
+
+  /**
    * Our excludes, plus the user's own: the repository's `.git/info/exclude` and git's default
    * global ignore file (`$XDG_CONFIG_HOME/git/ignore`, else `~/.config/git/ignore`) — read, never
    * written; the user's config itself is never loaded (git.ts), so a custom core.excludesFile is not.

@@ -80,6 +80,21 @@ export class WorkspaceRepos {
     return map;
   }
 
+  /** Prunes every shadow repository of this run down to what the `keep` snapshots need (decision 337). */
+  async prune(keep: readonly Trees[]): Promise<void> {
+    const byPrefix = new Map<string, string[]>();
+    for (const trees of keep) for (const [prefix, tree] of Object.entries(trees)) byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), tree]);
+    // Every repository a kept snapshot names (from an earlier run too), and those opened in this one.
+    for (const prefix of new Set([...byPrefix.keys(), ...this.repos.keys()])) await this.repo(prefix).prune(byPrefix.get(prefix) ?? []);
+  }
+
+  /** Objects in all shadow repositories of this run (tests, diagnostics). */
+  async objectCount(): Promise<number> {
+    let n = 0;
+    for (const r of this.repos.values()) n += await r.objectCount();
+    return n;
+  }
+
   text(prefix: string, blob: string): Promise<string> {
     return this.repo(prefix).text(blob);
   }
