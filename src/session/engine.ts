@@ -28,7 +28,8 @@ import { PermissionBroker } from './permissions/broker';
 import { silentLogger, systemTimers, type Clock, type Logger, type Timers } from './ports';
 import { monotonicClock } from './monotonicClock';
 import { TurnStream } from './turnStream';
-import { AUTO_COMPACT_CONSIDER, AUTO_COMPACT_MUST, UsageLedger } from './usage';
+import { UsageLedger } from './usage';
+import { BetweenTurns } from './betweenTurns';
 import { maxTurnsError } from './stepLimit';
 import { agentPromptFor, prepareTurnPrompt } from './turnPrompt';
 
@@ -38,9 +39,6 @@ export class AgentSession implements HubSessionSource {
   readonly session_id: string;
   readonly created_at: string;
   private _name: string;
-  private _mode: AgentModeName = 'default';
-  /** A switch happened since the last `session.turn.start` (§6.3.2-5: the next one carries `mode`). */
-  private modeToAnnounce = false;
   private state = 'x-rawp.starting';
   private ready = false;
   private ending = false;
@@ -49,7 +47,8 @@ export class AgentSession implements HubSessionSource {
   private turn?: ActiveTurn;
   private lastTurnId?: string;
   private turnIndex = 0;
-  private busy?: 'compaction' | 'mode_switch';
+  /** Mode switches and compactions, each alone between turns. */
+  private readonly betweenTurns: BetweenTurns;
   /** What the agent declared about itself: capabilities, tools, commands. */
   private readonly declared = new AgentCatalog();
   private readonly factory: FrameFactory;
@@ -76,11 +75,22 @@ export class AgentSession implements HubSessionSource {
     this.permissions = options.permissions ?? new PermissionBroker();
     this.created_at = options.created_at ?? this.clock.now().toISOString();
     this._name = options.name ?? options.adapter.info.displayName;
+    this.betweenTurns = new BetweenTurns({
+      adapter: options.adapter,
+      features: () => this.declared.capabilities.features,
+      runningTurnId: () => this.turn?.id,
+      ending: () => this.ending,
+      state: () => this.state,
+      usage: this.usage,
+      ...(options.autoCompactConsider ? { autoCompactConsider: options.autoCompactConsider } : {}),
+      emit: (type, payload, ctx) => this.emit(type, payload, ctx),
+      error: (code, message, parent_id) => this.error(code, message, parent_id),
+    });
     this.host = this.makeHost(options.workspacePath ?? '');
     this.toolRecheck = new ToolRecheck({
       refresh: options.adapter.refreshTools?.bind(options.adapter),
       everyMs: options.toolRecheckMs ?? 10_000,
-      idle: () => !this.turn && !this.busy,
+      idle: () => !this.turn && !this.betweenTurns.busy,
       timers: this.timers,
       logger: this.logger,
     });
@@ -108,7 +118,7 @@ export class AgentSession implements HubSessionSource {
     return this._name;
   }
   get mode(): AgentModeName {
-    return this._mode;
+    return this.betweenTurns.mode;
   }
   get agent(): AgentAdapter['info'] {
     return this.options.adapter.info;
@@ -216,7 +226,8 @@ export class AgentSession implements HubSessionSource {
     if (this.ending) return this.error('SESSION_ENDED', 'the session is ending', parent_id);
     if (!this.ready) return this.error('SESSION_NOT_READY', 'the session is still starting (§13.1)', parent_id);
     if (this.turn) return this.error('PROMPT_IN_PROGRESS', `turn ${this.turn.id} is still running; the prompt was refused (§17.3.2)`, parent_id);
-    if (this.busy) return this.error('PROMPT_IN_PROGRESS', `a ${this.busy.replace('_', ' ')} is in progress; the prompt was refused`, parent_id);
+    const busy = this.betweenTurns.busy;
+    if (busy) return this.error('PROMPT_IN_PROGRESS', `a ${busy.replace('_', ' ')} is in progress; the prompt was refused`, parent_id);
 
     const prepared = prepareTurnPrompt(payload, this.declared.capabilities, this.options);
     if (!prepared.ok) return this.error(prepared.error_code, prepared.message, parent_id);
@@ -232,7 +243,7 @@ export class AgentSession implements HubSessionSource {
       denied_tools: payload.config_overrides?.denied_tools,
       stream: new TurnStream({
         emit: (type, p, metadata) => this.emit(type, p, { metadata }),
-        policy: () => this.declared.policy(this._mode, this.turn),
+        policy: () => this.declared.policy(this.betweenTurns.mode, this.turn),
         subagentContext: this.capabilities().features?.subagent_context === true,
         clock: this.clock,
         logger: this.logger,
@@ -244,14 +255,12 @@ export class AgentSession implements HubSessionSource {
     const start: PayloadOf<'session.turn.start'> = { turn_id: id, turn_index: turn.index };
     // §6.3.2-5: the first turn after any switch carries the mode, even when plan → default
     // brought it back to where the previous turn stood.
-    if (this.modeToAnnounce) {
-      start.mode = this._mode;
-      this.modeToAnnounce = false;
-    }
+    const announced = this.betweenTurns.takeModeAnnouncement();
+    if (announced !== undefined) start.mode = announced;
     this.emit('session.turn.start', start, parent_id ? { parent_id } : {});
     this.setState('thinking', 'prompt');
 
-    void this.runTurn(turn, agentPromptFor(payload, prepared, turn, this._mode));
+    void this.runTurn(turn, agentPromptFor(payload, prepared, turn, this.betweenTurns.mode));
   }
 
   private async runTurn(turn: ActiveTurn, prompt: AgentPrompt): Promise<void> {
@@ -280,7 +289,7 @@ export class AgentSession implements HubSessionSource {
       if (this.turn !== turn || this.ending) return;
     }
     this.finishTurn(turn, stop_reason, outcome);
-    this.maybeAutoCompact();
+    this.betweenTurns.maybeAutoCompact();
   }
 
   /** A turn hook's failure is the host's problem, never the turn's (turnHooks.ts). */
@@ -345,69 +354,14 @@ export class AgentSession implements HubSessionSource {
 
   // ---- modes, compaction, rename ---------------------------------------------------------
 
-  /** §6.3.2 */
-  async switchMode(mode: AgentModeName, parent_id?: string): Promise<void> {
-    if (this.declared.capabilities.features.plan_mode !== true) {
-      return this.error('MODE_NOT_SUPPORTED', `this agent does not support modes (plan_mode not announced); cannot switch to ${mode}`, parent_id);
-    }
-    if (this.turn) return this.error('MODE_SWITCH_DURING_TURN', `cannot switch mode while turn ${this.turn.id} runs`, parent_id);
-    if (this.busy) return this.error('SESSION_BUSY', `a ${this.busy.replace('_', ' ')} is in progress`, parent_id);
-    if (this.ending) return;
-    this.busy = 'mode_switch';
-    try {
-      await this.options.adapter.setMode?.(mode);
-    } catch (e) {
-      return this.error('MODE_SWITCH_FAILED', `the agent refused mode ${mode}: ${errorMessage(e)}`, parent_id);
-    } finally {
-      this.busy = undefined;
-    }
-    if (this.ending) return;
-    this._mode = mode;
-    this.modeToAnnounce = true;
-    this.emit('agent.state.changed', { previous_state: this.state, current_state: this.state, reason: 'mode_switch', mode }, parent_id ? { parent_id } : {});
+  /** §6.3.2 (betweenTurns.ts) */
+  switchMode(mode: AgentModeName, parent_id?: string): Promise<void> {
+    return this.betweenTurns.switchMode(mode, parent_id);
   }
 
-  /**
-   * The agent switched mode by itself (not on a control.mode.switch): no adapter call, but the
-   * same announcement as a requested switch so every peer and the next turn.start agree (§6.3.2).
-   */
-  private adoptAgentMode(mode: AgentModeName): void {
-    if (this.ending || mode === this._mode) return;
-    this._mode = mode;
-    this.modeToAnnounce = true;
-    this.emit('agent.state.changed', { previous_state: this.state, current_state: this.state, reason: 'mode_switch', mode });
-  }
-
-  /** §6.3.1: compact on request (`requested`/`manual`) or by utilization (`auto`). */
-  async compact(trigger: PayloadOf<'session.compacted'>['trigger'], instruction?: string, target_token_ratio?: number, parent_id?: string): Promise<void> {
-    const adapter = this.options.adapter;
-    if (this.declared.capabilities.features.context_compaction !== true || !adapter.compact) {
-      return this.error('COMPACTION_NOT_SUPPORTED', 'this agent does not support context compaction (context_compaction not announced)', parent_id);
-    }
-    if (this.turn) return this.error('COMPACTION_DURING_TURN', `cannot compact while turn ${this.turn.id} runs`, parent_id);
-    if (this.busy) return this.error('SESSION_BUSY', `a ${this.busy.replace('_', ' ')} is in progress`, parent_id);
-    if (this.ending) return;
-    this.busy = 'compaction';
-    let result: PayloadOf<'session.compacted'>;
-    try {
-      result = await adapter.compact.call(adapter, instruction, target_token_ratio);
-    } catch (e) {
-      return this.error('COMPACTION_FAILED', `compaction failed: ${errorMessage(e)}`, parent_id);
-    } finally {
-      this.busy = undefined;
-    }
-    if (this.ending) return;
-    const ctx = parent_id ? { parent_id } : {};
-    this.emit('session.compacted', { ...result, trigger }, ctx);
-    this.usage.compacted(result.current_token_count);
-    this.emit('session.usage', this.usage.forTurn(undefined, undefined), ctx); // §13.6
-  }
-
-  private maybeAutoCompact(): void {
-    const u = this.usage.utilization();
-    if (u === undefined || this.declared.capabilities.features.context_compaction !== true || !this.options.adapter.compact) return;
-    const consider = this.options.autoCompactConsider ?? (() => false);
-    if (u >= AUTO_COMPACT_MUST || (u >= AUTO_COMPACT_CONSIDER && consider(u))) void this.compact('auto');
+  /** §6.3.1: compact on request (`requested`/`manual`) or by utilization (`auto`) (betweenTurns.ts). */
+  compact(trigger: PayloadOf<'session.compacted'>['trigger'], instruction?: string, target_token_ratio?: number, parent_id?: string): Promise<void> {
+    return this.betweenTurns.compact(trigger, instruction, target_token_ratio, parent_id);
   }
 
   /** §7.6: rename and tell every connection. */
@@ -466,7 +420,7 @@ export class AgentSession implements HubSessionSource {
       session_id: this.session_id,
       workspacePath,
       get mode() {
-        return self._mode;
+        return self.betweenTurns.mode;
       },
       emit: (event) => this.fromAdapter(event),
       ...(this.options.localCopy ? { localCopy: this.options.localCopy } : {}),
@@ -485,7 +439,7 @@ export class AgentSession implements HubSessionSource {
           ...(options?.metadata ? { metadata: options.metadata } : {}),
         }),
       policy: this.permissions.policy,
-      reportMode: (mode) => this.adoptAgentMode(mode),
+      reportMode: (mode) => this.betweenTurns.adoptAgentMode(mode),
       contextFiles: this.options.contextFiles ?? noContextFiles,
       publishFile: (file) => this.publishFile(file),
     };
