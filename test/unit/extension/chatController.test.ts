@@ -138,6 +138,24 @@ describe('extension: chat controller (host ⇄ webview)', () => {
     assert.deepEqual(actions.calls, ['openFile src/greeting.ts:3', `openDiff ${c.activeSessionId} inv-9 src/greeting.ts`]);
   });
 
+  it('§3.1.1 checkpoint.review goes to the editor (vscode.changes, decision 400); without an editor the view is told, nothing throws', async () => {
+    const host = h.makeHost();
+    const actions = { ...fakeActions(), reviewCheckpoint: async (s: string, id: string, p?: string) => void actions.calls.push(`review ${s} ${id} ${p ?? ''}`) };
+    const c = controllerFor(host, h, { actions });
+    const view = viewRecorder();
+    c.setView(view.post);
+    await c.receive(webviewMessage('ready', { version: 1 }));
+    await until(() => c.activeSessionId !== undefined, 'session');
+    await c.receive(webviewMessage('checkpoint.review', { session_id: c.activeSessionId!, checkpoint_id: 'cp-1' }));
+    await c.receive(webviewMessage('checkpoint.review', { session_id: c.activeSessionId!, checkpoint_id: 'cp-1', path: 'a.txt' }));
+    assert.deepEqual(actions.calls, [`review ${c.activeSessionId} cp-1 `, `review ${c.activeSessionId} cp-1 a.txt`]);
+    const bare = controllerFor(host, h, { actions: fakeActions() });
+    const seen = viewRecorder();
+    bare.setView(seen.post);
+    await bare.receive(webviewMessage('checkpoint.review', { session_id: 's', checkpoint_id: 'cp-1' }));
+    assert.ok(seen.messages.some((m) => m.kind === 'notice' && /only available inside VS Code/.test(m.payload.message)));
+  });
+
   it('the view lists the host\'s permission rules, whichever agent made them, and can revoke one (settings message, permissionRule.revoke)', async () => {
     const host = h.makeHost();
     const store = hostPermissionBroker({ rulesFile: join(h.dir, 'view-rules.json') }).rules;
