@@ -21,6 +21,7 @@ import { FileSearches } from './fileSearches';
 import { AgentCatalog } from './agentCatalog';
 import { disposeWithin } from './boundedDispose';
 import { ToolRecheck } from './toolRecheck';
+import { askDuringTurn, type TurnQuestionsSession } from './turnQuestions';
 import type { HubSessionSource } from './hub';
 import { InteractionBook } from './interactions';
 import { routePeerFrame, type PeerFrameHandlers } from './peerFrames';
@@ -62,6 +63,7 @@ export class AgentSession implements HubSessionSource {
   private readonly peerHandlers: PeerFrameHandlers;
   private readonly host: AgentHost;
   private readonly toolRecheck: ToolRecheck;
+  private readonly questions: TurnQuestionsSession;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.session_id = options.session_id ?? newId();
@@ -86,6 +88,15 @@ export class AgentSession implements HubSessionSource {
       emit: (type, payload, ctx) => this.emit(type, payload, ctx),
       error: (code, message, parent_id) => this.error(code, message, parent_id),
     });
+    this.questions = {
+      currentTurn: () => this.turn,
+      ending: () => this.ending,
+      interactions: this.interactions,
+      state: () => this.state,
+      setState: (next, reason) => this.setState(next, reason),
+      emitRequest: (request, metadata) => this.emit('agent.interaction.request', request, { metadata }),
+      logger: this.logger,
+    };
     this.host = this.makeHost(options.workspacePath ?? '');
     this.toolRecheck = new ToolRecheck({
       refresh: options.adapter.refreshTools?.bind(options.adapter),
@@ -496,29 +507,8 @@ export class AgentSession implements HubSessionSource {
     }
   }
 
-  private async askUser(request: PayloadOf<'agent.interaction.request'>, metadata: Metadata | undefined): Promise<InteractionAnswer> {
-    const turn = this.turn;
-    if (!turn || turn.stream.cancelling || this.ending) return { kind: 'cancelled' };
-    // A fresh id when the adapter gave none or one that is still waiting (answers must not cross).
-    const interaction_id = request.interaction_id && !this.interactions.has(request.interaction_id) ? request.interaction_id : newId();
-    const req = { ...request, interaction_id };
-    if (req.interaction_type === 'PERMISSION' && !req.context?.tool_name) {
-      // §17.3.1-2: a permission question names its tool. An adapter that left it out asks about
-      // the call it just made: the latest one still running.
-      const tool_name = turn.stream.latestOpenTool();
-      if (tool_name) req.context = { ...req.context, tool_name };
-      else this.logger.warn('PERMISSION interaction without context.tool_name and no running call to name (§17.3.1-2)');
-    }
-    this.emit('agent.interaction.request', req, { metadata });
-    const before = this.state;
-    this.setState('awaiting_input', 'interaction');
-    const answer = await this.interactions.open(req);
-    if (this.turn === turn && !this.ending && this.interactions.size === 0 && this.state === 'awaiting_input') {
-      // Back to what the turn is doing now: a tool may have finished while the question waited.
-      const now = before === 'thinking' || before === 'tool_calling' ? (turn.stream.openToolCount > 0 ? 'tool_calling' : 'thinking') : before;
-      this.setState(now, 'interaction_answered');
-    }
-    return answer;
+  private askUser(request: PayloadOf<'agent.interaction.request'>, metadata: Metadata | undefined): Promise<InteractionAnswer> {
+    return askDuringTurn(this.questions, request, metadata);
   }
 
   // ---- helpers ---------------------------------------------------------------------------
