@@ -37,6 +37,8 @@ export type CheckpointFile = z.infer<typeof CheckpointFile>;
 export const CheckpointSkipped = z.looseObject({
   path: RelPath,
   reason: z.enum(['large', 'binary', 'symlink', 'unreadable']),
+  /** More on why, in words (e.g. a file name that is not UTF-8, decision 338). */
+  note: z.string().max(500).optional(),
 });
 export type CheckpointSkipped = z.infer<typeof CheckpointSkipped>;
 

@@ -24,6 +24,7 @@ export type TreeChange = CheckpointFile;
 /** Neutral attributes: no filter, no line-ending or encoding conversion — blobs are the bytes. */
 const ATTRIBUTES = '* -text -ident -filter -eol -working-tree-encoding\n';
 const BASE_EXCLUDES = ['.git', '.DS_Store'];
+const NOT_UTF8_NOTE = 'the file name is not valid UTF-8';
 
 export class ShadowRepo {
   private readonly git: SimpleGit;
@@ -75,11 +76,23 @@ export class ShadowRepo {
     const tracked = new Set<string>();
     const candidates = new Set<string>();
     const nested: string[] = [];
+    const skipped: CheckpointSkipped[] = [];
+    const untracked = new Set<string>();
     for (const entry of listed.split('\0')) {
       if (entry.length < 3) continue;
       const tag = entry[0];
       if (tag === 'H') continue;
       const path = entry.slice(2);
+      // A name that is not UTF-8 reaches us with U+FFFD for its bad bytes (decision 338): it cannot
+      // be named back to git or the file system, so it is skipped with a note — never taken for a
+      // file whose real name has U+FFFD (that one exists under the decoded name; a second,
+      // undecodable twin of it is listed twice).
+      if (path.includes('\uFFFD') && tag === '?' && (untracked.has(path) || !existsSync(join(this.workTree, path)))) {
+        if (!untracked.has(path) || existsSync(join(this.workTree, path))) skipped.push({ path, reason: 'unreadable', note: NOT_UTF8_NOTE });
+        untracked.add(path);
+        continue;
+      }
+      if (tag === '?') untracked.add(path);
       if (path.endsWith('/')) {
         // ls-files does not descend into a folder with its own `.git`: a nested repository.
         if (existsSync(join(this.workTree, path, '.git'))) nested.push(path);
@@ -90,7 +103,6 @@ export class ShadowRepo {
     }
     const add: string[] = [];
     const untrack: string[] = [];
-    const skipped: CheckpointSkipped[] = [];
     const paths = [...candidates];
     const verdicts = await mapLimit(paths, 16, (p) => this.filter.judge(join(this.workTree, p)));
     paths.forEach((path, i) => {
