@@ -5,7 +5,7 @@
 // reverted alone; "Rewind to before this turn" asks first (naming the files), then sends
 // x-rawp.checkpoint.restore through the hub like any master. Conflicts — files someone else
 // changed after the turn — wait for a per-file choice (decision 402); a rewind can be undone.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CheckpointFile } from '../../../src/protocol/checkpointFrames';
 import type { Turn, TurnCheckpoint } from '../../../src/protocol/transcript';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
@@ -88,9 +88,13 @@ export function CheckpointFooter({ turn }: { turn: Turn }) {
 function RewindConfirm({ cp, onConfirm, onCancel }: { cp: TurnCheckpoint; onConfirm: () => void; onCancel: () => void }) {
   const created = cp.files.filter((f) => f.change === 'created');
   const back = cp.files.filter((f) => f.change !== 'created');
+  const yes = useRef<HTMLButtonElement>(null);
+  // Focus moves to the question once, when it opens (not on every render of the transcript).
+  useEffect(() => yes.current?.focus(), []);
+  const textId = `cp-confirm-${cp.checkpointId}`;
   return (
-    <div class="checkpoint-confirm" role="alertdialog" aria-label={t('checkpoint.confirmTitle')} aria-describedby="checkpoint-confirm-text">
-      <p id="checkpoint-confirm-text">
+    <div class="checkpoint-confirm" role="alertdialog" aria-label={t('checkpoint.confirmTitle')} aria-describedby={textId} onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
+      <p id={textId}>
         <strong>{t('checkpoint.confirmTitle')}</strong> {t('checkpoint.confirmLater')}
       </p>
       {back.length > 0 && (
@@ -104,7 +108,7 @@ function RewindConfirm({ cp, onConfirm, onCancel }: { cp: TurnCheckpoint; onConf
         </p>
       )}
       <div class="checkpoint-actions">
-        <button type="button" class="button checkpoint-confirm-yes" ref={(el) => el?.focus()} onClick={onConfirm}>
+        <button type="button" class="button checkpoint-confirm-yes" ref={yes} onClick={onConfirm}>
           {t('checkpoint.confirmYes')}
         </button>
         <button type="button" class="button secondary" onClick={onCancel}>
