@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import type { PayloadOf } from '../../src/protocol/frameTypes';
 import { waitFor, type TestMaster } from '../unit/remote/harness';
 import { serve, stopAll, type ServeChild } from './serveProcess';
+import { ONE_PIXEL_PNG } from '../support/images';
 
 /** A 1×1 PNG (its real signature, so file-type recognises it). */
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6300010000050001' + '0d0a2db40000000049454e44ae426082', 'hex');
+const PNG = ONE_PIXEL_PNG;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 interface Answer {

@@ -6,8 +6,9 @@ import { pathToFileURL } from 'node:url';
 import { webviewMessage, type HostMessage } from '../../../src/protocol/webviewMessages';
 import { until } from '../../support/settle';
 import { controllerFor, harness, viewRecorder, type Harness } from '../host/harness';
+import { ONE_PIXEL_PNG } from '../../support/images';
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6300010000050001' + '0d0a2db40000000049454e44ae426082', 'hex');
+const PNG = ONE_PIXEL_PNG;
 
 describe('extension: §4.5.1 files shown in the chat view through webview resources', () => {
   let h: Harness;

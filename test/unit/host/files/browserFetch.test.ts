@@ -8,8 +8,9 @@ import { generateToken } from '../../../../src/remote/auth';
 import { silentLogger } from '../../../../src/session/ports';
 import { WebSocketTransport } from '../../../../webview-ui/src/transport/websocket';
 import { harness, type Harness } from '../harness';
+import { ONE_PIXEL_PNG } from '../../../support/images';
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6300010000050001' + '0d0a2db40000000049454e44ae426082', 'hex');
+const PNG = ONE_PIXEL_PNG;
 
 describe('browser master: §4.5.1 files fetched with the token (real server, real fetch)', () => {
   let h: Harness;

@@ -10,8 +10,9 @@ import { FileStore } from '../../../../src/host/files/fileStore';
 import { HostContextFiles } from '../../../../src/host/files/contextFileSource';
 import { ContextFileError, type ContextFileErrorCode } from '../../../../src/session/contextFiles';
 import { silentLogger } from '../../../../src/session/ports';
+import { ONE_PIXEL_PNG } from '../../../support/images';
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6300010000050001' + '0d0a2db40000000049454e44ae426082', 'hex');
+const PNG = ONE_PIXEL_PNG;
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 describe('host/files: context files an adapter reads (§6.1.1 context_files, §5.3.1 binary_ref)', () => {
