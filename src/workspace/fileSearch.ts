@@ -183,6 +183,9 @@ export class FileSearcher {
         nSurvivors: 0,
         deferred: new Int32Array(Math.min(count, 4096)),
         nDeferred: 0,
+        positions: new Int32Array(m),
+        lastTested: -1,
+        lastMatched: 0,
         total: 0,
         heap,
         onPush: (i) => {

@@ -56,6 +56,10 @@ export class PathSnapshot {
     /** Character mask of the characters at word starts (where `bonusAt` > 0): a query whose first
      * character is not among them cannot earn the doubled first-character bonus (a tighter bound). */
     readonly startMask: Int32Array,
+    /** Length of the lower-case prefix path i shares with path i-1 (0 for the first; capped at
+     * 0xffff). Sorted neighbours share their directories, so a scan that has just tested path i-1
+     * can resume path i's subsequence test after the shared part. */
+    readonly sharedPrefix: Uint16Array,
     /** Paths with characters beyond ASCII (scanned as strings when the query is not ASCII). */
     readonly wide: Uint8Array,
     /** The original strings of the wide paths, by index. */
@@ -116,6 +120,7 @@ export class PathSnapshot {
     const mask = new Int32Array(n);
     const nameMask = new Int32Array(n);
     const startMask = new Int32Array(n);
+    const sharedPrefix = new Uint16Array(n);
     const wide = new Uint8Array(n);
     const wideText = new Map<number, string>();
     let at = 0;
@@ -152,11 +157,18 @@ export class PathSnapshot {
       let sm = 0;
       for (let k = at; k < at + p.length; k++) if (bonusAt(chars, upper, at, k) > 0) sm |= charBit(chars[k]);
       startMask[i] = sm;
+      if (i > 0) {
+        const ps = offsets[i - 1];
+        const limit = Math.min(at - ps, p.length, 0xffff);
+        let l = 0;
+        while (l < limit && chars[ps + l] === chars[at + l]) l++;
+        sharedPrefix[i] = l;
+      }
       at += p.length;
       if (i % slice === slice - 1) yield;
     }
     offsets[n] = at;
-    return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, startMask, wide, wideText, PathSnapshot.nextGeneration++);
+    return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide, wideText, PathSnapshot.nextGeneration++);
   }
 
   /** Path `i` as a string (rebuilt from the bytes; the wide ones are kept). */

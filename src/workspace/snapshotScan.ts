@@ -25,6 +25,10 @@ export interface Scan {
   /** Matches whose basename does not start with the query's first character, scored after the scan. */
   deferred: Int32Array;
   nDeferred: number;
+  /** Match positions (relative) of the query characters in path `lastTested`, the first `lastMatched` valid. */
+  positions: Int32Array;
+  lastTested: number;
+  lastMatched: number;
   total: number;
   heap: TopHeap;
   onPush: (i: number) => number;
@@ -36,14 +40,21 @@ const upperBound = scoreUpperBound;
 const scoreBytes = quickScoreBytes;
 const scoreString = quickScore;
 
+/** How far back (in snapshot order) the last tested path may lie for its shared prefix to be reused. */
+const RESUME_GAP = 32;
+
 /** The hot loop, kept a plain function (not the generator) so the optimizer treats it well. */
 export function scanSlice(scan: Scan, start: number, end: number): void {
-  const { offsets, chars, upper, baseStart, mask, nameMask, startMask, wide } = scan.snap;
+  const { offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide } = scan.snap;
   const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings, maskExact } = scan;
   const m = qb.length;
   const q0 = m > 0 ? qb[0] : -1;
   const q0bit = m > 0 ? charBit(q0) : 0;
   let { survivors, ends, nSurvivors, deferred, nDeferred, total } = scan;
+  // The last path whose test started at its beginning, and where its query characters matched.
+  const positions = scan.positions;
+  let lastTested = scan.lastTested;
+  let lastMatched = scan.lastMatched;
   for (let k = start; k < end; k++) {
     const i = ids === undefined ? k : ids[k];
     if ((mask[i] & qm) !== qm) continue;
@@ -55,8 +66,9 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
       score = 0;
     } else if (maskExact) {
       // contained: proved by the mask
-    } else if (!needStrings) {
-      let j = prevEnds === undefined ? s0 : s0 + prevEnds[k];
+    } else if (!needStrings && prevEnds !== undefined) {
+      // Resume where the previous keystroke's leftmost match ended.
+      let j = s0 + prevEnds[k];
       let kq = from;
       for (; kq < m; kq++) {
         const c = qb[kq];
@@ -66,6 +78,29 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
       }
       if (kq < m) continue;
       matchEnd = j - s0;
+    } else if (!needStrings) {
+      // From the path start, but the leftmost greedy match over the prefix this path shares with
+      // the last path tested here is that path's: skip the query characters it matched inside the
+      // shared prefix and resume at the prefix's end (no occurrence of the next one lies before).
+      let shared = 0;
+      if (lastTested >= 0 && i - lastTested <= RESUME_GAP) {
+        shared = 0xffff;
+        for (let x = lastTested + 1; x <= i; x++) if (sharedPrefix[x] < shared) shared = sharedPrefix[x];
+      }
+      let kq = 0;
+      while (kq < lastMatched && positions[kq] < shared) kq++;
+      let j = s0 + shared;
+      for (; kq < m; kq++) {
+        const c = qb[kq];
+        while (j < e0 && chars[j] !== c) j++;
+        if (j >= e0) break;
+        positions[kq] = j - s0;
+        j++;
+      }
+      lastTested = i;
+      lastMatched = kq;
+      if (kq < m) continue;
+      matchEnd = positions[m - 1] + 1;
     } else if (wide[i] === 1) {
       const path = scan.snap.pathAt(i);
       score = scoreString(path, lowerSameLength(path), baseStart[i], q);
@@ -110,6 +145,8 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
     }
     if (score > floor) heap.push(score, scan.onPush(i));
   }
+  scan.lastTested = lastTested;
+  scan.lastMatched = lastMatched;
   scan.survivors = survivors;
   scan.ends = ends;
   scan.nSurvivors = nSurvivors;
