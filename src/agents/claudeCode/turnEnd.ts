@@ -20,40 +20,20 @@ export function turnEnd(line: ResultLine, interruptRequested: boolean, authFaile
   const message = line.result ?? (line.errors ?? []).filter((e): e is string => typeof e === 'string').join('; ');
   if (interrupted) return { stop_reason: 'cancelled', is_error, message };
   if (!is_error) return { stop_reason: line.stop_reason === 'max_tokens' ? 'max_tokens' : 'end_turn', is_error, message };
+  const api: { api_error_status?: number } = status !== undefined ? { api_error_status: status } : {};
   // No credentials (the assistant notice said `authentication_failed`, or the API answered 401).
   if (authFailed || status === 401) {
-    return {
-      stop_reason: 'error',
-      is_error,
-      message,
-      error: {
-        type: 'agent.error',
-        payload: {
-          error_code: AUTH_REQUIRED,
-          message: status !== 401
-            ? 'Claude Code is not logged in. Log in once in a terminal (claude auth login), or set an Anthropic API key.'
-            : 'Claude Code’s credentials were refused (401). Log in again in a terminal (claude auth login), or set an Anthropic API key.',
-          severity: 'error',
-          recoverable: true,
-          details: { module: 'claude-code', ...(status !== undefined ? { api_error_status: status } : {}), ...(message ? { trace: message } : {}) },
-        },
-      },
-    };
+    const text = status !== 401
+      ? 'Claude Code is not logged in. Log in once in a terminal (claude auth login), or set an Anthropic API key.'
+      : 'Claude Code’s credentials were refused (401). Log in again in a terminal (claude auth login), or set an Anthropic API key.';
+    return { stop_reason: 'error', is_error, message, error: turnError(AUTH_REQUIRED, text, { ...api, ...(message ? { trace: message } : {}) }) };
   }
   const code = status !== undefined ? 'API_ERROR' : line.subtype === 'error_max_turns' ? 'MAX_TURNS' : 'AGENT_ERROR';
-  return {
-    stop_reason: 'error',
-    is_error,
-    message,
-    error: {
-      type: 'agent.error',
-      payload: {
-        error_code: code,
-        message: message || `Claude Code ended the turn with ${line.subtype ?? 'an error'}`,
-        severity: 'error',
-        recoverable: true,
-        details: { module: 'claude-code', ...(status !== undefined ? { api_error_status: status } : {}), ...(line.subtype ? { subtype: line.subtype } : {}) },
-      },
-    },
-  };
+  const text = message || `Claude Code ended the turn with ${line.subtype ?? 'an error'}`;
+  return { stop_reason: 'error', is_error, message, error: turnError(code, text, { ...api, ...(line.subtype ? { subtype: line.subtype } : {}) }) };
+}
+
+/** The one recoverable `agent.error` an error result becomes (§17.2.2). */
+function turnError(error_code: string, message: string, details: { api_error_status?: number; trace?: string; subtype?: string }): AgentEvent {
+  return { type: 'agent.error', payload: { error_code, message, severity: 'error', recoverable: true, details: { module: 'claude-code', ...details } } };
 }
