@@ -30,6 +30,11 @@ export const CheckpointFile = z.looseObject({
   change: CheckpointChange,
   /** For `renamed`: where the file was before the turn. */
   from: RelPath.optional(),
+  /**
+   * Changed while another session's turn (or rewind) ran in the same workspace: it may be that
+   * session's change, not this turn's (decision 339). A rewind treats it as a conflict.
+   */
+  concurrent: z.boolean().optional(),
 });
 export type CheckpointFile = z.infer<typeof CheckpointFile>;
 

@@ -69,7 +69,8 @@ const DEFAULT_PRUNE_DELAY_MS = 5_000;
 export class CheckpointService {
   readonly repos: WorkspaceRepos;
   private records: CheckpointRecord[] = [];
-  private readonly pending = new Map<string, { before: Trees; skipped: CheckpointSkipped[]; at: string }>();
+  /** Turns between their snapshots; `overlap`: other sessions whose turns or rewinds ran meanwhile. */
+  private readonly pending = new Map<string, { before: Trees; skipped: CheckpointSkipped[]; at: string; overlap: Set<string> }>();
   /** Every git operation of the workspace, one after another (one index per shadow repository). */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -112,7 +113,15 @@ export class CheckpointService {
   beforeTurn(session_id: string, turn_id: string): Promise<void> {
     return this.serial(async () => {
       const s = await this.repos.snapshot();
-      this.pending.set(`${session_id}\n${turn_id}`, { before: s.trees, skipped: s.skipped, at: new Date().toISOString() });
+      const overlap = new Set<string>();
+      // Another session's turn is running in this workspace: each sees the other's writes (decision 339).
+      for (const [key, other] of this.pending) {
+        const other_id = key.slice(0, key.indexOf('\n'));
+        if (other_id === session_id) continue;
+        overlap.add(other_id);
+        other.overlap.add(session_id);
+      }
+      this.pending.set(`${session_id}\n${turn_id}`, { before: s.trees, skipped: s.skipped, at: new Date().toISOString(), overlap });
     });
   }
 
@@ -124,7 +133,10 @@ export class CheckpointService {
       if (!p) return undefined;
       this.pending.delete(key);
       const s = await this.repos.snapshot();
-      const files = await this.repos.changes(p.before, s.trees);
+      const changed = await this.repos.changes(p.before, s.trees);
+      // Honest, not exact (decision 339): while another session's turn ran here, any of these files
+      // may be that session's change; marked, they are conflicts for this checkpoint's rewind.
+      const files = p.overlap.size > 0 ? changed.map((f) => ({ ...f, concurrent: true })) : changed;
       const before = new Set(p.skipped.map((k) => k.path));
       const skipped = s.skipped.filter((k) => !before.has(k.path));
       if (files.length === 0 && skipped.length === 0) return undefined;
@@ -172,6 +184,8 @@ export class CheckpointService {
         unsaved: this.options.unsavedFiles,
       });
       if (plan.todo.length === 0) return { checkpoint_id, restored: plan.unchanged, conflicts: plan.conflicts, failed: [] };
+      // A rewind's writes land in the checkpoints of other sessions' running turns: they are told.
+      for (const [key, other] of this.pending) if (!key.startsWith(`${rec.session_id}\n`)) other.overlap.add(rec.session_id);
       // Undoable: the state before the rewind is a checkpoint of its own.
       const before = await this.repos.snapshot();
       const applied = await applyRestore(this.repos, this.fs(), this.options.workspace, plan);

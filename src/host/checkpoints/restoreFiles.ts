@@ -4,7 +4,8 @@
 // A conflict — a file someone other than the agent changed after the agent did — is left alone
 // unless forced. Someone else's change shows as: the file now differs from the last after-turn
 // state of the chain; or it changed between two of the chain's checkpoints (a person's edit
-// between turns, another session's turn); or it has unsaved changes in the editor.
+// between turns, another session's turn); or the checkpoint marked it `concurrent` (changed while
+// another session's turn ran, decision 339); or it has unsaved changes in the editor.
 // Writes go through the FsBackend, guarded by the version just read, so typing that lands between
 // the check and the write is a conflict too (FS_STALE_VERSION), never overwritten.
 import { createHash } from 'node:crypto';
@@ -74,6 +75,8 @@ export async function planRestore(
   // Changed by someone else between two checkpoints of the chain.
   const between = new Set<string>();
   for (let i = 0; i + 1 < chain.length; i++) for (const c of await repos.changes(chain[i].after, chain[i + 1].before)) between.add(c.path).add(c.from ?? c.path);
+  // Changed while another session's turn ran (decision 339): maybe that session's, so asked first.
+  for (const r of chain) for (const f of r.files) if (f.concurrent) between.add(f.path).add(f.from ?? f.path);
   const unsaved = new Set(sorted.length > 0 && opts.unsaved ? await opts.unsaved(sorted) : []);
   const force = new Set(opts.force ?? []);
   const plan: RestorePlan = { todo: [], unchanged: [], conflicts: [] };
