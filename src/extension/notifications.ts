@@ -35,7 +35,8 @@ export class AttentionNotifier implements vscode.Disposable {
     });
     this.subs.push(
       { dispose: () => hostSub.dispose() },
-      provider.onDidChangeVisibility(() => this.lookedAt()),
+      // Opening the chat is looking at it, whatever the window's focus says (focus may sit in the webview).
+      provider.onDidChangeVisibility((visible) => (visible ? this.lookedAt(true) : undefined)),
       vscode.window.onDidChangeWindowState(() => this.lookedAt()),
       controller.onDidChange(() => this.lookedAt()),
     );
@@ -46,9 +47,10 @@ export class AttentionNotifier implements vscode.Disposable {
     return this.provider.visible && vscode.window.state.focused && this.controller.activeSessionId === session_id;
   }
 
-  private lookedAt(): void {
+  private lookedAt(opened = false): void {
     const active = this.controller.activeSessionId;
-    if (active && this.isSeen(active) && this.tracker.markSeen(active)) this.update();
+    const seen = active && (opened ? this.provider.visible : this.isSeen(active));
+    if (seen && this.tracker.markSeen(active)) this.update();
   }
 
   private update(): void {
