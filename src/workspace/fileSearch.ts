@@ -186,6 +186,7 @@ export class FileSearcher {
         positions: new Int32Array(m),
         lastTested: -1,
         lastMatched: 0,
+        lastStart: 0,
         total: 0,
         heap,
         onPush: (i) => {

@@ -29,6 +29,8 @@ export interface Scan {
   positions: Int32Array;
   lastTested: number;
   lastMatched: number;
+  /** Where (relative) the test of path `lastTested` started. */
+  lastStart: number;
   total: number;
   heap: TopHeap;
   onPush: (i: number) => number;
@@ -55,6 +57,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   const positions = scan.positions;
   let lastTested = scan.lastTested;
   let lastMatched = scan.lastMatched;
+  let lastStart = scan.lastStart;
   for (let k = start; k < end; k++) {
     const i = ids === undefined ? k : ids[k];
     if ((mask[i] & qm) !== qm) continue;
@@ -66,30 +69,22 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
       score = 0;
     } else if (maskExact) {
       // contained: proved by the mask
-    } else if (!needStrings && prevEnds !== undefined) {
-      // Resume where the previous keystroke's leftmost match ended.
-      let j = s0 + prevEnds[k];
-      let kq = from;
-      for (; kq < m; kq++) {
-        const c = qb[kq];
-        while (j < e0 && chars[j] !== c) j++;
-        if (j >= e0) break;
-        j++;
-      }
-      if (kq < m) continue;
-      matchEnd = j - s0;
     } else if (!needStrings) {
-      // From the path start, but the leftmost greedy match over the prefix this path shares with
-      // the last path tested here is that path's: skip the query characters it matched inside the
-      // shared prefix and resume at the prefix's end (no occurrence of the next one lies before).
-      let shared = 0;
-      if (lastTested >= 0 && i - lastTested <= RESUME_GAP) {
-        shared = 0xffff;
+      // From the path start, or where the previous keystroke's leftmost match ended. And the
+      // leftmost greedy match over the prefix this path shares with the last path tested here, when
+      // that test started at the same place, is that path's: skip the query characters it matched
+      // inside the shared prefix and resume at the prefix's end (the next one does not occur before).
+      const startRel = prevEnds === undefined ? 0 : prevEnds[k];
+      let kq = from;
+      let j = s0 + startRel;
+      if (lastTested >= 0 && startRel === lastStart && i - lastTested <= RESUME_GAP) {
+        let shared = 0xffff;
         for (let x = lastTested + 1; x <= i; x++) if (sharedPrefix[x] < shared) shared = sharedPrefix[x];
+        if (shared > startRel) {
+          while (kq < lastMatched && positions[kq] < shared) kq++;
+          j = s0 + shared;
+        }
       }
-      let kq = 0;
-      while (kq < lastMatched && positions[kq] < shared) kq++;
-      let j = s0 + shared;
       for (; kq < m; kq++) {
         const c = qb[kq];
         while (j < e0 && chars[j] !== c) j++;
@@ -98,9 +93,10 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
         j++;
       }
       lastTested = i;
+      lastStart = startRel;
       lastMatched = kq;
       if (kq < m) continue;
-      matchEnd = positions[m - 1] + 1;
+      matchEnd = m > from ? positions[m - 1] + 1 : startRel;
     } else if (wide[i] === 1) {
       const path = scan.snap.pathAt(i);
       score = scoreString(path, lowerSameLength(path), baseStart[i], q);
@@ -147,6 +143,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   }
   scan.lastTested = lastTested;
   scan.lastMatched = lastMatched;
+  scan.lastStart = lastStart;
   scan.survivors = survivors;
   scan.ends = ends;
   scan.nSurvivors = nSurvivors;
