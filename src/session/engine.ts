@@ -33,6 +33,7 @@ import { UsageLedger } from './usage';
 import { BetweenTurns } from './betweenTurns';
 import { maxTurnsError } from './stepLimit';
 import { agentPromptFor, prepareTurnPrompt } from './turnPrompt';
+import { callAdapter, runTurnHook } from './turnRun';
 
 export type { AgentSessionOptions, DeleteReason, DeletedBy, RenamedBy } from './engineOptions';
 
@@ -275,41 +276,19 @@ export class AgentSession implements HubSessionSource {
   }
 
   private async runTurn(turn: ActiveTurn, prompt: AgentPrompt): Promise<void> {
-    let outcome: TurnOutcome | undefined;
-    let failure: unknown;
-    const released = new Promise<void>((resolve) => (turn.release = resolve));
     const info = { session_id: this.session_id, turn_id: turn.id, turn_index: turn.index };
-    Promise.resolve()
-      .then(() => this.runHook('before', () => this.options.turnHooks?.before?.(info)))
-      // Cancelled while the hook ran: the agent never sees the prompt.
-      .then(() => (turn.controller.signal.aborted ? undefined : this.options.adapter.prompt(prompt, turn.controller.signal)))
-      .then(
-        (o) => (outcome = o),
-        (e) => (failure = e ?? new Error('adapter failed')),
-      )
-      .finally(() => turn.release?.());
-    await released;
-    if (turn.graceTimer !== undefined) this.timers.clearTimeout(turn.graceTimer);
+    const { outcome, failure } = await callAdapter(turn, prompt, info, this.options.adapter, this.options.turnHooks, this.timers, this.logger);
     if (this.turn !== turn || this.ending) return; // session end closes the turn itself (§7.5.3)
     if (failure !== undefined && !turn.stream.cancelling) {
       this.emit('agent.error', { error_code: 'ADAPTER_ERROR', message: errorMessage(failure), severity: 'error', recoverable: true });
     }
     const stop_reason = stopReasonOf(turn, failure, outcome);
     if (this.options.turnHooks?.after) {
-      await this.runHook('after', () => this.options.turnHooks?.after?.({ ...info, stop_reason }));
+      await runTurnHook('after', () => this.options.turnHooks?.after?.({ ...info, stop_reason }), this.logger);
       if (this.turn !== turn || this.ending) return;
     }
     this.finishTurn(turn, stop_reason, outcome);
     this.betweenTurns.maybeAutoCompact();
-  }
-
-  /** A turn hook's failure is the host's problem, never the turn's (turnHooks.ts). */
-  private async runHook(which: 'before' | 'after', run: () => Promise<void> | undefined): Promise<void> {
-    try {
-      await run();
-    } catch (e) {
-      this.logger.warn(`turn hook (${which}) failed: ${errorMessage(e)}`);
-    }
   }
 
   /** Close what is open, then turn.end followed immediately by session.usage (§7.5.2). */
