@@ -156,6 +156,22 @@ describe('extension: chat controller (host ⇄ webview)', () => {
     assert.ok(seen.messages.some((m) => m.kind === 'notice' && /only available inside VS Code/.test(m.payload.message)));
   });
 
+  it('§4.4.1 the login card\'s buttons (agent.login, decision 381) go to the editor; without an editor the view is told, nothing throws', async () => {
+    const host = h.makeHost();
+    const actions = { ...fakeActions(), login: async (agent: string, via: 'terminal' | 'api_key') => void actions.calls.push(`login ${agent} ${via}`) };
+    const c = controllerFor(host, h, { actions });
+    c.setView(viewRecorder().post);
+    await c.receive(webviewMessage('agent.login', { agent_id: 'claude-code', via: 'terminal' }));
+    await c.receive(webviewMessage('agent.login', { agent_id: 'claude-code', via: 'api_key' }));
+    await c.receive({ kind: 'agent.login', payload: { agent_id: 'claude-code', via: 'rm -rf /' } });
+    assert.deepEqual(actions.calls, ['login claude-code terminal', 'login claude-code api_key'], 'an unknown "via" is rejected by the message map');
+    const bare = controllerFor(host, h, { actions: fakeActions() });
+    const seen = viewRecorder();
+    bare.setView(seen.post);
+    await bare.receive(webviewMessage('agent.login', { agent_id: 'claude-code', via: 'terminal' }));
+    assert.ok(seen.messages.some((m) => m.kind === 'notice' && /only available inside VS Code/.test(m.payload.message)));
+  });
+
   it('the view lists the host\'s permission rules, whichever agent made them, and can revoke one (settings message, permissionRule.revoke)', async () => {
     const host = h.makeHost();
     const store = hostPermissionBroker({ rulesFile: join(h.dir, 'view-rules.json') }).rules;
