@@ -218,10 +218,13 @@ export function quickScoreBytes(chars: Uint8Array, upper: Uint8Array, s: number,
  * whole query (only then can a name boost apply), whether its first character occurs at a word start
  * anywhere in the path. Lets the scan skip scoring a path that cannot enter the current top list.
  */
-export function scoreUpperBound(m: number, len: number, nameLen: number, nameHasAll: boolean, nameStartsWithQuery: boolean, firstAtWordStart = true): number {
-  // The first character's bonus (doubled) needs it at a word start; elsewhere it earns none, and a
-  // run it starts carries no bonus either, so every later character is still bounded by BONUS_SLASH.
-  let ub = m * MATCH + (m - 1) * BONUS_SLASH + (firstAtWordStart ? BONUS_SLASH * FIRST_CHAR_MULTIPLIER : 0) - len * LENGTH_PENALTY;
+export function scoreUpperBound(m: number, len: number, nameLen: number, nameHasAll: boolean, nameStartsWithQuery: boolean, firstAtWordStart = 0): number {
+  // `firstAtWordStart`: the first query index whose character may sit at a word start in this path
+  // (m: none). A character earns a boundary bonus only at a word start, and one inside a run only
+  // inherits the bonus of an earlier run member, so every character before that index earns at most
+  // BONUS_CONSECUTIVE (the first one nothing, so no doubled bonus), the rest at most BONUS_SLASH.
+  const f = firstAtWordStart < m ? firstAtWordStart : m;
+  let ub = m * MATCH + (m - 1) * BONUS_SLASH + (f === 0 ? BONUS_SLASH * FIRST_CHAR_MULTIPLIER : -(f - 1) * (BONUS_SLASH - BONUS_CONSECUTIVE)) - len * LENGTH_PENALTY;
   ub += BASENAME * (nameHasAll ? Math.min(m, nameLen) : m - 1);
   if (len === m) ub += BOOST_EXACT_PATH;
   else if (nameStartsWithQuery) ub += nameLen === m ? BOOST_EXACT_NAME : BOOST_EXACT_STEM;

@@ -42,6 +42,20 @@ const upperBound = scoreUpperBound;
 const scoreBytes = quickScoreBytes;
 const scoreString = quickScore;
 
+/** Each query character's mask bit. */
+function queryBits(qb: Uint8Array): Int32Array {
+  const bits = new Int32Array(qb.length);
+  for (let k = 0; k < qb.length; k++) bits[k] = charBit(qb[k]);
+  return bits;
+}
+
+/** The first query index whose character may sit at a word start of a path with `startMask` (m: none). */
+function firstAtStart(startMask: number, qbits: Int32Array): number {
+  let f = 0;
+  while (f < qbits.length && (startMask & qbits[f]) === 0) f++;
+  return f;
+}
+
 /** How far back (in snapshot order) the last tested path may lie for its shared prefix to be reused. */
 const RESUME_GAP = 32;
 
@@ -51,7 +65,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings, maskExact } = scan;
   const m = qb.length;
   const q0 = m > 0 ? qb[0] : -1;
-  const q0bit = m > 0 ? charBit(q0) : 0;
+  const qbits = queryBits(qb);
   let { survivors, ends, nSurvivors, deferred, nDeferred, total } = scan;
   // The last path whose test started at its beginning, and where its query characters matched.
   const positions = scan.positions;
@@ -124,7 +138,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
         // those can outscore one that does (the basename boosts). Score them after the scan, when
         // the promising ones have raised the floor, so the bound below rejects most unread. The
         // floor only rises: what the bound rejects now it would reject then (no need to keep it).
-        if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, (startMask[i] & q0bit) !== 0) <= floor) continue;
+        if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, firstAtStart(startMask[i], qbits)) <= floor) continue;
         if (nDeferred === deferred.length) {
           const grown = new Int32Array(deferred.length * 4);
           grown.set(deferred);
@@ -164,14 +178,14 @@ export function scoreDeferred(scan: Scan, start: number, end: number): void {
   const { offsets, chars, upper, baseStart, nameMask, startMask } = scan.snap;
   const { deferred, qb, qm, heap } = scan;
   const m = qb.length;
-  const q0bit = m > 0 ? charBit(qb[0]) : 0;
+  const qbits = queryBits(qb);
   for (let k = start; k < end; k++) {
     const i = deferred[k];
     const s0 = offsets[i];
     const e0 = offsets[i + 1];
     const bs = s0 + baseStart[i];
     const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
-    if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, (startMask[i] & q0bit) !== 0) <= floor) continue;
+    if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, firstAtStart(startMask[i], qbits)) <= floor) continue;
     const score = scoreBytes(chars, upper, s0, e0, bs, qb, m);
     if (score > floor) heap.push(score, scan.onPush(i));
   }
