@@ -8,8 +8,8 @@
 // a connection whose frames keep being refused is closed (policy violation); and refusals are
 // still sent to every connection (§2.4) but not kept in history, so they cannot evict it.
 import { FrameFactory } from '../protocol/build';
-import { requiredFeature, type FeatureSet } from '../protocol/capabilities';
-import type { Frame, FrameOf, FrameType, PayloadOf, VendorFrame } from '../protocol/frameTypes';
+import type { FeatureSet } from '../protocol/capabilities';
+import type { Frame, FrameOf, VendorFrame } from '../protocol/frameTypes';
 import { isControlType } from '../protocol/frameTypes';
 import { INCOMING_MAX_DEPTH, parseFrame } from '../protocol/parse';
 import { rawpExtensionOf } from '../protocol/rawpExtension';
@@ -18,117 +18,11 @@ import type { Connection, ConnectionKind, WireFrame } from './connection';
 import type { HistoryBuffer, SinceResult } from './history';
 import { Inbox } from './inbox';
 import { DEFAULT_FRAME_RATE, DEFAULT_REFUSAL_LIMIT, FrameBudget, RefusalWindow, type FrameRate, type RefusalLimit } from './refusals';
-import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type TimerHandle, type Timers } from './ports';
+import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type Timers } from './ports';
+import type { AttachOptions, AttachResult, HubOptions, HubSessionSource, SessionOrigin, VendorFrameHandler } from './hubContract';
+import { MAX_BACKLOG, MAX_SEEN_CONTROLS, PEER_SESSION_TYPES, mayDeliver, type ConnRecord, type Handling, type HubSession } from './hubRecords';
 
-/** What the hub needs from a session (the engine implements it). */
-export interface HubSessionSource {
-  readonly session_id: string;
-  /** The client's own `session.capabilities` payload (§12.2.1, §17.4). */
-  capabilities(): PayloadOf<'session.capabilities'>;
-  /** The last published catalog and commands, re-announced to every new connection. */
-  catalog(): PayloadOf<'tool.catalog.publish'>;
-  commands(): PayloadOf<'agent.commands.publish'>;
-  /** Current agent state, for the `agent.state.changed` that ends a fresh attach (§13.1). */
-  agentState(): string;
-  /** An accepted frame from a peer (controls, and the bidirectional session.* frames). */
-  handle(frame: Frame, from: { connection_id: string; kind: ConnectionKind }): void;
-  /** The session's own clock, so the frames the hub stamps for it keep its strict order (§2.3). */
-  readonly clock?: Clock;
-  /** Every control.prompt.request passes this first, from any connection (admission.ts). */
-  readonly admission?: PromptAdmission;
-}
-
-export type SessionOrigin = 'local' | 'remote';
-
-/** Where a vendor frame (§3.1.1) a peer sent goes: the host's handler of that type. */
-export type VendorFrameHandler = (frame: VendorFrame, from: { connection_id: string; kind: ConnectionKind }) => void;
-
-export interface AttachOptions {
-  /** Reattach (§13.7): the last message_id the peer saw; it gets `session.history`. */
-  last_message_id?: string;
-  /**
-   * A fresh attach (no last_message_id) gets, after the §13.1 opening, a `session.history` with
-   * every frame the ring still holds (issue 11: every master shows the whole transcript). `false`
-   * for a connection that keeps its own copy (the host's recorder).
-   */
-  history?: boolean;
-}
-
-export type AttachResult = { ok: true } | { ok: false; code: 'SESSION_NOT_FOUND' | 'SESSION_NOT_SHARED' | 'DUPLICATE_CONNECTION'; message: string };
-
-export interface HubOptions {
-  clock?: Clock;
-  timers?: Timers;
-  logger?: Logger;
-  /** How long to wait for a peer's `session.capabilities` before going on without it. */
-  handshakeTimeoutMs?: number;
-  /** Largest incoming frame accepted (also announced as `max_frame_size`). */
-  maxFrameSize?: number;
-  /** Refusals one connection may cause before it is closed as a policy violation. */
-  refusalLimit?: RefusalLimit;
-  /** Frames a remote connection may send (burst, then per second); beyond, each is refused. */
-  frameRate?: FrameRate;
-}
-
-/** Bidirectional frames a peer may send besides control.* (§B: "양방향"). */
-const PEER_SESSION_TYPES = new Set<FrameType>(['session.renamed', 'session.deleted', 'session.usage', 'session.error', 'agent.file.transfer']);
-const MAX_SEEN_CONTROLS = 10_000;
-
-interface HubSession {
-  source: HubSessionSource;
-  origin: SessionOrigin;
-  shared: boolean;
-  history: HistoryBuffer<WireFrame>;
-  factory: FrameFactory;
-  /** control message_id -> the connection it came from (idempotency and echo suppression). */
-  seenControls: Map<string, string>;
-  /** While a peer's control is being handled: what it caused, kept in history only afterwards. */
-  handling?: Handling;
-}
-
-/** Frames published while one control is handled, in order; `keep: false` for its refusal. */
-interface Handling {
-  control: WireFrame;
-  refused: boolean;
-  published: { frame: WireFrame; keep: boolean }[];
-  /** Sent once history has them: a journaled history never misses a frame a peer saw (decision 121). */
-  deliveries: { frame: WireFrame; except: string | undefined }[];
-}
-
-interface ConnRecord {
-  conn: Connection;
-  session_id: string;
-  features: FeatureSet | undefined;
-  phase: 'handshake' | 'live';
-  /** Frames published while the opening sequence runs; sent after it. */
-  queue: WireFrame[];
-  last_message_id?: string;
-  /** Fresh attach: send the ring's transcript after the opening frames. */
-  freshHistory: boolean;
-  /** Extensions of the peer's own session.capabilities (e.g. the follow-up queue, decision 101). */
-  extensions?: Record<string, unknown>;
-  /** History position when the connection attached: what it has seen once its queue is sent. */
-  attachedAt: number;
-  timer?: TimerHandle;
-  refusals: RefusalWindow;
-  budget: FrameBudget;
-  /** Its frames in arrival order; a prompt being admitted holds the ones after it (inbox.ts). */
-  inbox: Inbox<{ raw: unknown; admitted: boolean }>;
-}
-
-/** Frames one connection may send while its prompt is being admitted before they are refused. */
-const MAX_BACKLOG = 1000;
-
-/**
- * §12.2.1 filters what the client sends by the features the receiving peer announced; relayed
- * control.* frames are another master's words, not the client's events, and §2.4-3 relays them
- * to every other connection (a master without `plan_mode` still sees master A's mode switch).
- */
-function mayDeliver(type: string, features: FeatureSet | undefined): boolean {
-  // Per frame and connection, so no allocation (maySend's decision object) on this path.
-  const feature = requiredFeature(type);
-  return feature === undefined || features?.[feature] === true || isControlType(type);
-}
+export type { AttachOptions, AttachResult, HubOptions, HubSessionSource, SessionOrigin, VendorFrameHandler } from './hubContract';
 
 export class Hub {
   private readonly sessions = new Map<string, HubSession>();
