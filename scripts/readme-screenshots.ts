@@ -3,7 +3,7 @@
 // the side bar with a file picked by @, its Read result and an edit waiting for permission, in
 // Light 2026 and Dark 2026; then the edit allowed, its diff in the chat. Writes
 // media/readme/chat-{light,dark}.png and chat-diff-dark.png (commit them when they change).
-// Uses Chromium and code-server: run it alone (flock /work/wt/heavy.lock … on a shared machine).
+// Uses Chromium and code-server: run it alone (not beside other Chromium or code-server runs on a shared machine).
 import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
