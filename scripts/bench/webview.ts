@@ -5,10 +5,13 @@
 //           batches at animation-frame cadence; per batch, the time to apply it, render and lay out.
 //   then:   JS heap after a forced GC, and the number of DOM elements.
 // Ends with one JSON line: {"bench":"webview","frames":10000,"load_ms":…,"append_p95_ms":…,"heap_mb":…,"dom_nodes":…}
+// Then the heavy session through the real host → controller → postMessage path (webviewHeavy.ts)
+// and its own line: {"bench":"webview","frames":100000,…,"heap_mb","append_p95_ms","host_heap_mb","first_paint_ms","scroll_p95_ms"}
 import type { Frame } from '../../src/protocol/frameTypes';
 import { settle, startHarness } from '../../test/browser/harness';
 import { longSession, sentence } from '../../test/browser/streams';
 import { streamBuilder } from '../../test/fixtures/frames/streamBuilder';
+import { heavyBench } from './webviewHeavy';
 
 const SESSION = '44444444-4444-4444-8444-444444444444';
 const FRAMES = 10_000;
@@ -100,6 +103,7 @@ async function main(): Promise<void> {
   } finally {
     await h.close();
   }
+  if (process.env.RAWP_BENCH_LIGHT_ONLY !== '1') process.stdout.write(`${JSON.stringify(await heavyBench())}\n`);
 }
 
 main().catch((e) => {

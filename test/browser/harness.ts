@@ -41,7 +41,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { minify?: boolean } = {}): Promise<Harness> {
+export async function startHarness(options: { minify?: boolean; /** More Chromium switches (the benchmark's unthrottled frames). */ args?: string[] } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'rawp-webview-'));
   const dist = join(dir, 'dist');
   await buildWebview(dist, options.minify);
@@ -67,7 +67,7 @@ export async function startHarness(options: { minify?: boolean } = {}): Promise<
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const port = (server.address() as { port: number }).port;
   // launch() gives every run a fresh temporary profile (it refuses an explicit --user-data-dir).
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, ...(options.args ?? [])] });
   const contexts: BrowserContext[] = [];
   const url = `http://127.0.0.1:${port}/fixture.html`;
   return {
