@@ -21,6 +21,8 @@
 // to layout), and scrolling top to bottom in steps with p95 frame time: Chromium runs with its frame
 // rate unthrottled (no vsync), so the delta between animation frames is what a frame costs.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildFrame } from '../../src/protocol/build';
 import { webviewMessage, type HostMessage } from '../../src/protocol/webviewMessages';
@@ -138,6 +140,20 @@ async function scrollDown(page: Page): Promise<{ deltas: number[]; steps: number
   });
 }
 
+/** RAWP_HEAVY_PROFILE=dir: a CPU profile of the view around `run` (to find what a missed target costs). */
+async function profiled<T>(page: Page, name: string, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.RAWP_HEAVY_PROFILE;
+  if (!dir) return run();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.start');
+  const out = await run();
+  const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
+  writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+  await cdp.detach();
+  return out;
+}
+
 async function viewHeapMb(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
@@ -225,7 +241,7 @@ export async function heavyBench(): Promise<Record<string, unknown>> {
     controller.switchTo(session_id);
     const attachMsgs = posted;
     posted = [];
-    const attach = await deliverAll(page, attachMsgs);
+    const attach = await profiled(page, 'attach', () => deliverAll(page, attachMsgs));
     await settle(page);
     // Phase 3: the last turns live; the controller's bursts are what the view gets.
     const liveStart = published;
@@ -236,7 +252,7 @@ export async function heavyBench(): Promise<Record<string, unknown>> {
     const durations = await deliverLive(page, liveMsgs);
     const liveFrames = published - liveStart;
     const host_heap = hostHeap() - base;
-    const scroll = await scrollDown(page);
+    const scroll = await profiled(page, 'scroll', () => scrollDown(page));
     const heap_live = await viewHeapMb(page);
     const rowsLive = await page.evaluate(() => (window as unknown as { rawpStore: { transcript: { stats: { applied: number } } } }).rawpStore.transcript.stats.applied);
     const ring = host.log(session_id);
@@ -252,7 +268,7 @@ export async function heavyBench(): Promise<Record<string, unknown>> {
     await controller2.receive(webviewMessage('ready', { version: 1 }));
     const page2 = await web.open({ width: 480, height: 900 });
     await wire(page2);
-    const restored = await deliverAll(page2, restoredMsgs);
+    const restored = await profiled(page2, 'restored', () => deliverAll(page2, restoredMsgs));
     const heap_restored = await viewHeapMb(page2);
     const banner = await page2.evaluate(() => document.body.innerText.includes('may be incomplete'));
     const restoredInfo = replayInfo(restoredMsgs);
