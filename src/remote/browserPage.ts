@@ -7,6 +7,7 @@
 // sets `data-token`, `data-session-id` and `data-server` on #root (what the bundle's browser
 // transport reads) and `globalThis.__RAWP_REMOTE__ = { protocol, session_id, sessions, token,
 // subprotocols, streamUrl(session_id, last_message_id?) }`.
+import { LOGIN_WORDS } from './loginWords';
 import { randomBytes } from 'node:crypto';
 import { BEARER_SUBPROTOCOL_PREFIX, DPS_SUBPROTOCOL, REATTACH_PARAM } from './controlPlane';
 
@@ -47,6 +48,7 @@ export function browserPage(nonce: string, options: { hasCss: boolean }): string
     bearerPrefix: BEARER_SUBPROTOCOL_PREFIX,
     reattachParam: REATTACH_PARAM,
     storageKey: TOKEN_STORAGE_KEY,
+    words: LOGIN_WORDS,
   });
   return `<!doctype html>
 <html lang="en">
@@ -67,11 +69,11 @@ ${options.hasCss ? `<link rel="stylesheet" href="/webview.css" nonce="${nonce}">
 </head>
 <body>
 <form id="rawp-login" hidden>
-  <h1>Attach to a RAWP session</h1>
-  <p>Paste the host's access token. It is kept in this tab only (sessionStorage) and never put in a URL.</p>
-  <label>Token <input id="rawp-token" type="password" autocomplete="off" spellcheck="false" required></label>
+  <h1 id="rawp-login-title">Attach to a RAWP session</h1>
+  <p id="rawp-login-intro">Paste the host's access token. It is kept in this tab only (sessionStorage) and never put in a URL.</p>
+  <label><span id="rawp-login-token">Token</span> <input id="rawp-token" type="password" autocomplete="off" spellcheck="false" required></label>
   <p class="error" id="rawp-error" role="alert"></p>
-  <button type="submit">Attach</button>
+  <button type="submit" id="rawp-login-attach">Attach</button>
 </form>
 <div id="root"></div>
 <script nonce="${nonce}">
@@ -82,6 +84,16 @@ ${options.hasCss ? `<link rel="stylesheet" href="/webview.css" nonce="${nonce}">
   var form = document.getElementById("rawp-login");
   var errorBox = document.getElementById("rawp-error");
   var wanted;
+  // The form's words follow the browser's languages: the first of English and Korean it lists.
+  var langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+  var lang = "en";
+  for (var i = 0; i < langs.length; i++) {
+    var primary = String(langs[i]).toLowerCase().split(/[-_]/)[0];
+    if (primary === "ko" || primary === "en") { lang = primary; break; }
+  }
+  var W = C.words[lang];
+  document.documentElement.lang = lang;
+  ["title", "intro", "token", "attach"].forEach(function (k) { document.getElementById("rawp-login-" + k).textContent = W[k]; });
   // 1. A token in the fragment: keep it in this tab, wipe it from the address bar and history.
   var frag = new URLSearchParams(location.hash.slice(1));
   if (frag.get("token")) sessionStorage.setItem(C.storageKey, frag.get("token"));
@@ -106,14 +118,14 @@ ${options.hasCss ? `<link rel="stylesheet" href="/webview.css" nonce="${nonce}">
     fetch("/v1/sessions", { headers: { authorization: "Bearer " + token }, cache: "no-store" }).then(function (res) {
       if (res.status === 401 || res.status === 429) {
         sessionStorage.removeItem(C.storageKey);
-        throw new Error(res.status === 401 ? "That token was not accepted." : "Too many failed attempts; wait a minute.");
+        throw new Error(res.status === 401 ? W.notAccepted : W.tooMany);
       }
-      if (!res.ok) throw new Error("The host answered " + res.status + ".");
+      if (!res.ok) throw new Error(W.answered.replace("{0}", String(res.status)));
       return res.json();
     }).then(function (body) {
       var sessions = body.sessions || [];
       var chosen = sessions.filter(function (s) { return s.session_id === wanted; })[0] || sessions[0];
-      if (!chosen) throw new Error("The host shares no session right now.");
+      if (!chosen) throw new Error(W.noSession);
       globalThis.__RAWP_REMOTE__ = {
         protocol: C.protocol,
         session_id: chosen.session_id,

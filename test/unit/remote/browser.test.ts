@@ -83,6 +83,20 @@ describe('remote/browser master page', function () {
     assert.equal(await page.evaluate(() => sessionStorage.getItem('rawp.token')), r.token);
   });
 
+  it('issue 15: the token form follows the browser’s language (Korean browser: Korean form and messages)', async function () {
+    if (!existsSync(CHROMIUM)) this.skip();
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    const page = await (await browser.newContext({ locale: 'ko-KR' })).newPage();
+    await page.goto(`${r.server.url}/`);
+    await page.waitForSelector('#rawp-login:not([hidden])');
+    assert.equal(await page.locator('#rawp-login-title').innerText(), 'RAWP 세션에 연결');
+    assert.equal(await page.locator('button[type=submit]').innerText(), '연결');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'ko');
+    await page.fill('#rawp-token', 'wrong-token-wrong-token-wrong');
+    await page.click('button[type=submit]');
+    await page.waitForFunction(() => document.getElementById('rawp-error')?.textContent === '토큰이 받아들여지지 않았습니다.');
+  });
+
   it('§2.4 the real chat bundle, served by GET /, attaches as a master, shows the session and its prompt goes to the agent', async function () {
     if (!existsSync(CHROMIUM)) this.skip();
     // Build the webview bundle as esbuild.config.mjs does, into a temp folder served as the assets.
