@@ -247,6 +247,12 @@ export class ChatController {
     const info = this.o.host.list().find((s) => s.session_id === session_id);
     const { restored, live } = parts;
     this.send(hostMessage('session.attached', { session_id, ...(info ? { name: info.name, agent: info.agent } : {}), live: restored.length === 0 }));
+    // §7.1.1: a long session outgrows the history's byte budget; the view is told how much of the
+    // start is gone (its truncation banner) rather than shown a transcript that silently begins mid-way.
+    if (parts.buffer_status.truncated) {
+      const first = restored[0] ?? live[0];
+      this.send(hostMessage('frames', { session_id, frames: [buildFrame('session.history', { frames: [], buffer_status: parts.buffer_status, last_sync_timestamp: new Date().toISOString(), last_message_id: first?.message_id ?? '' }, { session_id })] }));
+    }
     this.replay(session_id, restored);
     if (restored.length > 0) this.send(hostMessage('session.disconnected', { session_id, reason: 'app_restart' }));
     this.replay(session_id, live);

@@ -10,7 +10,7 @@ import { EVERY_FEATURE, type FeatureSet } from '../protocol/capabilities';
 import type { SessionSummary } from '../protocol/webviewMessages';
 import type { Connection, WireFrame } from '../session/connection';
 import type { AgentSessionOptions } from '../session/engine';
-import type { HistoryBuffer, HistoryOptions } from '../session/history';
+import type { BufferStatus, HistoryBuffer, HistoryOptions } from '../session/history';
 import { Hub, type SessionOrigin } from '../session/hub';
 import type { Clock, Logger } from '../session/ports';
 import { SessionRegistry } from '../session/registry';
@@ -418,9 +418,10 @@ export class SessionHost {
   }
 
   /** The kept frames, split where a previous process stopped (the view marks that point, §7.8.2). */
-  replay(session_id: string): { restored: WireFrame[]; live: WireFrame[] } | undefined {
+  replay(session_id: string): { restored: WireFrame[]; live: WireFrame[]; buffer_status: BufferStatus } | undefined {
     const entry = this.entries.get(session_id);
-    return entry ? splitRestored(entry.history, entry.restoredThrough) : undefined;
+    // §7.1.1: what the byte budgets (ring, journal) no longer hold is counted, so the view can say so.
+    return entry ? { ...splitRestored(entry.history, entry.restoredThrough), buffer_status: entry.history.upTo().buffer_status } : undefined;
   }
 
   has(session_id: string): boolean {

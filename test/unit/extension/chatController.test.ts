@@ -218,4 +218,28 @@ describe('extension: chat controller (host ⇄ webview)', () => {
     assert.ok(view.messages.some((m) => m.kind === 'notice' && m.payload.message === 'Restricted Mode: no agent runs'));
     assert.deepEqual(host.list(), []);
   });
+
+  it('§7.1.1 a session longer than its history budget: the view is told how much of the start is gone (session.history, truncated, lost_frame_count) before the kept frames', async () => {
+    const big = 'x'.repeat(3000);
+    const host = h.makeHost({ defaultAgent: 'scripted', history: { policy: 'RING', maxBytes: 16 * 1024 }, scripted: { turns: Array.from({ length: 4 }, () => ({ steps: [{ kind: 'text' as const, chunks: [big, big, big, big] }] })) } });
+    const c = controllerFor(host, h);
+    const view = viewRecorder();
+    c.setView(view.post);
+    await c.receive(webviewMessage('ready', { version: 1 }));
+    const session_id = c.activeSessionId!;
+    for (let i = 0; i < 4; i++) {
+      const before = view.frames().filter((f) => f.type === 'session.turn.end').length;
+      await c.receive(webviewMessage('frame', { frame: buildFrame('control.prompt.request', { prompt_text: `turn ${i}` }, { session_id }) }));
+      await until(() => view.frames().filter((f) => f.type === 'session.turn.end').length > before, 'turn ends');
+    }
+    const fresh = viewRecorder();
+    c.setView(fresh.post);
+    c.switchTo(session_id);
+    const frames = fresh.frames();
+    assert.equal(frames[0].type, 'session.history');
+    const status = (frames[0].payload as { buffer_status: { truncated: boolean; lost_frame_count: number } }).buffer_status;
+    assert.equal(status.truncated, true);
+    assert.ok(status.lost_frame_count > 0, `lost ${status.lost_frame_count}`);
+    assert.ok(frames.length - 1 < view.frames().length, 'only the kept tail is replayed');
+  });
 });

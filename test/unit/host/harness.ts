@@ -10,6 +10,7 @@ import { ChatController, type HostActions } from '../../../src/extension/chatCon
 import { SessionHost } from '../../../src/host/sessionHost';
 import type { AgentSummary, HostMessage } from '../../../src/protocol/webviewMessages';
 import type { Logger } from '../../../src/session/ports';
+import type { HistoryOptions } from '../../../src/session/history';
 import { createSharedToolState } from '../../../src/tools/toolkit';
 import { NodeFsBackend } from '../../../src/workspace/nodeFsBackend';
 import type { SessionRulesPort } from '../../../src/host/sessionRules';
@@ -24,7 +25,7 @@ export interface Harness {
   scripted: ScriptedAdapter[];
   /** The resume id each scripted agent was created with (§18.3). */
   resumes: (string | undefined)[];
-  makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string; sessionRules?: SessionRulesPort; /** More agents (e.g. the real Claude Code against the mock model). */ agents?: AgentChoice[]; permissions?: PermissionBroker; migrateFrom?: string }): SessionHost;
+  makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string; sessionRules?: SessionRulesPort; /** More agents (e.g. the real Claude Code against the mock model). */ agents?: AgentChoice[]; permissions?: PermissionBroker; migrateFrom?: string; /** The session history's budget (a small one makes the ring evict). */ history?: HistoryOptions }): SessionHost;
   /** Disposes every host (their last store writes land), then removes the temp folder. */
   cleanup(): Promise<void>;
 }
@@ -79,6 +80,7 @@ export function harness(): Harness {
         workspacePath: workspace,
         state: { dir: storeDir, ...(opts.migrateFrom ? { migrateFrom: opts.migrateFrom } : {}) },
         ...(opts.sessionRules ? { sessionRules: opts.sessionRules } : {}),
+        ...(opts.history ? { history: () => opts.history as HistoryOptions } : {}),
         ...(opts.permissions ? { permissions: opts.permissions } : {}),
         blocked: () => opts.blocked,
         commands: { home, workspaceFolders: [workspace], watch: false },
