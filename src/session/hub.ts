@@ -15,8 +15,9 @@ import { INCOMING_MAX_DEPTH, parseFrame } from '../protocol/parse';
 import { rawpExtensionOf } from '../protocol/rawpExtension';
 import { admitPrompt, type PromptAdmission } from './admission';
 import type { Connection, ConnectionKind, WireFrame } from './connection';
-import type { HistoryBuffer, SinceResult } from './history';
+import type { HistoryBuffer } from './history';
 import { Inbox } from './inbox';
+import { openingFrames } from './hubOpening';
 import { DEFAULT_FRAME_RATE, DEFAULT_REFUSAL_LIMIT, FrameBudget, RefusalWindow, type FrameRate, type RefusalLimit } from './refusals';
 import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type Timers } from './ports';
 import type { AttachOptions, AttachResult, HubOptions, HubSessionSource, SessionOrigin, VendorFrameHandler } from './hubContract';
@@ -372,37 +373,12 @@ export class Hub {
     rec.timer = undefined;
     const s = this.sessions.get(rec.session_id);
     if (!s) return;
-    let queue = rec.queue;
-    if (rec.last_message_id !== undefined) {
-      // §13.7: history of what the peer missed; it already contains everything queued meanwhile.
-      queue = [];
-      this.sendHandshake(rec, s, this.historyFrame(s, rec, s.history.since(rec.last_message_id)));
-    }
-    // A fresh attach gets the frames queued meanwhile only after these, so their ids must point at
-    // the attach position: a peer cut off right after them resumes with the queued frames too.
-    const at = rec.last_message_id === undefined ? rec.attachedAt : undefined;
-    this.sendHandshake(rec, s, s.factory.make('tool.catalog.publish', s.source.catalog()), at);
-    this.sendHandshake(rec, s, s.factory.make('agent.commands.publish', s.source.commands()), at);
-    if (rec.last_message_id === undefined) {
-      const state = s.source.agentState();
-      this.sendHandshake(rec, s, s.factory.make('agent.state.changed', { previous_state: state, current_state: state, reason: 'attached' }), at);
-      // After the §13.1 opening: the transcript so far (what was published before this attach;
-      // frames queued during the handshake follow live), unless nothing was ever published.
-      if (rec.freshHistory && rec.attachedAt >= 0) this.sendHandshake(rec, s, this.historyFrame(s, rec, s.history.upTo(rec.attachedAt)), at);
-    }
+    // §13.7: a reattach's history already contains everything queued meanwhile.
+    const queue = rec.last_message_id !== undefined ? [] : rec.queue;
+    for (const { frame, at } of openingFrames(rec, s, this.clock.now())) this.sendHandshake(rec, s, frame, at);
     rec.phase = 'live';
     rec.queue = [];
     for (const f of queue) this.deliver(rec, f);
-  }
-
-  /** `session.history` for one connection: the frames its features allow (§12.2.1). */
-  private historyFrame(s: HubSession, rec: ConnRecord, h: SinceResult<WireFrame>): WireFrame {
-    return s.factory.make('session.history', {
-      frames: h.frames.filter((f) => mayDeliver(f.type, rec.features)),
-      buffer_status: h.buffer_status,
-      last_sync_timestamp: this.clock.now().toISOString(),
-      last_message_id: h.last_message_id,
-    });
   }
 
   /** A frame for one connection only: not broadcast, not kept, but its id is known to history. */
