@@ -1,0 +1,167 @@
+// Issue 17 items 2–3 in real Chromium on the fixture page: a turn's footer says "3 files changed"
+// (x-rawp.checkpoint.created), opens the review (checkpoint.review to the host), reverts one file,
+// asks before rewinding (naming what goes back and what is deleted), sends x-rawp.checkpoint.restore,
+// shows the x-rawp.checkpoint.restored answer with per-file overwrite/keep choices (a second restore
+// with force), offers Undo rewind, renders x-rawp.checkpoint.diff.result with the diff renderer;
+// all by keyboard, and axe finds no serious or critical violation (decisions 400–402).
+import { strict as assert } from 'node:assert';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { buildCheckpointFrame, CHECKPOINT_CREATED_TYPE, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_RESTORED_TYPE, CHECKPOINT_RESTORE_TYPE } from '../../../src/protocol/checkpointFrames';
+import { feed, pageErrors, sentFrames, sentMessages, settle, startHarness, type Harness } from '../../browser/harness';
+import { SESSION, TURN, clientCaps } from '../../browser/streams';
+import { streamBuilder } from '../../fixtures/frames/streamBuilder';
+import { AXE_TAGS, blocking, describeViolations } from '../../support/axe';
+
+const T = { turn_id: TURN };
+const CP = 'cp-1111';
+
+async function showTurn(page: Page): Promise<void> {
+  const b = streamBuilder(SESSION, Date.now());
+  await feed(
+    page,
+    SESSION,
+    [
+      clientCaps(b),
+      b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+      b.make('agent.text.delta', { content_index: 0, text: 'Edited two files and made one.' }, T),
+      b.make('agent.text.done', { content_index: 0, full_text: 'Edited two files and made one.' }, T),
+      buildCheckpointFrame(CHECKPOINT_CREATED_TYPE, { checkpoint_id: CP, turn_id: TURN, files: [{ path: 'a.txt', change: 'modified' }, { path: 'src/b.ts', change: 'modified' }, { path: 'new.txt', change: 'created' }] }, SESSION),
+      b.make('session.turn.end', { turn_id: TURN, stop_reason: 'end_turn', tool_invocation_count: 3 }, T),
+    ],
+    true,
+  );
+}
+
+async function restored(page: Page, payload: Parameters<typeof buildCheckpointFrame<typeof CHECKPOINT_RESTORED_TYPE>>[1]): Promise<void> {
+  await feed(page, SESSION, [buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, payload, SESSION)]);
+}
+
+describe('webview in Chromium: a turn’s checkpoint — review and rewind (issue 17, decisions 400–402)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => h?.close());
+
+  it('§3.1.1 the footer says "3 files changed"; opening it asks the host for the review and lists the files; Revert file restores that path only', async () => {
+    const page = await h.open();
+    await showTurn(page);
+    const summary = page.locator('.checkpoint-summary');
+    assert.equal((await summary.innerText()).trim(), '3 files changed');
+    assert.equal(await summary.getAttribute('aria-expanded'), 'false');
+    await summary.focus();
+    await page.keyboard.press('Enter');
+    await settle(page);
+    assert.equal(await summary.getAttribute('aria-expanded'), 'true');
+    const reviews = (await sentMessages(page)).filter((m) => m.kind === 'checkpoint.review').map((m) => m.payload);
+    assert.deepEqual(reviews, [{ session_id: SESSION, checkpoint_id: CP }]);
+    assert.deepEqual(await page.locator('.checkpoint-files li').allInnerTexts(), ['modified a.txt Revert file', 'modified src/b.ts Revert file', 'created new.txt Revert file']);
+    // One file's own diff, then revert that file alone.
+    await page.locator('.checkpoint-files button', { hasText: 'src/b.ts' }).click();
+    await page.locator('.checkpoint-revert-file[aria-label="Revert file new.txt"]').click();
+    await settle(page);
+    assert.deepEqual((await sentMessages(page)).filter((m) => m.kind === 'checkpoint.review').at(-1)?.payload, { session_id: SESSION, checkpoint_id: CP, path: 'src/b.ts' });
+    const sent = await sentFrames(page, CHECKPOINT_RESTORE_TYPE);
+    assert.deepEqual(sent.map((f) => f.payload), [{ checkpoint_id: CP, paths: ['new.txt'] }]);
+    assert.equal(sent[0].type, CHECKPOINT_RESTORE_TYPE);
+    assert.deepEqual(pageErrors(page), []);
+  });
+
+  it('Rewind asks first, naming what goes back and what is deleted; Cancel sends nothing, Rewind sends the restore', async () => {
+    const page = await h.open();
+    await showTurn(page);
+    await page.locator('.checkpoint-rewind').click();
+    const confirm = page.locator('.checkpoint-confirm[role="alertdialog"]');
+    const text = await confirm.innerText();
+    assert.match(text, /Rewind to before this turn\?/);
+    assert.match(text, /Back to how they were: a\.txt, src\/b\.ts/);
+    assert.match(text, /Deleted \(this turn created them\): new\.txt/);
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('checkpoint-confirm-yes')), true, 'focus is on Rewind');
+    await confirm.locator('button', { hasText: 'Cancel' }).click();
+    await settle(page);
+    assert.equal(await confirm.count(), 0);
+    assert.deepEqual(await sentFrames(page, CHECKPOINT_RESTORE_TYPE), []);
+    await page.locator('.checkpoint-rewind').click();
+    await settle(page); // focus moves to the question once it is drawn
+    await page.keyboard.press('Enter');
+    await settle(page);
+    assert.deepEqual((await sentFrames(page, CHECKPOINT_RESTORE_TYPE)).map((f) => f.payload), [{ checkpoint_id: CP }]);
+  });
+
+  it('conflicts wait for a choice per file: Apply sends one restore forcing only the overwritten files; Undo rewind restores the undo checkpoint', async () => {
+    const page = await h.open();
+    await showTurn(page);
+    await restored(page, { checkpoint_id: CP, restored: ['new.txt'], conflicts: ['a.txt', 'src/b.ts'], undo_checkpoint_id: 'cp-undo' });
+    const result = page.locator('.checkpoint-result');
+    assert.match(await result.innerText(), /Rewound 1 file\(s\)\. new\.txt/);
+    assert.equal(await page.locator('.checkpoint-conflict').count(), 2);
+    const apply = page.locator('.checkpoint-apply');
+    assert.equal(await apply.isDisabled(), true, 'every conflict needs a choice first');
+    await page.locator('button[aria-label="Overwrite my changes in a.txt"]').click();
+    assert.equal(await apply.isDisabled(), true);
+    const keep = page.locator('button[aria-label="Keep mine: src/b.ts"]');
+    await keep.focus();
+    await page.keyboard.press('Space');
+    await settle(page);
+    assert.equal(await keep.getAttribute('aria-pressed'), 'true');
+    assert.equal(await page.locator('button[aria-label="Overwrite my changes in a.txt"]').getAttribute('aria-pressed'), 'true');
+    await apply.click();
+    await settle(page);
+    assert.deepEqual((await sentFrames(page, CHECKPOINT_RESTORE_TYPE)).map((f) => f.payload), [{ checkpoint_id: CP, force: ['a.txt'], paths: ['a.txt'] }]);
+    assert.equal(await page.locator('.checkpoint-conflict').count(), 0, 'the choices were applied');
+    await restored(page, { checkpoint_id: CP, restored: ['a.txt'], conflicts: [], undo_checkpoint_id: 'cp-undo-2' });
+    await page.locator('.checkpoint-undo').click();
+    await settle(page);
+    assert.deepEqual((await sentFrames(page, CHECKPOINT_RESTORE_TYPE)).at(-1)?.payload, { checkpoint_id: 'cp-undo-2' });
+    await restored(page, { checkpoint_id: 'cp-undo-2', restored: ['a.txt'], conflicts: [] });
+    assert.match(await result.innerText(), /Rewind undone: 1 file\(s\) back\./);
+    assert.equal(await page.locator('.checkpoint-undo').count(), 0);
+  });
+
+  it('keeping every conflicting file sends nothing; an error answer is a sentence with its code in the tooltip', async () => {
+    const page = await h.open();
+    await showTurn(page);
+    await restored(page, { checkpoint_id: CP, restored: [], conflicts: ['a.txt'] });
+    await page.locator('button[aria-label="Keep mine: a.txt"]').click();
+    await page.locator('.checkpoint-apply').click();
+    await settle(page);
+    assert.deepEqual(await sentFrames(page, CHECKPOINT_RESTORE_TYPE), []);
+    await restored(page, { checkpoint_id: CP, restored: [], conflicts: [], error: { code: 'TURN_IN_PROGRESS', message: 'a turn is running; rewind once it has ended' } });
+    const err = page.locator('.checkpoint-result.error');
+    assert.equal((await err.innerText()).trim(), 'Could not rewind: a turn is running; rewind once it has ended');
+    assert.match((await err.getAttribute('title')) ?? '', /TURN_IN_PROGRESS/);
+  });
+
+  it('the browser master’s diffs (x-rawp.checkpoint.diff.result) render with the diff renderer; axe: 0 serious or critical with everything open', async () => {
+    const page = await h.open({ width: 520, height: 2000 });
+    await showTurn(page);
+    await feed(page, SESSION, [
+      buildCheckpointFrame(CHECKPOINT_DIFF_RESULT_TYPE, {
+        checkpoint_id: CP,
+        files: [
+          { path: 'a.txt', change: 'modified', unified_diff: '--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n-first\n+second\n keep\n' },
+          { path: 'src/b.ts', change: 'modified', omitted: 'large' },
+          { path: 'new.txt', change: 'created', unified_diff: '--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+new\n' },
+        ],
+      }, SESSION),
+    ]);
+    await page.locator('.checkpoint-summary').click();
+    await settle(page);
+    assert.equal(await page.locator('.checkpoint-diffs .diff').count(), 2);
+    assert.match(await page.locator('.checkpoint-diffs').innerText(), /src\/b\.ts: too large to show/);
+    assert.ok((await page.locator('.checkpoint-diffs .diff-line').count()) >= 4);
+    await restored(page, { checkpoint_id: CP, restored: ['new.txt'], conflicts: ['a.txt'], undo_checkpoint_id: 'cp-u' });
+    await page.locator('.checkpoint-rewind').click();
+    await settle(page);
+    const axe = await new AxeBuilder({ page }).include('.checkpoint').withTags(AXE_TAGS).analyze();
+    assert.ok(axe.passes.length > 5, `axe ran its rules (${axe.passes.length} passed)`);
+    assert.deepEqual(describeViolations(blocking(axe.violations)), []);
+    // Visible focus: the focused control draws an outline.
+    await page.locator('.checkpoint-undo').focus();
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    assert.notEqual(outline, 'none');
+    assert.deepEqual(pageErrors(page), []);
+  });
+});
