@@ -159,7 +159,11 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     assert.ok(axe.passes.length > 5, `axe ran its rules (${axe.passes.length} passed)`);
     assert.deepEqual(describeViolations(blocking(axe.violations)), []);
     // Visible focus: the focused control draws an outline.
+    // Reached by the keyboard (focus-visible): from the control before it, Tab.
     await page.locator('.checkpoint-undo').focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('checkpoint-undo')), true);
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
     assert.notEqual(outline, 'none');
     assert.deepEqual(pageErrors(page), []);
