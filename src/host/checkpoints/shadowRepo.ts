@@ -116,7 +116,7 @@ export class ShadowRepo {
       }
     });
     if (add.length > 0) await this.withPathFile(add, (file) => this.git.raw(['add', '-A', '-v', '--ignore-errors', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
-    if (untrack.length > 0) await this.withPathFile(untrack, (file) => this.git.raw(['rm', '--cached', '--ignore-unmatch', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
+    if (untrack.length > 0) await this.withPathFile(untrack, (file) => this.git.raw(['rm', '--cached', '--force', '--ignore-unmatch', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
     // Nothing staged: the index, and so its tree, is what the last snapshot wrote (one spawn less per idle turn).
     const tree = add.length === 0 && untrack.length === 0 && this.lastTree ? this.lastTree : (await this.git.raw(['write-tree'])).trim();
     this.lastTree = tree;
