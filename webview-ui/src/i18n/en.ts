@@ -200,6 +200,7 @@ export const en = {
   'output.contentsOf': 'Contents of {0}',
   'output.fileContents': 'File contents',
   'output.openAtLine': 'Open {0} at line {1}',
+  'output.showMoreLines': 'Show {0} more lines',
   'output.moreLines': '… {0} more lines not shown',
   'output.noFiles': '(no files)',
   'output.files': 'Files',

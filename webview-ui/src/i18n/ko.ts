@@ -190,6 +190,7 @@ export const ko: Record<MessageId, string> = {
   'output.contentsOf': '{0}의 내용',
   'output.fileContents': '파일 내용',
   'output.openAtLine': '{0}의 {1}번째 줄 열기',
+  'output.showMoreLines': '{0}줄 더 보기',
   'output.moreLines': '… 나머지 {0}줄은 표시하지 않았습니다',
   'output.noFiles': '(파일 없음)',
   'output.files': '파일',

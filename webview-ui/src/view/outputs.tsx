@@ -1,6 +1,7 @@
 // One renderer per §5.3.1 output_type. Outputs are tool-dependent (`output: Any`), so each
 // renderer accepts the shapes real tools send (our tools, Claude Code, Codex) and falls back to
 // plain text or JSON — never to HTML from the agent.
+import { useMemo, useState } from 'preact/hooks';
 import type { TodoItem } from '../../../src/protocol/transcript';
 import { extractTodos } from '../../../src/protocol/transcript';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
@@ -85,9 +86,14 @@ export function numberLines(text: string): NumberedLine[] {
   return lines.map((l, i) => ({ n: i + 1, text: l }));
 }
 
+/** Lines a file card mounts at first: its box shows about 20; a 50 KB read is ~1,500 table rows,
+ *  which cost tens of ms to mount as the card scrolls into view or arrives live (issue 18). */
+export const FIRST_LINES = 150;
+
 export function FileContentOutput({ output, path, onOpen }: { output: unknown; path?: string; onOpen?: (line: number) => void }) {
-  const lines = numberLines(asText(output));
-  const shown = lines.slice(0, MAX_LINES);
+  const lines = useMemo(() => numberLines(asText(output)), [output]);
+  const [limit, setLimit] = useState(FIRST_LINES);
+  const shown = lines.slice(0, Math.min(limit, MAX_LINES));
   return (
     <div class="file-content" role="group" aria-label={path ? tr('output.contentsOf', path) : tr('output.fileContents')}>
       {onOpen && shown.length > 0 && (
@@ -117,7 +123,12 @@ export function FileContentOutput({ output, path, onOpen }: { output: unknown; p
           ))}
         </tbody>
       </table>
-      {lines.length > shown.length && <div class="clip-note">{tr('output.moreLines', lines.length - shown.length)}</div>}
+      {lines.length > shown.length && limit < MAX_LINES && (
+        <button type="button" class="button secondary show-more" onClick={() => setLimit(MAX_LINES)}>
+          {tr('output.showMoreLines', Math.min(lines.length, MAX_LINES) - shown.length)}
+        </button>
+      )}
+      {lines.length > shown.length && limit >= MAX_LINES && <div class="clip-note">{tr('output.moreLines', lines.length - shown.length)}</div>}
     </div>
   );
 }
