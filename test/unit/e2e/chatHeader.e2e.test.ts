@@ -167,7 +167,7 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
       const permission = chat.locator('section.interaction[aria-label^="Permission request"]');
       await permission.waitFor({ timeout: 60_000 });
       await permission.getByRole('button', { name: /Allow once/ }).click();
-      await chat.locator('article.tool-card[aria-label*="Bash"][aria-label*="success"]').waitFor({ timeout: 60_000 });
+      await chat.locator('article.tool-card.status-success[aria-label^="Tool Bash:"]').waitFor({ timeout: 60_000 });
       await idle();
       assert.equal(await occurrences(chat, 'e2e-marker'), 1, 'the output is shown once');
       assert.equal(await chat.locator('article.tool-card .stream-output').count(), 0, 'the live stream gave way to the result');

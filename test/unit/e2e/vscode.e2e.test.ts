@@ -63,7 +63,7 @@ describe('e2e: the extension in a real VS Code (code-server) with the built-in a
     await shot('02-at-picker');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
-    const card = chat.locator('article.tool-card[aria-label="Tool Read: success"]');
+    const card = chat.locator('article.tool-card.status-success[aria-label^="Tool Read:"]');
     await card.waitFor({ timeout: 30_000 });
     await chat.getByText('return `Hello, ${name}!`;').first().waitFor({ timeout: 10_000 });
     await chat.locator('[role="status"][data-code="idle"]').waitFor({ timeout: 30_000 });
