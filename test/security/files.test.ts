@@ -93,8 +93,16 @@ function storedFiles(child: ServeChild): string[] {
       return;
     }
     for (const n of names) {
+      // The checkpoints' shadow git writes and removes its own temporary files meanwhile: not the file store.
+      if (n === 'checkpoints') continue;
       const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p, depth + 1);
+      let dir: boolean;
+      try {
+        dir = statSync(p).isDirectory();
+      } catch {
+        continue; // gone between readdir and stat
+      }
+      if (dir) walk(p, depth + 1);
       else if (p.split('/').includes('files')) out.push(p);
     }
   };
