@@ -5,7 +5,7 @@
 // checked on disk.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { AcpAdapter } from '../../../src/agents/acp/adapter';
@@ -200,6 +200,10 @@ for (const agent of AGENTS) {
     it('session/load restores the session in a new agent process: the model sees the earlier exchange', async () => {
       server.enqueue(route, agent.text('The code word is kiwi.') as never);
       const t1 = await host.turn(adapter, 'tell me a code word');
+      // The agent writes its session record after the turn, asynchronously: disposing before it is on
+      // disk makes session/load find nothing (a race seen on a loaded CI machine). Wait for a file
+      // that names the session under the agent's own folder, bounded.
+      await waitForFileNaming(dir, t1.outcome.agent_session_id ?? '', 10_000);
       await adapter.dispose();
       const preset = ACP_PRESETS[agent.preset];
       const events = new FsEvents();
@@ -241,4 +245,19 @@ for (const agent of AGENTS) {
       assertValid();
     });
   });
+}
+
+/** Resolves once a file whose name contains `id` exists under `root` (or after `ms`, whichever first). */
+async function waitForFileNaming(root: string, id: string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  const found = (): boolean => {
+    try {
+      return (readdirSync(root, { recursive: true }) as string[]).some((n) => n.includes(id));
+    } catch {
+      return false;
+    }
+  };
+  while (id && !found() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  // A little more for the last write of that file to land.
+  await new Promise((r) => setTimeout(r, 200));
 }
