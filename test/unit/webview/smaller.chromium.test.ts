@@ -145,6 +145,8 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
     await trash.click();
     const dialog = page.getByRole('alertdialog');
     assert.match(await dialog.innerText(), /Delete “Fix the token check”\?/);
+    // Focus moves to Cancel in an effect after the dialog renders: wait for it, bounded.
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Cancel', null, { timeout: 5000 });
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
     await page.keyboard.press('Escape');
     assert.equal(await dialog.count(), 0);
