@@ -1,11 +1,11 @@
 // `rawp attach` — a terminal master for a shared session (`rawp serve` or an editor that shares).
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { resolveTarget } from '../attach/target';
 import { TerminalMaster } from '../attach/terminalMaster';
 import { readClientToken, TOKEN_ARG_WARNING } from '../../remote/tokenSource';
 import { hideSecretArgs } from '../hideSecretArgs';
 import type { Verb } from '../verb';
+import { parseVerbArgs, usageError } from '../verbArgs';
 
 const HELP = `Usage: rawp attach URL [--token-file F | --token T] [--session ID] [--ca F]
 
@@ -29,22 +29,14 @@ export const attachVerb: Verb = {
   summary: 'attach to a shared session as a terminal master (prompts, answers, Ctrl-C cancels, auto-reconnect)',
   help: HELP,
   async run(argv, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: { token: { type: 'string' }, 'token-file': { type: 'string' }, session: { type: 'string' }, ca: { type: 'string' } },
-      });
-    } catch (e) {
-      io.stderr.write(`rawp attach: ${(e as Error).message}\n\n${HELP}`);
-      return 2;
-    }
+    const parsed = parseVerbArgs(attachVerb, io, {
+      args: argv,
+      allowPositionals: true,
+      options: { token: { type: 'string' }, 'token-file': { type: 'string' }, session: { type: 'string' }, ca: { type: 'string' } },
+    });
+    if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
-    if (positionals.length !== 1) {
-      io.stderr.write(`rawp attach: one URL expected\n\n${HELP}`);
-      return 2;
-    }
+    if (positionals.length !== 1) return usageError(attachVerb, io, 'one URL expected', true);
     let token: string;
     let ca: Buffer | undefined;
     try {
@@ -55,8 +47,7 @@ export const attachVerb: Verb = {
       }
       ca = values.ca ? readFileSync(values.ca) : undefined;
     } catch (e) {
-      io.stderr.write(`rawp attach: ${(e as Error).message}\n`);
-      return 2;
+      return usageError(attachVerb, io, (e as Error).message);
     }
     let target;
     try {

@@ -2,13 +2,12 @@
 // one agent, for every agent of ours. Argument parsing only: the session is the host's
 // (src/host/headlessRun.ts, the same SessionHost as `rawp serve` and the editor).
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { statSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { join } from 'node:path';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import { HeadlessRun } from '../../host/headlessRun';
 import { silentLogger, type Logger } from '../../session/ports';
 import type { Verb, VerbIo } from '../verb';
+import { directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
 import { allowRule, attachment, InputError, MAX_STDIN_BYTES, readJsonSchema, readStdinPrompt, toolList } from '../run/inputs';
 import { errorLines, exitCodeOf, frameLine, printResult, unansweredLine, type OutputFormat } from '../run/output';
 
@@ -65,39 +64,36 @@ export const runVerb: Verb = {
   summary: 'run one prompt with an agent headless and print the answer (text, json or stream-json)',
   help: HELP,
   async run(argv, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
-          workspace: { type: 'string' },
-          agent: { type: 'string' },
-          'base-url': { type: 'string' },
-          model: { type: 'string' },
-          'json-schema': { type: 'string' },
-          'output-format': { type: 'string' },
-          'max-turns': { type: 'string' },
-          'allowed-tools': { type: 'string' },
-          'denied-tools': { type: 'string' },
-          allow: { type: 'string', multiple: true },
-          attach: { type: 'string', multiple: true },
-          'rules-file': { type: 'string' },
-          verbose: { type: 'boolean' },
-        },
-      });
-    } catch (e) {
-      return usageError(io, (e as Error).message, true);
-    }
+    const parsed = parseVerbArgs(runVerb, io, {
+      args: argv,
+      allowPositionals: true,
+      options: {
+        workspace: { type: 'string' },
+        agent: { type: 'string' },
+        'base-url': { type: 'string' },
+        model: { type: 'string' },
+        'json-schema': { type: 'string' },
+        'output-format': { type: 'string' },
+        'max-turns': { type: 'string' },
+        'allowed-tools': { type: 'string' },
+        'denied-tools': { type: 'string' },
+        allow: { type: 'string', multiple: true },
+        attach: { type: 'string', multiple: true },
+        'rules-file': { type: 'string' },
+        verbose: { type: 'boolean' },
+      },
+    });
+    if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
-    if (!values.workspace) return usageError(io, '--workspace DIR is required');
-    if (!values.agent) return usageError(io, '--agent NAME is required (builtin, claude-code, codex, openai, acp:…)');
-    const workspace = resolve(values.workspace);
-    if (!isDirectory(workspace)) return usageError(io, `workspace "${workspace}" is not a directory`);
+    const usage = (message: string) => usageError(runVerb, io, message);
+    if (!values.workspace) return usage('--workspace DIR is required');
+    if (!values.agent) return usage('--agent NAME is required (builtin, claude-code, codex, openai, acp:…)');
+    const workspace = directoryArg(values.workspace);
+    if (!workspace) return usage(notADirectory(values.workspace));
     const format = values['output-format'] ?? 'text';
-    if (format !== 'text' && format !== 'json' && format !== 'stream-json') return usageError(io, `--output-format must be text, json or stream-json, not "${format}"`);
+    if (format !== 'text' && format !== 'json' && format !== 'stream-json') return usage(`--output-format must be text, json or stream-json, not "${format}"`);
     const maxTurns = values['max-turns'] === undefined ? undefined : Number(values['max-turns']);
-    if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns >= 1 && maxTurns <= 10_000)) return usageError(io, '--max-turns must be a whole number from 1 to 10000');
+    if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns >= 1 && maxTurns <= 10_000)) return usage('--max-turns must be a whole number from 1 to 10000');
 
     let prompt: PayloadOf<'control.prompt.request'>;
     let allow;
@@ -114,7 +110,7 @@ export const runVerb: Verb = {
       const text = argText.trim() ? argText : await readStdinPrompt(io.stdin);
       prompt = { prompt_text: text, input_type: argText.trim() ? 'text' : 'piped_stdin', config_overrides };
     } catch (e) {
-      if (e instanceof InputError) return usageError(io, e.message);
+      if (e instanceof InputError) return usage(e.message);
       throw e;
     }
 
@@ -133,7 +129,7 @@ export const runVerb: Verb = {
     try {
       await run.resolveAgent();
     } catch (e) {
-      return usageError(io, (e as Error).message);
+      return usage((e as Error).message);
     }
 
     // Ctrl-C cancels the turn (§6.1.2); a second one stops at once. A reader that goes away
@@ -172,19 +168,6 @@ export const runVerb: Verb = {
     }
   },
 };
-
-function usageError(io: VerbIo, message: string, withHelp = false): number {
-  io.stderr.write(`rawp run: ${message}\n${withHelp ? `\n${HELP}` : ''}`);
-  return 2;
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 function stderrLogger(io: VerbIo): Logger {
   const line = (level: string) => (message: string, data?: Record<string, unknown>) => io.stderr.write(`[${level}] ${message}${data ? ` ${JSON.stringify(data)}` : ''}\n`);

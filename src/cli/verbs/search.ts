@@ -1,13 +1,11 @@
 // `rawp search` — the @-file picker from the command line: indexes a workspace and prints the
 // `session.file.candidates` payload (§16.1.2) for one query as JSON.
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { newId } from '../../protocol/build';
 import { FileIndex } from '../../workspace/fileIndex';
 import { MAX_RESULTS } from '../../workspace/fileSearch';
 import { WorkspaceSearch } from '../../workspace/workspaceSearch';
 import type { Verb } from '../verb';
+import { directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
 
 const HELP = `Usage: rawp search --workspace DIR [--max N] [--ext .ts,.md] [--exclude GLOB]... [--scope S] QUERY
 
@@ -28,60 +26,37 @@ export const searchVerb: Verb = {
   summary: 'fuzzy-search workspace files like the @-file picker, print the candidates as JSON',
   help: HELP,
   async run(argv, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
-          workspace: { type: 'string', multiple: true },
-          max: { type: 'string' },
-          ext: { type: 'string', multiple: true },
-          exclude: { type: 'string', multiple: true },
-          scope: { type: 'string' },
-          'include-ignored': { type: 'boolean' },
-          folders: { type: 'boolean' },
-        },
-      });
-    } catch (e) {
-      io.stderr.write(`rawp search: ${(e as Error).message}\n\n${HELP}`);
-      return 2;
-    }
+    const parsed = parseVerbArgs(searchVerb, io, {
+      args: argv,
+      allowPositionals: true,
+      options: {
+        workspace: { type: 'string', multiple: true },
+        max: { type: 'string' },
+        ext: { type: 'string', multiple: true },
+        exclude: { type: 'string', multiple: true },
+        scope: { type: 'string' },
+        'include-ignored': { type: 'boolean' },
+        folders: { type: 'boolean' },
+      },
+    });
+    if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
-    const roots = (values.workspace ?? []).map((w) => resolve(w));
-    if (roots.length === 0) {
-      io.stderr.write(`rawp search: --workspace DIR is required\n\n${HELP}`);
-      return 2;
+    const usage = (message: string, withHelp = false) => usageError(searchVerb, io, message, withHelp);
+    if (!values.workspace?.length) return usage('--workspace DIR is required', true);
+    const roots: string[] = [];
+    for (const dir of values.workspace) {
+      const root = directoryArg(dir);
+      if (!root) return usage(notADirectory(dir));
+      roots.push(root);
     }
-    for (const root of roots) {
-      let isDir = false;
-      try {
-        isDir = statSync(root).isDirectory();
-      } catch {
-        // reported below
-      }
-      if (!isDir) {
-        io.stderr.write(`rawp search: workspace "${root}" is not a directory\n`);
-        return 2;
-      }
-    }
-    if (positionals.length > 1) {
-      io.stderr.write(`rawp search: one QUERY expected, got ${positionals.length} (quote a query with spaces)\n`);
-      return 2;
-    }
+    if (positionals.length > 1) return usage(`one QUERY expected, got ${positionals.length} (quote a query with spaces)`);
     let max: number | undefined;
     if (values.max !== undefined) {
       max = Number(values.max);
-      if (!Number.isInteger(max) || max < 1 || max > MAX_RESULTS) {
-        io.stderr.write(`rawp search: --max must be an integer from 1 to ${MAX_RESULTS}\n`);
-        return 2;
-      }
+      if (!Number.isInteger(max) || max < 1 || max > MAX_RESULTS) return usage(`--max must be an integer from 1 to ${MAX_RESULTS}`);
     }
     const scope = values.scope;
-    if (scope !== undefined && scope !== 'workspace' && scope !== 'project' && scope !== 'global') {
-      io.stderr.write('rawp search: --scope must be workspace, project or global\n');
-      return 2;
-    }
+    if (scope !== undefined && scope !== 'workspace' && scope !== 'project' && scope !== 'global') return usage('--scope must be workspace, project or global');
     const extensions = (values.ext ?? []).flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean);
     const exclude_patterns = values.exclude ?? [];
     const index = await FileIndex.open({ roots, ...(values['include-ignored'] ? { includeIgnored: true } : {}) });

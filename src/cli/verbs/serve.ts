@@ -4,8 +4,6 @@
 // frames out, agent processes gone).
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { statSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { DetectedAgents } from '../../host/detectedAgents';
 import { defaultStateDir, workspaceStateDir } from '../../host/journal/stateDir';
 import { SessionHost } from '../../host/sessionHost';
@@ -17,6 +15,7 @@ import { resolveToken, TOKEN_ARG_WARNING, TOKEN_ENV } from '../../remote/tokenSo
 import { hideSecretArgs } from '../hideSecretArgs';
 import { silentLogger, type Logger } from '../../session/ports';
 import type { Verb, VerbIo } from '../verb';
+import { directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
 import { hostPermissionBroker } from '../../host/permissions';
 
 const HELP = `Usage: rawp serve --workspace DIR [--agent NAME] [--host H] [--port P]
@@ -65,46 +64,39 @@ export const serveVerb: Verb = {
   summary: 'run an agent session headless and let remote masters attach over WebSocket',
   help: HELP,
   async run(argv, io) {
-    let values;
-    try {
-      values = parseArgs({
-        args: argv,
-        options: {
-          workspace: { type: 'string' },
-          agent: { type: 'string' },
-          'base-url': { type: 'string' },
-          model: { type: 'string' },
-          vision: { type: 'boolean' },
-          name: { type: 'string' },
-          host: { type: 'string' },
-          port: { type: 'string' },
-          token: { type: 'string' },
-          'token-file': { type: 'string' },
-          'tls-cert': { type: 'string' },
-          'tls-key': { type: 'string' },
-          'allow-insecure-remote': { type: 'boolean' },
-          'allow-origin': { type: 'string', multiple: true },
-          'public-host': { type: 'string', multiple: true },
-          'max-masters': { type: 'string' },
-          'rules-file': { type: 'string' },
-          'permission-timeout': { type: 'string' },
-          'state-dir': { type: 'string' },
-          'max-file-bytes': { type: 'string' },
-          verbose: { type: 'boolean' },
-          'include-ignored': { type: 'boolean' },
-        },
-      }).values;
-    } catch (e) {
-      io.stderr.write(`rawp serve: ${(e as Error).message}\n\n${HELP}`);
-      return 2;
-    }
-    const fail = (message: string) => {
-      io.stderr.write(`rawp serve: ${message}\n`);
-      return 2;
-    };
+    const parsed = parseVerbArgs(serveVerb, io, {
+      args: argv,
+      options: {
+        workspace: { type: 'string' },
+        agent: { type: 'string' },
+        'base-url': { type: 'string' },
+        model: { type: 'string' },
+        vision: { type: 'boolean' },
+        name: { type: 'string' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        token: { type: 'string' },
+        'token-file': { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'allow-insecure-remote': { type: 'boolean' },
+        'allow-origin': { type: 'string', multiple: true },
+        'public-host': { type: 'string', multiple: true },
+        'max-masters': { type: 'string' },
+        'rules-file': { type: 'string' },
+        'permission-timeout': { type: 'string' },
+        'state-dir': { type: 'string' },
+        'max-file-bytes': { type: 'string' },
+        verbose: { type: 'boolean' },
+        'include-ignored': { type: 'boolean' },
+      },
+    });
+    if (typeof parsed === 'number') return parsed;
+    const { values } = parsed;
+    const fail = (message: string) => usageError(serveVerb, io, message);
     if (!values.workspace) return fail('--workspace DIR is required');
-    const workspace = resolve(values.workspace);
-    if (!isDirectory(workspace)) return fail(`workspace "${workspace}" is not a directory`);
+    const workspace = directoryArg(values.workspace);
+    if (!workspace) return fail(notADirectory(values.workspace));
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) return fail('--port must be an integer from 0 to 65535');
     if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) return fail('--tls-cert and --tls-key go together');
@@ -208,14 +200,6 @@ export const serveVerb: Verb = {
     return 0;
   },
 };
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** Warnings and errors only (the journal's, without --verbose). */
 function warningsLogger(io: VerbIo): Logger {
