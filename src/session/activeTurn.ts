@@ -1,4 +1,4 @@
-// One running turn as the engine (engine.ts) tracks it, and the two ways it is stopped early:
+// One running turn as the engine tracks it (turnLifecycle.ts), and the two ways it is stopped early:
 // a master's cancel (§6.1.2) and the engine's own max_turns cap (§6.1.1, decision 321).
 import type { TurnOutcome } from './agentAdapter';
 import type { PayloadOf } from '../protocol/frameTypes';

@@ -1,4 +1,4 @@
-// The first gate every frame an adapter emits passes (engine.ts `fromAdapter`): frames only the
+// The first gate every frame an adapter emits passes (adapterSide.ts `routeAdapterEvent`): frames only the
 // engine may send are refused, a missing output_type is decided (§5.3.3), the payload is checked
 // against its schema, and bad metadata is stripped. What comes out is safe to route.
 import type { AgentEvent, CatalogTool } from './agentAdapter';

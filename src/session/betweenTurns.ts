@@ -4,6 +4,7 @@
 import type { AgentAdapter, AgentCapabilities } from './agentAdapter';
 import type { AgentModeName } from '../protocol/common';
 import type { FrameType, PayloadOf } from '../protocol/frameTypes';
+import { errorMessage } from './errorMessage';
 import { AUTO_COMPACT_CONSIDER, AUTO_COMPACT_MUST, type UsageLedger } from './usage';
 
 export interface BetweenTurnsSession {
@@ -111,8 +112,4 @@ export class BetweenTurns {
     const consider = this.s.autoCompactConsider ?? (() => false);
     if (u >= AUTO_COMPACT_MUST || (u >= AUTO_COMPACT_CONSIDER && consider(u))) void this.compact('auto');
   }
-}
-
-function errorMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

@@ -1,9 +1,10 @@
-// Driving one turn's adapter call (engine.ts `runTurn`): the host's `before` hook first
+// Driving one turn's adapter call (turnLifecycle.ts `run`): the host's `before` hook first
 // (turnHooks.ts), then the adapter's prompt() unless the turn was cancelled meanwhile — settled
 // when the adapter settles or when a stop's grace runs out (activeTurn.ts `haltTurn`).
 import type { AgentAdapter, AgentPrompt, TurnOutcome } from './agentAdapter';
 import type { ActiveTurn } from './activeTurn';
 import type { Logger, Timers } from './ports';
+import { errorMessage } from './errorMessage';
 import type { TurnHooks, TurnInfo } from './turnHooks';
 
 export interface AdapterCall {
@@ -34,6 +35,6 @@ export async function runTurnHook(which: 'before' | 'after', run: () => Promise<
   try {
     await run();
   } catch (e) {
-    logger.warn(`turn hook (${which}) failed: ${e instanceof Error ? e.message : String(e)}`);
+    logger.warn(`turn hook (${which}) failed: ${errorMessage(e)}`);
   }
 }
