@@ -7,7 +7,8 @@ import { decodePrompt, literalText } from '../../protocol/fileReference';
 import { streamText } from '../../protocol/transcript/read';
 import { toolOutputPlan } from '../../protocol/transcript/toolOutput';
 import type { Transcript } from '../../protocol/transcript/state';
-import type { Block, InteractionBlock, TimelineEntry, ToolBlock } from '../../protocol/transcript/types';
+import type { Block, FileTransferBlock, InteractionBlock, TimelineEntry, ToolBlock } from '../../protocol/transcript/types';
+import { transferText } from './fileTransfers';
 
 export interface Item {
   key: string;
@@ -17,38 +18,68 @@ export interface Item {
 const MAX_INPUT_CHARS = 200;
 const MAX_OUTPUT_LINES = 20;
 
-export function renderItems(t: Transcript): Item[] {
+export interface RenderOptions {
+  /** http(s)://host:port of the attached host: §4.5.1 files there are shown by their full URL. */
+  httpBase?: string;
+}
+
+/** What one rendering pass carries along: the options, and the files numbered in session order. */
+interface Pass {
+  o: RenderOptions;
+  files: number;
+}
+
+export function renderItems(t: Transcript, o: RenderOptions = {}): Item[] {
   const items: Item[] = [];
+  const pass: Pass = { o, files: 0 };
   if (t.historyTruncated) items.push({ key: 'history-truncated', text: `⚠ ${t.historyTruncated.message}\n` });
-  for (const e of t.timeline) entry(items, e, '');
+  for (const e of t.timeline) entry(items, e, '', pass);
   if (t.deleted) items.push({ key: 'deleted', text: `■ session ended (${t.deleted.reason}, by ${t.deleted.deletedBy})\n` });
   return items;
 }
 
 /** The whole transcript as text: what the terminal shows, minus the live-only notices. */
-export function transcriptText(t: Transcript): string {
-  return renderItems(t)
+export function transcriptText(t: Transcript, o: RenderOptions = {}): string {
+  return renderItems(t, o)
     .map((i) => i.text)
     .join('');
 }
 
-function entry(items: Item[], e: TimelineEntry, indent: string): void {
+/** The §4.5.1 transfers of the transcript in the order (and so with the numbers) they are shown. */
+export function transfersOf(t: Transcript): FileTransferBlock['transfer'][] {
+  const out: FileTransferBlock['transfer'][] = [];
+  const visit = (b: Block) => {
+    if (b.kind === 'file_transfer') out.push(b.transfer);
+    else if (b.kind === 'tool' && b.subagent) b.subagent.blocks.forEach(visit);
+    else if (b.kind === 'parallel') for (const inv of b.invocations) inv.subagent?.blocks.forEach(visit);
+  };
+  for (const e of t.timeline) {
+    if (e.kind === 'turn') e.blocks.forEach(visit);
+    else visit(e);
+  }
+  return out;
+}
+
+function entry(items: Item[], e: TimelineEntry, indent: string, pass: Pass): void {
   if (e.kind === 'turn') {
-    for (const b of e.blocks) block(items, b, indent);
+    for (const b of e.blocks) block(items, b, indent, pass);
     if (!e.open && !e.synthetic) items.push({ key: `${e.key}:end`, text: `${indent}— turn ${e.index ?? ''} ended: ${e.stopReason}\n` });
     const u = e.usage?.token_usage;
     if (u) items.push({ key: `${e.key}:usage`, text: `${indent}  (tokens in ${u.input_tokens}, out ${u.output_tokens})\n` });
     return;
   }
-  block(items, e, indent);
+  block(items, e, indent, pass);
 }
 
-function block(items: Item[], b: Block, indent: string): void {
+function block(items: Item[], b: Block, indent: string, pass: Pass): void {
   switch (b.kind) {
-    case 'prompt':
-      // Shown as the user wrote it: escapes undone, tokens as their display path (§16.2.2).
-      items.push({ key: b.key, text: `\n› ${literalText(decodePrompt(b.prompt.prompt_text, b.prompt.file_references))}\n` });
+    case 'prompt': {
+      // Shown as the user wrote it: escapes undone, tokens as their display path (§16.2.2); the
+      // files sent with it (§6.1.1 context_files, by whichever master) one line each.
+      const files = (b.prompt.context_files ?? []).map((f) => `  + attached: ${f.file_name}${f.mime_type ? ` (${f.mime_type})` : ''}\n`).join('');
+      items.push({ key: b.key, text: `\n› ${literalText(decodePrompt(b.prompt.prompt_text, b.prompt.file_references))}\n${files}` });
       return;
+    }
     case 'text':
     case 'plan': {
       const head = b.kind === 'plan' ? `${indent}Plan:\n` : '';
@@ -60,10 +91,10 @@ function block(items: Item[], b: Block, indent: string): void {
       items.push({ key: b.key, text: `${indent}(thinking) ${indentText(b.text, indent)}${b.done ? '\n' : ''}` });
       return;
     case 'tool':
-      tool(items, b, indent);
+      tool(items, b, indent, pass);
       return;
     case 'parallel':
-      for (const t of b.invocations) tool(items, t, indent);
+      for (const t of b.invocations) tool(items, t, indent, pass);
       return;
     case 'interaction':
       interaction(items, b, indent);
@@ -75,16 +106,17 @@ function block(items: Item[], b: Block, indent: string): void {
       items.push({ key: b.key, text: `${indent}(context compacted: ${b.compaction.summary ?? ''})\n` });
       return;
     case 'file_transfer':
-      items.push({ key: b.key, text: `${indent}[file] ${JSON.stringify(b.transfer)}\n` });
+      // §4.5.1: what the file is and how to get it, in words (/save N fetches it, terminalMaster.ts).
+      items.push({ key: b.key, text: transferText(b.transfer, ++pass.files, pass.o.httpBase, indent) });
       return;
   }
 }
 
-function tool(items: Item[], b: ToolBlock, indent: string): void {
+function tool(items: Item[], b: ToolBlock, indent: string, pass: Pass): void {
   items.push({ key: `${b.key}:req`, text: `${indent}⚙ ${b.toolName} ${clip(JSON.stringify(b.input), MAX_INPUT_CHARS)}\n` });
   const out = streamText(b);
   if (out) items.push({ key: `${b.key}:out`, text: indentText(out, `${indent}  │ `, true) });
-  if (b.subagent) for (const sb of b.subagent.blocks) block(items, sb, `${indent}    `);
+  if (b.subagent) for (const sb of b.subagent.blocks) block(items, sb, `${indent}    `, pass);
   // A result synthesized on disconnect (§7.8.1) is not shown: the real one follows a reattach.
   if (b.result && !b.result.synthetic) {
     // Issue 15 Why 7: output already printed live is not printed again as the result.
@@ -150,12 +182,15 @@ export class TerminalPrinter {
   private lastKey?: string;
   private readonly write: (text: string) => void;
 
-  constructor(write: (text: string) => void) {
+  constructor(
+    write: (text: string) => void,
+    private readonly options: RenderOptions = {},
+  ) {
     this.write = (text) => write(showControls(text));
   }
 
   update(t: Transcript): void {
-    for (const item of renderItems(t)) {
+    for (const item of renderItems(t, this.options)) {
       const before = this.printed.get(item.key);
       if (before === item.text) continue;
       if (before !== undefined && item.text.startsWith(before)) {

@@ -13,7 +13,8 @@ import { pendingInteractions } from '../../protocol/transcript/read';
 import { applyFrame } from '../../protocol/transcript/reduce';
 import { answerFor } from './answers';
 import { MasterClient } from './masterClient';
-import { TerminalPrinter } from './render';
+import { httpBaseOf, saveTransfer, sizeText } from './fileTransfers';
+import { TerminalPrinter, transfersOf } from './render';
 
 /** Catalog notices shown per catalog, and catalog facts remembered (§5.4.1). */
 const MAX_CATALOG_NOTICES = 20;
@@ -32,6 +33,8 @@ export class TerminalMaster {
   readonly transcript: Transcript;
   private readonly printer: TerminalPrinter;
   private readonly client: MasterClient;
+  /** http(s)://host:port of the session's host: where its §4.5.1 files are fetched. */
+  private readonly httpBase: string;
   private scheduled = false;
   private announced = new Set<string>();
   /** Catalog facts already shown (§5.4.1): a republished catalog repeats only what changed. */
@@ -44,7 +47,8 @@ export class TerminalMaster {
 
   constructor(private readonly o: TerminalMasterOptions) {
     this.transcript = createTranscript({ sessionId: o.session_id });
-    this.printer = new TerminalPrinter((text) => o.stdout.write(text));
+    this.httpBase = httpBaseOf(o.url);
+    this.printer = new TerminalPrinter((text) => o.stdout.write(text), { httpBase: this.httpBase });
     this.done = new Promise((resolve) => (this.finished = resolve));
     this.client = new MasterClient({
       url: o.url,
@@ -106,6 +110,7 @@ export class TerminalMaster {
     if (!text) return;
     if (text === '/quit') return this.stop();
     if (text === '/cancel') return this.interrupt();
+    if (text === '/save' || text.startsWith('/save ')) return void this.save(text.slice(5).trim());
     if (this.early && !this.client.connected) {
       this.early.push(text);
       return;
@@ -121,6 +126,25 @@ export class TerminalMaster {
     // §16.2.2-1: this master composes prompt_text, and what is typed is user text: escaped, so a
     // typed `<@file:…>` stays text and a backslash survives (the terminal has no file picker).
     this.sendOwn(this.client.send('control.prompt.request', { prompt_text: escapeUserText(text), input_type: text.startsWith('/') ? 'slash_command' : 'text' }));
+  }
+
+  /**
+   * `/save [N] [DIR]`: file N of the session (default the newest) fetched from the host (§4.5.1,
+   * GET /v1/files/{id} with the token), its SHA-256 checked, written into DIR (default here).
+   */
+  private async save(args: string): Promise<void> {
+    const files = transfersOf(this.transcript);
+    if (files.length === 0) return this.notice('[/save: no file has been shared in this session yet]');
+    const m = /^(\d+)?\s*(.*)$/s.exec(args)!;
+    const n = m[1] === undefined ? files.length : Number(m[1]);
+    const file = files[n - 1];
+    if (!file) return this.notice(`[/save: there is no file ${n}; files 1-${files.length} were shared]`);
+    try {
+      const saved = await saveTransfer(file, { httpBase: this.httpBase, token: this.o.token, ...(this.o.ca ? { ca: this.o.ca } : {}), ...(m[2] ? { dir: m[2] } : {}) });
+      this.notice(`[saved file ${n}, ${file.file_name} (${sizeText(saved.size)}, SHA-256 checked), to ${saved.path}]`);
+    } catch (e) {
+      this.notice(`[/save ${n}: ${e instanceof Error ? e.message : String(e)}]`);
+    }
   }
 
   /** Our own controls are not echoed back (§2.4): put them in our transcript ourselves. */

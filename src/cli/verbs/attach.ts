@@ -22,6 +22,11 @@ Ctrl-C quits), and reconnects by itself after a drop without losing anything.
   --ca F           trust this PEM certificate (a self-signed wss:// host)
 
 Lines starting with / are sent as slash commands; /cancel cancels the turn, /quit leaves.
+
+Files (RAWP-DPS §4.5.1) are shown as one line each — number, name, type, size, whether the agent
+made it or a master uploaded it — with the host's URL to fetch it (GET with the access token).
+/save [N] [DIR] fetches file N (default the newest) into DIR (default the current folder), checks
+its SHA-256 and never overwrites: a taken name becomes "name (1).ext".
 `;
 
 export const attachVerb: Verb = {
