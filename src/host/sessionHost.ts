@@ -1,148 +1,52 @@
 // The sessions of this editor window (or of `rawp serve`): one hub, one registry, and per session
 // ONE history buffer (sessionHistory.ts) that serves §13.7 reattach, the chat view's replay and
 // persistence — its sink is the session's journal (journal/), which survives a window reload and a
-// `kill -9` alike. A hidden local "recorder" connection of the hub feeds the host's events. No
+// `kill -9` alike. A hidden local "recorder" connection of the hub feeds the host's events
+// (sessionEntry.ts); the journal and the file store open on first use (hostStorage.ts). No
 // vscode here: the extension wires settings, storage and the webview around it, and tests drive it
 // with plain Node.
 import { buildFrame, newId } from '../protocol/build';
-import type { FrameOf } from '../protocol/frameTypes';
-import { EVERY_FEATURE, type FeatureSet } from '../protocol/capabilities';
 import type { SessionSummary } from '../protocol/webviewMessages';
-import type { Connection, WireFrame } from '../session/connection';
-import type { AgentSessionOptions } from '../session/engine';
-import type { BufferStatus, HistoryBuffer, HistoryOptions } from '../session/history';
+import type { WireFrame } from '../session/connection';
+import type { BufferStatus, HistoryBuffer } from '../session/history';
 import { Hub, type SessionOrigin } from '../session/hub';
-import type { Clock, Logger } from '../session/ports';
 import { SessionRegistry } from '../session/registry';
 import { PermissionBroker, type PermissionRule } from '../session/permissions';
-import { selectAgent, type AgentChoice } from './agentChoice';
-import { Journal, type RestoredSession } from './journal/journal';
+import { selectAgent } from './agentChoice';
+import type { Journal, RestoredSession } from './journal/journal';
 import { migrateSnapshots } from './journal/migrateSnapshots';
-import type { SessionJournal } from './journal/sessionJournal';
 import { agentSessionIdOf } from './restore';
 import { SessionAdmission } from './promptAdmission';
-import { prepareHistory, splitRestored, type SessionHistory } from './sessionHistory';
-import type { SessionRulesPort } from './sessionRules';
+import { splitRestored } from './sessionHistory';
 import { SessionCommands } from './sessionCommands';
 import { AjvSchemaValidator } from './jsonSchemaValidator';
-import { join } from 'node:path';
-import { FileStore } from './files/fileStore';
+import type { FileStore } from './files/fileStore';
 import { sessionFiles } from './files/sessionFiles';
 import type { FileTransferPayload, OutgoingFile } from '../session/contextFiles';
-import { createCheckpoints, type HostCheckpointOptions } from './checkpoints/hostCheckpoints';
+import { createCheckpoints } from './checkpoints/hostCheckpoints';
 import type { SessionCheckpoints } from './checkpoints/sessionCheckpoints';
 import { AttachmentCopies } from './attachmentCopies';
 import { createSharedToolState, type SharedToolState } from '../tools/toolkit';
 import { NodeFsBackend } from '../workspace/nodeFsBackend';
+import { HostStorage } from './hostStorage';
+import { recorderConnection, type RecorderHost, type SessionEntry } from './sessionEntry';
+import type { AgentSwitch, HostEvent, SessionHostOptions } from './sessionHostOptions';
 
-/** A local view renders every frame type, so it announces every feature (§12.2.1). */
-export const LOCAL_VIEW_FEATURES: FeatureSet = EVERY_FEATURE;
-
-export interface SessionHostOptions {
-  logger: Logger;
-  agents: () => readonly AgentChoice[];
-  /** `auto` or an agent id (setting rawp.defaultAgent). */
-  defaultAgent: () => string;
-  workspacePath: string;
-  history?: () => HistoryOptions;
-  /**
-   * Where sessions are journaled (journal/, docs/decisions/120-123): the editor's storage folder, or
-   * `rawp serve --state-dir`. Absent: sessions live in memory only.
-   */
-  state?: {
-    dir: string;
-    budgetBytes?: number;
-    /** Where the journal's warnings go (default: `logger`). */
-    logger?: Logger;
-    /** A folder of the editor's older session snapshots, carried over once (migrateSnapshots.ts). */
-    migrateFrom?: string;
-  };
-  /** The permission rules store's session rules: journaled with their session, back on restore. */
-  sessionRules?: SessionRulesPort;
-  /** §16.1 file search, served for every session. */
-  fileSearch?: AgentSessionOptions['fileSearch'];
-  /** Why no agent may run right now (Restricted Mode), or undefined. */
-  blocked?: () => string | undefined;
-  clock?: Clock;
-  /** Settles when agent detection is done (a new session waits, so `auto` sees every agent). */
-  agentsReady?: () => Promise<void>;
-  /** Slash-command discovery: the home folder and workspace folders (absent: no discovery). */
-  commands?: { home: string; workspaceFolders: readonly string[]; watch?: boolean };
-  /** `local` (the editor: visible to masters once shared, §2.4) or `remote` (`rawp serve`: shared). */
-  origin?: SessionOrigin;
-  /**
-   * The one permission policy and rules store of every session (hostPermissionBroker(): the
-   * settings' timeout, the rules file). Absent: in memory, with the default policy.
-   */
-  permissions?: PermissionBroker;
-  /**
-   * The §4.5.1 file store (files/): kept in `dir`, by default the state folder's `files/`; without
-   * either, no files are stored and adapters' context-file reads are refused. `maxBytes`: the
-   * size limit (rawp.files.maxBytes, --max-file-bytes; default 20 MB).
-   */
-  files?: {
-    dir?: string;
-    maxBytes?: number;
-    workspaceRoots?: () => readonly string[];
-    /** Host names besides loopback whose absolute /v1/files URLs are this host's (`--public-host`). */
-    ownHostNames?: () => ReadonlySet<string>;
-  };
-  /**
-   * Checkpoints of every turn of every agent (issue 17, src/host/checkpoints): on when the host
-   * has a state folder (kept in `<state>/checkpoints`) or a `dir` is given; `false` turns them off.
-   */
-  checkpoints?: HostCheckpointOptions;
-  /**
-   * The tool state every agent of this host shares (one read-before-write ledger, issue 17 item 4):
-   * handed to each agent the host creates, and a rewind makes its ledger forget the files it
-   * restored, for every session at once. The editor passes its own (the VS Code backend); default:
-   * one on the workspace's files.
-   */
-  toolState?: () => SharedToolState;
-}
-
-interface Entry {
-  history: HistoryBuffer<WireFrame>;
-  journal?: SessionJournal;
-  /** The newest frame from before a restart, if the session was restored (the view's replay split). */
-  restoredThrough?: string;
-  agent: string;
-  recorderId: string;
-  commands?: SessionCommands;
-  /** Where every control.prompt.request of the session is admitted (promptAdmission.ts). */
-  admission?: SessionAdmission;
-  /** No name was asked for: the session carries its agent's display name (a switch renames it). */
-  defaultName: boolean;
-}
-
-/** What `switchAgent` did (issue 15 Why 5, decision 361). */
-export type AgentSwitch =
-  /** The session already runs that agent. */
-  | { kind: 'unchanged'; session_id: string }
-  /** The session was empty: it was replaced by one with the chosen agent (this id). */
-  | { kind: 'replaced'; session_id: string; agent: string }
-  /** The session has history and keeps its agent: offer a new session with the chosen one. */
-  | { kind: 'has_history'; session_id: string; agent: string };
-
-export type HostEvent =
-  | { kind: 'sessions' }
-  | { kind: 'frame'; session_id: string; frame: WireFrame }
-  | { kind: 'ended'; session_id: string }
-  /** `/clear` typed in a view of ours (a local connection): that view starts a new conversation. */
-  | { kind: 'clear'; session_id: string; connection_id: string };
+export { LOCAL_VIEW_FEATURES } from './sessionEntry';
+export type { AgentSwitch, HostEvent, SessionHostOptions } from './sessionHostOptions';
 
 export class SessionHost {
   readonly hub: Hub;
   readonly registry: SessionRegistry;
   /** Every session's permission asks go through this; its rules are what the settings list shows. */
   readonly permissions: PermissionBroker;
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, SessionEntry>();
   private readonly listeners = new Set<(e: HostEvent) => void>();
   /** Local copies of attachments for agents that take paths (Codex --image), per session. */
   private readonly attachmentCopies = new AttachmentCopies();
   private disposed = false;
-  private journal?: Journal | null;
-  private store?: FileStore | null;
+  /** The journal and the file store, each opened on first use (hostStorage.ts). */
+  private readonly storage: HostStorage;
   /** Checkpoints and rewind (undefined when off); the review UI calls `checkpoints.service` and `restore`. */
   readonly checkpoints?: SessionCheckpoints;
 
@@ -156,6 +60,7 @@ export class SessionHost {
   constructor(private readonly options: SessionHostOptions) {
     // Sessions stamp strictly increasing timestamps by default (§2.3); a clock is only for tests.
     const clock = options.clock ? { clock: options.clock } : {};
+    this.storage = new HostStorage(options);
     this.hub = new Hub({ logger: options.logger, ...clock });
     this.permissions = options.permissions ?? new PermissionBroker();
     this.registry = new SessionRegistry(this.hub, {
@@ -172,7 +77,7 @@ export class SessionHost {
     const rules = options.sessionRules ?? this.permissions.rules;
     // A rule given or revoked: the sessions' index entries follow (a no-op when nothing changed).
     rules?.onChange(() => {
-      for (const id of this.entries.keys()) this.journal?.update(id, { session_rules: rules.of(id) });
+      for (const id of this.entries.keys()) this.storage.journal?.update(id, { session_rules: rules.of(id) });
     });
   }
 
@@ -191,39 +96,12 @@ export class SessionHost {
    * (e.g. another host holds its lock); `rawp serve` reports that and stops.
    */
   openJournal(): Journal | undefined {
-    if (this.journal !== undefined) return this.journal ?? undefined;
-    const state = this.options.state;
-    if (!state || this.disposed) return undefined;
-    this.journal = null;
-    this.journal = Journal.open({ dir: state.dir, logger: state.logger ?? this.options.logger, ...(state.budgetBytes ? { budgetBytes: state.budgetBytes } : {}) });
-    return this.journal;
+    return this.storage.openJournal();
   }
 
-  /** The journal, or undefined (with one error logged) when there is none or it cannot be opened. */
-  private journalOrNone(): Journal | undefined {
-    try {
-      return this.openJournal();
-    } catch (e) {
-      this.options.logger.error('sessions will not be kept across restarts: the state folder could not be opened', { error: String(e) });
-      return undefined;
-    }
-  }
-
-  /**
-   * The §4.5.1 file store, opened on first use (undefined when the host has no folder for it, or
-   * it could not be opened — logged once).
-   */
+  /** The §4.5.1 file store, opened on first use (undefined when there is none; logged once). */
   get fileStore(): FileStore | undefined {
-    if (this.store !== undefined) return this.store ?? undefined;
-    const dir = this.options.files?.dir ?? (this.options.state ? join(this.options.state.dir, 'files') : undefined);
-    this.store = null;
-    if (!dir || this.disposed) return undefined;
-    try {
-      this.store = FileStore.open({ dir, logger: this.options.logger, ...(this.options.files?.maxBytes !== undefined ? { maxBytes: this.options.files.maxBytes } : {}) });
-    } catch (e) {
-      this.options.logger.error('files cannot be exchanged: the file store could not be opened', { dir, error: String(e) });
-    }
-    return this.store ?? undefined;
+    return this.storage.fileStore();
   }
 
   /**
@@ -238,7 +116,7 @@ export class SessionHost {
 
   /** Bring back the sessions a previous process left: closed where they stopped (§7.8.2), running again. */
   async restoreAll(): Promise<string[]> {
-    const journal = this.journalOrNone();
+    const journal = this.storage.journalOrNone();
     if (!journal) return [];
     const from = this.options.state?.migrateFrom;
     if (from) migrateSnapshots(from, journal, this.options.state?.logger ?? this.options.logger);
@@ -267,7 +145,7 @@ export class SessionHost {
     // A restored session of the same agent continues the agent's own conversation where it can.
     const adapter = choice.create({ toolState: this.toolState(), ...(req.resumeSessionId && choice.id === req.agent ? { resumeSessionId: req.resumeSessionId } : {}) });
     const origin: SessionOrigin = this.options.origin ?? 'local';
-    const h = this.history({
+    const h = this.storage.history({
       session_id,
       name: req.name ?? adapter.info.displayName,
       agent: choice.id,
@@ -276,7 +154,7 @@ export class SessionHost {
       shared: origin !== 'local',
       ...(req.restored?.meta.session_rules ? { session_rules: req.restored.meta.session_rules } : {}),
     }, req.restored);
-    const entry: Entry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, defaultName: req.name === undefined };
+    const entry: SessionEntry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, defaultName: req.name === undefined };
     const cmdOptions = this.options.commands;
     if (cmdOptions) {
       entry.commands = new SessionCommands({
@@ -319,63 +197,31 @@ export class SessionHost {
       this.entries.delete(session_id);
       // A new session that never started leaves nothing; a restored one is tried again next time.
       if (req.restored) entry.journal?.close();
-      else {
-        this.journal?.remove(session_id);
-        this.store?.removeSession(session_id);
-      }
+      else this.storage.forget(session_id);
       throw e;
     }
     // Before anyone can prompt it: what the user allowed "for this session" still holds.
     if (req.restored?.meta.session_rules) (this.options.sessionRules ?? this.permissions.rules).restore(session_id, req.restored.meta.session_rules);
-    this.hub.attach(session_id, this.recorder(session_id, entry), { history: false });
+    this.hub.attach(session_id, recorderConnection(session_id, entry, this.recorderHost), { history: false });
     this.emit({ kind: 'sessions' });
     return session_id;
   }
 
-  private recorder(session_id: string, entry: Entry): Connection {
-    return {
-      id: entry.recorderId,
-      kind: 'local',
-      features: LOCAL_VIEW_FEATURES,
-      send: (frame: WireFrame) => {
-        // Deferred: a prompt the queue releases on turn.end must not overtake that turn.end on the
-        // other connections (this runs inside the hub's fan-out of it).
-        if (entry.commands && 'payload' in frame) queueMicrotask(() => entry.commands?.observe(frame as FrameOf<'session.turn.start'>));
-        if (frame.type === 'session.renamed') {
-          entry.defaultName = false;
-          this.journal?.update(session_id, { name: frame.payload.name });
-        }
-        this.emit({ kind: 'frame', session_id, frame });
-        if (frame.type === 'session.renamed' || frame.type === 'agent.state.changed') this.emit({ kind: 'sessions' });
-      },
-      close: () => {
-        // The hub closes every connection when the session ends (§7.5.3 order already done).
-        this.entries.delete(session_id);
-        entry.commands?.dispose();
-        this.attachmentCopies.release(session_id);
-        // Deleted (§7.7): its journal goes. A host shutting down keeps them for the next start.
-        if (!this.disposed) {
-          this.journal?.remove(session_id);
-          this.store?.removeSession(session_id);
-        }
-        if (!this.disposed) this.checkpoints?.service.forgetSession(session_id);
-        this.emit({ kind: 'ended', session_id });
-        this.emit({ kind: 'sessions' });
-      },
-    };
-  }
-
-  /** The session's one history buffer, journaled when the host has a state folder. */
-  private history(meta: Parameters<typeof prepareHistory>[0]['meta'], restored: RestoredSession | undefined): SessionHistory {
-    const base = { meta, ...(this.options.history ? { options: this.options.history() } : {}), ...(this.options.clock ? { clock: this.options.clock } : {}) };
-    const journal = this.journalOrNone();
-    try {
-      return prepareHistory({ ...base, journal, restored });
-    } catch (e) {
-      this.options.logger.error('this session is not journaled: its journal could not be opened', { session_id: meta.session_id, error: String(e) });
-      return prepareHistory({ ...base, restored });
-    }
-  }
+  /** What the recorder connection of each session does to the host (sessionEntry.ts). */
+  private readonly recorderHost: RecorderHost = {
+    renamed: (session_id, name) => this.storage.journal?.update(session_id, { name }),
+    emit: (e) => this.emit(e),
+    ended: (session_id, entry) => {
+      this.entries.delete(session_id);
+      entry.commands?.dispose();
+      this.attachmentCopies.release(session_id);
+      // Deleted (§7.7): its journal goes. A host shutting down keeps them for the next start.
+      if (!this.disposed) {
+        this.storage.forget(session_id);
+        this.checkpoints?.service.forgetSession(session_id);
+      }
+    },
+  };
 
   /**
    * A frame a view of ours sent on its hub connection. It goes to the hub like a master's: the hub
@@ -498,7 +344,8 @@ export class SessionHost {
    */
   async dispose(): Promise<void> {
     this.disposed = true;
-    this.journal?.close();
+    this.storage.closed = true;
+    this.storage.journal?.close();
     await this.registry.disposeAll();
     this.attachmentCopies.releaseAll();
     // A snapshot still running (the first one of a big workspace takes seconds) would write into the

@@ -1,0 +1,63 @@
+// What a SessionHost (sessionHost.ts) keeps per session, and the hidden local "recorder"
+// connection of the hub that keeps it up to date: it feeds the host's events, the slash-command
+// queue and the journal's index (renames), and when the hub closes it — the session ended, its
+// §7.5.3 clean-up frames already out — it lets the session's host-side state go.
+import { EVERY_FEATURE, type FeatureSet } from '../protocol/capabilities';
+import type { FrameOf } from '../protocol/frameTypes';
+import type { Connection, WireFrame } from '../session/connection';
+import type { HistoryBuffer } from '../session/history';
+import type { SessionJournal } from './journal/sessionJournal';
+import type { SessionAdmission } from './promptAdmission';
+import type { SessionCommands } from './sessionCommands';
+import type { HostEvent } from './sessionHostOptions';
+
+/** A local view renders every frame type, so it announces every feature (§12.2.1). */
+export const LOCAL_VIEW_FEATURES: FeatureSet = EVERY_FEATURE;
+
+export interface SessionEntry {
+  history: HistoryBuffer<WireFrame>;
+  journal?: SessionJournal;
+  /** The newest frame from before a restart, if the session was restored (the view's replay split). */
+  restoredThrough?: string;
+  agent: string;
+  recorderId: string;
+  commands?: SessionCommands;
+  /** Where every control.prompt.request of the session is admitted (promptAdmission.ts). */
+  admission?: SessionAdmission;
+  /** No name was asked for: the session carries its agent's display name (a switch renames it). */
+  defaultName: boolean;
+}
+
+/** What the recorder does to the host (sessionHost.ts wires it). */
+export interface RecorderHost {
+  /** The journal's index entry follows a rename. */
+  renamed(session_id: string, name: string): void;
+  emit(e: HostEvent): void;
+  /** The hub closed the recorder: the session ended; forget what the host kept for it. */
+  ended(session_id: string, entry: SessionEntry): void;
+}
+
+export function recorderConnection(session_id: string, entry: SessionEntry, host: RecorderHost): Connection {
+  return {
+    id: entry.recorderId,
+    kind: 'local',
+    features: LOCAL_VIEW_FEATURES,
+    send: (frame: WireFrame) => {
+      // Deferred: a prompt the queue releases on turn.end must not overtake that turn.end on the
+      // other connections (this runs inside the hub's fan-out of it).
+      if (entry.commands && 'payload' in frame) queueMicrotask(() => entry.commands?.observe(frame as FrameOf<'session.turn.start'>));
+      if (frame.type === 'session.renamed') {
+        entry.defaultName = false;
+        host.renamed(session_id, frame.payload.name);
+      }
+      host.emit({ kind: 'frame', session_id, frame });
+      if (frame.type === 'session.renamed' || frame.type === 'agent.state.changed') host.emit({ kind: 'sessions' });
+    },
+    close: () => {
+      // The hub closes every connection when the session ends (§7.5.3 order already done).
+      host.ended(session_id, entry);
+      host.emit({ kind: 'ended', session_id });
+      host.emit({ kind: 'sessions' });
+    },
+  };
+}
