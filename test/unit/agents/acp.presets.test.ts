@@ -202,8 +202,9 @@ for (const agent of AGENTS) {
       const t1 = await host.turn(adapter, 'tell me a code word');
       // The agent writes its session record after the turn, asynchronously: disposing before it is on
       // disk makes session/load find nothing (a race seen on a loaded CI machine). Wait for a file
-      // that names the session under the agent's own folder, bounded.
-      await waitForFileNaming(dir, t1.outcome.agent_session_id ?? '', 10_000);
+      // that names the session under the agent's own folder and holds the answer, bounded.
+      assert.ok(t1.outcome.agent_session_id, 'the agent named its session');
+      assert.ok(await waitForRecord(dir, t1.outcome.agent_session_id, 'kiwi', 20_000), 'the agent wrote its session record with the answer');
       await adapter.dispose();
       const preset = ACP_PRESETS[agent.preset];
       const events = new FsEvents();
@@ -247,17 +248,29 @@ for (const agent of AGENTS) {
   });
 }
 
-/** Resolves once a file whose name contains `id` exists under `root` (or after `ms`, whichever first). */
-async function waitForFileNaming(root: string, id: string, ms: number): Promise<void> {
+/**
+ * Waits (bounded by `ms`) until a file whose name contains `id` exists under `root` and holds `text`
+ * — the agent's session record with the exchange in it; says whether it got there.
+ */
+async function waitForRecord(root: string, id: string, text: string, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   const found = (): boolean => {
     try {
-      return (readdirSync(root, { recursive: true }) as string[]).some((n) => n.includes(id));
+      const names = (readdirSync(root, { recursive: true }) as string[]).filter((n) => n.includes(id));
+      return names.some((n) => {
+        try {
+          return readFileSync(path.join(root, n), 'utf8').includes(text);
+        } catch {
+          return false; // a folder, or a file that is being replaced
+        }
+      });
     } catch {
       return false;
     }
   };
-  while (id && !found() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  // A little more for the last write of that file to land.
-  await new Promise((r) => setTimeout(r, 200));
+  while (!found()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
 }
