@@ -164,16 +164,28 @@ describe('workspace: NodeFsBackend', () => {
       seen.push(...changes);
       wake();
     });
-    const until = async (pred: () => boolean) => {
-      while (!pred()) await new Promise<void>((r) => (wake = r));
+    // Bounded: the watcher's own wake-up, or 250 ms, then `again` (if any) and look once more.
+    const until = async (pred: () => boolean, what: string, again?: () => void) => {
+      const deadline = Date.now() + 15_000;
+      while (!pred()) {
+        if (Date.now() > deadline) throw new Error(`gave up waiting for the watch to report ${what}: ${JSON.stringify(seen)}`);
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, 250);
+        });
+        if (!pred()) again?.();
+      }
     };
     try {
       const p = join(dir, 'w.txt');
-      await new Promise((r) => setTimeout(r, 50));
-      writeFileSync(p, '1');
-      await until(() => seen.some((c) => c.path === p && c.kind !== 'deleted'));
+      // Node's recursive watch on Linux sets up its watches asynchronously, so a write made too soon
+      // can go unseen: write again (bounded) until the watch reports the file.
+      let writes = 0;
+      const write = () => writeFileSync(p, String(++writes));
+      write();
+      await until(() => seen.some((c) => c.path === p && c.kind !== 'deleted'), 'the write', write);
       rmSync(p);
-      await until(() => seen.some((c) => c.path === p && c.kind === 'deleted'));
+      await until(() => seen.some((c) => c.path === p && c.kind === 'deleted'), 'the deletion');
     } finally {
       sub.dispose();
     }
