@@ -33,13 +33,17 @@ describe('extension host: the suites inside VS Code (code-server)', function () 
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`${cs.url}/?workspace=${encodeURIComponent(workspaceFile)}`);
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    // Bounded: the runner renames the finished file into place; read it until it parses.
     const deadline = Date.now() + 180_000;
-    while (!existsSync(results)) {
+    for (;;) {
+      const parsed = existsSync(results) ? parseReport(readFileSync(results, 'utf8')) : undefined;
+      if (parsed) {
+        report = parsed;
+        break;
+      }
       if (Date.now() > deadline) throw new Error(`no results from the extension host\n${cs.output().slice(-4000)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    await new Promise((r) => setTimeout(r, 200)); // the file is written in one call; let it land
-    report = JSON.parse(readFileSync(results, 'utf8')) as SuiteReport;
     rmSync(results, { force: true });
     console.log(`      extension-host suites: ${report.passed} passed, ${report.failed} failed; activation ${report.metrics.activationMs?.toFixed(1)} ms (activate()), ${report.metrics.activationWallMs?.toFixed(1)} ms (with loading the bundle); services loaded after it in ${report.metrics.servicesLoadMs?.toFixed(1)} ms`);
     if (report.metrics.listFiles) console.log(`      @ index listing of ${report.metrics.listFiles} files: workspace.findFiles ${report.metrics.listFindFilesMs?.toFixed(1)} ms, git ls-files ${report.metrics.listGitMs?.toFixed(1)} ms, Node walk ${report.metrics.listWalkMs?.toFixed(1)} ms`);
@@ -80,3 +84,12 @@ describe('extension host: the suites inside VS Code (code-server)', function () 
     assert.ok(Number.isFinite(report.metrics.activationMs));
   });
 });
+
+/** The runner's report, or undefined while the file is not whole yet. */
+function parseReport(text: string): SuiteReport | undefined {
+  try {
+    return JSON.parse(text) as SuiteReport;
+  } catch {
+    return undefined;
+  }
+}

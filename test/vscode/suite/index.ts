@@ -5,7 +5,7 @@
 //  - `runAndReport(file)`: called by the runner extension inside code-server, which writes the
 //    results as JSON for the mocha test outside (test/unit/e2e/vscodeHost.test.ts) to check.
 import Mocha from 'mocha';
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 
 export interface TestResult {
   title: string;
@@ -54,6 +54,8 @@ export async function runAndReport(file: string): Promise<SuiteReport> {
   } catch (e) {
     report = { passed: 0, failed: 1, tests: [{ title: 'suite could not run', state: 'failed', error: String(e) }], metrics };
   }
-  writeFileSync(file, JSON.stringify(report, null, 2));
+  // Written aside and renamed into place, so the reader outside never sees half a file.
+  writeFileSync(`${file}.part`, JSON.stringify(report, null, 2));
+  renameSync(`${file}.part`, file);
   return report;
 }
