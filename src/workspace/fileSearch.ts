@@ -61,7 +61,7 @@ export const MAX_RESULTS = 50;
  * generous (measured: recall@5 in `npm run bench:search`) and keeps the upper-bound pruning sharp.
  */
 export const DEFAULT_LEADERS = 20;
-const SLICE = 16384;
+const SLICE = 4096;
 
 export function clampMax(n: number | undefined): number {
   if (n === undefined || !Number.isFinite(n)) return DEFAULT_MAX_RESULTS;

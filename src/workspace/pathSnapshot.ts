@@ -111,17 +111,29 @@ export class PathSnapshot {
   static *buildSteps(input: readonly string[], slice = 2048): Generator<void, PathSnapshot, void> {
     const order = yield* sortedUniqueSteps(input);
     const n = order.length;
+    // Every pass over the paths is sliced, this one too: reading 460k string lengths in sorted (so
+    // scattered) order is a 10–15 ms block on its own.
     let total = 0;
-    for (let i = 0; i < n; i++) total += input[order[i]].length;
+    for (let i = 0; i < n; i++) {
+      total += input[order[i]].length;
+      if (i % slice === slice - 1) yield;
+    }
+    // One step per large array: each allocation may start a collection (external memory pressure),
+    // and several in one step add up to a block of tens of ms at 460k paths.
     const offsets = new Uint32Array(n + 1);
+    yield;
     const chars = new Uint8Array(total);
+    yield;
     const upper = new Uint8Array((total >> 3) + 1);
+    yield;
     const baseStart = new Uint16Array(n);
     const mask = new Int32Array(n);
     const nameMask = new Int32Array(n);
+    yield;
     const startMask = new Int32Array(n);
     const sharedPrefix = new Uint16Array(n);
     const wide = new Uint8Array(n);
+    yield;
     const wideText = new Map<number, string>();
     let at = 0;
     for (let i = 0; i < n; i++) {

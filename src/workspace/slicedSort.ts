@@ -7,8 +7,8 @@
 
 /** Insertion-sorted runs of this many items start the merge. */
 const RUN = 32;
-/** Comparisons between yields. */
-const STEP = 4096;
+/** Comparisons (or keys read by a linear pass) between yields: a step reads at most ~16k keys. */
+export const STEP = 4096;
 
 /**
  * The indices of `keys` in sorted order with duplicates dropped (the first of equal keys kept).
@@ -19,7 +19,7 @@ export function* sortedUniqueSteps(keys: readonly string[]): Generator<void, Int
   let sorted = true;
   for (let i = 1; i < n && sorted; i++) {
     if (!(keys[i - 1] < keys[i])) sorted = false;
-    if ((i & (STEP * 4 - 1)) === 0) yield;
+    if ((i & (STEP - 1)) === 0) yield;
   }
   let order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
@@ -71,7 +71,7 @@ export function* sortedUniqueSteps(keys: readonly string[]): Generator<void, Int
   for (let i = 0; i < n; i++) {
     if (out > 0 && keys[order[out - 1]] === keys[order[i]]) continue;
     order[out++] = order[i];
-    if ((i & (STEP * 4 - 1)) === 0) yield;
+    if ((i & (STEP - 1)) === 0) yield;
   }
   return out === n ? order : order.slice(0, out);
 }

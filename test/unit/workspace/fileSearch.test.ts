@@ -162,6 +162,27 @@ describe('workspace/fileSearch: ranking a person expects', () => {
   });
 });
 
+describe('workspace/fileSearch: the async search never holds the event loop for a whole scan', () => {
+  it('issue 18: a scan of 40,000 candidates is cut into slices of a few thousand paths, each followed by a turn of the loop', async () => {
+    const paths = Array.from({ length: 40000 }, (_, i) => `pkg${i % 50}/src/module${i}/index${i % 7}.ts`);
+    const s = searcher(paths);
+    // budgetMs 0: the driver yields after every step, so the turns counted are the steps taken.
+    let turns = 0;
+    let done = false;
+    const tick = (): void => {
+      turns++;
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const result = await s.search({ query: 'ix' }, { cancelled: false }, 0);
+    done = true;
+    assert.ok(result);
+    assert.equal(result.total_count, 40000);
+    assert.deepEqual(result, s.searchSync({ query: 'ix' }));
+    assert.ok(turns >= 40000 / 4096, `only ${turns} event-loop turns during the scan`);
+  });
+});
+
 describe('workspace/fileSearch: narrowing and bounds (properties)', () => {
   const pathArb = fc.stringMatching(/^[a-cA-C_./-]{1,6}(\/[a-cA-C_.-]{1,8}){0,3}$/);
 

@@ -79,6 +79,33 @@ describe('workspace/pathSnapshot: compact layout without losing a path', () => {
     assert.deepEqual(Array.from(r.value, (i) => paths[i]), sortedUnique(paths));
   });
 
+  it('issue 18: no build step reads more than a few thousand paths (sort, sizes, fill are all sliced)', () => {
+    // Structural, not a clock: a listing that counts its element reads shows how much work one
+    // step of the build does. 60,000 unsorted paths; a pass over all of them in one step (as the
+    // size sum was before) would read 60,000 in a step. Duplicates exercise the de-duplication pass.
+    const plain = Array.from({ length: 60000 }, (_, i) => `d${(i * 7919) % 211}/S${i % 17}/f${(i * 104729) % 59999}.ts`);
+    let reads = 0;
+    const counting = new Proxy(plain, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57) reads++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const it = PathSnapshot.buildSteps(counting);
+    let most = 0;
+    let steps = 0;
+    let r;
+    do {
+      reads = 0;
+      r = it.next();
+      steps++;
+      most = Math.max(most, reads);
+    } while (!r.done);
+    assert.ok(most <= 20000, `a step read ${most} paths`);
+    assert.ok(steps >= 60000 / 2048, `only ${steps} steps`);
+    assert.deepEqual(r.value.allPaths(), sortedUnique(plain));
+  });
+
   it('issue 18: an already sorted listing (git ls-files) is taken as it is', () => {
     const paths = sortedUnique(Array.from({ length: 5000 }, (_, i) => `a/${i}.c`));
     const it = sortedUniqueSteps(paths);
