@@ -2,6 +2,7 @@
 // what only the caller can act on — the session's init (catalog), the initialize response
 // (commands), permission asks, control traffic, the turn's end, and lines that did not fit.
 import type { AgentEvent, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
+import type { Metadata } from '../../protocol/envelope';
 import type { PermissionAsk } from './permissionAsk';
 
 export interface ClaudeInit {
@@ -26,6 +27,11 @@ export type ClaudeItem =
   | { kind: 'control_cancel'; request_id: string }
   /** `model_turns`: model calls in the turn (0 for a local command such as a failed /compact). */
   | { kind: 'result'; outcome: TurnOutcome; is_error: boolean; message: string; model_turns: number };
+
+/** Frame content for the engine, with the line's metadata (a subagent's context, §10.2) when it has any. */
+export function pushEvent(out: ClaudeItem[], event: AgentEvent, metadata?: Metadata): void {
+  out.push({ kind: 'event', event: metadata ? { ...event, metadata } : event });
+}
 
 /**
  * A malformed line as the user sees it: one recoverable warning (the session goes on; decision

@@ -3,42 +3,28 @@
 // process's stdout, `rawp convert --from claude-code` feeds it a captured transcript.
 //
 // What it returns are *items* (items.ts). Lines are read through the schemas of streamJson.ts;
-// usage/cost accounting, compaction detection, permission asks, the turn's end and the content
-// blocks are their own units (usageMeter.ts, compaction.ts, permissionAsk.ts, turnEnd.ts,
-// contentBlocks.ts); this file keeps the order of things: blocks, tool calls, subagents.
+// usage/cost accounting, compaction detection, permission asks, the turn's end, the content
+// blocks and the tool calls with their subagents are their own units (usageMeter.ts,
+// compaction.ts, permissionAsk.ts, turnEnd.ts, contentBlocks.ts, toolCalls.ts); this file keeps
+// the order of things: which line feeds which unit, and when a turn opens and closes.
 import type { AgentEvent, TurnOutcome } from '../../session/agentAdapter';
-import { STRUCTURED_OUTPUT_TOOL } from './capabilities';
 import type { Metadata } from '../../protocol/envelope';
 import { commandsFromInitialize } from './commands';
 import { CompactionWatch } from './compaction';
 import { permissionAskOf } from './permissionAsk';
-import { contentText, parseStreamLine, RequestId, type AssistantLine, type ControlRequestLine, type ResultLine, type StreamEventLine, type StreamLine, type SystemLine, type ToolUseBlock, type UserLine } from './streamJson';
-import { catalogFor, SUBAGENT_TOOLS } from './tools';
+import { contentText, parseStreamLine, RequestId, type AssistantLine, type ControlRequestLine, type ResultLine, type StreamEventLine, type StreamLine, type SystemLine, type UserLine } from './streamJson';
+import { catalogFor } from './tools';
+import { ToolCalls } from './toolCalls';
 import { toolOutcome } from './toolOutput';
 import { turnEnd } from './turnEnd';
 import { UsageMeter } from './usageMeter';
 import { ContentBlocks } from './contentBlocks';
-import type { ClaudeItem } from './items';
+import { pushEvent, type ClaudeItem } from './items';
 
 export type { PermissionAsk } from './permissionAsk';
 export { affectedPaths } from './permissionAsk';
 
 export type { ClaudeInit, ClaudeItem } from './items';
-
-interface OpenTool {
-  name: string;
-  metadata?: Metadata;
-  /** Set when this call started a subagent. */
-  subagent?: { depth: number; agent_type?: string };
-  streamSeq: number;
-}
-
-interface PendingTools {
-  key: string;
-  messageId: string;
-  parent: string | null;
-  uses: ToolUseBlock[];
-}
 
 export interface TranslatorOptions {
   /** For workspace-relative paths in diffs and permission asks. */
@@ -54,13 +40,9 @@ export class ClaudeTranslator {
   private readonly streamedMessages = new Set<string>();
   /** The message a parent context is streaming (stream events carry no message id but in message_start). */
   private readonly streamingMessage = new Map<string, string>();
-  private readonly tools = new Map<string, OpenTool>();
-  /** Depth of every subagent ever started, so late lines still get their context. */
-  private readonly subagentDepth = new Map<string, { depth: number; agent_type?: string }>();
-  private pending: PendingTools | undefined;
+  /** Open and buffered tool calls, subagents among them (toolCalls.ts). */
+  private readonly tools = new ToolCalls((out, text, metadata) => this.wholeBlock(out, 'text', text, metadata));
   private interruptRequested = false;
-  /** §11: the main agent's latest StructuredOutput call (--json-schema), kept for a failed result. */
-  private structuredAttempt: Record<string, unknown> | undefined;
   /** The CLI said it has no credentials (`error: "authentication_failed"`): the turn's end says how to log in. */
   private authFailed = false;
   private readonly usage = new UsageMeter();
@@ -76,7 +58,7 @@ export class ClaudeTranslator {
 
   /** Is anything of the turn still open (blocks, tool calls)? */
   get turnOpen(): boolean {
-    return this.blocks.size > 0 || this.tools.size > 0 || this.pending !== undefined;
+    return this.blocks.size > 0 || this.tools.busy;
   }
 
   /** One decoded stdout line (any JSON value). */
@@ -94,7 +76,7 @@ export class ClaudeTranslator {
     }
     const line = parsed.line;
     const out: ClaudeItem[] = [];
-    if (this.pending && !this.continuesPending(line)) this.flushTools(out);
+    this.tools.beforeLine(line, out);
     switch (line.type) {
       case 'system':
         this.system(line, out);
@@ -130,7 +112,6 @@ export class ClaudeTranslator {
    */
   abortTurn(cancelled: boolean): AgentEvent[] {
     const out: ClaudeItem[] = [];
-    if (this.pending) this.flushTools(out);
     this.closeOpen(out, cancelled);
     this.resetTurn();
     return out.flatMap((i) => (i.kind === 'event' ? [i.event] : []));
@@ -166,7 +147,7 @@ export class ClaudeTranslator {
       }
       case 'api_retry': {
         const status = line.error_status;
-        this.event(out, {
+        pushEvent(out, {
           type: 'agent.error',
           payload: {
             error_code: 'API_RETRY',
@@ -184,7 +165,7 @@ export class ClaudeTranslator {
       case 'status':
         if (line.compact_result !== 'failed') return;
         this.compaction.failed();
-        this.event(out, {
+        pushEvent(out, {
           type: 'agent.error',
           payload: { error_code: 'COMPACT_FAILED', message: `Compaction failed: ${line.compact_error ?? 'unknown reason'}`, severity: 'warning', recoverable: true, details: { module: 'claude-code' } },
         });
@@ -194,9 +175,7 @@ export class ClaudeTranslator {
         // A running subagent reports what it does: relay as progress of its invocation (§10.4, §13.5).
         const id = line.tool_use_id;
         const open = id ? this.tools.get(id) : undefined;
-        if (id && open?.subagent && line.description && line.subtype === 'task_progress') {
-          this.event(out, { type: 'tool.invoke.stream', payload: { invocation_id: id, tool_name: open.name, stream_type: 'progress', chunk: line.description, sequence: open.streamSeq++ } }, open.metadata);
-        }
+        if (id && open?.subagent && line.description && line.subtype === 'task_progress') this.tools.stream(out, id, open, 'progress', line.description, open.metadata);
         return;
       }
       default:
@@ -208,7 +187,7 @@ export class ClaudeTranslator {
     const ev = line.event;
     const parent = line.parent_tool_use_id ?? null;
     const pkey = parent ?? '';
-    const metadata = this.contextOf(parent);
+    const metadata = this.tools.contextOf(parent);
     switch (ev.type) {
       case 'message_start': {
         const id = ev.message.id ?? `anon-${this.streamedMessages.size}`;
@@ -247,7 +226,7 @@ export class ClaudeTranslator {
   private assistant(line: AssistantLine, out: ClaudeItem[]): void {
     const msg = line.message;
     const parent = line.parent_tool_use_id ?? null;
-    const metadata = this.contextOf(parent);
+    const metadata = this.tools.contextOf(parent);
     const messageId = msg.id ?? '';
     const streamed = this.streamedMessages.has(messageId);
     if (parent === null && !streamed) this.usage.noteMessage(msg.usage);
@@ -262,10 +241,7 @@ export class ClaudeTranslator {
     }
     for (const c of typeof msg.content === 'string' ? [] : msg.content) {
       if (c.type === 'tool_use') {
-        const key = `${parent ?? ''}|${messageId}`;
-        if (this.pending && this.pending.key !== key) this.flushTools(out);
-        this.pending ??= { key, messageId, parent, uses: [] };
-        this.pending.uses.push(c);
+        this.tools.buffer(out, c, parent, messageId);
       } else if ((c.type === 'text' || c.type === 'thinking') && !streamed) {
         const text = c.type === 'text' ? c.text : c.thinking;
         if (!text || (synthetic && /^API Error/i.test(text))) continue;
@@ -277,7 +253,7 @@ export class ClaudeTranslator {
   private user(line: UserLine, out: ClaudeItem[]): void {
     const content = line.message.content;
     const parent = line.parent_tool_use_id ?? null;
-    const metadata = this.contextOf(parent);
+    const metadata = this.tools.contextOf(parent);
     const results = typeof content === 'string' ? [] : content.flatMap((c) => (c.type === 'tool_result' ? [c] : []));
     for (const block of results) {
       const id = block.tool_use_id;
@@ -285,16 +261,14 @@ export class ClaudeTranslator {
       if (!open) continue; // a result of a call we never saw (e.g. history of a resumed session)
       const structured = results.length === 1 ? line.tool_use_result : undefined;
       const outcome = toolOutcome(open.name, block, structured, this.workspaceNames(), open.subagent !== undefined);
-      for (const s of outcome.streams) {
-        this.event(out, { type: 'tool.invoke.stream', payload: { invocation_id: id, tool_name: open.name, stream_type: s.stream_type, chunk: s.chunk, sequence: open.streamSeq++ } }, metadata ?? open.metadata);
-      }
-      this.finishTool(out, id, open, outcome.status, outcome.output, outcome.output_type, { duration_ms: outcome.duration_ms, truncated: outcome.truncated });
+      for (const s of outcome.streams) this.tools.stream(out, id, open, s.stream_type, s.chunk, metadata ?? open.metadata);
+      this.tools.finish(out, id, open, outcome.status, outcome.output, outcome.output_type, { duration_ms: outcome.duration_ms, truncated: outcome.truncated });
     }
     if (results.length === 0 && this.compaction.waitingForSummary) {
       const compacted = this.compaction.summaryMessage(contentText(content));
       if (compacted) {
         this.usage.noteCompacted(compacted.current_token_count);
-        this.event(out, { type: 'session.compacted', payload: compacted });
+        pushEvent(out, { type: 'session.compacted', payload: compacted });
       }
     }
   }
@@ -302,13 +276,13 @@ export class ClaudeTranslator {
   private result(line: ResultLine, out: ClaudeItem[]): void {
     const end = turnEnd(line, this.interruptRequested, this.authFailed);
     this.closeOpen(out, end.stop_reason === 'cancelled');
-    if (end.error) this.event(out, end.error);
+    if (end.error) pushEvent(out, end.error);
     const outcome: TurnOutcome = { stop_reason: end.stop_reason };
     const usage = this.usage.turnUsage(line);
     if (usage) outcome.usage = usage;
     // §11: what the model handed over (the engine validates it): the accepted object, else its
     // last attempt (a result of error_max_structured_output_retries has none of its own).
-    const structured = line.structured_output ?? this.structuredAttempt;
+    const structured = line.structured_output ?? this.tools.structuredAttempt;
     if (structured) outcome.structured_data = structured;
     const sid = line.session_id ?? this.agentSessionId;
     if (sid) {
@@ -340,90 +314,9 @@ export class ClaudeTranslator {
 
   // ---- pieces -------------------------------------------------------------------------------
 
-  private continuesPending(line: StreamLine): boolean {
-    if (line.type === 'assistant') return `${line.parent_tool_use_id ?? ''}|${line.message.id ?? ''}` === this.pending?.key;
-    if (line.type === 'stream_event') {
-      const t = line.event.type;
-      return t !== 'message_delta' && t !== 'message_stop' && t !== 'message_start';
-    }
-    return false;
-  }
-
-  /** Emit the buffered tool uses of one message: one parallel group when there are several (§13.4). */
-  private flushTools(out: ClaudeItem[]): void {
-    const p = this.pending;
-    this.pending = undefined;
-    if (!p) return;
-    const group = p.uses.length > 1 ? `pg_${p.messageId || p.uses.map((u) => u.id).join('_')}` : undefined;
-    for (const use of p.uses) this.toolRequest(out, use, p.parent, group);
-  }
-
-  private toolRequest(out: ClaudeItem[], use: ToolUseBlock, parent: string | null, group: string | undefined): void {
-    const { id, name, input } = use;
-    if (this.tools.has(id)) return;
-    const metadata = this.contextOf(parent);
-    const open: OpenTool = { name, streamSeq: 0, ...(metadata ? { metadata } : {}) };
-    // §9.1: the plan of ExitPlanMode is a plan document, shown as such before the call.
-    if (name === 'ExitPlanMode' && typeof input.plan === 'string' && input.plan) {
-      this.wholeBlock(out, 'text', input.plan, { ...(metadata ?? {}), content_role: 'plan', plan_id: id });
-    }
-    const payload: Extract<AgentEvent, { type: 'tool.invoke.request' }>['payload'] = { invocation_id: id, tool_name: name, input };
-    if (group) payload.parallel_group_id = group;
-    if (SUBAGENT_TOOLS.has(name)) {
-      const depth = (metadata?.subagent_context?.depth ?? 0) + 1;
-      const agent_type = typeof input.subagent_type === 'string' ? input.subagent_type : 'general-purpose';
-      const description = typeof input.description === 'string' ? input.description : undefined;
-      open.subagent = { depth, agent_type };
-      this.subagentDepth.set(id, { depth, agent_type });
-      payload.subagent = { agent_type, ...(description ? { description } : {}) };
-      this.tools.set(id, open);
-      this.event(out, { type: 'tool.invoke.request', payload }, metadata);
-      this.event(out, { type: 'agent.subagent.started', payload: { parent_invocation_id: id, agent_type, depth, ...(description ? { description } : {}) } }, metadata);
-      return;
-    }
-    this.tools.set(id, open);
-    if (name === STRUCTURED_OUTPUT_TOOL && !metadata?.subagent_context) this.structuredAttempt = input;
-    this.event(out, { type: 'tool.invoke.request', payload }, metadata);
-  }
-
-  private finishTool(
-    out: ClaudeItem[],
-    id: string,
-    open: OpenTool,
-    status: 'success' | 'error' | 'cancelled',
-    output: unknown,
-    output_type: Extract<AgentEvent, { type: 'tool.invoke.result' }>['payload']['output_type'],
-    extra: { duration_ms?: number; truncated?: boolean } = {},
-  ): void {
-    this.tools.delete(id);
-    if (open.subagent) {
-      // §10.3.2: ended right before the agent_result.
-      const ended: Extract<AgentEvent, { type: 'agent.subagent.ended' }>['payload'] = {
-        parent_invocation_id: id,
-        status: status === 'success' ? 'completed' : status === 'cancelled' ? 'cancelled' : 'failed',
-      };
-      if (extra.duration_ms !== undefined) ended.duration_ms = extra.duration_ms;
-      this.event(out, { type: 'agent.subagent.ended', payload: ended }, open.metadata);
-    }
-    const payload: Extract<AgentEvent, { type: 'tool.invoke.result' }>['payload'] = {
-      invocation_id: id,
-      tool_name: open.name,
-      status,
-      output: output === undefined ? null : output,
-      output_type: open.subagent ? 'agent_result' : output_type,
-    };
-    if (extra.duration_ms !== undefined) payload.duration_ms = extra.duration_ms;
-    if (extra.truncated) payload.truncated = true;
-    this.event(out, { type: 'tool.invoke.result', payload }, open.metadata);
-  }
-
   /** Close open tools (innermost first) and blocks, e.g. at the end of an interrupted turn. */
   private closeOpen(out: ClaudeItem[], cancelled: boolean): void {
-    if (this.pending) this.flushTools(out);
-    for (const id of [...this.tools.keys()].reverse()) {
-      const open = this.tools.get(id)!;
-      this.finishTool(out, id, open, 'cancelled', cancelled ? 'Cancelled' : 'The turn ended before the tool reported a result', 'text');
-    }
+    this.tools.closeAll(out, cancelled);
     this.push(out, ...this.blocks.closeAll(cancelled));
   }
 
@@ -435,19 +328,8 @@ export class ClaudeTranslator {
     this.push(out, ...this.blocks.whole(kind, text, metadata));
   }
 
-  /** §10.2: the subagent context of a line with `parent_tool_use_id`. */
-  private contextOf(parent: string | null): Metadata | undefined {
-    if (!parent) return undefined;
-    const sub = this.subagentDepth.get(parent);
-    return { subagent_context: { parent_invocation_id: parent, depth: sub?.depth ?? 1, ...(sub?.agent_type ? { agent_type: sub.agent_type } : {}) } };
-  }
-
   private blockKey(parentKey: string, index: number): string {
     return `${parentKey}|${this.streamingMessage.get(parentKey) ?? ''}|${index}`;
-  }
-
-  private event(out: ClaudeItem[], event: AgentEvent, metadata?: Metadata): void {
-    out.push({ kind: 'event', event: metadata ? { ...event, metadata } : event });
   }
 
   private push(out: ClaudeItem[], ...events: Array<AgentEvent | undefined>): void {
@@ -459,7 +341,7 @@ export class ClaudeTranslator {
     this.streamedMessages.clear();
     this.streamingMessage.clear();
     this.interruptRequested = false;
-    this.structuredAttempt = undefined;
+    this.tools.structuredAttempt = undefined;
     this.authFailed = false;
   }
 }
