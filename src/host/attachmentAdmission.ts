@@ -5,12 +5,16 @@
 // (docs/decisions/310-attachments-refused-at-admission.md).
 import type { ContextFile } from '../session/agentAdapter';
 import { attachmentRefusal, type AttachmentSupport } from '../session/attachments';
-import type { ContextFileSource } from '../session/contextFiles';
+import { isContextFileError, type ContextFileSource } from '../session/contextFiles';
 
 /** Like §6.3.1's COMPACTION_NOT_SUPPORTED and §6.3.2's MODE_NOT_SUPPORTED: non-fatal session.error. */
 export const ATTACHMENT_NOT_SUPPORTED = 'ATTACHMENT_NOT_SUPPORTED';
 /** The file_url names no file this host holds (never uploaded, or deleted with its session). */
 export const ATTACHMENT_UNAVAILABLE = 'ATTACHMENT_UNAVAILABLE';
+/** The file is larger than the host's limit (`rawp.files.maxBytes`, §4.5.1; HTTP 413 on upload). */
+export const ATTACHMENT_TOO_LARGE = 'ATTACHMENT_TOO_LARGE';
+/** The bytes are not of the type the file claims (HTTP 415 on upload). */
+export const ATTACHMENT_TYPE_MISMATCH = 'ATTACHMENT_TYPE_MISMATCH';
 
 export interface AttachmentGate {
   /** The session's context-file source (the engine's: the host's file store, bound to the session). */
@@ -35,7 +39,8 @@ export async function admitContextFiles(files: readonly ContextFile[] | undefine
       const r = await source.resolve(f.file_url, { file_name: f.file_name, ...(f.mime_type ? { mime_type: f.mime_type } : {}) });
       resolved.push({ name: f.file_name, mimeType: r.mimeType });
     } catch (e) {
-      return { ok: false, error_code: ATTACHMENT_UNAVAILABLE, message: `The attached file ${f.file_name} could not be read (${e instanceof Error ? e.message : String(e)}); nothing was sent to ${agent}.` };
+      const code = isContextFileError(e) && e.code === 'too_large' ? ATTACHMENT_TOO_LARGE : ATTACHMENT_UNAVAILABLE;
+      return { ok: false, error_code: code, message: `The attached file ${f.file_name} could not be read (${e instanceof Error ? e.message : String(e)}); nothing was sent to ${agent}.` };
     }
   }
   const refusal = attachmentRefusal(agent, gate.support(), resolved);

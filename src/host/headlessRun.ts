@@ -5,7 +5,7 @@
 // (`--allow` patterns become session rules; the saved rules store answers before any prompt) and
 // otherwise rejected; other questions time out (§6.2.2). Each such answer is reported.
 // docs/decisions/323.
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, join, relative, isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,6 +21,8 @@ import { isKnownFrame, type PayloadOf, type WireFrame } from '../protocol/frameT
 import type { Connection } from '../session/connection';
 import { PERMISSION_VALUES, type RuleScope } from '../session/permissions';
 import type { Logger } from '../session/ports';
+import { FileRefusal } from '../remote/fileApi';
+import { ATTACHMENT_TOO_LARGE, ATTACHMENT_TYPE_MISMATCH, ATTACHMENT_UNAVAILABLE } from './attachmentAdmission';
 import { DetectedAgents } from './detectedAgents';
 import { hostPermissionBroker } from './permissions';
 import { SessionHost } from './sessionHost';
@@ -139,7 +141,14 @@ export class HeadlessRun {
     const extensions = { [RAWP_EXTENSION_KEY]: { notices: true } };
     this.send(buildFrame('session.capabilities', { protocol_version: PROTOCOL_VERSION, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: { ...EVERY_FEATURE }, extensions }, { session_id }, this.clock));
     await opened;
-    const context_files = [...(this.o.prompt.context_files ?? []), ...(await this.attach(host, session_id))];
+    const files = await this.attach(host, session_id);
+    if (!files.ok) {
+      // Refused before the prompt goes out, like the host's own admission refusals: no turn.
+      this.result.errors.push({ source: 'session', error_code: files.error_code, message: files.message });
+      this.end();
+      return done;
+    }
+    const context_files = [...(this.o.prompt.context_files ?? []), ...files.files];
     const prompt = buildFrame('control.prompt.request', { ...this.o.prompt, ...(context_files.length ? { context_files } : {}) }, { session_id }, this.clock);
     this.promptId = prompt.message_id;
     this.startTimer = setTimeout(() => this.end(`the prompt started no turn within ${TURN_START_TIMEOUT_MS / 1000} s`), TURN_START_TIMEOUT_MS);
@@ -159,9 +168,13 @@ export class HeadlessRun {
     if (this.filesDir) rmSync(this.filesDir, { recursive: true, force: true });
   }
 
-  /** The attachments as context_files: workspace files by `file:` URL, others through the store. */
-  private async attach(host: SessionHost, session_id: string): Promise<ContextFile[]> {
-    const out: ContextFile[] = [];
+  /**
+   * The attachments as context_files: workspace files by `file:` URL (the host's admission checks
+   * them), others copied into the run's store — refused here, by code, when the store would refuse
+   * them (too large: before a byte is read; content not of the type its name says).
+   */
+  private async attach(host: SessionHost, session_id: string): Promise<{ ok: true; files: ContextFile[] } | { ok: false; error_code: string; message: string }> {
+    const files: ContextFile[] = [];
     const root = realpathSync(this.o.workspace);
     for (const path of this.o.attachments ?? []) {
       const real = realpathSync(path);
@@ -169,15 +182,23 @@ export class HeadlessRun {
       const mime = mimeTypeOf(name);
       const rel = relative(root, real);
       if (rel && !rel.startsWith('..') && !isAbsolute(rel)) {
-        out.push({ file_url: pathToFileURL(real).href, file_name: name, ...(mime ? { mime_type: mime } : {}), intent: 'context' });
+        files.push({ file_url: pathToFileURL(real).href, file_name: name, ...(mime ? { mime_type: mime } : {}), intent: 'context' });
         continue;
       }
       const store = host.fileStore;
-      if (!store) throw new Error(`--attach ${path}: the run's file store could not be opened`);
-      const stored = await store.store({ session_id, file_name: name, mime_type: mime ?? 'application/octet-stream', bytes: readFileSync(real) });
-      out.push({ file_url: filePath(stored.transfer_id), file_name: stored.file_name, mime_type: stored.mime_type, intent: 'context' });
+      if (!store) return { ok: false, error_code: ATTACHMENT_UNAVAILABLE, message: `${name} could not be attached: the run's file store could not be opened; nothing was sent to the agent.` };
+      const size = statSync(real).size;
+      if (size > store.maxBytes) return { ok: false, error_code: ATTACHMENT_TOO_LARGE, message: `${name} is ${size} bytes, more than the limit of ${store.maxBytes} bytes for an attached file; nothing was sent to the agent.` };
+      try {
+        const stored = await store.store({ session_id, file_name: name, mime_type: mime ?? 'application/octet-stream', bytes: readFileSync(real) });
+        files.push({ file_url: filePath(stored.transfer_id), file_name: stored.file_name, mime_type: stored.mime_type, intent: 'context' });
+      } catch (e) {
+        if (!(e instanceof FileRefusal)) throw e;
+        const error_code = e.code === 'too_large' ? ATTACHMENT_TOO_LARGE : e.code === 'unsupported_type' ? ATTACHMENT_TYPE_MISMATCH : ATTACHMENT_UNAVAILABLE;
+        return { ok: false, error_code, message: `${name} could not be attached: ${e.message}; nothing was sent to the agent.` };
+      }
     }
-    return out;
+    return { ok: true, files };
   }
 
   private send(frame: WireFrame): void {
@@ -200,6 +221,12 @@ export class HeadlessRun {
       case 'agent.state.changed':
         // The §13.1 opening ends with the state the master attached in: now it may prompt.
         if (frame.payload.reason === 'attached') this.opened?.();
+        // `/mode plan`: the host made our prompt a §6.3.2 mode switch, and this is its answer.
+        else if (frame.payload.reason === 'mode_switch' && this.answersHostCommand(frame.parent_id)) this.hostAnswered(r, `The mode is now ${String(frame.payload.mode ?? frame.payload.current_state)}.`);
+        return;
+      case 'session.compacted':
+        // `/compact`: the host made our prompt a §6.3.1 compaction, and this is its answer.
+        if (this.answersHostCommand(frame.parent_id)) this.hostAnswered(r, `The conversation was compacted (${frame.payload.previous_token_count} → ${frame.payload.current_token_count} tokens).`);
         return;
       case 'session.turn.start':
         if (frame.parent_id === this.promptId && r.turn_id === undefined) {
@@ -212,8 +239,9 @@ export class HeadlessRun {
         return;
       case 'session.error':
         r.errors.push({ source: 'session', error_code: frame.payload.error_code, message: frame.payload.message, severity: frame.payload.fatal ? 'fatal' : 'error' });
-        // The prompt itself was refused (a bad schema, a failed slash command): no turn comes.
-        if (frame.parent_id === this.promptId && r.turn_id === undefined) this.end();
+        // The prompt itself was refused (a bad schema, a failed slash command), or the control the
+        // host made of it (/mode: MODE_NOT_SUPPORTED, /compact: COMPACTION_NOT_SUPPORTED): no turn comes.
+        if (frame.parent_id === this.promptId || this.answersHostCommand(frame.parent_id)) this.end();
         return;
       case 'agent.interaction.request':
         queueMicrotask(() => this.unanswered(frame.payload));
@@ -242,7 +270,23 @@ export class HeadlessRun {
   private noticed(r: HeadlessResult, notice: NoticePayload, aboutPrompt: boolean): void {
     r.notices.push(notice);
     if (!aboutPrompt || r.turn_id !== undefined) return;
-    if (notice.level === 'error') r.errors.push({ source: 'session', error_code: 'PROMPT_REFUSED', message: notice.message });
+    // The host's own code (ATTACHMENT_NOT_SUPPORTED, COMMAND_FAILED, …); PROMPT_REFUSED only from a host that sent none.
+    if (notice.level === 'error') r.errors.push({ source: 'session', error_code: notice.error_code ?? 'PROMPT_REFUSED', message: notice.message });
+    this.end();
+  }
+
+  /**
+   * A frame answering a control after our prompt went out and before any turn: the control the
+   * host made of the prompt (§6.3.1 compact, §6.3.2 mode switch; its id is not ours to see — a
+   * relayed control skips its sender, §2.4). The run is the session's only master, so no one else's.
+   */
+  private answersHostCommand(parent_id: string | undefined): boolean {
+    return this.promptId !== undefined && parent_id !== undefined && this.result?.turn_id === undefined;
+  }
+
+  /** The host handled the prompt as a command and said so: the run's answer (exit 0). */
+  private hostAnswered(r: HeadlessResult, message: string): void {
+    r.notices.push({ level: 'info', message });
     this.end();
   }
 

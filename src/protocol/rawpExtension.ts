@@ -33,6 +33,8 @@ export const NOTICE_TYPE = 'x-rawp.notice';
 export const NoticePayload = z.looseObject({
   level: z.enum(['info', 'warning', 'error']),
   message: z.string(),
+  /** A refusal's code, as a raw master gets it in §2.2 session.error (e.g. ATTACHMENT_NOT_SUPPORTED). */
+  error_code: z.string().optional(),
 });
 export type NoticePayload = z.infer<typeof NoticePayload>;
 

@@ -71,7 +71,7 @@ export async function admitPrompt(
       return;
     case 'refused':
       // Our masters show it as a notice; a raw master gets the spec's answer (§2.2 session.error).
-      if (ext.notices) notice({ level: 'error', message: verdict.message });
+      if (ext.notices) notice({ level: 'error', message: verdict.message, error_code: verdict.error_code });
       else sink.refuse(verdict.error_code, verdict.message);
       return;
   }

@@ -3,7 +3,6 @@
 // permission rules. Each failure is a message for a usage error (exit 2); nothing here runs an agent.
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_MAX_FILE_BYTES } from '../../host/files/fileStore';
 import type { RuleScope } from '../../session/permissions';
 import { MAX_SCHEMA_BYTES, prepareSchema } from '../../session/structuredOutput';
 import { AjvSchemaValidator } from '../../host/jsonSchemaValidator';
@@ -51,19 +50,18 @@ export function readJsonSchema(file: string): Record<string, unknown> {
   return prepared.schema;
 }
 
-/** --attach FILE: an existing file within the host's file size limit (§4.5); its absolute path. */
+/**
+ * --attach FILE: an existing file; its absolute path. Whether the host takes it (its size limit,
+ * its type, the agent) is the run's to say, by code (ATTACHMENT_TOO_LARGE …), not a usage error.
+ */
 export function attachment(file: string): string {
   const abs = resolve(file);
-  let size: number;
   try {
-    const st = statSync(abs);
-    if (!st.isFile()) throw new InputError(`--attach ${file} is not a file`);
-    size = st.size;
+    if (!statSync(abs).isFile()) throw new InputError(`--attach ${file} is not a file`);
   } catch (e) {
     if (e instanceof InputError) throw e;
     throw new InputError(`--attach ${file}: ${(e as Error).message}`);
   }
-  if (size > DEFAULT_MAX_FILE_BYTES) throw new InputError(`--attach ${file} is larger than the limit of ${DEFAULT_MAX_FILE_BYTES} bytes`);
   return abs;
 }
 

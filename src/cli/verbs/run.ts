@@ -52,6 +52,20 @@ Nobody is there to answer questions: a permission prompt that no --allow pattern
 allows is rejected, and any other question times out; each is reported on stderr (and listed in
 the json output's permission_denials). The agent's errors are reported on stderr too.
 
+Why a run failed is said on stderr, one line each — "rawp run: agent|session error CODE: what
+happened, in words" — and, with --output-format json, in errors[] as {source, error_code, message}:
+  ATTACHMENT_NOT_SUPPORTED  the agent cannot take a file of that type (nothing was sent)
+  ATTACHMENT_TOO_LARGE      an --attach file is over the 20 MB limit (nothing was sent)
+  ATTACHMENT_TYPE_MISMATCH  an --attach file's content is not the type its name says
+  ATTACHMENT_UNAVAILABLE    an --attach file could not be read
+  COMMAND_FAILED            a slash command failed (e.g. /mode without a mode)
+  MAX_TURNS                 --max-turns was reached (stop_reason "error")
+  STRUCTURED_OUTPUT_INVALID the answer does not match --json-schema (validation_status partial
+                            or failed; an agent warning, exit 1)
+  NO_TURN                   the prompt started no turn within 60 s
+and the agent's own codes (AGENT_ERROR, API_ERROR, …). Host commands (/help, /mode plan,
+/compact) are answered by the host: its answer on stdout, exit 0.
+
 Exit status: 0 the turn ended normally (stop_reason "end_turn") and, with --json-schema, the
 answer is valid, or the host answered the prompt itself (a host command such as /help); 1 an agent or turn error (including max turns reached, a refused prompt, an
 answer that does not match the schema); 2 bad arguments (or an agent that is not installed);

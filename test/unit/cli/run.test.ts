@@ -208,7 +208,7 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.equal(r.code, 1);
     const o = JSON.parse(r.out);
     assert.equal(o.turn_id, null);
-    assert.equal(o.errors[0].error_code, 'PROMPT_REFUSED');
+    assert.equal(o.errors[0].error_code, 'ATTACHMENT_NOT_SUPPORTED');
     assert.match(o.errors[0].message, /pic\.png/);
     assert.match(r.err, /pic\.png/);
   });

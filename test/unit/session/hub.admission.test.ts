@@ -79,7 +79,7 @@ describe('session/hub: prompt admission (issue 11 item 2)', () => {
     assert.equal(raw.ofType('control.prompt.request').length + ours.ofType('control.prompt.request').length, 0, 'a held prompt is not relayed');
   });
 
-  it('§2.2 a refused prompt: a raw master gets a non-fatal session.error with parent_id; a master of ours a notice of level error', async () => {
+  it('§2.2 a refused prompt: a raw master gets a non-fatal session.error with parent_id; a master of ours a notice of level error with the same code', async () => {
     const { hub, handled } = make(() => ({ kind: 'refused', error_code: 'COMMAND_FAILED', message: '/mode: No mode given' }));
     const raw = new RecordingConnection('raw', 'remote', ALL_FEATURES);
     const ours = Object.assign(new RecordingConnection('ours', 'remote', ALL_FEATURES), { extensions: OUR_MASTER_EXTENSIONS });
@@ -92,7 +92,7 @@ describe('session/hub: prompt admission (issue 11 item 2)', () => {
     assert.equal(handled.length, 0);
     const [e] = raw.ofType('session.error');
     assert.deepEqual([e?.payload.error_code, e?.payload.fatal, e?.parent_id], ['COMMAND_FAILED', false, p.message_id]);
-    assert.deepEqual(ours.frames.filter((f) => f.type === 'x-rawp.notice').map((f) => f.payload), [{ level: 'error', message: '/mode: No mode given' }]);
+    assert.deepEqual(ours.frames.filter((f) => f.type === 'x-rawp.notice').map((f) => f.payload), [{ level: 'error', message: '/mode: No mode given', error_code: 'COMMAND_FAILED' }]);
   });
 
   it('slash-commands §5 a host command that is a control frame (/compact) is handled as one, and the prompt itself is not relayed', async () => {
