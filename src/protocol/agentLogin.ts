@@ -25,8 +25,10 @@ const LOGINS: Record<string, AgentLogin> = {
   // The ACP wrappers run Claude Code with its own credentials: the same login.
   'acp:claude-agent-acp': CLAUDE,
   'acp:claude-code-acp': CLAUDE,
-  codex: { loginArgs: ['login'], loginDisplay: 'codex login', apiKey: { provider: 'openai', env: 'OPENAI_API_KEY', label: 'OpenAI' } },
-  'acp:codex-acp': { loginArgs: ['login'], loginDisplay: 'codex login', apiKey: { provider: 'openai', env: 'OPENAI_API_KEY', label: 'OpenAI' } },
+  // `codex exec` reads an API key from CODEX_API_KEY only (0.17x ignores OPENAI_API_KEY; seen with
+  // the real CLI, decision 440); codex-acp offers CODEX_API_KEY as one of its env_var auth methods.
+  codex: { loginArgs: ['login'], loginDisplay: 'codex login', apiKey: { provider: 'openai', env: 'CODEX_API_KEY', label: 'OpenAI' } },
+  'acp:codex-acp': { loginArgs: ['login'], loginDisplay: 'codex login', apiKey: { provider: 'openai', env: 'CODEX_API_KEY', label: 'OpenAI' } },
   // Gemini CLI logs in from its interactive start (it asks how to authenticate; `/auth` again later).
   'acp:gemini': { loginArgs: [], loginDisplay: 'gemini', loginFollowUp: 'choose “Login with Google” (or type /auth)', apiKey: { provider: 'gemini', env: 'GEMINI_API_KEY', label: 'Gemini' } },
 };

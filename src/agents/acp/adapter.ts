@@ -23,6 +23,8 @@ import { AcpUpdateTranslator } from './updates';
 import { usageFromPromptResponse } from './usage';
 import { acpAttachmentBlocks, acpAttachments } from './attachments';
 import { contextFilesOf } from '../attachments';
+import { ACP_AUTH_REQUIRED_CODE, authRequiredError, isAcpAuthRequired } from '../authRequired';
+import { envVarAuthMethod } from './envAuth';
 
 export interface AcpAdapterOptions {
   /** Agent id ('acp:gemini', …) and name for the UI. */
@@ -57,6 +59,8 @@ const STOP_REASONS: Record<string, TurnOutcome['stop_reason']> = {
 /** DPS modes -> the ACP mode ids agents commonly use for them. */
 const MODE_IDS: Record<AgentModeName, string[]> = { default: ['default'], plan: ['plan'], review: ['plan', 'review'] };
 
+type AcpModes = { availableModes?: Array<{ id: string }>; currentModeId?: string } | null;
+
 interface TurnState {
   cancelled: boolean;
   /** Resolves pending permission asks as cancelled once the turn is cancelled. */
@@ -79,6 +83,11 @@ export class AcpAdapter implements AgentAdapter {
   /** Commands returned by start(); changes before the first prompt are published then. */
   private startCommands: CommandEntry[] = [];
   private live = false;
+  /** What the agent said when it refused session/new for want of credentials. */
+  private authTrace: string | undefined;
+  /** initialize's `authMethods`, and whether we already authenticated with an env_var one. */
+  private authMethods: unknown;
+  private authTried = false;
   /** Workspace roots: permission asks see paths relative to them. */
   private roots: readonly string[] = [];
 
@@ -132,7 +141,8 @@ export class AcpAdapter implements AgentAdapter {
       'initialize',
     );
     const canLoad = init.agentCapabilities?.loadSession === true;
-    let modes: { availableModes?: Array<{ id: string }>; currentModeId?: string } | null | undefined;
+    this.authMethods = init.authMethods;
+    let modes: AcpModes | undefined;
     const diagnostics: CatalogDiagnostic[] = [];
     let restored = false;
     if (this.options.loadSessionId && canLoad) {
@@ -141,7 +151,7 @@ export class AcpAdapter implements AgentAdapter {
       // ignores replayed messages (they belong to turns already reported) but keeps commands/modes.
       try {
         const loaded = await this.withStartTimeout(conn.agent.request('session/load', { sessionId: this.options.loadSessionId, cwd: host.workspacePath, mcpServers: [] }), 'session/load', false);
-        modes = (loaded as { modes?: typeof modes } | undefined)?.modes;
+        modes = (loaded as { modes?: AcpModes } | undefined)?.modes;
         restored = true;
       } catch (e) {
         if (this.exit) throw e;
@@ -153,14 +163,14 @@ export class AcpAdapter implements AgentAdapter {
       diagnostics.push({ severity: 'warning', code: 'SESSION_NOT_RESTORED', message: `${this.info.displayName} cannot load sessions (no loadSession capability); a new session was started` });
     }
     if (!this.sessionId) {
-      const created = await this.withStartTimeout(conn.agent.request('session/new', { cwd: host.workspacePath, mcpServers: [] }), 'session/new');
-      this.sessionId = created.sessionId;
-      modes = created.modes;
+      // No credentials: gemini and codex-acp refuse session/new with ACP's auth_required. The
+      // process stays up; the first prompt asks again (the user may have logged in meanwhile) and
+      // otherwise ends with the login card (decision 440).
+      const created = await this.newSession();
+      if (created) modes = created.modes;
     }
     this.startCommands = translator.commands;
-    this.availableModes = (modes?.availableModes ?? []).map((m) => m.id);
-    translator.modeId = modes?.currentModeId;
-    this.initialModeId = modes?.currentModeId;
+    this.useModes(modes);
     const planMode = this.availableModes.some((m) => MODE_IDS.plan.includes(m));
     const agentInfo = (init as { agentInfo?: { name?: string; version?: string } }).agentInfo;
     return {
@@ -181,9 +191,24 @@ export class AcpAdapter implements AgentAdapter {
 
   async prompt(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
     const { host, conn, translator, proc } = this;
-    if (!host || !conn || !translator || !proc || !this.sessionId) throw new Error('AcpAdapter.prompt before start');
-    const sessionId = this.sessionId;
+    if (!host || !conn || !translator || !proc) throw new Error('AcpAdapter.prompt before start');
     if (this.exit) return this.exited(this.exit);
+    if (!this.sessionId) {
+      let created;
+      try {
+        created = await this.newSession();
+      } catch (e) {
+        if (this.exit) return this.exited(this.exit);
+        throw e;
+      }
+      if (!created) {
+        host.emit(authRequiredError(this.info.id, this.info.displayName, { trace: this.authTrace, details: { rpc_code: ACP_AUTH_REQUIRED_CODE } }));
+        return { stop_reason: 'error' };
+      }
+      this.useModes(created.modes);
+    }
+    const sessionId = this.sessionId;
+    if (!sessionId) throw new Error('AcpAdapter.prompt without a session');
     if (!this.live) {
       this.live = true;
       translator.goLive(this.startCommands);
@@ -233,6 +258,11 @@ export class AcpAdapter implements AgentAdapter {
       translator.endTurn(turn.cancelled ? 'cancelled' : 'error');
       if (turn.cancelled) return { stop_reason: 'cancelled', agent_session_id: sessionId };
       const e = (outcome as { e: unknown }).e;
+      // claude-agent-acp without credentials refuses the prompt with ACP's auth_required.
+      if (isAcpAuthRequired(e)) {
+        host.emit(authRequiredError(this.info.id, this.info.displayName, { trace: `${errorMessage(e)}${detailsOf(e)}`, details: errorData(e) }));
+        return { stop_reason: 'error', agent_session_id: sessionId };
+      }
       host.emit({ type: 'agent.error', payload: { error_code: 'ACP_PROMPT_FAILED', message: `${errorMessage(e)}${detailsOf(e)}`, severity: 'error', recoverable: true, details: { module: this.info.id, ...errorData(e) } } });
       return { stop_reason: 'error', agent_session_id: sessionId };
     } finally {
@@ -287,6 +317,44 @@ export class AcpAdapter implements AgentAdapter {
     const cancelled = new Promise<PermissionVerdict>((resolve) => turn.onCancel.push(() => resolve({ allowed: false, lifetime: 'once', via: 'cancelled', message: 'the turn was cancelled' })));
     const verdict = await Promise.race([host.askPermission(permissionQuestion(call, options, this.roots)), cancelled]);
     return { outcome: outcomeFor(verdict, options) };
+  }
+
+  /**
+   * `session/new`; undefined when the agent answers ACP's auth_required (its words are kept for
+   * the login card). Any other failure stops the agent and rejects.
+   */
+  private async newSession(): Promise<{ modes?: AcpModes } | undefined> {
+    const conn = this.conn!;
+    try {
+      const created = await this.withStartTimeout(conn.agent.request('session/new', { cwd: this.host!.workspacePath, mcpServers: [] }), 'session/new', false);
+      this.sessionId = created.sessionId;
+      this.authTrace = undefined;
+      return { modes: created.modes };
+    } catch (e) {
+      if (isAcpAuthRequired(e) && !this.exit) {
+        this.authTrace = `${errorMessage(e)}${detailsOf(e)}`;
+        // A key we were given for this agent answers an env_var method it offers: use it once.
+        const method = this.authTried ? undefined : envVarAuthMethod(this.authMethods, this.agentEnv());
+        if (!method) return undefined;
+        this.authTried = true;
+        await this.withStartTimeout(conn.agent.request('authenticate', { methodId: method.id }), 'authenticate', false).catch(() => undefined);
+        if (this.exit) throw e;
+        return this.newSession();
+      }
+      await this.proc?.stop();
+      throw e;
+    }
+  }
+
+  /** The environment the agent process got (ours, then its own variables). */
+  private agentEnv(): Record<string, string | undefined> {
+    return { ...process.env, ...this.options.env };
+  }
+
+  private useModes(modes: AcpModes | undefined): void {
+    this.availableModes = (modes?.availableModes ?? []).map((m) => m.id);
+    if (this.translator) this.translator.modeId = modes?.currentModeId;
+    this.initialModeId = modes?.currentModeId;
   }
 
   /** Waits for a start-up request; a failure stops the agent unless `stopOnError` is false. */
