@@ -130,16 +130,37 @@ export function interactionsStream(): Frame[] {
 }
 
 /** A reattach whose history lost frames (§7.1.1). */
+/** A reattach: the view already shows a turn, then a truncated history of what it missed. */
 export function truncatedHistoryStream(): Frame[] {
   const b = streamBuilder(SESSION);
   const inner = b.make('agent.text.delta', { content_index: 0, text: 'after the gap' }, { turn_id: TURN });
   return [
     clientCaps(b),
+    b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, { turn_id: TURN }),
+    b.make('agent.text.delta', { content_index: 0, text: 'before the gap ' }, { turn_id: TURN }),
     b.make('session.history', {
       frames: [inner as unknown as Record<string, unknown>],
       buffer_status: { policy_applied: 'RING', truncated: true, lost_frame_count: 42 },
       last_sync_timestamp: '2026-03-16T10:00:05.000Z',
       last_message_id: inner.message_id,
+    }),
+  ];
+}
+
+/** A fresh view of a session longer than the host's history budget: the history starts past its beginning. */
+export function budgetHistoryStream(): Frame[] {
+  const b = streamBuilder(SESSION);
+  const kept = [
+    b.make('session.turn.start', { turn_id: TURN, turn_index: 7 }, { turn_id: TURN }),
+    b.make('agent.text.delta', { content_index: 0, text: 'the newest turn the host kept' }, { turn_id: TURN }),
+  ];
+  return [
+    clientCaps(b),
+    b.make('session.history', {
+      frames: kept as unknown as Record<string, unknown>[],
+      buffer_status: { policy_applied: 'RING', truncated: true, lost_frame_count: 1200 },
+      last_sync_timestamp: '2026-03-16T10:00:05.000Z',
+      last_message_id: kept[1].message_id,
     }),
   ];
 }

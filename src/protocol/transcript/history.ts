@@ -29,15 +29,21 @@ export function onHistory(t: Transcript, history: FrameOf<'session.history'>, ap
   frames.sort((a, b) => a.time - b.time || compare(a.frame.timestamp, b.frame.timestamp) || compare(a.frame.message_id, b.frame.message_id));
 
   if (p.buffer_status.truncated) {
-    // §7.1.1 the master must tell the user that data was lost.
+    // §7.1.1 the master must tell the user that data was lost, and in words that say how: a history
+    // that continues a transcript (a reattach) lost what was published while this view was away; a
+    // history for an empty transcript (a first attach, a restored session) begins past the start
+    // because the host keeps only its history budget of the session.
     const lost = p.buffer_status.lost_frame_count;
+    const cause = t.timeline.length > 0 ? 'disconnected' : 'budget';
+    const about = lost !== undefined ? ` (about ${lost} frame${lost === 1 ? '' : 's'})` : '';
     t.historyTruncated = {
       policyApplied: p.buffer_status.policy_applied,
       lastMessageId: p.last_message_id,
+      cause,
       message:
-        lost !== undefined
-          ? `Some of this session's history was lost while disconnected (about ${lost} frame${lost === 1 ? '' : 's'}).`
-          : "Some of this session's history was lost while disconnected.",
+        cause === 'disconnected'
+          ? `Some of this session's history was lost while disconnected${about}.`
+          : `Part of this session's history${about} is beyond the history budget the host keeps and is not shown.`,
     };
     if (lost !== undefined) t.historyTruncated.lostFrameCount = lost;
   }

@@ -290,6 +290,10 @@ export interface HistoryTruncatedWarning {
   policyApplied: PayloadOf<'session.history'>['buffer_status']['policy_applied'];
   lostFrameCount?: number;
   lastMessageId: string;
+  /** `disconnected`: frames published while a reattaching view was away were lost; `budget`: the
+   *  session is longer than the host's history budget, so a fresh view starts past its beginning. */
+  cause: 'disconnected' | 'budget';
+  /** In English, for the CLI and logs; the webview words it from `cause` in its own language. */
   message: string;
 }
 

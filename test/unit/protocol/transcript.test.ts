@@ -606,7 +606,7 @@ describe('transcript reducer', () => {
     assert.equal(t.historyTruncated, undefined);
   });
 
-  it('§7.1.1-1 a truncated history leaves a warning the UI must show', () => {
+  it('§7.1.1-1 a truncated history leaves a warning the UI must show: for a fresh transcript, the history budget', () => {
     const b = streamBuilder();
     const t = createTranscript();
     applyFrame(
@@ -620,9 +620,27 @@ describe('transcript reducer', () => {
     );
     assert.deepEqual(
       { ...t.historyTruncated, message: undefined },
-      { policyApplied: 'DROP', lostFrameCount: 42, lastMessageId: 'm-last', message: undefined },
+      { policyApplied: 'DROP', lostFrameCount: 42, lastMessageId: 'm-last', cause: 'budget', message: undefined },
     );
-    assert.match(t.historyTruncated!.message, /42 frames/);
+    assert.match(t.historyTruncated!.message, /about 42 frames\) is beyond the history budget/);
+    assert.doesNotMatch(t.historyTruncated!.message, /disconnected/);
+  });
+
+  it('§7.1.1-1 a truncated history that continues a transcript (a reattach) says it was lost while disconnected', () => {
+    const b = streamBuilder();
+    const t = createTranscript();
+    applyFrame(t, b.make('session.turn.start', { turn_id: 'turn-1', turn_index: 0 }, { turn_id: 'turn-1' }));
+    applyFrame(
+      t,
+      b.make('session.history', {
+        frames: [],
+        buffer_status: { policy_applied: 'RING', truncated: true, lost_frame_count: 1 },
+        last_sync_timestamp: '2026-03-16T10:00:00.000Z',
+        last_message_id: 'm-last',
+      }),
+    );
+    assert.equal(t.historyTruncated?.cause, 'disconnected');
+    assert.match(t.historyTruncated!.message, /lost while disconnected \(about 1 frame\)/);
   });
 
   it('§7.1.1 §2.2 a bad frame inside a history is reported and the others are still replayed', () => {

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { FIXTURES, RESULTS_DIR, feed, pageErrors, readJsonl, sentFrames, sentMessages, settle, startHarness, violations, type Harness } from '../../browser/harness';
-import { SESSION, TURN, interactionsStream, outputsStream, structuredOutputStream, truncatedHistoryStream } from '../../browser/streams';
+import { SESSION, TURN, interactionsStream, outputsStream, structuredOutputStream, truncatedHistoryStream, budgetHistoryStream } from '../../browser/streams';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
@@ -162,12 +162,36 @@ describe('webview in Chromium: rendering', function () {
     assert.match(await page.locator('.status-bar').innerText(), /Disconnected/);
   });
 
-  it('§7.1.1-1 tells the user when a reattach history was truncated', async () => {
+  /** Waits (bounded) until the truncation banner's text matches, then returns it. */
+  async function bannerText(page: Page, pattern: RegExp): Promise<string> {
+    await page.waitForFunction((src) => new RegExp(src).test(document.querySelector('.banner.warning[role=alert]')?.textContent ?? ''), pattern.source, { timeout: 10_000 });
+    return page.locator('.banner.warning[role=alert]').innerText();
+  }
+
+  it('§7.1.1-1 tells the user when a reattach history was truncated: lost while disconnected (English and Korean)', async () => {
     const page = await h.open();
     await feed(page, SESSION, truncatedHistoryStream(), true);
-    const banner = page.locator('.banner.warning[role=alert]');
-    assert.match(await banner.innerText(), /history was lost while disconnected \(about 42 frames\)/);
-    assert.match(await page.locator('.text-block').innerText(), /after the gap/);
+    const text = await bannerText(page, /lost while disconnected/);
+    assert.match(text, /history was lost while disconnected \(about 42 frames\)/);
+    assert.doesNotMatch(text, /budget/);
+    await page.waitForFunction(() => /before the gap after the gap/.test(document.querySelector('.text-block')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    const ko = await h.open({ locale: 'ko-KR' });
+    await feed(ko, SESSION, truncatedHistoryStream(), true);
+    assert.match(await bannerText(ko, /연결이 끊긴/), /연결이 끊긴 동안 이 세션 기록의 일부\(약 42개 프레임\)가 유실되었습니다/);
+  });
+
+  it('§7.1.1-1 a fresh view of a session longer than the history budget says so, not "disconnected" (English and Korean)', async () => {
+    const page = await h.open();
+    await feed(page, SESSION, budgetHistoryStream(), true);
+    const text = await bannerText(page, /history budget/);
+    assert.match(text, /oldest history \(about 1,200 frames\) is beyond what the host keeps \(its history budget\) and is not shown/);
+    assert.doesNotMatch(text, /disconnected/);
+    await page.waitForFunction(() => /the newest turn the host kept/.test(document.querySelector('.text-block')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    const ko = await h.open({ locale: 'ko-KR' });
+    await feed(ko, SESSION, budgetHistoryStream(), true);
+    const koText = await bannerText(ko, /기록 한도/);
+    assert.match(koText, /오래된 기록\(약 1,200개 프레임\)은 호스트가 보관하는 기록 한도를 넘어 표시되지 않습니다/);
+    assert.doesNotMatch(koText, /연결이 끊긴/);
   });
 
   it('§15.4 structured output the agent reports failed is re-validated and, failing again, withheld; valid output is shown', async () => {

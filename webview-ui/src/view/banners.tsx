@@ -1,10 +1,18 @@
 // Messages above the transcript that must not scroll away: the §7.1.1 truncation warning, the
 // session's end, host notices; and the task list (§8) above the composer.
 import { useState } from 'preact/hooks';
+import type { HistoryTruncatedWarning } from '../../../src/protocol/transcript';
 import { useStoreVersion } from '../state/useStore';
 import { t as tr } from '../i18n';
 import { idFor } from '../i18n/codes';
 import { TodoChecklist } from './outputs';
+
+/** §7.1.1: what was lost, and how — while this view was away, or past the host's history budget. */
+function truncationSentence(w: HistoryTruncatedWarning): string {
+  const n = w.lostFrameCount;
+  if (w.cause === 'budget') return n === undefined ? tr('banner.lostBudget') : n === 1 ? tr('banner.lostBudget1') : tr('banner.lostBudgetN', n);
+  return n === undefined ? tr('banner.lostDisconnected') : n === 1 ? tr('banner.lostDisconnected1') : tr('banner.lostDisconnectedN', n);
+}
 
 export function Banners() {
   const store = useStoreVersion();
@@ -13,7 +21,7 @@ export function Banners() {
     <div class="banners">
       {t.historyTruncated && (
         <div class="banner warning" role="alert">
-          <span class="codicon codicon-warning" aria-hidden="true" /> {t.historyTruncated.message} {tr('banner.truncated')}
+          <span class="codicon codicon-warning" aria-hidden="true" /> {truncationSentence(t.historyTruncated)} {tr('banner.truncated')}
         </div>
       )}
       {t.deleted && (
