@@ -12,6 +12,7 @@ import { settle, startHarness } from '../../test/browser/harness';
 import { longSession, sentence } from '../../test/browser/streams';
 import { streamBuilder } from '../../test/fixtures/frames/streamBuilder';
 import { heavyBench } from './webviewHeavy';
+import { openBenchPage, p95, timeLiveBatches, viewHeapMb } from './webviewPage';
 
 const SESSION = '44444444-4444-4444-8444-444444444444';
 const FRAMES = 10_000;
@@ -28,18 +29,13 @@ function liveTurn(b: ReturnType<typeof streamBuilder>): Frame[] {
   return f;
 }
 
-function p95(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)];
-}
-
 async function main(): Promise<void> {
   const b = streamBuilder(SESSION, Date.parse('2026-03-16T08:00:00.000Z'));
   const frames = longSession(FRAMES, b);
   const live = liveTurn(b);
   const h = await startHarness({ minify: true });
   try {
-    const page = await h.open({ width: 480, height: 900 });
+    const page = await openBenchPage(h);
     await page.evaluate((s) => (window as unknown as { rawpFake: { attach(s: string): void } }).rawpFake.attach(s), SESSION);
     await settle(page);
     const payload = JSON.parse(JSON.stringify(frames)) as unknown[];
@@ -57,34 +53,11 @@ async function main(): Promise<void> {
     );
     const rendered = await page.evaluate(() => document.querySelectorAll('.row').length);
     // Live append: 4 frames per animation frame, each batch timed from the store's flush to layout.
-    const durations = await page.evaluate(
-      async ({ s, frames }) => {
-        const w = window as unknown as { rawpFake: { feed(s: string, f: unknown[]): void }; rawpStore: { flushNow(): void } };
-        const store = w.rawpStore;
-        const original = store.flushNow.bind(store);
-        const out: number[] = [];
-        store.flushNow = () => {
-          const t0 = performance.now();
-          original();
-          // Preact renders in a microtask queued during the flush; this one runs after it.
-          queueMicrotask(() => {
-            void document.body.offsetHeight;
-            out.push(performance.now() - t0);
-          });
-        };
-        for (let i = 0; i < frames.length; i += 4) {
-          w.rawpFake.feed(s, frames.slice(i, i + 4));
-          await new Promise((r) => requestAnimationFrame(() => r(undefined)));
-        }
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(undefined))));
-        store.flushNow = original;
-        return out;
-      },
-      { s: SESSION, frames: JSON.parse(JSON.stringify(live)) as unknown[] },
-    );
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('HeapProfiler.collectGarbage');
-    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+    // Live append: 4 frames per animation frame, each batch timed from the store's flush to layout.
+    const batches: Frame[][] = [];
+    for (let i = 0; i < live.length; i += 4) batches.push(live.slice(i, i + 4));
+    const durations = await timeLiveBatches(page, batches, { kind: 'feed', session: SESSION });
+    const heap_mb = await viewHeapMb(page);
     const dom_nodes = await page.evaluate(() => document.getElementsByTagName('*').length);
     const applied = await page.evaluate(() => (window as unknown as { rawpStore: { transcript: { stats: { applied: number } } } }).rawpStore.transcript.stats.applied);
     process.stderr.write(
@@ -96,7 +69,7 @@ async function main(): Promise<void> {
       frames: frames.length,
       load_ms: Math.round(load_ms),
       append_p95_ms: Number(p95(durations).toFixed(2)),
-      heap_mb: Number((heap.usedSize / 1024 / 1024).toFixed(1)),
+      heap_mb: Number(heap_mb.toFixed(1)),
       dom_nodes,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);

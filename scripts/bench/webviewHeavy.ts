@@ -32,16 +32,12 @@ import type { TurnScript } from '../../test/support/scriptedAdapter';
 import { settle, startHarness } from '../../test/browser/harness';
 import { controllerFor, harness } from '../../test/unit/host/harness';
 import { heavyGenerator } from './heavySession';
+import { openBenchPage, p95, timeLiveBatches, viewHeapMb } from './webviewPage';
 
 const FRAMES = Number(process.env.RAWP_HEAVY_FRAMES ?? 100_000);
 const TURNS = Number(process.env.RAWP_HEAVY_TURNS ?? 2_000);
 const LIVE_TURNS = 16;
 const SEED = 18_002;
-
-function p95(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)];
-}
 
 function hostHeap(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -93,31 +89,6 @@ async function deliverAll(page: Page, messages: HostMessage[]): Promise<{ first_
   );
 }
 
-/** Live: one message per animation frame; per batch, the store's flush until layout after the render. */
-async function deliverLive(page: Page, messages: HostMessage[]): Promise<number[]> {
-  return page.evaluate(async (msgs) => {
-    const w = window as unknown as { rawpStore: { flushNow(): void } };
-    const store = w.rawpStore;
-    const original = store.flushNow.bind(store);
-    const out: number[] = [];
-    store.flushNow = () => {
-      const t0 = performance.now();
-      original();
-      queueMicrotask(() => {
-        void document.body.offsetHeight;
-        out.push(performance.now() - t0);
-      });
-    };
-    for (const m of msgs) {
-      window.postMessage(m, '*');
-      await new Promise((r) => requestAnimationFrame(() => r(undefined)));
-    }
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(undefined))));
-    store.flushNow = original;
-    return out;
-  }, JSON.parse(JSON.stringify(messages)) as HostMessage[]);
-}
-
 /** Scrolls the transcript from the top to the bottom, 0.8 viewport a frame; returns frame deltas. */
 async function scrollDown(page: Page): Promise<{ deltas: number[]; steps: number; height: number }> {
   return page.evaluate(async () => {
@@ -154,14 +125,6 @@ async function profiled<T>(page: Page, name: string, run: () => Promise<T>): Pro
   return out;
 }
 
-async function viewHeapMb(page: Page): Promise<number> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('HeapProfiler.collectGarbage');
-  const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
-  await cdp.detach();
-  return heap.usedSize / 1024 / 1024;
-}
-
 /** Counts what a session.history in the replay says (if any) and what the view was given. */
 function replayInfo(messages: HostMessage[]): { frames: number; truncated: boolean | undefined } {
   let frames = 0;
@@ -174,6 +137,11 @@ function replayInfo(messages: HostMessage[]): { frames: number; truncated: boole
     }
   }
   return { frames, truncated };
+}
+
+/** Tool calls in a turn script: the engine publishes state changes around each. */
+function toolCalls(script: TurnScript): number {
+  return script.steps.filter((s) => s.kind === 'tool' || (s.kind === 'emit' && s.event.type === 'tool.invoke.request')).length;
 }
 
 async function runTurns(host: SessionHost, send: (f: ReturnType<typeof buildFrame>) => Promise<void>, session_id: string, count: number, prompt: (i: number) => void, published: () => number): Promise<void> {
@@ -222,10 +190,25 @@ export async function heavyBench(): Promise<Record<string, unknown>> {
     // Engine frames per turn (turn.start/end, states, usage…): measured on turn 0, then each turn's
     // script is sized so that the session reaches FRAMES frames at its last turn.
     let overhead = 0;
+    // The generator's script of `frames` events yields exactly that many agent frames; the engine
+    // adds its own per turn, more with every tool call (state changes). Those are measured per
+    // (live, tool calls) after every turn, so the last turn lands the session on FRAMES exactly.
+    const measured = new Map<string, number>();
+    let last: { key: string; planned: number; start: number } | undefined;
+    const record = () => {
+      if (last) measured.set(last.key, published - last.start - last.planned);
+    };
     const plan = (index: number, live: boolean) => {
+      record();
       const remainingTurns = TURNS - index;
-      const target = Math.round((FRAMES - published) / remainingTurns) - overhead;
-      turns.push(gen.turn(index, Math.max(4, target), { live }));
+      const share = Math.round((FRAMES - published) / remainingTurns);
+      const draft = gen.turn(index, Math.max(4, share - overhead), { live });
+      const key = `${live}:${toolCalls(draft)}`;
+      const engine = measured.get(key) ?? measured.get(`false:${toolCalls(draft)}`) ?? overhead;
+      const planned = Math.max(4, share - engine);
+      const script = planned === Math.max(4, share - overhead) ? draft : gen.turn(index, planned, { live });
+      last = { key: `${live}:${toolCalls(script)}`, planned, start: published };
+      turns.push(script);
     };
     const bulk = TURNS - LIVE_TURNS;
     const before0 = published;
@@ -235,7 +218,7 @@ export async function heavyBench(): Promise<Record<string, unknown>> {
     const bulkFrames = published;
     const t_bulk = Date.now() - started;
     // Phase 2: the view becomes visible and attaches to the live session (replay of the ring).
-    const page = await web.open({ width: 480, height: 900 });
+    const page = await openBenchPage(web);
     await wire(page);
     visible = true;
     controller.switchTo(session_id);
@@ -247,9 +230,12 @@ export async function heavyBench(): Promise<Record<string, unknown>> {
     const liveStart = published;
     await runTurns(host, send, session_id, LIVE_TURNS, (i) => plan(bulk + i, true), () => published);
     await new Promise((r) => setImmediate(r));
+    // The session's frames up to now; the host's shutdown below adds its session.deleted (restart phase).
+    const sessionFrames = published;
+    assert.equal(sessionFrames, FRAMES, `the heavy session is exactly ${FRAMES} frames (engine frames per turn: ${JSON.stringify([...measured])})`);
     const liveMsgs = posted;
     posted = [];
-    const durations = await deliverLive(page, liveMsgs);
+    const durations = await timeLiveBatches(page, liveMsgs, { kind: 'post' });
     const liveFrames = published - liveStart;
     const host_heap = hostHeap() - base;
     const scroll = await profiled(page, 'scroll', () => scrollDown(page));
@@ -266,7 +252,7 @@ export async function heavyBench(): Promise<Record<string, unknown>> {
     const restoredMsgs: HostMessage[] = [];
     controller2.setView((m) => restoredMsgs.push(m));
     await controller2.receive(webviewMessage('ready', { version: 1 }));
-    const page2 = await web.open({ width: 480, height: 900 });
+    const page2 = await openBenchPage(web);
     await wire(page2);
     const restored = await profiled(page2, 'restored', () => deliverAll(page2, restoredMsgs));
     const heap_restored = await viewHeapMb(page2);
@@ -275,7 +261,7 @@ export async function heavyBench(): Promise<Record<string, unknown>> {
     const attachInfo = replayInfo(attachMsgs);
     const errors = [...((page as Page & { rawpErrors?: string[] }).rawpErrors ?? []), ...((page2 as Page & { rawpErrors?: string[] }).rawpErrors ?? [])];
     process.stderr.write(
-      `webview heavy: ${published} frames over ${TURNS} turns published by the host (${bulkFrames} before the view attached, ${liveFrames} live in ${liveMsgs.length} messages / ${durations.length} batches; ${invalid} invalid in the sampled check) in ${(t_bulk / 1000).toFixed(1)} s; ` +
+      `webview heavy: ${sessionFrames} frames over ${TURNS} turns published by the host (${bulkFrames} before the view attached, ${liveFrames} live in ${liveMsgs.length} messages / ${durations.length} batches; ${invalid} invalid in the sampled check) in ${(t_bulk / 1000).toFixed(1)} s; ` +
         `history ring ${ringInfo.frames} frames / ${ringInfo.mb.toFixed(1)} MB; attach replay ${attachInfo.frames} frames (first paint ${attach.first_paint_ms.toFixed(0)} ms, all ${attach.all_ms.toFixed(0)} ms); ` +
         `restored view got ${restoredInfo.frames} frames in ${restoredMsgs.length} messages, session.history truncated=${String(restoredInfo.truncated)}, banner shown=${banner} (first paint ${restored.first_paint_ms.toFixed(0)} ms, all ${restored.all_ms.toFixed(0)} ms); ` +
         `view heap live ${heap_live.toFixed(1)} MB / restored ${heap_restored.toFixed(1)} MB; ${rowsLive} frames applied in the live view; scroll ${scroll.steps} steps over ${scroll.height} px, max ${Math.max(...scroll.deltas).toFixed(1)} ms; append max ${Math.max(...durations).toFixed(1)} ms; page errors ${errors.length}\n`,
@@ -283,7 +269,7 @@ export async function heavyBench(): Promise<Record<string, unknown>> {
     await host2.dispose();
     return {
       bench: 'webview',
-      frames: published,
+      frames: sessionFrames,
       turns: TURNS,
       heap_mb: Number(Math.max(heap_live, heap_restored).toFixed(1)),
       append_p95_ms: Number(p95(durations).toFixed(2)),
