@@ -1,16 +1,14 @@
-// A real `rawp serve` child process (the built bundle, `node dist/cli.js serve --agent builtin`) on
-// a temp workspace, over loopback, with a master that is the real reconnecting client — the way the
-// findings of issue 12 were found. Built once per test run.
+// A real `rawp serve` child process (spawnServe.ts: the built bundle, `node dist/cli.js serve
+// --agent builtin`) on a temp workspace, over loopback, with a master that is the real reconnecting
+// client — the way the findings of issue 12 were found. Built once per test run.
 import { strict as assert } from 'node:assert';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import type { FrameOf, PayloadOf } from '../../src/protocol/frameTypes';
-import { generateToken } from '../../src/remote/auth';
 import { http, TestMaster, waitFor } from '../unit/remote/harness';
+import { ROOT, spawnServe } from './spawnServe';
 
-export const ROOT = join(__dirname, '..', '..');
+export { ROOT };
 let built = false;
 
 /** `npm run build` once per process, so the tests run the bundle users run. */
@@ -36,50 +34,26 @@ export interface Served {
 /** Starts `rawp serve` on a fresh workspace (`files` written into it first). */
 export async function serve(files: Record<string, string | Buffer> = {}, opts: { env?: NodeJS.ProcessEnv; dir?: string; nodeArgs?: string[] } = {}): Promise<Served> {
   buildOnce();
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'rawp-sec-')));
-  const dir = opts.dir ?? join(base, 'ws');
-  execFileSync('mkdir', ['-p', dir]);
-  for (const [name, content] of Object.entries(files)) {
-    execFileSync('mkdir', ['-p', join(dir, name, '..')]);
-    writeFileSync(join(dir, name), content);
-  }
-  const token = generateToken();
-  const tokenFile = join(base, 'token');
-  writeFileSync(tokenFile, token, { mode: 0o600 });
-  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), join(ROOT, 'dist', 'cli.js'), 'serve', '--workspace', dir, '--agent', 'builtin', '--token-file', tokenFile, '--rules-file', join(base, 'rules.json')], {
-    cwd: base,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Sessions are journaled in the test's own folder, never in the user's state directory.
-    env: { ...process.env, XDG_STATE_HOME: join(base, 'state'), ...opts.env },
-  });
-  let out = '';
-  let err = '';
-  let exit: number | null | undefined;
-  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  proc.on('exit', (code) => (exit = code));
-  await waitFor(() => out.includes('\n') || exit !== undefined, 'the listening line', 60_000);
-  assert.ok(out.includes('\n'), `rawp serve exited (${exit}) before listening: ${err}`);
-  const line = JSON.parse(out.split('\n')[0]) as { url: string; session_id: string };
+  const s = await spawnServe({ files, env: opts.env, workspace: opts.dir, nodeArgs: opts.nodeArgs });
   const masters: TestMaster[] = [];
   return {
-    proc,
-    dir,
-    url: line.url,
-    session_id: line.session_id,
-    token,
-    out: () => out,
-    err: () => err,
-    exited: () => exit !== undefined,
+    proc: s.proc,
+    dir: s.workspace,
+    url: s.url,
+    session_id: s.session_id,
+    token: s.token,
+    out: s.out,
+    err: s.err,
+    exited: () => s.exit() !== undefined,
     async master() {
-      const m = await new TestMaster({ server: { attachUrl: (id: string) => `${line.url.replace('http', 'ws')}/v1/sessions/${id}/stream` } as never, token, session: { session_id: line.session_id } }).open();
+      const m = await new TestMaster({ server: { attachUrl: (id: string) => `${s.url.replace('http', 'ws')}/v1/sessions/${id}/stream` } as never, token: s.token, session: { session_id: s.session_id } }).open();
       masters.push(m);
       return m;
     },
     close() {
       for (const m of masters) m.client.stop?.();
-      if (exit === undefined) proc.kill('SIGKILL');
-      rmSync(base, { recursive: true, force: true });
+      if (s.exit() === undefined) s.proc.kill('SIGKILL');
+      rmSync(s.dir, { recursive: true, force: true });
     },
   };
 }

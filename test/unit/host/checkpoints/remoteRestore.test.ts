@@ -4,27 +4,27 @@
 // ignores x- frames keeps working; a malformed or unknown restore gets an error in the answer, never
 // a crash; a fresh attach finds the checkpoint frames in its history.
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HostSharing } from '../../../../src/host/sharing';
 import { buildFrame } from '../../../../src/protocol/build';
 import { buildCheckpointFrame, checkpointPayloadOf, CHECKPOINT_CREATED_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../../../src/protocol/checkpointFrames';
 import { generateToken } from '../../../../src/remote/auth';
 import { waitFor } from '../../remote/harness';
+import { serve, stopAll } from '../../../security/serveProcess';
 import { harness, type Harness } from '../harness';
 import { WsMaster } from './wsMaster';
 
-const CLI = join(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
-
 describe('checkpoint restore from a real WebSocket master (issue 17 item 5)', function () {
   this.timeout(60_000);
-  let h: Harness;
+  let h: Harness | undefined;
   let sharing: HostSharing | undefined;
   afterEach(async () => {
-    await h.cleanup();
+    await h?.cleanup();
+    h = undefined;
     await sharing?.close();
     sharing = undefined;
+    await stopAll();
   });
 
   it('§3.1.1 a master restores by x-rawp.checkpoint.restore; every master gets x-rawp.checkpoint.restored; bad requests are answered, not fatal', async () => {
@@ -74,36 +74,19 @@ describe('checkpoint restore from a real WebSocket master (issue 17 item 5)', fu
   });
 
   it('§3.1.1 a real `rawp serve` child process: its turns are checkpointed and a WebSocket master rewinds one', async () => {
-    h = harness();
-    assert.ok(existsSync(CLI), 'dist/cli.js is built (npm run build)');
-    const ws = h.workspace;
-    mkdirSync(join(h.dir, 'home'), { recursive: true });
-    writeFileSync(join(ws, 'notes.md'), 'first\n');
-    const token = generateToken();
-    writeFileSync(join(h.dir, 'token'), token, { mode: 0o600 });
-    const proc = spawn(process.execPath, [CLI, 'serve', '--workspace', ws, '--agent', 'builtin', '--token-file', join(h.dir, 'token'), '--state-dir', join(h.dir, 'serve-state'), '--rules-file', join(h.dir, 'rules.json')], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: join(h.dir, 'home') } });
-    let out = '';
-    let exited = false;
-    proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-    proc.on('exit', () => (exited = true));
-    try {
-      await waitFor(() => out.includes('\n') || exited, 'the listening line', 60_000);
-      const line = JSON.parse(out.split('\n')[0]) as { url: string; session_id: string };
-      const m = await new WsMaster(line.url, token, line.session_id).open();
-      m.allowAsks();
-      m.sendRaw(buildFrame('control.prompt.request', { prompt_text: "run `printf 'second\\n' > notes.md && mkdir -p out && touch out/made.txt`" }, { session_id: line.session_id }));
-      await waitFor(() => m.frames.some((f) => f.type === 'session.turn.end'), 'turn end', 30_000);
-      const created = m.frames.flatMap((f) => checkpointPayloadOf(CHECKPOINT_CREATED_TYPE, f) ?? []);
-      assert.deepEqual(created.map((c) => c.files.map((f) => `${f.change} ${f.path}`).sort()), [['created out/made.txt', 'modified notes.md']]);
-      m.sendRaw(buildCheckpointFrame(CHECKPOINT_RESTORE_TYPE, { checkpoint_id: created[0].checkpoint_id }, line.session_id));
-      await waitFor(() => m.restored().length === 1, 'restored');
-      assert.deepEqual(m.restored()[0].restored, ['notes.md', 'out/made.txt']);
-      assert.equal(readFileSync(join(ws, 'notes.md'), 'utf8'), 'first\n');
-      assert.ok(!existsSync(join(ws, 'out')), 'the created file and its folder are gone');
-      m.close();
-    } finally {
-      if (!exited) proc.kill('SIGTERM');
-      await waitFor(() => exited, 'rawp serve exits', 30_000).catch(() => proc.kill('SIGKILL'));
-    }
+    const served = await serve({ files: { 'notes.md': 'first\n' }, isolatedHome: true });
+    const ws = served.workspace;
+    const m = await new WsMaster(served.url, served.token, served.session_id).open();
+    m.allowAsks();
+    m.sendRaw(buildFrame('control.prompt.request', { prompt_text: "run `printf 'second\\n' > notes.md && mkdir -p out && touch out/made.txt`" }, { session_id: served.session_id }));
+    await waitFor(() => m.frames.some((f) => f.type === 'session.turn.end'), 'turn end', 30_000);
+    const created = m.frames.flatMap((f) => checkpointPayloadOf(CHECKPOINT_CREATED_TYPE, f) ?? []);
+    assert.deepEqual(created.map((c) => c.files.map((f) => `${f.change} ${f.path}`).sort()), [['created out/made.txt', 'modified notes.md']]);
+    m.sendRaw(buildCheckpointFrame(CHECKPOINT_RESTORE_TYPE, { checkpoint_id: created[0].checkpoint_id }, served.session_id));
+    await waitFor(() => m.restored().length === 1, 'restored');
+    assert.deepEqual(m.restored()[0].restored, ['notes.md', 'out/made.txt']);
+    assert.equal(readFileSync(join(ws, 'notes.md'), 'utf8'), 'first\n');
+    assert.ok(!existsSync(join(ws, 'out')), 'the created file and its folder are gone');
+    m.close();
   });
 });

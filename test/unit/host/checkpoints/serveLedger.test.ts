@@ -2,18 +2,14 @@
 // host's one read-before-write ledger forget the files it restored, so the next edit of a restored
 // file is refused as unobserved (FS_NOT_OBSERVED, read-before-write.md) and succeeds after a read.
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildFrame } from '../../../../src/protocol/build';
 import { buildCheckpointFrame, CHECKPOINT_RESTORE_TYPE } from '../../../../src/protocol/checkpointFrames';
 import type { WireFrame } from '../../../../src/protocol/frameTypes';
-import { generateToken } from '../../../../src/remote/auth';
 import { waitFor } from '../../remote/harness';
-import { harness, type Harness } from '../harness';
+import { serve, stopAll } from '../../../security/serveProcess';
 import { WsMaster } from './wsMaster';
-
-const CLI = join(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
 
 /** The tool calls of the frames after `from`: name and error code of each result. */
 function toolCalls(frames: readonly WireFrame[]): string[] {
@@ -28,53 +24,35 @@ function toolCalls(frames: readonly WireFrame[]): string[] {
 
 describe('checkpoint rewind and the ledger in rawp serve (issue 17 item 4)', function () {
   this.timeout(90_000);
-  let h: Harness;
-  afterEach(async () => h && (await h.cleanup()));
+  afterEach(stopAll);
 
   it('read-before-write.md: read → edit turn → rewind: the next edit of the restored file is refused FS_NOT_OBSERVED, and succeeds after a fresh read', async () => {
-    h = harness();
-    assert.ok(existsSync(CLI), 'dist/cli.js is built (npm run build)');
-    const ws = h.workspace;
-    mkdirSync(join(h.dir, 'home'), { recursive: true });
-    writeFileSync(join(ws, 'notes.md'), 'alpha\n');
-    const token = generateToken();
-    writeFileSync(join(h.dir, 'token'), token, { mode: 0o600 });
-    const proc = spawn(process.execPath, [CLI, 'serve', '--workspace', ws, '--agent', 'builtin', '--token-file', join(h.dir, 'token'), '--state-dir', join(h.dir, 'serve-state'), '--rules-file', join(h.dir, 'rules.json')], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: join(h.dir, 'home') } });
-    let out = '';
-    let exited = false;
-    proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-    proc.on('exit', () => (exited = true));
-    try {
-      await waitFor(() => out.includes('\n') || exited, 'the listening line', 60_000);
-      const line = JSON.parse(out.split('\n')[0]) as { url: string; session_id: string };
-      const m = await new WsMaster(line.url, token, line.session_id).open();
-      m.allowAsks();
-      const prompt = async (text: string, n: number) => {
-        const from = m.frames.length;
-        m.sendRaw(buildFrame('control.prompt.request', { prompt_text: text }, { session_id: line.session_id }));
-        await waitFor(() => m.turnEnds() === n, `turn ${n} ends`, 30_000);
-        return toolCalls(m.frames.slice(from));
-      };
+    const served = await serve({ files: { 'notes.md': 'alpha\n' }, isolatedHome: true });
+    const ws = served.workspace;
+    const m = await new WsMaster(served.url, served.token, served.session_id).open();
+    m.allowAsks();
+    const prompt = async (text: string, n: number) => {
+      const from = m.frames.length;
+      m.sendRaw(buildFrame('control.prompt.request', { prompt_text: text }, { session_id: served.session_id }));
+      await waitFor(() => m.turnEnds() === n, `turn ${n} ends`, 30_000);
+      return toolCalls(m.frames.slice(from));
+    };
 
-      assert.deepEqual(await prompt('read notes.md', 1), ['Read success']);
-      assert.deepEqual(await prompt('replace `alpha` with `beta` in notes.md', 2), ['Edit success'], 'read before: the edit goes straight through');
-      assert.equal(readFileSync(join(ws, 'notes.md'), 'utf8'), 'beta\n');
-      const created = m.created();
-      assert.equal(created.length, 1);
+    assert.deepEqual(await prompt('read notes.md', 1), ['Read success']);
+    assert.deepEqual(await prompt('replace `alpha` with `beta` in notes.md', 2), ['Edit success'], 'read before: the edit goes straight through');
+    assert.equal(readFileSync(join(ws, 'notes.md'), 'utf8'), 'beta\n');
+    const created = m.created();
+    assert.equal(created.length, 1);
 
-      m.sendRaw(buildCheckpointFrame(CHECKPOINT_RESTORE_TYPE, { checkpoint_id: created[0].checkpoint_id }, line.session_id));
-      await waitFor(() => m.restored().length === 1, 'restored');
-      assert.deepEqual(m.restored()[0].restored, ['notes.md']);
-      assert.equal(readFileSync(join(ws, 'notes.md'), 'utf8'), 'alpha\n');
+    m.sendRaw(buildCheckpointFrame(CHECKPOINT_RESTORE_TYPE, { checkpoint_id: created[0].checkpoint_id }, served.session_id));
+    await waitFor(() => m.restored().length === 1, 'restored');
+    assert.deepEqual(m.restored()[0].restored, ['notes.md']);
+    assert.equal(readFileSync(join(ws, 'notes.md'), 'utf8'), 'alpha\n');
 
-      // The agent edits the restored file: unobserved (not merely stale) — the ledger forgot it —
-      // so the built-in agent reads it and its retry succeeds.
-      assert.deepEqual(await prompt('replace `alpha` with `gamma` in notes.md', 3), ['Edit FS_NOT_OBSERVED', 'Read success', 'Edit success']);
-      assert.equal(readFileSync(join(ws, 'notes.md'), 'utf8'), 'gamma\n');
-      m.close();
-    } finally {
-      if (!exited) proc.kill('SIGTERM');
-      await waitFor(() => exited, 'rawp serve exits', 30_000).catch(() => proc.kill('SIGKILL'));
-    }
+    // The agent edits the restored file: unobserved (not merely stale) — the ledger forgot it —
+    // so the built-in agent reads it and its retry succeeds.
+    assert.deepEqual(await prompt('replace `alpha` with `gamma` in notes.md', 3), ['Edit FS_NOT_OBSERVED', 'Read success', 'Edit success']);
+    assert.equal(readFileSync(join(ws, 'notes.md'), 'utf8'), 'gamma\n');
+    m.close();
   });
 });
