@@ -16,7 +16,10 @@ import * as vscode from 'vscode';
 import { isUtf8 } from 'node:buffer';
 import { isAbsolute, posix, resolve } from 'node:path';
 import { FsError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
-import { lineEndingOf, versionOfBytes, versionOfText, withLineEnding } from '../workspace/nodeFsBackend';
+import { versionOfBytes, versionOfText, VersionCache } from '../workspace/fileVersion';
+import { lineEndingOf, withLineEnding } from '../workspace/lineEndings';
+import { PathLocks } from '../workspace/pathLocks';
+import { TEMP_MARK } from '../workspace/atomicWrite';
 import { folderRoots, locateIn, pathOfUri, type FolderRoot } from './workspaceRoots';
 
 export interface VscodeFsBackendOptions {
@@ -24,12 +27,9 @@ export interface VscodeFsBackendOptions {
   allowOutsideRoots?: boolean;
 }
 
-const TEMP_MARK = '.rawp-tmp-';
 /** Texts above this size yield the event loop between the steps of an update. */
 const YIELD_ABOVE_CHARS = 1_000_000;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-/** A cached hash is trusted only for files untouched this long when hashed (the Node backend's rule). */
-const STABLE_MS = 2_000;
 
 interface Target {
   abs: string;
@@ -42,8 +42,9 @@ interface Target {
 export class VscodeFsBackend implements FsBackend, Disposable {
   readonly roots: readonly string[];
   readonly folders: readonly FolderRoot[];
-  private readonly locks = new Map<string, Promise<unknown>>();
-  private readonly versions = new Map<string, { key: string; version: FsVersion; stable: boolean }>();
+  /** One write per path at a time: check, transform and apply cannot interleave. */
+  private readonly locks = new PathLocks();
+  private readonly versions = new VersionCache();
   private readonly listeners = new Set<(changes: FsChange[]) => void>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private pending: FsChange[] = [];
@@ -143,7 +144,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
 
   async delete(path: string): Promise<void> {
     const t = this.target(path);
-    await this.locked(t.uri.toString(), async () => {
+    await this.locks.run(t.uri.toString(), async () => {
       const st = await this.checked(t, true);
       if (!st) throw new FsError(`"${t.abs}" does not exist`, 'FS_NOT_FOUND');
       if (st.type & vscode.FileType.SymbolicLink) throw new FsError(`refusing to delete through the symlink "${t.abs}"`, 'FS_OUTSIDE_WORKSPACE');
@@ -153,7 +154,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       } catch (e) {
         throw toFsError(e, t.abs);
       }
-      this.versions.delete(t.uri.toString());
+      this.versions.forget(t.uri.toString());
     });
   }
 
@@ -171,7 +172,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
   // ---------------------------------------------------------------------------------------------
 
   private changed(kind: FsChange['kind'], uri: vscode.Uri): void {
-    this.versions.delete(uri.toString());
+    this.versions.forget(uri.toString());
     const path = this.pathOf(uri);
     if (!path || path.includes(TEMP_MARK) || this.listeners.size === 0) return;
     this.pending.push({ kind, path });
@@ -189,7 +190,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
 
   private async update(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>, mustExist: boolean, exact = false): Promise<FsWriteResult> {
     const t = this.target(path);
-    return this.locked(t.uri.toString(), async () => {
+    return this.locks.run(t.uri.toString(), async () => {
       const st = await this.checked(t, true);
       if (st && st.type & vscode.FileType.SymbolicLink) throw new FsError(`refusing to write through the symlink "${t.abs}"`, 'FS_OUTSIDE_WORKSPACE');
       if (st && st.type & vscode.FileType.Directory) throw new FsError(`"${t.abs}" is a directory`, 'FS_IS_DIRECTORY');
@@ -222,7 +223,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       const big = currentText.length > YIELD_ABOVE_CHARS;
       if (big) await nextTurn();
       const produced = await transform(currentText);
-      this.versions.delete(t.uri.toString());
+      this.versions.forget(t.uri.toString());
       if (doc) return this.editDocument(doc, t, wasDirty, currentText, produced, exact);
       if (big) await nextTurn();
       // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
@@ -317,16 +318,9 @@ export class VscodeFsBackend implements FsBackend, Disposable {
 
   /** A file's version, cached until VS Code reports a change, its stat moves, or it was still settling when hashed. */
   private async fileVersion(t: Target, st: vscode.FileStat): Promise<FsVersion> {
-    const id = t.uri.toString();
-    const key = `${st.size}:${st.mtime}:${st.ctime}`;
-    const hit = this.versions.get(id);
-    if (hit && hit.key === key && hit.stable) return hit.version;
-    const hashedAt = Date.now();
-    const version = versionOfBytes(await this.readBytes(t));
-    if (this.versions.size > 20_000) this.versions.clear();
-    this.versions.set(id, { key, version, stable: hashedAt - Math.max(st.mtime, st.ctime) > STABLE_MS });
-    return version;
+    return this.versions.versionOf(t.uri.toString(), `${st.size}:${st.mtime}:${st.ctime}`, Math.max(st.mtime, st.ctime), () => this.readBytes(t));
   }
+
 
   private openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
     const id = uri.toString();
@@ -336,18 +330,6 @@ export class VscodeFsBackend implements FsBackend, Disposable {
   private dirtyDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
     const d = this.openDocument(uri);
     return d?.isDirty ? d : undefined;
-  }
-
-  /** One write per path at a time: check, transform and apply cannot interleave. */
-  private locked<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.locks.get(key) ?? Promise.resolve();
-    const run = prev.then(fn, fn);
-    const tail = run.catch(() => undefined);
-    this.locks.set(key, tail);
-    void tail.then(() => {
-      if (this.locks.get(key) === tail) this.locks.delete(key);
-    });
-    return run;
   }
 }
 

@@ -1,7 +1,8 @@
 // A change feed for the file index outside VS Code (`rawp serve`, tests): `fs.watch` with
 // `recursive: true` on each root, events coalesced into batches. fs.watch says only "rename" or
 // "change"; whether a path was created or deleted is decided by looking (lstat) when the batch is
-// flushed. Same shape as `FsBackend.watch`, so `index.attach((l) => watchTree(roots, l))` works.
+// flushed. Same shape as `FsBackend.watch`, so `index.attach((l) => watchTree(roots, l))` works;
+// the Node backend's own `watch` is this one, its temp files left out (nodeFsBackend.ts).
 import { watch, type FSWatcher, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import type { Disposable, FsChange } from './fsBackend';
@@ -9,6 +10,8 @@ import type { Disposable, FsChange } from './fsBackend';
 export interface WatchOptions {
   /** Coalescing window in ms (default 25). */
   batchMs?: number;
+  /** Names (relative to their root) that are never reported, e.g. a backend's own temp files. */
+  ignore?: (name: string) => boolean;
 }
 
 export function watchTree(roots: readonly string[], listener: (changes: FsChange[]) => void, options: WatchOptions = {}): Disposable {
@@ -39,7 +42,9 @@ export function watchTree(roots: readonly string[], listener: (changes: FsChange
     try {
       const w = watch(root, { recursive: true }, (event, filename) => {
         if (closed || !filename) return;
-        const path = join(root, filename.toString());
+        const name = filename.toString();
+        if (options.ignore?.(name)) return;
+        const path = join(root, name);
         // A rename beats a change for the same path within one batch.
         if (pending.get(path) !== 'rename') pending.set(path, event === 'rename' ? 'rename' : 'change');
         timer ??= setTimeout(() => void flush(), batchMs);

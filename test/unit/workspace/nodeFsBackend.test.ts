@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync, statSync, chmodSync, symlinkSync, mkdirSync, readdirSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NodeFsBackend, versionOfText } from '../../../src/workspace/nodeFsBackend';
+import { versionOfText } from '../../../src/workspace/fileVersion';
+import { NodeFsBackend } from '../../../src/workspace/nodeFsBackend';
 import { FsError, type FsChange } from '../../../src/workspace/fsBackend';
 
 async function rejectsCode(p: Promise<unknown>, code: string): Promise<FsError> {
