@@ -18,6 +18,9 @@ import { contextFilesOf } from '../attachments';
 import { codexAttachments } from './attachments';
 import type { AgentModeName } from '../../protocol/common';
 import { writeScratchFile, type ScratchFile } from '../../workspace/scratchFile';
+import { authRequiredError } from '../authRequired';
+import { childEnv } from '../process/env';
+import { codexLoggedIn } from './authFailure';
 
 export interface CodexAdapterOptions {
   /** The codex executable (default `codex` on PATH). */
@@ -108,7 +111,9 @@ export class CodexAdapter implements AgentAdapter {
       fileChangeDiff: (item, phase) => this.differ!.diff(item, phase),
       // A type of a newer Codex is normal growth: only a line that does not fit is shown.
       onUnknown: (what, _value, kind) => kind === 'malformed' && host.emit({ type: 'agent.error', payload: { error_code: 'CODEX_UNKNOWN_EVENT', message: `Ignored a Codex line: ${what}`, severity: 'warning', recoverable: true, details: { module: 'codex' } } }),
+      onAuthFailure: () => void auth.onFirst401(),
     });
+    const auth = this.authWatch(host, signal);
     this.current = translator;
     // §16.3: Codex reads files itself; a file token becomes its workspace-relative path.
     const attached = await codexAttachments(await promptText(prompt, host, { kind: 'separate', mention: (p) => p }), await contextFilesOf(prompt, host, signal), host.localCopy?.bind(host));
@@ -117,13 +122,19 @@ export class CodexAdapter implements AgentAdapter {
     this.schemaFile = prompt.json_schema ? writeScratchFile('rawp-codex-schema-', 'schema.json', JSON.stringify(prompt.json_schema)) : undefined;
     let result;
     try {
-      result = await runner.runTurn(signal);
+      result = await runner.runTurn(auth.signal);
     } finally {
       this.schemaFile?.dispose();
       this.schemaFile = undefined;
     }
     await translator.finish(result.stop_reason === 'cancelled' ? 'cancelled' : 'ended');
     this.current = undefined;
+    auth.done();
+    if (translator.authFailure !== undefined && !signal.aborted) {
+      // No or refused credentials: one login card (decision 441), not Codex's retries and exit.
+      host.emit(authRequiredError('codex', this.info.displayName, { refused: await auth.refused(), trace: translator.authFailure, details: { http_status: 401 } }));
+      return { stop_reason: 'error', ...(runner.agentSessionId ? { agent_session_id: runner.agentSessionId } : {}) };
+    }
     for (const e of result.events) host.emit(e);
     const stop_reason = result.stop_reason === 'cancelled' ? 'cancelled' : translator.end === 'failed' || result.stop_reason === 'error' ? 'error' : 'end_turn';
     const usage = translator.threadUsage ? turnUsageSince(this.threadUsage, translator.threadUsage) : undefined;
@@ -132,6 +143,33 @@ export class CodexAdapter implements AgentAdapter {
       stop_reason,
       ...(usage ? { usage } : {}),
       ...(runner.agentSessionId ? { agent_session_id: runner.agentSessionId } : {}),
+    };
+  }
+
+  /**
+   * The turn's abort signal, and what to do on its first 401. Codex retries a 401 ten times
+   * (~13 s) before it gives up; when `codex login status` says there is no login to refresh, or
+   * the credential is our API key (keys do not refresh), no retry can succeed, so the turn stops
+   * at once. A stored login (ChatGPT tokens Codex may refresh) is left to Codex's own retries.
+   */
+  private authWatch(host: AgentHost, signal: AbortSignal) {
+    const ac = new AbortController();
+    const forward = () => ac.abort();
+    if (signal.aborted) ac.abort();
+    else signal.addEventListener('abort', forward, { once: true });
+    // The environment Codex runs with (the runner builds the same one).
+    const env = childEnv({ session_id: host.session_id, workspacePath: host.workspacePath }, this.options.env);
+    const keyGiven = !!env.CODEX_API_KEY;
+    let loggedIn: Promise<boolean | undefined> | undefined;
+    const status = () => (loggedIn ??= codexLoggedIn(this.options.command ?? 'codex', this.options.prefixArgs ?? [], env, host.workspacePath));
+    return {
+      signal: ac.signal,
+      onFirst401: async () => {
+        if (keyGiven || (await status()) === false) ac.abort();
+      },
+      /** Credentials were there (a key, a login) and the API refused them. */
+      refused: async () => keyGiven || (await status()) === true,
+      done: () => signal.removeEventListener('abort', forward),
     };
   }
 

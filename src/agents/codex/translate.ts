@@ -10,6 +10,7 @@ import type { AgentEvent, CatalogTool, TurnUsage } from '../../session/agentAdap
 import { CODEX_APPLY_PATCH, CODEX_BASH, CODEX_TODOS, CODEX_TOOLS, CODEX_WEB_SEARCH, mcpCatalogEntry } from './catalog';
 import { CodexEvent, CodexItem, ProviderErrorBody, type CodexUsage, type FileChangeItem } from './nativeEvents';
 import { describeIssues } from '../../protocol/parse';
+import { isCodexAuthFailure } from './authFailure';
 
 export interface CodexTranslatorOptions {
   emit(event: AgentEvent): void;
@@ -25,6 +26,8 @@ export interface CodexTranslatorOptions {
    * item whose fields do not fit) or `unknown` (a type of a newer Codex, nothing to show).
    */
   onUnknown?(what: string, value: unknown, kind: 'malformed' | 'unknown'): void;
+  /** The API answered 401 (no or refused credentials): the first time in the turn (decision 441). */
+  onAuthFailure?(message: string): void;
 }
 
 type ResultStatus = PayloadOf<'tool.invoke.result'>['status'];
@@ -51,6 +54,8 @@ export class CodexTurnTranslator {
   private readonly open = new Map<string, OpenTool>();
   private readonly catalog: CatalogTool[];
   private errorReported = false;
+  /** Codex's words for the API's 401, when it came: the adapter reports AUTH_REQUIRED instead. */
+  authFailure: string | undefined;
 
   constructor(private readonly opts: CodexTranslatorOptions) {
     this.catalog = opts.catalog ?? CODEX_TOOLS.map((t) => ({ ...t }));
@@ -113,9 +118,12 @@ export class CodexTurnTranslator {
         return;
       case 'turn.failed':
         this.end = 'failed';
+        if (this.noteAuthFailure(ev.error?.message)) return;
         if (!this.errorReported) this.emitError('CODEX_TURN_FAILED', readableError(ev.error?.message ?? 'Codex reported a failed turn'), 'error');
         return;
       case 'error':
+        // Its retries of a 401 are not errors of their own: one login card says it (decision 441).
+        if (this.noteAuthFailure(ev.message)) return;
         this.errorReported = true;
         this.emitError('CODEX_ERROR', readableError(ev.message), 'error');
         return;
@@ -244,6 +252,15 @@ export class CodexTurnTranslator {
       type: 'tool.invoke.result',
       payload: { invocation_id: tool.invocation_id, tool_name: tool.tool_name, status, output, output_type: declared, ...(duration_ms !== undefined ? { duration_ms } : {}) },
     });
+  }
+
+  /** True for a message reporting the API's 401 (kept, reported once by the adapter). */
+  private noteAuthFailure(message: string | undefined): boolean {
+    if (!message || !isCodexAuthFailure(message)) return false;
+    const first = this.authFailure === undefined;
+    this.authFailure = message.replace(/^Reconnecting\.\.\. \d+\/\d+ \((.*)\)$/s, '$1');
+    if (first) this.opts.onAuthFailure?.(this.authFailure);
+    return true;
   }
 
   private emitError(error_code: string, message: string, severity: 'error' | 'warning'): void {
