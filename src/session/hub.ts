@@ -126,7 +126,8 @@ export class Hub {
         // §2.4: every connection still sees it; history does not keep it (nor the refused control).
         s.handling.refused = true;
         s.handling.published.push({ frame, keep: false });
-        s.handling.deliveries.push({ frame, except: undefined });
+        if (s.handling.privateIfRefused) this.sendTo(refusal, frame);
+        else s.handling.deliveries.push({ frame, except: undefined });
       } else this.fanOut(session_id, frame, undefined);
       if (offender) this.countRefusal(offender);
       return;
@@ -258,6 +259,15 @@ export class Hub {
       this.handleControl(s, rec, frame, from);
       return;
     }
+    if (frame.type === 'agent.file.transfer') {
+      // §2.4 + §4.5.1: a master's upload announcement reaches every other connection (the other
+      // masters, the editor's view) as its controls do — with its own message_id, not back to its
+      // sender, kept in history — once the host accepted it; a refused one stays with its sender.
+      s.seenControls.set(frame.message_id, connection_id);
+      if (s.seenControls.size > MAX_SEEN_CONTROLS) s.seenControls.delete(s.seenControls.keys().next().value as string);
+      this.handleControl(s, rec, frame, from, { privateIfRefused: true });
+      return;
+    }
     if (PEER_SESSION_TYPES.has(frame.type)) {
       s.source.handle(frame, from);
       return;
@@ -305,14 +315,14 @@ export class Hub {
    * keeps it, and what handling it published, only once we know it was not refused — a refused
    * frame and its refusal are not history anyone needs, so a flood of them cannot evict it.
    */
-  private handleControl(s: HubSession, rec: ConnRecord, frame: Frame, from: { connection_id: string; kind: ConnectionKind }): void {
+  private handleControl(s: HubSession, rec: ConnRecord, frame: Frame, from: { connection_id: string; kind: ConnectionKind }, o: { privateIfRefused?: boolean } = {}): void {
     if (s.handling) {
       // Re-entered from inside another control's handling: nothing to defer twice.
       this.fanOut(rec.session_id, frame, rec.conn.id);
       s.source.handle(frame, from);
       return;
     }
-    const handling: Handling = { control: frame, refused: false, published: [], deliveries: [{ frame, except: rec.conn.id }] };
+    const handling: Handling = { control: frame, refused: false, published: [], deliveries: [{ frame, except: rec.conn.id }], ...(o.privateIfRefused ? { privateIfRefused: true } : {}) };
     s.handling = handling;
     try {
       s.source.handle(frame, from);
@@ -324,7 +334,10 @@ export class Hub {
         if (p.keep) s.history.append(p.frame);
         else s.history.alias(p.frame.message_id);
       }
-      for (const d of handling.deliveries) this.deliverAll(s, rec.session_id, d.frame, d.except);
+      for (const d of handling.deliveries) {
+        if (d.frame === frame && handling.refused && handling.privateIfRefused) continue;
+        this.deliverAll(s, rec.session_id, d.frame, d.except);
+      }
     }
   }
 

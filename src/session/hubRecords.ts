@@ -33,6 +33,11 @@ export interface Handling {
   published: { frame: WireFrame; keep: boolean }[];
   /** Sent once history has them: a journaled history never misses a frame a peer saw (decision 121). */
   deliveries: { frame: WireFrame; except: string | undefined }[];
+  /**
+   * A refused frame stays with its sender, and so does its refusal (a master's upload
+   * announcement: the others never saw it, §4.5.1); controls are relayed refused or not (§2.4).
+   */
+  privateIfRefused?: boolean;
 }
 
 export interface ConnRecord {
