@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { saveTransfer, sizeText } from '../../../src/cli/attach/fileTransfers';
+import { safeName, saveTransfer, sizeText } from '../../../src/cli/attach/fileTransfers';
 import { transcriptText } from '../../../src/cli/attach/render';
 import { HostSharing } from '../../../src/host/sharing';
 import { buildFrame } from '../../../src/protocol/build';
@@ -51,6 +51,17 @@ describe('rawp attach: §4.5.1 file transfers in plain words, /save fetches and 
     assert.equal(sizeText(0), '0 B');
     assert.equal(sizeText(999), '999 B');
     assert.equal(sizeText(20_000_000), '20 MB');
+  });
+
+  it('security: /save keeps only a plain base name of the frame\'s file_name — no folders, control characters or leading dots', () => {
+    assert.equal(safeName('../../etc/passwd'), 'passwd');
+    assert.equal(safeName('..\\..\\Windows\\win.ini'), 'win.ini');
+    assert.equal(safeName('.bashrc'), 'bashrc');
+    assert.equal(safeName('\u001b[31mred\u0007.txt'), '_[31mred_.txt');
+    assert.equal(safeName('a:b*c?.png'), 'a_b_c_.png');
+    assert.equal(safeName('..'), 'file');
+    assert.equal(safeName('/'), 'file');
+    assert.equal(safeName('x'.repeat(300)).length, 200);
   });
 
   it('§6.1.1 a prompt\'s context_files are listed under it, whichever master sent it', () => {
