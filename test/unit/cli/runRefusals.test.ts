@@ -121,4 +121,11 @@ describe('rawp run: the refusal code and its words reach stderr, the json errors
     assert.match(o.notices[0]?.message ?? '', /^The conversation was compacted \(\d+ → \d+ tokens\)\.$/);
     assert.ok(Date.now() - started < 50_000, 'neither waited for the 60 s no-turn timeout');
   });
+
+  it('§6.3.1 /compact for an agent without compaction: COMPACTION_NOT_SUPPORTED at once, exit 1 (the OpenAI-compatible agent; its endpoint is never called)', async () => {
+    const started = Date.now();
+    const r = await rawpRun(['--workspace', ws, '--agent', 'openai', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--output-format', 'json', '/compact'], { env });
+    assertRefused(r, 'COMPACTION_NOT_SUPPORTED', /does not support context compaction/);
+    assert.ok(Date.now() - started < 50_000, 'no wait for the 60 s no-turn timeout');
+  });
 });
