@@ -80,6 +80,8 @@ export async function saveTransfer(t: Transfer, o: SaveOptions): Promise<{ path:
   const url = hostFileUrl(t, o.httpBase);
   if (!url) throw new Error(`${t.file_name} is not on this host (${t.file_url}); fetch it from there`);
   const dir = resolve(o.dir ?? '.');
+  // Said before anything is fetched: a folder that is not there.
+  if (!(await fsp.stat(dir).then((st) => st.isDirectory(), () => false))) throw new Error(`the folder ${dir} does not exist; nothing was fetched`);
   const res = await get(url, o);
   try {
     if (res.statusCode !== 200) throw new Error(`the host answered ${res.statusCode}${await errorOf(res)}`);

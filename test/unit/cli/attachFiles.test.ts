@@ -144,6 +144,7 @@ describe('rawp attach: §4.5.1 file transfers in plain words, /save fetches and 
       await assert.rejects(saveTransfer(transfer, { httpBase: base, token: 't0k', dir }), /SHA-256 is [0-9a-f]{64}, not the announced [0-9a-f]{64}; nothing was saved/);
       await assert.rejects(saveTransfer(transfer, { httpBase: base, token: 'other', dir }), /the host answered 401: wrong token/);
       await assert.rejects(saveTransfer({ ...transfer, file_url: `http://127.0.0.2:1/v1/files/${ID1}` }, { httpBase: base, token: 't0k', dir }), /is not on this host/);
+      await assert.rejects(saveTransfer(transfer, { httpBase: base, token: 't0k', dir: join(dir, 'missing') }), /the folder .*missing does not exist; nothing was fetched/);
       assert.deepEqual(readdirSync(dir), []);
     });
   });
