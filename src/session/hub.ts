@@ -9,9 +9,7 @@
 // still sent to every connection (§2.4) but not kept in history, so they cannot evict it.
 import { FrameFactory } from '../protocol/build';
 import type { FeatureSet } from '../protocol/capabilities';
-import type { Frame, FrameOf, VendorFrame } from '../protocol/frameTypes';
-import { isControlType } from '../protocol/frameTypes';
-import { INCOMING_MAX_DEPTH, parseFrame } from '../protocol/parse';
+import type { Frame, FrameOf } from '../protocol/frameTypes';
 import { rawpExtensionOf } from '../protocol/rawpExtension';
 import { admitPrompt, type PromptAdmission } from './admission';
 import type { Connection, ConnectionKind, WireFrame } from './connection';
@@ -21,7 +19,8 @@ import { openingFrames } from './hubOpening';
 import { DEFAULT_FRAME_RATE, DEFAULT_REFUSAL_LIMIT, FrameBudget, RefusalWindow, type FrameRate, type RefusalLimit } from './refusals';
 import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type Timers } from './ports';
 import type { AttachOptions, AttachResult, HubOptions, HubSessionSource, SessionOrigin, VendorFrameHandler } from './hubContract';
-import { MAX_BACKLOG, MAX_SEEN_CONTROLS, PEER_SESSION_TYPES, mayDeliver, type ConnRecord, type Handling, type HubSession } from './hubRecords';
+import { MAX_BACKLOG, mayDeliver, type ConnRecord, type Handling, type HubSession } from './hubRecords';
+import { intakePeerFrame, rememberControl } from './peerIntake';
 
 export type { AttachOptions, AttachResult, HubOptions, HubSessionSource, SessionOrigin, VendorFrameHandler } from './hubContract';
 
@@ -209,86 +208,40 @@ export class Hub {
     }
   }
 
-  /** Handles one frame; a prompt that goes through admission returns when it is done. */
+  /** Handles one frame (peerIntake.ts sorts it); a prompt that goes through admission returns when it is done. */
   private receiveFrame(rec: ConnRecord, s: HubSession, raw: unknown, admitted: boolean): Promise<void> | undefined {
-    const connection_id = rec.conn.id;
-    const outcome = parseFrame(raw, { maxBytes: this.maxFrameSize, maxDepth: INCOMING_MAX_DEPTH });
-    if (outcome.kind === 'error') {
-      this.logger.warn('rejected frame', { connection: connection_id, ...outcome.error });
-      this.replyError(rec, s, outcome.error.error_code, outcome.error.message, outcome.message_id);
-      return;
-    }
-    if (outcome.kind === 'ignored') {
-      this.logger.info(outcome.reason, { connection: connection_id });
-      return;
-    }
-    if (outcome.vendor) {
-      const handler = this.vendorHandlers.get(outcome.frame.type);
-      if (!handler) {
-        this.logger.info(`vendor frame ${outcome.frame.type} ignored`, { connection: connection_id });
-        return;
+    const intake = intakePeerFrame(raw, rec, s, { maxFrameSize: this.maxFrameSize, vendorHandlers: this.vendorHandlers, admitted, logger: this.logger });
+    const from = { connection_id: rec.conn.id, kind: rec.conn.kind };
+    switch (intake.kind) {
+      case 'refuse':
+        this.replyError(rec, s, intake.error_code, intake.message, intake.parent_id);
+        return undefined;
+      case 'ignore':
+        return undefined;
+      case 'vendor':
+        intake.handler(intake.frame, from);
+        return undefined;
+      case 'capabilities':
+        rec.features = intake.frame.payload.features ?? {};
+        rec.extensions = intake.frame.payload.extensions;
+        if (rec.phase === 'handshake') this.finishHandshake(rec);
+        return undefined;
+      case 'control': {
+        const frame = intake.frame;
+        if (frame.type === 'control.prompt.request' && s.source.admission && !admitted) return this.admit(rec, s, frame, s.source.admission);
+        this.handleControl(s, rec, frame, from);
+        return undefined;
       }
-      this.receiveVendor(rec, s, outcome.frame, handler);
-      return;
+      case 'upload':
+        // §2.4 + §4.5.1: a master's upload announcement reaches every other connection (the other
+        // masters, the editor's view) as its controls do — with its own message_id, not back to its
+        // sender, kept in history — once the host accepted it; a refused one stays with its sender.
+        this.handleControl(s, rec, intake.frame, from, { privateIfRefused: true });
+        return undefined;
+      case 'session':
+        s.source.handle(intake.frame, from);
+        return undefined;
     }
-    const frame = outcome.frame;
-    if (frame.session_id !== rec.session_id) {
-      this.replyError(rec, s, 'SESSION_MISMATCH', `frame for session ${frame.session_id} arrived on a connection of session ${rec.session_id}`, frame.message_id);
-      return;
-    }
-    if (frame.type === 'session.capabilities') {
-      rec.features = frame.payload.features ?? {};
-      rec.extensions = frame.payload.extensions;
-      if (rec.phase === 'handshake') this.finishHandshake(rec);
-      return;
-    }
-    // A message_id the session already knows (its own frame's, or an earlier control's) is
-    // dropped: relaying it would repoint that id in history and a reattach from it would miss
-    // everything after (§13.7). Processing a retried control once is the same rule.
-    // A prompt the host admitted earlier (the queue releasing it) keeps the id its master gave it.
-    if (!admitted && (s.seenControls.has(frame.message_id) || s.history.knows(frame.message_id))) {
-      this.logger.info('frame with a known message_id dropped', { connection: connection_id, message_id: frame.message_id });
-      this.replyError(rec, s, 'DUPLICATE_MESSAGE_ID', `message_id ${frame.message_id} is already used in this session; the frame was dropped`, frame.message_id);
-      return;
-    }
-    const from = { connection_id, kind: rec.conn.kind };
-    if (isControlType(frame.type)) {
-      s.seenControls.set(frame.message_id, connection_id);
-      if (s.seenControls.size > MAX_SEEN_CONTROLS) s.seenControls.delete(s.seenControls.keys().next().value as string);
-      if (frame.type === 'control.prompt.request' && s.source.admission && !admitted) return this.admit(rec, s, frame, s.source.admission);
-      this.handleControl(s, rec, frame, from);
-      return;
-    }
-    if (frame.type === 'agent.file.transfer') {
-      // §2.4 + §4.5.1: a master's upload announcement reaches every other connection (the other
-      // masters, the editor's view) as its controls do — with its own message_id, not back to its
-      // sender, kept in history — once the host accepted it; a refused one stays with its sender.
-      s.seenControls.set(frame.message_id, connection_id);
-      if (s.seenControls.size > MAX_SEEN_CONTROLS) s.seenControls.delete(s.seenControls.keys().next().value as string);
-      this.handleControl(s, rec, frame, from, { privateIfRefused: true });
-      return;
-    }
-    if (PEER_SESSION_TYPES.has(frame.type)) {
-      s.source.handle(frame, from);
-      return;
-    }
-    this.replyError(rec, s, 'UNEXPECTED_FRAME', `${frame.type} is sent by the client, not by a master`, frame.message_id);
-    return undefined;
-  }
-
-  /** A vendor frame some host part handles: checked like a control (session, message_id), then handed over. */
-  private receiveVendor(rec: ConnRecord, s: HubSession, frame: VendorFrame, handler: VendorFrameHandler): void {
-    if (frame.session_id !== rec.session_id) {
-      this.replyError(rec, s, 'SESSION_MISMATCH', `frame for session ${frame.session_id} arrived on a connection of session ${rec.session_id}`, frame.message_id);
-      return;
-    }
-    if (s.seenControls.has(frame.message_id) || s.history.knows(frame.message_id)) {
-      this.replyError(rec, s, 'DUPLICATE_MESSAGE_ID', `message_id ${frame.message_id} is already used in this session; the frame was dropped`, frame.message_id);
-      return;
-    }
-    s.seenControls.set(frame.message_id, rec.conn.id);
-    if (s.seenControls.size > MAX_SEEN_CONTROLS) s.seenControls.delete(s.seenControls.keys().next().value as string);
-    handler(frame, { connection_id: rec.conn.id, kind: rec.conn.kind });
   }
 
   /** Prompt admission (admission.ts): the verdict decides what the engine and the others see. */
@@ -297,7 +250,7 @@ export class Hub {
     await admitPrompt(admission, frame, from, rawpExtensionOf(rec.extensions), {
       live: () => this.sessions.get(rec.session_id) === s && this.conns.get(rec.conn.id) === rec,
       handle: (f) => {
-        if (f.type !== 'control.prompt.request') s.seenControls.set(f.message_id, rec.conn.id);
+        if (f.type !== 'control.prompt.request') rememberControl(s, f.message_id, rec.conn.id);
         this.handleControl(s, rec, f, from);
       },
       only: (f) => {

@@ -1,0 +1,97 @@
+// What a frame a peer sent is, before the hub (hub.ts) acts on it: parsed within the limits
+// (§2.2: an unknown type is ignored, a bad one refused), checked against the connection's session
+// and against every message_id the session already knows — a frame reusing one would repoint that
+// id in history and a reattach from it would miss everything after (§13.7), and processing a
+// retried control once is the same rule — then sorted by what the hub does with it.
+import type { Frame, VendorFrame } from '../protocol/frameTypes';
+import { isControlType } from '../protocol/frameTypes';
+import { INCOMING_MAX_DEPTH, parseFrame } from '../protocol/parse';
+import type { VendorFrameHandler } from './hubContract';
+import { MAX_SEEN_CONTROLS, PEER_SESSION_TYPES, type ConnRecord, type HubSession } from './hubRecords';
+import type { Logger } from './ports';
+
+export type PeerIntake =
+  /** Answered with a non-fatal session.error to the sender only. */
+  | { kind: 'refuse'; error_code: string; message: string; parent_id: string | undefined }
+  /** Nothing to do (logged). */
+  | { kind: 'ignore' }
+  /** The peer's own session.capabilities (§13.1, §13.7). */
+  | { kind: 'capabilities'; frame: Extract<Frame, { type: 'session.capabilities' }> }
+  /** A vendor frame a host part handles (§3.1.1); its message_id is remembered. */
+  | { kind: 'vendor'; frame: VendorFrame; handler: VendorFrameHandler }
+  /** A control.* frame; its message_id is remembered. */
+  | { kind: 'control'; frame: Frame }
+  /** A master's upload announcement (§4.5.1), relayed like a control; its message_id is remembered. */
+  | { kind: 'upload'; frame: Frame }
+  /** A bidirectional session frame (PEER_SESSION_TYPES) for the session itself. */
+  | { kind: 'session'; frame: Frame };
+
+export interface IntakeOptions {
+  maxFrameSize: number;
+  vendorHandlers: ReadonlyMap<string, VendorFrameHandler>;
+  /** A prompt the host admitted earlier (the queue releasing it) keeps the id its master gave it. */
+  admitted: boolean;
+  logger: Logger;
+}
+
+export function intakePeerFrame(raw: unknown, rec: ConnRecord, s: HubSession, options: IntakeOptions): PeerIntake {
+  const connection = rec.conn.id;
+  const outcome = parseFrame(raw, { maxBytes: options.maxFrameSize, maxDepth: INCOMING_MAX_DEPTH });
+  if (outcome.kind === 'error') {
+    options.logger.warn('rejected frame', { connection, ...outcome.error });
+    return { kind: 'refuse', error_code: outcome.error.error_code, message: outcome.error.message, parent_id: outcome.message_id };
+  }
+  if (outcome.kind === 'ignored') {
+    options.logger.info(outcome.reason, { connection });
+    return { kind: 'ignore' };
+  }
+  if (outcome.vendor) {
+    const vendor = outcome.frame;
+    const handler = options.vendorHandlers.get(vendor.type);
+    if (!handler) {
+      options.logger.info(`vendor frame ${vendor.type} ignored`, { connection });
+      return { kind: 'ignore' };
+    }
+    // Checked like a control (session, message_id), then handed over.
+    if (vendor.session_id !== rec.session_id) return mismatch(vendor, rec);
+    if (knownId(s, vendor.message_id)) return duplicate(vendor.message_id);
+    rememberControl(s, vendor.message_id, connection);
+    return { kind: 'vendor', frame: vendor, handler };
+  }
+  const known = outcome.frame;
+  if (known.session_id !== rec.session_id) return mismatch(known, rec);
+  if (known.type === 'session.capabilities') return { kind: 'capabilities', frame: known };
+  if (!options.admitted && knownId(s, known.message_id)) {
+    options.logger.info('frame with a known message_id dropped', { connection, message_id: known.message_id });
+    return duplicate(known.message_id);
+  }
+  if (isControlType(known.type)) {
+    rememberControl(s, known.message_id, connection);
+    return { kind: 'control', frame: known };
+  }
+  if (known.type === 'agent.file.transfer') {
+    rememberControl(s, known.message_id, connection);
+    return { kind: 'upload', frame: known };
+  }
+  if (PEER_SESSION_TYPES.has(known.type)) return { kind: 'session', frame: known };
+  return { kind: 'refuse', error_code: 'UNEXPECTED_FRAME', message: `${known.type} is sent by the client, not by a master`, parent_id: known.message_id };
+}
+
+/** Does the session know this message_id already (its own frame's, or an earlier control's)? */
+function knownId(s: HubSession, message_id: string): boolean {
+  return s.seenControls.has(message_id) || s.history.knows(message_id);
+}
+
+/** A control's message_id and who sent it (idempotency, echo suppression), the oldest forgotten past the bound. */
+export function rememberControl(s: HubSession, message_id: string, connection_id: string): void {
+  s.seenControls.set(message_id, connection_id);
+  if (s.seenControls.size > MAX_SEEN_CONTROLS) s.seenControls.delete(s.seenControls.keys().next().value as string);
+}
+
+function mismatch(frame: { session_id: string; message_id: string }, rec: ConnRecord): PeerIntake {
+  return { kind: 'refuse', error_code: 'SESSION_MISMATCH', message: `frame for session ${frame.session_id} arrived on a connection of session ${rec.session_id}`, parent_id: frame.message_id };
+}
+
+function duplicate(message_id: string): PeerIntake {
+  return { kind: 'refuse', error_code: 'DUPLICATE_MESSAGE_ID', message: `message_id ${message_id} is already used in this session; the frame was dropped`, parent_id: message_id };
+}
