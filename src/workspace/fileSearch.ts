@@ -11,11 +11,13 @@
 // The scan runs as a generator so the async driver can stop between slices when the search is
 // cancelled or superseded, and yield to the event loop on long scans.
 import type { FileIndex, Folder } from './fileIndex';
-import { baseStartOf } from './pathSnapshot';
-import { bestAlignment, normalizeScore, quickScore, scoreUpperBound, toRanges } from './fuzzyScore';
+import { baseStartOf, type PathSnapshot } from './pathSnapshot';
+import { LENGTH_PENALTY, bestAlignment, normalizeScore, quickScore, toRanges } from './fuzzyScore';
+import { quickBonusCaps, quickBonusMax, quickScoreBound } from './quickBound';
 import { FilterCache, type SearchFilters } from './searchFilters';
 import { lowerSameLength, normalizeQuery, queryMask } from './searchText';
 import { scanSlice, scoreDeferred, type Scan } from './snapshotScan';
+import { ScanBuffers, type SurvivorArrays } from './scanBuffers';
 import { TopHeap } from './topHeap';
 
 export { lowerSameLength, normalizeQuery } from './searchText';
@@ -73,7 +75,11 @@ export function clampMax(n: number | undefined): number {
 interface NarrowCache {
   generation: number;
   q: string;
-  ids: Int32Array;
+  /** Undefined after a one-letter query proved by the mask alone: the candidates are every path
+   * whose mask holds the letter, which the next keystroke's mask test selects by itself. */
+  ids: Int32Array | undefined;
+  /** The arrays `ids` and `ends` are views of (handed back for reuse when replaced). */
+  arrays: SurvivorArrays | undefined;
   /** Per survivor: where its leftmost match of `q` ended (relative to the path start); undefined
    * when the scan proved the match by the character mask alone (one letter) and read no bytes. */
   ends: Uint16Array | undefined;
@@ -83,6 +89,7 @@ interface NarrowCache {
 class FolderSearchState {
   narrow: NarrowCache | undefined;
   readonly filters = new FilterCache();
+  readonly buffers = new ScanBuffers();
 }
 
 /**
@@ -126,7 +133,10 @@ export class FileSearcher {
     const steps = this.steps(request);
     let sliceStart = performance.now();
     for (;;) {
-      if (token.cancelled) return undefined;
+      if (token.cancelled) {
+        steps.return(undefined as never); // runs its `finally`: the scan's arrays go back
+        return undefined;
+      }
       const r = steps.next();
       if (r.done) return token.cancelled ? undefined : r.value;
       if (performance.now() - sliceStart > budgetMs) {
@@ -161,59 +171,12 @@ export class FileSearcher {
       const state = this.stateOf(folder);
       const pass = state.filters.prepare(snap, request.filters);
       const test = state.filters.test;
-      const prev = state.narrow;
-      const narrowed = prev !== undefined && prev.generation === snap.generation && m > 0 && q.startsWith(prev.q);
-      const count = narrowed ? prev.ids.length : snap.size;
-      const scan: Scan = {
-        snap,
-        q,
-        qb,
-        qm,
-        needStrings,
-        ids: narrowed ? prev.ids : undefined,
-        // Resume the leftmost subsequence test where the previous keystroke's match ended.
-        prevEnds: narrowed && !needStrings ? prev.ends : undefined,
-        from: narrowed && !needStrings && prev.ends !== undefined ? prev.q.length : 0,
-        // One letter: the mask bit is exact for a–z, so containment needs no byte read.
-        maskExact: !narrowed && m === 1 && qb[0] >= 97 && qb[0] <= 122,
-        pass,
-        live: idx.deleted.size > 0 || idx.deletedDirs.length > 0 ? (i) => idx.isLive(i) : undefined,
-        survivors: new Int32Array(Math.min(count, 4096)),
-        ends: new Uint16Array(Math.min(count, 4096)),
-        nSurvivors: 0,
-        deferred: new Int32Array(Math.min(count, 4096)),
-        nDeferred: 0,
-        positions: new Int32Array(m),
-        lastTested: -1,
-        lastMatched: 0,
-        lastStart: 0,
-        total: 0,
-        heap,
-        onPush: (i) => {
-          refFolder.push(folder);
-          refPath.push(snap.pathAt(i));
-          return refPath.length - 1;
-        },
+      const onPush = (i: number): number => {
+        refFolder.push(folder);
+        refPath.push(snap.pathAt(i));
+        return refPath.length - 1;
       };
-      for (let start = 0; start < count; start += SLICE) {
-        const end = Math.min(count, start + SLICE);
-        scanSlice(scan, start, end);
-        if (end < count) yield;
-      }
-      // Second phase: the deferred matches, against the floor the promising ones raised (skipped
-      // when even the best a deferred match could score is below it).
-      const deferredCeiling = scoreUpperBound(m, m + 1, m, true, false);
-      for (let start = 0; start < scan.nDeferred && !(heap.size === heap.cap && heap.scores[0] >= deferredCeiling); start += SLICE) {
-        scoreDeferred(scan, start, Math.min(scan.nDeferred, start + SLICE));
-        yield;
-      }
-      total += scan.total;
-      state.narrow = {
-        generation: snap.generation,
-        q,
-        ids: scan.survivors.subarray(0, scan.nSurvivors),
-        ends: scan.maskExact ? undefined : scan.ends.subarray(0, scan.nSurvivors),
-      };
+      total += yield* scanSnapshot(state, snap, { q, qb, qm, needStrings }, pass, idx.deleted.size > 0 || idx.deletedDirs.length > 0 ? (i) => idx.isLive(i) : undefined, heap, onPush);
       // The overlay: files added since the snapshot.
       for (const e of idx.added.values()) {
         if ((e.mask & qm) !== qm) continue;
@@ -248,6 +211,89 @@ export class FileSearcher {
     }
     hits.sort((a, b) => b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { hits: hits.slice(0, max), total_count: total, truncated: total > max };
+  }
+}
+
+/** The query as the scan reads it. */
+interface ScanQuery {
+  q: string;
+  qb: Uint8Array;
+  qm: number;
+  needStrings: boolean;
+}
+
+/**
+ * One folder's snapshot: candidates (the previous keystroke's survivors when the query only grew),
+ * the scan in slices, then the deferred matches; stores the survivors for the next keystroke.
+ * Returns how many matches passed the filters. Its arrays go back to the folder's pool however it
+ * ends (finished, or dropped by a cancelled search: `return()` runs the `finally`).
+ */
+function* scanSnapshot(state: FolderSearchState, snap: PathSnapshot, query: ScanQuery, pass: Uint8Array | undefined, live: ((i: number) => boolean) | undefined, heap: TopHeap, onPush: (i: number) => number): Generator<void, number, void> {
+  const { q, qb, qm, needStrings } = query;
+  const m = q.length;
+  const prev = state.narrow;
+  const narrowed = prev !== undefined && prev.generation === snap.generation && m > 0 && q.startsWith(prev.q);
+  const count = narrowed && prev.ids !== undefined ? prev.ids.length : snap.size;
+  // One letter: the mask bit is exact for a–z, so containment needs no byte read, and the
+  // survivors need not be stored (the next keystroke's mask test selects them again).
+  const maskExact = !narrowed && m === 1 && qb[0] >= 97 && qb[0] <= 122;
+  const taken = state.buffers.take(maskExact ? 0 : count, count);
+  let finished = false;
+  try {
+    const scan: Scan = {
+      snap,
+      q,
+      qb,
+      qm,
+      needStrings,
+      ids: narrowed ? prev.ids : undefined,
+      // Resume the leftmost subsequence test where the previous keystroke's match ended.
+      prevEnds: narrowed && !needStrings ? prev.ends : undefined,
+      from: narrowed && !needStrings && prev.ends !== undefined ? prev.q.length : 0,
+      maskExact,
+      pass,
+      live,
+      survivors: taken.survivors.ids,
+      ends: taken.survivors.ends,
+      nSurvivors: 0,
+      deferred: taken.deferred,
+      nDeferred: 0,
+      positions: new Int32Array(m),
+      lastTested: -1,
+      lastMatched: 0,
+      lastStart: 0,
+      total: 0,
+      heap,
+      onPush,
+    };
+    for (let start = 0; start < count; start += SLICE) {
+      const end = Math.min(count, start + SLICE);
+      scanSlice(scan, start, end);
+      if (end < count) yield;
+    }
+    // Second phase: the deferred matches, against the floor the promising ones raised (skipped
+    // when even the best a deferred match could score is below it). A match is at least m
+    // characters long; a deferred one gets no name boost.
+    const deferredCeiling = quickScoreBound(m, 0, m, true, false, quickBonusMax(quickBonusCaps(qb))) - m * LENGTH_PENALTY;
+    for (let start = 0; start < scan.nDeferred && !(heap.size === heap.cap && heap.scores[0] >= deferredCeiling); start += SLICE) {
+      scoreDeferred(scan, start, Math.min(scan.nDeferred, start + SLICE));
+      yield;
+    }
+    const replaced = state.narrow?.arrays;
+    const kept = maskExact ? undefined : { ids: scan.survivors, ends: scan.ends };
+    state.narrow = {
+      generation: snap.generation,
+      q,
+      ids: kept && scan.survivors.subarray(0, scan.nSurvivors),
+      ends: kept && scan.ends.subarray(0, scan.nSurvivors),
+      arrays: kept,
+    };
+    finished = true;
+    // The replaced survivors are free, and so are the ones taken when none were stored.
+    state.buffers.done(scan.deferred, replaced, kept === undefined ? taken.survivors : undefined);
+    return scan.total;
+  } finally {
+    if (!finished) state.buffers.done(taken.deferred, taken.survivors);
   }
 }
 

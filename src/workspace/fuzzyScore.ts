@@ -18,22 +18,22 @@
 // Weights chosen by measuring recall@5 on queries derived from the bench corpora (prefixes,
 // word initials, consonant abbreviations) — see scripts/bench/search.ts and docs/decisions/060-fuzzy-search.md.
 export const MATCH = 16;
-const GAP_START = -5;
+export const GAP_START = -5;
 const GAP_EXTEND = -1;
-const BONUS_SLASH = 16;
-const BONUS_DELIMITER = 14;
-const BONUS_CAMEL = 13;
-const BONUS_CONSECUTIVE = 5;
-const FIRST_CHAR_MULTIPLIER = 2;
-const BASENAME = 2;
-const BOOST_EXACT_PATH = 400;
-const BOOST_EXACT_NAME = 120;
-const BOOST_EXACT_STEM = 90;
+export const BONUS_SLASH = 16;
+export const BONUS_DELIMITER = 14;
+export const BONUS_CAMEL = 13;
+export const BONUS_CONSECUTIVE = 5;
+export const FIRST_CHAR_MULTIPLIER = 2;
+export const BASENAME = 2;
+export const BOOST_EXACT_PATH = 400;
+export const BOOST_EXACT_NAME = 120;
+export const BOOST_EXACT_STEM = 90;
 const BOOST_NAME_PREFIX = 40;
 /** The basename starts with the query and the query ends at a word end (`auth` in `auth.test.ts`). */
 const BOOST_NAME_WORD = 60;
 /** Score lost per character of path length: a tie-breaker that prefers shallow, short paths. */
-const LENGTH_PENALTY = 1 / 8;
+export const LENGTH_PENALTY = 1 / 8;
 
 const NEG = -1e9;
 /** Cost per skipped character of a gap made only of vowels (cheaper than any other gap). */
@@ -186,7 +186,9 @@ export function bonusAt(chars: Uint8Array, upper: Uint8Array, s: number, j: numb
  * code units. Same model as `quickScore` (without its contiguous-occurrence refinement, which the
  * DP pass covers). NaN when `q` is not a subsequence.
  */
-export function quickScoreBytes(chars: Uint8Array, upper: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number): number {
+export function quickScoreBytes(chars: Uint8Array, upper: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number, rest?: Float64Array, need = -Infinity): number {
+  // `rest[k]`: the most characters 0..k-1 (and k's pending pair adjustment) can still add; once the
+  // score so far plus that is ≤ `need`, the path cannot beat the caller's floor: -Infinity.
   let j = e - 1;
   let score = 0;
   let next = -1;
@@ -201,6 +203,7 @@ export function quickScoreBytes(chars: Uint8Array, upper: Uint8Array, s: number,
     run = b;
     next = j;
     j--;
+    if (rest !== undefined && k > 0 && score + rest[k] <= need) return -Infinity;
   }
   score += run * (FIRST_CHAR_MULTIPLIER - 1);
   if (m === 1 && next !== bs && chars[bs] === q[0]) {
@@ -212,24 +215,8 @@ export function quickScoreBytes(chars: Uint8Array, upper: Uint8Array, s: number,
   return score;
 }
 
-/**
- * An upper bound of `bestAlignment`'s score (and so of `quickScoreBytes`) from O(1) facts: path and
- * basename length, whether the basename holds every query character, whether it starts with the
- * whole query (only then can a name boost apply), whether its first character occurs at a word start
- * anywhere in the path. Lets the scan skip scoring a path that cannot enter the current top list.
- */
-export function scoreUpperBound(m: number, len: number, nameLen: number, nameHasAll: boolean, nameStartsWithQuery: boolean, firstAtWordStart = 0): number {
-  // `firstAtWordStart`: the first query index whose character may sit at a word start in this path
-  // (m: none). A character earns a boundary bonus only at a word start, and one inside a run only
-  // inherits the bonus of an earlier run member, so every character before that index earns at most
-  // BONUS_CONSECUTIVE (the first one nothing, so no doubled bonus), the rest at most BONUS_SLASH.
-  const f = firstAtWordStart < m ? firstAtWordStart : m;
-  let ub = m * MATCH + (m - 1) * BONUS_SLASH + (f === 0 ? BONUS_SLASH * FIRST_CHAR_MULTIPLIER : -(f - 1) * (BONUS_SLASH - BONUS_CONSECUTIVE)) - len * LENGTH_PENALTY;
-  ub += BASENAME * (nameHasAll ? Math.min(m, nameLen) : m - 1);
-  if (len === m) ub += BOOST_EXACT_PATH;
-  else if (nameStartsWithQuery) ub += nameLen === m ? BOOST_EXACT_NAME : BOOST_EXACT_STEM;
-  return ub;
-}
+// The bound the scan prunes with lives in quickBound.ts: it bounds this quick score, which is
+// what the top list is ranked by (decision 410).
 
 /** `fixedBoost` without the length penalty, over bytes (called only when the basename starts with q[0]). */
 function nameBoostBytes(chars: Uint8Array, upper: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number): number {

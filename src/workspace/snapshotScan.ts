@@ -2,7 +2,8 @@
 // where the previous keystroke's match ended), survivors for prefix narrowing, and quick scores for
 // what can still enter the top list. Plain functions over typed arrays (the hot loop of §16.1).
 import { charBit, type PathSnapshot } from './pathSnapshot';
-import { quickScore, quickScoreBytes, scoreUpperBound } from './fuzzyScore';
+import { LENGTH_PENALTY, quickScore, quickScoreBytes } from './fuzzyScore';
+import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound, quickScoreRest } from './quickBound';
 import type { TopHeap } from './topHeap';
 import { lowerSameLength } from './searchText';
 
@@ -38,7 +39,8 @@ export interface Scan {
 
 // Module-level aliases: under a CommonJS transform an imported function is a getter on the module
 // object, which would be called for every path in the hot loop.
-const upperBound = scoreUpperBound;
+const upperBound = quickScoreBound;
+const bonusSum = quickBonusSum;
 const scoreBytes = quickScoreBytes;
 const scoreString = quickScore;
 
@@ -47,13 +49,6 @@ function queryBits(qb: Uint8Array): Int32Array {
   const bits = new Int32Array(qb.length);
   for (let k = 0; k < qb.length; k++) bits[k] = charBit(qb[k]);
   return bits;
-}
-
-/** The first query index whose character may sit at a word start of a path with `startMask` (m: none). */
-function firstAtStart(startMask: number, qbits: Int32Array): number {
-  let f = 0;
-  while (f < qbits.length && (startMask & qbits[f]) === 0) f++;
-  return f;
 }
 
 /** How far back (in snapshot order) the last tested path may lie for its shared prefix to be reused. */
@@ -66,6 +61,10 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   const m = qb.length;
   const q0 = m > 0 ? qb[0] : -1;
   const qbits = queryBits(qb);
+  const caps = quickBonusCaps(qb);
+  // The most a deferred match can score before its length penalty (no name boost: its basename
+  // does not start with the query): most are rejected by this and their length alone.
+  const deferredTop = upperBound(m, 0, m, true, false, quickBonusMax(caps));
   let { survivors, ends, nSurvivors, deferred, nDeferred, total } = scan;
   // The last path whose test started at its beginning, and where its query characters matched.
   const positions = scan.positions;
@@ -116,31 +115,33 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
       score = scoreString(path, lowerSameLength(path), baseStart[i], q);
       if (score !== score) continue;
     } else continue;
-    if (nSurvivors === survivors.length) {
-      const size = survivors.length * 4;
-      const grownIds = new Int32Array(size);
-      grownIds.set(survivors);
-      survivors = grownIds;
-      const grownEnds = new Uint16Array(size);
-      grownEnds.set(ends);
-      ends = grownEnds;
+    // Stored for the next keystroke, except a one-letter query's (its mask's paths, found again).
+    if (!maskExact) {
+      if (nSurvivors === survivors.length) {
+        const size = Math.max(16, survivors.length * 4);
+        const grownIds = new Int32Array(size);
+        grownIds.set(survivors);
+        survivors = grownIds;
+        const grownEnds = new Uint16Array(size);
+        grownEnds.set(ends);
+        ends = grownEnds;
+      }
+      survivors[nSurvivors] = i;
+      ends[nSurvivors++] = matchEnd > 0xffff ? 0 : matchEnd;
     }
-    survivors[nSurvivors] = i;
-    ends[nSurvivors++] = matchEnd > 0xffff ? 0 : matchEnd;
     if (pass !== undefined && pass[i] === 0) continue;
     if (live !== undefined && !live(i)) continue;
     total++;
     const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
     if (score !== score) {
-      const bs = s0 + baseStart[i];
-      if (chars[bs] !== q0) {
+      if (chars[s0 + baseStart[i]] !== q0) {
         // Most matches do not start their basename with the query's first character, and none of
         // those can outscore one that does (the basename boosts). Score them after the scan, when
         // the promising ones have raised the floor, so the bound below rejects most unread. The
         // floor only rises: what the bound rejects now it would reject then (no need to keep it).
-        if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, firstAtStart(startMask[i], qbits)) <= floor) continue;
+        if (floor !== -Infinity && (deferredTop - (e0 - s0) * LENGTH_PENALTY <= floor || upperBound(m, e0 - s0, e0 - s0 - baseStart[i], (nameMask[i] & qm) === qm, false, bonusSum(startMask[i], qbits, caps)) <= floor)) continue;
         if (nDeferred === deferred.length) {
-          const grown = new Int32Array(deferred.length * 4);
+          const grown = new Int32Array(Math.max(16, deferred.length * 4));
           grown.set(deferred);
           deferred = grown;
         }
@@ -150,7 +151,8 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
       // Score only what could enter the current top list (an exact bound: nothing is lost).
       // The name boosts need the basename to start with the whole query, not just its first
       // character: checking the other m-1 bytes here keeps the bound tight for most candidates.
-      if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, startsWithQuery(chars, bs, e0, qb, m)) <= floor) continue;
+      const bs = s0 + baseStart[i];
+      if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, startsWithQuery(chars, bs, e0, qb, m), bonusSum(startMask[i], qbits, caps)) <= floor) continue;
       score = scoreBytes(chars, upper, s0, e0, bs, qb, m);
     }
     if (score > floor) heap.push(score, scan.onPush(i));
@@ -179,14 +181,19 @@ export function scoreDeferred(scan: Scan, start: number, end: number): void {
   const { deferred, qb, qm, heap } = scan;
   const m = qb.length;
   const qbits = queryBits(qb);
+  const caps = quickBonusCaps(qb);
+  const deferredTop = upperBound(m, 0, m, true, false, quickBonusMax(caps));
+  const rest = quickScoreRest(caps);
   for (let k = start; k < end; k++) {
     const i = deferred[k];
     const s0 = offsets[i];
     const e0 = offsets[i + 1];
     const bs = s0 + baseStart[i];
     const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
-    if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, firstAtStart(startMask[i], qbits)) <= floor) continue;
-    const score = scoreBytes(chars, upper, s0, e0, bs, qb, m);
+    if (floor !== -Infinity && (deferredTop - (e0 - s0) * LENGTH_PENALTY <= floor || upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, bonusSum(startMask[i], qbits, caps)) <= floor)) continue;
+    // No name boost for a deferred match: it cannot beat the floor once its score so far plus
+    // what the rest can add, minus its length penalty, is at most the floor (stop reading it).
+    const score = scoreBytes(chars, upper, s0, e0, bs, qb, m, rest, floor + (e0 - s0) * LENGTH_PENALTY);
     if (score > floor) heap.push(score, scan.onPush(i));
   }
 }

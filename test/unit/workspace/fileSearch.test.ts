@@ -3,8 +3,9 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { FileIndex } from '../../../src/workspace/fileIndex';
 import { FileSearcher, normalizeQuery, type SearchRequest } from '../../../src/workspace/fileSearch';
-import { bestAlignment, quickScore, quickScoreBytes, scoreUpperBound, toRanges } from '../../../src/workspace/fuzzyScore';
-import { PathSnapshot, baseStartOf } from '../../../src/workspace/pathSnapshot';
+import { bestAlignment, quickScore, quickScoreBytes, toRanges } from '../../../src/workspace/fuzzyScore';
+import { quickBonusCaps, quickBonusSum, quickScoreBound } from '../../../src/workspace/quickBound';
+import { PathSnapshot, baseStartOf, charBit } from '../../../src/workspace/pathSnapshot';
 
 const PATHS = [
   'src/vs/workbench/contrib/chat/browser/chatWidget.ts',
@@ -183,6 +184,27 @@ describe('workspace/fileSearch: the async search never holds the event loop for 
   });
 });
 
+describe('workspace/fileSearch: the arrays reused between keystrokes', () => {
+  it('issue 18: interleaved, cancelled and sequential searches on one searcher answer what fresh searchers answer', async () => {
+    const paths = Array.from({ length: 12000 }, (_, i) => `pkg${i % 40}/src${i % 3}/mod${(i * 7919) % 12000}/in${i % 11}dex.ts`);
+    const view = (r: ReturnType<FileSearcher['searchSync']> | undefined) => r && { total: r.total_count, hits: r.hits.map((h) => [h.path, h.score, h.match_ranges]) };
+    const fresh = (query: string) => view(searcher(paths).searchSync({ query, max_results: 50 }));
+    const s = searcher(paths);
+    s.searchSync({ query: 'i', max_results: 50 });
+    s.searchSync({ query: 'in', max_results: 50 });
+    // budgetMs 0: the two scans take turns after every slice, both narrowing from 'in'.
+    const [a, b] = await Promise.all([s.search({ query: 'ind', max_results: 50 }, { cancelled: false }, 0), s.search({ query: 'inde', max_results: 50 }, { cancelled: false }, 0)]);
+    assert.deepEqual(view(a), fresh('ind'));
+    assert.deepEqual(view(b), fresh('inde'));
+    // A search dropped midway hands its arrays back and leaves the survivors it would replace.
+    const token = { cancelled: false };
+    const dropped = s.search({ query: 'index', max_results: 50 }, token, 0);
+    setImmediate(() => (token.cancelled = true));
+    assert.equal(await dropped, undefined);
+    for (const query of ['index', 'index.', 'i', 'in', 'ind', 'x', 'xt']) assert.deepEqual(view(s.searchSync({ query, max_results: 50 })), fresh(query), query);
+  });
+});
+
 describe('workspace/fileSearch: narrowing and bounds (properties)', () => {
   const pathArb = fc.stringMatching(/^[a-cA-C_./-]{1,6}(\/[a-cA-C_.-]{1,8}){0,3}$/);
 
@@ -202,7 +224,7 @@ describe('workspace/fileSearch: narrowing and bounds (properties)', () => {
     );
   });
 
-  it('§16.1.1 the quick score never exceeds the exact score, and the upper bound never falls below it', () => {
+  it('§16.1.1 the quick score never exceeds the exact score, and the pruning bound never falls below the quick score', () => {
     fc.assert(
       fc.property(pathArb, fc.stringMatching(/^[a-c_./]{1,5}$/), (path, q) => {
         const lower = path.toLowerCase();
@@ -218,8 +240,9 @@ describe('workspace/fileSearch: narrowing and bounds (properties)', () => {
         assert.ok(quick <= exact.score + 1e-9, `quick ${quick} > exact ${exact.score}`);
         assert.ok(bytes <= exact.score + 1e-9, `bytes ${bytes} > exact ${exact.score}`);
         const nameHasAll = [...q].every((c) => lower.slice(bs).includes(c));
-        const ub = scoreUpperBound(q.length, path.length, path.length - bs, nameHasAll, lower[bs] === q[0]);
-        assert.ok(ub >= exact.score - 1e-9, `bound ${ub} < exact ${exact.score}`);
+        const qb = new Uint8Array([...q].map((c) => c.charCodeAt(0)));
+        const ub = quickScoreBound(q.length, path.length, path.length - bs, nameHasAll, lower.startsWith(q, bs), quickBonusSum(snap.startMask[0], Int32Array.from(q, (c) => charBit(c.charCodeAt(0))), quickBonusCaps(qb)));
+        assert.ok(ub >= bytes - 1e-9, `bound ${ub} < quick ${bytes}`);
       }),
       { numRuns: 2000 },
     );

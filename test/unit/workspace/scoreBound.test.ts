@@ -1,45 +1,81 @@
-// The score upper bound the scan prunes with (issue 18): it must never be below the exact score, or
-// a file that belongs in the top results would be skipped unread. Checked against the DP over
-// random paths and queries, with the per-path masks the snapshot keeps (nameMask, startMask).
+// The score bound the scan prunes with (issue 18, decision 410): the top list is ranked by the quick
+// score (`quickScoreBytes`), so the bound must never be below it, or a file that belongs in the top
+// results would be skipped unread; and the quick score's early exit may only drop a path that could
+// not have beaten the floor. Checked over random paths and queries with the per-path masks the
+// snapshot keeps (nameMask, startMask).
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { PathSnapshot, charBit } from '../../../src/workspace/pathSnapshot';
-import { bestAlignment, scoreUpperBound } from '../../../src/workspace/fuzzyScore';
-import { lowerSameLength } from '../../../src/workspace/searchText';
+import { LENGTH_PENALTY, quickScoreBytes } from '../../../src/workspace/fuzzyScore';
+import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound, quickScoreRest } from '../../../src/workspace/quickBound';
 
 const segment = fc.stringMatching(/^[a-cA-C0-9_.\-]{1,7}$/);
 const pathArb = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
-const queryArb = fc.stringMatching(/^[a-c0-9._]{1,5}$/);
+const queryArb = fc.stringMatching(/^[a-c0-9._/-]{1,5}$/);
+const bytesOf = (q: string) => Uint8Array.from(q, (c) => c.charCodeAt(0));
+const bitsOf = (q: string) => Int32Array.from(q, (c) => charBit(c.charCodeAt(0)));
 
-/** The first query index whose character is in the word-start mask (q.length: none). */
-function firstAt(startMask: number, q: string): number {
-  let f = 0;
-  while (f < q.length && (startMask & charBit(q.charCodeAt(f))) === 0) f++;
-  return f;
+/** Every matching path of a random snapshot with its quick score and bound inputs. */
+function* matches(paths: string[], q: string) {
+  const snap = PathSnapshot.build(paths);
+  const qb = bytesOf(q);
+  const qm = [...q].reduce((mk, c) => mk | charBit(c.charCodeAt(0)), 0);
+  const caps = quickBonusCaps(qb);
+  for (let i = 0; i < snap.size; i++) {
+    const s0 = snap.offsets[i];
+    const e0 = snap.offsets[i + 1];
+    const bs = s0 + snap.baseStart[i];
+    const quick = quickScoreBytes(snap.chars, snap.upper, s0, e0, bs, qb, q.length);
+    if (Number.isNaN(quick)) continue;
+    const path = snap.pathAt(i);
+    const lower = path.toLowerCase();
+    const ub = quickScoreBound(q.length, e0 - s0, e0 - bs, (snap.nameMask[i] & qm) === qm, lower.startsWith(q, bs - s0), quickBonusSum(snap.startMask[i], bitsOf(q), caps));
+    yield { snap, i, s0, e0, bs, qb, caps, quick, ub, path, nameStartsWithFirst: snap.chars[bs] === qb[0] };
+  }
 }
 
 describe('workspace/scoreBound: pruning never drops a file that could rank', () => {
-  it('§16.1.1 scoreUpperBound ≥ the exact score for every matching path (name prefix, first query character at a word start)', () => {
+  it('§16.1.1 quickScoreBound ≥ the quick score for every matching path (word-start mask, name prefix, separators in the query)', () => {
     let checked = 0;
     fc.assert(
       fc.property(fc.array(pathArb, { minLength: 1, maxLength: 20 }), queryArb, (paths, q) => {
-        const snap = PathSnapshot.build(paths);
-        const qm = [...q].reduce((mk, c) => mk | charBit(c.charCodeAt(0)), 0);
-        for (let i = 0; i < snap.size; i++) {
-          const path = snap.pathAt(i);
-          const lower = lowerSameLength(path);
-          const bs = snap.baseStart[i];
-          const a = bestAlignment(path, lower, bs, q);
-          if (!a) continue;
+        for (const x of matches(paths, q)) {
           checked++;
-          const len = path.length;
-          const ub = scoreUpperBound(q.length, len, len - bs, (snap.nameMask[i] & qm) === qm, lower.startsWith(q, bs), firstAt(snap.startMask[i], q));
-          assert.ok(ub >= a.score, `${path} / ${q}: bound ${ub} < score ${a.score}`);
+          assert.ok(x.ub >= x.quick - 1e-9, `${x.path} / ${q}: bound ${x.ub} < quick score ${x.quick}`);
+          // And never above the most any path can get for this query.
+          assert.ok(x.ub <= quickScoreBound(q.length, x.e0 - x.s0, x.e0 - x.bs, true, true, quickBonusMax(x.caps)) + 400);
         }
       }),
-      { numRuns: 400 },
+      { numRuns: 600 },
     );
-    assert.ok(checked > 200, `only ${checked} matches checked`);
+    assert.ok(checked > 300, `only ${checked} matches checked`);
+  });
+
+  it('§16.1.1 the early exit returns the quick score, or -Infinity only when it could not beat the floor', () => {
+    let exits = 0;
+    fc.assert(
+      fc.property(fc.array(pathArb, { minLength: 1, maxLength: 20 }), fc.stringMatching(/^[a-c0-9._/-]{2,5}$/), fc.double({ min: -50, max: 250, noNaN: true }), (paths, q, floor) => {
+        for (const x of matches(paths, q)) {
+          if (x.nameStartsWithFirst) continue; // the deferred kind: no name boost
+          const need = floor + (x.e0 - x.s0) * LENGTH_PENALTY;
+          const r = quickScoreBytes(x.snap.chars, x.snap.upper, x.s0, x.e0, x.bs, x.qb, q.length, quickScoreRest(x.caps), need);
+          if (r === -Infinity) {
+            exits++;
+            assert.ok(x.quick <= floor + 1e-9, `${x.path} / ${q}: dropped at floor ${floor} but scores ${x.quick}`);
+          } else assert.equal(r, x.quick);
+        }
+      }),
+      { numRuns: 600 },
+    );
+    assert.ok(exits > 10, `the early exit was taken only ${exits} times`);
+  });
+
+  it('§16.1.1 a deferred match that cannot reach the floor is rejected by the bound alone (circ in cxl/irq.c)', () => {
+    // The quick score's run bonus is not inherited: r is never at a word start here, so it adds
+    // at most the consecutive bonus, and each later letter after a letter at most a camelCase hump.
+    const [x] = [...matches(['copy1/linux/drivers/misc/cxl/irq.c'], 'circ')];
+    assert.ok(x.ub < 142, `bound ${x.ub}`);
+    assert.ok(x.quick <= x.ub);
   });
 
   it('§16.1.1 startMask holds exactly the characters at word starts', () => {

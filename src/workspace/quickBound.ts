@@ -1,0 +1,71 @@
+// The bound the @-search scan prunes with (issue 18, decision 410): an upper bound of
+// `quickScoreBytes`, the score the top list is ranked by. Only the leaders of that list get the
+// exact DP score, so a path whose quick score cannot beat the list's floor can be skipped without
+// changing a result — the bound must hold for the quick score, not for the DP one, and the quick
+// score's right-to-left greedy is easier to bound tightly:
+//  - every query character scores MATCH, plus BASENAME in the basename;
+//  - the first one adds its word-start bonus twice (≤ 2·BONUS_SLASH), and only if its character
+//    occurs at a word start somewhere in the path (`startMask`);
+//  - each later one adds, with the pair adjustment the greedy charges it: right after its
+//    predecessor, max(own bonus, BONUS_CONSECUTIVE) — the run bonus is not inherited as in the DP —
+//    where its own bonus follows from the predecessor's character (after `/` BONUS_SLASH, after
+//    `_ - .` BONUS_DELIMITER, else a camelCase hump or digit at most); after a gap, its bonus minus
+//    at least −GAP_START. A character that never sits at a word start adds at most
+//    BONUS_CONSECUTIVE;
+//  - the length penalty is exact, and the name boosts need the basename to start with the query.
+import { BASENAME, BONUS_CAMEL, BONUS_CONSECUTIVE, BONUS_DELIMITER, BONUS_SLASH, BOOST_EXACT_NAME, BOOST_EXACT_PATH, BOOST_EXACT_STEM, FIRST_CHAR_MULTIPLIER, GAP_START, LENGTH_PENALTY, MATCH } from './fuzzyScore';
+
+/** The most query character k can add beyond MATCH (and BASENAME) when its character may sit at a word start. */
+export function quickBonusCaps(qb: Uint8Array): Float64Array {
+  const caps = new Float64Array(qb.length);
+  for (let k = 0; k < qb.length; k++) {
+    if (k === 0) {
+      caps[k] = BONUS_SLASH * FIRST_CHAR_MULTIPLIER;
+      continue;
+    }
+    const prev = qb[k - 1];
+    const afterPrev = prev === 47 || prev === 92 ? BONUS_SLASH : prev === 95 || prev === 45 || prev === 46 || prev === 32 ? BONUS_DELIMITER : BONUS_CAMEL;
+    caps[k] = Math.max(afterPrev, BONUS_SLASH + GAP_START);
+  }
+  return caps;
+}
+
+/** Σ over the query of what each character can add beyond MATCH, given the path's word-start mask. */
+export function quickBonusSum(startMask: number, qbits: Int32Array, caps: Float64Array): number {
+  let sum = 0;
+  for (let k = 0; k < qbits.length; k++) sum += (startMask & qbits[k]) !== 0 ? caps[k] : k === 0 ? 0 : BONUS_CONSECUTIVE;
+  return sum;
+}
+
+/** The same with every character at a word start somewhere: the most any path can get. */
+export function quickBonusMax(caps: Float64Array): number {
+  let sum = 0;
+  for (let k = 0; k < caps.length; k++) sum += caps[k];
+  return sum;
+}
+
+/**
+ * Upper bound of `quickScoreBytes` for a path of `len` characters whose basename has `nameLen`,
+ * holds every query character (`nameHasAll`) or starts with the whole query (`nameStartsWithQuery`),
+ * with `bonusSum` from `quickBonusSum`.
+ */
+export function quickScoreBound(m: number, len: number, nameLen: number, nameHasAll: boolean, nameStartsWithQuery: boolean, bonusSum: number): number {
+  let ub = m * MATCH + bonusSum + BASENAME * (nameHasAll ? Math.min(m, nameLen) : m - 1) - len * LENGTH_PENALTY;
+  if (len === m) ub += BOOST_EXACT_PATH;
+  else if (nameStartsWithQuery) ub += nameLen === m ? BOOST_EXACT_NAME : BOOST_EXACT_STEM;
+  return ub;
+}
+
+/**
+ * For `quickScoreBytes`' early exit: `rest[k]` bounds what the query characters before k, and k's
+ * own pair adjustment (≤ BONUS_CONSECUTIVE), can still add once k is placed.
+ */
+export function quickScoreRest(caps: Float64Array): Float64Array {
+  const rest = new Float64Array(caps.length);
+  let before = 0;
+  for (let k = 0; k < caps.length; k++) {
+    rest[k] = BONUS_CONSECUTIVE + before;
+    before += MATCH + BASENAME + caps[k];
+  }
+  return rest;
+}
