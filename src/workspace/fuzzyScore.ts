@@ -180,15 +180,31 @@ export function bonusAt(chars: Uint8Array, upper: Uint8Array, s: number, j: numb
   return 0;
 }
 
+/** `quickScoreRaw` when the query is not a subsequence. */
+export const NO_MATCH = -0x40000000;
+/** `quickScoreRaw` when the early exit found the path cannot beat the caller's floor. */
+export const BELOW_FLOOR = NO_MATCH + 1;
+
 /**
- * `quickScore` over a PathSnapshot's byte arrays (the hot loop of every keystroke): path bytes
- * `chars[s..e)` (lower case) with their upper-case bits, basename from `bs`; `q` holds the query's
- * code units. Same model as `quickScore` (without its contiguous-occurrence refinement, which the
- * DP pass covers). NaN when `q` is not a subsequence.
+ * `quickScore` over a PathSnapshot's byte arrays: path bytes `chars[s..e)` (lower case) with their
+ * upper-case bits, basename from `bs`; `q` holds the query's code units. Same model as `quickScore`
+ * (without its contiguous-occurrence refinement, which the DP pass covers). NaN when `q` is not a
+ * subsequence.
  */
-export function quickScoreBytes(chars: Uint8Array, upper: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number, rest?: Float64Array, need = -Infinity): number {
-  // `rest[k]`: the most characters 0..k-1 (and k's pending pair adjustment) can still add; once the
-  // score so far plus that is ≤ `need`, the path cannot beat the caller's floor: -Infinity.
+export function quickScoreBytes(chars: Uint8Array, upper: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number): number {
+  const raw = quickScoreRaw(chars, upper, s, e, bs, q, m);
+  return raw === NO_MATCH ? NaN : raw - (e - s) * LENGTH_PENALTY;
+}
+
+/**
+ * The hot loop of every keystroke: `quickScoreBytes` before its length penalty, an integer (every
+ * other weight is one), so no call boxes a double — at 100k calls a keystroke, returned doubles
+ * were megabytes of heap numbers and the collections they cause. NO_MATCH when `q` is not a
+ * subsequence. With `rest` (quickBound.ts: the most characters 0..k-1 and k's pending pair
+ * adjustment can still add) and the integer `need`: BELOW_FLOOR as soon as the score so far plus
+ * that is ≤ `need`, for a caller whose path gets no name boost.
+ */
+export function quickScoreRaw(chars: Uint8Array, upper: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number, rest?: Int32Array, need = NO_MATCH): number {
   let j = e - 1;
   let score = 0;
   let next = -1;
@@ -196,21 +212,20 @@ export function quickScoreBytes(chars: Uint8Array, upper: Uint8Array, s: number,
   for (let k = m - 1; k >= 0; k--) {
     const c = q[k];
     while (j >= s && chars[j] !== c) j--;
-    if (j < s) return NaN;
+    if (j < s) return NO_MATCH;
     const b = bonusAt(chars, upper, s, j);
     if (next >= 0) score += next === j + 1 ? (run > BONUS_CONSECUTIVE ? 0 : BONUS_CONSECUTIVE - run) : GAP_START + GAP_EXTEND * (next - j - 2);
     score += j >= bs ? MATCH + BASENAME + b : MATCH + b;
     run = b;
     next = j;
     j--;
-    if (rest !== undefined && k > 0 && score + rest[k] <= need) return -Infinity;
+    if (rest !== undefined && k > 0 && score + rest[k] <= need) return BELOW_FLOOR;
   }
   score += run * (FIRST_CHAR_MULTIPLIER - 1);
   if (m === 1 && next !== bs && chars[bs] === q[0]) {
     // one character: the basename's first letter beats the rightmost occurrence
     score = MATCH + BASENAME + bonusAt(chars, upper, s, bs) * FIRST_CHAR_MULTIPLIER;
   }
-  score -= (e - s) * LENGTH_PENALTY;
   if (chars[bs] === q[0] && e - bs >= m) score += nameBoostBytes(chars, upper, s, e, bs, q, m);
   return score;
 }

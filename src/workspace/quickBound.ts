@@ -13,11 +13,13 @@
 //    at least −GAP_START. A character that never sits at a word start adds at most
 //    BONUS_CONSECUTIVE;
 //  - the length penalty is exact, and the name boosts need the basename to start with the query.
-import { BASENAME, BONUS_CAMEL, BONUS_CONSECUTIVE, BONUS_DELIMITER, BONUS_SLASH, BOOST_EXACT_NAME, BOOST_EXACT_PATH, BOOST_EXACT_STEM, FIRST_CHAR_MULTIPLIER, GAP_START, LENGTH_PENALTY, MATCH } from './fuzzyScore';
+// Everything here is an integer before the length penalty (callers subtract len·LENGTH_PENALTY
+// themselves), so the hot loop's calls never box a double.
+import { BASENAME, BONUS_CAMEL, BONUS_CONSECUTIVE, BONUS_DELIMITER, BONUS_SLASH, BOOST_EXACT_NAME, BOOST_EXACT_PATH, BOOST_EXACT_STEM, FIRST_CHAR_MULTIPLIER, GAP_START, MATCH } from './fuzzyScore';
 
 /** The most query character k can add beyond MATCH (and BASENAME) when its character may sit at a word start. */
-export function quickBonusCaps(qb: Uint8Array): Float64Array {
-  const caps = new Float64Array(qb.length);
+export function quickBonusCaps(qb: Uint8Array): Int32Array {
+  const caps = new Int32Array(qb.length);
   for (let k = 0; k < qb.length; k++) {
     if (k === 0) {
       caps[k] = BONUS_SLASH * FIRST_CHAR_MULTIPLIER;
@@ -31,37 +33,37 @@ export function quickBonusCaps(qb: Uint8Array): Float64Array {
 }
 
 /** Σ over the query of what each character can add beyond MATCH, given the path's word-start mask. */
-export function quickBonusSum(startMask: number, qbits: Int32Array, caps: Float64Array): number {
+export function quickBonusSum(startMask: number, qbits: Int32Array, caps: Int32Array): number {
   let sum = 0;
   for (let k = 0; k < qbits.length; k++) sum += (startMask & qbits[k]) !== 0 ? caps[k] : k === 0 ? 0 : BONUS_CONSECUTIVE;
   return sum;
 }
 
 /** The same with every character at a word start somewhere: the most any path can get. */
-export function quickBonusMax(caps: Float64Array): number {
+export function quickBonusMax(caps: Int32Array): number {
   let sum = 0;
   for (let k = 0; k < caps.length; k++) sum += caps[k];
   return sum;
 }
 
 /**
- * Upper bound of `quickScoreBytes` for a path of `len` characters whose basename has `nameLen`,
- * holds every query character (`nameHasAll`) or starts with the whole query (`nameStartsWithQuery`),
- * with `bonusSum` from `quickBonusSum`.
+ * Upper bound of `quickScoreRaw` (the quick score before its length penalty) for a path of `len`
+ * characters whose basename has `nameLen`, holds every query character (`nameHasAll`) or starts
+ * with the whole query (`nameStartsWithQuery`), with `bonusSum` from `quickBonusSum`.
  */
 export function quickScoreBound(m: number, len: number, nameLen: number, nameHasAll: boolean, nameStartsWithQuery: boolean, bonusSum: number): number {
-  let ub = m * MATCH + bonusSum + BASENAME * (nameHasAll ? Math.min(m, nameLen) : m - 1) - len * LENGTH_PENALTY;
+  let ub = m * MATCH + bonusSum + BASENAME * (nameHasAll ? Math.min(m, nameLen) : m - 1);
   if (len === m) ub += BOOST_EXACT_PATH;
   else if (nameStartsWithQuery) ub += nameLen === m ? BOOST_EXACT_NAME : BOOST_EXACT_STEM;
   return ub;
 }
 
 /**
- * For `quickScoreBytes`' early exit: `rest[k]` bounds what the query characters before k, and k's
+ * For `quickScoreRaw`'s early exit: `rest[k]` bounds what the query characters before k, and k's
  * own pair adjustment (≤ BONUS_CONSECUTIVE), can still add once k is placed.
  */
-export function quickScoreRest(caps: Float64Array): Float64Array {
-  const rest = new Float64Array(caps.length);
+export function quickScoreRest(caps: Int32Array): Int32Array {
+  const rest = new Int32Array(caps.length);
   let before = 0;
   for (let k = 0; k < caps.length; k++) {
     rest[k] = BONUS_CONSECUTIVE + before;

@@ -2,7 +2,7 @@
 // where the previous keystroke's match ended), survivors for prefix narrowing, and quick scores for
 // what can still enter the top list. Plain functions over typed arrays (the hot loop of §16.1).
 import { charBit, type PathSnapshot } from './pathSnapshot';
-import { LENGTH_PENALTY, quickScore, quickScoreBytes } from './fuzzyScore';
+import { BELOW_FLOOR, LENGTH_PENALTY, NO_MATCH, quickScore, quickScoreRaw } from './fuzzyScore';
 import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound, quickScoreRest } from './quickBound';
 import type { TopHeap } from './topHeap';
 import { lowerSameLength } from './searchText';
@@ -41,7 +41,7 @@ export interface Scan {
 // object, which would be called for every path in the hot loop.
 const upperBound = quickScoreBound;
 const bonusSum = quickBonusSum;
-const scoreBytes = quickScoreBytes;
+const scoreRaw = quickScoreRaw;
 const scoreString = quickScore;
 
 /** Each query character's mask bit. */
@@ -139,7 +139,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
         // those can outscore one that does (the basename boosts). Score them after the scan, when
         // the promising ones have raised the floor, so the bound below rejects most unread. The
         // floor only rises: what the bound rejects now it would reject then (no need to keep it).
-        if (floor !== -Infinity && (deferredTop - (e0 - s0) * LENGTH_PENALTY <= floor || upperBound(m, e0 - s0, e0 - s0 - baseStart[i], (nameMask[i] & qm) === qm, false, bonusSum(startMask[i], qbits, caps)) <= floor)) continue;
+        if (floor !== -Infinity && (deferredTop - (e0 - s0) * LENGTH_PENALTY <= floor || upperBound(m, e0 - s0, e0 - s0 - baseStart[i], (nameMask[i] & qm) === qm, false, bonusSum(startMask[i], qbits, caps)) - (e0 - s0) * LENGTH_PENALTY <= floor)) continue;
         if (nDeferred === deferred.length) {
           const grown = new Int32Array(Math.max(16, deferred.length * 4));
           grown.set(deferred);
@@ -152,8 +152,8 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
       // The name boosts need the basename to start with the whole query, not just its first
       // character: checking the other m-1 bytes here keeps the bound tight for most candidates.
       const bs = s0 + baseStart[i];
-      if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, startsWithQuery(chars, bs, e0, qb, m), bonusSum(startMask[i], qbits, caps)) <= floor) continue;
-      score = scoreBytes(chars, upper, s0, e0, bs, qb, m);
+      if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, startsWithQuery(chars, bs, e0, qb, m), bonusSum(startMask[i], qbits, caps)) - (e0 - s0) * LENGTH_PENALTY <= floor) continue;
+      score = scoreRaw(chars, upper, s0, e0, bs, qb, m) - (e0 - s0) * LENGTH_PENALTY;
     }
     if (score > floor) heap.push(score, scan.onPush(i));
   }
@@ -190,10 +190,13 @@ export function scoreDeferred(scan: Scan, start: number, end: number): void {
     const e0 = offsets[i + 1];
     const bs = s0 + baseStart[i];
     const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
-    if (floor !== -Infinity && (deferredTop - (e0 - s0) * LENGTH_PENALTY <= floor || upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, bonusSum(startMask[i], qbits, caps)) <= floor)) continue;
+    if (floor !== -Infinity && (deferredTop - (e0 - s0) * LENGTH_PENALTY <= floor || upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, bonusSum(startMask[i], qbits, caps)) - (e0 - s0) * LENGTH_PENALTY <= floor)) continue;
     // No name boost for a deferred match: it cannot beat the floor once its score so far plus
     // what the rest can add, minus its length penalty, is at most the floor (stop reading it).
-    const score = scoreBytes(chars, upper, s0, e0, bs, qb, m, rest, floor + (e0 - s0) * LENGTH_PENALTY);
+    // (Integers only cross the call: the integer `need` is the floor plus the penalty, rounded down.)
+    const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, floor === -Infinity ? NO_MATCH : Math.floor(floor + (e0 - s0) * LENGTH_PENALTY));
+    if (raw === BELOW_FLOOR) continue;
+    const score = raw - (e0 - s0) * LENGTH_PENALTY;
     if (score > floor) heap.push(score, scan.onPush(i));
   }
 }

@@ -241,7 +241,7 @@ describe('workspace/fileSearch: narrowing and bounds (properties)', () => {
         assert.ok(bytes <= exact.score + 1e-9, `bytes ${bytes} > exact ${exact.score}`);
         const nameHasAll = [...q].every((c) => lower.slice(bs).includes(c));
         const qb = new Uint8Array([...q].map((c) => c.charCodeAt(0)));
-        const ub = quickScoreBound(q.length, path.length, path.length - bs, nameHasAll, lower.startsWith(q, bs), quickBonusSum(snap.startMask[0], Int32Array.from(q, (c) => charBit(c.charCodeAt(0))), quickBonusCaps(qb)));
+        const ub = quickScoreBound(q.length, path.length, path.length - bs, nameHasAll, lower.startsWith(q, bs), quickBonusSum(snap.startMask[0], Int32Array.from(q, (c) => charBit(c.charCodeAt(0))), quickBonusCaps(qb))) - path.length / 8;
         assert.ok(ub >= bytes - 1e-9, `bound ${ub} < quick ${bytes}`);
       }),
       { numRuns: 2000 },

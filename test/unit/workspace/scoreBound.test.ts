@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { PathSnapshot, charBit } from '../../../src/workspace/pathSnapshot';
-import { LENGTH_PENALTY, quickScoreBytes } from '../../../src/workspace/fuzzyScore';
+import { BELOW_FLOOR, LENGTH_PENALTY, NO_MATCH, quickScoreBytes, quickScoreRaw } from '../../../src/workspace/fuzzyScore';
 import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound, quickScoreRest } from '../../../src/workspace/quickBound';
 
 const segment = fc.stringMatching(/^[a-cA-C0-9_.\-]{1,7}$/);
@@ -29,7 +29,7 @@ function* matches(paths: string[], q: string) {
     if (Number.isNaN(quick)) continue;
     const path = snap.pathAt(i);
     const lower = path.toLowerCase();
-    const ub = quickScoreBound(q.length, e0 - s0, e0 - bs, (snap.nameMask[i] & qm) === qm, lower.startsWith(q, bs - s0), quickBonusSum(snap.startMask[i], bitsOf(q), caps));
+    const ub = quickScoreBound(q.length, e0 - s0, e0 - bs, (snap.nameMask[i] & qm) === qm, lower.startsWith(q, bs - s0), quickBonusSum(snap.startMask[i], bitsOf(q), caps)) - (e0 - s0) * LENGTH_PENALTY;
     yield { snap, i, s0, e0, bs, qb, caps, quick, ub, path, nameStartsWithFirst: snap.chars[bs] === qb[0] };
   }
 }
@@ -44,6 +44,8 @@ describe('workspace/scoreBound: pruning never drops a file that could rank', () 
           assert.ok(x.ub >= x.quick - 1e-9, `${x.path} / ${q}: bound ${x.ub} < quick score ${x.quick}`);
           // And never above the most any path can get for this query.
           assert.ok(x.ub <= quickScoreBound(q.length, x.e0 - x.s0, x.e0 - x.bs, true, true, quickBonusMax(x.caps)) + 400);
+          // The integer score before the penalty is what the scan compares; it agrees.
+          assert.equal(quickScoreRaw(x.snap.chars, x.snap.upper, x.s0, x.e0, x.bs, x.qb, q.length) - (x.e0 - x.s0) * LENGTH_PENALTY, x.quick);
         }
       }),
       { numRuns: 600 },
@@ -57,12 +59,13 @@ describe('workspace/scoreBound: pruning never drops a file that could rank', () 
       fc.property(fc.array(pathArb, { minLength: 1, maxLength: 20 }), fc.stringMatching(/^[a-c0-9._/-]{2,5}$/), fc.double({ min: -50, max: 250, noNaN: true }), (paths, q, floor) => {
         for (const x of matches(paths, q)) {
           if (x.nameStartsWithFirst) continue; // the deferred kind: no name boost
-          const need = floor + (x.e0 - x.s0) * LENGTH_PENALTY;
-          const r = quickScoreBytes(x.snap.chars, x.snap.upper, x.s0, x.e0, x.bs, x.qb, q.length, quickScoreRest(x.caps), need);
-          if (r === -Infinity) {
+          const need = Math.floor(floor + (x.e0 - x.s0) * LENGTH_PENALTY);
+          const raw = quickScoreRaw(x.snap.chars, x.snap.upper, x.s0, x.e0, x.bs, x.qb, q.length, quickScoreRest(x.caps), need);
+          assert.notEqual(raw, NO_MATCH);
+          if (raw === BELOW_FLOOR) {
             exits++;
             assert.ok(x.quick <= floor + 1e-9, `${x.path} / ${q}: dropped at floor ${floor} but scores ${x.quick}`);
-          } else assert.equal(r, x.quick);
+          } else assert.equal(raw - (x.e0 - x.s0) * LENGTH_PENALTY, x.quick);
         }
       }),
       { numRuns: 600 },
