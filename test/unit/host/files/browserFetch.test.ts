@@ -3,32 +3,22 @@
 // fetch), as a blob: URL for the view — and never sends the token to another origin.
 import { strict as assert } from 'node:assert';
 import { resolveObjectURL } from 'node:buffer';
-import { HostSharing } from '../../../../src/host/sharing';
 import { generateToken } from '../../../../src/remote/auth';
-import { silentLogger } from '../../../../src/session/ports';
 import { WebSocketTransport } from '../../../../webview-ui/src/transport/websocket';
-import { harness, type Harness } from '../harness';
+import { sharedHostPerTest } from './sharedHost';
 import { ONE_PIXEL_PNG } from '../../../support/images';
 
 const PNG = ONE_PIXEL_PNG;
 
 describe('browser master: §4.5.1 files fetched with the token (real server, real fetch)', () => {
-  let h: Harness;
-  let sharing: HostSharing | undefined;
-  const token = generateToken();
-  beforeEach(() => (h = harness()));
-  afterEach(async () => {
-    await sharing?.close();
-    sharing = undefined;
-    await h.cleanup();
-  });
+  const fixture = sharedHostPerTest();
+  const token = fixture.token;
 
   it('§4.5.1 a /v1/files URL of the server becomes a blob: URL of the same bytes; a wrong token or a foreign origin gives none', async () => {
-    const host = h.makeHost();
+    const host = fixture.h.makeHost();
     const id = await host.create({ agent: 'builtin' });
     const transfer = await host.publishFile(id, { bytes: PNG, file_name: 'dot.png', mime_type: 'image/png' });
-    sharing = new HostSharing({ host, logger: silentLogger, settings: async () => ({ token }) });
-    const server = await sharing.share(id);
+    const server = await fixture.share(host, id);
     const asked: string[] = [];
     const counting: typeof fetch = (input, init) => {
       asked.push(String(input));

@@ -6,12 +6,9 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { HostSharing } from '../../../../src/host/sharing';
 import type { FrameOf } from '../../../../src/protocol/frameTypes';
-import { generateToken } from '../../../../src/remote/auth';
-import { silentLogger } from '../../../../src/session/ports';
 import { waitFor } from '../../remote/harness';
-import { harness, type Harness } from '../harness';
+import { sharedHostPerTest } from './sharedHost';
 import { ONE_PIXEL_PNG } from '../../../support/images';
 
 const PNG = ONE_PIXEL_PNG;
@@ -29,18 +26,11 @@ function getBytes(url: string, token: string): Promise<{ status: number; body: B
 }
 
 describe('host/files: publishFile — agent-produced files for every connection (§4.5.1, §5.3.1)', () => {
-  let h: Harness;
-  let sharing: HostSharing | undefined;
-  const token = generateToken();
-  beforeEach(() => (h = harness()));
-  afterEach(async () => {
-    await sharing?.close();
-    sharing = undefined;
-    await h.cleanup();
-  });
+  const fixture = sharedHostPerTest();
+  const token = fixture.token;
 
   it('§4.5.1 §5.3.1 the host stores the bytes, the session emits agent.file.transfer (download, SHA-256 checksum, file_url), a master GETs it', async () => {
-    const host = h.makeHost();
+    const host = fixture.h.makeHost();
     const id = await host.create({ agent: 'builtin' });
     const payload = await host.publishFile(id, { bytes: PNG, file_name: 'chart.png', mime_type: 'image/png', context: { related_tool_invocation_id: 'inv-1' } });
     assert.equal(payload.direction, 'download');
@@ -52,19 +42,18 @@ describe('host/files: publishFile — agent-produced files for every connection 
     // The editor's view reads it from the store folder (the webview's resource root).
     assert.ok(existsSync(host.fileStore!.pathOf(payload.transfer_id)!));
 
-    sharing = new HostSharing({ host, logger: silentLogger, settings: async () => ({ token }) });
-    const server = await sharing.share(id);
+    const server = await fixture.share(host, id);
     const got = await getBytes(`${server.url}${payload.file_url}`, token);
     assert.equal(got.status, 200);
     assert.ok(got.body.equals(PNG));
     assert.equal(got.checksum, payload.checksum);
     // An unshared session's files are not served to masters (§2.4).
-    await sharing.stop(id);
+    await fixture.sharing!.stop(id);
     assert.equal((await getBytes(`${server.url}${payload.file_url}`, token)).status, 404);
   });
 
   it('§4.5.1 bytes that are not the announced type are not offered; §7.7 deleting the session in the editor removes its files', async () => {
-    const host = h.makeHost();
+    const host = fixture.h.makeHost();
     const id = await host.create({ agent: 'builtin' });
     await assert.rejects(host.publishFile(id, { bytes: Buffer.from('plain text'), file_name: 'x.png', mime_type: 'image/png' }), /not stored/);
     const p = await host.publishFile(id, { bytes: Buffer.from('# notes\n'), file_name: 'notes.md', mime_type: 'text/markdown' });
