@@ -124,6 +124,8 @@ describe('e2e (code-server): the chat is accessible and readable in every defaul
     await sendPrompt(page, chat, ['write src/farewell.ts: export const bye = "Bye";']);
     await ask.first().waitFor({ timeout: 60_000 });
     await idle(chat).waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+    // The live region is filled after the card renders: wait (bounded) for its words, then check them.
+    await chat.locator('[data-live="assertive"]', { hasText: /Permission needed: .*farewell\.ts/ }).waitFor({ state: 'attached', timeout: 15_000 }).catch(() => undefined);
     assert.match(await chat.locator('[data-live="assertive"]').innerText(), /Permission needed: .*farewell\.ts/);
     // What is in the transcript (the rows are virtualized: ask the store, not the DOM).
     const kinds = await frame.evaluate(() => {

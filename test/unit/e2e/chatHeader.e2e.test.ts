@@ -85,6 +85,7 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
       assert.ok(width >= 200 && width <= 320, `the chat is ${width} px wide (the default sidebar is about 300 px)`);
       for (const label of ['Session', 'Agent', 'Mode']) {
         const l = chat.locator('.session-bar label', { hasText: new RegExp(`^${label}$`) });
+        await l.waitFor({ state: 'visible', timeout: 15_000 }).catch(() => undefined);
         assert.ok(await l.isVisible(), `${label} label visible`);
         const b = await l.boundingBox();
         assert.ok(b && b.width > 10, `${label} label has a size`);
@@ -142,6 +143,7 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
       await chat.locator('#session-select option').nth(1).waitFor({ state: 'attached', timeout: 60_000 });
       await idle();
       assert.equal(await chat.locator('#agent-select').inputValue(), 'builtin');
+      await chat.locator('.agent-offer').waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
       assert.equal(await chat.locator('.agent-offer').count(), 0);
     } catch (e) {
       fail(e);
