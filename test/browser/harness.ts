@@ -109,12 +109,67 @@ export async function feed(page: Page, sessionId: string, frames: AnyFrame[], at
     },
     { sessionId, frames: JSON.parse(JSON.stringify(frames)) as unknown[], attach },
   );
-  await settle(page);
+  await rendered(page);
 }
 
-/** Two animation frames: the store's flush and the render after it. */
+/**
+ * Waits (bounded by `ms`) until the view has finished reacting to what it was given: two animation
+ * frames in a row in which nothing in the document changed and focus did not move. The store flushes
+ * once per frame, effects run after the paint, and the virtualizer mounts and measures rows over a
+ * few more frames — on a loaded machine any of them can come a frame later than `settle` allows.
+ * After the bound it returns and the test's own assertions say what is missing.
+ */
+export async function rendered(page: Page, ms = 5_000): Promise<void> {
+  await page.evaluate(`(${QUIET_FRAMES})(${Number(ms)})`);
+}
+
+// Plain JavaScript text, not a TypeScript function: tsx would wrap the named inner functions in a
+// helper (__name) the page does not have.
+const QUIET_FRAMES = `(ms) => new Promise((done) => {
+  let changed = true;
+  const mark = () => { changed = true; };
+  const observer = new MutationObserver(mark);
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  document.addEventListener('focusin', mark, true);
+  const deadline = performance.now() + ms;
+  let quiet = 0;
+  const frame = () => requestAnimationFrame(() => setTimeout(() => {
+    quiet = changed ? 0 : quiet + 1;
+    changed = false;
+    if (quiet >= 2 || performance.now() > deadline) {
+      observer.disconnect();
+      document.removeEventListener('focusin', mark, true);
+      done();
+    } else frame();
+  }, 0));
+  frame();
+})`;
+
+/** Two animation frames: the store's flush and the render after it (the benchmarks' fixed step; tests wait with `rendered`). */
 export async function settle(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((ok) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(ok, 0)))));
+}
+
+/** Hands the page host messages (as the extension host or the browser transport does), then waits until they are rendered. */
+export async function hostSays(page: Page, messages: unknown[]): Promise<void> {
+  await page.evaluate((ms) => {
+    const fake = (window as unknown as { rawpFake: { host(m: unknown): void } }).rawpFake;
+    for (const m of ms) fake.host(m);
+  }, messages);
+  await rendered(page);
+}
+
+/** Waits (bounded: Playwright's default timeout) until the webview has sent `n` frames of `type`, and returns them. */
+export async function waitForSent(page: Page, type: string, n: number): Promise<Awaited<ReturnType<typeof sentFrames>>> {
+  await page.waitForFunction(({ type, n }) => (window as unknown as { rawpFake: { sentFrames(t: string): unknown[] } }).rawpFake.sentFrames(type).length >= n, { type, n });
+  return sentFrames(page, type);
+}
+
+/** Waits (bounded) until the webview has sent `n` host messages of these kinds, and returns those messages in order. */
+export async function waitForMessages(page: Page, kinds: string | string[], n: number): Promise<Array<{ kind: string; payload: Record<string, unknown> }>> {
+  const wanted = typeof kinds === 'string' ? [kinds] : kinds;
+  await page.waitForFunction(({ wanted, n }) => (window as unknown as { rawpFake: { sent: Array<{ kind: string }> } }).rawpFake.sent.filter((m) => wanted.includes(m.kind)).length >= n, { wanted, n });
+  return (await sentMessages(page)).filter((m) => wanted.includes(m.kind));
 }
 
 /** Frames the webview sent, optionally of one type. */

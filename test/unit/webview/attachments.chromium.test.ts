@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { RESULTS_DIR, feed, pageErrors, sentFrames, sentMessages, startHarness, violations, type Harness } from '../../browser/harness';
+import { feed, hostSays, pageErrors, RESULTS_DIR, sentFrames, sentMessages, startHarness, violations, waitForSent, type Harness } from '../../browser/harness';
 import { SESSION, outputsStream } from '../../browser/streams';
 
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -35,11 +35,6 @@ type AddMessage = { kind: string; payload: { request_id: string; session_id: str
 async function adds(page: Page, n: number): Promise<AddMessage['payload'][]> {
   await page.waitForFunction((n) => (window as unknown as { rawpFake: { sent: Array<{ kind: string }> } }).rawpFake.sent.filter((m) => m.kind === 'attachment.add').length >= n, n);
   return ((await sentMessages(page)) as AddMessage[]).filter((m) => m.kind === 'attachment.add').map((m) => m.payload);
-}
-
-/** The host's answer, as the extension host or the browser transport gives it. */
-async function host(page: Page, message: { kind: string; payload: Record<string, unknown> }): Promise<void> {
-  await page.evaluate((m) => (window as unknown as { rawpFake: { host(m: unknown): void } }).rawpFake.host(m), message);
 }
 
 describe('webview in Chromium: composer attachments (§6.1.1)', function () {
@@ -82,7 +77,7 @@ describe('webview in Chromium: composer attachments (§6.1.1)', function () {
     assert.match(await page.locator('body').innerText(), /Wait until the attached files are ready/, 'the user is told why');
 
     for (const [a, url] of [[shot, '/v1/files/11111111-1111-4111-8111-111111111111'], [notes, '/v1/files/22222222-2222-4222-8222-222222222222'], [todo, '/v1/files/33333333-3333-4333-8333-333333333333']] as const) {
-      await host(page, { kind: 'attachment.stored', payload: { request_id: a.request_id, file_url: url, file_name: a.file_name, mime_type: a.mime_type || 'text/markdown', size_bytes: 5 } });
+      await hostSays(page, [{ kind: 'attachment.stored', payload: { request_id: a.request_id, file_url: url, file_name: a.file_name, mime_type: a.mime_type || 'text/markdown', size_bytes: 5 } }]);
     }
     await page.waitForFunction(() => document.querySelectorAll('.attachment.storing').length === 0);
     await page.screenshot({ path: join(RESULTS_DIR, 'webview-attachments.png') });
@@ -97,7 +92,7 @@ describe('webview in Chromium: composer attachments (§6.1.1)', function () {
 
     await page.locator('[role=textbox]').click();
     await page.keyboard.press('Enter');
-    const [prompt] = await sentFrames(page, 'control.prompt.request');
+    const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
     assert.ok(prompt, 'the prompt went out');
     assert.equal(prompt.payload.prompt_text, 'what are these?');
     assert.deepEqual(prompt.payload.context_files, [
@@ -116,17 +111,17 @@ describe('webview in Chromium: composer attachments (§6.1.1)', function () {
     const page = await ready();
     await transfer(page, 'paste', [{ name: 'big.bin', type: 'application/octet-stream', text: 'x' }, { name: 'a.txt', type: 'text/plain', text: 'a' }]);
     const [big, a] = await adds(page, 2);
-    await host(page, { kind: 'attachment.failed', payload: { request_id: big.request_id, message: 'big.bin is larger than the limit of 20 MB.' } });
+    await hostSays(page, [{ kind: 'attachment.failed', payload: { request_id: big.request_id, message: 'big.bin is larger than the limit of 20 MB.' } }]);
     await page.waitForFunction(() => document.querySelectorAll('.composer .attachments .attachment').length === 1);
     assert.match((await page.locator('body').innerText()), /big\.bin is larger than the limit of 20 MB\./);
-    await host(page, { kind: 'attachment.stored', payload: { request_id: a.request_id, file_url: '/v1/files/44444444-4444-4444-8444-444444444444', file_name: 'a.txt', mime_type: 'text/plain', size_bytes: 1 } });
+    await hostSays(page, [{ kind: 'attachment.stored', payload: { request_id: a.request_id, file_url: '/v1/files/44444444-4444-4444-8444-444444444444', file_name: 'a.txt', mime_type: 'text/plain', size_bytes: 1 } }]);
     await page.getByRole('button', { name: 'Remove a.txt' }).focus();
     await page.keyboard.press('Backspace');
     assert.equal(await page.locator('.composer .attachments').count(), 0);
     await page.waitForFunction(() => document.activeElement?.classList.contains('editor') === true);
     await page.keyboard.type('no files now');
     await page.keyboard.press('Enter');
-    const [prompt] = await sentFrames(page, 'control.prompt.request');
+    const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
     assert.equal(prompt.payload.context_files, undefined, 'nothing attached, no context_files');
   });
 });

@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { buildCheckpointFrame, CHECKPOINT_CREATED_TYPE, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_RESTORED_TYPE, CHECKPOINT_RESTORE_TYPE } from '../../../src/protocol/checkpointFrames';
-import { feed, pageErrors, sentFrames, sentMessages, settle, startHarness, type Harness } from '../../browser/harness';
+import { feed, pageErrors, rendered, sentFrames, startHarness, waitForMessages, waitForSent, type Harness } from '../../browser/harness';
 import { SESSION, TURN, clientCaps } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 import { AXE_TAGS, blocking, describeViolations } from '../../support/axe';
@@ -53,17 +53,17 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     assert.equal(await summary.getAttribute('aria-expanded'), 'false');
     await summary.focus();
     await page.keyboard.press('Enter');
-    await settle(page);
+    await rendered(page);
     assert.equal(await summary.getAttribute('aria-expanded'), 'true');
-    const reviews = (await sentMessages(page)).filter((m) => m.kind === 'checkpoint.review').map((m) => m.payload);
+    const reviews = (await waitForMessages(page, 'checkpoint.review', 1)).map((m) => m.payload);
     assert.deepEqual(reviews, [{ session_id: SESSION, checkpoint_id: CP }]);
     assert.deepEqual(await page.locator('.checkpoint-files li').allInnerTexts(), ['modified a.txt Revert file', 'modified src/b.ts Revert file', 'created new.txt Revert file']);
     // One file's own diff, then revert that file alone.
     await page.locator('.checkpoint-files button', { hasText: 'src/b.ts' }).click();
     await page.locator('.checkpoint-revert-file[aria-label="Revert file new.txt"]').click();
-    await settle(page);
-    assert.deepEqual((await sentMessages(page)).filter((m) => m.kind === 'checkpoint.review').at(-1)?.payload, { session_id: SESSION, checkpoint_id: CP, path: 'src/b.ts' });
-    const sent = await sentFrames(page, CHECKPOINT_RESTORE_TYPE);
+    await rendered(page);
+    assert.deepEqual((await waitForMessages(page, 'checkpoint.review', 2)).at(-1)?.payload, { session_id: SESSION, checkpoint_id: CP, path: 'src/b.ts' });
+    const sent = await waitForSent(page, CHECKPOINT_RESTORE_TYPE, 1);
     assert.deepEqual(sent.map((f) => f.payload), [{ checkpoint_id: CP, paths: ['new.txt'] }]);
     assert.equal(sent[0].type, CHECKPOINT_RESTORE_TYPE);
     assert.deepEqual(pageErrors(page), []);
@@ -78,16 +78,18 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     assert.match(text, /Rewind to before this turn\?/);
     assert.match(text, /Back to how they were: a\.txt, src\/b\.ts/);
     assert.match(text, /Deleted \(this turn created them\): new\.txt/);
+    // Focus moves to Rewind in an effect after the question renders: wait for it, bounded.
+    await page.waitForFunction(() => document.activeElement?.classList.contains('checkpoint-confirm-yes'), undefined, { timeout: 15_000 }).catch(() => undefined);
     assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('checkpoint-confirm-yes')), true, 'focus is on Rewind');
     await confirm.locator('button', { hasText: 'Cancel' }).click();
-    await settle(page);
+    await rendered(page);
     assert.equal(await confirm.count(), 0);
     assert.deepEqual(await sentFrames(page, CHECKPOINT_RESTORE_TYPE), []);
     await page.locator('.checkpoint-rewind').click();
-    await settle(page); // focus moves to the question once it is drawn
+    await rendered(page); // focus moves to the question once it is drawn
     await page.keyboard.press('Enter');
-    await settle(page);
-    assert.deepEqual((await sentFrames(page, CHECKPOINT_RESTORE_TYPE)).map((f) => f.payload), [{ checkpoint_id: CP }]);
+    await rendered(page);
+    assert.deepEqual((await waitForSent(page, CHECKPOINT_RESTORE_TYPE, 1)).map((f) => f.payload), [{ checkpoint_id: CP }]);
   });
 
   it('conflicts wait for a choice per file: Apply sends one restore forcing only the overwritten files; Undo rewind restores the undo checkpoint', async () => {
@@ -104,17 +106,17 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     const keep = page.locator('button[aria-label="Keep mine: src/b.ts"]');
     await keep.focus();
     await page.keyboard.press('Space');
-    await settle(page);
+    await rendered(page);
     assert.equal(await keep.getAttribute('aria-pressed'), 'true');
     assert.equal(await page.locator('button[aria-label="Overwrite my changes in a.txt"]').getAttribute('aria-pressed'), 'true');
     await apply.click();
-    await settle(page);
-    assert.deepEqual((await sentFrames(page, CHECKPOINT_RESTORE_TYPE)).map((f) => f.payload), [{ checkpoint_id: CP, force: ['a.txt'], paths: ['a.txt'] }]);
+    await rendered(page);
+    assert.deepEqual((await waitForSent(page, CHECKPOINT_RESTORE_TYPE, 1)).map((f) => f.payload), [{ checkpoint_id: CP, force: ['a.txt'], paths: ['a.txt'] }]);
     assert.equal(await page.locator('.checkpoint-conflict').count(), 0, 'the choices were applied');
     await restored(page, { checkpoint_id: CP, restored: ['a.txt'], conflicts: [], undo_checkpoint_id: 'cp-undo-2' });
     await page.locator('.checkpoint-undo').click();
-    await settle(page);
-    assert.deepEqual((await sentFrames(page, CHECKPOINT_RESTORE_TYPE)).at(-1)?.payload, { checkpoint_id: 'cp-undo-2' });
+    await rendered(page);
+    assert.deepEqual((await waitForSent(page, CHECKPOINT_RESTORE_TYPE, 2)).at(-1)?.payload, { checkpoint_id: 'cp-undo-2' });
     await restored(page, { checkpoint_id: 'cp-undo-2', restored: ['a.txt'], conflicts: [] });
     assert.match(await result.innerText(), /Rewind undone: 1 file\(s\) back\./);
     assert.equal(await page.locator('.checkpoint-undo').count(), 0);
@@ -126,7 +128,7 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     await restored(page, { checkpoint_id: CP, restored: [], conflicts: ['a.txt'] });
     await page.locator('button[aria-label="Keep mine: a.txt"]').click();
     await page.locator('.checkpoint-apply').click();
-    await settle(page);
+    await rendered(page);
     assert.deepEqual(await sentFrames(page, CHECKPOINT_RESTORE_TYPE), []);
     await restored(page, { checkpoint_id: CP, restored: [], conflicts: [], error: { code: 'TURN_IN_PROGRESS', message: 'a turn is running; rewind once it has ended' } });
     const err = page.locator('.checkpoint-result.error');
@@ -148,13 +150,13 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
       }, SESSION),
     ]);
     await page.locator('.checkpoint-summary').click();
-    await settle(page);
+    await rendered(page);
     assert.equal(await page.locator('.checkpoint-diffs .diff').count(), 2);
     assert.match(await page.locator('.checkpoint-diffs').innerText(), /src\/b\.ts: too large to show/);
     assert.ok((await page.locator('.checkpoint-diffs .diff-line').count()) >= 4);
     await restored(page, { checkpoint_id: CP, restored: ['new.txt'], conflicts: ['a.txt'], undo_checkpoint_id: 'cp-u' });
     await page.locator('.checkpoint-rewind').click();
-    await settle(page);
+    await rendered(page);
     const axe = await new AxeBuilder({ page }).include('.checkpoint').withTags(AXE_TAGS).analyze();
     assert.ok(axe.passes.length > 5, `axe ran its rules (${axe.passes.length} passed)`);
     assert.deepEqual(describeViolations(blocking(axe.violations)), []);

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { RESULTS_DIR, feed, sentFrames, settle, startHarness, type Harness } from '../../browser/harness';
+import { RESULTS_DIR, feed, hostSays, sentFrames, rendered, startHarness, waitForSent, type Harness } from '../../browser/harness';
 import { SESSION, TURN, clientCaps, outputsStream, plainAgentStream } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
@@ -20,14 +20,6 @@ describe('webview in Chromium: composer', function () {
     await feed(page, SESSION, frames, true);
     await page.locator('[role=textbox]').click();
     return page;
-  }
-
-  async function waitForSent(page: Page, type: string, n: number): Promise<Awaited<ReturnType<typeof sentFrames>>> {
-    await page.waitForFunction(
-      ({ type, n }) => (window as unknown as { rawpFake: { sentFrames(t: string): unknown[] } }).rawpFake.sentFrames(type).length >= n,
-      { type, n },
-    );
-    return sentFrames(page, type);
   }
 
   it('§16.1 / §16.2.1-1 §16.2.1-2 §16.2.2-1 §16.2.2-2 @ picker: debounced search, highlighted candidates, keyboard pick inserts a chip, the prompt carries a token and file_references, typed text is escaped', async () => {
@@ -71,7 +63,7 @@ describe('webview in Chromium: composer', function () {
     assert.deepEqual(prompt.payload.file_references, [{ ref_id: 'ref_0', path: 'src/audit/log.ts', name: 'log.ts', extension: '.ts', workspace_relative_path: 'src/audit/log.ts' }]);
     assert.equal(prompt.payload.input_type, 'text');
     // Our prompt shows in the transcript with the file as a chip and the typed text literal.
-    await settle(page);
+    await rendered(page);
     const shown = page.locator('.prompt-block').last();
     assert.equal(await shown.locator('.chip').innerText(), 'src/audit/log.ts');
     assert.match(await shown.innerText(), /and <@file:evil\|\/etc\/passwd> too/);
@@ -139,7 +131,7 @@ describe('webview in Chromium: composer', function () {
 
   it('with the host setting enter_sends off, Enter breaks the line and Ctrl+Enter sends', async () => {
     const page = await ready();
-    await page.evaluate(() => (window as unknown as { rawpFake: { host(m: unknown): void } }).rawpFake.host({ kind: 'settings', payload: { permission_rules: [], enter_sends: false } }));
+    await hostSays(page, [{ kind: 'settings', payload: { permission_rules: [], enter_sends: false } }]);
     await page.keyboard.type('one');
     await page.keyboard.press('Enter');
     await page.keyboard.type('two');

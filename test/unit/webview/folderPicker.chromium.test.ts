@@ -2,7 +2,7 @@
 // folder icon; picking it inserts a chip whose prompt carries a folder reference (§16.2), and the
 // prompt's chip in the transcript shows a folder and opens it.
 import { strict as assert } from 'node:assert';
-import { feed, sentFrames, sentMessages, settle, startHarness, type Harness } from '../../browser/harness';
+import { feed, rendered, sentFrames, startHarness, waitForMessages, type Harness } from '../../browser/harness';
 import { SESSION, clientCaps } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
@@ -34,10 +34,10 @@ describe('webview in Chromium: folders in the @ picker (issue 15, decision 363)'
     const [prompt] = await sentFrames(page, 'control.prompt.request');
     assert.equal(prompt.payload.prompt_text, 'review <@file:ref_0|src/audit/>');
     assert.deepEqual(prompt.payload.file_references, [{ ref_id: 'ref_0', path: 'src/audit/', name: 'audit', mime_type: 'inode/directory', workspace_relative_path: 'src/audit/' }]);
-    await settle(page);
+    await rendered(page);
     const chip = page.locator('.prompt-block button.chip');
     assert.equal(await chip.locator('.codicon-folder').count(), 1);
     await chip.click();
-    assert.deepEqual((await sentMessages(page)).filter((m) => m.kind === 'file.open').map((m) => m.payload), [{ path: 'src/audit/' }]);
+    assert.deepEqual((await waitForMessages(page, 'file.open', 1)).map((m) => m.payload), [{ path: 'src/audit/' }]);
   });
 });

@@ -4,7 +4,7 @@
 // switch confirmed by the engine (as after `/mode review`) shows at once.
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
-import { feed, pageErrors, sentMessages, settle, startHarness, type Harness } from '../../browser/harness';
+import { feed, hostSays, pageErrors, startHarness, waitForMessages, type Harness } from '../../browser/harness';
 import { SESSION, TURN, clientCaps } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
@@ -14,14 +14,6 @@ interface Box {
   right: number;
   top: number;
   bottom: number;
-}
-
-async function hostSays(page: Page, messages: unknown[]): Promise<void> {
-  await page.evaluate((ms) => {
-    const fake = (window as unknown as { rawpFake: { host(m: unknown): void } }).rawpFake;
-    for (const m of ms) fake.host(m);
-  }, messages);
-  await settle(page);
 }
 
 const LONG = 'A session with a really rather long name about the auth module';
@@ -101,12 +93,12 @@ describe('webview in Chromium: the header (issue 15 Why 5)', function () {
   it('decision 361: picking an agent asks the host; its offer for a session with history is shown, and "New session with X" starts one with that agent', async () => {
     const page = await openHeader(h, 300);
     await page.locator('#agent-select').selectOption('claude-code');
-    assert.deepEqual((await sentMessages(page)).filter((m) => m.kind === 'agent.pick').map((m) => m.payload), [{ agent_id: 'claude-code' }]);
+    assert.deepEqual((await waitForMessages(page, 'agent.pick', 1)).map((m) => m.payload), [{ agent_id: 'claude-code' }]);
     await hostSays(page, [{ kind: 'agent.offer', payload: { session_id: SESSION, agent_id: 'claude-code', agent_name: 'Claude Code' } }]);
     assert.equal(await page.locator('#agent-select').inputValue(), 'builtin', 'the session keeps its agent');
     assert.match(await page.locator('.agent-offer').innerText(), /stays with Built-in \(offline\)/);
     await page.getByRole('button', { name: 'New session with Claude Code' }).click();
-    assert.deepEqual((await sentMessages(page)).filter((m) => m.kind === 'session.new').map((m) => m.payload), [{ agent: 'claude-code' }]);
+    assert.deepEqual((await waitForMessages(page, 'session.new', 1)).map((m) => m.payload), [{ agent: 'claude-code' }]);
     assert.equal(await page.locator('.agent-offer').count(), 0, 'the offer is gone once taken');
   });
 

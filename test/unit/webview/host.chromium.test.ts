@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { feed, sentMessages, settle, startHarness, type Harness } from '../../browser/harness';
+import { feed, rendered, sentMessages, startHarness, waitForMessages, type Harness } from '../../browser/harness';
 import { SESSION, TURN, clientCaps, outputsStream } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
@@ -27,7 +27,7 @@ describe('webview in Chromium: host messages and the WebSocket transport', funct
       fake.host({ kind: 'settings', payload: { permission_rules: [{ id: 'r1', tool_name: 'Bash', command_prefix: 'npm test', created_at: '2026-03-16T10:00:00.000Z' }] } });
       fake.host({ kind: 'notice', payload: { level: 'warning', message: 'Restricted Mode: agents do not run in an untrusted workspace.' } });
     }, SESSION);
-    await settle(page);
+    await rendered(page);
     assert.deepEqual(await page.locator('#session-select option').allInnerTexts(), ['Fix auth', 'Refactor · shared']);
     assert.equal(await page.locator('#agent-select option[value=claude]').isDisabled(), true);
     assert.match(await page.locator('.banner.warning').innerText(), /Restricted Mode/);
@@ -38,7 +38,8 @@ describe('webview in Chromium: host messages and the WebSocket transport', funct
     assert.match(await page.locator('.rules-panel').innerText(), /Bash\s+“npm test”, alone or with more plain arguments\s+\(always\)/);
     await page.locator('.rules-panel button', { hasText: 'Revoke' }).click();
     await page.locator('button[aria-label="Copy attach URL"]').click();
-    const msgs = (await sentMessages(page)).filter((m) => m.kind !== 'frame' && m.kind !== 'ready');
+    const msgs = await waitForMessages(page, ['session.switch', 'agent.pick', 'session.new', 'permissionRule.revoke', 'attach.copyUrl'], 5);
+    assert.deepEqual(msgs, (await sentMessages(page)).filter((m) => m.kind !== 'frame' && m.kind !== 'ready'), 'nothing else was sent');
     assert.deepEqual(msgs, [
       { kind: 'session.switch', payload: { session_id: 'other' } },
       { kind: 'agent.pick', payload: { agent_id: 'builtin' } },
@@ -61,7 +62,7 @@ describe('webview in Chromium: host messages and the WebSocket transport', funct
       ],
     });
     await feed(page, SESSION, [clientCaps(b), catalog], true);
-    await settle(page);
+    await rendered(page);
     const warnings = await page.locator('.banner.warning').allInnerTexts();
     assert.equal(warnings.length, 2);
     assert.match(warnings[0], /WebFetch works with limits: no proxy: only public hosts/);
@@ -114,7 +115,7 @@ describe('webview in Chromium: host messages and the WebSocket transport', funct
       assert.equal(connections.length, 2);
       assert.equal(connections[1].url, `/v1/sessions/${SESSION}/stream?last_message_id=${encodeURIComponent(first[first.length - 1].message_id)}`);
       assert.ok(connections.every((c) => !c.url.includes('s3cret')), 'the token is never in a URL');
-      await settle(page);
+      await rendered(page);
       assert.equal(await page.locator('.badge.synthetic').count(), 0, 'the history undid the finalization');
       assert.match(await page.locator('.turn-end').innerText(), /Done/);
     } finally {

@@ -8,7 +8,7 @@ import { turnEnd } from '../../../src/agents/claudeCode/turnEnd';
 import { parseStreamLine } from '../../../src/agents/claudeCode/streamJson';
 import { AUTH_REQUIRED } from '../../../src/protocol/agentLogin';
 import type { Frame } from '../../../src/protocol/frameTypes';
-import { feed, pageErrors, sentMessages, settle, startHarness, type Harness } from '../../browser/harness';
+import { feed, pageErrors, rendered, startHarness, waitForMessages, type Harness } from '../../browser/harness';
 import { SESSION, TURN, clientCaps } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
@@ -76,8 +76,8 @@ describe('webview in Chromium: the not-logged-in card (issue 15 Why 4, decision 
     const keyButton = page.locator('.login-card button', { hasText: 'Set Anthropic API key' });
     await keyButton.focus();
     await page.keyboard.press('Enter');
-    await settle(page);
-    const logins = (await sentMessages(page)).filter((m) => m.kind === 'agent.login').map((m) => m.payload);
+    await rendered(page);
+    const logins = (await waitForMessages(page, 'agent.login', 2)).map((m) => m.payload);
     assert.deepEqual(logins, [
       { agent_id: 'claude-code', via: 'terminal' },
       { agent_id: 'claude-code', via: 'api_key' },
@@ -101,7 +101,7 @@ describe('webview in Chromium: the not-logged-in card (issue 15 Why 4, decision 
     assert.doesNotMatch(await hint.innerText(), /built-in agent/);
     // The built-in agent says what it is and how a real one is found.
     await agents(page, 'builtin');
-    await settle(page);
+    await rendered(page);
     assert.equal(await hint.locator('.first-run-agent').innerText(), 'You are talking to Built-in (offline).');
     assert.match(await hint.innerText(), /works offline without a model .*rawp\.agents\.<name>\.path/s);
     // The first turn replaces the hint.

@@ -1,7 +1,7 @@
 // Long chats and accessibility in real Chromium: a virtualized transcript keeps the DOM bounded and
 // opens at the newest output; the UI is usable by keyboard and exposes roles and names.
 import { strict as assert } from 'node:assert';
-import { feed, sentFrames, settle, startHarness, type Harness } from '../../browser/harness';
+import { feed, rendered, startHarness, waitForSent, type Harness } from '../../browser/harness';
 import { SESSION, interactionsStream, longSession, outputsStream } from '../../browser/streams';
 
 describe('webview in Chromium: long chats and accessibility', function () {
@@ -16,7 +16,7 @@ describe('webview in Chromium: long chats and accessibility', function () {
     const page = await h.open({ height: 800 });
     const frames = longSession(3000);
     await feed(page, SESSION, frames, true);
-    await settle(page);
+    await rendered(page);
     const turns = await page.evaluate(() => (window as unknown as { rawpStore: { transcript: { turns: unknown[] } } }).rawpStore.transcript.turns.length);
     assert.ok(turns > 50, `${turns} turns loaded`);
     const rows = await page.locator('.row').count();
@@ -53,7 +53,7 @@ describe('webview in Chromium: long chats and accessibility', function () {
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.value), 'allow_session');
     await page.keyboard.press('Enter');
-    assert.deepEqual((await sentFrames(page, 'control.interaction.response')).map((f) => f.payload), [{ interaction_id: 'i-perm', selected_value: 'allow_session' }]);
+    assert.deepEqual((await waitForSent(page, 'control.interaction.response', 1)).map((f) => f.payload), [{ interaction_id: 'i-perm', selected_value: 'allow_session' }]);
     assert.equal(await page.getByRole('group', { name: /^Permission request: Allow Edit src\/auth\.ts\?/ }).count(), 1);
   });
 });

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { FIXTURES, RESULTS_DIR, feed, pageErrors, readJsonl, sentFrames, sentMessages, settle, startHarness, violations, type Harness } from '../../browser/harness';
+import { feed, FIXTURES, hostSays, pageErrors, readJsonl, rendered, RESULTS_DIR, sentMessages, startHarness, violations, waitForMessages, waitForSent, type Harness } from '../../browser/harness';
 import { SESSION, TURN, interactionsStream, outputsStream, structuredOutputStream, truncatedHistoryStream, budgetHistoryStream } from '../../browser/streams';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
@@ -84,7 +84,7 @@ describe('webview in Chromium: rendering', function () {
 
   it('a code block has a copy button that hands the code to the host clipboard', async () => {
     await outputs.locator('.code-block .copy-code').click();
-    const copies = (await sentMessages(outputs)).filter((m) => m.kind === 'clipboard.write');
+    const copies = await waitForMessages(outputs, 'clipboard.write', 1);
     assert.deepEqual(copies.map((m) => m.payload.text), ['const ok = check(token);\n']);
   });
 
@@ -92,7 +92,7 @@ describe('webview in Chromium: rendering', function () {
     await outputs.locator('.tool-card[data-output-type="diff"] button', { hasText: 'Open diff' }).click();
     await outputs.locator('.tool-card[data-output-type="file_content"] .line-no .line-link', { hasText: '11' }).click();
     await outputs.locator('.tool-card[data-output-type="file_content"]').getByRole('button', { name: 'Open src/auth.ts' }).click();
-    const msgs = (await sentMessages(outputs)).filter((m) => m.kind === 'diff.open' || m.kind === 'file.open');
+    const msgs = await waitForMessages(outputs, ['diff.open', 'file.open'], 3);
     assert.deepEqual(msgs, [
       { kind: 'diff.open', payload: { invocation_id: 'inv-edit', file_path: 'src/auth.ts' } },
       { kind: 'file.open', payload: { path: 'src/auth.ts', line: 11 } },
@@ -155,8 +155,7 @@ describe('webview in Chromium: rendering', function () {
       ],
       true,
     );
-    await page.evaluate((s) => (window as unknown as { rawpFake: { host(m: unknown): void } }).rawpFake.host({ kind: 'session.disconnected', payload: { session_id: s, reason: 'connection_closed' } }), SESSION);
-    await settle(page);
+    await hostSays(page, [{ kind: 'session.disconnected', payload: { session_id: SESSION, reason: 'connection_closed' } }]);
     assert.match(await page.locator('.tool-card').innerText(), /Cancelled[\s\S]*connection lost[\s\S]*Connection lost/);
     assert.match(await page.locator('.turn-end').innerText(), /Disconnected before the turn ended[\s\S]*connection lost/);
     assert.match(await page.locator('.status-bar').innerText(), /Disconnected/);
@@ -241,7 +240,7 @@ describe('webview in Chromium: rendering', function () {
     await feed(page, SESSION, frames, true);
     for (let i = 0; i < 40; i++) {
       await page.locator('.transcript-scroll').evaluate((el) => el.scrollBy(0, 900));
-      await settle(page);
+      await rendered(page);
     }
     assert.deepEqual(pageErrors(page), []);
     assert.equal(await page.locator('.row .error-block', { hasText: 'could not be shown' }).count(), 0);
@@ -297,7 +296,7 @@ describe('webview in Chromium: rendering', function () {
       // One click rejects (issue 15 Why 7); the reason is typed beforehand.
       await page.locator('.interaction.type-PERMISSION input[type=text]').fill('use the helper instead');
       await page.locator('.interaction.type-PERMISSION button[data-value="reject"]').click();
-      const answers = (await sentFrames(page, 'control.interaction.response')).map((f) => f.payload);
+      const answers = (await waitForSent(page, 'control.interaction.response', 5)).map((f) => f.payload);
       assert.deepEqual(answers, [
         { interaction_id: 'i-plan', selected_value: 'yes' },
         { interaction_id: 'i-select', selected_value: 'dev' },
@@ -305,7 +304,7 @@ describe('webview in Chromium: rendering', function () {
         { interaction_id: 'i-text', selected_value: 'fix: stricter token check', text_input: 'fix: stricter token check' },
         { interaction_id: 'i-perm', selected_value: 'reject', text_input: 'use the helper instead' },
       ]);
-      await settle(page);
+      await rendered(page);
       assert.equal(await page.locator('.interaction.status-answered').count(), 4);
       assert.match(await page.locator('.plan-approval').innerText(), /Answered: Approve/);
       assert.match(await page.locator('.interaction.type-PERMISSION').innerText(), /Answered: Reject — “use the helper instead”/);
@@ -330,7 +329,7 @@ describe('webview in Chromium: rendering', function () {
       const frames = interactionsStream().filter((f) => f.type !== 'agent.interaction.request' || f.payload.interaction_id === 'i-perm');
       await feed(p, SESSION, frames, true);
       await p.locator('.interaction.type-PERMISSION button[data-value="allow_session"]').click();
-      assert.deepEqual((await sentFrames(p, 'control.interaction.response')).map((f) => f.payload), [{ interaction_id: 'i-perm', selected_value: 'allow_session' }]);
+      assert.deepEqual((await waitForSent(p, 'control.interaction.response', 1)).map((f) => f.payload), [{ interaction_id: 'i-perm', selected_value: 'allow_session' }]);
     });
   });
 });

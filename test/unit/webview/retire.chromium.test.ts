@@ -3,7 +3,7 @@
 // retires at once: no live Allow/Reject, no ticking countdown, no red UNKNOWN_INTERACTION block.
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
-import { feed, pageErrors, sentFrames, settle, startHarness, type Harness } from '../../browser/harness';
+import { feed, pageErrors, rendered, sentFrames, startHarness, waitForSent, type Harness } from '../../browser/harness';
 import { GATE_OPTIONS, SESSION, TURN, clientCaps } from '../../browser/streams';
 import type { Frame } from '../../../src/protocol/frameTypes';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
@@ -47,8 +47,8 @@ describe('webview in Chromium: a question that ends without this view retires at
     assert.equal(await page.locator('.interaction.type-PERMISSION button[data-value="allow_once"]').count(), 1);
     await page.locator('.editor').click();
     await page.keyboard.press('Escape');
-    await settle(page);
-    const cancels = await sentFrames(page, 'control.prompt.cancel');
+    await rendered(page);
+    const cancels = await waitForSent(page, 'control.prompt.cancel', 1);
     assert.deepEqual(cancels.map((f) => f.payload.target_turn_id), [TURN]);
     await assertRetired(page, /Cancelled/);
     assert.deepEqual(await sentFrames(page, 'control.interaction.response'), [], 'nothing was answered');
@@ -83,8 +83,8 @@ describe('webview in Chromium: a question that ends without this view retires at
     const { b, frames } = pendingWrite();
     await feed(page, SESSION, frames, true);
     await page.locator('.interaction.type-PERMISSION button[data-value="allow_once"]').click();
-    await settle(page);
-    const [mine] = await sentFrames(page, 'control.interaction.response');
+    await rendered(page);
+    const [mine] = await waitForSent(page, 'control.interaction.response', 1);
     assert.ok(mine, 'the answer was sent');
     await feed(page, SESSION, [b.make('session.error', { error_code: 'UNKNOWN_INTERACTION', message: 'no pending interaction i-write', fatal: false }, { parent_id: mine.message_id })]);
     await assertRetired(page, /No longer open/);

@@ -4,42 +4,23 @@
 // delete dialog names the session; the browser master stops calling a session shared once sharing
 // stops, and declares no favicon (so none is requested).
 import { strict as assert } from 'node:assert';
-import type { Page } from 'playwright-core';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { feed, sentFrames, sentMessages, settle, startHarness, type Harness } from '../../browser/harness';
-import { SESSION, TURN, clientCaps, longSession } from '../../browser/streams';
+import { feed, hostSays, rendered, sentMessages, waitForMessages, waitForSent } from '../../browser/harness';
+import { SESSION, clientCaps, longSession } from '../../browser/streams';
+import { harnessPerSuite, openTurn, T } from '../../browser/turnPage';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 import { browserPage } from '../../../src/remote/browserPage';
 
-const T = { turn_id: TURN };
-
-async function hostSays(page: Page, messages: unknown[]): Promise<void> {
-  await page.evaluate((ms) => {
-    const fake = (window as unknown as { rawpFake: { host(m: unknown): void } }).rawpFake;
-    for (const m of ms) fake.host(m);
-  }, messages);
-  await settle(page);
-}
-
-async function waitForSent(page: Page, type: string, n: number): Promise<Awaited<ReturnType<typeof sentFrames>>> {
-  await page.waitForFunction(({ type, n }) => (window as unknown as { rawpFake: { sentFrames(t: string): unknown[] } }).rawpFake.sentFrames(type).length >= n, { type, n });
-  return sentFrames(page, type);
-}
-
 describe('webview in Chromium: the smaller things (issue 15 Why 8)', function () {
   this.timeout(90_000);
-  let h: Harness;
-  before(async () => {
-    h = await startHarness();
-  });
-  after(async () => h?.close());
+  const chromium = harnessPerSuite();
 
   it('a prompt sent while scrolled up scrolls the transcript to the new turn', async () => {
-    const page = await h.open({ width: 300, height: 600 });
+    const page = await chromium.h.open({ width: 300, height: 600 });
     await feed(page, SESSION, longSession(400), true);
     const scroller = page.locator('.transcript-scroll');
     await scroller.evaluate((el) => (el.scrollTop = 0));
-    await settle(page);
+    await rendered(page);
     assert.ok(await scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight > 1000), 'scrolled far up');
     await page.locator('[role=textbox]').click();
     await page.keyboard.type('unique new question');
@@ -56,16 +37,14 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
         const box = el.getBoundingClientRect();
         const r = prompt.getBoundingClientRect();
         return r.height > 0 && r.bottom > box.top && r.top < box.bottom;
-      }, undefined, { timeout: 5_000 })
+      }, undefined, { timeout: 15_000 })
       .then(() => true, () => false);
     assert.ok(inView, 'the new prompt is in view at the end of the transcript');
   });
 
   it('the copy button and the language label sit above the code, not on it', async () => {
-    const page = await h.open({ width: 300 });
-    const b = streamBuilder(SESSION);
     const long = 'const aVeryLongIdentifierNameThatFillsTheLine = computeSomethingExpensive(42);';
-    await feed(page, SESSION, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T), b.make('agent.text.done', { content_index: 0, full_text: `Here:\n\n\`\`\`typescript\n${long}\nreturn 1;\n\`\`\`` }, T)], true);
+    const { page } = await openTurn(chromium.h, (b) => [b.make('agent.text.done', { content_index: 0, full_text: `Here:\n\n\`\`\`typescript\n${long}\nreturn 1;\n\`\`\`` }, T)], { open: { width: 300 } });
     // No inner named functions in the page (tsx would wrap them in a helper the page lacks).
     const boxes = await page.evaluate(() => {
       const block = document.querySelector('.code-block')!;
@@ -81,22 +60,17 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
       assert.equal(overlaps, false, `${what} ${JSON.stringify(x)} overlaps the code ${JSON.stringify(boxes.code)}`);
     }
     await page.locator('.copy-code').click();
-    assert.deepEqual((await sentMessages(page)).filter((m) => m.kind === 'clipboard.write').map((m) => m.payload), [{ text: `${long}\nreturn 1;\n` }]);
+    assert.deepEqual((await waitForMessages(page, 'clipboard.write', 1)).map((m) => m.payload), [{ text: `${long}\nreturn 1;\n` }]);
   });
 
   it('a duration ("4 ms") stays on one line in a narrow tool card', async () => {
-    const page = await h.open({ width: 300 });
-    const b = streamBuilder(SESSION);
-    await feed(
-      page,
-      SESSION,
-      [
-        clientCaps(b),
-        b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+    const { page } = await openTurn(
+      chromium.h,
+      (b) => [
         b.make('tool.invoke.request', { invocation_id: 'g', tool_name: 'Grep', input: { pattern: 'a-rather-long-pattern-that-does-not-fit-in-a-narrow-sidebar-at-all' } }, T),
         b.make('tool.invoke.result', { invocation_id: 'g', tool_name: 'Grep', status: 'success', output: 'x', output_type: 'text', duration_ms: 4 }, T),
       ],
-      true,
+      { open: { width: 300 } },
     );
     const d = page.locator('.tool-card .duration');
     assert.equal(await d.innerText(), '4\u00a0ms');
@@ -109,7 +83,7 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
   });
 
   it('§16.2 a file chip of a prompt in the transcript opens its file: by click, Enter and Space', async () => {
-    const page = await h.open();
+    const page = await chromium.h.open();
     const b = streamBuilder(SESSION);
     await feed(page, SESSION, [clientCaps(b), b.make('control.prompt.request', { prompt_text: 'look at <@file:ref_0|src/auth.ts>', file_references: [{ ref_id: 'ref_0', path: '/ws/src/auth.ts', name: 'auth.ts', workspace_relative_path: 'src/auth.ts' }] })], true);
     const chip = page.getByRole('button', { name: 'src/auth.ts' });
@@ -118,11 +92,11 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
     await chip.focus();
     await page.keyboard.press('Enter');
     await page.keyboard.press('Space');
-    assert.deepEqual((await sentMessages(page)).filter((m) => m.kind === 'file.open').map((m) => m.payload), [{ path: 'src/auth.ts' }, { path: 'src/auth.ts' }, { path: 'src/auth.ts' }]);
+    assert.deepEqual((await waitForMessages(page, 'file.open', 3)).map((m) => m.payload), [{ path: 'src/auth.ts' }, { path: 'src/auth.ts' }, { path: 'src/auth.ts' }]);
   });
 
   it('§16.1 Tab accepts the @ suggestion; a Tab pressed before the suggestions arrive takes the first of them', async () => {
-    const page = await h.open();
+    const page = await chromium.h.open();
     const b = streamBuilder(SESSION);
     await feed(page, SESSION, [clientCaps(b)], true);
     await page.locator('[role=textbox]').click();
@@ -140,12 +114,12 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
     await page.keyboard.press('Tab');
     assert.equal(await page.locator('.editor .chip').count(), 1, 'nothing to accept yet');
     await answer(2, 'src/auth.ts');
-    await page.waitForFunction(() => document.querySelectorAll('.editor .chip').length === 2, undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.editor .chip').length === 2, undefined, { timeout: 15_000 });
     assert.deepEqual(await page.locator('.editor .chip').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.path)), ['src/greeting.ts', 'src/auth.ts']);
   });
 
   it('the delete dialog names the session; Cancel (focused) and Esc keep it, Delete deletes it', async () => {
-    const page = await h.open({ width: 300 });
+    const page = await chromium.h.open({ width: 300 });
     await feed(page, SESSION, [clientCaps(streamBuilder(SESSION))], true);
     await hostSays(page, [{ kind: 'session.list', payload: { active_session_id: SESSION, sessions: [{ session_id: SESSION, name: 'Fix the token check', agent: 'builtin' }] } }]);
     const trash = page.getByRole('button', { name: 'Delete this session' });
@@ -153,23 +127,24 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
     const dialog = page.getByRole('alertdialog');
     assert.match(await dialog.innerText(), /Delete “Fix the token check”\?/);
     // Focus moves to Cancel in an effect after the dialog renders: wait for it, bounded.
-    await page.waitForFunction(() => document.activeElement?.textContent === 'Cancel', null, { timeout: 5000 });
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Cancel', null, { timeout: 15_000 });
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
     await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
     assert.equal(await dialog.count(), 0);
     await trash.click();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     assert.equal((await sentMessages(page)).filter((m) => m.kind === 'session.delete').length, 0, 'nothing deleted yet');
     await trash.click();
     await dialog.getByRole('button', { name: 'Delete' }).click();
-    assert.deepEqual((await sentMessages(page)).filter((m) => m.kind === 'session.delete').map((m) => m.payload), [{ session_id: SESSION }]);
+    assert.deepEqual((await waitForMessages(page, 'session.delete', 1)).map((m) => m.payload), [{ session_id: SESSION }]);
   });
 
   it('the browser master: when the host stops sharing (close 4403) it says so, refreshes its list and no longer calls the session shared', async () => {
     let shared = true;
     const sockets: WebSocket[] = [];
-    const wss = new WebSocketServer({ server: h.server, handleProtocols: (protocols) => (protocols.has('rawp-dps-1.0') ? 'rawp-dps-1.0' : false) });
-    h.routes.push((req, res) => {
+    const wss = new WebSocketServer({ server: chromium.h.server, handleProtocols: (protocols) => (protocols.has('rawp-dps-1.0') ? 'rawp-dps-1.0' : false) });
+    chromium.h.routes.push((req, res) => {
       if (req.url !== '/v1/sessions') return false;
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ sessions: shared ? [{ session_id: SESSION, name: 'Shared one', state: 'idle' }] : [] }));
       return true;
@@ -179,7 +154,7 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
       socket.send(JSON.stringify(clientCaps(streamBuilder(SESSION))));
     });
     try {
-      const page = await h.open({}, `${h.origin}/browser.html#session=${SESSION}&token=t0ken`);
+      const page = await chromium.h.open({}, `${chromium.h.origin}/browser.html#session=${SESSION}&token=t0ken`);
       await page.waitForFunction(() => [...document.querySelectorAll('#session-select option')].some((o) => o.textContent?.includes('shared')), undefined, { timeout: 10_000 });
       shared = false;
       sockets[0].close(4403, 'session is no longer shared');
@@ -197,7 +172,7 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
     const html = browserPage('bm9uY2U=', { hasCss: false });
     assert.match(html, /<link rel="icon" href="data:,">/);
     const requests: string[] = [];
-    h.routes.push((req, res) => {
+    chromium.h.routes.push((req, res) => {
       if (req.url === '/bm.html') {
         res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Security-Policy': "default-src 'none'; img-src 'self' data:" }).end(html.replace(/<script[\s\S]*<\/script>/, ''));
         return true;
@@ -205,10 +180,10 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
       if (req.url?.startsWith('/favicon')) requests.push(req.url);
       return false;
     });
-    const context = await h.browser.newContext();
+    const context = await chromium.h.browser.newContext();
     try {
       const page = await context.newPage();
-      await page.goto(`${h.origin}/bm.html`);
+      await page.goto(`${chromium.h.origin}/bm.html`);
       await page.waitForTimeout(500);
       assert.deepEqual(requests, []);
     } finally {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Frame } from '../../../src/protocol/frameTypes';
-import { RESULTS_DIR, feed, pageErrors, settle, startHarness, type Harness } from '../../browser/harness';
+import { RESULTS_DIR, feed, hostSays, pageErrors, rendered, startHarness, type Harness } from '../../browser/harness';
 import { GATE_OPTIONS, SESSION, TURN, clientCaps, interactionsStream } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
@@ -54,9 +54,9 @@ describe('webview in Chromium: plain words, English and Korean (issue 15)', func
   it('§4.3 §4.4 codes become sentences: no protocol code on screen, each one in a tooltip; an unread-file refusal is a quiet note', async () => {
     const page = await h.open({ height: 1400 });
     // The host sends its settings (with the workspace folders) before the session's frames.
-    await page.evaluate(() => (window as unknown as { rawpFake: { host(m: unknown): void } }).rawpFake.host({ kind: 'settings', payload: { permission_rules: [], workspace_roots: ['/home/me/project'] } }));
+    await hostSays(page, [{ kind: 'settings', payload: { permission_rules: [], workspace_roots: ['/home/me/project'] } }]);
     await feed(page, SESSION, codesStream(), true);
-    await settle(page);
+    await rendered(page);
     const text = await screenText(page);
     assert.doesNotMatch(text, CODES, 'no protocol code is shown as text');
     assert.doesNotMatch(text, /\/home\/me\/project/, 'files inside the workspace are named relative to it');
@@ -79,7 +79,7 @@ describe('webview in Chromium: plain words, English and Korean (issue 15)', func
   it('a Korean browser gets the chat in Korean: controls, kinds, risks, options, statuses and sentences', async () => {
     const page = await h.open({ height: 1400, locale: 'ko-KR' });
     await feed(page, SESSION, codesStream(), true);
-    await settle(page);
+    await rendered(page);
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'ko');
     const text = await screenText(page);
     for (const words of ['1번째 턴', '권한 필요', '위험 보통', '이번만 허용', '이 세션에서 허용', '거부', '아직 읽지 않음', '완료', '실패', '명령이 오류와 함께 끝났습니다.', '거부하셨기 때문에 에이전트가 이 작업을 하지 않았습니다.', 'Edit src/auth.ts을(를) 허용할까요?', '세션', '모드'])
@@ -95,7 +95,7 @@ describe('webview in Chromium: plain words, English and Korean (issue 15)', func
   it('inside VS Code the page’s data-locale wins over the browser: Korean on an English browser, questions of every kind', async () => {
     const page = await h.open({ height: 1600, locale: 'en-US' }, `${h.origin}/fixture-ko.html`);
     await feed(page, SESSION, interactionsStream(), true);
-    await settle(page);
+    await rendered(page);
     const text = await screenText(page);
     for (const words of ['하나 선택', '여러 개 선택', '답변 입력', '권한 필요', '위험 높음', '답변 보내기', '기본값', '남음', '이후 자동 거부', '계획'])
       assert.ok(text.includes(words), `“${words}” on screen`);
