@@ -175,12 +175,13 @@ function pidOf(cmd: string): number | undefined {
   return undefined;
 }
 
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (check()) return;
+/** Polls every 50 ms for at most `ms` (a real CLI on a loaded 2-core machine can take seconds). */
+async function eventually(check: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) assert.fail(`never happened: ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  assert.fail(`never happened: ${what}`);
 }
 
 describe('Claude Code adapter against the real claude CLI and a mock model', function () {

@@ -30,9 +30,9 @@ function run(file: string, extra: Partial<Parameters<typeof AgentProcess.spawn>[
   return { proc, messages, bad };
 }
 
-/** True when the pid is gone or a zombie (dead, waiting to be reaped). Polls up to 3 s. */
+/** True when the pid is gone or a zombie (dead, waiting to be reaped). Polls up to 10 s (a loaded machine). */
 async function isDead(pid: number): Promise<boolean> {
-  for (let i = 0; i < 60; i++) {
+  for (let i = 0; i < 200; i++) {
     try {
       process.kill(pid, 0);
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -46,13 +46,15 @@ async function isDead(pid: number): Promise<boolean> {
 }
 
 /** Wait for the first stdout message that satisfies `pred`. */
-async function waitFor<T>(list: unknown[], pred: (v: unknown) => v is T): Promise<T> {
-  for (let i = 0; i < 200; i++) {
+async function waitFor<T>(list: unknown[], pred: (v: unknown) => v is T, ms = 20_000): Promise<T> {
+  // Bounded in time, not turns: a child node process can take seconds to start on a loaded machine.
+  const deadline = Date.now() + ms;
+  for (;;) {
     const hit = list.find(pred);
     if (hit) return hit;
+    if (Date.now() > deadline) throw new Error('message never arrived: ' + JSON.stringify(list));
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error('message never arrived: ' + JSON.stringify(list));
 }
 
 const has = (key: string) => (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && key in v;
