@@ -8,6 +8,10 @@ import { http, rig, TestMaster, tryUpgrade, waitFor, type Rig } from './harness'
 
 /** Frames after a connection's own 4-frame opening (§13.1), as comparable ids. */
 // The §13.1 opening (4 frames) and, on a fresh attach to a session with history, its session.history.
+const idleAfterTurnEnd = (frames: Array<Frame | VendorFrame>) => {
+  const end = frames.findIndex((f) => f.type === 'session.turn.end');
+  return end >= 0 && frames.slice(end).some((f) => f.type === 'agent.state.changed' && 'current_state' in f.payload && f.payload.current_state === 'idle');
+};
 const afterOpening = (frames: Array<Frame | VendorFrame>) => frames.slice(frames[4]?.type === 'session.history' ? 5 : 4).map((f) => `${f.type} ${f.message_id}`);
 
 describe('remote/fan-out: every frame to every connection (§2.4), relay without echo, sharing', () => {
@@ -29,7 +33,9 @@ describe('remote/fan-out: every frame to every connection (§2.4), relay without
     assert.deepEqual(r.hub.attach(r.session.session_id, webview), { ok: true });
     const sender = await new TestMaster(r).open();
     const prompt = sender.client.send('control.prompt.request', { prompt_text: 'question' });
-    await waitFor(() => [a, b, sender].every((m) => m.transcript.turns[0]?.usage !== undefined) && webview.types().includes('session.usage'), 'turn done everywhere');
+    // The turn's last frame is the agent.state.changed to idle after session.usage (§7.5.2): wait
+    // until every connection has it, or one master may be a socket read behind another.
+    await waitFor(() => [a.frames, b.frames, sender.frames, webview.frames].every(idleAfterTurnEnd), 'turn done everywhere');
 
     const seqA = afterOpening(a.frames);
     assert.ok(seqA.length > 10);
