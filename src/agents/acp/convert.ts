@@ -4,7 +4,7 @@
 // the live adapter's translator. Bare responses are matched to the side whose request has that id
 // (both sides number from 0, so the open requests of both are tracked).
 import { FrameWriter } from '../convert/frameWriter';
-import { numberedLines, registerConverter, type ConvertOptions, type ConvertResult } from '../convert/registry';
+import { jsonLines, registerConverter, type ConvertOptions, type ConvertResult } from '../convert/registry';
 import type { AgentCapabilities, AgentEvent } from '../../session/agentAdapter';
 import { capturedPermissionRequest, type AcpPermissionOption } from './permission';
 import { newId } from '../../protocol/build';
@@ -66,14 +66,7 @@ export function convertAcp(lines: Iterable<string>, options: ConvertOptions = {}
     t.goLive(t.commands);
   };
 
-  for (const { line, text } of numberedLines(lines)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (e) {
-      warnings.push({ line, message: `not JSON: ${(e as Error).message}` });
-      continue;
-    }
+  for (const { line, value } of jsonLines(lines, warnings)) {
     const wrapped = TracedMessage.safeParse(value).data;
     const bare = wrapped ? undefined : RpcMessage.safeParse(value);
     if (bare && !bare.success) {

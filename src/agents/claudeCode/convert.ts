@@ -1,7 +1,7 @@
 // `rawp convert --from claude-code`: a captured `claude -p --output-format stream-json --verbose`
 // stdout (JSON lines) -> DPS frames, through the same translation the live adapter uses.
 import { FrameWriter } from '../convert/frameWriter';
-import { numberedLines, registerConverter, type ConvertOptions, type ConvertResult } from '../convert/registry';
+import { jsonLines, registerConverter, type ConvertOptions, type ConvertResult } from '../convert/registry';
 import type { AgentEvent, CommandEntry } from '../../session/agentAdapter';
 import { CLAUDE_CODE_INFO, claudeCapabilities } from './capabilities';
 import { commandsFromNames } from './commands';
@@ -19,14 +19,7 @@ export function convertClaudeCode(lines: Iterable<string>, options: ConvertOptio
   let commands: CommandEntry[] = [];
   let init: ClaudeInit | undefined;
 
-  for (const { line, text } of numberedLines(lines)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (e) {
-      warnings.push({ line, message: `not JSON: ${(e as Error).message}` });
-      continue;
-    }
+  for (const { line, value } of jsonLines(lines, warnings)) {
     for (const item of translator.translate(value)) {
       switch (item.kind) {
         case 'event':

@@ -2,7 +2,7 @@
 // run and its `exec resume` runs appended) -> DPS frames, through the live adapter's translator.
 // A capture has no files, so a file change shows its list of changes instead of a diff.
 import { FrameWriter } from '../convert/frameWriter';
-import { numberedLines, registerConverter, type ConvertOptions, type ConvertResult } from '../convert/registry';
+import { jsonLines, registerConverter, type ConvertOptions, type ConvertResult } from '../convert/registry';
 import { CODEX_TOOLS } from './catalog';
 import { CODEX_INFO, codexCapabilities } from './capabilities';
 import { CodexTurnTranslator, turnUsageSince } from './translate';
@@ -29,15 +29,8 @@ export function convertCodex(lines: Iterable<string>, options: ConvertOptions = 
     translator = newTranslator();
   }
 
-  for (const { line, text } of numberedLines(lines)) {
+  for (const { line, value } of jsonLines(lines, warnings)) {
     current = line;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (e) {
-      warnings.push({ line, message: `not JSON: ${(e as Error).message}` });
-      continue;
-    }
     const type = (value as { type?: unknown } | null)?.type;
     if (type === 'thread.started') {
       threadId ??= String((value as { thread_id?: unknown }).thread_id ?? '') || undefined;

@@ -48,3 +48,20 @@ export function numberedLines(lines: Iterable<string>): Array<{ line: number; te
   }
   return out;
 }
+
+/**
+ * The JSON lines of a transcript with their 1-based numbers: blank lines dropped, a line that is
+ * not JSON reported in `warnings` (and skipped) — every converter reads its input this way.
+ */
+export function* jsonLines(lines: Iterable<string>, warnings: ConvertResult['warnings']): Generator<{ line: number; value: unknown }> {
+  for (const { line, text } of numberedLines(lines)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      warnings.push({ line, message: `not JSON: ${(e as Error).message}` });
+      continue;
+    }
+    yield { line, value };
+  }
+}
