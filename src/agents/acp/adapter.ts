@@ -3,10 +3,7 @@
 // through the FsBackend and the read-before-write policy; permission asks become PERMISSION
 // interactions; session/update notifications become frames; cancel is `session/cancel`;
 // `loadSessionId` restores a session with `session/load`.
-import { basename } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { client, type ClientConnection, type ContentBlock, type RequestPermissionRequest } from '@agentclientprotocol/sdk';
-import { convertPrompt } from '../promptText';
+import { client, type ClientConnection, type RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import type { AgentModeName } from '../../protocol/common';
 import type { AgentAdapter, AgentCapabilities, AgentHost, AgentInfo, AgentPrompt, CatalogDiagnostic, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
 import { AgentProcess, mapExit } from '../process';
@@ -21,8 +18,10 @@ import type { PermissionVerdict } from '../../session/permissions';
 import { messagePipe, type TraceDirection } from './stream';
 import { AcpUpdateTranslator } from './updates';
 import { usageFromPromptResponse } from './usage';
-import { acpAttachmentBlocks, acpAttachments } from './attachments';
-import { contextFilesOf } from '../attachments';
+import { acpAttachments } from './attachments';
+import { promptBlocks } from './promptBlocks';
+import { rpcErrorData, rpcErrorText } from './rpcErrors';
+import { untilAnswered } from './startRequest';
 import { ACP_AUTH_REQUIRED_CODE, authRequiredError, isAcpAuthRequired } from '../authRequired';
 import { envVarAuthMethod } from './envAuth';
 
@@ -157,7 +156,7 @@ export class AcpAdapter implements AgentAdapter {
         if (this.exit) throw e;
         // The agent could not restore it: go on with a fresh session and say so.
         this.sessionId = undefined;
-        diagnostics.push({ severity: 'warning', code: 'SESSION_NOT_RESTORED', message: `${this.info.displayName} could not load session ${this.options.loadSessionId}: ${errorMessage(e)}${detailsOf(e)}; a new session was started` });
+        diagnostics.push({ severity: 'warning', code: 'SESSION_NOT_RESTORED', message: `${this.info.displayName} could not load session ${this.options.loadSessionId}: ${rpcErrorText(e)}; a new session was started` });
       }
     } else if (this.options.loadSessionId) {
       diagnostics.push({ severity: 'warning', code: 'SESSION_NOT_RESTORED', message: `${this.info.displayName} cannot load sessions (no loadSession capability); a new session was started` });
@@ -260,10 +259,10 @@ export class AcpAdapter implements AgentAdapter {
       const e = (outcome as { e: unknown }).e;
       // claude-agent-acp without credentials refuses the prompt with ACP's auth_required.
       if (isAcpAuthRequired(e)) {
-        host.emit(authRequiredError(this.info.id, this.info.displayName, { trace: `${errorMessage(e)}${detailsOf(e)}`, details: errorData(e) }));
+        host.emit(authRequiredError(this.info.id, this.info.displayName, { trace: `${rpcErrorText(e)}`, details: rpcErrorData(e) }));
         return { stop_reason: 'error', agent_session_id: sessionId };
       }
-      host.emit({ type: 'agent.error', payload: { error_code: 'ACP_PROMPT_FAILED', message: `${errorMessage(e)}${detailsOf(e)}`, severity: 'error', recoverable: true, details: { module: this.info.id, ...errorData(e) } } });
+      host.emit({ type: 'agent.error', payload: { error_code: 'ACP_PROMPT_FAILED', message: `${rpcErrorText(e)}`, severity: 'error', recoverable: true, details: { module: this.info.id, ...rpcErrorData(e) } } });
       return { stop_reason: 'error', agent_session_id: sessionId };
     } finally {
       if (guard) clearTimeout(guard);
@@ -332,7 +331,7 @@ export class AcpAdapter implements AgentAdapter {
       return { modes: created.modes };
     } catch (e) {
       if (isAcpAuthRequired(e) && !this.exit) {
-        this.authTrace = `${errorMessage(e)}${detailsOf(e)}`;
+        this.authTrace = `${rpcErrorText(e)}`;
         // A key we were given for this agent answers an env_var method it offers: use it once.
         const method = this.authTried ? undefined : envVarAuthMethod(this.authMethods, this.agentEnv());
         if (!method) return undefined;
@@ -357,40 +356,16 @@ export class AcpAdapter implements AgentAdapter {
     this.initialModeId = modes?.currentModeId;
   }
 
-  /** Waits for a start-up request; a failure stops the agent unless `stopOnError` is false. */
+  /** Waits for a start-up request (startRequest.ts); a failure stops the agent unless `stopOnError` is false. */
   private async withStartTimeout<T>(p: Promise<T>, what: string, stopOnError = true): Promise<T> {
     const proc = this.proc!;
-    const ms = this.options.startTimeoutMs ?? 60000;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      return await Promise.race([
-        p,
-        proc.exited.then((exit) => {
-          throw new Error(`${this.info.displayName} exited during ${what} (${exit.spawnError ?? `code ${exit.code ?? exit.signal}`})${lastLine(exit.stderr)}`);
-        }),
-        new Promise<never>((_, rej) => {
-          timer = setTimeout(() => rej(new Error(`${this.info.displayName} did not answer ${what} within ${ms} ms`)), ms);
-        }),
-      ]);
+      return await untilAnswered(p, proc, what, this.info.displayName, this.options.startTimeoutMs ?? 60000);
     } catch (e) {
       if (stopOnError || this.exit) await proc.stop();
       throw e;
-    } finally {
-      if (timer) clearTimeout(timer);
     }
   }
-}
-
-/**
- * §16.3 for ACP: the path stays readable in the text and each referenced file goes along as a
- * `resource_link` block (every ACP agent must accept those); the agent reads it itself.
- */
-async function promptBlocks(prompt: AgentPrompt, host: AgentHost): Promise<ContentBlock[]> {
-  const files = await contextFilesOf(prompt, host);
-  const attached = acpAttachmentBlocks(files.map((file, i) => ({ file, file_url: prompt.context_files[i].file_url })));
-  if (!prompt.text.includes('<@file:')) return [...attached, { type: 'text', text: prompt.text }];
-  const converted = await convertPrompt(prompt, host, { kind: 'separate', mention: (p) => p });
-  return [...attached, { type: 'text', text: converted.text }, ...converted.files.map((f) => ({ type: 'resource_link' as const, uri: pathToFileURL(f.absolute).href, name: basename(f.path) }))];
 }
 
 /** The workspace on disk with a read-before-write ledger of its own. */
@@ -400,32 +375,7 @@ function defaultFs(workspacePath: string): { backend: FsBackend; events: FsEvent
   return { backend: new NodeFsBackend([workspacePath]), events };
 }
 
-
 function reject(options: readonly AcpPermissionOption[]): AcpPermissionOutcome {
   const r = rejectOption(options);
   return r ? { outcome: 'selected', optionId: r.optionId } : { outcome: 'cancelled' };
-}
-
-function errorMessage(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string') return (e as { message: string }).message;
-  return String(e);
-}
-
-/** What a JSON-RPC error's `data` adds (agents put the real reason there: `details`, `message`). */
-function detailsOf(e: unknown): string {
-  const data = (e as { data?: { details?: unknown; message?: unknown } } | null)?.data;
-  const d = typeof data?.details === 'string' ? data.details : typeof data?.message === 'string' ? data.message : undefined;
-  return d && !errorMessage(e).includes(d) ? ` (${d})` : '';
-}
-
-function errorData(e: unknown): Record<string, unknown> {
-  const code = (e as { code?: unknown } | null)?.code;
-  const data = (e as { data?: unknown } | null)?.data;
-  return { ...(typeof code === 'number' ? { rpc_code: code } : {}), ...(data !== undefined ? { rpc_data: data } : {}) };
-}
-
-function lastLine(stderr: string): string {
-  const l = stderr.split('\n').filter((s) => s.trim()).pop();
-  return l ? `: ${l.trim().slice(0, 300)}` : '';
 }
