@@ -3,7 +3,9 @@
 // cancellation (§6.1.2), modes (§6.3.2), compaction (§6.3.1), interactions (§4.3, §17.3.1),
 // rename/delete (§7.6, §7.7) and the §7.5.3 clean-up order — and writes every frame it makes to
 // one sink (the hub). It never throws across the protocol boundary: bad requests become
-// non-fatal `session.error` frames.
+// non-fatal `session.error` frames. The turns themselves run in turnLifecycle.ts, the adapter's
+// host object and the route of its frames in adapterSide.ts, the between-turns work in
+// betweenTurns.ts; this file wires them and owns the session's own state and its end.
 import type { PromptAdmission } from './admission';
 import type { AgentAdapter, AgentHost } from './agentAdapter';
 import { noContextFiles, type ContextFileSource, type FileTransferPayload, type OutgoingFile } from './contextFiles';
