@@ -7,6 +7,7 @@ import { CODEX_TOOLS } from './catalog';
 import { CODEX_INFO, codexCapabilities } from './capabilities';
 import { CodexTurnTranslator, turnUsageSince } from './translate';
 import type { CodexUsage } from './nativeEvents';
+import { authRequiredError } from '../authRequired';
 
 export function convertCodex(lines: Iterable<string>, options: ConvertOptions = {}): ConvertResult {
   const catalog = CODEX_TOOLS.map((t) => ({ ...t }));
@@ -21,11 +22,20 @@ export function convertCodex(lines: Iterable<string>, options: ConvertOptions = 
     return new CodexTurnTranslator({ emit: (e) => writer.event(e), catalog, onUnknown: (what) => warnings.push({ line: current, message: what }) });
   }
 
+  /** A turn the API refused with 401: the one AUTH_REQUIRED the live adapter reports (decision 441). */
+  function authCard(): void {
+    if (translator.authFailure === undefined) return;
+    writer.event(authRequiredError('codex', CODEX_INFO.displayName, { trace: translator.authFailure, details: { http_status: 401 } }));
+    translator.authFailure = undefined;
+  }
+
   function endTurn(): void {
     translator.closeNow('ended');
+    const failed401 = translator.authFailure !== undefined;
+    authCard();
     const usage = translator.threadUsage ? turnUsageSince(threadUsage, translator.threadUsage) : undefined;
     if (translator.threadUsage) threadUsage = translator.threadUsage;
-    writer.endTurn({ stop_reason: translator.end === 'failed' ? 'error' : 'end_turn', ...(usage ? { usage } : {}), ...(threadId ? { agent_session_id: threadId } : {}) });
+    writer.endTurn({ stop_reason: translator.end === 'failed' || failed401 ? 'error' : 'end_turn', ...(usage ? { usage } : {}), ...(threadId ? { agent_session_id: threadId } : {}) });
     translator = newTranslator();
   }
 
@@ -45,7 +55,10 @@ export function convertCodex(lines: Iterable<string>, options: ConvertOptions = 
     translator.handleNow(value);
     if (type === 'turn.completed' || type === 'turn.failed') endTurn();
   }
-  if (writer.inTurn) translator.closeNow('ended');
+  if (writer.inTurn) {
+    translator.closeNow('ended');
+    authCard();
+  }
   return { frames: writer.finish(), warnings };
 }
 

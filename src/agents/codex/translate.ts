@@ -186,7 +186,9 @@ export class CodexTurnTranslator {
         return;
       }
       case 'error':
-        // An item-level error does not end the turn (turn.failed does).
+        // An item-level error does not end the turn (turn.failed does). "Falling back from
+        // WebSockets to HTTPS transport. unexpected status 401…" is the same missing login.
+        if (this.noteAuthFailure(item.message)) return;
         this.emitError('CODEX_ITEM_ERROR', item.message, 'warning');
         return;
       case 'unknown_variant':

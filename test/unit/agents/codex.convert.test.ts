@@ -105,3 +105,21 @@ describe('Codex translator', () => {
     assert.deepEqual((res.payload.output as { todos: Array<{ status: string }> }).todos.map((t) => t.status), ['completed', 'pending']);
   });
 });
+
+describe('rawp convert --from codex: a run without credentials (decision 441)', () => {
+  // Captured from the real codex exec 0.171 with an empty HOME against a server answering 401
+  // (WebSocket retries, the HTTPS fallback and its retries, turn.failed).
+  const NO_LOGIN = path.resolve(__dirname, '../../fixtures/native/codex/no-login-401.jsonl');
+  const { frames, warnings } = convertCodex(readFileSync(NO_LOGIN, 'utf8').split('\n'));
+
+  it('§4.4.1 ten "Reconnecting… 401" errors and turn.failed become one AUTH_REQUIRED agent.error; the turn ends in error', () => {
+    assert.deepEqual(warnings, []);
+    const errors = ofType(frames, 'agent.error');
+    assert.deepEqual(errors.map((e) => e.payload.error_code), ['AUTH_REQUIRED']);
+    assert.equal(errors[0].payload.details?.module, 'codex');
+    assert.match(String(errors[0].payload.details?.trace), /^unexpected status 401 Unauthorized/);
+    assert.deepEqual(ofType(frames, 'session.turn.end').map((f) => f.payload.stop_reason), ['error']);
+    const result = validateText(frames.map((f) => JSON.stringify(f)).join('\n'));
+    assert.equal(result.errors, 0, formatText(result));
+  });
+});

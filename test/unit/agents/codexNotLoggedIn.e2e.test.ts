@@ -106,6 +106,19 @@ describe('Codex without credentials: the not-logged-in state (issue 15 Why 4, de
     assert.equal(agentLogin('codex')?.apiKey.env, 'CODEX_API_KEY');
   });
 
+  it('§4.4.1 a stored login the API refuses (codex login --with-api-key, then 401): Codex’s own retries run out, still one card, worded as refused', async () => {
+    // Log in as a user does: the key goes into Codex's own auth.json.
+    execFileSync(CODEX, ['login', '--with-api-key'], { input: 'sk-rawp-stored\n', env: { ...process.env, HOME: home, CODEX_API_KEY: '', OPENAI_API_KEY: '' }, stdio: ['pipe', 'ignore', 'ignore'] });
+    await host.open(make());
+    const t = await host.turn(adapter!, 'hello');
+    const message = assertLoginCard(t.frames);
+    assert.match(message, /credentials were refused/);
+    const sent = mock.requests.filter((r) => r.path === '/v1/responses');
+    assert.ok(sent.every((r) => r.headers.authorization === 'Bearer sk-rawp-stored'), 'the stored key was sent');
+    // Nothing cut it short: Codex tried the WebSocket and the HTTPS fallback (its retries).
+    assert.ok(sent.some((r) => r.method === 'GET') && sent.some((r) => r.method === 'POST'), sent.map((r) => r.method).join(','));
+  });
+
   it('§4.4.1 the signal: Codex’s "unexpected status 401" and nothing else', () => {
     assert.ok(isCodexAuthFailure('Reconnecting... 2/5 (unexpected status 401 Unauthorized: Missing bearer, url: http://x/v1/responses)'));
     assert.ok(isCodexAuthFailure('unexpected status 401 Unauthorized: Missing bearer or basic authentication in header, url: http://127.0.0.1:1/v1/responses'));
