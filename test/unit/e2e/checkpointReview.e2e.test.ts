@@ -1,7 +1,7 @@
 // Issue 17 items 2–3 end to end in a real VS Code (code-server 4.139 = VS Code 1.139) with the
 // packaged extension and the built-in agent: a turn that edits two files and creates one shows
 // "3 files changed"; clicking it opens VS Code's multi-file diff (vscode.changes); VS Code's own
-// "Diff Editor: Revert" on a selected line of one hunk changes only that hunk on disk; "Rewind to
+// "Revert Block" gutter action on one hunk in that multi-file diff changes only that hunk on disk; a file of the list opens its own diff; "Rewind to
 // before this turn" finds the reverted file changed by a person (a conflict), overwrites it when
 // told to, restores the other bytes and removes the created file (decisions 400–402).
 import assert from 'node:assert/strict';
@@ -81,26 +81,49 @@ describe('e2e: review and rewind a turn in a real VS Code (issue 17, code-server
     }
   });
 
-  it('VS Code’s "Diff Editor: Revert" on a line of one hunk changes only that hunk on disk', async () => {
+  it('VS Code’s own "Revert Block" of one hunk in the multi-file diff changes only that hunk on disk', async () => {
+    try {
+      // The multi-file diff opened by the footer is still the active editor: pick a.txt's entry there.
+      const entry = page.locator('.monaco-component.multiDiffEditor .multiDiffEntry', { hasText: 'a.txt' }).first();
+      await entry.locator('.editor.modified .view-lines', { hasText: 'LINE2' }).waitFor({ timeout: 30_000 });
+      await entry.locator('.editor.original .view-lines', { hasText: 'line2' }).waitFor({ timeout: 30_000 });
+      // Hover line 2 of the modified side (the first hunk): the diff editor's gutter shows that hunk's toolbar.
+      await entry.locator('.editor.modified .view-line', { hasText: 'LINE2' }).first().hover();
+      // Click the "Revert Block" arrow of the gutter item level with that line (one item per hunk).
+      const line = await entry.locator('.editor.modified .view-line', { hasText: 'LINE2' }).first().boundingBox();
+      assert.ok(line, 'line 2 is on screen');
+      const gutterItems = entry.locator('.gutterItem');
+      await gutterItems.first().waitFor({ timeout: 10_000 });
+      let revert: ReturnType<typeof gutterItems.nth> | undefined;
+      for (let i = 0; i < (await gutterItems.count()); i++) {
+        const box = await gutterItems.nth(i).boundingBox();
+        if (box && box.y <= line.y + line.height / 2 && box.y + box.height >= line.y + line.height / 2) revert = gutterItems.nth(i);
+      }
+      assert.ok(revert, 'a gutter toolbar sits beside the first hunk');
+      await revert.locator('.action-label[aria-label="Revert Block"]').click();
+      await entry.locator('.editor.modified .view-line', { hasText: /^line2$/ }).first().waitFor({ timeout: 10_000 });
+      // Save every dirty document (the multi-file diff holds a.txt's model).
+      await page.keyboard.press('F1');
+      await page.keyboard.type('File: Save All');
+      await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'File: Save All' }).first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      const expected = A_BEFORE.replace('line11\n', 'LINE11\n');
+      await waitForFile(join(ws, 'a.txt'), (t) => t === expected, 'a.txt has only the second hunk');
+      await shot('cp-02-hunk-reverted');
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+  it('a file of the list opens its own diff against the checkpoint, which shows the reverted hunk gone', async () => {
     try {
       await chat.locator('.checkpoint-files button', { hasText: /^a\.txt$/ }).click();
       await page.locator('.tabs-container .tab', { hasText: 'before the turn' }).first().waitFor({ timeout: 30_000 });
       const diff = page.locator('.editor-instance .monaco-diff-editor').last();
-      await diff.locator('.editor.original .view-lines', { hasText: 'line2' }).waitFor({ timeout: 30_000 });
-      await diff.locator('.editor.modified .view-lines', { hasText: 'LINE2' }).waitFor({ timeout: 30_000 });
-      // Select line 2 of the modified side (the first hunk) and run the editor's own revert.
-      await diff.locator('.editor.modified .view-line', { hasText: 'LINE2' }).first().click();
-      await page.keyboard.press('Home');
-      await page.keyboard.press('Shift+End');
-      await page.keyboard.press('F1');
-      await page.keyboard.type('Diff Editor: Revert');
-      await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Diff Editor: Revert' }).first().waitFor({ timeout: 10_000 });
-      await page.keyboard.press('Enter');
-      await diff.locator('.editor.modified .view-lines', { hasText: 'line2' }).waitFor({ timeout: 10_000 });
-      await page.keyboard.press('Control+S');
-      const expected = A_BEFORE.replace('line11\n', 'LINE11\n');
-      await waitForFile(join(ws, 'a.txt'), (t) => t === expected, 'a.txt has only the second hunk');
-      await shot('cp-02-hunk-reverted');
+      await diff.locator('.editor.modified .view-lines', { hasText: 'LINE11' }).waitFor({ timeout: 30_000 });
+      await diff.locator('.editor.original .view-lines', { hasText: 'line11' }).waitFor({ timeout: 30_000 });
+      // One hunk is left: line 2 reads the same on both sides now.
+      await diff.locator('.editor.modified .view-line', { hasText: /^line2$/ }).first().waitFor({ timeout: 10_000 });
     } catch (e) {
       fail(e);
     }
