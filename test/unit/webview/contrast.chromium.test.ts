@@ -95,7 +95,7 @@ describe('webview in Chromium: contrast in VS Code\'s four default themes (issue
       // The / picker with its active row (the list selection pair).
       await page.locator('.editor').click();
       await page.keyboard.type('/');
-      await page.locator('.picker-item.active').waitFor({ timeout: 5_000 });
+      await page.locator('.picker-item.active').waitFor({ timeout: 15_000 });
       for (const sel of KINDS) assert.ok((await page.locator(sel).count()) > 0, `${theme}: a ${sel} is on the page`);
       const m = await measureContrast(page);
       // Hover states of a primary and a secondary button (their own hover backgrounds).
