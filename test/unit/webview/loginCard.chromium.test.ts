@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { turnEnd } from '../../../src/agents/claudeCode/turnEnd';
 import { parseStreamLine } from '../../../src/agents/claudeCode/streamJson';
 import { AUTH_REQUIRED } from '../../../src/protocol/agentLogin';
+import { authRequiredError } from '../../../src/agents/authRequired';
 import type { Frame } from '../../../src/protocol/frameTypes';
 import { feed, pageErrors, rendered, startHarness, waitForMessages, type Harness } from '../../browser/harness';
 import { SESSION, TURN, clientCaps } from '../../browser/streams';
@@ -89,6 +90,37 @@ describe('webview in Chromium: the not-logged-in card (issue 15 Why 4, decision 
     await showCard(page);
     assert.match(await page.locator('.login-card .login-title').innerText(), /로그인되어 있지 않습니다/);
     assert.equal(await page.locator('.login-card button').count(), 2);
+  });
+
+  it('§4.4.1 Codex, Gemini CLI and codex-acp get the same card with their own login and key (decision 440, 441)', async () => {
+    const cases = [
+      { id: 'codex', name: 'Codex 0.171.0', title: 'Codex is not logged in.', command: 'codex login', key: 'Set OpenAI API key', trace: 'unexpected status 401 Unauthorized' },
+      { id: 'acp:gemini', name: 'Gemini CLI (ACP) 0.61.0', title: 'Gemini CLI (ACP) is not logged in.', command: 'gemini', key: 'Set Gemini API key', trace: 'Gemini API key is missing or not configured.' },
+      { id: 'acp:codex-acp', name: 'Codex (ACP, Zed)', title: 'Codex (ACP, Zed) is not logged in.', command: 'codex login', key: 'Set OpenAI API key', trace: 'Authentication required' },
+    ];
+    for (const c of cases) {
+      const page = await h.open();
+      await page.evaluate((c) => {
+        const w = window as unknown as { rawpFake: { host(m: unknown): void } };
+        w.rawpFake.host({ kind: 'agent.list', payload: { agents: [{ id: 'builtin', name: 'Built-in (offline)', available: true }, { id: c.id, name: c.name, available: true }], selected: c.id } });
+      }, c);
+      const error = authRequiredError(c.id, c.name.replace(/ \d+\.\d+\.\d+$/, ''), { trace: c.trace });
+      if (error.type !== 'agent.error') throw new Error('no agent.error');
+      const b = streamBuilder(SESSION, Date.now());
+      await feed(page, SESSION, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T), b.make('agent.error', error.payload, T), b.make('session.turn.end', { turn_id: TURN, stop_reason: 'error' }, T)], true);
+      const card = page.locator('.login-card');
+      await card.locator('.login-title', { hasText: c.title }).waitFor({ timeout: 10_000 });
+      await card.locator('code', { hasText: c.command }).waitFor({ timeout: 10_000 });
+      await card.locator('button', { hasText: c.key }).waitFor({ timeout: 10_000 });
+      assert.equal(await card.count(), 1, c.id);
+      assert.equal(await page.locator('.error-block').count(), 0, c.id);
+      if (c.id === 'acp:gemini') assert.match(await card.innerText(), /Login with Google/);
+      await card.locator('button', { hasText: c.key }).click();
+      const logins = (await waitForMessages(page, 'agent.login', 1)).map((m) => m.payload);
+      assert.deepEqual(logins, [{ agent_id: c.id, via: 'api_key' }], c.id);
+      assert.deepEqual(pageErrors(page), []);
+      await page.close();
+    }
   });
 
   it('first run: an empty session names the agent in use and how to switch (decision 383)', async () => {
