@@ -71,6 +71,8 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   let lastTested = scan.lastTested;
   let lastMatched = scan.lastMatched;
   let lastStart = scan.lastStart;
+  // The top list's floor, read again only after a push (it changes only then).
+  let floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
   for (let k = start; k < end; k++) {
     const i = ids === undefined ? k : ids[k];
     if ((mask[i] & qm) !== qm) continue;
@@ -132,7 +134,6 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
     if (pass !== undefined && pass[i] === 0) continue;
     if (live !== undefined && !live(i)) continue;
     total++;
-    const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
     if (score !== score) {
       if (chars[s0 + baseStart[i]] !== q0) {
         // Most matches do not start their basename with the query's first character, and none of
@@ -155,7 +156,10 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
       if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, startsWithQuery(chars, bs, e0, qb, m), bonusSum(startMask[i], qbits, caps)) - (e0 - s0) * LENGTH_PENALTY <= floor) continue;
       score = scoreRaw(chars, upper, s0, e0, bs, qb, m) - (e0 - s0) * LENGTH_PENALTY;
     }
-    if (score > floor) heap.push(score, scan.onPush(i));
+    if (score > floor) {
+      heap.push(score, scan.onPush(i));
+      floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
+    }
   }
   scan.lastTested = lastTested;
   scan.lastMatched = lastMatched;
