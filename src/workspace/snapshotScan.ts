@@ -2,7 +2,7 @@
 // where the previous keystroke's match ended), survivors for prefix narrowing, and quick scores for
 // what can still enter the top list. Plain functions over typed arrays (the hot loop of §16.1).
 import { charBit, type PathSnapshot } from './pathSnapshot';
-import { BELOW_FLOOR, LENGTH_PENALTY, NO_MATCH, quickScore, quickScoreRaw } from './fuzzyScore';
+import { BELOW_FLOOR as BELOW_FLOOR_, LENGTH_PENALTY as LENGTH_PENALTY_, NO_MATCH as NO_MATCH_, quickScore, quickScoreRaw } from './fuzzyScore';
 import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound, quickScoreRest } from './quickBound';
 import type { TopHeap } from './topHeap';
 import { lowerSameLength } from './searchText';
@@ -40,6 +40,9 @@ export interface Scan {
 // Module-level aliases: under a CommonJS transform an imported function is a getter on the module
 // object, which would be called for every path in the hot loop.
 const upperBound = quickScoreBound;
+const LENGTH_PENALTY = LENGTH_PENALTY_;
+const NO_MATCH = NO_MATCH_;
+const BELOW_FLOOR = BELOW_FLOOR_;
 const bonusSum = quickBonusSum;
 const scoreRaw = quickScoreRaw;
 const scoreString = quickScore;
