@@ -99,7 +99,7 @@ export const HOST_TO_WEBVIEW = {
    */
   'file.resolved': z.looseObject({ transfer_id: Id, uri: z.string().optional(), error: z.string().optional() }),
   /** A one-line notice for the user (Restricted Mode, attach URL copied, …). */
-  notice: z.looseObject({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  notice: z.looseObject({ level: z.enum(['info', 'warning', 'error']), message: z.string(), /** A refusal's code (x-rawp.notice `error_code`): the view says it in plain words. */ error_code: z.string().optional() }),
   /** §6.1.1: an attachment of the composer is stored; its `file_url` goes into `context_files`. */
   'attachment.stored': z.looseObject({ request_id: z.string().min(1).max(100), file_url: z.string().min(1), file_name: z.string(), mime_type: z.string(), size_bytes: z.number().int().nonnegative() }),
   /** The attachment was not stored (too large, wrong type, no store): the sentence says why. */

@@ -111,6 +111,29 @@ describe('extension: chat controller (host ⇄ webview)', () => {
     assert.ok(!view.frames().some((f) => f.type === 'x-rawp.notice'), 'the notice frame itself never reaches the view');
   });
 
+  it('§6.1.1 §2.2 a refused prompt\'s notice reaches the view with its code (COMMAND_FAILED, ATTACHMENT_*), so the view can say it in plain words', async () => {
+    const host = h.makeHost();
+    const c = controllerFor(host, h);
+    const view = viewRecorder();
+    c.setView(view.post);
+    await c.receive(webviewMessage('ready', { version: 1 }));
+    await until(() => c.activeSessionId !== undefined, 'session');
+    const id = c.activeSessionId!;
+    const send = (payload: { prompt_text: string; context_files?: Array<{ file_url: string; file_name: string; mime_type: string }> }) =>
+      c.receive(webviewMessage('frame', { frame: buildFrame('control.prompt.request', payload, { session_id: id }) as unknown as Record<string, unknown> }));
+    const refusals = () => view.messages.flatMap((m) => (m.kind === 'notice' && m.payload.error_code ? [m.payload] : []));
+    await send({ prompt_text: '/rename' });
+    await until(() => refusals().length === 1, 'the /rename refusal');
+    assert.equal(refusals()[0].error_code, 'COMMAND_FAILED');
+    assert.equal(refusals()[0].level, 'error');
+    assert.match(refusals()[0].message, /Usage: \/rename/);
+    await send({ prompt_text: 'read this', context_files: [{ file_url: '/v1/files/0b9a6a3e-8f4c-4d6e-9d3a-4b1f2c3d4e5f', file_name: 'gone.txt', mime_type: 'text/plain' }] });
+    await until(() => refusals().length === 2, 'the attachment refusal');
+    assert.match(refusals()[1].error_code ?? '', /^ATTACHMENT_/);
+    assert.match(refusals()[1].message, /gone\.txt/);
+    assert.ok(!host.log(id)!.all().some((f) => f.type === 'control.prompt.request' && f.payload.prompt_text === 'read this'), 'the refused prompt never reached the agent');
+  });
+
   it('slash-commands §5 "/clear" typed in the view opens a new conversation in that view; the old session keeps running for its masters', async () => {
     const host = h.makeHost();
     const c = controllerFor(host, h);

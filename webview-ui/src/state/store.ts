@@ -27,6 +27,8 @@ export interface Notice {
   id: number;
   level: 'info' | 'warning' | 'error';
   message: string;
+  /** A refusal's code (e.g. ATTACHMENT_TOO_LARGE): shown as its sentence, the code in the tooltip. */
+  code?: string;
 }
 
 export interface CandidatesView {
@@ -176,7 +178,7 @@ export class ChatStore {
         this.changed();
         return;
       case 'notice':
-        this.notify(m.payload.level, m.payload.message);
+        this.notify(m.payload.level, m.payload.message, m.payload.error_code);
         return;
       case 'file.resolved':
         // Answered to the transport's resolveFile (VS Code); nothing to render by itself.
@@ -204,8 +206,8 @@ export class ChatStore {
     return this.fileUrls.get(transfer_id)?.view ?? { state: 'loading' };
   }
 
-  notify(level: Notice['level'], message: string): void {
-    this.notices = [...this.notices.slice(-4), { id: ++this.noticeSeq, level, message }];
+  notify(level: Notice['level'], message: string, code?: string): void {
+    this.notices = [...this.notices.slice(-4), { id: ++this.noticeSeq, level, message, ...(code ? { code } : {}) }];
     this.changed();
   }
 

@@ -221,7 +221,7 @@ export class WebSocketTransport implements Transport {
         // A reply for this master only (queued, /help, a command error): shown as a notice, like
         // the editor's host does for its view.
         const notice = noticeOf(frame as { type: string; payload?: unknown });
-        if (notice) return this.notice(notice.level, notice.message);
+        if (notice) return this.notice(notice.level, notice.message, notice.error_code);
         // Off the wire it is data: validated here, typed after (a bad frame is not shown, §2.2).
         const outcome = parseValue(frame);
         if (outcome.kind === 'accepted') this.listeners.emit(hostMessage('frames', { session_id: sessionId, frames: [outcome.frame] }));
@@ -247,8 +247,8 @@ export class WebSocketTransport implements Transport {
     };
   }
 
-  private notice(level: 'info' | 'warning' | 'error', message: string): void {
-    this.listeners.emit(hostMessage('notice', { level, message }));
+  private notice(level: 'info' | 'warning' | 'error', message: string, error_code?: string): void {
+    this.listeners.emit(hostMessage('notice', { level, message, ...(error_code ? { error_code } : {}) }));
   }
 
   /**

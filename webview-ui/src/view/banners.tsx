@@ -4,7 +4,8 @@ import { useState } from 'preact/hooks';
 import type { HistoryTruncatedWarning } from '../../../src/protocol/transcript';
 import { useStoreVersion } from '../state/useStore';
 import { t as tr } from '../i18n';
-import { idFor } from '../i18n/codes';
+import { codeSentence, codeTooltip, hasSentence, idFor } from '../i18n/codes';
+import type { Notice } from '../state/store';
 import { TodoChecklist } from './outputs';
 
 /** §7.1.1: what was lost, and how — while this view was away, or past the host's history budget. */
@@ -12,6 +13,24 @@ function truncationSentence(w: HistoryTruncatedWarning): string {
   const n = w.lostFrameCount;
   if (w.cause === 'budget') return n === undefined ? tr('banner.lostBudget') : n === 1 ? tr('banner.lostBudget1') : tr('banner.lostBudgetN', n);
   return n === undefined ? tr('banner.lostDisconnected') : n === 1 ? tr('banner.lostDisconnected1') : tr('banner.lostDisconnectedN', n);
+}
+
+/**
+ * A host notice. A refusal names its code (ATTACHMENT_TOO_LARGE, COMMAND_FAILED, …): its sentence
+ * first, in the view's language, the code in the tooltip (issue 15 Why 6), then the host's own
+ * words, which name the file or the command.
+ */
+function NoticeText({ notice: n }: { notice: Notice }) {
+  if (!n.code) return <span>{n.message}</span>;
+  const known = hasSentence(n.code);
+  return (
+    <span class="notice-text">
+      <span class="notice-sentence" title={codeTooltip(n.code)} data-code={n.code}>
+        {known ? codeSentence(n.code) : n.message || codeSentence(n.code)}
+      </span>
+      {known && n.message && <span class="muted notice-detail"> {n.message}</span>}
+    </span>
+  );
 }
 
 export function Banners() {
@@ -31,7 +50,7 @@ export function Banners() {
       )}
       {store.notices.map((n) => (
         <div key={n.id} class={`banner ${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
-          <span>{n.message}</span>
+          <NoticeText notice={n} />
           <button type="button" class="icon-button" aria-label={tr('banner.dismiss')} onClick={() => store.dismissNotice(n.id)}>
             <span class="codicon codicon-close" aria-hidden="true" />
           </button>
