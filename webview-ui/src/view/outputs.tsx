@@ -1,7 +1,6 @@
 // One renderer per §5.3.1 output_type. Outputs are tool-dependent (`output: Any`), so each
 // renderer accepts the shapes real tools send (our tools, Claude Code, Codex) and falls back to
 // plain text or JSON — never to HTML from the agent.
-import { useMemo, useState } from 'preact/hooks';
 import type { TodoItem } from '../../../src/protocol/transcript';
 import { extractTodos } from '../../../src/protocol/transcript';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
@@ -11,10 +10,11 @@ import { t as tr } from '../i18n';
 import { idFor } from '../i18n/codes';
 import { TransferFile } from './transferFile';
 
-export const MAX_TEXT = 20_000;
-const MAX_LINES = 2_000;
 
-function asText(output: unknown): string {
+export const MAX_TEXT = 20_000;
+export const MAX_LINES = 2_000;
+
+export function asText(output: unknown): string {
   if (typeof output === 'string') return output;
   if (output === null || output === undefined) return '';
   return showJson(output);
@@ -64,73 +64,6 @@ export function StructuredOutput({ output }: { output: unknown }) {
   const todos = extractTodos('structured', output);
   if (todos) return <TodoChecklist items={todos.items} label={tr('tasks.label')} />;
   return <Clipped text={showJson(output)} className="json" />;
-}
-
-interface NumberedLine {
-  n: number;
-  text: string;
-}
-
-/** `cat -n` style (`   12\tcode` or Claude's `   12→code`) keeps its numbers; otherwise count from 1. */
-export function numberLines(text: string): NumberedLine[] {
-  const lines = text.split('\n');
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  const numbered = /^\s*(\d+)[\t→](.*)$/;
-  const matching = lines.filter((l) => numbered.test(l)).length;
-  if (lines.length > 0 && matching >= lines.length * 0.8) {
-    return lines.map((l, i) => {
-      const m = numbered.exec(l);
-      return m ? { n: Number(m[1]), text: m[2] } : { n: i + 1, text: l };
-    });
-  }
-  return lines.map((l, i) => ({ n: i + 1, text: l }));
-}
-
-/** Lines a file card mounts at first: its box shows about 20; a 50 KB read is ~1,500 table rows,
- *  which cost tens of ms to mount as the card scrolls into view or arrives live (issue 18). */
-export const FIRST_LINES = 150;
-
-export function FileContentOutput({ output, path, onOpen }: { output: unknown; path?: string; onOpen?: (line: number) => void }) {
-  const lines = useMemo(() => numberLines(asText(output)), [output]);
-  const [limit, setLimit] = useState(FIRST_LINES);
-  const shown = lines.slice(0, Math.min(limit, MAX_LINES));
-  return (
-    <div class="file-content" role="group" aria-label={path ? tr('output.contentsOf', path) : tr('output.fileContents')}>
-      {onOpen && shown.length > 0 && (
-        <button type="button" class="button secondary open-file" onClick={() => onOpen(shown[0].n)}>
-          <span class="codicon codicon-go-to-file" aria-hidden="true" /> {tr('output.open', path ?? '')}
-        </button>
-      )}
-      <table class="code-lines">
-        <tbody>
-          {shown.map((l) => (
-            <tr key={l.n}>
-              <td class="line-no">
-                {/* A click on a number opens the file there (a mouse shortcut; decision 392): one
-                    button per line would be hundreds of Tab stops and 17 px targets. */}
-                {onOpen ? (
-                  <span class="line-link" title={tr('output.openAtLine', path ?? '', l.n)} onClick={() => onOpen(l.n)}>
-                    {l.n}
-                  </span>
-                ) : (
-                  l.n
-                )}
-              </td>
-              <td class="line-text">
-                <pre>{l.text}</pre>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {lines.length > shown.length && limit < MAX_LINES && (
-        <button type="button" class="button secondary show-more" onClick={() => setLimit(MAX_LINES)}>
-          {tr('output.showMoreLines', Math.min(lines.length, MAX_LINES) - shown.length)}
-        </button>
-      )}
-      {lines.length > shown.length && limit >= MAX_LINES && <div class="clip-note">{tr('output.moreLines', lines.length - shown.length)}</div>}
-    </div>
-  );
 }
 
 export function listPaths(output: unknown): string[] {

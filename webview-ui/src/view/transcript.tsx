@@ -16,6 +16,7 @@ import { CheckpointFooter } from './checkpointFooter';
 import { FirstRunHint } from './firstRunHint';
 import { RowBoundary } from './boundary';
 import { buildRows, type Row } from './rows';
+import { estimateRowSize } from './rowEstimate';
 
 const TurnStart = memo(
   function TurnStart({ turn, index }: { turn: Turn; index: number; rev: number }) {
@@ -101,7 +102,7 @@ export function TranscriptView() {
   const options = {
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 72,
+    estimateSize: (i: number) => estimateRowSize(rowsRef.current[i]),
     getItemKey: (i: number) => rowsRef.current[i]?.key ?? i,
     scrollToFn: elementScroll,
     observeElementRect,

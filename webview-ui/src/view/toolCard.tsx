@@ -1,0 +1,130 @@
+// A tool call's card (§5): its name, input summary and status, the live output or the result (shown
+// once between them, issue 15 Why 7), a subagent run it started, and one renderer per output_type.
+import type { ToolBlock } from '../../../src/protocol/transcript';
+import { toolOutputPlan } from '../../../src/protocol/transcript';
+import { webviewMessage } from '../../../src/protocol/webviewMessages';
+import { formatDuration } from '../format';
+import { useStore, useStoreVersion } from '../state/useStore';
+import { t, type MessageId } from '../i18n';
+import { codeSentence, codeTooltip, hasSentence } from '../i18n/codes';
+import { workspaceRelative } from '../paths';
+import { FileContentOutput } from './fileContent';
+import { SubagentView } from './groups';
+import { AgentResultOutput, BinaryRefOutput, DiffOutput, EmptyOutput, FileListOutput, StructuredOutput, TextOutput, WebContentOutput } from './outputs';
+import { StreamOutput } from './streamOutput';
+import { SyntheticBadge } from './syntheticBadge';
+
+const TOOL_ICONS: Record<string, string> = {
+  Bash: 'terminal',
+  Read: 'file',
+  Write: 'new-file',
+  Edit: 'edit',
+  MultiEdit: 'edit',
+  Glob: 'search',
+  Grep: 'search',
+  LS: 'folder',
+  WebFetch: 'globe',
+  WebSearch: 'globe',
+  TodoWrite: 'checklist',
+  TodoRead: 'checklist',
+  Task: 'hubot',
+};
+
+const TOOL_STATUS: Record<string, MessageId> = {
+  running: 'tool.status.running',
+  success: 'tool.status.success',
+  error: 'tool.status.error',
+  timeout: 'tool.status.timeout',
+  cancelled: 'tool.status.cancelled',
+};
+
+function inputSummary(input: Record<string, unknown>): string {
+  for (const key of ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt']) {
+    const v = input[key];
+    if (typeof v === 'string' && v.length > 0) return v.length > 160 ? `${v.slice(0, 160)}…` : v;
+  }
+  return '';
+}
+
+export function ToolCard({ tool }: { tool: ToolBlock }) {
+  const store = useStore();
+  const r = tool.result;
+  const status = r ? r.status : 'running';
+  // Refused because the file was not read yet: nothing was written and the agent reads and retries,
+  // so it is a quiet note, not a red failure (decision 372).
+  const held = r?.status === 'error' && r.errorCode === 'FS_NOT_OBSERVED';
+  const tone = held ? 'held' : status;
+  const statusText = held ? t('tool.status.held') : t(TOOL_STATUS[status]);
+  const roots = store.workspaceRoots;
+  const path = typeof tool.input.file_path === 'string' ? tool.input.file_path : typeof tool.input.path === 'string' ? tool.input.path : undefined;
+  const openFile = (p: string, line?: number) => store.transport.send(webviewMessage('file.open', { path: p, ...(line ? { line } : {}) }));
+  const summary = workspaceRelative(inputSummary(tool.input), roots);
+  // Issue 15 Why 7: the streamed output and the result are shown once between them.
+  const shown = toolOutputPlan(tool);
+  return (
+    <article class={`block tool-card status-${tone}`} aria-label={t('tool.label', tool.toolName, statusText)} data-output-type={r?.outputType ?? ''} data-invocation={tool.invocationId}>
+      <header class="tool-head">
+        <span class={`codicon codicon-${TOOL_ICONS[tool.toolName] ?? 'tools'}`} aria-hidden="true" />
+        <span class="tool-name">{tool.toolName}</span>
+        {summary && <span class="tool-summary" title={summary}>{summary}</span>}
+        <span class={`badge status status-${tone}`} data-code={r?.errorCode ?? status} title={r?.errorCode ? codeTooltip(r.errorCode) : undefined}>
+          {status === 'running' ? <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> : null}
+          {statusText}
+        </span>
+        {r?.durationMs !== undefined && <span class="muted duration">{formatDuration(r.durationMs)}</span>}
+        {r?.truncated && <span class="badge">{t('tool.truncated')}</span>}
+        <SyntheticBadge show={r?.synthetic === true} />
+      </header>
+      {r?.status !== 'success' && r?.errorCode && hasSentence(r.errorCode) && (
+        <div class={`tool-error-sentence${held ? ' muted' : ''}`} title={codeTooltip(r.errorCode)} data-code={r.errorCode}>
+          {codeSentence(r.errorCode)}
+        </div>
+      )}
+      {shown.stream && <StreamOutput tool={tool} />}
+      {tool.subagent && <SubagentView run={tool.subagent} />}
+      {r && shown.result && (
+        <div class="tool-output">
+          <ToolOutput tool={tool} path={path} openFile={openFile} />
+        </div>
+      )}
+    </article>
+  );
+}
+
+/** "FS_NOT_OBSERVED: edit requires reading …" -> "edit requires reading …". */
+export function withoutCode(text: string, code: string): string {
+  return text.startsWith(`${code}: `) ? text.slice(code.length + 2) : text;
+}
+
+function ToolOutput({ tool, path, openFile }: { tool: ToolBlock; path?: string; openFile: (p: string, line?: number) => void }) {
+  const store = useStore();
+  const r = tool.result!;
+  // The tool's own message after the sentence, without the code it starts with (that is in the tooltip).
+  if (r.status !== 'success' && (typeof r.output === 'string' || r.output === null)) return <TextOutput output={r.errorCode && typeof r.output === 'string' ? withoutCode(r.output, r.errorCode) : r.output} />;
+  switch (r.outputType) {
+    case 'text':
+      return <TextOutput output={r.output} />;
+    case 'structured':
+      return <StructuredOutput output={r.output} />;
+    case 'file_content':
+      return <FileContentOutput output={r.output} path={path} onOpen={path ? (line) => openFile(path, line) : undefined} />;
+    case 'file_list':
+      return <FileListOutput output={r.output} onOpen={(p) => openFile(p)} />;
+    case 'diff':
+      return <DiffOutput output={r.output} onOpenDiff={(file) => store.transport.send(webviewMessage('diff.open', { invocation_id: tool.invocationId, ...(file ?? path ? { file_path: file ?? path } : {}) }))} />;
+    case 'web_content':
+      return <WebContentOutput output={r.output} />;
+    case 'empty':
+      return <EmptyOutput />;
+    case 'binary_ref':
+      return <BinaryRef tool={tool} />;
+    case 'agent_result':
+      return <AgentResultOutput output={r.output} />;
+  }
+}
+
+/** binary_ref pairs with the agent.file.transfer that names this invocation (§4.5, may come later). */
+function BinaryRef({ tool }: { tool: ToolBlock }) {
+  const store = useStoreVersion();
+  return <BinaryRefOutput output={tool.result?.output} transfer={store.transfersByInvocation.get(tool.invocationId)} />;
+}
