@@ -8,23 +8,10 @@
 // with characters beyond ASCII keep their string aside ("wide", rare). A 32-bit mask per path of
 // the characters it contains rejects most paths before their bytes are read. Paths are sorted
 // (code-unit order) so membership is a binary search and a directory is a contiguous range.
-import { bonusAt as bonusAtImported } from './fuzzyScore';
 import { sortedUniqueSteps } from './slicedSort';
+import { charBit, fillPaths, type SnapshotArrays } from './snapshotFill';
 
-// A module-level copy: under a CommonJS transform (tsx) an imported function is a getter on the
-// module object, called ~45 times per path by the build otherwise.
-const bonusAt = bonusAtImported;
-
-/** Bit of a lower-case character in the prefilter mask. */
-export function charBit(c: number): number {
-  if (c >= 97 && c <= 122) return 1 << (c - 97); // a–z: bits 0–25
-  if (c >= 48 && c <= 57) return 1 << 26; // digits
-  if (c === 46) return 1 << 27; // .
-  if (c === 95 || c === 45) return 1 << 28; // _ -
-  if (c === 47) return 1 << 29; // /
-  if (c > 127) return 1 << 30; // anything non-ASCII
-  return 1 << 31; // other ASCII
-}
+export { charBit, WIDE } from './snapshotFill';
 
 export function maskOf(lower: string): number {
   let mask = 0;
@@ -35,9 +22,6 @@ export function maskOf(lower: string): number {
 export function baseStartOf(path: string): number {
   return path.lastIndexOf('/') + 1;
 }
-
-/** Lower-case code unit stored for characters beyond Latin-1: never equal to an ASCII query char. */
-export const WIDE = 0xff;
 
 /** Is the character at byte `j` upper case (ASCII A–Z) in the original path? */
 export function isUpperAt(upper: Uint8Array, j: number): boolean {
@@ -138,53 +122,14 @@ export class PathSnapshot {
     const sharedPrefix = new Uint16Array(n);
     const wide = new Uint8Array(n);
     yield;
-    const wideText = new Map<number, string>();
+    const arrays: SnapshotArrays = { offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide, wideText: new Map<number, string>() };
     let at = 0;
-    for (let i = 0; i < n; i++) {
-      const p = input[order[i]];
-      offsets[i] = at;
-      let m = 0;
-      let isWide = false;
-      for (let k = 0; k < p.length; k++) {
-        let c = p.charCodeAt(k);
-        if (c >= 65 && c <= 90) {
-          c += 32;
-          upper[(at + k) >> 3] |= 1 << ((at + k) & 7);
-        } else if (c > 0x7f) {
-          isWide = true;
-          // Lower case per character, so positions stay those of the original string.
-          const l = String.fromCharCode(c).toLowerCase();
-          c = l.length === 1 ? l.charCodeAt(0) : c;
-          if (c > 0xff) c = WIDE;
-        }
-        chars[at + k] = c;
-        m |= charBit(c);
-      }
-      if (isWide) {
-        wide[i] = 1;
-        wideText.set(i, p);
-      }
-      mask[i] = m;
-      const bs = baseStartOf(p);
-      baseStart[i] = Math.min(bs, 0xffff);
-      let nm = 0;
-      for (let k = at + bs; k < at + p.length; k++) nm |= charBit(chars[k]);
-      nameMask[i] = nm;
-      let sm = 0;
-      for (let k = at; k < at + p.length; k++) if (bonusAt(chars, upper, at, k) > 0) sm |= charBit(chars[k]);
-      startMask[i] = sm;
-      if (i > 0) {
-        const ps = offsets[i - 1];
-        const limit = Math.min(at - ps, p.length, 0xffff);
-        let l = 0;
-        while (l < limit && chars[ps + l] === chars[at + l]) l++;
-        sharedPrefix[i] = l;
-      }
-      at += p.length;
-      if (i % slice === slice - 1) yield;
+    for (let from = 0; from < n; from += slice) {
+      at = fillPaths(arrays, input, order, from, Math.min(n, from + slice), at);
+      yield;
     }
     offsets[n] = at;
-    return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide, wideText, PathSnapshot.nextGeneration++);
+    return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide, arrays.wideText, PathSnapshot.nextGeneration++);
   }
 
   /** Path `i` as a string (rebuilt from the bytes; the wide ones are kept). */
