@@ -17,6 +17,7 @@ import { FirstRunHint } from './firstRunHint';
 import { RowBoundary } from './boundary';
 import { buildRows, type Row } from './rows';
 import { estimateRowSize } from './rowEstimate';
+import { useFeedKeys } from './feedKeys';
 
 const TurnStart = memo(
   function TurnStart({ turn, index }: { turn: Turn; index: number; rev: number }) {
@@ -99,6 +100,8 @@ export function TranscriptView() {
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
+  const virtualizerRef = useRef<Virtualizer<HTMLDivElement, HTMLDivElement>>();
+  const keys = useFeedKeys(() => virtualizerRef.current!, () => scrollRef.current, rows.length);
   const options = {
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -109,11 +112,13 @@ export function TranscriptView() {
     observeElementOffset,
     onChange: () => rerender(0),
     overscan: 4,
+    rangeExtractor: keys.rangeExtractor,
     anchorTo: 'end' as const,
     followOnAppend: true,
     scrollEndThreshold: 48,
   };
   const [virtualizer] = useState(() => new Virtualizer<HTMLDivElement, HTMLDivElement>(options));
+  virtualizerRef.current = virtualizer;
   virtualizer.setOptions({ ...virtualizer.options, ...options });
   useLayoutEffect(() => virtualizer._didMount(), [virtualizer]);
   useLayoutEffect(() => virtualizer._willUpdate());
@@ -135,14 +140,15 @@ export function TranscriptView() {
   });
   const items = virtualizer.getVirtualItems();
   return (
-    <div class="transcript-scroll" ref={scrollRef} tabIndex={0} aria-label={t('transcript.label')}>
+    <div class="transcript-scroll" ref={scrollRef} tabIndex={0} aria-label={t('transcript.label')} aria-keyshortcuts="PageDown PageUp" onKeyDown={keys.onKeyDown}>
       {rows.length === 0 && <FirstRunHint />}
       <div class="transcript-inner" role="log" aria-live="off" style={{ height: `${virtualizer.getTotalSize()}px` }}>
         {items.map((item) => {
           const row = rows[item.index];
           if (!row) return null;
           return (
-            <div key={row.key} class="row" data-index={item.index} ref={(el) => { if (el) virtualizer.measureElement(el); }} style={{ transform: `translateY(${item.start}px)` }}>
+            // Decision 420: each row an article of the feed, focusable by script (PageDown/PageUp), not a Tab stop.
+            <div key={row.key} class="row" role="article" tabIndex={-1} aria-posinset={item.index + 1} aria-setsize={rows.length} data-index={item.index} ref={(el) => { if (el) virtualizer.measureElement(el); }} style={{ transform: `translateY(${item.start}px)` }}>
               <RowBoundary label={row.key}>
                 <RowView row={row} />
               </RowBoundary>
