@@ -68,7 +68,9 @@ describe('workspace/scoreBound: pruning never drops a file that could rank', () 
           } else assert.equal(raw - (x.e0 - x.s0) * LENGTH_PENALTY, x.quick);
         }
       }),
-      { numRuns: 600 },
+      // A fixed seed: how often random floors land where the exit may be taken varies from run to
+      // run (7 exits in 600 runs was seen once), and this count only proves the branch is reached.
+      { numRuns: 600, seed: 20261201 },
     );
     assert.ok(exits > 10, `the early exit was taken only ${exits} times`);
   });
