@@ -21,6 +21,19 @@ export async function until(condition: () => boolean, what: string, turns = 2000
   throw new Error(`gave up waiting for: ${what}`);
 }
 
+/**
+ * Poll `check` (sync or async) every 50 ms until it holds, failing after `ms` of wall time: for work
+ * outside this process (a child CLI, git in the background) that loop turns cannot bound on a
+ * loaded machine.
+ */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Let pending promise chains run (a few loop turns). */
 export async function settle(turns = 10): Promise<void> {
   for (let i = 0; i < turns; i++) await tick();

@@ -18,6 +18,7 @@ import { BuiltinAgent } from '../../../src/agents/builtin/agent';
 import { MockModelServer, type MockRequest } from '../../support/mockModel/server';
 import { claude, installAnthropic, lastUserText, type AnthropicReply } from '../../support/mockModel/anthropic';
 import { claudeEnv } from '../../support/mockModel/claudeEnv';
+import { eventually } from '../../support/settle';
 
 const MASTER_FEATURES = { thinking_stream: true, tool_streaming: true, subagent: true, subagent_context: true, context_compaction: true, plan_mode: true };
 
@@ -176,14 +177,6 @@ function pidOf(cmd: string): number | undefined {
 }
 
 /** Polls every 50 ms for at most `ms` (a real CLI on a loaded 2-core machine can take seconds). */
-async function eventually(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`never happened: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('Claude Code adapter against the real claude CLI and a mock model', function () {
   this.timeout(60_000);
   let h: Harness;

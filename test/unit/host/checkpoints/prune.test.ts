@@ -7,17 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointService } from '../../../../src/host/checkpoints/checkpointService';
 import { NodeFsBackend } from '../../../../src/workspace/nodeFsBackend';
+import { eventually } from '../../../support/settle';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
-
-/** Polls an async condition every 50 ms, at most `bound` ms. */
-async function eventually(condition: () => Promise<boolean>, what: string, bound = 20_000): Promise<void> {
-  for (let i = 0; i < bound / 50; i++) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`gave up waiting for: ${what}`);
-}
 
 describe('checkpoints: pruning the shadow object store (issue 17)', function () {
   this.timeout(60_000);
