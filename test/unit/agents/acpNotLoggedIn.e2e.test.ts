@@ -5,9 +5,6 @@
 // the same way. Each must end the first turn with one AUTH_REQUIRED agent.error (the login card)
 // naming its own login, and a stream `rawp validate` accepts. With a key the same agent works.
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { AcpAdapter } from '../../../src/agents/acp/adapter';
 import { ACP_PRESETS } from '../../../src/agents/acp/presets';
@@ -17,6 +14,7 @@ import { MockModelServer } from '../../support/mockModel/server';
 import { gemini, installGemini } from '../../support/mockModel/gemini';
 import { installAnthropic } from '../../support/mockModel/anthropic';
 import { RecordingHost } from '../../support/recordingHost';
+import { agentWorkspace, type AgentWorkspace } from '../../support/agentWorkspace';
 
 const BIN = path.resolve(__dirname, '../../../node_modules/.bin');
 
@@ -26,7 +24,7 @@ const NO_KEYS = { GEMINI_API_KEY: undefined, GOOGLE_API_KEY: undefined, GOOGLE_G
 describe('ACP agents without credentials: the not-logged-in state (issue 15 Why 4, decision 440)', function () {
   this.timeout(90_000);
   let mock: MockModelServer;
-  let dir: string;
+  let scratch: AgentWorkspace;
   let ws: string;
   let home: string;
   let adapter: AcpAdapter | undefined;
@@ -34,19 +32,15 @@ describe('ACP agents without credentials: the not-logged-in state (issue 15 Why 
 
   beforeEach(async () => {
     mock = await MockModelServer.start();
-    dir = mkdtempSync(path.join(tmpdir(), 'rawp-acp-nologin-'));
-    ws = path.join(dir, 'ws');
-    home = path.join(dir, 'home');
-    mkdirSync(ws);
-    mkdirSync(home);
-    execFileSync('git', ['init', '-q'], { cwd: ws });
+    scratch = agentWorkspace('rawp-acp-nologin-');
+    ({ ws, home } = scratch);
     host = new RecordingHost(ws);
   });
   afterEach(async () => {
     await adapter?.dispose();
     adapter = undefined;
     await mock.stop();
-    rmSync(dir, { recursive: true, force: true });
+    scratch.remove();
   });
 
   function make(preset: keyof typeof ACP_PRESETS, env: Record<string, string | undefined>): AcpAdapter {

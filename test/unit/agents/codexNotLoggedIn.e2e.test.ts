@@ -6,8 +6,6 @@
 // agent.error (the login card, `codex login`), at once, and no CODEX_ERROR cards.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { CodexAdapter } from '../../../src/agents/codex/adapter';
 import { isCodexAuthFailure } from '../../../src/agents/codex/authFailure';
@@ -16,6 +14,7 @@ import { applyFrames, createTranscript } from '../../../src/protocol/transcript'
 import { jsonResponse, MockModelServer } from '../../support/mockModel/server';
 import { installOpenAIResponses, responses } from '../../support/mockModel/openaiResponses';
 import { RecordingHost } from '../../support/recordingHost';
+import { agentWorkspace, type AgentWorkspace } from '../../support/agentWorkspace';
 
 const CODEX = path.resolve(__dirname, '../../../node_modules/.bin/codex');
 const NO_AUTH = 'Missing bearer or basic authentication in header';
@@ -24,7 +23,7 @@ describe('Codex without credentials: the not-logged-in state (issue 15 Why 4, de
   this.timeout(90_000);
   let mock: MockModelServer;
   let route: string;
-  let dir: string;
+  let scratch: AgentWorkspace;
   let ws: string;
   let home: string;
   let adapter: CodexAdapter | undefined;
@@ -37,19 +36,15 @@ describe('Codex without credentials: the not-logged-in state (issue 15 Why 4, de
       s.route('GET', '/v1/responses', ({ res }) => jsonResponse(res, 401, { error: { message: NO_AUTH, type: 'invalid_request_error', param: null, code: null } }));
     });
     mock.setFallback(route, responses.error(401, 'invalid_request_error', NO_AUTH));
-    dir = mkdtempSync(path.join(tmpdir(), 'rawp-codex-nologin-'));
-    ws = path.join(dir, 'ws');
-    home = path.join(dir, 'home');
-    mkdirSync(ws);
-    mkdirSync(home);
-    execFileSync('git', ['init', '-q'], { cwd: ws });
+    scratch = agentWorkspace('rawp-codex-nologin-');
+    ({ ws, home } = scratch);
     host = new RecordingHost(ws);
   });
   afterEach(async () => {
     await adapter?.dispose();
     adapter = undefined;
     await mock.stop();
-    rmSync(dir, { recursive: true, force: true });
+    scratch.remove();
   });
 
   function make(extraEnv: Record<string, string | undefined> = {}): CodexAdapter {
