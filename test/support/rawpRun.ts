@@ -1,6 +1,8 @@
 // `node dist/cli.js run …` as a real child process (the built bundle, as a user runs it), with
 // its stdout, stderr and exit code. The bundle is built once per test process.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Frame } from '../../src/protocol/frameTypes';
 
@@ -19,6 +21,23 @@ export interface RunResult {
   code: number | null;
   out: string;
   err: string;
+}
+
+/** A scratch folder for one `rawp run`: a workspace `ws` holding `a.txt`, and a throwaway HOME so
+ * no saved rules or slash commands of the machine leak in. */
+export interface RunScratch {
+  dir: string;
+  ws: string;
+  env: Record<string, string>;
+  remove(): void;
+}
+
+export function runScratch(prefix: string, aTxt: string): RunScratch {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const ws = join(dir, 'ws');
+  mkdirSync(ws);
+  writeFileSync(join(ws, 'a.txt'), aTxt);
+  return { dir, ws, env: { HOME: join(dir, 'home') }, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Runs `rawp run ARGS`; `stdin` is written and closed (undefined: closed empty). Bounded by `timeoutMs`. */

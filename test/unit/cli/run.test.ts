@@ -3,29 +3,25 @@
 // stdin as piped_stdin (§6.1.1), stream-json that `rawp validate` accepts, headless permission
 // prompts denied and reported unless an --allow rule matches, and the engine's own max_turns cap.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateText } from '../../../src/protocol/conformance';
 import type { FrameOf } from '../../../src/protocol/frameTypes';
-import { buildCliOnce, frames, rawpRun } from '../../support/rawpRun';
+import { buildCliOnce, frames, rawpRun, runScratch, type RunScratch } from '../../support/rawpRun';
 
 describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', function () {
   this.timeout(120_000);
+  let scratch: RunScratch;
   let dir: string;
   let ws: string;
   let env: Record<string, string>;
 
   before(() => buildCliOnce());
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'rawp-run-'));
-    ws = join(dir, 'ws');
-    mkdirSync(ws);
-    writeFileSync(join(ws, 'a.txt'), 'hello\nworld\n');
-    // A throwaway HOME: no saved rules or slash commands of the machine leak in.
-    env = { HOME: join(dir, 'home') };
+    scratch = runScratch('rawp-run-', 'hello\nworld\n');
+    ({ dir, ws, env } = scratch);
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => scratch.remove());
 
   const base = () => ['--workspace', ws, '--agent', 'builtin'];
 

@@ -3,10 +3,9 @@
 // commands (/mode, /compact) end the run at once with the host's answer. Real `node dist/cli.js
 // run` child processes with the built-in agent.
 import { strict as assert } from 'node:assert';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, ftruncateSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, writeFileSync, ftruncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCliOnce, rawpRun, type RunResult } from '../../support/rawpRun';
+import { buildCliOnce, rawpRun, runScratch, type RunResult, type RunScratch } from '../../support/rawpRun';
 import { ONE_PIXEL_PNG } from '../../support/images';
 
 interface RunJson {
@@ -28,18 +27,16 @@ function sparseFile(path: string, size: number): void {
 
 describe('rawp run: the refusal code and its words reach stderr, the json errors[] and the exit status (§6.1.1, §4.5.1, §11)', function () {
   this.timeout(120_000);
+  let scratch: RunScratch;
   let dir: string;
   let ws: string;
   let env: Record<string, string>;
   before(() => buildCliOnce());
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'rawp-run-refusals-'));
-    ws = join(dir, 'ws');
-    mkdirSync(ws);
-    writeFileSync(join(ws, 'a.txt'), 'hello\n');
-    env = { HOME: join(dir, 'home') };
+    scratch = runScratch('rawp-run-refusals-', 'hello\n');
+    ({ dir, ws, env } = scratch);
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => scratch.remove());
 
   const base = () => ['--workspace', ws, '--agent', 'builtin'];
   const json = (r: RunResult) => JSON.parse(r.out) as RunJson;
