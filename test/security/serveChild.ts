@@ -3,10 +3,9 @@
 // client — the way the findings of issue 12 were found. Built once per test run.
 import { strict as assert } from 'node:assert';
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import type { FrameOf, PayloadOf } from '../../src/protocol/frameTypes';
 import { http, TestMaster, waitFor } from '../unit/remote/harness';
-import { ROOT, spawnServe } from './spawnServe';
+import { ROOT, removeServeDir, spawnServe } from './spawnServe';
 
 export { ROOT };
 let built = false;
@@ -53,7 +52,7 @@ export async function serve(files: Record<string, string | Buffer> = {}, opts: {
     close() {
       for (const m of masters) m.client.stop?.();
       if (s.exit() === undefined) s.proc.kill('SIGKILL');
-      rmSync(s.dir, { recursive: true, force: true });
+      removeServeDir(s.dir);
     },
   };
 }

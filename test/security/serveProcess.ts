@@ -2,14 +2,14 @@
 // temp workspace, loopback only, token in a 0600 file). Every test kills what it started
 // (afterEach → stopAll) and removes its folder.
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import WebSocket from 'ws';
 import { buildFrame } from '../../src/protocol/build';
 import { EVERY_FEATURE } from '../../src/protocol/capabilities';
 import type { FrameOf } from '../../src/protocol/frameTypes';
 import { DPS_SUBPROTOCOL, streamPath } from '../../src/remote/controlPlane';
 import { TestMaster, waitFor } from '../unit/remote/harness';
-import { CLI, ROOT, spawnServe, type SpawnOptions } from './spawnServe';
+import { CLI, ROOT, removeServeDir, spawnServe, type SpawnOptions } from './spawnServe';
 
 export { CLI, ROOT };
 
@@ -79,7 +79,7 @@ export async function stopAll(): Promise<void> {
       child.proc.kill('SIGKILL');
       await waitFor(() => child.exit !== undefined, 'serve exits', 20_000).catch(() => undefined);
     }
-    rmSync(child.dir, { recursive: true, force: true });
+    removeServeDir(child.dir);
   }
 }
 
