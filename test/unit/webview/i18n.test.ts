@@ -3,8 +3,8 @@
 // in both languages with the same {n} arguments, and the Korean is Korean.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { en } from '../../../webview-ui/src/i18n/en';
-import { ko } from '../../../webview-ui/src/i18n/ko';
+import { AREAS as EN_AREAS, en } from '../../../webview-ui/src/i18n/en';
+import { AREAS as KO_AREAS, ko } from '../../../webview-ui/src/i18n/ko';
 import { format, resolveLocale, setLocale, t } from '../../../webview-ui/src/i18n';
 import { hostMessages } from '../../../scripts/l10n-extract';
 import { webviewHtml } from '../../../src/extension/webviewHtml';
@@ -30,6 +30,17 @@ describe('i18n: English and Korean for every message (issue 15)', () => {
 
   it('the view catalogue: every id has Korean with the same arguments', () => {
     checkPair('webview', en, ko);
+  });
+
+  it('the view catalogue: each id lives in exactly one area file, and each Korean area has its English area’s ids', () => {
+    // en/index.ts spreads the areas into one object: an id in two areas would silently take the
+    // later one's words, so the areas' sizes must add up to the catalogue's.
+    const sizes = Object.values(EN_AREAS).map((a) => Object.keys(a).length);
+    assert.equal(sizes.reduce((n, s) => n + s, 0), Object.keys(en).length, 'an id is in two English area files');
+    assert.deepEqual(Object.keys(KO_AREAS), Object.keys(EN_AREAS), 'the Korean has the same areas');
+    for (const [name, area] of Object.entries(EN_AREAS)) {
+      checkPair(`webview ${name}`, area, KO_AREAS[name as keyof typeof KO_AREAS]);
+    }
   });
 
   it('the host bundle: every vscode.l10n.t message of src/extension is in bundle.l10n.json and its Korean', () => {

@@ -56,7 +56,7 @@ describe('i18n: the chat components have no user-visible literal (issue 15)', ()
     const files = readdirSync(VIEW).filter((f) => f.endsWith('.tsx'));
     assert.ok(files.length >= 8, `found ${files.length} components`);
     const left = files.flatMap((f) => userVisibleLiterals(join(VIEW, f), readFileSync(join(VIEW, f), 'utf8')));
-    assert.deepEqual(left, [], 'use t(id) from webview-ui/src/i18n (and add the id to en.ts and ko.ts)');
+    assert.deepEqual(left, [], 'use t(id) from webview-ui/src/i18n (and add the id to an area file of i18n/en and of i18n/ko)');
   });
 
   it('the check itself finds literals in text, attributes and branches, and passes symbols', () => {

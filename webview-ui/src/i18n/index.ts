@@ -1,7 +1,7 @@
-// The chat's words: one catalogue of message ids (en.ts, with the Korean of every id in ko.ts, which
-// the compiler holds to the same ids) and `t(id, ...args)`. The locale is chosen once, when the view
-// loads: inside VS Code the host names VS Code's display language in the page (`data-locale`),
-// the browser master follows the browser's languages (decision 370).
+// The chat's words: one catalogue of message ids (en/, a small file per area, with the Korean of
+// every id in ko/, which the compiler holds to the same ids) and `t(id, ...args)`. The locale is
+// chosen once, when the view loads: inside VS Code the host names VS Code's display language in the
+// page (`data-locale`), the browser master follows the browser's languages (decision 370).
 import { en, type MessageId } from './en';
 import { ko } from './ko';
 

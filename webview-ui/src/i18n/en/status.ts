@@ -1,0 +1,20 @@
+// English words of the status bar and the agent states.
+export const status = {
+  'status.connecting': 'Connecting',
+  'status.notConnected': 'Not connected',
+  'status.agentLabel': 'Agent: {0}',
+  'status.disconnected': 'Disconnected',
+  'status.usage': 'Usage',
+  'status.tokens': 'Tokens in / out this session',
+  'status.tokensInOut': '{0} in · {1} out',
+  'status.cost': 'Cost ({0})',
+  'status.context': 'Context window used',
+  'status.contextOf': '{0} of {1} tokens',
+  'status.errors': 'Errors',
+  'state.idle': 'Ready',
+  'state.thinking': 'Thinking',
+  'state.tool_calling': 'Using a tool',
+  'state.awaiting_input': 'Waiting for you',
+  'state.error': 'Stopped by an error',
+  'state.other': 'Working',
+} as const;
