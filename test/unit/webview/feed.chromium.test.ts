@@ -1,5 +1,6 @@
 // The transcript's keyboard path (decision 420, the ARIA feed pattern's keys): the rows are
-// virtualized, yet PageDown walks focus through every one of them, first to last, and back up.
+// virtualized, yet PageDown walks focus through every one of them, first to last, and back up; and
+// Control/Meta + Home/End leave the feed to the Tab stop before / after it (decision 480).
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
 import { feed, startHarness, type Harness } from '../../browser/harness';
@@ -91,5 +92,64 @@ describe('webview in Chromium: the transcript as a feed by keyboard (decision 42
     assert.equal((await focusedRow(page, 0)).text.includes('Please'), true);
     await page.keyboard.press('End');
     assert.equal((await focusedRow(page, expected.length - 1)).index, expected.length - 1);
+  });
+
+  it('decision 480 (APG feed: Control+End / Control+Home): from a row, focus leaves the feed to the Tab stop after it (the composer) and before it (the session bar); Meta works as on a Mac; a row text field keeps the keys', async () => {
+    const page = await h.open({ height: 700 });
+    await feed(page, SESSION, longSession(300), true);
+    /** Waits (bounded) until the focused element matches `check` (run in the page), then describes it. */
+    const focusWhere = async (what: string, check: string): Promise<string> => {
+      await page.waitForFunction(check, undefined, WAIT).catch(async () => {
+        const now = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 160));
+        throw new Error(`focus did not move to ${what}; it is on ${now}`);
+      });
+      return page.evaluate(() => document.activeElement?.outerHTML.slice(0, 160) ?? '');
+    };
+    const onRow = '(document.activeElement?.getAttribute("role") === "article")';
+    const onComposer = '(document.activeElement?.matches(".composer .editor[role=textbox]") === true)';
+    const onScroller = '(document.activeElement?.classList.contains("transcript-scroll") === true)';
+    const inFeed = '(document.querySelector(".transcript-scroll")?.contains(document.activeElement) === true)';
+    const beforeFeed = '(() => { const a = document.activeElement, f = document.querySelector(".transcript-scroll"); return !!a && !!f && a !== document.body && !f.contains(a) && (f.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_PRECEDING) !== 0; })()';
+
+    await page.locator('.transcript-scroll').focus();
+    await page.keyboard.press('PageDown');
+    await focusWhere('a row', onRow);
+    await page.keyboard.press('Control+End');
+    await focusWhere('the composer (the first Tab stop after the feed)', onComposer);
+    // Nothing lies between: Shift+Tab from the composer lands back in the feed (its last Tab stop).
+    await page.keyboard.press('Shift+Tab');
+    await focusWhere('the feed, one Tab stop before the composer', inFeed);
+
+    await page.locator('.transcript-scroll').focus();
+    await page.keyboard.press('PageDown');
+    await focusWhere('a row', onRow);
+    await page.keyboard.press('Control+Home');
+    const before = await focusWhere('the Tab stop before the feed', beforeFeed);
+    assert.ok(await page.evaluate(() => document.querySelector('.session-bar')?.contains(document.activeElement) === true), `in the session bar: ${before}`);
+    // It is the nearest one: Tab from it lands on the feed.
+    await page.keyboard.press('Tab');
+    await focusWhere('the transcript, one Tab stop after it', onScroller);
+
+    // From the transcript itself (no row focused) and with Meta, as Cmd+End on a Mac keyboard.
+    await page.keyboard.press('Meta+End');
+    await focusWhere('the composer after Meta+End', onComposer);
+    await page.locator('.transcript-scroll').focus();
+    await page.keyboard.press('Meta+Home');
+    await focusWhere('the Tab stop before the feed after Meta+Home', beforeFeed);
+
+    // Inside a text field of a row Control+End is the field's own (end of its text): focus stays.
+    await page.evaluate(() => {
+      const row = document.querySelector('.transcript-scroll .row[role=article]')!;
+      const field = document.createElement('input');
+      field.id = 'probe-field';
+      row.appendChild(field);
+      field.focus();
+    });
+    await focusWhere('the probe field', '(document.activeElement?.id === "probe-field")');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('x');
+    await page.waitForFunction(() => (document.getElementById('probe-field') as HTMLInputElement | null)?.value === 'x', undefined, WAIT);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'probe-field', 'focus stayed in the field');
+    await page.close();
   });
 });

@@ -4,8 +4,11 @@
 // a row, PageDown / PageUp move focus to the next / previous row and Home / End (on a row) to the
 // first / last — the virtualizer scrolls the row in, and focus follows once it is mounted. The
 // focused row is always kept mounted (rangeExtractor), so scrolling with the mouse never drops focus.
+// Control+Home / Control+End (Meta+Home / Meta+End on a Mac keyboard) leave the feed to the Tab stop
+// before / after it (decision 480, feedExits.ts).
 import { defaultRangeExtractor, type Range, type Virtualizer } from '@tanstack/virtual-core';
 import { useLayoutEffect, useRef } from 'preact/hooks';
+import { leaveFeed } from './feedExits';
 
 /** Keys that stay the field's own inside a row (an answer's text box, a select). */
 function typingTarget(el: EventTarget | null): boolean {
@@ -65,7 +68,15 @@ export function useFeedKeys(virtualizer: () => Virtualizer<HTMLDivElement, HTMLD
 
   return {
     onKeyDown(e) {
-      if (e.altKey || e.metaKey || e.ctrlKey || e.shiftKey || typingTarget(e.target)) return;
+      if (e.altKey || e.shiftKey || typingTarget(e.target)) return;
+      if (e.ctrlKey || e.metaKey) {
+        // Decision 480: Control (or, as VS Code maps Ctrl+Home to Cmd+Home on macOS, Meta) with
+        // Home / End leaves the feed; the scroller is the feed's box, rows and all.
+        const side = e.ctrlKey && e.metaKey ? undefined : e.key === 'Home' ? 'before' : e.key === 'End' ? 'after' : undefined;
+        const feed = scroller();
+        if (side && feed && leaveFeed(feed, side)) e.preventDefault();
+        return;
+      }
       const at = rowOf(e.target);
       let to: number | undefined;
       if (e.key === 'PageDown') to = at === undefined ? firstInView() : at + 1;

@@ -140,7 +140,7 @@ export function TranscriptView() {
   });
   const items = virtualizer.getVirtualItems();
   return (
-    <div class="transcript-scroll" ref={scrollRef} tabIndex={0} aria-label={t('transcript.label')} aria-keyshortcuts="PageDown PageUp" onKeyDown={keys.onKeyDown}>
+    <div class="transcript-scroll" ref={scrollRef} tabIndex={0} aria-label={t('transcript.label')} aria-keyshortcuts="PageDown PageUp Control+Home Control+End Meta+Home Meta+End" onKeyDown={keys.onKeyDown}>
       {rows.length === 0 && <FirstRunHint />}
       <div class="transcript-inner" role="log" aria-live="off" style={{ height: `${virtualizer.getTotalSize()}px` }}>
         {items.map((item) => {
