@@ -1,7 +1,7 @@
 // The VS Code FsBackend (issue 13): every workspace folder, of any URI scheme, through
 // `vscode.workspace.fs` (stat, readDirectory, readFile, writeFile, delete), with the editor's open
 // documents folded in:
-//  - a dirty document's text IS the file for reads and versions (versionOfText, the hash the Node
+//  - a dirty document's text IS the file for reads and versions (versionOfTextAsync, the hash the Node
 //    backend uses), so a person's unsaved typing changes the version and a guarded write made from
 //    an older read fails with FS_STALE_VERSION — the agent never overwrites it unread;
 //  - writes to an open document go through a WorkspaceEdit (the person can undo them); a document
@@ -16,7 +16,8 @@ import * as vscode from 'vscode';
 import { isUtf8 } from 'node:buffer';
 import { isAbsolute, posix, resolve } from 'node:path';
 import { FsError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
-import { versionOfBytes, versionOfText, VersionCache } from '../workspace/fileVersion';
+import { encodeUtf8InTurns, nextTurn } from '../workspace/bytesInTurns';
+import { versionOfBytesAsync, versionOfText, versionOfTextAsync, VersionCache } from '../workspace/fileVersion';
 import { lineEndingOf, withLineEnding } from '../workspace/lineEndings';
 import { PathLocks } from '../workspace/pathLocks';
 import { TEMP_MARK } from '../workspace/atomicWrite';
@@ -29,7 +30,6 @@ export interface VscodeFsBackendOptions {
 
 /** Texts above this size yield the event loop between the steps of an update. */
 const YIELD_ABOVE_CHARS = 1_000_000;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 interface Target {
   abs: string;
@@ -95,7 +95,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
     const doc = this.dirtyDocument(t.uri);
     if (doc && type === 'file') {
       const text = doc.getText();
-      return { type, size: Buffer.byteLength(text, 'utf8'), mtimeMs: st.mtime, version: versionOfText(text) };
+      return { type, size: Buffer.byteLength(text, 'utf8'), mtimeMs: st.mtime, version: await versionOfTextAsync(text) };
     }
     let version: FsVersion;
     if (type === 'file') version = await this.fileVersion(t, st);
@@ -112,10 +112,12 @@ export class VscodeFsBackend implements FsBackend, Disposable {
     const doc = this.dirtyDocument(t.uri);
     if (doc) {
       const text = doc.getText();
-      return { text, version: versionOfText(text) };
+      return { text, version: await versionOfTextAsync(text) };
     }
     const bytes = await this.readBytes(t);
-    return { text: decode(bytes), version: versionOfBytes(bytes) };
+    // Hashed in turns (bytesInTurns.ts), not in the decode's block.
+    const text = decode(bytes);
+    return { text, version: await versionOfBytesAsync(bytes) };
   }
 
   async list(dir: string): Promise<FsDirEntry[]> {
@@ -200,7 +202,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       // A clean document shows the disk: the disk's bytes and version are the truth.
       const exists = beforeBytes !== undefined || wasDirty;
       const currentText = wasDirty ? doc!.getText() : beforeBytes ? decode(beforeBytes) : '';
-      const currentVersion = wasDirty ? versionOfText(currentText) : beforeBytes ? versionOfBytes(beforeBytes) : undefined;
+      const currentVersion = wasDirty ? await versionOfTextAsync(currentText) : beforeBytes ? await versionOfBytesAsync(beforeBytes) : undefined;
       if (guard.kind === 'replaceIfVersion' && currentVersion !== guard.version) {
         throw new FsError(
           currentVersion === undefined
@@ -218,8 +220,9 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       if (beforeBytes && !exact && !isUtf8(beforeBytes)) {
         throw new FsError(`"${t.abs}" is not UTF-8 text (binary, or another encoding such as Latin-1); it is left untouched — edit it with a tool that keeps its bytes`, 'FS_NOT_TEXT');
       }
-      // Big files: each linear step gets its own event-loop turn (as in the Node backend), so a
-      // 20 MB edit never holds the extension host's loop for the whole of it.
+      // Big files: each linear step gets its own event-loop turn, and hashing and encoding are
+      // sliced into turns (as in the Node backend), so a 20 MB edit never holds the extension
+      // host's loop for the whole of it.
       const big = currentText.length > YIELD_ABOVE_CHARS;
       if (big) await nextTurn();
       const produced = await transform(currentText);
@@ -227,15 +230,17 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       if (doc) return this.editDocument(doc, t, wasDirty, currentText, produced, exact);
       if (big) await nextTurn();
       // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
-      const after = beforeBytes && !exact ? withLineEnding(produced, lineEndingOf(currentText)) : produced;
+      const style = beforeBytes && !exact ? lineEndingOf(currentText) : undefined;
       if (big) await nextTurn();
-      const afterBytes = Buffer.from(after, 'utf8');
+      const after = withLineEnding(produced, style);
+      if (big) await nextTurn();
+      const afterBytes = await encodeUtf8InTurns(after);
       try {
         await vscode.workspace.fs.writeFile(t.uri, afterBytes); // creates missing parent folders
       } catch (e) {
         throw toFsError(e, t.abs);
       }
-      return { before: currentText, after, version: versionOfBytes(afterBytes), created: !beforeBytes };
+      return { before: currentText, after, version: await versionOfBytesAsync(afterBytes), created: !beforeBytes };
     });
   }
 
@@ -254,7 +259,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
     if ((!wasDirty || exact) && !(await doc.save())) throw new FsError(`the editor could not save ${t.abs}`, 'FS_IO');
     if (exact) wasDirty = false;
     const text = doc.getText();
-    const version = wasDirty ? versionOfText(text) : versionOfBytes(await this.readBytes(t));
+    const version = wasDirty ? await versionOfTextAsync(text) : await versionOfBytesAsync(await this.readBytes(t));
     return { before, after: text, version, created: false };
   }
 

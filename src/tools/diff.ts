@@ -2,6 +2,10 @@
 // (with the `diff` library) and carried in the result, so no viewer or replay recomputes it.
 import { formatPatch, structuredPatch } from 'diff';
 import { linearPatch } from './lineDiff';
+// Static, not `await import()`: under tsx (the tests) a dynamic import of an extensionless path
+// fails, so a Write of a big file failed after writing; the cycle (searchProtocol uses diffOutput)
+// only meets at call time.
+import { search } from './search/searchClient';
 
 /** Myers' diff (minimal, O(N·D)) only while it stays cheap; otherwise the linear diff of lineDiff.ts. */
 const MYERS_MAX_LINES = 10_000;
@@ -64,7 +68,6 @@ const WORKER_DIFF_CHARS = 1_000_000;
 /** diffOutput, in the worker for big texts (issue 12 finding 2); the same result either way. */
 export async function diffOutputAsync(displayPath: string, before: string, after: string, created: boolean): Promise<DiffOutput> {
   if (before.length + after.length <= WORKER_DIFF_CHARS) return diffOutput(displayPath, before, after, created);
-  const { search } = await import('./search/searchClient');
   const r = await search({ op: 'diff', displayPath, before, after, created });
   if (!r.ok || !r.diff) throw new Error(r.ok ? 'the diff worker returned nothing' : r.message);
   return r.diff;

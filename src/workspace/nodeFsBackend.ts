@@ -10,7 +10,8 @@ import { isUtf8 } from 'node:buffer';
 import { promises as fsp } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { atomicWrite, TEMP_MARK } from './atomicWrite';
-import { versionOfBytes, versionOfText, VersionCache } from './fileVersion';
+import { encodeUtf8InTurns, nextTurn } from './bytesInTurns';
+import { versionOfBytesAsync, versionOfText, VersionCache } from './fileVersion';
 import {
   FsError,
   type Disposable,
@@ -42,7 +43,6 @@ export interface NodeFsBackendOptions {
 
 /** Files above this size yield the event loop between the steps of an update. */
 const YIELD_ABOVE_BYTES = 1_000_000;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class NodeFsBackend implements FsBackend {
   readonly roots: readonly string[];
@@ -77,7 +77,10 @@ export class NodeFsBackend implements FsBackend {
   async readText(path: string): Promise<FsTextFile> {
     const abs = await this.resolveChecked(path);
     const bytes = await this.inParent(abs, (dir, leaf) => readFileIn(dir, leaf, abs));
-    return { text: decode(bytes), version: versionOfBytes(bytes) };
+    // Hashed in turns (bytesInTurns.ts), after the decode's own turn: the two no longer hold the
+    // loop back to back.
+    const text = decode(bytes);
+    return { text, version: await versionOfBytesAsync(bytes) };
   }
 
   async list(dir: string): Promise<FsDirEntry[]> {
@@ -155,7 +158,7 @@ export class NodeFsBackend implements FsBackend {
         if (st && st.isSymbolicLink()) throw new FsError(`refusing to write through the symlink "${abs}"`, 'FS_OUTSIDE_WORKSPACE');
         if (st && st.isDirectory()) throw new FsError(`"${abs}" is a directory`, 'FS_IS_DIRECTORY');
         const beforeBytes = st && dir ? await readFileIn(dir, leaf, abs) : undefined;
-        const currentVersion = beforeBytes ? versionOfBytes(beforeBytes) : undefined;
+        const currentVersion = beforeBytes ? await versionOfBytesAsync(beforeBytes) : undefined;
         if (guard.kind === 'replaceIfVersion' && currentVersion !== guard.version) {
           throw new FsError(
             currentVersion === undefined
@@ -173,8 +176,9 @@ export class NodeFsBackend implements FsBackend {
         if (beforeBytes && !exact && !isUtf8(beforeBytes)) {
           throw new FsError(`"${abs}" is not UTF-8 text (binary, or another encoding such as Latin-1); it is left untouched — edit it with a tool that keeps its bytes`, 'FS_NOT_TEXT');
         }
-        // Big files: each linear step gets its own event-loop turn, so a 20 MB edit never holds
-        // the loop (other sessions, heartbeats, /v1/health) for the whole of it.
+        // Big files: each linear step gets its own event-loop turn, and hashing and encoding are
+        // sliced into turns themselves (bytesInTurns.ts), so a 20 MB edit never holds the loop
+        // (other sessions, heartbeats, /v1/health) for the whole of it.
         const big = (beforeBytes?.length ?? 0) > YIELD_ABOVE_BYTES;
         if (big) await nextTurn();
         const before = beforeBytes ? decode(beforeBytes) : '';
@@ -182,9 +186,11 @@ export class NodeFsBackend implements FsBackend {
         const produced = await transform(before);
         if (big) await nextTurn();
         // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
-        const after = beforeBytes && !exact ? withLineEnding(produced, lineEndingOf(before)) : produced;
+        const style = beforeBytes && !exact ? lineEndingOf(before) : undefined;
         if (big) await nextTurn();
-        const afterBytes = Buffer.from(after, 'utf8');
+        const after = withLineEnding(produced, style);
+        if (big) await nextTurn();
+        const afterBytes = await encodeUtf8InTurns(after);
         dir ??= await pinDirectory(this.rootOf(abs), dirname(abs), { create: true, what: abs });
         await atomicWrite({
           dir,
@@ -195,7 +201,7 @@ export class NodeFsBackend implements FsBackend {
           exclusive: guard.kind === 'createIfAbsent' || !beforeBytes,
           ...(HANDLE_PINNING ? {} : { recheck: () => this.resolveChecked(abs) }),
         });
-        return { before, after, version: versionOfBytes(afterBytes), created: !beforeBytes };
+        return { before, after, version: await versionOfBytesAsync(afterBytes), created: !beforeBytes };
       } finally {
         await dir?.close();
       }

@@ -8,9 +8,9 @@
 // another session's turn ran, decision 339); or it has unsaved changes in the editor.
 // Writes go through the FsBackend, guarded by the version just read, so typing that lands between
 // the check and the write is a conflict too (FS_STALE_VERSION), never overwritten.
-import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { digestInTurns, encodeUtf8InTurns } from '../../workspace/bytesInTurns';
 import { FsError, type FsBackend, type FsVersion } from '../../workspace/fsBackend';
 import type { CheckpointRecord } from './checkpointService';
 import type { WorkspaceRepos } from './workspaceRepos';
@@ -37,9 +37,12 @@ export interface RestorePlan {
   conflicts: string[];
 }
 
-/** git's id of a blob with these bytes (so the workspace compares with trees without running git). */
-export function gitBlobId(bytes: Buffer): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+/**
+ * git's id of a blob with these bytes (so the workspace compares with trees without running git);
+ * a big file is hashed in event-loop turns (bytesInTurns.ts).
+ */
+export function gitBlobId(bytes: Uint8Array): Promise<string> {
+  return digestInTurns('sha1', [Buffer.from(`blob ${bytes.byteLength}\0`), bytes], 'hex');
 }
 
 async function readCurrent(fs: FsBackend, abs: string): Promise<Current> {
@@ -47,7 +50,7 @@ async function readCurrent(fs: FsBackend, abs: string): Promise<Current> {
     const st = await fs.stat(abs);
     if (!st || st.type !== 'file') return {};
     const f = await fs.readText(abs);
-    return { blob: gitBlobId(Buffer.from(f.text, 'utf8')), version: f.version };
+    return { blob: await gitBlobId(await encodeUtf8InTurns(f.text)), version: f.version };
   } catch (e) {
     if (e instanceof FsError && e.code === 'FS_NOT_FOUND') return {};
     throw e;
