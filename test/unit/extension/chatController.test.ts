@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { buildFrame } from '../../../src/protocol/build';
 import { hostPermissionBroker } from '../../../src/host/permissions';
-import { webviewMessage } from '../../../src/protocol/webviewMessages';
+import { webviewMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
 import { settle, until } from '../../support/settle';
 import { controllerFor, fakeActions, harness, viewRecorder, type Harness } from '../host/harness';
 
@@ -15,6 +15,17 @@ describe('extension: chat controller (host ⇄ webview)', () => {
     h = harness();
   });
   afterEach(() => h.cleanup());
+
+  /** A controller with no editor actions wired tells the view that `message` needs VS Code (a notice), and nothing throws. */
+  async function assertOnlyInsideVsCode(host: Parameters<typeof controllerFor>[0], message: WebviewMessage): Promise<void> {
+    const bare = controllerFor(host, h, { actions: fakeActions() });
+    const seen = viewRecorder();
+    bare.setView(seen.post);
+    await bare.receive(message);
+    const told = () => seen.messages.some((m) => m.kind === 'notice' && /only available inside VS Code/.test(m.payload.message));
+    await until(told, `"${message.kind}" without an editor tells the view`);
+    assert.ok(told());
+  }
 
   it('§13.1 on "ready" with no session: starts one and sends lists, settings, session.attached, then its frames (capabilities first)', async () => {
     const host = h.makeHost();
@@ -172,11 +183,7 @@ describe('extension: chat controller (host ⇄ webview)', () => {
     await c.receive(webviewMessage('checkpoint.review', { session_id: c.activeSessionId!, checkpoint_id: 'cp-1' }));
     await c.receive(webviewMessage('checkpoint.review', { session_id: c.activeSessionId!, checkpoint_id: 'cp-1', path: 'a.txt' }));
     assert.deepEqual(actions.calls, [`review ${c.activeSessionId} cp-1 `, `review ${c.activeSessionId} cp-1 a.txt`]);
-    const bare = controllerFor(host, h, { actions: fakeActions() });
-    const seen = viewRecorder();
-    bare.setView(seen.post);
-    await bare.receive(webviewMessage('checkpoint.review', { session_id: 's', checkpoint_id: 'cp-1' }));
-    assert.ok(seen.messages.some((m) => m.kind === 'notice' && /only available inside VS Code/.test(m.payload.message)));
+    await assertOnlyInsideVsCode(host, webviewMessage('checkpoint.review', { session_id: 's', checkpoint_id: 'cp-1' }));
   });
 
   it('§4.4.1 the login card\'s buttons (agent.login, decision 381) go to the editor; without an editor the view is told, nothing throws', async () => {
@@ -188,11 +195,7 @@ describe('extension: chat controller (host ⇄ webview)', () => {
     await c.receive(webviewMessage('agent.login', { agent_id: 'claude-code', via: 'api_key' }));
     await c.receive({ kind: 'agent.login', payload: { agent_id: 'claude-code', via: 'rm -rf /' } });
     assert.deepEqual(actions.calls, ['login claude-code terminal', 'login claude-code api_key'], 'an unknown "via" is rejected by the message map');
-    const bare = controllerFor(host, h, { actions: fakeActions() });
-    const seen = viewRecorder();
-    bare.setView(seen.post);
-    await bare.receive(webviewMessage('agent.login', { agent_id: 'claude-code', via: 'terminal' }));
-    assert.ok(seen.messages.some((m) => m.kind === 'notice' && /only available inside VS Code/.test(m.payload.message)));
+    await assertOnlyInsideVsCode(host, webviewMessage('agent.login', { agent_id: 'claude-code', via: 'terminal' }));
   });
 
   it('the view lists the host\'s permission rules, whichever agent made them, and can revoke one (settings message, permissionRule.revoke)', async () => {
