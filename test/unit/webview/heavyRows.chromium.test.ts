@@ -1,17 +1,21 @@
-// Rows that are heavy to mount (issue 18): a long file read mounts its first screenful, then the
-// rest of its first lines as the reader scrolls its box; a Bash stream's chunks are a few spans.
+// Rows that are heavy to mount (issue 18): a long file read lays out its first screenful, then the
+// rest of its first lines as the reader scrolls its box (until then they wait, unstyled and not
+// laid out, under hidden="until-found" for find-in-page, decision 481); a Bash stream's chunks are
+// a few spans.
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
-import { feed, startHarness, type Harness } from '../../browser/harness';
+import { feed, startHarness, waitForMessages, type Harness } from '../../browser/harness';
 import { SESSION, TURN } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
 const WAIT = { timeout: 10_000 };
 
-/** Waits (bounded) until the file card has `n` line rows mounted. */
+const LINE_ROWS = '.file-content .code-lines tr:not(.lines-pending)';
+
+/** Waits (bounded) until the file card lays out `n` line rows (rows under a hidden ancestor are not laid out). */
 async function linesMounted(page: Page, n: number): Promise<number> {
-  await page.waitForFunction((n) => document.querySelectorAll('.file-content .code-lines tr:not(.lines-pending)').length === n, n, WAIT);
-  return page.locator('.file-content .code-lines tr:not(.lines-pending)').count();
+  await page.waitForFunction(({ sel, n }) => [...document.querySelectorAll(sel)].filter((tr) => !tr.closest('[hidden]')).length === n, { sel: LINE_ROWS, n }, WAIT);
+  return page.evaluate((sel) => [...document.querySelectorAll(sel)].filter((tr) => !tr.closest('[hidden]')).length, LINE_ROWS);
 }
 
 describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 18)', function () {
@@ -22,7 +26,7 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
   });
   after(async () => h?.close());
 
-  it('§5.3.1 a 300-line read mounts 40 lines, the rest of its first 150 once its box is scrolled, then all 300 on "Show more"', async () => {
+  it('§5.3.1 a 300-line read lays out 40 lines, the rest of its first 150 once its box is scrolled, then all 300 on "Show more"', async () => {
     const page = await h.open({ height: 900 });
     const b = streamBuilder(SESSION);
     const T = { turn_id: TURN };
@@ -38,6 +42,9 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
       true,
     );
     assert.equal(await linesMounted(page, 40), 40);
+    // Decision 481: the other 110 are there for find-in-page, hidden until found (not laid out).
+    assert.equal(await page.locator(LINE_ROWS).count(), 150);
+    assert.equal(await page.locator('.file-content .lines-rest').getAttribute('hidden'), 'until-found');
     assert.equal(await page.locator('.file-content .show-more').count(), 0, 'no "Show more" below a card that is still mounting its first lines');
     await page.locator('.tool-card[data-output-type="file_content"] .tool-output').evaluate((el) => el.scrollTo(0, el.scrollHeight));
     assert.equal(await linesMounted(page, 150), 150);
@@ -64,5 +71,61 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
     assert.equal(spans[1][1], '[100]\n');
     const text = await page.locator('.stream-output pre').textContent();
     assert.equal(text, Array.from({ length: 200 }, (_, s) => `[${s}]\n`).join(''));
+  });
+
+  it('decision 481 find-in-page sees every line of a 150-line file card: a word on line 120 is found, its part of the card revealed and the line scrolled into view', async () => {
+    const page = await h.open({ height: 900 });
+    const b = streamBuilder(SESSION);
+    const T = { turn_id: TURN };
+    const output = Array.from({ length: 150 }, (_, i) => `${String(i + 1).padStart(6)}\t${i + 1 === 120 ? 'const quokka = 120;' : `const line${i + 1} = ${i + 1};`}`).join('\n');
+    await feed(
+      page,
+      SESSION,
+      [
+        b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+        b.make('tool.invoke.request', { invocation_id: 'r1', tool_name: 'Read', input: { file_path: 'src/animals.ts' } }, T),
+        b.make('tool.invoke.result', { invocation_id: 'r1', tool_name: 'Read', status: 'success', output, output_type: 'file_content' }, T),
+      ],
+      true,
+    );
+    assert.equal(await linesMounted(page, 40), 40, 'the card lays out only its first 40 lines');
+    await page.evaluate(() => window.addEventListener('beforematch', () => document.body.setAttribute('data-matched', 'yes'), { capture: true, once: true }));
+    // Headless Chromium has no find bar to type into; a text fragment (#:~:text=) is the engine's
+    // own find-and-reveal on the page's text — the same search that finds hidden="until-found"
+    // content, fires `beforematch` on it, reveals it and scrolls the match into view.
+    await page.goto(`${page.url().split('#')[0]}#:~:text=quokka`);
+    // Bounded wait for the final state: the line is laid out and inside both scrolling boxes.
+    await page.waitForFunction(
+      () => {
+        const pre = [...document.querySelectorAll('.file-content .line-text pre')].find((p) => p.textContent === 'const quokka = 120;');
+        if (!pre || pre.closest('[hidden]')) return false;
+        const r = pre.getBoundingClientRect();
+        // Inside the card's box and the transcript's (no named inner function: tsx would wrap it in __name).
+        return r.height > 0 && [pre.closest('.tool-output'), document.querySelector('.transcript-scroll')].every((el) => {
+          const b = el?.getBoundingClientRect();
+          return !!b && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+        });
+      },
+      undefined,
+      WAIT,
+    );
+    assert.equal(await page.locator('body').getAttribute('data-matched'), 'yes', 'the find matched inside the hidden part (beforematch)');
+    assert.equal(await page.locator('.file-content .lines-rest').getAttribute('hidden'), null, 'the rest of the card is revealed');
+    assert.equal(await linesMounted(page, 150), 150, 'all 150 lines are laid out once found');
+    const row = page.locator('.file-content .code-lines tr', { hasText: 'const quokka = 120;' });
+    assert.equal(await row.locator('.line-no').innerText(), '120');
+    // The two tables' number columns line up (one width from --line-digits), and "120" fits its cell.
+    const [first, found] = await page.locator('.file-content .line-text').evaluateAll((els) => [els[0], els[119]].map((e) => Math.round(e.getBoundingClientRect().left)));
+    assert.equal(found, first, 'line 120 starts where line 1 does');
+    const fits = await row.locator('.line-no').evaluate((td) => td.scrollWidth <= td.clientWidth);
+    assert.ok(fits, 'the three-digit number fits its column');
+    // Decision 392 still holds on the revealed lines: the number's tooltip, and a click opens the file there.
+    const link = row.locator('.line-link');
+    await link.hover();
+    await page.waitForFunction(() => !!document.querySelector('.file-content .line-link[data-line="120"]')?.getAttribute('title'), undefined, WAIT);
+    assert.equal(await link.getAttribute('title'), 'Open src/animals.ts at line 120');
+    await link.click();
+    const opened = await waitForMessages(page, 'file.open', 1);
+    assert.deepEqual(opened.map((m) => m.payload), [{ path: 'src/animals.ts', line: 120 }]);
   });
 });

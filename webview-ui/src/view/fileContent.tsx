@@ -1,10 +1,13 @@
 // A file_content output (§5.3.1): the file's lines with their numbers, in a box that scrolls.
-// Mounting is in two steps (issue 18): a card first mounts only the lines its box shows and a
-// screenful more (MOUNT_LINES); the rest of its first FIRST_LINES mount when the reader scrolls the
-// box to the end of what is mounted (an IntersectionObserver on a sentinel row, no scroll handler).
-// A 50 KB read is ~1,500 lines; 150 table rows per card cost tens of ms of DOM and table layout each
-// time a card scrolls into the transcript's view, which is what made fast scrolling miss frames.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+// Mounting is in two steps (issue 18): a card first lays out only the lines its box shows and a
+// screenful more (MOUNT_LINES); the rest of its first FIRST_LINES are laid out when the reader
+// scrolls the box to the end of them (an IntersectionObserver on a sentinel row, no scroll handler).
+// A 50 KB read is ~1,500 lines; 150 table rows per card cost tens of ms of table layout each time a
+// card scrolls into the transcript's view, which is what made fast scrolling miss frames.
+// The rest is in the DOM from the start, though, in a second table under `hidden="until-found"`
+// (decision 481): the browser neither styles nor lays it out, yet find-in-page searches it and,
+// on a match, reveals it in place (`beforematch`), so the match it highlights stays where it is.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t as tr } from '../i18n';
 import { asText, MAX_LINES } from './outputs';
 
@@ -30,29 +33,76 @@ export function numberLines(text: string): NumberedLine[] {
 
 /** Lines a card shows before "Show more lines": its box shows about 20 and scrolls through these. */
 export const FIRST_LINES = 150;
-/** Lines mounted at first: the box's 20 and a screenful more, so the first scroll inside needs nothing new. */
+/** Lines laid out at first: the box's 20 and a screenful more, so the first scroll inside needs nothing new. */
 export const MOUNT_LINES = 40;
+
+type OpenAt = ((line: number) => void) | undefined;
+
+function LineRows({ lines, onOpen }: { lines: NumberedLine[]; onOpen: OpenAt }) {
+  return (
+    <>
+      {lines.map((l) => (
+        <tr key={l.n}>
+          {/* A click on a number opens the file there (a mouse shortcut; decision 392): one button
+              per line would be hundreds of Tab stops and 17 px targets. The click and the tooltip
+              are the table's (onTableClick / onTableHover), not one handler per line. */}
+          <td class="line-no">{onOpen ? <span class="line-link" data-line={l.n}>{l.n}</span> : l.n}</td>
+          <td class="line-text">
+            <pre>{l.text}</pre>
+          </td>
+        </tr>
+      ))}
+    </>
+  );
+}
 
 export function FileContentOutput({ output, path, onOpen }: { output: unknown; path?: string; onOpen?: (line: number) => void }) {
   const lines = useMemo(() => numberLines(asText(output)), [output]);
   const [limit, setLimit] = useState(FIRST_LINES);
-  const [mountedAll, setMountedAll] = useState(false);
+  const [revealed, setRevealed] = useState(false);
   const sentinel = useRef<HTMLTableRowElement>(null);
+  const rest = useRef<HTMLDivElement>(null);
   const wanted = Math.min(limit, MAX_LINES);
-  const deferred = !mountedAll && lines.length > MOUNT_LINES && wanted > MOUNT_LINES;
-  const shown = lines.slice(0, deferred ? MOUNT_LINES : wanted);
+  const shown = lines.slice(0, wanted);
+  const head = shown.slice(0, MOUNT_LINES);
+  const tail = shown.slice(MOUNT_LINES);
+  const deferred = !revealed && tail.length > 0;
   useEffect(() => {
     const el = sentinel.current;
     if (!deferred || !el) return;
     // The box clips its lines, so the sentinel intersects the viewport only once scrolled into view.
     const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setMountedAll(true);
+      if (entries.some((e) => e.isIntersecting)) setRevealed(true);
     });
     io.observe(el);
     return () => io.disconnect();
   }, [deferred]);
+  useLayoutEffect(() => {
+    // Set as an attribute before the first paint: the `hidden` property would make it plain hidden
+    // (unsearchable) in a browser that has no until-found. Find-in-page removes it itself on a match.
+    const el = rest.current;
+    if (!el) return;
+    if (!deferred) {
+      el.removeAttribute('hidden');
+      return;
+    }
+    el.setAttribute('hidden', 'until-found');
+    const found = () => setRevealed(true);
+    el.addEventListener('beforematch', found);
+    return () => el.removeEventListener('beforematch', found);
+  }, [deferred]);
+  const onTableClick = (e: MouseEvent) => {
+    const line = (e.target as Element | null)?.closest?.<HTMLElement>('.line-link')?.dataset.line;
+    if (onOpen && line) onOpen(Number(line));
+  };
+  const onTableHover = (e: MouseEvent) => {
+    const link = (e.target as Element | null)?.closest?.<HTMLElement>('.line-link');
+    if (link && !link.title) link.title = tr('output.openAtLine', path ?? '', Number(link.dataset.line));
+  };
+  // Both tables share the numbers' width, so the text column lines up across them.
+  const digits = String(shown[shown.length - 1]?.n ?? 1).length;
   return (
-    <div class="file-content" role="group" aria-label={path ? tr('output.contentsOf', path) : tr('output.fileContents')}>
+    <div class="file-content" role="group" aria-label={path ? tr('output.contentsOf', path) : tr('output.fileContents')} style={{ '--line-digits': String(digits) }} onClick={onTableClick} onMouseOver={onTableHover}>
       {onOpen && shown.length > 0 && (
         <button type="button" class="button secondary open-file" onClick={() => onOpen(shown[0].n)}>
           <span class="codicon codicon-go-to-file" aria-hidden="true" /> {tr('output.open', path ?? '')}
@@ -60,24 +110,7 @@ export function FileContentOutput({ output, path, onOpen }: { output: unknown; p
       )}
       <table class="code-lines">
         <tbody>
-          {shown.map((l) => (
-            <tr key={l.n}>
-              <td class="line-no">
-                {/* A click on a number opens the file there (a mouse shortcut; decision 392): one
-                    button per line would be hundreds of Tab stops and 17 px targets. */}
-                {onOpen ? (
-                  <span class="line-link" title={tr('output.openAtLine', path ?? '', l.n)} onClick={() => onOpen(l.n)}>
-                    {l.n}
-                  </span>
-                ) : (
-                  l.n
-                )}
-              </td>
-              <td class="line-text">
-                <pre>{l.text}</pre>
-              </td>
-            </tr>
-          ))}
+          <LineRows lines={head} onOpen={onOpen} />
           {deferred && (
             <tr ref={sentinel} class="lines-pending" aria-hidden="true">
               <td colSpan={2} />
@@ -85,6 +118,15 @@ export function FileContentOutput({ output, path, onOpen }: { output: unknown; p
           )}
         </tbody>
       </table>
+      {tail.length > 0 && (
+        <div ref={rest} class="lines-rest">
+          <table class="code-lines">
+            <tbody>
+              <LineRows lines={tail} onOpen={onOpen} />
+            </tbody>
+          </table>
+        </div>
+      )}
       {!deferred && lines.length > shown.length && limit < MAX_LINES && (
         <button type="button" class="button secondary show-more" onClick={() => setLimit(MAX_LINES)}>
           {tr('output.showMoreLines', Math.min(lines.length, MAX_LINES) - shown.length)}
