@@ -1,5 +1,6 @@
 // A throwaway folder for a real agent CLI: `ws` (a git work tree, as the CLIs expect) and an empty
-// `home` (no credentials, settings or history of the machine leak in), both under `dir`.
+// `home` (no credentials, settings or history of the machine leak in), both under `dir`, and any
+// further empty folders a CLI needs beside them (Codex's CODEX_HOME).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,12 +13,16 @@ export interface AgentWorkspace {
   remove(): void;
 }
 
-export function agentWorkspace(prefix: string): AgentWorkspace {
+export interface AgentWorkspaceOptions {
+  /** More empty folders under `dir`, by name (e.g. `codex-home`). */
+  folders?: readonly string[];
+}
+
+export function agentWorkspace(prefix: string, opts: AgentWorkspaceOptions = {}): AgentWorkspace {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   const ws = path.join(dir, 'ws');
   const home = path.join(dir, 'home');
-  mkdirSync(ws);
-  mkdirSync(home);
+  for (const folder of [ws, home, ...(opts.folders ?? []).map((name) => path.join(dir, name))]) mkdirSync(folder);
   execFileSync('git', ['init', '-q'], { cwd: ws });
   return { dir, ws, home, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

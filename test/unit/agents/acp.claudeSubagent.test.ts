@@ -4,9 +4,7 @@
 // one plain tool.invoke.request / tool.invoke.result pair whose result is the subagent's answer
 // (agent_result, §5.3.3 category `agent`, §10.4). Temp git workspace and throwaway HOME.
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { AcpAdapter } from '../../../src/agents/acp/adapter';
 import { ACP_PRESETS } from '../../../src/agents/acp/presets';
@@ -18,6 +16,7 @@ import { MockModelServer } from '../../support/mockModel/server';
 import { claude, installAnthropic, lastUserText } from '../../support/mockModel/anthropic';
 import { RecordingHost } from '../../support/recordingHost';
 import { claudeEnv } from '../../support/mockModel/claudeEnv';
+import { agentWorkspace, type AgentWorkspace } from '../../support/agentWorkspace';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -27,7 +26,7 @@ describe('ACP adapter against the real claude-agent-acp: a subagent', function (
   this.timeout(120000);
   let server: MockModelServer;
   let route: string;
-  let dir: string;
+  let scratch: AgentWorkspace;
   let ws: string;
   let adapter: AcpAdapter;
   let host: RecordingHost;
@@ -44,16 +43,14 @@ describe('ACP adapter against the real claude-agent-acp: a subagent', function (
     server.reset();
     // Claude Code makes side calls (titles, summaries): answer them without using the script.
     server.setFallback(route, claude.text('ok'));
-    dir = mkdtempSync(path.join(tmpdir(), 'rawp-claude-acp-sub-'));
-    ws = path.join(dir, 'ws');
-    for (const d of [ws, path.join(dir, 'home')]) mkdirSync(d);
+    scratch = agentWorkspace('rawp-claude-acp-sub-');
+    ws = scratch.ws;
     writeFileSync(path.join(ws, 'a.txt'), 'hello\n');
-    execFileSync('git', ['init', '-q'], { cwd: ws });
     const events = new FsEvents();
     attachObservationPolicy(events);
     const preset = ACP_PRESETS['claude-agent-acp'];
     const env = {
-      ...claudeEnv(server.url, path.join(dir, 'home')),
+      ...claudeEnv(server.url, scratch.home),
       // Claude refuses bypass-style permissions outside a sandbox; these tests always say they are in one.
       IS_SANDBOX: '1',
     };
@@ -63,7 +60,7 @@ describe('ACP adapter against the real claude-agent-acp: a subagent', function (
   });
   afterEach(async () => {
     await adapter.dispose();
-    rmSync(dir, { recursive: true, force: true });
+    scratch.remove();
   });
 
   function assertValid(): void {

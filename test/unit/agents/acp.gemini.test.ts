@@ -2,9 +2,7 @@
 // scripted by the local mock (Gemini streamGenerateContent SSE). Files go through our FsBackend
 // and the read-before-write ledger; every produced stream must pass the `rawp validate` checks.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { AcpAdapter } from '../../../src/agents/acp/adapter';
 import { ACP_PRESETS } from '../../../src/agents/acp/presets';
@@ -16,24 +14,18 @@ import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { MockModelServer } from '../../support/mockModel/server';
 import { gemini, installGemini, lastUserText } from '../../support/mockModel/gemini';
 import { RecordingHost } from '../../support/recordingHost';
+import { agentWorkspace, type AgentWorkspace } from '../../support/agentWorkspace';
 
 const GEMINI = path.resolve(__dirname, '../../../node_modules/.bin/gemini');
 
-interface Env {
-  dir: string;
-  ws: string;
+interface Env extends AgentWorkspace {
   env: Record<string, string>;
 }
 
 function makeEnv(url: string): Env {
-  const dir = mkdtempSync(path.join(tmpdir(), 'rawp-gemini-'));
-  const ws = path.join(dir, 'ws');
-  const home = path.join(dir, 'home');
-  mkdirSync(ws);
-  mkdirSync(home);
-  writeFileSync(path.join(ws, 'a.txt'), 'hello\n');
-  execFileSync('git', ['init', '-q'], { cwd: ws });
-  return { dir, ws, env: { HOME: home, GEMINI_API_KEY: 'dummy', GOOGLE_GEMINI_BASE_URL: url, GEMINI_CLI_TRUST_WORKSPACE: 'true', NO_COLOR: '1' } };
+  const scratch = agentWorkspace('rawp-gemini-');
+  writeFileSync(path.join(scratch.ws, 'a.txt'), 'hello\n');
+  return { ...scratch, env: { HOME: scratch.home, GEMINI_API_KEY: 'dummy', GOOGLE_GEMINI_BASE_URL: url, GEMINI_CLI_TRUST_WORKSPACE: 'true', NO_COLOR: '1' } };
 }
 
 /** Rename gemini's session logs (session-YYYY-MM-DDTHH-MM-<id>.jsonl) to one minute earlier. */
@@ -90,7 +82,7 @@ describe('ACP adapter against the real gemini --acp', function () {
   afterEach(async () => {
     await adapter?.dispose();
     adapter = undefined;
-    rmSync(env.dir, { recursive: true, force: true });
+    env.remove();
   });
 
   async function open(extra: Partial<ConstructorParameters<typeof AcpAdapter>[0]> = {}): Promise<AcpAdapter> {

@@ -4,9 +4,7 @@
 // HOME / CODEX_HOME; every stream must pass the `rawp validate` checks and file effects are
 // checked on disk.
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { AcpAdapter } from '../../../src/agents/acp/adapter';
 import { ACP_PRESETS } from '../../../src/agents/acp/presets';
@@ -21,6 +19,7 @@ import { installOpenAIResponses, responses } from '../../support/mockModel/opena
 import { RecordingHost } from '../../support/recordingHost';
 import { PERMISSION_VALUES } from '../../../src/session/permissions';
 import { claudeEnv } from '../../support/mockModel/claudeEnv';
+import { agentWorkspace, type AgentWorkspace } from '../../support/agentWorkspace';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BWRAP_DIR = path.join(ROOT, 'node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/codex-resources');
@@ -34,7 +33,7 @@ const rejectOnce = pick(PERMISSION_VALUES.reject);
 interface Agent {
   preset: keyof typeof ACP_PRESETS;
   bin: string;
-  env(dir: string, url: string): Record<string, string>;
+  env(scratch: AgentWorkspace, url: string): Record<string, string>;
   install(s: MockModelServer): string;
   text(t: string): unknown;
   read(file: string): unknown;
@@ -48,8 +47,8 @@ const AGENTS: Agent[] = [
   {
     preset: 'claude-agent-acp',
     bin: 'claude-agent-acp',
-    env: (dir, url) => ({
-      ...claudeEnv(url, path.join(dir, 'home')),
+    env: (scratch, url) => ({
+      ...claudeEnv(url, scratch.home),
       // Claude refuses bypass-style permissions outside a sandbox; these tests always say they are in one.
       IS_SANDBOX: '1',
     }),
@@ -69,7 +68,7 @@ const AGENTS: Agent[] = [
   {
     preset: 'codex-acp',
     bin: 'codex-acp',
-    env: (dir) => ({ HOME: path.join(dir, 'home'), CODEX_HOME: path.join(dir, 'codex-home'), MOCK_API_KEY: 'dummy', PATH: `${BWRAP_DIR}${path.delimiter}${process.env.PATH}` }),
+    env: (scratch) => ({ HOME: scratch.home, CODEX_HOME: path.join(scratch.dir, 'codex-home'), MOCK_API_KEY: 'dummy', PATH: `${BWRAP_DIR}${path.delimiter}${process.env.PATH}` }),
     install: installOpenAIResponses,
     text: (t) => responses.reasoningThenText('Thinking it over.', t),
     read: () => responses.shell('cat a.txt'),
@@ -85,7 +84,7 @@ for (const agent of AGENTS) {
     this.timeout(90000);
     let server: MockModelServer;
     let route: string;
-    let dir: string;
+    let scratch: AgentWorkspace;
     let ws: string;
     let adapter: AcpAdapter;
     let host: RecordingHost;
@@ -102,26 +101,24 @@ for (const agent of AGENTS) {
     beforeEach(async () => {
       server.reset();
       if (agent.preset === 'claude-agent-acp') server.setFallback(route, claude.text('ok'));
-      dir = mkdtempSync(path.join(tmpdir(), `rawp-${agent.bin}-`));
-      ws = path.join(dir, 'ws');
-      for (const d of [ws, path.join(dir, 'home'), path.join(dir, 'codex-home')]) mkdirSync(d);
+      scratch = agentWorkspace(`rawp-${agent.bin}-`, { folders: ['codex-home'] });
+      ws = scratch.ws;
       writeFileSync(
-        path.join(dir, 'codex-home', 'config.toml'),
+        path.join(scratch.dir, 'codex-home', 'config.toml'),
         `model = "gpt-5.5"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "mock"\nbase_url = "${server.url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\n`,
       );
       writeFileSync(path.join(ws, 'a.txt'), 'hello\n');
-      execFileSync('git', ['init', '-q'], { cwd: ws });
       policy = allowOnce;
       const events = new FsEvents();
       attachObservationPolicy(events);
       const preset = ACP_PRESETS[agent.preset];
-      adapter = new AcpAdapter({ id: preset.id, displayName: preset.displayName, command: path.join(ROOT, 'node_modules/.bin', agent.bin), args: preset.args, env: agent.env(dir, server.url), fs: { backend: new NodeFsBackend([ws]), events }, killGraceMs: 2000 });
+      adapter = new AcpAdapter({ id: preset.id, displayName: preset.displayName, command: path.join(ROOT, 'node_modules/.bin', agent.bin), args: preset.args, env: agent.env(scratch, server.url), fs: { backend: new NodeFsBackend([ws]), events }, killGraceMs: 2000 });
       host = new RecordingHost(ws, (req) => policy(req));
       await host.open(adapter);
     });
     afterEach(async () => {
       await adapter.dispose();
-      rmSync(dir, { recursive: true, force: true });
+      scratch.remove();
     });
 
     function assertValid(): void {
@@ -204,12 +201,12 @@ for (const agent of AGENTS) {
       // disk makes session/load find nothing (a race seen on a loaded CI machine). Wait for a file
       // that names the session under the agent's own folder and holds the answer, bounded.
       assert.ok(t1.outcome.agent_session_id, 'the agent named its session');
-      assert.ok(await waitForRecord(dir, t1.outcome.agent_session_id, 'kiwi', 20_000), 'the agent wrote its session record with the answer');
+      assert.ok(await waitForRecord(scratch.dir, t1.outcome.agent_session_id, 'kiwi', 20_000), 'the agent wrote its session record with the answer');
       await adapter.dispose();
       const preset = ACP_PRESETS[agent.preset];
       const events = new FsEvents();
       attachObservationPolicy(events);
-      adapter = new AcpAdapter({ id: preset.id, displayName: preset.displayName, command: path.join(ROOT, 'node_modules/.bin', agent.bin), args: preset.args, env: agent.env(dir, server.url), fs: { backend: new NodeFsBackend([ws]), events }, killGraceMs: 2000, loadSessionId: t1.outcome.agent_session_id });
+      adapter = new AcpAdapter({ id: preset.id, displayName: preset.displayName, command: path.join(ROOT, 'node_modules/.bin', agent.bin), args: preset.args, env: agent.env(scratch, server.url), fs: { backend: new NodeFsBackend([ws]), events }, killGraceMs: 2000, loadSessionId: t1.outcome.agent_session_id });
       host = new RecordingHost(ws, (req) => policy(req));
       await host.open(adapter);
       const caps = host.ofType('session.capabilities')[0].payload.extensions as { agent_session_id: string; acp: { restored: boolean } };
