@@ -6,9 +6,7 @@
 // session.turn.start, and no request to the model. Files are stored in the host's own store
 // (src/host/files) as an upload to /v1/files/{id} would store them.
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { AcpAdapter } from '../../../src/agents/acp/adapter';
 import { ACP_PRESETS } from '../../../src/agents/acp/presets';
@@ -33,6 +31,7 @@ import { gemini, installGemini } from '../../support/mockModel/gemini';
 import { installOpenAIResponses, responses } from '../../support/mockModel/openaiResponses';
 import { MockModelServer, type MockRequest } from '../../support/mockModel/server';
 import { ALL_FEATURES } from '../../support/recordingConnection';
+import { agentWorkspace, type AgentWorkspace } from '../../support/agentWorkspace';
 
 const BIN = path.resolve(__dirname, '../../../node_modules/.bin');
 
@@ -56,6 +55,7 @@ describe('§6.1.1 context_files: an attached image reaches each real agent in it
   this.timeout(120_000);
   let mock: MockModelServer;
   const keys = { anthropic: '', responses: '', gemini: '', chat: '' };
+  let scratch: AgentWorkspace;
   let dir: string;
   let ws: string;
   let sid: string;
@@ -74,19 +74,14 @@ describe('§6.1.1 context_files: an attached image reaches each real agent in it
   });
   beforeEach(() => {
     mock.reset();
-    dir = mkdtempSync(path.join(tmpdir(), 'rawp-attach-'));
-    ws = path.join(dir, 'ws');
-    mkdirSync(ws);
-    writeFileSync(path.join(ws, 'a.txt'), 'hello\n');
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: ws, stdio: 'ignore' });
-    git('init', '-q');
-    git('add', '.');
-    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'init');
+    scratch = agentWorkspace('rawp-attach-', { committed: { 'a.txt': 'hello\n' } });
+    dir = scratch.dir;
+    ws = scratch.ws;
   });
   afterEach(async () => {
     await host?.dispose();
     host = undefined;
-    rmSync(dir, { recursive: true, force: true });
+    scratch.remove();
   });
 
   function home(name: string): string {

@@ -5,9 +5,7 @@
 // where it has an option (the recorded model request), as a prompt instruction for gemini;
 // `--max-turns 1` stops a two-step agent with agent.error MAX_TURNS.
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { validateText } from '../../../src/protocol/conformance';
 import { resolveClaudeCommand } from '../../../src/agents/claudeCode';
@@ -18,6 +16,7 @@ import { installOpenAIResponses, responses } from '../../support/mockModel/opena
 import { chat, installChatCompletions } from '../../support/mockModel/chatCompletions';
 import { gemini, installGemini, lastUserText } from '../../support/mockModel/gemini';
 import { buildCliOnce, rawpRun, type RunResult } from '../../support/rawpRun';
+import { agentWorkspace, type AgentWorkspace } from '../../support/agentWorkspace';
 
 const SCHEMA = { $id: 'city-v1', type: 'object', properties: { city: { type: 'string' }, population: { type: 'integer', minimum: 0 } }, required: ['city', 'population'], additionalProperties: false };
 const GOOD = { city: 'Seoul', population: 9_400_000 };
@@ -42,6 +41,7 @@ function json(r: RunResult): Json {
 describe('rawp run with the real agents: §11 structured output and §6.1.1 max_turns', function () {
   this.timeout(180_000);
   let mock: MockModelServer;
+  let scratch: AgentWorkspace;
   let dir: string;
   let ws: string;
   let schemaFile: string;
@@ -49,21 +49,15 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
   before(() => buildCliOnce());
   beforeEach(async () => {
     mock = await MockModelServer.start();
-    dir = mkdtempSync(join(tmpdir(), 'rawp-run-agents-'));
-    ws = join(dir, 'ws');
-    mkdirSync(ws);
-    mkdirSync(join(dir, 'home'));
-    writeFileSync(join(ws, 'a.txt'), 'hello\n');
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: ws, stdio: 'ignore' });
-    git('init', '-q');
-    git('add', '.');
-    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'init');
+    scratch = agentWorkspace('rawp-run-agents-', { committed: { 'a.txt': 'hello\n' } });
+    dir = scratch.dir;
+    ws = scratch.ws;
     schemaFile = join(dir, 'schema.json');
     writeFileSync(schemaFile, JSON.stringify(SCHEMA));
   });
   afterEach(async () => {
     await mock.stop();
-    rmSync(dir, { recursive: true, force: true });
+    scratch.remove();
   });
 
   describe('Claude Code (--json-schema, --max-turns natively)', () => {
@@ -71,7 +65,7 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
     let env: Record<string, string>;
     beforeEach(() => {
       route = installAnthropic(mock);
-      env = { ...claudeEnv(mock.url, join(dir, 'home')), RAWP_CLAUDE_PATH: resolveClaudeCommand() };
+      env = { ...claudeEnv(mock.url, scratch.home), RAWP_CLAUDE_PATH: resolveClaudeCommand() };
     });
     const args = (...more: string[]) => ['--workspace', ws, '--agent', 'claude-code', ...more];
     /** The main-loop requests (those that offer tools), not the CLI's side calls. */
@@ -143,7 +137,7 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
         join(codexHome, 'config.toml'),
         ['model = "gpt-5.5"', 'model_provider = "mock"', '[model_providers.mock]', 'name = "mock"', `base_url = "${mock.url}/v1"`, 'wire_api = "responses"', 'env_key = "MOCK_API_KEY"', 'request_max_retries = 0', 'stream_max_retries = 0', ''].join('\n'),
       );
-      env = { HOME: join(dir, 'home'), CODEX_HOME: codexHome, MOCK_API_KEY: 'dummy', NO_COLOR: '1', RAWP_CODEX_PATH: CODEX };
+      env = { HOME: scratch.home, CODEX_HOME: codexHome, MOCK_API_KEY: 'dummy', NO_COLOR: '1', RAWP_CODEX_PATH: CODEX };
     });
     const args = (...more: string[]) => ['--workspace', ws, '--agent', 'codex', ...more];
     const format = () => (mock.requestsFor(route)[0].body as { text?: { format?: { type?: string; schema?: unknown } } }).text?.format;
@@ -185,7 +179,7 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
     let env: Record<string, string>;
     beforeEach(() => {
       keys = installGemini(mock);
-      env = { HOME: join(dir, 'home'), GEMINI_API_KEY: 'dummy', GOOGLE_GEMINI_BASE_URL: mock.url, GEMINI_CLI_TRUST_WORKSPACE: 'true', NO_COLOR: '1', PATH: `${BIN}${delimiter}${process.env.PATH ?? ''}` };
+      env = { HOME: scratch.home, GEMINI_API_KEY: 'dummy', GOOGLE_GEMINI_BASE_URL: mock.url, GEMINI_CLI_TRUST_WORKSPACE: 'true', NO_COLOR: '1', PATH: `${BIN}${delimiter}${process.env.PATH ?? ''}` };
     });
     const args = (...more: string[]) => ['--workspace', ws, '--agent', 'acp:gemini', ...more];
 
