@@ -42,8 +42,9 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
       true,
     );
     assert.equal(await linesMounted(page, 40), 40);
-    // Decision 481: the other 110 are there for find-in-page, hidden until found (not laid out).
-    assert.equal(await page.locator(LINE_ROWS).count(), 150);
+    // Decision 481: once the page is idle the other 110 are there for find-in-page, hidden until
+    // found (not laid out). Bounded wait: they are made in an idle callback.
+    await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 150, LINE_ROWS, WAIT);
     assert.equal(await page.locator('.file-content .lines-rest').getAttribute('hidden'), 'until-found');
     assert.equal(await page.locator('.file-content .show-more').count(), 0, 'no "Show more" below a card that is still mounting its first lines');
     await page.locator('.tool-card[data-output-type="file_content"] .tool-output').evaluate((el) => el.scrollTo(0, el.scrollHeight));
@@ -89,6 +90,8 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
       true,
     );
     assert.equal(await linesMounted(page, 40), 40, 'the card lays out only its first 40 lines');
+    // The rest is made when the page is first idle (a moment before anyone types a search).
+    await page.waitForFunction(() => document.querySelectorAll('.file-content .lines-rest[hidden="until-found"] tr').length === 110, undefined, WAIT);
     await page.evaluate(() => window.addEventListener('beforematch', () => document.body.setAttribute('data-matched', 'yes'), { capture: true, once: true }));
     // Headless Chromium has no find bar to type into; a text fragment (#:~:text=) is the engine's
     // own find-and-reveal on the page's text — the same search that finds hidden="until-found"

@@ -4,9 +4,11 @@
 // scrolls the box to the end of them (an IntersectionObserver on a sentinel row, no scroll handler).
 // A 50 KB read is ~1,500 lines; 150 table rows per card cost tens of ms of table layout each time a
 // card scrolls into the transcript's view, which is what made fast scrolling miss frames.
-// The rest is in the DOM from the start, though, in a second table under `hidden="until-found"`
+// The rest is in the DOM before that, though, in a second table under `hidden="until-found"`
 // (decision 481): the browser neither styles nor lays it out, yet find-in-page searches it and,
 // on a match, reveals it in place (`beforematch`), so the match it highlights stays where it is.
+// Even its nodes are made only once the page is idle (requestIdleCallback), so a card that only
+// passes through the view while the transcript scrolls costs what it did before.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t as tr } from '../i18n';
 import { asText, MAX_LINES } from './outputs';
@@ -38,6 +40,28 @@ export const MOUNT_LINES = 40;
 
 type OpenAt = ((line: number) => void) | undefined;
 
+/** Runs `work` once the page is idle, with a few ms to spare; returns the cancel. Where there is
+ *  no requestIdleCallback (Safari), a short timer after the scroll has had its frames. */
+function whenIdle(work: () => void): () => void {
+  if (typeof requestIdleCallback !== 'function') {
+    const timer = setTimeout(work, 250);
+    return () => clearTimeout(timer);
+  }
+  let id = 0;
+  let tries = 0;
+  const step = (deadline: IdleDeadline) => {
+    // A sliver of idle time at the end of a busy frame is not enough for ~110 rows: wait for a
+    // longer one, a bounded number of times (a page that is never idle still gets them).
+    if (deadline.timeRemaining() < IDLE_MS_NEEDED && ++tries < IDLE_TRIES) id = requestIdleCallback(step);
+    else work();
+  };
+  id = requestIdleCallback(step);
+  return () => cancelIdleCallback(id);
+}
+/** Idle time the rest's rows need to be made without delaying the next frame (a few hundred nodes). */
+const IDLE_MS_NEEDED = 8;
+const IDLE_TRIES = 60;
+
 function LineRows({ lines, onOpen }: { lines: NumberedLine[]; onOpen: OpenAt }) {
   return (
     <>
@@ -60,6 +84,8 @@ export function FileContentOutput({ output, path, onOpen }: { output: unknown; p
   const lines = useMemo(() => numberLines(asText(output)), [output]);
   const [limit, setLimit] = useState(FIRST_LINES);
   const [revealed, setRevealed] = useState(false);
+  /** The hidden rest's rows exist (made when the page was first idle after the card mounted). */
+  const [restMade, setRestMade] = useState(false);
   const sentinel = useRef<HTMLTableRowElement>(null);
   const rest = useRef<HTMLDivElement>(null);
   const wanted = Math.min(limit, MAX_LINES);
@@ -77,6 +103,10 @@ export function FileContentOutput({ output, path, onOpen }: { output: unknown; p
     io.observe(el);
     return () => io.disconnect();
   }, [deferred]);
+  useEffect(() => {
+    if (!deferred || restMade) return;
+    return whenIdle(() => setRestMade(true));
+  }, [deferred, restMade]);
   useLayoutEffect(() => {
     // Set as an attribute before the first paint: the `hidden` property would make it plain hidden
     // (unsearchable) in a browser that has no until-found. Find-in-page removes it itself on a match.
@@ -120,11 +150,13 @@ export function FileContentOutput({ output, path, onOpen }: { output: unknown; p
       </table>
       {tail.length > 0 && (
         <div ref={rest} class="lines-rest">
-          <table class="code-lines">
-            <tbody>
-              <LineRows lines={tail} onOpen={onOpen} />
-            </tbody>
-          </table>
+          {(!deferred || restMade) && (
+            <table class="code-lines">
+              <tbody>
+                <LineRows lines={tail} onOpen={onOpen} />
+              </tbody>
+            </table>
+          )}
         </div>
       )}
       {!deferred && lines.length > shown.length && limit < MAX_LINES && (
