@@ -6,6 +6,7 @@ import { linearPatch } from './lineDiff';
 // fails, so a Write of a big file failed after writing; the cycle (searchProtocol uses diffOutput)
 // only meets at call time.
 import { search } from './search/searchClient';
+import { encodeUtf8InTurns } from '../workspace/bytesInTurns';
 
 /** Myers' diff (minimal, O(N·D)) only while it stays cheap; otherwise the linear diff of lineDiff.ts. */
 const MYERS_MAX_LINES = 10_000;
@@ -68,7 +69,8 @@ const WORKER_DIFF_CHARS = 1_000_000;
 /** diffOutput, in the worker for big texts (issue 12 finding 2); the same result either way. */
 export async function diffOutputAsync(displayPath: string, before: string, after: string, created: boolean): Promise<DiffOutput> {
   if (before.length + after.length <= WORKER_DIFF_CHARS) return diffOutput(displayPath, before, after, created);
-  const r = await search({ op: 'diff', displayPath, before, after, created });
+  // Both texts go as UTF-8 bytes (encoded in turns), moved to the worker, never cloned.
+  const r = await search(async () => ({ op: 'diff', displayPath, beforeUtf8: await encodeUtf8InTurns(before), afterUtf8: await encodeUtf8InTurns(after), created }));
   if (!r.ok || !r.diff) throw new Error(r.ok ? 'the diff worker returned nothing' : r.message);
   return r.diff;
 }

@@ -1,6 +1,7 @@
 // Edit and MultiEdit share one path: editIntent (the ledger refuses unread files), then the
 // backend's critical section checks the version, matches and replaces atomically. A MultiEdit whose
 // any edit fails writes nothing.
+import { decodeUtf8, encodeUtf8InTurns } from '../workspace/bytesInTurns';
 import { FsError } from '../workspace/fsBackend';
 import { diffOutputAsync } from './diff';
 import { errorOutcome } from './fsErrors';
@@ -70,8 +71,10 @@ const WORKER_EDIT_CHARS = 1_000_000;
 /** applyEdits, in the worker for big files (issue 12 finding 2); the same result and errors either way. */
 async function applyEditsOffLoop(text: string, edits: readonly EditSpec[], displayPath: string): Promise<AppliedEdits> {
   if (text.length <= WORKER_EDIT_CHARS) return applyEdits(text, edits, displayPath);
-  const r = await search({ op: 'edit', text, edits: [...edits], displayPath });
+  // The text goes as UTF-8 bytes (encoded in turns) and comes back as bytes: moved, never cloned.
+  const r = await search(async () => ({ op: 'edit', utf8: await encodeUtf8InTurns(text), edits: [...edits], displayPath }));
   if (!r.ok) throw r.fs_code ? new FsError(r.message, r.fs_code) : new Error(r.message);
   if (!r.edited) throw new Error('the edit worker returned nothing');
-  return r.edited;
+  const { utf8, ...rest } = r.edited;
+  return { ...rest, text: decodeUtf8(utf8) };
 }

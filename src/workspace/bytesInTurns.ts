@@ -32,6 +32,13 @@ export async function digestInTurns(algorithm: 'sha1' | 'sha256', parts: readonl
   return hash.digest(encoding);
 }
 
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** `bytes` as UTF-8 text in one call (see the header: slicing gains no turn), the BOM kept in the text. */
+export function decodeUtf8(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
+
 /** `text` as UTF-8 bytes, exactly as `Buffer.from(text, 'utf8')` gives them (lone surrogates as U+FFFD). */
 export async function encodeUtf8InTurns(text: string): Promise<Buffer> {
   // A slice of at most SLICE_BYTES / 3 UTF-16 units is at most SLICE_BYTES bytes of UTF-8.

@@ -4,7 +4,7 @@
 // same linear-time code runs inline (still linear, never backtracking).
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { handleSearchRequest, type SearchQuery, type SearchRequest, type SearchResponse } from './searchProtocol';
+import { handleSearchRequest, transferListOf, type SearchQuery, type SearchRequest, type SearchResponse } from './searchProtocol';
 
 /** One request may take this long before the worker is stopped (linear time, but big inputs exist). */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -67,18 +67,22 @@ function stopWorker(): void {
   void w?.terminate();
 }
 
-/** Runs one search request off the event loop; rejects with SearchAbortedError on abort or timeout. */
-export async function search(req: SearchQuery, signal?: AbortSignal): Promise<SearchResponse> {
+/**
+ * Runs one search request off the event loop; rejects with SearchAbortedError on abort or timeout.
+ * A request given as a function is built afresh for each attempt and its bytes are moved to the
+ * worker, not copied (moved bytes are gone from this thread, so a resend needs new ones).
+ */
+export async function search(req: SearchQuery | (() => Promise<SearchQuery>), signal?: AbortSignal): Promise<SearchResponse> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await searchOnce(req, signal);
+      return await (typeof req === 'function' ? searchOnce(await req(), signal, true) : searchOnce(req, signal, false));
     } catch (e) {
       if (!(e instanceof WorkerRestarted) || attempt >= 2) throw e instanceof WorkerRestarted ? new SearchAbortedError('the search worker was restarted') : e;
     }
   }
 }
 
-function searchOnce(req: SearchQuery, signal?: AbortSignal): Promise<SearchResponse> {
+function searchOnce(req: SearchQuery, signal: AbortSignal | undefined, move: boolean): Promise<SearchResponse> {
   const id = nextId++;
   const full = { ...req, id } as SearchRequest;
   const w = ensureWorker();
@@ -107,6 +111,6 @@ function searchOnce(req: SearchQuery, signal?: AbortSignal): Promise<SearchRespo
       timer,
     });
     w.ref(); // keep the host alive while a search is under way
-    w.postMessage(full);
+    w.postMessage(full, move ? transferListOf(full) : []);
   });
 }
