@@ -7,7 +7,7 @@
 //     no symlink leading out, opened without following symlinks), at most the size limit;
 //   - `data:` (RFC 2397), at most the size limit once decoded;
 //   - anything else (http elsewhere, ftp:, javascript:, …) is refused: nothing is fetched.
-import { createHash } from 'node:crypto';
+import { digestInTurns } from '../../workspace/bytesInTurns';
 import { fileURLToPath } from 'node:url';
 import { basename } from 'node:path';
 import { isLoopbackHost, transferIdOfPath } from '../../remote/controlPlane';
@@ -36,7 +36,8 @@ export class HostContextFiles implements ContextFileSource {
     if (signal?.aborted) throw fail('unreadable', 'the read was cancelled');
     const got = await this.read(fileUrl, fail);
     if (got.bytes.byteLength > this.o.store.maxBytes) throw fail('too_large', `${got.name} is larger than the limit of ${this.o.store.maxBytes} bytes`);
-    const sha256 = createHash('sha256').update(got.bytes).digest('hex');
+    // Up to 20 MB (maxBytes): hashed in event-loop turns, not in one block (decision 490).
+    const sha256 = await digestInTurns('sha256', [got.bytes], 'hex');
     if (hints.sha256 && hints.sha256.toLowerCase() !== sha256) throw fail('checksum_mismatch', `${got.name}: SHA-256 ${sha256} is not the expected ${hints.sha256}`);
     const name = hints.file_name ?? got.name;
     const mimeType = got.mimeType ?? hints.mime_type ?? (await sniffContentType(got.bytes)) ?? mimeTypeOf(name) ?? 'application/octet-stream';
