@@ -2,9 +2,10 @@
 // where the previous keystroke's match ended), survivors for prefix narrowing, and quick scores for
 // what can still enter the top list. Plain functions over typed arrays (the hot loop of §16.1).
 import { charBit, type PathSnapshot } from './pathSnapshot';
-import { BELOW_FLOOR as BELOW_FLOOR_, LENGTH_PENALTY as LENGTH_PENALTY_, NO_MATCH as NO_MATCH_, quickScore, quickScoreRaw } from './fuzzyScore';
-import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound, quickScoreRest } from './quickBound';
+import { LENGTH_PENALTY as LENGTH_PENALTY_, quickScore, quickScoreRaw } from './fuzzyScore';
+import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound } from './quickBound';
 import type { TopHeap } from './topHeap';
+import { publishBar, sharedBar } from './scanBars';
 import { lowerSameLength } from './searchText';
 
 /** State of one folder's scan across slices. */
@@ -34,6 +35,20 @@ export interface Scan {
   lastStart: number;
   total: number;
   heap: TopHeap;
+  /** Added to a snapshot index to give its tie in the heap's order (the folder's place). */
+  tieBase: number;
+  /**
+   * When parts of one snapshot are scanned side by side (scan workers): each part's list of best
+   * scores, rounded down, at `bars[barSlot * cap …]`. The merged list is at or above the cap-th
+   * best of them all, so every part prunes below it too (strictly: at it a tie may still enter).
+   */
+  bars: Int32Array | undefined;
+  barSlot: number;
+  /** Scratch for sharedBar (one head per part) and publishBar (the list, sorted). */
+  barHeads: Int32Array;
+  barScratch: Float64Array;
+  /** The heap's version when its list was last published. */
+  publishedVersion: number;
   onPush: (i: number) => number;
 }
 
@@ -41,14 +56,12 @@ export interface Scan {
 // object, which would be called for every path in the hot loop.
 const upperBound = quickScoreBound;
 const LENGTH_PENALTY = LENGTH_PENALTY_;
-const NO_MATCH = NO_MATCH_;
-const BELOW_FLOOR = BELOW_FLOOR_;
 const bonusSum = quickBonusSum;
 const scoreRaw = quickScoreRaw;
 const scoreString = quickScore;
 
 /** Each query character's mask bit. */
-function queryBits(qb: Uint8Array): Int32Array {
+export function queryBits(qb: Uint8Array): Int32Array {
   const bits = new Int32Array(qb.length);
   for (let k = 0; k < qb.length; k++) bits[k] = charBit(qb[k]);
   return bits;
@@ -74,8 +87,11 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   let lastTested = scan.lastTested;
   let lastMatched = scan.lastMatched;
   let lastStart = scan.lastStart;
-  // The top list's floor, read again only after a push (it changes only then).
+  // The top list's floor, read again only after a push (it changes only then), and the other
+  // parts' (read once a slice). A candidate is cut when its bound is at most the floor or below the bar.
   let floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
+  const bar = sharedBar(scan);
+  let pruning = floor !== -Infinity || bar !== -Infinity;
   for (let k = start; k < end; k++) {
     const i = ids === undefined ? k : ids[k];
     if ((mask[i] & qm) !== qm) continue;
@@ -143,7 +159,13 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
         // those can outscore one that does (the basename boosts). Score them after the scan, when
         // the promising ones have raised the floor, so the bound below rejects most unread. The
         // floor only rises: what the bound rejects now it would reject then (no need to keep it).
-        if (floor !== -Infinity && (deferredTop - (e0 - s0) * LENGTH_PENALTY <= floor || upperBound(m, e0 - s0, e0 - s0 - baseStart[i], (nameMask[i] & qm) === qm, false, bonusSum(startMask[i], qbits, caps)) - (e0 - s0) * LENGTH_PENALTY <= floor)) continue;
+        if (pruning) {
+          const penalty = (e0 - s0) * LENGTH_PENALTY;
+          const most = deferredTop - penalty;
+          if (most <= floor || most < bar) continue;
+          const bound = upperBound(m, e0 - s0, e0 - s0 - baseStart[i], (nameMask[i] & qm) === qm, false, bonusSum(startMask[i], qbits, caps)) - penalty;
+          if (bound <= floor || bound < bar) continue;
+        }
         if (nDeferred === deferred.length) {
           const grown = new Int32Array(Math.max(16, deferred.length * 4));
           grown.set(deferred);
@@ -156,11 +178,16 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
       // The name boosts need the basename to start with the whole query, not just its first
       // character: checking the other m-1 bytes here keeps the bound tight for most candidates.
       const bs = s0 + baseStart[i];
-      if (floor !== -Infinity && upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, startsWithQuery(chars, bs, e0, qb, m), bonusSum(startMask[i], qbits, caps)) - (e0 - s0) * LENGTH_PENALTY <= floor) continue;
+      if (pruning) {
+        const bound = upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, startsWithQuery(chars, bs, e0, qb, m), bonusSum(startMask[i], qbits, caps)) - (e0 - s0) * LENGTH_PENALTY;
+        if (bound <= floor || bound < bar) continue;
+      }
       score = scoreRaw(chars, upper, s0, e0, bs, qb, m) - (e0 - s0) * LENGTH_PENALTY;
     }
-    if (score > floor) {
-      heap.push(score, scan.onPush(i));
+    // Candidates come in ascending tie order here, so an equal score never wins (strict `>`).
+    if (score > floor && score >= bar) {
+      heap.push(score, scan.tieBase + i, scan.onPush(i));
+      if (floor === -Infinity && heap.size === heap.cap) pruning = true;
       floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
     }
   }
@@ -173,6 +200,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   scan.deferred = deferred;
   scan.nDeferred = nDeferred;
   scan.total = total;
+  publishBar(scan);
 }
 
 /** Does the basename at `bs` (path end `e`) start with the whole query? (Its first byte is known equal.) */
@@ -180,30 +208,4 @@ function startsWithQuery(chars: Uint8Array, bs: number, e: number, qb: Uint8Arra
   if (e - bs < m) return false;
   for (let k = 1; k < m; k++) if (chars[bs + k] !== qb[k]) return false;
   return true;
-}
-
-/** Scores deferred matches `start..end` that can still enter the top list. */
-export function scoreDeferred(scan: Scan, start: number, end: number): void {
-  const { offsets, chars, upper, baseStart, nameMask, startMask } = scan.snap;
-  const { deferred, qb, qm, heap } = scan;
-  const m = qb.length;
-  const qbits = queryBits(qb);
-  const caps = quickBonusCaps(qb);
-  const deferredTop = upperBound(m, 0, m, true, false, quickBonusMax(caps));
-  const rest = quickScoreRest(caps);
-  for (let k = start; k < end; k++) {
-    const i = deferred[k];
-    const s0 = offsets[i];
-    const e0 = offsets[i + 1];
-    const bs = s0 + baseStart[i];
-    const floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
-    if (floor !== -Infinity && (deferredTop - (e0 - s0) * LENGTH_PENALTY <= floor || upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, bonusSum(startMask[i], qbits, caps)) - (e0 - s0) * LENGTH_PENALTY <= floor)) continue;
-    // No name boost for a deferred match: it cannot beat the floor once its score so far plus
-    // what the rest can add, minus its length penalty, is at most the floor (stop reading it).
-    // (Integers only cross the call: the integer `need` is the floor plus the penalty, rounded down.)
-    const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, floor === -Infinity ? NO_MATCH : Math.floor(floor + (e0 - s0) * LENGTH_PENALTY));
-    if (raw === BELOW_FLOOR) continue;
-    const score = raw - (e0 - s0) * LENGTH_PENALTY;
-    if (score > floor) heap.push(score, scan.onPush(i));
-  }
 }

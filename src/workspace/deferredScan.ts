@@ -1,0 +1,67 @@
+// The scan's second phase (§16.1, issue 18): the deferred matches — those whose basename does not
+// start with the query's first character, so they cannot outscore the ones that do — scored after
+// the scan, against the floor the promising ones raised, in snapshot order. (Scoring them best
+// bound first was measured slower: the jumps through the path bytes cost more than the bound
+// order saved — decision 500.)
+//
+// They come after the scan, so the list holds later candidates too: one whose tie is higher than
+// this one's is beaten by an equal score (TopHeap's order), and every cut here lets such a tie
+// through.
+import { BELOW_FLOOR as BELOW_FLOOR_, LENGTH_PENALTY as LENGTH_PENALTY_, NO_MATCH as NO_MATCH_, quickScoreRaw } from './fuzzyScore';
+import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound, quickScoreRest } from './quickBound';
+import { publishBar, sharedBar } from './scanBars';
+import { queryBits, type Scan } from './snapshotScan';
+
+// Module-level copies: under a CommonJS transform an imported binding is a getter on the module.
+const upperBound = quickScoreBound;
+const bonusSum = quickBonusSum;
+const scoreRaw = quickScoreRaw;
+const LENGTH_PENALTY = LENGTH_PENALTY_;
+const NO_MATCH = NO_MATCH_;
+const BELOW_FLOOR = BELOW_FLOOR_;
+
+/** Scores deferred matches `start..end` that can still enter the top list. */
+export function scoreDeferred(scan: Scan, start: number, end: number): void {
+  const { offsets, chars, upper, baseStart, nameMask, startMask } = scan.snap;
+  const { deferred, qb, qm, heap, tieBase } = scan;
+  const m = qb.length;
+  const qbits = queryBits(qb);
+  const caps = quickBonusCaps(qb);
+  const deferredTop = upperBound(m, 0, m, true, false, quickBonusMax(caps));
+  const rest = quickScoreRest(caps);
+  const bar = sharedBar(scan);
+  for (let k = start; k < end; k++) {
+    const i = deferred[k];
+    const s0 = offsets[i];
+    const e0 = offsets[i + 1];
+    const bs = s0 + baseStart[i];
+    const full = heap.size === heap.cap;
+    const floor = full ? heap.scores[0] : -Infinity;
+    // An equal score would enter (this candidate sorts before the floor's): cut only below it.
+    const tieWins = full && tieBase + i < heap.ties[0];
+    const penalty = (e0 - s0) * LENGTH_PENALTY;
+    if (full || bar !== -Infinity) {
+      const most = deferredTop - penalty;
+      if ((tieWins ? most < floor : most <= floor) || most < bar) continue;
+      const bound = upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, bonusSum(startMask[i], qbits, caps)) - penalty;
+      if ((tieWins ? bound < floor : bound <= floor) || bound < bar) continue;
+    }
+    // No name boost for a deferred match: it cannot beat the floor once its score so far plus
+    // what the rest can add, minus its length penalty, is at most the floor (stop reading it).
+    // (Integers only cross the call: `need` is the floor plus the penalty, rounded down — one less
+    // when an equal score would still enter and that sum is an integer.)
+    let need = NO_MATCH;
+    if (full) {
+      const f = floor + penalty;
+      need = Math.floor(f);
+      if (tieWins && need === f) need--;
+    }
+    // Below the bar: raw - penalty < bar, i.e. raw < bar + penalty (raw is an integer).
+    if (bar !== -Infinity) need = Math.max(need, Math.ceil(bar + penalty) - 1);
+    const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need);
+    if (raw === BELOW_FLOOR) continue;
+    const score = raw - penalty;
+    if (score >= bar && heap.admits(score, tieBase + i)) heap.push(score, tieBase + i, scan.onPush(i));
+  }
+  publishBar(scan);
+}
