@@ -1,4 +1,5 @@
-// Bundles the three deliverables: the extension host entry, the webview UI and the `rawp` CLI.
+// Bundles the three deliverables: the extension host entry, the webview UI and the `rawp` CLI
+// (with the worker-thread scripts they start).
 // `node esbuild.config.mjs [--watch] [--production]`
 import * as esbuild from 'esbuild';
 import { chmodSync } from 'node:fs';
@@ -40,6 +41,15 @@ const targets = [
     ...common,
     entryPoints: ['src/tools/search/searchWorker.ts'],
     outfile: 'dist/searchWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
+    // The @-search scan workers (src/workspace/scanPool.ts loads it beside the bundle).
+    ...common,
+    entryPoints: ['src/workspace/scanWorker.ts'],
+    outfile: 'dist/scanWorker.js',
     platform: 'node',
     format: 'cjs',
     target: 'node20',

@@ -8,16 +8,16 @@
 //     the best TOP_N by it go on, everything that matched is counted for `total_count`;
 //  4. `bestAlignment` (DP) gives the final score and the match positions of those TOP_N;
 //  5. sort, cut to `max_results`.
-// The scan runs as a generator so the async driver can stop between slices when the search is
-// cancelled or superseded, and yield to the event loop on long scans.
+// Steps 1–3 over a big snapshot run in the scan workers, one part each, and their lists are merged
+// (`search`, decision 500); elsewhere they run here as a generator, so the async driver can stop
+// between slices when the search is cancelled or superseded, and yield to the event loop.
 import type { FileIndex, Folder } from './fileIndex';
 import { baseStartOf, type PathSnapshot } from './pathSnapshot';
-import { LENGTH_PENALTY, bestAlignment, normalizeScore, quickScore, toRanges } from './fuzzyScore';
-import { quickBonusCaps, quickBonusMax, quickScoreBound } from './quickBound';
-import { FilterCache, type SearchFilters } from './searchFilters';
-import { lowerSameLength, normalizeQuery, queryMask } from './searchText';
-import { scanSlice, scoreDeferred, type Scan } from './snapshotScan';
-import { ScanBuffers, type SurvivorArrays } from './scanBuffers';
+import { bestAlignment, normalizeScore, quickScore, toRanges } from './fuzzyScore';
+import { FilterCache, type PreparedFilter, type SearchFilters } from './searchFilters';
+import { lowerSameLength, normalizeQuery } from './searchText';
+import { scanQueryOf, scanSnapshot, ScanState, type ScanQuery } from './folderScan';
+import { ScanPool, type PartResult } from './scanPool';
 import { TopHeap } from './topHeap';
 
 export { lowerSameLength, normalizeQuery } from './searchText';
@@ -63,7 +63,6 @@ export const MAX_RESULTS = 50;
  * generous (measured: recall@5 in `npm run bench:search`) and keeps the upper-bound pruning sharp.
  */
 export const DEFAULT_LEADERS = 20;
-const SLICE = 4096;
 
 export function clampMax(n: number | undefined): number {
   if (n === undefined || !Number.isFinite(n)) return DEFAULT_MAX_RESULTS;
@@ -71,25 +70,47 @@ export function clampMax(n: number | undefined): number {
 }
 
 
-/** Survivors of the last query per folder, for prefix narrowing. */
-interface NarrowCache {
-  generation: number;
-  q: string;
-  /** Undefined after a one-letter query proved by the mask alone: the candidates are every path
-   * whose mask holds the letter, which the next keystroke's mask test selects by itself. */
-  ids: Int32Array | undefined;
-  /** The arrays `ids` and `ends` are views of (handed back for reuse when replaced). */
-  arrays: SurvivorArrays | undefined;
-  /** Per survivor: where its leftmost match of `q` ended (relative to the path start); undefined
-   * when the scan proved the match by the character mask alone (one letter) and read no bytes. */
-  ends: Uint16Array | undefined;
+/** Snapshots this big are scanned by the worker pool in `search` (below, a worker's round trip
+ * costs more than the scan it saves). */
+export const PARALLEL_MIN_PATHS = 50_000;
+
+export interface FileSearcherOptions {
+  /** Snapshots at least this big are scanned in the worker pool by `search` (default PARALLEL_MIN_PATHS). */
+  parallelMin?: number;
+  /** The pool to scan in; `null`: never (default: the process's pool, where it has one). */
+  pool?: ScanPool | null;
 }
 
 /** Per-folder state kept between keystrokes. */
 class FolderSearchState {
-  narrow: NarrowCache | undefined;
+  readonly scan = new ScanState();
   readonly filters = new FilterCache();
-  readonly buffers = new ScanBuffers();
+  /** The snapshot generation the last search saw (a newer one makes the workers drop the old). */
+  generation = 0;
+}
+
+/** One request's query, the folders it covers and what the scans collect. */
+class Gather {
+  readonly heap: TopHeap;
+  // Heap refs point into these parallel lists (no object per candidate).
+  readonly refFolder: Folder[] = [];
+  readonly refPath: string[] = [];
+  total = 0;
+  constructor(
+    readonly q: string,
+    readonly query: ScanQuery,
+    readonly max: number,
+    readonly folders: Folder[],
+    readonly multi: boolean,
+    cap: number,
+  ) {
+    this.heap = new TopHeap(cap);
+  }
+  ref(folder: Folder, path: string): number {
+    this.refFolder.push(folder);
+    this.refPath.push(path);
+    return this.refPath.length - 1;
+  }
 }
 
 /**
@@ -98,16 +119,37 @@ class FolderSearchState {
  */
 export class FileSearcher {
   private readonly states = new WeakMap<Folder, FolderSearchState>();
+  private readonly parallelMin: number;
+  private readonly pool: ScanPool | undefined;
+  /** The cancel flag of the search the workers run now (set when a newer one starts). */
+  private running: Int32Array | undefined;
+  /** Snapshot generations this searcher had the workers scan (let go of by `release`). */
+  private readonly sent = new Set<number>();
 
   constructor(
     private readonly index: FileIndex,
     private readonly leaders = DEFAULT_LEADERS,
-  ) {}
+    options: FileSearcherOptions = {},
+  ) {
+    this.parallelMin = options.parallelMin ?? PARALLEL_MIN_PATHS;
+    this.pool = options.pool === null ? undefined : (options.pool ?? ScanPool.shared());
+  }
 
   private stateOf(folder: Folder): FolderSearchState {
     let s = this.states.get(folder);
     if (!s) this.states.set(folder, (s = new FolderSearchState()));
+    const generation = folder.index.snapshot.generation;
+    if (s.generation !== generation) {
+      if (s.generation !== 0 && this.sent.delete(s.generation)) this.pool?.drop(s.generation);
+      s.generation = generation;
+    }
     return s;
+  }
+
+  /** The workers let go of every snapshot this searcher had them scan (the index is disposed). */
+  release(): void {
+    for (const generation of this.sent) this.pool?.drop(generation);
+    this.sent.clear();
   }
 
   /** Folders a scope covers: `project` is the session's own folder (the first one). */
@@ -115,7 +157,7 @@ export class FileSearcher {
     return scope === 'project' ? this.index.folders.slice(0, 1) : this.index.folders;
   }
 
-  /** Runs to completion synchronously (CLI, benchmarks). */
+  /** Runs to completion synchronously, in this thread (CLI, tests). */
   searchSync(request: SearchRequest): SearchResult {
     const steps = this.steps(request);
     for (;;) {
@@ -125,11 +167,19 @@ export class FileSearcher {
   }
 
   /**
-   * Runs in slices; between slices checks `token` and, after `budgetMs` of work, yields to the
-   * event loop so other messages (a newer keystroke, a cancel) are seen. Resolves undefined when
-   * cancelled.
+   * The product's search: big snapshots are scanned in the worker pool (this thread only merges),
+   * the rest in slices here — between slices it checks `token` and, after `budgetMs` of work,
+   * yields to the event loop so other messages (a newer keystroke, a cancel) are seen. Resolves
+   * undefined when cancelled. Identical results either way (TopHeap's total order).
    */
   async search(request: SearchRequest, token: CancelToken, budgetMs = 6): Promise<SearchResult | undefined> {
+    if (this.pool?.usable && this.foldersFor(request.scope).some((f) => f.index.snapshot.size >= this.parallelMin)) {
+      try {
+        return await this.searchInWorkers(request, token, this.pool);
+      } catch {
+        // A worker failed (the pool is unusable from now on): this search, and the next ones, scan here.
+      }
+    }
     const steps = this.steps(request);
     let sliceStart = performance.now();
     for (;;) {
@@ -146,154 +196,148 @@ export class FileSearcher {
     }
   }
 
-  private *steps(request: SearchRequest): Generator<void, SearchResult, void> {
+  private gather(request: SearchRequest): Gather {
     const q = normalizeQuery(request.query);
-    const m = q.length;
     const max = clampMax(request.max_results);
-    const folders = this.foldersFor(request.scope);
-    const multi = this.index.folders.length > 1;
-    const heap = new TopHeap(Math.max(this.leaders, max));
-    // Heap refs point into these parallel lists (no object per candidate).
-    const refFolder: Folder[] = [];
-    const refPath: string[] = [];
-    let total = 0;
-    const qm = queryMask(q);
-    const qb = new Uint8Array(m);
-    let needStrings = false; // a query character beyond Latin-1 can only match "wide" paths
-    for (let k = 0; k < m; k++) {
-      const c = q.charCodeAt(k);
-      qb[k] = c;
-      if (c >= 0xff) needStrings = true;
-    }
-    for (const folder of folders) {
+    return new Gather(q, scanQueryOf(q), max, this.foldersFor(request.scope), this.index.folders.length > 1, Math.max(this.leaders, max));
+  }
+
+  private *steps(request: SearchRequest): Generator<void, SearchResult, void> {
+    const g = this.gather(request);
+    let tieBase = 0;
+    for (const folder of g.folders) {
       const idx = folder.index;
       const snap = idx.snapshot;
       const state = this.stateOf(folder);
-      const pass = state.filters.prepare(snap, request.filters);
-      const test = state.filters.test;
-      const onPush = (i: number): number => {
-        refFolder.push(folder);
-        refPath.push(snap.pathAt(i));
-        return refPath.length - 1;
-      };
-      total += yield* scanSnapshot(state, snap, { q, qb, qm, needStrings }, pass, idx.deleted.size > 0 || idx.deletedDirs.length > 0 ? (i) => idx.isLive(i) : undefined, heap, onPush);
-      // The overlay: files added since the snapshot.
-      for (const e of idx.added.values()) {
-        if ((e.mask & qm) !== qm) continue;
-        if (test && !test(e.lower, e.path)) continue;
-        const score = m === 0 ? 0 : quickScore(e.path, e.lower, e.baseStart, q);
-        if (score !== score) continue;
-        total++;
-        if (score > heap.floor) {
-          refFolder.push(folder);
-          refPath.push(e.path);
-          heap.push(score, refPath.length - 1);
-        }
-      }
+      const filter = yield* state.filters.prepareSteps(snap, request.filters);
+      const live = idx.deleted.size > 0 || idx.deletedDirs.length > 0 ? (i: number) => idx.isLive(i) : undefined;
+      g.total += yield* scanSnapshot(state.scan, snap, g.query, { lo: 0, hi: snap.size }, filter?.pass, live, { heap: g.heap, tieBase, onPush: (i) => g.ref(folder, snap.pathAt(i)) });
+      tieBase = this.scanOverlay(g, folder, filter, tieBase + snap.size);
       yield;
     }
-    // Exact scores and positions for the leaders.
+    return this.finish(g);
+  }
+
+  /** `search` with the big snapshots' scans in the worker pool; rejects when a worker failed. */
+  private async searchInWorkers(request: SearchRequest, token: CancelToken, pool: ScanPool): Promise<SearchResult | undefined> {
+    const g = this.gather(request);
+    // A first filtered search tests every path: in slices, between event-loop turns.
+    const filters: (PreparedFilter | undefined)[] = [];
+    for (const folder of g.folders) {
+      filters.push(await sliced(this.stateOf(folder).filters.prepareSteps(folder.index.snapshot, request.filters)));
+      if (token.cancelled) return undefined;
+    }
+    // A newer keystroke makes the one the workers are scanning useless: they stop between slices.
+    if (this.running) Atomics.store(this.running, 0, 1);
+    const cancel = new Int32Array(new SharedArrayBuffer(4));
+    this.running = cancel;
+    const merges: Promise<void>[] = [];
+    let tieBase = 0;
+    g.folders.forEach((folder, f) => {
+      const idx = folder.index;
+      const snap = idx.snapshot;
+      const state = this.stateOf(folder);
+      const pass = filters[f]?.pass;
+      const base = tieBase;
+      if (snap.size >= this.parallelMin) {
+        this.sent.add(snap.generation);
+        const scanned = pool.scan(snap, { q: g.q, cap: g.heap.cap, pass, dead: idx.deadSet(), cancel });
+        merges.push(scanned.then((parts) => (parts === undefined ? Promise.reject(cancelled) : mergeParts(g, folder, snap, base, parts))));
+      } else {
+        // Small: scanned here at once (a fraction of a millisecond).
+        const live = idx.deleted.size > 0 || idx.deletedDirs.length > 0 ? (i: number) => idx.isLive(i) : undefined;
+        const steps = scanSnapshot(state.scan, snap, g.query, { lo: 0, hi: snap.size }, pass, live, { heap: g.heap, tieBase: base, onPush: (i) => g.ref(folder, snap.pathAt(i)) });
+        for (let r = steps.next(); ; r = steps.next()) {
+          if (r.done) {
+            g.total += r.value;
+            break;
+          }
+        }
+      }
+      tieBase = this.scanOverlay(g, folder, filters[f], tieBase + snap.size);
+    });
+    // The caller's cancel (the picker closed, §16.1.3) stops the workers too.
+    const watch = setInterval(() => {
+      if (token.cancelled) Atomics.store(cancel, 0, 1);
+    }, 2);
+    watch.unref?.();
+    try {
+      await Promise.all(merges);
+    } catch (e) {
+      if (e === cancelled) return undefined;
+      throw e;
+    } finally {
+      clearInterval(watch);
+      if (this.running === cancel) this.running = undefined;
+    }
+    return token.cancelled ? undefined : this.finish(g);
+  }
+
+  /** The overlay: files added since the snapshot, their ties from `tieBase` on. Returns the next folder's tie base. */
+  private scanOverlay(g: Gather, folder: Folder, filter: PreparedFilter | undefined, tieBase: number): number {
+    const { q, heap } = g;
+    const qm = g.query.qm;
+    const test = filter?.test;
+    let tie = tieBase;
+    for (const e of folder.index.added.values()) {
+      const t = tie++;
+      if ((e.mask & qm) !== qm) continue;
+      if (test && !test(e.lower, e.path)) continue;
+      const score = q.length === 0 ? 0 : quickScore(e.path, e.lower, e.baseStart, q);
+      if (score !== score) continue;
+      g.total++;
+      if (heap.admits(score, t)) heap.push(score, t, g.ref(folder, e.path));
+    }
+    return tie;
+  }
+
+  /** Exact scores and positions for the leaders; sorted and cut to the page. */
+  private finish(g: Gather): SearchResult {
+    const { heap, q, max } = g;
     const hits: SearchHit[] = [];
     for (let h = 0; h < heap.size; h++) {
-      const path = refPath[heap.refs[h]];
-      const folder = refFolder[heap.refs[h]];
+      const path = g.refPath[heap.refs[h]];
+      const folder = g.refFolder[heap.refs[h]];
       const a = bestAlignment(path, lowerSameLength(path), baseStartOf(path), q);
       if (!a) continue;
-      const prefix = multi ? `${folder.name}/` : '';
+      const prefix = g.multi ? `${folder.name}/` : '';
       hits.push({
         folder,
         rel: path,
         path: prefix + path,
         score: a.score,
-        match_score: normalizeScore(a.score, m),
+        match_score: normalizeScore(a.score, q.length),
         match_ranges: toRanges(a.positions, prefix.length),
       });
     }
     hits.sort((a, b) => b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return { hits: hits.slice(0, max), total_count: total, truncated: total > max };
+    return { hits: hits.slice(0, max), total_count: g.total, truncated: g.total > max };
   }
 }
 
-/** The query as the scan reads it. */
-interface ScanQuery {
-  q: string;
-  qb: Uint8Array;
-  qm: number;
-  needStrings: boolean;
-}
-
-/**
- * One folder's snapshot: candidates (the previous keystroke's survivors when the query only grew),
- * the scan in slices, then the deferred matches; stores the survivors for the next keystroke.
- * Returns how many matches passed the filters. Its arrays go back to the folder's pool however it
- * ends (finished, or dropped by a cancelled search: `return()` runs the `finally`).
- */
-function* scanSnapshot(state: FolderSearchState, snap: PathSnapshot, query: ScanQuery, pass: Uint8Array | undefined, live: ((i: number) => boolean) | undefined, heap: TopHeap, onPush: (i: number) => number): Generator<void, number, void> {
-  const { q, qb, qm, needStrings } = query;
-  const m = q.length;
-  const prev = state.narrow;
-  const narrowed = prev !== undefined && prev.generation === snap.generation && m > 0 && q.startsWith(prev.q);
-  const count = narrowed && prev.ids !== undefined ? prev.ids.length : snap.size;
-  // One letter: the mask bit is exact for a–z, so containment needs no byte read, and the
-  // survivors need not be stored (the next keystroke's mask test selects them again).
-  const maskExact = !narrowed && m === 1 && qb[0] >= 97 && qb[0] <= 122;
-  const taken = state.buffers.take(maskExact ? 0 : count, count);
-  let finished = false;
-  try {
-    const scan: Scan = {
-      snap,
-      q,
-      qb,
-      qm,
-      needStrings,
-      ids: narrowed ? prev.ids : undefined,
-      // Resume the leftmost subsequence test where the previous keystroke's match ended.
-      prevEnds: narrowed && !needStrings ? prev.ends : undefined,
-      from: narrowed && !needStrings && prev.ends !== undefined ? prev.q.length : 0,
-      maskExact,
-      pass,
-      live,
-      survivors: taken.survivors.ids,
-      ends: taken.survivors.ends,
-      nSurvivors: 0,
-      deferred: taken.deferred,
-      nDeferred: 0,
-      positions: new Int32Array(m),
-      lastTested: -1,
-      lastMatched: 0,
-      lastStart: 0,
-      total: 0,
-      heap,
-      onPush,
-    };
-    for (let start = 0; start < count; start += SLICE) {
-      const end = Math.min(count, start + SLICE);
-      scanSlice(scan, start, end);
-      if (end < count) yield;
+/** Runs `steps` to its end, yielding to the event loop after every few milliseconds of work. */
+async function sliced<T>(steps: Generator<void, T, void>, budgetMs = 6): Promise<T> {
+  let sliceStart = performance.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() - sliceStart > budgetMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
     }
-    // Second phase: the deferred matches, against the floor the promising ones raised (skipped
-    // when even the best a deferred match could score is below it). A match is at least m
-    // characters long; a deferred one gets no name boost.
-    const deferredCeiling = quickScoreBound(m, 0, m, true, false, quickBonusMax(quickBonusCaps(qb))) - m * LENGTH_PENALTY;
-    for (let start = 0; start < scan.nDeferred && !(heap.size === heap.cap && heap.scores[0] >= deferredCeiling); start += SLICE) {
-      scoreDeferred(scan, start, Math.min(scan.nDeferred, start + SLICE));
-      yield;
-    }
-    const replaced = state.narrow?.arrays;
-    const kept = maskExact ? undefined : { ids: scan.survivors, ends: scan.ends };
-    state.narrow = {
-      generation: snap.generation,
-      q,
-      ids: kept && scan.survivors.subarray(0, scan.nSurvivors),
-      ends: kept && scan.ends.subarray(0, scan.nSurvivors),
-      arrays: kept,
-    };
-    finished = true;
-    // The replaced survivors are free, and so are the ones taken when none were stored.
-    state.buffers.done(scan.deferred, replaced, kept === undefined ? taken.survivors : undefined);
-    return scan.total;
-  } finally {
-    if (!finished) state.buffers.done(taken.deferred, taken.survivors);
   }
 }
 
+/** Rejection of a merge whose scan the workers stopped (a newer keystroke superseded it). */
+const cancelled = new Error('superseded');
+
+/** One folder's parts into the request's list (any order: the heap's order is total). */
+function mergeParts(g: Gather, folder: Folder, snap: PathSnapshot, tieBase: number, parts: PartResult[]): void {
+  for (const part of parts) {
+    g.total += part.total;
+    for (let j = 0; j < part.ids.length; j++) {
+      const tie = tieBase + part.ids[j];
+      if (g.heap.admits(part.scores[j], tie)) g.heap.push(part.scores[j], tie, g.ref(folder, snap.pathAt(part.ids[j])));
+    }
+  }
+}

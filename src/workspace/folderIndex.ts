@@ -5,6 +5,7 @@
 // meanwhile. Searches see the snapshot minus deletions plus additions, so a file created or deleted
 // is visible to the very next keystroke.
 import { PathSnapshot, baseStartOf, maskOf } from './pathSnapshot';
+import type { DeadSet } from './scanProtocol';
 
 /** A path added since the snapshot was built, prepared like a snapshot entry. */
 export interface OverlayEntry {
@@ -71,6 +72,12 @@ export class FolderIndex {
 
   get overlaySize(): number {
     return this.added.size + this.deleted.size + this.deletedDirs.length;
+  }
+
+  /** The snapshot entries deleted since it was built, for a scan worker (undefined: none). */
+  deadSet(): DeadSet | undefined {
+    if (this.deletedIds.size === 0 && this.deletedRanges.length === 0) return undefined;
+    return { ids: Int32Array.from(this.deletedIds), ranges: Int32Array.from(this.deletedRanges.flatMap((r) => [r.start, r.end])) };
   }
 
   /** Is snapshot path `i` still there (not deleted since the snapshot)? */

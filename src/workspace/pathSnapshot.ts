@@ -8,6 +8,7 @@
 // with characters beyond ASCII keep their string aside ("wide", rare). A 32-bit mask per path of
 // the characters it contains rejects most paths before their bytes are read. Paths are sorted
 // (code-unit order) so membership is a binary search and a directory is a contiguous range.
+// The arrays live in SharedArrayBuffers: the scan workers read the same memory (decision 500).
 import { sortedUniqueSteps } from './slicedSort';
 import { charBit, fillPaths, type SnapshotArrays } from './snapshotFill';
 
@@ -17,6 +18,18 @@ export function maskOf(lower: string): number {
   let mask = 0;
   for (let i = 0; i < lower.length; i++) mask |= charBit(lower.charCodeAt(i));
   return mask;
+}
+
+/** A snapshot as it crosses to a scan worker: its arrays (shared memory, not copied) and wide strings. */
+export interface SharedSnapshot {
+  arrays: Omit<SnapshotArrays, 'wideText'>;
+  wideText: [number, string][];
+  generation: number;
+}
+
+/** A typed array over shared memory (every snapshot array is one, so workers can read it). */
+function shared<T>(Kind: new (buffer: SharedArrayBuffer) => T, length: number, bytesPer: number): T {
+  return new Kind(new SharedArrayBuffer(length * bytesPer));
 }
 
 export function baseStartOf(path: string): number {
@@ -108,19 +121,19 @@ export class PathSnapshot {
     }
     // One step per large array: each allocation may start a collection (external memory pressure),
     // and several in one step add up to a block of tens of ms at 460k paths.
-    const offsets = new Uint32Array(n + 1);
+    const offsets = shared(Uint32Array, n + 1, 4);
     yield;
-    const chars = new Uint8Array(total);
+    const chars = shared(Uint8Array, total, 1);
     yield;
-    const upper = new Uint8Array((total >> 3) + 1);
+    const upper = shared(Uint8Array, (total >> 3) + 1, 1);
     yield;
-    const baseStart = new Uint16Array(n);
-    const mask = new Int32Array(n);
-    const nameMask = new Int32Array(n);
+    const baseStart = shared(Uint16Array, n, 2);
+    const mask = shared(Int32Array, n, 4);
+    const nameMask = shared(Int32Array, n, 4);
     yield;
-    const startMask = new Int32Array(n);
-    const sharedPrefix = new Uint16Array(n);
-    const wide = new Uint8Array(n);
+    const startMask = shared(Int32Array, n, 4);
+    const sharedPrefix = shared(Uint16Array, n, 2);
+    const wide = shared(Uint8Array, n, 1);
     yield;
     const arrays: SnapshotArrays = { offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide, wideText: new Map<number, string>() };
     let at = 0;
@@ -130,6 +143,18 @@ export class PathSnapshot {
     }
     offsets[n] = at;
     return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide, arrays.wideText, PathSnapshot.nextGeneration++);
+  }
+
+  /** The snapshot for a scan worker (shared arrays: nothing is copied). */
+  toShared(): SharedSnapshot {
+    const { offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide } = this;
+    return { arrays: { offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide }, wideText: [...this.wideText], generation: this.generation };
+  }
+
+  /** A scan worker's view of a snapshot another thread built (same generation, same memory). */
+  static fromShared(s: SharedSnapshot): PathSnapshot {
+    const a = s.arrays;
+    return new PathSnapshot(a.offsets, a.chars, a.upper, a.baseStart, a.mask, a.nameMask, a.startMask, a.sharedPrefix, a.wide, new Map(s.wideText), s.generation);
   }
 
   /** Path `i` as a string (rebuilt from the bytes; the wide ones are kept). */

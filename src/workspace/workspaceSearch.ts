@@ -132,6 +132,9 @@ export class WorkspaceSearch {
   }
 
   dispose(): void {
+    // The scan workers let go of these indexes' snapshots (they would on collection anyway).
+    this.searcher.release();
+    this.globalSearcher?.release();
     void this.globalIndex?.then((g) => g.dispose());
   }
 }
