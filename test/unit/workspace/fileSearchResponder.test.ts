@@ -102,7 +102,8 @@ describe('workspace/fileSearchResponder: §16.1 engine side', () => {
   it('§16.1.3 cancel stops a real scan between slices (the search resolves without a result)', async () => {
     const paths = Array.from({ length: 60_000 }, (_, i) => `dir${i % 97}/sub${i % 13}/file_${i}.ts`);
     const index = FileIndex.fromPaths([{ name: 'big', paths }]);
-    const searcher = new FileSearcher(index);
+    // Scanned in this thread (the scan workers' cancel is tested in parallelSearch.test.ts).
+    const searcher = new FileSearcher(index, undefined, { pool: null });
     const token = { cancelled: false };
     let slices = 0;
     const counting = { get cancelled() { slices++; return token.cancelled; } };
