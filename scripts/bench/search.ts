@@ -223,7 +223,8 @@ const PEERS: PeerName[] = ['fuzzysort', 'fzf', 'ufuzzy'];
 
 function scanWorkers(n: number): string {
   const pool = ScanPool.shared();
-  return n >= PARALLEL_MIN_PATHS && pool ? `scanned by ${pool.size} scan workers` : 'scanned in the calling thread';
+  if (n < PARALLEL_MIN_PATHS || !pool) return 'scanned in the calling thread';
+  return pool.usable ? `scanned by ${pool.size} scan workers` : `scanned in the calling thread: the scan workers failed (${pool.failure})`;
 }
 
 /** `recall: false` for corpora whose copies make the intended file ambiguous (latency and memory only). */
@@ -281,7 +282,7 @@ async function report(name: string, paths: string[], options: { queries?: Query[
     apply_batch_max_ms: round(Math.max(...r.applyMs), 3),
     build_max_block_ms: round(r.buildMaxBlockMs, 1),
     control_max_block_ms: round(r.controlBlockMs, 1),
-    scan_workers: paths.length >= PARALLEL_MIN_PATHS ? (ScanPool.shared()?.size ?? 0) : 0,
+    scan_workers: paths.length >= PARALLEL_MIN_PATHS && ScanPool.shared()?.usable ? (ScanPool.shared()?.size ?? 0) : 0,
   };
   for (const peer of ['fzf', 'ufuzzy'] as const) {
     const x = stat(r.others[peer]);

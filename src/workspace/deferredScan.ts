@@ -8,13 +8,13 @@
 // this one's is beaten by an equal score (TopHeap's order), and every cut here lets such a tie
 // through.
 import { BELOW_FLOOR as BELOW_FLOOR_, LENGTH_PENALTY as LENGTH_PENALTY_, NO_MATCH as NO_MATCH_, quickScoreRaw } from './fuzzyScore';
-import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound, quickScoreRest } from './quickBound';
+import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreRest } from './quickBound';
 import { publishBar, sharedBar } from './scanBars';
-import { queryBits, type Scan } from './snapshotScan';
+import type { Scan } from './snapshotScan';
 
 // Module-level copies: under a CommonJS transform an imported binding is a getter on the module.
 const upperBound = quickScoreBound;
-const bonusSum = quickBonusSum;
+const bonusOf = quickBonusLookup;
 const scoreRaw = quickScoreRaw;
 const LENGTH_PENALTY = LENGTH_PENALTY_;
 const NO_MATCH = NO_MATCH_;
@@ -25,7 +25,6 @@ export function scoreDeferred(scan: Scan, start: number, end: number): void {
   const { offsets, chars, upper, baseStart, nameMask, startMask } = scan.snap;
   const { deferred, qb, qm, heap, tieBase } = scan;
   const m = qb.length;
-  const qbits = queryBits(qb);
   const caps = quickBonusCaps(qb);
   const deferredTop = upperBound(m, 0, m, true, false, quickBonusMax(caps));
   const rest = quickScoreRest(caps);
@@ -43,7 +42,7 @@ export function scoreDeferred(scan: Scan, start: number, end: number): void {
     if (full || bar !== -Infinity) {
       const most = deferredTop - penalty;
       if ((tieWins ? most < floor : most <= floor) || most < bar) continue;
-      const bound = upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, bonusSum(startMask[i], qbits, caps)) - penalty;
+      const bound = upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, bonusOf(scan.bonusTable, startMask[i])) - penalty;
       if ((tieWins ? bound < floor : bound <= floor) || bound < bar) continue;
     }
     // No name boost for a deferred match: it cannot beat the floor once its score so far plus

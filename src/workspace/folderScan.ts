@@ -5,10 +5,10 @@
 // own part of a big snapshot (scanWorker.ts, decision 500).
 import type { PathSnapshot } from './pathSnapshot';
 import { queryMask } from './searchText';
-import { scanSlice, type Scan } from './snapshotScan';
+import { queryBits, scanSlice, type Scan } from './snapshotScan';
 import { scoreDeferred } from './deferredScan';
 import { LENGTH_PENALTY } from './fuzzyScore';
-import { quickBonusCaps, quickBonusMax, quickScoreBound } from './quickBound';
+import { quickBonusCaps, quickBonusMax, quickBonusTable, quickScoreBound } from './quickBound';
 import { ScanBuffers, type SurvivorArrays } from './scanBuffers';
 import type { TopHeap } from './topHeap';
 
@@ -118,6 +118,7 @@ export function* scanSnapshot(state: ScanState, snap: PathSnapshot, query: ScanQ
       lastStart: 0,
       total: 0,
       heap,
+      bonusTable: quickBonusTable(queryBits(qb), quickBonusCaps(qb)),
       tieBase: target.tieBase,
       onPush: target.onPush,
       bars: target.bars,

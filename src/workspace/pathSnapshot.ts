@@ -57,6 +57,10 @@ export class PathSnapshot {
     /** Character mask of the characters at word starts (where `bonusAt` > 0): a query whose first
      * character is not among them cannot earn the doubled first-character bonus (a tighter bound). */
     readonly startMask: Int32Array,
+    /** The basename's first (lower-case) byte, 0 for none: the scan defers every match whose basename
+     * does not start with the query's first character, and reading it here is sequential where
+     * `chars` at the basename is a jump (a cache miss per candidate; issue 18). */
+    readonly nameFirst: Uint8Array,
     /** Length of the lower-case prefix path i shares with path i-1 (0 for the first; capped at
      * 0xffff). Sorted neighbours share their directories, so a scan that has just tested path i-1
      * can resume path i's subsequence test after the shared part. */
@@ -132,29 +136,30 @@ export class PathSnapshot {
     const nameMask = shared(Int32Array, n, 4);
     yield;
     const startMask = shared(Int32Array, n, 4);
+    const nameFirst = shared(Uint8Array, n, 1);
     const sharedPrefix = shared(Uint16Array, n, 2);
     const wide = shared(Uint8Array, n, 1);
     yield;
-    const arrays: SnapshotArrays = { offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide, wideText: new Map<number, string>() };
+    const arrays: SnapshotArrays = { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, sharedPrefix, wide, wideText: new Map<number, string>() };
     let at = 0;
     for (let from = 0; from < n; from += slice) {
       at = fillPaths(arrays, input, order, from, Math.min(n, from + slice), at);
       yield;
     }
     offsets[n] = at;
-    return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide, arrays.wideText, PathSnapshot.nextGeneration++);
+    return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, sharedPrefix, wide, arrays.wideText, PathSnapshot.nextGeneration++);
   }
 
   /** The snapshot for a scan worker (shared arrays: nothing is copied). */
   toShared(): SharedSnapshot {
-    const { offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide } = this;
-    return { arrays: { offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide }, wideText: [...this.wideText], generation: this.generation };
+    const { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, sharedPrefix, wide } = this;
+    return { arrays: { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, sharedPrefix, wide }, wideText: [...this.wideText], generation: this.generation };
   }
 
   /** A scan worker's view of a snapshot another thread built (same generation, same memory). */
   static fromShared(s: SharedSnapshot): PathSnapshot {
     const a = s.arrays;
-    return new PathSnapshot(a.offsets, a.chars, a.upper, a.baseStart, a.mask, a.nameMask, a.startMask, a.sharedPrefix, a.wide, new Map(s.wideText), s.generation);
+    return new PathSnapshot(a.offsets, a.chars, a.upper, a.baseStart, a.mask, a.nameMask, a.startMask, a.nameFirst, a.sharedPrefix, a.wide, new Map(s.wideText), s.generation);
   }
 
   /** Path `i` as a string (rebuilt from the bytes; the wide ones are kept). */

@@ -53,6 +53,7 @@ export class ScanPool {
   private static instance: ScanPool | undefined | null;
   private readonly workers: PoolWorker[] = [];
   private broken = false;
+  private failedWith: string | undefined;
   private nextId = 1;
   /** Posts `drop` for snapshots collected before they were replaced explicitly. */
   private readonly collected = new FinalizationRegistry<number>((generation) => this.drop(generation));
@@ -85,6 +86,11 @@ export class ScanPool {
 
   get usable(): boolean {
     return !this.broken;
+  }
+
+  /** Why the pool became unusable (a worker failed to start, errored or exited), if it did. */
+  get failure(): string | undefined {
+    return this.failedWith;
   }
 
   /** The parts of a snapshot of `n` paths: [lo, hi) per worker, fixed so each part keeps its survivors. */
@@ -146,6 +152,7 @@ export class ScanPool {
         worker = new Worker(this.workerFile, { execArgv: WORKER_ARGS });
       } catch (e) {
         this.broken = true;
+        this.failedWith ??= e instanceof Error ? e.message : String(e);
         throw e;
       }
       const pw = new PoolWorker(worker);
@@ -158,6 +165,7 @@ export class ScanPool {
         p.resolve(m);
       });
       const fail = (e: Error): void => {
+        if (!this.broken) this.failedWith ??= e.message;
         this.broken = true;
         for (const p of pw.pending.values()) p.reject(e);
         pw.pending.clear();

@@ -17,6 +17,7 @@ export interface SnapshotArrays {
   mask: Int32Array;
   nameMask: Int32Array;
   startMask: Int32Array;
+  nameFirst: Uint8Array;
   sharedPrefix: Uint16Array;
   wide: Uint8Array;
   wideText: Map<number, string>;
@@ -42,7 +43,7 @@ export function charBit(c: number): number {
  * byte offset after the last.
  */
 export function fillPaths(a: SnapshotArrays, input: readonly string[], order: Int32Array, from: number, to: number, at: number): number {
-  const { offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide, wideText } = a;
+  const { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, sharedPrefix, wide, wideText } = a;
   for (let i = from; i < to; i++) {
     const p = input[order[i]];
     offsets[i] = at;
@@ -76,6 +77,7 @@ export function fillPaths(a: SnapshotArrays, input: readonly string[], order: In
     let sm = 0;
     for (let k = at; k < at + p.length; k++) if (bonusAt(chars, upper, at, k) > 0) sm |= charBit(chars[k]);
     startMask[i] = sm;
+    nameFirst[i] = bs < p.length ? chars[at + bs] : 0;
     if (i > 0) {
       const ps = offsets[i - 1];
       const limit = Math.min(at - ps, p.length, 0xffff);

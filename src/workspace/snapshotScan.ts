@@ -3,7 +3,7 @@
 // what can still enter the top list. Plain functions over typed arrays (the hot loop of §16.1).
 import { charBit, type PathSnapshot } from './pathSnapshot';
 import { LENGTH_PENALTY as LENGTH_PENALTY_, quickScore, quickScoreRaw } from './fuzzyScore';
-import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound } from './quickBound';
+import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound } from './quickBound';
 import type { TopHeap } from './topHeap';
 import { publishBar, sharedBar } from './scanBars';
 import { lowerSameLength } from './searchText';
@@ -35,6 +35,8 @@ export interface Scan {
   lastStart: number;
   total: number;
   heap: TopHeap;
+  /** quickBonusTable of the query (quickBound.ts). */
+  bonusTable: Int32Array;
   /** Added to a snapshot index to give its tie in the heap's order (the folder's place). */
   tieBase: number;
   /**
@@ -56,7 +58,7 @@ export interface Scan {
 // object, which would be called for every path in the hot loop.
 const upperBound = quickScoreBound;
 const LENGTH_PENALTY = LENGTH_PENALTY_;
-const bonusSum = quickBonusSum;
+const bonusOf = quickBonusLookup;
 const scoreRaw = quickScoreRaw;
 const scoreString = quickScore;
 
@@ -72,11 +74,10 @@ const RESUME_GAP = 32;
 
 /** The hot loop, kept a plain function (not the generator) so the optimizer treats it well. */
 export function scanSlice(scan: Scan, start: number, end: number): void {
-  const { offsets, chars, upper, baseStart, mask, nameMask, startMask, sharedPrefix, wide } = scan.snap;
-  const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings, maskExact } = scan;
+  const { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, sharedPrefix, wide } = scan.snap;
+  const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings, maskExact, bonusTable } = scan;
   const m = qb.length;
   const q0 = m > 0 ? qb[0] : -1;
-  const qbits = queryBits(qb);
   const caps = quickBonusCaps(qb);
   // The most a deferred match can score before its length penalty (no name boost: its basename
   // does not start with the query): most are rejected by this and their length alone.
@@ -154,7 +155,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
     if (live !== undefined && !live(i)) continue;
     total++;
     if (score !== score) {
-      if (chars[s0 + baseStart[i]] !== q0) {
+      if (nameFirst[i] !== q0) {
         // Most matches do not start their basename with the query's first character, and none of
         // those can outscore one that does (the basename boosts). Score them after the scan, when
         // the promising ones have raised the floor, so the bound below rejects most unread. The
@@ -163,7 +164,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
           const penalty = (e0 - s0) * LENGTH_PENALTY;
           const most = deferredTop - penalty;
           if (most <= floor || most < bar) continue;
-          const bound = upperBound(m, e0 - s0, e0 - s0 - baseStart[i], (nameMask[i] & qm) === qm, false, bonusSum(startMask[i], qbits, caps)) - penalty;
+          const bound = upperBound(m, e0 - s0, e0 - s0 - baseStart[i], (nameMask[i] & qm) === qm, false, bonusOf(bonusTable, startMask[i])) - penalty;
           if (bound <= floor || bound < bar) continue;
         }
         if (nDeferred === deferred.length) {
@@ -179,7 +180,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
       // character: checking the other m-1 bytes here keeps the bound tight for most candidates.
       const bs = s0 + baseStart[i];
       if (pruning) {
-        const bound = upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, startsWithQuery(chars, bs, e0, qb, m), bonusSum(startMask[i], qbits, caps)) - (e0 - s0) * LENGTH_PENALTY;
+        const bound = upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, startsWithQuery(chars, bs, e0, qb, m), bonusOf(bonusTable, startMask[i])) - (e0 - s0) * LENGTH_PENALTY;
         if (bound <= floor || bound < bar) continue;
       }
       score = scoreRaw(chars, upper, s0, e0, bs, qb, m) - (e0 - s0) * LENGTH_PENALTY;

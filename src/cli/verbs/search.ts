@@ -4,6 +4,7 @@ import { newId } from '../../protocol/build';
 import { FileIndex } from '../../workspace/fileIndex';
 import { MAX_RESULTS } from '../../workspace/fileSearch';
 import { WorkspaceSearch } from '../../workspace/workspaceSearch';
+import { ScanPool } from '../../workspace/scanPool';
 import type { Verb } from '../verb';
 import { directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
 
@@ -69,6 +70,9 @@ export const searchVerb: Verb = {
         filters: extensions.length || exclude_patterns.length ? { extensions, exclude_patterns } : undefined,
       });
       io.stdout.write(JSON.stringify({ query_id: newId(), ...body }, null, 2) + '\n');
+      // The answer is the same either way, but a user with a huge workspace should know why it was slow.
+      const failure = ScanPool.shared()?.failure;
+      if (failure) io.stderr.write(`rawp search: the search workers could not run (${failure}); searched in this thread instead\n`);
       return 0;
     } finally {
       search.dispose();

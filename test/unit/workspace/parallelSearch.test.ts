@@ -131,6 +131,7 @@ describe('workspace/parallelSearch: §16.1 the scan in worker threads (decision 
     const alone = new FileSearcher(index, undefined, { pool: null });
     same(await parallel.search({ query: 'main' }, { cancelled: false }), alone.searchSync({ query: 'main' }), 'first search');
     assert.equal(broken.usable, false, 'the pool knows it cannot be used');
+    assert.match(broken.failure ?? '', /scanWorker|Cannot find|ENOENT|not found/i, 'and says why');
     same(await parallel.search({ query: 'mai' }, { cancelled: false }), alone.searchSync({ query: 'mai' }), 'next search');
   });
 });
