@@ -8,7 +8,8 @@
 // (fuzzysort 4, fzf-for-js, uFuzzy) and prints per corpus: index build ms, the longest event-loop
 // block while indexing, memory MB, keystroke p50/p95/max ms (wall clock; CPU time of the process
 // next to it, since this machine is shared), recall@5 of the intended file, and the same for each
-// peer with the ratio. Last, one JSON line per corpus.
+// peer with the ratio. Last, one JSON line per corpus, with a fixed CPU probe's figures
+// (machineProbe.ts: `probe_1t_ms`, `probe_2t_ms`) so runs on a shared machine can be compared.
 //
 // Queries are derived from real paths of the corpus with a fixed seed, three kinds per target:
 //  - prefix:   a prefix of the basename (4–8 characters), for files whose basename is unique;
@@ -31,6 +32,7 @@ import { ScanPool } from '../../src/workspace/scanPool';
 import { peers, type PeerBuild, type PeerName } from './searchPeers';
 import { deriveQueries, type Kind, type Query } from './searchQueries';
 import { vscodeIndexBuild } from './searchVscode';
+import { machineProbe, type MachineProbe } from './machineProbe';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const dataDir = process.env.RAWP_BENCH_DATA ?? resolve(repoRoot, 'scripts', 'bench', 'data');
@@ -293,10 +295,13 @@ async function report(name: string, paths: string[], options: { queries?: Query[
     line[`${peer}_recall5`] = round(x.recall, 3);
   }
   if (!withRecall) for (const key of Object.keys(line)) if (key.endsWith('recall5')) delete line[key];
+  line.probe_1t_ms = round(probe.oneThreadMs, 1);
+  line.probe_2t_ms = round(probe.twoThreadsMs, 1);
   results.push(line);
 }
 
 const results: Record<string, unknown>[] = [];
+let probe: MachineProbe = { oneThreadMs: 0, twoThreadsMs: 0 };
 
 async function main(): Promise<void> {
   if (!existsSync(dataDir)) {
@@ -305,6 +310,8 @@ async function main(): Promise<void> {
     return;
   }
   if (!(globalThis as { gc?: unknown }).gc) process.stderr.write('bench:search: run with --expose-gc for exact memory figures\n');
+  probe = await machineProbe();
+  process.stdout.write(`machine probe (a fixed scan; lower is faster, compare run to run): one thread ${round(probe.oneThreadMs, 0)} ms, two threads at once ${round(probe.twoThreadsMs, 0)} ms\n`);
   const lists = new Map<string, string[]>();
   for (const file of readdirSync(dataDir).filter((f) => /^paths-.*\.txt(\.br)?$/.test(f)).sort()) {
     const name = file.replace(/^paths-/, '').replace(/\.txt(\.br)?$/, '');
