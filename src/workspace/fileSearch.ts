@@ -17,6 +17,7 @@ import { bestAlignment, normalizeScore, quickScore, toRanges } from './fuzzyScor
 import { FilterCache, type PreparedFilter, type SearchFilters } from './searchFilters';
 import { lowerSameLength, normalizeQuery } from './searchText';
 import { scanQueryOf, scanSnapshot, ScanState, type ScanQuery } from './folderScan';
+import { runInSlices, runToEnd, type StopToken } from './runSteps';
 import { ScanPool, type PartResult } from './scanPool';
 import { TopHeap } from './topHeap';
 
@@ -51,12 +52,13 @@ export interface SearchResult {
   truncated: boolean;
 }
 
-export interface CancelToken {
-  readonly cancelled: boolean;
-}
+/** How a caller cancels a search (the picker closed, a newer keystroke: §16.1.3). */
+export type CancelToken = StopToken;
 
 export const DEFAULT_MAX_RESULTS = 20;
 export const MAX_RESULTS = 50;
+/** Work done here between two event-loop turns, ms. */
+const SLICE_BUDGET_MS = 6;
 /**
  * How many quick-score leaders get the exact DP score. The quick score is a lower bound, so a file
  * whose exact score would put it in the top results must be among these; 10× the default page is
@@ -159,11 +161,7 @@ export class FileSearcher {
 
   /** Runs to completion synchronously, in this thread (CLI, tests). */
   searchSync(request: SearchRequest): SearchResult {
-    const steps = this.steps(request);
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-    }
+    return runToEnd(this.steps(request));
   }
 
   /**
@@ -172,7 +170,7 @@ export class FileSearcher {
    * yields to the event loop so other messages (a newer keystroke, a cancel) are seen. Resolves
    * undefined when cancelled. Identical results either way (TopHeap's total order).
    */
-  async search(request: SearchRequest, token: CancelToken, budgetMs = 6): Promise<SearchResult | undefined> {
+  async search(request: SearchRequest, token: CancelToken, budgetMs = SLICE_BUDGET_MS): Promise<SearchResult | undefined> {
     if (this.pool?.usable && this.foldersFor(request.scope).some((f) => f.index.snapshot.size >= this.parallelMin)) {
       try {
         return await this.searchInWorkers(request, token, this.pool);
@@ -180,20 +178,8 @@ export class FileSearcher {
         // A worker failed (the pool is unusable from now on): this search, and the next ones, scan here.
       }
     }
-    const steps = this.steps(request);
-    let sliceStart = performance.now();
-    for (;;) {
-      if (token.cancelled) {
-        steps.return(undefined as never); // runs its `finally`: the scan's arrays go back
-        return undefined;
-      }
-      const r = steps.next();
-      if (r.done) return token.cancelled ? undefined : r.value;
-      if (performance.now() - sliceStart > budgetMs) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
-    }
+    // Its arrays go back however it ends: a cancel ends the generator, which runs its `finally`.
+    return runInSlices(this.steps(request), budgetMs, token);
   }
 
   private gather(request: SearchRequest): Gather {
@@ -206,12 +192,10 @@ export class FileSearcher {
     const g = this.gather(request);
     let tieBase = 0;
     for (const folder of g.folders) {
-      const idx = folder.index;
-      const snap = idx.snapshot;
+      const snap = folder.index.snapshot;
       const state = this.stateOf(folder);
       const filter = yield* state.filters.prepareSteps(snap, request.filters);
-      const live = idx.deleted.size > 0 || idx.deletedDirs.length > 0 ? (i: number) => idx.isLive(i) : undefined;
-      g.total += yield* scanSnapshot(state.scan, snap, g.query, { lo: 0, hi: snap.size }, filter?.pass, live, { heap: g.heap, tieBase, onPush: (i) => g.ref(folder, snap.pathAt(i)) });
+      g.total += yield* this.scanHere(g, folder, state, filter?.pass, tieBase);
       tieBase = this.scanOverlay(g, folder, filter, tieBase + snap.size);
       yield;
     }
@@ -222,9 +206,10 @@ export class FileSearcher {
   private async searchInWorkers(request: SearchRequest, token: CancelToken, pool: ScanPool): Promise<SearchResult | undefined> {
     const g = this.gather(request);
     // A first filtered search tests every path: in slices, between event-loop turns.
+    const states = g.folders.map((folder) => this.stateOf(folder));
     const filters: (PreparedFilter | undefined)[] = [];
-    for (const folder of g.folders) {
-      filters.push(await sliced(this.stateOf(folder).filters.prepareSteps(folder.index.snapshot, request.filters)));
+    for (let f = 0; f < g.folders.length; f++) {
+      filters.push(await runInSlices(states[f].filters.prepareSteps(g.folders[f].index.snapshot, request.filters), SLICE_BUDGET_MS));
       if (token.cancelled) return undefined;
     }
     // A newer keystroke makes the one the workers are scanning useless: they stop between slices.
@@ -236,7 +221,6 @@ export class FileSearcher {
     g.folders.forEach((folder, f) => {
       const idx = folder.index;
       const snap = idx.snapshot;
-      const state = this.stateOf(folder);
       const pass = filters[f]?.pass;
       const base = tieBase;
       if (snap.size >= this.parallelMin) {
@@ -245,14 +229,7 @@ export class FileSearcher {
         merges.push(scanned.then((parts) => (parts === undefined ? Promise.reject(cancelled) : mergeParts(g, folder, snap, base, parts))));
       } else {
         // Small: scanned here at once (a fraction of a millisecond).
-        const live = idx.deleted.size > 0 || idx.deletedDirs.length > 0 ? (i: number) => idx.isLive(i) : undefined;
-        const steps = scanSnapshot(state.scan, snap, g.query, { lo: 0, hi: snap.size }, pass, live, { heap: g.heap, tieBase: base, onPush: (i) => g.ref(folder, snap.pathAt(i)) });
-        for (let r = steps.next(); ; r = steps.next()) {
-          if (r.done) {
-            g.total += r.value;
-            break;
-          }
-        }
+        g.total += runToEnd(this.scanHere(g, folder, states[f], pass, base));
       }
       tieBase = this.scanOverlay(g, folder, filters[f], tieBase + snap.size);
     });
@@ -271,6 +248,12 @@ export class FileSearcher {
       if (this.running === cancel) this.running = undefined;
     }
     return token.cancelled ? undefined : this.finish(g);
+  }
+
+  /** One folder's whole snapshot scanned in this thread, into the request's list. */
+  private scanHere(g: Gather, folder: Folder, state: FolderSearchState, pass: Uint8Array | undefined, tieBase: number): Generator<void, number, void> {
+    const snap = folder.index.snapshot;
+    return scanSnapshot(state.scan, snap, g.query, { lo: 0, hi: snap.size }, pass, folder.index.liveTest(), { heap: g.heap, tieBase, onPush: (i) => g.ref(folder, snap.pathAt(i)) });
   }
 
   /** The overlay: files added since the snapshot, their ties from `tieBase` on. Returns the next folder's tie base. */
@@ -312,19 +295,6 @@ export class FileSearcher {
     }
     hits.sort((a, b) => b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { hits: hits.slice(0, max), total_count: g.total, truncated: g.total > max };
-  }
-}
-
-/** Runs `steps` to its end, yielding to the event loop after every few milliseconds of work. */
-async function sliced<T>(steps: Generator<void, T, void>, budgetMs = 6): Promise<T> {
-  let sliceStart = performance.now();
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-    if (performance.now() - sliceStart > budgetMs) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
   }
 }
 

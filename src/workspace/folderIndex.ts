@@ -80,6 +80,11 @@ export class FolderIndex {
     return { ids: Int32Array.from(this.deletedIds), ranges: Int32Array.from(this.deletedRanges.flatMap((r) => [r.start, r.end])) };
   }
 
+  /** `isLive` for a scan, or undefined while nothing in the snapshot was deleted (every path is live). */
+  liveTest(): ((i: number) => boolean) | undefined {
+    return this.deleted.size > 0 || this.deletedDirs.length > 0 ? (i) => this.isLive(i) : undefined;
+  }
+
   /** Is snapshot path `i` still there (not deleted since the snapshot)? */
   isLive(i: number): boolean {
     if (this.deletedIds.has(i)) return false;

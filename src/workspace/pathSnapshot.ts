@@ -9,6 +9,7 @@
 // the characters it contains rejects most paths before their bytes are read. Paths are sorted
 // (code-unit order) so membership is a binary search and a directory is a contiguous range.
 // The arrays live in SharedArrayBuffers: the scan workers read the same memory (decision 500).
+import { runInSlices, runToEnd } from './runSteps';
 import { sortedUniqueSteps } from './slicedSort';
 import { charBit, fillPaths, type SnapshotArrays } from './snapshotFill';
 
@@ -85,28 +86,15 @@ export class PathSnapshot {
 
   /** Builds synchronously (tests, small lists). Duplicates are dropped. */
   static build(input: readonly string[]): PathSnapshot {
-    const it = PathSnapshot.buildSteps(input);
-    for (;;) {
-      const r = it.next();
-      if (r.done) return r.value;
-    }
+    return runToEnd(PathSnapshot.buildSteps(input));
   }
 
   /**
    * Builds in the background: runs the build's steps for at most `budgetMs` at a time and yields
    * to the event loop in between, so a 460k-path listing never blocks other work for long.
    */
-  static async buildAsync(input: readonly string[], budgetMs = 8): Promise<PathSnapshot> {
-    const it = PathSnapshot.buildSteps(input);
-    let sliceStart = performance.now();
-    for (;;) {
-      const r = it.next();
-      if (r.done) return r.value;
-      if (performance.now() - sliceStart >= budgetMs) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
-    }
+  static buildAsync(input: readonly string[], budgetMs = 8): Promise<PathSnapshot> {
+    return runInSlices(PathSnapshot.buildSteps(input), budgetMs);
   }
 
   /**

@@ -24,15 +24,6 @@ export class FilterCache {
   private pass: Uint8Array | undefined;
   private test: PathTest | undefined;
 
-  /** The pass mask at once (tests, small snapshots). */
-  prepare(snap: PathSnapshot, filters: SearchFilters | undefined): PreparedFilter | undefined {
-    const steps = this.prepareSteps(snap, filters);
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-    }
-  }
-
   /**
    * The pass mask in steps of SLICE paths: a first filtered search over 460k paths tests every one
    * of them (rebuilding its string, running the globs) — half a second in one piece, so it is
