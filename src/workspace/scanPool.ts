@@ -9,20 +9,16 @@
 // when the snapshot is replaced or collected. A worker that fails or exits makes the pool unusable:
 // searches then scan in the host, as they do for small folders.
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PathSnapshot } from './pathSnapshot';
 import type { DeadSet, FromScanWorker, ToScanWorker } from './scanProtocol';
 import { NO_BAR } from './scanBars';
+import { workerScript } from './workerScript';
 
 /** Most workers a pool starts (the scan is bound by memory bandwidth beyond a few cores). */
 const MAX_WORKERS = 4;
 
-// In the bundle (dist/extension.js, dist/cli.js) the worker is dist/scanWorker.js beside it; from
-// the sources (tests and benchmarks under tsx) it is the .ts file, loaded through tsx.
-const FROM_SOURCES = __filename.endsWith('.ts');
-const WORKER_FILE = join(__dirname, FROM_SOURCES ? 'scanWorker.ts' : 'scanWorker.js');
-const WORKER_ARGS = FROM_SOURCES ? ['--require', 'tsx/cjs'] : [];
+const WORKER = workerScript(__dirname, 'scanWorker');
 
 export interface PartResult {
   total: number;
@@ -65,7 +61,7 @@ export class ScanPool {
   ) {}
 
   /** A pool of its own (tests; the product shares one per process). */
-  static create(size: number, workerFile = WORKER_FILE): ScanPool {
+  static create(size: number, workerFile = WORKER.file): ScanPool {
     return new ScanPool(size, workerFile);
   }
 
@@ -79,7 +75,7 @@ export class ScanPool {
   static shared(): ScanPool | undefined {
     if (ScanPool.instance === undefined) {
       const n = Math.min(MAX_WORKERS, availableParallelism());
-      ScanPool.instance = n >= 2 ? new ScanPool(n, WORKER_FILE) : null;
+      ScanPool.instance = n >= 2 ? new ScanPool(n, WORKER.file) : null;
     }
     return ScanPool.instance ?? undefined;
   }
@@ -149,7 +145,7 @@ export class ScanPool {
     while (this.workers.length < this.size) {
       let worker: Worker;
       try {
-        worker = new Worker(this.workerFile, { execArgv: WORKER_ARGS });
+        worker = new Worker(this.workerFile, WORKER.options);
       } catch (e) {
         this.broken = true;
         this.failedWith ??= e instanceof Error ? e.message : String(e);

@@ -2,7 +2,7 @@
 // is `unref`ed (it never keeps the host alive); an aborted or overlong request terminates it (a
 // fresh one starts on the next request), so a cancel is immediate. Where no worker can start, the
 // same linear-time code runs inline (still linear, never backtracking).
-import { join } from 'node:path';
+import { workerScript } from '../../workspace/workerScript';
 import { Worker } from 'node:worker_threads';
 import { handleSearchRequest, transferListOf, type SearchQuery, type SearchRequest, type SearchResponse } from './searchProtocol';
 
@@ -15,10 +15,8 @@ export class SearchAbortedError extends Error {}
 /** Another caller's request stopped the shared worker: this one is sent again. */
 class WorkerRestarted extends Error {}
 
-// In the bundle (dist/cli.js, dist/extension.js) the worker is dist/searchWorker.js beside it; from
-// the sources (tests under tsx) it is the .ts file, loaded through tsx.
-const FROM_SOURCES = __filename.endsWith('.ts');
-const WORKER_FILE = join(__dirname, FROM_SOURCES ? 'searchWorker.ts' : 'searchWorker.js');
+// dist/searchWorker.js beside the bundle, or the .ts file under tsx (workerScript.ts).
+const WORKER = workerScript(__dirname, 'searchWorker');
 
 let worker: Worker | undefined;
 let workerFailed = false;
@@ -42,7 +40,7 @@ function failAll(error: Error, culprit?: number): void {
 function ensureWorker(): Worker | undefined {
   if (worker || workerFailed) return worker;
   try {
-    const w = new Worker(WORKER_FILE, FROM_SOURCES ? { execArgv: ['--require', 'tsx/cjs'] } : {});
+    const w = new Worker(WORKER.file, WORKER.options);
     w.unref();
     w.on('message', (r: SearchResponse) => settle(r.id)?.resolve(r));
     w.on('error', (e) => {
