@@ -29,6 +29,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { FileIndex } from '../../src/workspace/fileIndex';
 import { FileSearcher, PARALLEL_MIN_PATHS } from '../../src/workspace/fileSearch';
 import { ScanPool } from '../../src/workspace/scanPool';
+import { settleGarbage } from '../../src/workspace/settleGarbage';
 import { peers, type PeerBuild, type PeerName } from './searchPeers';
 import { deriveQueries, type Kind, type Query } from './searchQueries';
 import { vscodeIndexBuild } from './searchVscode';
@@ -64,10 +65,13 @@ interface EngineRun {
 }
 const newRun = (): EngineRun => ({ wall: [], cpu: [], hits5: 0, hitsByKind: { prefix: [0, 0], initials: [0, 0], abbrev: [0, 0] } });
 
-function timeKeystroke(run: EngineRun, fn: () => string[]): string[] {
+/** Times one keystroke: a peer's synchronous search, or our asynchronous one (awaited only then,
+ * so a synchronous peer's time holds no extra turn). */
+async function timeKeystroke(run: EngineRun, fn: () => string[] | Promise<string[]>): Promise<string[]> {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const r = fn();
+  const answer = fn();
+  const r = answer instanceof Promise ? await answer : answer;
   run.wall.push(performance.now() - t0);
   const c = process.cpuUsage(c0);
   run.cpu.push((c.user + c.system) / 1000);
@@ -110,7 +114,7 @@ interface PeerRun extends EngineRun {
 }
 
 /** Build a peer's index (time, memory after GC), warm it up, then type every query into it. */
-function runPeer(build: PeerBuild, paths: string[], queries: Query[]): PeerRun {
+async function runPeer(build: PeerBuild, paths: string[], queries: Query[]): Promise<PeerRun> {
   gc();
   const m0 = usedMemory();
   const t0 = performance.now();
@@ -123,54 +127,31 @@ function runPeer(build: PeerBuild, paths: string[], queries: Query[]): PeerRun {
   const memoryMb = Math.max(0, (usedMemory() - m0) / 1e6);
   for (const q of queries.slice(0, 3)) for (let k = 1; k <= q.text.length; k++) search(q.text.slice(0, k));
   const run: PeerRun = { ...newRun(), buildMs, memoryMb };
-  for (const q of queries) typeQuery(run, q, search);
+  for (const q of queries) await typeQuery(run, q, search);
   return run;
-}
-
-/** The same for the product's asynchronous search (scan workers for big folders, decision 500). */
-async function typeQueryAsync(run: EngineRun, q: Query, search: (query: string) => Promise<string[]>): Promise<void> {
-  let last: string[] = [];
-  for (let k = 1; k <= q.text.length; k++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    last = await search(q.text.slice(0, k));
-    run.wall.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    run.cpu.push((c.user + c.system) / 1000);
-  }
-  const ok = last.slice(0, 5).includes(q.target);
-  run.hits5 += ok ? 1 : 0;
-  run.hitsByKind[q.kind][0] += ok ? 1 : 0;
-  run.hitsByKind[q.kind][1]++;
 }
 
 /** The scan workers' own memory (heap and array buffers; the snapshot they share is counted once, in the host). */
 async function workersMemory(): Promise<number> {
   const pool = ScanPool.shared();
   if (!pool) return 0;
-  gc();
-  const parts = await pool.memory();
+  const parts = await pool.memory(); // each worker settles its own garbage first
   return parts.reduce((sum, p) => sum + p.heapUsed + p.arrayBuffers, 0);
 }
 
 /** One query keystroke by keystroke; recall@5 from the final keystroke's answer. */
-function typeQuery(run: EngineRun, q: Query, search: (query: string) => string[]): void {
+async function typeQuery(run: EngineRun, q: Query, search: (query: string) => string[] | Promise<string[]>): Promise<void> {
   let last: string[] = [];
-  for (let k = 1; k <= q.text.length; k++) last = timeKeystroke(run, () => search(q.text.slice(0, k)));
+  for (let k = 1; k <= q.text.length; k++) last = await timeKeystroke(run, () => search(q.text.slice(0, k)));
   const ok = last.slice(0, 5).includes(q.target);
   run.hits5 += ok ? 1 : 0;
   run.hitsByKind[q.kind][0] += ok ? 1 : 0;
   run.hitsByKind[q.kind][1]++;
 }
 
-/** GC, then give V8's concurrent sweeper time to release freed ArrayBuffer backing stores (they
- * are counted in `arrayBuffers` until it has): without this the previous corpus's freed typed
- * arrays were still counted in the baseline, and the union read -2.9 MB. */
+/** The host's memory once its garbage has settled (settleGarbage.ts). */
 async function settledMemory(): Promise<number> {
-  gc();
-  await new Promise((r) => setTimeout(r, 100));
-  gc();
-  await new Promise((r) => setTimeout(r, 100));
+  await settleGarbage();
   return usedMemory();
 }
 
@@ -195,7 +176,7 @@ async function benchCorpus(name: string, paths: string[], queries: Query[]) {
   const token = { cancelled: false };
   for (const q of queries.slice(0, 5)) for (let k = 1; k <= q.text.length; k++) await searcher.search({ query: q.text.slice(0, k) }, token);
   const ours = newRun();
-  for (const q of queries) await typeQueryAsync(ours, q, async (query) => (await searcher.search({ query }, token))?.hits.map((h) => h.path) ?? []);
+  for (const q of queries) await typeQuery(ours, q, async (query) => (await searcher.search({ query }, token))?.hits.map((h) => h.path) ?? []);
   // The index's memory: the host's (the snapshot, shared with the workers) and what the workers
   // hold for it after the keystrokes (each part's survivors and scan arrays).
   const workersMb = Math.max(0, (await workersMemory()) - w0) / 1e6;
@@ -217,7 +198,7 @@ async function benchCorpus(name: string, paths: string[], queries: Query[]) {
   searcher.release();
   // Peers one at a time (ours is disposed), each measured on the same queries.
   const others = {} as Record<PeerName, PeerRun>;
-  for (const peer of PEERS) others[peer] = runPeer(peers[peer], paths, queries);
+  for (const peer of PEERS) others[peer] = await runPeer(peers[peer], paths, queries);
   return { queries, hostMb: hostMemory / 1e6, workersMb, buildMs: built.ms, buildMaxBlockMs: built.maxBlockMs, controlBlockMs, memoryMb, ours, others, applyMs };
 }
 

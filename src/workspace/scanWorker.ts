@@ -6,6 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import { PathSnapshot } from './pathSnapshot';
 import { scanQueryOf, scanSnapshot, ScanState } from './folderScan';
 import { liveOf, type FromScanWorker, type ToScanWorker } from './scanProtocol';
+import { settleGarbage } from './settleGarbage';
 import { TopHeap } from './topHeap';
 
 const snapshots = new Map<number, PathSnapshot>();
@@ -39,19 +40,9 @@ function scan(m: Extract<ToScanWorker, { kind: 'scan' }>): void {
   }
 }
 
-/**
- * The worker's own memory. A host run with --expose-gc (the benchmark; V8's flags are the
- * process's) collects first, twice with a pause: freed array buffers are released by a concurrent
- * sweeper and are counted until it has run.
- */
+/** The worker's own memory, after its garbage has settled (settleGarbage.ts). */
 async function reportMemory(id: number): Promise<void> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) {
-    gc();
-    await new Promise((r) => setTimeout(r, 100));
-    gc();
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await settleGarbage();
   const u = process.memoryUsage();
   reply({ kind: 'memory', id, heapUsed: u.heapUsed, arrayBuffers: u.arrayBuffers });
 }
