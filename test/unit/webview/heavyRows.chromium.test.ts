@@ -12,6 +12,22 @@ const WAIT = { timeout: 10_000 };
 
 const LINE_ROWS = '.file-content .code-lines tr:not(.lines-pending)';
 
+/** One turn with one Read of `path` whose result is `output` (numbered lines, as the tool gives them). */
+async function feedRead(page: Page, path: string, output: string): Promise<void> {
+  const b = streamBuilder(SESSION);
+  const T = { turn_id: TURN };
+  await feed(
+    page,
+    SESSION,
+    [
+      b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+      b.make('tool.invoke.request', { invocation_id: 'r1', tool_name: 'Read', input: { file_path: path } }, T),
+      b.make('tool.invoke.result', { invocation_id: 'r1', tool_name: 'Read', status: 'success', output, output_type: 'file_content' }, T),
+    ],
+    true,
+  );
+}
+
 /** Waits (bounded) until the file card lays out `n` line rows (rows under a hidden ancestor are not laid out). */
 async function linesMounted(page: Page, n: number): Promise<number> {
   await page.waitForFunction(({ sel, n }) => [...document.querySelectorAll(sel)].filter((tr) => !tr.closest('[hidden]')).length === n, { sel: LINE_ROWS, n }, WAIT);
@@ -28,19 +44,8 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
 
   it('§5.3.1 a 300-line read lays out 40 lines, the rest of its first 150 once its box is scrolled, then all 300 on "Show more"', async () => {
     const page = await h.open({ height: 900 });
-    const b = streamBuilder(SESSION);
-    const T = { turn_id: TURN };
     const output = Array.from({ length: 300 }, (_, i) => `${String(i + 1).padStart(6)}\tconst line${i + 1} = ${i + 1};`).join('\n');
-    await feed(
-      page,
-      SESSION,
-      [
-        b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
-        b.make('tool.invoke.request', { invocation_id: 'r1', tool_name: 'Read', input: { file_path: 'src/big.ts' } }, T),
-        b.make('tool.invoke.result', { invocation_id: 'r1', tool_name: 'Read', status: 'success', output, output_type: 'file_content' }, T),
-      ],
-      true,
-    );
+    await feedRead(page, 'src/big.ts', output);
     assert.equal(await linesMounted(page, 40), 40);
     // Decision 481: once the page is idle the other 110 are there for find-in-page, hidden until
     // found (not laid out). Bounded wait: they are made in an idle callback.
@@ -76,19 +81,8 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
 
   it('decision 481 find-in-page sees every line of a 150-line file card: a word on line 120 is found, its part of the card revealed and the line scrolled into view', async () => {
     const page = await h.open({ height: 900 });
-    const b = streamBuilder(SESSION);
-    const T = { turn_id: TURN };
     const output = Array.from({ length: 150 }, (_, i) => `${String(i + 1).padStart(6)}\t${i + 1 === 120 ? 'const quokka = 120;' : `const line${i + 1} = ${i + 1};`}`).join('\n');
-    await feed(
-      page,
-      SESSION,
-      [
-        b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
-        b.make('tool.invoke.request', { invocation_id: 'r1', tool_name: 'Read', input: { file_path: 'src/animals.ts' } }, T),
-        b.make('tool.invoke.result', { invocation_id: 'r1', tool_name: 'Read', status: 'success', output, output_type: 'file_content' }, T),
-      ],
-      true,
-    );
+    await feedRead(page, 'src/animals.ts', output);
     assert.equal(await linesMounted(page, 40), 40, 'the card lays out only its first 40 lines');
     // The rest is made when the page is first idle (a moment before anyone types a search).
     await page.waitForFunction(() => document.querySelectorAll('.file-content .lines-rest[hidden="until-found"] tr').length === 110, undefined, WAIT);
