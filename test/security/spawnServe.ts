@@ -4,11 +4,12 @@
 // serveProcess.ts wrap it with their clean-up styles; the checkpoint tests use serveProcess.ts.
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { generateToken } from '../../src/remote/auth';
 import { waitFor } from '../unit/remote/harness';
+import { removeTree } from '../support/removeTree';
 
 export const ROOT = join(__dirname, '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli.js');
@@ -48,14 +49,8 @@ export interface Spawned {
 }
 
 /** Spawns `rawp serve` and waits (bounded) for its listening line. */
-/**
- * Remove a served test's folder. A SIGKILLed `rawp serve` can leave a checkpoint `git` child
- * running for a moment, still writing into the shadow repository under the state folder (ENOTEMPTY
- * was seen on a fresh-clone CI run), so the removal retries (Node's rm backs off on ENOTEMPTY).
- */
-export function removeServeDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
-}
+/** Remove a served test's folder (the serve may have been killed a moment ago). */
+export const removeServeDir = removeTree;
 
 export async function spawnServe(o: SpawnOptions = {}): Promise<Spawned> {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'rawp-sec-')));

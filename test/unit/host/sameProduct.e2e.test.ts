@@ -33,6 +33,7 @@ import type { AgentChoice } from '../../../src/host/agentChoice';
 import { MockModelServer } from '../../support/mockModel/server';
 import { ANTHROPIC_MESSAGES as ANTHROPIC, claude, installAnthropic } from '../../support/mockModel/anthropic';
 import { claudeEnv } from '../../support/mockModel/claudeEnv';
+import { removeTree } from '../../support/removeTree';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -88,7 +89,7 @@ async function serveTarget(mock: MockModelServer): Promise<Target> {
     async close() {
       if (!exited) proc.kill('SIGTERM');
       await waitFor(() => exited, 'rawp serve exits on SIGTERM', 30_000).catch(() => proc.kill('SIGKILL'));
-      rmSync(base, { recursive: true, force: true });
+      removeTree(base);
     },
   };
 }

@@ -3,7 +3,7 @@
 // token. Real WebSocket masters (ws) watch, drive, leave early and reattach; nothing is faked.
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -15,6 +15,7 @@ import type { WireFrame } from '../../../src/session/connection';
 import { generateToken } from '../../../src/remote/auth';
 import { http, waitFor } from './harness';
 import { isRunning } from '../../support/processes';
+import { removeTree } from '../../support/removeTree';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -118,7 +119,7 @@ describe('remote/killRestart: rawp serve survives kill -9 through its journal (i
   afterEach(async () => {
     await Promise.all(masters.splice(0).map((m) => m.close()));
     for (const c of children.splice(0)) if (!c.exited) c.proc.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    removeTree(dir);
   });
 
   async function serve(): Promise<{ child: Child; url: string; session_id: string }> {
