@@ -226,12 +226,16 @@ export function quickScoreRaw(chars: Uint8Array, upper: Uint8Array, s: number, e
     // one character: the basename's first letter beats the rightmost occurrence
     score = MATCH + BASENAME + bonusAt(chars, upper, s, bs) * FIRST_CHAR_MULTIPLIER;
   }
-  if (chars[bs] === q[0] && e - bs >= m) score += nameBoostBytes(chars, upper, s, e, bs, q, m);
-  return score;
+  return score + nameBoostOf(chars, upper, s, e, bs, q, m);
 }
 
 // The bound the scan prunes with lives in quickBound.ts: it bounds this quick score, which is
 // what the top list is ranked by (decision 410).
+
+/** The name boost `quickScoreRaw` adds (exact: the scan's bound for a basename that starts with q[0] uses it). */
+export function nameBoostOf(chars: Uint8Array, upper: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number): number {
+  return chars[bs] === q[0] && e - bs >= m ? nameBoostBytes(chars, upper, s, e, bs, q, m) : 0;
+}
 
 /** `fixedBoost` without the length penalty, over bytes (called only when the basename starts with q[0]). */
 function nameBoostBytes(chars: Uint8Array, upper: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number): number {

@@ -62,6 +62,9 @@ export class PathSnapshot {
      * does not start with the query's first character, and reading it here is sequential where
      * `chars` at the basename is a jump (a cache miss per candidate; issue 18). */
     readonly nameFirst: Uint8Array,
+    /** The basename's second byte, 0 for none: whether a basename starts with the whole query is
+     * then known for most candidates without reading their bytes (a cache miss each; issue 18). */
+    readonly nameSecond: Uint8Array,
     /** Length of the lower-case prefix path i shares with path i-1 (0 for the first; capped at
      * 0xffff). Sorted neighbours share their directories, so a scan that has just tested path i-1
      * can resume path i's subsequence test after the shared part. */
@@ -125,29 +128,30 @@ export class PathSnapshot {
     yield;
     const startMask = shared(Int32Array, n, 4);
     const nameFirst = shared(Uint8Array, n, 1);
+    const nameSecond = shared(Uint8Array, n, 1);
     const sharedPrefix = shared(Uint16Array, n, 2);
     const wide = shared(Uint8Array, n, 1);
     yield;
-    const arrays: SnapshotArrays = { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, sharedPrefix, wide, wideText: new Map<number, string>() };
+    const arrays: SnapshotArrays = { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide, wideText: new Map<number, string>() };
     let at = 0;
     for (let from = 0; from < n; from += slice) {
       at = fillPaths(arrays, input, order, from, Math.min(n, from + slice), at);
       yield;
     }
     offsets[n] = at;
-    return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, sharedPrefix, wide, arrays.wideText, PathSnapshot.nextGeneration++);
+    return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide, arrays.wideText, PathSnapshot.nextGeneration++);
   }
 
   /** The snapshot for a scan worker (shared arrays: nothing is copied). */
   toShared(): SharedSnapshot {
-    const { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, sharedPrefix, wide } = this;
-    return { arrays: { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, sharedPrefix, wide }, wideText: [...this.wideText], generation: this.generation };
+    const { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide } = this;
+    return { arrays: { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide }, wideText: [...this.wideText], generation: this.generation };
   }
 
   /** A scan worker's view of a snapshot another thread built (same generation, same memory). */
   static fromShared(s: SharedSnapshot): PathSnapshot {
     const a = s.arrays;
-    return new PathSnapshot(a.offsets, a.chars, a.upper, a.baseStart, a.mask, a.nameMask, a.startMask, a.nameFirst, a.sharedPrefix, a.wide, new Map(s.wideText), s.generation);
+    return new PathSnapshot(a.offsets, a.chars, a.upper, a.baseStart, a.mask, a.nameMask, a.startMask, a.nameFirst, a.nameSecond, a.sharedPrefix, a.wide, new Map(s.wideText), s.generation);
   }
 
   /** Path `i` as a string (rebuilt from the bytes; the wide ones are kept). */

@@ -90,6 +90,16 @@ export function quickScoreBound(m: number, len: number, nameLen: number, nameHas
 }
 
 /**
+ * `quickScoreBound` with the name boost known exactly (`nameBoostOf`) instead of its most: the
+ * scan's bound for a basename that starts with the query's first character. The most (an exact
+ * stem) overstated a plain name prefix by 50 points, 400 characters of length penalty, so nearly
+ * every `Makefile` passed the bound of `ma` and was scored (issue 18).
+ */
+export function quickScoreBoundBoosted(m: number, nameLen: number, nameHasAll: boolean, boost: number, bonusSum: number): number {
+  return m * MATCH + bonusSum + BASENAME * (nameHasAll ? Math.min(m, nameLen) : m - 1) + boost;
+}
+
+/**
  * For `quickScoreRaw`'s early exit: `rest[k]` bounds what the query characters before k, and k's
  * own pair adjustment (≤ BONUS_CONSECUTIVE), can still add once k is placed.
  */

@@ -18,6 +18,7 @@ export interface SnapshotArrays {
   nameMask: Int32Array;
   startMask: Int32Array;
   nameFirst: Uint8Array;
+  nameSecond: Uint8Array;
   sharedPrefix: Uint16Array;
   wide: Uint8Array;
   wideText: Map<number, string>;
@@ -43,7 +44,7 @@ export function charBit(c: number): number {
  * byte offset after the last.
  */
 export function fillPaths(a: SnapshotArrays, input: readonly string[], order: Int32Array, from: number, to: number, at: number): number {
-  const { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, sharedPrefix, wide, wideText } = a;
+  const { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide, wideText } = a;
   for (let i = from; i < to; i++) {
     const p = input[order[i]];
     offsets[i] = at;
@@ -78,6 +79,7 @@ export function fillPaths(a: SnapshotArrays, input: readonly string[], order: In
     for (let k = at; k < at + p.length; k++) if (bonusAt(chars, upper, at, k) > 0) sm |= charBit(chars[k]);
     startMask[i] = sm;
     nameFirst[i] = bs < p.length ? chars[at + bs] : 0;
+    nameSecond[i] = bs + 1 < p.length ? chars[at + bs + 1] : 0;
     if (i > 0) {
       const ps = offsets[i - 1];
       const limit = Math.min(at - ps, p.length, 0xffff);

@@ -2,8 +2,8 @@
 // where the previous keystroke's match ended), survivors for prefix narrowing, and quick scores for
 // what can still enter the top list. Plain functions over typed arrays (the hot loop of §16.1).
 import { charBit, type PathSnapshot } from './pathSnapshot';
-import { LENGTH_PENALTY as LENGTH_PENALTY_, quickScore, quickScoreRaw } from './fuzzyScore';
-import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound } from './quickBound';
+import { BELOW_FLOOR as BELOW_FLOOR_, LENGTH_PENALTY as LENGTH_PENALTY_, NO_MATCH as NO_MATCH_, nameBoostOf, quickScore, quickScoreRaw } from './fuzzyScore';
+import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreBoundBoosted, quickScoreRest } from './quickBound';
 import type { TopHeap } from './topHeap';
 import { publishBar, sharedBar } from './scanBars';
 import { lowerSameLength } from './searchText';
@@ -61,6 +61,10 @@ const LENGTH_PENALTY = LENGTH_PENALTY_;
 const bonusOf = quickBonusLookup;
 const scoreRaw = quickScoreRaw;
 const scoreString = quickScore;
+const boundBoosted = quickScoreBoundBoosted;
+const boostOf = nameBoostOf;
+const NO_MATCH = NO_MATCH_;
+const BELOW_FLOOR = BELOW_FLOOR_;
 
 /** Each query character's mask bit. */
 export function queryBits(qb: Uint8Array): Int32Array {
@@ -74,7 +78,7 @@ const RESUME_GAP = 32;
 
 /** The hot loop, kept a plain function (not the generator) so the optimizer treats it well. */
 export function scanSlice(scan: Scan, start: number, end: number): void {
-  const { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, sharedPrefix, wide } = scan.snap;
+  const { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide } = scan.snap;
   const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings, maskExact, bonusTable } = scan;
   const m = qb.length;
   const q0 = m > 0 ? qb[0] : -1;
@@ -82,12 +86,15 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   // The most a deferred match can score before its length penalty (no name boost: its basename
   // does not start with the query): most are rejected by this and their length alone.
   const deferredTop = upperBound(m, 0, m, true, false, quickBonusMax(caps));
+  const rest = quickScoreRest(caps);
   let { survivors, ends, nSurvivors, deferred, nDeferred, total } = scan;
   // The last path whose test started at its beginning, and where its query characters matched.
   const positions = scan.positions;
   let lastTested = scan.lastTested;
   let lastMatched = scan.lastMatched;
   let lastStart = scan.lastStart;
+  // Where (relative) the match of path `lastTested` ended, -1 when it did not match.
+  let lastEnd = lastTested >= 0 && lastMatched === m ? (m > from ? positions[m - 1] + 1 : lastStart) : -1;
   // The top list's floor, read again only after a push (it changes only then), and the other
   // parts' (read once a slice). A candidate is cut when its bound is at most the floor or below the bar.
   let floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
@@ -110,28 +117,40 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
       // that test started at the same place, is that path's: skip the query characters it matched
       // inside the shared prefix and resume at the prefix's end (the next one does not occur before).
       const startRel = prevEnds === undefined ? 0 : prevEnds[k];
-      let kq = from;
-      let j = s0 + startRel;
-      if (lastTested >= 0 && startRel === lastStart && i - lastTested <= RESUME_GAP) {
-        let shared = 0xffff;
-        for (let x = lastTested + 1; x <= i; x++) if (sharedPrefix[x] < shared) shared = sharedPrefix[x];
-        if (shared > startRel) {
-          while (kq < lastMatched && positions[kq] < shared) kq++;
-          j = s0 + shared;
+      // A run: path i shares with its neighbour, just tested from the same place, every byte up to
+      // where the neighbour's match ended: the same match. Most paths of a short query's scan are
+      // such runs (a directory whose name holds the query), and this is all they cost.
+      if (i === lastTested + 1 && lastEnd >= 0 && startRel === lastStart && sharedPrefix[i] >= lastEnd) {
+        lastTested = i;
+        matchEnd = lastEnd;
+      } else {
+        let kq = from;
+        let j = s0 + startRel;
+        if (lastTested >= 0 && startRel === lastStart && i - lastTested <= RESUME_GAP) {
+          let shared = 0xffff;
+          for (let x = lastTested + 1; x <= i; x++) if (sharedPrefix[x] < shared) shared = sharedPrefix[x];
+          if (shared > startRel) {
+            while (kq < lastMatched && positions[kq] < shared) kq++;
+            j = s0 + shared;
+          }
         }
+        for (; kq < m; kq++) {
+          const c = qb[kq];
+          while (j < e0 && chars[j] !== c) j++;
+          if (j >= e0) break;
+          positions[kq] = j - s0;
+          j++;
+        }
+        lastTested = i;
+        lastStart = startRel;
+        lastMatched = kq;
+        if (kq < m) {
+          lastEnd = -1;
+          continue;
+        }
+        matchEnd = m > from ? positions[m - 1] + 1 : startRel;
+        lastEnd = matchEnd;
       }
-      for (; kq < m; kq++) {
-        const c = qb[kq];
-        while (j < e0 && chars[j] !== c) j++;
-        if (j >= e0) break;
-        positions[kq] = j - s0;
-        j++;
-      }
-      lastTested = i;
-      lastStart = startRel;
-      lastMatched = kq;
-      if (kq < m) continue;
-      matchEnd = m > from ? positions[m - 1] + 1 : startRel;
     } else if (wide[i] === 1) {
       const path = scan.snap.pathAt(i);
       score = scoreString(path, lowerSameLength(path), baseStart[i], q);
@@ -175,15 +194,24 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
         deferred[nDeferred++] = i;
         continue;
       }
-      // Score only what could enter the current top list (an exact bound: nothing is lost).
-      // The name boosts need the basename to start with the whole query, not just its first
-      // character: checking the other m-1 bytes here keeps the bound tight for most candidates.
+      // Score only what could enter the current top list (an exact bound: nothing is lost), with
+      // the name boost known exactly (the most, an exact stem, let nearly every `Makefile` through
+      // for `ma`). And stop reading one once it cannot beat the floor (integers cross the call:
+      // `need` is the floor plus the penalty less the boost, rounded down; the bar's likewise).
       const bs = s0 + baseStart[i];
+      const penalty = (e0 - s0) * LENGTH_PENALTY;
+      let need = NO_MATCH;
       if (pruning) {
-        const bound = upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, startsWithQuery(chars, bs, e0, qb, m), bonusOf(bonusTable, startMask[i])) - (e0 - s0) * LENGTH_PENALTY;
+        // No boost unless the basename starts with the whole query: its second byte tells most.
+        const boost = m >= 2 && nameSecond[i] !== qb[1] ? 0 : boostOf(chars, upper, s0, e0, bs, qb, m);
+        const bound = boundBoosted(m, e0 - bs, (nameMask[i] & qm) === qm, boost, bonusOf(bonusTable, startMask[i])) - penalty;
         if (bound <= floor || bound < bar) continue;
+        if (floor !== -Infinity) need = Math.floor(floor + penalty) - boost;
+        if (bar !== -Infinity) need = Math.max(need, Math.ceil(bar + penalty) - 1 - boost);
       }
-      score = scoreRaw(chars, upper, s0, e0, bs, qb, m) - (e0 - s0) * LENGTH_PENALTY;
+      const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need);
+      if (raw === BELOW_FLOOR) continue;
+      score = raw - penalty;
     }
     // Candidates come in ascending tie order here, so an equal score never wins (strict `>`).
     if (score > floor && score >= bar) {
@@ -202,11 +230,4 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   scan.nDeferred = nDeferred;
   scan.total = total;
   publishBar(scan);
-}
-
-/** Does the basename at `bs` (path end `e`) start with the whole query? (Its first byte is known equal.) */
-function startsWithQuery(chars: Uint8Array, bs: number, e: number, qb: Uint8Array, m: number): boolean {
-  if (e - bs < m) return false;
-  for (let k = 1; k < m; k++) if (chars[bs + k] !== qb[k]) return false;
-  return true;
 }

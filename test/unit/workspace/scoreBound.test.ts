@@ -6,8 +6,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { PathSnapshot, charBit } from '../../../src/workspace/pathSnapshot';
-import { BELOW_FLOOR, LENGTH_PENALTY, NO_MATCH, quickScoreBytes, quickScoreRaw } from '../../../src/workspace/fuzzyScore';
-import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound, quickScoreRest } from '../../../src/workspace/quickBound';
+import { BELOW_FLOOR, LENGTH_PENALTY, NO_MATCH, nameBoostOf, quickScoreBytes, quickScoreRaw } from '../../../src/workspace/fuzzyScore';
+import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound, quickScoreBoundBoosted, quickScoreRest } from '../../../src/workspace/quickBound';
 
 const segment = fc.stringMatching(/^[a-cA-C0-9_.\-]{1,7}$/);
 const pathArb = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
@@ -73,6 +73,44 @@ describe('workspace/scoreBound: pruning never drops a file that could rank', () 
       { numRuns: 600, seed: 20261201 },
     );
     assert.ok(exits > 10, `the early exit was taken only ${exits} times`);
+  });
+
+  it('§16.1.1 for a basename that starts with the query\'s first character, the bound with the exact name boost holds, and so does the early exit with the boost taken off `need`', () => {
+    let checked = 0;
+    let exits = 0;
+    fc.assert(
+      fc.property(fc.array(pathArb, { minLength: 1, maxLength: 20 }), queryArb, fc.double({ min: 0, max: 200, noNaN: true }), (paths, q, floor) => {
+        for (const x of matches(paths, q)) {
+          if (!x.nameStartsWithFirst) continue;
+          checked++;
+          const { chars, upper, nameMask, startMask, nameSecond } = x.snap;
+          const qm = [...q].reduce((mk, c) => mk | charBit(c.charCodeAt(0)), 0);
+          const boost = nameBoostOf(chars, upper, x.s0, x.e0, x.bs, x.qb, q.length);
+          // The scan's shortcut: a second byte that differs from the query's means no boost.
+          if (q.length >= 2 && nameSecond[x.i] !== x.qb[1]) assert.equal(boost, 0, `${x.path} / ${q}`);
+          const penalty = (x.e0 - x.s0) * LENGTH_PENALTY;
+          const ub = quickScoreBoundBoosted(q.length, x.e0 - x.bs, (nameMask[x.i] & qm) === qm, boost, quickBonusSum(startMask[x.i], bitsOf(q), x.caps)) - penalty;
+          assert.ok(ub >= x.quick - 1e-9, `${x.path} / ${q}: boosted bound ${ub} < quick score ${x.quick}`);
+          assert.ok(ub <= x.ub + 1e-9, `${x.path} / ${q}: boosted bound ${ub} looser than ${x.ub}`);
+          const raw = quickScoreRaw(chars, upper, x.s0, x.e0, x.bs, x.qb, q.length, quickScoreRest(x.caps), Math.floor(floor + penalty) - boost);
+          if (raw === BELOW_FLOOR) {
+            exits++;
+            assert.ok(x.quick <= floor + 1e-9, `${x.path} / ${q}: dropped at floor ${floor} but scores ${x.quick}`);
+          } else assert.equal(raw - penalty, x.quick);
+        }
+      }),
+      { numRuns: 1500, seed: 20261202 },
+    );
+    assert.ok(checked > 200 && exits > 10, `${checked} checked, ${exits} early exits`);
+  });
+
+  it('§16.1.1 nameFirst and nameSecond are the basename\'s first two lower-case bytes (0 past its end)', () => {
+    const snap = PathSnapshot.build(['src/A', 'src/Ab.ts', 'x/', 'Readme']);
+    const at = (p: string) => snap.find(p);
+    assert.deepEqual([snap.nameFirst[at('src/A')], snap.nameSecond[at('src/A')]], [97, 0]);
+    assert.deepEqual([snap.nameFirst[at('src/Ab.ts')], snap.nameSecond[at('src/Ab.ts')]], [97, 98]);
+    assert.deepEqual([snap.nameFirst[at('x/')], snap.nameSecond[at('x/')]], [0, 0]);
+    assert.deepEqual([snap.nameFirst[at('Readme')], snap.nameSecond[at('Readme')]], [114, 101]);
   });
 
   it('§16.1.1 a deferred match that cannot reach the floor is rejected by the bound alone (circ in cxl/irq.c)', () => {
