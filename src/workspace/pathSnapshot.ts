@@ -11,7 +11,7 @@
 // The arrays live in SharedArrayBuffers: the scan workers read the same memory (decision 500).
 import { runInSlices, runToEnd } from './runSteps';
 import { sortedUniqueSteps } from './slicedSort';
-import { charBit, fillPaths, type SnapshotArrays } from './snapshotFill';
+import { charBit, countNamePairs, fillPaths, placeNamePairs, type SnapshotArrays } from './snapshotFill';
 
 export { charBit, WIDE } from './snapshotFill';
 
@@ -23,7 +23,7 @@ export function maskOf(lower: string): number {
 
 /** A snapshot as it crosses to a scan worker: its arrays (shared memory, not copied) and wide strings. */
 export interface SharedSnapshot {
-  arrays: Omit<SnapshotArrays, 'wideText'>;
+  arrays: Omit<SnapshotArrays, 'wideText'> & { byNamePair: Int32Array; namePairKeys: Int32Array; namePairStart: Int32Array };
   wideText: [number, string][];
   generation: number;
 }
@@ -65,6 +65,13 @@ export class PathSnapshot {
     /** The basename's second byte, 0 for none: whether a basename starts with the whole query is
      * then known for most candidates without reading their bytes (a cache miss each; issue 18). */
     readonly nameSecond: Uint8Array,
+    /** Every index, grouped by the basename's first two bytes (ascending within a group): the
+     * paths whose basename starts with a query's first two characters, found without a scan. */
+    readonly byNamePair: Int32Array,
+    /** The groups present, ascending (`first·256 + second`), and where each starts in
+     * `byNamePair` (one more entry: the end). */
+    readonly namePairKeys: Int32Array,
+    readonly namePairStart: Int32Array,
     /** Length of the lower-case prefix path i shares with path i-1 (0 for the first; capped at
      * 0xffff). Sorted neighbours share their directories, so a scan that has just tested path i-1
      * can resume path i's subsequence test after the shared part. */
@@ -139,19 +146,58 @@ export class PathSnapshot {
       yield;
     }
     offsets[n] = at;
-    return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide, arrays.wideText, PathSnapshot.nextGeneration++);
+    // The name-pair groups: a counting sort, sliced like the fill; only the groups present are kept.
+    const counts = new Int32Array(65536);
+    for (let from = 0; from < n; from += slice) {
+      countNamePairs(nameFirst, nameSecond, counts, from, Math.min(n, from + slice));
+      yield;
+    }
+    let groups = 0;
+    for (let g = 0; g < 65536; g++) if (counts[g] > 0) groups++;
+    const namePairKeys = shared(Int32Array, groups, 4);
+    const namePairStart = shared(Int32Array, groups + 1, 4);
+    const place = counts; // from here on: where each group's next index goes
+    for (let g = 0, at = 0, k = 0; g < 65536; g++) {
+      if (counts[g] === 0) continue;
+      namePairKeys[k] = g;
+      namePairStart[k++] = at;
+      const c = counts[g];
+      place[g] = at;
+      at += c;
+    }
+    namePairStart[groups] = n;
+    const byNamePair = shared(Int32Array, n, 4);
+    yield;
+    for (let from = 0; from < n; from += slice) {
+      placeNamePairs(nameFirst, nameSecond, place, byNamePair, from, Math.min(n, from + slice));
+      yield;
+    }
+    return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, byNamePair, namePairKeys, namePairStart, sharedPrefix, wide, arrays.wideText, PathSnapshot.nextGeneration++);
   }
 
   /** The snapshot for a scan worker (shared arrays: nothing is copied). */
   toShared(): SharedSnapshot {
-    const { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide } = this;
-    return { arrays: { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide }, wideText: [...this.wideText], generation: this.generation };
+    const { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, byNamePair, namePairKeys, namePairStart, sharedPrefix, wide } = this;
+    return { arrays: { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, byNamePair, namePairKeys, namePairStart, sharedPrefix, wide }, wideText: [...this.wideText], generation: this.generation };
   }
 
   /** A scan worker's view of a snapshot another thread built (same generation, same memory). */
   static fromShared(s: SharedSnapshot): PathSnapshot {
     const a = s.arrays;
-    return new PathSnapshot(a.offsets, a.chars, a.upper, a.baseStart, a.mask, a.nameMask, a.startMask, a.nameFirst, a.nameSecond, a.sharedPrefix, a.wide, new Map(s.wideText), s.generation);
+    return new PathSnapshot(a.offsets, a.chars, a.upper, a.baseStart, a.mask, a.nameMask, a.startMask, a.nameFirst, a.nameSecond, a.byNamePair, a.namePairKeys, a.namePairStart, a.sharedPrefix, a.wide, new Map(s.wideText), s.generation);
+  }
+
+  /**
+   * The half-open range of `byNamePair` holding the indices in `lo..hi` whose basename starts with
+   * bytes `first`, `second`.
+   */
+  namePairRange(first: number, second: number, lo: number, hi: number): { start: number; end: number } {
+    const keys = this.namePairKeys;
+    const k = lowerBound(keys, 0, keys.length, (first << 8) | second);
+    if (k === keys.length || keys[k] !== ((first << 8) | second)) return { start: 0, end: 0 };
+    const from = this.namePairStart[k];
+    const to = this.namePairStart[k + 1];
+    return { start: lowerBound(this.byNamePair, from, to, lo), end: lowerBound(this.byNamePair, from, to, hi) };
   }
 
   /** Path `i` as a string (rebuilt from the bytes; the wide ones are kept). */
@@ -222,4 +268,16 @@ export class PathSnapshot {
     const r = this.rangeUnder(dir);
     return r.end > r.start;
   }
+}
+
+/** The first place in the ascending `a[from..to)` whose value is at least `x`. */
+function lowerBound(a: Int32Array, from: number, to: number, x: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

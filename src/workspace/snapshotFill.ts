@@ -91,3 +91,13 @@ export function fillPaths(a: SnapshotArrays, input: readonly string[], order: In
   }
   return at;
 }
+
+/** Counts paths `from..to` into their name-pair group (`first·256 + second`; a counting sort's first pass). */
+export function countNamePairs(nameFirst: Uint8Array, nameSecond: Uint8Array, counts: Int32Array, from: number, to: number): void {
+  for (let i = from; i < to; i++) counts[(nameFirst[i] << 8) | nameSecond[i]]++;
+}
+
+/** Places paths `from..to` at their group's next place (its second pass; ascending within a group). */
+export function placeNamePairs(nameFirst: Uint8Array, nameSecond: Uint8Array, place: Int32Array, out: Int32Array, from: number, to: number): void {
+  for (let i = from; i < to; i++) out[place[(nameFirst[i] << 8) | nameSecond[i]]++] = i;
+}

@@ -24,6 +24,11 @@ export interface Scan {
   survivors: Int32Array;
   ends: Uint16Array;
   nSurvivors: number;
+  /** The candidates whose basename starts with the query's first two characters were scored by a
+   * first pass (scanNamePrefix): the list may hold later candidates than the one at hand. */
+  namePrefixFirst: boolean;
+  /** A deferred match whose bound is above this is scored as the scan meets it (folderScan.ts). */
+  scoreAbove: number;
   /** Matches whose basename does not start with the query's first character, scored after the scan. */
   deferred: Int32Array;
   nDeferred: number;
@@ -76,11 +81,56 @@ export function queryBits(qb: Uint8Array): Int32Array {
 /** How far back (in snapshot order) the last tested path may lie for its shared prefix to be reused. */
 const RESUME_GAP = 32;
 
+/**
+ * The first pass of a narrowed scan (a query of two Latin-1 characters or more): scores the paths
+ * of part `lo..hi` whose basename starts with the query's first two characters, the likeliest to
+ * lead, found in the snapshot's name-pair groups without a scan. So the floor is high before the
+ * scan meets the rest, which it does in snapshot order, where the leaders may come last. They come
+ * in ascending tie order and the list holds only earlier ones, so an equal score never wins
+ * (strict `>`). One may not be a candidate at all (not a survivor): it does not match (NO_MATCH).
+ */
+export function scanNamePrefix(scan: Scan, lo: number, hi: number): void {
+  const { offsets, chars, upper, baseStart, mask, nameMask, startMask, byNamePair } = scan.snap;
+  const { qb, qm, pass, live, heap, bonusTable, tieBase } = scan;
+  const m = qb.length;
+  const rest = quickScoreRest(quickBonusCaps(qb));
+  const group = scan.snap.namePairRange(qb[0], qb[1], lo, hi);
+  let floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
+  const bar = sharedBar(scan);
+  for (let g = group.start; g < group.end; g++) {
+    const i = byNamePair[g];
+    if ((mask[i] & qm) !== qm) continue;
+    if (pass !== undefined && pass[i] === 0) continue;
+    if (live !== undefined && !live(i)) continue;
+    const s0 = offsets[i];
+    const e0 = offsets[i + 1];
+    const bs = s0 + baseStart[i];
+    const penalty = (e0 - s0) * LENGTH_PENALTY;
+    let need = NO_MATCH;
+    if (floor !== -Infinity || bar !== -Infinity) {
+      const boost = boostOf(chars, upper, s0, e0, bs, qb, m);
+      const bound = boundBoosted(m, e0 - bs, (nameMask[i] & qm) === qm, boost, bonusOf(bonusTable, startMask[i])) - penalty;
+      if (bound <= floor || bound < bar) continue;
+      if (floor !== -Infinity) need = Math.floor(floor + penalty) - boost;
+      if (bar !== -Infinity) need = Math.max(need, Math.ceil(bar + penalty) - 1 - boost);
+    }
+    const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need);
+    if (raw === BELOW_FLOOR || raw === NO_MATCH) continue;
+    const score = raw - penalty;
+    if (score > floor && score >= bar) {
+      heap.push(score, tieBase + i, scan.onPush(i));
+      floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
+    }
+  }
+  publishBar(scan);
+}
+
 /** The hot loop, kept a plain function (not the generator) so the optimizer treats it well. */
 export function scanSlice(scan: Scan, start: number, end: number): void {
   const { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide } = scan.snap;
-  const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings, maskExact, bonusTable } = scan;
+  const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings, maskExact, bonusTable, scoreAbove, namePrefixFirst } = scan;
   const m = qb.length;
+  const q1 = m >= 2 ? qb[1] : -1;
   const q0 = m > 0 ? qb[0] : -1;
   const caps = quickBonusCaps(qb);
   // The most a deferred match can score before its length penalty (no name boost: its basename
@@ -98,6 +148,10 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   // The top list's floor, read again only after a push (it changes only then), and the other
   // parts' (read once a slice). A candidate is cut when its bound is at most the floor or below the bar.
   let floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
+  // The first pass may have put later candidates in the list: an equal score enters when its tie
+  // is lower than the floor's (`tieWins`; never without that pass, which keeps the cuts strict).
+  let floorTie = heap.size < heap.cap ? 0 : heap.ties[0];
+  const tieBase = scan.tieBase;
   const bar = sharedBar(scan);
   let pruning = floor !== -Infinity || bar !== -Infinity;
   for (let k = start; k < end; k++) {
@@ -173,51 +227,68 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
     if (pass !== undefined && pass[i] === 0) continue;
     if (live !== undefined && !live(i)) continue;
     total++;
+    const tieWins = namePrefixFirst && tieBase + i < floorTie;
     if (score !== score) {
       if (nameFirst[i] !== q0) {
         // Most matches do not start their basename with the query's first character, and none of
         // those can outscore one that does (the basename boosts). Score them after the scan, when
         // the promising ones have raised the floor, so the bound below rejects most unread. The
         // floor only rises: what the bound rejects now it would reject then (no need to keep it).
+        const penalty = (e0 - s0) * LENGTH_PENALTY;
+        let bound = Infinity;
         if (pruning) {
-          const penalty = (e0 - s0) * LENGTH_PENALTY;
           const most = deferredTop - penalty;
-          if (most <= floor || most < bar) continue;
-          const bound = upperBound(m, e0 - s0, e0 - s0 - baseStart[i], (nameMask[i] & qm) === qm, false, bonusOf(bonusTable, startMask[i])) - penalty;
-          if (bound <= floor || bound < bar) continue;
+          if ((tieWins ? most < floor : most <= floor) || most < bar) continue;
+          bound = upperBound(m, e0 - s0, e0 - s0 - baseStart[i], (nameMask[i] & qm) === qm, false, bonusOf(bonusTable, startMask[i])) - penalty;
+          if ((tieWins ? bound < floor : bound <= floor) || bound < bar) continue;
         }
-        if (nDeferred === deferred.length) {
-          const grown = new Int32Array(Math.max(16, deferred.length * 4));
-          grown.set(deferred);
-          deferred = grown;
+        if (bound <= scoreAbove) {
+          if (nDeferred === deferred.length) {
+            const grown = new Int32Array(Math.max(16, deferred.length * 4));
+            grown.set(deferred);
+            deferred = grown;
+          }
+          deferred[nDeferred++] = i;
+          continue;
         }
-        deferred[nDeferred++] = i;
+        // Likely to stay above the floor: scored now, while its bytes are in the cache (no name
+        // boost; the deferred phase's early exit).
+        let need = NO_MATCH;
+        if (floor !== -Infinity) need = needAbove(floor + penalty, tieWins);
+        if (bar !== -Infinity) need = Math.max(need, Math.ceil(bar + penalty) - 1);
+        const raw = scoreRaw(chars, upper, s0, e0, s0 + baseStart[i], qb, m, rest, need);
+        if (raw === BELOW_FLOOR) continue;
+        score = raw - penalty;
+      } else if (namePrefixFirst && nameSecond[i] === q1) {
+        // Its first two characters make it one the first pass scored.
         continue;
+      } else {
+        // Score only what could enter the current top list (an exact bound: nothing is lost), with
+        // the name boost known exactly (the most, an exact stem, let nearly every `Makefile` through
+        // for `ma`). And stop reading one once it cannot beat the floor (integers cross the call:
+        // `need` is the floor plus the penalty less the boost, rounded down; the bar's likewise).
+        const bs = s0 + baseStart[i];
+        const penalty = (e0 - s0) * LENGTH_PENALTY;
+        let need = NO_MATCH;
+        if (pruning) {
+          // No boost unless the basename starts with the whole query: its second byte tells most.
+          const boost = m >= 2 && nameSecond[i] !== qb[1] ? 0 : boostOf(chars, upper, s0, e0, bs, qb, m);
+          const bound = boundBoosted(m, e0 - bs, (nameMask[i] & qm) === qm, boost, bonusOf(bonusTable, startMask[i])) - penalty;
+          if ((tieWins ? bound < floor : bound <= floor) || bound < bar) continue;
+          if (floor !== -Infinity) need = needAbove(floor + penalty, tieWins) - boost;
+          if (bar !== -Infinity) need = Math.max(need, Math.ceil(bar + penalty) - 1 - boost);
+        }
+        const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need);
+        if (raw === BELOW_FLOOR) continue;
+        score = raw - penalty;
       }
-      // Score only what could enter the current top list (an exact bound: nothing is lost), with
-      // the name boost known exactly (the most, an exact stem, let nearly every `Makefile` through
-      // for `ma`). And stop reading one once it cannot beat the floor (integers cross the call:
-      // `need` is the floor plus the penalty less the boost, rounded down; the bar's likewise).
-      const bs = s0 + baseStart[i];
-      const penalty = (e0 - s0) * LENGTH_PENALTY;
-      let need = NO_MATCH;
-      if (pruning) {
-        // No boost unless the basename starts with the whole query: its second byte tells most.
-        const boost = m >= 2 && nameSecond[i] !== qb[1] ? 0 : boostOf(chars, upper, s0, e0, bs, qb, m);
-        const bound = boundBoosted(m, e0 - bs, (nameMask[i] & qm) === qm, boost, bonusOf(bonusTable, startMask[i])) - penalty;
-        if (bound <= floor || bound < bar) continue;
-        if (floor !== -Infinity) need = Math.floor(floor + penalty) - boost;
-        if (bar !== -Infinity) need = Math.max(need, Math.ceil(bar + penalty) - 1 - boost);
-      }
-      const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need);
-      if (raw === BELOW_FLOOR) continue;
-      score = raw - penalty;
     }
-    // Candidates come in ascending tie order here, so an equal score never wins (strict `>`).
-    if (score > floor && score >= bar) {
-      heap.push(score, scan.tieBase + i, scan.onPush(i));
+    // Without the first pass candidates come in ascending tie order, so an equal score never wins.
+    if ((score > floor || (tieWins && score === floor)) && score >= bar) {
+      heap.push(score, tieBase + i, scan.onPush(i));
       if (floor === -Infinity && heap.size === heap.cap) pruning = true;
       floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
+      floorTie = heap.ties[0];
     }
   }
   scan.lastTested = lastTested;
@@ -230,4 +301,13 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   scan.nDeferred = nDeferred;
   scan.total = total;
   publishBar(scan);
+}
+
+/**
+ * `need` for quickScoreRaw's early exit when the floor plus the length penalty is `f`: its integer
+ * part — one less when an equal score would still enter (`tieWins`) and `f` is an integer.
+ */
+function needAbove(f: number, tieWins: boolean): number {
+  const need = Math.floor(f);
+  return tieWins && need === f ? need - 1 : need;
 }

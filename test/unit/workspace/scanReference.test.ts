@@ -17,8 +17,8 @@ const pathArb = fc.tuple(fc.array(dir, { minLength: 0, maxLength: 3 }), name).ma
 const queryArb = fc.stringMatching(/^[abc_.]{1,5}$/);
 const CAP = 4;
 
-/** The best CAP paths by quick score over every path, ties by snapshot index, and how many match. */
-function exhaustive(index: FileIndex, q: string): { top: string[]; total: number } {
+/** The best `cap` paths by quick score over every path, ties by snapshot index, and how many match. */
+function exhaustive(index: FileIndex, q: string, cap = CAP): { top: string[]; total: number } {
   const snap = index.folders[0].index.snapshot;
   const qb = Uint8Array.from(q, (c) => c.charCodeAt(0));
   const scored: { i: number; score: number }[] = [];
@@ -30,7 +30,7 @@ function exhaustive(index: FileIndex, q: string): { top: string[]; total: number
   }
   scored.sort((a, b) => b.score - a.score || a.i - b.i);
   const top = scored
-    .slice(0, CAP)
+    .slice(0, cap)
     .map((x) => snap.pathAt(x.i))
     .sort();
   return { top, total: scored.length };
@@ -60,6 +60,23 @@ describe('workspace/scanReference: the pruned scan keeps what scoring every path
       { numRuns: 1000 },
     );
     assert.ok(compared > 2000);
+  });
+
+  it('§16.1.1 an equal score goes to the earlier path when a first pass put a later one in the list first', () => {
+    // Pairs found by search: equal quick scores for `abc`. The second's basename starts with `ab`
+    // (a narrowed scan scores it first); the first's does not — `acab…` starts with the query's
+    // first character, `caab…` not even that — and sorts first, so it wins the tie.
+    for (const [first, second] of [
+      ['acabacbbbb', 'cx/abxabbc'],
+      ['a/caabaca', 'x/abxabbc'],
+    ]) {
+      const index = FileIndex.fromPaths([{ name: 'ws', paths: [first, second, 'zzz/other.txt'] }]);
+      const typed = new FileSearcher(index, 1);
+      let last;
+      for (const q of ['a', 'ab', 'abc']) last = typed.searchSync({ query: q, max_results: 1 });
+      assert.deepEqual(kept(last!), exhaustive(index, 'abc', 1), first);
+      assert.deepEqual(kept(last!).top, [first]);
+    }
   });
 
   it('§16.1.1 the same on one big folder with long runs (a directory that holds the query above 3,000 files)', () => {
