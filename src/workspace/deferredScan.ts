@@ -7,8 +7,8 @@
 // They come after the scan, so the list holds later candidates too: one whose tie is higher than
 // this one's is beaten by an equal score (TopHeap's order), and every cut here lets such a tie
 // through.
-import { BELOW_FLOOR as BELOW_FLOOR_, LENGTH_PENALTY as LENGTH_PENALTY_, NO_MATCH as NO_MATCH_, quickScoreRaw } from './fuzzyScore';
-import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreRest } from './quickBound';
+import { BELOW_FLOOR as BELOW_FLOOR_, LENGTH_PENALTY as LENGTH_PENALTY_, quickScoreRaw } from './fuzzyScore';
+import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreNeed, quickScoreRest } from './quickBound';
 import { publishBar, sharedBar } from './scanBars';
 import type { Scan } from './snapshotScan';
 
@@ -17,7 +17,7 @@ const upperBound = quickScoreBound;
 const bonusOf = quickBonusLookup;
 const scoreRaw = quickScoreRaw;
 const LENGTH_PENALTY = LENGTH_PENALTY_;
-const NO_MATCH = NO_MATCH_;
+const needOf = quickScoreNeed;
 const BELOW_FLOOR = BELOW_FLOOR_;
 
 /** Scores deferred matches `start..end` that can still enter the top list. */
@@ -45,19 +45,8 @@ export function scoreDeferred(scan: Scan, start: number, end: number): void {
       const bound = upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, bonusOf(scan.bonusTable, startMask[i])) - penalty;
       if ((tieWins ? bound < floor : bound <= floor) || bound < bar) continue;
     }
-    // No name boost for a deferred match: it cannot beat the floor once its score so far plus
-    // what the rest can add, minus its length penalty, is at most the floor (stop reading it).
-    // (Integers only cross the call: `need` is the floor plus the penalty, rounded down — one less
-    // when an equal score would still enter and that sum is an integer.)
-    let need = NO_MATCH;
-    if (full) {
-      const f = floor + penalty;
-      need = Math.floor(f);
-      if (tieWins && need === f) need--;
-    }
-    // Below the bar: raw - penalty < bar, i.e. raw < bar + penalty (raw is an integer).
-    if (bar !== -Infinity) need = Math.max(need, Math.ceil(bar + penalty) - 1);
-    const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need);
+    // No name boost for a deferred match: stop reading it once it cannot beat the floor.
+    const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, needOf(floor, bar, penalty, tieWins, 0));
     if (raw === BELOW_FLOOR) continue;
     const score = raw - penalty;
     if (score >= bar && heap.admits(score, tieBase + i)) heap.push(score, tieBase + i, scan.onPush(i));

@@ -19,7 +19,7 @@ import * as weights from './fuzzyScore';
 
 // Module-level copies: under a CommonJS transform (tsx, the bench and the tests) an imported binding
 // is a getter on the module object, called on every use — per candidate in the scan.
-const { BASENAME, BONUS_CAMEL, BONUS_CONSECUTIVE, BONUS_DELIMITER, BONUS_SLASH, BOOST_EXACT_NAME, BOOST_EXACT_PATH, BOOST_EXACT_STEM, FIRST_CHAR_MULTIPLIER, GAP_START, MATCH } = weights;
+const { BASENAME, BONUS_CAMEL, BONUS_CONSECUTIVE, BONUS_DELIMITER, BONUS_SLASH, BOOST_EXACT_NAME, BOOST_EXACT_PATH, BOOST_EXACT_STEM, FIRST_CHAR_MULTIPLIER, GAP_START, MATCH, NO_MATCH } = weights;
 
 /** The most query character k can add beyond MATCH (and BASENAME) when its character may sit at a word start. */
 export function quickBonusCaps(qb: Uint8Array): Int32Array {
@@ -111,4 +111,24 @@ export function quickScoreRest(caps: Int32Array): Int32Array {
     before += MATCH + BASENAME + caps[k];
   }
   return rest;
+}
+
+/**
+ * The `need` of `quickScoreRaw`'s early exit for a path with length penalty `penalty` and name
+ * boost `boost` (added after the greedy, so taken off): it may stop once the path cannot beat
+ * `floor` — nor equal it when an equal score would still enter (`tieWins`) — or reach `bar`.
+ * Integers only cross the call: the floor plus the penalty rounded down (one less when an equal
+ * score enters and that sum is an integer); below the bar is raw < bar + penalty. NO_MATCH (never
+ * stop) with neither.
+ */
+export function quickScoreNeed(floor: number, bar: number, penalty: number, tieWins: boolean, boost: number): number {
+  let need = NO_MATCH;
+  if (floor !== -Infinity) {
+    const f = floor + penalty;
+    need = Math.floor(f);
+    if (tieWins && need === f) need--;
+    need -= boost;
+  }
+  if (bar !== -Infinity) need = Math.max(need, Math.ceil(bar + penalty) - 1 - boost);
+  return need;
 }

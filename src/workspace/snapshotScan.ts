@@ -3,7 +3,7 @@
 // what can still enter the top list. Plain functions over typed arrays (the hot loop of §16.1).
 import { charBit, type PathSnapshot } from './pathSnapshot';
 import { BELOW_FLOOR as BELOW_FLOOR_, LENGTH_PENALTY as LENGTH_PENALTY_, NO_MATCH as NO_MATCH_, nameBoostOf, quickScore, quickScoreRaw } from './fuzzyScore';
-import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreBoundBoosted, quickScoreRest } from './quickBound';
+import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreBoundBoosted, quickScoreNeed, quickScoreRest } from './quickBound';
 import type { TopHeap } from './topHeap';
 import { publishBar, sharedBar } from './scanBars';
 import { lowerSameLength } from './searchText';
@@ -70,6 +70,7 @@ const boundBoosted = quickScoreBoundBoosted;
 const boostOf = nameBoostOf;
 const NO_MATCH = NO_MATCH_;
 const BELOW_FLOOR = BELOW_FLOOR_;
+const needOf = quickScoreNeed;
 
 /** Each query character's mask bit. */
 export function queryBits(qb: Uint8Array): Int32Array {
@@ -111,8 +112,7 @@ export function scanNamePrefix(scan: Scan, lo: number, hi: number): void {
       const boost = boostOf(chars, upper, s0, e0, bs, qb, m);
       const bound = boundBoosted(m, e0 - bs, (nameMask[i] & qm) === qm, boost, bonusOf(bonusTable, startMask[i])) - penalty;
       if (bound <= floor || bound < bar) continue;
-      if (floor !== -Infinity) need = Math.floor(floor + penalty) - boost;
-      if (bar !== -Infinity) need = Math.max(need, Math.ceil(bar + penalty) - 1 - boost);
+      need = needOf(floor, bar, penalty, false, boost);
     }
     const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need);
     if (raw === BELOW_FLOOR || raw === NO_MATCH) continue;
@@ -253,10 +253,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
         }
         // Likely to stay above the floor: scored now, while its bytes are in the cache (no name
         // boost; the deferred phase's early exit).
-        let need = NO_MATCH;
-        if (floor !== -Infinity) need = needAbove(floor + penalty, tieWins);
-        if (bar !== -Infinity) need = Math.max(need, Math.ceil(bar + penalty) - 1);
-        const raw = scoreRaw(chars, upper, s0, e0, s0 + baseStart[i], qb, m, rest, need);
+        const raw = scoreRaw(chars, upper, s0, e0, s0 + baseStart[i], qb, m, rest, needOf(floor, bar, penalty, tieWins, 0));
         if (raw === BELOW_FLOOR) continue;
         score = raw - penalty;
       } else if (namePrefixFirst && nameSecond[i] === q1) {
@@ -272,11 +269,10 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
         let need = NO_MATCH;
         if (pruning) {
           // No boost unless the basename starts with the whole query: its second byte tells most.
-          const boost = m >= 2 && nameSecond[i] !== qb[1] ? 0 : boostOf(chars, upper, s0, e0, bs, qb, m);
+          const boost = q1 >= 0 && nameSecond[i] !== q1 ? 0 : boostOf(chars, upper, s0, e0, bs, qb, m);
           const bound = boundBoosted(m, e0 - bs, (nameMask[i] & qm) === qm, boost, bonusOf(bonusTable, startMask[i])) - penalty;
           if ((tieWins ? bound < floor : bound <= floor) || bound < bar) continue;
-          if (floor !== -Infinity) need = needAbove(floor + penalty, tieWins) - boost;
-          if (bar !== -Infinity) need = Math.max(need, Math.ceil(bar + penalty) - 1 - boost);
+          need = needOf(floor, bar, penalty, tieWins, boost);
         }
         const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need);
         if (raw === BELOW_FLOOR) continue;
@@ -301,13 +297,4 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   scan.nDeferred = nDeferred;
   scan.total = total;
   publishBar(scan);
-}
-
-/**
- * `need` for quickScoreRaw's early exit when the floor plus the length penalty is `f`: its integer
- * part — one less when an equal score would still enter (`tieWins`) and `f` is an integer.
- */
-function needAbove(f: number, tieWins: boolean): number {
-  const need = Math.floor(f);
-  return tieWins && need === f ? need - 1 : need;
 }
