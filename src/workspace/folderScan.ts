@@ -4,7 +4,7 @@
 // runs in the extension host (small folders, `searchSync`) and in the scan workers, each over its
 // own part of a big snapshot (scanWorker.ts, decision 500).
 import type { PathSnapshot } from './pathSnapshot';
-import { queryMask } from './searchText';
+import { queryDigits, queryMask } from './searchText';
 import { queryBits, scanNamePrefix, scanSlice, type Scan } from './snapshotScan';
 import { scoreDeferred } from './deferredScan';
 import { sharedBar } from './scanBars';
@@ -20,6 +20,8 @@ export interface ScanQuery {
   q: string;
   qb: Uint8Array;
   qm: number;
+  /** The query's digits (a digit mask: the prefilter mask has one bit for all ten). */
+  qd: number;
   /** A query character beyond Latin-1 can only match "wide" paths (kept as strings). */
   needStrings: boolean;
 }
@@ -33,7 +35,7 @@ export function scanQueryOf(q: string): ScanQuery {
     qb[k] = c;
     if (c >= 0xff) needStrings = true;
   }
-  return { q, qb, qm: queryMask(q), needStrings };
+  return { q, qb, qm: queryMask(q), qd: queryDigits(q), needStrings };
 }
 
 /** The half-open range of snapshot indices one scan covers. */
@@ -82,7 +84,7 @@ export interface ScanTarget {
  * the `finally`).
  */
 export function* scanSnapshot(state: ScanState, snap: PathSnapshot, query: ScanQuery, range: ScanRange, pass: Uint8Array | undefined, live: ((i: number) => boolean) | undefined, target: ScanTarget): Generator<void, number, void> {
-  const { q, qb, qm, needStrings } = query;
+  const { q, qb, qm, qd, needStrings } = query;
   const { heap } = target;
   const m = q.length;
   const prev = state.narrow;
@@ -103,6 +105,7 @@ export function* scanSnapshot(state: ScanState, snap: PathSnapshot, query: ScanQ
       q,
       qb,
       qm,
+      qd,
       needStrings,
       ids,
       // Resume the leftmost subsequence test where the previous keystroke's match ended.

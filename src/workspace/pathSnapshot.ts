@@ -13,7 +13,7 @@ import { runInSlices, runToEnd } from './runSteps';
 import { sortedUniqueSteps } from './slicedSort';
 import { charBit, countNamePairs, fillPaths, placeNamePairs, type SnapshotArrays } from './snapshotFill';
 
-export { charBit, WIDE } from './snapshotFill';
+export { charBit, digitBit, WIDE } from './snapshotFill';
 
 export function maskOf(lower: string): number {
   let mask = 0;
@@ -53,6 +53,8 @@ export class PathSnapshot {
     /** Basename start within path i. */
     readonly baseStart: Uint16Array,
     readonly mask: Int32Array,
+    /** Which of the ten digits path i holds (bit d for digit d): the mask has one bit for them all. */
+    readonly digitMask: Uint16Array,
     /** Character mask of the basename alone. */
     readonly nameMask: Int32Array,
     /** Character mask of the characters at word starts (where `bonusAt` > 0): a query whose first
@@ -131,6 +133,7 @@ export class PathSnapshot {
     yield;
     const baseStart = shared(Uint16Array, n, 2);
     const mask = shared(Int32Array, n, 4);
+    const digitMask = shared(Uint16Array, n, 2);
     const nameMask = shared(Int32Array, n, 4);
     yield;
     const startMask = shared(Int32Array, n, 4);
@@ -139,7 +142,7 @@ export class PathSnapshot {
     const sharedPrefix = shared(Uint16Array, n, 2);
     const wide = shared(Uint8Array, n, 1);
     yield;
-    const arrays: SnapshotArrays = { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide, wideText: new Map<number, string>() };
+    const arrays: SnapshotArrays = { offsets, chars, upper, baseStart, mask, digitMask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide, wideText: new Map<number, string>() };
     let at = 0;
     for (let from = 0; from < n; from += slice) {
       at = fillPaths(arrays, input, order, from, Math.min(n, from + slice), at);
@@ -172,19 +175,19 @@ export class PathSnapshot {
       placeNamePairs(nameFirst, nameSecond, place, byNamePair, from, Math.min(n, from + slice));
       yield;
     }
-    return new PathSnapshot(offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, byNamePair, namePairKeys, namePairStart, sharedPrefix, wide, arrays.wideText, PathSnapshot.nextGeneration++);
+    return new PathSnapshot(offsets, chars, upper, baseStart, mask, digitMask, nameMask, startMask, nameFirst, nameSecond, byNamePair, namePairKeys, namePairStart, sharedPrefix, wide, arrays.wideText, PathSnapshot.nextGeneration++);
   }
 
   /** The snapshot for a scan worker (shared arrays: nothing is copied). */
   toShared(): SharedSnapshot {
-    const { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, byNamePair, namePairKeys, namePairStart, sharedPrefix, wide } = this;
-    return { arrays: { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, byNamePair, namePairKeys, namePairStart, sharedPrefix, wide }, wideText: [...this.wideText], generation: this.generation };
+    const { offsets, chars, upper, baseStart, mask, digitMask, nameMask, startMask, nameFirst, nameSecond, byNamePair, namePairKeys, namePairStart, sharedPrefix, wide } = this;
+    return { arrays: { offsets, chars, upper, baseStart, mask, digitMask, nameMask, startMask, nameFirst, nameSecond, byNamePair, namePairKeys, namePairStart, sharedPrefix, wide }, wideText: [...this.wideText], generation: this.generation };
   }
 
   /** A scan worker's view of a snapshot another thread built (same generation, same memory). */
   static fromShared(s: SharedSnapshot): PathSnapshot {
     const a = s.arrays;
-    return new PathSnapshot(a.offsets, a.chars, a.upper, a.baseStart, a.mask, a.nameMask, a.startMask, a.nameFirst, a.nameSecond, a.byNamePair, a.namePairKeys, a.namePairStart, a.sharedPrefix, a.wide, new Map(s.wideText), s.generation);
+    return new PathSnapshot(a.offsets, a.chars, a.upper, a.baseStart, a.mask, a.digitMask, a.nameMask, a.startMask, a.nameFirst, a.nameSecond, a.byNamePair, a.namePairKeys, a.namePairStart, a.sharedPrefix, a.wide, new Map(s.wideText), s.generation);
   }
 
   /**

@@ -14,6 +14,8 @@ export interface Scan {
   q: string;
   qb: Uint8Array;
   qm: number;
+  /** The query's digits (searchText.queryDigits). */
+  qd: number;
   needStrings: boolean;
   ids: Int32Array | undefined;
   prevEnds: Uint16Array | undefined;
@@ -91,8 +93,8 @@ const RESUME_GAP = 32;
  * (strict `>`). One may not be a candidate at all (not a survivor): it does not match (NO_MATCH).
  */
 export function scanNamePrefix(scan: Scan, lo: number, hi: number): void {
-  const { offsets, chars, upper, baseStart, mask, nameMask, startMask, byNamePair } = scan.snap;
-  const { qb, qm, pass, live, heap, bonusTable, tieBase } = scan;
+  const { offsets, chars, upper, baseStart, mask, digitMask, nameMask, startMask, byNamePair } = scan.snap;
+  const { qb, qm, qd, pass, live, heap, bonusTable, tieBase } = scan;
   const m = qb.length;
   const rest = quickScoreRest(quickBonusCaps(qb));
   const group = scan.snap.namePairRange(qb[0], qb[1], lo, hi);
@@ -100,7 +102,7 @@ export function scanNamePrefix(scan: Scan, lo: number, hi: number): void {
   const bar = sharedBar(scan);
   for (let g = group.start; g < group.end; g++) {
     const i = byNamePair[g];
-    if ((mask[i] & qm) !== qm) continue;
+    if ((mask[i] & qm) !== qm || (qd !== 0 && (digitMask[i] & qd) !== qd)) continue;
     if (pass !== undefined && pass[i] === 0) continue;
     if (live !== undefined && !live(i)) continue;
     const s0 = offsets[i];
@@ -127,8 +129,8 @@ export function scanNamePrefix(scan: Scan, lo: number, hi: number): void {
 
 /** The hot loop, kept a plain function (not the generator) so the optimizer treats it well. */
 export function scanSlice(scan: Scan, start: number, end: number): void {
-  const { offsets, chars, upper, baseStart, mask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide } = scan.snap;
-  const { ids, prevEnds, from, qb, qm, q, pass, live, heap, needStrings, maskExact, bonusTable, scoreAbove, namePrefixFirst } = scan;
+  const { offsets, chars, upper, baseStart, mask, digitMask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide } = scan.snap;
+  const { ids, prevEnds, from, qb, qm, qd, q, pass, live, heap, needStrings, maskExact, bonusTable, scoreAbove, namePrefixFirst } = scan;
   const m = qb.length;
   const q1 = m >= 2 ? qb[1] : -1;
   const q0 = m > 0 ? qb[0] : -1;
@@ -156,7 +158,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   let pruning = floor !== -Infinity || bar !== -Infinity;
   for (let k = start; k < end; k++) {
     const i = ids === undefined ? k : ids[k];
-    if ((mask[i] & qm) !== qm) continue;
+    if ((mask[i] & qm) !== qm || (qd !== 0 && (digitMask[i] & qd) !== qd)) continue;
     const s0 = offsets[i];
     const e0 = offsets[i + 1];
     let matchEnd = 0;

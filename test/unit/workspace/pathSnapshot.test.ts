@@ -60,6 +60,21 @@ describe('workspace/pathSnapshot: compact layout without losing a path', () => {
     );
   });
 
+  it('§16.1.1 the digit mask holds exactly the digits of each path (bit d for digit d)', () => {
+    fc.assert(
+      fc.property(fc.array(pathArb, { minLength: 1, maxLength: 30 }), (paths) => {
+        const snap = PathSnapshot.build(paths);
+        for (let i = 0; i < snap.size; i++) {
+          const path = snap.pathAt(i);
+          let want = 0;
+          for (const c of path) if (c >= '0' && c <= '9') want |= 1 << (c.charCodeAt(0) - 48);
+          assert.equal(snap.digitMask[i], want, path);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('issue 18: the sliced build equals the one-shot build and yields between small steps', async () => {
     const paths = Array.from({ length: 30000 }, (_, i) => `dir${(i * 7919) % 97}/Sub${i % 13}/file${(i * 104729) % 30011}.ts`);
     const one = PathSnapshot.build(paths);

@@ -10,11 +10,12 @@ import { FileSearcher } from '../../../src/workspace/fileSearch';
 import { quickScoreBytes } from '../../../src/workspace/fuzzyScore';
 
 // Few letters, many shared directories and basenames that start alike: lots of equal scores, runs
-// of paths whose directory holds the query, and first and second letters that collide.
-const dir = fc.constantFrom('ab', 'ba', 'abc', 'cab', 'a_b', 'Ab', 'c.a', 'bb');
-const name = fc.stringMatching(/^[abcAB_.]{1,6}$/);
+// of paths whose directory holds the query, and first and second letters that collide; digits, so
+// the digit mask's prefilter is checked too (each path holds some, a query's may be missing).
+const dir = fc.constantFrom('ab', 'ba', 'abc', 'cab', 'a_b', 'Ab', 'c.a', 'bb', 'a1', 'v2b');
+const name = fc.stringMatching(/^[abcAB_.12]{1,6}$/);
 const pathArb = fc.tuple(fc.array(dir, { minLength: 0, maxLength: 3 }), name).map(([dirs, n]) => [...dirs, n].join('/'));
-const queryArb = fc.stringMatching(/^[abc_.]{1,5}$/);
+const queryArb = fc.stringMatching(/^[abc_.12]{1,5}$/);
 const CAP = 4;
 
 /** The best `cap` paths by quick score over every path, ties by snapshot index, and how many match. */
