@@ -111,7 +111,8 @@ async function scrollDown(page: Page): Promise<{ deltas: number[]; steps: number
   });
 }
 
-/** RAWP_HEAVY_PROFILE=dir: a CPU profile of the view around `run` (to find what a missed target costs). */
+/** RAWP_HEAVY_PROFILE=dir: a CPU profile of the view around `run` (to find what a missed target costs;
+ * RAWP_HEAVY_UNMINIFIED=1 keeps the bundle's names). */
 async function profiled<T>(page: Page, name: string, run: () => Promise<T>): Promise<T> {
   const dir = process.env.RAWP_HEAVY_PROFILE;
   if (!dir) return run();
@@ -165,7 +166,7 @@ export async function heavyBench(): Promise<Record<string, unknown>> {
   const gen = heavyGenerator(SEED);
   const turns: TurnScript[] = [];
   const h = harness();
-  const web = await startHarness({ minify: true, args: ['--disable-frame-rate-limit', '--disable-gpu-vsync'] });
+  const web = await startHarness({ minify: process.env.RAWP_HEAVY_UNMINIFIED !== '1', args: ['--disable-frame-rate-limit', '--disable-gpu-vsync'] });
   try {
     const base = hostHeap();
     const host = h.makeHost({ defaultAgent: 'scripted', scripted: { turns } });
@@ -235,7 +236,7 @@ export async function heavyBench(): Promise<Record<string, unknown>> {
     assert.equal(sessionFrames, FRAMES, `the heavy session is exactly ${FRAMES} frames (engine frames per turn: ${JSON.stringify([...measured])})`);
     const liveMsgs = posted;
     posted = [];
-    const durations = await timeLiveBatches(page, liveMsgs, { kind: 'post' });
+    const durations = await profiled(page, 'append', () => timeLiveBatches(page, liveMsgs, { kind: 'post' }));
     const liveFrames = published - liveStart;
     const host_heap = hostHeap() - base;
     const scroll = await profiled(page, 'scroll', () => scrollDown(page));

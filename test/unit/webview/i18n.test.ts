@@ -90,4 +90,12 @@ describe('i18n: English and Korean for every message (issue 15)', () => {
     assert.equal(t('header.session'), '세션');
     assert.equal(format('{1} of {0} {2}', ['a', 'b']), 'b of a {2}', 'a missing argument stays visible, never “undefined”');
   });
+
+  it('numbers are grouped as the language groups them, the same after switching back and forth', () => {
+    for (const lang of ['en', 'ko', 'en'] as const) {
+      setLocale(lang);
+      assert.equal(format('{0} frames', [1234567.5]), `${(1234567.5).toLocaleString(lang)} frames`, lang);
+      assert.equal(format('{0}', [1234567]), '1,234,567', lang);
+    }
+  });
 });

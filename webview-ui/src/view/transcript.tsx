@@ -4,7 +4,7 @@
 // token by token; liveRegions.tsx announces completed answers, questions and turn ends (decision 390).
 import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { memo } from 'preact/compat';
-import { useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
+import { useCallback, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
 import type { Turn } from '../../../src/protocol/transcript';
 import { releaseStructuredOutput } from '../../../src/protocol/structuredOutput';
 import { formatTokens } from '../format';
@@ -15,7 +15,7 @@ import { BlockView } from './blocks';
 import { CheckpointFooter } from './checkpointFooter';
 import { FirstRunHint } from './firstRunHint';
 import { RowBoundary } from './boundary';
-import { buildRows, type Row } from './rows';
+import { buildRows, sameKeys, type Row } from './rows';
 import { estimateRowSize } from './rowEstimate';
 import { useFeedKeys } from './feedKeys';
 
@@ -99,14 +99,21 @@ export function TranscriptView() {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const rowsRef = useRef(rows);
+  // The virtualizer recomputes every row's place (O(rows), each unmeasured one estimated) whenever
+  // getItemKey changes identity, so it gets a new one only when the rows' keys changed: text
+  // streaming into the last row then re-measures that row alone (issue 18, live append).
+  const keyed = useRef<{ rows: Row[]; getItemKey: (i: number) => string | number }>();
+  if (keyed.current === undefined || !sameKeys(keyed.current.rows, rows)) keyed.current = { rows, getItemKey: (i: number) => rowsRef.current[i]?.key ?? i };
+  else keyed.current.rows = rows;
   rowsRef.current = rows;
+  const estimateSize = useCallback((i: number) => estimateRowSize(rowsRef.current[i]), []);
   const virtualizerRef = useRef<Virtualizer<HTMLDivElement, HTMLDivElement>>();
   const keys = useFeedKeys(() => virtualizerRef.current!, () => scrollRef.current, rows.length);
   const options = {
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i: number) => estimateRowSize(rowsRef.current[i]),
-    getItemKey: (i: number) => rowsRef.current[i]?.key ?? i,
+    estimateSize,
+    getItemKey: keyed.current.getItemKey,
     scrollToFn: elementScroll,
     observeElementRect,
     observeElementOffset,
