@@ -7,7 +7,6 @@ import type { PathSnapshot } from './pathSnapshot';
 import { queryDigits, queryMask } from './searchText';
 import { queryBits, scanNamePrefix, scanSlice, type Scan } from './snapshotScan';
 import { scoreDeferred } from './deferredScan';
-import { sharedBar } from './scanBars';
 import { LENGTH_PENALTY } from './fuzzyScore';
 import { quickBonusCaps, quickBonusMax, quickBonusTable, quickScoreBound } from './quickBound';
 import { ScanBuffers, type SurvivorArrays } from './scanBuffers';
@@ -55,8 +54,6 @@ interface NarrowCache {
   ids: Int32Array | undefined;
   /** The arrays `ids` and `ends` are views of (handed back for reuse when replaced). */
   arrays: SurvivorArrays | undefined;
-  /** The floor this part's scan of `q` ended with (the higher of its list's and the shared bar). */
-  floor: number;
   /** Per survivor: where its leftmost match of `q` ended (relative to the path start); undefined
    * when the scan proved the match by the character mask alone (one letter) and read no bytes. */
   ends: Uint16Array | undefined;
@@ -134,12 +131,8 @@ export function* scanSnapshot(state: ScanState, snap: PathSnapshot, query: ScanQ
       barScratch: new Float64Array(heap.cap),
       publishedVersion: -1,
       // A narrowed scan scores the basenames that start with the query's first two characters
-      // first (scanNamePrefix): its floor starts near its end, so few matches are deferred.
+      // first (scanNamePrefix): its floor starts near its end, so it defers nothing (snapshotScan).
       namePrefixFirst,
-      // Where the previous keystroke's floor ended is where this one's will, near enough: a
-      // deferred match whose bound is above it is scored at once, while its bytes are in the
-      // cache, rather than read again after the scan (~130 ns a candidate then; issue 18).
-      scoreAbove: namePrefixFirst ? prev.floor : Infinity,
     };
     if (namePrefixFirst) {
       scanNamePrefix(scan, range.lo, range.hi);
@@ -160,14 +153,12 @@ export function* scanSnapshot(state: ScanState, snap: PathSnapshot, query: ScanQ
       yield;
     }
     const replaced = state.narrow?.arrays;
-    const endFloor = Math.max(heap.size === heap.cap ? heap.scores[0] : -Infinity, sharedBar(scan));
     const kept = maskExact ? undefined : { ids: scan.survivors, ends: scan.ends };
     state.narrow = {
       generation: snap.generation,
       lo: range.lo,
       hi: range.hi,
       q,
-      floor: endFloor,
       ids: kept && scan.survivors.subarray(0, scan.nSurvivors),
       ends: kept && scan.ends.subarray(0, scan.nSurvivors),
       arrays: kept,
