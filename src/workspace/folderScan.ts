@@ -10,6 +10,7 @@ import { scoreDeferred } from './deferredScan';
 import { LENGTH_PENALTY } from './fuzzyScore';
 import { quickBonusCaps, quickBonusMax, quickBonusTable, quickScoreBound } from './quickBound';
 import { ScanBuffers, type SurvivorArrays } from './scanBuffers';
+import { rangeSize, runsOf, sameRange, type ScanRange } from './scanRange';
 import type { TopHeap } from './topHeap';
 
 const SLICE = 4096;
@@ -37,17 +38,12 @@ export function scanQueryOf(q: string): ScanQuery {
   return { q, qb, qm: queryMask(q), qd: queryDigits(q), needStrings };
 }
 
-/** The half-open range of snapshot indices one scan covers. */
-export interface ScanRange {
-  lo: number;
-  hi: number;
-}
+export type { ScanRange } from './scanRange';
 
 /** Survivors of the last query of one part, for prefix narrowing. */
 interface NarrowCache {
   generation: number;
-  lo: number;
-  hi: number;
+  range: ScanRange;
   q: string;
   /** Undefined after a one-letter query proved by the mask alone: the candidates are every path
    * whose mask holds the letter, which the next keystroke's mask test selects by itself. */
@@ -85,11 +81,11 @@ export function* scanSnapshot(state: ScanState, snap: PathSnapshot, query: ScanQ
   const { heap } = target;
   const m = q.length;
   const prev = state.narrow;
-  const narrowed = prev !== undefined && prev.generation === snap.generation && prev.lo === range.lo && prev.hi === range.hi && m > 0 && q.startsWith(prev.q);
+  const narrowed = prev !== undefined && prev.generation === snap.generation && sameRange(prev.range, range) && m > 0 && q.startsWith(prev.q);
   const ids = narrowed ? prev.ids : undefined;
-  const first = ids !== undefined ? 0 : range.lo;
-  const end = ids !== undefined ? ids.length : range.hi;
-  const count = end - first;
+  // What the scan walks: the survivors (positions in `ids`), or the range's runs of indices.
+  const runs = ids !== undefined ? [0, ids.length] : runsOf(range);
+  const count = ids !== undefined ? ids.length : rangeSize(range);
   // One letter: the mask bit is exact for a–z, so containment needs no byte read, and the
   // survivors need not be stored (the next keystroke's mask test selects them again).
   const maskExact = !narrowed && m === 1 && qb[0] >= 97 && qb[0] <= 122;
@@ -135,13 +131,16 @@ export function* scanSnapshot(state: ScanState, snap: PathSnapshot, query: ScanQ
       namePrefixFirst,
     };
     if (namePrefixFirst) {
-      scanNamePrefix(scan, range.lo, range.hi);
+      scanNamePrefix(scan, range);
       yield;
     }
-    for (let start = first; start < end; start += SLICE) {
-      const stop = Math.min(end, start + SLICE);
-      scanSlice(scan, start, stop);
-      if (stop < end) yield;
+    for (let r = 0; r < runs.length; r += 2) {
+      const end = runs[r + 1];
+      for (let start = runs[r]; start < end; start += SLICE) {
+        const stop = Math.min(end, start + SLICE);
+        scanSlice(scan, start, stop);
+        if (stop < end || r + 2 < runs.length) yield;
+      }
     }
     // Second phase: the deferred matches, against the floor the promising ones raised (skipped
     // when even the best a deferred match could score is below it — strictly: an equal score of
@@ -156,8 +155,7 @@ export function* scanSnapshot(state: ScanState, snap: PathSnapshot, query: ScanQ
     const kept = maskExact ? undefined : { ids: scan.survivors, ends: scan.ends };
     state.narrow = {
       generation: snap.generation,
-      lo: range.lo,
-      hi: range.hi,
+      range,
       q,
       ids: kept && scan.survivors.subarray(0, scan.nSurvivors),
       ends: kept && scan.ends.subarray(0, scan.nSurvivors),

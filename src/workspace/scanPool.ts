@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads';
 import type { PathSnapshot } from './pathSnapshot';
 import type { DeadSet, FromScanWorker, ToScanWorker } from './scanProtocol';
 import { NO_BAR } from './scanBars';
+import type { ScanRange } from './scanRange';
 import { workerScript } from './workerScript';
 
 /** Most workers a pool starts (the scan is bound by memory bandwidth beyond a few cores). */
@@ -89,9 +90,13 @@ export class ScanPool {
     return this.failedWith;
   }
 
-  /** The parts of a snapshot of `n` paths: [lo, hi) per worker, fixed so each part keeps its survivors. */
-  parts(n: number): { lo: number; hi: number }[] {
-    return Array.from({ length: this.size }, (_, w) => ({ lo: Math.floor((n * w) / this.size), hi: Math.floor((n * (w + 1)) / this.size) }));
+  /**
+   * The parts of a snapshot of `n` paths, one per worker, fixed so each part keeps its survivors:
+   * interleaved blocks (scanRange.ts), so every part gets its share of the directories a query's
+   * matches crowd into.
+   */
+  parts(n: number): ScanRange[] {
+    return Array.from({ length: this.size }, (_, w) => ({ lo: 0, hi: n, stride: this.size, phase: w }));
   }
 
   /**
@@ -113,7 +118,7 @@ export class ScanPool {
           pw.holds.add(snap.generation);
           this.post(pw, { kind: 'snapshot', snapshot: snap.toShared() });
         }
-        return this.ask(pw, (id) => ({ kind: 'scan', id, generation: snap.generation, lo: part.lo, hi: part.hi, bars, barSlot: w, ...request }));
+        return this.ask(pw, (id) => ({ kind: 'scan', id, generation: snap.generation, range: part, bars, barSlot: w, ...request }));
       }),
     );
     const results: PartResult[] = [];

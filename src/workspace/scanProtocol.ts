@@ -3,6 +3,7 @@
 // per keystroke, scans its part of it and answers with its best candidates, which the host merges
 // (TopHeap's total order makes the merge exact).
 import type { SharedSnapshot } from './pathSnapshot';
+import type { ScanRange } from './scanRange';
 
 /** Snapshot entries deleted since it was built: single indices and [start, end) ranges (pairs). */
 export interface DeadSet {
@@ -19,8 +20,8 @@ export type ToScanWorker =
       generation: number;
       /** Normalized query. */
       q: string;
-      lo: number;
-      hi: number;
+      /** The worker's part of the snapshot (scanRange.ts). */
+      range: ScanRange;
       /** How many candidates to answer with. */
       cap: number;
       /** The request filters' pass mask (shared memory), if any. */

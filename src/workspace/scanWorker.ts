@@ -6,6 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import { PathSnapshot } from './pathSnapshot';
 import { scanQueryOf, scanSnapshot, ScanState } from './folderScan';
 import { liveOf, type FromScanWorker, type ToScanWorker } from './scanProtocol';
+import { rangeKey } from './scanRange';
 import { settleGarbage } from './settleGarbage';
 import { TopHeap } from './topHeap';
 
@@ -20,11 +21,11 @@ function reply(m: FromScanWorker, transfer: ArrayBuffer[] = []): void {
 function scan(m: Extract<ToScanWorker, { kind: 'scan' }>): void {
   const snap = snapshots.get(m.generation);
   if (!snap) return reply({ kind: 'failed', id: m.id, message: `no snapshot ${m.generation} in this worker` });
-  const key = `${m.generation}:${m.lo}:${m.hi}`;
+  const key = `${m.generation}:${rangeKey(m.range)}`;
   let state = states.get(key);
   if (!state) states.set(key, (state = new ScanState()));
   const heap = new TopHeap(m.cap);
-  const steps = scanSnapshot(state, snap, scanQueryOf(m.q), { lo: m.lo, hi: m.hi }, m.pass, liveOf(m.dead), { heap, tieBase: 0, onPush: (i) => i, bars: m.bars, barSlot: m.barSlot });
+  const steps = scanSnapshot(state, snap, scanQueryOf(m.q), m.range, m.pass, liveOf(m.dead), { heap, tieBase: 0, onPush: (i) => i, bars: m.bars, barSlot: m.barSlot });
   for (;;) {
     // Between slices (4,096 paths): a newer keystroke has made this one useless.
     if (Atomics.load(m.cancel, 0) !== 0) {

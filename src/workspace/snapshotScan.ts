@@ -5,6 +5,7 @@ import { charBit, type PathSnapshot } from './pathSnapshot';
 import { BELOW_FLOOR as BELOW_FLOOR_, LENGTH_PENALTY as LENGTH_PENALTY_, NO_MATCH as NO_MATCH_, nameBoostOf, quickScore, quickScoreRaw } from './fuzzyScore';
 import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreBoundBoosted, quickScoreNeed, quickScoreRest } from './quickBound';
 import type { TopHeap } from './topHeap';
+import { inRange, type ScanRange } from './scanRange';
 import { publishBar, sharedBar } from './scanBars';
 import { lowerSameLength } from './searchText';
 
@@ -85,23 +86,25 @@ const RESUME_GAP = 32;
 
 /**
  * The first pass of a narrowed scan (a query of two Latin-1 characters or more): scores the paths
- * of part `lo..hi` whose basename starts with the query's first two characters, the likeliest to
+ * of `range` whose basename starts with the query's first two characters, the likeliest to
  * lead, found in the snapshot's name-pair groups without a scan. So the floor is high before the
  * scan meets the rest, which it does in snapshot order, where the leaders may come last. They come
  * in ascending tie order and the list holds only earlier ones, so an equal score never wins
  * (strict `>`). One may not be a candidate at all (not a survivor): it does not match (NO_MATCH).
  */
-export function scanNamePrefix(scan: Scan, lo: number, hi: number): void {
+export function scanNamePrefix(scan: Scan, range: ScanRange): void {
   const { offsets, chars, upper, baseStart, mask, digitMask, nameMask, startMask, byNamePair } = scan.snap;
   const { qb, qm, qd, pass, live, heap, bonusTable, tieBase } = scan;
   const m = qb.length;
   const rest = quickScoreRest(quickBonusCaps(qb));
-  const group = scan.snap.namePairRange(qb[0], qb[1], lo, hi);
+  const group = scan.snap.namePairRange(qb[0], qb[1], range.lo, range.hi);
+  const whole = (range.stride ?? 1) <= 1;
   let floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
   const bar = sharedBar(scan);
   for (let g = group.start; g < group.end; g++) {
     const i = byNamePair[g];
     if ((mask[i] & qm) !== qm || (qd !== 0 && (digitMask[i] & qd) !== qd)) continue;
+    if (!whole && !inRange(range, i)) continue;
     if (pass !== undefined && pass[i] === 0) continue;
     if (live !== undefined && !live(i)) continue;
     const s0 = offsets[i];
