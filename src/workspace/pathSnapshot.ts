@@ -15,6 +15,10 @@ import { charBit, countNamePairs, fillPaths, placeNamePairs, type SnapshotArrays
 
 export { charBit, digitBit, WIDE } from './snapshotFill';
 
+/** A fill step's time budget, and how many paths it fills between looks at the clock. */
+const FILL_STEP_MS = 1.5;
+const FILL_CHUNK = 64;
+
 export function maskOf(lower: string): number {
   let mask = 0;
   for (let i = 0; i < lower.length; i++) mask |= charBit(lower.charCodeAt(i));
@@ -113,7 +117,7 @@ export class PathSnapshot {
    * The build as small steps (each well under a millisecond): sort and de-duplicate, then fill the
    * arrays `slice` paths at a time.
    */
-  static *buildSteps(input: readonly string[], slice = 2048): Generator<void, PathSnapshot, void> {
+  static *buildSteps(input: readonly string[], slice = 2048, now: () => number = () => performance.now()): Generator<void, PathSnapshot, void> {
     const order = yield* sortedUniqueSteps(input);
     const n = order.length;
     // Every pass over the paths is sliced, this one too: reading 460k string lengths in sorted (so
@@ -144,8 +148,17 @@ export class PathSnapshot {
     yield;
     const arrays: SnapshotArrays = { offsets, chars, upper, baseStart, mask, digitMask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide, wideText: new Map<number, string>() };
     let at = 0;
-    for (let from = 0; from < n; from += slice) {
-      at = fillPaths(arrays, input, order, from, Math.min(n, from + slice), at);
+    // A step fills `slice` paths, or fewer once FILL_STEP_MS have passed: until V8 has optimized
+    // the fill (a concurrent compile of ~10 ms, which shares the machine's two cores) it runs
+    // several times slower, and a cold slice of 2,048 paths was a 9–13 ms block (issue 18).
+    for (let from = 0; from < n; ) {
+      const until = now() + FILL_STEP_MS;
+      const stop = Math.min(n, from + slice);
+      do {
+        const to = Math.min(stop, from + FILL_CHUNK);
+        at = fillPaths(arrays, input, order, from, to, at);
+        from = to;
+      } while (from < stop && now() < until);
       yield;
     }
     offsets[n] = at;

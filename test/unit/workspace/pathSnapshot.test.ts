@@ -121,6 +121,28 @@ describe('workspace/pathSnapshot: compact layout without losing a path', () => {
     assert.deepEqual(r.value.allPaths(), sortedUnique(plain));
   });
 
+  it('issue 18: a fill step stops at its time budget, so a fill V8 has not optimized yet is cut finer', () => {
+    // A clock that moves 1 ms whenever it is read: every fill step runs out of time after two
+    // chunks of 64 paths instead of filling 2,048.
+    const paths = Array.from({ length: 20000 }, (_, i) => `d${i % 97}/f${i}.ts`);
+    let t = 0;
+    const count = (now?: () => number) => {
+      const it = PathSnapshot.buildSteps(paths, 2048, now);
+      let steps = 0;
+      let r;
+      do {
+        r = it.next();
+        steps++;
+      } while (!r.done);
+      return { steps, snap: r.value };
+    };
+    const fast = count(() => 0);
+    const slow = count(() => t++);
+    assert.ok(slow.steps - fast.steps >= 20000 / 128 - 20000 / 2048 - 2, `${slow.steps} steps against ${fast.steps}`);
+    assert.deepEqual(slow.snap.allPaths(), fast.snap.allPaths());
+    assert.deepEqual([...slow.snap.mask], [...fast.snap.mask]);
+  });
+
   it('issue 18: an already sorted listing (git ls-files) is taken as it is', () => {
     const paths = sortedUnique(Array.from({ length: 5000 }, (_, i) => `a/${i}.c`));
     const it = sortedUniqueSteps(paths);
