@@ -14,8 +14,8 @@ describe('workspace/resolvePath: references stay inside the workspace', () => {
     a = makeTmp('rawp-a-');
     b = makeTmp('rawp-b-');
     outside = makeTmp('rawp-out-');
-    writeTree(a, { 'src/x.ts': '', 'shared.ts': 'a' });
-    writeTree(b, { 'lib/y.ts': '', 'shared.ts': 'b' });
+    writeTree(a, { 'src/x.ts': '', 'common.ts': 'a' });
+    writeTree(b, { 'lib/y.ts': '', 'common.ts': 'b' });
     writeTree(outside, { 'secret.txt': '' });
   });
   afterEach(() => [a, b, outside].forEach(removeTmp));
@@ -25,10 +25,10 @@ describe('workspace/resolvePath: references stay inside the workspace', () => {
     assert.deepEqual(x, { ok: true, absolute: join(a, 'src/x.ts'), root: a, relative: 'src/x.ts' });
     const y = await resolveInWorkspace([a, b], 'lib/y.ts');
     assert.ok(y.ok && y.root === b);
-    const named = await resolveInWorkspace([a, b], `${b.split('/').pop()}/shared.ts`);
-    assert.ok(named.ok && named.absolute === join(b, 'shared.ts'));
-    const inner = await resolveInWorkspace([a], 'src/../shared.ts');
-    assert.ok(inner.ok && inner.relative === 'shared.ts', '.. that stays inside is fine');
+    const named = await resolveInWorkspace([a, b], `${b.split('/').pop()}/common.ts`);
+    assert.ok(named.ok && named.absolute === join(b, 'common.ts'));
+    const inner = await resolveInWorkspace([a], 'src/../common.ts');
+    assert.ok(inner.ok && inner.relative === 'common.ts', '.. that stays inside is fine');
     const abs = await resolveInWorkspace([a, b], join(b, 'lib/y.ts'));
     assert.ok(abs.ok && abs.relative === 'lib/y.ts');
   });
