@@ -83,10 +83,9 @@ export function quickBonusMax(caps: Int32Array): number {
  * with the whole query (`nameStartsWithQuery`), with `bonusSum` from `quickBonusSum`.
  */
 export function quickScoreBound(m: number, len: number, nameLen: number, nameHasAll: boolean, nameStartsWithQuery: boolean, bonusSum: number): number {
-  let ub = m * MATCH + bonusSum + BASENAME * (nameHasAll ? Math.min(m, nameLen) : m - 1);
-  if (len === m) ub += BOOST_EXACT_PATH;
-  else if (nameStartsWithQuery) ub += nameLen === m ? BOOST_EXACT_NAME : BOOST_EXACT_STEM;
-  return ub;
+  // The most name boost such a path can get.
+  const boost = len === m ? BOOST_EXACT_PATH : nameStartsWithQuery ? (nameLen === m ? BOOST_EXACT_NAME : BOOST_EXACT_STEM) : 0;
+  return quickScoreBoundBoosted(m, nameLen, nameHasAll, boost, bonusSum);
 }
 
 /**
