@@ -102,9 +102,9 @@ export function TranscriptView() {
   // The virtualizer recomputes every row's place (O(rows), each unmeasured one estimated) whenever
   // getItemKey changes identity, so it gets a new one only when the rows' keys changed: text
   // streaming into the last row then re-measures that row alone (issue 18, live append).
-  const keyed = useRef<{ rows: Row[]; getItemKey: (i: number) => string | number }>();
-  if (keyed.current === undefined || !sameKeys(keyed.current.rows, rows)) keyed.current = { rows, getItemKey: (i: number) => rowsRef.current[i]?.key ?? i };
-  else keyed.current.rows = rows;
+  // (rowsRef still holds the last render's rows here.)
+  const getItemKey = useRef<(i: number) => string | number>();
+  if (getItemKey.current === undefined || !sameKeys(rowsRef.current, rows)) getItemKey.current = (i: number) => rowsRef.current[i]?.key ?? i;
   rowsRef.current = rows;
   const estimateSize = useCallback((i: number) => estimateRowSize(rowsRef.current[i]), []);
   const virtualizerRef = useRef<Virtualizer<HTMLDivElement, HTMLDivElement>>();
@@ -113,7 +113,7 @@ export function TranscriptView() {
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize,
-    getItemKey: keyed.current.getItemKey,
+    getItemKey: getItemKey.current,
     scrollToFn: elementScroll,
     observeElementRect,
     observeElementOffset,
