@@ -10,10 +10,11 @@ import { scoreDeferred } from './deferredScan';
 import { LENGTH_PENALTY } from './fuzzyScore';
 import { quickBonusCaps, quickBonusMax, quickBonusTable, quickScoreBound } from './quickBound';
 import { ScanBuffers, type SurvivorArrays } from './scanBuffers';
-import { rangeSize, runsOf, sameRange, type ScanRange } from './scanRange';
+import { SCAN_BLOCK, rangeSize, runsOf, sameRange, type ScanRange } from './scanRange';
 import type { TopHeap } from './topHeap';
 
-const SLICE = 4096;
+// Paths per slice between yields: an interleaved part's block is one (scanRange.ts).
+const SLICE = SCAN_BLOCK;
 
 /** The query as the scan reads it. */
 export interface ScanQuery {

@@ -6,7 +6,7 @@
 // 0.2 ms), while the keystroke waits for the slower. Interleaved blocks give each part its share
 // of every directory and still read memory in long sequential runs.
 
-/** Paths per block of an interleaved part: a scan slice, so a block costs no extra yield. */
+/** Paths per block of an interleaved part, and per slice of a scan (folderScan.ts): so a block costs no extra yield. */
 export const SCAN_BLOCK = 4096;
 
 /**
