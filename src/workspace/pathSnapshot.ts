@@ -114,8 +114,9 @@ export class PathSnapshot {
   }
 
   /**
-   * The build as small steps (each well under a millisecond): sort and de-duplicate, then fill the
-   * arrays `slice` paths at a time.
+   * The build as small steps (each a few milliseconds at most): sort and de-duplicate, then fill
+   * the arrays `slice` paths at a time (fewer when a step's time budget runs out), then group the
+   * paths by their basename's first two bytes.
    */
   static *buildSteps(input: readonly string[], slice = 2048, now: () => number = () => performance.now()): Generator<void, PathSnapshot, void> {
     const order = yield* sortedUniqueSteps(input);
@@ -173,13 +174,13 @@ export class PathSnapshot {
     const namePairKeys = shared(Int32Array, groups, 4);
     const namePairStart = shared(Int32Array, groups + 1, 4);
     const place = counts; // from here on: where each group's next index goes
-    for (let g = 0, at = 0, k = 0; g < 65536; g++) {
+    for (let g = 0, start = 0, k = 0; g < 65536; g++) {
       if (counts[g] === 0) continue;
       namePairKeys[k] = g;
-      namePairStart[k++] = at;
+      namePairStart[k++] = start;
       const c = counts[g];
-      place[g] = at;
-      at += c;
+      place[g] = start;
+      start += c;
     }
     namePairStart[groups] = n;
     const byNamePair = shared(Int32Array, n, 4);
