@@ -129,6 +129,18 @@ export function scanNamePrefix(scan: Scan, range: ScanRange): void {
   publishBar(scan);
 }
 
+/**
+ * Lengths above which a match cannot enter the top list whatever its bytes hold: for a basename
+ * that does not start with the query's first character (no name boost: `top` is the deferred
+ * bound's most), and for one that starts with it but not with its second (no boost either). The
+ * hot loop rejects by length alone; what passes meets the exact cuts. Strict (it rejects only
+ * below max(floor, bar)), so an equal score that would win its tie is never cut here.
+ */
+export function lengthCut(top: number, floor: number, bar: number): number {
+  const line = floor > bar ? floor : bar;
+  return line === -Infinity ? Infinity : (top - line) / LENGTH_PENALTY;
+}
+
 /** The hot loop, kept a plain function (not the generator) so the optimizer treats it well. */
 export function scanSlice(scan: Scan, start: number, end: number): void {
   const { offsets, chars, upper, baseStart, mask, digitMask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide } = scan.snap;
@@ -158,6 +170,11 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   const tieBase = scan.tieBase;
   const bar = sharedBar(scan);
   let pruning = floor !== -Infinity || bar !== -Infinity;
+  // The most a promising match without the name boost can score before its penalty, and the
+  // length cuts of both kinds (made again only when the list changed).
+  const promisingTop = boundBoosted(m, m, true, 0, quickBonusMax(caps));
+  let deferredLen = lengthCut(deferredTop, floor, bar);
+  let promisingLen = q1 >= 0 ? lengthCut(promisingTop, floor, bar) : Infinity;
   for (let k = start; k < end; k++) {
     const i = ids === undefined ? k : ids[k];
     if ((mask[i] & qm) !== qm || (qd !== 0 && (digitMask[i] & qd) !== qd)) continue;
@@ -234,6 +251,8 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
     const tieWins = namePrefixFirst && tieBase + i < floorTie;
     if (score !== score) {
       if (nameFirst[i] !== q0) {
+        // Most are rejected by their length alone (lengthCut), before any bound is computed.
+        if (e0 - s0 > deferredLen) continue;
         // Most matches do not start their basename with the query's first character, and none of
         // those can outscore one that does (the basename boosts). A fresh scan scores them after
         // the scan, when the promising ones have raised the floor, so the bound below rejects most
@@ -264,6 +283,9 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
       } else if (namePrefixFirst && nameSecond[i] === q1) {
         // Its first two characters make it one the first pass scored.
         continue;
+      } else if (q1 >= 0 && nameSecond[i] !== q1 && e0 - s0 > promisingLen) {
+        // No name boost (the basename does not start with the query), and too long to enter.
+        continue;
       } else {
         // Score only what could enter the current top list (an exact bound: nothing is lost), with
         // the name boost known exactly (the most, an exact stem, let nearly every `Makefile` through
@@ -290,6 +312,8 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
       if (floor === -Infinity && heap.size === heap.cap) pruning = true;
       floor = heap.size < heap.cap ? -Infinity : heap.scores[0];
       floorTie = heap.ties[0];
+      deferredLen = lengthCut(deferredTop, floor, bar);
+      promisingLen = q1 >= 0 ? lengthCut(promisingTop, floor, bar) : Infinity;
     }
   }
   scan.lastTested = lastTested;

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { PathSnapshot, charBit } from '../../../src/workspace/pathSnapshot';
 import { BELOW_FLOOR, LENGTH_PENALTY, NO_MATCH, nameBoostOf, quickScoreBytes, quickScoreRaw } from '../../../src/workspace/fuzzyScore';
 import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound, quickScoreBoundBoosted, quickScoreRest } from '../../../src/workspace/quickBound';
+import { lengthCut } from '../../../src/workspace/snapshotScan';
 
 const segment = fc.stringMatching(/^[a-cA-C0-9_.\-]{1,7}$/);
 const pathArb = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
@@ -126,5 +127,40 @@ describe('workspace/scoreBound: pruning never drops a file that could rank', () 
     const has = (c: string) => (snap.startMask[0] & charBit(c.charCodeAt(0))) !== 0;
     for (const c of 'scwht') assert.ok(has(c), c);
     for (const c of 'ra') assert.ok(!has(c), c);
+  });
+  it('§16.1.1 a match longer than its lengthCut has a bound and a quick score below max(floor, bar): the scan rejects it by length alone', () => {
+    let cut = 0;
+    let kept = 0;
+    // The floor and the bar as how far (in eighths, the scores' grain) they lie below the kind's
+    // best score, so the cut falls among the paths' lengths; and long paths.
+    const below = fc.option(fc.integer({ min: -40, max: 1200 }), { freq: 4 });
+    const longPath = fc.array(fc.stringMatching(/^[a-cA-C0-9_.\-]{1,14}$/), { minLength: 1, maxLength: 10 }).map((parts) => parts.join('/'));
+    fc.assert(
+      fc.property(fc.array(longPath, { minLength: 1, maxLength: 20 }), fc.stringMatching(/^[a-c0-9._/-]{2,5}$/), below, below, (paths, q, floorBelow, barBelow) => {
+        const m = q.length;
+        for (const x of matches(paths, q)) {
+          const second = x.e0 - x.bs >= 2 ? x.snap.chars[x.bs + 1] : 0;
+          // The scan's two kinds without a name boost: the basename does not start with q[0], or
+          // starts with it but not with q[1].
+          const deferred = !x.nameStartsWithFirst;
+          if (!deferred && second === x.qb[1]) continue;
+          const top = deferred ? quickScoreBound(m, 0, m, true, false, quickBonusMax(x.caps)) : quickScoreBoundBoosted(m, m, true, 0, quickBonusMax(x.caps));
+          const floor = floorBelow === null ? -Infinity : top - floorBelow / 8;
+          const bar = barBelow === null ? -Infinity : top - barBelow / 8;
+          const most = Math.max(floor, bar);
+          const len = x.e0 - x.s0;
+          const longer = len > lengthCut(top, floor, bar);
+          // Exactly the lengths at which even the kind's best score is below the line.
+          assert.equal(longer, top - len * LENGTH_PENALTY < most, `${x.path} / ${q}: length ${len}, cut ${lengthCut(top, floor, bar)}`);
+          if (longer) {
+            cut++;
+            assert.ok(x.ub < most, `${x.path} / ${q}: bound ${x.ub} not below ${most}`);
+            assert.ok(x.quick < most, `${x.path} / ${q}: quick score ${x.quick} not below ${most}`);
+          } else kept++;
+        }
+      }),
+      { numRuns: 600 },
+    );
+    assert.ok(cut > 100 && kept > 100, `cut ${cut}, kept ${kept}`);
   });
 });
