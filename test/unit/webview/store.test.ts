@@ -57,6 +57,29 @@ describe('webview store', () => {
     assert.equal(store.lastFlush?.frames, 201);
   });
 
+  it('issue 18: a flush that changes only the transcript leaves metaVersion alone; host messages and the frame facts kept outside the transcript grow it', () => {
+    const { transport, store, tick } = setup();
+    const b = streamBuilder(SESSION);
+    const T = { turn_id: TURN };
+    const frames = (...f: unknown[]) => transport.host(hostMessage('frames', { session_id: SESSION, frames: f as never }));
+    frames(b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T), b.make('agent.text.delta', { content_index: 0, text: 'one ' }, T));
+    tick();
+    const meta = store.metaVersion;
+    const version = store.version;
+    frames(b.make('agent.text.delta', { content_index: 0, text: 'two ' }, T));
+    tick();
+    assert.equal(store.version, version + 1, 'the transcript changed');
+    assert.equal(store.metaVersion, meta, 'nothing outside it did');
+    // The peer's features (kept here, not in the transcript) come in a frame.
+    frames(clientCaps(b));
+    tick();
+    assert.equal(store.metaVersion, meta + 1);
+    transport.host(hostMessage('session.list', { sessions: [] }));
+    assert.equal(store.metaVersion, meta + 2);
+    store.notify('info', 'a notice');
+    assert.equal(store.metaVersion, meta + 3);
+  });
+
   it('§2.4 applies its own prompt to its own transcript, and §12.2.1-1 §12.2.1-3 §6.3.2-7 refuses frames the peer did not announce', () => {
     const { transport, store, tick } = setup();
     for (const f of plainAgentStream()) transport.host(hostMessage('frames', { session_id: SESSION, frames: [f] }));

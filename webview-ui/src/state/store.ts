@@ -22,6 +22,7 @@ import {
   type SessionSummary,
 } from '../../../src/protocol/webviewMessages';
 import type { Transport } from '../transport/types';
+import { TransferFiles, type FileView } from './transferFiles';
 
 export interface Notice {
   id: number;
@@ -59,8 +60,7 @@ type Scheduler = (cb: () => void) => void;
 const defaultScheduler: Scheduler =
   typeof requestAnimationFrame === 'function' ? (cb) => void requestAnimationFrame(() => cb()) : (cb) => void setTimeout(cb, 16);
 
-/** A transfer's file as the view can show it (ChatStore.fileView). */
-export type FileView = { state: 'loading' } | { state: 'ready'; url: string } | { state: 'unavailable' };
+export type { FileView } from './transferFiles';
 
 export class ChatStore {
   transcript: Transcript = createTranscript();
@@ -91,11 +91,15 @@ export class ChatStore {
   activeQuery?: string;
   readonly transfersByInvocation = new Map<string, PayloadOf<'agent.file.transfer'>>();
   /** §4.5.1: where each transfer's file can be loaded from here (transport.resolveFile), once asked. */
-  private readonly fileUrls = new Map<string, { view: FileView; promise: Promise<FileView> }>();
+  private readonly files: TransferFiles;
   /** When this UI first saw each interaction request (for the countdown). */
   readonly interactionSeenAt = new Map<string, number>();
   /** Grows on every change listeners should render. */
   version = 0;
+  /** Grows on every change but a flush that only changed the transcript: what the header, the
+   *  composer and the banners read outside the transcript (sessions, agents, settings, notices,
+   *  the peer's features, candidates) changes only with it (useStoreSelect; issue 18). */
+  metaVersion = 0;
   /** Grows with every prompt this view sends: the transcript scrolls to it (issue 15 Why 8). */
   promptsSent = 0;
   lastFlush?: FlushStats;
@@ -113,6 +117,7 @@ export class ChatStore {
     private readonly schedule: Scheduler = defaultScheduler,
     private readonly now: () => number = () => Date.now(),
   ) {
+    this.files = new TransferFiles(transport);
     transport.onMessage((m) => this.onHostMessage(m));
   }
 
@@ -125,8 +130,10 @@ export class ChatStore {
     return () => this.listeners.delete(listener);
   }
 
-  private changed(): void {
+  /** `meta`: something outside the transcript may have changed too (the default). */
+  private changed(meta = true): void {
     this.version++;
+    if (meta) this.metaVersion++;
     for (const l of [...this.listeners]) l();
   }
 
@@ -186,24 +193,14 @@ export class ChatStore {
     }
   }
 
-  /**
-   * §4.5.1: the file of a transfer as this view can load it, asked of the transport once per
-   * transfer (the answer is kept). Never rejects.
-   */
+  /** §4.5.1: the file of a transfer as this view can load it (asked once per transfer; never rejects). */
   loadFile(transfer: { transfer_id: string; file_url: string }): Promise<FileView> {
-    const known = this.fileUrls.get(transfer.transfer_id);
-    if (known) return known.promise;
-    const session = this.sessionId;
-    const resolve = this.transport.resolveFile?.bind(this.transport);
-    const entry: { view: FileView; promise: Promise<FileView> } = { view: { state: 'loading' }, promise: Promise.resolve<FileView>({ state: 'unavailable' }) };
-    entry.promise = (resolve && session ? resolve(session, transfer).catch(() => undefined) : Promise.resolve(undefined)).then((url) => (entry.view = url ? { state: 'ready', url } : { state: 'unavailable' }));
-    this.fileUrls.set(transfer.transfer_id, entry);
-    return entry.promise;
+    return this.files.load(this.sessionId, transfer);
   }
 
   /** What loadFile has found so far (`loading` until it settles). */
   fileView(transfer_id: string): FileView {
-    return this.fileUrls.get(transfer_id)?.view ?? { state: 'loading' };
+    return this.files.view(transfer_id);
   }
 
   notify(level: Notice['level'], message: string, code?: string): void {
@@ -271,30 +268,34 @@ export class ChatStore {
     const batch = this.pending;
     this.pending = [];
     let changed = false;
+    let meta = false;
     // Validated when the message was parsed (webviewMessages `frames`); vendor frames are not shown.
     for (const frame of batch) {
-      if (this.observeCheckpoint(frame)) {
+      const checkpoint = this.observeCheckpoint(frame);
+      if (checkpoint !== false) {
         changed = true;
+        if (checkpoint === 'meta') meta = true;
         continue;
       }
       if (!isKnownFrame(frame)) continue;
-      if (this.observe(frame)) changed = true;
+      if (this.observe(frame)) changed = meta = true;
       if (applyFrame(this.transcript, frame)) changed = true;
     }
-    if (changed) this.changed();
+    if (changed) this.changed(meta);
     this.lastFlush = { frames: batch.length, ms: performance.now() - start };
   }
 
   /**
    * Issue 17: the checkpoint frames the transcript keeps (created, restored) go to it; a diff answer
-   * (only this connection gets it) is kept here by checkpoint. True when something visible changed.
+   * (only this connection gets it) is kept here by checkpoint. What changed: the transcript, the
+   * diffs kept here ('meta'), or nothing visible (false).
    */
-  private observeCheckpoint(frame: WireFrame): boolean {
-    if (isCheckpointFrameType(frame.type)) return applyFrame(this.transcript, frame as VendorFrame);
+  private observeCheckpoint(frame: WireFrame): 'transcript' | 'meta' | false {
+    if (isCheckpointFrameType(frame.type)) return applyFrame(this.transcript, frame as VendorFrame) ? 'transcript' : false;
     const diff = checkpointPayloadOf(CHECKPOINT_DIFF_RESULT_TYPE, frame);
     if (!diff) return false;
     this.checkpointDiffs.set(diff.checkpoint_id, diff);
-    return true;
+    return 'meta';
   }
 
   /**

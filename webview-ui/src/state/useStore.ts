@@ -1,6 +1,6 @@
 // Preact glue: the store in a context, and a hook that re-renders a component after each change.
 import { createContext } from 'preact';
-import { useContext, useEffect, useReducer } from 'preact/hooks';
+import { useContext, useEffect, useReducer, useRef } from 'preact/hooks';
 import type { ChatStore } from './store';
 
 export const StoreContext = createContext<ChatStore | undefined>(undefined);
@@ -18,3 +18,34 @@ export function useStoreVersion(): ChatStore {
   useEffect(() => store.subscribe(() => bump(0)), [store]);
   return store;
 }
+
+/**
+ * The store, re-rendering this component only when one of the values `select` picks changed
+ * (compared one by one with Object.is). The transcript is changed in place (its `version` grows),
+ * so a selector picks primitives or objects the reducer replaces. A flush of text deltas then
+ * re-renders the transcript and what reads it, not the header, the composer or the banners,
+ * whose output it cannot change (issue 18, decision 507).
+ */
+export function useStoreSelect(select: (store: ChatStore) => readonly unknown[]): ChatStore {
+  const store = useStore();
+  const [, bump] = useReducer((n: number, _: number) => n + 1, 0);
+  const picked = useRef<readonly unknown[]>();
+  const selectRef = useRef(select);
+  selectRef.current = select;
+  picked.current = select(store);
+  useEffect(
+    () =>
+      store.subscribe(() => {
+        const next = selectRef.current(store);
+        const last = picked.current;
+        if (last && last.length === next.length && next.every((v, i) => Object.is(v, last[i]))) return;
+        picked.current = next;
+        bump(0);
+      }),
+    [store],
+  );
+  return store;
+}
+
+/** For components that read only what the host says outside the transcript. */
+export const outsideTranscript = (s: ChatStore): readonly unknown[] => [s.metaVersion];

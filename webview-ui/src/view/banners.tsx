@@ -2,10 +2,10 @@
 // session's end, host notices; and the task list (§8) above the composer.
 import { useState } from 'preact/hooks';
 import type { HistoryTruncatedWarning } from '../../../src/protocol/transcript';
-import { useStoreVersion } from '../state/useStore';
+import { useStoreSelect } from '../state/useStore';
 import { t as tr } from '../i18n';
 import { codeSentence, codeTooltip, hasSentence, idFor } from '../i18n/codes';
-import type { Notice } from '../state/store';
+import type { ChatStore, Notice } from '../state/store';
 import { TodoChecklist } from './outputs';
 
 /** §7.1.1: what was lost, and how — while this view was away, or past the host's history budget. */
@@ -33,8 +33,11 @@ function NoticeText({ notice: n }: { notice: Notice }) {
   );
 }
 
+/** The notices, and the transcript's truncation and end (its lost count changes in place). */
+const bannerInputs = (s: ChatStore) => [s.metaVersion, s.transcript, s.transcript.historyTruncated, s.transcript.historyTruncated?.lostFrameCount, s.transcript.deleted];
+
 export function Banners() {
-  const store = useStoreVersion();
+  const store = useStoreSelect(bannerInputs);
   const t = store.transcript;
   return (
     <div class="banners">
@@ -60,8 +63,10 @@ export function Banners() {
   );
 }
 
+const todoInputs = (s: ChatStore) => [s.transcript, s.transcript.todos];
+
 export function TodoPanel() {
-  const store = useStoreVersion();
+  const store = useStoreSelect(todoInputs);
   const todos = store.transcript.todos;
   const [open, setOpen] = useState(true);
   if (!todos || todos.items.length === 0) return null;

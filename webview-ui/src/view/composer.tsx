@@ -7,7 +7,8 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { encodePrompt, type PromptPart } from '../../../src/protocol/fileReference';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
-import { useStoreVersion } from '../state/useStore';
+import { useStoreSelect } from '../state/useStore';
+import { currentTurn } from '../../../src/protocol/transcript';
 import { t } from '../i18n';
 import type { ChatStore } from '../state/store';
 import { atQuery, caretAtStart, insertChip, readParts, writeParts } from './editor';
@@ -52,8 +53,11 @@ function loadRecall(store: ChatStore): PromptPart[][] {
   return Array.isArray(s?.recall) ? (s.recall as PromptPart[][]) : [];
 }
 
+/** What the composer reads of the transcript (whether a turn is open, the slash commands) and the rest. */
+const composerInputs = (s: ChatStore) => [s.metaVersion, s.transcript, currentTurn(s.transcript)?.turnId, s.transcript.commands];
+
 export function Composer() {
-  const store = useStoreVersion();
+  const store = useStoreSelect(composerInputs);
   const editor = useRef<HTMLDivElement>(null);
   const [picker, setPicker] = useState<Picker>(undefined);
   const [active, setActive] = useState(0);

@@ -2,10 +2,10 @@
 // how to switch — the header's Agent menu or the palette's "Pick Agent…" — instead of a bare
 // "No messages yet". The built-in agent says what it is and how a real agent is found.
 import { t } from '../i18n';
-import { useStoreVersion } from '../state/useStore';
+import { outsideTranscript, useStoreSelect } from '../state/useStore';
 
 export function FirstRunHint() {
-  const store = useStoreVersion();
+  const store = useStoreSelect(outsideTranscript);
   const id = store.currentAgent();
   const name = store.agents.find((a) => a.id === id)?.name ?? id;
   return (

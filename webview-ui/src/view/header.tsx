@@ -4,7 +4,8 @@ import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import type { AgentModeName } from '../../../src/protocol/common';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatTokens } from '../format';
-import { useStoreVersion } from '../state/useStore';
+import { outsideTranscript, useStore, useStoreSelect } from '../state/useStore';
+import type { ChatStore } from '../state/store';
 import { t } from '../i18n';
 import { idFor } from '../i18n/codes';
 
@@ -17,7 +18,7 @@ const MODES: AgentModeName[] = ['default', 'plan', 'review'];
  * selects shrink and truncate, the icon buttons never move to a row of their own.
  */
 export function SessionBar() {
-  const store = useStoreVersion();
+  const store = useStoreSelect(outsideTranscript);
   const [rulesOpen, setRulesOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState<string | undefined>(undefined);
   const current = store.activeSessionId ?? store.sessionId;
@@ -79,7 +80,7 @@ export function SessionBar() {
 
 /** Deleting asks first, naming the session (issue 15 Why 8); Cancel has the focus, Esc cancels. */
 function DeleteConfirm({ session_id, name, onDone }: { session_id: string; name: string; onDone: () => void }) {
-  const store = useStoreVersion();
+  const store = useStore();
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => cancel.current?.focus(), []);
   return (
@@ -106,7 +107,7 @@ function DeleteConfirm({ session_id, name, onDone }: { session_id: string; name:
 
 /** The agent of the session in front of the user; picking another goes to the host (decision 361). */
 function AgentPicker() {
-  const store = useStoreVersion();
+  const store = useStoreSelect(outsideTranscript);
   if (store.agents.length === 0) return null;
   const agent = store.currentAgent() ?? '';
   return (
@@ -127,7 +128,7 @@ function AgentPicker() {
 
 /** A session with history keeps its agent: the host's offer of a new session with the picked one. */
 function AgentOffer() {
-  const store = useStoreVersion();
+  const store = useStoreSelect(outsideTranscript);
   const offer = store.agentOffer;
   const current = store.activeSessionId ?? store.sessionId;
   if (!offer || offer.session_id !== current) return null;
@@ -154,7 +155,7 @@ function AgentOffer() {
 
 /** The persisted "always allow" rules of the permission gate, each revocable: the header's button. */
 function RulesButton({ open, onToggle }: { open: boolean; onToggle: () => void }) {
-  const store = useStoreVersion();
+  const store = useStoreSelect(outsideTranscript);
   return (
     <button type="button" class="icon-button" aria-label={t('rules.label')} title={t('rules.label')} aria-expanded={open} onClick={onToggle}>
       <span class="codicon codicon-shield" aria-hidden="true" />
@@ -164,7 +165,7 @@ function RulesButton({ open, onToggle }: { open: boolean; onToggle: () => void }
 }
 
 function RulesPanel() {
-  const store = useStoreVersion();
+  const store = useStoreSelect(outsideTranscript);
   return (
     <section class="rules-panel" aria-label={t('rules.label')}>
       {store.permissionRules.length === 0 && <div class="muted">{t('rules.none')}</div>}
@@ -188,8 +189,10 @@ function RulesPanel() {
 
 /** §6.3.2: only offered when the peer announced plan_mode (§12.2.1). The engine confirms every
  *  switch (agent.state.changed "mode_switch"), so `/mode review` shows here at once. */
+const modeInputs = (s: ChatStore) => [s.metaVersion, s.transcript, s.transcript.mode];
+
 function ModePicker() {
-  const store = useStoreVersion();
+  const store = useStoreSelect(modeInputs);
   const allowed = store.may('control.mode.switch');
   const mode = store.transcript.mode ?? 'default';
   return (
@@ -212,8 +215,16 @@ function ModePicker() {
   );
 }
 
+/** What the status bar shows; the cumulative counts and the error counts change in place. */
+function statusInputs(s: ChatStore): readonly unknown[] {
+  const tx = s.transcript;
+  const c = tx.usage.cumulative;
+  const e = tx.errorCounts;
+  return [s.metaVersion, tx, s.connected, s.sessionId, tx.agentState, tx.usage.latest, c.input_tokens, c.output_tokens, e.fatal, e.error, e.warning];
+}
+
 export function StatusBar() {
-  const store = useStoreVersion();
+  const store = useStoreSelect(statusInputs);
   const tx = store.transcript;
   const state = tx.agentState;
   const u = tx.usage.latest;

@@ -8,7 +8,7 @@ import { useCallback, useLayoutEffect, useMemo, useReducer, useRef, useState } f
 import type { Turn } from '../../../src/protocol/transcript';
 import { releaseStructuredOutput } from '../../../src/protocol/structuredOutput';
 import { formatTokens } from '../format';
-import { useStoreVersion } from '../state/useStore';
+import { useStoreSelect, useStoreVersion } from '../state/useStore';
 import { t } from '../i18n';
 import { codeTooltip, idFor } from '../i18n/codes';
 import { BlockView } from './blocks';
@@ -18,6 +18,7 @@ import { RowBoundary } from './boundary';
 import { buildRows, sameKeys, type Row } from './rows';
 import { estimateRowSize } from './rowEstimate';
 import { useFeedKeys } from './feedKeys';
+import type { ChatStore } from '../state/store';
 
 const TurnStart = memo(
   function TurnStart({ turn, index }: { turn: Turn; index: number; rev: number }) {
@@ -92,8 +93,11 @@ function RowView({ row }: { row: Row }) {
   }
 }
 
+/** What the list renders from: its transcript (replaced on a new session) and prompts sent. */
+const transcriptInputs = (s: ChatStore) => [s.transcript, s.transcript.version, s.promptsSent] as const;
+
 export function TranscriptView() {
-  const store = useStoreVersion();
+  const store = useStoreSelect(transcriptInputs);
   const tx = store.transcript;
   const rows = useMemo(() => buildRows(tx), [tx, tx.version]);
   const scrollRef = useRef<HTMLDivElement>(null);
