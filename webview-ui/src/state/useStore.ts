@@ -33,17 +33,19 @@ export function useStoreSelect(select: (store: ChatStore) => readonly unknown[])
   const selectRef = useRef(select);
   selectRef.current = select;
   picked.current = select(store);
-  useEffect(
-    () =>
-      store.subscribe(() => {
-        const next = selectRef.current(store);
-        const last = picked.current;
-        if (last && last.length === next.length && next.every((v, i) => Object.is(v, last[i]))) return;
-        picked.current = next;
-        bump(0);
-      }),
-    [store],
-  );
+  useEffect(() => {
+    const check = () => {
+      const next = selectRef.current(store);
+      const last = picked.current;
+      if (last && last.length === next.length && next.every((v, i) => Object.is(v, last[i]))) return;
+      picked.current = next;
+      bump(0);
+    };
+    const unsubscribe = store.subscribe(check);
+    // A change between this render and the subscription would otherwise go unseen.
+    check();
+    return unsubscribe;
+  }, [store]);
   return store;
 }
 

@@ -187,10 +187,11 @@ function RulesPanel() {
   );
 }
 
-/** §6.3.2: only offered when the peer announced plan_mode (§12.2.1). The engine confirms every
- *  switch (agent.state.changed "mode_switch"), so `/mode review` shows here at once. */
+/** What the mode picker shows: the peer's features (outside the transcript) and the mode. */
 const modeInputs = (s: ChatStore) => [s.metaVersion, s.transcript, s.transcript.mode];
 
+/** §6.3.2: only offered when the peer announced plan_mode (§12.2.1). The engine confirms every
+ *  switch (agent.state.changed "mode_switch"), so `/mode review` shows here at once. */
 function ModePicker() {
   const store = useStoreSelect(modeInputs);
   const allowed = store.may('control.mode.switch');
