@@ -1,4 +1,5 @@
-// Preact glue: the store in a context, and a hook that re-renders a component after each change.
+// Preact glue: the store in a context, and hooks that re-render a component after a change: each
+// one (useStoreVersion), or one that changed what the component picks (useStoreSelect).
 import { createContext } from 'preact';
 import { useContext, useEffect, useReducer, useRef } from 'preact/hooks';
 import type { ChatStore } from './store';
@@ -11,12 +12,12 @@ export function useStore(): ChatStore {
   return store;
 }
 
+/** Every change grows `version`. */
+const everyChange = (s: ChatStore): readonly unknown[] => [s.version];
+
 /** The store, re-rendering this component whenever it changes. */
 export function useStoreVersion(): ChatStore {
-  const store = useStore();
-  const [, bump] = useReducer((n: number, _: number) => n + 1, 0);
-  useEffect(() => store.subscribe(() => bump(0)), [store]);
-  return store;
+  return useStoreSelect(everyChange);
 }
 
 /**
