@@ -149,9 +149,10 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   const q1 = m >= 2 ? qb[1] : -1;
   const q0 = m > 0 ? qb[0] : -1;
   const caps = quickBonusCaps(qb);
+  const bonusMax = quickBonusMax(caps);
   // The most a deferred match can score before its length penalty (no name boost: its basename
   // does not start with the query): most are rejected by this and their length alone.
-  const deferredTop = upperBound(m, 0, m, true, false, quickBonusMax(caps));
+  const deferredTop = upperBound(m, 0, m, true, false, bonusMax);
   const rest = quickScoreRest(caps);
   let { survivors, ends, nSurvivors, deferred, nDeferred, total } = scan;
   // The last path whose test started at its beginning, and where its query characters matched.
@@ -172,7 +173,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   let pruning = floor !== -Infinity || bar !== -Infinity;
   // The most a promising match without the name boost can score before its penalty, and the
   // length cuts of both kinds (made again only when the list changed).
-  const promisingTop = boundBoosted(m, m, true, 0, quickBonusMax(caps));
+  const promisingTop = boundBoosted(m, m, true, 0, bonusMax);
   let deferredLen = lengthCut(deferredTop, floor, bar);
   let promisingLen = q1 >= 0 ? lengthCut(promisingTop, floor, bar) : Infinity;
   for (let k = start; k < end; k++) {
