@@ -18,7 +18,7 @@ import { FilterCache, type PreparedFilter, type SearchFilters } from './searchFi
 import { lowerSameLength, normalizeQuery } from './searchText';
 import { scanQueryOf, scanSnapshot, ScanState, type ScanQuery } from './folderScan';
 import { runInSlices, runToEnd, type StopToken } from './runSteps';
-import { ScanPool, type PartResult } from './scanPool';
+import { PARALLEL_MIN_PATHS, ScanPool, type PartResult } from './scanPool';
 import { TopHeap } from './topHeap';
 
 export { lowerSameLength, normalizeQuery } from './searchText';
@@ -72,9 +72,7 @@ export function clampMax(n: number | undefined): number {
 }
 
 
-/** Snapshots this big are scanned by the worker pool in `search` (below, a worker's round trip
- * costs more than the scan it saves). */
-export const PARALLEL_MIN_PATHS = 50_000;
+export { PARALLEL_MIN_PATHS } from './scanPool';
 
 export interface FileSearcherOptions {
   /** Snapshots at least this big are scanned in the worker pool by `search` (default PARALLEL_MIN_PATHS). */

@@ -6,6 +6,7 @@
 // is visible to the very next keystroke.
 import { PathSnapshot, baseStartOf, maskOf } from './pathSnapshot';
 import type { DeadSet } from './scanProtocol';
+import { PARALLEL_MIN_PATHS, ScanPool } from './scanPool';
 
 /** A path added since the snapshot was built, prepared like a snapshot entry. */
 export interface OverlayEntry {
@@ -22,6 +23,8 @@ export interface FolderIndexOptions {
   rebuildThreshold?: number;
   /** Quiet time after the last change before the overlay is folded into a new snapshot. */
   rebuildDelayMs?: number;
+  /** The scan workers a big folder starts while it is indexed (default: the process's pool; null: none). */
+  scanPool?: ScanPool | null;
 }
 
 export function overlayEntry(path: string): OverlayEntry {
@@ -63,6 +66,8 @@ export class FolderIndex {
 
   /** Builds the snapshot in the background (slices of a few ms), then the index. */
   static async create(paths: readonly string[], options: FolderIndexOptions = {}): Promise<FolderIndex> {
+    // A folder the scan workers will search: they start (and warm up) while its snapshot is built.
+    if (paths.length >= PARALLEL_MIN_PATHS) (options.scanPool === null ? undefined : (options.scanPool ?? ScanPool.shared()))?.startEarly();
     return new FolderIndex([], options, await PathSnapshot.buildAsync(paths));
   }
 

@@ -16,6 +16,10 @@ import { NO_BAR } from './scanBars';
 import type { ScanRange } from './scanRange';
 import { workerScript } from './workerScript';
 
+/** Snapshots this big are scanned by the worker pool (FileSearcher.search; below, a worker's round
+ * trip costs more than the scan it saves). */
+export const PARALLEL_MIN_PATHS = 50_000;
+
 /** Most workers a pool starts (the scan is bound by memory bandwidth beyond a few cores). */
 const MAX_WORKERS = 4;
 
@@ -79,6 +83,25 @@ export class ScanPool {
       ScanPool.instance = n >= 2 ? new ScanPool(n, WORKER.file) : null;
     }
     return ScanPool.instance ?? undefined;
+  }
+
+  /**
+   * Starts the workers now, if they are not running yet: a folder this big is being indexed, and
+   * each worker warms its scan up (scanWarmUp.ts) while the index is built, instead of while the
+   * first keystrokes wait. A pool that cannot start is left unusable, as a first search would leave it.
+   */
+  startEarly(): void {
+    if (this.broken) return;
+    try {
+      this.start();
+    } catch {
+      // `start` recorded why; searches scan in the host.
+    }
+  }
+
+  /** Whether its workers are running. */
+  get started(): boolean {
+    return this.workers.length > 0;
   }
 
   get usable(): boolean {

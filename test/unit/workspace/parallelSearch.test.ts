@@ -11,7 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { FileIndex } from '../../../src/workspace/fileIndex';
 import { FileSearcher, type SearchRequest, type SearchResult } from '../../../src/workspace/fileSearch';
-import { ScanPool } from '../../../src/workspace/scanPool';
+import { PARALLEL_MIN_PATHS, ScanPool } from '../../../src/workspace/scanPool';
+import { FolderIndex } from '../../../src/workspace/folderIndex';
 import { TopHeap } from '../../../src/workspace/topHeap';
 
 /** A seeded generator of real-looking paths; `copies` roots repeat the same tree (equal scores). */
@@ -121,6 +122,15 @@ describe('workspace/parallelSearch: §16.1 the scan in worker threads (decision 
     const alone = new FileSearcher(index, undefined, { pool: null });
     if (a !== undefined) same(a, alone.searchSync({ query: 'ma' }), 'the superseded one, had it finished');
     same(b, alone.searchSync({ query: 'mai' }), 'the newer one');
+  });
+
+  it('§16.1 a folder of PARALLEL_MIN_PATHS paths starts its scan workers while it is indexed (they warm up meanwhile, decision 509); a smaller one does not', async () => {
+    const early = pool(2);
+    await FolderIndex.create(corpus(43, PARALLEL_MIN_PATHS - 1, 1), { scanPool: early });
+    assert.equal(early.started, false, 'one path short: no workers');
+    const index = await FolderIndex.create(corpus(43, PARALLEL_MIN_PATHS, 1), { scanPool: early });
+    assert.equal(early.started, true, 'the workers run before any search');
+    assert.equal(index.snapshot.size > 0, true);
   });
 
   it('§16.1 where no worker can start, the search runs in the host and gives the same answer', async () => {
