@@ -9,8 +9,8 @@
 // for the same queries typed again.
 //
 // So a fresh worker types a fixed set of queries over a small generated workspace through the very
-// code a real keystroke runs, in its idle time (one keystroke per slice: a real scan waits for at
-// most one of them).
+// code a real keystroke runs, in its idle time (a step is one keystroke or one build step: a real
+// scan waits for the step under way).
 import { PathSnapshot } from './pathSnapshot';
 import { NO_BAR } from './scanBars';
 import type { WorkerScans } from './workerScans';
