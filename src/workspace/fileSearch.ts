@@ -132,7 +132,7 @@ export class FileSearcher {
     options: FileSearcherOptions = {},
   ) {
     this.parallelMin = options.parallelMin ?? PARALLEL_MIN_PATHS;
-    this.pool = options.pool === null ? undefined : (options.pool ?? ScanPool.shared());
+    this.pool = ScanPool.chosen(options.pool);
   }
 
   private stateOf(folder: Folder): FolderSearchState {

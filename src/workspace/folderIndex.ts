@@ -67,7 +67,7 @@ export class FolderIndex {
   /** Builds the snapshot in the background (slices of a few ms), then the index. */
   static async create(paths: readonly string[], options: FolderIndexOptions = {}): Promise<FolderIndex> {
     // A folder the scan workers will search: they start (and warm up) while its snapshot is built.
-    if (paths.length >= PARALLEL_MIN_PATHS) (options.scanPool === null ? undefined : (options.scanPool ?? ScanPool.shared()))?.startEarly();
+    if (paths.length >= PARALLEL_MIN_PATHS) ScanPool.chosen(options.scanPool)?.startEarly();
     return new FolderIndex([], options, await PathSnapshot.buildAsync(paths));
   }
 

@@ -65,6 +65,11 @@ export class ScanPool {
     private readonly workerFile: string,
   ) {}
 
+  /** The pool an option names: the given one, none for `null`, the process's pool when left out. */
+  static chosen(option: ScanPool | null | undefined): ScanPool | undefined {
+    return option === null ? undefined : (option ?? ScanPool.shared());
+  }
+
   /** A pool of its own (tests; the product shares one per process). */
   static create(size: number, workerFile = WORKER.file): ScanPool {
     return new ScanPool(size, workerFile);
