@@ -1,19 +1,11 @@
 // Realistic @-picker queries derived from real paths (see scripts/bench/search.ts for the kinds).
+import { mulberry32 } from '../../src/workspace/seededRandom';
+
 export type Kind = 'prefix' | 'initials' | 'abbrev';
 export interface Query {
   kind: Kind;
   text: string;
   target: string;
-}
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const stemOf = (name: string) => (name.lastIndexOf('.') > 0 ? name.slice(0, name.lastIndexOf('.')) : name);

@@ -13,6 +13,7 @@
 // scan waits for the step under way).
 import { PathSnapshot } from './pathSnapshot';
 import { NO_BAR } from './scanBars';
+import { mulberry32 } from './seededRandom';
 import type { WorkerScans } from './workerScans';
 
 /** The words the generated workspace's names are made of: mixed case, digits, separators. */
@@ -20,22 +21,12 @@ const WORDS = ['src', 'lib', 'core', 'Widget', 'chat', 'test', 'util', 'parser',
 const SEPARATORS = ['', '_', '-', '.', ''];
 const EXTENSIONS = ['.ts', '.c', '.h', '.md', '.json', '', '.test.ts', '.rs'];
 
-/** A deterministic pseudo-random sequence in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * `n` paths shaped like a real tree's: nested folders of mixed-case words with digits and
  * separators, several files a folder (sorted neighbours share prefixes), some beyond Latin-1.
  */
 export function warmUpPaths(n: number, seed = 0x5ca7): string[] {
-  const rnd = random(seed);
+  const rnd = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const name = (): string => (rnd() < 0.5 ? pick(WORDS) : `${pick(WORDS)}${pick(SEPARATORS)}${pick(WORDS)}`);
   const out: string[] = [];
