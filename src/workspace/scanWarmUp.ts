@@ -92,8 +92,9 @@ export function* warmUpSteps(scans: WorkerScans): Generator<void, void, void> {
     // worker holds them beside this one.
     const snap = PathSnapshot.fromShared({ ...built.toShared(), generation: --generation });
     scans.add(snap);
+    const keystrokes = warmUpKeystrokes(WARM_UP_QUERIES, variants);
     try {
-      for (let round = 0; round < rounds; round++) yield* typeKeystrokes(scans, snap, warmUpKeystrokes(WARM_UP_QUERIES, variants));
+      for (let round = 0; round < rounds; round++) yield* typeKeystrokes(scans, snap, keystrokes);
     } finally {
       scans.forget(snap.generation);
     }
