@@ -112,9 +112,18 @@ async function scrollDown(page: Page): Promise<{ deltas: number[]; steps: number
 }
 
 /** RAWP_HEAVY_PROFILE=dir: a CPU profile of the view around `run` (to find what a missed target costs;
- * RAWP_HEAVY_UNMINIFIED=1 keeps the bundle's names). */
+ * RAWP_HEAVY_UNMINIFIED=1 keeps the bundle's names). RAWP_HEAVY_TRACE=dir instead: a Chromium trace
+ * (style, layout, paint and script per frame, with the dirty objects of each layout). */
 async function profiled<T>(page: Page, name: string, run: () => Promise<T>): Promise<T> {
   const dir = process.env.RAWP_HEAVY_PROFILE;
+  const traceDir = process.env.RAWP_HEAVY_TRACE;
+  if (traceDir) {
+    const browser = page.context().browser()!;
+    await browser.startTracing(page, { path: join(traceDir, `${name}.trace.json`), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8.execute'] });
+    const out = await run();
+    await browser.stopTracing();
+    return out;
+  }
   if (!dir) return run();
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');

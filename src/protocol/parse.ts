@@ -46,8 +46,8 @@ export interface ParseOptions {
 export function parseFrame(input: string | unknown, options: ParseOptions = {}): ParseOutcome {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (typeof input !== 'string') return parseValue(input, options);
-  if (options.maxBytes !== undefined && utf8Length(input) > options.maxBytes) {
-    return fail('FRAME_TOO_LARGE', `frame of ${utf8Length(input)} bytes exceeds max_frame_size ${options.maxBytes}`);
+  if (options.maxBytes !== undefined && overBytes(input, options.maxBytes)) {
+    return fail('FRAME_TOO_LARGE', `frame of ${input.length > options.maxBytes ? `at least ${input.length}` : utf8Length(input)} bytes exceeds max_frame_size ${options.maxBytes}`);
   }
   // Depth is read off the text in one linear pass before JSON.parse builds anything.
   if (jsonTextTooDeep(input, maxDepth)) return fail('FRAME_TOO_DEEP', `frame nests arrays/objects deeper than ${maxDepth} levels`);
@@ -144,6 +144,18 @@ function err(code: ParseErrorCode, message: string): ParseErrorInfo {
 
 function fail(code: ParseErrorCode, message: string): ParseOutcome {
   return { kind: 'error', error: err(code, message) };
+}
+
+/**
+ * Whether the text's UTF-8 form is over `maxBytes`, counted only when its length leaves it open:
+ * every UTF-16 unit is at least one byte and at most three (a surrogate pair, two units, is four),
+ * so a text longer than the limit is over it and one of a third of it or less is under it. A 100 MB
+ * frame is then refused without a pass over it.
+ */
+function overBytes(s: string, maxBytes: number): boolean {
+  if (s.length > maxBytes) return true;
+  if (s.length * 3 <= maxBytes) return false;
+  return utf8Length(s) > maxBytes;
 }
 
 function utf8Length(s: string): number {

@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { FRAME_TYPE_NAMES, describeIssues, parseFrame, parseValue, payloads, type FrameType } from '../../../src/protocol';
+import { jsonTextTooDeep } from '../../../src/protocol/limits';
 import { SAMPLES, uuid } from '../../fixtures/validate/samples';
 
 const env = (type: string, payload: unknown, extra: Record<string, unknown> = {}) => ({
@@ -176,6 +177,25 @@ describe('protocol/parse: parseFrame', () => {
       const out = parseFrame(text, { maxBytes: bytes - 1 });
       assert.equal(out.kind === 'error' && out.error.error_code, 'FRAME_TOO_LARGE');
     });
+    it('§12.2.1 the size is decided by length alone where length decides it, and counted in UTF-8 where it does not (property)', () => {
+      // Three-byte characters (한) and four-byte pairs (😀) put a text's bytes anywhere from its
+      // length to three times it: every limit in that span is checked against the exact count.
+      fc.assert(
+        fc.property(fc.array(fc.oneof({ arbitrary: fc.constant('한'), weight: 8 }, fc.constantFrom('a', 'é', '😀')), { maxLength: 600, size: 'max' }), fc.double({ min: 0.9, max: 3.1, noNaN: true }), (chars, share) => {
+          const text = JSON.stringify(env('agent.text.delta', { content_index: 0, text: chars.join('') }));
+          const bytes = new TextEncoder().encode(text).length;
+          const maxBytes = Math.max(1, Math.round(text.length * share));
+          const out = parseFrame(text, { maxBytes });
+          assert.equal(out.kind === 'error' && out.error.error_code === 'FRAME_TOO_LARGE', bytes > maxBytes, `${bytes} bytes against ${maxBytes}`);
+        }),
+      );
+    });
+    it('§12.2.1 a frame far over the limit is refused by its length and says so (at least N bytes)', () => {
+      const text = JSON.stringify(env('agent.text.delta', { content_index: 0, text: 'x'.repeat(10_000) }));
+      const out = parseFrame(text, { maxBytes: 1_000 });
+      assert.ok(out.kind === 'error' && out.error.error_code === 'FRAME_TOO_LARGE');
+      assert.match(out.error.message, new RegExp(`frame of at least ${text.length} bytes exceeds max_frame_size 1000`));
+    });
   });
 
   describe('never throws', () => {
@@ -228,6 +248,36 @@ describe('protocol/parse: parseFrame', () => {
     it('brackets inside strings (and escaped quotes) do not count as nesting', () => {
       const text = JSON.stringify(env('control.prompt.request', { prompt_text: `"${'[{'.repeat(5000)}\\"` }));
       assert.equal(parseFrame(text, { maxDepth: 4 }).kind, 'accepted');
+    });
+    it('the depth read off the text (strings crossed to their closing quote) agrees with reading it character by character, on any text (property)', () => {
+      // The model: the plain scan the check replaced. Texts of brackets, quotes, backslashes and
+      // letters, valid JSON or not, unterminated strings and runs of backslashes before quotes.
+      const model = (text: string, maxDepth: number): boolean => {
+        let depth = 0;
+        let inString = false;
+        for (let i = 0; i < text.length; i++) {
+          const c = text[i];
+          if (inString) {
+            if (c === '\\') i++;
+            else if (c === '"') inString = false;
+          } else if (c === '"') inString = true;
+          else if (c === '{' || c === '[') {
+            if (++depth > maxDepth) return true;
+          } else if (c === '}' || c === ']') depth--;
+        }
+        return false;
+      };
+      fc.assert(
+        fc.property(fc.array(fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a', ','), { maxLength: 60 }), fc.integer({ min: 0, max: 6 }), (chars, maxDepth) => {
+          const text = chars.join('');
+          assert.equal(jsonTextTooDeep(text, maxDepth), model(text, maxDepth), JSON.stringify(text));
+        }),
+        { numRuns: 5_000 },
+      );
+      for (const value of [{ a: ['x\\', '"[', { b: '\\"]]' }] }, [['\\\\'], '{'], 'plain']) {
+        const text = JSON.stringify(value);
+        for (let d = 0; d < 5; d++) assert.equal(jsonTextTooDeep(text, d), model(text, d), `${text} at ${d}`);
+      }
     });
   });
 });
