@@ -4,18 +4,8 @@
 // The agent's events go through the real session engine, so the frames the host publishes are the
 // engine's own (turn.start/end, state changes, usage) around these events.
 import type { Step, TurnScript } from '../../test/support/scriptedAdapter';
+import { mulberry32 } from '../../src/workspace/seededRandom';
 
-/** mulberry32: a tiny seeded PRNG, enough for reproducible payloads. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ('the session host journal frame buffer ring view transcript reducer token parse render scroll virtual row ' +
   'agent tool result stream chunk diff hunk file read write edit ledger policy budget byte heap paint append batch ' +
@@ -29,7 +19,7 @@ export interface HeavyGenerator {
 }
 
 export function heavyGenerator(seed: number): HeavyGenerator {
-  const rnd = seeded(seed);
+  const rnd = mulberry32(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(' ');

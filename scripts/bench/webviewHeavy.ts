@@ -119,7 +119,7 @@ async function profiled<T>(page: Page, name: string, run: () => Promise<T>): Pro
   const traceDir = process.env.RAWP_HEAVY_TRACE;
   if (traceDir) {
     const browser = page.context().browser()!;
-    await browser.startTracing(page, { path: join(traceDir, `${name}.trace.json`), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8.execute'] });
+    await browser.startTracing(page, { path: join(traceDir, `${name}.trace.json`), categories: (process.env.RAWP_HEAVY_TRACE_CATEGORIES ?? 'devtools.timeline,disabled-by-default-devtools.timeline,blink,v8.execute').split(',') });
     const out = await run();
     await browser.stopTracing();
     return out;

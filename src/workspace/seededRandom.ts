@@ -1,5 +1,6 @@
 // A small seeded pseudo-random sequence (mulberry32), for generated data that must be the same on
-// every run: the scan workers' warm-up workspace (scanWarmUp.ts) and the search benchmark's queries.
+// every run: the scan workers' warm-up workspace (scanWarmUp.ts), the search benchmark's queries,
+// the heavy webview session's payloads and the protocol fuzz tests' cases.
 
 /** A deterministic sequence of numbers in [0, 1) from `seed`. */
 export function mulberry32(seed: number): () => number {

@@ -9,21 +9,12 @@ import { strict as assert } from 'node:assert';
 import { applyFrame, createTranscript, DEFAULT_MAX_DEPTH, finalize, INCOMING_MAX_DEPTH, parseFrame, parseValue, type ParseOutcome, type Transcript } from '../../../src/protocol';
 import { HistoryBuffer } from '../../../src/session/history';
 import { ID, makeAllTypesFrames } from '../../fixtures/frames/make-all-types';
+import { mulberry32 } from '../../../src/workspace/seededRandom';
 
 const SEED = 0x12_5eed;
 const CASES = 100_000;
 const MAX_BYTES = 4 * 1024 * 1024;
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Obj = Record<string, unknown>;
 
@@ -49,7 +40,7 @@ describe('fuzz (hostile): deep nesting, huge strings, duplicate ids through the 
   this.timeout(300_000);
 
   it(`§2.2 §14.2 ${CASES.toLocaleString('en')} hostile cases: no throw; over-deep frames FRAME_TOO_DEEP, over-size FRAME_TOO_LARGE; accepted frames serialize, reduce and enter history`, () => {
-    const rnd = prng(SEED);
+    const rnd = mulberry32(SEED);
     const int = (n: number) => Math.floor(rnd() * n);
     const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
     // session.deleted ends a transcript for good (§7.7): left out so the reducer keeps working.
