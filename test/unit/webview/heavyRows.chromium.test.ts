@@ -94,11 +94,11 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
     // Bounded wait for the final state: the line is laid out and inside both scrolling boxes.
     await page.waitForFunction(
       () => {
-        const pre = [...document.querySelectorAll('.file-content .line-text pre')].find((p) => p.textContent === 'const quokka = 120;');
-        if (!pre || pre.closest('[hidden]')) return false;
-        const r = pre.getBoundingClientRect();
+        const cell = [...document.querySelectorAll('.file-content .line-text')].find((p) => p.textContent === 'const quokka = 120;');
+        if (!cell || cell.closest('[hidden]')) return false;
+        const r = cell.getBoundingClientRect();
         // Inside the card's box and the transcript's (no named inner function: tsx would wrap it in __name).
-        return r.height > 0 && [pre.closest('.tool-output'), document.querySelector('.transcript-scroll')].every((el) => {
+        return r.height > 0 && [cell.closest('.tool-output'), document.querySelector('.transcript-scroll')].every((el) => {
           const b = el?.getBoundingClientRect();
           return !!b && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
         });
@@ -124,5 +124,42 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
     await link.click();
     const opened = await waitForMessages(page, 'file.open', 1);
     assert.deepEqual(opened.map((m) => m.payload), [{ path: 'src/animals.ts', line: 120 }]);
+  });
+
+  it('§5.3.1 a diff is laid out in fixed columns: five-digit numbers fit theirs, every hunk\'s text starts at one place, and a long line wraps in its cell', async () => {
+    const page = await h.open({ height: 900 });
+    const b = streamBuilder(SESSION);
+    const T = { turn_id: TURN };
+    const long = `+  const message = '${'a long line of code that wraps '.repeat(6)}';`;
+    const hunks = [
+      { old_start: 9_997, old_lines: 3, new_start: 9_997, new_lines: 4, lines: [' const a = 1;', '-const b = 2;', '+const b = 3;', long, ' const c = 4;'] },
+      { old_start: 12, old_lines: 1, new_start: 12, new_lines: 1, lines: ['-x();', '+y();'] },
+    ];
+    await feed(
+      page,
+      SESSION,
+      [
+        b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+        b.make('tool.invoke.request', { invocation_id: 'e1', tool_name: 'Edit', input: { file_path: 'src/big.ts' } }, T),
+        b.make('tool.invoke.result', { invocation_id: 'e1', tool_name: 'Edit', status: 'success', output: { file_path: 'src/big.ts', created: false, unified_diff: '', hunks, additions: 3, deletions: 2 }, output_type: 'diff' }, T),
+      ],
+      true,
+    );
+    await page.locator('.hunk').nth(1).waitFor(WAIT);
+    const layout = await page.evaluate(() => {
+      const first = document.querySelector('.hunk');
+      return {
+        fixed: first ? getComputedStyle(first).tableLayout : '',
+        fit: [...document.querySelectorAll('.hunk:first-of-type .line-no')].every((td) => td.scrollWidth <= td.clientWidth),
+        numbers: [...document.querySelectorAll('.hunk:first-of-type .diff-line')].map((tr) => [...tr.querySelectorAll('.line-no')].map((td) => td.textContent)),
+        lefts: [...new Set([...document.querySelectorAll('.hunk .line-text')].map((td) => Math.round(td.getBoundingClientRect().left)))],
+        wrapped: [...document.querySelectorAll('.hunk .line-text')].map((td) => td.getBoundingClientRect().height).sort((x, y) => y - x),
+      };
+    });
+    assert.equal(layout.fixed, 'fixed');
+    assert.deepEqual(layout.numbers, [['9997', '9997'], ['9998', ''], ['', '9998'], ['', '9999'], ['9999', '10000']]);
+    assert.ok(layout.fit, 'every number fits its column, 10000 included');
+    assert.equal(layout.lefts.length, 1, `one text column across both hunks (${layout.lefts.join(', ')})`);
+    assert.ok(layout.wrapped[0] > layout.wrapped[1] * 2, `the long line wraps in its cell (${layout.wrapped.slice(0, 2).join(' vs ')} px)`);
   });
 });

@@ -90,7 +90,7 @@ describe('webview in Chromium: rendering', function () {
 
   it('open diff and file actions ask the host (diff.open for the invocation, file.open at the line)', async () => {
     await outputs.locator('.tool-card[data-output-type="diff"] button', { hasText: 'Open diff' }).click();
-    await outputs.locator('.tool-card[data-output-type="file_content"] .line-no .line-link', { hasText: '11' }).click();
+    await outputs.locator('.tool-card[data-output-type="file_content"] .line-no.line-link', { hasText: '11' }).click();
     await outputs.locator('.tool-card[data-output-type="file_content"]').getByRole('button', { name: 'Open src/auth.ts' }).click();
     const msgs = await waitForMessages(outputs, ['diff.open', 'file.open'], 3);
     assert.deepEqual(msgs, [

@@ -70,10 +70,12 @@ function LineRows({ lines, onOpen }: { lines: NumberedLine[]; onOpen: OpenAt }) 
           {/* A click on a number opens the file there (a mouse shortcut; decision 392): one button
               per line would be hundreds of Tab stops and 17 px targets. The click and the tooltip
               are the table's (onTableClick / onTableHover), not one handler per line. */}
-          <td class="line-no">{onOpen ? <span class="line-link" data-line={l.n}>{l.n}</span> : l.n}</td>
-          <td class="line-text">
-            <pre>{l.text}</pre>
+          <td class={onOpen ? 'line-no line-link' : 'line-no'} data-line={onOpen ? l.n : undefined}>
+            {l.n}
           </td>
+          {/* The cell is the text's box (white-space: pre-wrap), with no <pre> in it: two layout
+              objects a line fewer to make each time a card scrolls into view. */}
+          <td class="line-text">{l.text}</td>
         </tr>
       ))}
     </>

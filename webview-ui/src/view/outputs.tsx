@@ -163,8 +163,12 @@ function parseUnified(text: string): { file?: string; hunks: Hunk[]; additions: 
 
 export function DiffOutput({ output, onOpenDiff }: { output: unknown; onOpenDiff?: (file?: string) => void }) {
   const d = diffHunks(output);
+  // The hunks' tables have a fixed layout, their number columns as wide as the largest number's
+  // digits (colgroup: the first row is the header across all three columns), so the browser need
+  // not measure every cell first, and every hunk's text starts at one place.
+  const digits = String(Math.max(1, ...d.hunks.map((h) => Math.max(h.oldStart, h.newStart) + h.lines.length))).length;
   return (
-    <div class="diff">
+    <div class="diff" style={{ '--line-digits': String(digits) }}>
       <div class="diff-head">
         <span class="diff-file">{d.file ?? tr('output.changes')}</span>
         <span class="diff-stat add">+{d.additions}</span>
@@ -181,6 +185,11 @@ export function DiffOutput({ output, onOpenDiff }: { output: unknown; onOpenDiff
         let n = h.newStart;
         return (
           <table class="hunk" key={i} aria-label={tr('output.hunk', i + 1, h.header)}>
+            <colgroup>
+              <col class="line-no-col" />
+              <col class="line-no-col" />
+              <col />
+            </colgroup>
             <thead>
               <tr>
                 <th colSpan={3} class="hunk-header">
@@ -197,9 +206,7 @@ export function DiffOutput({ output, onOpenDiff }: { output: unknown; onOpenDiff
                   <tr key={j} class={`diff-line ${kind}`}>
                     <td class="line-no">{oldNo}</td>
                     <td class="line-no">{newNo}</td>
-                    <td class="line-text">
-                      <pre>{l}</pre>
-                    </td>
+                    <td class="line-text">{l}</td>
                   </tr>
                 );
               })}
