@@ -7,6 +7,7 @@ import { linearPatch } from './lineDiff';
 // only meets at call time.
 import { search } from './search/searchClient';
 import { encodeUtf8InTurns } from '../workspace/bytesInTurns';
+import type { FsWriteResult } from '../workspace/fsBackend';
 
 /** Myers' diff (minimal, O(N·D)) only while it stays cheap; otherwise the linear diff of lineDiff.ts. */
 const MYERS_MAX_LINES = 10_000;
@@ -65,6 +66,37 @@ export function diffOutput(displayPath: string, before: string, after: string, c
 
 /** Texts above this size are diffed in the search worker, so the event loop never waits on it. */
 const WORKER_DIFF_CHARS = 1_000_000;
+
+/** A big write's diff could not be computed: its worker was restarted after the old bytes were moved to it. */
+export class DiffUnavailableError extends Error {}
+
+/**
+ * The diff of a write result. A big one goes to the worker as the bytes the backend read and wrote,
+ * moved (not copied, not encoded again), so the event loop never decodes or clones the old text of
+ * a whole-file Write (FsWriteResult.utf8); `before` must not be read after this. Moved bytes are
+ * gone from here: if the worker is restarted for another caller before answering, the request
+ * cannot be built again, and that is DiffUnavailableError, never a diff against nothing.
+ */
+export async function writeDiffOutput(displayPath: string, r: FsWriteResult): Promise<DiffOutput> {
+  const bytes = r.utf8;
+  if (!bytes || bytes.before.byteLength + bytes.after.byteLength <= WORKER_DIFF_CHARS) return diffOutputAsync(displayPath, r.before, r.after, r.created);
+  let sent = false;
+  const res = await search(async () => {
+    if (sent) throw new DiffUnavailableError('the diff worker was restarted while it computed this diff');
+    sent = true;
+    return { op: 'diff', displayPath, beforeUtf8: bytes.before, afterUtf8: bytes.after, created: r.created };
+  });
+  if (!res.ok || !res.diff) throw new Error(res.ok ? 'the diff worker returned nothing' : res.message);
+  return res.diff;
+}
+
+/** Whether a write changed the file's content (its bytes, where the backend gave them). */
+export function writeChanged(r: FsWriteResult): boolean {
+  if (r.created) return true;
+  if (!r.utf8) return r.before !== r.after;
+  const { before, after } = r.utf8;
+  return before.byteLength !== after.byteLength || !Buffer.from(before.buffer, before.byteOffset, before.byteLength).equals(after);
+}
 
 /** diffOutput, in the worker for big texts (issue 12 finding 2); the same result either way. */
 export async function diffOutputAsync(displayPath: string, before: string, after: string, created: boolean): Promise<DiffOutput> {

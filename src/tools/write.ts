@@ -2,7 +2,7 @@
 // in this session is replaced only if unchanged; anything else may only be created, never
 // overwritten unread. The result is a diff computed from the backend's before/after.
 import { z } from 'zod';
-import { diffOutputAsync } from './diff';
+import { DiffUnavailableError, writeChanged, writeDiffOutput } from './diff';
 import { errorOutcome } from './fsErrors';
 import { targetOf } from './paths';
 import { defineTool } from './types';
@@ -26,7 +26,16 @@ export const WriteTool = defineTool({
       const guard = ctx.fsEvents.writeIntent(target, ctx.actor);
       const r = await ctx.fs.writeText(target.abs, input.content, guard);
       ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: r.version });
-      return { status: 'success', output: await diffOutputAsync(target.displayPath, r.before, r.after, r.created), hints: { changed: r.created || r.before !== r.after } };
+      // Changed or not is read first: the diff may move the result's bytes to its worker.
+      const changed = writeChanged(r);
+      const written = r.utf8?.after.byteLength ?? Buffer.byteLength(r.after);
+      try {
+        return { status: 'success', output: await writeDiffOutput(target.displayPath, r), hints: { changed } };
+      } catch (e) {
+        // The file is written; only the picture of the change is missing, and the result says so.
+        if (e instanceof DiffUnavailableError) return { status: 'success', output: `Wrote ${target.displayPath} (${written} bytes); its diff is not available: ${e.message}.`, hints: { changed } };
+        throw e;
+      }
     } catch (e) {
       return errorOutcome(e);
     }

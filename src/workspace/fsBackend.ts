@@ -49,6 +49,14 @@ export interface FsWriteResult {
   after: string;
   version: FsVersion;
   created: boolean;
+  /**
+   * The file's UTF-8 bytes as read before the write and as written, when the backend has them (the
+   * local one does): a big diff moves these to its worker instead of encoding both texts again.
+   * After a whole-file write they are also the only copy of the old content: `before` is decoded
+   * from them only when read, so that a 20 MB replace never decodes 20 MB on the event loop.
+   * Whoever moves them to a worker must not read `before` afterwards.
+   */
+  utf8?: { before: Uint8Array; after: Uint8Array };
 }
 
 export type FsErrorCode =

@@ -26,7 +26,7 @@ import {
   type WriteGuard,
   type WriteOptions,
 } from './fsBackend';
-import { lineEndingOf, withLineEnding } from './lineEndings';
+import { lineEndingOf, lineEndingOfBytesInTurns, withLineEnding } from './lineEndings';
 import { lstatOrUndefined, toFsError } from './nodeFsErrors';
 import { watchTree } from './nodeWatcher';
 import { PathLocks } from './pathLocks';
@@ -100,11 +100,11 @@ export class NodeFsBackend implements FsBackend {
   }
 
   writeText(path: string, text: string, guard: WriteGuard, options: WriteOptions = {}): Promise<FsWriteResult> {
-    return this.update(path, guard, () => text, false, options.exact === true);
+    return this.update(path, guard, { text }, false, options.exact === true);
   }
 
   updateText(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>): Promise<FsWriteResult> {
-    return this.update(path, guard, transform, true);
+    return this.update(path, guard, { transform }, true);
   }
 
   async delete(path: string): Promise<void> {
@@ -142,7 +142,8 @@ export class NodeFsBackend implements FsBackend {
 
   // ---------------------------------------------------------------------------------------------
 
-  private async update(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>, mustExist = false, exact = false): Promise<FsWriteResult> {
+  /** Writes `change.text` over the file, or what `change.transform` makes of its current text. */
+  private async update(path: string, guard: WriteGuard, change: { text: string } | { transform: (current: string) => string | Promise<string> }, mustExist = false, exact = false): Promise<FsWriteResult> {
     const abs = await this.resolveChecked(path);
     return this.locks.run(abs, async () => {
       // The parent is pinned once (pinnedDir.ts): the read, the temp file and the rename all happen
@@ -181,12 +182,14 @@ export class NodeFsBackend implements FsBackend {
         // (other sessions, heartbeats, /v1/health) for the whole of it.
         const big = (beforeBytes?.length ?? 0) > YIELD_ABOVE_BYTES;
         if (big) await nextTurn();
-        const before = beforeBytes ? decode(beforeBytes) : '';
+        // A whole-file write needs none of the old text but its line-ending style, read off the
+        // bytes: the old text is decoded only if the result's `before` is read (utf8 below).
+        const before = beforeBytes && 'transform' in change ? decode(beforeBytes) : '';
         if (big) await nextTurn();
-        const produced = await transform(before);
+        const produced = 'transform' in change ? await change.transform(before) : change.text;
         if (big) await nextTurn();
         // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
-        const style = beforeBytes && !exact ? lineEndingOf(before) : undefined;
+        const style = beforeBytes && !exact ? ('transform' in change ? lineEndingOf(before) : await lineEndingOfBytesInTurns(beforeBytes)) : undefined;
         if (big) await nextTurn();
         const after = withLineEnding(produced, style);
         if (big) await nextTurn();
@@ -201,7 +204,10 @@ export class NodeFsBackend implements FsBackend {
           exclusive: guard.kind === 'createIfAbsent' || !beforeBytes,
           ...(HANDLE_PINNING ? {} : { recheck: () => this.resolveChecked(abs) }),
         });
-        return { before, after, version: await versionOfBytesAsync(afterBytes), created: !beforeBytes };
+        const version = await versionOfBytesAsync(afterBytes);
+        const utf8 = { before: beforeBytes ?? new Uint8Array(0), after: afterBytes };
+        if (!beforeBytes || 'transform' in change) return { before, after, version, created: !beforeBytes, utf8 };
+        return withLazyBefore({ after, version, created: false, utf8 });
       } finally {
         await dir?.close();
       }
@@ -228,6 +234,21 @@ export class NodeFsBackend implements FsBackend {
   private resolveChecked(path: string, opts: { leafMayBeLink?: boolean } = {}): Promise<string> {
     return this.guard.resolve(path, opts);
   }
+}
+
+/** A write result whose `before` is decoded from `utf8.before` when first read (once). */
+function withLazyBefore(result: Omit<FsWriteResult, 'before'> & { utf8: NonNullable<FsWriteResult['utf8']> }): FsWriteResult {
+  const bytes = result.utf8.before;
+  const size = bytes.byteLength;
+  let text: string | undefined;
+  return Object.defineProperty(result, 'before', {
+    enumerable: true,
+    get: () => {
+      // Moved to a worker (detached): the text is gone from here, and '' would be a lie.
+      if (text === undefined && bytes.byteLength !== size) throw new Error('the bytes before the write were moved to a worker; read `before` first');
+      return (text ??= decode(bytes));
+    },
+  }) as FsWriteResult;
 }
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });

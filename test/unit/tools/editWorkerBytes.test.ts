@@ -6,6 +6,8 @@ import { strict as assert } from 'node:assert';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { search, SearchAbortedError } from '../../../src/tools/search/searchClient';
 import type { SearchQuery } from '../../../src/tools/search/searchProtocol';
+import { DiffUnavailableError, writeDiffOutput } from '../../../src/tools/diff';
+import type { FsWriteResult } from '../../../src/workspace/fsBackend';
 import { until } from '../../support/settle';
 
 const TEXT = 'keep this line\n'.repeat(1000) + 'change me\n';
@@ -51,5 +53,39 @@ describe('tools: big edits and diffs move their bytes to the worker (issue 12 fi
     assert.equal(built.length, 2, 'the edit was built again for the new worker');
     assert.ok(r.ok && r.edited, JSON.stringify(r));
     assert.equal(Buffer.from(r.edited.utf8).toString('utf8'), EDITED);
+  });
+
+  it('§5.3.3 a big write\'s diff moves the bytes the backend read and wrote; if the worker restarts before answering, the diff is unavailable — never a diff against nothing', async () => {
+    const bigBefore = 'keep this line\n'.repeat(80_000) + 'change me\n';
+    const bigAfter = 'keep this line\n'.repeat(80_000) + 'changed\n';
+    const result = (): FsWriteResult => {
+      const before = Buffer.from(bigBefore, 'utf8');
+      const r = { after: bigAfter, version: 'c1:x' as FsWriteResult['version'], created: false, utf8: { before, after: Buffer.from(bigAfter, 'utf8') } };
+      // As the local backend's: `before` comes from the bytes, and not once they were moved.
+      return Object.defineProperty(r, 'before', { get: () => (before.byteLength === 0 ? assert.fail('before read after the move') : before.toString('utf8')) }) as unknown as FsWriteResult;
+    };
+    const moved = result();
+    const diff = await writeDiffOutput('big.txt', moved);
+    assert.deepEqual([diff.additions, diff.deletions], [1, 1]);
+    assert.match(diff.unified_diff, /-change me\n\+changed/);
+    assert.equal(moved.utf8!.before.byteLength, 0, 'the old bytes were moved to the worker, not cloned');
+    assert.equal(moved.utf8!.after.byteLength, 0, 'so were the new ones');
+    // The worker is restarted for another caller (a grep cancelled) while the diff waits behind it.
+    const abort = new AbortController();
+    const grep = search({ op: 'grep', pattern: '(a|b|c|d|e|f|g|h)+z', options: {}, mode: 'count', text: 'abcdefghij '.repeat(2_000_000) }, abort.signal).then(
+      () => 'finished',
+      (e: unknown) => e,
+    );
+    const lost = result();
+    const pending = writeDiffOutput('big.txt', lost).then(
+      () => 'a diff',
+      (e: unknown) => e,
+    );
+    await until(() => lost.utf8!.before.byteLength === 0, 'the diff was sent');
+    await nextTurn();
+    abort.abort();
+    assert.ok((await grep) instanceof SearchAbortedError, 'the grep was cancelled');
+    const outcome = await pending;
+    assert.ok(outcome instanceof DiffUnavailableError, `the diff is unavailable, not computed from empty bytes (${String(outcome)})`);
   });
 });

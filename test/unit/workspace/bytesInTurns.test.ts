@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import { createHash, randomBytes } from 'node:crypto';
 import { digestInTurns, encodeUtf8InTurns, SLICE_BYTES } from '../../../src/workspace/bytesInTurns';
 import { versionOfBytes, versionOfBytesAsync, versionOfText, versionOfTextAsync } from '../../../src/workspace/fileVersion';
+import { lineEndingOf, lineEndingOfBytesInTurns } from '../../../src/workspace/lineEndings';
 
 /** Sizes around every boundary the slicing has: empty, one byte, one slice ± 1, several slices ± 1. */
 const SIZES = [0, 1, 2, 1000, SLICE_BYTES - 1, SLICE_BYTES, SLICE_BYTES + 1, 3 * SLICE_BYTES - 1, 3 * SLICE_BYTES, 3 * SLICE_BYTES + 7];
@@ -51,6 +52,28 @@ describe('workspace: file versions and UTF-8 in event-loop turns (read-before-wr
       assert.ok(got.equals(want), `a text of ${text.length} units: ${got.length} bytes, want ${want.length}`);
       assert.equal(await versionOfTextAsync(text), versionOfText(text));
     }
+  });
+
+  it('read-before-write: the line-ending style read off bytes in turns is the one read off the text, with CRLFs and LFs at every slice boundary', async () => {
+    // Texts of LF, CRLF and lone CR line breaks in random proportions; a CRLF whose LF starts a
+    // slice is still a CRLF (its CR is the last byte of the slice before).
+    for (const size of SIZES) {
+      for (const crlfShare of [0, 0.3, 0.5, 0.7, 1]) {
+        const bytes = Buffer.alloc(size, 0x61);
+        for (let i = 1; i < size; i += 1 + Math.floor(Math.random() * 40)) {
+          bytes[i] = 10;
+          if (Math.random() < crlfShare) bytes[i - 1] = 13;
+          else if (Math.random() < 0.1 && i + 1 < size) bytes[i + 1] = 13; // a lone CR after it
+        }
+        // An LF at each slice's first byte with a CR before it: the pair spans the boundary.
+        for (let at = SLICE_BYTES; at < size; at += SLICE_BYTES) [bytes[at - 1], bytes[at]] = [13, 10];
+        const text = bytes.toString('latin1');
+        assert.equal(await lineEndingOfBytesInTurns(bytes), lineEndingOf(text), `size ${size}, CRLF share ${crlfShare}`);
+      }
+    }
+    assert.equal(await lineEndingOfBytesInTurns(Buffer.from('no breaks')), undefined);
+    assert.equal(await lineEndingOfBytesInTurns(Buffer.from('a\r\nb\r\nc\n')), 'crlf');
+    assert.equal(await lineEndingOfBytesInTurns(Buffer.from('a\r\nb\nc\n')), 'lf');
   });
 
   it('read-before-write: a 20 MB hash in turns lets timers run in between (no single synchronous hash)', async () => {

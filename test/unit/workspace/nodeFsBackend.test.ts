@@ -108,6 +108,39 @@ describe('workspace: NodeFsBackend', () => {
     assert.equal(r.after, 'a\r\nc\r\n');
   });
 
+  it('read-before-write: a whole-file write keeps the CRLF style read off the old bytes, and a mostly-LF file stays LF', async () => {
+    const win = join(dir, 'win.txt');
+    writeFileSync(win, 'a\r\nb\r\nc\n');
+    await fs.writeText(win, 'x\ny\n', { kind: 'unconditional' });
+    assert.equal(readFileSync(win, 'utf8'), 'x\r\ny\r\n');
+    const unix = join(dir, 'unix.txt');
+    writeFileSync(unix, 'a\r\nb\nc\n');
+    await fs.writeText(unix, 'x\r\ny\n', { kind: 'unconditional' });
+    assert.equal(readFileSync(unix, 'utf8'), 'x\ny\n');
+  });
+
+  it('read-before-write: a whole-file write returns the bytes it read and wrote; its `before` is the old text, decoded when read, and refuses once the bytes were moved', async () => {
+    const p = join(dir, 'old.txt');
+    writeFileSync(p, 'héllo\nworld\n');
+    const r = await fs.writeText(p, 'bye\n', { kind: 'unconditional' });
+    assert.equal(Buffer.from(r.utf8!.before).toString('utf8'), 'héllo\nworld\n');
+    assert.equal(Buffer.from(r.utf8!.after).toString('utf8'), 'bye\n');
+    assert.equal(r.before, 'héllo\nworld\n');
+    assert.equal(r.before, 'héllo\nworld\n', 'read twice, the same text');
+    assert.equal(r.after, 'bye\n');
+    // Moved to a worker (the transfer detaches the buffer): `before` must not quietly become ''.
+    writeFileSync(p, 'one\n');
+    const moved = await fs.writeText(p, 'two\n', { kind: 'unconditional' });
+    const old = moved.utf8!.before;
+    assert.ok(old.byteOffset === 0 && old.byteLength === old.buffer.byteLength, 'the bytes own their buffer (what the worker client moves)');
+    structuredClone(old, { transfer: [old.buffer as ArrayBuffer] });
+    assert.throws(() => moved.before, /moved to a worker/);
+    // A created file has nothing before it.
+    const created = await fs.writeText(join(dir, 'new.txt'), 'n\n', { kind: 'createIfAbsent' });
+    assert.equal(created.before, '');
+    assert.equal(created.utf8!.before.byteLength, 0);
+  });
+
   it('read-before-write: the per-path critical section serializes guard check, transform and write', async () => {
     const p = join(dir, 'count.txt');
     writeFileSync(p, '0');
