@@ -6,7 +6,6 @@
 import type { Step, TurnScript } from '../../test/support/scriptedAdapter';
 import { mulberry32 } from '../../src/workspace/seededRandom';
 
-
 const WORDS = ('the session host journal frame buffer ring view transcript reducer token parse render scroll virtual row ' +
   'agent tool result stream chunk diff hunk file read write edit ledger policy budget byte heap paint append batch ' +
   'const let return function import export interface type await async promise error value index length offset').split(' ');

@@ -6,6 +6,7 @@ import { linearPatch } from './lineDiff';
 // fails, so a Write of a big file failed after writing; the cycle (searchProtocol uses diffOutput)
 // only meets at call time.
 import { search } from './search/searchClient';
+import type { SearchQuery } from './search/searchProtocol';
 import { encodeUtf8InTurns } from '../workspace/bytesInTurns';
 import type { FsWriteResult } from '../workspace/fsBackend';
 
@@ -68,7 +69,15 @@ export function diffOutput(displayPath: string, before: string, after: string, c
 const WORKER_DIFF_CHARS = 1_000_000;
 
 /** A big write's diff could not be computed: its worker was restarted after the old bytes were moved to it. */
-export class DiffUnavailableError extends Error {}
+export class DiffUnavailableError extends Error {
+  constructor(
+    message: string,
+    /** The size of what was written, for the result that says the diff is missing. */
+    readonly writtenBytes: number,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The diff of a write result. A big one goes to the worker as the bytes the backend read and wrote,
@@ -80,14 +89,13 @@ export class DiffUnavailableError extends Error {}
 export async function writeDiffOutput(displayPath: string, r: FsWriteResult): Promise<DiffOutput> {
   const bytes = r.utf8;
   if (!bytes || bytes.before.byteLength + bytes.after.byteLength <= WORKER_DIFF_CHARS) return diffOutputAsync(displayPath, r.before, r.after, r.created);
+  const writtenBytes = bytes.after.byteLength;
   let sent = false;
-  const res = await search(async () => {
-    if (sent) throw new DiffUnavailableError('the diff worker was restarted while it computed this diff');
+  return diffInWorker(async () => {
+    if (sent) throw new DiffUnavailableError('the diff worker was restarted while it computed this diff', writtenBytes);
     sent = true;
-    return { op: 'diff', displayPath, beforeUtf8: bytes.before, afterUtf8: bytes.after, created: r.created };
+    return { displayPath, beforeUtf8: bytes.before, afterUtf8: bytes.after, created: r.created };
   });
-  if (!res.ok || !res.diff) throw new Error(res.ok ? 'the diff worker returned nothing' : res.message);
-  return res.diff;
 }
 
 /** Whether a write changed the file's content (its bytes, where the backend gave them). */
@@ -95,14 +103,19 @@ export function writeChanged(r: FsWriteResult): boolean {
   if (r.created) return true;
   if (!r.utf8) return r.before !== r.after;
   const { before, after } = r.utf8;
-  return before.byteLength !== after.byteLength || !Buffer.from(before.buffer, before.byteOffset, before.byteLength).equals(after);
+  return !Buffer.from(before.buffer, before.byteOffset, before.byteLength).equals(after);
 }
 
 /** diffOutput, in the worker for big texts (issue 12 finding 2); the same result either way. */
 export async function diffOutputAsync(displayPath: string, before: string, after: string, created: boolean): Promise<DiffOutput> {
   if (before.length + after.length <= WORKER_DIFF_CHARS) return diffOutput(displayPath, before, after, created);
   // Both texts go as UTF-8 bytes (encoded in turns), moved to the worker, never cloned.
-  const r = await search(async () => ({ op: 'diff', displayPath, beforeUtf8: await encodeUtf8InTurns(before), afterUtf8: await encodeUtf8InTurns(after), created }));
+  return diffInWorker(async () => ({ displayPath, beforeUtf8: await encodeUtf8InTurns(before), afterUtf8: await encodeUtf8InTurns(after), created }));
+}
+
+/** The worker's diff of the request `build` makes (afresh for each attempt: its bytes are moved). */
+async function diffInWorker(build: () => Promise<Omit<Extract<SearchQuery, { op: 'diff' }>, 'op'>>): Promise<DiffOutput> {
+  const r = await search(async () => ({ op: 'diff', ...(await build()) }));
   if (!r.ok || !r.diff) throw new Error(r.ok ? 'the diff worker returned nothing' : r.message);
   return r.diff;
 }

@@ -28,12 +28,11 @@ export const WriteTool = defineTool({
       ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: r.version });
       // Changed or not is read first: the diff may move the result's bytes to its worker.
       const changed = writeChanged(r);
-      const written = r.utf8?.after.byteLength ?? Buffer.byteLength(r.after);
       try {
         return { status: 'success', output: await writeDiffOutput(target.displayPath, r), hints: { changed } };
       } catch (e) {
         // The file is written; only the picture of the change is missing, and the result says so.
-        if (e instanceof DiffUnavailableError) return { status: 'success', output: `Wrote ${target.displayPath} (${written} bytes); its diff is not available: ${e.message}.`, hints: { changed } };
+        if (e instanceof DiffUnavailableError) return { status: 'success', output: `Wrote ${target.displayPath} (${e.writtenBytes} bytes); its diff is not available: ${e.message}.`, hints: { changed } };
         throw e;
       }
     } catch (e) {

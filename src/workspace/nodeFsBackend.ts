@@ -184,12 +184,13 @@ export class NodeFsBackend implements FsBackend {
         if (big) await nextTurn();
         // A whole-file write needs none of the old text but its line-ending style, read off the
         // bytes: the old text is decoded only if the result's `before` is read (utf8 below).
-        const before = beforeBytes && 'transform' in change ? decode(beforeBytes) : '';
+        const wholeFile = 'text' in change;
+        const before = beforeBytes && !wholeFile ? decode(beforeBytes) : '';
         if (big) await nextTurn();
-        const produced = 'transform' in change ? await change.transform(before) : change.text;
+        const produced = 'text' in change ? change.text : await change.transform(before);
         if (big) await nextTurn();
         // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
-        const style = beforeBytes && !exact ? ('transform' in change ? lineEndingOf(before) : await lineEndingOfBytesInTurns(beforeBytes)) : undefined;
+        const style = beforeBytes && !exact ? (wholeFile ? await lineEndingOfBytesInTurns(beforeBytes) : lineEndingOf(before)) : undefined;
         if (big) await nextTurn();
         const after = withLineEnding(produced, style);
         if (big) await nextTurn();
@@ -206,7 +207,7 @@ export class NodeFsBackend implements FsBackend {
         });
         const version = await versionOfBytesAsync(afterBytes);
         const utf8 = { before: beforeBytes ?? new Uint8Array(0), after: afterBytes };
-        if (!beforeBytes || 'transform' in change) return { before, after, version, created: !beforeBytes, utf8 };
+        if (!beforeBytes || !wholeFile) return { before, after, version, created: !beforeBytes, utf8 };
         return withLazyBefore({ after, version, created: false, utf8 });
       } finally {
         await dir?.close();

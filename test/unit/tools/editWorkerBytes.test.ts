@@ -87,5 +87,6 @@ describe('tools: big edits and diffs move their bytes to the worker (issue 12 fi
     assert.ok((await grep) instanceof SearchAbortedError, 'the grep was cancelled');
     const outcome = await pending;
     assert.ok(outcome instanceof DiffUnavailableError, `the diff is unavailable, not computed from empty bytes (${String(outcome)})`);
+    assert.equal(outcome.writtenBytes, Buffer.byteLength(bigAfter), 'it tells the size that was written');
   });
 });
