@@ -12,7 +12,16 @@ export interface WatchOptions {
   batchMs?: number;
   /** Names (relative to their root) that are never reported, e.g. a backend's own temp files. */
   ignore?: (name: string) => boolean;
+  /** Whether a path exists now (default: lstat). Tests slow it down to reorder looks. */
+  exists?: (path: string) => Promise<boolean>;
 }
+
+/** The default look: does `path` exist (a dangling symlink does)? */
+export const lstatExists = (path: string): Promise<boolean> =>
+  fsp.lstat(path).then(
+    () => true,
+    () => false,
+  );
 
 export function watchTree(roots: readonly string[], listener: (changes: FsChange[]) => void, options: WatchOptions = {}): Disposable {
   const batchMs = options.batchMs ?? 25;
@@ -20,21 +29,26 @@ export function watchTree(roots: readonly string[], listener: (changes: FsChange
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
 
-  const flush = async (): Promise<void> => {
-    timer = undefined;
-    const items = [...pending];
-    pending.clear();
+  const exists = options.exists ?? lstatExists;
+  // Batches are looked at and delivered one after another. Two flushes in flight could finish out of
+  // order under load: an older look ("x created") delivered after a newer one ("x deleted") would
+  // leave a deleted file in the index for good. In turn, every look sees a later disk than the one
+  // before it, so the last word on a path is always the newest.
+  let delivering: Promise<void> = Promise.resolve();
+  const look = async (items: [string, 'rename' | 'change'][]): Promise<void> => {
     const changes = await Promise.all(
       items.map(async ([path, kind]): Promise<FsChange> => {
-        const exists = await fsp.lstat(path).then(
-          () => true,
-          () => false,
-        );
-        if (!exists) return { kind: 'deleted', path };
+        if (!(await exists(path))) return { kind: 'deleted', path };
         return { kind: kind === 'rename' ? 'created' : 'changed', path };
       }),
     );
     if (!closed && changes.length) listener(changes);
+  };
+  const flush = (): void => {
+    timer = undefined;
+    const items = [...pending];
+    pending.clear();
+    delivering = delivering.then(() => look(items)).catch(() => undefined); // a throwing listener must not stop later batches
   };
 
   const watchers: FSWatcher[] = [];
@@ -47,7 +61,7 @@ export function watchTree(roots: readonly string[], listener: (changes: FsChange
         const path = join(root, name);
         // A rename beats a change for the same path within one batch.
         if (pending.get(path) !== 'rename') pending.set(path, event === 'rename' ? 'rename' : 'change');
-        timer ??= setTimeout(() => void flush(), batchMs);
+        timer ??= setTimeout(flush, batchMs);
       });
       w.on('error', () => undefined); // a vanished root: nothing more to report
       watchers.push(w);

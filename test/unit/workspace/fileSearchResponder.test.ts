@@ -192,7 +192,12 @@ describe('workspace/fileSearchResponder: §16.1 engine side', () => {
       for (const q of ['c', 'ch', 'chu', 'chur', 'churn']) for (const c of (await answer(q)).candidates) seen.add(c.path);
       await churn;
       for (const p of seen) assert.match(p, /^(tmp\/churn\d+\.ts|pkg\d\/module\d+\.ts|ui\/widget(Host)?\.ts)$/);
-      await until(async () => (await answer('churn')).candidates.map((c) => c.path).join() === 'tmp/churn19.ts');
+      let last = '';
+      await until(async () => (last = (await answer('churn')).candidates.map((c) => c.path).join()) === 'tmp/churn19.ts', 20, {
+        ms: 15_000,
+        what: 'the picker to list only tmp/churn19.ts',
+        detail: () => `${last}; the index holds ${index.folders[0].index.allPaths().filter((p) => p.startsWith('tmp/')).join()}`,
+      });
     } finally {
       responder.dispose();
       index.dispose();

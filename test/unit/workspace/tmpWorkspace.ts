@@ -33,7 +33,15 @@ export function git(root: string, ...args: string[]): void {
   execFileSync('git', ['-C', root, ...args], { stdio: 'ignore' });
 }
 
-/** Polls `cond` until it holds (no timing assertion: the mocha timeout is the only limit). */
-export async function until(cond: () => boolean | Promise<boolean>, stepMs = 20): Promise<void> {
-  while (!(await cond())) await new Promise((r) => setTimeout(r, stepMs));
+/**
+ * Polls `cond` until it holds. No timing assertion: by default the mocha timeout is the only limit.
+ * With `within`, it gives up after that many ms and fails with `what` (and `detail()`, the state it
+ * last saw), so a wait that never ends says what it waited for instead of "Timeout exceeded".
+ */
+export async function until(cond: () => boolean | Promise<boolean>, stepMs = 20, within?: { ms: number; what: string; detail?: () => string | Promise<string> }): Promise<void> {
+  const deadline = within ? Date.now() + within.ms : Infinity;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`gave up after ${within!.ms} ms waiting for ${within!.what}${within!.detail ? `; last seen: ${await within!.detail()}` : ''}`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
 }
