@@ -64,6 +64,13 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/protocol/' },
     },
     {
+      name: 'webview-ui-no-preact-compat',
+      comment: 'decision 514: importing preact/compat installs its React emulation on every element the view creates; the view uses core Preact (memo: webview-ui/src/view/memo.ts)',
+      severity: 'error',
+      from: { path: '^webview-ui/' },
+      to: { path: 'node_modules/preact/compat/' },
+    },
+    {
       name: 'src-never-imports-webview-ui',
       comment: 'webview-ui is a separate bundle at the top; nothing in src/ depends on it',
       severity: 'error',

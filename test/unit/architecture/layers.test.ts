@@ -1,7 +1,7 @@
 // DESIGN.md's layers, checked by dependency-cruiser with the rules in .dependency-cruiser.cjs:
 // only src/extension imports 'vscode'; src/protocol imports only zod; src/session only
 // src/protocol; src/tools never src/agents; webview-ui only src/protocol from src/; node:fs only
-// in src/workspace, src/host, src/cli, src/extension; and no import runs back up the stack
+// in src/workspace, src/host, src/cli, src/extension; the view never imports preact/compat; and no import runs back up the stack
 // protocol < session < workspace < tools < commands < agents < remote < host < cli | extension.
 // Zero violations, zero exceptions: the first test fails on any, naming the rule and the import.
 import { strict as assert } from 'node:assert';
@@ -67,6 +67,8 @@ describe('architecture: the layers of DESIGN.md (dependency-cruiser)', function 
         'src/cli/bad.ts': "import { e } from '../extension/e';\nexport const c = e;\n",
         'src/extension/e.ts': "import * as vscode from 'vscode';\nexport const e = vscode;\n",
         'src/commands/bad.ts': "import { m } from './missing';\nexport const c = m;\n",
+        'webview-ui/src/compat.ts': "import { memo } from 'preact/compat';\nexport const m = memo;\n",
+        'webview-ui/src/ok.ts': "import { h } from 'preact';\nexport const p = h;\n",
         'webview-ui/src/bad.ts': "import type { V } from '../../src/session/bad';\nimport { s } from '../../src/protocol/ok';\nexport type W = V;\nexport const w = s;\n",
       };
       for (const [name, text] of Object.entries(files)) {
@@ -85,6 +87,7 @@ describe('architecture: the layers of DESIGN.md (dependency-cruiser)', function 
         'session-imports-only-protocol: src/session/bad.ts -> node_modules/@types/vscode/index.d.ts',
         'vscode-only-in-extension: src/session/bad.ts -> node_modules/@types/vscode/index.d.ts',
         'webview-ui-imports-only-protocol-from-src: webview-ui/src/bad.ts -> src/session/bad.ts',
+        'webview-ui-no-preact-compat: webview-ui/src/compat.ts -> node_modules/preact/compat/dist/compat.js',
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

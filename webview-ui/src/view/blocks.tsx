@@ -1,7 +1,7 @@
 // Views of the transcript's blocks, one per kind (the views live in files of their own). Every
 // block view is memoised on (block, rev): the reducer mutates blocks in place and bumps `rev`, so a
 // view re-renders only when its block changed.
-import { memo } from 'preact/compat';
+import { memo } from './memo';
 import type { Block } from '../../../src/protocol/transcript';
 import { AUTH_REQUIRED } from '../../../src/protocol/agentLogin';
 import { InteractionCard } from './interaction';

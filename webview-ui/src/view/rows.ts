@@ -23,6 +23,7 @@ function keysOf(turn: Turn): { start: string; end: string } {
 
 /** Do two builds hold the same rows, by key and order? (Only then may the virtualizer keep its measurements.) */
 export function sameKeys(a: readonly Row[], b: readonly Row[]): boolean {
+  if (a === b) return true; // the same build: every render while scrolling, with nothing appended
   if (a.length !== b.length) return false;
   for (let i = a.length - 1; i >= 0; i--) if (a[i].key !== b[i].key) return false;
   return true;

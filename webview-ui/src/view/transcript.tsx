@@ -3,7 +3,7 @@
 // bottom (anchorTo "end"). The list is a log, but not a live region: streamed text would be read
 // token by token; liveRegions.tsx announces completed answers, questions and turn ends (decision 390).
 import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
-import { memo } from 'preact/compat';
+import { memo } from './memo';
 import { useCallback, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
 import type { Turn } from '../../../src/protocol/transcript';
 import { releaseStructuredOutput } from '../../../src/protocol/structuredOutput';
