@@ -15,6 +15,10 @@ export const Metadata = z.looseObject({
   content_role: z.enum(['plan']).optional().describe('§9.1 the text is a plan document'),
   plan_id: z.string().optional(),
   subagent_context: SubagentContext.nullable().optional(),
+  x_rawp_clipped: z
+    .object({ original_bytes: NonNegInt, max_frame_size: NonNegInt, fields: z.array(z.string()) })
+    .optional()
+    .describe('RAWP extension (decision 515): strings of this frame were clipped to fit the max_frame_size the receiving peer announced'),
 });
 
 /**

@@ -21,6 +21,7 @@ import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type 
 import type { AttachOptions, AttachResult, HubOptions, HubSessionSource, SessionOrigin, VendorFrameHandler } from './hubContract';
 import { MAX_BACKLOG, mayDeliver, type ConnRecord, type Handling, type HubSession } from './hubRecords';
 import { intakePeerFrame, rememberControl } from './peerIntake';
+import { fitFrame, tooLargeNote } from './frameFit';
 
 export type { AttachOptions, AttachResult, HubOptions, HubSessionSource, SessionOrigin, VendorFrameHandler } from './hubContract';
 
@@ -224,6 +225,7 @@ export class Hub {
       case 'capabilities':
         rec.features = intake.frame.payload.features ?? {};
         rec.extensions = intake.frame.payload.extensions;
+        rec.maxFrameSize = intake.frame.payload.max_frame_size;
         if (rec.phase === 'handshake') this.finishHandshake(rec);
         return undefined;
       case 'control': {
@@ -363,8 +365,11 @@ export class Hub {
   private deliver(rec: ConnRecord, frame: WireFrame): void {
     if (!this.conns.has(rec.conn.id)) return;
     if (!mayDeliver(frame.type, rec.features)) return; // §12.2.1, per connection
+    // Never more than the peer announced it takes (decision 515): clipped, or a note instead.
+    const fitted = rec.maxFrameSize === undefined ? frame : (fitFrame(frame, rec.maxFrameSize) ?? this.sessions.get(rec.session_id)?.factory.make('session.error', tooLargeNote(frame, rec.maxFrameSize)));
+    if (!fitted) return;
     try {
-      rec.conn.send(frame);
+      rec.conn.send(fitted);
     } catch (e) {
       this.logger.warn('connection failed to send; dropping it', { connection: rec.conn.id, error: String(e) });
       this.drop(rec, 'send failed');

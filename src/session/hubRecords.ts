@@ -50,6 +50,8 @@ export interface ConnRecord {
   last_message_id?: string;
   /** Fresh attach: send the ring's transcript after the opening frames. */
   freshHistory: boolean;
+  /** The largest frame the peer takes (its session.capabilities `max_frame_size`; decision 515). */
+  maxFrameSize?: number;
   /** Extensions of the peer's own session.capabilities (e.g. the follow-up queue, decision 101). */
   extensions?: Record<string, unknown>;
   /** History position when the connection attached: what it has seen once its queue is sent. */

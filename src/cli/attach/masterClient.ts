@@ -40,6 +40,11 @@ export interface MasterClientOptions {
   features?: FeatureSet;
   /** `session.capabilities.extensions` to announce (rawp attach: our x-rawp extension, decision 101). */
   extensions?: Record<string, unknown>;
+  /**
+   * The largest frame this client takes: announced as `max_frame_size` and enforced by the socket
+   * (a bigger message closes it, 1009). Default: announced none, the socket's own 100 MiB.
+   */
+  maxFrameSize?: number;
   /** Reconnect backoff; false: never reconnect. */
   reconnect?: { initialMs: number; maxMs: number } | false;
   /** TLS: trust this CA (a self-signed server certificate). */
@@ -120,6 +125,7 @@ export class MasterClient {
     const socket = new WebSocket(url, protocols, {
       headers: this.options.tokenAsSubprotocol ? {} : { authorization: `Bearer ${this.options.token}` },
       ...(this.options.ca ? { ca: this.options.ca } : {}),
+      ...(this.options.maxFrameSize ? { maxPayload: this.options.maxFrameSize } : {}),
     });
     this.socket = socket;
     this.opening = true;
@@ -138,7 +144,7 @@ export class MasterClient {
     });
     socket.on('open', () => {
       this.attempt = 0;
-      socket.send(JSON.stringify(buildFrame('session.capabilities', { protocol_version: DPS_SUBPROTOCOL, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: this.options.features ?? MASTER_FEATURES, ...(this.options.extensions ? { extensions: this.options.extensions } : {}) }, { session_id: this.options.session_id })));
+      socket.send(JSON.stringify(buildFrame('session.capabilities', { protocol_version: DPS_SUBPROTOCOL, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: this.options.features ?? MASTER_FEATURES, ...(this.options.extensions ? { extensions: this.options.extensions } : {}), ...(this.options.maxFrameSize ? { max_frame_size: this.options.maxFrameSize } : {}) }, { session_id: this.options.session_id })));
     });
     let idle: ReturnType<typeof setTimeout> | undefined;
     const alive = () => {

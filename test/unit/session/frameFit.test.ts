@@ -1,0 +1,91 @@
+// Fitting a frame to the max_frame_size a peer announced (decision 515): clipped strings, a marked
+// and valid frame, a history that keeps its newest frames and says what it lost.
+import { strict as assert } from 'node:assert';
+import { buildFrame, newId } from '../../../src/protocol/build';
+import type { WireFrame } from '../../../src/protocol/frameTypes';
+import { parseFrame } from '../../../src/protocol/parse';
+import { CLIP_MARK, fitFrame } from '../../../src/session/frameFit';
+
+const SESSION = newId();
+const LIMIT = 64 * 1024;
+const bytes = (f: unknown) => Buffer.byteLength(JSON.stringify(f), 'utf8');
+const result = (output: {} | null) =>
+  buildFrame('tool.invoke.result', { invocation_id: newId(), tool_name: 'Read', status: 'success', output, output_type: 'text' }, { session_id: SESSION }) as WireFrame;
+const hasLoneSurrogate = (s: string) => /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+
+describe('session/frameFit: no frame bigger than the peer takes (§12.2 max_frame_size, decision 515)', () => {
+  it('§12.2 a frame within the limit goes unchanged (the same object)', () => {
+    const f = result('small');
+    assert.equal(fitFrame(f, LIMIT), f);
+  });
+
+  it('§12.2 §5.3.1 a 300 KB tool result is clipped to fit, marked, still valid, and says truncated', () => {
+    const text = 'line of output\n'.repeat(20_000);
+    const f = result(text);
+    const out = fitFrame(f, LIMIT) as WireFrame & { payload: { output: string; truncated?: boolean }; metadata?: Record<string, unknown> };
+    assert.ok(out && out !== f);
+    assert.ok(bytes(out) <= LIMIT, `${bytes(out)} bytes`);
+    assert.equal(parseFrame(JSON.stringify(out)).kind, 'accepted');
+    assert.ok(out.payload.output.endsWith(CLIP_MARK));
+    assert.ok(text.startsWith(out.payload.output.slice(0, -CLIP_MARK.length)), 'the kept part is the start of the text');
+    assert.ok(out.payload.output.length > LIMIT / 2, 'no more is cut than needed');
+    assert.equal(out.payload.truncated, true);
+    assert.deepEqual(out.metadata?.x_rawp_clipped, { original_bytes: bytes(f), max_frame_size: LIMIT, fields: ['payload.output'] });
+    assert.equal((f as unknown as { payload: { output: string } }).payload.output, text, 'the published frame is not touched');
+  });
+
+  it('§12.2 multi-byte text (Korean, emoji) is measured in UTF-8 and never cut inside a character', () => {
+    for (const unit of ['가나다라 ', '😀😃 ', 'a😀']) {
+      const out = fitFrame(result(unit.repeat(40_000)), LIMIT) as WireFrame & { payload: { output: string } };
+      assert.ok(out && bytes(out) <= LIMIT, `${unit}: ${out && bytes(out)} bytes`);
+      assert.equal(hasLoneSurrogate(out.payload.output), false, `${unit}: a character was split`);
+      assert.equal(parseFrame(JSON.stringify(out)).kind, 'accepted');
+    }
+  });
+
+  it('§12.2 the longest strings go first, and only as many as needed', () => {
+    const f = result({ a: 'x'.repeat(50_000), b: 'y'.repeat(40_000), c: 'keep me' });
+    const out = fitFrame(f, LIMIT) as WireFrame & { payload: { output: Record<string, string> }; metadata: { x_rawp_clipped: { fields: string[] } } };
+    assert.ok(bytes(out) <= LIMIT);
+    assert.equal(out.payload.output.c, 'keep me');
+    assert.ok(out.metadata.x_rawp_clipped.fields.includes('payload.output.a'));
+  });
+
+  it('§12.2 §5.3.1 a result of thousands of short strings has its list replaced by the mark (still a valid result)', () => {
+    const f = result(Array.from({ length: 10_000 }, (_, i) => `item ${i}`));
+    const out = fitFrame(f, LIMIT) as WireFrame & { payload: { output: unknown; truncated?: boolean }; metadata: { x_rawp_clipped: { fields: string[] } } };
+    assert.ok(out && bytes(out) <= LIMIT);
+    assert.equal(out.payload.output, CLIP_MARK);
+    assert.equal(out.payload.truncated, true);
+    assert.deepEqual(out.metadata.x_rawp_clipped.fields, ['payload.output']);
+  });
+
+  it('§12.2 a frame whose schema refuses the clipped form cannot be fitted: undefined', () => {
+    // session.history-like lists inside a typed payload: a tool catalog of 5,000 tools.
+    const tools = Array.from({ length: 5_000 }, (_, i) => ({ name: `tool${i}`, description: 'd', category: 'search' }));
+    const f = buildFrame('tool.catalog.publish', { tools } as never, { session_id: SESSION }) as WireFrame;
+    assert.equal(parseFrame(JSON.stringify(f)).kind, 'accepted', 'the fixture is a valid catalog');
+    assert.equal(fitFrame(f, LIMIT), undefined);
+  });
+
+  it('§7.1.1 §7.8.3 a session.history keeps its newest frames, each fitted, and says how many it lost', () => {
+    const inner = Array.from({ length: 40 }, (_, i) => result(`${i} `.repeat(5_000)));
+    inner.push(result('z'.repeat(200_000))); // the newest, itself too big
+    const history = buildFrame(
+      'session.history',
+      { frames: inner as unknown as Record<string, unknown>[], buffer_status: { policy_applied: 'RING', truncated: false }, last_sync_timestamp: new Date().toISOString(), last_message_id: inner[inner.length - 1].message_id },
+      { session_id: SESSION },
+    ) as WireFrame;
+    const out = fitFrame(history, LIMIT) as WireFrame & { payload: { frames: { message_id: string; payload: { output: string } }[]; buffer_status: { truncated: boolean; lost_frame_count?: number }; last_message_id: string } };
+    assert.ok(out && bytes(out) <= LIMIT, `${out && bytes(out)} bytes`);
+    assert.equal(parseFrame(JSON.stringify(out)).kind, 'accepted');
+    const kept = out.payload.frames;
+    assert.ok(kept.length >= 2, 'more than the newest frame fits');
+    assert.equal(kept[kept.length - 1].message_id, inner[inner.length - 1].message_id, 'the newest frame is kept (clipped)');
+    assert.ok(kept[kept.length - 1].payload.output.endsWith(CLIP_MARK));
+    assert.deepEqual(kept.map((f) => f.message_id), inner.slice(inner.length - kept.length).map((f) => f.message_id), 'the newest, in order');
+    assert.equal(out.payload.buffer_status.truncated, true);
+    assert.equal(out.payload.buffer_status.lost_frame_count, inner.length - kept.length);
+    assert.equal(out.payload.last_message_id, history.payload && (history as unknown as { payload: { last_message_id: string } }).payload.last_message_id);
+  });
+});
