@@ -62,3 +62,31 @@ export function valueOverLimits(value: unknown, limits: { maxDepth: number; maxB
   }
   return undefined;
 }
+
+/**
+ * How many bytes the text's UTF-8 form is over `maxBytes` (0: within; at least that many when its
+ * length decides), counted only when its length leaves it open:
+ * every UTF-16 unit is at least one byte and at most three (a surrogate pair, two units, is four),
+ * so a text longer than the limit is over it and one of a third of it or less is under it. A 100 MB
+ * frame is then refused without a pass over it.
+ */
+export function bytesOver(s: string, maxBytes: number): number {
+  if (s.length > maxBytes) return s.length - maxBytes; // at least this many
+  if (s.length * 3 <= maxBytes) return 0;
+  return Math.max(0, utf8Length(s) - maxBytes);
+}
+
+/** UTF-8 byte length of a string, without TextEncoder allocations (frame sizes, history budgets). */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}

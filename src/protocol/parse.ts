@@ -8,7 +8,7 @@
 import type { z } from 'zod';
 import { Envelope, ENVELOPE_VERSION } from './envelope';
 import { FRAME_TYPES, isFrameType, isVendorType, type Frame, type VendorFrame } from './frameTypes';
-import { jsonTextTooDeep, valueOverLimits } from './limits';
+import { bytesOver, jsonTextTooDeep, utf8Length, valueOverLimits } from './limits';
 
 export type ParseErrorCode = 'MALFORMED_JSON' | 'INVALID_ENVELOPE' | 'UNSUPPORTED_VERSION' | 'INVALID_PAYLOAD' | 'FRAME_TOO_LARGE' | 'FRAME_TOO_DEEP';
 
@@ -46,7 +46,7 @@ export interface ParseOptions {
 export function parseFrame(input: string | unknown, options: ParseOptions = {}): ParseOutcome {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (typeof input !== 'string') return parseValue(input, options);
-  if (options.maxBytes !== undefined && overBytes(input, options.maxBytes)) {
+  if (options.maxBytes !== undefined && bytesOver(input, options.maxBytes) > 0) {
     return fail('FRAME_TOO_LARGE', `frame of ${input.length > options.maxBytes ? `at least ${input.length}` : utf8Length(input)} bytes exceeds max_frame_size ${options.maxBytes}`);
   }
   // Depth is read off the text in one linear pass before JSON.parse builds anything.
@@ -146,28 +146,3 @@ function fail(code: ParseErrorCode, message: string): ParseOutcome {
   return { kind: 'error', error: err(code, message) };
 }
 
-/**
- * Whether the text's UTF-8 form is over `maxBytes`, counted only when its length leaves it open:
- * every UTF-16 unit is at least one byte and at most three (a surrogate pair, two units, is four),
- * so a text longer than the limit is over it and one of a third of it or less is under it. A 100 MB
- * frame is then refused without a pass over it.
- */
-function overBytes(s: string, maxBytes: number): boolean {
-  if (s.length > maxBytes) return true;
-  if (s.length * 3 <= maxBytes) return false;
-  return utf8Length(s) > maxBytes;
-}
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}

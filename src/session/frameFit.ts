@@ -5,31 +5,24 @@
 //  - a frame over the limit goes with its longest strings clipped (each ends with CLIP_MARK) and
 //    `metadata.x_rawp_clipped` saying so (its size before, the limit, the clipped fields); where no
 //    string is worth clipping, its biggest list or object is replaced by the mark instead;
-//  - a session.history has each frame in it fitted the same way (to a quarter of the limit), then, if the whole is still too
-//    big, its oldest frames dropped, counted in `lost_frame_count`, with `truncated: true` (§7.8.3);
+//  - a session.history has each frame in it fitted the same way (to a quarter of the limit), then,
+//    if the whole is still too big, its oldest frames dropped, counted in `lost_frame_count`, with `truncated: true` (§7.8.3);
 //  - a frame that cannot be fitted (nothing left to clip, or its schema refuses the clipped form)
 //    is not sent: undefined, and the hub tells the peer with a session.error instead.
 import type { WireFrame } from '../protocol/frameTypes';
+import { bytesOver, utf8Length } from '../protocol/limits';
 import { parseFrame } from '../protocol/parse';
 import { frameText } from './frameText';
-import { utf8Length } from './ports';
 
 /** Ends every clipped string: the peer's user sees the text was cut, not where the output ended. */
 export const CLIP_MARK = ' …[clipped: larger than this connection takes]';
 
 /** Room kept for the metadata note and the marks (bytes). */
 const NOTE_ROOM = 512;
-/** Rounds of "clip the longest string" before giving up (each at least halves what is over). */
+/** Rounds of clipping before giving up (each cuts one string by at least what is over, or one list). */
 const MAX_ROUNDS = 32;
 
 type Json = Record<string, unknown>;
-
-/** UTF-8 size of a frame's JSON text (exact only near the limit: a length decides the rest). */
-function bytesOver(text: string, limit: number): number {
-  if (text.length > limit) return text.length - limit + 1; // each UTF-16 unit is at least one byte
-  if (text.length * 3 <= limit) return 0;
-  return Math.max(0, utf8Length(text) - limit);
-}
 
 /** The frame as it may go to a peer that takes at most `limit` bytes, or undefined if it cannot. */
 export function fitFrame(frame: WireFrame, limit: number): WireFrame | undefined {
@@ -98,8 +91,6 @@ function clipStrings(copy: Json, limit: number, originalBytes: number): WireFram
     stringLeaves(copy.payload, 'payload', leaves);
     let longest: Leaf | undefined;
     for (const l of leaves) if (!longest || l.value.length > longest.value.length) longest = l;
-    // Removing `over` UTF-16 units removes at least `over` bytes (each is one to six in JSON); the
-    // mark's own bytes are in NOTE_ROOM. A string cut to nothing leaves the next longest for the next round.
     if (!longest || longest.value.length <= CLIP_MARK.length * 2) {
       // No string worth clipping: the biggest list or object goes, replaced by the mark (its
       // schema may refuse that: checked at the end).
@@ -109,6 +100,8 @@ function clipStrings(copy: Json, limit: number, originalBytes: number): WireFram
       clipped.add(biggest.path);
       continue;
     }
+    // Removing `over` UTF-16 units removes at least `over` bytes (each is one to six in JSON); the
+    // mark's own bytes are in NOTE_ROOM. A string cut to nothing leaves the next longest for the next round.
     const base = longest.value.endsWith(CLIP_MARK) ? longest.value.slice(0, -CLIP_MARK.length) : longest.value;
     const keep = base.length - over - CLIP_MARK.length;
     (longest.holder as Record<string | number, unknown>)[longest.key] = cutAt(base, keep) + CLIP_MARK;
@@ -121,20 +114,20 @@ function clipStrings(copy: Json, limit: number, originalBytes: number): WireFram
 function fitHistory(copy: Json, limit: number): WireFrame | undefined {
   const payload = copy.payload as { frames: Json[]; buffer_status: { truncated: boolean; lost_frame_count?: number } };
   let lost = 0;
-  const fitted: string[] = [];
+  const fitted: { frame: WireFrame; bytes: number }[] = [];
   for (const inner of payload.frames) {
     // A quarter of the limit each: one huge frame must not crowd every other out of the history.
     const one = fitFrame(inner as unknown as WireFrame, Math.floor(limit / 4));
-    if (one) fitted.push(JSON.stringify(one));
+    if (one) fitted.push({ frame: one, bytes: utf8Length(JSON.stringify(one)) });
     else lost++;
   }
   // The envelope without frames, then frames from the newest back while they fit.
   payload.frames = [];
   let total = utf8Length(JSON.stringify(copy)) + 64; // room for the counts set below
   let first = fitted.length;
-  while (first > 0 && total + utf8Length(fitted[first - 1]) + 1 <= limit) total += utf8Length(fitted[--first]) + 1;
+  while (first > 0 && total + fitted[first - 1].bytes + 1 <= limit) total += fitted[--first].bytes + 1;
   lost += first;
-  payload.frames = fitted.slice(first).map((t) => JSON.parse(t) as Json);
+  payload.frames = fitted.slice(first).map((f) => f.frame as unknown as Json);
   if (lost > 0) {
     payload.buffer_status = { ...payload.buffer_status, truncated: true, lost_frame_count: (payload.buffer_status.lost_frame_count ?? 0) + lost };
   }

@@ -26,17 +26,5 @@ export const systemTimers: Timers = {
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
 };
 
-/** UTF-8 byte length of a string, without TextEncoder allocations (history budgets, frame sizes). */
-export function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
+/** UTF-8 byte length of a string (one count for the protocol's limits and the session's budgets). */
+export { utf8Length } from '../protocol/limits';

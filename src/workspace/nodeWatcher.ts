@@ -31,9 +31,9 @@ export function watchTree(roots: readonly string[], listener: (changes: FsChange
 
   const exists = options.exists ?? lstatExists;
   // Batches are looked at and delivered one after another. Two flushes in flight could finish out of
-  // order under load: an older look ("x created") delivered after a newer one ("x deleted") would
-  // leave a deleted file in the index for good. In turn, every look sees a later disk than the one
-  // before it, so the last word on a path is always the newest.
+  // order under load: an older look ("x deleted") delivered after a newer one ("x created", a save by
+  // rename) would drop a file that exists from the index for good. In turn, every look sees a later
+  // disk than the one before it, so the last word on a path is always the newest.
   let delivering: Promise<void> = Promise.resolve();
   const look = async (items: [string, 'rename' | 'change'][]): Promise<void> => {
     const changes = await Promise.all(
