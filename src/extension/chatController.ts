@@ -12,6 +12,7 @@ import type { Logger } from '../session/ports';
 import { LOCAL_VIEW_FEATURES, type SessionHost } from '../host/sessionHost';
 import { englishWords, type Words } from './words';
 import { storeAttachment } from './attachmentUpload';
+import { forView, VIEW_FRAME_BUDGET } from './viewFrames';
 
 export interface HostActions {
   openFile(path: string, line?: number): Promise<void>;
@@ -235,7 +236,7 @@ export class ChatController {
   }
 
   switchTo(session_id: string): void {
-    const parts = this.o.host.replay(session_id);
+    const parts = this.o.host.replay(session_id, VIEW_FRAME_BUDGET);
     if (!parts || !this.o.host.has(session_id)) {
       this.notice('warning', this.l10n.t('There is no session {0}.', session_id));
       return;
@@ -253,9 +254,9 @@ export class ChatController {
       const first = restored[0] ?? live[0];
       this.send(hostMessage('frames', { session_id, frames: [buildFrame('session.history', { frames: [], buffer_status: parts.buffer_status, last_sync_timestamp: new Date().toISOString(), last_message_id: first?.message_id ?? '' }, { session_id })] }));
     }
-    this.replay(session_id, restored);
+    this.replay(session_id, restored, parts.bigger);
     if (restored.length > 0) this.send(hostMessage('session.disconnected', { session_id, reason: 'app_restart' }));
-    this.replay(session_id, live);
+    this.replay(session_id, live, parts.bigger);
     const id = `webview:${++this.counter}`;
     const connection: Connection = {
       id,
@@ -263,6 +264,7 @@ export class ChatController {
       features: LOCAL_VIEW_FEATURES,
       // The editor's own view queues follow-ups and takes notices from the start (decision 101).
       extensions: OUR_MASTER_EXTENSIONS,
+      frameBudget: VIEW_FRAME_BUDGET,
       send: (frame) => this.queueFrame(id, frame),
       close: (reason) => {
         if (this.conn?.id === id) this.conn = undefined;
@@ -352,8 +354,9 @@ export class ChatController {
     this.send(hostMessage('agent.list', { agents, ...(selected ? { selected } : {}) }));
   }
 
-  private replay(session_id: string, frames: WireFrame[]): void {
-    for (let i = 0; i < frames.length; i += REPLAY_CHUNK) this.send(hostMessage('frames', { session_id, frames: frames.slice(i, i + REPLAY_CHUNK) }));
+  /** Posts `frames` in chunks; those in `bigger` (over the view's budget) cut to it first. */
+  private replay(session_id: string, frames: WireFrame[], bigger: ReadonlySet<WireFrame>): void {
+    for (let i = 0; i < frames.length; i += REPLAY_CHUNK) this.send(hostMessage('frames', { session_id, frames: forView(frames.slice(i, i + REPLAY_CHUNK), session_id, bigger) }));
   }
 
   /** Frames of one synchronous burst go out as one message (fewer postMessage round trips). */

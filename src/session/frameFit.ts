@@ -2,20 +2,26 @@
 // frame it takes. A peer's WebSocket closes on a bigger message (1009), and a master that reattaches
 // would get the same frame again in its session.history, closing again, for as long as the frame is
 // in history. So the hub never sends a peer more than it announced (decision 515):
-//  - a frame over the limit goes with its longest strings clipped (each ends with CLIP_MARK) and
-//    `metadata.x_rawp_clipped` saying so (its size before, the limit, the clipped fields); where no
-//    string is worth clipping, its biggest list or object is replaced by the mark instead;
+//  - a frame over the limit goes with its longest strings cut in the middle (decision 516: the start
+//    says what it is, the end is where a command's error or a log's last lines are), a mark saying
+//    how many characters are left out where the cut is (cutMark), and `metadata.x_rawp_clipped`
+//    saying so (its size before, the limit, the cut fields); where no string is worth cutting, its
+//    biggest list or object is replaced by CLIP_MARK instead;
 //  - a session.history has each frame in it fitted the same way (to a quarter of the limit), then,
 //    if the whole is still too big, its oldest frames dropped, counted in `lost_frame_count`, with `truncated: true` (§7.8.3);
 //  - a frame that cannot be fitted (nothing left to clip, or its schema refuses the clipped form)
 //    is not sent: undefined, and the hub tells the peer with a session.error instead.
 import type { WireFrame } from '../protocol/frameTypes';
+import { cutMark } from '../protocol/cutMark';
 import { bytesOver, utf8Length } from '../protocol/limits';
 import { parseFrame } from '../protocol/parse';
 import { frameText } from './frameText';
 
-/** Ends every clipped string: the peer's user sees the text was cut, not where the output ended. */
+/** Stands for a list or object left out whole: the peer's user sees something was removed. */
 export const CLIP_MARK = ' …[clipped: larger than this connection takes]';
+
+/** The longest a cutMark can be (a count of 16 digits). */
+const CUT_MARK_ROOM = cutMark(10 ** 15).length;
 
 /** Room kept for the metadata note and the marks (bytes). */
 const NOTE_ROOM = 512;
@@ -28,8 +34,18 @@ type Json = Record<string, unknown>;
 export function fitFrame(frame: WireFrame, limit: number): WireFrame | undefined {
   const text = frameText(frame);
   if (bytesOver(text, limit) === 0) return frame;
-  if (frame.type === 'session.history') return fitHistory(JSON.parse(text) as Json, limit);
-  return clipStrings(JSON.parse(text) as Json, limit, utf8Length(text));
+  if (frame.type === 'session.history') return fitHistory(copyOf(frame) as Json, limit);
+  return clipStrings(copyOf(frame) as Json, limit, text);
+}
+
+/** A copy of `value`'s arrays and objects sharing its strings (immutable): what fitting may change
+ *  is copied, at a cost per node, not per byte (JSON.parse of a 20 MB text took ~100 ms). */
+function copyOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyOf);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(value as Json)) if (v !== undefined) out[k] = copyOf(v);
+  return out;
 }
 
 interface Leaf {
@@ -72,13 +88,34 @@ function cutAt(s: string, keep: number): string {
   return s.slice(0, end);
 }
 
-/** Clips the payload's longest strings until the frame fits; checks the result against its schema. */
-function clipStrings(copy: Json, limit: number, originalBytes: number): WireFrame | undefined {
+/** The last `keep` UTF-16 units of `s` at most, never starting between the halves of a surrogate pair. */
+function lastOf(s: string, keep: number): string {
+  let start = s.length - Math.max(0, Math.min(keep, s.length));
+  const c = s.charCodeAt(start);
+  if (start < s.length && c >= 0xdc00 && c <= 0xdfff) start++;
+  return s.slice(start);
+}
+
+/** `original` with its middle cut so that at most `keep` of its units are left, and the mark between. */
+function cutMiddle(original: string, keep: number): { value: string; removed: number } {
+  const head = cutAt(original, Math.ceil(Math.max(0, keep) / 2));
+  const tail = lastOf(original, Math.max(0, keep) - head.length);
+  const removed = original.length - head.length - tail.length;
+  return { value: head + cutMark(removed) + tail, removed };
+}
+
+/** Cuts the payload's longest strings until the frame fits; checks the result against its schema. */
+function clipStrings(copy: Json, limit: number, frameJson: string): WireFrame | undefined {
+  const originalBytes = utf8Length(frameJson);
   const clipped = new Set<string>();
+  /** Strings cut so far: what they were, and how many units are gone. */
+  const cuts = new Map<string, { original: string; removed: number }>();
   const room = limit - NOTE_ROOM;
   if (room <= 0) return undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const over = bytesOver(JSON.stringify(copy), room);
+    // The first round measures the frame's own text (a 20 MB text is not written again). What is
+    // over is counted as bytesOver counts it: UTF-16 units where the length alone decides.
+    const over = bytesOver(round === 0 ? frameJson : JSON.stringify(copy), room);
     if (over === 0) {
       copy.metadata = { ...((copy.metadata as Json | undefined) ?? {}), x_rawp_clipped: { original_bytes: originalBytes, max_frame_size: limit, fields: [...clipped] } };
       // A tool result has a field of its own for this (§5.3.1 `truncated`).
@@ -91,7 +128,7 @@ function clipStrings(copy: Json, limit: number, originalBytes: number): WireFram
     stringLeaves(copy.payload, 'payload', leaves);
     let longest: Leaf | undefined;
     for (const l of leaves) if (!longest || l.value.length > longest.value.length) longest = l;
-    if (!longest || longest.value.length <= CLIP_MARK.length * 2) {
+    if (!longest || longest.value.length <= CUT_MARK_ROOM * 2) {
       // No string worth clipping: the biggest list or object goes, replaced by the mark (its
       // schema may refuse that: checked at the end).
       const biggest = biggestContainer(copy.payload, 'payload');
@@ -101,10 +138,14 @@ function clipStrings(copy: Json, limit: number, originalBytes: number): WireFram
       continue;
     }
     // Removing `over` UTF-16 units removes at least `over` bytes (each is one to six in JSON); the
-    // mark's own bytes are in NOTE_ROOM. A string cut to nothing leaves the next longest for the next round.
-    const base = longest.value.endsWith(CLIP_MARK) ? longest.value.slice(0, -CLIP_MARK.length) : longest.value;
-    const keep = base.length - over - CLIP_MARK.length;
-    (longest.holder as Record<string | number, unknown>)[longest.key] = cutAt(base, keep) + CLIP_MARK;
+    // mark's bytes are in CUT_MARK_ROOM. A string cut again is cut from its original, so it has
+    // one mark, with the whole count. Cut to nothing, it leaves the next longest for the next round.
+    const earlier = cuts.get(longest.path);
+    const original = earlier?.original ?? longest.value;
+    const kept = original.length - (earlier?.removed ?? 0);
+    const cut = cutMiddle(original, kept - over - CUT_MARK_ROOM);
+    (longest.holder as Record<string | number, unknown>)[longest.key] = cut.value;
+    cuts.set(longest.path, { original, removed: cut.removed });
     clipped.add(longest.path);
   }
   return undefined;
@@ -136,7 +177,7 @@ function fitHistory(copy: Json, limit: number): WireFrame | undefined {
   return copy as unknown as WireFrame;
 }
 
-/** The session.error a peer gets instead of a frame that could not be fitted. */
-export function tooLargeNote(frame: WireFrame, limit: number): { error_code: string; message: string; fatal: false } {
-  return { error_code: 'FRAME_TOO_LARGE', message: `a ${frame.type} frame was not sent: it does not fit the max_frame_size of ${limit} bytes this connection announced, even with its text clipped`, fatal: false };
+/** The session.error a peer gets instead of a frame that could not be fitted; `what` names the limit. */
+export function tooLargeNote(frame: WireFrame, limit: number, what = `the max_frame_size of ${limit} bytes this connection announced`): { error_code: string; message: string; fatal: false } {
+  return { error_code: 'FRAME_TOO_LARGE', message: `a ${frame.type} frame was not sent: it does not fit ${what}, even with its text cut`, fatal: false };
 }

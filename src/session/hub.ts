@@ -19,7 +19,7 @@ import { openingFrames } from './hubOpening';
 import { DEFAULT_FRAME_RATE, DEFAULT_REFUSAL_LIMIT, FrameBudget, RefusalWindow, type FrameRate, type RefusalLimit } from './refusals';
 import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type Timers } from './ports';
 import type { AttachOptions, AttachResult, HubOptions, HubSessionSource, SessionOrigin, VendorFrameHandler } from './hubContract';
-import { MAX_BACKLOG, mayDeliver, type ConnRecord, type Handling, type HubSession } from './hubRecords';
+import { MAX_BACKLOG, mayDeliver, smallerLimit, type ConnRecord, type Handling, type HubSession } from './hubRecords';
 import { intakePeerFrame, rememberControl } from './peerIntake';
 import { fitFrame, tooLargeNote } from './frameFit';
 
@@ -151,6 +151,7 @@ export class Hub {
       last_message_id: options.last_message_id,
       freshHistory: options.history !== false,
       extensions: conn.extensions,
+      maxFrameSize: conn.frameBudget,
       attachedAt: s.history.position,
       refusals: new RefusalWindow(this.refusalLimit),
       budget: new FrameBudget(this.frameRate),
@@ -225,7 +226,7 @@ export class Hub {
       case 'capabilities':
         rec.features = intake.frame.payload.features ?? {};
         rec.extensions = intake.frame.payload.extensions;
-        rec.maxFrameSize = intake.frame.payload.max_frame_size;
+        rec.maxFrameSize = smallerLimit(intake.frame.payload.max_frame_size, rec.conn.frameBudget);
         if (rec.phase === 'handshake') this.finishHandshake(rec);
         return undefined;
       case 'control': {

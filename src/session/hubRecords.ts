@@ -50,7 +50,8 @@ export interface ConnRecord {
   last_message_id?: string;
   /** Fresh attach: send the ring's transcript after the opening frames. */
   freshHistory: boolean;
-  /** The largest frame the peer takes (its session.capabilities `max_frame_size`; decision 515). */
+  /** The largest frame the peer is given: its session.capabilities `max_frame_size` (decision 515),
+   * or its transport's frame budget (decision 516), whichever is smaller. */
   maxFrameSize?: number;
   /** Extensions of the peer's own session.capabilities (e.g. the follow-up queue, decision 101). */
   extensions?: Record<string, unknown>;
@@ -61,6 +62,11 @@ export interface ConnRecord {
   budget: FrameBudget;
   /** Its frames in arrival order; a prompt being admitted holds the ones after it (inbox.ts). */
   inbox: Inbox<{ raw: unknown; admitted: boolean }>;
+}
+
+/** The smaller of two optional frame limits (undefined: neither is set). */
+export function smallerLimit(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
 /** Frames one connection may send while its prompt is being admitted before they are refused. */

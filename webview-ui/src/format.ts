@@ -1,4 +1,6 @@
 // Small formatting helpers shared by the views.
+import { charactersCut } from '../../src/protocol/cutMark';
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
@@ -23,9 +25,12 @@ export function formatTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(2)}M`;
 }
 
-/** Keeps the last `max` characters of a long text, saying how many were left out. */
+/** Keeps the last `max` characters of a long text, saying how many were left out: with those the
+ *  host cut from its middle before sending it (a cut mark in the part not shown, decision 516). */
 export function tail(text: string, max: number): { text: string; hidden: number } {
-  return text.length <= max ? { text, hidden: 0 } : { text: text.slice(text.length - max), hidden: text.length - max };
+  if (text.length <= max) return { text, hidden: 0 };
+  const start = text.length - max;
+  return { text: text.slice(start), hidden: start + charactersCut(text.slice(0, start)) };
 }
 
 /** JSON for display, never throwing on cycles or BigInt. */

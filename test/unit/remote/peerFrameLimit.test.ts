@@ -1,12 +1,14 @@
 // A master that announces a small max_frame_size (§12.2) over a real socket whose own limit is that
-// size: it gets every frame, big ones clipped and marked, and is never cut off (decision 515).
+// size: it gets every frame, big ones cut in the middle and marked (decision 516), and is never cut
+// off (decision 515).
 import { strict as assert } from 'node:assert';
 import type { Frame, FrameOf, VendorFrame } from '../../../src/protocol/frameTypes';
 import { CLIP_MARK } from '../../../src/session/frameFit';
+import { CUT_MARK_PATTERN } from '../../../src/protocol/cutMark';
 import { rig, TestMaster, waitFor, type Rig } from './harness';
 
 const LIMIT = 64 * 1024;
-const BIG = '한국어 출력 line\n'.repeat(20_000); // about 440 KB of UTF-8
+const BIG = '한국어 출력 line\n'.repeat(20_000) + 'exit status 3'; // about 440 KB of UTF-8
 const idle = (frames: Array<Frame | VendorFrame>) => frames.some((f) => f.type === 'session.turn.end') && frames.at(-1)?.type === 'agent.state.changed';
 const resultOf = (frames: Array<Frame | VendorFrame>) => frames.find((f) => f.type === 'tool.invoke.result') as FrameOf<'tool.invoke.result'> | undefined;
 
@@ -17,7 +19,7 @@ describe('remote/peer frame limit: §12.2 max_frame_size of a master is honoured
     r = undefined;
   });
 
-  it('§12.2 a master that takes 64 KB gets the 440 KB tool result clipped and marked and stays attached; a master without a limit gets it whole; a later attach gets a history that fits', async () => {
+  it('§12.2 a master that takes 64 KB gets the 440 KB tool result cut in the middle and marked and stays attached; a master without a limit gets it whole; a later attach gets a history that fits', async () => {
     r = await rig({ adapter: { turns: [{ steps: [{ kind: 'tool', name: 'Read', input: { file_path: 'big.txt' }, output: BIG }, { kind: 'text', chunks: ['done'] }] }] } });
     const small = await new TestMaster(r, { maxFrameSize: LIMIT, reconnect: false }).open();
     const whole = await new TestMaster(r).open();
@@ -28,8 +30,11 @@ describe('remote/peer frame limit: §12.2 max_frame_size of a master is honoured
     assert.deepEqual(small.invalid, []);
     for (const f of small.frames) assert.ok(Buffer.byteLength(JSON.stringify(f)) <= LIMIT, `${f.type} is over the limit`);
     const clipped = resultOf(small.frames)!;
-    assert.ok(typeof clipped.payload.output === 'string' && clipped.payload.output.endsWith(CLIP_MARK));
-    assert.ok(BIG.startsWith((clipped.payload.output as string).slice(0, -CLIP_MARK.length)));
+    const cut = CUT_MARK_PATTERN.exec(clipped.payload.output as string)!;
+    assert.ok(cut, 'the output holds the mark where it was cut');
+    const [head, tail] = [(clipped.payload.output as string).slice(0, cut.index), (clipped.payload.output as string).slice(cut.index + cut[0].length)];
+    assert.ok(BIG.startsWith(head) && BIG.endsWith(tail) && tail.endsWith('exit status 3'), 'its start and its end are kept');
+    assert.equal(head.length + Number(cut[1]) + tail.length, BIG.length);
     assert.equal(clipped.payload.truncated, true);
     assert.equal((clipped.metadata?.x_rawp_clipped as { max_frame_size: number }).max_frame_size, LIMIT);
     assert.equal(resultOf(whole.frames)!.payload.output, BIG, 'the other master got the whole output');

@@ -1,16 +1,23 @@
-// Fitting a frame to the max_frame_size a peer announced (decision 515): clipped strings, a marked
-// and valid frame, a history that keeps its newest frames and says what it lost.
+// Fitting a frame to the max_frame_size a peer announced (decision 515): strings cut in the middle
+// (decision 516), a marked and valid frame, a history that keeps its newest frames and says what it lost.
 import { strict as assert } from 'node:assert';
 import { buildFrame, newId } from '../../../src/protocol/build';
 import type { WireFrame } from '../../../src/protocol/frameTypes';
 import { parseFrame } from '../../../src/protocol/parse';
 import { CLIP_MARK, fitFrame } from '../../../src/session/frameFit';
+import { CUT_MARK_PATTERN } from '../../../src/protocol/cutMark';
 
 const SESSION = newId();
 const LIMIT = 64 * 1024;
 const bytes = (f: unknown) => Buffer.byteLength(JSON.stringify(f), 'utf8');
 const result = (output: {} | null) =>
   buildFrame('tool.invoke.result', { invocation_id: newId(), tool_name: 'Read', status: 'success', output, output_type: 'text' }, { session_id: SESSION }) as WireFrame;
+/** A cut string's kept start, its kept end, and the count its mark gives. */
+function cutParts(s: string): { head: string; tail: string; count: number } {
+  const m = CUT_MARK_PATTERN.exec(s);
+  assert.ok(m, `a cut mark in ${JSON.stringify(s.slice(0, 80))}…`);
+  return { head: s.slice(0, m.index), tail: s.slice(m.index + m[0].length), count: Number(m[1]) };
+}
 const hasLoneSurrogate = (s: string) => /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 
 describe('session/frameFit: no frame bigger than the peer takes (§12.2 max_frame_size, decision 515)', () => {
@@ -19,15 +26,18 @@ describe('session/frameFit: no frame bigger than the peer takes (§12.2 max_fram
     assert.equal(fitFrame(f, LIMIT), f);
   });
 
-  it('§12.2 §5.3.1 a 300 KB tool result is clipped to fit, marked, still valid, and says truncated', () => {
-    const text = 'line of output\n'.repeat(20_000);
+  it('§12.2 §5.3.1 a 300 KB tool result is cut in the middle to fit, marked with the count, still valid, and says truncated', () => {
+    const text = 'first line\n' + 'line of output\n'.repeat(20_000) + 'the last line: error 42';
     const f = result(text);
     const out = fitFrame(f, LIMIT) as WireFrame & { payload: { output: string; truncated?: boolean }; metadata?: Record<string, unknown> };
     assert.ok(out && out !== f);
     assert.ok(bytes(out) <= LIMIT, `${bytes(out)} bytes`);
     assert.equal(parseFrame(JSON.stringify(out)).kind, 'accepted');
-    assert.ok(out.payload.output.endsWith(CLIP_MARK));
-    assert.ok(text.startsWith(out.payload.output.slice(0, -CLIP_MARK.length)), 'the kept part is the start of the text');
+    const { head, tail, count } = cutParts(out.payload.output);
+    assert.ok(head.startsWith('first line\n') && text.startsWith(head), 'the start of the text is kept');
+    assert.ok(tail.endsWith('the last line: error 42') && text.endsWith(tail), 'and its end');
+    assert.ok(Math.abs(head.length - tail.length) <= 1, `as much of each (${head.length}, ${tail.length})`);
+    assert.equal(count, text.length - head.length - tail.length, 'the mark counts what is left out');
     assert.ok(out.payload.output.length > LIMIT / 2, 'no more is cut than needed');
     assert.equal(out.payload.truncated, true);
     assert.deepEqual(out.metadata?.x_rawp_clipped, { original_bytes: bytes(f), max_frame_size: LIMIT, fields: ['payload.output'] });
@@ -39,6 +49,8 @@ describe('session/frameFit: no frame bigger than the peer takes (§12.2 max_fram
       const out = fitFrame(result(unit.repeat(40_000)), LIMIT) as WireFrame & { payload: { output: string } };
       assert.ok(out && bytes(out) <= LIMIT, `${unit}: ${out && bytes(out)} bytes`);
       assert.equal(hasLoneSurrogate(out.payload.output), false, `${unit}: a character was split`);
+      const { head, tail, count } = cutParts(out.payload.output);
+      assert.equal(head.length + count + tail.length, unit.length * 40_000, `${unit}: the count is what is left out`);
       assert.equal(parseFrame(JSON.stringify(out)).kind, 'accepted');
     }
   });
@@ -82,7 +94,8 @@ describe('session/frameFit: no frame bigger than the peer takes (§12.2 max_fram
     const kept = out.payload.frames;
     assert.ok(kept.length >= 2, 'more than the newest frame fits');
     assert.equal(kept[kept.length - 1].message_id, inner[inner.length - 1].message_id, 'the newest frame is kept (clipped)');
-    assert.ok(kept[kept.length - 1].payload.output.endsWith(CLIP_MARK));
+    const newest = cutParts(kept[kept.length - 1].payload.output);
+    assert.equal(newest.head.length + newest.count + newest.tail.length, 200_000);
     assert.deepEqual(kept.map((f) => f.message_id), inner.slice(inner.length - kept.length).map((f) => f.message_id), 'the newest, in order');
     assert.equal(out.payload.buffer_status.truncated, true);
     assert.equal(out.payload.buffer_status.lost_frame_count, inner.length - kept.length);

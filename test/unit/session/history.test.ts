@@ -20,6 +20,18 @@ describe('session/history: the reattach buffer (§7.1.1)', () => {
     assert.equal(r.last_message_id, 'm4');
   });
 
+  it('§7.1.1 framesOver(bytes) names exactly the kept frames bigger than that, from the sizes the budget counted (Korean included)', () => {
+    const h = new HistoryBuffer<F>({ policy: 'RING', maxBytes: 100_000 });
+    const small = frame(0, 10);
+    const big = frame(1, 5_000);
+    const korean: F = { message_id: 'ko', text: '한'.repeat(1_000) }; // 1,000 units, 3,000 bytes
+    for (const f of [small, big, korean, frame(3, 20)]) h.append(f);
+    const limit = 2_500;
+    assert.ok(size(korean) > limit && JSON.stringify(korean).length < limit, 'the fixture is over in bytes, under in units');
+    assert.deepEqual([...h.framesOver(limit)].map((f) => f.message_id), ['m1', 'ko']);
+    assert.equal(h.framesOver(Infinity).size, 0);
+  });
+
   it('§7.1.1 since(the newest id) is empty and keeps that id as last_message_id', () => {
     const h = new HistoryBuffer<F>({ policy: 'RING', maxBytes: 10_000 });
     h.append(frame(0));

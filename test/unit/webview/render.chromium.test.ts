@@ -8,6 +8,8 @@ import { feed, FIXTURES, hostSays, pageErrors, readJsonl, rendered, RESULTS_DIR,
 import { SESSION, TURN, interactionsStream, outputsStream, structuredOutputStream, truncatedHistoryStream, budgetHistoryStream } from '../../browser/streams';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
+import type { WireFrame } from '../../../src/protocol/frameTypes';
+import { forView, VIEW_FRAME_BUDGET } from '../../../src/extension/viewFrames';
 
 describe('webview in Chromium: rendering', function () {
   this.timeout(60_000);
@@ -139,6 +141,22 @@ describe('webview in Chromium: rendering', function () {
     await feed(page, SESSION, [b.make('tool.invoke.stream', { invocation_id: 'run', tool_name: 'Bash', stream_type: 'stdout', chunk: big, sequence: 3 }, T)]);
     assert.match(await out.locator('.clip-note').innerText(), /5,006 earlier characters not shown/);
     assert.ok((await out.locator('pre').innerText()).endsWith('xxx'));
+  });
+
+  it('§5.3.1 a result the host cut in the middle for the view (decision 516): its end is shown, and the note counts every character not shown', async () => {
+    const page = await h.open();
+    const b = streamBuilder(SESSION);
+    const T = { turn_id: TURN };
+    const whole = 'first line\n' + 'compiling module 1234 of 5678 ok\n'.repeat(90_000) + 'error TS2322: the last line says why it failed';
+    const result = b.make('tool.invoke.result', { invocation_id: 'build', tool_name: 'Bash', status: 'error', output: whole, output_type: 'text' }, T);
+    const [cut] = forView([result as WireFrame], SESSION);
+    assert.ok(cut !== result && JSON.stringify(cut).length <= VIEW_FRAME_BUDGET, 'the fixture is cut as the host cuts it');
+    await feed(page, SESSION, [b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T), b.make('tool.invoke.request', { invocation_id: 'build', tool_name: 'Bash', input: { command: 'npm run build' } }, T), cut], true);
+    const card = page.locator('.tool-card').first();
+    await card.locator('.output-text').waitFor();
+    assert.ok((await card.locator('.output-text').innerText()).endsWith('the last line says why it failed'));
+    assert.match(await card.locator('.clip-note').innerText(), new RegExp(`${(whole.length - 20_000).toLocaleString('en-US')} earlier characters not shown`));
+    assert.match(await card.locator('.badge').allInnerTexts().then((t) => t.join(' ')), /shortened/);
   });
 
   it('§7.8.1-1 marks blocks finalized on disconnect as synthetic', async () => {
