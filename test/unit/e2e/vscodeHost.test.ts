@@ -24,7 +24,9 @@ describe('extension host: the suites inside VS Code (code-server)', function () 
     cpSync(join(REPO, 'media/sample-workspace'), workspace, { recursive: true });
     const results = join(workspace, '..', `${workspace.split('/').pop()}-results.json`);
     const { runnerVsix } = await buildVscodeTests();
-    cs = await startCodeServer({ workspace, vsixes: [buildVsix(), runnerVsix], env: { RAWP_VSCODE_TEST_RESULTS: results, RAWP_BENCH_PATHS: join(REPO, 'scripts/bench/data/paths-astro.txt.br') } });
+    // Dirty documents stay dirty until saved (desktop VS Code's default): code-server saves them
+    // after 1 s, which the suites' unsaved-typing cases outlast on a slow machine.
+    cs = await startCodeServer({ workspace, vsixes: [buildVsix(), runnerVsix], settings: { 'files.autoSave': 'off' }, env: { RAWP_VSCODE_TEST_RESULTS: results, RAWP_BENCH_PATHS: join(REPO, 'scripts/bench/data/paths-astro.txt.br') } });
     browser = await launchChromium();
     // Two folders (issue 13): the sample workspace on disk, and `rawpmem:/rawp-virtual`, an
     // in-memory file system the runner extension provides (test/vscode/suite/memFs.ts).

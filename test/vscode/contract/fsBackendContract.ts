@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import type { FsBackend } from '../../../src/workspace/fsBackend';
 import { ObservationPolicy } from '../../../src/tools/ledger/policy';
 import type { FsTarget } from '../../../src/tools/fsEvents';
+import { versionOfBytes } from '../../../src/workspace/fileVersion';
+import { SLICE_BYTES } from '../../../src/workspace/bytesInTurns';
 
 export interface ContractFixture {
   fs: FsBackend;
@@ -161,6 +163,26 @@ export function fsBackendContract(name: string, make: () => Promise<ContractFixt
       assert.equal(text(await fx.outside.read('latin1-exact.txt')), 'café\n');
       // The guard still holds: an exact write from a stale read is refused.
       await assert.rejects(() => fx.fs.writeText(at('exact.txt'), 'stale\n', { kind: 'replaceIfVersion', version: read.version }, { exact: true }), fsCode('FS_STALE_VERSION'));
+    });
+
+    it('read-before-write (decision 490): a file bigger than a hashing slice, hashed in turns, has the version of its bytes hashed at once — by read, stat, update and write', async () => {
+      const line = 'export const value = "한국어 and ASCII";\n';
+      const big = line.repeat(Math.ceil((3 * SLICE_BYTES) / Buffer.byteLength(line)));
+      const bytes = Buffer.from(big, 'utf8');
+      assert.ok(bytes.byteLength > 2 * SLICE_BYTES, 'the fixture spans several slices');
+      await fx.outside.write('big.ts', bytes);
+      const read = await fx.fs.readText(at('big.ts'));
+      assert.equal(read.text, big);
+      assert.equal(read.version, versionOfBytes(bytes), 'read: the one-shot hash of the same bytes');
+      assert.equal((await fx.fs.stat(at('big.ts')))?.version, read.version, 'stat: the same');
+      const updated = await fx.fs.updateText(at('big.ts'), { kind: 'replaceIfVersion', version: read.version }, (t) => t.replace('value', 'renamed'));
+      const after = Buffer.from(big.replace('value', 'renamed'), 'utf8');
+      assert.deepEqual(Buffer.from((await fx.outside.read('big.ts')) ?? []), after);
+      assert.equal(updated.version, versionOfBytes(after), 'update: the version of the bytes written');
+      assert.equal((await fx.fs.stat(at('big.ts')))?.version, updated.version);
+      const written = await fx.fs.writeText(at('big.ts'), big, { kind: 'replaceIfVersion', version: updated.version });
+      assert.equal(written.version, read.version, 'write of the first bytes again: the first version again');
+      await assert.rejects(() => fx.fs.writeText(at('big.ts'), 'x', { kind: 'replaceIfVersion', version: updated.version }), fsCode('FS_STALE_VERSION'));
     });
 
     if (!options.symlinks) return;

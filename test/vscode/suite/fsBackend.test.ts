@@ -3,6 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { rawp, workspaceRoot } from './rawp';
+import { versionOfBytes } from '../../../src/workspace/fileVersion';
+import { SLICE_BYTES } from '../../../src/workspace/bytesInTurns';
 
 async function openFresh(name: string, text: string): Promise<{ path: string; editor: vscode.TextEditor }> {
   const dir = join(workspaceRoot(), '.rawp-host-tests');
@@ -49,6 +51,25 @@ describe('extension host: the VS Code FsBackend', () => {
     assert.equal(dirty.text, 'a\nb\n');
     assert.notEqual(dirty.version, clean.version);
     assert.equal((await fs.stat(path))?.version, dirty.version);
+  });
+
+  it('decision 490: a big dirty document (several hashing slices) has the version of its text as it would be saved, hashed in turns; a guarded edit from it succeeds and a stale one is refused', async () => {
+    const { s } = await rawp();
+    const fs = s.shared().fs;
+    const line = 'const value = "한국어";\n';
+    const big = line.repeat(Math.ceil((3 * SLICE_BYTES) / Buffer.byteLength(line)));
+    const { path, editor } = await openFresh('big-dirty.ts', big);
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), '// typed\n'));
+    const dirtyText = '// typed\n' + big;
+    const dirty = await fs.readText(path);
+    assert.equal(dirty.text, dirtyText);
+    assert.equal(dirty.version, versionOfBytes(Buffer.from(dirtyText, 'utf8')), 'the one-shot hash of the text as saved');
+    assert.equal((await fs.stat(path))?.version, dirty.version);
+    const r = await fs.updateText(path, { kind: 'replaceIfVersion', version: dirty.version }, (t) => t.replace('typed', 'edited'));
+    assert.equal(editor.document.getText().slice(0, 10), '// edited\n');
+    assert.equal(editor.document.isDirty, true, 'the edit of a dirty document leaves it unsaved');
+    assert.equal(r.version, (await fs.readText(path)).version);
+    await assert.rejects(() => fs.updateText(path, { kind: 'replaceIfVersion', version: dirty.version }, (t) => t + 'x'), (e: { code?: string }) => e.code === 'FS_STALE_VERSION');
   });
 
   it('edits an open document through a WorkspaceEdit: undo brings the text back; a dirty one stays unsaved', async () => {
