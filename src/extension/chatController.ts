@@ -4,7 +4,7 @@
 // ones are logged and dropped. No vscode here: editor actions (open file, diff, clipboard, rules)
 // come in as `HostActions`, so this runs in plain Node tests too.
 import { buildFrame } from '../protocol/build';
-import { noticeOf, OUR_MASTER_EXTENSIONS } from '../protocol/rawpExtension';
+import { noticeOf, OUR_MASTER_EXTENSIONS, OUR_VIEW_FRAME_BUDGET } from '../protocol/rawpExtension';
 import type { AgentModeName } from '../protocol/common';
 import { hostMessage, parseWebviewMessage, type AgentSummary, type HostMessage, type PermissionRuleView, type WebviewMessage } from '../protocol/webviewMessages';
 import type { Connection, WireFrame } from '../session/connection';
@@ -12,7 +12,7 @@ import type { Logger } from '../session/ports';
 import { LOCAL_VIEW_FEATURES, type SessionHost } from '../host/sessionHost';
 import { englishWords, type Words } from './words';
 import { storeAttachment } from './attachmentUpload';
-import { forView, VIEW_FRAME_BUDGET } from './viewFrames';
+import { forView } from './viewFrames';
 
 export interface HostActions {
   openFile(path: string, line?: number): Promise<void>;
@@ -236,7 +236,7 @@ export class ChatController {
   }
 
   switchTo(session_id: string): void {
-    const parts = this.o.host.replay(session_id, VIEW_FRAME_BUDGET);
+    const parts = this.o.host.replay(session_id, OUR_VIEW_FRAME_BUDGET);
     if (!parts || !this.o.host.has(session_id)) {
       this.notice('warning', this.l10n.t('There is no session {0}.', session_id));
       return;
@@ -264,7 +264,6 @@ export class ChatController {
       features: LOCAL_VIEW_FEATURES,
       // The editor's own view queues follow-ups and takes notices from the start (decision 101).
       extensions: OUR_MASTER_EXTENSIONS,
-      frameBudget: VIEW_FRAME_BUDGET,
       send: (frame) => this.queueFrame(id, frame),
       close: (reason) => {
         if (this.conn?.id === id) this.conn = undefined;

@@ -16,16 +16,30 @@ export const RawpMasterExtension = z.looseObject({
   follow_up_queue: z.boolean().optional(),
   /** Replies meant for the sender only (queued, /help, command errors) come as `x-rawp.notice`. */
   notices: z.boolean().optional(),
+  /**
+   * The largest frame worth sending this master, in bytes of JSON (decision 516): a bigger one comes
+   * with its long texts cut in the middle. Unlike `max_frame_size` it limits each frame, not a
+   * `session.history` as a whole: each frame in a history is cut to it, none is left out.
+   */
+  frame_budget: z.number().int().positive().optional(),
 });
 export type RawpMasterExtension = z.infer<typeof RawpMasterExtension>;
 
+/** The frame budget of the views we ship (the editor's chat and the browser master): they show at
+ *  most the first 2,000 lines or the last 20,000 characters of a text, far less than 256 KB of each end. */
+export const OUR_VIEW_FRAME_BUDGET = 512 * 1024;
+
 /** What the masters we ship announce. */
-export const OUR_MASTER_EXTENSIONS: Record<string, RawpMasterExtension> = { [RAWP_EXTENSION_KEY]: { follow_up_queue: true, notices: true } };
+export const OUR_MASTER_EXTENSIONS: Record<string, RawpMasterExtension> = { [RAWP_EXTENSION_KEY]: { follow_up_queue: true, notices: true, frame_budget: OUR_VIEW_FRAME_BUDGET } };
 
 /** The extension a peer announced, or all-false for a peer that did not (or sent garbage). */
-export function rawpExtensionOf(extensions: Record<string, unknown> | undefined): { follow_up_queue: boolean; notices: boolean } {
+export function rawpExtensionOf(extensions: Record<string, unknown> | undefined): { follow_up_queue: boolean; notices: boolean; frame_budget?: number } {
   const parsed = RawpMasterExtension.safeParse(extensions?.[RAWP_EXTENSION_KEY]);
-  return { follow_up_queue: parsed.success && parsed.data.follow_up_queue === true, notices: parsed.success && parsed.data.notices === true };
+  return {
+    follow_up_queue: parsed.success && parsed.data.follow_up_queue === true,
+    notices: parsed.success && parsed.data.notices === true,
+    ...(parsed.success && parsed.data.frame_budget !== undefined ? { frame_budget: parsed.data.frame_budget } : {}),
+  };
 }
 
 /** `x-rawp.notice`: a message for one connection (never kept in history, never relayed). */

@@ -23,11 +23,6 @@ export interface Connection {
   readonly features?: FeatureSet;
   /** `session.capabilities.extensions` the transport knows already (the editor's own view). */
   readonly extensions?: Record<string, unknown>;
-  /**
-   * The largest frame worth giving this transport when its peer announces no `max_frame_size`
-   * (the editor's own view, decision 516): bigger frames come cut to it, as for a peer's limit.
-   */
-  readonly frameBudget?: number;
   /** Deliver one frame. May throw; the hub then drops the connection. */
   send(frame: WireFrame): void;
   /**

@@ -34,8 +34,29 @@ type Json = Record<string, unknown>;
 export function fitFrame(frame: WireFrame, limit: number): WireFrame | undefined {
   const text = frameText(frame);
   if (bytesOver(text, limit) === 0) return frame;
-  if (frame.type === 'session.history') return fitHistory(copyOf(frame) as Json, limit);
+  if (frame.type === 'session.history') return fitHistory(copyOf(frame) as Json, limit, Math.floor(limit / 4));
   return clipStrings(copyOf(frame) as Json, limit, text);
+}
+
+/**
+ * The frame as a peer may be given it: within the `max_frame_size` it announced (the whole frame, a
+ * session.history as a whole), and within its frame budget (`x-rawp.frame_budget`, decision 516:
+ * each frame, and each frame of a history, none left out). Undefined if it cannot be fitted.
+ */
+export function fitForPeer(frame: WireFrame, maxFrameSize: number | undefined, budget: number | undefined): WireFrame | undefined {
+  if (frame.type !== 'session.history') {
+    const limit = Math.min(maxFrameSize ?? Infinity, budget ?? Infinity);
+    return limit === Infinity ? frame : fitFrame(frame, limit);
+  }
+  if (budget === undefined) return maxFrameSize === undefined ? frame : fitFrame(frame, maxFrameSize);
+  const whole = maxFrameSize === undefined || bytesOver(frameText(frame), maxFrameSize) === 0;
+  if (whole && !hasFrameOver(frame, budget)) return frame;
+  return fitHistory(copyOf(frame) as Json, maxFrameSize ?? Infinity, Math.min(maxFrameSize === undefined ? Infinity : Math.floor(maxFrameSize / 4), budget));
+}
+
+/** Whether a session.history holds a frame over `bytes`. */
+function hasFrameOver(history: WireFrame, bytes: number): boolean {
+  return (history.payload as { frames: object[] }).frames.some((f) => bytesOver(JSON.stringify(f), bytes) > 0);
 }
 
 /** A copy of `value`'s arrays and objects sharing its strings (immutable): what fitting may change
@@ -151,14 +172,15 @@ function clipStrings(copy: Json, limit: number, frameJson: string): WireFrame | 
   return undefined;
 }
 
-/** A session.history that fits: its frames fitted one by one, then the oldest dropped if need be. */
-function fitHistory(copy: Json, limit: number): WireFrame | undefined {
+/** A session.history that fits: its frames fitted one by one (to `each`), then, if it is still over
+ *  `limit` as a whole (Infinity: no such limit), its oldest frames dropped. */
+function fitHistory(copy: Json, limit: number, each: number): WireFrame | undefined {
   const payload = copy.payload as { frames: Json[]; buffer_status: { truncated: boolean; lost_frame_count?: number } };
   let lost = 0;
   const fitted: { frame: WireFrame; bytes: number }[] = [];
   for (const inner of payload.frames) {
-    // A quarter of the limit each: one huge frame must not crowd every other out of the history.
-    const one = fitFrame(inner as unknown as WireFrame, Math.floor(limit / 4));
+    // A quarter of the limit each (at most): one huge frame must not crowd every other out of the history.
+    const one = fitFrame(inner as unknown as WireFrame, each);
     if (one) fitted.push({ frame: one, bytes: utf8Length(JSON.stringify(one)) });
     else lost++;
   }
@@ -180,4 +202,11 @@ function fitHistory(copy: Json, limit: number): WireFrame | undefined {
 /** The session.error a peer gets instead of a frame that could not be fitted; `what` names the limit. */
 export function tooLargeNote(frame: WireFrame, limit: number, what = `the max_frame_size of ${limit} bytes this connection announced`): { error_code: string; message: string; fatal: false } {
   return { error_code: 'FRAME_TOO_LARGE', message: `a ${frame.type} frame was not sent: it does not fit ${what}, even with its text cut`, fatal: false };
+}
+
+/** The note for a frame fitForPeer could not fit, naming the limit that was too small. */
+export function tooLargeForPeer(frame: WireFrame, maxFrameSize: number | undefined, budget: number | undefined): ReturnType<typeof tooLargeNote> {
+  return budget !== undefined && (maxFrameSize === undefined || budget < maxFrameSize)
+    ? tooLargeNote(frame, budget, `the frame budget of ${budget} bytes this connection announced`)
+    : tooLargeNote(frame, maxFrameSize ?? Infinity);
 }

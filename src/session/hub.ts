@@ -19,9 +19,9 @@ import { openingFrames } from './hubOpening';
 import { DEFAULT_FRAME_RATE, DEFAULT_REFUSAL_LIMIT, FrameBudget, RefusalWindow, type FrameRate, type RefusalLimit } from './refusals';
 import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type Timers } from './ports';
 import type { AttachOptions, AttachResult, HubOptions, HubSessionSource, SessionOrigin, VendorFrameHandler } from './hubContract';
-import { MAX_BACKLOG, mayDeliver, smallerLimit, type ConnRecord, type Handling, type HubSession } from './hubRecords';
+import { MAX_BACKLOG, mayDeliver, type ConnRecord, type Handling, type HubSession } from './hubRecords';
 import { intakePeerFrame, rememberControl } from './peerIntake';
-import { fitFrame, tooLargeNote } from './frameFit';
+import { fitForPeer, tooLargeForPeer } from './frameFit';
 
 export type { AttachOptions, AttachResult, HubOptions, HubSessionSource, SessionOrigin, VendorFrameHandler } from './hubContract';
 
@@ -151,7 +151,7 @@ export class Hub {
       last_message_id: options.last_message_id,
       freshHistory: options.history !== false,
       extensions: conn.extensions,
-      maxFrameSize: conn.frameBudget,
+      frameBudget: rawpExtensionOf(conn.extensions).frame_budget,
       attachedAt: s.history.position,
       refusals: new RefusalWindow(this.refusalLimit),
       budget: new FrameBudget(this.frameRate),
@@ -226,7 +226,8 @@ export class Hub {
       case 'capabilities':
         rec.features = intake.frame.payload.features ?? {};
         rec.extensions = intake.frame.payload.extensions;
-        rec.maxFrameSize = smallerLimit(intake.frame.payload.max_frame_size, rec.conn.frameBudget);
+        rec.frameBudget = rawpExtensionOf(rec.extensions).frame_budget;
+        rec.maxFrameSize = intake.frame.payload.max_frame_size;
         if (rec.phase === 'handshake') this.finishHandshake(rec);
         return undefined;
       case 'control': {
@@ -366,8 +367,8 @@ export class Hub {
   private deliver(rec: ConnRecord, frame: WireFrame): void {
     if (!this.conns.has(rec.conn.id)) return;
     if (!mayDeliver(frame.type, rec.features)) return; // §12.2.1, per connection
-    // Never more than the peer announced it takes (decision 515): clipped, or a note instead.
-    const fitted = rec.maxFrameSize === undefined ? frame : (fitFrame(frame, rec.maxFrameSize) ?? this.sessions.get(rec.session_id)?.factory.make('session.error', tooLargeNote(frame, rec.maxFrameSize)));
+    // Never more than the peer announced it takes (decisions 515, 516): cut, or a note instead.
+    const fitted = fitForPeer(frame, rec.maxFrameSize, rec.frameBudget) ?? this.sessions.get(rec.session_id)?.factory.make('session.error', tooLargeForPeer(frame, rec.maxFrameSize, rec.frameBudget));
     if (!fitted) return;
     try {
       rec.conn.send(fitted);

@@ -50,9 +50,10 @@ export interface ConnRecord {
   last_message_id?: string;
   /** Fresh attach: send the ring's transcript after the opening frames. */
   freshHistory: boolean;
-  /** The largest frame the peer is given: its session.capabilities `max_frame_size` (decision 515),
-   * or its transport's frame budget (decision 516), whichever is smaller. */
+  /** The largest frame the peer takes (its session.capabilities `max_frame_size`; decision 515). */
   maxFrameSize?: number;
+  /** The largest frame worth sending it, each frame of a history too (`x-rawp.frame_budget`; decision 516). */
+  frameBudget?: number;
   /** Extensions of the peer's own session.capabilities (e.g. the follow-up queue, decision 101). */
   extensions?: Record<string, unknown>;
   /** History position when the connection attached: what it has seen once its queue is sent. */
@@ -62,11 +63,6 @@ export interface ConnRecord {
   budget: FrameBudget;
   /** Its frames in arrival order; a prompt being admitted holds the ones after it (inbox.ts). */
   inbox: Inbox<{ raw: unknown; admitted: boolean }>;
-}
-
-/** The smaller of two optional frame limits (undefined: neither is set). */
-export function smallerLimit(a: number | undefined, b: number | undefined): number | undefined {
-  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
 /** Frames one connection may send while its prompt is being admitted before they are refused. */

@@ -7,7 +7,8 @@ import type { FrameOf } from '../../../src/protocol/frameTypes';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { MASTER_FEATURES } from '../../../webview-ui/src/state/store';
 import { CUT_MARK_PATTERN } from '../../../src/protocol/cutMark';
-import { forView, VIEW_FRAME_BUDGET } from '../../../src/extension/viewFrames';
+import { forView } from '../../../src/extension/viewFrames';
+import { OUR_MASTER_EXTENSIONS, OUR_VIEW_FRAME_BUDGET as VIEW_FRAME_BUDGET } from '../../../src/protocol/rawpExtension';
 import { until } from '../../support/settle';
 import { controllerFor, harness, viewRecorder, type Harness } from '../host/harness';
 
@@ -41,8 +42,8 @@ describe('extension: the chat view is given at most its frame budget (decision 5
     c.setView(view.post);
     await c.receive(webviewMessage('ready', { version: 1 }));
     const session_id = c.activeSessionId!;
-    // The view announces itself as the real store does (no max_frame_size): the budget stays.
-    await c.receive(webviewMessage('frame', { frame: buildFrame('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: MASTER_FEATURES }, { session_id }) }));
+    // The view announces itself as the real store does: x-rawp.frame_budget, no max_frame_size.
+    await c.receive(webviewMessage('frame', { frame: buildFrame('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: MASTER_FEATURES, extensions: OUR_MASTER_EXTENSIONS }, { session_id }) }));
     const published: FrameOf<'tool.invoke.result'>[] = [];
     host.onEvent((e) => {
       if (e.kind === 'frame' && e.frame.type === 'tool.invoke.result') published.push(e.frame as FrameOf<'tool.invoke.result'>);

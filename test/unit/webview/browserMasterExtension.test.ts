@@ -38,7 +38,7 @@ describe('webview: the browser master announces x-rawp and shows notices (decisi
       store.start();
       await waitFor(() => received.some((f) => f.type === 'session.capabilities'), 'the store announces its capabilities');
       const caps = received.find((f) => f.type === 'session.capabilities')!;
-      assert.deepEqual(rawpExtensionOf(caps.payload.extensions as Record<string, unknown>), { follow_up_queue: true, notices: true });
+      assert.deepEqual(rawpExtensionOf(caps.payload.extensions as Record<string, unknown>), { follow_up_queue: true, notices: true, frame_budget: 512 * 1024 });
       await waitFor(() => store.notices.some((n) => n.message.includes('queued')), 'the notice is shown');
       await waitFor(() => frameTypes.includes('agent.text.delta'), 'the ordinary frame arrives');
       assert.ok(!frameTypes.includes('x-rawp.notice'), 'the notice never reaches the transcript');

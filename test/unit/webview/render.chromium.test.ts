@@ -9,7 +9,8 @@ import { SESSION, TURN, interactionsStream, outputsStream, structuredOutputStrea
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 import type { WireFrame } from '../../../src/protocol/frameTypes';
-import { forView, VIEW_FRAME_BUDGET } from '../../../src/extension/viewFrames';
+import { forView } from '../../../src/extension/viewFrames';
+import { OUR_VIEW_FRAME_BUDGET as VIEW_FRAME_BUDGET } from '../../../src/protocol/rawpExtension';
 
 describe('webview in Chromium: rendering', function () {
   this.timeout(60_000);
