@@ -16,6 +16,7 @@ import { cutMark } from '../protocol/cutMark';
 import { bytesOver, utf8Length } from '../protocol/limits';
 import { parseFrame } from '../protocol/parse';
 import { frameText } from './frameText';
+import { knownSize } from './frameSizes';
 
 /** Stands for a list or object left out whole: the peer's user sees something was removed. */
 export const CLIP_MARK = ' …[clipped: larger than this connection takes]';
@@ -54,9 +55,12 @@ export function fitForPeer(frame: WireFrame, maxFrameSize: number | undefined, b
   return fitHistory(copyOf(frame) as Json, maxFrameSize ?? Infinity, Math.min(maxFrameSize === undefined ? Infinity : Math.floor(maxFrameSize / 4), budget));
 }
 
-/** Whether a session.history holds a frame over `bytes`. */
+/** Whether a session.history holds a frame over `bytes` (sizes the history measured are read, not measured again). */
 function hasFrameOver(history: WireFrame, bytes: number): boolean {
-  return (history.payload as { frames: object[] }).frames.some((f) => bytesOver(JSON.stringify(f), bytes) > 0);
+  return (history.payload as { frames: object[] }).frames.some((f) => {
+    const known = knownSize(f);
+    return known !== undefined ? known > bytes : bytesOver(JSON.stringify(f), bytes) > 0;
+  });
 }
 
 /** A copy of `value`'s arrays and objects sharing its strings (immutable): what fitting may change

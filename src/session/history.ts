@@ -7,6 +7,7 @@
 // many frames after a given id are missing: published after it minus still buffered after it.
 import type { PayloadOf } from '../protocol/frameTypes';
 import { frameText } from './frameText';
+import { rememberSize } from './frameSizes';
 import { utf8Length } from './ports';
 
 export type HistoryPolicy = PayloadOf<'session.history'>['buffer_status']['policy_applied'];
@@ -122,6 +123,7 @@ export class HistoryBuffer<F extends HistoryFrame = HistoryFrame> {
     } catch {
       return; // cannot be serialized (e.g. nested too deep for JSON.stringify): lost, counted as such
     }
+    rememberSize(frame, bytes);
     if (bytes > this.options.maxBytes) return; // can never fit: lost under every policy
     if (this.bytes + bytes > this.options.maxBytes) {
       if (this.options.policy === 'DROP') return;

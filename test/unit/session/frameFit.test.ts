@@ -4,7 +4,8 @@ import { strict as assert } from 'node:assert';
 import { buildFrame, newId } from '../../../src/protocol/build';
 import type { WireFrame } from '../../../src/protocol/frameTypes';
 import { parseFrame } from '../../../src/protocol/parse';
-import { CLIP_MARK, fitFrame } from '../../../src/session/frameFit';
+import { CLIP_MARK, fitForPeer, fitFrame } from '../../../src/session/frameFit';
+import { rememberSize } from '../../../src/session/frameSizes';
 import { CUT_MARK_PATTERN } from '../../../src/protocol/cutMark';
 
 const SESSION = newId();
@@ -78,6 +79,25 @@ describe('session/frameFit: no frame bigger than the peer takes (§12.2 max_fram
     const f = buildFrame('tool.catalog.publish', { tools } as never, { session_id: SESSION }) as WireFrame;
     assert.equal(parseFrame(JSON.stringify(f)).kind, 'accepted', 'the fixture is a valid catalog');
     assert.equal(fitFrame(f, LIMIT), undefined);
+  });
+
+  it('§7.1.1 decision 516: with a frame budget alone, a history keeps every frame, only the ones over the budget cut; sizes the history measured are read, not measured again', () => {
+    const inner = [result('small one'), result('x'.repeat(100_000)), result('small two')];
+    const make = (frames: WireFrame[]) =>
+      buildFrame('session.history', { frames: frames as unknown as Record<string, unknown>[], buffer_status: { policy_applied: 'RING', truncated: false }, last_sync_timestamp: new Date().toISOString(), last_message_id: frames[frames.length - 1].message_id }, { session_id: SESSION }) as WireFrame;
+    const history = make(inner);
+    const out = fitForPeer(history, undefined, 20_000) as WireFrame & { payload: { frames: WireFrame[]; buffer_status: { truncated: boolean } } };
+    assert.deepEqual(out.payload.frames.map((f) => f.message_id), inner.map((f) => f.message_id), 'none left out');
+    assert.equal(out.payload.buffer_status.truncated, false);
+    assert.ok(bytes(out) > 20_000, 'the whole may be bigger than the budget');
+    for (const f of out.payload.frames) assert.ok(bytes(f) <= 20_000);
+    assert.deepEqual(out.payload.frames[0], inner[0], 'a frame within the budget is as it was');
+    // Sizes known from the history are trusted: all small here, so the history goes as it is.
+    const smalls = [result('a'), result('b')];
+    const known = make(smalls);
+    assert.equal(fitForPeer(known, undefined, 20_000), known, 'nothing over: the same frame');
+    rememberSize(smalls[1], 30_000); // what the history would have measured had it been that big
+    assert.notEqual(fitForPeer(known, undefined, 20_000), known, 'the remembered size is what is checked');
   });
 
   it('§7.1.1 §7.8.3 a session.history keeps its newest frames, each fitted, and says how many it lost', () => {

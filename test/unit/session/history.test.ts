@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { HistoryBuffer } from '../../../src/session/history';
+import { knownSize } from '../../../src/session/frameSizes';
 
 // Frames of a fixed serialized size make byte budgets easy to reason about.
 function frame(n: number, pad = 0): { message_id: string; n: number; pad: string } {
@@ -30,6 +31,17 @@ describe('session/history: the reattach buffer (§7.1.1)', () => {
     assert.ok(size(korean) > limit && JSON.stringify(korean).length < limit, 'the fixture is over in bytes, under in units');
     assert.deepEqual([...h.framesOver(limit)].map((f) => f.message_id), ['m1', 'ko']);
     assert.equal(h.framesOver(Infinity).size, 0);
+  });
+
+  it('§7.1.1 every frame the history measures has its size remembered (exactly its JSON\'s UTF-8 bytes), kept or not', () => {
+    const h = new HistoryBuffer<F>({ policy: 'RING', maxBytes: 200 });
+    const small: F = { message_id: 'a', text: '한국어 text' };
+    const tooBig = frame(1, 500); // over the whole budget: not kept, still measured
+    h.append(small);
+    h.append(tooBig);
+    assert.equal(knownSize(small), size(small));
+    assert.equal(knownSize(tooBig), size(tooBig));
+    assert.equal(knownSize({ message_id: 'never appended' }), undefined);
   });
 
   it('§7.1.1 since(the newest id) is empty and keeps that id as last_message_id', () => {
