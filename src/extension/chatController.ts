@@ -4,7 +4,7 @@
 // ones are logged and dropped. No vscode here: editor actions (open file, diff, clipboard, rules)
 // come in as `HostActions`, so this runs in plain Node tests too.
 import { buildFrame } from '../protocol/build';
-import { noticeOf, OUR_MASTER_EXTENSIONS, OUR_VIEW_FRAME_BUDGET } from '../protocol/rawpExtension';
+import { noticeOf, OUR_MASTER_EXTENSIONS } from '../protocol/rawpExtension';
 import type { AgentModeName } from '../protocol/common';
 import { hostMessage, parseWebviewMessage, type AgentSummary, type HostMessage, type PermissionRuleView, type WebviewMessage } from '../protocol/webviewMessages';
 import type { Connection, WireFrame } from '../session/connection';
@@ -236,7 +236,7 @@ export class ChatController {
   }
 
   switchTo(session_id: string): void {
-    const parts = this.o.host.replay(session_id, OUR_VIEW_FRAME_BUDGET);
+    const parts = this.o.host.replay(session_id);
     if (!parts || !this.o.host.has(session_id)) {
       this.notice('warning', this.l10n.t('There is no session {0}.', session_id));
       return;
@@ -254,9 +254,9 @@ export class ChatController {
       const first = restored[0] ?? live[0];
       this.send(hostMessage('frames', { session_id, frames: [buildFrame('session.history', { frames: [], buffer_status: parts.buffer_status, last_sync_timestamp: new Date().toISOString(), last_message_id: first?.message_id ?? '' }, { session_id })] }));
     }
-    this.replay(session_id, restored, parts.bigger);
+    this.replay(session_id, restored);
     if (restored.length > 0) this.send(hostMessage('session.disconnected', { session_id, reason: 'app_restart' }));
-    this.replay(session_id, live, parts.bigger);
+    this.replay(session_id, live);
     const id = `webview:${++this.counter}`;
     const connection: Connection = {
       id,
@@ -353,9 +353,9 @@ export class ChatController {
     this.send(hostMessage('agent.list', { agents, ...(selected ? { selected } : {}) }));
   }
 
-  /** Posts `frames` in chunks; those in `bigger` (over the view's budget) cut to it first. */
-  private replay(session_id: string, frames: WireFrame[], bigger: ReadonlySet<WireFrame>): void {
-    for (let i = 0; i < frames.length; i += REPLAY_CHUNK) this.send(hostMessage('frames', { session_id, frames: forView(frames.slice(i, i + REPLAY_CHUNK), session_id, bigger) }));
+  /** Posts `frames` in chunks, each cut to the view's budget (decision 516). */
+  private replay(session_id: string, frames: WireFrame[]): void {
+    for (let i = 0; i < frames.length; i += REPLAY_CHUNK) this.send(hostMessage('frames', { session_id, frames: forView(frames.slice(i, i + REPLAY_CHUNK), session_id) }));
   }
 
   /** Frames of one synchronous burst go out as one message (fewer postMessage round trips). */

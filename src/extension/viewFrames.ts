@@ -11,10 +11,8 @@ import type { WireFrame } from '../session/connection';
 import { fitFrame, tooLargeNote } from '../session/frameFit';
 import { OUR_VIEW_FRAME_BUDGET } from '../protocol/rawpExtension';
 
-
-/** `frames` as the view is given them: each within the budget, or a note where one cannot be. Only
- *  the frames in `bigger` are looked at when it is given (their sizes are known: SessionHost.replay). */
-export function forView(frames: readonly WireFrame[], session_id: string, bigger?: ReadonlySet<WireFrame>, budget = OUR_VIEW_FRAME_BUDGET): WireFrame[] {
-  if (bigger !== undefined && bigger.size === 0) return frames as WireFrame[];
-  return frames.map((f) => (bigger !== undefined && !bigger.has(f) ? f : (fitFrame(f, budget) ?? (buildFrame('session.error', tooLargeNote(f, budget, `the ${budget} bytes the chat view takes`), { session_id }) as WireFrame))));
+/** `frames` as the view is given them: each within the budget, or a note where one cannot be. A
+ *  replayed frame's size is the one the history measured (fitFrame reads it: nothing is serialized again). */
+export function forView(frames: readonly WireFrame[], session_id: string, budget = OUR_VIEW_FRAME_BUDGET): WireFrame[] {
+  return frames.map((f) => fitFrame(f, budget) ?? (buildFrame('session.error', tooLargeNote(f, budget, `the ${budget} bytes the chat view takes`), { session_id }) as WireFrame));
 }

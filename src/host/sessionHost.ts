@@ -264,12 +264,10 @@ export class SessionHost {
   }
 
   /** The kept frames, split where a previous process stopped (the view marks that point, §7.8.2). */
-  /** The transcript a view is given: frames from before the restart, frames since, and what is
-   *  lost; with `biggerThan`, also the frames over that many bytes (the view's budget, decision 516). */
-  replay(session_id: string, biggerThan = Infinity): { restored: WireFrame[]; live: WireFrame[]; buffer_status: BufferStatus; bigger: ReadonlySet<WireFrame> } | undefined {
+  replay(session_id: string): { restored: WireFrame[]; live: WireFrame[]; buffer_status: BufferStatus } | undefined {
     const entry = this.entries.get(session_id);
     // §7.1.1: what the byte budgets (ring, journal) no longer hold is counted, so the view can say so.
-    return entry ? { ...splitRestored(entry.history, entry.restoredThrough), buffer_status: entry.history.upTo().buffer_status, bigger: entry.history.framesOver(biggerThan) } : undefined;
+    return entry ? { ...splitRestored(entry.history, entry.restoredThrough), buffer_status: entry.history.upTo().buffer_status } : undefined;
   }
 
   has(session_id: string): boolean {

@@ -18,7 +18,7 @@ export const Metadata = z.looseObject({
   x_rawp_clipped: z
     .object({ original_bytes: NonNegInt, max_frame_size: NonNegInt, fields: z.array(z.string()) })
     .optional()
-    .describe('RAWP extension (decision 515): strings of this frame were clipped to fit the max_frame_size the receiving peer announced'),
+    .describe('RAWP extension (decisions 515, 516): strings of this frame were cut to fit the limit the receiving peer announced (max_frame_size, or x-rawp.frame_budget; the limit is in max_frame_size)'),
 });
 
 /**

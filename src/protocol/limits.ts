@@ -79,7 +79,7 @@ export function bytesOver(s: string, maxBytes: number): number {
 /**
  * Node's own count where there is one (Buffer.byteLength: native, no allocation): the history
  * counts every published frame, and this loop took 100–190 ms for a 20 MB text on this machine
- * where Node's took 4 (decision 516). The view's bundle has no Buffer and counts with the loop.
+ * where Node's took 4 (decision 517). The view's bundle has no Buffer and counts with the loop.
  * Both give the same count for any text JSON.stringify writes (it escapes lone surrogates).
  */
 const NodeBuffer = (globalThis as { Buffer?: { byteLength(s: string, encoding: 'utf8'): number } }).Buffer;

@@ -209,14 +209,6 @@ export class HistoryBuffer<F extends HistoryFrame = HistoryFrame> {
     };
   }
 
-  /** The kept frames bigger than `bytes` (sizes are known here: a replay cut to a budget need not
-   *  serialize every frame again to find them; decision 516). */
-  framesOver(bytes: number): Set<F> {
-    const over = new Set<F>();
-    for (let i = this.head; i < this.entries.length; i++) if (this.entries[i].bytes > bytes) over.add(this.entries[i].frame);
-    return over;
-  }
-
   /** All kept frames, oldest first. */
   all(): F[] {
     return this.entries.slice(this.head).map((e) => e.frame);

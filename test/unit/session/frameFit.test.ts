@@ -98,6 +98,10 @@ describe('session/frameFit: no frame bigger than the peer takes (§12.2 max_fram
     assert.equal(fitForPeer(known, undefined, 20_000), known, 'nothing over: the same frame');
     rememberSize(smalls[1], 30_000); // what the history would have measured had it been that big
     assert.notEqual(fitForPeer(known, undefined, 20_000), known, 'the remembered size is what is checked');
+    // fitFrame too: a frame the history measured within the limit goes as it is, unserialized.
+    const measured = result('x'.repeat(100_000));
+    rememberSize(measured, 1_000);
+    assert.equal(fitFrame(measured, 20_000), measured);
   });
 
   it('§7.1.1 §7.8.3 a session.history keeps its newest frames, each fitted, and says how many it lost', () => {
