@@ -1,7 +1,7 @@
 // Rows that are heavy to mount (issue 18): a long file read lays out its first screenful, then the
-// rest of its first lines as the reader scrolls its box (until then they wait, unstyled and not
-// laid out, under hidden="until-found" for find-in-page, decision 481); a Bash stream's chunks are
-// a few spans.
+// rest of its first lines a chunk at a time, once when the page is idle and then as the reader
+// scrolls its box (until then they wait, unstyled and not laid out, under hidden="until-found" for
+// find-in-page: decisions 481, 518); a Bash stream's chunks are a few spans.
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
 import { feed, startHarness, waitForMessages, type Harness } from '../../browser/harness';
@@ -28,6 +28,33 @@ async function feedRead(page: Page, path: string, output: string): Promise<void>
   );
 }
 
+/** Holds the page's idle callbacks until runIdle: what a card does before and after the page is idle. */
+async function holdIdle(page: Page): Promise<void> {
+  // tsx (esbuild keepNames) wraps named functions of the evaluated code in __name().
+  await page.evaluate('window.__name = (f) => f');
+  await page.evaluate(() => {
+    const w = window as unknown as { rawpIdle: IdleRequestCallback[] };
+    w.rawpIdle = [];
+    window.requestIdleCallback = (cb) => w.rawpIdle.push(cb);
+    window.cancelIdleCallback = (id) => {
+      w.rawpIdle[id - 1] = () => undefined;
+    };
+  });
+}
+
+/** Runs the idle callbacks held so far, each with time to spare. */
+async function runIdle(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { rawpIdle: IdleRequestCallback[] };
+    for (const cb of w.rawpIdle.splice(0)) cb({ didTimeout: false, timeRemaining: () => 50 });
+  });
+}
+
+/** Scrolls the file card's box to its end. */
+async function scrollBoxToEnd(page: Page): Promise<void> {
+  await page.locator('.tool-card[data-output-type="file_content"] .tool-output').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+}
+
 /** Waits (bounded) until the file card lays out `n` line rows (rows under a hidden ancestor are not laid out). */
 async function linesMounted(page: Page, n: number): Promise<number> {
   await page.waitForFunction(({ sel, n }) => [...document.querySelectorAll(sel)].filter((tr) => !tr.closest('[hidden]')).length === n, { sel: LINE_ROWS, n }, WAIT);
@@ -42,25 +69,36 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
   });
   after(async () => h?.close());
 
-  it('§5.3.1 a 300-line read lays out 40 lines, the rest of its first 150 once its box is scrolled, then all 300 on "Show more"', async () => {
+  it('§5.3.1 a 300-line read lays out 24 lines, 24 more when the page is idle and 24 more each time its box is scrolled to the end; "Show more" goes on to 300 the same way', async () => {
     const page = await h.open({ height: 900 });
+    await holdIdle(page);
     const output = Array.from({ length: 300 }, (_, i) => `${String(i + 1).padStart(6)}\tconst line${i + 1} = ${i + 1};`).join('\n');
     await feedRead(page, 'src/big.ts', output);
-    assert.equal(await linesMounted(page, 40), 40);
-    // Decision 481: once the page is idle the other 110 are there for find-in-page, hidden until
-    // found (not laid out). Bounded wait: they are made in an idle callback.
-    await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 150, LINE_ROWS, WAIT);
-    assert.equal(await page.locator('.file-content .lines-rest').getAttribute('hidden'), 'until-found');
-    assert.equal(await page.locator('.file-content .show-more').count(), 0, 'no "Show more" below a card that is still mounting its first lines');
-    await page.locator('.tool-card[data-output-type="file_content"] .tool-output').evaluate((el) => el.scrollTo(0, el.scrollHeight));
-    assert.equal(await linesMounted(page, 150), 150);
+    assert.equal(await linesMounted(page, 24), 24);
+    assert.equal(await page.locator('.file-content .lines-chunk').count(), 0, 'the hidden rows are not made before the page is idle');
+    await runIdle(page);
+    assert.equal(await linesMounted(page, 48), 48);
+    // Decision 481: the other 102 of the first 150 are there for find-in-page, hidden until found
+    // (not laid out), in chunks of 24.
+    assert.equal(await page.locator(LINE_ROWS).count(), 150);
+    assert.deepEqual(await page.locator('.file-content .lines-chunk').evaluateAll((els) => els.map((e) => e.getAttribute('hidden'))), [null, 'until-found', 'until-found', 'until-found', 'until-found', 'until-found']);
+    assert.equal(await page.locator('.file-content .show-more').count(), 0, 'no "Show more" below a card that is still laying out its first lines');
+    // Decision 518: each scroll to the end lays out one chunk, never the whole rest at once.
+    for (const n of [72, 96, 120, 144, 150]) {
+      await scrollBoxToEnd(page);
+      assert.equal(await linesMounted(page, n), n);
+    }
     assert.deepEqual(await page.locator('.file-content .line-no').evaluateAll((els) => [els[0].textContent, els[149].textContent]), ['1', '150']);
     const more = page.locator('.file-content .show-more');
     await more.waitFor(WAIT);
     assert.match(await more.innerText(), /150 more lines/);
     await more.click();
+    // The next 150 are made at once and laid out as the box is scrolled, a chunk at a time.
+    assert.equal(await page.locator(LINE_ROWS).count(), 300);
+    for (let turns = 0; turns < 10 && (await page.locator('.file-content .lines-chunk[hidden]').count()) > 0; turns++) await scrollBoxToEnd(page).then(() => page.waitForTimeout(50));
     assert.equal(await linesMounted(page, 300), 300);
     assert.match(await page.locator('.file-content .code-lines tr').last().innerText(), /const line300 = 300;/);
+    assert.equal(await page.locator('.file-content .show-more').count(), 0);
   });
 
   it('§5.2 a 200-chunk stream is one span per run of a stream type, in sequence order', async () => {
@@ -79,13 +117,14 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
     assert.equal(text, Array.from({ length: 200 }, (_, s) => `[${s}]\n`).join(''));
   });
 
-  it('decision 481 find-in-page sees every line of a 150-line file card: a word on line 120 is found, its part of the card revealed and the line scrolled into view', async () => {
+  it('decision 481 find-in-page sees every line of a 150-line file card: a word on line 100 is found, its part of the card revealed and the line scrolled into view', async () => {
     const page = await h.open({ height: 900 });
-    const output = Array.from({ length: 150 }, (_, i) => `${String(i + 1).padStart(6)}\t${i + 1 === 120 ? 'const quokka = 120;' : `const line${i + 1} = ${i + 1};`}`).join('\n');
+    const output = Array.from({ length: 150 }, (_, i) => `${String(i + 1).padStart(6)}\t${i + 1 === 100 ? 'const quokka = 100;' : `const line${i + 1} = ${i + 1};`}`).join('\n');
     await feedRead(page, 'src/animals.ts', output);
-    assert.equal(await linesMounted(page, 40), 40, 'the card lays out only its first 40 lines');
-    // The rest is made when the page is first idle (a moment before anyone types a search).
-    await page.waitForFunction(() => document.querySelectorAll('.file-content .lines-rest[hidden="until-found"] tr').length === 110, undefined, WAIT);
+    // The rest is made when the page is first idle (a moment before anyone types a search), and
+    // one chunk laid out: 48 lines, the other 102 hidden until found.
+    await page.waitForFunction(() => document.querySelectorAll('.file-content .lines-chunk[hidden="until-found"] tr').length === 102, undefined, WAIT);
+    assert.equal(await linesMounted(page, 48), 48, 'the card lays out only its first 48 lines');
     await page.evaluate(() => window.addEventListener('beforematch', () => document.body.setAttribute('data-matched', 'yes'), { capture: true, once: true }));
     // Headless Chromium has no find bar to type into; a text fragment (#:~:text=) is the engine's
     // own find-and-reveal on the page's text — the same search that finds hidden="until-found"
@@ -94,7 +133,7 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
     // Bounded wait for the final state: the line is laid out and inside both scrolling boxes.
     await page.waitForFunction(
       () => {
-        const cell = [...document.querySelectorAll('.file-content .line-text')].find((p) => p.textContent === 'const quokka = 120;');
+        const cell = [...document.querySelectorAll('.file-content .line-text')].find((p) => p.textContent === 'const quokka = 100;');
         if (!cell || cell.closest('[hidden]')) return false;
         const r = cell.getBoundingClientRect();
         // Inside the card's box and the transcript's (no named inner function: tsx would wrap it in __name).
@@ -107,23 +146,26 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
       WAIT,
     );
     assert.equal(await page.locator('body').getAttribute('data-matched'), 'yes', 'the find matched inside the hidden part (beforematch)');
-    assert.equal(await page.locator('.file-content .lines-rest').getAttribute('hidden'), null, 'the rest of the card is revealed');
-    assert.equal(await linesMounted(page, 150), 150, 'all 150 lines are laid out once found');
-    const row = page.locator('.file-content .code-lines tr', { hasText: 'const quokka = 120;' });
-    assert.equal(await row.locator('.line-no').innerText(), '120');
-    // The two tables' number columns line up (one width from --line-digits), and "120" fits its cell.
-    const [first, found] = await page.locator('.file-content .line-text').evaluateAll((els) => [els[0], els[119]].map((e) => Math.round(e.getBoundingClientRect().left)));
-    assert.equal(found, first, 'line 120 starts where line 1 does');
+    // Line 100 is in the fourth chunk (lines 97–120): it and the chunks before it are laid out (the
+    // ones before it before the browser scrolled to the match, or the check above would have
+    // failed), the rest not.
+    assert.deepEqual(await page.locator('.file-content .lines-chunk').evaluateAll((els) => els.map((e) => e.getAttribute('hidden'))), [null, null, null, null, 'until-found', 'until-found']);
+    assert.equal(await linesMounted(page, 120), 120, 'the lines up to the match are laid out once found');
+    const row = page.locator('.file-content .code-lines tr', { hasText: 'const quokka = 100;' });
+    assert.equal(await row.locator('.line-no').innerText(), '100');
+    // The tables' number columns line up (one width from --line-digits), and "100" fits its cell.
+    const [first, found] = await page.locator('.file-content .line-text').evaluateAll((els) => [els[0], els[99]].map((e) => Math.round(e.getBoundingClientRect().left)));
+    assert.equal(found, first, 'line 100 starts where line 1 does');
     const fits = await row.locator('.line-no').evaluate((td) => td.scrollWidth <= td.clientWidth);
     assert.ok(fits, 'the three-digit number fits its column');
     // Decision 392 still holds on the revealed lines: the number's tooltip, and a click opens the file there.
     const link = row.locator('.line-link');
     await link.hover();
-    await page.waitForFunction(() => !!document.querySelector('.file-content .line-link[data-line="120"]')?.getAttribute('title'), undefined, WAIT);
-    assert.equal(await link.getAttribute('title'), 'Open src/animals.ts at line 120');
+    await page.waitForFunction(() => !!document.querySelector('.file-content .line-link[data-line="100"]')?.getAttribute('title'), undefined, WAIT);
+    assert.equal(await link.getAttribute('title'), 'Open src/animals.ts at line 100');
     await link.click();
     const opened = await waitForMessages(page, 'file.open', 1);
-    assert.deepEqual(opened.map((m) => m.payload), [{ path: 'src/animals.ts', line: 120 }]);
+    assert.deepEqual(opened.map((m) => m.payload), [{ path: 'src/animals.ts', line: 100 }]);
   });
 
   it('§5.3.1 a diff is laid out in fixed columns: five-digit numbers fit theirs, every hunk\'s text starts at one place, and a long line wraps in its cell', async () => {

@@ -1,14 +1,16 @@
 // A file_content output (§5.3.1): the file's lines with their numbers, in a box that scrolls.
-// Mounting is in two steps (issue 18): a card first lays out only the lines its box shows and a
-// screenful more (MOUNT_LINES); the rest of its first FIRST_LINES are laid out when the reader
-// scrolls the box to the end of them (an IntersectionObserver on a sentinel row, no scroll handler).
-// A 50 KB read is ~1,500 lines; 150 table rows per card cost tens of ms of table layout each time a
-// card scrolls into the transcript's view, which is what made fast scrolling miss frames.
-// The rest is in the DOM before that, though, in a second table under `hidden="until-found"`
-// (decision 481): the browser neither styles nor lays it out, yet find-in-page searches it and,
-// on a match, reveals it in place (`beforematch`), so the match it highlights stays where it is.
-// Even its nodes are made only once the page is idle (requestIdleCallback), so a card that only
-// passes through the view while the transcript scrolls costs what it did before.
+// Mounting is in steps (issue 18): a card first lays out only the lines its box shows and a few
+// more (MOUNT_LINES); the rest of its first FIRST_LINES follow in chunks of CHUNK_LINES, one when
+// the page is first idle and one each time the reader scrolls the box to the end of what is laid
+// out (an IntersectionObserver on a sentinel, no scroll handler). A 50 KB read is ~1,500 lines;
+// table rows cost tens of µs each of style and layout every time a card scrolls into the
+// transcript's view, which is what made fast scrolling miss frames, and revealing 110 rows at once
+// was a stall of its own inside the box (decision 518).
+// The chunks not yet laid out are in the DOM all the same, under `hidden="until-found"` (decision
+// 481): the browser neither styles nor lays them out, yet find-in-page searches them and, on a
+// match, reveals the chunk in place (`beforematch`), so the match it highlights stays where it is.
+// Even their nodes are made only once the page is idle (requestIdleCallback), so a card that only
+// passes through the view while the transcript scrolls costs what its first lines cost.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t as tr } from '../i18n';
 import { asText, MAX_LINES } from './outputs';
@@ -35,8 +37,10 @@ export function numberLines(text: string): NumberedLine[] {
 
 /** Lines a card shows before "Show more lines": its box shows about 20 and scrolls through these. */
 export const FIRST_LINES = 150;
-/** Lines laid out at first: the box's 20 and a screenful more, so the first scroll inside needs nothing new. */
-export const MOUNT_LINES = 40;
+/** Lines laid out at first: the box shows about 20 (360 px of 17 px lines, under the Open button). */
+export const MOUNT_LINES = 24;
+/** Lines laid out per step after that: more than the box shows, so one step covers a wheel turn. */
+export const CHUNK_LINES = 24;
 
 type OpenAt = ((line: number) => void) | undefined;
 
@@ -58,7 +62,7 @@ function whenIdle(work: () => void): () => void {
   id = requestIdleCallback(step);
   return () => cancelIdleCallback(id);
 }
-/** Idle time the rest's rows need to be made without delaying the next frame (a few hundred nodes). */
+/** Idle time the chunks' rows need to be made (a few hundred nodes) and the first laid out, without delaying the next frame. */
 const IDLE_MS_NEEDED = 8;
 const IDLE_TRIES = 60;
 
@@ -82,47 +86,75 @@ function LineRows({ lines, onOpen }: { lines: NumberedLine[]; onOpen: OpenAt }) 
   );
 }
 
+/** Splits the lines after the first MOUNT_LINES into the chunks that are revealed one at a time. */
+function chunked(lines: NumberedLine[]): NumberedLine[][] {
+  const out: NumberedLine[][] = [];
+  for (let i = 0; i < lines.length; i += CHUNK_LINES) out.push(lines.slice(i, i + CHUNK_LINES));
+  return out;
+}
+
 export function FileContentOutput({ output, path, onOpen }: { output: unknown; path?: string; onOpen?: (line: number) => void }) {
   const lines = useMemo(() => numberLines(asText(output)), [output]);
   const [limit, setLimit] = useState(FIRST_LINES);
-  const [revealed, setRevealed] = useState(false);
-  /** The hidden rest's rows exist (made when the page was first idle after the card mounted). */
+  /** How many of the chunks after the first lines are laid out (the others wait, hidden until found). */
+  const [open, setOpen] = useState(0);
+  /** The chunks' rows exist (made when the page was first idle after the card mounted, or on demand). */
   const [restMade, setRestMade] = useState(false);
-  const sentinel = useRef<HTMLTableRowElement>(null);
+  const sentinel = useRef<HTMLDivElement>(null);
   const rest = useRef<HTMLDivElement>(null);
   const wanted = Math.min(limit, MAX_LINES);
   const shown = lines.slice(0, wanted);
   const head = shown.slice(0, MOUNT_LINES);
-  const tail = shown.slice(MOUNT_LINES);
-  const deferred = !revealed && tail.length > 0;
+  const chunks = useMemo(() => chunked(shown.slice(MOUNT_LINES)), [lines, wanted]);
+  const deferred = open < chunks.length;
   useEffect(() => {
     const el = sentinel.current;
     if (!deferred || !el) return;
-    // The box clips its lines, so the sentinel intersects the viewport only once scrolled into view.
+    // The box clips its lines, so the sentinel intersects the viewport only once scrolled into
+    // view. Observed anew after each chunk: if a fast scroll left it in view, the first callback
+    // says so and the next chunk follows.
     const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setRevealed(true);
+      if (!entries.some((e) => e.isIntersecting)) return;
+      setRestMade(true);
+      setOpen((n) => Math.max(n, open + 1));
     });
     io.observe(el);
     return () => io.disconnect();
-  }, [deferred]);
+  }, [deferred, open]);
   useEffect(() => {
     if (!deferred || restMade) return;
-    return whenIdle(() => setRestMade(true));
+    // Once idle: the hidden rows for find-in-page, and the next chunk laid out, so a card that
+    // stays on screen has its first wheel turn inside ready.
+    return whenIdle(() => {
+      setRestMade(true);
+      setOpen((n) => Math.max(n, 1));
+    });
   }, [deferred, restMade]);
   useLayoutEffect(() => {
     // Set as an attribute before the first paint: the `hidden` property would make it plain hidden
     // (unsearchable) in a browser that has no until-found. Find-in-page removes it itself on a match.
-    const el = rest.current;
-    if (!el) return;
-    if (!deferred) {
-      el.removeAttribute('hidden');
-      return;
+    const box = rest.current;
+    if (!box) return;
+    const parts = box.children;
+    for (let k = 0; k < parts.length; k++) {
+      if (k < open) parts[k].removeAttribute('hidden');
+      else parts[k].setAttribute('hidden', 'until-found');
     }
-    el.setAttribute('hidden', 'until-found');
-    const found = () => setRevealed(true);
-    el.addEventListener('beforematch', found);
-    return () => el.removeEventListener('beforematch', found);
-  }, [deferred]);
+  }, [open, restMade, chunks]);
+  useLayoutEffect(() => {
+    const box = rest.current;
+    if (!box) return;
+    // beforematch bubbles from the chunk the find matched in; the chunks before it open with it.
+    // Preact renders the new state in a microtask, so they are laid out before the browser
+    // scrolls to the match, which therefore stays in view (the find test checks it).
+    const found = (e: Event) => {
+      const at = Number((e.target as HTMLElement).dataset.chunk ?? -1);
+      if (at < 0) return;
+      setOpen((n) => Math.max(n, at + 1));
+    };
+    box.addEventListener('beforematch', found);
+    return () => box.removeEventListener('beforematch', found);
+  }, [restMade]);
   const onTableClick = (e: MouseEvent) => {
     const line = (e.target as Element | null)?.closest?.<HTMLElement>('.line-link')?.dataset.line;
     if (onOpen && line) onOpen(Number(line));
@@ -131,7 +163,7 @@ export function FileContentOutput({ output, path, onOpen }: { output: unknown; p
     const link = (e.target as Element | null)?.closest?.<HTMLElement>('.line-link');
     if (link && !link.title) link.title = tr('output.openAtLine', path ?? '', Number(link.dataset.line));
   };
-  // Both tables share the numbers' width, so the text column lines up across them.
+  // All tables share the numbers' width, so the text column lines up across them.
   const digits = String(shown[shown.length - 1]?.n ?? 1).length;
   return (
     <div class="file-content" role="group" aria-label={path ? tr('output.contentsOf', path) : tr('output.fileContents')} style={{ '--line-digits': String(digits) }} onClick={onTableClick} onMouseOver={onTableHover}>
@@ -143,24 +175,23 @@ export function FileContentOutput({ output, path, onOpen }: { output: unknown; p
       <table class="code-lines">
         <tbody>
           <LineRows lines={head} onOpen={onOpen} />
-          {deferred && (
-            <tr ref={sentinel} class="lines-pending" aria-hidden="true">
-              <td colSpan={2} />
-            </tr>
-          )}
         </tbody>
       </table>
-      {tail.length > 0 && (
+      {chunks.length > 0 && (
         <div ref={rest} class="lines-rest">
-          {(!deferred || restMade) && (
-            <table class="code-lines">
-              <tbody>
-                <LineRows lines={tail} onOpen={onOpen} />
-              </tbody>
-            </table>
-          )}
+          {(restMade || !deferred) &&
+            chunks.map((chunk, k) => (
+              <div key={chunk[0].n} class="lines-chunk" data-chunk={k}>
+                <table class="code-lines">
+                  <tbody>
+                    <LineRows lines={chunk} onOpen={onOpen} />
+                  </tbody>
+                </table>
+              </div>
+            ))}
         </div>
       )}
+      {deferred && <div ref={sentinel} class="lines-pending" aria-hidden="true" />}
       {!deferred && lines.length > shown.length && limit < MAX_LINES && (
         <button type="button" class="button secondary show-more" onClick={() => setLimit(MAX_LINES)}>
           {tr('output.showMoreLines', Math.min(lines.length, MAX_LINES) - shown.length)}
