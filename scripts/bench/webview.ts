@@ -6,12 +6,13 @@
 //   then:   JS heap after a forced GC, and the number of DOM elements.
 // Ends with one JSON line: {"bench":"webview","frames":10000,"load_ms":…,"append_p95_ms":…,"heap_mb":…,"dom_nodes":…}
 // Then the heavy session through the real host → controller → postMessage path (webviewHeavy.ts)
-// and its own line: {"bench":"webview","frames":100000,…,"heap_mb","append_p95_ms","host_heap_mb","first_paint_ms","scroll_p95_ms"}
+// and its own line: {"bench":"webview","frames":100000,…,"heap_mb","append_p95_ms","host_heap_mb","first_paint_ms","scroll_p95_ms",…,"probe_1t_ms","probe_2t_ms"}
 import type { Frame } from '../../src/protocol/frameTypes';
 import { settle, startHarness } from '../../test/browser/harness';
 import { longSession, sentence } from '../../test/browser/streams';
 import { streamBuilder } from '../../test/fixtures/frames/streamBuilder';
 import { heavyBench } from './webviewHeavy';
+import { machineProbe } from './machineProbe';
 import { openBenchPage, p95, timeLiveBatches, viewHeapMb } from './webviewPage';
 
 const SESSION = '44444444-4444-4444-8444-444444444444';
@@ -76,7 +77,12 @@ async function main(): Promise<void> {
   } finally {
     await h.close();
   }
-  if (process.env.RAWP_BENCH_LIGHT_ONLY !== '1') process.stdout.write(`${JSON.stringify(await heavyBench())}\n`);
+  if (process.env.RAWP_BENCH_LIGHT_ONLY === '1') return;
+  // The machine's speed beside the heavy figures (as bench:search has it): this machine's speed
+  // varies by a factor of two or more from hour to hour, so frame times compare only with it.
+  const probe = await machineProbe();
+  const heavy = await heavyBench();
+  process.stdout.write(`${JSON.stringify({ ...heavy, probe_1t_ms: Number(probe.oneThreadMs.toFixed(1)), probe_2t_ms: Number(probe.twoThreadsMs.toFixed(1)) })}\n`);
 }
 
 main().catch((e) => {
