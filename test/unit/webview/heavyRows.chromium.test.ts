@@ -12,21 +12,19 @@ const WAIT = { timeout: 10_000 };
 
 const LINE_ROWS = '.file-content .code-lines tr:not(.lines-pending)';
 
-/** One turn with one Read of `path` whose result is `output` (numbered lines, as the tool gives them). */
-async function feedRead(page: Page, path: string, output: string): Promise<void> {
+/** One turn with one call of `tool` on `path` whose result is `output`, of `outputType`. */
+async function feedResult(page: Page, tool: string, path: string, output: string | Record<string, unknown>, outputType: 'file_content' | 'diff'): Promise<void> {
   const b = streamBuilder(SESSION);
   const T = { turn_id: TURN };
-  await feed(
-    page,
-    SESSION,
-    [
-      b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
-      b.make('tool.invoke.request', { invocation_id: 'r1', tool_name: 'Read', input: { file_path: path } }, T),
-      b.make('tool.invoke.result', { invocation_id: 'r1', tool_name: 'Read', status: 'success', output, output_type: 'file_content' }, T),
-    ],
-    true,
-  );
+  const call = [b.make('tool.invoke.request', { invocation_id: 'c1', tool_name: tool, input: { file_path: path } }, T), b.make('tool.invoke.result', { invocation_id: 'c1', tool_name: tool, status: 'success', output, output_type: outputType }, T)];
+  await feed(page, SESSION, [b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T), ...call], true);
 }
+
+/** One turn with one Read of `path` whose result is `output` (numbered lines, as the tool gives them). */
+const feedRead = (page: Page, path: string, output: string) => feedResult(page, 'Read', path, output, 'file_content');
+
+/** One turn with one `tool` call whose result is the diff `output`. */
+const feedDiff = (page: Page, tool: string, output: { file_path: string } & Record<string, unknown>) => feedResult(page, tool, output.file_path, output, 'diff');
 
 /** Holds the page's idle callbacks until runIdle: what a card does before and after the page is idle. */
 async function holdIdle(page: Page): Promise<void> {
@@ -53,6 +51,30 @@ async function runIdle(page: Page): Promise<void> {
 /** Scrolls the file card's box to its end. */
 async function scrollBoxToEnd(page: Page): Promise<void> {
   await page.locator('.tool-card[data-output-type="file_content"] .tool-output').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+}
+
+/**
+ * Finds `word` with the browser's own find (a text fragment, #:~:text=: headless Chromium has no
+ * find bar to type into, and this is the same search that finds hidden="until-found" content,
+ * fires `beforematch` on it, reveals it and scrolls the match into view), then waits (bounded)
+ * until the cell whose text is `cellText` is laid out inside both scrolling boxes.
+ */
+async function findInView(page: Page, word: string, cellSelector: string, cellText: string): Promise<void> {
+  await page.goto(`${page.url().split('#')[0]}#:~:text=${word}`);
+  await page.waitForFunction(
+    ({ sel, text }) => {
+      const cell = [...document.querySelectorAll(sel)].find((p) => p.textContent === text);
+      if (!cell || cell.closest('[hidden]')) return false;
+      const r = cell.getBoundingClientRect();
+      // Inside the card's box and the transcript's (no named inner function: tsx would wrap it in __name).
+      return r.height > 0 && [cell.closest('.tool-output'), document.querySelector('.transcript-scroll')].every((el) => {
+        const b = el?.getBoundingClientRect();
+        return !!b && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+      });
+    },
+    { sel: cellSelector, text: cellText },
+    WAIT,
+  );
 }
 
 /** Waits (bounded) until the file card lays out `n` line rows (rows under a hidden ancestor are not laid out). */
@@ -126,25 +148,7 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
     await page.waitForFunction(() => document.querySelectorAll('.file-content .lines-chunk[hidden="until-found"] tr').length === 102, undefined, WAIT);
     assert.equal(await linesMounted(page, 48), 48, 'the card lays out only its first 48 lines');
     await page.evaluate(() => window.addEventListener('beforematch', () => document.body.setAttribute('data-matched', 'yes'), { capture: true, once: true }));
-    // Headless Chromium has no find bar to type into; a text fragment (#:~:text=) is the engine's
-    // own find-and-reveal on the page's text — the same search that finds hidden="until-found"
-    // content, fires `beforematch` on it, reveals it and scrolls the match into view.
-    await page.goto(`${page.url().split('#')[0]}#:~:text=quokka`);
-    // Bounded wait for the final state: the line is laid out and inside both scrolling boxes.
-    await page.waitForFunction(
-      () => {
-        const cell = [...document.querySelectorAll('.file-content .line-text')].find((p) => p.textContent === 'const quokka = 100;');
-        if (!cell || cell.closest('[hidden]')) return false;
-        const r = cell.getBoundingClientRect();
-        // Inside the card's box and the transcript's (no named inner function: tsx would wrap it in __name).
-        return r.height > 0 && [cell.closest('.tool-output'), document.querySelector('.transcript-scroll')].every((el) => {
-          const b = el?.getBoundingClientRect();
-          return !!b && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
-        });
-      },
-      undefined,
-      WAIT,
-    );
+    await findInView(page, 'quokka', '.file-content .line-text', 'const quokka = 100;');
     assert.equal(await page.locator('body').getAttribute('data-matched'), 'yes', 'the find matched inside the hidden part (beforematch)');
     // Line 100 is in the fourth chunk (lines 97–120): it and the chunks before it are laid out (the
     // ones before it before the browser scrolled to the match, or the check above would have
@@ -170,23 +174,12 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
 
   it('§5.3.1 a diff is laid out in fixed columns: five-digit numbers fit theirs, every hunk\'s text starts at one place, and a long line wraps in its cell', async () => {
     const page = await h.open({ height: 900 });
-    const b = streamBuilder(SESSION);
-    const T = { turn_id: TURN };
     const long = `+  const message = '${'a long line of code that wraps '.repeat(6)}';`;
     const hunks = [
       { old_start: 9_997, old_lines: 3, new_start: 9_997, new_lines: 4, lines: [' const a = 1;', '-const b = 2;', '+const b = 3;', long, ' const c = 4;'] },
       { old_start: 12, old_lines: 1, new_start: 12, new_lines: 1, lines: ['-x();', '+y();'] },
     ];
-    await feed(
-      page,
-      SESSION,
-      [
-        b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
-        b.make('tool.invoke.request', { invocation_id: 'e1', tool_name: 'Edit', input: { file_path: 'src/big.ts' } }, T),
-        b.make('tool.invoke.result', { invocation_id: 'e1', tool_name: 'Edit', status: 'success', output: { file_path: 'src/big.ts', created: false, unified_diff: '', hunks, additions: 3, deletions: 2 }, output_type: 'diff' }, T),
-      ],
-      true,
-    );
+    await feedDiff(page, 'Edit', { file_path: 'src/big.ts', created: false, unified_diff: '', hunks, additions: 3, deletions: 2 });
     await page.locator('.hunk').nth(1).waitFor(WAIT);
     const layout = await page.evaluate(() => {
       const first = document.querySelector('.hunk');
@@ -203,5 +196,45 @@ describe('webview in Chromium: heavy rows mount cheaply and lose nothing (issue 
     assert.ok(layout.fit, 'every number fits its column, 10000 included');
     assert.equal(layout.lefts.length, 1, `one text column across both hunks (${layout.lefts.join(', ')})`);
     assert.ok(layout.wrapped[0] > layout.wrapped[1] * 2, `the long line wraps in its cell (${layout.wrapped.slice(0, 2).join(' vs ')} px)`);
+  });
+
+  it('§5.3.1 decision 518 a 1,000-line diff lays out 24 rows, 24 more when the page is idle and one chunk per scroll to the end; find-in-page reaches line 900 and keeps the columns', async () => {
+    const page = await h.open({ height: 900 });
+    await holdIdle(page);
+    // A created file: one hunk of 1,000 added lines (the header is the diff's first row).
+    const lines = Array.from({ length: 1000 }, (_, i) => (i + 1 === 900 ? '+const wombat = 900;' : `+const line${i + 1} = ${i + 1};`));
+    const hunks = [{ old_start: 0, old_lines: 0, new_start: 1, new_lines: 1000, lines }];
+    await feedDiff(page, 'Write', { file_path: 'src/new.ts', created: true, unified_diff: '', hunks, additions: 1000, deletions: 0 });
+    const ROWS = '.diff .diff-line';
+    const laidOut = async (n: number) => {
+      await page.waitForFunction(({ sel, n }) => [...document.querySelectorAll(sel)].filter((tr) => !tr.closest('[hidden]')).length === n, { sel: ROWS, n }, WAIT);
+      return page.evaluate((sel) => [...document.querySelectorAll(sel)].filter((tr) => !tr.closest('[hidden]')).length, ROWS);
+    };
+    // 24 rows: the header and 23 lines; nothing else made before the page is idle.
+    assert.equal(await laidOut(23), 23);
+    assert.equal(await page.locator(ROWS).count(), 23);
+    await runIdle(page);
+    assert.equal(await laidOut(47), 47);
+    assert.equal(await page.locator(ROWS).count(), 1000, 'every line is in the page for find-in-page');
+    const box = page.locator('.tool-card[data-output-type="diff"] .tool-output');
+    await box.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    assert.equal(await laidOut(71), 71);
+    // The hunk goes on across chunk tables without a header or a gap, its text in one column.
+    const across = await page.evaluate(() => ({
+      headers: document.querySelectorAll('.diff .hunk-header').length,
+      lefts: [...new Set([...document.querySelectorAll('.diff .line-text')].filter((td) => !td.closest('[hidden]')).map((td) => Math.round(td.getBoundingClientRect().left)))],
+      numbers: [...document.querySelectorAll('.diff .diff-line')].slice(22, 25).map((tr) => tr.querySelectorAll('.line-no')[1].textContent),
+      gaps: [...document.querySelectorAll('.diff .hunk')].filter((t) => !t.closest('[hidden]')).map((t) => getComputedStyle(t).marginBottom),
+    }));
+    assert.equal(across.headers, 1);
+    assert.equal(across.lefts.length, 1, `one text column (${across.lefts.join(', ')})`);
+    assert.deepEqual(across.numbers, ['23', '24', '25']);
+    assert.deepEqual(across.gaps, ['0px', '0px', '0px'], 'no gap inside the hunk');
+    await findInView(page, 'wombat', '.diff .line-text', '+const wombat = 900;');
+    // Line 900 is row 901 (after the header), in the 37th chunk (rows 889–912): it and every chunk
+    // before it are laid out, none after.
+    assert.equal(await laidOut(912 - 1), 911);
+    const row = page.locator('.diff .diff-line', { hasText: '+const wombat = 900;' });
+    assert.equal(await row.locator('.line-no').nth(1).innerText(), '900');
   });
 });

@@ -12,7 +12,7 @@ import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { useStoreVersion } from '../state/useStore';
 import { t, type MessageId } from '../i18n';
 import { codeTooltip } from '../i18n/codes';
-import { DiffOutput } from './outputs';
+import { DiffOutput } from './diffOutput';
 
 const CHANGE_WORD: Record<CheckpointFile['change'], MessageId> = {
   created: 'checkpoint.created',

@@ -11,7 +11,8 @@
 // match, reveals the chunk in place (`beforematch`), so the match it highlights stays where it is.
 // Even their nodes are made only once the page is idle (requestIdleCallback), so a card that only
 // passes through the view while the transcript scrolls costs what its first lines cost.
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
+import { useChunkedReveal } from './chunkedReveal';
 import { t as tr } from '../i18n';
 import { asText, MAX_LINES } from './outputs';
 
@@ -44,28 +45,6 @@ export const CHUNK_LINES = 24;
 
 type OpenAt = ((line: number) => void) | undefined;
 
-/** Runs `work` once the page is idle, with a few ms to spare; returns the cancel. Where there is
- *  no requestIdleCallback (Safari), a short timer after the scroll has had its frames. */
-function whenIdle(work: () => void): () => void {
-  if (typeof requestIdleCallback !== 'function') {
-    const timer = setTimeout(work, 250);
-    return () => clearTimeout(timer);
-  }
-  let id = 0;
-  let tries = 0;
-  const step = (deadline: IdleDeadline) => {
-    // A sliver of idle time at the end of a busy frame is not enough for ~110 rows: wait for a
-    // longer one, a bounded number of times (a page that is never idle still gets them).
-    if (deadline.timeRemaining() < IDLE_MS_NEEDED && ++tries < IDLE_TRIES) id = requestIdleCallback(step);
-    else work();
-  };
-  id = requestIdleCallback(step);
-  return () => cancelIdleCallback(id);
-}
-/** Idle time the chunks' rows need to be made (a few hundred nodes) and the first laid out, without delaying the next frame. */
-const IDLE_MS_NEEDED = 8;
-const IDLE_TRIES = 60;
-
 function LineRows({ lines, onOpen }: { lines: NumberedLine[]; onOpen: OpenAt }) {
   return (
     <>
@@ -96,65 +75,11 @@ function chunked(lines: NumberedLine[]): NumberedLine[][] {
 export function FileContentOutput({ output, path, onOpen }: { output: unknown; path?: string; onOpen?: (line: number) => void }) {
   const lines = useMemo(() => numberLines(asText(output)), [output]);
   const [limit, setLimit] = useState(FIRST_LINES);
-  /** How many of the chunks after the first lines are laid out (the others wait, hidden until found). */
-  const [open, setOpen] = useState(0);
-  /** The chunks' rows exist (made when the page was first idle after the card mounted, or on demand). */
-  const [restMade, setRestMade] = useState(false);
-  const sentinel = useRef<HTMLDivElement>(null);
-  const rest = useRef<HTMLDivElement>(null);
   const wanted = Math.min(limit, MAX_LINES);
   const shown = lines.slice(0, wanted);
   const head = shown.slice(0, MOUNT_LINES);
   const chunks = useMemo(() => chunked(shown.slice(MOUNT_LINES)), [lines, wanted]);
-  const deferred = open < chunks.length;
-  useEffect(() => {
-    const el = sentinel.current;
-    if (!deferred || !el) return;
-    // The box clips its lines, so the sentinel intersects the viewport only once scrolled into
-    // view. Observed anew after each chunk: if a fast scroll left it in view, the first callback
-    // says so and the next chunk follows.
-    const io = new IntersectionObserver((entries) => {
-      if (!entries.some((e) => e.isIntersecting)) return;
-      setRestMade(true);
-      setOpen((n) => Math.max(n, open + 1));
-    });
-    io.observe(el);
-    return () => io.disconnect();
-  }, [deferred, open]);
-  useEffect(() => {
-    if (!deferred || restMade) return;
-    // Once idle: the hidden rows for find-in-page, and the next chunk laid out, so a card that
-    // stays on screen has its first wheel turn inside ready.
-    return whenIdle(() => {
-      setRestMade(true);
-      setOpen((n) => Math.max(n, 1));
-    });
-  }, [deferred, restMade]);
-  useLayoutEffect(() => {
-    // Set as an attribute before the first paint: the `hidden` property would make it plain hidden
-    // (unsearchable) in a browser that has no until-found. Find-in-page removes it itself on a match.
-    const box = rest.current;
-    if (!box) return;
-    const parts = box.children;
-    for (let k = 0; k < parts.length; k++) {
-      if (k < open) parts[k].removeAttribute('hidden');
-      else parts[k].setAttribute('hidden', 'until-found');
-    }
-  }, [open, restMade, chunks]);
-  useLayoutEffect(() => {
-    const box = rest.current;
-    if (!box) return;
-    // beforematch bubbles from the chunk the find matched in; the chunks before it open with it.
-    // Preact renders the new state in a microtask, so they are laid out before the browser
-    // scrolls to the match, which therefore stays in view (the find test checks it).
-    const found = (e: Event) => {
-      const at = Number((e.target as HTMLElement).dataset.chunk ?? -1);
-      if (at < 0) return;
-      setOpen((n) => Math.max(n, at + 1));
-    };
-    box.addEventListener('beforematch', found);
-    return () => box.removeEventListener('beforematch', found);
-  }, [restMade]);
+  const { deferred, made, rest, sentinel } = useChunkedReveal(chunks.length, chunks);
   const onTableClick = (e: MouseEvent) => {
     const line = (e.target as Element | null)?.closest?.<HTMLElement>('.line-link')?.dataset.line;
     if (onOpen && line) onOpen(Number(line));
@@ -179,7 +104,7 @@ export function FileContentOutput({ output, path, onOpen }: { output: unknown; p
       </table>
       {chunks.length > 0 && (
         <div ref={rest} class="lines-rest">
-          {(restMade || !deferred) &&
+          {made &&
             chunks.map((chunk, k) => (
               <div key={chunk[0].n} class="lines-chunk" data-chunk={k}>
                 <table class="code-lines">

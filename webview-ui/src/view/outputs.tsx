@@ -161,63 +161,6 @@ function parseUnified(text: string): { file?: string; hunks: Hunk[]; additions: 
   return { file, hunks, additions, deletions };
 }
 
-export function DiffOutput({ output, onOpenDiff }: { output: unknown; onOpenDiff?: (file?: string) => void }) {
-  const d = diffHunks(output);
-  // The hunks' tables have a fixed layout, their number columns as wide as the largest number's
-  // digits (colgroup: the first row is the header across all three columns), so the browser need
-  // not measure every cell first, and every hunk's text starts at one place.
-  const digits = String(Math.max(1, ...d.hunks.map((h) => Math.max(h.oldStart, h.newStart) + h.lines.length))).length;
-  return (
-    <div class="diff" style={{ '--line-digits': String(digits) }}>
-      <div class="diff-head">
-        <span class="diff-file">{d.file ?? tr('output.changes')}</span>
-        <span class="diff-stat add">+{d.additions}</span>
-        <span class="diff-stat del">−{d.deletions}</span>
-        {onOpenDiff && (
-          <button type="button" class="button secondary" onClick={() => onOpenDiff(d.file)}>
-            <span class="codicon codicon-diff" aria-hidden="true" /> {tr('output.openDiff')}
-          </button>
-        )}
-      </div>
-      {d.hunks.length === 0 && <Clipped text={asText(output)} />}
-      {d.hunks.map((h, i) => {
-        let o = h.oldStart;
-        let n = h.newStart;
-        return (
-          <table class="hunk" key={i} aria-label={tr('output.hunk', i + 1, h.header)}>
-            <colgroup>
-              <col class="line-no-col" />
-              <col class="line-no-col" />
-              <col />
-            </colgroup>
-            <thead>
-              <tr>
-                <th colSpan={3} class="hunk-header">
-                  {h.header}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {h.lines.slice(0, MAX_LINES).map((l, j) => {
-                const kind = l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('\\') ? 'note' : 'ctx';
-                const oldNo = kind === 'add' || kind === 'note' ? '' : o++;
-                const newNo = kind === 'del' || kind === 'note' ? '' : n++;
-                return (
-                  <tr key={j} class={`diff-line ${kind}`}>
-                    <td class="line-no">{oldNo}</td>
-                    <td class="line-no">{newNo}</td>
-                    <td class="line-text">{l}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        );
-      })}
-    </div>
-  );
-}
-
 export function WebContentOutput({ output }: { output: unknown }) {
   if (typeof output === 'object' && output !== null && !Array.isArray(output)) {
     const o = output as Record<string, unknown>;

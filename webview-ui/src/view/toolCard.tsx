@@ -10,7 +10,8 @@ import { codeSentence, codeTooltip, hasSentence } from '../i18n/codes';
 import { workspaceRelative } from '../paths';
 import { FileContentOutput } from './fileContent';
 import { SubagentView } from './groups';
-import { AgentResultOutput, BinaryRefOutput, DiffOutput, EmptyOutput, FileListOutput, StructuredOutput, TextOutput, WebContentOutput } from './outputs';
+import { AgentResultOutput, BinaryRefOutput, EmptyOutput, FileListOutput, StructuredOutput, TextOutput, WebContentOutput } from './outputs';
+import { DiffOutput } from './diffOutput';
 import { StreamOutput } from './streamOutput';
 import { SyntheticBadge } from './syntheticBadge';
 
