@@ -1,5 +1,5 @@
 // A diff output (§5.3.1): its hunks as tables of numbered lines. A diff's rows are laid out as a
-// file card's are (decision 518, chunkedReveal.ts): the first DIFF_MOUNT_ROWS when the card mounts,
+// file card's are (decision 518, chunkedReveal.tsx): the first DIFF_MOUNT_ROWS when the card mounts,
 // then chunks of DIFF_CHUNK_ROWS when the page is idle and as the box is scrolled, the rest waiting
 // under hidden="until-found" for find-in-page. A created file of 1,500 lines is a diff of 1,500
 // rows, and laying them all out each time the card scrolled into view stalled the transcript.
@@ -7,7 +7,7 @@
 // the tables' fixed columns keep the text in one place.
 import { useMemo } from 'preact/hooks';
 import { t as tr } from '../i18n';
-import { useChunkedReveal } from './chunkedReveal';
+import { ChunkedRest, chunksOf, useChunkedReveal } from './chunkedReveal';
 import { Clipped, MAX_LINES, asText, diffHunks } from './outputs';
 
 /** Rows (hunk headers included) laid out when the card mounts: more than its box shows. */
@@ -88,12 +88,7 @@ export function DiffOutput({ output, onOpenDiff }: { output: unknown; onOpenDiff
   const d = useMemo(() => diffHunks(output), [output]);
   const rows = useMemo(() => diffRows(d.hunks), [d]);
   const headers = useMemo(() => d.hunks.map((h) => h.header), [d]);
-  const chunks = useMemo(() => {
-    const out: DiffRow[][] = [];
-    for (let i = DIFF_MOUNT_ROWS; i < rows.length; i += DIFF_CHUNK_ROWS) out.push(rows.slice(i, i + DIFF_CHUNK_ROWS));
-    return out;
-  }, [rows]);
-  const { deferred, made, rest, sentinel } = useChunkedReveal(chunks.length, chunks);
+  const reveal = useChunkedReveal(useMemo(() => chunksOf(rows.slice(DIFF_MOUNT_ROWS), DIFF_CHUNK_ROWS), [rows]));
   // The hunks' tables have a fixed layout, their number columns as wide as the largest number's
   // digits (colgroup: the first row is the header across all three columns), so the browser need
   // not measure every cell first, and every hunk's text starts at one place.
@@ -112,17 +107,7 @@ export function DiffOutput({ output, onOpenDiff }: { output: unknown; onOpenDiff
       </div>
       {d.hunks.length === 0 && <Clipped text={asText(output)} />}
       <HunkTables rows={rows.slice(0, DIFF_MOUNT_ROWS)} at={0} headers={headers} />
-      {chunks.length > 0 && (
-        <div ref={rest} class="lines-rest">
-          {made &&
-            chunks.map((chunk, k) => (
-              <div key={k} class="lines-chunk" data-chunk={k}>
-                <HunkTables rows={chunk} at={DIFF_MOUNT_ROWS + k * DIFF_CHUNK_ROWS} headers={headers} />
-              </div>
-            ))}
-        </div>
-      )}
-      {deferred && <div ref={sentinel} class="lines-pending" aria-hidden="true" />}
+      <ChunkedRest reveal={reveal} render={(chunk, k) => <HunkTables rows={chunk} at={DIFF_MOUNT_ROWS + k * DIFF_CHUNK_ROWS} headers={headers} />} />
     </div>
   );
 }

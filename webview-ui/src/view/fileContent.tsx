@@ -12,7 +12,7 @@
 // Even their nodes are made only once the page is idle (requestIdleCallback), so a card that only
 // passes through the view while the transcript scrolls costs what its first lines cost.
 import { useMemo, useState } from 'preact/hooks';
-import { useChunkedReveal } from './chunkedReveal';
+import { ChunkedRest, chunksOf, useChunkedReveal } from './chunkedReveal';
 import { t as tr } from '../i18n';
 import { asText, MAX_LINES } from './outputs';
 
@@ -65,21 +65,14 @@ function LineRows({ lines, onOpen }: { lines: NumberedLine[]; onOpen: OpenAt }) 
   );
 }
 
-/** Splits the lines after the first MOUNT_LINES into the chunks that are revealed one at a time. */
-function chunked(lines: NumberedLine[]): NumberedLine[][] {
-  const out: NumberedLine[][] = [];
-  for (let i = 0; i < lines.length; i += CHUNK_LINES) out.push(lines.slice(i, i + CHUNK_LINES));
-  return out;
-}
-
 export function FileContentOutput({ output, path, onOpen }: { output: unknown; path?: string; onOpen?: (line: number) => void }) {
   const lines = useMemo(() => numberLines(asText(output)), [output]);
   const [limit, setLimit] = useState(FIRST_LINES);
   const wanted = Math.min(limit, MAX_LINES);
   const shown = lines.slice(0, wanted);
   const head = shown.slice(0, MOUNT_LINES);
-  const chunks = useMemo(() => chunked(shown.slice(MOUNT_LINES)), [lines, wanted]);
-  const { deferred, made, rest, sentinel } = useChunkedReveal(chunks.length, chunks);
+  const reveal = useChunkedReveal(useMemo(() => chunksOf(shown.slice(MOUNT_LINES), CHUNK_LINES), [lines, wanted]));
+  const { deferred } = reveal;
   const onTableClick = (e: MouseEvent) => {
     const line = (e.target as Element | null)?.closest?.<HTMLElement>('.line-link')?.dataset.line;
     if (onOpen && line) onOpen(Number(line));
@@ -102,21 +95,16 @@ export function FileContentOutput({ output, path, onOpen }: { output: unknown; p
           <LineRows lines={head} onOpen={onOpen} />
         </tbody>
       </table>
-      {chunks.length > 0 && (
-        <div ref={rest} class="lines-rest">
-          {made &&
-            chunks.map((chunk, k) => (
-              <div key={chunk[0].n} class="lines-chunk" data-chunk={k}>
-                <table class="code-lines">
-                  <tbody>
-                    <LineRows lines={chunk} onOpen={onOpen} />
-                  </tbody>
-                </table>
-              </div>
-            ))}
-        </div>
-      )}
-      {deferred && <div ref={sentinel} class="lines-pending" aria-hidden="true" />}
+      <ChunkedRest
+        reveal={reveal}
+        render={(chunk) => (
+          <table class="code-lines">
+            <tbody>
+              <LineRows lines={chunk} onOpen={onOpen} />
+            </tbody>
+          </table>
+        )}
+      />
       {!deferred && lines.length > shown.length && limit < MAX_LINES && (
         <button type="button" class="button secondary show-more" onClick={() => setLimit(MAX_LINES)}>
           {tr('output.showMoreLines', Math.min(lines.length, MAX_LINES) - shown.length)}

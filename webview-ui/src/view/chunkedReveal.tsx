@@ -1,12 +1,13 @@
 // Lays out a long output's rows a chunk at a time (issue 18, decisions 481 and 518), for file cards
-// and diffs alike. The card renders its first rows itself, then each chunk as a child of `rest`
-// with `data-chunk={k}`, and `sentinel` after them while `deferred`:
+// and diffs alike. The card renders its first rows itself and then <ChunkedRest>, which holds the
+// chunks (each a child with `data-chunk={k}`) and the sentinel after them while some wait:
 // - when the page is first idle after mounting, the chunks' rows are made (`made`) and the first
 //   chunk is laid out, so a card that stays on screen has its first wheel turn inside ready;
 // - each time the sentinel comes into view (the box scrolled to the end of what is laid out),
 //   one more chunk is laid out;
 // - the chunks not laid out wait under `hidden="until-found"`: not styled or laid out, yet
 //   find-in-page searches them; a match (`beforematch`) opens its chunk and every one before it.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 /** Idle time the chunks' rows need to be made (a few hundred nodes) and the first laid out, without delaying the next frame. */
@@ -32,8 +33,16 @@ function whenIdle(work: () => void): () => void {
   return () => cancelIdleCallback(id);
 }
 
-export interface ChunkedReveal {
-  /** Some chunk still waits: render the sentinel. */
+/** `items` in consecutive chunks of `size`. */
+export function chunksOf<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export interface ChunkedReveal<T> {
+  chunks: T[][];
+  /** Some chunk still waits to be laid out. */
   deferred: boolean;
   /** Render the chunks (all of them: the ones not laid out are hidden here). */
   made: boolean;
@@ -41,8 +50,9 @@ export interface ChunkedReveal {
   sentinel: { current: HTMLDivElement | null };
 }
 
-/** `count` chunks after the first rows; `identity` changes when the chunks do (their attributes are set again). */
-export function useChunkedReveal(count: number, identity: unknown): ChunkedReveal {
+/** The reveal state of `chunks` (a new array when they change: their attributes are set again). */
+export function useChunkedReveal<T>(chunks: T[][]): ChunkedReveal<T> {
+  const count = chunks.length;
   /** How many chunks are laid out. */
   const [open, setOpen] = useState(0);
   /** The chunks' rows exist (made when the page was first idle after the card mounted, or on demand). */
@@ -81,7 +91,7 @@ export function useChunkedReveal(count: number, identity: unknown): ChunkedRevea
       if (k < open) parts[k].removeAttribute('hidden');
       else parts[k].setAttribute('hidden', 'until-found');
     }
-  }, [open, made, identity]);
+  }, [open, made, chunks]);
   useLayoutEffect(() => {
     const box = rest.current;
     if (!box) return;
@@ -96,5 +106,25 @@ export function useChunkedReveal(count: number, identity: unknown): ChunkedRevea
     box.addEventListener('beforematch', found);
     return () => box.removeEventListener('beforematch', found);
   }, [made]);
-  return { deferred, made: made || !deferred, rest, sentinel };
+  return { chunks, deferred, made: made || !deferred, rest, sentinel };
+}
+
+/** The chunks after a card's first rows, each drawn by `render`, and the sentinel while some wait. */
+export function ChunkedRest<T>({ reveal, render }: { reveal: ChunkedReveal<T>; render: (chunk: T[], k: number) => ComponentChildren }) {
+  const { chunks, deferred, made, rest, sentinel } = reveal;
+  return (
+    <>
+      {chunks.length > 0 && (
+        <div ref={rest} class="lines-rest">
+          {made &&
+            chunks.map((chunk, k) => (
+              <div key={k} class="lines-chunk" data-chunk={k}>
+                {render(chunk, k)}
+              </div>
+            ))}
+        </div>
+      )}
+      {deferred && <div ref={sentinel} class="lines-pending" aria-hidden="true" />}
+    </>
+  );
 }
