@@ -211,8 +211,17 @@ export function quickScoreRaw(chars: Uint8Array, upper: Uint8Array, s: number, e
   let run = 0;
   for (let k = m - 1; k >= 0; k--) {
     const c = q[k];
-    while (j >= s && chars[j] !== c) j--;
-    if (j < s) return NO_MATCH;
+    // How far left character k may lie and still let the path beat `need`: a gap before k+1 costs
+    // GAP_START and one per further character where `rest` allowed BONUS_CONSECUTIVE, so once the
+    // gap outgrows the slack the rest of the path cannot help — stop reading there.
+    let lim = s;
+    if (next >= 0 && rest !== undefined && need !== NO_MATCH) {
+      const room = score + rest[k + 1] - need - BONUS_CONSECUTIVE + GAP_START;
+      lim = next - 1 - (room > 0 ? Math.ceil(room / -GAP_EXTEND) : 0);
+      if (lim < s) lim = s;
+    }
+    while (j >= lim && chars[j] !== c) j--;
+    if (j < lim) return lim === s ? NO_MATCH : BELOW_FLOOR;
     const b = bonusAt(chars, upper, s, j);
     if (next >= 0) score += next === j + 1 ? (run > BONUS_CONSECUTIVE ? 0 : BONUS_CONSECUTIVE - run) : GAP_START + GAP_EXTEND * (next - j - 2);
     score += j >= bs ? MATCH + BASENAME + b : MATCH + b;

@@ -105,6 +105,33 @@ describe('workspace/scoreBound: pruning never drops a file that could rank', () 
     assert.ok(checked > 200 && exits > 10, `${checked} checked, ${exits} early exits`);
   });
 
+  it('§16.1.1 the early exit inside a gap (reading left for the next query character) drops only paths that could not beat the floor', () => {
+    // Long runs of filler between the query's letters: the gap before a character costs more with
+    // each byte read, and the scan stops reading once that alone puts the path at or below `need`.
+    let exits = 0;
+    let kept = 0;
+    const gappy = fc.array(fc.stringMatching(/^(x{0,12}[a-cA-C_.\-]){1,3}x{0,12}$/), { minLength: 1, maxLength: 6 }).map((parts) => parts.join('/'));
+    fc.assert(
+      fc.property(fc.array(gappy, { minLength: 1, maxLength: 12 }), fc.stringMatching(/^[a-c._-]{2,5}$/), fc.double({ min: 0, max: 200, noNaN: true }), (paths, q, floor) => {
+        for (const x of matches(paths, q)) {
+          const penalty = (x.e0 - x.s0) * LENGTH_PENALTY;
+          const boost = nameBoostOf(x.snap.chars, x.snap.upper, x.s0, x.e0, x.bs, x.qb, q.length);
+          const raw = quickScoreRaw(x.snap.chars, x.snap.upper, x.s0, x.e0, x.bs, x.qb, q.length, quickScoreRest(x.caps), Math.floor(floor + penalty) - boost);
+          assert.notEqual(raw, NO_MATCH, `${x.path} / ${q}: a match reported as none`);
+          if (raw === BELOW_FLOOR) {
+            exits++;
+            assert.ok(x.quick <= floor + 1e-9, `${x.path} / ${q}: dropped at floor ${floor} but scores ${x.quick}`);
+          } else {
+            kept++;
+            assert.equal(raw - penalty, x.quick);
+          }
+        }
+      }),
+      { numRuns: 800, seed: 20261203 },
+    );
+    assert.ok(exits > 100 && kept > 100, `${exits} early exits, ${kept} scored`);
+  });
+
   it('§16.1.1 nameFirst and nameSecond are the basename\'s first two lower-case bytes (0 past its end)', () => {
     const snap = PathSnapshot.build(['src/A', 'src/Ab.ts', 'x/', 'Readme']);
     const at = (p: string) => snap.find(p);
