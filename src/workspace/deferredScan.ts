@@ -11,6 +11,7 @@ import { BELOW_FLOOR as BELOW_FLOOR_, LENGTH_PENALTY as LENGTH_PENALTY_, quickSc
 import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreNeed, quickScoreRest } from './quickBound';
 import { publishBar, sharedBar } from './scanBars';
 import type { Scan } from './snapshotScan';
+import { charBit } from './pathSnapshot';
 
 // Module-level copies: under a CommonJS transform an imported binding is a getter on the module.
 const upperBound = quickScoreBound;
@@ -28,6 +29,8 @@ export function scoreDeferred(scan: Scan, start: number, end: number): void {
   const caps = quickBonusCaps(qb);
   const deferredTop = upperBound(m, 0, m, true, false, quickBonusMax(caps));
   const rest = quickScoreRest(caps);
+  // A basename without the query's last character is not read (quickScoreRaw's `from`).
+  const lastBit = charBit(qb[m - 1]);
   const bar = sharedBar(scan);
   for (let k = start; k < end; k++) {
     const i = deferred[k];
@@ -46,7 +49,7 @@ export function scoreDeferred(scan: Scan, start: number, end: number): void {
       if ((tieWins ? bound < floor : bound <= floor) || bound < bar) continue;
     }
     // No name boost for a deferred match: stop reading it once it cannot beat the floor.
-    const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, needOf(floor, bar, penalty, tieWins, 0));
+    const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, needOf(floor, bar, penalty, tieWins, 0), (nameMask[i] & lastBit) === 0 && baseStart[i] < 0xffff ? bs : e0);
     if (raw === BELOW_FLOOR) continue;
     const score = raw - penalty;
     if (score >= bar && heap.admits(score, tieBase + i)) heap.push(score, tieBase + i, scan.onPush(i));

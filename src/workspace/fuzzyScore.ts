@@ -202,10 +202,11 @@ export function quickScoreBytes(chars: Uint8Array, upper: Uint8Array, s: number,
  * were megabytes of heap numbers and the collections they cause. NO_MATCH when `q` is not a
  * subsequence. With `rest` (quickBound.ts: the most characters 0..k-1 and k's pending pair
  * adjustment can still add) and the integer `need`: BELOW_FLOOR as soon as the score so far plus
- * that is ≤ `need`, for a caller whose path gets no name boost.
+ * that is ≤ `need`, for a caller whose path gets no name boost. `from`: where the last query
+ * character's search starts (exclusive; `bs` when the caller knows the basename lacks it).
  */
-export function quickScoreRaw(chars: Uint8Array, upper: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number, rest?: Int32Array, need = NO_MATCH): number {
-  let j = e - 1;
+export function quickScoreRaw(chars: Uint8Array, upper: Uint8Array, s: number, e: number, bs: number, q: Uint8Array, m: number, rest?: Int32Array, need = NO_MATCH, from = e): number {
+  let j = from - 1;
   let score = 0;
   let next = -1;
   let run = 0;

@@ -154,6 +154,8 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   // does not start with the query): most are rejected by this and their length alone.
   const deferredTop = upperBound(m, 0, m, true, false, bonusMax);
   const rest = quickScoreRest(caps);
+  // The last query character's bit: a basename without it is not read by the quick score.
+  const lastBit = m > 0 ? charBit(qb[m - 1]) : 0;
   let { survivors, ends, nSurvivors, deferred, nDeferred, total } = scan;
   // The last path whose test started at its beginning, and where its query characters matched.
   const positions = scan.positions;
@@ -278,7 +280,8 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
           continue;
         }
         // No name boost; the deferred phase's early exit.
-        const raw = scoreRaw(chars, upper, s0, e0, s0 + baseStart[i], qb, m, rest, needOf(floor, bar, penalty, tieWins, 0));
+        const bs = s0 + baseStart[i];
+        const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, needOf(floor, bar, penalty, tieWins, 0), (nameMask[i] & lastBit) === 0 && baseStart[i] < 0xffff ? bs : e0);
         if (raw === BELOW_FLOOR) continue;
         score = raw - penalty;
       } else if (namePrefixFirst && nameSecond[i] === q1) {
@@ -302,7 +305,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
           if ((tieWins ? bound < floor : bound <= floor) || bound < bar) continue;
           need = needOf(floor, bar, penalty, tieWins, boost);
         }
-        const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need);
+        const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need, (nameMask[i] & lastBit) === 0 && baseStart[i] < 0xffff ? bs : e0);
         if (raw === BELOW_FLOOR) continue;
         score = raw - penalty;
       }

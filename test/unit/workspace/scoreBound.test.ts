@@ -105,11 +105,12 @@ describe('workspace/scoreBound: pruning never drops a file that could rank', () 
     assert.ok(checked > 200 && exits > 10, `${checked} checked, ${exits} early exits`);
   });
 
-  it('§16.1.1 the early exit inside a gap (reading left for the next query character) drops only paths that could not beat the floor', () => {
+  it('§16.1.1 the early exit inside a gap (reading left for the next query character) drops only paths that could not beat the floor, and a basename without the last query character is skipped unread', () => {
     // Long runs of filler between the query's letters: the gap before a character costs more with
     // each byte read, and the scan stops reading once that alone puts the path at or below `need`.
     let exits = 0;
     let kept = 0;
+    let fromBase = 0;
     const gappy = fc.array(fc.stringMatching(/^(x{0,12}[a-cA-C_.\-]){1,3}x{0,12}$/), { minLength: 1, maxLength: 6 }).map((parts) => parts.join('/'));
     fc.assert(
       fc.property(fc.array(gappy, { minLength: 1, maxLength: 12 }), fc.stringMatching(/^[a-c._-]{2,5}$/), fc.double({ min: 0, max: 200, noNaN: true }), (paths, q, floor) => {
@@ -118,6 +119,11 @@ describe('workspace/scoreBound: pruning never drops a file that could rank', () 
           const boost = nameBoostOf(x.snap.chars, x.snap.upper, x.s0, x.e0, x.bs, x.qb, q.length);
           const raw = quickScoreRaw(x.snap.chars, x.snap.upper, x.s0, x.e0, x.bs, x.qb, q.length, quickScoreRest(x.caps), Math.floor(floor + penalty) - boost);
           assert.notEqual(raw, NO_MATCH, `${x.path} / ${q}: a match reported as none`);
+          // A basename without the query's last character need not be read: the same answer from `bs`.
+          if ((x.snap.nameMask[x.i] & charBit(x.qb[q.length - 1])) === 0) {
+            fromBase++;
+            assert.equal(quickScoreRaw(x.snap.chars, x.snap.upper, x.s0, x.e0, x.bs, x.qb, q.length, quickScoreRest(x.caps), Math.floor(floor + penalty) - boost, x.bs), raw, `${x.path} / ${q} read from its basename's start`);
+          }
           if (raw === BELOW_FLOOR) {
             exits++;
             assert.ok(x.quick <= floor + 1e-9, `${x.path} / ${q}: dropped at floor ${floor} but scores ${x.quick}`);
@@ -129,7 +135,7 @@ describe('workspace/scoreBound: pruning never drops a file that could rank', () 
       }),
       { numRuns: 800, seed: 20261203 },
     );
-    assert.ok(exits > 100 && kept > 100, `${exits} early exits, ${kept} scored`);
+    assert.ok(exits > 100 && kept > 100 && fromBase > 100, `${exits} early exits, ${kept} scored, ${fromBase} read from the basename's start`);
   });
 
   it('§16.1.1 nameFirst and nameSecond are the basename\'s first two lower-case bytes (0 past its end)', () => {
