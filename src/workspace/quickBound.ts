@@ -122,12 +122,15 @@ export function quickScoreRest(caps: Int32Array): Int32Array {
  */
 export function quickScoreNeed(floor: number, bar: number, penalty: number, tieWins: boolean, boost: number): number {
   let need = NO_MATCH;
+  // `| 0` after each rounding: Math.ceil of a value in (−1, 0) is −0, which is no small integer,
+  // and an optimized caller that met one was thrown away in the middle of a part's scan (a bar of
+  // −6 and a penalty of 5.875 did it; the values here are far inside the int32 range).
   if (floor !== -Infinity) {
     const f = floor + penalty;
-    need = Math.floor(f);
+    need = Math.floor(f) | 0;
     if (tieWins && need === f) need--;
     need -= boost;
   }
-  if (bar !== -Infinity) need = Math.max(need, Math.ceil(bar + penalty) - 1 - boost);
+  if (bar !== -Infinity) need = Math.max(need, (Math.ceil(bar + penalty) | 0) - 1 - boost);
   return need;
 }

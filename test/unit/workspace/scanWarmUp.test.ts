@@ -35,6 +35,27 @@ describe('scan warm-up (issue 18, decision 509)', function () {
     assert.ok(deoptsAfterWarmUp(true).length > 0, 'a cold scan deoptimizes');
   });
 
+  it('§16.1.1 quickScoreNeed stays optimized when a bar below zero meets a short path: Math.ceil(−0.125) is −0, no small integer', () => {
+    // Seen in a real keystroke (bar −6, penalty 5.875): the deopt threw the scan loop away in the
+    // middle of a worker's part. V8's own status bits say whether the optimized code survived.
+    const probe = `
+      const { quickScoreNeed } = require(${JSON.stringify(resolve(__dirname, '../../../src/workspace/quickBound.ts'))});
+      %PrepareFunctionForOptimization(quickScoreNeed);
+      for (let i = 0; i < 2000; i++) quickScoreNeed(100 + (i % 7), 90 + (i % 5), 5.5 + (i % 3) / 8, i % 2 === 0, i % 3);
+      %OptimizeFunctionOnNextCall(quickScoreNeed);
+      quickScoreNeed(100, 90, 5.5, false, 0);
+      const before = %GetOptimizationStatus(quickScoreNeed);
+      const need = quickScoreNeed(45.375, -6, 5.875, false, 0);
+      console.log(JSON.stringify({ before, after: %GetOptimizationStatus(quickScoreNeed), need }));`;
+    const out = execFileSync(process.execPath, ['--allow-natives-syntax', '--no-concurrent-recompilation', '--require', 'tsx/cjs', '-e', probe], { encoding: 'utf8' });
+    const { before, after, need } = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { before: number; after: number; need: number };
+    const TURBOFANNED = 1 << 6;
+    assert.ok(before & TURBOFANNED, `optimized before the call (status ${before})`);
+    assert.ok(after & TURBOFANNED, `still optimized after it (status ${after})`);
+    // And the answer: the bar's integer need, max(⌈−6 + 5.875⌉ − 1, the floor's ⌊45.375 + 5.875⌋) = 51.
+    assert.equal(need, 51);
+  });
+
   it('leaves no snapshot or narrowing state behind in the worker', () => {
     const scans = new WorkerScans();
     runToEnd(warmUpSteps(scans));
