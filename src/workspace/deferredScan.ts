@@ -7,7 +7,8 @@
 // They come after the scan, so the list holds later candidates too: one whose tie is higher than
 // this one's is beaten by an equal score (TopHeap's order), and every cut here lets such a tie
 // through.
-import { BELOW_FLOOR as BELOW_FLOOR_, LENGTH_PENALTY as LENGTH_PENALTY_, quickScoreRaw } from './fuzzyScore';
+import { LENGTH_PENALTY as LENGTH_PENALTY_ } from './fuzzyScore';
+import { BELOW_FLOOR as BELOW_FLOOR_, quickScoreRaw } from './quickScoreBytes';
 import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreNeed, quickScoreRest } from './quickBound';
 import { publishBar, sharedBar } from './scanBars';
 import type { Scan } from './snapshotScan';

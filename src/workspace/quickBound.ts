@@ -16,10 +16,12 @@
 // Everything here is an integer before the length penalty (callers subtract len·LENGTH_PENALTY
 // themselves), so the hot loop's calls never box a double.
 import * as weights from './fuzzyScore';
+import * as bytesScore from './quickScoreBytes';
 
 // Module-level copies: under a CommonJS transform (tsx, the bench and the tests) an imported binding
 // is a getter on the module object, called on every use — per candidate in the scan.
-const { BASENAME, BONUS_CAMEL, BONUS_CONSECUTIVE, BONUS_DELIMITER, BONUS_SLASH, BOOST_EXACT_NAME, BOOST_EXACT_PATH, BOOST_EXACT_STEM, FIRST_CHAR_MULTIPLIER, GAP_START, MATCH, NO_MATCH } = weights;
+const { BASENAME, BONUS_CAMEL, BONUS_CONSECUTIVE, BONUS_DELIMITER, BONUS_SLASH, BOOST_EXACT_NAME, BOOST_EXACT_PATH, BOOST_EXACT_STEM, FIRST_CHAR_MULTIPLIER, GAP_START, MATCH } = weights;
+const NO_MATCH = bytesScore.NO_MATCH;
 
 /** The most query character k can add beyond MATCH (and BASENAME) when its character may sit at a word start. */
 export function quickBonusCaps(qb: Uint8Array): Int32Array {

@@ -3,7 +3,7 @@
 // on-stack replacement in resumable functions): inside one, the fill of 460k paths ran in the
 // interpreter — a cold first slice of 2,048 paths took ~19 ms, the whole fill several times what it
 // takes here (issue 18, decision 410).
-import { bonusAt as bonusAtImported } from './fuzzyScore';
+import { bonusAt as bonusAtImported } from './quickScoreBytes';
 
 /** Lower-case code unit stored for characters beyond Latin-1: never equal to an ASCII query char. */
 export const WIDE = 0xff;

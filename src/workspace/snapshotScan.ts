@@ -2,7 +2,8 @@
 // where the previous keystroke's match ended), survivors for prefix narrowing, and quick scores for
 // what can still enter the top list. Plain functions over typed arrays (the hot loop of §16.1).
 import { charBit, type PathSnapshot } from './pathSnapshot';
-import { BELOW_FLOOR as BELOW_FLOOR_, LENGTH_PENALTY as LENGTH_PENALTY_, NO_MATCH as NO_MATCH_, nameBoostOf, quickScore, quickScoreRaw } from './fuzzyScore';
+import { LENGTH_PENALTY as LENGTH_PENALTY_, quickScore } from './fuzzyScore';
+import { BELOW_FLOOR as BELOW_FLOOR_, NO_MATCH as NO_MATCH_, nameBoostOf, quickScoreRaw } from './quickScoreBytes';
 import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreBoundBoosted, quickScoreNeed, quickScoreRest } from './quickBound';
 import type { TopHeap } from './topHeap';
 import { inRange, type ScanRange } from './scanRange';

@@ -3,7 +3,8 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { FileIndex } from '../../../src/workspace/fileIndex';
 import { FileSearcher, normalizeQuery, type SearchRequest } from '../../../src/workspace/fileSearch';
-import { bestAlignment, quickScore, quickScoreBytes, toRanges } from '../../../src/workspace/fuzzyScore';
+import { bestAlignment, quickScore, toRanges } from '../../../src/workspace/fuzzyScore';
+import { quickScoreBytes } from '../../../src/workspace/quickScoreBytes';
 import { quickBonusCaps, quickBonusSum, quickScoreBound } from '../../../src/workspace/quickBound';
 import { PathSnapshot, baseStartOf, charBit } from '../../../src/workspace/pathSnapshot';
 

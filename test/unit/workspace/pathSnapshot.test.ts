@@ -4,7 +4,8 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { PathSnapshot } from '../../../src/workspace/pathSnapshot';
 import { sortedUniqueSteps } from '../../../src/workspace/slicedSort';
-import { boundaryBonus, bonusAt } from '../../../src/workspace/fuzzyScore';
+import { boundaryBonus } from '../../../src/workspace/fuzzyScore';
+import { bonusAt } from '../../../src/workspace/quickScoreBytes';
 
 const codeUnitOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const sortedUnique = (xs: readonly string[]) => [...new Set(xs)].sort(codeUnitOrder);

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { FileIndex } from '../../../src/workspace/fileIndex';
 import { FileSearcher } from '../../../src/workspace/fileSearch';
-import { quickScoreBytes } from '../../../src/workspace/fuzzyScore';
+import { quickScoreBytes } from '../../../src/workspace/quickScoreBytes';
 
 // Few letters, many shared directories and basenames that start alike: lots of equal scores, runs
 // of paths whose directory holds the query, and first and second letters that collide; digits, so

@@ -6,7 +6,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { PathSnapshot, charBit } from '../../../src/workspace/pathSnapshot';
-import { BELOW_FLOOR, LENGTH_PENALTY, NO_MATCH, nameBoostOf, quickScoreBytes, quickScoreRaw } from '../../../src/workspace/fuzzyScore';
+import { LENGTH_PENALTY } from '../../../src/workspace/fuzzyScore';
+import { BELOW_FLOOR, NO_MATCH, nameBoostOf, quickScoreBytes, quickScoreRaw } from '../../../src/workspace/quickScoreBytes';
 import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound, quickScoreBoundBoosted, quickScoreRest } from '../../../src/workspace/quickBound';
 import { lengthCut } from '../../../src/workspace/snapshotScan';
 
