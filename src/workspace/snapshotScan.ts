@@ -82,6 +82,12 @@ export function queryBits(qb: Uint8Array): Int32Array {
   return bits;
 }
 
+/** `to` (a larger array) with `from` copied to its start: a survivors or deferred list that filled up. */
+function grown<T extends Int32Array | Uint16Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
 /** How far back (in snapshot order) the last tested path may lie for its shared prefix to be reused. */
 const RESUME_GAP = 32;
 
@@ -179,8 +185,29 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   const promisingTop = boundBoosted(m, m, true, 0, bonusMax);
   let deferredLen = lengthCut(deferredTop, floor, bar);
   let promisingLen = q1 >= 0 ? lengthCut(promisingTop, floor, bar) : Infinity;
+  // Runs whose paths are only counted and kept need none of the tests below (no filter to ask).
+  const runsShortcut = !needStrings && !maskExact && m > 0 && pass === undefined && live === undefined;
   for (let k = start; k < end; k++) {
     const i = ids === undefined ? k : ids[k];
+    // A path of a run (it shares with the path before it every byte up to where that one's match
+    // ended, and its test would start where that one's did: the same match) that the cuts below
+    // reject by its first name letters and length alone. Most paths of a broad query's scan are
+    // such (`circ` at 460k: 295,000 of 424,000 candidates); skipping the mask test and the rest of
+    // the loop made that keystroke 13% faster in one thread.
+    if (runsShortcut && i === lastTested + 1 && lastEnd >= 0 && sharedPrefix[i] >= lastEnd && (prevEnds === undefined ? lastStart === 0 : prevEnds[k] === lastStart)) {
+      const len = offsets[i + 1] - offsets[i];
+      if (nameFirst[i] !== q0 ? len > deferredLen : (namePrefixFirst && nameSecond[i] === q1) || (q1 >= 0 && nameSecond[i] !== q1 && len > promisingLen)) {
+        if (nSurvivors === survivors.length) {
+          survivors = grown(survivors, new Int32Array(survivors.length * 4 + 16));
+          ends = grown(ends, new Uint16Array(survivors.length));
+        }
+        survivors[nSurvivors] = i;
+        ends[nSurvivors++] = lastEnd > 0xffff ? 0 : lastEnd;
+        total++;
+        lastTested = i;
+        continue;
+      }
+    }
     if ((mask[i] & qm) !== qm || (qd !== 0 && (digitMask[i] & qd) !== qd)) continue;
     const s0 = offsets[i];
     const e0 = offsets[i + 1];
@@ -238,13 +265,8 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
     // Stored for the next keystroke, except a one-letter query's (its mask's paths, found again).
     if (!maskExact) {
       if (nSurvivors === survivors.length) {
-        const size = Math.max(16, survivors.length * 4);
-        const grownIds = new Int32Array(size);
-        grownIds.set(survivors);
-        survivors = grownIds;
-        const grownEnds = new Uint16Array(size);
-        grownEnds.set(ends);
-        ends = grownEnds;
+        survivors = grown(survivors, new Int32Array(survivors.length * 4 + 16));
+        ends = grown(ends, new Uint16Array(survivors.length));
       }
       survivors[nSurvivors] = i;
       ends[nSurvivors++] = matchEnd > 0xffff ? 0 : matchEnd;
@@ -272,11 +294,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
           if ((tieWins ? bound < floor : bound <= floor) || bound < bar) continue;
         }
         if (!namePrefixFirst) {
-          if (nDeferred === deferred.length) {
-            const grown = new Int32Array(Math.max(16, deferred.length * 4));
-            grown.set(deferred);
-            deferred = grown;
-          }
+          if (nDeferred === deferred.length) deferred = grown(deferred, new Int32Array(deferred.length * 4 + 16));
           deferred[nDeferred++] = i;
           continue;
         }
