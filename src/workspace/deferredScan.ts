@@ -13,6 +13,7 @@ import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quick
 import { publishBar, sharedBar } from './scanBars';
 import type { Scan } from './snapshotScan';
 import { charBit } from './pathSnapshot';
+import { UNKNOWN as UNKNOWN_ } from './siblingScore';
 
 // Module-level copies: under a CommonJS transform an imported binding is a getter on the module.
 const upperBound = quickScoreBound;
@@ -21,10 +22,11 @@ const scoreRaw = quickScoreRaw;
 const LENGTH_PENALTY = LENGTH_PENALTY_;
 const needOf = quickScoreNeed;
 const BELOW_FLOOR = BELOW_FLOOR_;
+const UNKNOWN = UNKNOWN_;
 
 /** Scores deferred matches `start..end` that can still enter the top list. */
 export function scoreDeferred(scan: Scan, start: number, end: number): void {
-  const { offsets, chars, upper, baseStart, nameMask, startMask } = scan.snap;
+  const { offsets, chars, upper, baseStart, nameMask, startMask, sharedPrefix } = scan.snap;
   const { deferred, qb, qm, heap, tieBase } = scan;
   const m = qb.length;
   const caps = quickBonusCaps(qb);
@@ -49,8 +51,17 @@ export function scoreDeferred(scan: Scan, start: number, end: number): void {
       const bound = upperBound(m, e0 - s0, e0 - bs, (nameMask[i] & qm) === qm, false, bonusOf(scan.bonusTable, startMask[i])) - penalty;
       if ((tieWins ? bound < floor : bound <= floor) || bound < bar) continue;
     }
-    // No name boost for a deferred match: stop reading it once it cannot beat the floor.
-    const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, needOf(floor, bar, penalty, tieWins, 0), (nameMask[i] & lastBit) === 0 && baseStart[i] < 0xffff ? bs : e0);
+    // No name boost for a deferred match: stop reading it once it cannot beat the floor. A sibling
+    // decides one scored by its directory part alone (siblingScore.ts).
+    const need = needOf(floor, bar, penalty, tieWins, 0);
+    let raw: number;
+    if ((nameMask[i] & lastBit) === 0 && baseStart[i] < 0xffff) {
+      raw = scan.siblings.lookup(sharedPrefix, i, baseStart[i], need);
+      if (raw === UNKNOWN) {
+        raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need, bs);
+        scan.siblings.store(i, baseStart[i], raw, need);
+      }
+    } else raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need, e0);
     if (raw === BELOW_FLOOR) continue;
     const score = raw - penalty;
     if (score >= bar && heap.admits(score, tieBase + i)) heap.push(score, tieBase + i, scan.onPush(i));

@@ -9,6 +9,7 @@ import { queryBits, scanNamePrefix, scanSlice, type Scan } from './snapshotScan'
 import { scoreDeferred } from './deferredScan';
 import { LENGTH_PENALTY } from './fuzzyScore';
 import { quickBonusCaps, quickBonusMax, quickBonusTable, quickScoreBound } from './quickBound';
+import { SiblingScore } from './siblingScore';
 import { ScanBuffers, type SurvivorArrays } from './scanBuffers';
 import { SCAN_BLOCK, rangeSize, runsOf, sameRange, type ScanRange } from './scanRange';
 import type { TopHeap } from './topHeap';
@@ -120,6 +121,7 @@ export function* scanSnapshot(state: ScanState, snap: PathSnapshot, query: ScanQ
       total: 0,
       heap,
       bonusTable: quickBonusTable(queryBits(qb), quickBonusCaps(qb)),
+      siblings: new SiblingScore(),
       tieBase: target.tieBase,
       onPush: target.onPush,
       bars: target.bars,

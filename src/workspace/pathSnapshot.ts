@@ -78,9 +78,10 @@ export class PathSnapshot {
      * `byNamePair` (one more entry: the end). */
     readonly namePairKeys: Int32Array,
     readonly namePairStart: Int32Array,
-    /** Length of the lower-case prefix path i shares with path i-1 (0 for the first; capped at
-     * 0xffff). Sorted neighbours share their directories, so a scan that has just tested path i-1
-     * can resume path i's subsequence test after the shared part. */
+    /** Length of the prefix path i shares with path i-1, case included (0 for the first; capped
+     * at 0xffff). Sorted neighbours share their directories, so a scan that has just tested path
+     * i-1 can resume path i's subsequence test after the shared part, and a directory part's quick
+     * score is its sibling's (siblingScore.ts). */
     readonly sharedPrefix: Uint16Array,
     /** Paths with characters beyond ASCII (scanned as strings when the query is not ASCII). */
     readonly wide: Uint8Array,

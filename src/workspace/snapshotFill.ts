@@ -97,8 +97,10 @@ export function fillPaths(a: SnapshotArrays, input: readonly string[], order: In
     if (i > 0) {
       const ps = offsets[i - 1];
       const limit = Math.min(at - ps, p.length, 0xffff);
+      // The same bytes and the same case: the quick score of a shared directory part is then the
+      // same too (siblingScore.ts), and the subsequence test only needs the bytes.
       let l = 0;
-      while (l < limit && chars[ps + l] === chars[at + l]) l++;
+      while (l < limit && chars[ps + l] === chars[at + l] && ((upper[(ps + l) >> 3] >> ((ps + l) & 7)) & 1) === ((upper[(at + l) >> 3] >> ((at + l) & 7)) & 1)) l++;
       sharedPrefix[i] = l;
     }
     at += p.length;

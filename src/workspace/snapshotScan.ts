@@ -9,6 +9,7 @@ import type { TopHeap } from './topHeap';
 import { inRange, type ScanRange } from './scanRange';
 import { publishBar, sharedBar } from './scanBars';
 import { lowerSameLength } from './searchText';
+import { SiblingScore, UNKNOWN as UNKNOWN_ } from './siblingScore';
 
 /** State of one folder's scan across slices. */
 export interface Scan {
@@ -45,6 +46,8 @@ export interface Scan {
   heap: TopHeap;
   /** quickBonusTable of the query (quickBound.ts). */
   bonusTable: Int32Array;
+  /** The last deferred match scored by its directory part alone, for its siblings (siblingScore.ts). */
+  siblings: SiblingScore;
   /** Added to a snapshot index to give its tie in the heap's order (the folder's place). */
   tieBase: number;
   /**
@@ -74,6 +77,7 @@ const boostOf = nameBoostOf;
 const NO_MATCH = NO_MATCH_;
 const BELOW_FLOOR = BELOW_FLOOR_;
 const needOf = quickScoreNeed;
+const UNKNOWN = UNKNOWN_;
 
 /** Each query character's mask bit. */
 export function queryBits(qb: Uint8Array): Int32Array {
@@ -151,7 +155,7 @@ export function lengthCut(top: number, floor: number, bar: number): number {
 /** The hot loop, kept a plain function (not the generator) so the optimizer treats it well. */
 export function scanSlice(scan: Scan, start: number, end: number): void {
   const { offsets, chars, upper, baseStart, mask, digitMask, nameMask, startMask, nameFirst, nameSecond, sharedPrefix, wide } = scan.snap;
-  const { ids, prevEnds, from, qb, qm, qd, q, pass, live, heap, needStrings, maskExact, bonusTable, namePrefixFirst } = scan;
+  const { ids, prevEnds, from, qb, qm, qd, q, pass, live, heap, needStrings, maskExact, bonusTable, namePrefixFirst, siblings } = scan;
   const m = qb.length;
   const q1 = m >= 2 ? qb[1] : -1;
   const q0 = m > 0 ? qb[0] : -1;
@@ -298,9 +302,18 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
           deferred[nDeferred++] = i;
           continue;
         }
-        // No name boost; the deferred phase's early exit.
+        // No name boost; the deferred phase's early exit. A basename without the query's last
+        // character leaves the score to the directory part: a sibling's may decide it (siblingScore.ts).
         const bs = s0 + baseStart[i];
-        const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, needOf(floor, bar, penalty, tieWins, 0), (nameMask[i] & lastBit) === 0 && baseStart[i] < 0xffff ? bs : e0);
+        const need = needOf(floor, bar, penalty, tieWins, 0);
+        let raw: number;
+        if ((nameMask[i] & lastBit) === 0 && baseStart[i] < 0xffff) {
+          raw = siblings.lookup(sharedPrefix, i, baseStart[i], need);
+          if (raw === UNKNOWN) {
+            raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need, bs);
+            siblings.store(i, baseStart[i], raw, need);
+          }
+        } else raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need, e0);
         if (raw === BELOW_FLOOR) continue;
         score = raw - penalty;
       } else if (namePrefixFirst && nameSecond[i] === q1) {

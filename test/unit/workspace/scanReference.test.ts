@@ -80,6 +80,39 @@ describe('workspace/scanReference: the pruned scan keeps what scoring every path
     }
   });
 
+  it('§16.1.1 files of one directory whose basenames lack the query\'s last letter share its score only with the same bytes, case and early exit (decision 520)', () => {
+    // Directories that differ in case only (`aB` sorts right before `ab`: a camel hump scores),
+    // and many basenames without a, b or c of every length, so siblings get different early exits.
+    const caseDir = fc.constantFrom('ab', 'aB', 'Ab', 'a/b', 'ba', 'bA', 'cab', 'caB', 'b_a', 'x/cAb', 'x/cab');
+    const plainName = fc.stringMatching(/^[xyz.]{1,40}$/);
+    const lettered = fc.stringMatching(/^[abcxy]{1,5}$/);
+    const pathOf = fc.tuple(caseDir, fc.oneof(plainName, plainName, lettered)).map(([d, n]) => `${d}/${n}`);
+    let compared = 0;
+    fc.assert(
+      fc.property(fc.uniqueArray(pathOf, { minLength: 2, maxLength: 80 }), fc.stringMatching(/^[abc]{1,4}$/), fc.integer({ min: 1, max: 3 }), (paths, query, cap) => {
+        const index = FileIndex.fromPaths([{ name: 'ws', paths }]);
+        const typed = new FileSearcher(index, cap);
+        for (let k = 1; k <= query.length; k++) {
+          const q = query.slice(0, k);
+          const want = exhaustive(index, q, cap);
+          assert.deepEqual(kept(typed.searchSync({ query: q, max_results: cap })), want, `typed ${q}`);
+          assert.deepEqual(kept(new FileSearcher(index, cap).searchSync({ query: q, max_results: cap })), want, `fresh ${q}`);
+          compared++;
+        }
+      }),
+      { numRuns: 600 },
+    );
+    assert.ok(compared > 1000);
+  });
+
+  it('§16.1.1 a directory part scored with a camel hump is not given to a sibling whose directory differs in case alone', () => {
+    // `fOobar/` sorts before `foobAr/`; for `fa` the second's `A` is a hump, the first's `a` is not.
+    const index = FileIndex.fromPaths([{ name: 'ws', paths: ['fOobar/x.txt', 'foobAr/x.txt'] }]);
+    const got = new FileSearcher(index, 1).searchSync({ query: 'fa', max_results: 1 });
+    assert.deepEqual(kept(got), exhaustive(index, 'fa', 1));
+    assert.deepEqual(kept(got).top, ['foobAr/x.txt']);
+  });
+
   it('§16.1.1 the same on one big folder with long runs (a directory that holds the query above 3,000 files)', () => {
     const paths: string[] = [];
     for (let d = 0; d < 30; d++) for (let f = 0; f < 100; f++) paths.push(`src/mach-${d % 7}/arm${d}/${['Makefile', 'main.c', 'map_a.h', 'xm.c', 'Kconfig'][f % 5]}${f}`);
