@@ -20,7 +20,7 @@ import * as bytesScore from './quickScoreBytes';
 
 // Module-level copies: under a CommonJS transform (tsx, the bench and the tests) an imported binding
 // is a getter on the module object, called on every use — per candidate in the scan.
-const { BASENAME, BONUS_CAMEL, BONUS_CONSECUTIVE, BONUS_DELIMITER, BONUS_SLASH, BOOST_EXACT_NAME, BOOST_EXACT_PATH, BOOST_EXACT_STEM, FIRST_CHAR_MULTIPLIER, GAP_START, MATCH } = weights;
+const { BASENAME, BONUS_CAMEL, BONUS_CONSECUTIVE, BONUS_DELIMITER, BONUS_SLASH, BOOST_EXACT_NAME, BOOST_EXACT_PATH, BOOST_EXACT_STEM, BOOST_NAME_WORD, FIRST_CHAR_MULTIPLIER, GAP_START, MATCH } = weights;
 const NO_MATCH = bytesScore.NO_MATCH;
 
 /** The most query character k can add beyond MATCH (and BASENAME) when its character may sit at a word start. */
@@ -98,6 +98,18 @@ export function quickScoreBound(m: number, len: number, nameLen: number, nameHas
  */
 export function quickScoreBoundBoosted(m: number, nameLen: number, nameHasAll: boolean, boost: number, bonusSum: number): number {
   return m * MATCH + bonusSum + BASENAME * (nameHasAll ? Math.min(m, nameLen) : m - 1) + boost;
+}
+
+/**
+ * The most name boost (`nameBoostOf`) a one-letter query can give a path whose basename starts with
+ * it, from the path's length and the basename's second byte (0 for none) alone: the whole path
+ * (400), the whole basename (120), a stem before a dot (90, or a word at 60 when more dots follow),
+ * else a word (60) or a plain prefix (40), which only the bytes after it tell apart.
+ */
+export function oneLetterBoostCap(len: number, second: number): number {
+  if (len === 1) return BOOST_EXACT_PATH;
+  if (second === 0) return BOOST_EXACT_NAME;
+  return second === 46 ? BOOST_EXACT_STEM : BOOST_NAME_WORD;
 }
 
 /**

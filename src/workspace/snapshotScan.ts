@@ -4,7 +4,7 @@
 import { charBit, type PathSnapshot } from './pathSnapshot';
 import { LENGTH_PENALTY as LENGTH_PENALTY_, quickScore } from './fuzzyScore';
 import { BELOW_FLOOR as BELOW_FLOOR_, NO_MATCH as NO_MATCH_, nameBoostOf, quickScoreRaw } from './quickScoreBytes';
-import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreBoundBoosted, quickScoreNeed, quickScoreRest } from './quickBound';
+import { oneLetterBoostCap, quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreBoundBoosted, quickScoreNeed, quickScoreRest } from './quickBound';
 import type { TopHeap } from './topHeap';
 import { inRange, type ScanRange } from './scanRange';
 import { publishBar, sharedBar } from './scanBars';
@@ -77,6 +77,7 @@ const boostOf = nameBoostOf;
 const NO_MATCH = NO_MATCH_;
 const BELOW_FLOOR = BELOW_FLOOR_;
 const needOf = quickScoreNeed;
+const oneLetterCap = oneLetterBoostCap;
 const UNKNOWN = UNKNOWN_;
 
 /** Each query character's mask bit. */
@@ -332,9 +333,18 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
         let need = NO_MATCH;
         if (pruning) {
           // No boost unless the basename starts with the whole query: its second byte tells most.
-          const boost = q1 >= 0 && nameSecond[i] !== q1 ? 0 : boostOf(chars, upper, s0, e0, bs, qb, m);
-          const bound = boundBoosted(m, e0 - bs, (nameMask[i] & qm) === qm, boost, bonusOf(bonusTable, startMask[i])) - penalty;
+          // For one letter it caps the boost, and only a path that passes the capped bound has its
+          // bytes read for the exact one (a cache miss each: a quarter of a one-letter keystroke).
+          let boost = q1 >= 0 ? (nameSecond[i] !== q1 ? 0 : boostOf(chars, upper, s0, e0, bs, qb, m)) : oneLetterCap(e0 - s0, nameSecond[i]);
+          const nameHasAll = (nameMask[i] & qm) === qm;
+          const bonus = bonusOf(bonusTable, startMask[i]);
+          let bound = boundBoosted(m, e0 - bs, nameHasAll, boost, bonus) - penalty;
           if ((tieWins ? bound < floor : bound <= floor) || bound < bar) continue;
+          if (q1 < 0) {
+            boost = boostOf(chars, upper, s0, e0, bs, qb, m);
+            bound = boundBoosted(m, e0 - bs, nameHasAll, boost, bonus) - penalty;
+            if ((tieWins ? bound < floor : bound <= floor) || bound < bar) continue;
+          }
           need = needOf(floor, bar, penalty, tieWins, boost);
         }
         const raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need, (nameMask[i] & lastBit) === 0 && baseStart[i] < 0xffff ? bs : e0);

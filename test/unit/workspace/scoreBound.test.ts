@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { PathSnapshot, charBit } from '../../../src/workspace/pathSnapshot';
 import { LENGTH_PENALTY } from '../../../src/workspace/fuzzyScore';
 import { BELOW_FLOOR, NO_MATCH, nameBoostOf, quickScoreBytes, quickScoreRaw } from '../../../src/workspace/quickScoreBytes';
-import { quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound, quickScoreBoundBoosted, quickScoreRest } from '../../../src/workspace/quickBound';
+import { oneLetterBoostCap, quickBonusCaps, quickBonusMax, quickBonusSum, quickScoreBound, quickScoreBoundBoosted, quickScoreRest } from '../../../src/workspace/quickBound';
 import { lengthCut } from '../../../src/workspace/snapshotScan';
 
 const segment = fc.stringMatching(/^[a-cA-C0-9_.\-]{1,7}$/);
@@ -137,6 +137,31 @@ describe('workspace/scoreBound: pruning never drops a file that could rank', () 
       { numRuns: 800, seed: 20261203 },
     );
     assert.ok(exits > 100 && kept > 100 && fromBase > 100, `${exits} early exits, ${kept} scored, ${fromBase} read from the basename's start`);
+  });
+
+  it('§16.1.1 for one letter, the boost cap read off the length and the basename\'s second byte is never below the exact boost, and each of its values is reached', () => {
+    // Basenames of every kind: one letter, a stem before one dot or several, a camel hump, a
+    // separator, a digit, a plain prefix; and the whole path one letter.
+    const name = fc.oneof(fc.constantFrom('m', 'M', 'm.c', 'm.tar.gz', 'mX', 'm_x', 'm-x', 'm1', 'mx', 'm.', 'M.md'), fc.stringMatching(/^[mM][a-zA-Z0-9_.\-]{0,5}$/));
+    const path = fc.tuple(fc.array(fc.constantFrom('a', 'src', 'lib'), { maxLength: 2 }), name).map(([dirs, n]) => [...dirs, n].join('/'));
+    const reached = new Set<number>();
+    fc.assert(
+      fc.property(fc.uniqueArray(path, { minLength: 1, maxLength: 12 }), (paths) => {
+        const snap = PathSnapshot.build(paths);
+        const qb = bytesOf('m');
+        for (let i = 0; i < snap.size; i++) {
+          const s0 = snap.offsets[i];
+          const e0 = snap.offsets[i + 1];
+          const bs = s0 + snap.baseStart[i];
+          const exact = nameBoostOf(snap.chars, snap.upper, s0, e0, bs, qb, 1);
+          const cap = oneLetterBoostCap(e0 - s0, snap.nameSecond[i]);
+          assert.ok(exact <= cap, `${snap.pathAt(i)}: boost ${exact} above the cap ${cap}`);
+          if (exact === cap) reached.add(cap);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    assert.deepEqual([...reached].sort((a, b) => a - b), [60, 90, 120, 400]);
   });
 
   it('§16.1.1 nameFirst and nameSecond are the basename\'s first two lower-case bytes (0 past its end)', () => {
