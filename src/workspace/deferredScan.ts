@@ -8,21 +8,20 @@
 // this one's is beaten by an equal score (TopHeap's order), and every cut here lets such a tie
 // through.
 import { LENGTH_PENALTY as LENGTH_PENALTY_ } from './fuzzyScore';
-import { BELOW_FLOOR as BELOW_FLOOR_, quickScoreRaw } from './quickScoreBytes';
+import { BELOW_FLOOR as BELOW_FLOOR_ } from './quickScoreBytes';
 import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreNeed, quickScoreRest } from './quickBound';
 import { publishBar, sharedBar } from './scanBars';
 import type { Scan } from './snapshotScan';
 import { charBit } from './pathSnapshot';
-import { UNKNOWN as UNKNOWN_ } from './siblingScore';
+import { deferredRaw } from './siblingScore';
 
 // Module-level copies: under a CommonJS transform an imported binding is a getter on the module.
 const upperBound = quickScoreBound;
 const bonusOf = quickBonusLookup;
-const scoreRaw = quickScoreRaw;
 const LENGTH_PENALTY = LENGTH_PENALTY_;
 const needOf = quickScoreNeed;
 const BELOW_FLOOR = BELOW_FLOOR_;
-const UNKNOWN = UNKNOWN_;
+const deferredScore = deferredRaw;
 
 /** Scores deferred matches `start..end` that can still enter the top list. */
 export function scoreDeferred(scan: Scan, start: number, end: number): void {
@@ -53,15 +52,7 @@ export function scoreDeferred(scan: Scan, start: number, end: number): void {
     }
     // No name boost for a deferred match: stop reading it once it cannot beat the floor. A sibling
     // decides one scored by its directory part alone (siblingScore.ts).
-    const need = needOf(floor, bar, penalty, tieWins, 0);
-    let raw: number;
-    if ((nameMask[i] & lastBit) === 0 && baseStart[i] < 0xffff) {
-      raw = scan.siblings.lookup(sharedPrefix, i, baseStart[i], need);
-      if (raw === UNKNOWN) {
-        raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need, bs);
-        scan.siblings.store(i, baseStart[i], raw, need);
-      }
-    } else raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need, e0);
+    const raw = deferredScore(scan.siblings, chars, upper, sharedPrefix, i, s0, e0, baseStart[i], qb, m, rest, needOf(floor, bar, penalty, tieWins, 0), (nameMask[i] & lastBit) === 0);
     if (raw === BELOW_FLOOR) continue;
     const score = raw - penalty;
     if (score >= bar && heap.admits(score, tieBase + i)) heap.push(score, tieBase + i, scan.onPush(i));

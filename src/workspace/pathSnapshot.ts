@@ -11,9 +11,9 @@
 // The arrays live in SharedArrayBuffers: the scan workers read the same memory (decision 500).
 import { runInSlices, runToEnd } from './runSteps';
 import { sortedUniqueSteps } from './slicedSort';
-import { charBit, countNamePairs, fillPaths, placeNamePairs, type SnapshotArrays } from './snapshotFill';
+import { charBit, countNamePairs, fillPaths, isUpperAt, placeNamePairs, type SnapshotArrays } from './snapshotFill';
 
-export { charBit, digitBit, WIDE } from './snapshotFill';
+export { charBit, digitBit, isUpperAt, WIDE } from './snapshotFill';
 
 /** A fill step's time budget, and how many paths it fills between looks at the clock. */
 const FILL_STEP_MS = 1.5;
@@ -41,10 +41,6 @@ export function baseStartOf(path: string): number {
   return path.lastIndexOf('/') + 1;
 }
 
-/** Is the character at byte `j` upper case (ASCII A–Z) in the original path? */
-export function isUpperAt(upper: Uint8Array, j: number): boolean {
-  return ((upper[j >> 3] >> (j & 7)) & 1) === 1;
-}
 
 export class PathSnapshot {
   private constructor(

@@ -6,7 +6,10 @@
 // them — then have the same raw score. Files of one directory sit side by side in the snapshot,
 // so the scan keeps the last such result and gives it to the next sibling without touching that
 // path's bytes (the first touch of a path's bytes is most of what scoring it costs).
-import { BELOW_FLOOR, NO_MATCH } from './quickScoreBytes';
+import { BELOW_FLOOR, NO_MATCH, quickScoreRaw } from './quickScoreBytes';
+
+// A module-level copy: under a CommonJS transform an imported function is a getter on the module.
+const scoreRaw = quickScoreRaw;
 
 /** `SiblingScore.lookup` when no sibling's result decides the path: score it. */
 export const UNKNOWN = NO_MATCH;
@@ -49,4 +52,20 @@ export class SiblingScore {
     this.raw = raw;
     this.need = need;
   }
+}
+
+/**
+ * A deferred match's raw quick score (it gets no name boost), stopping once it cannot beat `need`:
+ * taken from `siblings` when its basename (from `s0 + nameAt`) lacks the query's last character
+ * (`lacksLast`), else read from its bytes. The two places that score deferred matches (the
+ * narrowed scan and the deferred phase) both call this.
+ */
+export function deferredRaw(siblings: SiblingScore, chars: Uint8Array, upper: Uint8Array, sharedPrefix: Uint16Array, i: number, s0: number, e0: number, nameAt: number, q: Uint8Array, m: number, rest: Int32Array, need: number, lacksLast: boolean): number {
+  if (!lacksLast || nameAt >= 0xffff) return scoreRaw(chars, upper, s0, e0, s0 + nameAt, q, m, rest, need, e0);
+  let raw = siblings.lookup(sharedPrefix, i, nameAt, need);
+  if (raw === UNKNOWN) {
+    raw = scoreRaw(chars, upper, s0, e0, s0 + nameAt, q, m, rest, need, s0 + nameAt);
+    siblings.store(i, nameAt, raw, need);
+  }
+  return raw;
 }

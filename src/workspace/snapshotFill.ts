@@ -5,6 +5,11 @@
 // takes here (issue 18, decision 410).
 import { bonusAt as bonusAtImported } from './quickScoreBytes';
 
+/** Is the character at byte `j` upper case (ASCII A–Z) in the original path? */
+export function isUpperAt(upper: Uint8Array, j: number): boolean {
+  return ((upper[j >> 3] >> (j & 7)) & 1) === 1;
+}
+
 /** Lower-case code unit stored for characters beyond Latin-1: never equal to an ASCII query char. */
 export const WIDE = 0xff;
 
@@ -28,6 +33,7 @@ export interface SnapshotArrays {
 // Module-level copies: under a CommonJS transform (tsx) an imported function is a getter on the
 // module object, called per character otherwise.
 const bonusAt = bonusAtImported;
+const upperAt = isUpperAt;
 
 /** Bit of a lower-case character in the prefilter mask. */
 export function charBit(c: number): number {
@@ -100,7 +106,7 @@ export function fillPaths(a: SnapshotArrays, input: readonly string[], order: In
       // The same bytes and the same case: the quick score of a shared directory part is then the
       // same too (siblingScore.ts), and the subsequence test only needs the bytes.
       let l = 0;
-      while (l < limit && chars[ps + l] === chars[at + l] && ((upper[(ps + l) >> 3] >> ((ps + l) & 7)) & 1) === ((upper[(at + l) >> 3] >> ((at + l) & 7)) & 1)) l++;
+      while (l < limit && chars[ps + l] === chars[at + l] && upperAt(upper, ps + l) === upperAt(upper, at + l)) l++;
       sharedPrefix[i] = l;
     }
     at += p.length;

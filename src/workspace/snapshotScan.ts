@@ -9,7 +9,7 @@ import type { TopHeap } from './topHeap';
 import { inRange, type ScanRange } from './scanRange';
 import { publishBar, sharedBar } from './scanBars';
 import { lowerSameLength } from './searchText';
-import { SiblingScore, UNKNOWN as UNKNOWN_ } from './siblingScore';
+import { deferredRaw, SiblingScore } from './siblingScore';
 
 /** State of one folder's scan across slices. */
 export interface Scan {
@@ -78,7 +78,7 @@ const NO_MATCH = NO_MATCH_;
 const BELOW_FLOOR = BELOW_FLOOR_;
 const needOf = quickScoreNeed;
 const oneLetterCap = oneLetterBoostCap;
-const UNKNOWN = UNKNOWN_;
+const deferredScore = deferredRaw;
 
 /** Each query character's mask bit. */
 export function queryBits(qb: Uint8Array): Int32Array {
@@ -305,16 +305,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
         }
         // No name boost; the deferred phase's early exit. A basename without the query's last
         // character leaves the score to the directory part: a sibling's may decide it (siblingScore.ts).
-        const bs = s0 + baseStart[i];
-        const need = needOf(floor, bar, penalty, tieWins, 0);
-        let raw: number;
-        if ((nameMask[i] & lastBit) === 0 && baseStart[i] < 0xffff) {
-          raw = siblings.lookup(sharedPrefix, i, baseStart[i], need);
-          if (raw === UNKNOWN) {
-            raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need, bs);
-            siblings.store(i, baseStart[i], raw, need);
-          }
-        } else raw = scoreRaw(chars, upper, s0, e0, bs, qb, m, rest, need, e0);
+        const raw = deferredScore(siblings, chars, upper, sharedPrefix, i, s0, e0, baseStart[i], qb, m, rest, needOf(floor, bar, penalty, tieWins, 0), (nameMask[i] & lastBit) === 0);
         if (raw === BELOW_FLOOR) continue;
         score = raw - penalty;
       } else if (namePrefixFirst && nameSecond[i] === q1) {
