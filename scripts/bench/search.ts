@@ -8,7 +8,8 @@
 // (fuzzysort 4, fzf-for-js, uFuzzy) and prints per corpus: index build ms, the longest event-loop
 // block while indexing, memory MB, keystroke p50/p95/max ms (wall clock; CPU time of the process
 // next to it, since this machine is shared), recall@5 of the intended file, and the same for each
-// peer with the ratio. Last, one JSON line per corpus, with a fixed CPU probe's figures
+// peer with the ratio. The chromium-sized corpus is also indexed cold, first thing in fresh
+// processes (searchCold.ts). Last, one JSON line per corpus, with a fixed CPU probe's figures
 // (machineProbe.ts: `probe_1t_ms`, `probe_2t_ms`) so runs on a shared machine can be compared.
 //
 // Queries are derived from real paths of the corpus with a fixed seed, three kinds per target:
@@ -21,9 +22,8 @@
 // RAWP_BENCH_VSCODE=astro[,…] (issue 13): the named corpora are also written to disk and indexed
 // inside a real VS Code (code-server; scripts/bench/searchVscode.ts): the index build through
 // workspace.findFiles is printed beside the Node listing (git ls-files, walk) of the same folder.
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync } from 'node:fs';
 import { resolve, join } from 'node:path';
-import { brotliDecompressSync } from 'node:zlib';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FileIndex } from '../../src/workspace/fileIndex';
@@ -31,14 +31,17 @@ import { FileSearcher, PARALLEL_MIN_PATHS } from '../../src/workspace/fileSearch
 import { ScanPool } from '../../src/workspace/scanPool';
 import { settleGarbage } from '../../src/workspace/settleGarbage';
 import { peers, type PeerBuild, type PeerName } from './searchPeers';
+import { chromiumSized, readPathLists, unionOf } from './searchCorpora';
 import { deriveQueries, type Kind, type Query } from './searchQueries';
 import { vscodeIndexBuild } from './searchVscode';
 import { machineProbe, type MachineProbe } from './machineProbe';
+import { coldStarts, type ColdStartRun } from './searchCold';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const dataDir = process.env.RAWP_BENCH_DATA ?? resolve(repoRoot, 'scripts', 'bench', 'data');
 const QUERIES_PER_KIND = Number(process.env.RAWP_BENCH_QUERIES ?? 40);
 const CHROMIUM_QUERIES_PER_KIND = Number(process.env.RAWP_BENCH_CHROMIUM_QUERIES ?? 3);
+const COLD_RUNS = Number(process.env.RAWP_BENCH_COLD_RUNS ?? 3);
 
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -281,6 +284,28 @@ async function report(name: string, paths: string[], options: { queries?: Query[
   results.push(line);
 }
 
+/**
+ * The cold start (searchCold.ts, decision 522): the chromium-sized listing indexed first in a
+ * fresh process from bundles, its scan workers starting meanwhile. Printed run by run; the JSON
+ * line of the corpus gets the medians (and the worst block).
+ */
+function reportColdStarts(runs: ColdStartRun[], line: Record<string, unknown>): void {
+  const median = (pick: (r: ColdStartRun) => number) => percentile(runs.map(pick), 0.5);
+  const lines = [
+    `  cold start (${runs.length} fresh processes from bundles; indexed first, the scan workers starting meanwhile):`,
+    ...runs.map((r) => `    build ${round(r.build_ms, 0)} ms, longest block ${round(r.max_block_ms, 1)} ms; workers' warm-up ${round(r.warm_up_ms, 0)} ms after it, longest block ${round(r.warm_up_max_block_ms, 1)} ms; then "chtwdg" typed: slowest keystroke ${round(r.first_query_max_ms, 1)} ms`),
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  Object.assign(line, {
+    cold_build_ms: round(median((r) => r.build_ms), 1),
+    cold_build_max_block_ms: round(median((r) => r.max_block_ms), 1),
+    cold_build_max_block_worst_ms: round(Math.max(...runs.map((r) => r.max_block_ms)), 1),
+    cold_warm_up_ms: round(median((r) => r.warm_up_ms), 1),
+    cold_warm_up_max_block_ms: round(median((r) => r.warm_up_max_block_ms), 1),
+    cold_first_query_max_ms: round(median((r) => r.first_query_max_ms), 1),
+  });
+}
+
 const results: Record<string, unknown>[] = [];
 let probe: MachineProbe = { oneThreadMs: 0, twoThreadsMs: 0 };
 
@@ -293,29 +318,20 @@ async function main(): Promise<void> {
   if (!(globalThis as { gc?: unknown }).gc) process.stderr.write('bench:search: run with --expose-gc for exact memory figures\n');
   probe = await machineProbe();
   process.stdout.write(`machine probe (a fixed scan; lower is faster, compare run to run): one thread ${round(probe.oneThreadMs, 0)} ms, two threads at once ${round(probe.twoThreadsMs, 0)} ms\n`);
-  const lists = new Map<string, string[]>();
-  for (const file of readdirSync(dataDir).filter((f) => /^paths-.*\.txt(\.br)?$/.test(f)).sort()) {
-    const name = file.replace(/^paths-/, '').replace(/\.txt(\.br)?$/, '');
-    const bytes = readFileSync(join(dataDir, file));
-    const text = (file.endsWith('.br') ? brotliDecompressSync(bytes) : bytes).toString('utf8');
-    lists.set(name, text.split('\n').filter(Boolean));
-  }
+  const lists = readPathLists(dataDir);
   const only = process.env.RAWP_BENCH_ONLY?.split(',');
   for (const [name, paths] of lists) if (!only || only.includes(name)) await report(name, paths);
-  const linux = [...lists.entries()].find(([n]) => n.startsWith('linux'))?.[1];
-  const biome = lists.get('biome');
-  const union: string[] | undefined = linux && biome ? JSON.parse(JSON.stringify([...linux.map((p) => `linux/${p}`), ...biome.map((p) => `biome/${p}`)])) : undefined;
+  const union = unionOf(lists);
   if (union && (!only || only.includes('union'))) await report('union', union);
   // Issue 18: a chromium-sized workspace, four copies of the union under distinct roots
   // (~460,000 paths). The copies make the intended file ambiguous: latency and memory only, on
   // fewer queries (the slowest peer takes seconds a keystroke at this size).
   if (union && (!only || only.includes('chromium-sized'))) {
-    // Flat strings, as a listing read from git or disk gives (template literals make cons-strings,
-    // whose flattening during the build would be counted as index memory).
-    const copies: string[] = JSON.parse(JSON.stringify([1, 2, 3, 4].flatMap((k) => union.map((p) => `copy${k}/${p}`))));
+    const copies = chromiumSized(union);
     // The union's own derived queries (no basename is unique among copies, so none derive here).
     const queries = deriveQueries(union, 0x5eed ^ copies.length, CHROMIUM_QUERIES_PER_KIND).map((q) => ({ ...q, target: `copy1/${q.target}` }));
     await report('chromium-sized', copies, { queries, recall: false });
+    reportColdStarts(await coldStarts(dataDir, COLD_RUNS), results.at(-1) ?? {});
   }
   // Issue 13: the index build inside VS Code (workspace.findFiles) beside the Node listing of the
   // same corpus on disk, for the corpora named by RAWP_BENCH_VSCODE (needs code-server).

@@ -7,6 +7,7 @@
 import { PathSnapshot, baseStartOf, maskOf } from './pathSnapshot';
 import type { DeadSet } from './scanProtocol';
 import { PARALLEL_MIN_PATHS, ScanPool } from './scanPool';
+import { nextTurn } from './bytesInTurns';
 
 /** A path added since the snapshot was built, prepared like a snapshot entry. */
 export interface OverlayEntry {
@@ -66,9 +67,16 @@ export class FolderIndex {
 
   /** Builds the snapshot in the background (slices of a few ms), then the index. */
   static async create(paths: readonly string[], options: FolderIndexOptions = {}): Promise<FolderIndex> {
-    // A folder the scan workers will search: they start (and warm up) while its snapshot is built.
-    if (paths.length >= PARALLEL_MIN_PATHS) ScanPool.chosen(options.scanPool)?.startEarly();
-    return new FolderIndex([], options, await PathSnapshot.buildAsync(paths));
+    // A folder the scan workers will search: they start while its snapshot is built, and warm up
+    // once it is (decision 522: warming during the build starves it on two cores).
+    const pool = paths.length >= PARALLEL_MIN_PATHS ? ScanPool.chosen(options.scanPool) : undefined;
+    if (pool && !pool.started) {
+      pool.startEarly();
+      await nextTurn(); // starting the workers and the build's first slice are two blocks, not one
+    }
+    const snapshot = await PathSnapshot.buildAsync(paths);
+    pool?.warmUp();
+    return new FolderIndex([], options, snapshot);
   }
 
   get snapshot(): PathSnapshot {

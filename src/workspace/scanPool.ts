@@ -11,7 +11,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { PathSnapshot } from './pathSnapshot';
-import type { DeadSet, FromScanWorker, ToScanWorker } from './scanProtocol';
+import type { DeadSet, FromScanWorker, ToScanWorker, WarmUpState } from './scanProtocol';
 import { NO_BAR } from './scanBars';
 import type { ScanRange } from './scanRange';
 import { workerScript } from './workerScript';
@@ -54,6 +54,7 @@ export class ScanPool {
   private static instance: ScanPool | undefined | null;
   private readonly workers: PoolWorker[] = [];
   private broken = false;
+  private warmUpAsked = false;
   private failedWith: string | undefined;
   private nextId = 1;
   /** Posts `drop` for snapshots collected before they were replaced explicitly. */
@@ -92,8 +93,9 @@ export class ScanPool {
 
   /**
    * Starts the workers now, if they are not running yet: a folder this big is being indexed, and
-   * each worker warms its scan up (scanWarmUp.ts) while the index is built, instead of while the
-   * first keystrokes wait. A pool that cannot start is left unusable, as a first search would leave it.
+   * the workers load their code meanwhile. They warm their scan up (scanWarmUp.ts) only once told
+   * to (`warmUp`), when the index is built: on two cores, warming workers starve the build
+   * (decision 522). A pool that cannot start is left unusable, as a first search would leave it.
    */
   startEarly(): void {
     if (this.broken) return;
@@ -102,6 +104,25 @@ export class ScanPool {
     } catch {
       // `start` recorded why; searches scan in the host.
     }
+  }
+
+  /** Tells the workers (started now if they are not) to warm their scan up; once per pool. */
+  warmUp(): void {
+    if (this.warmUpAsked) return;
+    this.startEarly();
+    if (this.broken) return;
+    this.warmUpAsked = true;
+    for (const pw of this.workers) this.post(pw, { kind: 'warm' });
+  }
+
+  /** Where each worker's warm-up is (tests; the cold-start benchmark waits for it). */
+  async warmUpStates(): Promise<WarmUpState[]> {
+    this.start();
+    const answers = await Promise.all(this.workers.map((pw) => this.ask(pw, (id) => ({ kind: 'warmUpState', id }))));
+    return answers.map((a) => {
+      if (a.kind !== 'warmUpState') throw new Error(a.kind === 'failed' ? `the search worker failed: ${a.message}` : 'unexpected answer');
+      return a.state;
+    });
   }
 
   /** Whether its workers are running. */
@@ -133,6 +154,7 @@ export class ScanPool {
    */
   async scan(snap: PathSnapshot, request: PartScan): Promise<PartResult[] | undefined> {
     this.start();
+    this.warmUp(); // a search means no build is waiting for the cores (or it waits no longer)
     if (!this.registered.has(snap)) {
       this.registered.add(snap);
       this.collected.register(snap, snap.generation);

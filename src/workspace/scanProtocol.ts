@@ -33,13 +33,20 @@ export type ToScanWorker =
       bars: Int32Array;
       barSlot: number;
     }
-  | { kind: 'memory'; id: number };
+  | { kind: 'memory'; id: number }
+  /** Start the warm-up (scanWarmUp.ts): the host has finished building the index it waited for. */
+  | { kind: 'warm' }
+  | { kind: 'warmUpState'; id: number };
+
+/** Where a worker's warm-up is: not asked for yet, under way, or over (also when it failed). */
+export type WarmUpState = 'waiting' | 'running' | 'done';
 
 export type FromScanWorker =
   | { kind: 'scanned'; id: number; total: number; scores: Float64Array; ids: Int32Array }
   | { kind: 'cancelled'; id: number }
   | { kind: 'failed'; id: number; message: string }
-  | { kind: 'memory'; id: number; heapUsed: number; arrayBuffers: number };
+  | { kind: 'memory'; id: number; heapUsed: number; arrayBuffers: number }
+  | { kind: 'warmUpState'; id: number; state: WarmUpState };
 
 /** The liveness test a scan applies (undefined: everything is live). */
 export function liveOf(dead: DeadSet | undefined): ((i: number) => boolean) | undefined {

@@ -124,13 +124,32 @@ describe('workspace/parallelSearch: §16.1 the scan in worker threads (decision 
     same(b, alone.searchSync({ query: 'mai' }), 'the newer one');
   });
 
-  it('§16.1 a folder of PARALLEL_MIN_PATHS paths starts its scan workers while it is indexed (they warm up meanwhile, decision 509); a smaller one does not', async () => {
+  it('§16.1 a folder of PARALLEL_MIN_PATHS paths starts its scan workers while it is indexed and has them warm up once it is built (decisions 509, 522); a smaller one does not', async () => {
     const early = pool(2);
     await FolderIndex.create(corpus(43, PARALLEL_MIN_PATHS - 1, 1), { scanPool: early });
     assert.equal(early.started, false, 'one path short: no workers');
-    const index = await FolderIndex.create(corpus(43, PARALLEL_MIN_PATHS, 1), { scanPool: early });
-    assert.equal(early.started, true, 'the workers run before any search');
-    assert.equal(index.snapshot.size > 0, true);
+    const paths = corpus(43, PARALLEL_MIN_PATHS, 1);
+    const building = FolderIndex.create(paths, { scanPool: early });
+    assert.equal(early.started, true, 'the workers run while the folder is indexed');
+    assert.deepEqual(await early.warmUpStates(), ['waiting', 'waiting'], 'and leave the cores to the build');
+    const index = await building;
+    assert.equal(index.snapshot.size, new Set(paths).size);
+    const states = await early.warmUpStates();
+    assert.ok(states.every((s) => s !== 'waiting'), `built: the workers warm up (${states.join(', ')})`);
+    const deadline = Date.now() + 30_000;
+    while (!(await early.warmUpStates()).every((s) => s === 'done')) {
+      assert.ok(Date.now() < deadline, 'the warm-up ends');
+      await sleep(50);
+    }
+  });
+
+  it('§16.1 a pool whose first use is a search warms its workers up too (decision 522)', async () => {
+    const lazy = pool(2);
+    const index = FileIndex.fromPaths([{ name: 'ws', paths: corpus(47, 4_000) }]);
+    const parallel = new FileSearcher(index, undefined, { pool: lazy, parallelMin: 0 });
+    same(await parallel.search({ query: 'main' }, { cancelled: false }), new FileSearcher(index, undefined, { pool: null }).searchSync({ query: 'main' }), 'the search');
+    const states = await lazy.warmUpStates();
+    assert.ok(states.every((s) => s !== 'waiting'), `the workers warm up (${states.join(', ')})`);
   });
 
   it('§16.1 where no worker can start, the search runs in the host and gives the same answer', async () => {
