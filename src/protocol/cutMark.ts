@@ -15,3 +15,16 @@ export function charactersCut(text: string): number {
   const m = CUT_MARK_PATTERN.exec(text);
   return m ? Number(m[1]) - m[0].length : 0;
 }
+
+/**
+ * Is `cut` a middle cut of `whole`: its start, a mark counting exactly the characters between,
+ * and its end? (A done frame's `full_text` cut to fit the view, beside the deltas that brought the
+ * whole text: the deltas hold more, and win.)
+ */
+export function isCutOf(cut: string, whole: string): boolean {
+  const m = CUT_MARK_PATTERN.exec(cut);
+  if (!m) return false;
+  const head = cut.slice(0, m.index);
+  const end = cut.slice(m.index + m[0].length);
+  return whole.length === head.length + Number(m[1]) + end.length && whole.startsWith(head) && whole.endsWith(end);
+}

@@ -2,6 +2,7 @@
 // their container (turn or subagent run); `done` closes the block. A later delta for an index
 // whose block is closed starts a new block (agents such as Claude restart content_index at 0
 // for every model message within one turn).
+import { isCutOf } from '../cutMark';
 import type { Frame, FrameOf } from '../frameTypes';
 import { append, containerOf, newKey, scopeOf, touch, type Container, type Transcript } from './state';
 import { REDACTED_THINKING, type TextBlock, type ThinkingBlock } from './types';
@@ -71,12 +72,14 @@ export function onTextDone(t: Transcript, frame: FrameOf<'agent.text.done'>): vo
     // A done without deltas brings its whole text in `full_text`; without one, or repeating a
     // closed block's text, it has nothing to show and creates no empty block.
     const last = t.idx.content.get(key);
-    if (full_text === undefined || (last !== undefined && last.text === full_text)) return;
+    if (full_text === undefined || (last !== undefined && (last.text === full_text || isCutOf(full_text, last.text)))) return;
     block = newTextBlock(t, frame, container, content_index);
   }
   markPlan(t, block, frame);
-  // §4.1.2 `full_text` is the sender's whole text; when the deltas disagree (lost or reordered), it wins.
-  if (full_text !== undefined && full_text !== block.text) {
+  // §4.1.2 `full_text` is the sender's whole text; when the deltas disagree (lost or reordered), it
+  // wins. Unless it was cut in the middle to fit this view (decision 516) and the deltas, each small
+  // enough to come whole, hold exactly what the cut left out: then they are the whole text.
+  if (full_text !== undefined && full_text !== block.text && !isCutOf(full_text, block.text)) {
     block.repaired = block.text !== '';
     block.text = full_text;
   }

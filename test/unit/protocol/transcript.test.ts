@@ -18,6 +18,9 @@ import {
   type ToolBlock,
   type Transcript,
 } from '../../../src/protocol';
+import { charactersCut, cutMark, isCutOf } from '../../../src/protocol/cutMark';
+import { fitFrame } from '../../../src/session/frameFit';
+import type { WireFrame } from '../../../src/protocol/frameTypes';
 import { clientCapabilities, streamBuilder, TEST_SESSION, usagePayload } from '../../fixtures/frames/streamBuilder';
 
 const T0 = '22222222-2222-4222-8222-000000000000';
@@ -91,6 +94,43 @@ describe('transcript reducer', () => {
     const [a, c] = t.turns[0].blocks as TextBlock[];
     assert.deepEqual([a.text, a.repaired], ['Hello world', true]);
     assert.deepEqual([c.text, c.done, c.repaired], ['Only done', true, false]);
+  });
+
+  it('§4.1.2 §12.2 a full_text cut in the middle to fit the view (decision 516) leaves deltas that hold the whole text as they are; with a delta lost, the cut text wins', () => {
+    const b = streamBuilder();
+    const tt = { turn_id: T0 };
+    // 700,000 characters in seven deltas of 100,000: each delta fits a 512 KB budget, the done does not.
+    const parts = Array.from({ length: 7 }, (_, k) => `${String.fromCharCode(97 + k)}`.repeat(99_999) + '\n');
+    const whole = parts.join('');
+    const done = fitFrame(b.make('agent.text.done', { content_index: 0, full_text: whole }, tt) as WireFrame, 512 * 1024) as Frame;
+    const cutText = (done.payload as { full_text: string }).full_text;
+    assert.ok(cutText.length < whole.length && charactersCut(cutText) > 0, 'the hub cut the done frame');
+    const deltas = parts.map((text) => b.make('agent.text.delta', { content_index: 0, text }, tt));
+
+    const t = createTranscript();
+    const again = fitFrame(b.make('agent.text.done', { content_index: 0, full_text: whole }, tt) as WireFrame, 512 * 1024) as Frame;
+    applyFrames(t, [...deltas, done, again]);
+    const blocks = t.turns[0].blocks as TextBlock[];
+    assert.equal(blocks.length, 1, 'a repeated done (another frame, cut the same way) adds no block');
+    assert.equal(blocks[0].text.length, whole.length);
+    assert.ok(blocks[0].text === whole, 'the deltas, whole, are kept');
+    assert.deepEqual([blocks[0].done, blocks[0].repaired], [true, false]);
+
+    const lossy = createTranscript();
+    applyFrames(lossy, [...deltas.slice(0, 3), ...deltas.slice(4), done]);
+    const [repaired] = lossy.turns[0].blocks as TextBlock[];
+    assert.ok(repaired.text === cutText, 'with a delta lost the deltas are not the whole text: the cut full_text wins');
+    assert.equal(repaired.repaired, true);
+  });
+
+  it('§4.1.2 isCutOf: a middle cut of exactly the left-out count, and nothing else', () => {
+    const whole = 'head-' + 'x'.repeat(50) + '-tail';
+    const cut = 'head-' + cutMark(50) + '-tail';
+    assert.equal(isCutOf(cut, whole), true);
+    assert.equal(isCutOf('head-' + cutMark(49) + '-tail', whole), false, 'a wrong count');
+    assert.equal(isCutOf('head-' + cutMark(50) + '-tails', whole), false, 'another end');
+    assert.equal(isCutOf('hexd-' + cutMark(50) + '-tail', whole), false, 'another start');
+    assert.equal(isCutOf(whole, whole), false, 'no mark');
   });
 
   it('§4.1.2 a repeated done for a closed block, or a done with neither deltas nor full_text, adds no block', () => {
