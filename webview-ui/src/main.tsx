@@ -7,6 +7,7 @@ import '@vscode/codicons/dist/codicon.css';
 import './styles/tokens.css';
 import './styles/app.css';
 import './styles/a11y.css';
+import './styles/find.css';
 import { parseHostMessage } from '../../src/protocol/webviewMessages';
 import { ChatStore } from './state/store';
 import type { Transport } from './transport/types';

@@ -1,15 +1,27 @@
-// The chat: session bar, banners, the virtualized transcript, tasks, the composer and the status bar.
+// The chat: session bar, banners, the find bar (decision 524), the virtualized transcript, tasks, the composer and the status bar.
+import { useState } from 'preact/hooks';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import type { ChatStore } from '../state/store';
 import { StoreContext } from '../state/useStore';
 import { t } from '../i18n';
 import { Banners, TodoPanel } from './banners';
 import { Composer } from './composer';
+import { FindBar } from './findBar';
+import { FindContext, FindController, isFindKey } from './findState';
 import { LiveRegions } from './liveRegions';
 import { SessionBar, StatusBar } from './header';
 import { TranscriptView } from './transcript';
 
 export function App({ store }: { store: ChatStore }) {
+  const [find] = useState(() => new FindController());
+  // Decision 524: Ctrl+F (Cmd+F) anywhere in the chat opens Find in chat; nothing else gets it
+  // (a webview view has no find widget, and the browser's own cannot see unmounted rows).
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (!isFindKey(e)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    find.show();
+  };
   // Copy buttons of code blocks are markup from the markdown renderer: handled by delegation.
   const onClick = (e: MouseEvent) => {
     const button = (e.target as Element | null)?.closest?.('[data-action="copy-code"]');
@@ -21,15 +33,18 @@ export function App({ store }: { store: ChatStore }) {
   };
   return (
     <StoreContext.Provider value={store}>
-      <main class="chat" aria-label={t('app.label')} onClick={onClick}>
-        <SessionBar />
-        <Banners />
-        <TranscriptView />
-        <TodoPanel />
-        <Composer />
-        <StatusBar />
-        <LiveRegions />
-      </main>
+      <FindContext.Provider value={find}>
+        <main class="chat" aria-label={t('app.label')} onClick={onClick} onKeyDownCapture={onKeyDown}>
+          <SessionBar />
+          <Banners />
+          <FindBar />
+          <TranscriptView />
+          <TodoPanel />
+          <Composer />
+          <StatusBar />
+          <LiveRegions />
+        </main>
+      </FindContext.Provider>
     </StoreContext.Provider>
   );
 }

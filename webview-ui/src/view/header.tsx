@@ -2,12 +2,13 @@
 // meter (tokens, cost, context-window utilization).
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import type { AgentModeName } from '../../../src/protocol/common';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { formatTokens } from '../format';
 import { outsideTranscript, useStore, useStoreSelect } from '../state/useStore';
 import type { ChatStore } from '../state/store';
 import { t } from '../i18n';
 import { idFor } from '../i18n/codes';
+import { FindContext, isMac } from './findState';
 
 const MODES: AgentModeName[] = ['default', 'plan', 'review'];
 
@@ -64,6 +65,7 @@ export function SessionBar() {
               <span class="codicon codicon-link" aria-hidden="true" />
             </button>
           )}
+          <FindButton />
           <RulesButton open={rulesOpen} onToggle={() => setRulesOpen(!rulesOpen)} />
         </div>
       </div>
@@ -150,6 +152,18 @@ function AgentOffer() {
         <span class="codicon codicon-close" aria-hidden="true" />
       </button>
     </div>
+  );
+}
+
+/** Opens Find in chat (decision 524), as Ctrl+F (Cmd+F) does. */
+function FindButton() {
+  const find = useContext(FindContext);
+  if (!find) return null;
+  const label = isMac() ? t('find.openMac') : t('find.open');
+  return (
+    <button type="button" class="icon-button find-open" aria-label={label} title={label} aria-keyshortcuts={isMac() ? 'Meta+F' : 'Control+F'} onClick={() => find.show()}>
+      <span class="codicon codicon-search" aria-hidden="true" />
+    </button>
   );
 }
 

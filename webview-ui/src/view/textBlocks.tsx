@@ -19,7 +19,7 @@ function markdownOf(block: TextBlock): string {
 }
 
 /** Past this size a text block is shown as plain text (its newest part): markdown of megabytes per frame would stall. */
-const MAX_MARKDOWN = 200_000;
+export const MAX_MARKDOWN = 200_000;
 
 export function TextView({ block }: { block: TextBlock }) {
   return (

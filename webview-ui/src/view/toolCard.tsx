@@ -39,7 +39,7 @@ const TOOL_STATUS: Record<string, MessageId> = {
   cancelled: 'tool.status.cancelled',
 };
 
-function inputSummary(input: Record<string, unknown>): string {
+export function inputSummary(input: Record<string, unknown>): string {
   for (const key of ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt']) {
     const v = input[key];
     if (typeof v === 'string' && v.length > 0) return v.length > 160 ? `${v.slice(0, 160)}…` : v;

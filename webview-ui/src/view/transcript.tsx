@@ -4,7 +4,7 @@
 // token by token; liveRegions.tsx announces completed answers, questions and turn ends (decision 390).
 import { Virtualizer, elementScroll, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { memo } from './memo';
-import { useCallback, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
+import { useCallback, useContext, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
 import type { Turn } from '../../../src/protocol/transcript';
 import { releaseStructuredOutput } from '../../../src/protocol/structuredOutput';
 import { formatTokens } from '../format';
@@ -18,6 +18,7 @@ import { RowBoundary } from './boundary';
 import { buildRows, sameKeys, type Row } from './rows';
 import { estimateRowSize } from './rowEstimate';
 import { useFeedKeys } from './feedKeys';
+import { FindContext } from './findState';
 import type { ChatStore } from '../state/store';
 
 const TurnStart = memo(
@@ -149,6 +150,22 @@ export function TranscriptView() {
     promptsSeen.current = store.promptsSent;
     virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
   });
+  // Decision 524: Find in chat searches the rows (not the DOM) and scrolls the virtualizer to a
+  // match's row; once mounted, the row's matches are highlighted (again after it re-renders).
+  const find = useContext(FindContext);
+  find?.attach({
+    rows: () => rowsRef.current,
+    scrollTo: (i) => virtualizer.scrollToIndex(i, { align: 'center' }),
+    topIndex: () => {
+      const top = scrollRef.current?.scrollTop ?? 0;
+      const items = virtualizer.getVirtualItems();
+      return (items.find((it) => it.end > top) ?? items[0])?.index ?? 0;
+    },
+    rowElement: (i) => scrollRef.current?.querySelector<HTMLElement>(`.row[data-index="${i}"]`) ?? null,
+    scroller: () => scrollRef.current,
+  });
+  useLayoutEffect(() => find?.afterRender());
+  useEffect(() => find?.transcriptChanged(), [tx, tx.version]);
   const items = virtualizer.getVirtualItems();
   return (
     <div class="transcript-scroll" ref={scrollRef} tabIndex={0} aria-label={t('transcript.label')} aria-keyshortcuts="PageDown PageUp Control+Home Control+End Meta+Home Meta+End" onKeyDown={keys.onKeyDown}>

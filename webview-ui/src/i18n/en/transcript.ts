@@ -1,4 +1,4 @@
-// English words of the transcript: turns, their structured output and stop reasons.
+// English words of the transcript: turns, their structured output and stop reasons; Find in chat.
 export const transcript = {
   'transcript.label': 'Conversation',
   'transcript.empty': 'No messages yet. Ask the agent something below.',
@@ -23,4 +23,15 @@ export const transcript = {
   'stop.awaiting_input': 'Waiting for your answer',
   'stop.disconnected': 'Disconnected before the turn ended',
   'stop.unknown': 'Stopped',
+  'find.open': 'Find in chat (Ctrl+F)',
+  'find.openMac': 'Find in chat (⌘F)',
+  'find.label': 'Find in chat',
+  'find.input': 'Find in chat',
+  'find.placeholder': 'Find',
+  'find.count': '{0} of {1}',
+  'find.none': 'No results',
+  'find.searching': 'Searching…',
+  'find.previous': 'Previous match (Shift+Enter)',
+  'find.next': 'Next match (Enter)',
+  'find.close': 'Close (Escape)',
 } as const;

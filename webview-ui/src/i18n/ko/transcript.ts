@@ -1,4 +1,4 @@
-// 한국어 문구: 대화 기록: 턴, 구조화된 출력, 종료 이유.
+// 한국어 문구: 대화 기록: 턴, 구조화된 출력, 종료 이유, 대화에서 찾기.
 // en/transcript.ts와 같은 id를 모두, 그것만 갖습니다(없거나 남는 id는 컴파일 오류).
 import type { transcript as english } from '../en/transcript';
 
@@ -26,4 +26,15 @@ export const transcript: Record<keyof typeof english, string> = {
   'stop.awaiting_input': '답변을 기다리는 중',
   'stop.disconnected': '턴이 끝나기 전에 연결이 끊겼습니다',
   'stop.unknown': '중단됨',
+  'find.open': '대화에서 찾기(Ctrl+F)',
+  'find.openMac': '대화에서 찾기(⌘F)',
+  'find.label': '대화에서 찾기',
+  'find.input': '대화에서 찾기',
+  'find.placeholder': '찾기',
+  'find.count': '{1}개 중 {0}번째',
+  'find.none': '결과 없음',
+  'find.searching': '찾는 중…',
+  'find.previous': '이전 결과(Shift+Enter)',
+  'find.next': '다음 결과(Enter)',
+  'find.close': '닫기(Esc)',
 };
