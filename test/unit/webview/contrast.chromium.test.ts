@@ -52,6 +52,7 @@ const KINDS = [
   '.prompt-block',
   '.countdown',
   '.picker-item.active',
+  '.find-bar .find-count',
 ];
 
 function slug(theme: string): string {
@@ -90,6 +91,10 @@ describe('webview in Chromium: contrast in VS Code\'s four default themes (issue
       const page: Page = await h.open({ colorScheme: os, width: 520, height: 4000 });
       if (t) await applyTheme(page, t);
       await feed(page, SESSION, everyKindStream(), true);
+      // Decision 524: the find bar, with a count, is measured too.
+      await page.keyboard.press('Control+f');
+      await page.keyboard.type('the');
+      await page.locator('.find-count[data-known="true"]').waitFor({ timeout: 15_000 });
       // Open the collapsed parts so their text is measured too.
       await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
       // The / picker with its active row (the list selection pair).

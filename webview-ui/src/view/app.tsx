@@ -1,5 +1,5 @@
 // The chat: session bar, banners, the find bar (decision 524), the virtualized transcript, tasks, the composer and the status bar.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import type { ChatStore } from '../state/store';
 import { StoreContext } from '../state/useStore';
@@ -14,14 +14,19 @@ import { TranscriptView } from './transcript';
 
 export function App({ store }: { store: ChatStore }) {
   const [find] = useState(() => new FindController());
-  // Decision 524: Ctrl+F (Cmd+F) anywhere in the chat opens Find in chat; nothing else gets it
-  // (a webview view has no find widget, and the browser's own cannot see unmounted rows).
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (!isFindKey(e)) return;
-    e.preventDefault();
-    e.stopPropagation();
-    find.show();
-  };
+  // Decision 524: Ctrl+F (Cmd+F) anywhere in the view (the page is the chat: focus may be on its
+  // body after a click on an empty part) opens Find in chat, and nothing else gets it (a webview
+  // view has no find widget, and the browser's own cannot see unmounted rows).
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (!isFindKey(e)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      find.show();
+    };
+    document.addEventListener('keydown', onKeyDown, true);
+    return () => document.removeEventListener('keydown', onKeyDown, true);
+  }, [find]);
   // Copy buttons of code blocks are markup from the markdown renderer: handled by delegation.
   const onClick = (e: MouseEvent) => {
     const button = (e.target as Element | null)?.closest?.('[data-action="copy-code"]');
@@ -34,7 +39,7 @@ export function App({ store }: { store: ChatStore }) {
   return (
     <StoreContext.Provider value={store}>
       <FindContext.Provider value={find}>
-        <main class="chat" aria-label={t('app.label')} onClick={onClick} onKeyDownCapture={onKeyDown}>
+        <main class="chat" aria-label={t('app.label')} onClick={onClick}>
           <SessionBar />
           <Banners />
           <FindBar />
