@@ -34,7 +34,11 @@ async function countOf(page: Page): Promise<string> {
 /** Waits (bounded) until the count reads `text`. */
 async function countIs(page: Page, text: string | RegExp): Promise<string> {
   await page.waitForFunction(
-    ({ src, flags }) => new RegExp(src, flags).test(document.querySelector('.find-count[data-known="true"]')?.textContent ?? ''),
+    ({ src, flags }) => {
+      // The count of the query in the field (not one left from the query before).
+      const count = document.querySelector<HTMLElement>('.find-count[data-known="true"]');
+      return count?.dataset.query === (document.getElementById('find-input') as HTMLInputElement | null)?.value && new RegExp(src, flags).test(count.textContent ?? '');
+    },
     typeof text === 'string' ? { src: `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, flags: '' } : { src: text.source, flags: text.flags },
     WAIT,
   );

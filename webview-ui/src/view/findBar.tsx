@@ -71,7 +71,7 @@ export function FindBar() {
         value={find.query}
         onInput={(e) => find.setQuery((e.target as HTMLInputElement).value)}
       />
-      <span class={`find-count${none ? ' find-none' : ''}`} data-known={known ? 'true' : 'false'}>
+      <span class={`find-count${none ? ' find-none' : ''}`} data-known={known ? 'true' : 'false'} data-query={find.query}>
         {count}
       </span>
       <button type="button" class="icon-button" aria-label={t('find.previous')} title={t('find.previous')} disabled={!find.result?.total} onClick={() => find.step(-1)}>
