@@ -37,7 +37,7 @@ async function countIs(page: Page, text: string | RegExp): Promise<string> {
     ({ src, flags }) => {
       // The count of the query in the field (not one left from the query before).
       const count = document.querySelector<HTMLElement>('.find-count[data-known="true"]');
-      return count?.dataset.query === (document.getElementById('find-input') as HTMLInputElement | null)?.value && new RegExp(src, flags).test(count.textContent ?? '');
+      return count?.dataset.query === (document.getElementById('find-input') as HTMLInputElement | null)?.value && new RegExp(src, flags).test(count?.textContent ?? '');
     },
     typeof text === 'string' ? { src: `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, flags: '' } : { src: text.source, flags: text.flags },
     WAIT,
