@@ -55,11 +55,14 @@ interface Drawn {
 
 /** Waits (bounded) until the current highlight is drawn over `word`, and describes it. */
 async function drawn(page: Page, word: string): Promise<Drawn> {
-  const has = (w: string) => {
-    const h = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights.get('rawp-find-current');
-    return !!h && [...h].some((r) => r.toString().toLowerCase() === w);
-  };
-  await page.waitForFunction(`(${has.toString()})(${JSON.stringify(word)})`, undefined, WAIT);
+  await page.waitForFunction(
+    (w) => {
+      const h = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights.get('rawp-find-current');
+      return !!h && [...h].some((r) => r.toString().toLowerCase() === w);
+    },
+    word,
+    WAIT,
+  );
   await rendered(page);
   return page.evaluate(() => {
     const hl = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights;
@@ -184,6 +187,34 @@ describe('webview in Chromium: Find in chat over a virtualized transcript (decis
     await page.waitForSelector('.find-bar', { state: 'detached', ...WAIT });
     assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('find-open')), true);
     assert.deepEqual(pageErrors(page), []);
+    await page.close();
+  });
+
+  it('decision 524 and 518: a match in a file card\'s line that waits under hidden="until-found" reveals its chunk and is scrolled into the card\'s box', async () => {
+    const page = await h.open({ height: 700 });
+    const frames = session(6_000);
+    const read = frames.find((f) => f.type === 'tool.invoke.result' && f.turn_id === 'turn-1' && f.payload.output_type === 'file_content')!;
+    read.payload.output = Array.from({ length: 150 }, (_, i) => `${String(i + 1).padStart(6)}\tline ${i + 1}${i === 119 ? ' pangolin' : ''}`).join('\n');
+    await feed(page, SESSION, frames as never, true);
+    await page.locator('.transcript-scroll').focus();
+    await page.keyboard.press('Control+f');
+    await page.keyboard.type('pangolin');
+    await countIs(page, '1 of 1');
+    await drawn(page, 'pangolin');
+    // tsx (esbuild keepNames) wraps named functions of the evaluated code in __name().
+    await page.evaluate('window.__name = (f) => f');
+    const where = await page.evaluate(() => {
+      const range = [...(CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights.get('rawp-find-current')!][0];
+      const cell = range.startContainer.parentElement!;
+      const r = range.getBoundingClientRect();
+      const inside = (el: Element | null) => {
+        const b = el?.getBoundingClientRect();
+        return !!b && r.height > 0 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+      };
+      return { hidden: cell.closest('[hidden]') !== null, chunk: cell.closest<HTMLElement>('[data-chunk]')?.dataset.chunk, inBox: inside(cell.closest('.tool-output')), inView: inside(document.querySelector('.transcript-scroll')) };
+    });
+    assert.equal(where.chunk, '3', 'line 120 is in the fourth chunk (24 lines mounted, then chunks of 24)');
+    assert.deepEqual(where, { hidden: false, chunk: '3', inBox: true, inView: true });
     await page.close();
   });
 

@@ -46,6 +46,8 @@ export class FindController {
   private pending = false;
   private drawn?: { el: Element; key: string; occurrence: number; query: string; rev: number };
   private listeners = new Set<() => void>();
+  private retries = 0;
+  private retryTimer?: ReturnType<typeof setTimeout>;
 
   attach(host: FindHost): void {
     this.host = host;
@@ -76,6 +78,7 @@ export class FindController {
     this.open = false;
     this.cancel();
     clearTimeout(this.recountTimer);
+    clearTimeout(this.retryTimer);
     clearHighlights();
     this.drawn = undefined;
     this.pending = false;
@@ -176,6 +179,7 @@ export class FindController {
     this.current = { key: r.rows[index].key, occurrence, index };
     if (moved) this.moves++;
     this.pending = true;
+    this.retries = 0;
     this.drawn = undefined;
     this.changed();
     this.host?.scrollTo(this.rowIndex(index));
@@ -217,18 +221,41 @@ export class FindController {
       return;
     }
     const range = highlightRow(el, this.query.toLowerCase(), c.occurrence);
-    if (wasPending && range) scrollIntoViewIfNeeded(range, host.scroller());
+    if (range) {
+      this.retries = 0;
+      if (wasPending) scrollIntoViewIfNeeded(range, host.scroller());
+    } else if (wasPending && this.retries < RETRIES) {
+      // The row is mounted but its words are not all there yet: a file card makes the nodes of
+      // its later lines when the page is first idle (chunkedReveal.tsx). Look again shortly.
+      this.retries++;
+      clearTimeout(this.retryTimer);
+      this.retryTimer = setTimeout(() => {
+        this.pending = true;
+        this.afterRender();
+      }, RETRY_MS);
+    }
   }
 }
 
-/** A match in a row taller than the view may be outside it although its row is centred. */
+/** How long a mounted row is looked at again for a match its DOM does not hold yet (20 × 100 ms). */
+const RETRIES = 20;
+const RETRY_MS = 100;
+
+/** A match may be outside the view although its row is centred: in a row taller than the view, or
+ *  below the fold of a card's own scrolling box (a file's lines). Each scrolling box from the
+ *  innermost out is scrolled just enough to centre it; scrollIntoView would also move the
+ *  transcript, under the virtualizer, to places of its own choosing. */
 function scrollIntoViewIfNeeded(range: Range, scroller: HTMLElement | null): void {
   if (!scroller) return;
-  const r = range.getBoundingClientRect();
-  const box = scroller.getBoundingClientRect();
-  if (r.top >= box.top && r.bottom <= box.bottom) return;
-  const target = range.startContainer.parentElement;
-  target?.scrollIntoView({ block: 'center' });
+  for (let el = range.startContainer.parentElement; el; el = el.parentElement) {
+    const scrolls = el === scroller || (el.scrollHeight > el.clientHeight && /auto|scroll/.test(getComputedStyle(el).overflowY));
+    if (scrolls) {
+      const r = range.getBoundingClientRect();
+      const box = el.getBoundingClientRect();
+      if (r.top < box.top || r.bottom > box.bottom) el.scrollTop += r.top - box.top - (el.clientHeight - r.height) / 2;
+    }
+    if (el === scroller) return;
+  }
 }
 
 /** Cmd on a Mac keyboard, Ctrl elsewhere (as VS Code maps its find key). */
