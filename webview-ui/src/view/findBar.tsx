@@ -50,7 +50,8 @@ export function FindBar() {
       e.preventDefault();
       e.stopPropagation();
       find.hide();
-    } else if ((e.key === 'Enter' && e.target === input.current) || e.key === 'F3') {
+    } else if ((e.key === 'Enter' && e.target === input.current && !e.isComposing) || e.key === 'F3') {
+      // (Enter that ends a Korean IME composition is the composition's, not a move.)
       e.preventDefault();
       find.step(e.shiftKey ? -1 : 1);
     }
