@@ -3,7 +3,8 @@
 // sidebar's width; picking another agent for the empty session switches that session (the
 // OpenAI-compatible agent against the scripted mock model on 127.0.0.1, which then answers);
 // for a session with history the view offers a new session; a Read turn and a Bash turn of the
-// built-in agent show their output once. Screenshots go to test-results/e2e/.
+// built-in agent show their output once; Ctrl+F opens Find in chat (decision 524). Screenshots go to
+// test-results/e2e/.
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -174,6 +175,28 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
       assert.equal(await occurrences(chat, 'e2e-marker'), 1, 'the output is shown once');
       assert.equal(await chat.locator('article.tool-card .stream-output').count(), 0, 'the live stream gave way to the result');
       await shot('header-05-bash-once');
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+  it('decision 524: Ctrl+F in the chat opens Find in chat in a real VS Code (the workbench does not take the key), finds the Bash output, and Escape gives focus back', async () => {
+    try {
+      await composer().click();
+      await page.keyboard.press('Control+f');
+      const bar = chat.locator('.find-bar[role="search"]');
+      await bar.waitFor({ state: 'visible', timeout: 15_000 });
+      const focused = () => chat.locator('body').evaluate(() => document.activeElement?.className ?? '');
+      assert.match(await focused(), /find-input/, 'the find field has the focus');
+      await page.keyboard.type('e2e-marker');
+      const count = chat.locator('.find-count[data-known="true"][data-query="e2e-marker"]');
+      await count.waitFor({ timeout: 15_000 });
+      assert.equal((await count.innerText()).trim(), '1 of 1', 'the keys went to the chat\'s field, and it found the output');
+      assert.equal(await page.locator('.find-widget.visible').count(), 0, 'no find widget of the workbench opened');
+      await shot('header-06-find');
+      await page.keyboard.press('Escape');
+      await bar.waitFor({ state: 'detached', timeout: 10_000 });
+      assert.equal(await chat.locator('[role="textbox"]').first().evaluate((el) => el === document.activeElement || el.contains(document.activeElement)), true, 'the composer has it');
     } catch (e) {
       fail(e);
     }
