@@ -79,6 +79,13 @@ function dropDuplicates(keys: readonly string[], order: Int32Array, from: number
  * The indices of `keys` in sorted order with duplicates dropped (the first of equal keys kept).
  * A generator: each `yield` is a point where the caller may pause.
  */
+/** 0, 1, …, n-1. A plain function: the same loop in the generator ran in the interpreter, a 9–10 ms step at 460k paths. */
+function identityOrder(n: number) {
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  return order;
+}
+
 export function* sortedUniqueSteps(keys: readonly string[]): Generator<void, Int32Array, void> {
   const n = keys.length;
   let sorted = true;
@@ -86,8 +93,7 @@ export function* sortedUniqueSteps(keys: readonly string[]): Generator<void, Int
     sorted = increasing(keys, from, Math.min(n, from + STEP));
     yield;
   }
-  let order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
+  let order = identityOrder(n);
   if (sorted) return order;
   // Runs: about RUN²/4 comparisons each on average, so STEP / RUN · 4 runs a step (≤ 16k keys read).
   const runsPerStep = RUN * Math.max(1, Math.floor((STEP * 4) / (RUN * RUN)));
