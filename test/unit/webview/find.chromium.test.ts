@@ -20,6 +20,8 @@ function session(total: number): Loose[] {
   first('agent.thinking.delta', 'turn-2').payload.text += ' ocelotthought ';
   first('agent.text.delta', 'turn-1').payload.text += ' marmoset ';
   first('tool.invoke.stream', 'turn-3').payload.chunk += 'marmoset\n';
+  // A letter whose lower case is longer ('İ' → 'i̇') before the word: highlight offsets must not shift.
+  first('agent.text.delta', 'turn-4').payload.text += ' İİstanbul capybara ';
   const prompts = frames.filter((f) => f.type === 'control.prompt.request');
   prompts[5].payload.prompt_text += ' Marmoset';
   return frames;
@@ -218,7 +220,7 @@ describe('webview in Chromium: Find in chat over a virtualized transcript (decis
     await page.close();
   });
 
-  it('decision 524 in Korean: the count and "no results" in the Korean catalogue', async () => {
+  it('decision 524 in Korean: the count and "no results" in the Korean catalogue; a letter that grows when lower-cased (İ) does not shift the highlight', async () => {
     const page = await h.open({ height: 700, locale: 'ko-KR' });
     await feed(page, SESSION, session(3_000) as never, true);
     await page.locator('.transcript-scroll').focus();
@@ -228,6 +230,12 @@ describe('webview in Chromium: Find in chat over a virtualized transcript (decis
     assert.match(await countIs(page, /^\d개 중 \d번째$/), /^3개 중 [123]번째$/);
     await typeQuery(page, 'nosuchwordanywhere');
     assert.equal(await countIs(page, '결과 없음'), '결과 없음');
+    // A row whose text has letters that grow when lower-cased ('İ') before the match.
+    await typeQuery(page, 'capybara');
+    assert.equal(await countIs(page, '1개 중 1번째'), '1개 중 1번째');
+    const d = await drawn(page, 'capybara');
+    assert.deepEqual(d.current, ['capybara'], 'the highlight covers the word itself');
+    assert.deepEqual(await pageErrors(page), [], 'no error on the page');
     await page.close();
   });
 });

@@ -37,7 +37,10 @@ export function matchRanges(root: Element, needle: string): Range[] {
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     nodes.push(n as Text);
     starts.push(text.length);
-    text += (n as Text).data.toLowerCase();
+    // Lower-cased only where that keeps the length ('İ' becomes two units): offsets must stay the node's.
+    const data = (n as Text).data;
+    const lower = data.toLowerCase();
+    text += lower.length === data.length ? lower : data;
   }
   const ranges: Range[] = [];
   if (needle.length === 0) return ranges;
