@@ -33,6 +33,10 @@ export interface SharedSnapshot {
 }
 
 /** A typed array over shared memory (every snapshot array is one, so workers can read it). */
+function shared<T>(Kind: new (buffer: SharedArrayBuffer) => T, length: number, bytesPer: number): T {
+  return new Kind(new SharedArrayBuffer(length * bytesPer));
+}
+
 /**
  * The name-pair groups present (their keys, and where each starts in `byNamePair`, plus the end),
  * from each group's count; `counts` becomes where each group's next index goes. A plain function:
@@ -55,14 +59,9 @@ function namePairGroups(counts: Int32Array, n: number): { namePairKeys: Int32Arr
   return { namePairKeys, namePairStart };
 }
 
-function shared<T>(Kind: new (buffer: SharedArrayBuffer) => T, length: number, bytesPer: number): T {
-  return new Kind(new SharedArrayBuffer(length * bytesPer));
-}
-
 export function baseStartOf(path: string): number {
   return path.lastIndexOf('/') + 1;
 }
-
 
 export class PathSnapshot {
   private constructor(
