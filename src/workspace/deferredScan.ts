@@ -9,7 +9,7 @@
 // through.
 import { LENGTH_PENALTY as LENGTH_PENALTY_ } from './fuzzyScore';
 import { BELOW_FLOOR as BELOW_FLOOR_ } from './quickScoreBytes';
-import { quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreNeed, quickScoreRest } from './quickBound';
+import { firstCharCut, quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreNeed, quickScoreRest } from './quickBound';
 import { publishBar, sharedBar } from './scanBars';
 import type { Scan } from './snapshotScan';
 import { charBit } from './pathSnapshot';
@@ -22,6 +22,7 @@ const LENGTH_PENALTY = LENGTH_PENALTY_;
 const needOf = quickScoreNeed;
 const BELOW_FLOOR = BELOW_FLOOR_;
 const deferredScore = deferredRaw;
+const cutOf = firstCharCut;
 
 /** Scores deferred matches `start..end` that can still enter the top list. */
 export function scoreDeferred(scan: Scan, start: number, end: number): void {
@@ -33,6 +34,7 @@ export function scoreDeferred(scan: Scan, start: number, end: number): void {
   const rest = quickScoreRest(caps);
   // A basename without the query's last character is not read (quickScoreRaw's `from`).
   const lastBit = charBit(qb[m - 1]);
+  const firstBit = charBit(qb[0]);
   const bar = sharedBar(scan);
   for (let k = start; k < end; k++) {
     const i = deferred[k];
@@ -52,7 +54,7 @@ export function scoreDeferred(scan: Scan, start: number, end: number): void {
     }
     // No name boost for a deferred match: stop reading it once it cannot beat the floor. A sibling
     // decides one scored by its directory part alone (siblingScore.ts).
-    const raw = deferredScore(scan.siblings, chars, upper, sharedPrefix, i, s0, e0, baseStart[i], qb, m, rest, needOf(floor, bar, penalty, tieWins, 0), (nameMask[i] & lastBit) === 0);
+    const raw = deferredScore(scan.siblings, chars, upper, sharedPrefix, i, s0, e0, baseStart[i], qb, m, rest, needOf(floor, bar, penalty, tieWins, 0), (nameMask[i] & lastBit) === 0, cutOf(startMask[i], firstBit, caps[0]));
     if (raw === BELOW_FLOOR) continue;
     const score = raw - penalty;
     if (score >= bar && heap.admits(score, tieBase + i)) heap.push(score, tieBase + i, scan.onPush(i));

@@ -67,6 +67,15 @@ export function quickBonusTable(qbits: Int32Array, caps: Int32Array): Int32Array
   return table;
 }
 
+/**
+ * What `quickScoreRest` grants the query's first character that a path cannot earn: all of its
+ * share (`caps[0]`, the doubled word-start bonus) when no character of its mask bit `firstBit`
+ * sits at a word start there (`startMask`), the same rule as `quickBonusSum`; else 0 (decision 527).
+ */
+export function firstCharCut(startMask: number, firstBit: number, cap0: number): number {
+  return (startMask & firstBit) === 0 ? cap0 : 0;
+}
+
 /** `quickBonusSum(startMask, …)` from its table. */
 export function quickBonusLookup(table: Int32Array, startMask: number): number {
   return table[startMask & 255] + table[256 + ((startMask >>> 8) & 255)] + table[512 + ((startMask >>> 16) & 255)] + table[768 + (startMask >>> 24)];

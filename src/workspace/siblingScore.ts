@@ -59,12 +59,18 @@ export class SiblingScore {
  * taken from `siblings` when its basename (from `s0 + nameAt`) lacks the query's last character
  * (`lacksLast`), else read from its bytes. The two places that score deferred matches (the
  * narrowed scan and the deferred phase) both call this.
+ *
+ * `firstCut`: what `rest` grants the query's first character that this path cannot earn (decision
+ * 527: its doubled word-start bonus, when its character sits at no word start here). Every use of
+ * `rest` in the early exit is weighed against `need`, so the cut is the exit's `need` raised by it;
+ * the early exit still means the score is at most `need` itself, which is what a sibling is told.
  */
-export function deferredRaw(siblings: SiblingScore, chars: Uint8Array, upper: Uint8Array, sharedPrefix: Uint16Array, i: number, s0: number, e0: number, nameAt: number, q: Uint8Array, m: number, rest: Int32Array, need: number, lacksLast: boolean): number {
-  if (!lacksLast || nameAt >= 0xffff) return scoreRaw(chars, upper, s0, e0, s0 + nameAt, q, m, rest, need, e0);
+export function deferredRaw(siblings: SiblingScore, chars: Uint8Array, upper: Uint8Array, sharedPrefix: Uint16Array, i: number, s0: number, e0: number, nameAt: number, q: Uint8Array, m: number, rest: Int32Array, need: number, lacksLast: boolean, firstCut: number): number {
+  const exitAt = need === NO_MATCH ? NO_MATCH : need + firstCut;
+  if (!lacksLast || nameAt >= 0xffff) return scoreRaw(chars, upper, s0, e0, s0 + nameAt, q, m, rest, exitAt, e0);
   let raw = siblings.lookup(sharedPrefix, i, nameAt, need);
   if (raw === UNKNOWN) {
-    raw = scoreRaw(chars, upper, s0, e0, s0 + nameAt, q, m, rest, need, s0 + nameAt);
+    raw = scoreRaw(chars, upper, s0, e0, s0 + nameAt, q, m, rest, exitAt, s0 + nameAt);
     siblings.store(i, nameAt, raw, need);
   }
   return raw;

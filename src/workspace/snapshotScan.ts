@@ -4,7 +4,7 @@
 import { charBit, type PathSnapshot } from './pathSnapshot';
 import { LENGTH_PENALTY as LENGTH_PENALTY_, quickScore } from './fuzzyScore';
 import { BELOW_FLOOR as BELOW_FLOOR_, NO_MATCH as NO_MATCH_, nameBoostOf, quickScoreRaw } from './quickScoreBytes';
-import { oneLetterBoostCap, quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreBoundBoosted, quickScoreNeed, quickScoreRest } from './quickBound';
+import { firstCharCut, oneLetterBoostCap, quickBonusCaps, quickBonusLookup, quickBonusMax, quickScoreBound, quickScoreBoundBoosted, quickScoreNeed, quickScoreRest } from './quickBound';
 import type { TopHeap } from './topHeap';
 import { inRange, type ScanRange } from './scanRange';
 import { publishBar, sharedBar } from './scanBars';
@@ -79,6 +79,7 @@ const BELOW_FLOOR = BELOW_FLOOR_;
 const needOf = quickScoreNeed;
 const oneLetterCap = oneLetterBoostCap;
 const deferredScore = deferredRaw;
+const cutOf = firstCharCut;
 
 /** Each query character's mask bit. */
 export function queryBits(qb: Uint8Array): Int32Array {
@@ -168,6 +169,9 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
   const rest = quickScoreRest(caps);
   // The last query character's bit: a basename without it is not read by the quick score.
   const lastBit = m > 0 ? charBit(qb[m - 1]) : 0;
+  // The first query character's bit and share of `rest`, for the deferred matches' early exit.
+  const firstBit = m > 0 ? charBit(qb[0]) : 0;
+  const cap0 = m > 0 ? caps[0] : 0;
   let { survivors, ends, nSurvivors, deferred, nDeferred, total } = scan;
   // The last path whose test started at its beginning, and where its query characters matched.
   const positions = scan.positions;
@@ -305,7 +309,7 @@ export function scanSlice(scan: Scan, start: number, end: number): void {
         }
         // No name boost; the deferred phase's early exit. A basename without the query's last
         // character leaves the score to the directory part: a sibling's may decide it (siblingScore.ts).
-        const raw = deferredScore(siblings, chars, upper, sharedPrefix, i, s0, e0, baseStart[i], qb, m, rest, needOf(floor, bar, penalty, tieWins, 0), (nameMask[i] & lastBit) === 0);
+        const raw = deferredScore(siblings, chars, upper, sharedPrefix, i, s0, e0, baseStart[i], qb, m, rest, needOf(floor, bar, penalty, tieWins, 0), (nameMask[i] & lastBit) === 0, cutOf(startMask[i], firstBit, cap0));
         if (raw === BELOW_FLOOR) continue;
         score = raw - penalty;
       } else if (namePrefixFirst && nameSecond[i] === q1) {
