@@ -20,8 +20,9 @@ function session(total: number): Loose[] {
   first('agent.thinking.delta', 'turn-2').payload.text += ' ocelotthought ';
   first('agent.text.delta', 'turn-1').payload.text += ' marmoset ';
   first('tool.invoke.stream', 'turn-3').payload.chunk += 'marmoset\n';
-  // A letter whose lower case is longer ('İ' → 'i̇') before the word: highlight offsets must not shift.
-  first('agent.text.delta', 'turn-4').payload.text += ' İİstanbul capybara ';
+  // A letter whose lower case is longer ('İ' → 'i̇') before the word, which is capitalized: highlight
+  // offsets must not shift, and the word must still match in any case.
+  first('agent.text.delta', 'turn-4').payload.text += ' İİstanbul Capybara ';
   const prompts = frames.filter((f) => f.type === 'control.prompt.request');
   prompts[5].payload.prompt_text += ' Marmoset';
   return frames;
@@ -234,7 +235,7 @@ describe('webview in Chromium: Find in chat over a virtualized transcript (decis
     await typeQuery(page, 'capybara');
     assert.equal(await countIs(page, '1개 중 1번째'), '1개 중 1번째');
     const d = await drawn(page, 'capybara');
-    assert.deepEqual(d.current, ['capybara'], 'the highlight covers the word itself');
+    assert.deepEqual(d.current, ['Capybara'], 'the highlight covers the word itself, in its own case');
     assert.deepEqual(await pageErrors(page), [], 'no error on the page');
     await page.close();
   });

@@ -27,6 +27,19 @@ export function clearHighlights(): void {
   a?.highlights.delete(CURRENT);
 }
 
+/** `text` lower-cased where that keeps its length: a character whose lower case is longer ('İ'
+ *  becomes two units) stays as it is, so offsets stay the text node's; the others are lowered. */
+function lowerKeepingOffsets(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  let out = '';
+  for (const c of text) {
+    const l = c.toLowerCase();
+    out += l.length === c.length ? l : c;
+  }
+  return out;
+}
+
 /** Ranges of every occurrence of `needle` (lower-cased) in `root`'s text, in document order. A
  *  match may span text nodes (markdown marks split words into elements). */
 export function matchRanges(root: Element, needle: string): Range[] {
@@ -37,10 +50,7 @@ export function matchRanges(root: Element, needle: string): Range[] {
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     nodes.push(n as Text);
     starts.push(text.length);
-    // Lower-cased only where that keeps the length ('İ' becomes two units): offsets must stay the node's.
-    const data = (n as Text).data;
-    const lower = data.toLowerCase();
-    text += lower.length === data.length ? lower : data;
+    text += lowerKeepingOffsets((n as Text).data);
   }
   const ranges: Range[] = [];
   if (needle.length === 0) return ranges;
