@@ -17,15 +17,13 @@ function scored(snap: PathSnapshot, path: string, q: string) {
   const caps = quickBonusCaps(qb);
   const s0 = snap.offsets[i];
   const e0 = snap.offsets[i + 1];
+  const rest = quickScoreRest(caps);
+  const lacksLast = (snap.nameMask[i] & charBit(qb[qb.length - 1])) === 0;
   return {
-    i,
-    qb,
-    rest: quickScoreRest(caps),
     exact: quickScoreRaw(snap.chars, snap.upper, s0, e0, s0 + snap.baseStart[i], qb, qb.length),
     cut: firstCharCut(snap.startMask[i], charBit(qb[0]), caps[0]),
-    lacksLast: (snap.nameMask[i] & charBit(qb[qb.length - 1])) === 0,
-    call: (siblings: SiblingScore, need: number, cut: number) =>
-      deferredRaw(siblings, snap.chars, snap.upper, snap.sharedPrefix, i, s0, e0, snap.baseStart[i], qb, qb.length, quickScoreRest(caps), need, (snap.nameMask[i] & charBit(qb[qb.length - 1])) === 0, cut),
+    lacksLast,
+    call: (siblings: SiblingScore, need: number, cut: number) => deferredRaw(siblings, snap.chars, snap.upper, snap.sharedPrefix, i, s0, e0, snap.baseStart[i], qb, qb.length, rest, need, lacksLast, cut),
   };
 }
 
