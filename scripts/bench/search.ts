@@ -19,6 +19,8 @@
 //  - abbrev:   consonant skeletons of the parent directory and the basename stem, 3 letters each
 //              ("chat/widget.ts" → "chtwdg").
 // Run with `node --expose-gc` (the npm script does) so memory is measured after a collection.
+// The scan workers run the worker's bundle, as the product ships it (searchWorkerBundle.ts,
+// decision 529); the benchmark itself and the peers run under tsx.
 // RAWP_BENCH_VSCODE=astro[,…] (issue 13): the named corpora are also written to disk and indexed
 // inside a real VS Code (code-server; scripts/bench/searchVscode.ts): the index build through
 // workspace.findFiles is printed beside the Node listing (git ls-files, walk) of the same folder.
@@ -28,7 +30,6 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FileIndex } from '../../src/workspace/fileIndex';
 import { FileSearcher, PARALLEL_MIN_PATHS } from '../../src/workspace/fileSearch';
-import { ScanPool } from '../../src/workspace/scanPool';
 import { settleGarbage } from '../../src/workspace/settleGarbage';
 import { peers, type PeerBuild, type PeerName } from './searchPeers';
 import { chromiumSized, readPathLists, unionOf } from './searchCorpora';
@@ -36,6 +37,7 @@ import { deriveQueries, type Kind, type Query } from './searchQueries';
 import { vscodeIndexBuild } from './searchVscode';
 import { machineProbe, type MachineProbe } from './machineProbe';
 import { coldStarts, type ColdStartRun } from './searchCold';
+import { benchScanPool, type BenchPool } from './searchWorkerBundle';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const dataDir = process.env.RAWP_BENCH_DATA ?? resolve(repoRoot, 'scripts', 'bench', 'data');
@@ -136,7 +138,7 @@ async function runPeer(build: PeerBuild, paths: string[], queries: Query[]): Pro
 
 /** The scan workers' own memory (heap and array buffers; the snapshot they share is counted once, in the host). */
 async function workersMemory(): Promise<number> {
-  const pool = ScanPool.shared();
+  const pool = workers.pool;
   if (!pool) return 0;
   const parts = await pool.memory(); // each worker settles its own garbage first
   return parts.reduce((sum, p) => sum + p.heapUsed + p.arrayBuffers, 0);
@@ -165,8 +167,8 @@ async function benchCorpus(name: string, paths: string[], queries: Query[]) {
   // first search runs the way the product runs it (FileSearcher.search, sliced), so the longest
   // block is the index's, not a synchronous benchmark-only call.
   const built = await withBlockMonitor(async () => {
-    const index = await FileIndex.fromPathsAsync([{ name, paths }]);
-    const searcher = new FileSearcher(index);
+    const index = await FileIndex.fromPathsAsync([{ name, paths }], { scanPool: workers.pool ?? null });
+    const searcher = new FileSearcher(index, undefined, { pool: workers.pool ?? null });
     await searcher.search({ query: 'a' }, { cancelled: false });
     return { index, searcher };
   });
@@ -208,9 +210,9 @@ async function benchCorpus(name: string, paths: string[], queries: Query[]) {
 const PEERS: PeerName[] = ['fuzzysort', 'fzf', 'ufuzzy'];
 
 function scanWorkers(n: number): string {
-  const pool = ScanPool.shared();
+  const pool = workers.pool;
   if (n < PARALLEL_MIN_PATHS || !pool) return 'scanned in the calling thread';
-  return pool.usable ? `scanned by ${pool.size} scan workers` : `scanned in the calling thread: the scan workers failed (${pool.failure})`;
+  return pool.usable ? `scanned by ${pool.size} scan workers running ${workers.runs}` : `scanned in the calling thread: the scan workers failed (${pool.failure})`;
 }
 
 /** `recall: false` for corpora whose copies make the intended file ambiguous (latency and memory only). */
@@ -268,7 +270,8 @@ async function report(name: string, paths: string[], options: { queries?: Query[
     apply_batch_max_ms: round(Math.max(...r.applyMs), 3),
     build_max_block_ms: round(r.buildMaxBlockMs, 1),
     control_max_block_ms: round(r.controlBlockMs, 1),
-    scan_workers: paths.length >= PARALLEL_MIN_PATHS && ScanPool.shared()?.usable ? (ScanPool.shared()?.size ?? 0) : 0,
+    scan_workers: paths.length >= PARALLEL_MIN_PATHS && workers.pool?.usable ? workers.pool.size : 0,
+    scan_worker: workers.kind,
   };
   for (const peer of ['fzf', 'ufuzzy'] as const) {
     const x = stat(r.others[peer]);
@@ -308,6 +311,7 @@ function reportColdStarts(runs: ColdStartRun[], line: Record<string, unknown>): 
 
 const results: Record<string, unknown>[] = [];
 let probe: MachineProbe = { oneThreadMs: 0, twoThreadsMs: 0 };
+let workers: BenchPool = { pool: undefined, runs: '', kind: 'none', dispose: async () => undefined };
 
 async function main(): Promise<void> {
   if (!existsSync(dataDir)) {
@@ -318,6 +322,7 @@ async function main(): Promise<void> {
   if (!(globalThis as { gc?: unknown }).gc) process.stderr.write('bench:search: run with --expose-gc for exact memory figures\n');
   probe = await machineProbe();
   process.stdout.write(`machine probe (a fixed scan; lower is faster, compare run to run): one thread ${round(probe.oneThreadMs, 0)} ms, two threads at once ${round(probe.twoThreadsMs, 0)} ms\n`);
+  workers = await benchScanPool();
   const lists = readPathLists(dataDir);
   const only = process.env.RAWP_BENCH_ONLY?.split(',');
   for (const [name, paths] of lists) if (!only || only.includes(name)) await report(name, paths);
@@ -347,6 +352,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${name} on disk, ${v.files} files — index build: VS Code (workspace.findFiles) ${v.vscode_ms.toFixed(0)} ms · Node git ls-files ${v.node_git_ms.toFixed(0)} ms · Node walk ${v.node_walk_ms.toFixed(0)} ms (same paths from all three)\n`);
     results.push({ bench: 'search-index-build-on-disk', corpus: name, files: v.files, vscode_findfiles_ms: round(v.vscode_ms, 1), node_git_ms: round(v.node_git_ms, 1), node_walk_ms: round(v.node_walk_ms, 1) });
   }
+  await workers.dispose();
   process.stdout.write('\n');
   for (const r of results) process.stdout.write(JSON.stringify(r) + '\n');
 }
