@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { bundleLikeProduct } from './bundleLikeProduct';
 
 export interface ColdStartRun {
   paths: number;
@@ -22,15 +22,7 @@ export async function coldStarts(dataDir: string, runs: number): Promise<ColdSta
   const dir = mkdtempSync(join(tmpdir(), 'rawp-cold-'));
   try {
     // The scan worker's bundle beside the child's: workerScript.ts looks for it there.
-    await build({
-      entryPoints: { searchColdStart: join(repoRoot, 'scripts/bench/searchColdStart.ts'), scanWorker: join(repoRoot, 'src/workspace/scanWorker.ts') },
-      outdir: dir,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      logLevel: 'warning',
-    });
+    await bundleLikeProduct({ searchColdStart: join(repoRoot, 'scripts/bench/searchColdStart.ts'), scanWorker: join(repoRoot, 'src/workspace/scanWorker.ts') }, dir);
     const out: ColdStartRun[] = [];
     for (let r = 0; r < runs; r++) {
       const child = spawnSync(process.execPath, ['--expose-gc', join(dir, 'searchColdStart.js')], { encoding: 'utf8', env: { ...process.env, RAWP_BENCH_DATA: dataDir }, timeout: 120_000 });

@@ -1,12 +1,12 @@
-// The scan worker as the product ships it (decision 529): `src/workspace/scanWorker.ts` bundled by
-// esbuild with the settings of esbuild.config.mjs's `dist/scanWorker.js`, into a temporary folder,
+// The scan worker as the product ships it (decision 529): `src/workspace/scanWorker.ts` bundled
+// like `dist/scanWorker.js` (bundleLikeProduct.ts), into a temporary folder,
 // for a ScanPool of the benchmark's own. Under tsx each module's imports are getters on a module
 // object, and the worker's keystrokes measured about a tenth slower than the bundle's: what the
 // editor runs is the bundle. RAWP_BENCH_WORKER=sources keeps the workers on the sources (tsx).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { bundleLikeProduct } from './bundleLikeProduct';
 import { ScanPool } from '../../src/workspace/scanPool';
 
 const repoRoot = resolve(__dirname, '..', '..');
@@ -27,16 +27,7 @@ export async function benchScanPool(): Promise<BenchPool> {
   const dir = mkdtempSync(join(tmpdir(), 'rawp-bench-worker-'));
   const removeDir = (): void => rmSync(dir, { recursive: true, force: true });
   process.once('exit', removeDir); // also when the benchmark fails before `dispose`
-  await build({
-    entryPoints: { scanWorker: join(repoRoot, 'src/workspace/scanWorker.ts') },
-    outdir: dir,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  await bundleLikeProduct({ scanWorker: join(repoRoot, 'src/workspace/scanWorker.ts') }, dir);
   const pool = ScanPool.create(product.size, join(dir, 'scanWorker.js'));
   return {
     pool,
