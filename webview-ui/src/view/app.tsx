@@ -34,7 +34,8 @@ export function App({ store }: { store: ChatStore }) {
     const code = button.closest('.code-block')?.querySelector('code')?.textContent ?? '';
     store.transport.send(webviewMessage('clipboard.write', { text: code }));
     button.classList.add('copied');
-    button.setAttribute('aria-label', t('app.copied'));
+    const cut = button.getAttribute('data-cut');
+    button.setAttribute('aria-label', cut === null ? t('app.copied') : t('app.copiedCut', Number(cut)));
   };
   return (
     <StoreContext.Provider value={store}>
