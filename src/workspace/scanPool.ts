@@ -207,7 +207,6 @@ export class ScanPool {
         throw e;
       }
       const pw = new PoolWorker(worker);
-      worker.unref();
       worker.on('message', (m: FromScanWorker) => {
         const p = pw.pending.get(m.id);
         if (!p) return;
@@ -223,6 +222,9 @@ export class ScanPool {
       };
       worker.on('error', fail);
       worker.on('exit', (code) => fail(new Error(`the search worker exited (code ${code})`)));
+      // After the listeners: adding a 'message' listener refs the worker's port again (Node 20),
+      // and a process that indexed a big folder but never searched it would never exit.
+      worker.unref();
       this.workers.push(pw);
     }
   }
