@@ -41,7 +41,6 @@ function ensureWorker(): Worker | undefined {
   if (worker || workerFailed) return worker;
   try {
     const w = new Worker(WORKER.file, WORKER.options);
-    w.unref();
     w.on('message', (r: SearchResponse) => settle(r.id)?.resolve(r));
     w.on('error', (e) => {
       if (worker === w) worker = undefined;
@@ -52,6 +51,7 @@ function ensureWorker(): Worker | undefined {
       worker = undefined;
       failAll(new WorkerRestarted());
     });
+    w.unref(); // after the listeners: a 'message' listener refs the port again (decision 534)
     worker = w;
   } catch {
     workerFailed = true;
