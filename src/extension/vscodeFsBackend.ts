@@ -81,8 +81,15 @@ export class VscodeFsBackend implements FsBackend, Disposable {
     return this.target(path).uri;
   }
 
+  // Reads and stats of a file wait for our own write of it (the path lock): `workspace.fs.writeFile`
+  // truncates the file and then writes it, so a read in between saw zero bytes or a part, and
+  // hashed them as the file's version (decision 535).
   async stat(path: string): Promise<FsStat | undefined> {
     const t = this.target(path);
+    return this.locks.run(t.uri.toString(), () => this.statNow(t));
+  }
+
+  private async statNow(t: Target): Promise<FsStat | undefined> {
     let st: vscode.FileStat | undefined;
     try {
       st = await this.checked(t, true);
@@ -106,6 +113,10 @@ export class VscodeFsBackend implements FsBackend, Disposable {
 
   async readText(path: string): Promise<FsTextFile> {
     const t = this.target(path);
+    return this.locks.run(t.uri.toString(), () => this.readTextNow(t));
+  }
+
+  private async readTextNow(t: Target): Promise<FsTextFile> {
     const st = await this.checked(t, false);
     if (!st) throw new FsError(`"${t.abs}" does not exist`, 'FS_NOT_FOUND');
     if (st.type & vscode.FileType.Directory) throw new FsError(`"${t.abs}" is a directory`, 'FS_IS_DIRECTORY');

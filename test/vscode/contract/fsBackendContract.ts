@@ -185,6 +185,28 @@ export function fsBackendContract(name: string, make: () => Promise<ContractFixt
       await assert.rejects(() => fx.fs.writeText(at('big.ts'), 'x', { kind: 'replaceIfVersion', version: updated.version }), fsCode('FS_STALE_VERSION'));
     });
 
+    it('read-before-write (decision 535): reads and stats while our own write of a big file is under way see the old bytes or the new, never a torn file', async () => {
+      const texts = ['old line of the file\n'.repeat(150_000), 'new line, longer than the old one\n'.repeat(150_000)];
+      const versions = texts.map((t) => versionOfBytes(Buffer.from(t, 'utf8')));
+      await fx.outside.write('torn.txt', texts[0]);
+      const torn: string[] = [];
+      let reads = 0;
+      for (let round = 0; round < 4; round++) {
+        const before = (await fx.fs.readText(at('torn.txt'))).version;
+        let done = false;
+        const write = fx.fs.writeText(at('torn.txt'), texts[(round + 1) % 2], { kind: 'replaceIfVersion', version: before }).finally(() => (done = true));
+        while (!done) {
+          const [read, st] = await Promise.all([fx.fs.readText(at('torn.txt')), fx.fs.stat(at('torn.txt'))]);
+          reads++;
+          if (!texts.includes(read.text) || !versions.includes(read.version)) torn.push(`read: ${read.text.length} characters`);
+          if (!versions.includes(st!.version)) torn.push(`stat: ${st!.size} bytes`);
+        }
+        assert.equal((await write).version, versions[(round + 1) % 2]);
+      }
+      assert.ok(reads >= 4, 'reads ran beside every write');
+      assert.deepEqual(torn, []);
+    });
+
     if (!options.symlinks) return;
     it('security: a symlink to outside the folder is never read, written or deleted through (FS_OUTSIDE_WORKSPACE)', async () => {
       await fx.outside.symlinkOut!('link.txt', 'file');
