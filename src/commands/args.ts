@@ -26,14 +26,20 @@ export function parseCommandArgs(argsString: string): string[] {
   return args;
 }
 
+/** One group: the positional number (`$ARGUMENTS` and `$@` have none). */
+export const ARG_PLACEHOLDER = String.raw`\$(?:(\d+)|ARGUMENTS|@)`;
+
+/** What one matched `$…` becomes: the Nth argument ('' when missing), or `all` (joined once by the caller). */
+export function argValue(args: readonly string[], all: string, position: string | undefined): string {
+  return position === undefined ? all : (args[Number.parseInt(position, 10) - 1] ?? '');
+}
+
 /**
- * `$1`, `$2`, … first (so an argument that itself contains `$2` is not substituted again), then
- * `$ARGUMENTS` and `$@` with all arguments joined by one space. A missing positional becomes ''.
+ * `$1`, `$2`, …, `$ARGUMENTS` and `$@` (all arguments joined by one space) in ONE pass over the
+ * body: an inserted argument is never scanned again, so an argument that itself contains `$2`,
+ * `$ARGUMENTS` or `$@` stays as typed (decision 541). A missing positional becomes ''.
  */
 export function substituteArgs(content: string, args: readonly string[]): string {
   const all = args.join(' ');
-  return content
-    .replace(/\$(\d+)/g, (_m, n: string) => args[Number.parseInt(n, 10) - 1] ?? '')
-    .replace(/\$ARGUMENTS/g, () => all)
-    .replace(/\$@/g, () => all);
+  return content.replace(new RegExp(ARG_PLACEHOLDER, 'g'), (_m, position?: string) => argValue(args, all, position));
 }

@@ -1,8 +1,9 @@
 // `expandSlashCommand` (slash-commands §6): only for text starting with `/`; the name is the first
-// token; the rest is split by parseCommandArgs; placeholders are substituted, then the template is
-// rendered with `{ args, ARGUMENTS, arguments }`. No match: the text comes back unchanged (§7).
-import { parseCommandArgs, substituteArgs } from './args';
-import { renderTemplate } from './template';
+// token; the rest is split by parseCommandArgs; the placeholders and the `{ args, ARGUMENTS,
+// arguments }` template are filled in one pass (placeholders.ts). No match: the text comes back
+// unchanged (§7).
+import { parseCommandArgs } from './args';
+import { fillPlaceholders } from './placeholders';
 
 export interface ExpandableCommand {
   name: string;
@@ -26,11 +27,12 @@ export function parseInvocation(text: string): SlashInvocation | undefined {
   return { name: text.slice(1, m.index), argsText: text.slice(m.index + 1) };
 }
 
-/** Fills a command body with the arguments (positional/aggregate placeholders, then the template). */
+/**
+ * Fills a command body with the arguments; inserted arguments are never expanded again. Throws
+ * ExpansionTooLargeError past MAX_EXPANSION_LENGTH (admission refuses the prompt with its message).
+ */
 export function applyArguments(content: string, argsText: string): string {
-  const args = parseCommandArgs(argsText);
-  const joined = args.join(' ');
-  return renderTemplate(substituteArgs(content, args), { args, ARGUMENTS: joined, arguments: joined });
+  return fillPlaceholders(content, parseCommandArgs(argsText));
 }
 
 export function findCommand<C extends ExpandableCommand>(text: string, commands: readonly C[]): { command: C; argsText: string } | undefined {
