@@ -12,6 +12,9 @@
 //   at the head; it goes again at the next turn end.
 // - `session.deleted` or a fatal `session.error` drops everything still queued.
 // Host commands never enter the queue: the pipeline runs first and only prompts are queued.
+// - Bounded (decision 544): at most `maxItems` prompts and `maxBytes` of them wait; one more is
+//   refused (nothing kept) and the host answers its sender with a refusal that counts towards the
+//   hub's 1008 close, so a master cannot make the host keep every prompt it sends during a turn.
 import type { Frame, PayloadOf } from '../protocol/frameTypes';
 
 type PromptPayload = PayloadOf<'control.prompt.request'>;
@@ -30,7 +33,23 @@ export interface QueueState {
   dropped: readonly QueuedPrompt[];
 }
 
-export type SubmitOutcome = { status: 'sent' } | { status: 'queued'; id: string };
+export type SubmitOutcome = { status: 'sent' } | { status: 'queued'; id: string } | { status: 'refused'; message: string };
+
+export interface FollowUpLimits {
+  /** Prompts that may wait at once (the one already sent is not counted). */
+  maxItems: number;
+  /** Their size together, in UTF-8 bytes of their JSON payloads. */
+  maxBytes: number;
+}
+
+/**
+ * 20 waiting prompts, 8 MiB together: a person queues a handful; 8 MiB still takes two of the
+ * largest prompts a frame can carry (4 MiB). Unbounded, one master kept ~400 MB a second.
+ */
+export const DEFAULT_FOLLOW_UP_LIMITS: FollowUpLimits = { maxItems: 20, maxBytes: 8 * 1024 * 1024 };
+
+/** The error code of a prompt refused because the queue is full (a non-fatal session.error). */
+export const QUEUE_FULL = 'FOLLOW_UP_QUEUE_FULL';
 
 export interface FollowUpQueueOptions {
   /** Sends a prompt (the host builds the `control.prompt.request` frame). */
@@ -38,7 +57,14 @@ export interface FollowUpQueueOptions {
   /** Start as busy when created while a turn is already running. */
   busy?: boolean;
   newId?: () => string;
+  limits?: FollowUpLimits;
 }
+
+function sizeOf(payload: PromptPayload): number {
+  return Buffer.byteLength(JSON.stringify(payload));
+}
+
+const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
 
 export class FollowUpQueue {
   private items: QueuedPrompt[] = [];
@@ -49,9 +75,20 @@ export class FollowUpQueue {
   private paused = false;
   private readonly listeners = new Set<(state: QueueState) => void>();
   private counter = 0;
+  /** Bytes of each waiting item's payload (measured once, when it enters or is edited). */
+  private readonly sizes = new WeakMap<QueuedPrompt, number>();
+  private readonly limits: FollowUpLimits;
 
   constructor(private readonly options: FollowUpQueueOptions) {
     this.turnRunning = options.busy ?? false;
+    this.limits = options.limits ?? DEFAULT_FOLLOW_UP_LIMITS;
+  }
+
+  /** Bytes the waiting prompts take together. */
+  get heldBytes(): number {
+    let total = 0;
+    for (const q of this.items) total += this.sizes.get(q) ?? 0;
+    return total;
   }
 
   get state(): QueueState {
@@ -69,7 +106,15 @@ export class FollowUpQueue {
 
   /** Sends now when idle with nothing held; otherwise queues. A submit while idle also resumes. */
   submit(payload: PromptPayload): SubmitOutcome {
+    const bytes = sizeOf(payload);
+    // Only a prompt that would wait is checked: one that goes out at once is never held here.
+    const waits = this.busy || this.paused || this.items.length > 0;
+    if (waits) {
+      const refusal = this.overLimit(this.items.length + 1, this.heldBytes + bytes);
+      if (refusal) return { status: 'refused', message: refusal };
+    }
     const item = { id: this.nextId(), payload };
+    this.sizes.set(item, bytes);
     this.items.push(item);
     if (!this.busy) this.paused = false;
     this.releaseNext();
@@ -89,7 +134,11 @@ export class FollowUpQueue {
   edit(id: string, prompt_text: string): boolean {
     const item = this.items.find((q) => q.id === id);
     if (!item) return false;
-    item.payload = { ...item.payload, prompt_text };
+    const payload = { ...item.payload, prompt_text };
+    const bytes = sizeOf(payload);
+    if (this.overLimit(this.items.length, this.heldBytes - (this.sizes.get(item) ?? 0) + bytes)) return false;
+    item.payload = payload;
+    this.sizes.set(item, bytes);
     this.changed();
     return true;
   }
@@ -175,6 +224,14 @@ export class FollowUpQueue {
       this.items.unshift(item);
       this.paused = true;
     }
+  }
+
+  /** Why `items` waiting prompts of `bytes` together are too many, or undefined when they fit. */
+  private overLimit(items: number, bytes: number): string | undefined {
+    const { maxItems, maxBytes } = this.limits;
+    const what = items > maxItems ? `${this.items.length} prompts are already waiting (at most ${maxItems})` : bytes > maxBytes ? `the waiting prompts would take ${mb(bytes)} (at most ${mb(maxBytes)})` : undefined;
+    if (!what) return undefined;
+    return `The follow-up queue is full: ${what}, so this prompt was not queued and is lost. Wait for the running turn to end, or cancel or edit prompts that are waiting, then send it again.`;
   }
 
   private nextId(): string {

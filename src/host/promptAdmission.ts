@@ -7,6 +7,7 @@
 import { buildFrame } from '../protocol/build';
 import type { FrameOf, PayloadOf } from '../protocol/frameTypes';
 import type { LocalAction } from '../commands';
+import { QUEUE_FULL } from '../commands/followUpQueue';
 import type { AdmissionSender, AdmissionVerdict, PromptAdmission } from '../session/admission';
 import type { SessionCommands } from './sessionCommands';
 import { admitContextFiles, type AttachmentGate } from './attachmentAdmission';
@@ -27,8 +28,12 @@ export interface AdmissionHost {
 const QUEUED = 'The agent is busy: your prompt is queued and goes out when the turn ends.';
 
 export class SessionAdmission implements PromptAdmission {
-  /** Prompts the queue holds, by payload, with the frame their sender sent (its id is kept). */
-  private readonly held = new WeakMap<object, PromptFrame>();
+  /**
+   * Prompts the queue holds, by payload, with the envelope of the frame their sender sent (its id
+   * is kept). Weak, and keyed by what the queue holds, so it is bounded by the queue's own limits
+   * (decision 544); the envelope only, so a held prompt's text is not kept twice.
+   */
+  private readonly held = new WeakMap<object, Omit<PromptFrame, 'payload'>>();
   /** Set while `admit` submits to the queue: the queue sending at once lands here. */
   private sentNow?: PromptPayload;
   private routing = false;
@@ -81,8 +86,11 @@ export class SessionAdmission implements PromptAdmission {
     try {
       const delivery = this.commands.queue.submit(payload);
       const sentNow = this.sentNow;
+      // Full (decision 544): refused like any refusal, so it counts towards the sender's 1008 close.
+      if (delivery.status === 'refused') return { kind: 'refused', error_code: QUEUE_FULL, message: delivery.message };
       if (delivery.status === 'sent' && sentNow === payload) return { kind: 'run', payload };
-      this.held.set(payload, frame);
+      const { payload: _text, ...envelope } = frame;
+      this.held.set(payload, envelope);
       // A paused queue resumed by this submit sends its oldest item first, under that item's id.
       if (sentNow) queueMicrotask(() => this.send(sentNow));
       return { kind: 'held', notice: { level: 'info', message: QUEUED } };

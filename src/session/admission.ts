@@ -38,8 +38,11 @@ export interface VerdictSink {
   handle(frame: Frame): void;
   /** A frame for the sender only. */
   only(frame: WireFrame): void;
-  /** A non-fatal session.error to the sender. */
-  refuse(error_code: string, message: string): void;
+  /**
+   * A refusal to the sender: a non-fatal session.error, or `notice` instead for a master that takes
+   * notices. Either way it counts towards the sender's refusal limit (refusals.ts, decision 544).
+   */
+  refuse(error_code: string, message: string, notice?: WireFrame): void;
   clock: Clock;
   logger: Logger;
 }
@@ -71,7 +74,7 @@ export async function admitPrompt(
       return;
     case 'refused':
       // Our masters show it as a notice; a raw master gets the spec's answer (§2.2 session.error).
-      if (ext.notices) notice({ level: 'error', message: verdict.message, error_code: verdict.error_code });
+      if (ext.notices) sink.refuse(verdict.error_code, verdict.message, buildNotice(frame.session_id, { level: 'error', message: verdict.message, error_code: verdict.error_code }, frame.message_id, sink.clock));
       else sink.refuse(verdict.error_code, verdict.message);
       return;
   }

@@ -261,7 +261,7 @@ export class Hub {
         s.history.alias(f.message_id);
         this.deliver(rec, f);
       },
-      refuse: (code, message) => this.replyError(rec, s, code, message, frame.message_id),
+      refuse: (code, message, notice) => (notice ? (this.deliver(rec, notice), this.countRefusal(rec)) : this.replyError(rec, s, code, message, frame.message_id)),
       clock: s.source.clock ?? this.clock,
       logger: this.logger,
     });
