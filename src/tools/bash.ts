@@ -2,12 +2,15 @@
 // chunks in arrival order. The shell starts in its own process group (detached), so a timeout or a
 // cancel kills the whole tree — `sleep 100 &` included — with SIGTERM, then SIGKILL after a grace;
 // a supervising pipe kills it when the host dies, and the command gets no secret-looking variable.
+// Output is bounded while it streams, both what is kept for the result and what is shown live
+// (decision 537).
 import { spawn } from 'node:child_process';
 import { isExecutableFile } from '../workspace/localFiles';
 import { z } from 'zod';
+import { HeadTail } from './shell/headTail';
+import { liveOutput } from './shell/liveOutput';
 import { SUPERVISOR_SHELL, supervisedArgs } from './shell/supervisor';
 import { toolEnvironment } from './shell/toolEnvironment';
-import { truncateText } from './truncate';
 import { defineTool, type ToolOutcome } from './types';
 
 export const BashInput = z.object({
@@ -41,7 +44,8 @@ export const BashTool = defineTool({
   run(input, ctx) {
     const timeoutMs = Math.min(input.timeout ?? ctx.settings.bashTimeoutMs, ctx.settings.bashMaxTimeoutMs);
     return new Promise<ToolOutcome>((resolve) => {
-      let combined = '';
+      const kept = new HeadTail(ctx.settings.maxOutputChars);
+      const live = liveOutput(ctx.stream);
       let ended: 'timeout' | 'cancelled' | undefined;
       let killTimer: ReturnType<typeof setTimeout> | undefined;
       // stdin is the supervising pipe (shell/supervisor.ts): the group dies when the host does.
@@ -63,12 +67,12 @@ export const BashTool = defineTool({
       child.stdout.setEncoding('utf8');
       child.stderr.setEncoding('utf8');
       child.stdout.on('data', (chunk: string) => {
-        combined += chunk;
-        ctx.stream('stdout', chunk);
+        kept.add(chunk);
+        live('stdout', chunk);
       });
       child.stderr.on('data', (chunk: string) => {
-        combined += chunk;
-        ctx.stream('stderr', chunk);
+        kept.add(chunk);
+        live('stderr', chunk);
       });
       let done = false;
       const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
@@ -84,10 +88,10 @@ export const BashTool = defineTool({
         }
         const note =
           ended === 'timeout' ? `(command timed out after ${timeoutMs} ms; process group killed)` : ended === 'cancelled' ? '(command cancelled; process group killed)' : code !== 0 ? `(exit code ${code ?? signal})` : '';
-        const text = note === '' ? combined : combined === '' || combined.endsWith('\n') ? combined + note : `${combined}\n${note}`;
-        const t = truncateText(text, ctx.settings.maxOutputChars);
+        const { text: out, dropped } = kept.text();
+        const text = note === '' ? out : out === '' || out.endsWith('\n') ? out + note : `${out}\n${note}`;
         const status = ended ?? (code === 0 ? 'success' : 'error');
-        resolve({ status, output: t.text, ...(t.truncated ? { truncated: true } : {}), ...(status === 'error' ? { error_code: 'NONZERO_EXIT' } : {}) });
+        resolve({ status, output: text, ...(dropped > 0 ? { truncated: true } : {}), ...(status === 'error' ? { error_code: 'NONZERO_EXIT' } : {}) });
       };
       child.on('error', (e) => finish(null, null, e));
       // When the shell exits, kill what it left behind (background jobs holding our pipes open);

@@ -93,7 +93,13 @@ describe('tools: Bash', () => {
     try {
       const r = await small.call('Bash', { command: 'seq 1 1000' });
       assert.equal(r.truncated, true);
-      assert.match(String(r.output), /more characters truncated/);
+      // The start and the end are kept, and the mark counts what lies between (decision 537).
+      const out = String(r.output);
+      assert.match(out, /^1\n2\n/);
+      assert.match(out, /999\n1000\n$/);
+      const total = Array.from({ length: 1000 }, (_, i) => `${i + 1}\n`).join('').length;
+      const [, cut] = /\[… (\d+) characters left out here …\]/.exec(out) ?? [];
+      assert.equal(Number(cut), total - 100);
       const frame = small.host.ofType('tool.invoke.result')[0];
       assert.equal(frame.payload.truncated, true);
       // The live stream still carried everything.
