@@ -7,7 +7,7 @@
 //   413 larger than the limit   415 content type does not match the bytes or the announcement
 //   422 SHA-256 (or announced size) mismatch
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import type { SessionRegistry } from '../session/registry';
 import { canonicalTransferId, CHECKSUM_HEADER, filePath, SHA256_PATTERN, type Route } from './controlPlane';
 import { json } from './httpApi';
@@ -127,8 +127,10 @@ function sendFile(res: ServerResponse, info: StoredFileInfo, body: Readable): vo
     'content-disposition': `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(info.file_name)}`,
     'cache-control': 'private, no-store',
   });
-  body.on('error', () => res.destroy());
-  body.pipe(res);
+  // pipeline, not pipe (decision 545): a client that goes away mid-download destroys the file's
+  // read stream too, so its fd is closed at once (with pipe it stayed open until the process ended);
+  // a read error destroys the response, so the client sees a cut body, never a short "complete" one.
+  pipeline(body, res, () => undefined);
 }
 
 /**
