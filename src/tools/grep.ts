@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { errorOutcome } from './fsErrors';
 import { displayPath, resolveToolPath } from './paths';
 import { truncateText } from './truncate';
+import { contextRanges, MAX_CONTEXT_LINES } from './search/contextRanges';
 import { search, SearchAbortedError } from './search/searchClient';
 import type { SearchQuery, SearchResponse } from './search/searchProtocol';
 import { ToolError, defineTool, type ToolOutcome } from './types';
@@ -59,8 +60,10 @@ export const GrepTool = defineTool({
       }
       const mode = input.output_mode ?? 'files_with_matches';
       const limit = input.head_limit ?? Infinity;
-      const before = input['-B'] ?? input['-C'] ?? 0;
-      const after = input['-A'] ?? input['-C'] ?? 0;
+      const askedBefore = input['-B'] ?? input['-C'] ?? 0;
+      const askedAfter = input['-A'] ?? input['-C'] ?? 0;
+      const before = Math.min(askedBefore, MAX_CONTEXT_LINES);
+      const after = Math.min(askedAfter, MAX_CONTEXT_LINES);
       const matched: string[] = [];
       const lines: string[] = [];
       const counts: string[] = [];
@@ -89,26 +92,34 @@ export const GrepTool = defineTool({
           continue;
         }
         const fileLines = text.split('\n');
-        const keep = new Set<number>();
-        for (const i of grep.lines ?? []) for (let j = Math.max(0, i - before); j <= Math.min(fileLines.length - 1, i + after); j++) keep.add(j);
-        for (const i of [...keep].sort((a, b) => a - b)) {
-          if (lines.length >= limit) {
+        // Stops at head_limit: `cut` only when a line was left unshown, and then no more files are read.
+        for (const [from, to] of contextRanges(grep.lines ?? [], before, after, fileLines.length)) {
+          const last = Math.min(to, from + (limit - lines.length) - 1);
+          for (let i = from; i <= last; i++) lines.push(input['-n'] ? `${shown}:${i + 1}:${fileLines[i]}` : `${shown}:${fileLines[i]}`);
+          if (last < to) {
             cut = true;
             break;
           }
-          lines.push(input['-n'] ? `${shown}:${i + 1}:${fileLines[i]}` : `${shown}:${fileLines[i]}`);
         }
+        if (cut) break;
       }
       if (ctx.signal.aborted) return { status: 'cancelled', output: 'search cancelled' };
       if (mode === 'files_with_matches') return { status: 'success', output: matched, hints: { fileList: true }, ...(cut ? { truncated: true } : {}) };
       const body = mode === 'count' ? counts.join('\n') : lines.join('\n');
       const t = truncateText(body || '(no matches)', ctx.settings.maxOutputChars);
-      return { status: 'success', output: t.text, ...(t.truncated || cut ? { truncated: true } : {}) };
+      const output = mode === 'content' ? t.text + contextNote(askedBefore, askedAfter) : t.text;
+      return { status: 'success', output, ...(t.truncated || cut ? { truncated: true } : {}) };
     } catch (e) {
       return searchFailure(e);
     }
   },
 });
+
+/** Says so when more context was asked than Grep shows (decision 538). */
+function contextNote(before: number, after: number): string {
+  if (before <= MAX_CONTEXT_LINES && after <= MAX_CONTEXT_LINES) return '';
+  return `\n(context lowered to at most ${MAX_CONTEXT_LINES} lines before and after each match; ${before} before and ${after} after were asked — to see more of a file, Read it with an offset)`;
+}
 
 /** A cancelled search is a cancelled call; a stopped one (too long) an error with that reason. */
 export function searchFailure(e: unknown): ToolOutcome {
