@@ -11,7 +11,10 @@ export function displayPath(roots: readonly string[], abs: string): string {
   for (const r of roots) {
     const rel = relative(r, abs);
     if (rel === '') return '.';
-    if (!rel.startsWith('..') && !isAbsolute(rel)) return rel.split(sep).join('/');
+    // Outside is `..` or `../…` (path.relative uses the platform's separator); a name that only
+    // starts with two dots (`..foo`) is inside.
+    const outside = rel === '..' || rel.startsWith('..' + sep);
+    if (!outside && !isAbsolute(rel)) return rel.split(sep).join('/');
   }
   return abs;
 }
