@@ -15,11 +15,13 @@
 // A token that cannot be converted — its path leaves the workspace (`..`, absolute elsewhere, a
 // symlink out), does not exist, or cannot be read — becomes its `display_path` as literal text and
 // is reported in `errors`; a token is never silently dropped (§16.2.1, §16.3).
-import { listDirectoryEntries, readTextPrefix } from '../workspace/localFiles';
+import { listDirectoryEntries } from '../workspace/localFiles';
 import { decodePrompt, FOLDER_MIME_TYPE, isFolderPath, literalText, type FileReference } from '../protocol/fileReference';
 import { supports, type FeatureSet } from '../protocol/capabilities';
 import { resolveInWorkspace, type ResolvedPath } from '../workspace/resolvePath';
-import { FsError, type FsBackend } from '../workspace/fsBackend';
+import type { FsBackend } from '../workspace/fsBackend';
+import { fence } from './fence';
+import { readInlinePrefix } from './inlinePrefix';
 import { isAbsolute, posix } from 'node:path';
 
 export type ConversionStrategy =
@@ -108,23 +110,6 @@ async function resolveThrough(fs: NonNullable<ConvertOptions['fs']>, path: strin
     : { ok: false, code: 'FS_NOT_FOUND', message: `"${path}" does not exist in the workspace` };
 }
 
-/** The first `limit` bytes of a file's text through the backend, cut on a character boundary. */
-async function readPrefixThrough(fs: NonNullable<ConvertOptions['fs']>, absolute: string, limit: number): Promise<{ text: string; total: number; cut: boolean; binary: boolean }> {
-  let text: string;
-  try {
-    text = (await fs.readText(absolute)).text;
-  } catch (e) {
-    if (e instanceof FsError && e.code === 'FS_NOT_TEXT') return { text: '', total: (await fs.stat(absolute))?.size ?? 0, cut: false, binary: true };
-    throw e;
-  }
-  const bytes = Buffer.from(text, 'utf8');
-  if (text.includes('\0')) return { text: '', total: bytes.length, cut: false, binary: true };
-  if (bytes.length <= limit) return { text, total: bytes.length, cut: false, binary: false };
-  let end = limit;
-  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--; // never split a UTF-8 sequence
-  return { text: bytes.subarray(0, end).toString('utf8'), total: bytes.length, cut: true, binary: false };
-}
-
 export const DEFAULT_INLINE_FILE_BYTES = 64 * 1024;
 export const DEFAULT_INLINE_TOTAL_BYTES = 256 * 1024;
 
@@ -132,13 +117,6 @@ export const DEFAULT_INLINE_TOTAL_BYTES = 256 * 1024;
 export function interpretsFileReferences(announced: FeatureSet | undefined): boolean {
   return supports(announced, 'file_reference');
 }
-
-function fence(content: string): string {
-  let longest = 2;
-  for (const m of content.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
-  return '`'.repeat(longest + 1);
-}
-
 
 export async function convertFileReferences(prompt_text: string, file_references: readonly FileReference[] | undefined, options: ConvertOptions): Promise<ConvertedPrompt> {
   const decoded = decodePrompt(prompt_text, file_references);
@@ -150,12 +128,15 @@ export async function convertFileReferences(prompt_text: string, file_references
   const files: ResolvedReference[] = [];
   const errors: ReferenceError[] = [];
   const resolved = new Map<string, ResolvedReference | undefined>();
+  // One resolution per path: the backend's stat may hash the whole file (a just-changed one each time).
+  const byPath = new Map<string, Promise<ResolvedPath>>();
   for (const seg of decoded.segments) {
     if (seg.kind !== 'file' || resolved.has(seg.ref_id)) continue;
     const ref = seg.reference;
     // The agent is given the path that was checked, never a different `path` from the same reference.
     const checked = ref.workspace_relative_path || ref.path;
-    const r = options.fs ? await resolveThrough(options.fs, checked) : await resolveInWorkspace(options.roots, checked);
+    if (!byPath.has(checked)) byPath.set(checked, options.fs ? resolveThrough(options.fs, checked) : resolveInWorkspace(options.roots, checked));
+    const r = await byPath.get(checked)!;
     if (r.ok) {
       const item: ResolvedReference = { ref_id: seg.ref_id, path: checked, absolute: r.absolute, root: r.root, display_path: seg.display_path, reference: ref };
       resolved.set(seg.ref_id, item);
@@ -167,7 +148,8 @@ export async function convertFileReferences(prompt_text: string, file_references
     }
   }
 
-  let budget = strategy.kind === 'inline' ? (strategy.maxTotalBytes ?? DEFAULT_INLINE_TOTAL_BYTES) : 0;
+  const totalBytes = strategy.kind === 'inline' ? (strategy.maxTotalBytes ?? DEFAULT_INLINE_TOTAL_BYTES) : 0;
+  let budget = totalBytes;
   const perFile = strategy.kind === 'inline' ? (strategy.maxBytesPerFile ?? DEFAULT_INLINE_FILE_BYTES) : 0;
   const inlined = new Set<string>();
   let text = '';
@@ -206,7 +188,12 @@ export async function convertFileReferences(prompt_text: string, file_references
         inlined.add(file.ref_id);
         try {
           const limit = Math.min(perFile, budget);
-          const r = options.fs ? await readPrefixThrough(options.fs, file.absolute, limit) : await readTextPrefix(file.absolute, limit, file.root);
+          if (limit <= 0) {
+            // Spent: the file is not even opened (it was read whole for nothing, decision 543).
+            text += `[File: ${file.path}] (not inlined: the ${totalBytes} bytes of inlined files are used up)`;
+            break;
+          }
+          const r = await readInlinePrefix(options.fs, file.absolute, file.root, limit);
           if (r.binary) {
             text += `[File: ${file.path}] (binary file, ${r.total} bytes, not inlined)`;
             break;
