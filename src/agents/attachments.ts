@@ -4,6 +4,7 @@
 // with a sentence, never silently.
 import type { AgentHost, AgentPrompt } from '../session/agentAdapter';
 import { noContextFiles, type ResolvedContextFile } from '../session/contextFiles';
+import { fence } from './fence';
 
 export type { ResolvedContextFile };
 
@@ -21,8 +22,11 @@ export async function contextFilesOf(prompt: Pick<AgentPrompt, 'context_files'>,
   return out;
 }
 
-/** A text attachment inlined into a prompt as a fenced block under its name. */
+/**
+ * A text attachment inlined into a prompt as a fenced block under its name. The fence is longer
+ * than any run of backticks in the text, so the text cannot close it and go on as prompt.
+ */
 export function inlinedText(name: string, text: string): string {
-  const fence = text.includes('```') ? '````' : '```';
-  return `Attached file ${name}:\n${fence}\n${text}\n${fence}`;
+  const f = fence(text);
+  return `Attached file ${name}:\n${f}\n${text}\n${f}`;
 }
