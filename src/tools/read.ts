@@ -1,13 +1,22 @@
 // Read: a line-numbered window of a text file (`cat -n` style), Claude Code's input schema. A
-// successful read records present@version in the ledger; a missing file records absent.
+// successful read records present@version in the ledger; a missing file records absent. A file
+// over MAX_READ_BYTES is refused before it is read, and records nothing (decision 539).
 import { z } from 'zod';
 import { FsError } from '../workspace/fsBackend';
 import { errorOutcome } from './fsErrors';
+import { lineWindowInTurns } from './lineWindow';
 import { targetOf } from './paths';
-import { defineTool } from './types';
+import { defineTool, type ToolOutcome } from './types';
+
+export { lineWindow } from './lineWindow';
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE = 2000;
+/**
+ * The largest file Read takes (32 MiB). FsBackend reads and decodes a file whole (its version is
+ * the hash of all its bytes), so a 3-line window of 100 MB cost 300 MB of memory and a 0.8 s block.
+ */
+export const MAX_READ_BYTES = 32 * 1024 * 1024;
 
 export const ReadInput = z.object({
   file_path: z.string().min(1).describe('The absolute path to the file to read (or relative to the workspace)'),
@@ -27,13 +36,19 @@ export const ReadTool = defineTool({
   async run(input, ctx) {
     const target = targetOf(ctx.fs.roots, ctx.cwd, input.file_path);
     try {
+      // Its size first: a file too big is never read (a symlink's stat is the link's, so the text's length is checked too).
+      const st = await ctx.fs.stat(target.abs);
+      if (st?.type === 'file' && st.size > MAX_READ_BYTES) return tooBig(target.displayPath, st.size);
       const file = await ctx.fs.readText(target.abs);
+      // UTF-16 length ≤ UTF-8 bytes, so this never refuses a file under the limit.
+      if (file.text.length > MAX_READ_BYTES) return tooBig(target.displayPath, file.text.length);
       ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: file.version });
-      if (file.text.includes('\u0000')) return { status: 'success', output: `(binary file "${target.displayPath}" not shown)` };
       if (file.text.length === 0) return { status: 'success', output: `(file "${target.displayPath}" is empty)` };
       const start = (input.offset ?? 1) - 1;
       const limit = input.limit ?? DEFAULT_LIMIT;
-      const { window, count } = lineWindow(file.text, start, limit);
+      const scan = await lineWindowInTurns(file.text, start, limit);
+      if (scan === 'binary') return { status: 'success', output: `(binary file "${target.displayPath}" not shown)` };
+      const { window, count } = scan;
       let cutLine = false;
       const body = window
         .map((l, i) => {
@@ -56,22 +71,16 @@ export const ReadTool = defineTool({
   },
 });
 
-/**
- * Lines [start, start + limit) of `text` (LF or CRLF endings; a final newline ends the last line)
- * and how many lines it has — without splitting all of it: a 20 MB file split whole made 400,000
- * strings on the host's event loop (and the GC after them) for a window of 2,000 (issue 12 finding 2).
- */
-export function lineWindow(text: string, start: number, limit: number): { window: string[]; count: number } {
-  const window: string[] = [];
-  let count = 0;
-  let from = 0;
-  while (from < text.length) {
-    const nl = text.indexOf('\n', from);
-    const end = nl === -1 ? text.length : nl;
-    if (count >= start && count < start + limit) window.push(text.slice(from, nl !== -1 && end > from && text[end - 1] === '\r' ? end - 1 : end));
-    count++;
-    if (nl === -1) break;
-    from = nl + 1;
-  }
-  return { window, count };
+/** Refused, not read: says how big, the limit, and how to see a part of it instead. */
+function tooBig(shown: string, size: number): ToolOutcome {
+  const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  return {
+    status: 'error',
+    error_code: 'FILE_TOO_LARGE',
+    output: `FILE_TOO_LARGE: "${shown}" is ${mb(size)}; Read takes files up to ${mb(MAX_READ_BYTES)}. Read a part of it with Bash (e.g. \`sed -n '1000,1100p' ${shellQuote(shown)}\`, \`head -n 100\`, \`tail -n 100\`) or find lines with \`grep -n PATTERN ${shellQuote(shown)}\`.`,
+  };
+}
+
+function shellQuote(s: string): string {
+  return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
