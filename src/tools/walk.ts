@@ -1,13 +1,16 @@
 // Walks files under a directory through the FsBackend (so symlinks and outside paths stay refused),
 // skipping `.git` and what the workspace root's .gitignore ignores. Used by Glob and Grep.
-import ignore, { type Ignore } from 'ignore';
+// The .gitignore is the repository's own text, so it is matched in linear time (decision 540:
+// the `ignore` package's backtracking regexes froze the host for seconds on a `x/**/**/…/z` rule).
 import { join, relative, sep } from 'node:path';
 import type { FsBackend } from '../workspace/fsBackend';
+import { GitignoreMatcher } from '../workspace/gitignoreMatcher';
 
 const ALWAYS_SKIP = new Set(['.git', 'node_modules']);
 
-async function gitignoreOf(fs: FsBackend, root: string): Promise<Ignore> {
-  const ig = ignore();
+async function gitignoreOf(fs: FsBackend, root: string): Promise<GitignoreMatcher> {
+  // Case-insensitive, as `ignore()` was by default: the same files stay hidden as before.
+  const ig = new GitignoreMatcher({ ignoreCase: true });
   try {
     ig.add((await fs.readText(join(root, '.gitignore'))).text);
   } catch {

@@ -32,6 +32,30 @@ export function compileExcludes(globs: readonly string[]): ExcludeMatcher | unde
   return { test: (path) => re.matches(path) };
 }
 
+/** At most this many `files.exclude`/`search.exclude` globs are applied (VS Code's defaults are ten). */
+export const MAX_SETTING_EXCLUDES = 1024;
+
+/**
+ * The exclude globs of a folder's settings (`files.exclude`, `search.exclude`), which a cloned
+ * repository's `.vscode/settings.json` chooses, as one linear-time matcher (decision 540; picomatch
+ * took minutes on `*a*a…*b`). Unlike a master's exclude_patterns these never fail the listing: a
+ * glob this syntax cannot read (negation, extglob, too long) is left out, so its files are shown.
+ */
+export function compileSettingExcludes(globs: readonly string[], caseSensitive: boolean): ExcludeMatcher | undefined {
+  const sources: string[] = [];
+  for (const g of globs) {
+    if (g.trim().length === 0 || g.length > MAX_EXCLUDE_PATTERN_LENGTH || sources.length >= MAX_SETTING_EXCLUDES) continue;
+    try {
+      sources.push(globToRe2(g));
+    } catch {
+      // unsupported syntax: not applied
+    }
+  }
+  if (sources.length === 0) return undefined;
+  const re = RE2JS.compile(`(?:${sources.join('|')})`, RE2JS.DOTALL | (caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE));
+  return { test: (path) => re.matches(path) };
+}
+
 /**
  * One glob as an RE2 expression matching a whole workspace-relative path (globRegex.ts, shared with
  * the Grep/Glob tools), after refusing what that translation would read differently from picomatch.

@@ -11,7 +11,8 @@ const MAX_BRACE_DEPTH = 16;
 
 export class GlobSyntaxError extends Error {}
 
-function literal(s: string): string {
+/** `s` as an RE2 literal (also used by gitignoreMatcher.ts). */
+export function regexLiteral(s: string): string {
   return s.replace(SPECIAL, '\\$&');
 }
 
@@ -37,7 +38,7 @@ function translate(p: string, depth: number): string {
   for (let i = 0; i < p.length; i++) {
     const c = p[i];
     if (c === '\\') {
-      if (i + 1 < p.length) out += literal(p[++i]);
+      if (i + 1 < p.length) out += regexLiteral(p[++i]);
       continue;
     }
     if (c === '*') {
@@ -87,7 +88,7 @@ function translate(p: string, depth: number): string {
       i = g.close;
       continue;
     }
-    out += literal(c);
+    out += regexLiteral(c);
   }
   return out;
 }

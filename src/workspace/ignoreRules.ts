@@ -1,20 +1,24 @@
 // Which workspace paths are hidden: nested `.gitignore` and `.ignore` files, `.git/info/exclude`,
 // and extra globs (VS Code `files.exclude` / `search.exclude`), plus the `.git` directory itself.
 //
-// Matching is case-sensitive on case-sensitive file systems: the `ignore` package lower-cases by
-// default, which would let a `*.s` rule hide `x.S` on Linux, where those are different files.
+// Matching is case-sensitive on case-sensitive file systems: gitignore matchers (the `ignore`
+// package, ours after it) lower-case by default, which would let a `*.s` rule hide `x.S` on Linux,
+// where those are different files.
 // Rules are read lazily per directory (sync, small files) and cached, so a path that a watcher
 // reports can be checked in microseconds once its directories are known.
+// Ignore files and exclude settings come with the repository (a cloned `.vscode/settings.json` sets
+// `files.exclude`), so both are matched in linear time with re2js (decision 540): the `ignore`
+// package's and picomatch's backtracking regexes let one rule freeze the host for seconds.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
-import picomatch from 'picomatch';
+import { compileSettingExcludes } from './excludeGlobs';
+import { GitignoreMatcher } from './gitignoreMatcher';
 
 export const IGNORE_FILES = ['.gitignore', '.ignore'] as const;
 
 export interface IgnoreOptions {
   caseSensitive: boolean;
-  /** Globs relative to the root (picomatch, `dot: true`); a matching directory hides its content. */
+  /** Globs relative to the root (picomatch's `dot: true` syntax, globRegex.ts); a matching directory hides its content. */
   extraExcludes?: readonly string[];
   /** Honour ignore files at all (false for the `global` scope, which shows ignored files too). */
   useIgnoreFiles?: boolean;
@@ -30,7 +34,7 @@ function readText(path: string): string | undefined {
 
 export class IgnoreRules {
   /** Per directory ('' = root): its own matcher, or null when it has no ignore files. */
-  private readonly dirRules = new Map<string, Ignore | null>();
+  private readonly dirRules = new Map<string, GitignoreMatcher | null>();
   private readonly dirVerdict = new Map<string, boolean>();
   private readonly extra: ((p: string) => boolean) | undefined;
   private readonly useFiles: boolean;
@@ -40,16 +44,16 @@ export class IgnoreRules {
     private readonly options: IgnoreOptions,
   ) {
     this.useFiles = options.useIgnoreFiles !== false;
-    const globs = options.extraExcludes?.filter((g) => g.trim().length > 0) ?? [];
-    this.extra = globs.length ? picomatch(globs as string[], { dot: true, nocase: !options.caseSensitive }) : undefined;
+    const excludes = compileSettingExcludes(options.extraExcludes ?? [], options.caseSensitive);
+    this.extra = excludes && ((p: string) => excludes.test(p));
   }
 
-  private newMatcher(): Ignore {
-    return ignore({ ignorecase: !this.options.caseSensitive, allowRelativePaths: true });
+  private newMatcher(): GitignoreMatcher {
+    return new GitignoreMatcher({ ignoreCase: !this.options.caseSensitive });
   }
 
   /** Rules that apply inside `dir` (relative, '' for root), read on first use. */
-  private rulesOf(dir: string): Ignore | null {
+  private rulesOf(dir: string): GitignoreMatcher | null {
     let rules = this.dirRules.get(dir);
     if (rules !== undefined) return rules;
     rules = null;
@@ -131,13 +135,13 @@ export class IgnoreRules {
  * convention), so its rules are applied to git's listing afterwards.
  */
 export function dotIgnoreFilter(root: string, paths: readonly string[], caseSensitive: boolean): ((rel: string) => boolean) | undefined {
-  const dirs: { dir: string; rules: Ignore }[] = [];
+  const dirs: { dir: string; rules: GitignoreMatcher }[] = [];
   for (const p of paths) {
     if (p === '.ignore' || p.endsWith('/.ignore')) {
       const text = readText(join(root, p));
       if (!text) continue;
       const dir = p.slice(0, Math.max(0, p.length - '.ignore'.length - 1));
-      dirs.push({ dir, rules: ignore({ ignorecase: !caseSensitive, allowRelativePaths: true }).add(text) });
+      dirs.push({ dir, rules: new GitignoreMatcher({ ignoreCase: !caseSensitive }).add(text) });
     }
   }
   if (dirs.length === 0) return undefined;
