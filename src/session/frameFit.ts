@@ -26,8 +26,16 @@ const CUT_MARK_ROOM = cutMark(10 ** 15).length;
 
 /** Room kept for the metadata note and the marks (bytes). */
 const NOTE_ROOM = 512;
-/** Rounds of clipping before giving up (each cuts one string by at least what is over, or one list). */
-const MAX_ROUNDS = 32;
+/** The most a cut mark takes in JSON (its newlines are escaped, its ellipses are three bytes each). */
+const MARK_BYTES = utf8Length(JSON.stringify(cutMark(10 ** 15))) - 2;
+const CLIP_MARK_BYTES = utf8Length(JSON.stringify(CLIP_MARK));
+/**
+ * Rounds of clipping before giving up. A round gives up what the frame is over (decision 546):
+ * the first counts each string's bytes per unit, the second one byte per unit (sure to be enough);
+ * the third finds it fitting. Was 32 rounds of one string each: a frame of 38,000 short strings
+ * for a 700-byte budget blocked the event loop 1.2 s.
+ */
+const MAX_ROUNDS = 4;
 
 type Json = Record<string, unknown>;
 
@@ -81,31 +89,27 @@ interface Leaf {
   key: string | number;
   path: string;
   value: string;
+  /** The payload's key it sits under (undefined: a string of the payload itself). */
+  top?: string;
 }
 
 /** Every string under the payload, with where it sits. */
-function stringLeaves(value: unknown, path: string, out: Leaf[]): void {
+function stringLeaves(value: unknown, path: string, out: Leaf[], top?: string): void {
   if (Array.isArray(value)) {
-    value.forEach((v, i) => (typeof v === 'string' ? out.push({ holder: value, key: i, path: `${path}[${i}]`, value: v }) : stringLeaves(v, `${path}[${i}]`, out)));
+    value.forEach((v, i) => (typeof v === 'string' ? out.push({ holder: value, key: i, path: `${path}[${i}]`, value: v, top }) : stringLeaves(v, `${path}[${i}]`, out, top)));
   } else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value as Json)) {
-      if (typeof v === 'string') out.push({ holder: value as Json, key: k, path: `${path}.${k}`, value: v });
-      else stringLeaves(v, `${path}.${k}`, out);
+      if (typeof v === 'string') out.push({ holder: value as Json, key: k, path: `${path}.${k}`, value: v, top });
+      else stringLeaves(v, `${path}.${k}`, out, top ?? k);
     }
   }
 }
 
-/** The largest array or object under `value` (by JSON length), with where it sits. */
-function biggestContainer(value: unknown, path: string): (Omit<Leaf, 'value'> & { size: number }) | undefined {
-  let best: (Omit<Leaf, 'value'> & { size: number }) | undefined;
-  const visit = (holder: Json | unknown[], key: string | number, v: unknown, at: string): void => {
-    if (v === null || typeof v !== 'object') return;
-    const size = JSON.stringify(v).length;
-    if (!best || size > best.size) best = { holder, key, path: at, size };
-  };
-  if (Array.isArray(value)) value.forEach((v, i) => visit(value, i, v, `${path}[${i}]`));
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value as Json)) visit(value as Json, k, v, `${path}.${k}`);
-  return best;
+/** The payload's lists and objects, biggest (in bytes of JSON) first. */
+function containersOf(payload: Json): { key: string; path: string; bytes: number }[] {
+  const out: { key: string; path: string; bytes: number }[] = [];
+  for (const [k, v] of Object.entries(payload)) if (v !== null && typeof v === 'object') out.push({ key: k, path: `payload.${k}`, bytes: utf8Length(JSON.stringify(v)) });
+  return out.sort((x, y) => y.bytes - x.bytes);
 }
 
 /** `s` cut to at most `keep` UTF-16 units, never between the halves of a surrogate pair. */
@@ -132,7 +136,13 @@ function cutMiddle(original: string, keep: number): { value: string; removed: nu
   return { value: head + cutMark(removed) + tail, removed };
 }
 
-/** Cuts the payload's longest strings until the frame fits; checks the result against its schema. */
+/**
+ * Cuts the payload's longest strings until the frame fits; checks the result against its schema.
+ * Each round serializes the copy once and, in one pass, cuts as many of the longest strings as
+ * cover what is over, or — where all of them could not — first drops the payload's biggest lists
+ * or objects. A frame of 38,000 short strings costs two serializations, not one per string, and
+ * no round depends on how small the limit is (decision 546).
+ */
 function clipStrings(copy: Json, limit: number, frameJson: string): WireFrame | undefined {
   const originalBytes = utf8Length(frameJson);
   const clipped = new Set<string>();
@@ -141,9 +151,9 @@ function clipStrings(copy: Json, limit: number, frameJson: string): WireFrame | 
   const room = limit - NOTE_ROOM;
   if (room <= 0) return undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    // The first round measures the frame's own text (a 20 MB text is not written again). What is
-    // over is counted as bytesOver counts it: UTF-16 units where the length alone decides.
-    const over = bytesOver(round === 0 ? frameJson : JSON.stringify(copy), room);
+    // Exact bytes (Node counts them natively): the first round measures the frame's own text.
+    // The note names every cut field: its list counts too (a cut of 200 strings names 200 paths).
+    const over = Math.max(0, (round === 0 ? originalBytes : utf8Length(JSON.stringify(copy))) + pathsBytes(clipped) - room);
     if (over === 0) {
       copy.metadata = { ...((copy.metadata as Json | undefined) ?? {}), x_rawp_clipped: { original_bytes: originalBytes, max_frame_size: limit, fields: [...clipped] } };
       // A tool result has a field of its own for this (§5.3.1 `truncated`).
@@ -152,31 +162,73 @@ function clipStrings(copy: Json, limit: number, frameJson: string): WireFrame | 
       if (bytesOver(text, limit) > 0 || parseFrame(text).kind !== 'accepted') return undefined;
       return copy as unknown as WireFrame;
     }
-    const leaves: Leaf[] = [];
-    stringLeaves(copy.payload, 'payload', leaves);
-    let longest: Leaf | undefined;
-    for (const l of leaves) if (!longest || l.value.length > longest.value.length) longest = l;
-    if (!longest || longest.value.length <= CUT_MARK_ROOM * 2) {
-      // No string worth clipping: the biggest list or object goes, replaced by the mark (its
-      // schema may refuse that: checked at the end).
-      const biggest = biggestContainer(copy.payload, 'payload');
-      if (!biggest) return undefined;
-      (biggest.holder as Record<string | number, unknown>)[biggest.key] = CLIP_MARK;
-      clipped.add(biggest.path);
-      continue;
-    }
-    // Removing `over` UTF-16 units removes at least `over` bytes (each is one to six in JSON); the
-    // mark's bytes are in CUT_MARK_ROOM. A string cut again is cut from its original, so it has
-    // one mark, with the whole count. Cut to nothing, it leaves the next longest for the next round.
-    const earlier = cuts.get(longest.path);
-    const original = earlier?.original ?? longest.value;
-    const kept = original.length - (earlier?.removed ?? 0);
-    const cut = cutMiddle(original, kept - over - CUT_MARK_ROOM);
-    (longest.holder as Record<string | number, unknown>)[longest.key] = cut.value;
-    cuts.set(longest.path, { original, removed: cut.removed });
-    clipped.add(longest.path);
+    if (!shrink(copy, over, cuts, clipped, round > 0)) return undefined;
   }
   return undefined;
+}
+
+/**
+ * One round: gives up at least `over` bytes of the payload, or as much as it can; false when it
+ * can give up nothing. Strings are cut longest first, each only as much as still needed; a list
+ * or object (CLIP_MARK in its place; its schema may refuse that, checked at the end) goes only
+ * while cutting every string worth it outside it could not cover what is over.
+ * A string's units are counted at its own bytes per unit (Korean text is three), so it is not cut
+ * three times deeper than needed; `sure`: one byte per unit, the least a unit of JSON takes, so
+ * what a cut is counted to give up it gives up (after the first round: a text whose middle is
+ * ASCII and its ends not gives up less than its average). A mark takes at most MARK_BYTES. A
+ * string cut again is cut from its original, so it has one mark, with the whole count.
+ */
+/** What the paths take in the note's `fields`. */
+function pathsBytes(paths: Iterable<string>): number {
+  let n = 0;
+  for (const p of paths) n += pathBytes(p);
+  return n;
+}
+const pathBytes = (p: string) => utf8Length(p) + 3;
+
+function shrink(copy: Json, over: number, cuts: Map<string, { original: string; removed: number }>, clipped: Set<string>, sure: boolean): boolean {
+  const payload = copy.payload as Json;
+  const leaves: Leaf[] = [];
+  stringLeaves(payload, 'payload', leaves);
+  const worth = leaves
+    .filter((l) => l.value.length > CUT_MARK_ROOM * 2)
+    .map((l) => {
+      const earlier = cuts.get(l.path);
+      const bytes = utf8Length(JSON.stringify(l.value)) - 2; // as it is written: escapes count
+      return { l, original: earlier?.original ?? l.value, removed: earlier?.removed ?? 0, bytes, perUnit: sure ? 1 : bytes / l.value.length };
+    })
+    .sort((x, y) => y.bytes - x.bytes);
+  // What cutting every string could give up, in all and under each of the payload's keys.
+  const under = new Map<string | undefined, number>();
+  const costOf = (path: string) => (clipped.has(path) ? 0 : pathBytes(path));
+  for (const w of worth) under.set(w.l.top, (under.get(w.l.top) ?? 0) + w.bytes - MARK_BYTES - costOf(w.l.path));
+  let could = [...under.values()].reduce((x, y) => x + y, 0);
+  let need = over;
+  const dropped = new Set<string>();
+  let containers: ReturnType<typeof containersOf> | undefined;
+  while (could < need) {
+    containers ??= containersOf(payload);
+    const c = containers.find((x) => !dropped.has(x.key));
+    if (!c) return dropped.size > 0;
+    payload[c.key] = CLIP_MARK;
+    need -= c.bytes - CLIP_MARK_BYTES - costOf(c.path);
+    clipped.add(c.path);
+    dropped.add(c.key);
+    could -= under.get(c.key) ?? 0;
+  }
+  for (const w of worth) {
+    if (need <= 0) break;
+    if (w.l.top !== undefined && dropped.has(w.l.top)) continue;
+    const kept = w.original.length - w.removed;
+    const cut = cutMiddle(w.original, kept - Math.ceil((need + costOf(w.l.path)) / w.perUnit) - MARK_BYTES);
+    const gain = Math.floor((cut.removed - w.removed) * w.perUnit) - MARK_BYTES - costOf(w.l.path);
+    if (gain <= 0) continue;
+    (w.l.holder as Record<string | number, unknown>)[w.l.key] = cut.value;
+    cuts.set(w.l.path, { original: w.original, removed: cut.removed });
+    clipped.add(w.l.path);
+    need -= gain;
+  }
+  return true;
 }
 
 /** A session.history that fits: its frames fitted one by one (to `each`), then, if it is still over

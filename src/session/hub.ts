@@ -22,6 +22,7 @@ import type { AttachOptions, AttachResult, HubOptions, HubSessionSource, Session
 import { MAX_BACKLOG, mayDeliver, type ConnRecord, type Handling, type HubSession } from './hubRecords';
 import { intakePeerFrame, rememberControl } from './peerIntake';
 import { fitForPeer, tooLargeForPeer } from './frameFit';
+import { peerLimitsOf } from './peerLimits';
 
 export type { AttachOptions, AttachResult, HubOptions, HubSessionSource, SessionOrigin, VendorFrameHandler } from './hubContract';
 
@@ -223,13 +224,16 @@ export class Hub {
       case 'vendor':
         intake.handler(intake.frame, from);
         return undefined;
-      case 'capabilities':
+      case 'capabilities': {
+        // A limit no frame of ours fits in is refused, not honoured frame by frame (decision 546).
+        const limits = peerLimitsOf(intake.frame.payload);
+        if (typeof limits === 'string') return void this.countRefusal(rec, limits);
         rec.features = intake.frame.payload.features ?? {};
         rec.extensions = intake.frame.payload.extensions;
-        rec.frameBudget = rawpExtensionOf(rec.extensions).frame_budget;
-        rec.maxFrameSize = intake.frame.payload.max_frame_size;
+        ({ frameBudget: rec.frameBudget, maxFrameSize: rec.maxFrameSize } = limits);
         if (rec.phase === 'handshake') this.finishHandshake(rec);
         return undefined;
+      }
       case 'control': {
         const frame = intake.frame;
         if (frame.type === 'control.prompt.request' && s.source.admission && !admitted) return this.admit(rec, s, frame, s.source.admission);
@@ -324,14 +328,15 @@ export class Hub {
     return s.seenControls.get(frame.parent_id);
   }
 
-  private countRefusal(rec: ConnRecord): void {
-    // The editor's own view is never cut off; a remote master is.
-    if (rec.conn.kind !== 'remote' || !this.conns.has(rec.conn.id) || !rec.refusals.record(this.clock.now().getTime())) return;
+  /** One refusal counted (the editor's own view is never cut off); `now`: cut it off now, for this reason. */
+  private countRefusal(rec: ConnRecord, now?: string): void {
+    if (rec.conn.kind !== 'remote' || !this.conns.has(rec.conn.id) || (now === undefined && !rec.refusals.record(this.clock.now().getTime()))) return;
     const { max, windowMs } = this.refusalLimit;
-    this.logger.warn('connection keeps sending refused frames; closing it', { connection: rec.conn.id });
+    const reason = now ?? `more than ${max} refused frames in ${windowMs / 1000} s; reattach with last_message_id`;
+    this.logger.warn('closing a connection for what it sent', { connection: rec.conn.id, reason });
     this.detach(rec.conn.id);
     try {
-      rec.conn.close(`more than ${max} refused frames in ${windowMs / 1000} s; reattach with last_message_id`, 'policy_violation');
+      rec.conn.close(reason, 'policy_violation');
     } catch (e) {
       this.logger.warn('connection failed to close', { connection: rec.conn.id, error: String(e) });
     }
