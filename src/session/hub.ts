@@ -213,7 +213,7 @@ export class Hub {
 
   /** Handles one frame (peerIntake.ts sorts it); a prompt that goes through admission returns when it is done. */
   private receiveFrame(rec: ConnRecord, s: HubSession, raw: unknown, admitted: boolean): Promise<void> | undefined {
-    const intake = intakePeerFrame(raw, rec, s, { maxFrameSize: this.maxFrameSize, vendorHandlers: this.vendorHandlers, admitted, logger: this.logger });
+    const intake = intakePeerFrame(raw, rec, s, { maxFrameSize: this.maxFrameSize, vendorHandlers: this.vendorHandlers, admitted, logger: this.logger, now: this.clock.now().getTime() });
     const from = { connection_id: rec.conn.id, kind: rec.conn.kind };
     switch (intake.kind) {
       case 'refuse':

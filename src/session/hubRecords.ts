@@ -24,6 +24,8 @@ export interface HubSession {
   seenControls: Map<string, string>;
   /** While a peer's control is being handled: what it caused, kept in history only afterwards. */
   handling?: Handling;
+  /** Bytes of controls without user text the remote masters may still have kept (refusals.ts; decision 547). */
+  plainControlBytes?: FrameBudget;
 }
 
 /** Frames published while one control is handled, in order; `keep: false` for its refusal. */

@@ -8,7 +8,8 @@ import { isControlType } from '../protocol/frameTypes';
 import { INCOMING_MAX_DEPTH, parseFrame } from '../protocol/parse';
 import type { VendorFrameHandler } from './hubContract';
 import { MAX_SEEN_CONTROLS, PEER_SESSION_TYPES, type ConnRecord, type HubSession } from './hubRecords';
-import type { Logger } from './ports';
+import { utf8Length, type Logger } from './ports';
+import { CONTENT_CONTROLS, DEFAULT_PLAIN_CONTROL_BYTES, FrameBudget, overControlBytes } from './refusals';
 
 export type PeerIntake =
   /** Answered with a non-fatal session.error to the sender only. */
@@ -32,6 +33,8 @@ export interface IntakeOptions {
   /** A prompt the host admitted earlier (the queue releasing it) keeps the id its master gave it. */
   admitted: boolean;
   logger: Logger;
+  /** Now, in ms (the byte budget of controls). */
+  now: number;
 }
 
 export function intakePeerFrame(raw: unknown, rec: ConnRecord, s: HubSession, options: IntakeOptions): PeerIntake {
@@ -64,6 +67,13 @@ export function intakePeerFrame(raw: unknown, rec: ConnRecord, s: HubSession, op
   if (!options.admitted && knownId(s, known.message_id)) {
     options.logger.info('frame with a known message_id dropped', { connection, message_id: known.message_id });
     return duplicate(known.message_id);
+  }
+  const kept = isControlType(known.type) || known.type === 'agent.file.transfer';
+  // Decision 547: a remote master's controls without user text are kept in history only within the
+  // session's byte budget, so no number of them can flush what the others reattach from.
+  if (kept && rec.conn.kind === 'remote' && !CONTENT_CONTROLS.has(known.type) && typeof raw === 'string') {
+    const bytes = utf8Length(raw);
+    if (!(s.plainControlBytes ??= new FrameBudget(DEFAULT_PLAIN_CONTROL_BYTES)).take(options.now, bytes)) return { kind: 'refuse', error_code: 'RATE_LIMITED', message: overControlBytes(known.type, bytes), parent_id: known.message_id };
   }
   if (isControlType(known.type)) {
     rememberControl(s, known.message_id, connection);

@@ -41,7 +41,7 @@ export interface FrameRate {
  */
 export const DEFAULT_FRAME_RATE: FrameRate = { burst: 200, perSecond: 100 };
 
-/** A token bucket: `take(now)` is false when the connection is over its rate. */
+/** A token bucket: `take(now)` is false when the connection is over its rate (`cost`: bytes, for a byte budget). */
 export class FrameBudget {
   private tokens: number;
   private at: number | undefined;
@@ -50,11 +50,31 @@ export class FrameBudget {
     this.tokens = rate.burst;
   }
 
-  take(now: number): boolean {
+  take(now: number, cost = 1): boolean {
     if (this.at !== undefined) this.tokens = Math.min(this.rate.burst, this.tokens + ((now - this.at) / 1000) * this.rate.perSecond);
     this.at = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
+    if (this.tokens < cost) return false;
+    this.tokens -= cost;
     return true;
   }
+}
+
+/**
+ * Controls that carry what a user wrote (a prompt, an answer to a question): kept in history as the
+ * transcript, limited only by max_frame_size. Every other control (a cancel, a search, a mode
+ * switch, an upload announcement) is a few hundred bytes; unknown payload keys are kept (decision
+ * 002), so one could be 4 MiB, and two evicted the whole 8 MiB history (decision 547).
+ */
+export const CONTENT_CONTROLS: ReadonlySet<string> = new Set(['control.prompt.request', 'control.interaction.response']);
+
+/**
+ * Bytes of the other controls the remote masters of one session may have kept in its history: a
+ * burst of 256 KiB, then 16 KiB a second (a person in the @-picker sends ~6 KB a second). Flushing
+ * the 8 MiB ring with them takes over eight minutes of refused-and-closed flooding instead of two frames.
+ */
+export const DEFAULT_PLAIN_CONTROL_BYTES: FrameRate = { burst: 256 * 1024, perSecond: 16 * 1024 };
+
+/** The refusal's words for a control over the session's byte budget. */
+export function overControlBytes(type: string, bytes: number, rate: FrameRate = DEFAULT_PLAIN_CONTROL_BYTES): string {
+  return `${type} of ${bytes} bytes dropped, not kept: controls without user text may take ${rate.burst / 1024} KiB at once and ${rate.perSecond / 1024} KiB a second per session`;
 }
