@@ -22,9 +22,9 @@ describe('webview in Chromium: code cut to fit the view (decision 533)', functio
   before(async () => {
     page = await chromium.h.open({ height: 1600 });
     const b = streamBuilder(SESSION);
-    // Three bytes a character in UTF-8: over 512 KB as a frame, under the view's markdown limit
-    // in characters once cut, so it is drawn as markdown with its code blocks.
-    const line = '    // 한국어 주석이 달린 긴 코드 줄입니다 가나다라마바사\n';
+    // Nearly three bytes a character in UTF-8: over 512 KB as a frame, under the view's markdown
+    // limit in characters once cut (fitting cuts no more than is over), so it stays markdown.
+    const line = '  // 한국어주석이달린긴코드줄입니다가나다라마바사아자차카타파하한국어주석이달린긴코드줄\n';
     const whole = ['Before the cut:', '```ts', 'const intact = 1;', '```', 'The long one:', '```ts', line.repeat(9_000) + 'const last = 2;', '```', 'Done.'].join('\n');
     const done = b.make('agent.text.done', { content_index: 0, full_text: whole }, T);
     const [cut] = forView([done as WireFrame], SESSION);
@@ -46,7 +46,7 @@ describe('webview in Chromium: code cut to fit the view (decision 533)', functio
     const [copy] = await waitForMessages(page, 'clipboard.write', 1);
     const copied = (copy.payload as { text: string }).text;
     assert.match(copied, CUT_MARK_PATTERN, 'the mark stays where the code is missing');
-    assert.ok(copied.startsWith('    // 한국어') && copied.endsWith('const last = 2;\n'), 'its start and its end are there');
+    assert.ok(copied.startsWith('  // 한국어') && copied.endsWith('const last = 2;\n'), 'its start and its end are there');
     assert.equal(await button.getAttribute('aria-label'), `Copied, without the ${count} characters left out`);
   });
 
