@@ -5,26 +5,13 @@
 // machine in one run is not taken for ours — a block our code causes is in every run.
 import { strict as assert } from 'node:assert';
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { versionOfBytes } from '../../../src/workspace/fileVersion';
 import { makeEnv, type Env } from './_env';
+import { worstBlockMs } from '../../support/eventLoopBlock';
 
 const LINE = 'const v = foo(bar) + foo(baz); // padding padding\n';
 const TWENTY_MB = LINE.repeat(400_000) + 'MARK-0\n';
 const MAX_RUNS = 20;
-
-/** The longest block of the event loop while `op` runs, in ms. */
-async function worstBlockMs(op: () => Promise<void>): Promise<number> {
-  const h = monitorEventLoopDelay({ resolution: 1 });
-  h.enable();
-  await sleep(10);
-  h.reset(); // from here on: only what happens during the operation
-  await op();
-  await sleep(15); // a block at the very end is seen only by the next timer tick
-  h.disable();
-  return h.max / 1e6;
-}
 
 /** Runs `op` until its worst block is under `boundMs` (at most MAX_RUNS times): the best run, and every run for the figures. */
 async function bestRun(boundMs: number, op: (run: number) => Promise<void>): Promise<{ best: number; all: number[]; runs: number }> {

@@ -5,22 +5,10 @@
 // machine in one run is not taken for ours (a block our code causes is in every run).
 import { strict as assert } from 'node:assert';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { makeEnv, type Env } from './_env';
+import { worstBlockMs } from '../../support/eventLoopBlock';
 
 const BOUND_MS = 500;
-
-async function worstBlockMs(op: () => Promise<void>): Promise<number> {
-  const h = monitorEventLoopDelay({ resolution: 1 });
-  h.enable();
-  await sleep(10);
-  h.reset();
-  await op();
-  await sleep(15); // a block at the very end is seen only by the next timer tick
-  h.disable();
-  return h.max / 1e6;
-}
 
 describe('tools: a hostile .gitignore never holds the event loop (Glob/Grep walk, decision 540)', function () {
   this.timeout(120_000);

@@ -3,23 +3,10 @@
 // Real files on a temp workspace, the real NodeFsBackend.
 import { strict as assert } from 'node:assert';
 import { truncateSync, writeFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_READ_BYTES } from '../../../src/tools/read';
 import { lineWindow, lineWindowInTurns } from '../../../src/tools/lineWindow';
 import { makeEnv, type Env } from './_env';
-
-/** The longest block of the event loop while `op` runs, in ms. */
-async function worstBlockMs(op: () => Promise<void>): Promise<number> {
-  const h = monitorEventLoopDelay({ resolution: 1 });
-  h.enable();
-  await sleep(10);
-  h.reset();
-  await op();
-  await sleep(15);
-  h.disable();
-  return h.max / 1e6;
-}
+import { worstBlockMs } from '../../support/eventLoopBlock';
 
 describe('tools: Read of large files (decision 539)', function () {
   this.timeout(60_000);
