@@ -1,9 +1,11 @@
 // Reads the `*.md` files of one directory (a slash-command directory) the way the spec's
 // loadFilesFromDir does (slash-commands §1 "file scanning"): not recursive, hidden files skipped,
-// gitignored paths skipped. A directory that does not exist is simply empty.
+// gitignored paths skipped. A directory that does not exist is simply empty. The .gitignore files
+// are the repository's own, so they go through the linear-time GitignoreMatcher (decisions 540, 548),
+// case-insensitive as the `ignore` package it replaces.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import { GitignoreMatcher } from './gitignoreMatcher';
 
 export interface ScannedFile {
   /** File name without `.md`. */
@@ -29,7 +31,7 @@ async function exists(path: string): Promise<boolean> {
 
 interface IgnoreLayer {
   base: string;
-  matcher: Ignore;
+  matcher: GitignoreMatcher;
 }
 
 /**
@@ -45,7 +47,7 @@ async function ignoreLayers(dir: string, boundary: string): Promise<IgnoreLayer[
   for (;;) {
     try {
       const text = await readFile(join(current, '.gitignore'), 'utf8');
-      layers.push({ base: current, matcher: ignore().add(text) });
+      layers.push({ base: current, matcher: new GitignoreMatcher({ ignoreCase: true }).add(text) });
     } catch {
       // no .gitignore here
     }
