@@ -24,6 +24,7 @@ import { rpcErrorData, rpcErrorText } from './rpcErrors';
 import { untilAnswered } from './startRequest';
 import { ACP_AUTH_REQUIRED_CODE, authRequiredError, isAcpAuthRequired } from '../authRequired';
 import { envVarAuthMethod } from './envAuth';
+import { badLineWarning } from './badLines';
 
 export interface AcpAdapterOptions {
   /** Agent id ('acp:gemini', …) and name for the UI. */
@@ -110,6 +111,12 @@ export class AcpAdapter implements AgentAdapter {
       env: this.options.env,
       killGraceMs: this.options.killGraceMs,
       onMessage: (v) => pipe.deliver(v),
+      // A line not read (too long, not JSON) is shown; if it was the answer to a request of ours,
+      // that request fails instead of waiting forever (decision 551).
+      onBadLine: (line, reason) => {
+        host.emit(badLineWarning(this.info, line, reason));
+        pipe.answerLost(line, reason);
+      },
     });
     this.proc = proc;
     void proc.exited.then((exit) => {

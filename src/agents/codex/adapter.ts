@@ -90,6 +90,9 @@ export class CodexAdapter implements AgentAdapter {
         if (started.success && this.runner) this.runner.agentSessionId = started.data.thread_id;
         this.current?.push(value);
       },
+      // A line not read (over the reader's limit, or not JSON) is shown, in its place among the
+      // turn's frames; the turn goes on (decision 551).
+      onBadLine: (line, reason) => this.current?.reportWarning('UNPARSEABLE_OUTPUT', `Codex wrote a line that could not be read (${reason}): ${line.slice(0, 200)}`),
       onStderr: (chunk) => watcher.push(chunk),
     });
     if (this.options.resumeThreadId) this.runner.agentSessionId = this.options.resumeThreadId;

@@ -91,7 +91,7 @@ export class CodexTurnTranslator {
     this.closeNow(reason);
   }
 
-  /** Report a problem seen outside stdout (stderr) as a recoverable error frame. */
+  /** Report a problem the translator cannot see (stderr, a stdout line not read) as a recoverable error frame, in order. */
   reportWarning(error_code: string, message: string, details: Record<string, unknown> = {}): void {
     this.queue = this.queue.then(() => {
       this.opts.emit({ type: 'agent.error', payload: { error_code, message, severity: 'warning', recoverable: true, details: { module: 'codex', ...details } } });
