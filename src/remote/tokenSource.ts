@@ -55,6 +55,19 @@ export function resolveToken(options: { token?: string; tokenFile?: string; env?
   return { kind: 'generated', token: generateToken() };
 }
 
+/**
+ * For `rawp serve`: resolveToken with RAWP_TOKEN read from `env` and deleted from it at once,
+ * whether it is used, overridden by a flag or refused. The host starts children that do not filter
+ * their environment (agent discovery's login shell, git); none of them may inherit the key to every
+ * shared session (decision 549). Only serve drops it: `rawp attach` reads it as a client and starts
+ * no one, and the editor never reads it.
+ */
+export function resolveServeToken(options: { token?: string; tokenFile?: string }, env: NodeJS.ProcessEnv = process.env): TokenSource {
+  const fromEnv = env[TOKEN_ENV];
+  delete env[TOKEN_ENV];
+  return resolveToken({ ...options, env: fromEnv });
+}
+
 /** For a client: the token from --token or a file that must exist. */
 export function readClientToken(options: { token?: string; tokenFile?: string }): string {
   if (options.token !== undefined) return options.token;
