@@ -16,6 +16,7 @@ import { BuiltinAgent } from './builtin';
 import { ClaudeCodeAdapter } from './claudeCode';
 import { CodexAdapter } from './codex/adapter';
 import { OPENAI_ENV_KEY, OpenAIAdapter } from './openai/adapter';
+import { withoutOurSecrets } from './process/env';
 import type { FsBackend } from '../workspace/fsBackend';
 import type { FsEvents } from '../tools/fsEvents';
 import type { SharedToolState } from '../tools/toolkit';
@@ -174,9 +175,10 @@ export function packageVersion(exe: string, npmPackage: string): string | undefi
   return undefined;
 }
 
+/** `exe --version`, with the environment an agent session gets: our own secrets dropped (decisions 542, 550). */
 function askVersion(exe: string, args: string[], env: NodeJS.ProcessEnv, timeout: number): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const child = execFile(exe, args, { env, timeout, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 }, (err, stdout) => {
+    const child = execFile(exe, args, { env: withoutOurSecrets(env), timeout, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 }, (err, stdout) => {
       const m = /\d+\.\d+\.\d+(?:[-+][\w.]+)?/.exec(String(stdout));
       resolve(err && !m ? undefined : m?.[0]);
     });

@@ -31,13 +31,22 @@ export function isOurSecret(name: string): boolean {
 }
 
 /**
+ * `base` without our secrets: what every agent CLI we start gets, for a session (childEnv) or for
+ * its `--version` probe at detection (decision 550), which has no session to describe.
+ */
+export function withoutOurSecrets(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(base)) if (!isOurSecret(k)) env[k] = v;
+  return env;
+}
+
+/**
  * The full child environment: the base (default `process.env`) without our secrets, then the
  * agent's own variables (its config may set any, since it names the value itself), then the RAWP
  * variables last so an agent config can never spoof them.
  */
 export function childEnv(input: RawpEnvInput, extra: Record<string, string | undefined> = {}, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(base)) if (!isOurSecret(k)) env[k] = v;
+  const env = withoutOurSecrets(base);
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;
