@@ -3,16 +3,14 @@
 // warning, as Claude Code's adapter does; and when the line's start shows that it was the answer
 // to one of our requests, the pipe (stream.ts) fails that request rather than leave it waiting.
 import type { AgentEvent } from '../../session/agentAdapter';
-
-/** What the warning quotes of the line: the reader reports the first 200 characters of a dropped one. */
-const HEAD_CHARS = 200;
+import { BAD_LINE_HEAD_CHARS, badLineMessage } from '../process/jsonLines';
 
 export function badLineWarning(agent: { id: string; displayName: string }, line: string, reason: string): AgentEvent {
   return {
     type: 'agent.error',
     payload: {
       error_code: 'UNPARSEABLE_OUTPUT',
-      message: `${agent.displayName} wrote a line that could not be read (${reason}): ${line.slice(0, HEAD_CHARS)}`,
+      message: badLineMessage(agent.displayName, line, reason),
       severity: 'warning',
       recoverable: true,
       details: { module: agent.id },
@@ -34,7 +32,7 @@ const SCALAR = /(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false
  */
 export function responseIdAtStart(line: string): string | number | undefined {
   try {
-    return idAtStart(line.slice(0, HEAD_CHARS));
+    return idAtStart(line.slice(0, BAD_LINE_HEAD_CHARS));
   } catch {
     return undefined; // a key or value JSON does not accept (a bad escape): nothing is known
   }

@@ -7,6 +7,7 @@ import type { AgentModeName } from '../../protocol/common';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import { newId } from '../../protocol/build';
 import { AgentProcess, mapExit, type ExitInfo } from '../process';
+import { BAD_LINE_HEAD_CHARS } from '../process/jsonLines';
 import { claudeEnv, longLivedArgs, permissionModeFor, resolveClaudeCommand, sameTurnFlags, turnFlagsOf, type TurnFlags } from './args';
 import { CLAUDE_CODE_INFO, claudeCapabilities } from './capabilities';
 import { claudeBlocks, type ClaudeContentBlock } from './attachments';
@@ -282,7 +283,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
 
   private onBadLine(line: string, reason: string): void {
     // A stray line is not fatal; say so once per line as a warning the user can see.
-    this.host?.emit({ type: 'agent.error', payload: { error_code: 'UNPARSEABLE_OUTPUT', message: `Claude Code wrote a line that is not stream-json (${reason}): ${line.slice(0, 200)}`, severity: 'warning', recoverable: true, details: { module: 'claude-code' } } });
+    this.host?.emit({ type: 'agent.error', payload: { error_code: 'UNPARSEABLE_OUTPUT', message: `Claude Code wrote a line that is not stream-json (${reason}): ${line.slice(0, BAD_LINE_HEAD_CHARS)}`, severity: 'warning', recoverable: true, details: { module: 'claude-code' } } });
   }
 
   /** §17.2.2: the process ended. Mid-turn that ends the turn; unexpected ends are reported. */

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { AgentAdapter, AgentCapabilities, AgentHost, AgentPrompt, CatalogTool, TurnOutcome } from '../../session/agentAdapter';
 import { CODEX_INFO, codexCapabilities } from './capabilities';
 import { SingleTurnRunner } from '../process';
+import { badLineMessage } from '../process/jsonLines';
 import { codexArgs, CODEX_RESUME_FLAG } from './args';
 import { CODEX_TOOLS } from './catalog';
 import { CodexFileChangeDiffer } from './fileChangeDiff';
@@ -92,7 +93,7 @@ export class CodexAdapter implements AgentAdapter {
       },
       // A line not read (over the reader's limit, or not JSON) is shown, in its place among the
       // turn's frames; the turn goes on (decision 551).
-      onBadLine: (line, reason) => this.current?.reportWarning('UNPARSEABLE_OUTPUT', `Codex wrote a line that could not be read (${reason}): ${line.slice(0, 200)}`),
+      onBadLine: (line, reason) => this.current?.reportWarning('UNPARSEABLE_OUTPUT', badLineMessage('Codex', line, reason)),
       onStderr: (chunk) => watcher.push(chunk),
     });
     if (this.options.resumeThreadId) this.runner.agentSessionId = this.options.resumeThreadId;

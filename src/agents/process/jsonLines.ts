@@ -11,6 +11,14 @@ export interface JsonLineHandlers {
 /** The longest line kept (64 Mi UTF-16 units, up to 128 MB of memory); a longer one is dropped. */
 export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
+/** How much of a bad line is reported (and quoted): the start of a dropped line is all that is kept. */
+export const BAD_LINE_HEAD_CHARS = 200;
+
+/** The words an adapter shows for a line the reader could not read (decision 551): who, why, its start. */
+export function badLineMessage(agentName: string, line: string, reason: string): string {
+  return `${agentName} wrote a line that could not be read (${reason}): ${line.slice(0, BAD_LINE_HEAD_CHARS)}`;
+}
+
 export class JsonLineReader {
   private readonly decoder = new StringDecoder('utf8');
   // The unfinished line, in the pieces it arrived in: joined once, when its newline comes. Only
@@ -70,7 +78,7 @@ export class JsonLineReader {
 
   /** Reports the over-long line by its start, and forgets what was kept of it. */
   private drop(last: string): void {
-    const head = (this.pending.length > 0 ? this.pending.slice(0, 8).join('') : last).slice(0, 200);
+    const head = (this.pending.length > 0 ? this.pending.slice(0, 8).join('') : last).slice(0, BAD_LINE_HEAD_CHARS);
     this.pending = [];
     this.pendingChars = 0;
     this.report(head, `line longer than ${this.maxLineChars} characters dropped`);

@@ -225,7 +225,8 @@ function scrubStartEnvironment(name: string): number {
     const key = Buffer.from(`${name}=`);
     const values: [number, number][] = [];
     for (let at = 0; at < block.length; ) {
-      const end = block.indexOf(0, at) < 0 ? block.length : block.indexOf(0, at);
+      const nul = block.indexOf(0, at);
+      const end = nul < 0 ? block.length : nul;
       if (end - at > key.length && block.subarray(at, at + key.length).equals(key)) values.push([at + key.length, end]);
       at = end + 1;
     }

@@ -85,7 +85,9 @@ describe('agents/acp: lines the reader could not read (decision 551)', function 
     }
   }
 
-  const warnings = (host: RecordingHost, turn: TurnRecord) => host.ofType('agent.error', turn.frames).filter((e) => e.payload.error_code === 'UNPARSEABLE_OUTPUT');
+  const errorsCoded = (code: string) => (host: RecordingHost, turn: TurnRecord) => host.ofType('agent.error', turn.frames).filter((e) => e.payload.error_code === code);
+  const warnings = errorsCoded('UNPARSEABLE_OUTPUT');
+  const promptFailures = errorsCoded('ACP_PROMPT_FAILED');
   const text = (host: RecordingHost, turn: TurnRecord) => host.ofType('agent.text.delta', turn.frames).map((f) => f.payload.text).join('');
 
   function assertValid(host: RecordingHost): void {
@@ -113,7 +115,7 @@ describe('agents/acp: lines the reader could not read (decision 551)', function 
     const turn = await turnWithin(host, a, 30_000);
     assert.equal(warnings(host, turn).length, 1);
     assert.equal(turn.outcome.stop_reason, 'error');
-    const failed = host.ofType('agent.error', turn.frames).filter((e) => e.payload.error_code === 'ACP_PROMPT_FAILED');
+    const failed = promptFailures(host, turn);
     assert.equal(failed.length, 1);
     assert.equal(failed[0].payload.message, `the answer to session/prompt could not be read (line longer than ${MAX_LINE_CHARS} characters dropped)`);
     assert.equal(failed[0].payload.recoverable, true);
@@ -131,7 +133,7 @@ describe('agents/acp: lines the reader could not read (decision 551)', function 
     assert.equal(w.length, 1);
     assert.match(w[0].payload.message, /^Fake ACP wrote a line that could not be read \(not JSON: .*\): \{"jsonrpc":"2\.0","id":\d+,"result":\{"stopReason":"end_turn"\}\}\}$/);
     assert.equal(turn.outcome.stop_reason, 'error');
-    const failed = host.ofType('agent.error', turn.frames).filter((e) => e.payload.error_code === 'ACP_PROMPT_FAILED');
+    const failed = promptFailures(host, turn);
     assert.match(failed[0]?.payload.message ?? '', /^the answer to session\/prompt could not be read \(not JSON: /);
     assert.equal(text(host, turn), 'before ');
     assert.equal((await turnWithin(host, a, 20_000)).outcome.stop_reason, 'end_turn');
@@ -147,7 +149,7 @@ describe('agents/acp: lines the reader could not read (decision 551)', function 
       cancelAfter: warned.then(() => new Promise((r) => setTimeout(r, 300))),
     });
     assert.equal(warnings(host, turn).length, 1);
-    assert.equal(host.ofType('agent.error', turn.frames).filter((e) => e.payload.error_code === 'ACP_PROMPT_FAILED').length, 0);
+    assert.equal(promptFailures(host, turn).length, 0);
     assert.equal(turn.outcome.stop_reason, 'cancelled');
   });
 });
