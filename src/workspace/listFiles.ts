@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process';
 import { promises as fsp, realpathSync, lstatSync, existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { IgnoreRules, dotIgnoreFilter } from './ignoreRules';
+import { withoutOurSecrets } from './secretEnv';
 
 export interface ListOptions {
   caseSensitive: boolean;
@@ -56,9 +57,10 @@ export function isCaseSensitiveFs(dir: string): boolean {
   }
 }
 
+// Without our secrets: git runs programs the user's config names (core.fsmonitor, …) (decision 555).
 function git(root: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', ['-C', root, '-c', 'core.quotepath=off', ...args], { maxBuffer: 1 << 30, encoding: 'utf8', windowsHide: true }, (err, stdout) =>
+    execFile('git', ['-C', root, '-c', 'core.quotepath=off', ...args], { env: withoutOurSecrets(), maxBuffer: 1 << 30, encoding: 'utf8', windowsHide: true }, (err, stdout) =>
       err ? reject(err) : resolve(stdout),
     );
   });

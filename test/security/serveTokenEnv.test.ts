@@ -1,9 +1,10 @@
 // Decision 549: `rawp serve` takes RAWP_TOKEN out of its own environment as it reads it, so no
-// process the host starts later inherits the token, filtered or not. The witness is a child the host
-// starts with its whole environment on purpose: agent discovery's login shell (`$SHELL -l -i -c …`,
-// decision 380), here a fake shell that writes what it got to a file. Before the fix it printed
-// RAWP_TOKEN=<the token>. On Linux the host's /proc/PID/environ, which every process of the user
-// may read, must not show it either.
+// process the host starts later inherits the token, filtered or not. The witness was a child the host
+// started with its whole environment: agent discovery's login shell (`$SHELL -l -i -c …`, decision
+// 380), here a fake shell that writes what it got to a file. Before the fix it printed
+// RAWP_TOKEN=<the token>. Since decision 555 that shell drops our secrets itself, so the witnesses
+// of this decision are the host's /proc/PID/environ on Linux (every process of the user may read
+// it) and resolveServeToken deleting the variable.
 import { strict as assert } from 'node:assert';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -4,7 +4,11 @@
 // are ours: `rawp serve`'s bearer token and our own API keys are no business of the agent's, and
 // every shell command the agent runs would inherit them (decision 542).
 import { PROTOCOL_VERSION } from '../../protocol/envelope';
-import { isSecretName } from '../../tools/shell/toolEnvironment';
+import { withoutOurSecrets } from '../../workspace/secretEnv';
+
+// The strip itself lives below every layer that starts a process (decision 555); re-exported for
+// the agent-side callers (the `--version` probe, decision 550).
+export { isOurSecret, withoutOurSecrets } from '../../workspace/secretEnv';
 
 export interface RawpEnvInput {
   session_id: string;
@@ -19,25 +23,6 @@ export function rawpEnv(input: RawpEnvInput): Record<string, string> {
     RAWP_WORKSPACE_PATH: input.workspacePath,
     RAWP_DPS_VERSION: PROTOCOL_VERSION,
   };
-}
-
-/**
- * A secret of ours: a `RAWP_` variable whose name the tool environment's rule calls a secret
- * (RAWP_TOKEN, RAWP_OPENAI_API_KEY, and any such variable added later). The rule, not a list, so
- * a new one cannot be forgotten here; RAWP_CLAUDE_PATH and the like are no secrets and stay.
- */
-export function isOurSecret(name: string): boolean {
-  return /^RAWP_/i.test(name) && isSecretName(name);
-}
-
-/**
- * `base` without our secrets: what every agent CLI we start gets, for a session (childEnv) or for
- * its `--version` probe at detection (decision 550), which has no session to describe.
- */
-export function withoutOurSecrets(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(base)) if (!isOurSecret(k)) env[k] = v;
-  return env;
 }
 
 /**

@@ -7,11 +7,12 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { withoutOurSecrets } from '../../workspace/secretEnv';
 
 export interface LoginShellOptions {
   /** The shell to ask (default: $SHELL; none on Windows). */
   shell?: string;
-  /** The environment the shell starts with (default: process.env). */
+  /** The environment the shell starts with, less our secrets (default: process.env). */
   env?: NodeJS.ProcessEnv;
   /** How long the shell may take (default 10 s, VS Code's own default). */
   timeoutMs?: number;
@@ -55,7 +56,8 @@ function askShell(o: LoginShellOptions & { env: NodeJS.ProcessEnv }): Promise<Lo
     let out = '';
     let done = false;
     const child = spawn(o.shell!, ['-l', '-i', '-c', script], {
-      env: { ...o.env, ELECTRON_RUN_AS_NODE: '1', ELECTRON_NO_ATTACH_CONSOLE: '1', RAWP_RESOLVING_ENVIRONMENT: '1' },
+      // Without our secrets: the user's rc files run here, and whatever they start (decision 555).
+      env: { ...withoutOurSecrets(o.env), ELECTRON_RUN_AS_NODE: '1', ELECTRON_NO_ATTACH_CONSOLE: '1', RAWP_RESOLVING_ENVIRONMENT: '1' },
       stdio: ['ignore', 'pipe', 'ignore'],
       detached: true, // its own process group: rc files that start children are killed with it
     });
