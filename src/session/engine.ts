@@ -241,11 +241,16 @@ export class AgentSession implements HubSessionSource {
   /** An accepted frame from a peer. Never throws. */
   handle(frame: Frame, from: { connection_id: string; kind: ConnectionKind }): void {
     try {
-      routePeerFrame(frame, from.kind, this.peerHandlers);
+      routePeerFrame(frame, from, this.peerHandlers);
     } catch (e) {
       this.logger.error('failed to handle frame', { type: frame.type, error: String(e) });
       this.error('INTERNAL_ERROR', `could not handle ${frame.type}: ${errorMessage(e)}`, frame.message_id);
     }
+  }
+
+  /** A connection left the hub (closed, dropped, kicked): the file searches it started stop (§16.1.3). */
+  detached(connection_id: string): void {
+    this.searches.ownerLeft(connection_id);
   }
 
   // ---- §4.5.1 file transfers ---------------------------------------------------------------

@@ -1,5 +1,10 @@
-// §12.2.1 / §16.1 fuzzy file searches of one session: at most one per query_id (a new query with
-// the same id replaces the old one), each cancellable, all stopped when the session ends.
+// §12.2.1 / §16.1 fuzzy file searches of one session, each owned by the connection (master) that
+// sent it. A query_id names a search of its sender only (decision 557): §16.1.1 makes it the
+// sender's way to tell its own answers apart, and §2.4 relays every control to the other masters,
+// so a session-wide id would let master B cancel or replace master A's search by repeating the id
+// it saw. Per connection: at most one search per query_id (a new query with the same id replaces
+// the old one), each cancellable by its sender; a connection's searches stop when it leaves the
+// session (closed, dropped, kicked), and all of them when the session ends.
 import type { PayloadOf } from '../protocol/frameTypes';
 
 export type FileSearch = (query: PayloadOf<'control.file.search'>, signal: AbortSignal) => Promise<PayloadOf<'session.file.candidates'>>;
@@ -14,34 +19,51 @@ export interface FileSearchOutlet {
 }
 
 export class FileSearches {
-  private readonly running = new Map<string, AbortController>();
+  /** Running searches: connection id → query_id → its abort. */
+  private readonly running = new Map<string, Map<string, AbortController>>();
 
   constructor(
     private readonly fileSearch: FileSearch | undefined,
     private readonly out: FileSearchOutlet,
   ) {}
 
-  async search(query: PayloadOf<'control.file.search'>, parent_id: string): Promise<void> {
+  /** A search `owner` (a connection id) sent. Answered unless it is cancelled, its owner leaves or the session ends. */
+  async search(query: PayloadOf<'control.file.search'>, parent_id: string, owner: string): Promise<void> {
     const fileSearch = this.fileSearch;
     if (!fileSearch) return this.out.error('FEATURE_NOT_SUPPORTED', 'file_search_fuzzy was not announced; control.file.search is not served (§12.2.1)', parent_id);
-    this.running.get(query.query_id)?.abort();
+    let mine = this.running.get(owner);
+    if (!mine) this.running.set(owner, (mine = new Map()));
+    mine.get(query.query_id)?.abort();
     const controller = new AbortController();
-    this.running.set(query.query_id, controller);
+    mine.set(query.query_id, controller);
     try {
       const result = await fileSearch(query, controller.signal);
       if (!controller.signal.aborted && !this.out.ending()) this.out.candidates({ ...result, query_id: query.query_id }, parent_id);
     } catch (e) {
       if (!controller.signal.aborted) this.out.error('FILE_SEARCH_FAILED', `file search failed: ${e instanceof Error ? e.message : String(e)}`, parent_id);
     } finally {
-      if (this.running.get(query.query_id) === controller) this.running.delete(query.query_id);
+      const now = this.running.get(owner);
+      if (now?.get(query.query_id) === controller) {
+        now.delete(query.query_id);
+        if (now.size === 0) this.running.delete(owner);
+      }
     }
   }
 
-  cancel(query_id: string): void {
-    this.running.get(query_id)?.abort();
+  /** §16.1.3 from `owner`: stops its own search with that id; another connection's is not touched. */
+  cancel(query_id: string, owner: string): void {
+    this.running.get(owner)?.get(query_id)?.abort();
+  }
+
+  /** `owner` left the session: nobody waits for its searches any more. */
+  ownerLeft(owner: string): void {
+    const mine = this.running.get(owner);
+    if (!mine) return;
+    this.running.delete(owner);
+    for (const c of mine.values()) c.abort();
   }
 
   cancelAll(): void {
-    for (const c of this.running.values()) c.abort();
+    for (const mine of this.running.values()) for (const c of mine.values()) c.abort();
   }
 }

@@ -167,7 +167,7 @@ export class Hub {
     return { ok: true };
   }
 
-  /** The transport closed (or was closed): forget the connection. */
+  /** The transport closed (or was closed): forget the connection, and tell its session. */
   detach(connection_id: string): void {
     const rec = this.conns.get(connection_id);
     if (!rec) return;
@@ -176,6 +176,7 @@ export class Hub {
     const rest = this.recordsOf(rec.session_id).filter((r) => r !== rec);
     if (rest.length > 0) this.bySession.set(rec.session_id, rest);
     else this.bySession.delete(rec.session_id);
+    this.sessions.get(rec.session_id)?.source.detached?.(connection_id); // its file searches stop
   }
 
   /**

@@ -18,6 +18,11 @@ export interface HubSessionSource {
   agentState(): string;
   /** An accepted frame from a peer (controls, and the bidirectional session.* frames). */
   handle(frame: Frame, from: { connection_id: string; kind: ConnectionKind }): void;
+  /**
+   * A connection left the session (its transport closed, it was dropped or cut off): what it
+   * started for itself alone, and nobody else waits for, can stop (its file searches). Never throws.
+   */
+  detached?(connection_id: string): void;
   /** The session's own clock, so the frames the hub stamps for it keep its strict order (§2.3). */
   readonly clock?: Clock;
   /** Every control.prompt.request passes this first, from any connection (admission.ts). */

@@ -24,7 +24,8 @@ export interface PeerFrameHandlers {
   readonly logger: Logger;
 }
 
-export function routePeerFrame(frame: Frame, kind: ConnectionKind, to: PeerFrameHandlers): void {
+export function routePeerFrame(frame: Frame, from: { connection_id: string; kind: ConnectionKind }, to: PeerFrameHandlers): void {
+  const kind = from.kind;
   switch (frame.type) {
     case 'control.prompt.request':
       return to.prompt(frame.payload, frame.message_id);
@@ -47,10 +48,10 @@ export function routePeerFrame(frame: Frame, kind: ConnectionKind, to: PeerFrame
       void to.switchMode(frame.payload.mode, frame.message_id);
       return;
     case 'control.file.search':
-      void to.searches.search(frame.payload, frame.message_id);
+      void to.searches.search(frame.payload, frame.message_id, from.connection_id);
       return;
     case 'control.file.search.cancel':
-      to.searches.cancel(frame.payload.query_id);
+      to.searches.cancel(frame.payload.query_id, from.connection_id);
       return;
     case 'session.renamed':
       to.rename(frame.payload.name, frame.payload.renamed_by);

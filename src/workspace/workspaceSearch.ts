@@ -22,9 +22,9 @@ import { mergeHits, searchFolders } from './folderCandidates';
 export type FileSearchPayload = PayloadOf<'control.file.search'>;
 export type CandidatesPayload = PayloadOf<'session.file.candidates'>;
 type Candidate = CandidatesPayload['candidates'][number];
-/** A search request without its id (what the responder hands over). */
+/** A search request without its id (what the session's search port hands over). */
 export type SearchInput = Pick<FileSearchPayload, 'query' | 'scope' | 'max_results' | 'filters'>;
-/** A candidates payload without the echoed id (the responder adds it). */
+/** A candidates payload without the echoed id (the search port adds it). */
 export type CandidatesBody = Pick<CandidatesPayload, 'candidates' | 'total_count' | 'truncated'>;
 
 export interface WorkspaceSearchOptions {

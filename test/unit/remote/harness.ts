@@ -13,7 +13,7 @@ import { generateToken } from '../../../src/remote/auth';
 import { RemoteServer, type RemoteServerOptions } from '../../../src/remote/server';
 import type { HistoryOptions } from '../../../src/session/history';
 import { Hub } from '../../../src/session/hub';
-import { SessionRegistry } from '../../../src/session/registry';
+import { SessionRegistry, type CreateSessionOptions } from '../../../src/session/registry';
 import type { AgentSession } from '../../../src/session/engine';
 import type { AgentAdapter, AgentHost, AgentPrompt, TurnOutcome } from '../../../src/session/agentAdapter';
 import { ScriptedAdapter, type ScriptedAdapterOptions } from '../../support/scriptedAdapter';
@@ -37,13 +37,15 @@ export async function rig(
     hub?: ConstructorParameters<typeof Hub>[0];
     /** Another agent instead of the scripted one. */
     agent?: AgentAdapter;
+    /** Engine options of the session (e.g. its file search port). */
+    engine?: CreateSessionOptions['engine'];
   } = {},
 ): Promise<Rig> {
   const hub = new Hub({ handshakeTimeoutMs: 2000, ...options.hub });
   // The host's clock (rawp serve uses the same): strictly increasing stamps keep §2.3 replay order exact.
   const registry = new SessionRegistry(hub);
   const adapter = new ScriptedAdapter(options.adapter);
-  const session = await registry.create({ adapter: options.agent ?? adapter, origin: options.origin ?? 'remote', name: 'test session', history: options.history });
+  const session = await registry.create({ adapter: options.agent ?? adapter, origin: options.origin ?? 'remote', name: 'test session', history: options.history, ...(options.engine ? { engine: options.engine } : {}) });
   const token = generateToken();
   const server = await RemoteServer.start({ registry, token, ...options.server });
   return {
