@@ -159,10 +159,11 @@ export class EditorFileSearch implements vscode.Disposable {
     return this.current!.search;
   }
 
-  readonly run = async (query: PayloadOf<'control.file.search'>, signal: AbortSignal): Promise<PayloadOf<'session.file.candidates'>> => {
+  /** `lane`: the master that sent it (decision 558: only its own newer searches stop this one). */
+  readonly run = async (query: PayloadOf<'control.file.search'>, signal: AbortSignal, lane?: string): Promise<PayloadOf<'session.file.candidates'>> => {
     const token = { cancelled: signal.aborted };
     signal.addEventListener('abort', () => (token.cancelled = true), { once: true });
-    const body = await (await this.open()).search.run(query, token);
+    const body = await (await this.open()).search.run(query, token, lane);
     return { query_id: query.query_id, candidates: body?.candidates ?? [], total_count: body?.total_count ?? 0, truncated: body?.truncated ?? false };
   };
 

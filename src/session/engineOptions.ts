@@ -50,7 +50,7 @@ export interface AgentSessionOptions {
   /** A local file with an attachment's bytes (AgentHost.localCopy; Codex's `--image`). */
   localCopy?: (file: ResolvedContextFile) => Promise<string>;
   /** §16.1 fuzzy file search; when given, `file_search_fuzzy` is announced. */
-  fileSearch?: (query: PayloadOf<'control.file.search'>, signal: AbortSignal) => Promise<PayloadOf<'session.file.candidates'>>;
+  fileSearch?: (query: PayloadOf<'control.file.search'>, signal: AbortSignal, lane: string) => Promise<PayloadOf<'session.file.candidates'>>;
   /** Where adapters read `context_files` and `binary_ref` files (contextFiles.ts); default: refuse all. */
   contextFiles?: ContextFileSource;
   /** §11: validates `config_overrides.json_schema` answers; when given, `structured_output` is announced. */

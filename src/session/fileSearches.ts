@@ -7,7 +7,9 @@
 // session (closed, dropped, kicked), and all of them when the session ends.
 import type { PayloadOf } from '../protocol/frameTypes';
 
-export type FileSearch = (query: PayloadOf<'control.file.search'>, signal: AbortSignal) => Promise<PayloadOf<'session.file.candidates'>>;
+/** `lane`: the connection that sent the search, so the search layer stops only that connection's
+ * older scans for a newer one (decision 558), never another master's. */
+export type FileSearch = (query: PayloadOf<'control.file.search'>, signal: AbortSignal, lane: string) => Promise<PayloadOf<'session.file.candidates'>>;
 
 export interface FileSearchOutlet {
   /** The candidates, answering the control.file.search `parent_id`. */
@@ -37,7 +39,7 @@ export class FileSearches {
     const controller = new AbortController();
     mine.set(query.query_id, controller);
     try {
-      const result = await fileSearch(query, controller.signal);
+      const result = await fileSearch(query, controller.signal, owner);
       if (!controller.signal.aborted && !this.out.ending()) this.out.candidates({ ...result, query_id: query.query_id }, parent_id);
     } catch (e) {
       if (!controller.signal.aborted) this.out.error('FILE_SEARCH_FAILED', `file search failed: ${e instanceof Error ? e.message : String(e)}`, parent_id);

@@ -31,6 +31,12 @@ export interface SearchRequest {
   max_results?: number;
   scope?: SearchScope;
   filters?: SearchFilters;
+  /**
+   * Whose typing this is (a master's connection): a newer search of the same lane stops the one the
+   * scan workers still run for it (the same picker's next keystroke); another lane's is not stopped,
+   * so two masters typing at once both get their answers (decision 558). Default: one lane.
+   */
+  lane?: string;
 }
 
 export interface SearchHit {
@@ -121,8 +127,8 @@ export class FileSearcher {
   private readonly states = new WeakMap<Folder, FolderSearchState>();
   private readonly parallelMin: number;
   private readonly pool: ScanPool | undefined;
-  /** The cancel flag of the search the workers run now (set when a newer one starts). */
-  private running: Int32Array | undefined;
+  /** Per lane, the cancel flag of the search the workers run for it now (set when a newer one of that lane starts). */
+  private readonly running = new Map<string, Int32Array>();
   /** Snapshot generations this searcher had the workers scan (let go of by `release`). */
   private readonly sent = new Set<number>();
 
@@ -211,9 +217,11 @@ export class FileSearcher {
       if (token.cancelled) return undefined;
     }
     // A newer keystroke makes the one the workers are scanning useless: they stop between slices.
-    if (this.running) Atomics.store(this.running, 0, 1);
+    const lane = request.lane ?? '';
+    const older = this.running.get(lane);
+    if (older) Atomics.store(older, 0, 1);
     const cancel = new Int32Array(new SharedArrayBuffer(4));
-    this.running = cancel;
+    this.running.set(lane, cancel);
     const merges: Promise<void>[] = [];
     let tieBase = 0;
     g.folders.forEach((folder, f) => {
@@ -243,7 +251,7 @@ export class FileSearcher {
       throw e;
     } finally {
       clearInterval(watch);
-      if (this.running === cancel) this.running = undefined;
+      if (this.running.get(lane) === cancel) this.running.delete(lane);
     }
     return token.cancelled ? undefined : this.finish(g);
   }

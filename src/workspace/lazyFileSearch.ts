@@ -18,7 +18,8 @@ export class LazyFileSearch {
     private readonly options: { includeIgnored?: boolean } = {},
   ) {}
 
-  readonly run = async (query: PayloadOf<'control.file.search'>, signal: AbortSignal): Promise<PayloadOf<'session.file.candidates'>> => {
+  /** `lane`: the master that sent it (decision 558: only its own newer searches stop this one). */
+  readonly run = async (query: PayloadOf<'control.file.search'>, signal: AbortSignal, lane?: string): Promise<PayloadOf<'session.file.candidates'>> => {
     this.search ??= FileIndex.open({ roots: this.roots(), ...(this.options.includeIgnored ? { includeIgnored: true } : {}) }).then((index) => {
       this.index = index;
       index.attach((listener) => this.fs().watch(listener));
@@ -27,7 +28,7 @@ export class LazyFileSearch {
     this.search.catch(() => (this.search = undefined));
     const token = { cancelled: signal.aborted };
     signal.addEventListener('abort', () => (token.cancelled = true), { once: true });
-    const body = await (await this.search).run(query, token);
+    const body = await (await this.search).run(query, token, lane);
     return { query_id: query.query_id, candidates: body?.candidates ?? [], total_count: body?.total_count ?? 0, truncated: body?.truncated ?? false };
   };
 

@@ -57,10 +57,10 @@ export class WorkspaceSearch {
   }
 
   /** The candidates payload without `query_id`, or undefined when cancelled. */
-  async run(request: SearchInput, token: CancelToken = { cancelled: false }): Promise<CandidatesBody | undefined> {
+  async run(request: SearchInput, token: CancelToken = { cancelled: false }, lane?: string): Promise<CandidatesBody | undefined> {
     const { searcher, index } = await this.searcherFor(request.scope);
     if (token.cancelled) return undefined;
-    const req: SearchRequest = { query: request.query, max_results: request.max_results, scope: request.scope, filters: request.filters };
+    const req: SearchRequest = { query: request.query, max_results: request.max_results, scope: request.scope, filters: request.filters, ...(lane !== undefined ? { lane } : {}) };
     if (request.query.trim().length === 0) return this.recent(index, searcher, req, token);
     const result = await searcher.search(req, token);
     if (!result) return undefined;

@@ -18,9 +18,9 @@ type Candidates = PayloadOf<'session.file.candidates'>;
 
 /** A search port whose searches the test sees (query, signal) and finishes by hand. */
 class ManualSearch {
-  readonly calls: { query: PayloadOf<'control.file.search'>; signal: AbortSignal; finish: (c: Candidates) => void; fail: (e: Error) => void }[] = [];
-  readonly run: FileSearch = (query, signal) =>
-    new Promise((finish, fail) => this.calls.push({ query, signal, finish, fail }));
+  readonly calls: { query: PayloadOf<'control.file.search'>; signal: AbortSignal; lane: string; finish: (c: Candidates) => void; fail: (e: Error) => void }[] = [];
+  readonly run: FileSearch = (query, signal, lane) =>
+    new Promise((finish, fail) => this.calls.push({ query, signal, lane, finish, fail }));
   /** The call for a search message (its query_id and the query text the test gave it). */
   of(query: string): ManualSearch['calls'][number] {
     const c = this.calls.find((x) => x.query.query === query);
@@ -66,6 +66,18 @@ describe('session/fileSearches: a master\'s searches are its own (§16.1, decisi
     assert.deepEqual(answersTo(b, fromA), [], 'nobody gets an answer for the departed master\'s search');
     const got = answersTo(b, fromB)[0] as FrameOf<'session.file.candidates'>;
     assert.deepEqual([got.type, got.payload.query_id, got.payload.candidates[0].path], ['session.file.candidates', 'qb', 'b.ts']);
+    await registry.disposeAll();
+  });
+
+  it('§16.1.3 each search reaches the search port in its sender\'s lane (its connection), so a newer search of one master never stops another\'s scan (decision 558)', async () => {
+    const port = new ManualSearch();
+    const { registry, a, b, send } = await setup(port.run);
+    send(a, 'control.file.search', { query_id: 'qa', query: 'alpha' });
+    send(b, 'control.file.search', { query_id: 'qb', query: 'beta' });
+    send(a, 'control.file.search', { query_id: 'qa2', query: 'alphabet' });
+    await until(() => port.calls.length === 3, 'the searches started');
+    assert.deepEqual([port.of('alpha').lane, port.of('beta').lane, port.of('alphabet').lane], [a.id, b.id, a.id]);
+    for (const c of port.calls) c.finish(answer(c.query.query_id, 'x.ts'));
     await registry.disposeAll();
   });
 
@@ -129,9 +141,9 @@ describe('session/fileSearches: a master\'s searches are its own (§16.1, decisi
   it('§16.1 a failing search (rejected, or thrown at once) is a non-fatal FILE_SEARCH_FAILED answering it; §12.2.1 without a search port it is FEATURE_NOT_SUPPORTED', async () => {
     const port = new ManualSearch();
     let throwNow = false;
-    const run: FileSearch = (q, s) => {
+    const run: FileSearch = (q, s, lane) => {
       if (throwNow) throw new Error('sync failure');
-      return port.run(q, s);
+      return port.run(q, s, lane);
     };
     const { registry, a, send, answersTo } = await setup(run);
     const rejected = send(a, 'control.file.search', { query_id: 'r', query: 'x' });

@@ -124,6 +124,22 @@ describe('workspace/parallelSearch: §16.1 the scan in worker threads (decision 
     same(b, alone.searchSync({ query: 'mai' }), 'the newer one');
   });
 
+  it('§16.1.3 a newer search stops only its own lane\'s scan: two masters typing at once both get full answers (decision 558)', async () => {
+    const index = FileIndex.fromPaths([{ name: 'ws', paths: corpus(37, 60_000) }]);
+    const parallel = new FileSearcher(index, undefined, { pool: pool(2), parallelMin: 0 });
+    const alone = new FileSearcher(index, undefined, { pool: null });
+    // Posted back to back: the first is still queued in the workers when the second starts.
+    for (const [qa, qb] of [['ma', 'ci'], ['circ', 'main'], ['spce', 'css3']]) {
+      const [a, b] = await Promise.all([parallel.search({ query: qa, lane: 'master-a' }, { cancelled: false }), parallel.search({ query: qb, lane: 'master-b' }, { cancelled: false })]);
+      same(a, alone.searchSync({ query: qa }), `master a's "${qa}", while master b searched`);
+      same(b, alone.searchSync({ query: qb }), `master b's "${qb}"`);
+    }
+    // In one lane the newer keystroke still stops the older one, which the workers had not begun.
+    const [older, newer] = await Promise.all([parallel.search({ query: 'ma', lane: 'master-a' }, { cancelled: false }), parallel.search({ query: 'mai', lane: 'master-a' }, { cancelled: false })]);
+    assert.equal(older, undefined, 'superseded in its own lane');
+    same(newer, alone.searchSync({ query: 'mai' }), 'the newer one');
+  });
+
   it('§16.1 a folder of PARALLEL_MIN_PATHS paths starts its scan workers while it is indexed and has them warm up once it is built (decisions 509, 522); a smaller one does not', async () => {
     const early = pool(2);
     await FolderIndex.create(corpus(43, PARALLEL_MIN_PATHS - 1, 1), { scanPool: early });

@@ -43,6 +43,21 @@ describe('workspace/workspaceSearch: §16.1 answers on real and big workspaces',
     }
   });
 
+  it('§16.1.3 two masters searching one big workspace at once both get their candidates: the lane keeps one from stopping the other\'s worker scan (decision 558)', async () => {
+    // 60,000 paths: scanned by the scan workers, which a newer search of the same lane stops.
+    const paths = Array.from({ length: 60_000 }, (_, i) => `pkg${i % 97}/src/module${i}/${i % 3 === 0 ? 'main' : 'circBuffer'}${i}.ts`);
+    const search = new WorkspaceSearch(FileIndex.fromPaths([{ name: 'ws', paths }]), { statResults: false });
+    try {
+      const alone = { a: await search.run({ query: 'circ' }), b: await search.run({ query: 'main' }) };
+      const [a, b] = await Promise.all([search.run({ query: 'circ' }, { cancelled: false }, 'master-a'), search.run({ query: 'main' }, { cancelled: false }, 'master-b')]);
+      assert.deepEqual(a?.candidates.map((c) => c.path), alone.a?.candidates.map((c) => c.path), 'master a\'s answer, although master b searched after it');
+      assert.deepEqual(b?.candidates.map((c) => c.path), alone.b?.candidates.map((c) => c.path));
+      assert.equal(a?.candidates.length, 20);
+    } finally {
+      search.dispose();
+    }
+  });
+
   it('§16.1.3 cancel stops a real scan between slices (the search resolves without a result)', async () => {
     const paths = Array.from({ length: 60_000 }, (_, i) => `dir${i % 97}/sub${i % 13}/file_${i}.ts`);
     const index = FileIndex.fromPaths([{ name: 'big', paths }]);
