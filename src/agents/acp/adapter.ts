@@ -15,7 +15,7 @@ import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import { AcpFsBridge } from './fsBridge';
 import { outcomeFor, permissionQuestion, rejectOption, type AcpPermissionOption, type AcpPermissionOutcome } from './permission';
 import type { PermissionVerdict } from '../../session/permissions';
-import { messagePipe, type TraceDirection } from './stream';
+import type { TraceDirection } from './stream';
 import { AcpUpdateTranslator } from './updates';
 import { usageFromPromptResponse } from './usage';
 import { acpAttachments } from './attachments';
@@ -24,7 +24,7 @@ import { rpcErrorData, rpcErrorText } from './rpcErrors';
 import { untilAnswered } from './startRequest';
 import { ACP_AUTH_REQUIRED_CODE, authRequiredError, isAcpAuthRequired } from '../authRequired';
 import { envVarAuthMethod } from './envAuth';
-import { badLineWarning } from './badLines';
+import { agentLines } from './agentLines';
 
 export interface AcpAdapterOptions {
   /** Agent id ('acp:gemini', …) and name for the UI. */
@@ -102,7 +102,8 @@ export class AcpAdapter implements AgentAdapter {
     const translator = new AcpUpdateTranslator({ emit: (e) => host.emit(e), roots: this.roots, session_id: host.session_id, toolStreaming: true });
     this.translator = translator;
     // The pipe exists before the process so no early line can miss it.
-    const pipe = messagePipe((m) => this.proc?.send(m) ?? false, this.options.trace);
+    const lines = agentLines({ agent: this.info, send: (m) => this.proc?.send(m) ?? false, emit: (e) => host.emit(e), trace: this.options.trace });
+    const pipe = lines.pipe;
     const proc = AgentProcess.spawn({
       command: this.options.command,
       args: this.options.args ?? [],
@@ -110,13 +111,10 @@ export class AcpAdapter implements AgentAdapter {
       workspacePath: host.workspacePath,
       env: this.options.env,
       killGraceMs: this.options.killGraceMs,
-      onMessage: (v) => pipe.deliver(v),
-      // A line not read (too long, not JSON) is shown; if it was the answer to a request of ours,
-      // that request fails instead of waiting forever (decision 551).
-      onBadLine: (line, reason) => {
-        host.emit(badLineWarning(this.info, line, reason));
-        pipe.answerLost(line, reason);
-      },
+      // A line not read (too long, not JSON, not a message) is shown; it fails our request whose
+      // answer it visibly was (decision 551), or the agent gets a JSON-RPC error back (556).
+      onMessage: lines.onMessage,
+      onBadLine: lines.onBadLine,
     });
     this.proc = proc;
     void proc.exited.then((exit) => {

@@ -5,32 +5,49 @@
 //
 // The pipe also keeps the ids of our requests still waiting for their answer: when a line the
 // reader could not read (over its length limit, or not JSON) visibly starts as the answer to one
-// of them, that request is failed instead of waiting forever (decision 551).
+// of them, that request is failed instead of waiting forever (decision 551). Any other line it
+// could not read, and any JSON value that is not a message, is answered to the agent with a
+// JSON-RPC error, within bounds (decision 556, unreadableReplies.ts).
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { responseIdAtStart } from './badLines';
+import { notAMessage } from './rpcShape';
+import { UnreadableReplies, type ReplyLimits } from './unreadableReplies';
 
 export type TraceDirection = 'agent->client' | 'client->agent';
 
 export interface MessagePipe {
   stream: Stream;
-  /** Feed one decoded stdout line. */
-  deliver(value: unknown): void;
+  /**
+   * Feed one decoded stdout line. A value that is not a JSON-RPC message the SDK reads is kept from
+   * it and answered with -32600 (within bounds); the reason is returned, to be shown.
+   */
+  deliver(value: unknown): string | undefined;
   /**
    * A stdout line was not read (`reason` as the line reader reports it). When its start shows it
    * was the answer to a request of ours still waiting, that request fails with a JSON-RPC error
    * saying so, and its method is returned; otherwise nothing happens (undefined).
    */
   answerLost(line: string, reason: string): string | undefined;
+  /** A stdout line was not read: `answerLost`, and any line but an answer gets -32700 back (within bounds). */
+  unreadable(line: string, reason: string): string | undefined;
   /** The agent's output ended. */
   close(): void;
 }
 
 type Id = string | number;
 
+export interface PipeOptions {
+  /** Called once, when the first reply to an unreadable line is held back by the limits. */
+  onRepliesHeldBack?(): void;
+  limits?: ReplyLimits;
+  /** Milliseconds, for the limits (tests). */
+  now?: () => number;
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is Id => typeof v === 'string' || typeof v === 'number';
 
-export function messagePipe(send: (msg: AnyMessage) => boolean, trace?: (dir: TraceDirection, msg: unknown) => void): MessagePipe {
+export function messagePipe(send: (msg: AnyMessage) => boolean, trace?: (dir: TraceDirection, msg: unknown) => void, options: PipeOptions = {}): MessagePipe {
   let controller: ReadableStreamDefaultController<AnyMessage> | undefined;
   let closed = false;
   let unread = false;
@@ -47,6 +64,27 @@ export function messagePipe(send: (msg: AnyMessage) => boolean, trace?: (dir: Tr
       waiting.clear();
     },
   });
+  // Written past the SDK (it never sees the agent's line), and traced: the agent really gets it.
+  const replies = new UnreadableReplies(
+    (msg) => {
+      if (closed || unread) return;
+      trace?.('client->agent', msg);
+      send(msg);
+    },
+    () => options.onRepliesHeldBack?.(),
+    options.limits,
+    options.now,
+  );
+  const answerLost = (line: string, reason: string): string | undefined => {
+    const id = closed || unread ? undefined : responseIdAtStart(line);
+    const method = id === undefined ? undefined : waiting.get(id);
+    if (id === undefined || method === undefined) return undefined;
+    waiting.delete(id);
+    // Not traced: the agent did not send this. -32603 is JSON-RPC's "internal error": the
+    // failure is ours (we could not read the answer), not the agent's.
+    controller?.enqueue({ jsonrpc: '2.0', id, error: { code: -32603, message: `the answer to ${method} could not be read (${reason})` } } as AnyMessage);
+    return method;
+  };
   const writable = new WritableStream<AnyMessage>({
     write(msg) {
       trace?.('client->agent', msg);
@@ -58,20 +96,22 @@ export function messagePipe(send: (msg: AnyMessage) => boolean, trace?: (dir: Tr
   return {
     stream: { readable, writable },
     deliver(value) {
-      if (closed || typeof value !== 'object' || value === null) return;
-      trace?.('agent->client', value);
+      if (closed) return undefined;
+      if (typeof value === 'object' && value !== null) trace?.('agent->client', value);
+      const why = notAMessage(value);
+      if (why !== undefined) {
+        if (!unread) replies.value(value, why);
+        return why;
+      }
       // As the SDK reads it: an id without a method is an answer.
       if (isRecord(value) && !('method' in value) && isId(value.id)) waiting.delete(value.id);
       if (!unread) controller?.enqueue(value as AnyMessage);
+      return undefined;
     },
-    answerLost(line, reason) {
-      const id = closed || unread ? undefined : responseIdAtStart(line);
-      const method = id === undefined ? undefined : waiting.get(id);
-      if (id === undefined || method === undefined) return undefined;
-      waiting.delete(id);
-      // Not traced: the agent did not send this. -32603 is JSON-RPC's "internal error": the
-      // failure is ours (we could not read the answer), not the agent's.
-      controller?.enqueue({ jsonrpc: '2.0', id, error: { code: -32603, message: `the answer to ${method} could not be read (${reason})` } } as AnyMessage);
+    answerLost,
+    unreadable(line, reason) {
+      const method = answerLost(line, reason);
+      if (!closed && !unread) replies.line(line, reason);
       return method;
     },
     close() {

@@ -1,0 +1,190 @@
+// Decision 556: a line of an ACP agent that we cannot read (not JSON, over the reader's limit, or
+// JSON that is not a JSON-RPC message) is answered on the agent's stdin with a JSON-RPC error
+// (§5: -32700 Parse error / -32600 Invalid Request), with the id of the agent's request when the
+// line's start shows one, so that request does not wait forever; with id null when no id can be
+// seen; never for a response. The replies are bounded. A real child process writes the lines and
+// reports, as its text, the answers it got; the reader's limit is the real one.
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AcpAdapter } from '../../../src/agents/acp/adapter';
+import { REPLY_LIMITS } from '../../../src/agents/acp/unreadableReplies';
+import { MAX_LINE_CHARS } from '../../../src/agents/process/jsonLines';
+import { RecordingHost, type TurnRecord } from '../../support/recordingHost';
+
+// The scenario is the agent's first argument. During the first prompt it writes its lines, waits
+// for the answer it needs, says as its text the answers it got (JSON), and ends the turn.
+const AGENT = `
+const [scenario] = process.argv.slice(2);
+const rl = require('readline').createInterface({ input: process.stdin });
+const line = (s) => process.stdout.write(s + '\\n');
+const send = (m) => line(JSON.stringify({ jsonrpc: '2.0', ...m }));
+const say = (text) => send({ method: 'session/update', params: { sessionId: 'fake-1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });
+/** One line of ${MAX_LINE_CHARS} + 1000 characters, written in pieces: head, padding, tail. */
+function long(head, tail) {
+  process.stdout.write(head);
+  const piece = 'x'.repeat(1 << 20);
+  for (let n = 0; n < ${MAX_LINE_CHARS} + 1000; n += piece.length) process.stdout.write(piece);
+  line(tail);
+}
+/** Every answer the client wrote to us, and who waits for which id. */
+const got = [];
+const waiting = new Map();
+const ask = (id, write) => new Promise((resolve) => { waiting.set(id, resolve); write(); });
+/** A request the client's SDK answers (method not found): everything written before it is answered by then. */
+const sync = () => ask('sync', () => send({ id: 'sync', method: 'x/sync', params: {} }));
+const WRITE = '{"jsonrpc":"2.0","id":"w1","method":"fs/write_text_file","params":{"sessionId":"fake-1","path":"/tmp/a.txt","content":"';
+async function run() {
+  if (scenario === 'request-not-json') say(JSON.stringify(await ask('w1', () => line(WRITE + 'a"}}}'))));
+  else if (scenario === 'request-too-long') say(JSON.stringify(await ask('w1', () => long(WRITE, '"}}'))));
+  else if (scenario === 'request-invalid') {
+    // Valid JSON, but no "jsonrpc": not a JSON-RPC request.
+    say(JSON.stringify(await ask('r1', () => line(JSON.stringify({ id: 'r1', method: 'fs/read_text_file', params: { sessionId: 'fake-1', path: '/tmp/a.txt' } })))));
+  } else if (scenario === 'no-id') {
+    line('Loading model...');
+    line('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"fake-1"}}}');
+    line('42');
+    line('{"jsonrpc":"2.0","result":{"stopReason":"end_turn"},"id":99}}');
+    await sync();
+    say(JSON.stringify(got.filter((m) => m.id !== 'sync')));
+  } else if (scenario === 'flood') {
+    for (let i = 0; i < 30; i++) line('log line ' + i);
+    await sync();
+    say(JSON.stringify(got.filter((m) => m.id !== 'sync')));
+  }
+}
+let promptId;
+rl.on('line', (text) => {
+  const m = JSON.parse(text);
+  if (!('method' in m)) {
+    if (m.id === promptId) return;
+    got.push(m);
+    const resolve = waiting.get(m.id);
+    waiting.delete(m.id);
+    resolve?.(m);
+    return;
+  }
+  if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: 1, agentCapabilities: { loadSession: false }, authMethods: [] } });
+  else if (m.method === 'session/new') send({ id: m.id, result: { sessionId: 'fake-1' } });
+  else if (m.method === 'session/prompt') {
+    promptId = m.id;
+    void run().then(() => send({ id: m.id, result: { stopReason: 'end_turn' } }));
+  }
+});`;
+
+interface Answer {
+  jsonrpc: string;
+  id: string | number | null;
+  error?: { code: number; message: string };
+}
+
+describe('agents/acp: unreadable lines are answered with a JSON-RPC error (decision 556)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let adapter: AcpAdapter | undefined;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rawp-acp-replies-'));
+    writeFileSync(join(dir, 'agent.js'), AGENT);
+  });
+  afterEach(async () => {
+    await adapter?.dispose();
+    adapter = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function open(scenario: string): Promise<{ host: RecordingHost; adapter: AcpAdapter; traced: unknown[] }> {
+    const traced: unknown[] = [];
+    adapter = new AcpAdapter({ id: 'acp:fake', displayName: 'Fake ACP', command: process.execPath, args: [join(dir, 'agent.js'), scenario], fs: 'none', killGraceMs: 500, trace: (d, m) => d === 'client->agent' && traced.push(m) });
+    const host = new RecordingHost(dir);
+    await host.open(adapter);
+    return { host, adapter, traced };
+  }
+
+  /** The turn, or a failure naming what happened instead of a mocha timeout (the agent still waiting). */
+  async function turnWithin(host: RecordingHost, a: AcpAdapter, ms: number): Promise<TurnRecord> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the turn did not end within ${ms} ms (the agent still waits for an answer); frames: ${host.frames.map((f) => f.type).join(', ')}`)), ms);
+    });
+    try {
+      return await Promise.race([host.turn(a, 'hi'), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  const warnings = (host: RecordingHost, turn: TurnRecord) => host.ofType('agent.error', turn.frames).filter((e) => e.payload.error_code === 'UNPARSEABLE_OUTPUT').map((e) => e.payload.message);
+  /** What the agent said it got: its text, as JSON. */
+  const answers = (host: RecordingHost, turn: TurnRecord): unknown => JSON.parse(host.ofType('agent.text.delta', turn.frames).map((f) => f.payload.text).join(''));
+
+  function assertValid(host: RecordingHost): void {
+    assert.deepEqual(host.invalid, []);
+    assert.equal(host.validate().problems.filter((p) => p.severity === 'error').length, 0, host.problems());
+  }
+
+  it('§5 -32700: a request of the agent that is not JSON, its id at the start, is answered with that id; the agent goes on', async () => {
+    const { host, adapter: a, traced } = await open('request-not-json');
+    const turn = await turnWithin(host, a, 20_000);
+    const got = answers(host, turn) as Answer;
+    assert.equal(got.id, 'w1');
+    assert.equal(got.error?.code, -32700);
+    assert.match(got.error?.message ?? '', /^Parse error: the client could not read this line \(not JSON: /);
+    assert.equal(turn.outcome.stop_reason, 'end_turn');
+    assert.equal(warnings(host, turn).length, 1, 'shown once, as before (decision 551)');
+    assert.ok(traced.some((m) => (m as Answer).id === 'w1'), 'the answer is in the trace: the agent really got it');
+    assertValid(host);
+  });
+
+  it('§5 -32700: an over-long request of the agent (dropped by the reader) is answered with its id', async () => {
+    const { host, adapter: a } = await open('request-too-long');
+    const turn = await turnWithin(host, a, 30_000);
+    const got = answers(host, turn) as Answer;
+    assert.deepEqual(got, { jsonrpc: '2.0', id: 'w1', error: { code: -32700, message: `Parse error: the client could not read this line (line longer than ${MAX_LINE_CHARS} characters dropped)` } });
+    assert.equal(turn.outcome.stop_reason, 'end_turn');
+    assertValid(host);
+  });
+
+  it('§5 -32600: JSON that is not a JSON-RPC request but has a method and an id is answered with that id, not null, and shown', async () => {
+    const { host, adapter: a } = await open('request-invalid');
+    const turn = await turnWithin(host, a, 20_000);
+    assert.deepEqual(answers(host, turn), { jsonrpc: '2.0', id: 'r1', error: { code: -32600, message: 'Invalid request: its "jsonrpc" is not "2.0"' } });
+    const w = warnings(host, turn);
+    assert.equal(w.length, 1);
+    assert.match(w[0], /^Fake ACP wrote a line that could not be read \(not a JSON-RPC message: its "jsonrpc" is not "2\.0"\): \{"id":"r1"/);
+    assertValid(host);
+  });
+
+  it('§5 "id: null" when no id can be seen (a log line, a garbled notification, a number); a garbled response gets no answer', async () => {
+    const { host, adapter: a } = await open('no-id');
+    const turn = await turnWithin(host, a, 20_000);
+    const got = answers(host, turn) as Answer[];
+    assert.deepEqual(
+      got.map((m) => [m.id, m.error?.code]),
+      [
+        [null, -32700], // Loading model...
+        [null, -32700], // the notification: JSON-RPC's own example answers an invalid one with id null
+        [null, -32600], // 42
+      ],
+      JSON.stringify(got),
+    );
+    assert.equal(got[2].error?.message, 'Invalid request: a JSON number, not an object');
+    assert.equal(warnings(host, turn).length, 4, 'each of the four lines is shown, the number too');
+    assert.equal(turn.outcome.stop_reason, 'end_turn');
+    assertValid(host);
+  });
+
+  it(`bounded: of 30 lines without an id only the first ${REPLY_LIMITS.withoutId} are answered, and that is said once`, async () => {
+    const { host, adapter: a } = await open('flood');
+    const turn = await turnWithin(host, a, 20_000);
+    const got = answers(host, turn) as Answer[];
+    assert.equal(got.length, REPLY_LIMITS.withoutId);
+    assert.ok(got.every((m) => m.id === null && m.error?.code === -32700));
+    const w = warnings(host, turn);
+    const heldBack = w.filter((m) => m.includes('get no JSON-RPC error back'));
+    assert.equal(heldBack.length, 1);
+    assert.equal(w.length, 31, 'every line is still shown');
+    assert.equal(w.indexOf(heldBack[0]), REPLY_LIMITS.withoutId + 1, 'said right after the first line not answered');
+    assertValid(host);
+  });
+});
