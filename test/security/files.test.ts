@@ -209,6 +209,31 @@ describe('security: §4.5.1 file transfer endpoints of rawp serve (GET/PUT /v1/f
     assert.ok(child.alive());
   });
 
+  it('§4.5.1 the host\'s files together stay within its quota (five sessions\' worth, decision 559): sessions created on request cannot fill the disk one quota at a time', async () => {
+    // --max-file-bytes 1000: a session holds 10,000 bytes, the host 50,000.
+    const child = await serve({ args: ['--max-file-bytes', '1000'] });
+    const file = Buffer.concat([PNG, Buffer.alloc(1000 - PNG.length, 7)]);
+    const sessions = [child.session_id];
+    for (let k = 0; k < 5; k++) {
+      const made = await exchange(`${child.url}/v1/sessions`, { method: 'POST', headers: { authorization: `Bearer ${child.token}`, 'content-type': 'application/json' }, body: Buffer.from('{}') });
+      assert.equal(made.status, 201, made.body.toString());
+      sessions.push((JSON.parse(made.body.toString()) as { session_id: string }).session_id);
+    }
+    for (const session of sessions.slice(0, 5)) for (let k = 0; k < 10; k++) assert.equal((await put(child, randomUUID(), file, { session })).status, 201);
+    const full = await put(child, randomUUID(), file, { session: sessions[5], chunked: true });
+    assert.equal(full.status, 413, full.body.toString());
+    assert.match(full.body.toString(), /this host's stored files/);
+    assert.equal(storedFiles(child).length, 5 * 10 * 2, 'the refused upload left nothing');
+    // Deleting a session frees its share for the others.
+    const del = await exchange(`${child.url}/v1/sessions/${sessions[0]}`, { method: 'DELETE', headers: { authorization: `Bearer ${child.token}` } });
+    assert.equal(del.status, 204);
+    const deadline = Date.now() + 20_000;
+    let again: Answer | undefined;
+    while (Date.now() < deadline && (again = await put(child, randomUUID(), file, { session: sessions[5] })).status !== 201) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(again?.status, 201, again?.body.toString());
+    assert.ok(child.alive());
+  });
+
   it('§4.5.1 §7.7 files are gone after DELETE /v1/sessions/{id}: GET is 404 and the folder is empty', async () => {
     const child = await serve();
     const id = randomUUID();

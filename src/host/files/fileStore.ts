@@ -22,6 +22,9 @@ import { checkContentType, SNIFF_BYTES } from './contentType';
 export const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
 /** A session holds at most this many times the per-file limit (so no master fills the disk). */
 export const SESSION_QUOTA_FILES = 10;
+/** The host's files together, in session quotas (decision 559): 1 GB at the default limits. A
+ * master that may create sessions could otherwise fill the disk one session quota at a time. */
+export const HOST_QUOTA_SESSIONS = 5;
 /** Announcements (§4.5.1 direction upload) remembered before their bytes arrive. */
 const MAX_PENDING_ANNOUNCEMENTS = 1000;
 
@@ -42,25 +45,33 @@ export interface FileStoreOptions {
   maxBytes?: number;
   /** All files of one session together (default SESSION_QUOTA_FILES × maxBytes). */
   maxSessionBytes?: number;
+  /** All files of every session together (default HOST_QUOTA_SESSIONS × maxSessionBytes). */
+  maxHostBytes?: number;
   logger: Logger;
 }
 
 export class FileStore implements FileEndpoint {
   readonly maxBytes: number;
   readonly maxSessionBytes: number;
+  readonly maxHostBytes: number;
   private readonly index = new Map<string, StoredFile>();
   private readonly pending = new Map<string, Announcement>();
   /** Bytes of uploads still streaming, per session (they count against the quota). */
   private readonly inFlight = new Map<string, number>();
+  /** The host's totals: bytes of the files in the index, and of every upload still streaming. */
+  private storedBytes = 0;
+  private inFlightBytes = 0;
 
   private constructor(
     readonly dir: string,
     maxBytes: number,
     maxSessionBytes: number,
+    maxHostBytes: number,
     private readonly logger: Logger,
   ) {
     this.maxBytes = maxBytes;
     this.maxSessionBytes = maxSessionBytes;
+    this.maxHostBytes = maxHostBytes;
   }
 
   /** Opens (creating) the folder and indexes what a previous process stored; partial files go. */
@@ -68,7 +79,9 @@ export class FileStore implements FileEndpoint {
     const maxBytes = o.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new Error(`the file size limit must be a positive whole number of bytes, not ${maxBytes}`);
     mkdirSync(o.dir, { recursive: true, mode: 0o700 });
-    const store = new FileStore(o.dir, maxBytes, Math.max(maxBytes, o.maxSessionBytes ?? maxBytes * SESSION_QUOTA_FILES), o.logger);
+    const maxSessionBytes = Math.max(maxBytes, o.maxSessionBytes ?? maxBytes * SESSION_QUOTA_FILES);
+    const maxHostBytes = Math.max(maxSessionBytes, o.maxHostBytes ?? maxSessionBytes * HOST_QUOTA_SESSIONS);
+    const store = new FileStore(o.dir, maxBytes, maxSessionBytes, maxHostBytes, o.logger);
     store.load();
     return store;
   }
@@ -85,7 +98,10 @@ export class FileStore implements FileEndpoint {
         if (!name.endsWith('.json')) continue;
         try {
           const info = JSON.parse(readFileSync(path, 'utf8')) as StoredFile;
-          if (canonicalTransferId(info.transfer_id) === info.transfer_id && sessionKey(info.session_id) === sessionDir && existsSync(join(folder, info.transfer_id))) this.index.set(info.transfer_id, info);
+          if (canonicalTransferId(info.transfer_id) === info.transfer_id && sessionKey(info.session_id) === sessionDir && Number.isSafeInteger(info.size_bytes) && info.size_bytes >= 0 && existsSync(join(folder, info.transfer_id))) {
+            this.index.set(info.transfer_id, info);
+            this.storedBytes += info.size_bytes;
+          }
         } catch (e) {
           this.logger.warn('a stored file\'s description could not be read; the file is not served', { path, error: String(e) });
         }
@@ -168,7 +184,11 @@ export class FileStore implements FileEndpoint {
 
   /** The session was deleted (§7.7): its files go with it. */
   removeSession(session_id: string): void {
-    for (const [id, f] of this.index) if (f.session_id === session_id) this.index.delete(id);
+    for (const [id, f] of this.index) {
+      if (f.session_id !== session_id) continue;
+      this.index.delete(id);
+      this.storedBytes -= f.size_bytes;
+    }
     for (const [id, a] of this.pending) if (a.session_id === session_id) this.pending.delete(id);
     try {
       rmSync(this.sessionDir(session_id), { recursive: true, force: true });
@@ -203,6 +223,7 @@ export class FileStore implements FileEndpoint {
     }
     // Bytes the session's other files (and uploads in progress) already take.
     const used = this.filesOf(meta.session_id).reduce((n, f) => n + f.size_bytes, 0) + (this.inFlight.get(meta.session_id) ?? 0);
+
     const hash = createHash('sha256');
     const head: Uint8Array[] = [];
     let headBytes = 0;
@@ -214,7 +235,11 @@ export class FileStore implements FileEndpoint {
         size += chunk.byteLength;
         if (size > this.maxBytes) throw new FileRefusal('too_large', `the file is larger than this host's limit of ${this.maxBytes} bytes`);
         if (used + size > this.maxSessionBytes) throw new FileRefusal('too_large', `the session's files would take more than ${this.maxSessionBytes} bytes; delete the session or start a new one`);
+        // The host's: checked chunk by chunk against every upload in progress, so uploads to many
+        // sessions at once cannot pass it together.
+        if (this.storedBytes + this.inFlightBytes + chunk.byteLength > this.maxHostBytes) throw new FileRefusal('too_large', `this host's stored files would take more than ${this.maxHostBytes} bytes; delete sessions you no longer need`);
         this.inFlight.set(meta.session_id, (this.inFlight.get(meta.session_id) ?? 0) + chunk.byteLength);
+        this.inFlightBytes += chunk.byteLength;
         counted += chunk.byteLength;
         hash.update(chunk);
         if (headBytes < SNIFF_BYTES) {
@@ -235,9 +260,11 @@ export class FileStore implements FileEndpoint {
       writeFileSync(join(folder, `${id}.json`), JSON.stringify(info), { mode: 0o600 });
       renameSync(part, join(folder, id));
       this.index.set(id, info);
+      this.storedBytes += size;
       done = true;
       return info;
     } finally {
+      this.inFlightBytes -= counted;
       const left = (this.inFlight.get(meta.session_id) ?? 0) - counted;
       if (left > 0) this.inFlight.set(meta.session_id, left);
       else this.inFlight.delete(meta.session_id);

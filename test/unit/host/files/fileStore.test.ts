@@ -16,7 +16,7 @@ describe('host/files: the file store (§4.5.1)', () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'rawp-store-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  const open = (o: { maxBytes?: number; maxSessionBytes?: number } = {}) => FileStore.open({ dir, logger: silentLogger, ...o });
+  const open = (o: { maxBytes?: number; maxSessionBytes?: number; maxHostBytes?: number } = {}) => FileStore.open({ dir, logger: silentLogger, ...o });
   const put = (s: FileStore, session_id: string, n: number, id = randomUUID()) => s.upload({ session_id, transfer_id: id, mime_type: 'text/plain' }, text(n));
 
   it('§4.5.1 a session holds at most its quota; other sessions are not affected; deleting the session frees it', async () => {
@@ -31,6 +31,37 @@ describe('host/files: the file store (§4.5.1)', () => {
     await put(s, 'a', 100);
     // Nothing half-written is left by the refusals.
     for (const d of readdirSync(dir)) assert.deepEqual(readdirSync(join(dir, d)).filter((n) => n.endsWith('.part')), []);
+  });
+
+  it('§4.5.1 the host holds at most its quota across every session (decision 559): a master cannot fill the disk one session at a time; deleting a session frees it; a restart counts what is stored', async () => {
+    assert.equal(open({ maxBytes: 100 }).maxHostBytes, 100 * 10 * 5, 'by default five sessions\' quotas');
+    const s = open({ maxBytes: 100, maxSessionBytes: 250, maxHostBytes: 400 });
+    for (const session of ['a', 'a', 'b', 'b']) await put(s, session, 100);
+    await assert.rejects(put(s, 'c', 100), (e: unknown) => refused('too_large')(e) && /this host's stored files/.test((e as Error).message), 'a new session finds the host full');
+    await assert.rejects(put(s, 'c', 1), refused('too_large'));
+    assert.deepEqual(s.filesOf('c'), []);
+    for (const d of readdirSync(dir)) assert.deepEqual(readdirSync(join(dir, d)).filter((n) => n.endsWith('.part')), [], 'nothing half-written is left');
+    const again = open({ maxBytes: 100, maxSessionBytes: 250, maxHostBytes: 400 });
+    await assert.rejects(put(again, 'd', 1), refused('too_large'), 'after a restart the stored files still count');
+    again.removeSession('a');
+    await put(again, 'c', 100);
+    await put(again, 'd', 100);
+    await assert.rejects(put(again, 'e', 1), refused('too_large'));
+  });
+
+  it('§4.5.1 uploads to several sessions at once cannot pass the host quota together (checked chunk by chunk, decision 559)', async () => {
+    const s = open({ maxBytes: 200, maxSessionBytes: 200, maxHostBytes: 250 });
+    async function* slowly(chunks: number, size: number) {
+      for (let k = 0; k < chunks; k++) {
+        await new Promise((r) => setImmediate(r));
+        yield Buffer.alloc(size, 'a');
+      }
+    }
+    const results = await Promise.allSettled(['x', 'y'].map((session_id) => s.upload({ session_id, transfer_id: randomUUID(), mime_type: 'text/plain' }, slowly(3, 50))));
+    assert.deepEqual(results.map((r) => r.status).sort(), ['fulfilled', 'rejected'], 'one of the two 150-byte uploads fits in 250');
+    const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    assert.ok(rejected && refused('too_large')(rejected.reason));
+    await put(s, 'z', 100);
   });
 
   it('§4.5.1 an id names one file for ever (409); SHA-256 computed while streaming; a restart finds the files, drops partial ones', async () => {
