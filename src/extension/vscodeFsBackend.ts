@@ -22,6 +22,7 @@ import { lineEndingOf, withLineEnding } from '../workspace/lineEndings';
 import { PathLocks } from '../workspace/pathLocks';
 import { TEMP_MARK } from '../workspace/atomicWrite';
 import { folderRoots, locateIn, pathOfUri, type FolderRoot } from './workspaceRoots';
+import { vscodeTextPrefix, type TextPrefix } from './vscodeTextPrefix';
 
 export interface VscodeFsBackendOptions {
   /** Absolute `file:` paths outside the folders (the user's setting; symlinks stay refused). */
@@ -129,6 +130,12 @@ export class VscodeFsBackend implements FsBackend, Disposable {
     // Hashed in turns (bytesInTurns.ts), not in the decode's block.
     const text = decode(bytes);
     return { text, version: await versionOfBytesAsync(bytes) };
+  }
+
+  /** The start of a file's text, read no further than `limit` on the disk (vscodeTextPrefix.ts). */
+  async readTextPrefix(path: string, limit: number): Promise<TextPrefix> {
+    const t = this.target(path);
+    return this.locks.run(t.uri.toString(), () => vscodeTextPrefix(t, limit, { checked: () => this.checked(t, false), dirty: () => this.dirtyDocument(t.uri), whole: async () => (await this.readTextNow(t)).text }));
   }
 
   async list(dir: string): Promise<FsDirEntry[]> {
@@ -336,7 +343,6 @@ export class VscodeFsBackend implements FsBackend, Disposable {
   private async fileVersion(t: Target, st: vscode.FileStat): Promise<FsVersion> {
     return this.versions.versionOf(t.uri.toString(), `${st.size}:${st.mtime}:${st.ctime}`, Math.max(st.mtime, st.ctime), () => this.readBytes(t));
   }
-
 
   private openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
     const id = uri.toString();

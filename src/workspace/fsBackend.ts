@@ -6,6 +6,8 @@
 // Code backend folds a dirty document's content into the version, so a person's unsaved typing
 // changes it and an agent can never overwrite it unread.
 
+import type { TextPrefix } from './localFiles';
+
 /** Opaque freshness token issued by a backend. Compare only with `===`. */
 export type FsVersion = string & { readonly __fsVersion: unique symbol };
 
@@ -96,6 +98,12 @@ export interface FsBackend {
   stat(path: string): Promise<FsStat | undefined>;
   /** Whole text of a file with its version. Throws FsError FS_NOT_FOUND / FS_IS_DIRECTORY. */
   readText(path: string): Promise<FsTextFile>;
+  /**
+   * The first `limit` bytes of a file's text (an inlined reference, §16.3), reading no more of it
+   * than that where the backend can (decision 560). Same errors as `readText`. Optional: without it
+   * callers read the whole text and cut it.
+   */
+  readTextPrefix?(path: string, limit: number): Promise<TextPrefix>;
   /** Entries of a directory (not recursive). */
   list(dir: string): Promise<FsDirEntry[]>;
   /**

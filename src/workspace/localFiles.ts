@@ -130,6 +130,19 @@ export interface TextPrefix {
   binary: boolean;
 }
 
+/**
+ * The first `limit` bytes of a text already in memory (an unsaved document, a backend with only
+ * whole reads), cut on a character boundary, as `readTextPrefix` gives them from a file.
+ */
+export function cutTextPrefix(text: string, limit: number): TextPrefix {
+  const bytes = Buffer.from(text, 'utf8');
+  if (text.includes('\0')) return { text: '', total: bytes.length, cut: false, binary: true };
+  if (bytes.length <= limit) return { text, total: bytes.length, cut: false, binary: false };
+  let end = Math.max(0, limit);
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--; // never split a UTF-8 sequence
+  return { text: bytes.subarray(0, end).toString('utf8'), total: bytes.length, cut: true, binary: false };
+}
+
 /** Reads at most `limit` bytes from the start of a file (for inlining into a prompt, §16.3). */
 export async function readTextPrefix(path: string, limit: number, root?: string): Promise<TextPrefix> {
   // Given the workspace root the path was checked against, the open cannot be swapped outside it

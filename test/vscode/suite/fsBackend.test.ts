@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { rawp, workspaceRoot } from './rawp';
 import { versionOfBytes } from '../../../src/workspace/fileVersion';
 import { SLICE_BYTES } from '../../../src/workspace/bytesInTurns';
+import { readInlinePrefix } from '../../../src/agents/inlinePrefix';
 
 async function openFresh(name: string, text: string): Promise<{ path: string; editor: vscode.TextEditor }> {
   const dir = join(workspaceRoot(), '.rawp-host-tests');
@@ -39,6 +40,28 @@ describe('extension host: the VS Code FsBackend', () => {
     );
     assert.equal(editor.document.getText(), 'typed by a person\noriginal\n');
     assert.equal(readFileSync(path, 'utf8'), 'original\n');
+  });
+
+  it('§16.3 decision 560: an inlined reference reads only the start of a disk file (a 3 GiB file, more than a whole read can hold), cut on a character boundary; unsaved typing is what it reads', async () => {
+    const { s } = await rawp();
+    const fs = s.shared().fs;
+    const dir = join(workspaceRoot(), '.rawp-host-tests');
+    mkdirSync(dir, { recursive: true });
+    const big = join(dir, 'huge.log');
+    // 65,535 ASCII bytes, a two-byte é across the 64 KiB mark, then a sparse tail to 3 GiB.
+    writeFileSync(big, 'a'.repeat(65_535) + 'é' + 'b'.repeat(100));
+    truncateSync(big, 3 * 2 ** 30);
+    try {
+      const head = await readInlinePrefix(fs, big, workspaceRoot(), 65_536);
+      assert.deepEqual({ length: head.text.length, total: head.total, cut: head.cut, binary: head.binary }, { length: 65_535, total: 3 * 2 ** 30, cut: true, binary: false });
+      assert.ok(/^a+$/.test(head.text), 'no half character at the cut');
+    } finally {
+      rmSync(big, { force: true });
+    }
+    const { path, editor } = await openFresh('unsaved-head.txt', 'on disk\n');
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'typed, not saved\n'));
+    assert.deepEqual(await readInlinePrefix(fs, path, workspaceRoot(), 8), { text: 'typed, n', total: 'typed, not saved\non disk\n'.length, cut: true, binary: false });
+    await assert.rejects(readInlinePrefix(fs, join(dir, 'missing.txt'), workspaceRoot(), 10), (e: unknown) => (e as { code?: string }).code === 'FS_NOT_FOUND');
   });
 
   it('a dirty document is what reads see: its text and a version that changes with every keystroke', async () => {
