@@ -12,22 +12,10 @@ import { responseIdAtStart } from '../../../src/agents/acp/badLines';
 import { messagePipe } from '../../../src/agents/acp/stream';
 import { MAX_LINE_CHARS } from '../../../src/agents/process/jsonLines';
 import { RecordingHost, type TurnRecord } from '../../support/recordingHost';
+import { assertStreamValid, FAKE_ACP_PREAMBLE, turnWithin } from '../../support/fakeAcpAgent';
 
 // The scenario is the agent's first argument; the second prompt is always answered normally.
-const AGENT = `
-const [scenario] = process.argv.slice(2);
-const rl = require('readline').createInterface({ input: process.stdin });
-const line = (s) => process.stdout.write(s + '\\n');
-const send = (m) => line(JSON.stringify({ jsonrpc: '2.0', ...m }));
-const say = (text) => send({ method: 'session/update', params: { sessionId: 'fake-1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });
-/** One line of ${MAX_LINE_CHARS} + 1000 characters, written in pieces: head, padding, tail. */
-function long(head, tail) {
-  process.stdout.write(head);
-  const piece = 'x'.repeat(1 << 20);
-  for (let n = 0; n < ${MAX_LINE_CHARS} + 1000; n += piece.length) process.stdout.write(piece);
-  line(tail);
-}
-let prompts = 0;
+const AGENT = `${FAKE_ACP_PREAMBLE}let prompts = 0;
 rl.on('line', (text) => {
   const m = JSON.parse(text);
   if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: 1, agentCapabilities: { loadSession: false }, authMethods: [] } });
@@ -72,28 +60,10 @@ describe('agents/acp: lines the reader could not read (decision 551)', function 
     return { host, adapter };
   }
 
-  /** The turn, or a failure naming what happened instead of a mocha timeout. */
-  async function turnWithin(host: RecordingHost, a: AcpAdapter, ms: number, opts: Parameters<RecordingHost['turn']>[2] = {}): Promise<TurnRecord> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the turn did not end within ${ms} ms; frames: ${host.frames.map((f) => f.type).join(', ')}`)), ms);
-    });
-    try {
-      return await Promise.race([host.turn(a, 'hi', opts), late]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   const errorsCoded = (code: string) => (host: RecordingHost, turn: TurnRecord) => host.ofType('agent.error', turn.frames).filter((e) => e.payload.error_code === code);
   const warnings = errorsCoded('UNPARSEABLE_OUTPUT');
   const promptFailures = errorsCoded('ACP_PROMPT_FAILED');
   const text = (host: RecordingHost, turn: TurnRecord) => host.ofType('agent.text.delta', turn.frames).map((f) => f.payload.text).join('');
-
-  function assertValid(host: RecordingHost): void {
-    assert.deepEqual(host.invalid, []);
-    assert.equal(host.validate().problems.filter((p) => p.severity === 'error').length, 0, host.problems());
-  }
 
   it('an over-long session/update is dropped and shown once as a warning; the turn goes on and ends end_turn', async () => {
     const { host, adapter: a } = await open('long-update');
@@ -107,7 +77,7 @@ describe('agents/acp: lines the reader could not read (decision 551)', function 
     assert.ok(w[0].payload.message.length < 400, 'only the start of the line is quoted');
     assert.equal(turn.outcome.stop_reason, 'end_turn');
     assert.equal(text(host, turn), 'before after');
-    assertValid(host);
+    assertStreamValid(host);
   });
 
   it('an over-long answer to session/prompt fails the prompt: the turn ends with an error instead of waiting, and the session goes on', async () => {
@@ -123,7 +93,7 @@ describe('agents/acp: lines the reader could not read (decision 551)', function 
     const next = await turnWithin(host, a, 20_000);
     assert.equal(next.outcome.stop_reason, 'end_turn');
     assert.equal(text(host, next), 'second turn');
-    assertValid(host);
+    assertStreamValid(host);
   });
 
   it('an answer to session/prompt that is not JSON fails the prompt the same way', async () => {
@@ -137,7 +107,7 @@ describe('agents/acp: lines the reader could not read (decision 551)', function 
     assert.match(failed[0]?.payload.message ?? '', /^the answer to session\/prompt could not be read \(not JSON: /);
     assert.equal(text(host, turn), 'before ');
     assert.equal((await turnWithin(host, a, 20_000)).outcome.stop_reason, 'end_turn');
-    assertValid(host);
+    assertStreamValid(host);
   });
 
   it('a bad line whose start does not show its id is only shown: the prompt keeps waiting (here until cancelled)', async () => {

@@ -12,23 +12,11 @@ import { AcpAdapter } from '../../../src/agents/acp/adapter';
 import { REPLY_LIMITS } from '../../../src/agents/acp/unreadableReplies';
 import { MAX_LINE_CHARS } from '../../../src/agents/process/jsonLines';
 import { RecordingHost, type TurnRecord } from '../../support/recordingHost';
+import { assertStreamValid, FAKE_ACP_PREAMBLE, turnWithin } from '../../support/fakeAcpAgent';
 
 // The scenario is the agent's first argument. During the first prompt it writes its lines, waits
 // for the answer it needs, says as its text the answers it got (JSON), and ends the turn.
-const AGENT = `
-const [scenario] = process.argv.slice(2);
-const rl = require('readline').createInterface({ input: process.stdin });
-const line = (s) => process.stdout.write(s + '\\n');
-const send = (m) => line(JSON.stringify({ jsonrpc: '2.0', ...m }));
-const say = (text) => send({ method: 'session/update', params: { sessionId: 'fake-1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });
-/** One line of ${MAX_LINE_CHARS} + 1000 characters, written in pieces: head, padding, tail. */
-function long(head, tail) {
-  process.stdout.write(head);
-  const piece = 'x'.repeat(1 << 20);
-  for (let n = 0; n < ${MAX_LINE_CHARS} + 1000; n += piece.length) process.stdout.write(piece);
-  line(tail);
-}
-/** Every answer the client wrote to us, and who waits for which id. */
+const AGENT = `${FAKE_ACP_PREAMBLE}/** Every answer the client wrote to us, and who waits for which id. */
 const got = [];
 const waiting = new Map();
 const ask = (id, write) => new Promise((resolve) => { waiting.set(id, resolve); write(); });
@@ -101,27 +89,9 @@ describe('agents/acp: unreadable lines are answered with a JSON-RPC error (decis
     return { host, adapter, traced };
   }
 
-  /** The turn, or a failure naming what happened instead of a mocha timeout (the agent still waiting). */
-  async function turnWithin(host: RecordingHost, a: AcpAdapter, ms: number): Promise<TurnRecord> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the turn did not end within ${ms} ms (the agent still waits for an answer); frames: ${host.frames.map((f) => f.type).join(', ')}`)), ms);
-    });
-    try {
-      return await Promise.race([host.turn(a, 'hi'), late]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   const warnings = (host: RecordingHost, turn: TurnRecord) => host.ofType('agent.error', turn.frames).filter((e) => e.payload.error_code === 'UNPARSEABLE_OUTPUT').map((e) => e.payload.message);
   /** What the agent said it got: its text, as JSON. */
   const answers = (host: RecordingHost, turn: TurnRecord): unknown => JSON.parse(host.ofType('agent.text.delta', turn.frames).map((f) => f.payload.text).join(''));
-
-  function assertValid(host: RecordingHost): void {
-    assert.deepEqual(host.invalid, []);
-    assert.equal(host.validate().problems.filter((p) => p.severity === 'error').length, 0, host.problems());
-  }
 
   it('§5 -32700: a request of the agent that is not JSON, its id at the start, is answered with that id; the agent goes on', async () => {
     const { host, adapter: a, traced } = await open('request-not-json');
@@ -133,7 +103,7 @@ describe('agents/acp: unreadable lines are answered with a JSON-RPC error (decis
     assert.equal(turn.outcome.stop_reason, 'end_turn');
     assert.equal(warnings(host, turn).length, 1, 'shown once, as before (decision 551)');
     assert.ok(traced.some((m) => (m as Answer).id === 'w1'), 'the answer is in the trace: the agent really got it');
-    assertValid(host);
+    assertStreamValid(host);
   });
 
   it('§5 -32700: an over-long request of the agent (dropped by the reader) is answered with its id', async () => {
@@ -142,7 +112,7 @@ describe('agents/acp: unreadable lines are answered with a JSON-RPC error (decis
     const got = answers(host, turn) as Answer;
     assert.deepEqual(got, { jsonrpc: '2.0', id: 'w1', error: { code: -32700, message: `Parse error: the client could not read this line (line longer than ${MAX_LINE_CHARS} characters dropped)` } });
     assert.equal(turn.outcome.stop_reason, 'end_turn');
-    assertValid(host);
+    assertStreamValid(host);
   });
 
   it('§5 -32600: JSON that is not a JSON-RPC request but has a method and an id is answered with that id, not null, and shown', async () => {
@@ -152,7 +122,7 @@ describe('agents/acp: unreadable lines are answered with a JSON-RPC error (decis
     const w = warnings(host, turn);
     assert.equal(w.length, 1);
     assert.match(w[0], /^Fake ACP wrote a line that could not be read \(not a JSON-RPC message: its "jsonrpc" is not "2\.0"\): \{"id":"r1"/);
-    assertValid(host);
+    assertStreamValid(host);
   });
 
   it('§5 "id: null" when no id can be seen (a log line, a garbled notification, a number); a garbled response gets no answer', async () => {
@@ -171,7 +141,7 @@ describe('agents/acp: unreadable lines are answered with a JSON-RPC error (decis
     assert.equal(got[2].error?.message, 'Invalid request: a JSON number, not an object');
     assert.equal(warnings(host, turn).length, 4, 'each of the four lines is shown, the number too');
     assert.equal(turn.outcome.stop_reason, 'end_turn');
-    assertValid(host);
+    assertStreamValid(host);
   });
 
   it(`bounded: of 30 lines without an id only the first ${REPLY_LIMITS.withoutId} are answered, and that is said once`, async () => {
@@ -185,6 +155,6 @@ describe('agents/acp: unreadable lines are answered with a JSON-RPC error (decis
     assert.equal(heldBack.length, 1);
     assert.equal(w.length, 31, 'every line is still shown');
     assert.equal(w.indexOf(heldBack[0]), REPLY_LIMITS.withoutId + 1, 'said right after the first line not answered');
-    assertValid(host);
+    assertStreamValid(host);
   });
 });
