@@ -6,6 +6,7 @@
 // request when the start shows one (556, unreadableReplies.ts).
 import type { AgentEvent } from '../../session/agentAdapter';
 import { BAD_LINE_HEAD_CHARS, badLineMessage } from '../process/jsonLines';
+import { isId, type Id } from './rpcShape';
 
 export function badLineWarning(agent: { id: string; displayName: string }, line: string, reason: string): AgentEvent {
   return {
@@ -24,9 +25,6 @@ export function badLineWarning(agent: { id: string; displayName: string }, line:
 // a match never backtracks more than once over what it read: linear in the (at most 200) characters.
 const KEY = /\s*("(?:[^"\\]|\\.)*")\s*:\s*/y;
 const SCALAR = /("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)\s*([,}])/y;
-
-type Id = string | number;
-const isId = (v: unknown): v is Id => typeof v === 'string' || typeof v === 'number';
 
 /**
  * What the start of a line shows of the message it began (decisions 551, 556):

@@ -10,6 +10,9 @@
 
 export type Id = string | number;
 
+/** A string or number id: what the adapter keys requests by (a null id names no request). */
+export const isId = (v: unknown): v is Id => typeof v === 'string' || typeof v === 'number';
+
 const isRpcId = (v: unknown): boolean => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
 /** Why the SDK would not read this value as a message; undefined when it would. */

@@ -10,7 +10,7 @@
 // JSON-RPC error, within bounds (decision 556, unreadableReplies.ts).
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { responseIdAtStart } from './badLines';
-import { notAMessage } from './rpcShape';
+import { isId, notAMessage, type Id } from './rpcShape';
 import { UnreadableReplies, type ReplyLimits } from './unreadableReplies';
 
 export type TraceDirection = 'agent->client' | 'client->agent';
@@ -34,8 +34,6 @@ export interface MessagePipe {
   close(): void;
 }
 
-type Id = string | number;
-
 export interface PipeOptions {
   /** Called once, when the first reply to an unreadable line is held back by the limits. */
   onRepliesHeldBack?(): void;
@@ -45,7 +43,6 @@ export interface PipeOptions {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isId = (v: unknown): v is Id => typeof v === 'string' || typeof v === 'number';
 
 export function messagePipe(send: (msg: AnyMessage) => boolean, trace?: (dir: TraceDirection, msg: unknown) => void, options: PipeOptions = {}): MessagePipe {
   let controller: ReadableStreamDefaultController<AnyMessage> | undefined;
