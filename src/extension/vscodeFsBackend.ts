@@ -135,7 +135,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
   /** The start of a file's text, read no further than `limit` on the disk (vscodeTextPrefix.ts). */
   async readTextPrefix(path: string, limit: number): Promise<TextPrefix> {
     const t = this.target(path);
-    return this.locks.run(t.uri.toString(), () => vscodeTextPrefix(t, limit, { checked: () => this.checked(t, false), dirty: () => this.dirtyDocument(t.uri), whole: async () => (await this.readTextNow(t)).text }));
+    return this.locks.run(t.uri.toString(), () => vscodeTextPrefix(t, limit, { checked: () => this.checked(t, false), dirty: () => this.dirtyDocument(t.uri), whole: async () => decode(await this.readBytes(t)) }));
   }
 
   async list(dir: string): Promise<FsDirEntry[]> {

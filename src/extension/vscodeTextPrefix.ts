@@ -23,7 +23,7 @@ export interface PrefixReads {
   checked(): Promise<vscode.FileStat | undefined>;
   /** The open document with unsaved typing, if there is one. */
   dirty(): vscode.TextDocument | undefined;
-  /** The whole text through `workspace.fs` (throws FS_NOT_TEXT for bytes that are not UTF-8). */
+  /** The whole text through `workspace.fs`, decoded as a whole read decodes it (checked already: no second walk, no version hash). */
   whole(): Promise<string>;
 }
 
@@ -34,10 +34,5 @@ export async function vscodeTextPrefix(t: PrefixTarget, limit: number, reads: Pr
   const doc = reads.dirty();
   if (doc) return cutTextPrefix(doc.getText(), limit);
   if (t.uri.scheme === 'file') return readTextPrefix(t.abs, limit, t.base ? t.base.fsPath : '/');
-  try {
-    return cutTextPrefix(await reads.whole(), limit);
-  } catch (e) {
-    if (e instanceof FsError && e.code === 'FS_NOT_TEXT') return { text: '', total: st.size, cut: false, binary: true };
-    throw e;
-  }
+  return cutTextPrefix(await reads.whole(), limit);
 }

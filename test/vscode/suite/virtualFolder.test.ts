@@ -10,6 +10,7 @@ import type { Services } from '../../../src/extension/services';
 import { MEM_SCHEME, VIRTUAL_FOLDER, memFs } from './memFs';
 import { TestMaster } from './master';
 import { eventually, rawp, workspaceRoot } from './rawp';
+import { readInlinePrefix } from '../../../src/agents/inlinePrefix';
 
 const FOLDER = VIRTUAL_FOLDER;
 const folderUri = () => vscode.Uri.from({ scheme: MEM_SCHEME, path: FOLDER });
@@ -115,6 +116,18 @@ describe('extension host: a virtual workspace folder (FileSystemProvider) throug
     } finally {
       await vscode.commands.executeCommand('workbench.action.files.revert').then(undefined, () => undefined);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
+  it('§16.3 decision 560: an inlined reference to a file of the provider\'s folder is its whole read, cut on a character boundary (providers have no range read)', async () => {
+    const { s } = await rawp();
+    const path = `${FOLDER}/notes/long.md`;
+    mem.put(path, 'abcdefghi' + 'é' + 'z'.repeat(50));
+    try {
+      assert.deepEqual(await readInlinePrefix(s.shared().fs, path, FOLDER, 10), { text: 'abcdefghi', total: 61, cut: true, binary: false });
+      assert.deepEqual(await readInlinePrefix(s.shared().fs, path, FOLDER, 1000), { text: 'abcdefghi' + 'é' + 'z'.repeat(50), total: 61, cut: false, binary: false });
+    } finally {
+      mem.remove(path);
     }
   });
 
