@@ -54,7 +54,6 @@ async function main(): Promise<void> {
     );
     const rendered = await page.evaluate(() => document.querySelectorAll('.row').length);
     // Live append: 4 frames per animation frame, each batch timed from the store's flush to layout.
-    // Live append: 4 frames per animation frame, each batch timed from the store's flush to layout.
     const batches: Frame[][] = [];
     for (let i = 0; i < live.length; i += 4) batches.push(live.slice(i, i + 4));
     const durations = await timeLiveBatches(page, batches, { kind: 'feed', session: SESSION });
