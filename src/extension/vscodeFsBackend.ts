@@ -132,10 +132,10 @@ export class VscodeFsBackend implements FsBackend, Disposable {
     return { text, version: await versionOfBytesAsync(bytes) };
   }
 
-  /** The start of a file's text, read no further than `limit` on the disk (vscodeTextPrefix.ts). */
+  /** The start of a file's text: no further than `limit` on the disk, a virtual folder's file whole up to 16 MiB (vscodeTextPrefix.ts). */
   async readTextPrefix(path: string, limit: number): Promise<TextPrefix> {
     const t = this.target(path);
-    return this.locks.run(t.uri.toString(), () => vscodeTextPrefix(t, limit, { checked: () => this.checked(t, false), dirty: () => this.dirtyDocument(t.uri), whole: async () => decode(await this.readBytes(t)) }));
+    return this.locks.run(t.uri.toString(), () => vscodeTextPrefix(t, limit, { checked: () => this.checked(t, false), dirty: () => this.dirtyDocument(t.uri), whole: () => this.readBytes(t) }));
   }
 
   async list(dir: string): Promise<FsDirEntry[]> {

@@ -3,12 +3,16 @@
 // What it does not do is read the whole file to keep its first 64 KB: a `file:` folder's file is
 // read from the disk, at most `limit` bytes, from a handle opened inside its folder (as the Node
 // backend's is, decision 543). Only other schemes (virtual folders, whose providers offer whole
-// reads alone) still read the whole file and cut it.
+// reads alone) still read the whole file, and only up to MAX_WHOLE_READ_BYTES (decision 561): a
+// bigger one is refused by its stat, before it is read, and only its first `limit` bytes are decoded.
 import * as vscode from 'vscode';
 import { FsError } from '../workspace/fsBackend';
-import { cutTextPrefix, readTextPrefix, type TextPrefix } from '../workspace/localFiles';
+import { bytesTextPrefix, cutTextPrefix, readTextPrefix, type TextPrefix } from '../workspace/localFiles';
 
 export type { TextPrefix };
+
+/** The largest file of a virtual folder read whole to inline its start (16 MiB, decision 561). */
+export const MAX_WHOLE_READ_BYTES = 16 * 1024 * 1024;
 
 export interface PrefixTarget {
   abs: string;
@@ -23,8 +27,8 @@ export interface PrefixReads {
   checked(): Promise<vscode.FileStat | undefined>;
   /** The open document with unsaved typing, if there is one. */
   dirty(): vscode.TextDocument | undefined;
-  /** The whole text through `workspace.fs`, decoded as a whole read decodes it (checked already: no second walk, no version hash). */
-  whole(): Promise<string>;
+  /** The whole file's bytes through `workspace.fs` (checked already: no second walk, no version hash). */
+  whole(): Promise<Uint8Array>;
 }
 
 export async function vscodeTextPrefix(t: PrefixTarget, limit: number, reads: PrefixReads): Promise<TextPrefix> {
@@ -34,5 +38,23 @@ export async function vscodeTextPrefix(t: PrefixTarget, limit: number, reads: Pr
   const doc = reads.dirty();
   if (doc) return cutTextPrefix(doc.getText(), limit);
   if (t.uri.scheme === 'file') return readTextPrefix(t.abs, limit, t.base ? t.base.fsPath : '/');
-  return cutTextPrefix(await reads.whole(), limit);
+  if (st.size > MAX_WHOLE_READ_BYTES) throw tooLarge(t, st.size);
+  const bytes = await reads.whole();
+  // It grew after its stat (or the provider's stat does not know sizes): the read is spent, but the
+  // answer is the same as for a stat that showed it, and the bytes are dropped undecoded.
+  if (bytes.byteLength > MAX_WHOLE_READ_BYTES) throw tooLarge(t, bytes.byteLength);
+  return bytesTextPrefix(bytes, bytes.byteLength, limit);
+}
+
+function tooLarge(t: PrefixTarget, size: number): FsError {
+  return new FsError(
+    `"${t.abs}" is ${sizeText(size)}, too large to inline from this ${t.uri.scheme}: folder: its file system reads only whole files, so a reference reads at most ${MAX_WHOLE_READ_BYTES / 2 ** 20} MiB from it. Paste the part you need, or refer to a smaller file`,
+    'FS_IO',
+  );
+}
+
+function sizeText(n: number): string {
+  const [name, unit] = n >= 2 ** 30 ? ['GiB', 2 ** 30] : ['MiB', 2 ** 20];
+  const v = n / unit;
+  return `${Number.isInteger(v) ? v : v.toFixed(1)} ${name} (${n.toLocaleString('en-US')} bytes)`;
 }

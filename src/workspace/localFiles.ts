@@ -131,16 +131,41 @@ export interface TextPrefix {
 }
 
 /**
+ * Where a cut at `end` must fall so that it never ends inside a UTF-8 sequence: the start of the
+ * last sequence when that sequence needs bytes past `end`. Looks at most three bytes back (no
+ * sequence is longer than four), so bytes that are not UTF-8 cost nothing more.
+ */
+export function utf8CutAt(bytes: Uint8Array, end: number): number {
+  for (let i = end - 1; i >= 0 && i >= end - 3; i--) {
+    const b = bytes[i];
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: its lead is further back
+    const need = b < 0xc0 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+    return i + need > end ? i : end;
+  }
+  return end;
+}
+
+/**
+ * The text of the first `limit` bytes of `bytes` (a file's first bytes, or all of them), whose
+ * whole size is `total`: a NUL in them makes it binary; a cut never ends inside a character.
+ * The one rule behind `readTextPrefix` (a bounded disk read), `cutTextPrefix` (a text in memory)
+ * and a virtual folder's whole read (decision 561).
+ */
+export function bytesTextPrefix(bytes: Uint8Array, total: number, limit: number): TextPrefix {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const kept = Math.min(buf.length, Math.max(0, limit));
+  if (buf.subarray(0, kept).includes(0)) return { text: '', total, cut: false, binary: true };
+  const end = kept < total ? utf8CutAt(buf, kept) : kept;
+  return { text: buf.subarray(0, end).toString('utf8'), total, cut: end < total, binary: false };
+}
+
+/**
  * The first `limit` bytes of a text already in memory (an unsaved document, a backend with only
  * whole reads), cut on a character boundary, as `readTextPrefix` gives them from a file.
  */
 export function cutTextPrefix(text: string, limit: number): TextPrefix {
   const bytes = Buffer.from(text, 'utf8');
-  if (text.includes('\0')) return { text: '', total: bytes.length, cut: false, binary: true };
-  if (bytes.length <= limit) return { text, total: bytes.length, cut: false, binary: false };
-  let end = Math.max(0, limit);
-  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--; // never split a UTF-8 sequence
-  return { text: bytes.subarray(0, end).toString('utf8'), total: bytes.length, cut: true, binary: false };
+  return bytes.length <= limit && !text.includes('\0') ? { text, total: bytes.length, cut: false, binary: false } : bytesTextPrefix(bytes, bytes.length, limit);
 }
 
 /** Reads at most `limit` bytes from the start of a file (for inlining into a prompt, §16.3). */
@@ -153,11 +178,7 @@ export async function readTextPrefix(path: string, limit: number, root?: string)
     const want = Math.min(total, Math.max(0, limit));
     const buf = Buffer.alloc(want);
     const { bytesRead } = await handle.read(buf, 0, want, 0);
-    const bytes = buf.subarray(0, bytesRead);
-    if (bytes.includes(0)) return { text: '', total, cut: false, binary: true };
-    let text = bytes.toString('utf8');
-    if (bytesRead < total && text.endsWith('\ufffd')) text = text.slice(0, -1);
-    return { text, total, cut: bytesRead < total, binary: false };
+    return bytesTextPrefix(buf.subarray(0, bytesRead), total, want);
   } finally {
     await handle.close();
   }

@@ -3,6 +3,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  bytesTextPrefix,
+  cutTextPrefix,
   findFileNewestFirst,
   firstExistingFile,
   isExecutableFile,
@@ -75,6 +77,44 @@ describe('workspace: local files and private files (the node:fs the upper layers
     assert.deepEqual(await readTextPrefix(join(dir, 't.txt'), 100), { text: 'ab\u00e9cd', total: 6, cut: false, binary: false });
     writeFileSync(join(dir, 'b.bin'), Buffer.from([1, 0, 2]));
     assert.equal((await readTextPrefix(join(dir, 'b.bin'), 10)).binary, true);
+  });
+
+  it('a prefix keeps a whole U+FFFD the file holds, and cuts a 4-byte character whole (one rule for disk, memory and whole reads)', async () => {
+    writeFileSync(join(dir, 'r.txt'), 'a\ufffdb'); // a [ef bf bd] b: the replacement character is real text
+    assert.deepEqual(await readTextPrefix(join(dir, 'r.txt'), 4), { text: 'a\ufffd', total: 5, cut: true, binary: false });
+    writeFileSync(join(dir, 'e.txt'), 'x\u{1F600}y'); // x [f0 9f 98 80] y
+    for (const limit of [1, 2, 3, 4]) assert.deepEqual(await readTextPrefix(join(dir, 'e.txt'), limit), { text: 'x', total: 6, cut: true, binary: false }, `limit ${limit}`);
+    assert.equal((await readTextPrefix(join(dir, 'e.txt'), 5)).text, 'x\u{1F600}');
+    // A NUL counts only inside the kept bytes, on the disk and in memory alike.
+    writeFileSync(join(dir, 'n.txt'), 'abc\0');
+    assert.deepEqual(await readTextPrefix(join(dir, 'n.txt'), 3), { text: 'abc', total: 4, cut: true, binary: false });
+    assert.deepEqual(cutTextPrefix('abc\0', 3), { text: 'abc', total: 4, cut: true, binary: false });
+    assert.equal(cutTextPrefix('abc\0', 4).binary, true);
+    assert.equal((await readTextPrefix(join(dir, 'n.txt'), 4)).binary, true);
+  });
+
+  it('bytesTextPrefix and cutTextPrefix give the longest whole-character prefix within the limit, for generated texts', () => {
+    const pieces = ['a', '\n', '\u00e9', '\u20ac', '\ufffd', '\u{1F600}', '\u2028', '\ud55c'];
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let k = 0; k < 2000; k++) {
+      let text = '';
+      for (let n = next(12); n > 0; n--) text += pieces[next(pieces.length)];
+      const bytes = Buffer.from(text, 'utf8');
+      const limit = next(bytes.length + 2);
+      // The reference: whole characters added while they fit.
+      let want = '';
+      for (const ch of text) {
+        if (Buffer.byteLength(want + ch, 'utf8') > limit) break;
+        want += ch;
+      }
+      const expected = { text: want, total: bytes.length, cut: want.length < text.length, binary: false };
+      assert.deepEqual(bytesTextPrefix(bytes, bytes.length, limit), expected, `${JSON.stringify(text)} at ${limit}`);
+      assert.deepEqual(cutTextPrefix(text, limit), expected, `${JSON.stringify(text)} at ${limit} (in memory)`);
+    }
   });
 
   it('private files: created exclusively with mode 0600, replaced atomically, moved aside', () => {

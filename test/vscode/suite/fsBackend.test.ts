@@ -6,6 +6,8 @@ import { rawp, workspaceRoot } from './rawp';
 import { versionOfBytes } from '../../../src/workspace/fileVersion';
 import { SLICE_BYTES } from '../../../src/workspace/bytesInTurns';
 import { readInlinePrefix } from '../../../src/agents/inlinePrefix';
+import { MAX_WHOLE_READ_BYTES } from '../../../src/extension/vscodeTextPrefix';
+import { VIRTUAL_FOLDER, memFs } from './memFs';
 
 async function openFresh(name: string, text: string): Promise<{ path: string; editor: vscode.TextEditor }> {
   const dir = join(workspaceRoot(), '.rawp-host-tests');
@@ -62,6 +64,63 @@ describe('extension host: the VS Code FsBackend', () => {
     await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'typed, not saved\n'));
     assert.deepEqual(await readInlinePrefix(fs, path, workspaceRoot(), 8), { text: 'typed, n', total: 'typed, not saved\non disk\n'.length, cut: true, binary: false });
     await assert.rejects(readInlinePrefix(fs, join(dir, 'missing.txt'), workspaceRoot(), 10), (e: unknown) => (e as { code?: string }).code === 'FS_NOT_FOUND');
+  });
+
+  it('§16.3 decision 561: a virtual folder\'s file over 16 MiB by its stat is refused in plain words and never read; one of exactly 16 MiB is read whole and gives its start, cut on a character boundary', async () => {
+    const { s } = await rawp();
+    const fs = s.shared().fs;
+    const mem = memFs();
+    const huge = `${VIRTUAL_FOLDER}/logs/huge.log`;
+    const edge = `${VIRTUAL_FOLDER}/logs/edge.log`;
+    mem.put(huge, 'small in memory; its stat says 5 GiB\n');
+    // Exactly the bound: 65,535 ASCII bytes, a two-byte é across the 64 KiB mark, ASCII to 16 MiB.
+    const bytes = Buffer.alloc(MAX_WHOLE_READ_BYTES, 0x61);
+    bytes.write('é', 65_535, 'utf8');
+    mem.put(edge, bytes);
+    const reads: string[] = [];
+    const { stat, readFile } = mem;
+    // The registered provider's own methods, swapped for this test (VS Code calls them by name).
+    mem.stat = (uri) => (uri.path === huge ? { ...stat.call(mem, uri), size: 5 * 2 ** 30 } : stat.call(mem, uri));
+    mem.readFile = (uri) => {
+      reads.push(uri.path);
+      if (uri.path === huge) throw new Error('a 5 GiB whole read');
+      return readFile.call(mem, uri);
+    };
+    try {
+      await assert.rejects(readInlinePrefix(fs, huge, VIRTUAL_FOLDER, 65_536), (e: { code?: string; message?: string }) => {
+        assert.equal(e.code, 'FS_IO');
+        assert.match(e.message ?? '', /^"\/rawp-virtual\/logs\/huge\.log" is 5 GiB \(5,368,709,120 bytes\), too large to inline from this rawpmem: folder: .* at most 16 MiB/);
+        return true;
+      });
+      assert.deepEqual(reads, [], 'the file over the bound is never read');
+      const head = await readInlinePrefix(fs, edge, VIRTUAL_FOLDER, 65_536);
+      assert.deepEqual({ length: head.text.length, total: head.total, cut: head.cut, binary: head.binary }, { length: 65_535, total: MAX_WHOLE_READ_BYTES, cut: true, binary: false });
+      assert.ok(/^a+$/.test(head.text), 'no half character at the cut');
+      assert.deepEqual(reads, [edge], 'the file at the bound is one whole read');
+    } finally {
+      delete (mem as Partial<typeof mem>).stat;
+      delete (mem as Partial<typeof mem>).readFile;
+      mem.remove(`${VIRTUAL_FOLDER}/logs`);
+    }
+  });
+
+  it('§16.3 decision 561: a virtual folder\'s file that grew past 16 MiB between its stat and its read is refused with its real size, as if its stat had shown it', async () => {
+    const { s } = await rawp();
+    const mem = memFs();
+    const path = `${VIRTUAL_FOLDER}/grows.log`;
+    mem.put(path, 'x'.repeat(100));
+    const { readFile } = mem;
+    mem.readFile = (uri) => (uri.path === path ? Buffer.alloc(MAX_WHOLE_READ_BYTES + 1, 0x78) : readFile.call(mem, uri));
+    try {
+      await assert.rejects(readInlinePrefix(s.shared().fs, path, VIRTUAL_FOLDER, 65_536), (e: { code?: string; message?: string }) => {
+        assert.equal(e.code, 'FS_IO');
+        assert.match(e.message ?? '', /is 16\.0 MiB \(16,777,217 bytes\), too large to inline/);
+        return true;
+      });
+    } finally {
+      delete (mem as Partial<typeof mem>).readFile;
+      mem.remove(path);
+    }
   });
 
   it('a dirty document is what reads see: its text and a version that changes with every keystroke', async () => {
