@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
 import type { SessionRegistry } from '../session/registry';
 import { canonicalTransferId, CHECKSUM_HEADER, filePath, SHA256_PATTERN, type Route } from './controlPlane';
-import { json } from './httpApi';
+import { answerUnread, json } from './httpApi';
 
 /** What a stored file is, as the frames and headers tell it (§4.5.1 fields). */
 export interface StoredFileInfo {
@@ -134,13 +134,13 @@ function sendFile(res: ServerResponse, info: StoredFileInfo, body: Readable): vo
 }
 
 /**
- * An answer before the body was read: the connection closes after it, so an unread (maybe endless)
- * body is never consumed, and the client still sees the status.
+ * An answer before the body was read (answerUnread). A refusal found while the body streamed (past
+ * the limit or a quota) stopped the store's `for await`, which destroyed the request: its socket
+ * is then null, which the clean-up timer once read and threw on, ending `rawp serve`.
  */
 function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
   if (res.headersSent) return void res.destroy();
-  json(res, status, { error: message }, req.readableEnded ? {} : { connection: 'close' });
-  if (!req.readableEnded) res.once('finish', () => setTimeout(() => req.socket.destroy(), 50).unref());
+  answerUnread(req, res, status, { error: message });
 }
 
 function headerValue(h: string | string[] | undefined): string | undefined {

@@ -103,7 +103,7 @@ async function createSession(req: IncomingMessage, res: ServerResponse, ctx: Htt
     const text = await readBody(req);
     body = text.trim() === '' ? {} : JSON.parse(text);
   } catch (e) {
-    return json(res, 400, { error: `request body: ${(e as Error).message}` });
+    return answerUnread(req, res, 400, { error: `request body: ${(e as Error).message}` });
   }
   const parsed = CreateSessionBody.safeParse(body);
   if (!parsed.success) return json(res, 400, { error: `request body: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` });
@@ -125,7 +125,7 @@ async function switchAgent(req: IncomingMessage, res: ServerResponse, session_id
     if (!parsed.success) return json(res, 400, { error: 'expected {"agent": "<agent id>"}' });
     body = parsed.data;
   } catch (e) {
-    return json(res, 400, { error: e instanceof Error ? e.message : 'invalid body' });
+    return answerUnread(req, res, 400, { error: e instanceof Error ? e.message : 'invalid body' });
   }
   try {
     return json(res, 200, await ctx.switchAgent(session_id, body.agent));
@@ -138,18 +138,35 @@ function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
       if (size > MAX_BODY_BYTES) {
+        // Not destroyed: that reset the connection before the 400 was written (the client saw a
+        // hang-up). The rest is never read; answerUnread closes the connection after the answer.
+        req.off('data', onData);
+        req.pause();
         reject(new Error(`larger than ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
         return;
       }
       chunks.push(c);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/**
+ * An answer that may come before the request's body was read (a refusal): the connection closes
+ * after it, so an unread (maybe endless) body is never consumed, and the client still sees the
+ * status. The socket is taken now, from the response when the request has none: a request whose
+ * body stream was destroyed (a store that stopped reading mid-body) has `req.socket` null, and a
+ * timer that throws ends the process (no handler's catch-all is around it).
+ */
+export function answerUnread(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
+  const socket = req.socket ?? res.socket;
+  json(res, status, body, req.readableEnded ? {} : { connection: 'close' });
+  if (!req.readableEnded) res.once('finish', () => setTimeout(() => socket?.destroy(), 50).unref());
 }
 
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

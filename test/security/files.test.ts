@@ -164,6 +164,29 @@ describe('security: §4.5.1 file transfer endpoints of rawp serve (GET/PUT /v1/f
     assert.ok(child.alive());
   });
 
+  it('§4.5.1 a refusal found while the body streams (past the limit, past the session\'s quota) leaves rawp serve up after the answer', async () => {
+    // Found attacking `rawp serve`: the store stops reading mid-body, Node then clears req.socket,
+    // and the 413's clean-up timer (50 ms after the answer) threw on it and ended the process about
+    // a second and a half after the client got its 413: a browser adding a file to a full session did it.
+    const child = await serve({ args: ['--max-file-bytes', '1000'] });
+    const file = Buffer.concat([PNG, Buffer.alloc(1000 - PNG.length, 7)]);
+    const survives = async (what: string) => {
+      const deadline = Date.now() + 2500;
+      while (Date.now() < deadline && child.alive()) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(child.alive(), `rawp serve exited after ${what}: ${child.err.slice(-600)}`);
+    };
+    const streamed = await put(child, randomUUID(), Buffer.concat([file, file]), { chunked: true });
+    assert.equal(streamed.status, 413, streamed.body.toString());
+    await survives('a streamed upload past the limit');
+    for (let k = 0; k < 10; k++) assert.equal((await put(child, randomUUID(), file)).status, 201);
+    // Within the per-file limit (its Content-Length passes), over the session's 10,000 bytes.
+    const overQuota = await put(child, randomUUID(), file);
+    assert.equal(overQuota.status, 413, overQuota.body.toString());
+    assert.match(overQuota.body.toString(), /session's files/);
+    await survives('an upload past the session\'s quota');
+    assert.equal((await get(child, randomUUID())).status, 404, 'the server still answers');
+  });
+
   it('§4.5.1 a checksum mismatch is refused (422): the X-Checksum-SHA256 header, and the checksum of an announced agent.file.transfer frame', async () => {
     const child = await serve();
     const wrong = await put(child, randomUUID(), PNG, { checksum: sha(Buffer.from('other')) });

@@ -153,5 +153,10 @@ describe('remote/fan-out: every frame to every connection (§2.4), relay without
     assert.ok(list.sessions.some((s) => s.session_id === session_id && s.name === 'second'));
     assert.equal((await http(`${r.server.url}/v1/sessions`, { method: 'POST', headers: auth, body: '{nope' })).status, 400);
     assert.equal((await http(`${r.server.url}/v1/sessions`, { method: 'POST', headers: auth, body: '{"colour":"red"}' })).status, 400);
+    // Over the 64 KiB body limit: a 400 that says so (the connection used to be reset before it was written).
+    const huge = await http(`${r.server.url}/v1/sessions`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'x', pad: 'p'.repeat(70_000) }) });
+    assert.equal(huge.status, 400);
+    assert.match(huge.body, /larger than 65536 bytes/);
+    assert.equal((await http(`${r.server.url}/v1/health`)).status, 200);
   });
 });
