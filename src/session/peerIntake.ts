@@ -58,6 +58,11 @@ export function intakePeerFrame(raw: unknown, rec: ConnRecord, s: HubSession, op
     // Checked like a control (session, message_id), then handed over.
     if (vendor.session_id !== rec.session_id) return mismatch(vendor, rec);
     if (knownId(s, vendor.message_id)) return duplicate(vendor.message_id);
+    // Decision 547's budget holds for vendor frames too: what they cause is published and kept (an
+    // x-rawp.checkpoint.restore of an unknown checkpoint is answered to every connection, into
+    // history), and ten masters sending them at their frame rate flushed the whole 8 MiB ring in 30 s.
+    const over = overPlainControlBudget(raw, rec, s, vendor, options.now);
+    if (over) return over;
     rememberControl(s, vendor.message_id, connection);
     return { kind: 'vendor', frame: vendor, handler };
   }
@@ -69,11 +74,9 @@ export function intakePeerFrame(raw: unknown, rec: ConnRecord, s: HubSession, op
     return duplicate(known.message_id);
   }
   const kept = isControlType(known.type) || known.type === 'agent.file.transfer';
-  // Decision 547: a remote master's controls without user text are kept in history only within the
-  // session's byte budget, so no number of them can flush what the others reattach from.
-  if (kept && rec.conn.kind === 'remote' && !CONTENT_CONTROLS.has(known.type) && typeof raw === 'string') {
-    const bytes = utf8Length(raw);
-    if (!(s.plainControlBytes ??= new FrameBudget(DEFAULT_PLAIN_CONTROL_BYTES)).take(options.now, bytes)) return { kind: 'refuse', error_code: 'RATE_LIMITED', message: overControlBytes(known.type, bytes), parent_id: known.message_id };
+  if (kept && !CONTENT_CONTROLS.has(known.type)) {
+    const over = overPlainControlBudget(raw, rec, s, known, options.now);
+    if (over) return over;
   }
   if (isControlType(known.type)) {
     rememberControl(s, known.message_id, connection);
@@ -85,6 +88,18 @@ export function intakePeerFrame(raw: unknown, rec: ConnRecord, s: HubSession, op
   }
   if (PEER_SESSION_TYPES.has(known.type)) return { kind: 'session', frame: known };
   return { kind: 'refuse', error_code: 'UNEXPECTED_FRAME', message: `${known.type} is sent by the client, not by a master`, parent_id: known.message_id };
+}
+
+/**
+ * Decision 547: a remote master's controls without user text (and its vendor frames) are kept in
+ * history, or make what is kept, only within the session's byte budget, so no number of them can
+ * flush what the others reattach from. The refusal when over it; undefined when within.
+ */
+function overPlainControlBudget(raw: unknown, rec: ConnRecord, s: HubSession, frame: { type: string; message_id: string }, now: number): PeerIntake | undefined {
+  if (rec.conn.kind !== 'remote' || typeof raw !== 'string') return undefined;
+  const bytes = utf8Length(raw);
+  if ((s.plainControlBytes ??= new FrameBudget(DEFAULT_PLAIN_CONTROL_BYTES)).take(now, bytes)) return undefined;
+  return { kind: 'refuse', error_code: 'RATE_LIMITED', message: overControlBytes(frame.type, bytes), parent_id: frame.message_id };
 }
 
 /** Does the session know this message_id already (its own frame's, or an earlier control's)? */

@@ -7,6 +7,7 @@
 import { strict as assert } from 'node:assert';
 import WebSocket from 'ws';
 import { buildFrame } from '../../src/protocol/build';
+import { buildCheckpointFrame, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../src/protocol/checkpointFrames';
 import { CLOSE } from '../../src/remote/controlPlane';
 import { rig, waitFor, type Rig } from '../unit/remote/harness';
 
@@ -60,6 +61,34 @@ describe('security/history flush: controls without user text cannot flush the hi
     assert.ok(history.payload.frames.some((f) => f.message_id === prompt), 'the prompt is still there');
     assert.ok(history.payload.frames.some((f) => f.type === 'session.turn.end'), 'and its turn');
     for (const m of [reader, bad, late]) m.ws.terminate();
+  });
+
+  it('§13.7 §3.1.1 vendor frames take the same budget: 1,520 x-rawp.checkpoint.restore of unknown checkpoints from 8 masters are not all answered into history', async () => {
+    // Found attacking `rawp serve`: vendor frames skipped the budget, and the host answers each
+    // restore of an unknown checkpoint with x-rawp.checkpoint.restored to every connection, kept in
+    // history. Ten masters at their frame rate flushed the whole 8 MiB ring in 30 s (19,284 such
+    // answers, the earlier turn gone) and none of them was ever refused.
+    r = await rig();
+    const session_id = r.session.session_id;
+    let handled = 0;
+    const sub = r.hub.onVendorFrame(CHECKPOINT_RESTORE_TYPE, (frame) => {
+      handled++;
+      const checkpoint_id = String((frame.payload as { checkpoint_id?: unknown }).checkpoint_id);
+      const error = { code: 'CHECKPOINT_NOT_FOUND', message: `session ${session_id} has no checkpoint ${checkpoint_id}` };
+      r!.hub.publish(session_id, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id, restored: [], conflicts: [], error }, session_id, { parent_id: frame.message_id }));
+    });
+    const masters: (Awaited<ReturnType<typeof attach>> & { sent: Set<string> })[] = [];
+    for (let m = 0; m < 8; m++) masters.push({ ...(await attach(r)), sent: new Set<string>() });
+    // 190 each: within every master's own frame rate (a burst of 200), about 470 bytes a frame.
+    for (const [k, m] of masters.entries()) for (let i = 0; i < 190; i++) m.sent.add(m.send(CHECKPOINT_RESTORE_TYPE, { checkpoint_id: `${'c'.repeat(200)}-${k}-${i}` }));
+    // Each of its frames answered (to everyone) or refused (to it alone), or the master closed.
+    const settled = (m: (typeof masters)[number]) => m.closes.length > 0 || m.got.filter((f) => f.parent_id !== undefined && m.sent.has(f.parent_id)).length >= 190;
+    await waitFor(() => masters.every(settled), 'every frame answered or its sender closed', 60_000);
+    sub.dispose();
+    assert.ok(handled < 800, `${handled} of 1,520 restores were handled and answered into history (the budget: 256 KiB at once, 16 KiB a second)`);
+    assert.ok(masters.some((m) => limited(m.got).length > 0), 'the frames over the budget are refused RATE_LIMITED');
+    assert.ok(masters.some((m) => m.closes.includes(CLOSE.POLICY_VIOLATION)), 'and their senders closed after 20 refusals');
+    for (const m of masters) m.ws.terminate();
   });
 
   it('§13.7 a flood of 300 KB controls is closed with 1008 after 20 refusals; 120 small ones at once (a person in the @-picker) are not limited', async () => {
