@@ -14,6 +14,7 @@ import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import { tlsFromFiles, type RemoteServer } from '../../remote/server';
 import { resolveServeToken, TOKEN_ARG_WARNING, TOKEN_ENV } from '../../remote/tokenSource';
 import { hideSecretArgs } from '../hideSecretArgs';
+import { logLine } from '../logLine';
 import { silentLogger, type Logger } from '../../session/ports';
 import type { Verb, VerbIo } from '../verb';
 import { directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
@@ -245,11 +246,12 @@ function scrubStartEnvironment(name: string): number {
 
 /** Warnings and errors only (the journal's, without --verbose). */
 function warningsLogger(io: VerbIo): Logger {
-  const line = (level: string) => (message: string, data?: Record<string, unknown>) => io.stderr.write(`rawp serve: ${level}: ${message}${data ? ` ${JSON.stringify(data)}` : ''}\n`);
+  const line = (level: string) => (message: string, data?: Record<string, unknown>) => io.stderr.write(logLine(`rawp serve: ${level}: `, message, data));
   return { debug: () => undefined, info: () => undefined, warn: line('warning'), error: line('error') };
 }
 
 function stderrLogger(io: VerbIo): Logger {
-  const line = (level: string) => (message: string, data?: Record<string, unknown>) => io.stderr.write(`[${level}] ${message}${data ? ` ${JSON.stringify(data)}` : ''}\n`);
+  // What peers send is in messages and data (a frame type, an answer): logLine shows it, never obeys it.
+  const line = (level: string) => (message: string, data?: Record<string, unknown>) => io.stderr.write(logLine(`[${level}] `, message, data));
   return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
 }

@@ -1,0 +1,26 @@
+// One line of `rawp serve`'s stderr log. Messages and data carry what peers sent: a frame type
+// ("unknown frame type … ignored"), an answer a master gave, a key of its payload. A token holder's
+// frame type with an escape sequence reached the operator's terminal as it was (a window title, an
+// OSC 52 clipboard write), a newline in it wrote a forged `[error] …` line, and a 1 MB type wrote a
+// 1 MB line per frame, a hundred a second. Each part is now shown, not obeyed, and cut.
+
+/** Characters of a message, and of its data as JSON, written at most. */
+export const LOG_PART_MAX = 2048;
+
+// C0 (newline and tab included: a line is one line), DEL, and C1 (8-bit CSI, OSC and friends).
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
+
+/** Control characters as their Control Pictures (ESC → ␛, LF → ␊, DEL ␡, C1 U+FFFD), cut past LOG_PART_MAX. */
+export function logPart(text: string): string {
+  const cut = text.length > LOG_PART_MAX ? `${text.slice(0, LOG_PART_MAX)}[… ${text.length - LOG_PART_MAX} more characters]` : text;
+  return cut.replace(CONTROL, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? '\u2421' : '\ufffd';
+  });
+}
+
+/** `prefix message {data}` and a newline: one line whatever the message and data hold. */
+export function logLine(prefix: string, message: string, data?: Record<string, unknown>): string {
+  return `${prefix}${logPart(message)}${data ? ` ${logPart(JSON.stringify(data))}` : ''}\n`;
+}

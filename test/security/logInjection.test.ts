@@ -1,0 +1,31 @@
+// Found attacking `rawp serve --verbose`: a master's frame of an unknown type is logged by its type,
+// and the type went to the operator's stderr as it was — an escape sequence reached the terminal
+// (a window title here; OSC 52 writes the clipboard the same way), a newline wrote a forged
+// `[error]` line, and a 1 MB type wrote a 1 MB line per frame. Now each part of a line is shown,
+// never obeyed, and cut (src/cli/logLine.ts). A real `rawp serve` child, a real master.
+import { strict as assert } from 'node:assert';
+import { randomUUID } from 'node:crypto';
+import { waitFor } from '../unit/remote/harness';
+import { serve, stopAll } from './serveProcess';
+
+describe('security/log injection: what masters send cannot write to the operator\'s terminal through rawp serve --verbose', function () {
+  this.timeout(120_000);
+  afterEach(stopAll);
+
+  it('frame types with escape sequences, newlines and a 100,000-character type are logged shown, one line each, cut', async () => {
+    const child = await serve({ args: ['--verbose'] });
+    const m = await child.master();
+    const frame = (type: string) => JSON.stringify({ v: 1, type, message_id: randomUUID(), timestamp: new Date().toISOString(), session_id: child.session_id, payload: {} });
+    const from = child.err.length;
+    m.client.sendRaw(frame('x\u001b]0;PWNED\u0007\u001b[31mred\n[error] forged line'));
+    m.client.sendRaw(frame(`y${'Z'.repeat(100_000)}`));
+    await waitFor(() => (child.err.slice(from).match(/unknown frame type/g) ?? []).length >= 2, 'both frames logged', 20_000);
+    const log = child.err.slice(from);
+    assert.ok(!log.includes('\u001b'), 'no escape character reached stderr');
+    assert.ok(!/^\[error\] forged/m.test(log), 'no forged line');
+    assert.match(log, /␛]0;PWNED␇␛\[31mred␊\[error\] forged line/);
+    const longest = Math.max(...log.split('\n').map((l) => l.length));
+    assert.ok(longest < 5000, `the longest line has ${longest} characters`);
+    assert.ok(child.alive());
+  });
+});
