@@ -58,6 +58,10 @@ export class FileStore implements FileEndpoint {
   private readonly pending = new Map<string, Announcement>();
   /** Bytes of uploads still streaming, per session (they count against the quota). */
   private readonly inFlight = new Map<string, number>();
+  /** Bytes of the files in the index, per session: kept running, so every chunk of every upload
+   * checks the session's quota against what is stored and streaming now, not what was there when
+   * it started (25 uploads at once once stored 25 KB in a 10 KB session). */
+  private readonly storedOf = new Map<string, number>();
   /** The host's totals: bytes of the files in the index, and of every upload still streaming. */
   private storedBytes = 0;
   private inFlightBytes = 0;
@@ -100,7 +104,7 @@ export class FileStore implements FileEndpoint {
           const info = JSON.parse(readFileSync(path, 'utf8')) as StoredFile;
           if (canonicalTransferId(info.transfer_id) === info.transfer_id && sessionKey(info.session_id) === sessionDir && Number.isSafeInteger(info.size_bytes) && info.size_bytes >= 0 && existsSync(join(folder, info.transfer_id))) {
             this.index.set(info.transfer_id, info);
-            this.storedBytes += info.size_bytes;
+            this.count(info, 1);
           }
         } catch (e) {
           this.logger.warn('a stored file\'s description could not be read; the file is not served', { path, error: String(e) });
@@ -187,7 +191,7 @@ export class FileStore implements FileEndpoint {
     for (const [id, f] of this.index) {
       if (f.session_id !== session_id) continue;
       this.index.delete(id);
-      this.storedBytes -= f.size_bytes;
+      this.count(f, -1);
     }
     for (const [id, a] of this.pending) if (a.session_id === session_id) this.pending.delete(id);
     try {
@@ -203,6 +207,14 @@ export class FileStore implements FileEndpoint {
     for (const s of sessions) if (!live.has(s)) this.removeSession(s);
     const keys = new Set([...live].map(sessionKey));
     for (const d of safeList(this.dir)) if (!keys.has(d)) rmSync(join(this.dir, d), { recursive: true, force: true });
+  }
+
+  /** A file enters (1) or leaves (-1) the index: the host's and its session's totals follow. */
+  private count(f: StoredFile, sign: 1 | -1): void {
+    this.storedBytes += sign * f.size_bytes;
+    const left = (this.storedOf.get(f.session_id) ?? 0) + sign * f.size_bytes;
+    if (left > 0) this.storedOf.set(f.session_id, left);
+    else this.storedOf.delete(f.session_id);
   }
 
   private async put(
@@ -221,9 +233,6 @@ export class FileStore implements FileEndpoint {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new FileRefusal('exists', `transfer ${id} is being uploaded already`);
       throw e;
     }
-    // Bytes the session's other files (and uploads in progress) already take.
-    const used = this.filesOf(meta.session_id).reduce((n, f) => n + f.size_bytes, 0) + (this.inFlight.get(meta.session_id) ?? 0);
-
     const hash = createHash('sha256');
     const head: Uint8Array[] = [];
     let headBytes = 0;
@@ -234,9 +243,10 @@ export class FileStore implements FileEndpoint {
       for await (const chunk of body) {
         size += chunk.byteLength;
         if (size > this.maxBytes) throw new FileRefusal('too_large', `the file is larger than this host's limit of ${this.maxBytes} bytes`);
-        if (used + size > this.maxSessionBytes) throw new FileRefusal('too_large', `the session's files would take more than ${this.maxSessionBytes} bytes; delete the session or start a new one`);
-        // The host's: checked chunk by chunk against every upload in progress, so uploads to many
-        // sessions at once cannot pass it together.
+        const session = (this.storedOf.get(meta.session_id) ?? 0) + (this.inFlight.get(meta.session_id) ?? 0);
+        if (session + chunk.byteLength > this.maxSessionBytes) throw new FileRefusal('too_large', `the session's files would take more than ${this.maxSessionBytes} bytes; delete the session or start a new one`);
+        // Both quotas are checked chunk by chunk against every upload in progress, so uploads at
+        // once (to one session or to many) cannot pass them together.
         if (this.storedBytes + this.inFlightBytes + chunk.byteLength > this.maxHostBytes) throw new FileRefusal('too_large', `this host's stored files would take more than ${this.maxHostBytes} bytes; delete sessions you no longer need`);
         this.inFlight.set(meta.session_id, (this.inFlight.get(meta.session_id) ?? 0) + chunk.byteLength);
         this.inFlightBytes += chunk.byteLength;
@@ -260,7 +270,7 @@ export class FileStore implements FileEndpoint {
       writeFileSync(join(folder, `${id}.json`), JSON.stringify(info), { mode: 0o600 });
       renameSync(part, join(folder, id));
       this.index.set(id, info);
-      this.storedBytes += size;
+      this.count(info, 1);
       done = true;
       return info;
     } finally {

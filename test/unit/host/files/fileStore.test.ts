@@ -64,6 +64,25 @@ describe('host/files: the file store (§4.5.1)', () => {
     await put(s, 'z', 100);
   });
 
+  it('§4.5.1 uploads to one session at once cannot pass its quota together (checked chunk by chunk against what is stored and streaming)', async () => {
+    const s = open({ maxBytes: 100, maxSessionBytes: 250, maxHostBytes: 10_000 });
+    async function* slowly(chunks: number, size: number) {
+      for (let k = 0; k < chunks; k++) {
+        await new Promise((r) => setImmediate(r));
+        yield Buffer.alloc(size, 'a');
+      }
+    }
+    // Five 100-byte uploads at once into a 250-byte session: at most two fit whole.
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => s.upload({ session_id: 'a', transfer_id: randomUUID(), mime_type: 'text/plain' }, slowly(4, 25))));
+    const stored = s.filesOf('a').reduce((n, f) => n + f.size_bytes, 0);
+    assert.ok(stored <= 250, `the session holds ${stored} bytes`);
+    assert.ok(results.filter((r) => r.status === 'fulfilled').length <= 2);
+    for (const r of results) if (r.status === 'rejected') assert.ok(refused('too_large')(r.reason) && /the session's files/.test((r.reason as Error).message));
+    // What the refused ones streamed is given back: the session still has room for what is left.
+    for (let room = 250 - stored; room > 0; room -= Math.min(room, 100)) await put(s, 'a', Math.min(room, 100));
+    await assert.rejects(put(s, 'a', 1), refused('too_large'));
+  });
+
   it('§4.5.1 an id names one file for ever (409); SHA-256 computed while streaming; a restart finds the files, drops partial ones', async () => {
     const s = open();
     const id = randomUUID();
