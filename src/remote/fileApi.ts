@@ -95,7 +95,8 @@ export async function handleFile(req: IncomingMessage, res: ServerResponse, r: E
   const declared_length = lengthHeader === undefined ? undefined : Number(lengthHeader);
   // Refused before one byte is read when the client says how much it sends.
   if (declared_length !== undefined && declared_length > files.maxBytes) return refuse(req, res, 413, `the file is larger than this host's limit of ${files.maxBytes} bytes`);
-  if (r.file_name !== undefined && (r.file_name.length === 0 || r.file_name.length > 255 || /[\u0000-\u001f/\\]/.test(r.file_name))) return refuse(req, res, 400, 'file_name must be 1 to 255 characters without slashes or control characters');
+  const nameProblem = r.file_name === undefined ? undefined : fileNameProblem(r.file_name);
+  if (nameProblem) return refuse(req, res, 400, nameProblem);
   try {
     const info = await files.upload(
       {
@@ -141,6 +142,18 @@ function sendFile(res: ServerResponse, info: StoredFileInfo, body: Readable): vo
 function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
   if (res.headersSent) return void res.destroy();
   answerUnread(req, res, status, { error: message });
+}
+
+// C0 and C1 controls, slashes, and the Unicode bidirectional controls: a name shown to every master
+// must read as it is, and `\u202Egnp.exe` (right-to-left override) shows as "exe.png".
+const NAME_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f/\\\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** Why a file name a master gave cannot be kept (undefined: it can): it is shown to every master and saved by `rawp attach`. */
+export function fileNameProblem(name: string): string | undefined {
+  if (name.length === 0 || name.length > 255) return 'file_name must be 1 to 255 characters';
+  if (NAME_FORBIDDEN.test(name)) return 'file_name must not hold slashes, control characters or bidirectional text controls (U+202E and the like)';
+  if (/^[.\s]*$/.test(name)) return 'file_name must hold more than dots and spaces';
+  return undefined;
 }
 
 function headerValue(h: string | string[] | undefined): string | undefined {

@@ -46,8 +46,8 @@ function exchange(url: string, o: { method?: string; headers?: Record<string, st
   });
 }
 
-function put(child: ServeChild, id: string, body: Buffer, o: { type?: string; checksum?: string; session?: string; token?: string; headers?: Record<string, string>; chunked?: boolean } = {}): Promise<Answer> {
-  const q = new URLSearchParams({ session_id: o.session ?? child.session_id, file_name: 'pic.png' });
+function put(child: ServeChild, id: string, body: Buffer, o: { type?: string; checksum?: string; session?: string; token?: string; headers?: Record<string, string>; chunked?: boolean; name?: string } = {}): Promise<Answer> {
+  const q = new URLSearchParams({ session_id: o.session ?? child.session_id, file_name: o.name ?? 'pic.png' });
   return exchange(`${child.url}/v1/files/${id}?${q}`, {
     method: 'PUT',
     headers: {
@@ -229,6 +229,20 @@ describe('security: §4.5.1 file transfer endpoints of rawp serve (GET/PUT /v1/f
     // An unknown but well-formed id is simply not there; a session that does not exist takes no upload.
     assert.equal((await get(child, randomUUID())).status, 404);
     assert.equal((await put(child, randomUUID(), PNG, { session: 'no-such-session' })).status, 404);
+    assert.ok(child.alive());
+  });
+
+  it('§4.5.1 hostile file names are refused (400) and store nothing: dots or spaces only, slashes, C0/C1 controls, bidirectional overrides', async () => {
+    const child = await serve();
+    const hostile = ['.', '..', ' ', ' . ', '\u202Egnp.exe', 'a\u2066b.png', 'x\u200F.png', 'a/b.png', 'a\\b.png', 'bell\u0007.png', 'csi\u009b.png', 'n'.repeat(256)];
+    for (const name of hostile) {
+      const p = await put(child, randomUUID(), PNG, { name });
+      assert.equal(p.status, 400, `${JSON.stringify(name)}: PUT ${p.status}`);
+      assert.match(p.body.toString(), /file_name must/);
+    }
+    assert.deepEqual(storedFiles(child), []);
+    // Ordinary names from every script still go through.
+    for (const name of ['.env.example', '보고서 (최종).png', 'صورة.png', 'ünïcödé 1.png']) assert.equal((await put(child, randomUUID(), PNG, { name })).status, 201, name);
     assert.ok(child.alive());
   });
 
