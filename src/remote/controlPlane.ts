@@ -61,7 +61,8 @@ export type Route =
 
 /** Which methods each route answers (405 for the others). */
 export const ROUTE_METHODS: Record<Route['kind'], readonly string[]> = {
-  health: ['GET'],
+  // HEAD too: load balancers and `curl -I` probe with it (Node sends the headers, no body).
+  health: ['GET', 'HEAD'],
   sessions: ['GET', 'POST'],
   session: ['DELETE'],
   agents: ['GET'],

@@ -137,7 +137,7 @@ describe('remote/auth: bearer token, origin rule, lockout (control-plane profile
     assert.deepEqual(route('/v1/sessions/a/b/c'), { kind: 'not_found' });
   });
 
-  it('GET /v1/health needs no token; the session API needs one (401 without)', async () => {
+  it('GET (and HEAD) /v1/health needs no token; the session API needs one (401 without)', async () => {
     const health = await http(`${r.server.url}/v1/health`);
     assert.equal(health.status, 200);
     assert.deepEqual(JSON.parse(health.body), { ok: true, version: '0.1.0', protocol: 'rawp-dps-1.0' });
@@ -145,6 +145,9 @@ describe('remote/auth: bearer token, origin rule, lockout (control-plane profile
     assert.equal((await http(`${r.server.url}/v1/sessions/${r.session.session_id}`, { method: 'DELETE' })).status, 401);
     assert.equal((await http(`${r.server.url}/v1/sessions`, { method: 'POST', body: '{}' })).status, 401);
     assert.equal((await http(`${r.server.url}/v1/health`, { method: 'POST' })).status, 405);
+    const head = await http(`${r.server.url}/v1/health`, { method: 'HEAD' });
+    assert.equal(head.status, 200, 'a HEAD probe of health answers');
+    assert.equal(head.body, '');
   });
 
   it('refuses a non-loopback bind without TLS unless insecure remote access is explicitly allowed', async () => {
