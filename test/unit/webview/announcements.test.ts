@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import { applyFrame, createTranscript, type Transcript } from '../../../src/protocol/transcript';
 import type { Frame } from '../../../src/protocol/frameTypes';
 import { Announcer, MAX_SPOKEN_CHARS } from '../../../webview-ui/src/state/announcements';
+import { setLocale } from '../../../webview-ui/src/i18n';
 import { GATE_OPTIONS, SESSION, TURN, clientCaps } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
@@ -36,9 +37,33 @@ describe('webview live regions: what is announced (issue 15 "Accessible", decisi
     const ask = a.next(apply(t, [b.make('agent.interaction.request', { interaction_id: 'i1', interaction_type: 'PERMISSION', question_text: 'Allow Write notes.md?', timeout_sec: 60, options: GATE_OPTIONS, default_value: 'reject' }, T)]));
     assert.equal(ask.length, 1);
     assert.equal(ask[0].politeness, 'assertive');
-    assert.match(ask[0].text, /^Permission needed: Allow Write notes\.md\?/);
+    // The question keeps its own end mark: "notes.md? Its …", never "notes.md?. Its …".
+    assert.equal(ask[0].text, 'Permission needed: Allow Write notes.md? Its Allow and Reject buttons are in the conversation.');
     const end = a.next(apply(t, [b.make('session.turn.end', { turn_id: TURN, stop_reason: 'cancelled' }, T)]));
     assert.deepEqual(end, [{ politeness: 'polite', text: 'Turn ended: Stopped by you.' }]);
+  });
+
+  it('§4.3 a permission question without an end mark is read as a sentence: one full stop is added', () => {
+    const b = streamBuilder(SESSION);
+    const t = createTranscript({ sessionId: SESSION });
+    const a = new Announcer();
+    a.next(apply(t, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T)]));
+    const ask = a.next(apply(t, [b.make('agent.interaction.request', { interaction_id: 'i1', interaction_type: 'PERMISSION', question_text: 'Run npm test', timeout_sec: 60, options: GATE_OPTIONS, default_value: 'reject' }, T)]));
+    assert.deepEqual(ask, [{ politeness: 'assertive', text: 'Permission needed: Run npm test. Its Allow and Reject buttons are in the conversation.' }]);
+  });
+
+  it('§4.3 in Korean the screen reader hears the permission question the card shows (in Korean), not the broker’s English', () => {
+    setLocale('ko');
+    try {
+      const b = streamBuilder(SESSION);
+      const t = createTranscript({ sessionId: SESSION });
+      const a = new Announcer();
+      a.next(apply(t, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T)]));
+      const ask = a.next(apply(t, [b.make('agent.interaction.request', { interaction_id: 'i1', interaction_type: 'PERMISSION', question_text: 'Allow Edit src/greeting.ts?', timeout_sec: 60, options: GATE_OPTIONS, default_value: 'reject', context: { tool_name: 'Edit', affected_paths: ['src/greeting.ts'] } }, T)]));
+      assert.deepEqual(ask, [{ politeness: 'assertive', text: '권한이 필요합니다: Edit src/greeting.ts을(를) 허용할까요? 허용 및 거부 버튼은 대화에 있습니다.' }]);
+    } finally {
+      setLocale('en');
+    }
   });
 
   it('§7.1 history is not read out on attach, except a question still pending; a new session starts afresh', () => {

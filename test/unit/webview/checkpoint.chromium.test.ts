@@ -85,11 +85,50 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     await rendered(page);
     assert.equal(await confirm.count(), 0);
     assert.deepEqual(await sentFrames(page, CHECKPOINT_RESTORE_TYPE), []);
-    await page.locator('.checkpoint-rewind').click();
+    // The question's buttons are gone: focus is back on "Rewind to before this turn", not on the page.
+    const onRewind = () => page.evaluate(() => document.activeElement?.classList.contains('checkpoint-rewind') ?? false);
+    await page.waitForFunction(() => document.activeElement?.classList.contains('checkpoint-rewind'), undefined, { timeout: 15_000 }).catch(() => undefined);
+    assert.equal(await onRewind(), true, 'after Cancel, focus is on Rewind to before this turn');
+    await page.keyboard.press('Enter');
     await rendered(page); // focus moves to the question once it is drawn
+    await page.waitForFunction(() => document.activeElement?.classList.contains('checkpoint-confirm-yes'), undefined, { timeout: 15_000 }).catch(() => undefined);
+    await page.keyboard.press('Escape');
+    await rendered(page);
+    assert.equal(await confirm.count(), 0, 'Esc closes the question');
+    await page.waitForFunction(() => document.activeElement?.classList.contains('checkpoint-rewind'), undefined, { timeout: 15_000 }).catch(() => undefined);
+    assert.equal(await onRewind(), true, 'after Esc, focus is on Rewind to before this turn');
+    await page.keyboard.press('Enter');
+    await rendered(page);
+    await page.waitForFunction(() => document.activeElement?.classList.contains('checkpoint-confirm-yes'), undefined, { timeout: 15_000 }).catch(() => undefined);
     await page.keyboard.press('Enter');
     await rendered(page);
     assert.deepEqual((await waitForSent(page, CHECKPOINT_RESTORE_TYPE, 1)).map((f) => f.payload), [{ checkpoint_id: CP }]);
+    await page.waitForFunction(() => document.activeElement?.classList.contains('checkpoint-rewind'), undefined, { timeout: 15_000 }).catch(() => undefined);
+    assert.equal(await onRewind(), true, 'after Rewind, focus is on Rewind to before this turn (the answer shows below it)');
+    await restored(page, { checkpoint_id: CP, restored: ['a.txt', 'src/b.ts'], conflicts: [], undo_checkpoint_id: 'cp-undo' });
+    assert.match(await page.locator('.checkpoint-result').innerText(), /^Rewound 2 files\. a\.txt, src\/b\.ts/);
+    assert.equal(await onRewind(), true, 'the answer does not take the focus away');
+  });
+
+  it('at the side bar’s width a path in the question breaks only where it must: one that fits on a line is not split in two (as "src/greeting.t" / "s" was)', async () => {
+    const page = await h.open({ width: 300 });
+    const b = streamBuilder(SESSION, Date.now());
+    await feed(
+      page,
+      SESSION,
+      [
+        clientCaps(b),
+        b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+        buildCheckpointFrame(CHECKPOINT_CREATED_TYPE, { checkpoint_id: CP, turn_id: TURN, files: [{ path: 'src/components/greeting.ts', change: 'modified' }] }, SESSION),
+        b.make('session.turn.end', { turn_id: TURN, stop_reason: 'end_turn', tool_invocation_count: 1 }, T),
+      ],
+      true,
+    );
+    await page.locator('.checkpoint-rewind').click();
+    const paths = page.locator('.checkpoint-confirm .checkpoint-paths');
+    assert.equal((await paths.innerText()).trim(), 'src/components/greeting.ts');
+    const lines = await paths.evaluate((el) => new Set([...el.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size);
+    assert.equal(lines, 1, 'the path is on one line');
   });
 
   it('conflicts wait for a choice per file: Apply sends one restore forcing only the overwritten files; Undo rewind restores the undo checkpoint', async () => {
@@ -97,7 +136,7 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     await showTurn(page);
     await restored(page, { checkpoint_id: CP, restored: ['new.txt'], conflicts: ['a.txt', 'src/b.ts'], undo_checkpoint_id: 'cp-undo' });
     const result = page.locator('.checkpoint-result');
-    assert.match(await result.innerText(), /Rewound 1 file\(s\)\. new\.txt/);
+    assert.match(await result.innerText(), /Rewound 1 file\. new\.txt/);
     assert.equal(await page.locator('.checkpoint-conflict').count(), 2);
     const apply = page.locator('.checkpoint-apply');
     assert.equal(await apply.isDisabled(), true, 'every conflict needs a choice first');
@@ -118,7 +157,7 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     await rendered(page);
     assert.deepEqual((await waitForSent(page, CHECKPOINT_RESTORE_TYPE, 2)).at(-1)?.payload, { checkpoint_id: 'cp-undo-2' });
     await restored(page, { checkpoint_id: 'cp-undo-2', restored: ['a.txt'], conflicts: [] });
-    assert.match(await result.innerText(), /Rewind undone: 1 file\(s\) back\./);
+    assert.match(await result.innerText(), /Rewind undone: 1 file back\./);
     assert.equal(await page.locator('.checkpoint-undo').count(), 0);
   });
 

@@ -23,7 +23,9 @@ async function openHeader(h: Harness, width: number): Promise<Page> {
   await feed(page, SESSION, [clientCaps(streamBuilder(SESSION))], true);
   await hostSays(page, [
     { kind: 'session.list', payload: { active_session_id: SESSION, sessions: [{ session_id: SESSION, name: LONG, agent: 'builtin', shared: true }] } },
-    { kind: 'agent.list', payload: { selected: 'builtin', agents: [{ id: 'builtin', name: 'Built-in (offline)', available: true }, { id: 'claude-code', name: 'Claude Code', available: true }] } },
+    // As in a fresh install: the unavailable agents are listed too, and their long names make the
+    // agent select's own width large (it must not take the mode select's room).
+    { kind: 'agent.list', payload: { selected: 'builtin', agents: [{ id: 'builtin', name: 'Built-in (offline)', available: true }, { id: 'claude-code', name: 'Claude Code', available: true }, { id: 'acp:claude-code-acp', name: 'Claude Code (ACP, Zed)', available: false, unavailable_reason: '`claude-code-acp` not found on PATH' }] } },
     { kind: 'settings', payload: { permission_rules: [{ id: 'r1', tool_name: 'Bash', command_prefix: 'npm test', created_at: '2026-03-16T10:00:00.000Z' }] } },
   ]);
   return page;
@@ -85,10 +87,33 @@ describe('webview in Chromium: the header (issue 15 Why 5)', function () {
       const session = items.find((b) => b.what.startsWith('select#session-select'))!;
       assert.ok(Math.abs((shield.top + shield.bottom) / 2 - (session.top + session.bottom) / 2) < 4, 'the shield shares the session row');
       assert.ok(shield.left > session.right, 'right of the session select');
+      // The mode select shows its word whole ("Default", not "D"): it is as wide as it would be alone.
+      const mode = await page.locator('#mode-select').evaluate((sel) => {
+        const alone = sel.cloneNode(true) as HTMLSelectElement;
+        alone.removeAttribute('id');
+        alone.style.position = 'absolute';
+        alone.style.width = 'auto';
+        document.body.append(alone);
+        const natural = alone.getBoundingClientRect().width;
+        alone.remove();
+        return { width: sel.getBoundingClientRect().width, natural };
+      });
+      assert.ok(mode.width >= mode.natural - 0.5, `the mode select is not squeezed: ${mode.width} px of ${mode.natural}`);
       assert.deepEqual(pageErrors(page), []);
       if (width === 300) await page.screenshot({ path: 'test-results/webview-header-300.png' });
     });
   }
+
+  it('the page itself never scrolls: the screen reader’s live regions below the status bar add no pixel of overflow (no second scrollbar beside the transcript’s)', async () => {
+    const page = await openHeader(h, 300);
+    assert.ok((await page.locator('.live-regions .sr-only').count()) >= 2, 'the live regions are there');
+    const sizes = await page.evaluate(() => {
+      const se = document.scrollingElement!;
+      return { scrollHeight: se.scrollHeight, clientHeight: se.clientHeight, scrollWidth: se.scrollWidth, clientWidth: se.clientWidth };
+    });
+    assert.ok(sizes.scrollHeight <= sizes.clientHeight, `no vertical overflow of the page: ${JSON.stringify(sizes)}`);
+    assert.ok(sizes.scrollWidth <= sizes.clientWidth, `no horizontal overflow of the page: ${JSON.stringify(sizes)}`);
+  });
 
   it('decision 361: picking an agent asks the host; its offer for a session with history is shown, and "New session with X" starts one with that agent', async () => {
     const page = await openHeader(h, 300);

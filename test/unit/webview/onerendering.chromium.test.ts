@@ -48,7 +48,7 @@ describe('webview in Chromium: one rendering per fact (issue 15 Why 7)', functio
     assert.match(await page.locator('.tool-card .tool-output').innerText(), /\(exit code 2\)/);
   });
 
-  it('§9.2 a plan has one approval control: its YN question is inside the plan, with no second card', async () => {
+  it('§9.2 a plan has one approval control: its YN question is inside the plan, with no second card; once answered, focus stays on it', async () => {
     const plan = { content_role: 'plan' as const, plan_id: '55555555-5555-4555-8555-555555555555' };
     const { page } = await openTurn(
       chromium.h,
@@ -67,6 +67,9 @@ describe('webview in Chromium: one rendering per fact (issue 15 Why 7)', functio
     await rendered(page);
     assert.match(await page.locator('.plan-approval').innerText(), /Answered: Approve/);
     assert.equal(await page.locator('.plan-block button').count(), 0);
+    // Approve went with the answer: keyboard focus stays on the approval, not on the page's <body>.
+    await page.waitForFunction(() => document.activeElement?.classList.contains('plan-approval'), undefined, { timeout: 15_000 }).catch(() => undefined);
+    assert.equal(await page.evaluate(() => document.activeElement?.className ?? 'none'), 'plan-approval status-answered', 'focus is on the answered approval');
   });
 
   it('§6.2.1 Reject is one click: it answers at once, with the reason typed beforehand, and no second Reject ever appears', async () => {

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { feed, FIXTURES, hostSays, pageErrors, readJsonl, rendered, RESULTS_DIR, sentMessages, startHarness, violations, waitForMessages, waitForSent, type Harness } from '../../browser/harness';
-import { SESSION, TURN, interactionsStream, outputsStream, structuredOutputStream, truncatedHistoryStream, budgetHistoryStream } from '../../browser/streams';
+import { SESSION, TURN, clientCaps, interactionsStream, outputsStream, structuredOutputStream, truncatedHistoryStream, budgetHistoryStream } from '../../browser/streams';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 import type { WireFrame } from '../../../src/protocol/frameTypes';
@@ -63,6 +63,41 @@ describe('webview in Chromium: rendering', function () {
     assert.equal(await outputs.locator('.row > .text-block', { hasText: 'Searching for callers' }).count(), 0);
   });
 
+  it('§10.2 a subagent’s head at the side bar’s width (300 px): it wraps between its parts, never inside the agent type, and nothing passes the card’s edge', async () => {
+    const page = await h.open({ width: 300 });
+    const b = streamBuilder(SESSION, Date.now());
+    const T = { turn_id: TURN };
+    const sub = { ...T, metadata: { subagent_context: { parent_invocation_id: 'task-1', agent_type: 'general-purpose', depth: 1 } } };
+    await feed(
+      page,
+      SESSION,
+      [
+        clientCaps(b),
+        b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+        b.make('tool.invoke.request', { invocation_id: 'task-1', tool_name: 'Task', input: { description: 'read src/math.ts' }, subagent: { agent_type: 'general-purpose', description: 'read src/math.ts' } }, T),
+        b.make('agent.subagent.started', { parent_invocation_id: 'task-1', agent_type: 'general-purpose', description: 'read src/math.ts', depth: 1 }, T),
+        b.make('agent.text.delta', { content_index: 0, text: 'Read src/math.ts (7 lines).' }, sub),
+        b.make('agent.text.done', { content_index: 0 }, sub),
+        b.make('agent.subagent.ended', { parent_invocation_id: 'task-1', status: 'completed', duration_ms: 92 }, T),
+      ],
+      true,
+    );
+    const m = await page.locator('.subagent-head').first().evaluate((head) => {
+      const card = head.closest('.tool-card')!.getBoundingClientRect();
+      const h = head.getBoundingClientRect();
+      const range = document.createRange();
+      const name = [...head.childNodes].find((n) => n.textContent?.includes('general-purpose'))!;
+      range.selectNodeContents(name);
+      const nameLines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+      const parts = [...head.children].map((c) => { const r = c.getBoundingClientRect(); return { what: c.className, left: r.left, right: r.right }; });
+      return { head: { left: h.left, right: h.right }, card: { left: card.left, right: card.right }, scrollWidth: head.scrollWidth, clientWidth: head.clientWidth, nameLines, parts };
+    });
+    assert.ok(m.scrollWidth <= m.clientWidth, `the head does not overflow: ${JSON.stringify(m)}`);
+    for (const p of m.parts) assert.ok(p.right <= m.card.right + 0.5, `${p.what} inside the card: ${JSON.stringify(m)}`);
+    assert.equal(m.nameLines, 1, '“general-purpose” is not broken at its hyphen');
+    assert.match(await page.locator('.subagent-head').first().innerText(), /general-purpose[\s\S]*read src\/math\.ts[\s\S]*Done[\s\S]*92\sms/);
+  });
+
   it('§15.3 masks redacted thinking and never puts the raw text in the page', async () => {
     const html = await outputs.content();
     assert.ok(!html.includes('SECRET-RAW-THOUGHT'));
@@ -101,6 +136,23 @@ describe('webview in Chromium: rendering', function () {
       { kind: 'file.open', payload: { path: 'src/auth.ts', line: 11 } },
       { kind: 'file.open', payload: { path: 'src/auth.ts', line: 10 } },
     ]);
+  });
+
+  it('a diff card at the side bar’s default width (300 px): its head wraps, "Open diff" stays whole inside the card, nothing scrolls sideways', async () => {
+    const page = await h.open({ width: 300, height: 2600 });
+    await feed(page, SESSION, outputsStream(), true);
+    const card = page.locator('.tool-card[data-output-type="diff"]').first();
+    const m = await card.evaluate((el) => {
+      const out = el.querySelector('.tool-output')!;
+      const button = [...el.querySelectorAll('.diff-head button')].find((b) => b.textContent?.includes('Open diff'))!;
+      const c = el.getBoundingClientRect();
+      const b = button.getBoundingClientRect();
+      return { scrollWidth: out.scrollWidth, clientWidth: out.clientWidth, button: { left: b.left, right: b.right, height: b.height }, card: { left: c.left, right: c.right }, lineHeight: parseFloat(getComputedStyle(button).lineHeight) || 20 };
+    });
+    assert.ok(m.scrollWidth <= m.clientWidth, `the output does not scroll sideways: ${JSON.stringify(m)}`);
+    assert.ok(m.button.left >= m.card.left && m.button.right <= m.card.right, `"Open diff" inside the card: ${JSON.stringify(m)}`);
+    assert.ok(m.button.height < 2 * m.lineHeight, `"Open diff" on one line: ${JSON.stringify(m)}`);
+    assert.deepEqual(pageErrors(page), []);
   });
 
   it('§7.3 shows the usage meter (tokens, cost, context window) and §4.6 the agent state; §4.4 errors by severity', async () => {
@@ -343,12 +395,18 @@ describe('webview in Chromium: rendering', function () {
       assert.match(await tooLate.locator('[role=status]').innerText(), /No answer in time/);
     });
 
-    it('§6.2.1 a permission is granted with the gate\'s option value', async () => {
+    it('§6.2.1 a permission is granted with the gate\'s option value; answered, its badge no longer says "Permission needed"', async () => {
       const p = await h.open();
       const frames = interactionsStream().filter((f) => f.type !== 'agent.interaction.request' || f.payload.interaction_id === 'i-perm');
       await feed(p, SESSION, frames, true);
+      const kind = p.locator('.interaction.type-PERMISSION .badge.kind');
+      assert.equal(await kind.innerText(), 'Permission needed');
       await p.locator('.interaction.type-PERMISSION button[data-value="allow_session"]').click();
       assert.deepEqual((await waitForSent(p, 'control.interaction.response', 1)).map((f) => f.payload), [{ interaction_id: 'i-perm', selected_value: 'allow_session' }]);
+      // Answered, it no longer says it needs permission (beside "Answered: Allow for this session").
+      await rendered(p);
+      assert.match(await p.locator('.interaction.type-PERMISSION [role=status]').innerText(), /Answered: Allow for this session/);
+      assert.equal(await kind.innerText(), 'Permission request');
     });
   });
 });

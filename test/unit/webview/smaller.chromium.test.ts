@@ -118,7 +118,7 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
     assert.deepEqual(await page.locator('.editor .chip').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.path)), ['src/greeting.ts', 'src/auth.ts']);
   });
 
-  it('the delete dialog names the session; Cancel (focused) and Esc keep it, Delete deletes it', async () => {
+  it('the delete dialog names the session; Cancel (focused) and Esc keep it and give focus back to the trash button, Delete deletes it', async () => {
     const page = await chromium.h.open({ width: 300 });
     await feed(page, SESSION, [clientCaps(streamBuilder(SESSION))], true);
     await hostSays(page, [{ kind: 'session.list', payload: { active_session_id: SESSION, sessions: [{ session_id: SESSION, name: 'Fix the token check', agent: 'builtin' }] } }]);
@@ -132,8 +132,12 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
     assert.equal(await dialog.count(), 0);
+    // The focused Cancel is gone with the dialog: focus is back on the trash button, not on the page.
+    const onTrash = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') === 'Delete this session');
+    assert.equal(await onTrash(), true, 'after Esc, focus is on Delete this session');
     await trash.click();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(await onTrash(), true, 'after Cancel, focus is on Delete this session');
     assert.equal((await sentMessages(page)).filter((m) => m.kind === 'session.delete').length, 0, 'nothing deleted yet');
     await trash.click();
     await dialog.getByRole('button', { name: 'Delete' }).click();

@@ -24,6 +24,7 @@ function codesStream(): Frame[] {
   call('e1', 'Edit', { file_path: '/home/me/project/src/auth.ts', old_string: 'a', new_string: 'b' }, { status: 'error', output: 'FS_NOT_OBSERVED: edit requires reading "src/auth.ts" first', error_code: 'FS_NOT_OBSERVED' });
   call('r1', 'Read', { file_path: '/home/me/project/src/auth.ts', limit: 1 }, { status: 'success', output: '1\texport const a = 1;' });
   call('b1', 'Bash', { command: 'npm test' }, { status: 'error', output: 'exit 1', error_code: 'NONZERO_EXIT' });
+  call('w1', 'Write', { file_path: '/home/me/project/notes.md', content: 'x' }, { status: 'error', output: 'PERMISSION_REJECTED: the user rejected this Write call', error_code: 'PERMISSION_REJECTED' });
   f.push(b.make('agent.error', { error_code: 'PERMISSION_REJECTED', message: 'the user rejected this Bash call', severity: 'error', recoverable: true }, T));
   f.push(b.make('agent.interaction.request', { interaction_id: 'p1', interaction_type: 'PERMISSION', question_text: 'Allow Edit src/auth.ts?', timeout_sec: 300, options: GATE_OPTIONS, default_value: 'reject', context: { tool_name: 'Edit', affected_paths: ['src/auth.ts'] } }, T));
   return f;
@@ -69,6 +70,12 @@ describe('webview in Chromium: plain words, English and Korean (issue 15)', func
     assert.match(await held.getAttribute('class') ?? '', /status-held/, 'the refused unread edit is not a red failure');
     assert.equal(await held.locator('.badge.status').innerText(), 'Not read yet');
     assert.equal(await held.locator('.badge.status').getAttribute('title'), 'Code: FS_NOT_OBSERVED');
+    // A call the person said no to is "Rejected" in the tone of a cancellation, not a red "Failed".
+    const rejected = page.locator('.tool-card[data-invocation="w1"]');
+    assert.match(await rejected.getAttribute('class') ?? '', /status-cancelled/, 'a rejected call is not a red failure');
+    assert.equal(await rejected.locator('.badge.status').innerText(), 'Rejected');
+    assert.equal(await rejected.getAttribute('aria-label'), 'Tool Write: Rejected');
+    assert.equal(await rejected.locator('.badge.status').getAttribute('title'), 'Code: PERMISSION_REJECTED');
     assert.equal(await page.locator('.interaction .badge.kind').getAttribute('title'), 'Code: PERMISSION');
     assert.equal(await page.locator('.error-block .error-sentence').getAttribute('title'), 'Code: PERMISSION_REJECTED');
     assert.match(await page.locator('.interaction .badge.risk').first().getAttribute('title') ?? '', /Changes files in your workspace/);
@@ -82,7 +89,7 @@ describe('webview in Chromium: plain words, English and Korean (issue 15)', func
     await rendered(page);
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'ko');
     const text = await screenText(page);
-    for (const words of ['1번째 턴', '권한 필요', '위험 보통', '이번만 허용', '이 세션에서 허용', '거부', '아직 읽지 않음', '완료', '실패', '명령이 오류와 함께 끝났습니다.', '거부하셨기 때문에 에이전트가 이 작업을 하지 않았습니다.', 'Edit src/auth.ts을(를) 허용할까요?', '세션', '모드'])
+    for (const words of ['1번째 턴', '권한 필요', '위험 보통', '이번만 허용', '이 세션에서 허용', '거부', '아직 읽지 않음', '완료', '실패', '거부됨', '명령이 오류와 함께 끝났습니다.', '거부하셨기 때문에 에이전트가 이 작업을 하지 않았습니다.', 'Edit src/auth.ts을(를) 허용할까요?', '세션', '모드'])
       assert.ok(text.includes(words), `“${words}” on screen`);
     assert.doesNotMatch(text, CODES);
     assert.doesNotMatch(text, /\b(Allow once|Permission needed|Running|Done|Failed|Session|Reject)\b/, 'no English chrome left');

@@ -8,6 +8,7 @@
 // question still waiting for an answer.
 import { t } from '../i18n';
 import { idFor } from '../i18n/codes';
+import { questionText } from '../i18n/questions';
 import type { Block, InteractionBlock, Transcript, Turn } from '../../../src/protocol/transcript';
 
 export interface Announcement {
@@ -24,7 +25,9 @@ export const SPOKEN = {
   get more() {
     return t('spoken.more');
   },
-  permission: (question: string) => t('spoken.permission', question),
+  /** The question as a sentence: its own end mark kept ("Allow Edit a.ts?"), a full stop added only
+   *  when it has none (never "a.ts?."). */
+  permission: (question: string) => t('spoken.permission', /[.?!…。？！]$/.test(question.trim()) ? question.trim() : `${question.trim()}.`),
   question: (question: string) => t('spoken.question', question),
   get turnDone() {
     return t('spoken.turnDone');
@@ -42,8 +45,10 @@ function spokenText(text: string): string {
   return plain.length > MAX_SPOKEN_CHARS ? plain.slice(0, MAX_SPOKEN_CHARS).trimEnd() + SPOKEN.more : plain;
 }
 
+/** The question as the card shows it (our broker's permission questions in the reader's language). */
 function interactionText(b: InteractionBlock): string {
-  return b.request.interaction_type === 'PERMISSION' ? SPOKEN.permission(b.request.question_text) : SPOKEN.question(b.request.question_text);
+  const question = questionText(b);
+  return b.request.interaction_type === 'PERMISSION' ? SPOKEN.permission(question) : SPOKEN.question(question);
 }
 
 export class Announcer {

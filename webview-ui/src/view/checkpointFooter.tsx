@@ -26,6 +26,17 @@ export function CheckpointFooter({ turn }: { turn: Turn }) {
   const store = useStoreVersion();
   const [open, setOpen] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  // When the question closes (Rewind or Cancel) its focused button goes away: focus goes back to
+  // "Rewind to before this turn", not to the page (a keyboard user would start over from the top).
+  const rewindButton = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (confirming) asked.current = true;
+    else if (asked.current) {
+      asked.current = false;
+      rewindButton.current?.focus();
+    }
+  }, [confirming]);
   if (!cp) return null;
   const n = cp.files.length;
   const review = (path?: string) => {
@@ -55,7 +66,7 @@ export function CheckpointFooter({ turn }: { turn: Turn }) {
           </span>
         )}
         {!confirming && (
-          <button type="button" class="button secondary checkpoint-rewind" onClick={() => setConfirming(true)}>
+          <button type="button" class="button secondary checkpoint-rewind" ref={rewindButton} onClick={() => setConfirming(true)}>
             {t('checkpoint.rewind')}
           </button>
         )}
@@ -119,6 +130,11 @@ function RewindConfirm({ cp, onConfirm, onCancel }: { cp: TurnCheckpoint; onConf
   );
 }
 
+function restoredWords(undo: boolean, n: number): string {
+  if (undo) return n === 1 ? t('checkpoint.undone1') : t('checkpoint.undoneN', n);
+  return n === 1 ? t('checkpoint.restored1') : t('checkpoint.restoredN', n);
+}
+
 function RestoreResult({ cp, rewound }: { cp: TurnCheckpoint; rewound: boolean }) {
   const store = useStoreVersion();
   const r = cp.restore!;
@@ -138,7 +154,7 @@ function RestoreResult({ cp, rewound }: { cp: TurnCheckpoint; rewound: boolean }
   return (
     <div class="checkpoint-result" role="status">
       <p>
-        {r.undo ? t('checkpoint.undone', r.restored.length) : t('checkpoint.restored', r.restored.length)}
+        {restoredWords(r.undo, r.restored.length)}
         {r.restored.length > 0 && <span class="checkpoint-paths"> {r.restored.join(', ')}</span>}
       </p>
       {r.failed.length > 0 && (

@@ -32,8 +32,8 @@ export function SubagentView({ run }: { run: SubagentRun }) {
     <section class={`subagent depth-${Math.min(run.depth, 6)}`} aria-label={t('block.subagentLabel', run.agentType ?? '', run.depth)}>
       <button type="button" class="subagent-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span class={`codicon codicon-chevron-${open ? 'down' : 'right'}`} aria-hidden="true" />
-        <span class="codicon codicon-hubot" aria-hidden="true" /> {run.agentType ?? t('block.subagent')}
-        {run.description && <span class="muted"> — {run.description}</span>}
+        <span class="codicon codicon-hubot" aria-hidden="true" /> <span class="subagent-type">{run.agentType ?? t('block.subagent')}</span>
+        {run.description && <span class="muted subagent-description"> — {run.description}</span>}
         <span class={`badge status-${run.status}`} data-code={run.status}>
           {t(idFor('subagent.', run.status, 'subagent.running'))}
         </span>

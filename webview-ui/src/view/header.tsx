@@ -22,6 +22,13 @@ export function SessionBar() {
   const store = useStoreSelect(outsideTranscript);
   const [rulesOpen, setRulesOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState<string | undefined>(undefined);
+  // Cancel or Esc closes the question with focus on one of its buttons: focus goes back to the
+  // trash button, not to the page.
+  const trash = useRef<HTMLButtonElement>(null);
+  const closeDelete = (refocus: boolean) => {
+    setConfirmDelete(undefined);
+    if (refocus) trash.current?.focus();
+  };
   const current = store.activeSessionId ?? store.sessionId;
   const name = store.sessionName ?? store.sessions.find((s) => s.session_id === current)?.name ?? t('header.sessionFallback');
   return (
@@ -56,7 +63,7 @@ export function SessionBar() {
             <span class="codicon codicon-add" aria-hidden="true" />
           </button>
           {current && (
-            <button type="button" class="icon-button" aria-label={t('header.deleteSession')} title={t('header.deleteSession')} onClick={() => setConfirmDelete(current)}>
+            <button type="button" ref={trash} class="icon-button" aria-label={t('header.deleteSession')} title={t('header.deleteSession')} onClick={() => setConfirmDelete(current)}>
               <span class="codicon codicon-trash" aria-hidden="true" />
             </button>
           )}
@@ -74,19 +81,19 @@ export function SessionBar() {
         <ModePicker />
       </div>
       <AgentOffer />
-      {confirmDelete !== undefined && confirmDelete === current && <DeleteConfirm session_id={confirmDelete} name={name} onDone={() => setConfirmDelete(undefined)} />}
+      {confirmDelete !== undefined && confirmDelete === current && <DeleteConfirm session_id={confirmDelete} name={name} onDone={closeDelete} />}
       {rulesOpen && <RulesPanel />}
     </div>
   );
 }
 
 /** Deleting asks first, naming the session (issue 15 Why 8); Cancel has the focus, Esc cancels. */
-function DeleteConfirm({ session_id, name, onDone }: { session_id: string; name: string; onDone: () => void }) {
+function DeleteConfirm({ session_id, name, onDone }: { session_id: string; name: string; onDone: (refocus: boolean) => void }) {
   const store = useStore();
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => cancel.current?.focus(), []);
   return (
-    <div class="delete-confirm" role="alertdialog" aria-label={t('header.deleteSession')} aria-describedby="delete-confirm-text" onKeyDown={(e) => e.key === 'Escape' && onDone()}>
+    <div class="delete-confirm" role="alertdialog" aria-label={t('header.deleteSession')} aria-describedby="delete-confirm-text" onKeyDown={(e) => e.key === 'Escape' && onDone(true)}>
       <span id="delete-confirm-text" class="delete-confirm-text">
         {t('header.deleteConfirm', name)}
       </span>
@@ -94,13 +101,13 @@ function DeleteConfirm({ session_id, name, onDone }: { session_id: string; name:
         type="button"
         class="button danger"
         onClick={() => {
-          onDone();
+          onDone(false);
           store.transport.send(webviewMessage('session.delete', { session_id }));
         }}
       >
         {t('header.deleteYes')}
       </button>
-      <button ref={cancel} type="button" class="button secondary" onClick={onDone}>
+      <button ref={cancel} type="button" class="button secondary" onClick={() => onDone(true)}>
         {t('header.deleteNo')}
       </button>
     </div>

@@ -12,6 +12,7 @@ import type { ChatStore } from '../state/store';
 import { useStore } from '../state/useStore';
 import { t, type MessageId } from '../i18n';
 import { codeTooltip } from '../i18n/codes';
+import { questionText } from '../i18n/questions';
 
 type Option = NonNullable<PayloadOf<'agent.interaction.request'>['options']>[number];
 
@@ -72,15 +73,8 @@ export function optionLabel(block: InteractionBlock, o: Option): string {
   return id ? t(id) : o.label;
 }
 
-/** The question as a person reads it: our broker's "Allow <tool> <target>?" in the reader's
- *  language with the workspace-relative target; any other question as the agent wrote it. */
-export function questionText(block: InteractionBlock): string {
-  const req = block.request;
-  const m = /^(OUTSIDE THE WORKSPACE: )?Allow (\S+) (.+)\?$/s.exec(req.question_text);
-  if (req.interaction_type !== 'PERMISSION' || !m || m[2] !== req.context?.tool_name) return req.question_text;
-  const q = t('permission.question', m[2], m[3]);
-  return m[1] ? `${t('permission.outside')} ${q}` : q;
-}
+// The question in the reader's language lives with the words (the announcer says the same).
+export { questionText } from '../i18n/questions';
 
 const KINDS: Record<InteractionBlock['request']['interaction_type'], MessageId> = {
   PERMISSION: 'kind.PERMISSION',
@@ -276,17 +270,27 @@ function useExpired(block: InteractionBlock): boolean {
   return expired;
 }
 
-export function InteractionCard({ block }: { block: InteractionBlock }) {
-  const req = block.request;
+/** True while the question can still be answered (pending and within its deadline). */
+export function useLive(block: InteractionBlock): boolean {
   const expired = useExpired(block);
-  const live = block.status === 'pending' && !expired;
-  const card = useRef<HTMLElement>(null);
+  return block.status === 'pending' && !expired;
+}
+
+/** The buttons vanish when a question retires (answered, expired): keep keyboard focus on the
+ *  question's own box, not on <body> — for the card and for a plan's approval alike. */
+export function useFocusOnRetire(live: boolean, box: { current: HTMLElement | null }): void {
   const wasLive = useRef(live);
   useEffect(() => {
-    // The buttons vanish when the card retires: keep keyboard focus on the card, not on <body>.
-    if (wasLive.current && !live && card.current && (document.activeElement === document.body || document.activeElement === null)) card.current.focus();
+    if (wasLive.current && !live && box.current && (document.activeElement === document.body || document.activeElement === null)) box.current.focus();
     wasLive.current = live;
   }, [live]);
+}
+
+export function InteractionCard({ block }: { block: InteractionBlock }) {
+  const req = block.request;
+  const live = useLive(block);
+  const card = useRef<HTMLElement>(null);
+  useFocusOnRetire(live, card);
   const ctx = req.context;
   const maxRisk = (req.options ?? []).map((o) => o.risk_level).find((r) => r === 'dangerous') ?? (req.options ?? []).map((o) => o.risk_level).find((r) => r === 'moderate');
   return (
@@ -294,7 +298,7 @@ export function InteractionCard({ block }: { block: InteractionBlock }) {
       <div class="interaction-head">
         <span class={`codicon codicon-${req.interaction_type === 'PERMISSION' ? 'shield' : 'question'}`} aria-hidden="true" />
         <span class="badge kind" title={codeTooltip(req.interaction_type)} data-code={req.interaction_type}>
-          {t(KINDS[req.interaction_type])}
+          {t(req.interaction_type === 'PERMISSION' && !live ? 'kind.PERMISSION.closed' : KINDS[req.interaction_type])}
         </span>
         <RiskBadge level={maxRisk} />
         <span class="question" title={req.question_text}>

@@ -1,8 +1,9 @@
 // The agent's words: answer text and plans as markdown, thinking as a collapsible note.
-import type { TextBlock, ThinkingBlock } from '../../../src/protocol/transcript';
+import { useRef } from 'preact/hooks';
+import type { InteractionBlock, TextBlock, ThinkingBlock } from '../../../src/protocol/transcript';
 import { renderMarkdown } from '../markdown';
 import { t } from '../i18n';
-import { InteractionControls } from './interaction';
+import { InteractionControls, useFocusOnRetire, useLive } from './interaction';
 import { Clipped } from './outputs';
 import { SyntheticBadge } from './syntheticBadge';
 
@@ -42,13 +43,20 @@ export function PlanView({ block }: { block: TextBlock }) {
       </div>
       <div class="markdown" dangerouslySetInnerHTML={{ __html: markdownOf(block) }} />
       <SyntheticBadge show={block.finalized} />
-      {approval && (
-        <div class={`plan-approval status-${approval.status}`} role="group" aria-label={t('block.approvePlanLabel', approval.request.question_text)} data-interaction={approval.interactionId}>
-          <div class="question">{approval.request.question_text}</div>
-          <InteractionControls block={approval} />
-        </div>
-      )}
+      {approval && <PlanApproval approval={approval} />}
     </section>
+  );
+}
+
+function PlanApproval({ approval }: { approval: InteractionBlock }) {
+  const box = useRef<HTMLDivElement>(null);
+  // Approve / Reject vanish once answered: focus stays on the approval (its answer), not on <body>.
+  useFocusOnRetire(useLive(approval), box);
+  return (
+    <div ref={box} tabIndex={-1} class={`plan-approval status-${approval.status}`} role="group" aria-label={t('block.approvePlanLabel', approval.request.question_text)} data-interaction={approval.interactionId}>
+      <div class="question">{approval.request.question_text}</div>
+      <InteractionControls block={approval} />
+    </div>
   );
 }
 

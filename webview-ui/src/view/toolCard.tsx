@@ -54,8 +54,11 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
   // Refused because the file was not read yet: nothing was written and the agent reads and retries,
   // so it is a quiet note, not a red failure (decision 372).
   const held = r?.status === 'error' && r.errorCode === 'FS_NOT_OBSERVED';
-  const tone = held ? 'held' : status;
-  const statusText = held ? t('tool.status.held') : t(TOOL_STATUS[status]);
+  // Not run because the person answered no: their choice, not a failure of the tool, so it reads
+  // "Rejected" in the tone of a cancellation rather than a red "Failed".
+  const rejected = r?.status === 'error' && r.errorCode === 'PERMISSION_REJECTED';
+  const tone = held ? 'held' : rejected ? 'cancelled' : status;
+  const statusText = held ? t('tool.status.held') : rejected ? t('tool.status.rejected') : t(TOOL_STATUS[status]);
   const roots = store.workspaceRoots;
   const path = typeof tool.input.file_path === 'string' ? tool.input.file_path : typeof tool.input.path === 'string' ? tool.input.path : undefined;
   const openFile = (p: string, line?: number) => store.transport.send(webviewMessage('file.open', { path: p, ...(line ? { line } : {}) }));

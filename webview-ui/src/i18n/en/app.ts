@@ -25,7 +25,7 @@ export const app = {
   'tasks.list': 'Task list',
   'spoken.answer': 'Agent: {0}',
   'spoken.more': '… (continued in the conversation)',
-  'spoken.permission': 'Permission needed: {0}. Its Allow and Reject buttons are in the conversation.',
+  'spoken.permission': 'Permission needed: {0} Its Allow and Reject buttons are in the conversation.',
   'spoken.question': 'The agent asks: {0}',
   'spoken.turnDone': 'The agent finished.',
   'spoken.turnStopped': 'Turn ended: {0}.',

@@ -31,6 +31,7 @@ export const interactions = {
   'permission.question': 'Allow {0} {1}?',
   'permission.outside': 'Outside your workspace:',
   'kind.PERMISSION': 'Permission needed',
+  'kind.PERMISSION.closed': 'Permission request',
   'kind.YN': 'Yes or no',
   'kind.SELECT': 'Choose one',
   'kind.MULTI_SELECT': 'Choose any',

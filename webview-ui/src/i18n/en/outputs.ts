@@ -10,6 +10,7 @@ export const outputs = {
   'tool.status.error': 'Failed',
   'tool.status.timeout': 'Timed out',
   'tool.status.cancelled': 'Cancelled',
+  'tool.status.rejected': 'Rejected',
   'subagent.completed': 'Done',
   'subagent.failed': 'Failed',
   'subagent.cancelled': 'Cancelled',

@@ -28,7 +28,7 @@ export const app: Record<keyof typeof english, string> = {
   'tasks.list': '작업 목록',
   'spoken.answer': '에이전트: {0}',
   'spoken.more': '… (나머지는 대화에 있습니다)',
-  'spoken.permission': '권한이 필요합니다: {0}. 허용 및 거부 버튼은 대화에 있습니다.',
+  'spoken.permission': '권한이 필요합니다: {0} 허용 및 거부 버튼은 대화에 있습니다.',
   'spoken.question': '에이전트의 질문: {0}',
   'spoken.turnDone': '에이전트가 작업을 마쳤습니다.',
   'spoken.turnStopped': '턴 종료: {0}.',

@@ -34,6 +34,7 @@ export const interactions: Record<keyof typeof english, string> = {
   'permission.question': '{0} {1}을(를) 허용할까요?',
   'permission.outside': '작업 영역 밖:',
   'kind.PERMISSION': '권한 필요',
+  'kind.PERMISSION.closed': '권한 요청',
   'kind.YN': '예/아니요',
   'kind.SELECT': '하나 선택',
   'kind.MULTI_SELECT': '여러 개 선택',
