@@ -9,6 +9,7 @@ import { firstExistingFile, readLocalFile } from '../workspace/localFiles';
 import { browserPage, newNonce, pageHeaders } from './browserPage';
 import { healthBody, type Route } from './controlPlane';
 import { handleFile, type FileEndpoint } from './fileApi';
+import { RefusedRequest } from './serverLimits';
 
 const MAX_BODY_BYTES = 64 * 1024;
 const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.ttf': 'font/ttf' };
@@ -111,6 +112,8 @@ async function createSession(req: IncomingMessage, res: ServerResponse, ctx: Htt
     const { session_id } = await ctx.createSession(parsed.data);
     return json(res, 201, { session_id });
   } catch (e) {
+    // The host at its session cap (serverLimits.ts): its own status and words.
+    if (e instanceof RefusedRequest) return json(res, e.status, { error: `could not create the session: ${e.message}` }, e.headers);
     return json(res, 400, { error: `could not create the session: ${(e as Error).message}` });
   }
 }

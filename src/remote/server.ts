@@ -31,6 +31,7 @@ import { gate, refuseUpgrade, type GateContext } from './gate';
 import { handleHttp, json, type CreateSessionRequest, type HttpApiContext } from './httpApi';
 import type { FileEndpoint } from './fileApi';
 import { WsConnection } from './wsConnection';
+import { CONNECTIONS_CHECK_MS, DEFAULT_MAX_SESSIONS, HEADERS_TIMEOUT_MS, capConnections, cappedCreate, connectionCap } from './serverLimits';
 import type { PermissionRule } from '../session/permissions';
 
 export interface RemoteServerOptions {
@@ -73,6 +74,17 @@ export interface RemoteServerOptions {
    * `rawp serve` from 101 MB to 2.2 GB. Beyond it an upgrade gets 503 + Retry-After.
    */
   maxMasters?: number;
+  /**
+   * Sessions the host may hold when a master asks for one more (POST /v1/sessions; default 64):
+   * each holds its journal open, and an agent process for the CLI agents. At it: 503 with words.
+   */
+  maxSessions?: number;
+  /**
+   * Open connections at once (default 256, or 64 more than `maxMasters`): each is a file descriptor,
+   * and connections that never finish their headers are closed after 10 s. Beyond it a new
+   * connection is closed at once (decision 562).
+   */
+  maxConnections?: number;
   /** How long a closing peer gets to read its close frame. Default 5 s. */
   closeGraceMs?: number;
   throttle?: ThrottleOptions;
@@ -112,6 +124,8 @@ export class RemoteServer {
   private nextId = 0;
   private closing?: Promise<void>;
   private _port = 0;
+  /** POST /v1/sessions within the session cap (serverLimits.ts). */
+  private readonly createSession?: RemoteServerOptions['createSession'];
 
   private constructor(
     private readonly options: RemoteServerOptions,
@@ -132,6 +146,7 @@ export class RemoteServer {
       ownOrigins: new Set(),
       allowedOrigins: new Set((options.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/$/, ''))),
     };
+    if (options.createSession) this.createSession = cappedCreate(options.createSession, () => options.registry.list().length, options.maxSessions ?? DEFAULT_MAX_SESSIONS);
   }
 
   /** Start listening. Refuses a non-loopback bind without TLS unless allowInsecureRemote. */
@@ -140,8 +155,13 @@ export class RemoteServer {
     if (!isLoopbackHost(host) && !options.tls && !options.allowInsecureRemote) {
       throw new Error(`refusing to serve plain ws:// on ${host}: give a TLS certificate and key, or allow insecure remote access explicitly`);
     }
-    const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }) : createHttpServer();
+    // Headers complete within 10 s of connecting, checked every second (Node: 60 s, every 30 s):
+    // silent or trickling connections cannot hold descriptors for long (decision 562); a TLS
+    // handshake gets as long (Node: 120 s).
+    const timeouts = { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: CONNECTIONS_CHECK_MS };
+    const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key, handshakeTimeout: HEADERS_TIMEOUT_MS, ...timeouts }) : createHttpServer(timeouts);
     const remote = new RemoteServer(options, server, host, options.logger ?? silentLogger);
+    capConnections(server, connectionCap(options.maxConnections, options.maxMasters ?? DEFAULT_MAX_MASTERS), remote.logger);
     // Catch-alls (issue 12 #1): no request, upgrade or frame can throw out into the process.
     server.on('request', (req, res) => remote.guard('request', () => remote.onRequest(req, res), () => {
       if (!res.headersSent) json(res, 500, { error: 'internal error' });
@@ -245,7 +265,7 @@ export class RemoteServer {
     if (!g.ok) return json(res, g.status, { error: g.message }, g.headers);
     handleHttp(req, res, g.route, {
       registry: this.options.registry,
-      createSession: this.options.createSession,
+      createSession: this.createSession,
       deleteSession: this.options.deleteSession,
       permissionRules: this.options.permissionRules,
       ...(this.options.agents ? { agents: this.options.agents } : {}),

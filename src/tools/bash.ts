@@ -4,8 +4,8 @@
 // a supervising pipe kills it when the host dies, and the command gets no secret-looking variable.
 // Output is bounded while it streams, both what is kept for the result and what is shown live
 // (decision 537).
-import { spawn } from 'node:child_process';
 import { isExecutableFile } from '../workspace/localFiles';
+import { startFailureWords, startProcess } from '../workspace/processStart';
 import { z } from 'zod';
 import { HeadTail } from './shell/headTail';
 import { liveOutput } from './shell/liveOutput';
@@ -48,42 +48,26 @@ export const BashTool = defineTool({
       const live = liveOutput(ctx.stream);
       let ended: 'timeout' | 'cancelled' | undefined;
       let killTimer: ReturnType<typeof setTimeout> | undefined;
-      // stdin is the supervising pipe (shell/supervisor.ts): the group dies when the host does.
-      // Without a POSIX /bin/sh to supervise, the user's shell runs the command directly (no supervision).
-      const supervised = isExecutableFile(SUPERVISOR_SHELL);
-      const [file, args] = supervised ? [SUPERVISOR_SHELL, supervisedArgs(ctx.settings.shell, input.command)] : [ctx.settings.shell, ['-c', input.command]];
-      const child = spawn(file, args, { cwd: ctx.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: toolEnvironment() });
-      child.stdin.on('error', () => undefined); // the group may be gone before we close our end
-      const stop = (why: 'timeout' | 'cancelled') => {
-        if (ended || child.pid === undefined) return;
-        ended = why;
-        killGroup(child.pid, 'SIGTERM');
-        killTimer = setTimeout(() => child.pid !== undefined && killGroup(child.pid, 'SIGKILL'), ctx.settings.killGraceMs);
-      };
-      const timer = setTimeout(() => stop('timeout'), timeoutMs);
-      const onAbort = () => stop('cancelled');
-      if (ctx.signal.aborted) onAbort();
-      else ctx.signal.addEventListener('abort', onAbort, { once: true });
-      child.stdout.setEncoding('utf8');
-      child.stderr.setEncoding('utf8');
-      child.stdout.on('data', (chunk: string) => {
-        kept.add(chunk);
-        live('stdout', chunk);
-      });
-      child.stderr.on('data', (chunk: string) => {
-        kept.add(chunk);
-        live('stderr', chunk);
-      });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let pid: number | undefined;
       let done = false;
-      const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
+      const stop = (why: 'timeout' | 'cancelled') => {
+        if (ended || pid === undefined) return;
+        ended = why;
+        killGroup(pid, 'SIGTERM');
+        const group = pid;
+        killTimer = setTimeout(() => killGroup(group, 'SIGKILL'), ctx.settings.killGraceMs);
+      };
+      const onAbort = () => stop('cancelled');
+      const finish = (code: number | null, signal: NodeJS.Signals | null, startError?: Error) => {
         if (done) return;
         done = true;
-        child.stdin?.destroy();
+        child?.stdin?.destroy();
         clearTimeout(timer);
         ctx.signal.removeEventListener('abort', onAbort);
         if (killTimer) clearTimeout(killTimer);
-        if (spawnError) {
-          resolve({ status: 'error', output: `BASH_SPAWN_FAILED: ${spawnError.message}`, error_code: 'BASH_SPAWN_FAILED' });
+        if (startError) {
+          resolve({ status: 'error', output: `The command could not start: ${startFailureWords(startError)}.`, error_code: 'BASH_SPAWN_FAILED' });
           return;
         }
         const note =
@@ -93,10 +77,35 @@ export const BashTool = defineTool({
         const status = ended ?? (code === 0 ? 'success' : 'error');
         resolve({ status, output: text, ...(dropped > 0 ? { truncated: true } : {}), ...(status === 'error' ? { error_code: 'NONZERO_EXIT' } : {}) });
       };
-      child.on('error', (e) => finish(null, null, e));
+      // stdin is the supervising pipe (shell/supervisor.ts): the group dies when the host does.
+      // Without a POSIX /bin/sh to supervise, the user's shell runs the command directly (no supervision).
+      const supervised = isExecutableFile(SUPERVISOR_SHELL);
+      const [file, args] = supervised ? [SUPERVISOR_SHELL, supervisedArgs(ctx.settings.shell, input.command)] : [ctx.settings.shell, ['-c', input.command]];
+      // The 'error' listener goes on first: a shell that cannot start (the host out of file
+      // descriptors or processes) is this command's result, never an unheard 'error' (decision 562).
+      const child = startProcess(file, args, { cwd: ctx.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: toolEnvironment() }, (e) => {
+        // Only a start reports here; a started shell's end is told by 'close'.
+        if (pid === undefined) finish(null, null, e);
+      });
+      if (!child) return;
+      pid = child.pid;
+      child.stdin!.on('error', () => undefined); // the group may be gone before we close our end
+      timer = setTimeout(() => stop('timeout'), timeoutMs);
+      if (ctx.signal.aborted) onAbort();
+      else ctx.signal.addEventListener('abort', onAbort, { once: true });
+      child.stdout!.setEncoding('utf8');
+      child.stderr!.setEncoding('utf8');
+      child.stdout!.on('data', (chunk: string) => {
+        kept.add(chunk);
+        live('stdout', chunk);
+      });
+      child.stderr!.on('data', (chunk: string) => {
+        kept.add(chunk);
+        live('stderr', chunk);
+      });
       // When the shell exits, kill what it left behind (background jobs holding our pipes open);
       // 'close' follows once every pipe has drained.
-      child.on('exit', () => child.pid !== undefined && killGroup(child.pid, 'SIGKILL'));
+      child.on('exit', () => killGroup(child.pid, 'SIGKILL'));
       child.on('close', (code, signal) => finish(code, signal));
     });
   },

@@ -31,6 +31,8 @@ export interface SpawnOptions {
   isolatedHome?: boolean;
   /** Do not require the listening line (tests of refusals at start). */
   expectExit?: boolean;
+  /** Start it under `ulimit -n N` (soft and hard: Node cannot raise it again). */
+  fdLimit?: number;
 }
 
 export interface Spawned {
@@ -70,7 +72,9 @@ export async function spawnServe(o: SpawnOptions = {}): Promise<Spawned> {
     mkdirSync(env.HOME, { recursive: true });
   }
   const args = [...(o.nodeArgs ?? []), CLI, 'serve', '--workspace', workspace, '--agent', 'builtin', '--rules-file', join(dir, 'rules.json'), ...tokenArgs, ...(o.args ?? [])];
-  const proc = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env });
+  // Under a descriptor limit, a shell sets it and becomes Node (exec: the pid is the server's).
+  const [file, argv] = o.fdLimit ? ['/bin/sh', ['-c', `ulimit -n ${o.fdLimit} && exec "$0" "$@"`, process.execPath, ...args]] : [process.execPath, args];
+  const proc = spawn(file, argv, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env });
   let out = '';
   let err = '';
   let exit: number | null | undefined;

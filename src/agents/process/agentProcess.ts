@@ -3,7 +3,8 @@
 // SIGTERM -> SIGKILL after a grace period, and a last SIGKILL to the group when the leader exits
 // so nothing is ever orphaned. Descendants that moved to groups of their own are found by the
 // RAWP_PROCESS_TAG they inherited (taggedProcesses.ts) and signalled with the group.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startFailureWords, startProcess } from '../../workspace/processStart';
 import { BoundedText } from './boundedText';
 import { childEnv, type RawpEnvInput } from './env';
 import type { ExitInfo } from './exitMapping';
@@ -59,7 +60,8 @@ export class AgentProcess {
   readonly tag = newProcessTag();
   /** Resolves once the process has exited and its stdout was read to the end. Never rejects. */
   readonly exited: Promise<ExitInfo>;
-  private readonly child: ChildProcess;
+  /** Undefined when it could not start. */
+  private readonly child: ChildProcess | undefined;
   private readonly stderrBuf = new BoundedText();
   private exitInfo: ExitInfo | undefined;
   private stopping: Promise<ExitInfo> | undefined;
@@ -74,30 +76,12 @@ export class AgentProcess {
       onBadLine: (l, r) => spec.onBadLine?.(l, r),
     });
     let spawnError: string | undefined;
-    this.child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd ?? spec.workspacePath,
-      env: { ...childEnv(spec, spec.env, spec.baseEnv), [PROCESS_TAG_VAR]: this.tag },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // Its own process group: stop() signals -pid and reaches grandchildren too.
-      detached: true,
-    });
-    this.pid = this.child.pid;
-    if (this.pid !== undefined) liveGroups.set(this.pid, this.tag);
-
-    this.child.stdout!.on('data', (c: Buffer) => reader.push(c));
-    this.child.stderr!.setEncoding('utf8');
-    this.child.stderr!.on('data', (c: string) => {
-      this.stderrBuf.append(c);
-      spec.onStderr?.(c);
-    });
-    // Writing to a dead child's stdin gives EPIPE; the exit tells the real story.
-    this.child.stdin!.on('error', () => {});
-
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let settle!: () => void;
     this.exited = new Promise<ExitInfo>((resolve) => {
-      let exitCode: number | null = null;
-      let exitSignal: NodeJS.Signals | null = null;
       let settled = false;
-      const finish = () => {
+      settle = () => {
         if (settled) return;
         settled = true;
         reader.end();
@@ -105,30 +89,57 @@ export class AgentProcess {
         this.exitInfo = { code: exitCode, signal: exitSignal, stderr: this.stderrBuf.text(), ...(spawnError !== undefined ? { spawnError } : {}) };
         resolve(this.exitInfo);
       };
-      this.child.on('error', (e) => {
-        // spawn failure (no 'exit' follows) or a failed kill (the process lives on).
-        if (this.pid === undefined || (e as NodeJS.ErrnoException).syscall?.startsWith('spawn')) {
-          spawnError = e.message;
-          finish();
-        }
-      });
-      this.child.on('exit', (code, signal) => {
-        exitCode = code;
-        exitSignal = signal;
-        // The leader is gone: anything left in its group, or tagged as its descendant, is an
-        // orphan-to-be. Kill it now.
-        if (this.pid !== undefined) killGroup(this.pid, 'SIGKILL');
-        killTagged(this.tag, 'SIGKILL');
-        // Read stdout to its end, but do not wait forever on a pipe someone outside kept open.
-        const t = setTimeout(() => {
-          this.child.stdout?.destroy();
-          this.child.stderr?.destroy();
-          finish();
-        }, 2000);
-        t.unref();
-      });
-      this.child.on('close', finish);
     });
+    // The 'error' listener is on before anything touches the child (startProcess): an agent that
+    // cannot start — missing, or the host out of file descriptors — ends with spawnError, the
+    // agent start failure every adapter reports, instead of an unheard 'error' (decision 562).
+    const child = startProcess(
+      spec.command,
+      spec.args,
+      {
+        cwd: spec.cwd ?? spec.workspacePath,
+        env: { ...childEnv(spec, spec.env, spec.baseEnv), [PROCESS_TAG_VAR]: this.tag },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // Its own process group: stop() signals -pid and reaches grandchildren too.
+        detached: true,
+      },
+      (e) => {
+        // A start failure (no 'exit' follows); a failed kill leaves the process running.
+        if (this.pid === undefined || e.syscall?.startsWith('spawn')) {
+          spawnError = startFailureWords(e);
+          settle();
+        }
+      },
+    );
+    this.child = child;
+    this.pid = child?.pid;
+    if (!child) return;
+    liveGroups.set(child.pid, this.tag);
+
+    child.stdout!.on('data', (c: Buffer) => reader.push(c));
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (c: string) => {
+      this.stderrBuf.append(c);
+      spec.onStderr?.(c);
+    });
+    // Writing to a dead child's stdin gives EPIPE; the exit tells the real story.
+    child.stdin!.on('error', () => {});
+    child.on('exit', (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      // The leader is gone: anything left in its group, or tagged as its descendant, is an
+      // orphan-to-be. Kill it now.
+      killGroup(child.pid, 'SIGKILL');
+      killTagged(this.tag, 'SIGKILL');
+      // Read stdout to its end, but do not wait forever on a pipe someone outside kept open.
+      const t = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        settle();
+      }, 2000);
+      t.unref();
+    });
+    child.on('close', settle);
   }
 
   static spawn(spec: AgentProcessSpec): AgentProcess {
@@ -150,7 +161,7 @@ export class AgentProcess {
   }
 
   writeRaw(text: string): boolean {
-    const stdin = this.child.stdin;
+    const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || !stdin.writable || !this.running) return false;
     stdin.write(text);
     return true;
@@ -158,7 +169,7 @@ export class AgentProcess {
 
   /** Close stdin (many agents then finish and exit on their own). */
   endInput(): void {
-    this.child.stdin?.end();
+    this.child?.stdin?.end();
   }
 
   /** Send a signal to the whole group and to every tagged descendant outside it. */

@@ -44,6 +44,11 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
                            host are refused (DNS rebinding); loopback names are always known
   --max-masters N          masters attached at once, over all sessions (default 32); beyond it an
                            attach gets 503 and rawp attach retries
+  --max-sessions N         sessions this host holds when a master asks for another with
+                           POST /v1/sessions (default 64); beyond it 503, in words
+  --max-connections N      open connections at once (default 256, or --max-masters + 64 if more);
+                           beyond it a new connection is closed at once; one that has not sent
+                           its request headers within 10 s is closed too
   --state-dir DIR          where sessions are journaled, so they survive a restart or a crash
                            (default $XDG_STATE_HOME/rawp, else ~/.local/state/rawp; one folder
                            per workspace below it)
@@ -86,6 +91,8 @@ export const serveVerb: Verb = {
         'allow-origin': { type: 'string', multiple: true },
         'public-host': { type: 'string', multiple: true },
         'max-masters': { type: 'string' },
+        'max-sessions': { type: 'string' },
+        'max-connections': { type: 'string' },
         'rules-file': { type: 'string' },
         'permission-timeout': { type: 'string' },
         'state-dir': { type: 'string' },
@@ -107,6 +114,10 @@ export const serveVerb: Verb = {
     if (permissionTimeout !== undefined && !(Number.isInteger(permissionTimeout) && permissionTimeout >= 0 && permissionTimeout <= 86_400)) return fail('--permission-timeout must be a whole number of seconds from 0 to 86400');
     const maxMasters = values['max-masters'] === undefined ? undefined : Number(values['max-masters']);
     if (maxMasters !== undefined && (!Number.isInteger(maxMasters) || maxMasters < 1)) return fail('--max-masters must be a whole number of at least 1');
+    const maxSessions = wholeArg(values['max-sessions']);
+    if (maxSessions === null) return fail('--max-sessions must be a whole number of at least 1');
+    const maxConnections = wholeArg(values['max-connections']);
+    if (maxConnections === null) return fail('--max-connections must be a whole number of at least 1');
     const maxFileBytes = values['max-file-bytes'] === undefined ? undefined : Number(values['max-file-bytes']);
     if (maxFileBytes !== undefined && (!Number.isSafeInteger(maxFileBytes) || maxFileBytes < 1)) return fail('--max-file-bytes must be a whole number of bytes, at least 1');
 
@@ -167,7 +178,7 @@ export const serveVerb: Verb = {
       host,
       logger: logger ?? silentLogger,
       resolveAgent: (requested) => agents.resolve(requested),
-      settings: async () => ({ token: token.token, host: values.host, port, tls, allowInsecureRemote: values['allow-insecure-remote'], allowedOrigins: values['allow-origin'], publicHosts: values['public-host'], maxMasters }),
+      settings: async () => ({ token: token.token, host: values.host, port, tls, allowInsecureRemote: values['allow-insecure-remote'], allowedOrigins: values['allow-origin'], publicHosts: values['public-host'], maxMasters, maxSessions, maxConnections }),
     });
     let server: RemoteServer;
     let session_id: string;
@@ -242,6 +253,13 @@ function scrubStartEnvironment(name: string): number {
   } catch {
     return 0;
   }
+}
+
+/** A count option: undefined when not given, null when not a whole number of at least 1. */
+function wholeArg(value: string | undefined): number | undefined | null {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n >= 1 ? n : null;
 }
 
 /** Warnings and errors only (the journal's, without --verbose). */

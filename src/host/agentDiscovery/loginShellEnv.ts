@@ -4,9 +4,9 @@
 // JSON between two random markers (so rc-file chatter on stdout is ignored), bounded by a timeout
 // after which the shell's whole process group is killed. Never rejects; cached per shell and HOME.
 // Decision 380.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { startFailureWords, startProcess } from '../../workspace/processStart';
 import { withoutOurSecrets } from '../../workspace/secretEnv';
 
 export interface LoginShellOptions {
@@ -55,25 +55,34 @@ function askShell(o: LoginShellOptions & { env: NodeJS.ProcessEnv }): Promise<Lo
   return new Promise((resolve) => {
     let out = '';
     let done = false;
-    const child = spawn(o.shell!, ['-l', '-i', '-c', script], {
-      // Without our secrets: the user's rc files run here, and whatever they start (decision 555).
-      env: { ...withoutOurSecrets(o.env), ELECTRON_RUN_AS_NODE: '1', ELECTRON_NO_ATTACH_CONSOLE: '1', RAWP_RESOLVING_ENVIRONMENT: '1' },
-      stdio: ['ignore', 'pipe', 'ignore'],
-      detached: true, // its own process group: rc files that start children are killed with it
-    });
+    let pid: number | undefined;
     const finish = (r: LoginShellResult) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      killGroup(child.pid);
+      killGroup(pid);
       resolve(r);
     };
     const timer = setTimeout(() => finish({ ok: false, reason: 'timeout', detail: `${o.shell} -l -i took longer than ${o.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`, ms: ms() }), o.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    // 'error' is heard before anything else (decision 562): a shell that cannot start — the host
+    // out of file descriptors — is a failed lookup, never an unheard 'error'.
+    const child = startProcess(
+      o.shell!,
+      ['-l', '-i', '-c', script],
+      {
+        // Without our secrets: the user's rc files run here, and whatever they start (decision 555).
+        env: { ...withoutOurSecrets(o.env), ELECTRON_RUN_AS_NODE: '1', ELECTRON_NO_ATTACH_CONSOLE: '1', RAWP_RESOLVING_ENVIRONMENT: '1' },
+        stdio: ['ignore', 'pipe', 'ignore'],
+        detached: true, // its own process group: rc files that start children are killed with it
+      },
+      (e) => finish({ ok: false, reason: 'failed', detail: `${o.shell} could not start: ${startFailureWords(e)}`, ms: ms() }),
+    );
+    if (!child) return;
+    pid = child.pid;
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => {
       if (out.length < MAX_OUTPUT) out += chunk;
     });
-    child.on('error', (e) => finish({ ok: false, reason: 'failed', detail: `${o.shell}: ${e.message}`, ms: ms() }));
     child.on('close', (code) => {
       const start = out.indexOf(mark);
       const end = out.lastIndexOf(mark);

@@ -1,4 +1,5 @@
-// The real `git` binary through simple-git (decision 330), isolated from everything of the user's:
+// The real `git` binary (decision 330; run by gitRunner.ts since decision 562), isolated from
+// everything of the user's:
 // - the environment is built from scratch: no inherited GIT_* variable (GIT_DIR, GIT_INDEX_FILE,
 //   GIT_OBJECT_DIRECTORY … set by a hook or a terminal would point us at the user's repository);
 // - GIT_DIR is our shadow repository in the host's state folder and GIT_WORK_TREE the workspace, so
@@ -9,7 +10,7 @@
 // - only plumbing commands that run no hooks (ls-files, add, write-tree, ls-tree, diff-tree,
 //   cat-file, update-ref) — and attributes are neutralised in info/attributes (no filters, no
 //   line-ending conversion), so a blob holds the file's very bytes.
-import { simpleGit, type SimpleGit } from 'simple-git';
+import { GitRunner } from './gitRunner';
 
 export interface GitTarget {
   /** The shadow repository (a bare-layout folder we own). */
@@ -42,17 +43,16 @@ export function isolatedGitEnv(target: GitTarget, base: NodeJS.ProcessEnv = proc
   return env;
 }
 
-/** A simple-git instance bound to one shadow repository and work tree. */
-export function shadowGit(target: GitTarget, opts: { binary?: string; timeoutMs?: number } = {}): SimpleGit {
-  return simpleGit({
-    baseDir: target.workTree,
+/** A git runner bound to one shadow repository and work tree. */
+export function shadowGit(target: GitTarget, opts: { binary?: string; timeoutMs?: number } = {}): GitRunner {
+  return new GitRunner({
+    cwd: target.workTree,
+    env: isolatedGitEnv(target),
     ...(opts.binary ? { binary: opts.binary } : {}),
-    maxConcurrentProcesses: 4,
-    // No git call may hang a turn: killed when it has been silent this long.
-    timeout: { block: opts.timeoutMs ?? 60_000 },
-    // GIT_CONFIG_GLOBAL above points at /dev/null; simple-git asks us to say that is intended.
-    unsafe: { allowUnsafeConfigPaths: true },
-  }).env(isolatedGitEnv(target));
+    maxProcesses: 4,
+    // No git call may hang a turn: stopped when it has been silent this long.
+    timeoutMs: opts.timeoutMs ?? 60_000,
+  });
 }
 
 /** The tree of an empty folder (git knows it without storing it). */

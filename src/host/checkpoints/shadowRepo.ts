@@ -5,10 +5,10 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { SimpleGit } from 'simple-git';
 import type { CheckpointFile, CheckpointSkipped } from '../../protocol/checkpointFrames';
 import { mapLimit, type FileFilter } from './fileFilter';
 import { EMPTY_TREE, shadowGit } from './git';
+import type { GitRunner } from './gitRunner';
 
 export interface RepoSnapshot {
   tree: string;
@@ -27,7 +27,7 @@ const BASE_EXCLUDES = ['.git', '.DS_Store'];
 const NOT_UTF8_NOTE = 'the file name is not valid UTF-8';
 
 export class ShadowRepo {
-  private readonly git: SimpleGit;
+  private readonly git: GitRunner;
   private ready?: Promise<void>;
   /** The tree the index held after the last snapshot: nothing staged since means the same tree. */
   private lastTree?: string;
@@ -70,8 +70,8 @@ export class ShadowRepo {
   async snapshot(): Promise<RepoSnapshot> {
     await this.init();
     await this.writeExcludes();
-    // `-c` lists every kept file too (tag H, skipped below): simple-git waits 50 ms more for a
-    // command that prints nothing, which would be every idle turn's price; parsing is cheaper.
+    // `-c` lists every kept file too (tag H, skipped below): simple-git, our runner until decision
+    // 562, waited 50 ms more for a command that printed nothing (decision 335); parsing is cheap.
     const listed = await this.git.raw(['ls-files', '-z', '-t', '-c', '-o', '-m', '-d', '--exclude-standard']);
     const tracked = new Set<string>();
     const candidates = new Set<string>();

@@ -1,0 +1,76 @@
+// What the sharing server lets anyone hold at once, so a flood meets a plain refusal before the
+// host runs out of file descriptors (decision 562): every connection is one descriptor, every
+// session holds its journal open (and an agent process, for the CLI agents), and a host out of
+// descriptors can no longer start git, a Bash command or an agent.
+import type { Server } from 'node:http';
+import type { Logger } from '../session/ports';
+
+/** Sessions a host holds when a master asks for another (POST /v1/sessions). */
+export const DEFAULT_MAX_SESSIONS = 64;
+/** Open connections to the server, whether they have sent a request, upgraded, or nothing yet. */
+export const DEFAULT_MAX_CONNECTIONS = 256;
+/** Room above the attached masters (each holds one connection) for plain HTTP requests. */
+const CONNECTIONS_OVER_MASTERS = 64;
+/**
+ * A request's headers must be complete this long after its connection opened (Node: 60 s, checked
+ * every 30 s). A control plane on loopback or a LAN sends its headers in milliseconds; ten seconds
+ * leaves room for a slow link and frees a silent or trickling connection within 11 s.
+ */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** How often Node looks for connections past their time (its default is 30 s). */
+export const CONNECTIONS_CHECK_MS = 1_000;
+
+/** A refusal with an HTTP status and words, thrown by a handler the HTTP API calls. */
+export class RefusedRequest extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'RefusedRequest';
+  }
+}
+
+/** The connection cap for a server with `maxMasters` attached at most. */
+export function connectionCap(maxConnections: number | undefined, maxMasters: number): number {
+  return maxConnections ?? Math.max(DEFAULT_MAX_CONNECTIONS, maxMasters + CONNECTIONS_OVER_MASTERS);
+}
+
+/**
+ * Caps the server's connections: beyond `cap`, Node closes a new connection at once (its 'drop'
+ * event), which is logged at most once every 10 s with the count dropped meanwhile.
+ */
+export function capConnections(server: Server, cap: number, logger: Logger): void {
+  server.maxConnections = cap;
+  let dropped = 0;
+  let quietUntil = 0;
+  server.on('drop', () => {
+    dropped++;
+    const now = Date.now();
+    if (now < quietUntil) return;
+    quietUntil = now + 10_000;
+    logger.warn(`${cap} connections are open, the most this host accepts: new connections are closed at once`, { dropped });
+    dropped = 0;
+  });
+}
+
+/**
+ * POST /v1/sessions within `max` sessions: the host's sessions (the editor's own too) and the
+ * creations still under way count; at the cap, 503 with words.
+ */
+export function cappedCreate<R, T>(create: (request: R) => Promise<T>, held: () => number, max: number): (request: R) => Promise<T> {
+  let underWay = 0;
+  return async (request) => {
+    const now = held() + underWay;
+    if (now >= max) {
+      throw new RefusedRequest(503, `this host holds ${now} sessions, the most it keeps is ${max}: delete one (DELETE /v1/sessions/{id}) before creating another`);
+    }
+    underWay++;
+    try {
+      return await create(request);
+    } finally {
+      underWay--;
+    }
+  };
+}
