@@ -48,6 +48,6 @@ export async function openCheckpointReview(host: SessionHost, session_id: string
     await vscode.commands.executeCommand('vscode.diff', before ?? checkpointBeforeUri(checkpoint_id, path), after ?? now, vscode.l10n.t('{0} (before the turn ↔ now)', path), { preview: true });
     return;
   }
-  const title = files.length === 1 ? vscode.l10n.t('1 file changed by the turn') : vscode.l10n.t('{0} files changed by the turn', files.length);
-  await vscode.commands.executeCommand('vscode.changes', title, triples);
+  // The multi-file diff editor adds the count itself ("… (3 files)"), so the title names none.
+  await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('Changes made by the turn'), triples);
 }

@@ -6,7 +6,7 @@
 // the card at once, so no view keeps live buttons that can only earn an UNKNOWN_INTERACTION error.
 import type { FrameOf } from '../frameTypes';
 import { append, containerOf, currentTurn, newKey, register, scopeOf, touch, type Container, type Transcript } from './state';
-import type { InteractionBlock, InteractionRetiredBy, TextBlock } from './types';
+import type { InteractionBlock, InteractionRetiredBy, TextBlock, ToolBlock } from './types';
 
 /** Tools whose permission is the approval of the plan just shown (Claude Code's ExitPlanMode, §9.2). */
 export const PLAN_TOOLS: ReadonlySet<string> = new Set(['ExitPlanMode', 'exit_plan_mode']);
@@ -45,6 +45,7 @@ export function onInteractionRequest(t: Transcript, frame: FrameOf<'agent.intera
     rev: 0,
     interactionId: id,
     request: frame.payload,
+    askedAt: frame.timestamp,
     status: 'pending',
     synthetic: false,
     ...(turnId !== undefined ? { turnId } : {}),
@@ -76,6 +77,33 @@ export function onInteractionAnswer(t: Transcript, frame: Answer): void {
   } else if (!t.idx.earlyAnswers.has(frame.payload.interaction_id)) t.idx.earlyAnswers.set(frame.payload.interaction_id, frame);
 }
 
+/**
+ * The call a PERMISSION question is about: `context.invocation_id` when the agent names it, else
+ * the latest still-open call of the same tool in the same scope (the runner asks between the
+ * call's request and its result).
+ */
+function askingTool(t: Transcript, block: InteractionBlock): ToolBlock | undefined {
+  const req = block.request;
+  if (req.interaction_type !== 'PERMISSION') return undefined;
+  const named = (req.context as { invocation_id?: unknown } | undefined)?.invocation_id;
+  if (typeof named === 'string') return t.idx.tools.get(named);
+  const name = req.context?.tool_name;
+  if (name === undefined) return undefined;
+  let found: ToolBlock | undefined;
+  for (const tool of t.idx.openTools) if (tool.toolName === name && tool.scope === block.scope && tool.permissionWaitMs === undefined) found = tool;
+  return found;
+}
+
+/** Decision 565: the time a call waited for its permission answer, kept on the call. */
+function noteWait(t: Transcript, block: InteractionBlock, frame: Answer): void {
+  const tool = askingTool(t, block);
+  if (!tool) return;
+  const wait = Date.parse(frame.timestamp) - Date.parse(block.askedAt ?? '');
+  if (!Number.isFinite(wait) || wait <= 0) return;
+  tool.permissionWaitMs = wait;
+  touch(t, tool.key);
+}
+
 function settle(t: Transcript, block: InteractionBlock, frame: Answer): boolean {
   // The first answer decides; a discard by finalization is only a placeholder and gives way.
   if (block.status !== 'pending' && !(block.status === 'discarded' && block.synthetic)) return false;
@@ -89,6 +117,7 @@ function settle(t: Transcript, block: InteractionBlock, frame: Answer): boolean 
   block.synthetic = false;
   t.idx.pendingInteractions.delete(block);
   touch(t, block.key);
+  noteWait(t, block, frame);
   return true;
 }
 

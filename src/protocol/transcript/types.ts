@@ -111,6 +111,9 @@ export interface ToolBlock extends Node, Scoped {
   result?: ToolResult;
   /** §10 the run this invocation started, with its own blocks when grouping is on (§10.6). */
   subagent?: SubagentRun;
+  /** How long the call waited for the answer to its permission question (from the question's
+   *  timestamp to the answer's): the view leaves it out of the tool's own time (decision 565). */
+  permissionWaitMs?: number;
 }
 
 /** §5.2.1 / §13.4 tool calls sent together under one `parallel_group_id`. */
@@ -125,6 +128,8 @@ export interface InteractionBlock extends Node, Scoped {
   kind: 'interaction';
   interactionId: string;
   request: PayloadOf<'agent.interaction.request'>;
+  /** The request frame's timestamp. */
+  askedAt?: string;
   status: InteractionStatus;
   response?: { selectedValue: string | string[]; textInput?: string };
   /** Discarded by finalization (§7.8.1); unfinalization makes it pending again. */

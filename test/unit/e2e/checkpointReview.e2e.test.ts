@@ -68,7 +68,7 @@ describe('e2e: review and rewind a turn in a real VS Code (issue 17, code-server
       assert.equal((await summary.innerText()).trim(), '3 files changed');
       assert.equal(readFileSync(join(ws, 'c.txt'), 'utf8'), 'new\n');
       await summary.click();
-      await page.locator('.tabs-container .tab', { hasText: '3 files changed by the turn' }).first().waitFor({ timeout: 30_000 });
+      await page.locator('.tabs-container .tab', { hasText: 'Changes made by the turn' }).first().waitFor({ timeout: 30_000 });
       // The multi-file diff shows every file; a.txt's left side is the checkpoint's blob.
       await page.locator('.monaco-component.multiDiffEditor').first().waitFor({ timeout: 30_000 });
       const entries = page.locator('.monaco-component.multiDiffEditor .multiDiffEntry');

@@ -94,3 +94,35 @@ describe('transcript reducer: retiring questions (issue 15 Why 3)', () => {
     assert.equal((t.turns[0]?.blocks ?? []).filter((x) => x.kind === 'error').length, 2);
   });
 });
+
+describe('transcript reducer: a tool call keeps the time it waited for its permission (decision 565)', () => {
+  const at = <F extends Frame>(f: F, iso: string): F => ({ ...f, timestamp: iso });
+  const request = (b: ReturnType<typeof streamBuilder>, id: string, name = 'Edit') => b.make('tool.invoke.request', { invocation_id: id, tool_name: name, input: { file_path: 'a.ts' } }, { turn_id: T0 });
+  const perm = (b: ReturnType<typeof streamBuilder>, id: string, context: Record<string, unknown>) =>
+    b.make('agent.interaction.request', { interaction_id: id, interaction_type: 'PERMISSION', question_text: 'Edit a.ts?', timeout_sec: 60, options: [{ value: 'allow_once', label: 'Allow' }], context }, { turn_id: T0 });
+
+  it('from the question to its answer, on the open call of that tool', () => {
+    const { t, b } = started();
+    applyFrames(t, [
+      at(request(b, 'e1'), '2026-12-04T10:00:00.000Z'),
+      at(perm(b, 'p1', { tool_name: 'Edit' }), '2026-12-04T10:00:00.100Z'),
+      at(b.make('control.interaction.response', { interaction_id: 'p1', selected_value: 'allow_once' }), '2026-12-04T10:00:37.100Z'),
+      at(b.make('tool.invoke.result', { invocation_id: 'e1', tool_name: 'Edit', status: 'success', output: 'ok', output_type: 'text', duration_ms: 37_200 }, { turn_id: T0 }), '2026-12-04T10:00:37.200Z'),
+    ]);
+    const tool = t.idx.tools.get('e1');
+    assert.equal(tool?.permissionWaitMs, 37_000);
+    assert.equal(tool?.result?.durationMs, 37_200, 'the frame value is kept as it came');
+  });
+
+  it('context.invocation_id names the call when the agent gives it; a call without a question has no wait', () => {
+    const { t, b } = started();
+    applyFrames(t, [
+      at(request(b, 'e1'), '2026-12-04T10:00:00.000Z'),
+      at(request(b, 'e2'), '2026-12-04T10:00:00.000Z'),
+      at(perm(b, 'p1', { tool_name: 'Edit', invocation_id: 'e1' }), '2026-12-04T10:00:01.000Z'),
+      at(b.make('control.interaction.timeout', { interaction_id: 'p1' }), '2026-12-04T10:00:04.000Z'),
+    ]);
+    assert.equal(t.idx.tools.get('e1')?.permissionWaitMs, 3000);
+    assert.equal(t.idx.tools.get('e2')?.permissionWaitMs, undefined);
+  });
+});

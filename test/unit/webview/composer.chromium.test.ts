@@ -113,6 +113,37 @@ describe('webview in Chromium: composer', function () {
     assert.deepEqual({ text: prompt.payload.prompt_text, type: prompt.payload.input_type }, { text: '/review 42', type: 'slash_command' });
   });
 
+  it('/ menu at 300 px: every description is whole, under its name and left-aligned like it (short and long alike)', async () => {
+    const page = await h.open({ width: 300, height: 700 });
+    const b = streamBuilder(SESSION);
+    await feed(page, SESSION, [
+      clientCaps(b),
+      b.make('agent.commands.publish', {
+        commands: [
+          { name: 'cost', description: 'Show usage' },
+          { name: 'review', description: 'Review a pull request and leave comments on every changed file of it', parameters: [{ name: 'pr', type: 'number', required: true }] },
+          { name: 'init', description: 'Create an AGENTS.md file with instructions for the agent in this workspace' },
+        ],
+      }),
+    ], true);
+    await page.locator('[role=textbox]').click();
+    await page.keyboard.type('/');
+    await page.waitForSelector('[role=listbox] [role=option]');
+    const rows = await page.locator('[role=listbox] [role=option]').evaluateAll((els) =>
+      els.map((el) => {
+        const name = el.querySelector('.command-name')!.getBoundingClientRect();
+        const d = el.querySelector<HTMLElement>('.command-description')!;
+        const box = d.getBoundingClientRect();
+        const list = el.closest('[role=listbox]')!.getBoundingClientRect();
+        return { whole: d.scrollWidth <= d.clientWidth + 1, below: box.top >= name.bottom - 1, alignedLeft: Math.abs(box.left - name.left) <= 1, inside: box.right <= list.right + 1 };
+      }),
+    );
+    assert.equal(rows.length, 3);
+    for (const r of rows) assert.deepEqual(r, { whole: true, below: true, alignedLeft: true, inside: true });
+    await page.screenshot({ path: join(RESULTS_DIR, 'webview-slash-300.png') });
+    await page.close();
+  });
+
   it('Enter sends, Shift+Enter adds a line, ↑ recalls the last prompt', async () => {
     const page = await ready();
     await page.keyboard.type('first line');

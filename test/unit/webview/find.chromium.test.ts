@@ -4,8 +4,11 @@
 // in the DOM when the search starts.
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
-import { feed, pageErrors, rendered, startHarness, type Harness } from '../../browser/harness';
-import { SESSION, longSession } from '../../browser/streams';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RESULTS_DIR, feed, pageErrors, rendered, startHarness, type Harness } from '../../browser/harness';
+import { applyTheme } from '../../browser/themes/contrast';
+import { SESSION, clientCaps, longSession } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
 const WAIT = { timeout: 15_000 };
@@ -219,6 +222,104 @@ describe('webview in Chromium: Find in chat over a virtualized transcript (decis
     assert.equal(where.chunk, '3', 'line 120 is in the fourth chunk (24 lines mounted, then chunks of 24)');
     assert.deepEqual(where, { hidden: false, chunk: '3', inBox: true, inView: true });
     await page.close();
+  });
+
+  /** A narrow chat with one tool card whose input summary is cut with "…" and two answers naming the word. */
+  async function narrowCard(width = 300): Promise<Page> {
+    const page = await h.open({ width, height: 600 });
+    const b = streamBuilder(SESSION);
+    const T = { turn_id: 'turn-a' };
+    await feed(page, SESSION, [
+      clientCaps(b),
+      b.make('session.turn.start', { turn_id: 'turn-a', turn_index: 0 }, T),
+      b.make('agent.text.delta', { content_index: 0, text: 'I will read src/greeting.ts now.' }, T),
+      b.make('tool.invoke.request', { invocation_id: 'r1', tool_name: 'Read', input: { file_path: 'src/some/deeply/nested/folder/of/the/project/greeting.ts' } }, T),
+      b.make('tool.invoke.result', { invocation_id: 'r1', tool_name: 'Read', status: 'success', output: 'export const hi = 1;', output_type: 'text', duration_ms: 3 }, T),
+      b.make('agent.text.delta', { content_index: 1, text: 'greeting.ts exports hi; greeting.ts is small.' }, T),
+    ] as never, true);
+    return page;
+  }
+
+  it('the current match inside a summary cut with "…" is shown: the box shows its whole text while it holds the current match', async () => {
+    const page = await narrowCard();
+    const summary = page.locator('.tool-summary');
+    assert.ok(await summary.evaluate((el) => el.scrollWidth > el.clientWidth), 'the summary is cut at 300 px');
+    await page.locator('.transcript-scroll').focus();
+    await page.keyboard.press('Control+f');
+    await page.keyboard.type('nested/folder/of/the/project/greeting');
+    assert.equal(await countIs(page, '1 of 1'), '1 of 1');
+    await drawn(page, 'nested/folder/of/the/project/greeting');
+    const seen = async () =>
+      page.evaluate(() => {
+        const range = [...(CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights.get('rawp-find-current')!][0];
+        const box = range.startContainer.parentElement!.closest('.tool-summary')!;
+        const b = box.getBoundingClientRect();
+        const rects = [...range.getClientRects()];
+        return { whole: rects.every((r) => r.width > 0 && r.left >= b.left - 1 && r.right <= b.right + 1 && r.bottom <= b.bottom + 1), cut: box.scrollWidth > box.clientWidth + 1 };
+      });
+    assert.deepEqual(await seen(), { whole: true, cut: false });
+    await page.screenshot({ path: join(RESULTS_DIR, 'webview-find-in-cut-summary.png') });
+    // Another query whose match is elsewhere: the summary is cut with "…" again.
+    await typeQuery(page, 'exports');
+    await countIs(page, '1 of 1');
+    await drawn(page, 'exports');
+    assert.ok(await summary.evaluate((el) => el.scrollWidth > el.clientWidth), 'cut again once it no longer holds the current match');
+    await page.keyboard.press('Escape');
+    assert.ok(await summary.evaluate((el) => !el.hasAttribute('data-find-unclipped')));
+    await page.close();
+  });
+
+  it('the current match differs clearly from the other matches in every theme, also where findMatchBackground equals the highlight colour (Dark 2026)', async () => {
+    const themes = (JSON.parse(readFileSync(join(__dirname, '../../browser/themes/vscode-themes.json'), 'utf8')) as { themes: Record<string, { bodyClass: string; vars: Record<string, string> }> }).themes;
+    for (const [name, theme] of Object.entries(themes)) {
+      const page = await narrowCard(500);
+      const same = theme.vars['--vscode-editor-findMatchHighlightBackground'];
+      await applyTheme(page, { ...theme, vars: { ...theme.vars, ...(same ? { '--vscode-editor-findMatchBackground': same } : {}) } });
+      await page.locator('.transcript-scroll').focus();
+      await page.keyboard.press('Control+f');
+      await page.keyboard.type('greeting');
+      await countIs(page, /^\d of 4$/);
+      // The last match: its row has another match before it.
+      await page.keyboard.press('Shift+Enter');
+      await countIs(page, '4 of 4');
+      await drawn(page, 'greeting');
+      await rendered(page);
+      // tsx (esbuild keepNames) wraps named functions of the evaluated code in __name().
+      await page.evaluate('window.__name = (f) => f');
+      // The painted boxes of the current match and of another, as mean colours of their pixels.
+      const boxes = await page.evaluate(() => {
+        const hl = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights;
+        const cur = [...hl.get('rawp-find-current')!][0];
+        const other = [...hl.get('rawp-find')!].find((r) => r.startContainer !== cur.startContainer || r.startOffset !== cur.startOffset)!;
+        const box = (r: Range) => {
+          const b = r.getClientRects()[0];
+          return { x: b.left, y: b.top, width: b.width, height: b.height };
+        };
+        return { cur: box(cur), other: box(other) };
+      });
+      const mean = async (clip: { x: number; y: number; width: number; height: number }) => {
+        const png = (await page.screenshot({ clip })).toString('base64');
+        return page.evaluate(async (data) => {
+          const img = new Image();
+          img.src = `data:image/png;base64,${data}`;
+          await img.decode();
+          const c = document.createElement('canvas');
+          c.width = img.width;
+          c.height = img.height;
+          const g = c.getContext('2d')!;
+          g.drawImage(img, 0, 0);
+          const d = g.getImageData(0, 0, c.width, c.height).data;
+          const sum = [0, 0, 0];
+          for (let i = 0; i < d.length; i += 4) for (let k = 0; k < 3; k++) sum[k] += d[i + k];
+          return sum.map((v) => v / (d.length / 4));
+        }, png);
+      };
+      const [a, b] = [await mean(boxes.cur), await mean(boxes.other)];
+      const distance = Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+      if (name === 'Dark 2026') await page.screenshot({ path: join(RESULTS_DIR, 'webview-find-current-dark-2026.png') });
+      assert.ok(distance > 80, `${name}: current ${a.map(Math.round)} vs other ${b.map(Math.round)} (distance ${Math.round(distance)})`);
+      await page.close();
+    }
   });
 
   it('decision 524 in Korean: the count and "no results" in the Korean catalogue; a letter that grows when lower-cased (İ) does not shift the highlight', async () => {

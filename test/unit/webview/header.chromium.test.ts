@@ -127,6 +127,40 @@ describe('webview in Chromium: the header (issue 15 Why 5)', function () {
     assert.equal(await page.locator('.agent-offer').count(), 0, 'the offer is gone once taken');
   });
 
+  it('the permission rules panel: Esc closes it and focus goes back to its button; with no rules it says so (no empty list), in English and Korean', async () => {
+    const page = await openHeader(h, 300);
+    const button = page.getByRole('button', { name: 'Permission rules' });
+    await button.click();
+    await page.waitForSelector('.rules-panel');
+    assert.equal(await page.locator('.rules-panel li').count(), 1);
+    // Esc from inside the panel (its revoke button) closes it and focuses the shield.
+    await page.locator('.rules-panel button').focus();
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('.rules-panel').count(), 0, 'closed by Esc');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Permission rules');
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+    // Esc right after opening it (focus still on the button) closes it too.
+    await button.click();
+    await page.waitForSelector('.rules-panel');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('.rules-panel').count(), 0);
+    // No rules: a sentence, not an empty list.
+    await hostSays(page, [{ kind: 'settings', payload: { permission_rules: [] } }]);
+    await button.click();
+    await page.waitForSelector('.rules-panel');
+    assert.equal(await page.locator('.rules-panel ul').count(), 0, 'no empty list');
+    assert.equal(await page.locator('.rules-panel').innerText(), 'No saved permission rules yet: every permission is asked.');
+    await page.close();
+
+    const ko = await h.open({ width: 300, height: 700, locale: 'ko-KR' });
+    await feed(ko, SESSION, [clientCaps(streamBuilder(SESSION))], true);
+    await hostSays(ko, [{ kind: 'settings', payload: { permission_rules: [] } }]);
+    await ko.locator('.session-bar .codicon-shield').click();
+    assert.equal(await ko.locator('.rules-panel').innerText(), '저장된 권한 규칙이 없습니다. 모든 권한을 물어봅니다.');
+    assert.equal(await ko.locator('.rules-panel ul').count(), 0);
+    await ko.close();
+  });
+
   it('decision 361: after the host switched an empty session, the header shows the new agent', async () => {
     const page = await openHeader(h, 300);
     const NEW = '66666666-6666-4666-8666-666666666666';

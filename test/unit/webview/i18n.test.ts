@@ -52,6 +52,13 @@ describe('i18n: English and Korean for every message (issue 15)', () => {
     checkPair('l10n bundle', english, json('l10n/bundle.l10n.ko.json'));
   });
 
+  it('the multi-file diff of a turn is titled without a count: VS Code adds "(N files)" itself', () => {
+    const used = hostMessages();
+    assert.ok(used.includes('Changes made by the turn'), 'the title of the changes editor');
+    assert.deepEqual(used.filter((m) => /files? changed by the turn/.test(m)), [], 'no title that counts the files again');
+    assert.equal(json('l10n/bundle.l10n.ko.json')['Changes made by the turn'], '이 턴에서 바뀐 내용');
+  });
+
   it('the manifest: every %key% of package.json is in package.nls.json and package.nls.ko.json', () => {
     const manifest = readFileSync('package.json', 'utf8');
     const keys = [...manifest.matchAll(/"%([^%"]+)%"/g)].map((m) => m[1]);

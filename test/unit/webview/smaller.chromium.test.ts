@@ -82,6 +82,20 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
     assert.equal(lines, 1, 'one line');
   });
 
+  it('a tool card shows the tool\'s own time, not the wait for its permission answer (decision 565)', async () => {
+    const at = <F,>(f: F, iso: string): F => ({ ...f, timestamp: iso });
+    const { page } = await openTurn(chromium.h, (b) => [
+      at(b.make('tool.invoke.request', { invocation_id: 'e', tool_name: 'Edit', input: { file_path: 'a.ts' } }, T), '2026-12-04T10:00:00.000Z'),
+      at(b.make('agent.interaction.request', { interaction_id: 'p', interaction_type: 'PERMISSION', question_text: 'Edit a.ts?', timeout_sec: 60, options: [{ value: 'allow_once', label: 'Allow' }], context: { tool_name: 'Edit' } }, T), '2026-12-04T10:00:00.100Z'),
+      at(b.make('control.interaction.response', { interaction_id: 'p', selected_value: 'allow_once' }), '2026-12-04T10:00:37.100Z'),
+      at(b.make('tool.invoke.result', { invocation_id: 'e', tool_name: 'Edit', status: 'success', output: 'ok', output_type: 'text', duration_ms: 37_200 }, T), '2026-12-04T10:00:37.300Z'),
+    ]);
+    const d = page.locator('.tool-card .duration');
+    assert.equal(await d.locator('[aria-hidden=true]').innerText(), '200\u00a0ms');
+    assert.equal(await d.getAttribute('title'), 'Ran 200\u00a0ms; waited 37.0\u00a0s for your answer before that');
+    assert.equal(await d.locator('.sr-only').textContent(), 'Ran 200\u00a0ms; waited 37.0\u00a0s for your answer before that');
+  });
+
   it('§16.2 a file chip of a prompt in the transcript opens its file: by click, Enter and Space', async () => {
     const page = await chromium.h.open();
     const b = streamBuilder(SESSION);

@@ -99,6 +99,47 @@ describe('webview in Chromium: plain words, English and Korean (issue 15)', func
     await page.screenshot({ path: join(RESULTS_DIR, 'webview-plain-words-ko.png'), fullPage: true });
   });
 
+  it('Korean text breaks between words, not inside them, and a word longer than its line still never overflows', async () => {
+    const page = await h.open({ width: 240, height: 800, locale: 'ko-KR' });
+    const b = streamBuilder(SESSION);
+    const T = { turn_id: 'turn-ko' };
+    const words = '에이전트를 설치하면 이 채팅에서 바로 사용할 수 있습니다 설치가 끝나면 다시 시작하세요';
+    const long = '가'.repeat(80);
+    await feed(page, SESSION, [
+      clientCaps(b),
+      b.make('session.turn.start', { turn_id: 'turn-ko', turn_index: 0 }, T),
+      b.make('agent.text.delta', { content_index: 0, text: words }, T),
+      b.make('agent.text.delta', { content_index: 1, text: long }, T),
+    ] as never, true);
+    await rendered(page);
+    await page.evaluate('window.__name = (f) => f');
+    const result = await page.evaluate(({ words, long }) => {
+      const holder = (text: string) => [...document.querySelectorAll<HTMLElement>('.row *')].find((el) => el.childElementCount === 0 && el.textContent === text)!;
+      // Each line of the sentence starts at a word: the character before it is a space.
+      const p = holder(words);
+      const node = [...p.childNodes].find((n) => n.nodeType === Node.TEXT_NODE) as Text;
+      const starts: number[] = [];
+      let top = -Infinity;
+      for (let i = 0; i < node.data.length; i++) {
+        const r = document.createRange();
+        r.setStart(node, i);
+        r.setEnd(node, i + 1);
+        const box = r.getClientRects()[0];
+        if (box && box.top > top + 2) {
+          top = box.top;
+          starts.push(i);
+        }
+      }
+      const inside = starts.filter((i) => i > 0 && node.data[i - 1] !== ' ' && node.data[i] !== ' ');
+      const q = holder(long);
+      return { lines: starts.length, inside, wordBreak: getComputedStyle(p).wordBreak, overflows: q.scrollWidth > q.clientWidth + 1 || q.getBoundingClientRect().right > document.documentElement.clientWidth };
+    }, { words, long });
+    assert.ok(result.lines > 1, `the sentence wraps at 240 px (${result.lines} lines)`);
+    assert.deepEqual(result, { lines: result.lines, inside: [], wordBreak: 'keep-all', overflows: false });
+    await page.screenshot({ path: join(RESULTS_DIR, 'webview-korean-words.png') });
+    await page.close();
+  });
+
   it('inside VS Code the page’s data-locale wins over the browser: Korean on an English browser, questions of every kind', async () => {
     const page = await h.open({ height: 1600, locale: 'en-US' }, `${h.origin}/fixture-ko.html`);
     await feed(page, SESSION, interactionsStream(), true);

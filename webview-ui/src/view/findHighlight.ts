@@ -21,7 +21,34 @@ export function highlightSupported(): boolean {
   return api() !== undefined;
 }
 
+/** The elements shown whole because they hold the current match (see unclip). */
+const UNCLIPPED = 'data-find-unclipped';
+let unclipped: Element[] = [];
+
+function restoreClipped(): void {
+  for (const el of unclipped) el.removeAttribute(UNCLIPPED);
+  unclipped = [];
+}
+
+/**
+ * A match inside a one-line box cut with "…" (a tool card's input summary) may be in the part cut
+ * off. While it is the current match, each such box around it between it and the row shows its
+ * whole text, wrapped (find.css), so the current match is always visible.
+ */
+function unclip(node: Node, row: Element): void {
+  restoreClipped();
+  for (let el = node.parentElement; el && el !== row; el = el.parentElement) {
+    const style = getComputedStyle(el);
+    const cuts = style.textOverflow === 'ellipsis' || (style.whiteSpace === 'nowrap' && style.overflowX !== 'visible');
+    if (cuts && el.scrollWidth > el.clientWidth) {
+      el.setAttribute(UNCLIPPED, '');
+      unclipped.push(el);
+    }
+  }
+}
+
 export function clearHighlights(): void {
+  restoreClipped();
   const a = api();
   a?.highlights.delete(ALL);
   a?.highlights.delete(CURRENT);
@@ -98,6 +125,7 @@ export function highlightRow(row: Element, needle: string, occurrence: number): 
   }
   const current = ranges[Math.min(occurrence, ranges.length - 1)];
   reveal(current.startContainer);
+  unclip(current.startContainer, row);
   a.highlights.set(ALL, new a.Highlight(...ranges));
   a.highlights.set(CURRENT, new a.Highlight(current));
   return current;

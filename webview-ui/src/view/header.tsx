@@ -2,6 +2,7 @@
 // meter (tokens, cost, context-window utilization).
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import type { AgentModeName } from '../../../src/protocol/common';
+import type { Ref } from 'preact';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { formatTokens } from '../format';
 import { outsideTranscript, useStore, useStoreSelect } from '../state/useStore';
@@ -29,10 +30,24 @@ export function SessionBar() {
     setConfirmDelete(undefined);
     if (refocus) trash.current?.focus();
   };
+  // Esc on the rules button or in the panel closes the panel, focus going back to the button.
+  const rulesButton = useRef<HTMLButtonElement>(null);
+  const closeRules = () => {
+    setRulesOpen(false);
+    rulesButton.current?.focus();
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !rulesOpen || e.defaultPrevented) return;
+    const target = e.target as Element | null;
+    if (target !== rulesButton.current && !target?.closest('.rules-panel')) return;
+    e.preventDefault();
+    e.stopPropagation();
+    closeRules();
+  };
   const current = store.activeSessionId ?? store.sessionId;
   const name = store.sessionName ?? store.sessions.find((s) => s.session_id === current)?.name ?? t('header.sessionFallback');
   return (
-    <div class="session-bar" role="toolbar" aria-label={t('header.session')}>
+    <div class="session-bar" role="toolbar" aria-label={t('header.session')} onKeyDown={onKeyDown}>
       <div class="bar-row">
         <div class="field field-session">
           <label for="session-select">{t('header.session')}</label>
@@ -73,7 +88,7 @@ export function SessionBar() {
             </button>
           )}
           <FindButton />
-          <RulesButton open={rulesOpen} onToggle={() => setRulesOpen(!rulesOpen)} />
+          <RulesButton buttonRef={rulesButton} open={rulesOpen} onToggle={() => setRulesOpen(!rulesOpen)} />
         </div>
       </div>
       <div class="bar-row">
@@ -175,10 +190,10 @@ function FindButton() {
 }
 
 /** The persisted "always allow" rules of the permission gate, each revocable: the header's button. */
-function RulesButton({ open, onToggle }: { open: boolean; onToggle: () => void }) {
+function RulesButton({ open, onToggle, buttonRef }: { open: boolean; onToggle: () => void; buttonRef: Ref<HTMLButtonElement> }) {
   const store = useStoreSelect(outsideTranscript);
   return (
-    <button type="button" class="icon-button" aria-label={t('rules.label')} title={t('rules.label')} aria-expanded={open} onClick={onToggle}>
+    <button ref={buttonRef} type="button" class="icon-button" aria-controls="rules-panel" aria-label={t('rules.label')} title={t('rules.label')} aria-expanded={open} onClick={onToggle}>
       <span class="codicon codicon-shield" aria-hidden="true" />
       {store.permissionRules.length > 0 && <span class="badge">{store.permissionRules.length}</span>}
     </button>
@@ -188,9 +203,9 @@ function RulesButton({ open, onToggle }: { open: boolean; onToggle: () => void }
 function RulesPanel() {
   const store = useStoreSelect(outsideTranscript);
   return (
-    <section class="rules-panel" aria-label={t('rules.label')}>
-      {store.permissionRules.length === 0 && <div class="muted">{t('rules.none')}</div>}
-      <ul>
+    <section id="rules-panel" class="rules-panel" aria-label={t('rules.label')}>
+      {store.permissionRules.length === 0 && <p class="muted rules-none">{t('rules.none')}</p>}
+      {store.permissionRules.length > 0 && <ul>
         {store.permissionRules.map((r) => {
           const when = r.lifetime === 'session' ? t('rules.thisSession') : t('rules.always');
           return (
@@ -203,7 +218,7 @@ function RulesPanel() {
             </li>
           );
         })}
-      </ul>
+      </ul>}
     </section>
   );
 }

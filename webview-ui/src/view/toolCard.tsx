@@ -75,7 +75,7 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
           {status === 'running' ? <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> : null}
           {statusText}
         </span>
-        {r?.durationMs !== undefined && <span class="muted duration">{formatDuration(r.durationMs)}</span>}
+        {r?.durationMs !== undefined && <ToolDuration ms={r.durationMs} waitMs={tool.permissionWaitMs} />}
         {r?.truncated && <span class="badge">{t('tool.truncated')}</span>}
         <SyntheticBadge show={r?.synthetic === true} />
       </header>
@@ -92,6 +92,23 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
         </div>
       )}
     </article>
+  );
+}
+
+/**
+ * The tool's own run time (decision 565): the wait for a permission answer is left out, and said
+ * in the tooltip and the accessible name. A clock skew between master and client cannot make it negative.
+ */
+export function ToolDuration({ ms, waitMs }: { ms: number; waitMs?: number }) {
+  const wait = waitMs !== undefined ? Math.min(waitMs, ms) : 0;
+  const own = formatDuration(ms - wait);
+  if (wait <= 0) return <span class="muted duration">{own}</span>;
+  const said = t('tool.duration.waited', own, formatDuration(wait));
+  return (
+    <span class="muted duration" title={said} data-wait-ms={Math.round(wait)}>
+      <span aria-hidden="true">{own}</span>
+      <span class="sr-only">{said}</span>
+    </span>
   );
 }
 

@@ -25,7 +25,7 @@ export const header = {
   'mode.review': 'Review',
   'mode.badge': '{0} mode',
   'rules.label': 'Permission rules',
-  'rules.none': 'No permission rules: every ask is shown.',
+  'rules.none': 'No saved permission rules yet: every permission is asked.',
   'rules.allow': 'Allow',
   'rules.reject': 'Reject',
   'rules.onPath': 'on {0}',

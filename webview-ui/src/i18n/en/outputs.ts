@@ -4,6 +4,7 @@ export const outputs = {
   'tool.liveOutput': '{0} live output',
   'tool.earlierHidden': '… {0} earlier characters not shown',
   'tool.truncated': 'shortened',
+  'tool.duration.waited': 'Ran {0}; waited {1} for your answer before that',
   'tool.status.held': 'Not read yet',
   'tool.status.running': 'Running',
   'tool.status.success': 'Done',

@@ -28,7 +28,7 @@ export const header: Record<keyof typeof english, string> = {
   'mode.review': '검토',
   'mode.badge': '{0} 모드',
   'rules.label': '권한 규칙',
-  'rules.none': '권한 규칙이 없습니다. 모든 요청을 물어봅니다.',
+  'rules.none': '저장된 권한 규칙이 없습니다. 모든 권한을 물어봅니다.',
   'rules.allow': '허용',
   'rules.reject': '거부',
   'rules.onPath': '대상: {0}',
