@@ -1,26 +1,93 @@
 // Input limits measured before anything recursive touches untrusted JSON (issue 12 #1). Both
 // checks are iterative and linear, so a hostile input can neither overflow the stack here nor make
 // the check itself slow: JSON.parse accepts ~5,000 levels of nesting that JSON.stringify,
-// structuredClone and zod's recursive schemas then die on.
+// structuredClone and zod's recursive schemas then die on; and one 4 MiB prompt of 471,000 keys
+// kept `rawp serve` busy for seconds in JSON.parse, zod and every copy of its payload (decision 563).
+
+/** Bounds of the text scan: depth always; an object's members and the frame's values when given. */
+export interface JsonTextBounds {
+  maxDepth: number;
+  /** Most members (key/value pairs) one object may have, as written (a repeated key counts each time). */
+  maxObjectMembers?: number;
+  /** Most values the text may hold below its root: every object member and every array element. */
+  maxValues?: number;
+}
+
+/** What one scan counted, up to where it stopped (all of it when `over` is undefined). */
+export interface JsonTextCount {
+  /** The deepest nesting of arrays and objects. */
+  deepest: number;
+  /** Object members plus array elements, at every level. */
+  values: number;
+  /** The most members of one object. */
+  widestObject: number;
+  /** The first bound the text went over; the scan stopped there. */
+  over?: 'depth' | 'members' | 'values';
+}
 
 /**
- * True when the JSON text nests arrays/objects deeper than `maxDepth` (strings are skipped).
+ * One linear pass over JSON text: its nesting depth, and the members of every object and the
+ * elements of every array, read off the commas at each level. Strings are skipped, so brackets,
+ * commas and quotes inside them count for nothing. For valid JSON the counts are exact (a
+ * container holds one value more than the commas at its level, none when its first character
+ * closes it); invalid text gets some count and JSON.parse reports it.
  * A string is crossed with indexOf to its next quote, not char by char: a frame is mostly string
  * (file contents, diffs), and indexOf runs at memory speed — 23 MB of Write content took 45 ms
  * char by char and a few ms this way. A quote after an odd run of backslashes is escaped.
  */
-export function jsonTextTooDeep(text: string, maxDepth: number): boolean {
+export function scanJsonText(text: string, bounds: JsonTextBounds): JsonTextCount {
+  const maxMembers = bounds.maxObjectMembers ?? Number.POSITIVE_INFINITY;
+  const maxValues = bounds.maxValues ?? Number.POSITIVE_INFINITY;
+  // Per open container (at most maxDepth of them): its values so far, and whether it is an object.
+  const counts: number[] = [];
+  const objects: boolean[] = [];
   let depth = 0;
+  let deepest = 0;
+  let values = 0;
+  let widest = 0;
+  let opened = false; // the innermost container was just opened: its next character says if it is empty
+  const result = (over?: JsonTextCount['over']): JsonTextCount => ({ deepest, values, widestObject: widest, ...(over ? { over } : {}) });
+  /** One more value in the innermost container; the bound it goes over, if any. */
+  const oneMore = (): JsonTextCount['over'] => {
+    const n = ++counts[depth - 1];
+    if (++values > maxValues) return 'values';
+    if (!objects[depth - 1]) return undefined;
+    if (n > widest) widest = n;
+    return n > maxMembers ? 'members' : undefined;
+  };
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue; // JSON's whitespace
+    if (opened) {
+      opened = false;
+      const over = c === 0x7d /* } */ || c === 0x5d /* ] */ ? undefined : oneMore(); // its first value
+      if (over) return result(over);
+    }
     if (c === 0x22 /* " */) {
       i = closingQuote(text, i + 1);
-      if (i < 0) return false; // unterminated: JSON.parse reports it
+      if (i < 0) break; // unterminated: JSON.parse reports it
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (++depth > maxDepth) return true;
-    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
+      if (++depth > bounds.maxDepth) return result('depth');
+      if (depth > deepest) deepest = depth;
+      // (Depth below 1 is text closing more than it opened: invalid, counted as the depth check always did.)
+      if (depth > 0) {
+        counts[depth - 1] = 0;
+        objects[depth - 1] = c === 0x7b;
+        opened = true;
+      }
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      depth--;
+    } else if (c === 0x2c /* , */ && depth > 0) {
+      const over = oneMore(); // a value after each comma
+      if (over) return result(over);
+    }
   }
-  return false;
+  return result();
+}
+
+/** True when the JSON text nests arrays/objects deeper than `maxDepth` (see scanJsonText). */
+export function jsonTextTooDeep(text: string, maxDepth: number): boolean {
+  return scanJsonText(text, { maxDepth }).over === 'depth';
 }
 
 /** The index of the quote that closes a string whose text starts at `from`, or -1. */
@@ -39,13 +106,17 @@ const MAX_NODES = 1_000_000;
 /**
  * Walks a decoded value without recursion: 'depth' when it nests deeper than `maxDepth` (a cycle
  * counts as too deep), 'size' when its strings and nodes add up to more than `maxBytes` (a rough
- * lower bound of its JSON size) or it has more than MAX_NODES nodes, else undefined.
+ * lower bound of its JSON size) or it has more than MAX_NODES nodes, 'members' or 'values' past
+ * those bounds (counted as scanJsonText counts the text), else undefined.
  */
-export function valueOverLimits(value: unknown, limits: { maxDepth: number; maxBytes?: number }): 'depth' | 'size' | undefined {
+export function valueOverLimits(value: unknown, limits: JsonTextBounds & { maxBytes?: number }): 'depth' | 'size' | 'members' | 'values' | undefined {
   const stack: { v: unknown; d: number }[] = [{ v: value, d: 0 }];
   const maxBytes = limits.maxBytes ?? Number.POSITIVE_INFINITY;
+  const maxMembers = limits.maxObjectMembers ?? Number.POSITIVE_INFINITY;
+  const maxValues = limits.maxValues ?? Number.POSITIVE_INFINITY;
   let bytes = 0;
   let nodes = 0;
+  let values = 0;
   while (stack.length > 0) {
     const { v, d } = stack.pop() as { v: unknown; d: number };
     if (++nodes > MAX_NODES) return 'size';
@@ -54,6 +125,8 @@ export function valueOverLimits(value: unknown, limits: { maxDepth: number; maxB
     } else if (typeof v === 'object' && v !== null) {
       if (d + 1 > limits.maxDepth) return 'depth';
       const children: unknown[] = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
+      if (!Array.isArray(v) && children.length > maxMembers) return 'members';
+      if ((values += children.length) > maxValues) return 'values';
       if (!Array.isArray(v)) for (const k of Object.keys(v as Record<string, unknown>)) bytes += k.length + 3;
       bytes += children.length + 2;
       for (const child of children) stack.push({ v: child, d: d + 1 });

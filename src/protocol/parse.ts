@@ -3,14 +3,16 @@
 // ignored and logged, an unsupported `v` or an invalid known payload is answered with a
 // non-fatal `session.error` that names the bad field.
 // Input limits come first (DESIGN.md: everything from outside is data with limits): size, then
-// nesting depth, both checked before anything recursive touches the value. A frame nested ~5,000
-// levels parses with JSON.parse but makes a later JSON.stringify throw RangeError (issue 12 #1).
+// nesting depth and (for a peer's frames) width, all checked before anything recursive touches the
+// value. A frame nested ~5,000 levels parses with JSON.parse but makes a later JSON.stringify throw
+// RangeError (issue 12 #1); one object of 471,000 keys froze the host for seconds (decision 563).
+// A frame over a limit is refused whatever its type: its type is not read until it is parsed.
 import type { z } from 'zod';
 import { Envelope, ENVELOPE_VERSION } from './envelope';
 import { FRAME_TYPES, isFrameType, isVendorType, type Frame, type VendorFrame } from './frameTypes';
-import { bytesOver, jsonTextTooDeep, utf8Length, valueOverLimits } from './limits';
+import { bytesOver, scanJsonText, utf8Length, valueOverLimits } from './limits';
 
-export type ParseErrorCode = 'MALFORMED_JSON' | 'INVALID_ENVELOPE' | 'UNSUPPORTED_VERSION' | 'INVALID_PAYLOAD' | 'FRAME_TOO_LARGE' | 'FRAME_TOO_DEEP';
+export type ParseErrorCode = 'MALFORMED_JSON' | 'INVALID_ENVELOPE' | 'UNSUPPORTED_VERSION' | 'INVALID_PAYLOAD' | 'FRAME_TOO_LARGE' | 'FRAME_TOO_DEEP' | 'FRAME_TOO_WIDE';
 
 export interface ParseErrorInfo {
   error_code: ParseErrorCode;
@@ -35,13 +37,33 @@ export type ParseOutcome =
 export const DEFAULT_MAX_DEPTH = 128;
 /** What the hub accepts from a peer: real DPS payloads nest a handful of levels, JSON args a few more. */
 export const INCOMING_MAX_DEPTH = 64;
+/**
+ * Members one object of a peer's frame may have (decision 563). A payload has a handful of keys
+ * (unknown ones are kept, §14.2.2, a few per newer peer); what a master sends with the most keys
+ * is a JSON Schema's `properties`. Each key costs in JSON.parse, in zod and in every copy of the
+ * payload: 471,000 of them kept the host busy 5–30 s, 1,000 cost a few ms.
+ */
+export const INCOMING_MAX_OBJECT_MEMBERS = 1_000;
+/**
+ * Values (object members plus array elements, at every level) a peer's frame may hold. The most a
+ * master sends is an `x-rawp.checkpoint.restore` naming 10,000 paths to force and 10,000 to
+ * restore (~20,010 values); a prompt with 2,000 file references holds ~16,000.
+ */
+export const INCOMING_MAX_VALUES = 25_000;
 
 export interface ParseOptions {
   /** Reject text longer than this many UTF-8 bytes (the advertised `max_frame_size`). */
   maxBytes?: number;
   /** Reject frames nesting arrays/objects deeper than this (default DEFAULT_MAX_DEPTH). */
   maxDepth?: number;
+  /** Reject frames with an object of more members than this (default: no bound). */
+  maxObjectMembers?: number;
+  /** Reject frames holding more values, object members and array elements, than this (default: no bound). */
+  maxValues?: number;
 }
+
+/** What a peer's frames are held to (peerIntake.ts): size is the connection's, the rest fixed. */
+export const INCOMING_LIMITS = { maxDepth: INCOMING_MAX_DEPTH, maxObjectMembers: INCOMING_MAX_OBJECT_MEMBERS, maxValues: INCOMING_MAX_VALUES } as const;
 
 export function parseFrame(input: string | unknown, options: ParseOptions = {}): ParseOutcome {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -49,8 +71,9 @@ export function parseFrame(input: string | unknown, options: ParseOptions = {}):
   if (options.maxBytes !== undefined && bytesOver(input, options.maxBytes) > 0) {
     return fail('FRAME_TOO_LARGE', `frame of ${input.length > options.maxBytes ? `at least ${input.length}` : utf8Length(input)} bytes exceeds max_frame_size ${options.maxBytes}`);
   }
-  // Depth is read off the text in one linear pass before JSON.parse builds anything.
-  if (jsonTextTooDeep(input, maxDepth)) return fail('FRAME_TOO_DEEP', `frame nests arrays/objects deeper than ${maxDepth} levels`);
+  // Depth and width are read off the text in one linear pass before JSON.parse builds anything.
+  const over = scanJsonText(input, { ...options, maxDepth }).over;
+  if (over !== undefined) return overLimit(over, options);
   let value: unknown;
   try {
     value = JSON.parse(input);
@@ -62,19 +85,28 @@ export function parseFrame(input: string | unknown, options: ParseOptions = {}):
 
 /**
  * Validates a decoded JSON value as a frame (postMessage, a history entry). Never throws, even on
- * hostile objects (getters, proxies, cycles): depth and size are measured first, without recursion.
+ * hostile objects (getters, proxies, cycles): depth, width and size are measured first, without recursion.
  */
 export function parseValue(value: unknown, options: ParseOptions = {}): ParseOutcome {
   let over: ReturnType<typeof valueOverLimits>;
   try {
-    over = valueOverLimits(value, { maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH, maxBytes: options.maxBytes });
+    over = valueOverLimits(value, { ...options, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH });
   } catch (e) {
     return fail('INVALID_ENVELOPE', `frame could not be read: ${e instanceof Error ? e.message : String(e)}`);
   }
-  if (over === 'depth') return fail('FRAME_TOO_DEEP', `frame nests arrays/objects deeper than ${options.maxDepth ?? DEFAULT_MAX_DEPTH} levels`);
   if (over === 'size') return fail('FRAME_TOO_LARGE', `frame exceeds max_frame_size ${options.maxBytes}`);
+  if (over !== undefined) return overLimit(over, options);
   return classifySafely(value);
 }
+
+/** The refusal of a frame over its depth or width bound (non-fatal; the frame is not read further). */
+function overLimit(over: 'depth' | 'members' | 'values', options: ParseOptions): ParseOutcome {
+  if (over === 'depth') return fail('FRAME_TOO_DEEP', `frame nests arrays/objects deeper than ${options.maxDepth ?? DEFAULT_MAX_DEPTH} levels`);
+  if (over === 'members') return fail('FRAME_TOO_WIDE', `frame has an object of more than ${count(options.maxObjectMembers)} members (keys); the frame was dropped`);
+  return fail('FRAME_TOO_WIDE', `frame holds more than ${count(options.maxValues)} values (object members and array elements together); the frame was dropped`);
+}
+
+const count = (n: number | undefined): string => (n ?? Number.POSITIVE_INFINITY).toLocaleString('en');
 
 function classifySafely(value: unknown): ParseOutcome {
   try {

@@ -1,11 +1,12 @@
 // What a frame a peer sent is, before the hub (hub.ts) acts on it: parsed within the limits
-// (§2.2: an unknown type is ignored, a bad one refused), checked against the connection's session
+// (size, depth, width — over one, any frame is refused, whatever its type: decision 563; §2.2: an
+// unknown type is ignored, a bad one refused), checked against the connection's session
 // and against every message_id the session already knows — a frame reusing one would repoint that
 // id in history and a reattach from it would miss everything after (§13.7), and processing a
 // retried control once is the same rule — then sorted by what the hub does with it.
 import type { Frame, VendorFrame } from '../protocol/frameTypes';
 import { isControlType } from '../protocol/frameTypes';
-import { INCOMING_MAX_DEPTH, parseFrame } from '../protocol/parse';
+import { INCOMING_LIMITS, parseFrame } from '../protocol/parse';
 import type { VendorFrameHandler } from './hubContract';
 import { MAX_SEEN_CONTROLS, PEER_SESSION_TYPES, type ConnRecord, type HubSession } from './hubRecords';
 import { utf8Length, type Logger } from './ports';
@@ -39,7 +40,7 @@ export interface IntakeOptions {
 
 export function intakePeerFrame(raw: unknown, rec: ConnRecord, s: HubSession, options: IntakeOptions): PeerIntake {
   const connection = rec.conn.id;
-  const outcome = parseFrame(raw, { maxBytes: options.maxFrameSize, maxDepth: INCOMING_MAX_DEPTH });
+  const outcome = parseFrame(raw, { ...INCOMING_LIMITS, maxBytes: options.maxFrameSize });
   if (outcome.kind === 'error') {
     options.logger.warn('rejected frame', { connection, ...outcome.error });
     return { kind: 'refuse', error_code: outcome.error.error_code, message: outcome.error.message, parent_id: outcome.message_id };

@@ -143,8 +143,9 @@ export class StreamValidator {
     if (outcome.kind === 'error') {
       const { error_code, message } = outcome.error;
       // No size limit is passed to parseFrame, so FRAME_TOO_LARGE cannot occur; mapped for totality.
-      // FRAME_TOO_DEEP is this implementation's input limit (DEFAULT_MAX_DEPTH), not a spec code.
-      const code: ProblemCode = error_code === 'FRAME_TOO_LARGE' || error_code === 'FRAME_TOO_DEEP' ? 'INVALID_ENVELOPE' : error_code;
+      // FRAME_TOO_DEEP is this implementation's input limit (DEFAULT_MAX_DEPTH), not a spec code;
+      // no width bound is passed either, so FRAME_TOO_WIDE cannot occur (mapped for totality).
+      const code: ProblemCode = error_code === 'FRAME_TOO_LARGE' || error_code === 'FRAME_TOO_DEEP' || error_code === 'FRAME_TOO_WIDE' ? 'INVALID_ENVELOPE' : error_code;
       this.report(code, { line, session_id: outcome.session_id, message_id: outcome.message_id }, prefix + message);
       return;
     }
