@@ -1,7 +1,10 @@
 // A hub Connection backed by one `ws` WebSocket of a remote master. Sending never blocks the
 // agent: `ws.send` only queues, and when the queue (bufferedAmount) passes its bound the peer is
 // too slow — it is closed with CLOSE.SLOW_CONSUMER and may reattach with last_message_id, losing
-// nothing that is still in the ring buffer.
+// nothing that is still in the ring buffer. The bound is on the live frames queued: the part of
+// the connection's `session.history` not yet sent does not count (decision 564): that one frame
+// is as big as the ring (8 MiB), and a master on a slow link was closed by the next few live
+// frames, on every attach, and never got the transcript.
 import type WebSocket from 'ws';
 import type { CloseWhy, Connection, WireFrame } from '../session/connection';
 import { frameText } from '../session/frameText';
@@ -45,6 +48,10 @@ export class WsConnection implements Connection {
   private pendingClose?: { code: number; reason: string };
   private closed = false;
   private corked = false;
+  /** Bytes (frames and their headers) handed to the socket since it opened. */
+  private written = 0;
+  /** `written` when the last `session.history` had been handed over: its end in the stream. */
+  private historyEnd = 0;
   private readonly uncork = (): void => {
     this.corked = false;
     this.options.transport?.uncork();
@@ -59,7 +66,7 @@ export class WsConnection implements Connection {
 
   send(frame: WireFrame): void {
     if (this.socket.readyState !== this.socket.OPEN) throw new Error('socket is not open');
-    if (this.socket.bufferedAmount > this.options.maxQueuedBytes) {
+    if (this.liveQueued() > this.options.maxQueuedBytes) {
       this.pendingClose = {
         code: CLOSE.SLOW_CONSUMER,
         reason: `slow consumer: over ${this.options.maxQueuedBytes} bytes queued; reattach with last_message_id`,
@@ -82,6 +89,21 @@ export class WsConnection implements Connection {
     }
     // The shared Buffer as a text frame (RFC 6455 opcode 1); `ws` does not copy or mask it (server).
     this.socket.send(bytes, { binary: false });
+    this.written += wireLength(bytes.length);
+    // §7.1.1 / §13.7: the hub sends a session.history only in a connection's opening.
+    if (frame.type === 'session.history') this.historyEnd = this.written;
+  }
+
+  /**
+   * Bytes queued behind what is left of the history (decision 564). What left the queue left it
+   * in order, so `written - bufferedAmount` bytes of the stream are gone; what of the history is
+   * not is still queued, and the rest of the queue is live frames. Bytes the socket queued that
+   * we did not count (a ping, a close) make it count a little less, only while they are queued.
+   */
+  private liveQueued(): number {
+    const queued = this.socket.bufferedAmount;
+    const historyLeft = Math.max(0, this.historyEnd - (this.written - queued));
+    return queued - historyLeft;
   }
 
   /** Choose the close code the next close() uses (unshare, shutdown). */
@@ -106,6 +128,11 @@ export class WsConnection implements Connection {
     timer.unref();
     this.socket.once('close', () => clearTimeout(timer));
   }
+}
+
+/** A server's frame of `payload` bytes on the wire: an unmasked header (RFC 6455 §5.2) and the payload. */
+function wireLength(payload: number): number {
+  return payload + (payload < 126 ? 2 : payload < 65536 ? 4 : 10);
 }
 
 /** A close reason is at most 123 bytes of UTF-8 (RFC 6455 §5.5). */

@@ -1,6 +1,8 @@
 // The frames one connection gets when its handshake ends (hub.ts `finishHandshake`): §13.7 a
 // reattach gets `session.history` of what it missed, then the catalog and commands; §13.1 a fresh
-// attach gets the catalog, commands, the agent state and (issue 11) the transcript so far.
+// attach gets the catalog, commands, (issue 11) the transcript so far, and the agent state last:
+// §13.1's "ready" signal comes after the transcript, so a master that waits for it has the
+// history when it says it is attached, and one cut off before it knows it has not (decision 564).
 import type { WireFrame } from './connection';
 import type { SinceResult } from './history';
 import { mayDeliver, type ConnRecord, type HubSession } from './hubRecords';
@@ -24,11 +26,12 @@ export function openingFrames(rec: ConnRecord, s: HubSession, now: Date): Openin
   out.push(stamped(s.factory.make('tool.catalog.publish', s.source.catalog())));
   out.push(stamped(s.factory.make('agent.commands.publish', s.source.commands())));
   if (rec.last_message_id === undefined) {
+    // The transcript so far (what was published before this attach; frames queued during the
+    // handshake follow live), unless nothing was ever published; after the catalog (§13.1-3: the
+    // prompts and tool calls in it come after one), before the state that ends the opening.
+    if (rec.freshHistory && rec.attachedAt >= 0) out.push(stamped(historyFrame(s, rec, s.history.upTo(rec.attachedAt), now)));
     const state = s.source.agentState();
     out.push(stamped(s.factory.make('agent.state.changed', { previous_state: state, current_state: state, reason: 'attached' })));
-    // After the §13.1 opening: the transcript so far (what was published before this attach;
-    // frames queued during the handshake follow live), unless nothing was ever published.
-    if (rec.freshHistory && rec.attachedAt >= 0) out.push(stamped(historyFrame(s, rec, s.history.upTo(rec.attachedAt), now)));
   }
   return out;
 }

@@ -5,8 +5,11 @@
 // Which id to resume from: the last frame of the session this client has, but NOT the opening
 // frames the server made for this connection alone after it attached (catalog, commands, state):
 // frames published while the opening ran are delivered after them, so resuming from one of those
-// could skip them. The connection's first `session.capabilities` (sent at attach) and a history's
-// `last_message_id` are safe points; every frame after the opening is one too.
+// could skip them. A history's `last_message_id` is a safe point, and so is every frame after the
+// opening. The connection's first `session.capabilities` (sent at attach) is one only once the
+// opening is through: a fresh attach's history of the transcript so far comes before its
+// `agent.state.changed` (decision 564), and a client cut off before it arrived attaches afresh,
+// so it still gets that transcript instead of resuming past it.
 import WebSocket from 'ws';
 import { buildFrame } from '../../protocol/build';
 import { refusalFor } from '../../protocol/catalogNotices';
@@ -71,8 +74,10 @@ export class MasterClient {
   private stopped = false;
   private timer?: ReturnType<typeof setTimeout>;
   private deleted = false;
-  /** This connection's opening carried a session.history (a reattach). */
+  /** This connection's opening carried a session.history. */
   private sawHistory = false;
+  /** This connection's first session.capabilities: where to resume from once its opening is through. */
+  private openingCaps?: string;
   private reattaching = false;
   /** The client's latest tool catalog (§5.4.1): which tools this master refuses. */
   private catalog?: PayloadOf<'tool.catalog.publish'>;
@@ -130,6 +135,7 @@ export class MasterClient {
     this.socket = socket;
     this.opening = true;
     this.sawHistory = false;
+    this.openingCaps = undefined;
     this.reattaching = reattach;
     let refused: string | undefined;
     /** Set when the server said "not now" (429/503): wait what it asked, then try again. */
@@ -210,11 +216,17 @@ export class MasterClient {
 
   private track(frame: Frame | VendorFrame): void {
     if (this.opening && OPENING_TYPES.has(frame.type)) {
-      if (frame.type === 'session.capabilities') this.resumeId ??= frame.message_id;
-      if (frame.type === 'session.history') this.resumeId = (frame as Frame & { type: 'session.history' }).payload.last_message_id;
-      // A fresh attach ends with agent.state.changed, a reattach with agent.commands.publish.
-      if (frame.type === 'session.history') this.sawHistory = true;
+      if (frame.type === 'session.capabilities') this.openingCaps ??= frame.message_id;
+      if (frame.type === 'session.history') {
+        // The transcript up to its last frame is ours now. An empty one (nothing kept) covers what
+        // was published before this connection attached: its capabilities' position.
+        this.resumeId = (frame as Frame & { type: 'session.history' }).payload.last_message_id || this.openingCaps || this.resumeId;
+        this.sawHistory = true;
+      }
+      // A fresh attach ends with agent.state.changed (after its history), a reattach with
+      // agent.commands.publish (after its history, §13.7).
       if (frame.type === 'agent.state.changed' || (frame.type === 'agent.commands.publish' && this.sawHistory)) {
+        this.resumeId ??= this.openingCaps;
         this.opening = false;
         // Deliver this frame first, then say the connection is ready.
         queueMicrotask(() => this.options.handlers.connected?.({ reattach: this.reattaching }));

@@ -59,7 +59,12 @@ export class TerminalMaster {
       extensions: OUR_MASTER_EXTENSIONS,
       handlers: {
         frame: (f) => this.onFrame(f),
-        connected: ({ reattach }) => this.notice(reattach ? '[reconnected]' : `[attached to session ${o.session_id}; type a prompt, Ctrl-C cancels a turn]`),
+        connected: ({ reattach }) => {
+          // The opening's history first (§7.1.1: with its note when the host no longer had all of
+          // it), then the word that we are attached: what is above it is the session so far.
+          this.render();
+          this.notice(reattach ? '[reconnected]' : `[attached to session ${o.session_id}; type a prompt, Ctrl-C cancels a turn]`);
+        },
         disconnected: ({ code, reason, retryInMs }) => {
           finalize(this.transcript, { reason: 'connection_closed' });
           this.render();

@@ -9,9 +9,10 @@ import { parseVerbArgs, usageError } from '../verbArgs';
 
 const HELP = `Usage: rawp attach URL [--token-file F | --token T] [--session ID] [--ca F]
 
-Attaches to a shared session as a master: shows the transcript live, sends each line you type as a
-prompt, answers questions (type the option's number), cancels the running turn on Ctrl-C (a second
-Ctrl-C quits), and reconnects by itself after a drop without losing anything.
+Attaches to a shared session as a master: shows the session so far (what the host's history holds;
+a ⚠ line says when it no longer holds the start), then the transcript live, sends each line you type
+as a prompt, answers questions (type the option's number), cancels the running turn on Ctrl-C (a
+second Ctrl-C quits), and reconnects by itself after a drop without losing anything.
 
   URL              the host (http://127.0.0.1:PORT as rawp serve prints it), a session URL, or the
                    ws(s)://…/v1/sessions/ID/stream of a session

@@ -12,7 +12,7 @@ const idleAfterTurnEnd = (frames: Array<Frame | VendorFrame>) => {
   const end = frames.findIndex((f) => f.type === 'session.turn.end');
   return end >= 0 && frames.slice(end).some((f) => f.type === 'agent.state.changed' && 'current_state' in f.payload && f.payload.current_state === 'idle');
 };
-const afterOpening = (frames: Array<Frame | VendorFrame>) => frames.slice(frames[4]?.type === 'session.history' ? 5 : 4).map((f) => `${f.type} ${f.message_id}`);
+const afterOpening = (frames: Array<Frame | VendorFrame>) => frames.slice(frames[3]?.type === 'session.history' ? 5 : 4).map((f) => `${f.type} ${f.message_id}`);
 
 describe('remote/fan-out: every frame to every connection (§2.4), relay without echo, sharing', () => {
   let r: Rig | undefined;

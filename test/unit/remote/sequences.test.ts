@@ -19,14 +19,14 @@ describe('remote/sequences: §13.1 attach and §13.7 reattach over a real WebSoc
     r = undefined;
   });
 
-  it('§13.1 a fresh attach gets session.capabilities first (with max_frame_size), then tool.catalog.publish, agent.commands.publish and agent.state.changed idle', async () => {
+  it('§13.1 a fresh attach gets session.capabilities first (with max_frame_size), then tool.catalog.publish, agent.commands.publish, the session so far (session.history) and agent.state.changed idle last', async () => {
     r = await rig({ hub: { maxFrameSize: 65536 } });
     const m = await new TestMaster(r).open();
-    assert.deepEqual(m.types().slice(0, 4), ['session.capabilities', 'tool.catalog.publish', 'agent.commands.publish', 'agent.state.changed']);
+    assert.deepEqual(m.types().slice(0, 5), ['session.capabilities', 'tool.catalog.publish', 'agent.commands.publish', 'session.history', 'agent.state.changed']);
     const caps = m.frames[0] as FrameOf<'session.capabilities'>;
     assert.equal(caps.payload.max_frame_size, 65536);
     assert.equal(caps.payload.protocol_version, 'rawp-dps-1.0');
-    assert.equal((m.frames[3] as FrameOf<'agent.state.changed'>).payload.current_state, 'idle');
+    assert.equal((m.frames[4] as FrameOf<'agent.state.changed'>).payload.current_state, 'idle');
     m.client.stop();
   });
 

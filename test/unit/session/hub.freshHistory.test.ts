@@ -37,14 +37,14 @@ const historyOf = (c: RecordingConnection) => (c.ofType('session.history')[0] as
 const caps = () => JSON.stringify(frame('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['control'], features: ALL_FEATURES }));
 
 describe('session/hub: history on a fresh attach (issue 11, §13.1 then §7.1.1)', () => {
-  it('§13.1 a fresh attach gets the opening sequence, then session.history with every earlier frame, then live frames', () => {
+  it('§13.1 a fresh attach gets the opening sequence with session.history of every earlier frame before agent.state.changed (the ready signal comes last), then live frames', () => {
     const { hub } = make();
     for (const t of ['one', 'two', 'three']) hub.publish(SID, text(t));
     const c = new RecordingConnection('fresh', 'remote');
     hub.attach(SID, c);
     hub.publish(SID, text('during handshake'));
     hub.receive('fresh', caps());
-    assert.deepEqual(c.types(), ['session.capabilities', 'tool.catalog.publish', 'agent.commands.publish', 'agent.state.changed', 'session.history', 'agent.text.delta']);
+    assert.deepEqual(c.types(), ['session.capabilities', 'tool.catalog.publish', 'agent.commands.publish', 'session.history', 'agent.state.changed', 'agent.text.delta']);
     const h = historyOf(c);
     assert.deepEqual(textsOf(h.frames), ['one', 'two', 'three'], 'exactly what was published before the attach');
     assert.deepEqual(h.buffer_status, { policy_applied: 'RING', truncated: false, lost_frame_count: 0, buffer_high_watermark: h.buffer_status.buffer_high_watermark });
@@ -92,8 +92,8 @@ describe('session/hub: history on a fresh attach (issue 11, §13.1 then §7.1.1)
     hub.publish(SID, text('before'));
     const c1 = new RecordingConnection('c1', 'remote', ALL_FEATURES);
     hub.attach(SID, c1);
-    const last = c1.frames.at(-1) as WireFrame;
-    assert.equal(last.type, 'session.history', 'the history is the last opening frame');
+    const last = c1.ofType('session.history')[0] as WireFrame;
+    assert.equal(c1.frames.at(-1)?.type, 'agent.state.changed', 'the state ends the opening, after the history');
     hub.detach('c1');
     hub.publish(SID, text('missed'));
     const c2 = new RecordingConnection('c2', 'remote', ALL_FEATURES);
