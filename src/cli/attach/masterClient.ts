@@ -2,16 +2,10 @@
 // `session.capabilities` (§13.1); when the connection drops it reattaches with
 // `?last_message_id=` (§13.7) and gets what it missed as `session.history`.
 //
-// Which id to resume from: the last frame of the session this client has, but NOT the opening
-// frames the server made for this connection alone after it attached (catalog, commands, state):
-// frames published while the opening ran are delivered after them, so resuming from one of those
-// could skip them. A history's `last_message_id` is a safe point, and so is every frame after the
-// opening. The connection's first `session.capabilities` (sent at attach) is one only once the
-// opening is through: a fresh attach's history of the transcript so far comes before its
-// `agent.state.changed` (decision 564), and a client cut off before it arrived attaches afresh,
-// so it still gets that transcript instead of resuming past it.
+// Which id to resume from is the rule every master of ours keeps (src/protocol/resumePoint.ts).
 import WebSocket from 'ws';
 import { buildFrame } from '../../protocol/build';
+import { ResumePoint } from '../../protocol/resumePoint';
 import { refusalFor } from '../../protocol/catalogNotices';
 import { EVERY_FEATURE, type FeatureSet } from '../../protocol/capabilities';
 import type { Frame, FrameType, PayloadOf, VendorFrame } from '../../protocol/frameTypes';
@@ -64,20 +58,13 @@ export interface MasterClientOptions {
 /** Close codes after which reconnecting cannot help. */
 const FINAL_CODES = new Set<number>([CLOSE.SESSION_ENDED, CLOSE.UNSHARED, CLOSE.SESSION_NOT_FOUND, CLOSE.TOO_BIG]);
 /** What the server sends a connection of its own accord right after it attaches. */
-const OPENING_TYPES = new Set<string>(['session.capabilities', 'session.history', 'tool.catalog.publish', 'agent.commands.publish', 'agent.state.changed']);
-
 export class MasterClient {
   private socket?: WebSocket;
-  private resumeId?: string;
-  private opening = false;
+  private readonly resume = new ResumePoint();
   private attempt = 0;
   private stopped = false;
   private timer?: ReturnType<typeof setTimeout>;
   private deleted = false;
-  /** This connection's opening carried a session.history. */
-  private sawHistory = false;
-  /** This connection's first session.capabilities: where to resume from once its opening is through. */
-  private openingCaps?: string;
   private reattaching = false;
   /** The client's latest tool catalog (§5.4.1): which tools this master refuses. */
   private catalog?: PayloadOf<'tool.catalog.publish'>;
@@ -86,11 +73,11 @@ export class MasterClient {
 
   /** The message_id a reattach would resume from. */
   get lastMessageId(): string | undefined {
-    return this.resumeId;
+    return this.resume.value;
   }
 
   get connected(): boolean {
-    return this.socket?.readyState === WebSocket.OPEN && !this.opening;
+    return this.socket?.readyState === WebSocket.OPEN && !this.resume.inOpening;
   }
 
   start(): void {
@@ -123,9 +110,10 @@ export class MasterClient {
 
   private connect(): void {
     const url = new URL(this.options.url);
-    if (this.resumeId !== undefined) url.searchParams.set(REATTACH_PARAM, this.resumeId);
+    const resumeId = this.resume.value;
+    if (resumeId !== undefined) url.searchParams.set(REATTACH_PARAM, resumeId);
     else url.searchParams.delete(REATTACH_PARAM);
-    const reattach = this.resumeId !== undefined;
+    const reattach = resumeId !== undefined;
     const protocols = this.options.tokenAsSubprotocol ? [DPS_SUBPROTOCOL, `bearer.${this.options.token}`] : [DPS_SUBPROTOCOL];
     const socket = new WebSocket(url, protocols, {
       headers: this.options.tokenAsSubprotocol ? {} : { authorization: `Bearer ${this.options.token}` },
@@ -133,9 +121,7 @@ export class MasterClient {
       ...(this.options.maxFrameSize ? { maxPayload: this.options.maxFrameSize } : {}),
     });
     this.socket = socket;
-    this.opening = true;
-    this.sawHistory = false;
-    this.openingCaps = undefined;
+    this.resume.connecting();
     this.reattaching = reattach;
     let refused: string | undefined;
     /** Set when the server said "not now" (429/503): wait what it asked, then try again. */
@@ -215,26 +201,10 @@ export class MasterClient {
   }
 
   private track(frame: Frame | VendorFrame): void {
-    if (this.opening && OPENING_TYPES.has(frame.type)) {
-      if (frame.type === 'session.capabilities') this.openingCaps ??= frame.message_id;
-      if (frame.type === 'session.history') {
-        // The transcript up to its last frame is ours now. An empty one (nothing kept) covers what
-        // was published before this connection attached: its capabilities' position.
-        this.resumeId = (frame as Frame & { type: 'session.history' }).payload.last_message_id || this.openingCaps || this.resumeId;
-        this.sawHistory = true;
-      }
-      // A fresh attach ends with agent.state.changed (after its history), a reattach with
-      // agent.commands.publish (after its history, §13.7).
-      if (frame.type === 'agent.state.changed' || (frame.type === 'agent.commands.publish' && this.sawHistory)) {
-        this.resumeId ??= this.openingCaps;
-        this.opening = false;
-        // Deliver this frame first, then say the connection is ready.
-        queueMicrotask(() => this.options.handlers.connected?.({ reattach: this.reattaching }));
-      }
-      return;
-    }
-    this.opening = false;
-    this.resumeId = frame.message_id;
+    const historyLast = frame.type === 'session.history' ? (frame as Frame & { type: 'session.history' }).payload.last_message_id : undefined;
+    // Deliver the frame that ends the opening first, then say the connection is ready.
+    if (this.resume.track(frame.type, frame.message_id, historyLast)) queueMicrotask(() => this.options.handlers.connected?.({ reattach: this.reattaching }));
   }
+
 
 }

@@ -13,6 +13,7 @@ import type { Frame, FrameOf } from '../../../src/protocol/frameTypes';
 import { CLOSE, DPS_SUBPROTOCOL } from '../../../src/remote/controlPlane';
 import type { AgentAdapter, AgentHost, AgentPrompt, TurnOutcome } from '../../../src/session/agentAdapter';
 import { rig, TestMaster, waitFor, type Rig } from './harness';
+import { WebSocketTransport, type WebSocketLike } from '../../../webview-ui/src/transport/websocket';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -191,6 +192,35 @@ describe('remote/attach history and the send queue (decision 564)', function () 
       assert.equal(transcriptText(cut.transcript), transcriptText(probe.transcript), 'what a master attached just before it shows, note included');
       cut.client.stop();
     } finally {
+      await relay.close();
+    }
+  });
+
+  it('§7.1.1 §7.8.3 the browser master cut off in the middle of its attach history attaches afresh too (it once resumed from an opening frame, past the transcript it never got)', async () => {
+    ({ r } = await fullRing());
+    const relay = await cuttingRelay(Number(new URL(r.server.url).port), 4 * MIB);
+    const urls: string[] = [];
+    const histories: FrameOf<'session.history'>[] = [];
+    const transport = new WebSocketTransport({
+      baseUrl: `http://127.0.0.1:${relay.port}`,
+      token: r.token,
+      sessionId: r.session.session_id,
+      backoffMs: [50],
+      createSocket: (url, protocols) => (urls.push(url), new WebSocket(url, protocols) as unknown as WebSocketLike),
+      fetchFn: (async () => new Response('[]', { status: 200 })) as typeof fetch,
+    });
+    transport.onMessage((m) => {
+      if (m.kind === 'frames') for (const f of m.payload.frames) if (f.type === 'session.history') histories.push(f as FrameOf<'session.history'>);
+    });
+    try {
+      transport.send({ kind: 'ready', payload: {} } as never);
+      await waitFor(() => histories.length > 0, 'a history arrived after the cut');
+      assert.equal(relay.cuts, 1, 'the first connection was cut');
+      assert.equal(urls.length, 2);
+      assert.ok(!urls[1].includes('last_message_id'), `the reconnect attached afresh: ${urls[1]}`);
+      assert.ok(histories[0].payload.frames.length > 1000, 'it got the transcript the ring holds');
+    } finally {
+      transport.close();
       await relay.close();
     }
   });

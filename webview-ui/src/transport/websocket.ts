@@ -8,6 +8,7 @@ import { buildFrame } from '../../../src/protocol/build';
 import { ENVELOPE_VERSION } from '../../../src/protocol/envelope';
 import { parseValue } from '../../../src/protocol/parse';
 import { noticeOf } from '../../../src/protocol/rawpExtension';
+import { ResumePoint } from '../../../src/protocol/resumePoint';
 import { buildCheckpointFrame, CHECKPOINT_DIFF_TYPE } from '../../../src/protocol/checkpointFrames';
 import { hostMessage, webviewMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
 import { Listeners, type Transport } from './types';
@@ -70,7 +71,8 @@ export class WebSocketTransport implements Transport {
   private readonly listeners = new Listeners<HostMessage>();
   private socket?: WebSocketLike;
   private sessionId?: string;
-  private lastMessageId?: string;
+  /** Where a reconnect resumes from: not inside an opening (src/protocol/resumePoint.ts). */
+  private readonly resume = new ResumePoint();
   private attempt = 0;
   private timer?: ReturnType<typeof setTimeout>;
   private stopped = false;
@@ -164,7 +166,7 @@ export class WebSocketTransport implements Transport {
   private attach(sessionId: string): void {
     const switching = sessionId !== this.sessionId || this.socket === undefined;
     if (switching) {
-      this.lastMessageId = undefined;
+      this.resume.forget();
       this.queue.length = 0;
     }
     this.sessionId = sessionId;
@@ -183,7 +185,9 @@ export class WebSocketTransport implements Transport {
     if (this.stopped || !this.sessionId) return;
     const sessionId = this.sessionId;
     const ws = this.options.baseUrl.replace(/^http/, 'ws');
-    const query = this.lastMessageId ? `?last_message_id=${encodeURIComponent(this.lastMessageId)}` : '';
+    const resumeId = this.resume.value;
+    const query = resumeId ? `?last_message_id=${encodeURIComponent(resumeId)}` : '';
+    this.resume.connecting();
     const url = `${ws}/v1/sessions/${encodeURIComponent(sessionId)}/stream${query}`;
     const create = this.options.createSocket ?? browserSocket;
     let socket: WebSocketLike;
@@ -216,8 +220,8 @@ export class WebSocketTransport implements Transport {
           if (socket.readyState === OPEN) socket.send(JSON.stringify(answer));
           return;
         }
-        const id = (frame as { message_id?: unknown }).message_id;
-        if (typeof id === 'string') this.lastMessageId = id;
+        const { type, message_id: id, payload } = frame as { type?: unknown; message_id?: unknown; payload?: { last_message_id?: unknown } };
+        if (typeof id === 'string' && typeof type === 'string') this.resume.track(type, id, type === 'session.history' && typeof payload?.last_message_id === 'string' ? payload.last_message_id : undefined);
         // A reply for this master only (queued, /help, a command error): shown as a notice, like
         // the editor's host does for its view.
         const notice = noticeOf(frame as { type: string; payload?: unknown });
