@@ -18,6 +18,7 @@ import type { SubagentContext } from '../protocol/envelope';
 import type { PayloadOf } from '../protocol/frameTypes';
 import { decideOutputType } from '../protocol/outputType';
 import type { FsBackend } from '../workspace/fsBackend';
+import { MAX_PATH_CHARS, pathTooLongMessage } from '../workspace/resolvePath';
 import type { ToolCatalog } from './catalog';
 import { errorOutcome } from './fsErrors';
 import type { FsEvents } from './fsEvents';
@@ -158,7 +159,10 @@ export class ToolRunner {
     if (!parsed.ok) return refuse('INVALID_INPUT', `INVALID_INPUT: ${parsed.message}`);
     if (signal.aborted) return refuse('CANCELLED', 'cancelled before it ran', 'cancelled');
 
-    const abs = tool.affectedPaths(parsed.value).map((p) => resolveToolPath(this.cwd, p));
+    const paths = tool.affectedPaths(parsed.value);
+    const tooLong = paths.find((p) => p.length > MAX_PATH_CHARS);
+    if (tooLong !== undefined) return refuse('INVALID_INPUT', `INVALID_INPUT: ${pathTooLongMessage(tooLong)}`);
+    const abs = paths.map((p) => resolveToolPath(this.cwd, p));
     const outside = abs.filter((p) => !isInside(o.fs.roots, p));
     if (outside.length > 0 && !o.settings.allowOutsideWorkspace) {
       return refuse('FS_OUTSIDE_WORKSPACE', `FS_OUTSIDE_WORKSPACE: ${outside.join(', ')} is outside the workspace (${o.fs.roots.join(', ')}); allow it in the settings to be asked each time`);

@@ -8,6 +8,18 @@
 import { promises as fsp } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
+/**
+ * The longest path we resolve, in characters: Linux's PATH_MAX (4,096 bytes) — the system refuses
+ * longer ones anyway — and no Windows or macOS path is longer. A 4 MB "path" in a prompt once took
+ * `path.resolve` and `path.relative` 0.5–0.7 s of the event loop before anything refused it.
+ */
+export const MAX_PATH_CHARS = 4096;
+
+/** The refusal of a path over MAX_PATH_CHARS, naming only its start (not echoing megabytes back). */
+export function pathTooLongMessage(path: string): string {
+  return `the path is ${path.length.toLocaleString('en-US')} characters long, more than any file system takes (${MAX_PATH_CHARS.toLocaleString('en-US')}): "${path.slice(0, 80)}…"`;
+}
+
 export type ResolveErrorCode = 'FS_OUTSIDE_WORKSPACE' | 'FS_NOT_FOUND' | 'FS_INVALID_PATH';
 
 export type ResolvedPath =
@@ -57,6 +69,7 @@ async function tryIn(root: string, rel: string, original: string, mustExist: boo
 export async function resolveInWorkspace(roots: readonly string[], path: string, mustExist = true): Promise<ResolvedPath> {
   if (roots.length === 0) return refuse('FS_OUTSIDE_WORKSPACE', 'there is no workspace folder');
   if (path.length === 0 || path.includes('\0')) return refuse('FS_INVALID_PATH', 'the path is empty or contains a NUL character');
+  if (path.length > MAX_PATH_CHARS) return refuse('FS_INVALID_PATH', pathTooLongMessage(path));
   const normalized = path.replace(/\\/g, '/');
   if (isAbsolute(normalized) || /^[a-zA-Z]:\//.test(normalized)) {
     for (const root of roots) if (within(root, normalized)) return tryIn(root, relative(root, normalized), path, mustExist);

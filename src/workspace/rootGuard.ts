@@ -6,6 +6,7 @@ import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { FsError } from './fsBackend';
 import { lstatOrUndefined } from './nodeFsErrors';
+import { MAX_PATH_CHARS, pathTooLongMessage } from './resolvePath';
 
 export class RootGuard {
   readonly roots: readonly string[];
@@ -34,6 +35,7 @@ export class RootGuard {
    * `..`, absolute paths elsewhere, and any symlink on the way (a link could point anywhere).
    */
   async resolve(path: string, opts: { leafMayBeLink?: boolean } = {}): Promise<string> {
+    if (typeof path === 'string' && path.length > MAX_PATH_CHARS) throw new FsError(pathTooLongMessage(path), 'FS_OUTSIDE_WORKSPACE');
     if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) throw new FsError(`invalid path ${JSON.stringify(path)}`, 'FS_OUTSIDE_WORKSPACE');
     const abs = isAbsolute(path) ? resolve(path) : resolve(this.roots[0], path);
     const root = this.rootContaining(abs);

@@ -103,4 +103,16 @@ describe('tools: Read, Glob, Grep, LS, TodoRead/TodoWrite', () => {
     const results = env.host.ofType('tool.invoke.result');
     assert.ok(results.every((x) => typeof x.payload.duration_ms === 'number' && x.payload.output_type === 'text'));
   });
+
+  it('a path longer than any file system takes (4 MB in a prompt) is refused before it is resolved, and the answer does not echo it', async () => {
+    const huge = `src/${'a'.repeat(4 * 1024 * 1024)}.ts`;
+    for (const [name, input] of [['Read', { file_path: huge }], ['Write', { file_path: huge, content: 'x' }], ['LS', { path: huge }]] as const) {
+      const r = await env.call(name, input);
+      assert.equal(r.error_code, 'INVALID_INPUT', name);
+      assert.match(String(r.output), /4,194,311 characters long, more than any file system takes \(4,096\)/);
+      assert.ok(String(r.output).length < 400, `${name}: the answer names the path's start only`);
+    }
+    const atLimit = await env.call('Read', { file_path: `src/${'b'.repeat(4092)}` });
+    assert.notEqual(atLimit.error_code, 'INVALID_INPUT', 'a path of exactly 4,096 characters is looked up (and not found)');
+  });
 });

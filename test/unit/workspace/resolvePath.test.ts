@@ -51,12 +51,16 @@ describe('workspace/resolvePath: references stay inside the workspace', () => {
     assert.ok(ok.ok);
   });
 
-  it('§16.4 missing files, empty paths and NUL bytes get clear errors', async () => {
+  it('§16.4 missing files, empty paths, NUL bytes and paths over 4,096 characters get clear errors', async () => {
     const missing = await resolveInWorkspace([a], 'nope.ts');
     assert.equal(!missing.ok && missing.code, 'FS_NOT_FOUND');
     assert.equal((await resolveInWorkspace([a], '')).ok, false);
     const nul = await resolveInWorkspace([a], 'a\0b');
     assert.equal(!nul.ok && nul.code, 'FS_INVALID_PATH');
     assert.equal((await resolveInWorkspace([], 'x')).ok, false);
+    // Longer than any file system takes: refused by its length, naming only its start.
+    const long = await resolveInWorkspace([a], `src/${'z'.repeat(1_000_000)}`);
+    assert.equal(!long.ok && long.code, 'FS_INVALID_PATH');
+    assert.ok(!long.ok && long.message.length < 300 && /1,000,004 characters long/.test(long.message));
   });
 });
