@@ -11,6 +11,13 @@ import { silentLogger } from '../../../../src/session/ports';
 
 const refused = (code: FileRefusalCode) => (e: unknown) => e instanceof FileRefusal && e.code === code;
 const text = (n: number) => [Buffer.alloc(n, 'a')];
+/** An upload body of `chunks` chunks of `size` bytes, one a turn of the event loop (uploads at once interleave). */
+async function* slowly(chunks: number, size: number) {
+  for (let k = 0; k < chunks; k++) {
+    await new Promise((r) => setImmediate(r));
+    yield Buffer.alloc(size, 'a');
+  }
+}
 
 describe('host/files: the file store (§4.5.1)', () => {
   let dir: string;
@@ -51,12 +58,6 @@ describe('host/files: the file store (§4.5.1)', () => {
 
   it('§4.5.1 uploads to several sessions at once cannot pass the host quota together (checked chunk by chunk, decision 559)', async () => {
     const s = open({ maxBytes: 200, maxSessionBytes: 200, maxHostBytes: 250 });
-    async function* slowly(chunks: number, size: number) {
-      for (let k = 0; k < chunks; k++) {
-        await new Promise((r) => setImmediate(r));
-        yield Buffer.alloc(size, 'a');
-      }
-    }
     const results = await Promise.allSettled(['x', 'y'].map((session_id) => s.upload({ session_id, transfer_id: randomUUID(), mime_type: 'text/plain' }, slowly(3, 50))));
     assert.deepEqual(results.map((r) => r.status).sort(), ['fulfilled', 'rejected'], 'one of the two 150-byte uploads fits in 250');
     const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -66,12 +67,6 @@ describe('host/files: the file store (§4.5.1)', () => {
 
   it('§4.5.1 uploads to one session at once cannot pass its quota together (checked chunk by chunk against what is stored and streaming)', async () => {
     const s = open({ maxBytes: 100, maxSessionBytes: 250, maxHostBytes: 10_000 });
-    async function* slowly(chunks: number, size: number) {
-      for (let k = 0; k < chunks; k++) {
-        await new Promise((r) => setImmediate(r));
-        yield Buffer.alloc(size, 'a');
-      }
-    }
     // Five 100-byte uploads at once into a 250-byte session: at most two fit whole.
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => s.upload({ session_id: 'a', transfer_id: randomUUID(), mime_type: 'text/plain' }, slowly(4, 25))));
     const stored = s.filesOf('a').reduce((n, f) => n + f.size_bytes, 0);
