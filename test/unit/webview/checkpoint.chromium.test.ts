@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { buildCheckpointFrame, CHECKPOINT_CREATED_TYPE, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_RESTORED_TYPE, CHECKPOINT_RESTORE_TYPE } from '../../../src/protocol/checkpointFrames';
+import { buildCheckpointFrame, CHECKPOINT_CREATED_TYPE, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_RESTORED_TYPE, CHECKPOINT_RESTORE_TYPE, type CheckpointFile } from '../../../src/protocol/checkpointFrames';
 import { feed, pageErrors, rendered, sentFrames, startHarness, waitForMessages, waitForSent, type Harness } from '../../browser/harness';
 import { SESSION, TURN, clientCaps } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
@@ -16,7 +16,9 @@ import { AXE_TAGS, blocking, describeViolations } from '../../support/axe';
 const T = { turn_id: TURN };
 const CP = 'cp-1111';
 
-async function showTurn(page: Page): Promise<void> {
+const TURN_FILES: CheckpointFile[] = [{ path: 'a.txt', change: 'modified' }, { path: 'src/b.ts', change: 'modified' }, { path: 'new.txt', change: 'created' }];
+
+async function showTurn(page: Page, files: CheckpointFile[] = TURN_FILES): Promise<void> {
   const b = streamBuilder(SESSION, Date.now());
   await feed(
     page,
@@ -26,8 +28,8 @@ async function showTurn(page: Page): Promise<void> {
       b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
       b.make('agent.text.delta', { content_index: 0, text: 'Edited two files and made one.' }, T),
       b.make('agent.text.done', { content_index: 0, full_text: 'Edited two files and made one.' }, T),
-      buildCheckpointFrame(CHECKPOINT_CREATED_TYPE, { checkpoint_id: CP, turn_id: TURN, files: [{ path: 'a.txt', change: 'modified' }, { path: 'src/b.ts', change: 'modified' }, { path: 'new.txt', change: 'created' }] }, SESSION),
-      b.make('session.turn.end', { turn_id: TURN, stop_reason: 'end_turn', tool_invocation_count: 3 }, T),
+      buildCheckpointFrame(CHECKPOINT_CREATED_TYPE, { checkpoint_id: CP, turn_id: TURN, files }, SESSION),
+      b.make('session.turn.end', { turn_id: TURN, stop_reason: 'end_turn', tool_invocation_count: files.length }, T),
     ],
     true,
   );
@@ -112,18 +114,7 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
 
   it('at the side bar’s width a path in the question breaks only where it must: one that fits on a line is not split in two (as "src/greeting.t" / "s" was)', async () => {
     const page = await h.open({ width: 300 });
-    const b = streamBuilder(SESSION, Date.now());
-    await feed(
-      page,
-      SESSION,
-      [
-        clientCaps(b),
-        b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
-        buildCheckpointFrame(CHECKPOINT_CREATED_TYPE, { checkpoint_id: CP, turn_id: TURN, files: [{ path: 'src/components/greeting.ts', change: 'modified' }] }, SESSION),
-        b.make('session.turn.end', { turn_id: TURN, stop_reason: 'end_turn', tool_invocation_count: 1 }, T),
-      ],
-      true,
-    );
+    await showTurn(page, [{ path: 'src/components/greeting.ts', change: 'modified' }]);
     await page.locator('.checkpoint-rewind').click();
     const paths = page.locator('.checkpoint-confirm .checkpoint-paths');
     assert.equal((await paths.innerText()).trim(), 'src/components/greeting.ts');
