@@ -6,6 +6,7 @@ import type { Services } from './services';
 import { CHAT_VIEW_ID } from './chatViewProvider';
 import type { CommandId } from './commandIds';
 import { openEditDiff } from './editorActions';
+import { cleanSessionName } from '../protocol/sessionName';
 
 export type CommandHandlers = Record<CommandId, (...args: unknown[]) => unknown>;
 
@@ -46,8 +47,8 @@ export function paletteCommandHandlers(s: Services, channel: vscode.OutputChanne
       const id = active();
       if (!id) return;
       const current = s.host.list().find((x) => x.session_id === id)?.name;
-      const name = await vscode.window.showInputBox({ prompt: vscode.l10n.t('New session name'), value: current, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A name is needed')) });
-      if (name?.trim()) s.host.rename(id, name.trim());
+      const name = await vscode.window.showInputBox({ prompt: vscode.l10n.t('New session name'), value: current, validateInput: (v) => (cleanSessionName(v) ? undefined : vscode.l10n.t('A name is needed')) });
+      if (name !== undefined) s.host.rename(id, name);
     },
     'rawp.deleteSession': async () => {
       const id = await pickSession(vscode.l10n.t('Delete session'));

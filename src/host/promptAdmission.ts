@@ -18,7 +18,8 @@ type PromptPayload = PayloadOf<'control.prompt.request'>;
 export interface AdmissionHost {
   /** Send a prompt the queue released after a turn ended (already admitted). */
   release(frame: PromptFrame): void;
-  rename(name: string): void;
+  /** False when the name has nothing visible (decision 566). */
+  rename(name: string): boolean;
   /** Cancel the running turn (§6.1.2); false when none runs. */
   cancelTurn(): boolean;
   /** `/clear` from this connection: true when a view of ours starts the new conversation. */
@@ -103,8 +104,8 @@ export class SessionAdmission implements PromptAdmission {
   private local(action: LocalAction, from: AdmissionSender): AdmissionVerdict {
     switch (action.action) {
       case 'rename':
-        this.host.rename(action.name);
-        return { kind: 'held' };
+        if (this.host.rename(action.name)) return { kind: 'held' };
+        return { kind: 'held', notice: { level: 'warning', message: '/rename: the name has no visible characters; the session keeps its name.' } };
       case 'cancel':
         return this.host.cancelTurn() ? { kind: 'held' } : { kind: 'held', notice: { level: 'info', message: 'No turn is running.' } };
       case 'help':

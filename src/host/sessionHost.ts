@@ -31,6 +31,7 @@ import { NodeFsBackend } from '../workspace/nodeFsBackend';
 import { HostStorage } from './hostStorage';
 import { recorderConnection, type RecorderHost, type SessionEntry } from './sessionEntry';
 import type { AgentSwitch, HostEvent, SessionHostOptions } from './sessionHostOptions';
+import { cleanSessionName } from '../protocol/sessionName';
 
 export { LOCAL_VIEW_FEATURES } from './sessionEntry';
 export type { AgentSwitch, HostEvent, SessionHostOptions } from './sessionHostOptions';
@@ -142,19 +143,21 @@ export class SessionHost {
     const choice = selectAgent(this.options.agents(), req.agent ?? this.options.defaultAgent());
     if (!choice) throw new Error('no agent is available');
     const session_id = req.session_id ?? newId();
+    // One line of visible text, or the agent's name (decision 566); a stored name is cleaned as well.
+    const name = req.name === undefined ? undefined : cleanSessionName(req.name) || undefined;
     // A restored session of the same agent continues the agent's own conversation where it can.
     const adapter = choice.create({ toolState: this.toolState(), ...(req.resumeSessionId && choice.id === req.agent ? { resumeSessionId: req.resumeSessionId } : {}) });
     const origin: SessionOrigin = this.options.origin ?? 'local';
     const h = this.storage.history({
       session_id,
-      name: req.name ?? adapter.info.displayName,
+      name: name ?? adapter.info.displayName,
       agent: choice.id,
       created_at: req.restored?.meta.created_at ?? new Date().toISOString(),
       origin,
       shared: origin !== 'local',
       ...(req.restored?.meta.session_rules ? { session_rules: req.restored.meta.session_rules } : {}),
     }, req.restored);
-    const entry: SessionEntry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, defaultName: req.name === undefined };
+    const entry: SessionEntry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, defaultName: name === undefined };
     const cmdOptions = this.options.commands;
     if (cmdOptions) {
       entry.commands = new SessionCommands({
@@ -186,7 +189,7 @@ export class SessionHost {
         adapter: entry.commands ? entry.commands.wrap(adapter) : adapter,
         origin,
         session_id,
-        name: req.name,
+        name,
         workspacePath: this.options.workspacePath,
         historyBuffer: h.history,
         // A restored session's turns go on from where the previous process stopped (§7.5.1).

@@ -10,13 +10,14 @@ import { browserPage, newNonce, pageHeaders } from './browserPage';
 import { healthBody, type Route } from './controlPlane';
 import { handleFile, type FileEndpoint } from './fileApi';
 import { RefusedRequest } from './serverLimits';
+import { cleanSessionName, SESSION_NAME_MAX } from '../protocol/sessionName';
 
 const MAX_BODY_BYTES = 64 * 1024;
 const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.ttf': 'font/ttf' };
 
 export const CreateSessionBody = z.strictObject({
   agent: z.string().min(1).max(500).optional(),
-  name: z.string().min(1).max(200).optional(),
+  name: z.string().min(1).max(SESSION_NAME_MAX).refine((n) => cleanSessionName(n) !== '', 'the name has no visible characters').optional(),
 });
 export type CreateSessionRequest = z.infer<typeof CreateSessionBody>;
 

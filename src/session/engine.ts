@@ -33,6 +33,7 @@ import { monotonicClock } from './monotonicClock';
 import { UsageLedger } from './usage';
 import { BetweenTurns } from './betweenTurns';
 import { TurnLifecycle } from './turnLifecycle';
+import { cleanSessionName } from '../protocol/sessionName';
 
 export type { AgentSessionOptions, DeleteReason, DeletedBy, RenamedBy } from './engineOptions';
 
@@ -76,7 +77,7 @@ export class AgentSession implements HubSessionSource {
     this.interactions = new InteractionBook(this.timers);
     this.permissions = options.permissions ?? new PermissionBroker();
     this.created_at = options.created_at ?? this.clock.now().toISOString();
-    this._name = options.name ?? options.adapter.info.displayName;
+    this._name = cleanSessionName(options.name ?? '') || cleanSessionName(options.adapter.info.displayName) || 'Session';
     this.betweenTurns = new BetweenTurns({
       adapter: options.adapter,
       features: () => this.declared.capabilities.features,
@@ -301,12 +302,15 @@ export class AgentSession implements HubSessionSource {
     return this.betweenTurns.compact(trigger, instruction, target_token_ratio, parent_id);
   }
 
-  /** §7.6: rename and tell every connection. */
-  rename(name: string, renamed_by: RenamedBy = 'client'): void {
-    if (this.ending || name === this._name) return;
+  /** §7.6: rename and tell every connection; false when `name` has nothing visible (decision 566). */
+  rename(raw: string, renamed_by: RenamedBy = 'client'): boolean {
+    const name = cleanSessionName(raw);
+    if (!name) return false;
+    if (this.ending || name === this._name) return true;
     const previous_name = this._name;
     this._name = name;
     this.emit('session.renamed', { session_id: this.session_id, name, previous_name, renamed_by });
+    return true;
   }
 
   // ---- ending ----------------------------------------------------------------------------

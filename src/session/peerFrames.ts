@@ -14,7 +14,8 @@ export interface PeerFrameHandlers {
   cancel(target_turn_id: string, reason: string | undefined, parent_id: string): void;
   compact(trigger: PayloadOf<'session.compacted'>['trigger'], instruction: string | undefined, target_token_ratio: number | undefined, parent_id: string): Promise<void>;
   switchMode(mode: AgentModeName, parent_id: string): Promise<void>;
-  rename(name: string, renamed_by: RenamedBy): void;
+  /** False when the name has nothing visible left (decision 566). */
+  rename(name: string, renamed_by: RenamedBy): boolean;
   end(reason: DeleteReason, deleted_by: DeletedBy): Promise<void>;
   fileAnnounced(payload: FileTransferPayload, parent_id: string): void;
   /** A non-fatal session.error answering `parent_id`. */
@@ -54,7 +55,7 @@ export function routePeerFrame(frame: Frame, from: { connection_id: string; kind
       to.searches.cancel(frame.payload.query_id, from.connection_id);
       return;
     case 'session.renamed':
-      to.rename(frame.payload.name, frame.payload.renamed_by);
+      if (!to.rename(frame.payload.name, frame.payload.renamed_by)) to.error('INVALID_PAYLOAD', 'the session was not renamed: the name has no visible characters', frame.message_id);
       return;
     case 'session.deleted':
       void to.end(frame.payload.reason, frame.payload.deleted_by);

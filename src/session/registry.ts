@@ -89,8 +89,7 @@ export class SessionRegistry {
   rename(session_id: string, name: string, renamed_by: RenamedBy = 'client'): boolean {
     const s = this.get(session_id);
     if (!s) return false;
-    s.rename(name, renamed_by);
-    return true;
+    return s.rename(name, renamed_by);
   }
 
   /** End a session with the §7.5.3 clean-up; false when there is no such session. */

@@ -123,6 +123,13 @@ describe('host: prompt admission for every connection (issue 11, slash-commands 
     host.hub.receive('raw', JSON.stringify(promptFrame(id, '/rename From afar')));
     await until(() => ofType(ours.got, 'session.renamed').length === 1, 'renamed');
     assert.equal(ofType(ours.got, 'session.renamed')[0].payload.name, 'From afar');
+    // Decision 566: a name of nothing visible is not taken, and the master is told why.
+    host.hub.receive('ours', JSON.stringify(promptFrame(id, '/rename \u202E\u2066')));
+    await until(() => ours.got.some((f) => f.type === 'x-rawp.notice'), 'blank rename notice');
+    const blank = ours.got.find((f) => f.type === 'x-rawp.notice') as { payload: { message: string } };
+    assert.match(blank.payload.message, /no visible characters/);
+    assert.equal(ofType(ours.got, 'session.renamed').length, 1, 'not renamed');
+    ours.got.length = 0;
     host.hub.receive('ours', JSON.stringify(promptFrame(id, '/help')));
     host.hub.receive('raw', JSON.stringify(promptFrame(id, '/help')));
     await until(() => ours.got.some((f) => f.type === 'x-rawp.notice'), 'help notice');
