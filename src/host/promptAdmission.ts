@@ -94,7 +94,7 @@ export class SessionAdmission implements PromptAdmission {
       this.held.set(payload, envelope);
       // A paused queue resumed by this submit sends its oldest item first, under that item's id.
       if (sentNow) queueMicrotask(() => this.send(sentNow));
-      return { kind: 'held', notice: { level: 'info', message: QUEUED } };
+      return { kind: 'held', notice: { level: 'info', message: QUEUED, words: { id: 'queued' } } };
     } finally {
       this.routing = false;
       this.sentNow = undefined;
@@ -105,16 +105,16 @@ export class SessionAdmission implements PromptAdmission {
     switch (action.action) {
       case 'rename':
         if (this.host.rename(action.name)) return { kind: 'held' };
-        return { kind: 'held', notice: { level: 'warning', message: '/rename: the name has no visible characters; the session keeps its name.' } };
+        return { kind: 'held', notice: { level: 'warning', message: '/rename: the name has no visible characters; the session keeps its name.', words: { id: 'rename_blank' } } };
       case 'cancel':
-        return this.host.cancelTurn() ? { kind: 'held' } : { kind: 'held', notice: { level: 'info', message: 'No turn is running.' } };
+        return this.host.cancelTurn() ? { kind: 'held' } : { kind: 'held', notice: { level: 'info', message: 'No turn is running.', words: { id: 'no_turn' } } };
       case 'help':
-        return { kind: 'held', notice: { level: 'info', message: action.commands.map((c) => `/${c.name} — ${c.description}`).join('\n') } };
+        return { kind: 'held', notice: { level: 'info', message: action.commands.map((c) => `/${c.name} — ${c.description}`).join('\n'), words: { id: 'help' } } };
       case 'clear':
         if (this.host.clear(from.connection_id)) return { kind: 'held' };
-        return { kind: 'held', notice: { level: 'info', message: '/clear: start a new session from the session list (this session keeps running for the other masters).' } };
+        return { kind: 'held', notice: { level: 'info', message: '/clear: start a new session from the session list (this session keeps running for the other masters).', words: { id: 'clear_elsewhere' } } };
       default:
-        return { kind: 'held', notice: { level: 'info', message: `/${action.command} is not available for this agent here.` } };
+        return { kind: 'held', notice: { level: 'info', message: `/${action.command} is not available for this agent here.`, words: { id: 'not_available', args: [action.command] } } };
     }
   }
 }

@@ -44,11 +44,22 @@ export function rawpExtensionOf(extensions: Record<string, unknown> | undefined)
 
 /** `x-rawp.notice`: a message for one connection (never kept in history, never relayed). */
 export const NOTICE_TYPE = 'x-rawp.notice';
+/**
+ * The phrase of a notice, for a master that says it in its own language: `id` names one of the
+ * host's phrases, `args` fill its blanks. `message` stays the English sentence for anyone else.
+ */
+export const NoticeWords = z.looseObject({
+  id: z.string().max(64),
+  args: z.array(z.string().max(4096)).max(8).optional(),
+});
+export type NoticeWords = z.infer<typeof NoticeWords>;
+
 export const NoticePayload = z.looseObject({
   level: z.enum(['info', 'warning', 'error']),
   message: z.string(),
   /** A refusal's code, as a raw master gets it in §2.2 session.error (e.g. ATTACHMENT_NOT_SUPPORTED). */
   error_code: z.string().optional(),
+  words: NoticeWords.optional(),
 });
 export type NoticePayload = z.infer<typeof NoticePayload>;
 

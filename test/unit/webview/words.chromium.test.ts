@@ -10,6 +10,7 @@ import type { Frame } from '../../../src/protocol/frameTypes';
 import { RESULTS_DIR, feed, hostSays, pageErrors, rendered, startHarness, type Harness } from '../../browser/harness';
 import { GATE_OPTIONS, SESSION, TURN, clientCaps, interactionsStream } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
+import { buildCommandsPublish, HOST_COMMANDS } from '../../../src/commands';
 
 /** A turn with the codes people used to see: a refused unread edit that recovers, a permission, a
  *  warning, a failed command, a cancelled turn. */
@@ -137,6 +138,42 @@ describe('webview in Chromium: plain words, English and Korean (issue 15)', func
     assert.ok(result.lines > 1, `the sentence wraps at 240 px (${result.lines} lines)`);
     assert.deepEqual(result, { lines: result.lines, inside: [], wordBreak: 'keep-all', overflows: false });
     await page.screenshot({ path: join(RESULTS_DIR, 'webview-korean-words.png') });
+    await page.close();
+  });
+
+  it('§12.1.1 decision 567: the host’s own commands and notices are Korean in a Korean view; an agent’s command keeps its words', async () => {
+    const page = await h.open({ height: 900, locale: 'ko-KR' });
+    const b = streamBuilder(SESSION);
+    const published = buildCommandsPublish({ host: HOST_COMMANDS, files: [] }).commands;
+    await feed(page, SESSION, [clientCaps(b), b.make('agent.commands.publish', { commands: [...published, { name: 'deploy', description: 'Ship the build to staging' }] })] as never, true);
+    await rendered(page);
+    await page.locator('[role=textbox]').click();
+    await page.keyboard.type('/');
+    await page.waitForSelector('[role=listbox] [role=option]');
+    const rows = await page.locator('[role=listbox] [role=option]').evaluateAll((els) => els.map((el) => [el.querySelector('.command-name')!.textContent, el.querySelector('.command-description')!.textContent]));
+    const described = new Map(rows as [string, string][]);
+    assert.equal(described.get('/compact'), '대화 맥락을 요약해 줄이기');
+    assert.equal(described.get('/rename'), '이 세션의 이름 바꾸기');
+    assert.equal(described.get('/deploy'), 'Ship the build to staging', 'the agent’s own command keeps its words');
+    for (const [name, words] of described) if (name !== '/deploy') assert.match(words, /[\uac00-\ud7a3]/, `${name}: “${words}” is Korean`);
+    await page.keyboard.press('Escape');
+    const english = published.map((c) => `/${c.name} — ${c.description}`).join('\n');
+    await hostSays(page, [
+      { kind: 'notice', payload: { level: 'info', message: english, words: { id: 'help' } } },
+      { kind: 'notice', payload: { level: 'info', message: 'The agent is busy: your prompt is queued and goes out when the turn ends.', words: { id: 'queued' } } },
+      { kind: 'notice', payload: { level: 'info', message: 'A phrase from a newer host.', words: { id: 'newer_phrase' } } },
+    ]);
+    const notices = await page.locator('.banner.info').allInnerTexts();
+    const help = notices.find((n) => n.startsWith('슬래시 명령어:'));
+    assert.ok(help, notices.join(' | '));
+    const lines = help.split('\n');
+    assert.ok(lines.includes('/clear — 새 대화 시작'), 'one command a line, in Korean');
+    assert.ok(lines.includes('/deploy — Ship the build to staging'));
+    assert.equal(lines.length, published.length + 2, 'the heading, then every command the view was given');
+    assert.ok(notices.some((n) => n.includes('에이전트가 작업 중입니다')));
+    assert.ok(notices.some((n) => n.includes('A phrase from a newer host.')), 'an unknown phrase shows the host’s English');
+    assert.deepEqual(pageErrors(page), []);
+    await page.screenshot({ path: join(RESULTS_DIR, 'webview-host-words-ko.png'), fullPage: true });
     await page.close();
   });
 

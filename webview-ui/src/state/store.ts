@@ -8,12 +8,12 @@
 import { buildFrame } from '../../../src/protocol/build';
 import { maySend, type FeatureSet } from '../../../src/protocol/capabilities';
 import { catalogNotices } from '../../../src/protocol/catalogNotices';
-import { isKnownFrame, type Frame, type FrameType, type PayloadOf, type WireFrame } from '../../../src/protocol/frameTypes';
+import { isKnownFrame, type Frame, type FrameType, type PayloadOf, type VendorFrame, type WireFrame } from '../../../src/protocol/frameTypes';
 import type { Metadata } from '../../../src/protocol/envelope';
 import { OUR_MASTER_EXTENSIONS } from '../../../src/protocol/rawpExtension';
+import { hostNoticeText } from '../i18n/hostWords';
 import { applyFrame, createTranscript, currentTurn, finalize, isCheckpointFrameType, type Transcript } from '../../../src/protocol/transcript';
 import { buildCheckpointFrame, checkpointPayloadOf, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_RESTORE_TYPE, type CheckpointDiffResultPayload } from '../../../src/protocol/checkpointFrames';
-import type { VendorFrame } from '../../../src/protocol/frameTypes';
 import {
   webviewMessage,
   type AgentSummary,
@@ -185,7 +185,7 @@ export class ChatStore {
         this.changed();
         return;
       case 'notice':
-        this.notify(m.payload.level, m.payload.message, m.payload.error_code);
+        this.notify(m.payload.level, hostNoticeText(m.payload, this.transcript.commands), m.payload.error_code);
         return;
       case 'file.resolved':
         // Answered to the transport's resolveFile (VS Code); nothing to render by itself.

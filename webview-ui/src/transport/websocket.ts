@@ -7,7 +7,7 @@
 import { buildFrame } from '../../../src/protocol/build';
 import { ENVELOPE_VERSION } from '../../../src/protocol/envelope';
 import { parseValue } from '../../../src/protocol/parse';
-import { noticeOf } from '../../../src/protocol/rawpExtension';
+import { noticeOf, type NoticeWords } from '../../../src/protocol/rawpExtension';
 import { ResumePoint } from '../../../src/protocol/resumePoint';
 import { buildCheckpointFrame, CHECKPOINT_DIFF_TYPE } from '../../../src/protocol/checkpointFrames';
 import { hostMessage, webviewMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
@@ -120,7 +120,7 @@ export class WebSocketTransport implements Transport {
         return;
       case 'attach.copyUrl':
         void navigator.clipboard?.writeText(`${this.options.baseUrl}/#session=${encodeURIComponent(message.payload.session_id)}`).catch(() => undefined);
-        this.notice('info', 'Attach URL copied (without the token).');
+        this.notice('info', t('remote.attachUrlCopied'));
         return;
       case 'attachment.add':
         void uploadAttachment(this.options, message.payload).then((m) => this.listeners.emit(m));
@@ -135,7 +135,7 @@ export class WebSocketTransport implements Transport {
         if (message.payload.level === 'error' || message.payload.level === 'warn') console.warn(`rawp: ${message.payload.message}`);
         return;
       default:
-        this.notice('info', `“${message.kind}” is only available inside VS Code.`);
+        this.notice('info', t('remote.onlyInVsCode', message.kind));
     }
   }
 
@@ -194,7 +194,7 @@ export class WebSocketTransport implements Transport {
     try {
       socket = create(url, ['rawp-dps-1.0', `bearer.${this.options.token}`]);
     } catch (e) {
-      this.notice('error', `Cannot connect: ${e instanceof Error ? e.message : String(e)}`);
+      this.notice('error', t('remote.cannotConnect', e instanceof Error ? e.message : String(e)));
       return;
     }
     this.socket = socket;
@@ -225,7 +225,7 @@ export class WebSocketTransport implements Transport {
         // A reply for this master only (queued, /help, a command error): shown as a notice, like
         // the editor's host does for its view.
         const notice = noticeOf(frame as { type: string; payload?: unknown });
-        if (notice) return this.notice(notice.level, notice.message, notice.error_code);
+        if (notice) return this.notice(notice.level, notice.message, notice.error_code, notice.words);
         // Off the wire it is data: validated here, typed after (a bad frame is not shown, §2.2).
         const outcome = parseValue(frame);
         if (outcome.kind === 'accepted') this.listeners.emit(hostMessage('frames', { session_id: sessionId, frames: [outcome.frame] }));
@@ -251,8 +251,8 @@ export class WebSocketTransport implements Transport {
     };
   }
 
-  private notice(level: 'info' | 'warning' | 'error', message: string, error_code?: string): void {
-    this.listeners.emit(hostMessage('notice', { level, message, ...(error_code ? { error_code } : {}) }));
+  private notice(level: 'info' | 'warning' | 'error', message: string, error_code?: string, words?: NoticeWords): void {
+    this.listeners.emit(hostMessage('notice', { level, message, ...(error_code ? { error_code } : {}), ...(words ? { words } : {}) }));
   }
 
   /**

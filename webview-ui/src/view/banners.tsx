@@ -21,7 +21,8 @@ function truncationSentence(w: HistoryTruncatedWarning): string {
  * words, which name the file or the command.
  */
 function NoticeText({ notice: n }: { notice: Notice }) {
-  if (!n.code) return <span>{n.message}</span>;
+  // A notice of several lines (/help's list) keeps its lines.
+  if (!n.code) return <span class={n.message.includes('\n') ? 'notice-lines' : undefined}>{n.message}</span>;
   const known = hasSentence(n.code);
   return (
     <span class="notice-text">

@@ -14,6 +14,7 @@ import type { ChatStore } from '../state/store';
 import { atQuery, caretAtStart, insertChip, readParts, writeParts } from './editor';
 import { AttachmentChips, useAttachments } from './attachments';
 import { t as tr } from '../i18n';
+import { commandDescription } from '../i18n/hostWords';
 
 type Candidate = PayloadOf<'session.file.candidates'>['candidates'][number];
 type Command = PayloadOf<'agent.commands.publish'>['commands'][number];
@@ -256,7 +257,7 @@ export function Composer() {
               <PickerOption key={c.name} id={`${listId}-${i}`} active={i === active} onChoose={() => choose(i)}>
                 <span class="command-name">/{c.name}</span>
                 {argumentHint(c) && <span class="command-args">{argumentHint(c)}</span>}
-                <span class="command-description muted">{c.description}</span>
+                <span class="command-description muted">{commandDescription(c)}</span>
               </PickerOption>
             ))}
           {picker.kind === 'command' && commands.length === 0 && <div class="picker-empty muted">{t('composer.noCommand')}</div>}

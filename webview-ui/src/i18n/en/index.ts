@@ -7,6 +7,7 @@ import { app } from './app';
 import { blocks } from './blocks';
 import { checkpoint } from './checkpoint';
 import { codes } from './codes';
+import { commands } from './commands';
 import { composer } from './composer';
 import { header } from './header';
 import { interactions } from './interactions';
@@ -16,7 +17,7 @@ import { status } from './status';
 import { transcript } from './transcript';
 
 /** The areas, each an object of its own ids; an id lives in exactly one area (i18n.test.ts). */
-export const AREAS = { app, header, status, composer, transcript, blocks, outputs, interactions, codes, onboarding, checkpoint } as const;
+export const AREAS = { app, header, status, composer, transcript, blocks, outputs, interactions, codes, onboarding, checkpoint, commands } as const;
 
 export const en = {
   ...app,
@@ -30,6 +31,7 @@ export const en = {
   ...codes,
   ...onboarding,
   ...checkpoint,
+  ...commands,
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -5,6 +5,7 @@ import { app } from './app';
 import { blocks } from './blocks';
 import { checkpoint } from './checkpoint';
 import { codes } from './codes';
+import { commands } from './commands';
 import { composer } from './composer';
 import { header } from './header';
 import { interactions } from './interactions';
@@ -14,7 +15,7 @@ import { status } from './status';
 import { transcript } from './transcript';
 
 /** The Korean areas, by the same names as the English ones (i18n.test.ts compares them). */
-export const AREAS = { app, header, status, composer, transcript, blocks, outputs, interactions, codes, onboarding, checkpoint } as const;
+export const AREAS = { app, header, status, composer, transcript, blocks, outputs, interactions, codes, onboarding, checkpoint, commands } as const;
 
 export const ko: Record<MessageId, string> = {
   ...app,
@@ -28,4 +29,5 @@ export const ko: Record<MessageId, string> = {
   ...codes,
   ...onboarding,
   ...checkpoint,
+  ...commands,
 };

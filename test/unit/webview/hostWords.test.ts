@@ -1,0 +1,56 @@
+// The host's own words in the view's language (decision 567): the descriptions of the commands the
+// host publishes and the phrases of its notices. The view recognises a host command by its English
+// description word for word, so these tests hold the view's English to the host's.
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUNDLED_COMMANDS, buildCommandsPublish, HOST_COMMANDS } from '../../../src/commands';
+import { splitFrontmatter } from '../../../src/commands/frontmatter';
+import { en, isMessageId } from '../../../webview-ui/src/i18n/en';
+import { setLocale } from '../../../webview-ui/src/i18n';
+import { commandDescription, hostNoticeText, noticeSentence } from '../../../webview-ui/src/i18n/hostWords';
+
+const root = join(__dirname, '..', '..', '..');
+
+describe('webview/hostWords: the host\'s commands and notices in the view\'s language (decision 567)', () => {
+  afterEach(() => setLocale('en'));
+
+  it('§12.1.1 every command the host publishes itself has the view\'s English word for word, and Korean', () => {
+    const published = buildCommandsPublish({ host: HOST_COMMANDS, files: [] }).commands;
+    const bundled = BUNDLED_COMMANDS.map((b) => ({ name: b.name, description: /^description:\s*(.+)$/m.exec(splitFrontmatter(b.content).block ?? '')?.[1].trim() ?? '' }));
+    const all = [...published, ...bundled];
+    assert.equal(all.length, HOST_COMMANDS.length + BUNDLED_COMMANDS.length);
+    for (const c of all) {
+      const id = `command.${c.name}`;
+      assert.ok(isMessageId(id), `${id} is in the view's catalogue`);
+      assert.equal(en[id], c.description, `${id} is the host's description word for word`);
+      setLocale('ko');
+      assert.notEqual(commandDescription(c), c.description, `/${c.name} is said in Korean`);
+      setLocale('en');
+      assert.equal(commandDescription(c), c.description);
+    }
+  });
+
+  it('§12.1.1 an agent\'s command of the same name keeps its own description in Korean too', () => {
+    setLocale('ko');
+    assert.equal(commandDescription({ name: 'compact', description: 'Summarise with the agent\'s own compaction' }), 'Summarise with the agent\'s own compaction');
+    assert.equal(commandDescription({ name: 'deploy', description: 'Ship it' }), 'Ship it');
+  });
+
+  it('every phrase the host names in a notice is known to the view; an unknown phrase falls back to the host\'s English', () => {
+    const source = readFileSync(join(root, 'src/host/promptAdmission.ts'), 'utf8');
+    const ids = [...source.matchAll(/words: \{ id: '([a-z_]+)'/g)].map((m) => m[1]);
+    assert.ok(ids.length >= 6, `found ${ids.length} phrases`);
+    for (const id of ids) assert.ok(isMessageId(`notice.${id}`), `notice.${id} is in the view's catalogue`);
+    setLocale('ko');
+    assert.equal(noticeSentence({ id: 'not_available', args: ['cost'] }), '/cost 명령은 여기서 이 에이전트에 쓸 수 없습니다.');
+    assert.equal(noticeSentence({ id: 'from_a_newer_host' }), undefined);
+    assert.equal(hostNoticeText({ message: 'English', words: { id: 'from_a_newer_host' } }, undefined), 'English');
+  });
+
+  it('/help lists the published commands in the view\'s language, each on its own line', () => {
+    setLocale('ko');
+    const commands = [{ name: 'clear', description: 'Start a new conversation' }, { name: 'deploy', description: 'Ship it' }];
+    assert.equal(hostNoticeText({ message: '/clear — Start a new conversation\n/deploy — Ship it', words: { id: 'help' } }, commands), '슬래시 명령어:\n/clear — 새 대화 시작\n/deploy — Ship it');
+  });
+});

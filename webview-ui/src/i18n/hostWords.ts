@@ -1,0 +1,32 @@
+// Words that come from the host rather than the view, in the view's language: the descriptions of
+// the commands the host publishes itself (§12.1.1) and the host's notices (x-rawp.notice `words`).
+// The frames stay as they are — every master gets the same list — and the view translates what it
+// recognises: a command only when its description is the host's own English word for word (an
+// agent's command of the same name keeps its words), a notice by its phrase id, with the host's
+// English `message` as the fallback for an id this view does not know.
+import { en, isMessageId } from './en';
+import { t } from './index';
+
+/** The description of a published command in the view's language. */
+export function commandDescription(c: { name: string; description: string }): string {
+  const id = `command.${c.name}`;
+  return isMessageId(id) && en[id] === c.description ? t(id) : c.description;
+}
+
+/** A host notice's sentence in the view's language, or undefined when its phrase is not known here. */
+export function noticeSentence(words: { id: string; args?: readonly string[] } | undefined): string | undefined {
+  if (!words) return undefined;
+  const id = `notice.${words.id}`;
+  return isMessageId(id) ? t(id, ...(words.args ?? [])) : undefined;
+}
+
+/**
+ * The text of a host notice in the view's language: its phrase when the view knows it, else the
+ * host's English. `/help` lists the published `commands` with their descriptions translated.
+ */
+export function hostNoticeText(n: { message: string; words?: { id: string; args?: readonly string[] } }, commands: readonly { name: string; description: string }[] | undefined): string {
+  const sentence = noticeSentence(n.words);
+  if (sentence === undefined) return n.message;
+  if (n.words?.id !== 'help' || !commands) return sentence;
+  return [sentence, ...commands.map((c) => `/${c.name} — ${commandDescription(c)}`)].join('\n');
+}
