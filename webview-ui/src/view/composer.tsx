@@ -307,8 +307,8 @@ export function Composer() {
             <span class="codicon codicon-attach" aria-hidden="true" />
           </button>
           {turnOpen ? (
-            <button type="button" class="button secondary" onClick={cancelTurn} aria-label={t('composer.stopLabel')}>
-              <span class="codicon codicon-debug-stop" aria-hidden="true" /> {t('composer.stop')}
+            <button type="button" class="button secondary" onClick={cancelTurn} aria-label={t('composer.stopLabel')} title={t('composer.stopLabel')}>
+              <span class="codicon codicon-debug-stop" aria-hidden="true" /> <span class="button-words">{t('composer.stop')}</span>
             </button>
           ) : null}
           <button type="button" class="button" onClick={send} disabled={empty || store.sessionId === undefined} aria-label={store.enterSends ? t('composer.send') : t('composer.sendCtrl')}>
