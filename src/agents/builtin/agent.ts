@@ -227,12 +227,12 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
       }
       case 'todo': {
         const r = await call('TodoWrite', { todos: req.items.map((content, i) => ({ content, status: i === 0 ? 'in_progress' : 'pending' })) });
-        writer.text(r.status === 'success' ? todoReply((r.output as { todos: Todo[] }).todos) : failure('Updating the task list', r));
+        writer.text(r.status === 'success' ? todoReply((r.output as { todos: Todo[] }).todos, true) : failure('Updating the task list', r));
         return r.status === 'success';
       }
       case 'todos': {
         const r = await call('TodoRead', {});
-        writer.text(r.status === 'success' ? todoReply((r.output as { todos: Todo[] }).todos) : failure('Reading the task list', r));
+        writer.text(r.status === 'success' ? todoReply((r.output as { todos: Todo[] }).todos, false) : failure('Reading the task list', r));
         return r.status === 'success';
       }
       case 'plan':
@@ -324,10 +324,15 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
   }
 }
 
-function todoReply(todos: Todo[]): string {
+// The list itself is on the tool card and in the task panel above the composer; a reply that
+// listed it again showed the same tasks three times on one screen. The reply says what changed.
+function todoReply(todos: Todo[], wrote: boolean): string {
   if (todos.length === 0) return 'The task list is empty.';
-  const mark = { pending: '[ ]', in_progress: '[~]', completed: '[x]', cancelled: '[-]' } as const;
-  return `Tasks:\n${todos.map((t) => `- ${mark[t.status]} ${t.content}`).join('\n')}`;
+  const count = (status: Todo['status']) => todos.filter((t) => t.status === status).length;
+  const parts = [`${count('in_progress')} in progress`, `${count('pending')} to do`, `${count('completed')} done`];
+  if (count('cancelled') > 0) parts.push(`${count('cancelled')} cancelled`);
+  const tasks = `${todos.length} task${todos.length === 1 ? '' : 's'}`;
+  return `${wrote ? 'Task list updated' : 'Task list'}: ${tasks} (${parts.join(', ')}).`;
 }
 
 /**

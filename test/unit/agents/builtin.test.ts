@@ -120,9 +120,11 @@ describe('agents/builtin: the offline agent over the real tools', () => {
     const result = host.ofType('tool.invoke.result')[0];
     assert.equal(result.payload.output_type, 'structured');
     assert.equal((result.payload.output as { count: number }).count, 3);
-    assert.match(lastText(), /- \[~\] write tests\n- \[ \] fix bugs\n- \[ \] ship/);
+    // The list is on the card and in the task panel; the reply says what changed, once.
+    assert.equal(lastText(), 'Task list updated: 3 tasks (1 in progress, 2 to do, 0 done).');
+    assert.deepEqual((result.payload.output as { todos: { content: string }[] }).todos.map((t) => t.content), ['write tests', 'fix bugs', 'ship']);
     await run('todos');
-    assert.match(lastText(), /\[~\] write tests/);
+    assert.equal(lastText(), 'Task list: 3 tasks (1 in progress, 2 to do, 0 done).');
   });
 
   it('§9.1 "plan: …" sends a plan document (content_role plan) and §9.2-1 asks YN approval before carrying it out', async () => {
