@@ -31,7 +31,8 @@ import { gate, refuseUpgrade, type GateContext } from './gate';
 import { handleHttp, json, type CreateSessionRequest, type HttpApiContext } from './httpApi';
 import type { FileEndpoint } from './fileApi';
 import { WsConnection } from './wsConnection';
-import { CONNECTIONS_CHECK_MS, DEFAULT_MAX_SESSIONS, HEADERS_TIMEOUT_MS, capConnections, cappedCreate, connectionCap } from './serverLimits';
+import { CONNECTIONS_CHECK_MS, DEFAULT_MAX_SESSIONS, HEADERS_TIMEOUT_MS, cappedCreate, connectionCap } from './serverLimits';
+import { capConnections } from './connectionCap';
 import type { PermissionRule } from '../session/permissions';
 
 export interface RemoteServerOptions {

@@ -2,8 +2,6 @@
 // host runs out of file descriptors (decision 562): every connection is one descriptor, every
 // session holds its journal open (and an agent process, for the CLI agents), and a host out of
 // descriptors can no longer start git, a Bash command or an agent.
-import type { Server } from 'node:http';
-import type { Logger } from '../session/ports';
 
 /** Sessions a host holds when a master asks for another (POST /v1/sessions). */
 export const DEFAULT_MAX_SESSIONS = 64;
@@ -35,24 +33,6 @@ export class RefusedRequest extends Error {
 /** The connection cap for a server with `maxMasters` attached at most. */
 export function connectionCap(maxConnections: number | undefined, maxMasters: number): number {
   return maxConnections ?? Math.max(DEFAULT_MAX_CONNECTIONS, maxMasters + CONNECTIONS_OVER_MASTERS);
-}
-
-/**
- * Caps the server's connections: beyond `cap`, Node closes a new connection at once (its 'drop'
- * event), which is logged at most once every 10 s with the count dropped meanwhile.
- */
-export function capConnections(server: Server, cap: number, logger: Logger): void {
-  server.maxConnections = cap;
-  let dropped = 0;
-  let quietUntil = 0;
-  server.on('drop', () => {
-    dropped++;
-    const now = Date.now();
-    if (now < quietUntil) return;
-    quietUntil = now + 10_000;
-    logger.warn(`${cap} connections are open, the most this host accepts: new connections are closed at once`, { dropped });
-    dropped = 0;
-  });
 }
 
 /**
