@@ -116,7 +116,9 @@ export function* typeKeystrokes(scans: WorkerScans, snap: PathSnapshot, keystrok
     const bars = new Int32Array(new SharedArrayBuffer(4 * parts * cap)).fill(NO_BAR);
     for (let w = 0; w < parts; w++) {
       const range = { lo: 0, hi: snap.size, stride: parts, phase: w };
-      scans.scan({ kind: 'scan', id: 0, generation: snap.generation, range, bars, barSlot: w, q: k.q, cap, pass: k.filtered ? pass : undefined, dead: k.deleted ? dead : undefined, cancel }, ignore);
+      // Through the structured clone a real message comes through (shared memory stays shared), so
+      // WorkerScans.scan sees the objects it will see, not object literals of other shapes.
+      scans.scan(structuredClone({ kind: 'scan', id: 0, generation: snap.generation, range, bars, barSlot: w, q: k.q, cap, pass: k.filtered ? pass : undefined, dead: k.deleted ? dead : undefined, cancel } as const), ignore);
     }
     yield;
   }

@@ -15,8 +15,9 @@ const WARM_UP_SLICE_MS = 2;
 
 const scans = new WorkerScans();
 
-function post(m: FromScanWorker, transfer: ArrayBuffer[] = []): void {
-  parentPort?.postMessage(m, transfer);
+/** No transfer list, ever (workerScans.ts `Reply`, decision 570). */
+function post(m: FromScanWorker): void {
+  parentPort?.postMessage(m);
 }
 
 /** The worker's own memory, after its garbage has settled (settleGarbage.ts). */

@@ -8,7 +8,12 @@ import { rangeKey } from './scanRange';
 import { TopHeap } from './topHeap';
 
 export type ScanMessage = Extract<ToScanWorker, { kind: 'scan' }>;
-export type Reply = (m: FromScanWorker, transfer?: ArrayBuffer[]) => void;
+/**
+ * Sends a reply to the host. Never with a transfer list: transferring an ArrayBuffer detaches it,
+ * and the first detach in a V8 isolate invalidates its "array buffer detaching" protector, which
+ * deoptimizes every optimized function that relied on it — the whole warmed-up scan (decision 570).
+ */
+export type Reply = (m: FromScanWorker) => void;
 
 export class WorkerScans {
   private readonly snapshots = new Map<number, PathSnapshot>();
@@ -47,9 +52,10 @@ export class WorkerScans {
       }
       const r = steps.next();
       if (r.done) {
+        // Copied by postMessage (at most `cap` numbers each), never transferred: see Reply.
         const scores = heap.scores.slice(0, heap.size);
         const ids = heap.refs.slice(0, heap.size);
-        return reply({ kind: 'scanned', id: m.id, total: r.value, scores, ids }, [scores.buffer, ids.buffer]);
+        return reply({ kind: 'scanned', id: m.id, total: r.value, scores, ids });
       }
     }
   }
