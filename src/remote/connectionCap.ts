@@ -63,10 +63,12 @@ export function capConnections(server: Server, cap: number, logger: Logger): Con
   if (tls) server.on('secureConnection', watchSilent);
   // A connection that sent a request is busy until its answer is sent; a kept-alive connection
   // waiting for its next request is silent again (the newest), an upgraded one never is.
+  // The socket is taken now: Node lets go of `req.socket` once an answer is done.
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    silent.delete(req.socket);
+    const socket = req.socket;
+    silent.delete(socket);
     res.once('finish', () => {
-      if (!req.socket.destroyed) silent.add(req.socket);
+      if (!socket.destroyed) silent.add(socket);
     });
   });
   server.on('upgrade', (req: IncomingMessage) => silent.delete(req.socket));
