@@ -362,7 +362,7 @@ export class ChatController {
   private queueFrame(connection_id: string, frame: WireFrame): void {
     if (this.conn?.id !== connection_id) return;
     const notice = noticeOf(frame);
-    if (notice) return this.send(hostMessage('notice', { level: notice.level, message: notice.message, ...(notice.error_code ? { error_code: notice.error_code } : {}), ...(notice.words ? { words: notice.words } : {}) }));
+    if (notice) return this.send(hostMessage('notice', notice));
     this.pending.push(frame);
     if (this.pending.length > 1) return;
     queueMicrotask(() => {

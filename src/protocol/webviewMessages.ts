@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { Id } from './common';
 import type { WireFrame } from './frameTypes';
 import { parseValue } from './parse';
-import { NoticeWords } from './rawpExtension';
+import { NoticePayload } from './rawpExtension';
 
 /**
  * Frames for the view: each validated with the frame schemas on arrival and typed after; one that
@@ -100,14 +100,9 @@ export const HOST_TO_WEBVIEW = {
    */
   'file.resolved': z.looseObject({ transfer_id: Id, uri: z.string().optional(), error: z.string().optional() }),
   /** A one-line notice for the user (Restricted Mode, attach URL copied, …). */
-  notice: z.looseObject({
-    level: z.enum(['info', 'warning', 'error']),
-    message: z.string(),
-    /** A refusal's code (x-rawp.notice `error_code`): the view says it in plain words. */
-    error_code: z.string().optional(),
-    /** The host's phrase (x-rawp.notice `words`): the view says it in its language. */
-    words: NoticeWords.optional(),
-  }),
+  // The same payload as an x-rawp.notice: its `error_code` the view says in plain words, its
+  // `words` in the view's language.
+  notice: NoticePayload,
   /** §6.1.1: an attachment of the composer is stored; its `file_url` goes into `context_files`. */
   'attachment.stored': z.looseObject({ request_id: z.string().min(1).max(100), file_url: z.string().min(1), file_name: z.string(), mime_type: z.string(), size_bytes: z.number().int().nonnegative() }),
   /** The attachment was not stored (too large, wrong type, no store): the sentence says why. */

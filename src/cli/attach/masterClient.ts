@@ -57,7 +57,6 @@ export interface MasterClientOptions {
 
 /** Close codes after which reconnecting cannot help. */
 const FINAL_CODES = new Set<number>([CLOSE.SESSION_ENDED, CLOSE.UNSHARED, CLOSE.SESSION_NOT_FOUND, CLOSE.TOO_BIG]);
-/** What the server sends a connection of its own accord right after it attaches. */
 export class MasterClient {
   private socket?: WebSocket;
   private readonly resume = new ResumePoint();
@@ -205,6 +204,4 @@ export class MasterClient {
     // Deliver the frame that ends the opening first, then say the connection is ready.
     if (this.resume.track(frame.type, frame.message_id, historyLast)) queueMicrotask(() => this.options.handlers.connected?.({ reattach: this.reattaching }));
   }
-
-
 }

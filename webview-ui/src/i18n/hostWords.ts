@@ -4,6 +4,7 @@
 // recognises: a command only when its description is the host's own English word for word (an
 // agent's command of the same name keeps its words), a notice by its phrase id, with the host's
 // English `message` as the fallback for an id this view does not know.
+import type { NoticeWords } from '../../../src/protocol/rawpExtension';
 import { en, isMessageId } from './en';
 import { t } from './index';
 
@@ -14,7 +15,7 @@ export function commandDescription(c: { name: string; description: string }): st
 }
 
 /** A host notice's sentence in the view's language, or undefined when its phrase is not known here. */
-export function noticeSentence(words: { id: string; args?: readonly string[] } | undefined): string | undefined {
+export function noticeSentence(words: NoticeWords | undefined): string | undefined {
   if (!words) return undefined;
   const id = `notice.${words.id}`;
   return isMessageId(id) ? t(id, ...(words.args ?? [])) : undefined;
@@ -24,7 +25,7 @@ export function noticeSentence(words: { id: string; args?: readonly string[] } |
  * The text of a host notice in the view's language: its phrase when the view knows it, else the
  * host's English. `/help` lists the published `commands` with their descriptions translated.
  */
-export function hostNoticeText(n: { message: string; words?: { id: string; args?: readonly string[] } }, commands: readonly { name: string; description: string }[] | undefined): string {
+export function hostNoticeText(n: { message: string; words?: NoticeWords }, commands: readonly { name: string; description: string }[] | undefined): string {
   const sentence = noticeSentence(n.words);
   if (sentence === undefined) return n.message;
   if (n.words?.id !== 'help' || !commands) return sentence;

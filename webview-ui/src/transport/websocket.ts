@@ -7,7 +7,7 @@
 import { buildFrame } from '../../../src/protocol/build';
 import { ENVELOPE_VERSION } from '../../../src/protocol/envelope';
 import { parseValue } from '../../../src/protocol/parse';
-import { noticeOf, type NoticeWords } from '../../../src/protocol/rawpExtension';
+import { noticeOf } from '../../../src/protocol/rawpExtension';
 import { ResumePoint } from '../../../src/protocol/resumePoint';
 import { buildCheckpointFrame, CHECKPOINT_DIFF_TYPE } from '../../../src/protocol/checkpointFrames';
 import { hostMessage, webviewMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
@@ -225,7 +225,7 @@ export class WebSocketTransport implements Transport {
         // A reply for this master only (queued, /help, a command error): shown as a notice, like
         // the editor's host does for its view.
         const notice = noticeOf(frame as { type: string; payload?: unknown });
-        if (notice) return this.notice(notice.level, notice.message, notice.error_code, notice.words);
+        if (notice) return this.listeners.emit(hostMessage('notice', notice));
         // Off the wire it is data: validated here, typed after (a bad frame is not shown, §2.2).
         const outcome = parseValue(frame);
         if (outcome.kind === 'accepted') this.listeners.emit(hostMessage('frames', { session_id: sessionId, frames: [outcome.frame] }));
@@ -251,8 +251,8 @@ export class WebSocketTransport implements Transport {
     };
   }
 
-  private notice(level: 'info' | 'warning' | 'error', message: string, error_code?: string, words?: NoticeWords): void {
-    this.listeners.emit(hostMessage('notice', { level, message, ...(error_code ? { error_code } : {}), ...(words ? { words } : {}) }));
+  private notice(level: 'info' | 'warning' | 'error', message: string): void {
+    this.listeners.emit(hostMessage('notice', { level, message }));
   }
 
   /**

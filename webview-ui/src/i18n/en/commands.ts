@@ -1,7 +1,7 @@
 // English words of the commands the host itself publishes (src/commands/hostCommands.ts and the
 // bundled commands of src/commands/bundled.ts) and of the host's notices (x-rawp.notice `words`).
 // A command's `command.*` entry is its published description, word for word: the view shows the
-// Korean only for a command whose description is exactly this (i18n.test.ts holds them equal), so
+// Korean only for a command whose description is exactly this (hostWords.test.ts holds them equal), so
 // an agent's own command of the same name keeps its own words.
 export const commands = {
   'command.compact': 'Compact the conversation context',
