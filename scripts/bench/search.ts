@@ -24,6 +24,8 @@
 // RAWP_BENCH_VSCODE=astro[,…] (issue 13): the named corpora are also written to disk and indexed
 // inside a real VS Code (code-server; scripts/bench/searchVscode.ts): the index build through
 // workspace.findFiles is printed beside the Node listing (git ls-files, walk) of the same folder.
+// RAWP_BENCH_ONLY=union[,…] benches only the named corpora; RAWP_BENCH_PEERS=fuzzysort[,…] only
+// the named peers (the JSON lines then lack the others' fields).
 import { readdirSync, existsSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -207,7 +209,9 @@ async function benchCorpus(name: string, paths: string[], queries: Query[]) {
   return { queries, hostMb: hostMemory / 1e6, workersMb, buildMs: built.ms, buildMaxBlockMs: built.maxBlockMs, controlBlockMs, memoryMb, ours, others, applyMs };
 }
 
-const PEERS: PeerName[] = ['fuzzysort', 'fzf', 'ufuzzy'];
+const ALL_PEERS: PeerName[] = ['fuzzysort', 'fzf', 'ufuzzy'];
+/** RAWP_BENCH_PEERS=fuzzysort[,…]: only these peers (a quicker run while working on ours; fzf takes seconds a keystroke at 460k). */
+const PEERS: PeerName[] = process.env.RAWP_BENCH_PEERS ? ALL_PEERS.filter((p) => process.env.RAWP_BENCH_PEERS?.split(',').includes(p)) : ALL_PEERS;
 
 function scanWorkers(n: number): string {
   const pool = workers.pool;
@@ -245,8 +249,6 @@ async function report(name: string, paths: string[], options: { queries?: Query[
     `  watcher batch (25 created + 25 deleted) applied in: median ${round(percentile(r.applyMs, 0.5), 3)} ms, max ${round(Math.max(...r.applyMs), 3)} ms`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
-  const fs = r.others.fuzzysort;
-  const b = stat(fs);
   const line: Record<string, unknown> = {
     bench: 'search',
     corpus: name,
@@ -259,12 +261,6 @@ async function report(name: string, paths: string[], options: { queries?: Query[
     cpu_p50_ms: round(a.cpu50),
     cpu_p95_ms: round(a.cpu95),
     recall5: round(a.recall, 3),
-    fuzzysort_build_ms: round(fs.buildMs, 1),
-    fuzzysort_memory_mb: round(fs.memoryMb, 1),
-    fuzzysort_p50_ms: round(b.p50),
-    fuzzysort_p95_ms: round(b.p95),
-    fuzzysort_max_ms: round(b.max),
-    fuzzysort_recall5: round(b.recall, 3),
     queries: r.queries.length,
     keystrokes: r.ours.wall.length,
     apply_batch_max_ms: round(Math.max(...r.applyMs), 3),
@@ -273,12 +269,13 @@ async function report(name: string, paths: string[], options: { queries?: Query[
     scan_workers: paths.length >= PARALLEL_MIN_PATHS && workers.pool?.usable ? workers.pool.size : 0,
     scan_worker: workers.kind,
   };
-  for (const peer of ['fzf', 'ufuzzy'] as const) {
+  for (const peer of PEERS) {
     const x = stat(r.others[peer]);
     line[`${peer}_build_ms`] = round(r.others[peer].buildMs, 1);
     line[`${peer}_memory_mb`] = round(r.others[peer].memoryMb, 1);
     line[`${peer}_p50_ms`] = round(x.p50);
     line[`${peer}_p95_ms`] = round(x.p95);
+    if (peer === 'fuzzysort') line.fuzzysort_max_ms = round(x.max);
     line[`${peer}_recall5`] = round(x.recall, 3);
   }
   if (!withRecall) for (const key of Object.keys(line)) if (key.endsWith('recall5')) delete line[key];
