@@ -31,6 +31,7 @@ import { gate, refuseUpgrade, type GateContext } from './gate';
 import { handleHttp, json, type CreateSessionRequest, type HttpApiContext } from './httpApi';
 import type { FileEndpoint } from './fileApi';
 import { WsConnection } from './wsConnection';
+import { Liveness } from './liveness';
 import { CONNECTIONS_CHECK_MS, DEFAULT_MAX_SESSIONS, HEADERS_TIMEOUT_MS, cappedCreate, connectionCap } from './serverLimits';
 import { capConnections } from './connectionCap';
 import type { PermissionRule } from '../session/permissions';
@@ -106,7 +107,7 @@ interface Attached {
   conn: WsConnection;
   socket: WebSocket;
   session_id: string;
-  alive: boolean;
+  liveness: Liveness;
 }
 
 /** Masters attached at once (RemoteServerOptions.maxMasters). */
@@ -310,10 +311,11 @@ export class RemoteServer {
       closeGraceMs: this.options.closeGraceMs ?? 5000,
       transport,
       onUnsendable: (frame, e) => this.logger.error('frame could not be serialized; skipped', { connection: conn.id, type: frame.type, error: String(e) }),
+      onProgress: () => entry.liveness.progress(),
     });
-    const entry: Attached = { conn, socket, session_id: r.session_id, alive: true };
+    const entry: Attached = { conn, socket, session_id: r.session_id, liveness: new Liveness() };
     socket.on('message', (data) => this.guard('frame', () => hub.receive(conn.id, rawText(data)), () => undefined));
-    socket.on('pong', () => (entry.alive = true));
+    socket.on('pong', () => entry.liveness.pong());
     socket.on('error', (e) => this.logger.warn('websocket error', { connection: conn.id, error: e.message }));
     socket.on('close', () => {
       hub.detach(conn.id);
@@ -346,12 +348,11 @@ export class RemoteServer {
 
   private beat(): void {
     for (const a of this.attached.values()) {
-      if (!a.alive) {
+      if (!a.liveness.beat()) {
         this.logger.info('peer did not answer a ping; dropping it', { connection: a.conn.id });
         a.socket.terminate();
         continue;
       }
-      a.alive = false;
       try {
         a.socket.ping();
       } catch {

@@ -4,11 +4,13 @@
 // nothing that is still in the ring buffer. The bound is on the live frames queued: the part of
 // the connection's `session.history` not yet sent does not count (decision 564): that one frame
 // is as big as the ring (8 MiB), and a master on a slow link was closed by the next few live
-// frames, on every attach, and never got the transcript.
+// frames, on every attach, and never got the transcript. The history goes out in fragments, so
+// a peer reading it slowly shows it is alive (historyPump.ts, decision 571).
 import type WebSocket from 'ws';
 import type { CloseWhy, Connection, WireFrame } from '../session/connection';
 import { frameText } from '../session/frameText';
 import { CLOSE } from './controlPlane';
+import { FRAGMENT_BYTES, HistoryPump, wireLength } from './historyPump';
 
 // The text is serialized once per frame (shared with history, src/session/frameText.ts) and
 // encoded to UTF-8 once: every socket gets the same Buffer, sent as a text frame, instead of each
@@ -39,6 +41,8 @@ export interface WsConnectionOptions {
    * frame (the per-frame writev was most of the hub's time, issue 18). No frame waits for a timer.
    */
   transport?: { cork(): void; uncork(): void };
+  /** Part of the connection's history was written out: the peer is reading (the heartbeat counts it as alive). */
+  onProgress?: () => void;
 }
 
 export class WsConnection implements Connection {
@@ -52,6 +56,11 @@ export class WsConnection implements Connection {
   private written = 0;
   /** `written` when the last `session.history` had been handed over: its end in the stream. */
   private historyEnd = 0;
+  /** The history while it is handed to the socket in fragments; frames sent meanwhile wait in `held`. */
+  private pump?: HistoryPump;
+  private held: Buffer[] = [];
+  /** Wire bytes of `held`: live frames, so they count against the queue limit. */
+  private heldBytes = 0;
   private readonly uncork = (): void => {
     this.corked = false;
     this.options.transport?.uncork();
@@ -82,16 +91,55 @@ export class WsConnection implements Connection {
       this.options.onUnsendable?.(frame, e);
       return;
     }
+    // §7.1.1 / §13.7: the hub sends a session.history only in a connection's opening.
+    if (frame.type === 'session.history' && bytes.length > FRAGMENT_BYTES && !this.pump) return this.pumpHistory(bytes);
+    // Between a message's fragments only control frames may go (RFC 6455 §5.4): the rest wait.
+    if (this.pump) {
+      this.held.push(bytes);
+      this.heldBytes += wireLength(bytes.length);
+      return;
+    }
+    this.write(bytes);
+    if (frame.type === 'session.history') this.historyEnd = this.written;
+  }
+
+  /** The shared Buffer as one text frame (RFC 6455 opcode 1); `ws` does not copy or mask it (server). */
+  private write(bytes: Buffer): void {
     if (this.options.transport && !this.corked) {
       this.corked = true;
       this.options.transport.cork();
       process.nextTick(this.uncork);
     }
-    // The shared Buffer as a text frame (RFC 6455 opcode 1); `ws` does not copy or mask it (server).
     this.socket.send(bytes, { binary: false });
     this.written += wireLength(bytes.length);
-    // §7.1.1 / §13.7: the hub sends a session.history only in a connection's opening.
-    if (frame.type === 'session.history') this.historyEnd = this.written;
+  }
+
+  private pumpHistory(bytes: Buffer): void {
+    const pump = new HistoryPump(this.socket, bytes, {
+      progress: () => this.options.onProgress?.(),
+      handedOver: (wireBytes) => {
+        // Then the frames that waited for the message to end.
+        this.written += wireBytes;
+        this.historyEnd = this.written;
+        this.pump = undefined;
+        const held = this.held;
+        this.held = [];
+        this.heldBytes = 0;
+        for (const b of held) this.write(b);
+      },
+      failed: () => {
+        this.pump = undefined;
+        this.held = [];
+        this.heldBytes = 0;
+      },
+    });
+    this.pump = pump;
+    pump.start();
+  }
+
+  /** Bytes of the connection's history not yet handed to the socket (tests). */
+  get historyUnsent(): number {
+    return this.pump?.left ?? 0;
   }
 
   /**
@@ -101,6 +149,9 @@ export class WsConnection implements Connection {
    * we did not count (a ping, a close) make it count a little less, only while they are queued.
    */
   private liveQueued(): number {
+    // While the history is pumped the socket holds only its fragments (and the opening before
+    // them); live frames wait in `held`.
+    if (this.pump) return this.heldBytes;
     const queued = this.socket.bufferedAmount;
     const historyLeft = Math.max(0, this.historyEnd - (this.written - queued));
     return queued - historyLeft;
@@ -114,6 +165,8 @@ export class WsConnection implements Connection {
   close(reason: string, why?: CloseWhy): void {
     if (this.closed) return;
     this.closed = true;
+    this.pump?.stop();
+    this.held = [];
     const chosen = why === 'policy_violation' ? { code: CLOSE.POLICY_VIOLATION, reason } : this.pendingClose;
     const { code, reason: text } = chosen ?? { code: CLOSE.SESSION_ENDED, reason };
     try {
@@ -128,11 +181,6 @@ export class WsConnection implements Connection {
     timer.unref();
     this.socket.once('close', () => clearTimeout(timer));
   }
-}
-
-/** A server's frame of `payload` bytes on the wire: an unmasked header (RFC 6455 §5.2) and the payload. */
-function wireLength(payload: number): number {
-  return payload + (payload < 126 ? 2 : payload < 65536 ? 4 : 10);
 }
 
 /** A close reason is at most 123 bytes of UTF-8 (RFC 6455 §5.5). */

@@ -145,6 +145,12 @@ export class MasterClient {
     };
     socket.on('open', alive);
     socket.on('ping', alive);
+    // Bytes of a message still arriving count too: a big history read on a slow link is one
+    // message for longer than the idle time (decision 571). Listened to once `ws` reads the
+    // socket ('open'): a listener added at 'upgrade' would start the flow before `ws` listens.
+    let tcp: { on(event: 'data', listener: () => void): unknown } | undefined;
+    socket.on('upgrade', (res) => (tcp = res.socket));
+    socket.on('open', () => tcp?.on('data', alive));
     socket.on('message', (data) => {
       alive();
       this.onMessage(String(data));

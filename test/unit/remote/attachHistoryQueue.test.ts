@@ -4,41 +4,21 @@
 // behind the history counts; a master behind on live frames past the limit is still closed.
 // In-process host (registry, hub, RemoteServer on loopback); masters are real WebSocket clients.
 import { strict as assert } from 'node:assert';
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { transcriptText } from '../../../src/cli/attach/render';
 import { buildFrame } from '../../../src/protocol/build';
 import { EVERY_FEATURE } from '../../../src/protocol/capabilities';
 import type { Frame, FrameOf } from '../../../src/protocol/frameTypes';
 import { CLOSE, DPS_SUBPROTOCOL } from '../../../src/remote/controlPlane';
-import type { AgentAdapter, AgentHost, AgentPrompt, TurnOutcome } from '../../../src/session/agentAdapter';
+import type { WsConnection } from '../../../src/remote/wsConnection';
 import { rig, TestMaster, waitFor, type Rig } from './harness';
+import { SizedAgent } from './sizedAgent';
+import { cuttingRelay } from './relays';
 import { WebSocketTransport, type WebSocketLike } from '../../../webview-ui/src/transport/websocket';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
-const DELTA = 'y'.repeat(8 * KIB);
-
-/** An agent whose prompt is a number N: it streams N text deltas of 8 KiB. */
-class SizedAgent implements AgentAdapter {
-  readonly info = { id: 'sized', displayName: 'Sized agent', adapter_type: 'sdk' as const };
-  private host?: AgentHost;
-  async start(host: AgentHost) {
-    this.host = host;
-    return { capabilities: { features: {} }, tools: [], commands: [] };
-  }
-  async prompt(p: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
-    const n = Number(p.text);
-    for (let i = 0; i < n && !signal.aborted; i++) {
-      this.host?.emit({ type: 'agent.text.delta', payload: { content_index: 0, text: DELTA } });
-      if (i % 10 === 9) await new Promise((resolve) => setImmediate(resolve));
-    }
-    this.host?.emit({ type: 'agent.text.done', payload: { content_index: 0 } });
-    return { stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } };
-  }
-  async dispose(): Promise<void> {}
-}
-
 /** A bare master whose reading can be stopped: it sends its capabilities and at once stops reading. */
 class StalledMaster {
   readonly frames: Frame[] = [];
@@ -68,41 +48,6 @@ class StalledMaster {
   }
 }
 
-/** A TCP relay to `port` that cuts its first connection once `cutAfter` bytes of the server's have passed. */
-async function cuttingRelay(port: number, cutAfter: number): Promise<{ port: number; cuts: number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  let first = true;
-  const state = { port: 0, cuts: 0, close: () => new Promise<void>((done) => server.close(() => done())) };
-  const server: Server = createServer((inbound) => {
-    const outbound = connect(port, '127.0.0.1');
-    const cut = first;
-    first = false;
-    let passed = 0;
-    for (const s of [inbound, outbound]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => {});
-    }
-    inbound.pipe(outbound);
-    outbound.on('data', (chunk: Buffer) => {
-      passed += chunk.length;
-      if (cut && passed > cutAfter) {
-        state.cuts++;
-        inbound.destroy();
-        outbound.destroy();
-      } else inbound.write(chunk);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.port = (server.address() as { port: number }).port;
-  const close = state.close;
-  state.close = async () => {
-    for (const s of sockets) s.destroy();
-    await close();
-  };
-  return state;
-}
-
 const historyOf = (frames: Frame[]) => frames.find((f): f is FrameOf<'session.history'> => f.type === 'session.history');
 const turnEnds = (frames: Frame[]) => frames.filter((f) => f.type === 'session.turn.end').length;
 
@@ -124,10 +69,10 @@ describe('remote/attach history and the send queue (decision 564)', function () 
     return { r: made, fast };
   }
 
-  /** Bytes the server's socket of the newest master still has queued (what `ws` has not handed to the kernel). */
+  /** Bytes the server holds for the newest master: queued in `ws` (not yet with the kernel) or not yet handed to `ws` (the history's fragments, decision 571). */
   function queuedAtServer(r: Rig): number {
-    const attached = [...(r.server as unknown as { attached: Map<string, { socket: WebSocket }> }).attached.values()];
-    return attached.at(-1)!.socket.bufferedAmount;
+    const attached = [...(r.server as unknown as { attached: Map<string, { socket: WebSocket; conn: WsConnection }> }).attached.values()];
+    return attached.at(-1)!.socket.bufferedAmount + attached.at(-1)!.conn.historyUnsent;
   }
 
   it('§7.1.1 §13.1 a master not reading while its attach history (16 × the queue limit) is queued is not closed by live frames within the limit; it gets the whole history, then every live frame', async () => {
