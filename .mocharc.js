@@ -3,7 +3,7 @@
 const named = process.argv.slice(2).some((a) => /\.test\.[cm]?[jt]sx?$/.test(a) || a.startsWith('test/'));
 module.exports = {
   // streamCheck: every stream a test records (EngineHarness, TestMaster) must pass rawp validate (issue 14).
-  require: ['tsx/cjs', './test/support/streamCheck.ts'],
+  require: ['tsx/cjs', './test/support/streamCheck.ts', './test/support/englishLocale.ts'],
   spec: named ? [] : ['test/unit/**/*.test.ts', 'test/security/**/*.test.ts'],
   reporter: './scripts/summary-reporter.cjs',
   timeout: 30000,

@@ -231,6 +231,8 @@ export interface CreateAgentDeps {
   openai?: { baseUrl?: string; model?: string; apiKey?: string; vision?: boolean };
   /** Restore this agent session (the agent's own id, §18.3). */
   resumeSessionId?: string;
+  /** The language the person reads: the built-in agent speaks it (decision 572). */
+  language?: string;
 }
 
 /** The adapter for an available candidate. */
@@ -238,7 +240,7 @@ export function createAgent(c: AgentCandidate, deps: CreateAgentDeps): AgentAdap
   if (c.status !== 'available') throw new Error(`${c.displayName} is unavailable: ${c.reason ?? 'no reason given'}`);
   switch (c.id) {
     case 'builtin':
-      return new BuiltinAgent(deps.shared ? { shared: deps.shared } : deps.fs ? { fs: deps.fs.backend } : {});
+      return new BuiltinAgent({ ...(deps.shared ? { shared: deps.shared } : deps.fs ? { fs: deps.fs.backend } : {}), language: deps.language });
     case 'claude-code':
       return new ClaudeCodeAdapter({ command: c.command, env: deps.env, resumeSessionId: deps.resumeSessionId });
     case 'codex':

@@ -83,6 +83,8 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     openai: async () => ({ ...settings.openai(), apiKey: await secrets.apiKey('openai') }),
     apiKey: (provider) => secrets.apiKey(provider),
     agentPaths: settings.agentPaths,
+    // The built-in agent answers in the view's language (decision 572).
+    language: vscode.env.language,
   });
   const agents = () => catalog.choices();
   const host = new SessionHost({

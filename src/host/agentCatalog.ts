@@ -4,6 +4,7 @@
 // background after activation; until it is done only the built-in agent is listed, and a session
 // being created waits for it. In Restricted Mode nothing runs and every entry says why.
 import { BuiltinAgent } from '../agents/builtin';
+import { builtinLanguage, builtinWords } from '../agents/builtin/words';
 import { OPENAI_ENV_KEY } from '../agents/openai/adapter';
 import { createAgent, detectAgents, PREFERENCE, type AgentCandidate } from '../agents/selection';
 import type { Logger } from '../session/ports';
@@ -25,10 +26,11 @@ export interface AgentSources {
   /** How the login shell and the install folders are searched (tests; default: the real ones). */
   discovery?: DiscoveryOptions;
   logger: Logger;
+  /** The language the person reads (VS Code's display language): the built-in agent speaks it (decision 572). */
+  language?: string;
 }
 
 const BUILTIN: AgentCandidate = { id: 'builtin', displayName: 'Built-in (offline)', adapter_type: 'sdk', status: 'available' };
-const BUILTIN_DESCRIPTION = 'Deterministic, no model: read, find, replace, write, run, todo, plan, delegate — with the real tools and permission prompts.';
 
 export class AgentCatalog {
   private candidates: AgentCandidate[] = [BUILTIN];
@@ -80,7 +82,7 @@ export class AgentCatalog {
       return {
         id: c.id,
         name: c.version ? `${c.displayName} ${c.version}` : c.displayName,
-        ...(c.id === 'builtin' ? { description: BUILTIN_DESCRIPTION } : c.reason ? { description: c.reason } : {}),
+        ...(c.id === 'builtin' ? { description: builtinWords(builtinLanguage(this.src.language)).agentDescription } : c.reason ? { description: c.reason } : {}),
         available,
         ...(!available ? { unavailable_reason: blocked ?? c.reason ?? 'not available' } : {}),
         rank,
@@ -107,7 +109,7 @@ export class AgentCatalog {
   }
 
   private create(c: AgentCandidate, resumeSessionId: string | undefined) {
-    if (c.id === 'builtin') return new BuiltinAgent({ shared: this.src.shared() });
+    if (c.id === 'builtin') return new BuiltinAgent({ shared: this.src.shared(), language: this.src.language });
     const shared = this.src.shared();
     // The OpenAI-compatible agent's tools and external agents' file access (ACP fs/*) go through
     // the same backend and ledger (the one a rewind makes forget what it restored, issue 17).

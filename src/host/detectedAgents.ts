@@ -12,6 +12,8 @@ export interface DetectedAgentsOptions {
   acpCommands: string[];
   /** The login shell and the usual install folders (decision 380); default: the real ones. */
   discovery?: DiscoveryOptions;
+  /** The language the person reads (the environment's locale): the built-in agent speaks it (decision 572). */
+  language?: string;
 }
 
 export class DetectedAgents {
@@ -40,7 +42,7 @@ export class DetectedAgents {
       available: c.status === 'available',
       ...(c.status !== 'available' ? { unavailable_reason: c.reason ?? 'not available' } : {}),
       rank: 0,
-      create: (options) => createAgent(c, { openai: this.o.openai, env: this.env, ...(options?.toolState ? { shared: options.toolState } : {}), ...(options?.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {}) }),
+      create: (options) => createAgent(c, { openai: this.o.openai, env: this.env, language: this.o.language, ...(options?.toolState ? { shared: options.toolState } : {}), ...(options?.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {}) }),
     }));
   }
 }

@@ -35,6 +35,8 @@ export interface HeadlessRunOptions {
   /** `builtin`, `claude-code`, `codex`, `openai`, `acp:<preset or command line>`. */
   agent: string;
   openai?: { baseUrl?: string; model?: string };
+  /** The language the person reads (the environment's locale): the built-in agent speaks it. */
+  language?: string;
   prompt: PromptPayload;
   /**
    * Files to send with the prompt (§6.1.1 context_files): inside the workspace as `file:` URLs,
@@ -100,7 +102,7 @@ export class HeadlessRun {
   private filesDir?: string;
 
   constructor(private readonly o: HeadlessRunOptions) {
-    this.agents = new DetectedAgents({ openai: o.openai ?? {}, acpCommands: o.agent.startsWith('acp:') ? [o.agent.slice(4)] : [] });
+    this.agents = new DetectedAgents({ openai: o.openai ?? {}, acpCommands: o.agent.startsWith('acp:') ? [o.agent.slice(4)] : [], language: o.language });
   }
 
   /** The agent the arguments name, detected; throws why it cannot run (a usage error). */

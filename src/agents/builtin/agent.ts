@@ -17,8 +17,9 @@ import type { ToolSettings } from '../../tools/types';
 import type { Todo } from '../../tools/todoStore';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import type { FsBackend } from '../../workspace/fsBackend';
-import { CONNECT_HELP, GRAMMAR_HELP, parseRequests, referencePlaceholder, stripPlaceholderMarks, type BuiltinRequest } from './grammar';
-import { failure, lineCount, listReply, plural } from './replies';
+import { parseRequests, referencePlaceholder, stripPlaceholderMarks, type BuiltinRequest } from './grammar';
+import { failure, lineCount, listReply } from './replies';
+import { builtinLanguage, builtinWords, type BuiltinWords } from './words';
 import { TurnWriter } from './turnWriter';
 
 /** Subagents may nest this deep (a subagent's subagent, but no further). */
@@ -30,12 +31,17 @@ export interface BuiltinAgentOptions {
   shared?: SharedToolState;
   /** The file backend; a NodeFsBackend on the host's workspace when absent. */
   fs?: FsBackend;
+  /** The language the person reads (`ko`, `ko-KR`, `ko_KR.UTF-8`…): Korean or English (words.ts). */
+  language?: string;
 }
 
-export const BUILTIN_COMMANDS: CommandEntry[] = [
-  { name: 'compact', description: 'Compact the conversation context', category: 'session', parameters: [{ name: 'instruction', type: 'string', required: false, description: 'What to keep' }] },
-  { name: 'help', description: 'What the built-in agent understands', category: 'session' },
-];
+/** The commands it publishes, described in its language. */
+export function builtinCommands(w: BuiltinWords): CommandEntry[] {
+  return [
+    { name: 'compact', description: w.compactCommand, category: 'session', parameters: [{ name: 'instruction', type: 'string', required: false, description: w.compactInstruction }] },
+    { name: 'help', description: w.helpCommand, category: 'session' },
+  ];
+}
 
 export class BuiltinAgent implements AgentAdapter, SubagentRunner {
   readonly info: AgentInfo = { id: 'builtin', displayName: 'Built-in (offline)', adapter_type: 'sdk' };
@@ -47,7 +53,12 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
    *  first, so a restored session's first edit never shows a failed FS_NOT_OBSERVED call (decision 372). */
   private readonly observed = new Set<string>();
 
-  constructor(private readonly options: BuiltinAgentOptions) {}
+  /** What it says, in the person's language (decision 572). */
+  private readonly words: BuiltinWords;
+
+  constructor(private readonly options: BuiltinAgentOptions) {
+    this.words = builtinWords(builtinLanguage(options.language));
+  }
 
   async start(host: AgentHost) {
     const fs = this.options.shared?.fs ?? this.options.fs ?? new NodeFsBackend([host.workspacePath]);
@@ -69,7 +80,7 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
       },
       attachments: BUILTIN_ATTACHMENTS,
     };
-    return { capabilities, tools: catalog.tools, ...(catalog.diagnostics ? { diagnostics: catalog.diagnostics } : {}), commands: BUILTIN_COMMANDS };
+    return { capabilities, tools: catalog.tools, ...(catalog.diagnostics ? { diagnostics: catalog.diagnostics } : {}), commands: builtinCommands(this.words) };
   }
 
   async prompt(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
@@ -79,12 +90,12 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
     runner.options.catalog.refresh(runner.host);
     const writer = new TurnWriter((e) => runner.emit(e));
     // §6.1.1: attached text files are read first (admission refused anything else).
-    for (const f of await contextFilesOf(prompt, runner.host)) writer.text(describeAttachment(f));
+    for (const f of await contextFilesOf(prompt, runner.host)) writer.text(describeAttachment(this.words, f));
     const { text, paths } = referencedPrompt(prompt);
     // The text as it arrives: an expanded command (`/peek x` -> `read x`) is plain text now, and a
     // command of our own still starts with its `/` (slash-commands §6; issue 11).
     const requests = parseRequests(text, paths, delegateReference);
-    writer.thinking(`The request parses as: ${requests.map((r) => r.kind).join(', ')}. Mode: ${runner.host.mode}. No model is involved; each step runs a real tool.`);
+    writer.thinking(this.words.parsed(requests.map((r) => r.kind), runner.host.mode));
     await this.execute(runner, requests, writer, signal, 0);
     return { stop_reason: signal.aborted ? 'cancelled' : 'end_turn', usage: { input_tokens: 0, output_tokens: 0 } };
   }
@@ -100,7 +111,7 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
       subagents: req.depth < MAX_DEPTH ? this : undefined,
     });
     const writer = new TurnWriter((e) => child.emit(e));
-    writer.thinking(`Subagent (depth ${req.depth}) working on: ${req.description}`);
+    writer.thinking(this.words.subagentWorking(req.depth, req.description));
     // The Task prompt carries references as file tokens (delegateReference): data again here.
     const { text, paths } = referencedPrompt({ text: req.prompt, file_references: [] });
     const ok = await this.execute(child, parseRequests(text, paths, delegateReference), writer, req.signal, req.depth);
@@ -121,14 +132,7 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
     const todos = this.shared && this.runner ? this.shared.todos.read(this.runner.host.session_id) : [];
     const active = todos.filter((t) => t.status === 'pending' || t.status === 'in_progress');
     const files = [...this.filesModified];
-    const summary = [
-      `Conversation of ${this.turns} turn(s) with the built-in agent.`,
-      files.length ? `Files modified: ${files.join(', ')}.` : 'No files modified.',
-      active.length ? `Open tasks: ${active.map((t) => t.content).join('; ')}.` : 'No open tasks.',
-      instruction ? `Kept as asked: ${instruction}` : '',
-    ]
-      .filter(Boolean)
-      .join(' ');
+    const summary = this.words.summary(this.turns, files, active.map((t) => t.content), instruction);
     // Zero tokens before and after: no model context exists, and we say so rather than invent numbers.
     return {
       summary,
@@ -164,7 +168,7 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
     for (const req of requests) {
       if (signal.aborted) break;
       if (req.kind === 'unknown') {
-        if (!explained) writer.text(CONNECT_HELP);
+        if (!explained) writer.text(this.words.connectHelp);
         explained = true;
         continue;
       }
@@ -175,31 +179,32 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
 
   private async step(runner: ToolRunner, req: Exclude<BuiltinRequest, { kind: 'unknown' }>, writer: TurnWriter, signal: AbortSignal, depth: number): Promise<boolean> {
     const call = (tool: string, input: Record<string, unknown>) => runner.invoke(tool, input, signal);
+    const w = this.words;
     switch (req.kind) {
       case 'help':
-        writer.text(GRAMMAR_HELP);
+        writer.text(w.grammarHelp);
         return true;
       case 'read': {
         const r = await call('Read', { file_path: req.path, ...(req.offset ? { offset: req.offset } : {}), ...(req.limit ? { limit: req.limit } : {}) });
         if (r.status === 'success') this.observed.add(req.path);
         // Issue 15 Why 7: the Read card shows the contents; the reply does not repeat them.
-        writer.text(r.status === 'success' ? `Read \`${req.path}\` (${lineCount(String(r.output))}${r.truncated ? ', truncated' : ''}).` : failure(`Reading \`${req.path}\``, r));
+        writer.text(r.status === 'success' ? w.read(req.path, lineCount(String(r.output)), r.truncated === true) : failure(w, w.reading(req.path), r));
         return r.status === 'success';
       }
       case 'find': {
         const r = await call('Grep', { pattern: req.pattern, output_mode: 'content', '-n': true, ...(req.path ? { path: req.path } : {}) });
         const body = String(r.output);
-        writer.text(r.status !== 'success' ? failure(`Searching for \`${req.pattern}\``, r) : body === '(no matches)' ? `No matches for \`${req.pattern}\`.` : `Found ${plural(lineCount(body, false), 'matching line')} for \`${req.pattern}\`.`);
+        writer.text(r.status !== 'success' ? failure(w, w.searchingFor(req.pattern), r) : body === '(no matches)' ? w.noMatches(req.pattern) : w.found(lineCount(body), req.pattern));
         return r.status === 'success';
       }
       case 'files': {
         const r = await call('Glob', { pattern: req.pattern });
-        writer.text(r.status === 'success' ? listReply(`\`${req.pattern}\``, r.output, `No files match \`${req.pattern}\`.`) : failure('Glob', r));
+        writer.text(r.status === 'success' ? listReply(w, `\`${req.pattern}\``, r.output, w.noFilesMatch(req.pattern)) : failure(w, w.glob, r));
         return r.status === 'success';
       }
       case 'ls': {
         const r = await call('LS', { path: req.path });
-        writer.text(r.status === 'success' ? listReply(`\`${req.path}\``, r.output, `\`${req.path}\` is empty.`) : failure(`Listing \`${req.path}\``, r));
+        writer.text(r.status === 'success' ? listReply(w, `\`${req.path}\``, r.output, w.isEmpty(req.path)) : failure(w, w.listing(req.path), r));
         return r.status === 'success';
       }
       case 'replace':
@@ -210,10 +215,10 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
           this.observed.add(req.path);
           const d = r.output as DiffOutput;
           this.filesModified.add(d.file_path);
-          writer.text(d.created ? `Created \`${d.file_path}\` (${d.additions} lines).` : r.output_type === 'empty' ? `\`${d.file_path}\` already had exactly this content.` : `Updated \`${d.file_path}\` (+${d.additions} −${d.deletions}).`);
+          writer.text(d.created ? w.created(d.file_path, d.additions) : r.output_type === 'empty' ? w.unchanged(d.file_path) : w.updated(d.file_path, d.additions, d.deletions));
         } else if (r.error_code === 'FS_EXISTS') {
-          writer.text(`\`${req.path}\` already exists and I have not read it in this session, so I will not overwrite it. Send \`read ${req.path}\` first, then repeat the write.`);
-        } else writer.text(failure(`Writing \`${req.path}\``, r));
+          writer.text(w.existsUnread(req.path));
+        } else writer.text(failure(w, w.writing(req.path), r));
         return r.status === 'success';
       }
       case 'run': {
@@ -221,18 +226,18 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
         // Issue 15 Why 7: the Bash card shows the output (live, then as the result); the reply only says how it ended.
         const out = String(r.output);
         const exit = /\(exit code (\S+)\)\s*$/.exec(out)?.[1];
-        const head = r.status === 'success' ? `\`${req.command}\` finished.` : r.status === 'timeout' ? `\`${req.command}\` timed out.` : r.status === 'cancelled' ? `\`${req.command}\` was cancelled.` : r.error_code === 'NONZERO_EXIT' ? `\`${req.command}\` failed${exit ? ` with exit code ${exit}` : ''}.` : failure(`Running \`${req.command}\``, r);
-        writer.text(r.status === 'success' && !out.trim() ? `\`${req.command}\` finished (no output).` : head);
+        const c = req.command;
+        writer.text(r.status === 'success' ? w.finished(c, !out.trim()) : r.status === 'timeout' ? w.timedOut(c) : r.status === 'cancelled' ? w.commandCancelled(c) : r.error_code === 'NONZERO_EXIT' ? w.commandFailed(c, exit) : failure(w, w.running(c), r));
         return r.status === 'success';
       }
       case 'todo': {
         const r = await call('TodoWrite', { todos: req.items.map((content, i) => ({ content, status: i === 0 ? 'in_progress' : 'pending' })) });
-        writer.text(r.status === 'success' ? todoReply((r.output as { todos: Todo[] }).todos, true) : failure('Updating the task list', r));
+        writer.text(r.status === 'success' ? todoReply(w, (r.output as { todos: Todo[] }).todos, true) : failure(w, w.updatingTasks, r));
         return r.status === 'success';
       }
       case 'todos': {
         const r = await call('TodoRead', {});
-        writer.text(r.status === 'success' ? todoReply((r.output as { todos: Todo[] }).todos, false) : failure('Reading the task list', r));
+        writer.text(r.status === 'success' ? todoReply(w, (r.output as { todos: Todo[] }).todos, false) : failure(w, w.readingTasks, r));
         return r.status === 'success';
       }
       case 'plan':
@@ -241,17 +246,17 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
         const r = await call('Task', { description: req.prompt.split('\n')[0].slice(0, 60), prompt: req.prompt, subagent_type: 'general-purpose' });
         const out = r.output as { status?: string; result?: string } | string;
         // The Task card shows the subagent's answer; the reply does not repeat it.
-        writer.text(r.status === 'success' && typeof out === 'object' ? 'The subagent finished.' : failure('The subagent', r));
+        writer.text(r.status === 'success' && typeof out === 'object' ? w.subagentFinished : failure(w, w.subagent, r));
         return r.status === 'success';
       }
       case 'compact': {
         if (depth > 0) {
-          writer.text('A subagent cannot compact the session.');
+          writer.text(w.subagentCannotCompact);
           return false;
         }
         const result = await this.compact(req.instruction);
         runner.emit({ type: 'session.compacted', payload: result });
-        writer.text(`Context compacted. ${result.summary}`);
+        writer.text(w.compacted(result.summary));
         return true;
       }
     }
@@ -260,9 +265,10 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
   /** Edit; an unread file is read first (edits need a read, read-before-write.md) and the edit retried once. */
   private async replace(runner: ToolRunner, req: Extract<BuiltinRequest, { kind: 'replace' }>, writer: TurnWriter, signal: AbortSignal): Promise<boolean> {
     const input = { file_path: req.path, old_string: req.old_string, new_string: req.new_string, ...(req.all ? { replace_all: true } : {}) };
+    const w = this.words;
     const readIt = async (): Promise<boolean> => {
       const read = await runner.invoke('Read', { file_path: req.path, limit: 1 }, signal);
-      if (read.status !== 'success') writer.text(failure(`Reading \`${req.path}\``, read));
+      if (read.status !== 'success') writer.text(failure(w, w.reading(req.path), read));
       else this.observed.add(req.path);
       return read.status === 'success';
     };
@@ -280,34 +286,32 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
       r = await runner.invoke('Edit', input, signal);
     }
     if (r.status !== 'success') {
-      const hint = r.error_code === 'FS_STALE_VERSION' ? ' Someone changed the file since I read it; send `read ' + req.path + '` and try again.' : '';
-      writer.text(failure(`Replacing in \`${req.path}\``, r) + hint);
+      writer.text(failure(w, w.replacingIn(req.path), r) + (r.error_code === 'FS_STALE_VERSION' ? w.staleHint(req.path) : ''));
       return false;
     }
     const d = r.output as DiffOutput & { replacements: number; note?: string };
     this.filesModified.add(d.file_path);
     this.observed.add(req.path);
-    writer.text(
-      `${readFirst ? `I read \`${d.file_path}\` first (edits need a read). ` : ''}Replaced ${d.replacements} occurrence${d.replacements === 1 ? '' : 's'} in \`${d.file_path}\` (+${d.additions} −${d.deletions}).${d.note ? ` Note: ${d.note}.` : ''}`,
-    );
+    writer.text(w.replaced(d.file_path, d.replacements, d.additions, d.deletions, readFirst, d.note));
     return true;
   }
 
   /** §9: the plan document (content_role "plan"), a YN approval, then the steps if approved. */
   private async plan(runner: ToolRunner, req: Extract<BuiltinRequest, { kind: 'plan' }>, writer: TurnWriter, signal: AbortSignal, depth: number): Promise<boolean> {
     const plan_id = randomUUID();
+    const w = this.words;
     const steps = req.steps.map((s, i) => ({ text: s, parsed: req.requests[i] }));
-    const doc = ['## Plan', '', ...steps.map((s, i) => `${i + 1}. ${s.text}${s.parsed.kind === 'unknown' ? ' _(not something I can do without a model; will be skipped)_' : ''}`)].join('\n');
+    const doc = [w.planTitle, '', ...steps.map((s, i) => `${i + 1}. ${s.text}${s.parsed.kind === 'unknown' ? w.planSkipped : ''}`)].join('\n');
     writer.text(doc, { content_role: 'plan', plan_id });
     const answer = await runner.host.requestInteraction(
       {
         interaction_id: randomUUID(),
         interaction_type: 'YN',
-        question_text: `Carry out this plan (${steps.length} step${steps.length === 1 ? '' : 's'})?`,
+        question_text: w.planQuestion(steps.length),
         timeout_sec: 300,
         options: [
-          { value: 'yes', label: 'Approve', risk_level: 'moderate' },
-          { value: 'no', label: 'Reject', risk_level: 'safe' },
+          { value: 'yes', label: w.approve, risk_level: 'moderate' },
+          { value: 'no', label: w.reject, risk_level: 'safe' },
         ],
         default_value: 'no',
       },
@@ -315,10 +319,10 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
     );
     const value = answer.kind === 'response' ? (Array.isArray(answer.selected_value) ? answer.selected_value[0] : answer.selected_value) : undefined;
     if (value !== 'yes') {
-      writer.text(answer.kind === 'cancelled' ? 'The plan was dismissed.' : answer.kind === 'timeout' || (answer.kind === 'response' && answer.by_default) ? 'No answer in time: the plan was not carried out.' : 'Plan rejected: nothing was done.');
+      writer.text(answer.kind === 'cancelled' ? w.planDismissed : answer.kind === 'timeout' || (answer.kind === 'response' && answer.by_default) ? w.planNoAnswer : w.planRejected);
       return false;
     }
-    writer.text(`Plan approved. Carrying out ${steps.length} step${steps.length === 1 ? '' : 's'}${runner.host.mode !== 'default' ? ` (in ${runner.host.mode} mode, so writes and commands will be refused)` : ''}.`);
+    writer.text(w.planApproved(steps.length, runner.host.mode));
     const runnable = steps.map((s) => s.parsed).filter((p) => p.kind !== 'plan');
     return this.execute(runner, runnable, writer, signal, depth);
   }
@@ -326,13 +330,10 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
 
 // The list itself is on the tool card and in the task panel above the composer; a reply that
 // listed it again showed the same tasks three times on one screen. The reply says what changed.
-function todoReply(todos: Todo[], wrote: boolean): string {
-  if (todos.length === 0) return 'The task list is empty.';
+function todoReply(w: BuiltinWords, todos: Todo[], wrote: boolean): string {
+  if (todos.length === 0) return w.noTasks;
   const count = (status: Todo['status']) => todos.filter((t) => t.status === status).length;
-  const parts = [`${count('in_progress')} in progress`, `${count('pending')} to do`, `${count('completed')} done`];
-  if (count('cancelled') > 0) parts.push(`${count('cancelled')} cancelled`);
-  const tasks = `${todos.length} task${todos.length === 1 ? '' : 's'}`;
-  return `${wrote ? 'Task list updated' : 'Task list'}: ${tasks} (${parts.join(', ')}).`;
+  return w.tasks({ total: todos.length, inProgress: count('in_progress'), pending: count('pending'), completed: count('completed'), cancelled: count('cancelled') }, wrote);
 }
 
 /**

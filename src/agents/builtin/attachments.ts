@@ -3,17 +3,18 @@
 // `read` does for a workspace file: the turn opens with each attached file's size and its first
 // lines, so a user sees what the agent was given.
 import { TEXT_TYPES, textOf, type AttachmentSupport, type ResolvedContextFile } from '../../session/attachments';
+import type { BuiltinWords } from './words';
 
 export const BUILTIN_ATTACHMENTS: AttachmentSupport = { accepts: [...TEXT_TYPES], refusal: 'it has no model to look at images or documents; it reads text files' };
 
 const SHOWN_LINES = 20;
 
-export function describeAttachment(f: ResolvedContextFile): string {
+export function describeAttachment(words: BuiltinWords, f: ResolvedContextFile): string {
   const text = textOf(f);
-  if (text === undefined) return `Attached file ${f.name} is not UTF-8 text (${f.bytes.length} bytes); I cannot read it.`;
+  if (text === undefined) return words.attachedNotText(f.name, f.bytes.length);
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   const shown = lines.slice(0, SHOWN_LINES).join('\n');
-  const more = lines.length > SHOWN_LINES ? `\n… ${lines.length - SHOWN_LINES} more line(s)` : '';
-  return `Attached file ${f.name} (${lines.length} line(s), ${f.bytes.length} bytes):\n\`\`\`\n${shown}\n\`\`\`${more}`;
+  const more = lines.length > SHOWN_LINES ? `\n${words.moreLines(lines.length - SHOWN_LINES)}` : '';
+  return `${words.attached(f.name, lines.length, f.bytes.length)}\n\`\`\`\n${shown}\n\`\`\`${more}`;
 }

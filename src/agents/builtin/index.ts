@@ -1,2 +1,2 @@
-export { BuiltinAgent, BUILTIN_COMMANDS, resolveFileTokens, type BuiltinAgentOptions } from './agent';
+export { BuiltinAgent, builtinCommands, resolveFileTokens, type BuiltinAgentOptions } from './agent';
 export { parseRequests, GRAMMAR_HELP, CONNECT_HELP, type BuiltinRequest } from './grammar';

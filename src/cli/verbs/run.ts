@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import { HeadlessRun } from '../../host/headlessRun';
+import { environmentLanguage } from '../../agents/builtin/words';
 import { silentLogger, type Logger } from '../../session/ports';
 import type { Verb, VerbIo } from '../verb';
 import { directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
@@ -133,6 +134,7 @@ export const runVerb: Verb = {
       workspace,
       agent: values.agent,
       openai: { baseUrl: values['base-url'], model: values.model },
+      language: environmentLanguage(process.env),
       prompt,
       attachments,
       allow,

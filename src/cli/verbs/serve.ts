@@ -6,6 +6,7 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DetectedAgents } from '../../host/detectedAgents';
+import { environmentLanguage } from '../../agents/builtin/words';
 import { defaultStateDir, workspaceStateDir } from '../../host/journal/stateDir';
 import { SessionHost } from '../../host/sessionHost';
 import { HostSharing } from '../../host/sharing';
@@ -148,6 +149,8 @@ export const serveVerb: Verb = {
     const agents = new DetectedAgents({
       openai: { baseUrl: values['base-url'], model: values.model, ...(values.vision ? { vision: true } : {}) },
       acpCommands: requestedAgent.startsWith('acp:') ? [requestedAgent.slice(4)] : [],
+      // The built-in agent answers in the locale's language (LANG=ko_KR.UTF-8: Korean; decision 572).
+      language: environmentLanguage(process.env),
     });
     // §16.1: masters' @-pickers search the workspace (file_search_fuzzy is announced because of it).
     const search = new LazyFileSearch(() => [workspace], () => (watchFs ??= new NodeFsBackend([workspace])), { includeIgnored: values['include-ignored'] === true });
