@@ -1,7 +1,8 @@
 // Issue 15 "In English and Korean" end to end: the packaged extension in a real VS Code
 // (code-server 1.139, `--locale ko`) driven by Chromium. With Korean as VS Code's display language
 // the chat view speaks Korean (the host passes vscode.env.language to the page, decision 370) and
-// the command palette lists our commands by their package.nls.ko.json titles.
+// the command palette lists our commands by their package.nls.ko.json titles. The built-in agent
+// answers in Korean too (decision 572).
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { buildVsix, launchChromium, openChatView, openWorkbench, REPO, startCodeServer, type CodeServer } from './codeServer';
+import { KOREAN } from '../../../src/agents/builtin/words';
 
 const SHOTS = join(REPO, 'test-results', 'e2e');
 
@@ -76,6 +78,18 @@ describe('e2e: Korean display language in a real VS Code (issue 15)', function (
     // Agent names (“Built-in (offline)”, “Claude Agent (ACP)”) are names; our own words are Korean.
     assert.doesNotMatch(text, /\b(Session|Mode|Default|Plan|Review|Ready|Send|Stop|unavailable)\b/, `no English chrome: ${text}`);
     await page.screenshot({ path: join(SHOTS, 'korean-chat.png') });
+  });
+
+  it('the built-in agent answers in Korean and is described in Korean in the agent menu (decision 572)', async () => {
+    const builtin = chat.locator('#agent-select option[value="builtin"]');
+    assert.equal(await builtin.getAttribute('title'), KOREAN.agentDescription);
+    await chat.locator('[role="textbox"]').first().click();
+    await page.keyboard.type('read notes.txt');
+    await page.keyboard.press('Enter');
+    const reply = chat.locator('main.chat', { hasText: /notes\.txt 파일을 읽었습니다 \(\d+줄\)\./ });
+    await reply.waitFor({ timeout: 60_000 }).catch(fail);
+    await chat.locator('[role="status"][data-code="idle"]').first().waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: join(SHOTS, 'korean-builtin-reply.png') });
   });
 
   it('the command palette lists our commands in Korean (package.nls.ko.json)', async () => {
