@@ -118,23 +118,25 @@ export class WsConnection implements Connection {
     const pump = new HistoryPump(this.socket, bytes, {
       progress: () => this.options.onProgress?.(),
       handedOver: (wireBytes) => {
-        // Then the frames that waited for the message to end.
         this.written += wireBytes;
         this.historyEnd = this.written;
-        this.pump = undefined;
-        const held = this.held;
-        this.held = [];
-        this.heldBytes = 0;
-        for (const b of held) this.write(b);
+        // Then the frames that waited for the message to end.
+        for (const b of this.endPump()) this.write(b);
       },
-      failed: () => {
-        this.pump = undefined;
-        this.held = [];
-        this.heldBytes = 0;
-      },
+      failed: () => this.endPump(),
     });
     this.pump = pump;
     pump.start();
+  }
+
+  /** No more fragments; gives back the frames that waited behind them (sent, or dropped with the connection). */
+  private endPump(): Buffer[] {
+    this.pump?.stop();
+    this.pump = undefined;
+    const held = this.held;
+    this.held = [];
+    this.heldBytes = 0;
+    return held;
   }
 
   /** Bytes of the connection's history not yet handed to the socket (tests). */
@@ -165,8 +167,7 @@ export class WsConnection implements Connection {
   close(reason: string, why?: CloseWhy): void {
     if (this.closed) return;
     this.closed = true;
-    this.pump?.stop();
-    this.held = [];
+    this.endPump();
     const chosen = why === 'policy_violation' ? { code: CLOSE.POLICY_VIOLATION, reason } : this.pendingClose;
     const { code, reason: text } = chosen ?? { code: CLOSE.SESSION_ENDED, reason };
     try {
