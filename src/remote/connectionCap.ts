@@ -4,10 +4,13 @@
 // connections — no token needed — kept every master and every health check out until the headers
 // timeout freed them (~11 s), again and again. Connections that have sent a request (answered,
 // streaming, upgraded to a master) are never taken; a silent one is someone's at most until its
-// headers arrive, which on the control plane's loopback or LAN is a few milliseconds.
+// headers arrive, which on the control plane's loopback or LAN is a few milliseconds. The room is
+// made by the source holding the most silent connections (decision 574), so a flood from one
+// address takes its own places, not a slower client's from elsewhere.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from '../session/ports';
+import { SilentConnections } from './silentConnections';
 
 export interface ConnectionCapCounts {
   /** Silent connections closed to make room for a new one. */
@@ -17,25 +20,26 @@ export interface ConnectionCapCounts {
 }
 
 /**
- * Caps `server` at `cap` open connections. At the cap a new connection closes the oldest silent
- * one (no request yet: for TLS, a finished handshake and no request); when there is none, the new
- * connection is closed at once. Logged at most once every 10 s with the counts meanwhile.
+ * Caps `server` at `cap` open connections. At the cap a new connection closes a silent one (no
+ * request yet: for TLS, a finished handshake and no request), the oldest of the source holding the
+ * most; when there is none, the new connection is closed at once. Logged at most once every 10 s
+ * with the counts meanwhile.
  */
 export function capConnections(server: Server, cap: number, logger: Logger): ConnectionCapCounts {
   const counts: ConnectionCapCounts = { evicted: 0, dropped: 0 };
   // Open raw connections, less those closed to make room whose close has not come yet.
   let open = 0;
   let leaving = 0;
-  // Silent connections, oldest first (a Set keeps insertion order). For TLS these are the
-  // decrypted sockets: a request names them, not the raw sockets under them.
-  const silent = new Set<Socket>();
+  // Silent connections by source, oldest first. For TLS these are the decrypted sockets: a request
+  // names them, not the raw sockets under them.
+  const silent = new SilentConnections();
   let logged = { evicted: 0, dropped: 0 };
   let quietUntil = 0;
   const report = () => {
     const now = Date.now();
     if (now < quietUntil) return;
     quietUntil = now + 10_000;
-    logger.warn(`${cap} connections are open, the most this host accepts: silent ones make room for new ones, and when none is silent new connections are closed at once`, { evicted: counts.evicted - logged.evicted, dropped: counts.dropped - logged.dropped });
+    logger.warn(`${cap} connections are open, the most this host accepts: silent ones make room for new ones (the oldest of the address holding the most), and when none is silent new connections are closed at once`, { evicted: counts.evicted - logged.evicted, dropped: counts.dropped - logged.dropped });
     logged = { ...counts };
   };
   const close = (socket: Socket) => {
@@ -54,10 +58,10 @@ export function capConnections(server: Server, cap: number, logger: Logger): Con
     socket.once('close', () => open--);
     if (!tls) watchSilent(socket);
     if (open - leaving <= cap) return;
-    const oldest = firstOf(silent, (s) => s !== socket && !s.destroyed);
-    if (oldest !== undefined) counts.evicted++;
+    const victim = silent.victim(socket);
+    if (victim !== undefined) counts.evicted++;
     else counts.dropped++;
-    close(oldest ?? socket);
+    close(victim ?? socket);
     report();
   });
   if (tls) server.on('secureConnection', watchSilent);
@@ -73,10 +77,4 @@ export function capConnections(server: Server, cap: number, logger: Logger): Con
   });
   server.on('upgrade', (req: IncomingMessage) => silent.delete(req.socket));
   return counts;
-}
-
-/** The first member of `set` (in insertion order: the oldest) that passes `ok`. */
-function firstOf<T>(set: Set<T>, ok: (t: T) => boolean): T | undefined {
-  for (const t of set) if (ok(t)) return t;
-  return undefined;
 }

@@ -3,7 +3,8 @@
 // health check out until the headers timeout freed them, ~11 s, and again for as long as the flood
 // went on. Now a new connection takes the place of the oldest silent one; connections that have
 // sent a request (answers in flight, attached masters) are never taken. A real `rawp serve`, real
-// sockets.
+// sockets. And the room is made by the address holding the most silent connections (decision 574):
+// a flood from one address no longer takes a slower client's place from another.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,12 +22,12 @@ interface Silent {
   closed: boolean[];
 }
 
-/** `n` connections that never finish their request's headers, opened one after the other. */
-async function silentConnections(s: ServeChild, n: number): Promise<Silent> {
+/** `n` connections from `from` that never finish their request's headers, opened one after the other. */
+async function silentConnections(s: ServeChild, n: number, from = '127.0.0.1'): Promise<Silent> {
   const port = Number(new URL(s.url).port);
   const f: Silent = { sockets: [], closed: [] };
   for (let i = 0; i < n; i++) {
-    const sock = connect(port, '127.0.0.1');
+    const sock = connect({ port, host: '127.0.0.1', localAddress: from });
     f.closed.push(false);
     sock.on('error', () => undefined);
     sock.on('close', () => (f.closed[i] = true));
@@ -62,6 +63,33 @@ describe('security/connection cap: silent connections make room, answered ones a
     assert.deepEqual([t.results[0]?.payload.status, t.results[0]?.payload.output], ['success', 'still-here\n'], 'the first master was never taken');
     assert.equal(m.closes.length, 0, 'the first master was never disconnected');
     await waitFor(() => /silent ones make room/.test(s.err), 'the operator is told');
+    assert.ok(s.alive());
+  });
+
+  it('a flood from one address takes its own silent places: a slower client from another address keeps its place and is answered, and a smaller group from a third keeps theirs (decision 574)', async () => {
+    const s = await serve({ args: ['--max-connections', '30', '--verbose'] });
+    // Linux routes all of 127.0.0.0/8 to loopback: three addresses, three sources.
+    const slow = await silentConnections(s, 1, '127.0.0.2');
+    const few = await silentConnections(s, 5, '127.0.0.3');
+    const flood = await silentConnections(s, 60, '127.0.0.1');
+    opened.push(slow, few, flood);
+    // 66 silent connections for 30 places: the flood gave up 36 of its own, oldest first.
+    await waitFor(() => flood.closed.filter(Boolean).length >= 36, 'the flood closed its own oldest connections');
+    assert.deepEqual(flood.closed.slice(0, 36), new Array(36).fill(true), 'the flood oldest first');
+    assert.ok(flood.closed.slice(-20).every((c) => !c), "the flood's newest still open");
+    assert.equal(slow.closed[0], false, 'the slow client, the oldest of all, kept its place (it was closed first before)');
+    assert.deepEqual(few.closed, new Array(5).fill(false), 'the smaller group kept its places');
+    // The slow client finishes its request and is answered.
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      slow.sockets[0].on('data', (d: Buffer) => {
+        text += d.toString();
+        if (text.includes('\r\n\r\n')) resolve(text);
+      });
+    });
+    slow.sockets[0].write('x\r\n\r\n');
+    assert.match(await answer, /^HTTP\/1\.1 200 /);
+    await waitFor(() => /the oldest of the address holding the most/.test(s.err), 'the operator is told');
     assert.ok(s.alive());
   });
 

@@ -48,8 +48,9 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
   --max-sessions N         sessions this host holds when a master asks for another with
                            POST /v1/sessions (default 64); beyond it 503, in words
   --max-connections N      open connections at once (default 256, or --max-masters + 64 if more);
-                           beyond it a new connection takes the place of the oldest one that
-                           has sent no request yet (else it is closed at once); one that has not
+                           beyond it a new connection takes the place of one that has sent no
+                           request yet, the oldest of the address holding the most such (else it
+                           is closed at once); one that has not
                            sent its request headers within 10 s is closed too
   --state-dir DIR          where sessions are journaled, so they survive a restart or a crash
                            (default $XDG_STATE_HOME/rawp, else ~/.local/state/rawp; one folder
