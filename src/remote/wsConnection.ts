@@ -8,24 +8,9 @@
 // a peer reading it slowly shows it is alive (historyPump.ts, decision 571).
 import type WebSocket from 'ws';
 import type { CloseWhy, Connection, WireFrame } from '../session/connection';
-import { frameText } from '../session/frameText';
 import { CLOSE } from './controlPlane';
+import { frameBytes } from './frameBytes';
 import { FRAGMENT_BYTES, HistoryPump, wireLength } from './historyPump';
-
-// The text is serialized once per frame (shared with history, src/session/frameText.ts) and
-// encoded to UTF-8 once: every socket gets the same Buffer, sent as a text frame, instead of each
-// socket encoding the string again (16 masters, 16 encodings).
-let lastFrame: WireFrame | undefined;
-let lastBytes: Buffer = Buffer.alloc(0);
-
-/** The UTF-8 bytes of a frame's JSON, computed once per frame object (fan-out to N masters). */
-export function frameBytes(frame: WireFrame): Buffer {
-  if (frame !== lastFrame) {
-    lastBytes = Buffer.from(frameText(frame), 'utf8');
-    lastFrame = frame;
-  }
-  return lastBytes;
-}
 
 export interface WsConnectionOptions {
   id: string;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Id, IsoTimestamp } from '../../protocol/common';
 import { parseValue } from '../../protocol/parse';
 import type { WireFrame } from '../../session/connection';
-import { frameText } from '../../session/frameText';
+import { frameBytes } from '../../remote/frameBytes';
 import type { HistoryRecord } from '../../session/history';
 
 export const JOURNAL_FORMAT = 1;
@@ -56,10 +56,15 @@ export function encodeHeader(header: JournalHeader): string {
   return `${JSON.stringify(header)}\n`;
 }
 
-export function encodeFrame(frame: WireFrame, seq: number): string {
-  // The same text as JSON.stringify({ seq, frame }), with the frame's JSON shared with history and
-  // the sockets (serialized once per frame, decision 250).
-  return `{"seq":${JSON.stringify(seq)},"frame":${frameText(frame)}}\n`;
+const LINE_END = Buffer.from('}\n', 'utf8');
+
+/**
+ * A frame's journal line as the bytes to write one after the other: the same text as
+ * JSON.stringify({ seq, frame }) + '\n', with the frame's JSON serialized once (decision 250) and
+ * encoded once (frameBytes, shared with the sockets it fans out to next; decision 575).
+ */
+export function encodeFrame(frame: WireFrame, seq: number): Buffer[] {
+  return [Buffer.from(`{"seq":${JSON.stringify(seq)},"frame":`, 'utf8'), frameBytes(frame), LINE_END];
 }
 
 export function encodeAlias(message_id: string, seq: number): string {

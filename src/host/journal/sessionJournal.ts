@@ -8,7 +8,7 @@
 // the dropped positions stay gaps, so a reattach from before them is honestly reported as
 // truncated (docs/decisions/122). Aliases are capped so that a flood of refused frames (each one
 // an alias, never kept in memory) cannot push real frames out of the journal either.
-import { closeSync, fdatasync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, writeSync, writevSync } from 'node:fs';
 import type { WireFrame } from '../../session/connection';
 import type { HistorySink } from '../../session/history';
 import type { Logger } from '../../session/ports';
@@ -79,7 +79,7 @@ export class SessionJournal implements HistorySink<WireFrame> {
   }
 
   aliased(message_id: string, at: number): void {
-    this.write(encodeAlias(message_id, at), true);
+    this.write([Buffer.from(encodeAlias(message_id, at), 'utf8')], true);
   }
 
   /** Flush to disk and stop writing (host shutting down: the file stays for the next start). */
@@ -101,13 +101,13 @@ export class SessionJournal implements HistorySink<WireFrame> {
     rmSync(this.o.file, { force: true });
   }
 
-  private write(line: string, alias: boolean): void {
+  /** Appends one line, given as the buffers that make it up (encodeFrame). */
+  private write(line: Buffer[], alias: boolean): void {
     if (this.fd === undefined || this.failed) return;
     try {
-      const bytes = Buffer.from(line, 'utf8');
-      writeSync(this.fd, bytes);
-      this.size += bytes.length;
-      this.lines.push({ bytes: bytes.length, alias });
+      const bytes = writeWhole(this.fd, line);
+      this.size += bytes;
+      this.lines.push({ bytes, alias });
       if (this.size > this.o.budgetBytes) this.compact();
     } catch (e) {
       // A journal with a hole would lie on restore, so it stops here; the live session goes on.
@@ -196,4 +196,17 @@ export class SessionJournal implements HistorySink<WireFrame> {
       if (err && this.fd === fd) this.o.logger.warn('session journal flush to disk failed', { file: this.o.file, error: String(err) });
     });
   }
+}
+
+/** Writes `parts` one after the other at the file's end (one writev); the bytes written. */
+function writeWhole(fd: number, parts: Buffer[]): number {
+  let total = 0;
+  for (const p of parts) total += p.length;
+  const n = writevSync(fd, parts);
+  if (n < total) {
+    // A short write (a full disk mid-line): finish the line or throw trying.
+    const rest = Buffer.concat(parts).subarray(n);
+    for (let off = 0; off < rest.length; ) off += writeSync(fd, rest, off);
+  }
+  return total;
 }

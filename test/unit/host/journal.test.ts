@@ -14,6 +14,7 @@ import { Journal, type RestoredSession } from '../../../src/host/journal/journal
 import type { SessionMeta } from '../../../src/host/journal/format';
 import { defaultStateDir, workspaceStateDir } from '../../../src/host/journal/stateDir';
 import { KEPT_ALIASES } from '../../../src/host/journal/sessionJournal';
+import { frameBytes } from '../../../src/remote/frameBytes';
 
 interface Logged {
   level: string;
@@ -99,6 +100,30 @@ describe('host/journal: session journals that survive a restart', () => {
     assert.equal(fromAlias.buffer_status.truncated, false);
     // Frames come back typed and equal to what was sent.
     assert.deepEqual(r.frames[3], sent[3]);
+  });
+
+  it('each frame is one line, exactly JSON.stringify({ seq, frame }), in any script; its bytes are encoded once, for the journal and the sockets alike (decision 575)', () => {
+    const j = openJournal();
+    const m = meta();
+    const h = liveSession(j, m);
+    const texts = ['plain', '한국어 답변입니다', 'emoji 🧪 and \u2028 line separator', 'quotes " and \\ backslash\n', 'x'.repeat(70_000)];
+    const sent = texts.map((t) => delta(m.session_id, t));
+    for (const f of sent) {
+      h.append(f);
+      // The journal encoded it while recording it; the fan-out that follows gets the same Buffer.
+      const bytes = frameBytes(f);
+      assert.equal(frameBytes(f), bytes, 'not encoded again');
+      assert.equal(bytes.toString('utf8'), JSON.stringify(f));
+    }
+    h.alias(newId());
+    crash();
+    const lines = readFileSync(join(dir, 'sessions', `${m.session_id}.jsonl`), 'utf8').split('\n');
+    // The header, a line per frame, the alias, and the final newline.
+    assert.equal(lines.length, 1 + sent.length + 1 + 1);
+    sent.forEach((f, seq) => assert.equal(lines[1 + seq], JSON.stringify({ seq, frame: f })));
+    assert.equal(lines.at(-1), '');
+    const [r] = restoreOnly();
+    assert.deepEqual(r.frames, sent);
   });
 
   it('a torn last line (crash mid-write) is skipped, never fatal, and appending resumes on a line of its own', () => {

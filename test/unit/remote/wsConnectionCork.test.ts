@@ -7,7 +7,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { buildFrame } from '../../../src/protocol/build';
-import { frameBytes, WsConnection } from '../../../src/remote/wsConnection';
+import { frameBytes } from '../../../src/remote/frameBytes';
+import { WsConnection } from '../../../src/remote/wsConnection';
 import type { WireFrame } from '../../../src/session/connection';
 
 interface Peer {
