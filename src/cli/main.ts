@@ -37,7 +37,30 @@ export async function runCli(argv: string[], io: VerbIo): Promise<number> {
   }
 }
 
+/**
+ * A reader that goes away (`rawp validate big.jsonl | head -1`) makes the next write fail with
+ * EPIPE, an 'error' event that Node throws with a stack trace when no one listens. A Unix tool
+ * stops quietly there, as SIGPIPE would stop it (exit 141). Verbs that must do more first listen
+ * themselves (`run` cancels its turn and ends the agent's processes; `serve` keeps serving), and
+ * then this one leaves it to them. Any other write error is said in one line.
+ */
+export function stopQuietlyOnBrokenPipe(stream: NodeJS.WritableStream, exit: (code: number) => void = (code) => process.exit(code), say: (line: string) => void = (line) => process.stderr.write(line)): void {
+  const onError = (e: NodeJS.ErrnoException) => {
+    if (stream.listenerCount('error') > 1) return;
+    if (e.code === 'EPIPE') return exit(141);
+    try {
+      say(`rawp: cannot write the output: ${e.message}\n`);
+    } catch {
+      // stderr itself is gone: nothing more to say.
+    }
+    exit(2);
+  };
+  stream.on('error', onError);
+}
+
 if (require.main === module) {
+  stopQuietlyOnBrokenPipe(process.stdout);
+  stopQuietlyOnBrokenPipe(process.stderr);
   runCli(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }).then(
     (code) => {
       process.exitCode = code;

@@ -201,6 +201,9 @@ export const serveVerb: Verb = {
       return fail((e as Error).message);
     }
 
+    // Serving goes on when whoever reads our output goes away (`rawp serve | head -1` to take the
+    // URL): a line that cannot be written is dropped (and main.ts then does not stop the process).
+    for (const stream of [io.stdout, io.stderr]) stream.on('error', () => undefined);
     io.stdout.write(`${JSON.stringify({ event: 'listening', url: server.url, session_id })}\n`);
     if (token.kind === 'generated') {
       io.stderr.write(`rawp serve: access token (shown once, not stored): ${token.token}\n`);
