@@ -99,7 +99,14 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     blocked,
     agentsReady: () => catalog.detect(),
     commands: { home: homedir(), workspaceFolders: diskRoots() },
-    permissions: hostPermissionBroker({ rulesFile, timeoutSec: settings.permissionTimeoutSec() }),
+    permissions: hostPermissionBroker({
+      rulesFile,
+      timeoutSec: settings.permissionTimeoutSec(),
+      onRulesProblem: (m) => {
+        logger.warn(m);
+        void vscode.window.showWarningMessage(`RAWP: ${m}`);
+      },
+    }),
     // §4.5.1 files in stateDir/files (the chat view's resource root, stateFolders.ts); file: URLs
     // of context_files may point into any workspace folder.
     files: { dir: windowFilesDir(context), maxBytes: settings.filesMaxBytes(), workspaceRoots: diskRoots },

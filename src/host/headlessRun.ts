@@ -52,6 +52,8 @@ export interface HeadlessRunOptions {
   onFrame?(frame: WireFrame, from: 'client' | 'master'): void;
   /** A question nobody could answer, as it was answered. */
   onUnanswered?(u: Unanswered): void;
+  /** The rules file could not be read (moved aside) or had rules that were skipped. */
+  onRulesProblem?(message: string): void;
 }
 
 /** A question of the agent the run answered for the absent user. */
@@ -123,7 +125,7 @@ export class HeadlessRun {
       commands: { home: homedir(), workspaceFolders: [this.o.workspace], watch: false },
       origin: 'local',
       // Asks are answered at once (below), so no timeout is needed; the rules file is the user's.
-      permissions: hostPermissionBroker({ rulesFile: this.o.rulesFile, timeoutSec: 0 }),
+      permissions: hostPermissionBroker({ rulesFile: this.o.rulesFile, timeoutSec: 0, ...(this.o.onRulesProblem ? { onRulesProblem: this.o.onRulesProblem } : {}) }),
       // The run's own file store (attachments; files agents produce), gone with the run.
       files: { dir: (this.filesDir = mkdtempSync(join(tmpdir(), 'rawp-run-files-'))) },
     });

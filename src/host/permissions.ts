@@ -13,11 +13,13 @@ export interface HostPermissionOptions {
   timeoutSec?: number;
   /** After a cancel, how long an agent gets to end its turn before it is stopped (default 5 s). */
   cancelGraceMs?: number;
+  /** The rules file could not be read (moved aside) or had rules that were skipped: tell the person. */
+  onRulesProblem?: (message: string) => void;
 }
 
 export function hostPermissionBroker(o: HostPermissionOptions): PermissionBroker {
   return new PermissionBroker(
     standardPermissionPolicy({ timeoutSec: o.timeoutSec, cancelGraceMs: o.cancelGraceMs }),
-    new PermissionRules({ matches: ruleMatches, persistence: permissionRulesFile(o.rulesFile) }),
+    new PermissionRules({ matches: ruleMatches, persistence: permissionRulesFile(o.rulesFile), ...(o.onRulesProblem ? { onProblem: o.onRulesProblem } : {}) }),
   );
 }

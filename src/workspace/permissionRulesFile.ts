@@ -3,9 +3,12 @@
 // ~/.config/rawp/permission-rules.json for `rawp serve`), written atomically with mode 0600. A
 // file that cannot be read is moved aside and reported, never overwritten; a rule that does not
 // fit is dropped and reported. Files written before rules had a decision and an author (every
-// rule was a built-in tool's "always allow") read as such.
+// rule was a built-in tool's "always allow") read as such. Several hosts share the file (the
+// editor, every `rawp serve`, a person editing it): a change is made to the file as it is at that
+// moment, and a host reads it again when it changed (decision 579).
+import { statSync } from 'node:fs';
 import { z } from 'zod';
-import type { PermissionRule, RulePersistence } from '../session/permissions';
+import type { PermissionRule, RuleChange, RulePersistence } from '../session/permissions';
 import { describeIssues } from '../protocol/parse';
 import { readTextOrUndefined } from './localFiles';
 import { moveAside, replacePrivateFile } from './privateFiles';
@@ -23,32 +26,63 @@ const StoredRule = z.looseObject({
 const RulesFile = z.looseObject({ rules: z.array(z.unknown()) });
 
 export function permissionRulesFile(file: string, now: () => Date = () => new Date()): RulePersistence {
+  // What the file was when this host last read or wrote it (changed() compares).
+  let seen = stampOf(file);
+  const read = (): { rules: PermissionRule[]; error?: string; unreadable?: true } => {
+    seen = stampOf(file);
+    const text = readTextOrUndefined(file);
+    if (text === undefined) return { rules: [] };
+    let data: z.infer<typeof RulesFile>;
+    try {
+      data = RulesFile.parse(JSON.parse(text));
+    } catch (e) {
+      const aside = `${file}.corrupt-${now().getTime()}`;
+      // When it cannot be moved it stays where it is, and we still start empty.
+      moveAside(file, aside);
+      seen = stampOf(file);
+      const why = e instanceof z.ZodError ? describeIssues(e) : (e as Error).message;
+      return { rules: [], error: `permission rules in ${file} could not be read (${why}); kept as ${aside}`, unreadable: true };
+    }
+    const rules: PermissionRule[] = [];
+    const bad: string[] = [];
+    data.rules.forEach((r, i) => {
+      const parsed = StoredRule.safeParse(r);
+      if (!parsed.success) return bad.push(`rule ${i + 1}: ${describeIssues(parsed.error)}`);
+      const { id, tool_name, path_glob, command_prefix, decision, lifetime, created_by, created_at } = parsed.data;
+      rules.push({ id, tool_name, ...(path_glob !== undefined ? { path_glob } : {}), ...(command_prefix !== undefined ? { command_prefix } : {}), decision, lifetime, created_by, created_at });
+    });
+    return bad.length ? { rules, error: `permission rules in ${file}: skipped ${bad.join('; ')}` } : { rules };
+  };
   return {
     load() {
-      const text = readTextOrUndefined(file);
-      if (text === undefined) return { rules: [] };
-      let data: z.infer<typeof RulesFile>;
-      try {
-        data = RulesFile.parse(JSON.parse(text));
-      } catch (e) {
-        const aside = `${file}.corrupt-${now().getTime()}`;
-        // When it cannot be moved it stays where it is, and we still start empty.
-        moveAside(file, aside);
-        const why = e instanceof z.ZodError ? describeIssues(e) : (e as Error).message;
-        return { rules: [], error: `permission rules in ${file} could not be read (${why}); kept as ${aside}` };
-      }
-      const rules: PermissionRule[] = [];
-      const bad: string[] = [];
-      data.rules.forEach((r, i) => {
-        const parsed = StoredRule.safeParse(r);
-        if (!parsed.success) return bad.push(`rule ${i + 1}: ${describeIssues(parsed.error)}`);
-        const { id, tool_name, path_glob, command_prefix, decision, lifetime, created_by, created_at } = parsed.data;
-        rules.push({ id, tool_name, ...(path_glob !== undefined ? { path_glob } : {}), ...(command_prefix !== undefined ? { command_prefix } : {}), decision, lifetime, created_by, created_at });
-      });
-      return bad.length ? { rules, error: `permission rules in ${file}: skipped ${bad.join('; ')}` } : { rules };
+      const { rules, error } = read();
+      return error === undefined ? { rules } : { rules, error };
     },
-    save(rules) {
-      replacePrivateFile(file, JSON.stringify({ version: 2, rules }, null, 2) + '\n');
+    update(change: RuleChange, held: readonly PermissionRule[]) {
+      const current = read();
+      const rules = current.unreadable ? held.map((r) => ({ ...r })) : current.rules;
+      const next = 'add' in change ? (rules.some((r) => sameRule(r, change.add)) ? rules : [...rules, change.add]) : rules.filter((r) => r.id !== change.remove);
+      replacePrivateFile(file, JSON.stringify({ version: 2, rules: next }, null, 2) + '\n');
+      seen = stampOf(file);
+      return current.error === undefined ? { rules: next } : { rules: next, error: current.error };
+    },
+    changed() {
+      return stampOf(file) !== seen;
     },
   };
+}
+
+/** The same rule in effect: same tool, scope and decision (ids differ between hosts). */
+function sameRule(a: PermissionRule, b: PermissionRule): boolean {
+  return a.tool_name === b.tool_name && a.path_glob === b.path_glob && a.command_prefix === b.command_prefix && a.decision === b.decision;
+}
+
+/** Which version of the file is there (an atomic replace gives it a new inode); '' when there is none. */
+function stampOf(file: string): string {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return '';
+  }
 }

@@ -142,6 +142,7 @@ export const runVerb: Verb = {
       logger: values.verbose ? stderrLogger(io) : silentLogger,
       ...(format === 'stream-json' ? { onFrame: (f) => void (readerGone || frameLine(io, f)) } : {}),
       onUnanswered: (u) => unansweredLine(io, u),
+      onRulesProblem: (m) => void io.stderr.write(`rawp run: ${m}\n`),
     });
     try {
       await run.resolveAgent();

@@ -42,10 +42,22 @@ export type RuleMatcher = (rule: RuleScope, call: CallShape) => boolean;
 /** A session rule as it is journaled with its session (no id: a restored rule gets a new one). */
 export type SessionRuleRecord = RuleScope & { decision: 'allow' | 'reject'; created_by: string; created_at: string };
 
-/** Where "always" rules are kept. `load` returns only well-formed rules, and why it dropped others. */
+/** One change to the kept rules. */
+export type RuleChange = { add: PermissionRule } | { remove: string };
+
+/**
+ * Where "always" rules are kept. `load` returns only well-formed rules, and why it dropped others.
+ * Several hosts may keep rules in one place (the editor and `rawp serve` share
+ * ~/.config/rawp/permission-rules.json by default, and people edit it by hand), so a change is
+ * made to what is kept *now* (decision 579): `update` reads the rules again, makes the one change
+ * (an equal rule already kept is not added twice) and returns what it kept; `held`, this host's
+ * rules, stands in when the kept ones cannot be read. `changed` says whether someone else changed
+ * them since this host last read or wrote them.
+ */
 export interface RulePersistence {
   load(): { rules: PermissionRule[]; error?: string };
-  save(rules: readonly PermissionRule[]): void;
+  update(change: RuleChange, held: readonly PermissionRule[]): { rules: PermissionRule[]; error?: string };
+  changed?(): boolean;
 }
 
 /**
@@ -66,6 +78,8 @@ export interface PermissionRulesOptions {
   matches?: RuleMatcher;
   persistence?: RulePersistence;
   now?: () => Date;
+  /** Told once per new problem with the kept rules (a file that could not be read, rules skipped). */
+  onProblem?: (message: string) => void;
 }
 
 export class PermissionRules {
@@ -93,7 +107,8 @@ export class PermissionRules {
   /** Adds a rule (or returns the same one already there). */
   add(scope: RuleScope, how: { decision: 'allow' | 'reject'; lifetime: RuleLifetime; session_id: string; created_by: string }): PermissionRule {
     const list = how.lifetime === 'always' ? this.saved() : this.sessionRules;
-    const same = list.find((r) => sameScope(r, scope) && r.decision === how.decision && (how.lifetime === 'always' || r.session_id === how.session_id));
+    const isSame = (r: PermissionRule) => sameScope(r, scope) && r.decision === how.decision && (how.lifetime === 'always' || r.session_id === how.session_id);
+    const same = list.find(isSame);
     if (same) return { ...same };
     const rule: PermissionRule = {
       id: newId(),
@@ -106,8 +121,14 @@ export class PermissionRules {
       created_by: how.created_by,
       created_at: (this.options.now?.() ?? new Date()).toISOString(),
     };
+    const persistence = how.lifetime === 'always' ? this.options.persistence : undefined;
+    if (persistence) {
+      // Another host may have kept the same rule a moment ago: what is kept is the answer.
+      const kept = this.keep(persistence.update({ add: rule }, list));
+      this.changed();
+      return { ...(kept.find(isSame) ?? rule) };
+    }
     list.push(rule);
-    if (how.lifetime === 'always') this.options.persistence?.save(list);
     this.changed();
     return { ...rule };
   }
@@ -117,8 +138,9 @@ export class PermissionRules {
     const saved = this.saved();
     const i = saved.findIndex((r) => r.id === id);
     if (i >= 0) {
-      saved.splice(i, 1);
-      this.options.persistence?.save(saved);
+      const persistence = this.options.persistence;
+      if (persistence) this.keep(persistence.update({ remove: id }, saved));
+      else saved.splice(i, 1);
       this.changed();
       return true;
     }
@@ -168,10 +190,18 @@ export class PermissionRules {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
+  /** The always rules, read again when someone else changed where they are kept. */
   private saved(): PermissionRule[] {
-    if (this.always) return this.always;
-    const loaded = this.options.persistence?.load() ?? { rules: [] };
-    if (loaded.error) this.loadError = loaded.error;
+    const persistence = this.options.persistence;
+    if (this.always && !persistence?.changed?.()) return this.always;
+    return this.keep(persistence?.load() ?? { rules: [] });
+  }
+
+  private keep(loaded: { rules: PermissionRule[]; error?: string }): PermissionRule[] {
+    if (loaded.error && loaded.error !== this.loadError) {
+      this.loadError = loaded.error;
+      this.options.onProblem?.(loaded.error);
+    }
     return (this.always = loaded.rules.filter((r) => r.lifetime === 'always'));
   }
 

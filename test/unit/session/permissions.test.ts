@@ -15,9 +15,19 @@ import { hostPermissionBroker } from '../../../src/host/permissions';
 
 type Request = PayloadOf<'agent.interaction.request'>;
 
+/** Rules kept in memory; `saved` is what was kept after each change. */
 function memory(initial: PermissionRule[] = []): RulePersistence & { saved: PermissionRule[][] } {
   const saved: PermissionRule[][] = [];
-  return { saved, load: () => ({ rules: initial.map((r) => ({ ...r })) }), save: (rules) => void saved.push(rules.map((r) => ({ ...r }))) };
+  let kept = initial.map((r) => ({ ...r }));
+  return {
+    saved,
+    load: () => ({ rules: kept.map((r) => ({ ...r })) }),
+    update: (change) => {
+      kept = 'add' in change ? [...kept, { ...change.add }] : kept.filter((r) => r.id !== change.remove);
+      saved.push(kept.map((r) => ({ ...r })));
+      return { rules: kept.map((r) => ({ ...r })) };
+    },
+  };
 }
 
 function ctx(answer: (r: Request) => InteractionAnswer, asked: Request[], session_id = 's1', agent_id = 'builtin'): AskContext {
