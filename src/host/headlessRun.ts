@@ -130,6 +130,10 @@ export class HeadlessRun {
       files: { dir: (this.filesDir = mkdtempSync(join(tmpdir(), 'rawp-run-files-'))) },
     });
     this.host = host;
+    // `/clear` from a view starts a new conversation there; a run is one conversation already.
+    host.onEvent((e) => {
+      if (e.kind === 'clear' && e.connection_id === this.connectionId && this.result && this.result.turn_id === undefined) this.hostAnswered(this.result, 'Every rawp run is a new conversation: there was nothing to clear.');
+    });
     const session_id = await host.create({ agent });
     this.session_id = session_id;
     this.result = { session_id, text: '', permission_denials: [], errors: [], notices: [] };

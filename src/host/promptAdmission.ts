@@ -18,8 +18,8 @@ type PromptPayload = PayloadOf<'control.prompt.request'>;
 export interface AdmissionHost {
   /** Send a prompt the queue released after a turn ended (already admitted). */
   release(frame: PromptFrame): void;
-  /** False when the name has nothing visible (decision 566). */
-  rename(name: string): boolean;
+  /** The name the session now has (cleaned, decision 566); undefined when the name has nothing visible. */
+  rename(name: string): string | undefined;
   /** Cancel the running turn (§6.1.2); false when none runs. */
   cancelTurn(): boolean;
   /** `/clear` from this connection: true when a view of ours starts the new conversation. */
@@ -103,9 +103,12 @@ export class SessionAdmission implements PromptAdmission {
 
   private local(action: LocalAction, from: AdmissionSender): AdmissionVerdict {
     switch (action.action) {
-      case 'rename':
-        if (this.host.rename(action.name)) return { kind: 'held' };
+      case 'rename': {
+        // Said to whoever renamed it: a terminal master or a headless run sees no header change.
+        const now = this.host.rename(action.name);
+        if (now !== undefined) return { kind: 'held', notice: { level: 'info', message: `The session is now called “${now}”.`, words: { id: 'renamed', args: [now] } } };
         return { kind: 'held', notice: { level: 'warning', message: '/rename: the name has no visible characters; the session keeps its name.', words: { id: 'rename_blank' } } };
+      }
       case 'cancel':
         return this.host.cancelTurn() ? { kind: 'held' } : { kind: 'held', notice: { level: 'info', message: 'No turn is running.', words: { id: 'no_turn' } } };
       case 'help':

@@ -167,7 +167,7 @@ export class SessionHost {
       });
       entry.admission = new SessionAdmission(session_id, entry.commands, {
         release: (frame) => this.hostFrame(session_id, frame),
-        rename: (name) => this.registry.rename(session_id, name, 'client'),
+        rename: (name) => (this.registry.rename(session_id, name, 'client') ? this.registry.get(session_id)?.name : undefined),
         cancelTurn: () => this.cancelTurn(session_id),
         clear: (connection_id) => {
           const local = this.hub.connections(session_id).some((c) => c.id === connection_id && c.kind === 'local');

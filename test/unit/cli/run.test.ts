@@ -220,4 +220,17 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     // An unknown slash command is an ordinary prompt for the agent (slash-commands §5): a turn ran.
     assert.match(o.turn_id, /^[0-9a-f-]{36}$/);
   });
+
+  it('slash-commands §5 /rename and /clear are answered at once, exit 0 (they waited 60 s for a turn and failed NO_TURN): /rename says the name the session now has', async () => {
+    const started = Date.now();
+    const renamed = await rawpRun([...base(), '/rename  Release\tnotes '], { env });
+    assert.equal(renamed.code, 0, renamed.err);
+    assert.equal(renamed.out.trim(), 'The session is now called “Release notes”.');
+    const cleared = await rawpRun([...base(), '--output-format', 'json', '/clear'], { env });
+    assert.equal(cleared.code, 0, cleared.err);
+    const o = JSON.parse(cleared.out) as { turn_id: unknown; errors: unknown[]; text: string };
+    assert.deepEqual([o.turn_id, o.errors], [null, []]);
+    assert.match(JSON.stringify(o), /Every rawp run is a new conversation/);
+    assert.ok(Date.now() - started < 20_000, 'no wait for a turn that never comes');
+  });
 });

@@ -16,6 +16,7 @@ export const commands = {
   'command.explain': 'Explain how a file, symbol or feature works',
   'command.test': 'Write or extend tests for a file or feature',
   'notice.queued': 'The agent is busy: your prompt is queued and goes out when the turn ends.',
+  'notice.renamed': 'The session is now called “{0}”.',
   'notice.rename_blank': '/rename: the name has no visible characters; the session keeps its name.',
   'notice.no_turn': 'No turn is running.',
   'notice.help': 'Slash commands:',

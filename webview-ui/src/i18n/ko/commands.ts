@@ -15,6 +15,7 @@ export const commands: Record<keyof typeof english, string> = {
   'command.explain': '파일, 심볼, 기능이 어떻게 동작하는지 설명',
   'command.test': '파일이나 기능의 테스트 작성 또는 보강',
   'notice.queued': '에이전트가 작업 중입니다. 프롬프트는 대기열에 있다가 이번 턴이 끝나면 보내집니다.',
+  'notice.renamed': '세션 이름이 “{0}”(으)로 바뀌었습니다.',
   'notice.rename_blank': '/rename: 이름에 보이는 글자가 없어 세션 이름을 그대로 둡니다.',
   'notice.no_turn': '진행 중인 턴이 없습니다.',
   'notice.help': '슬래시 명령어:',
