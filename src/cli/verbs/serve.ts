@@ -1,7 +1,7 @@
 // `rawp serve` — the editor's session host without VS Code: argument parsing, then the same
 // SessionHost (src/host) and its sharing server (src/remote), starting one shared session with the
-// chosen agent. Prints one JSON line when it listens; stops cleanly on SIGINT/SIGTERM (clean-up
-// frames out, agent processes gone).
+// chosen agent. Prints one JSON line when it listens; stops cleanly on SIGINT/SIGTERM (masters
+// closed with 1001, agent processes gone, sessions kept for the next start).
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -217,10 +217,12 @@ export const serveVerb: Verb = {
       process.once('SIGINT', on('SIGINT'));
       process.once('SIGTERM', on('SIGTERM'));
     });
-    io.stderr.write(`rawp serve: ${signal}: ending sessions\n`);
-    // Sessions first: their §7.5.3 clean-up and session.deleted reach the masters, then the port closes.
-    await host.dispose();
+    io.stderr.write(`rawp serve: ${signal}: stopping; the sessions come back at the next start\n`);
+    // Masters first, with 1001 (going away): the sessions are not deleted — their journals bring
+    // them back at the next start, and a master reattaches by itself then (§7.8; decision 581).
+    // Telling them session.deleted made every master give up on a session that was coming back.
     await sharing.close();
+    await host.dispose();
     search.dispose();
     return 0;
   },

@@ -3,10 +3,10 @@
 // ran it is gone, so nothing will ever close it: the host closes it, with real frames marked
 // `metadata.synthetic: true` (§7.8.1), in the §7.5.3 order — every open tool call a cancelled
 // `tool.invoke.result` ("Connection lost"), every unanswered interaction withdrawn, the turn
-// ended, the agent idle. They are appended to the history (and so journaled) like any frame,
+// ended and its usage (§7.5.2-1: none counted, the session's totals as they were), the agent idle. They are appended to the history (and so journaled) like any frame,
 // so every view and every reattaching master gets the same, final story (docs/decisions/124).
 import { buildFrame, type Clock } from '../../protocol/build';
-import type { FrameOf } from '../../protocol/frameTypes';
+import type { FrameOf, PayloadOf } from '../../protocol/frameTypes';
 import { applyFrame, createTranscript, finalize } from '../../protocol/transcript';
 import type { WireFrame } from '../../session/connection';
 
@@ -16,9 +16,11 @@ export function closingFrames(session_id: string, frames: readonly WireFrame[], 
   const openTurns = new Set<string>();
   const pending = new Map<string, string | undefined>(); // interaction_id -> turn_id
   let state = 'idle';
+  let lastUsage: PayloadOf<'session.usage'> | undefined;
   const t = createTranscript({ sessionId: session_id });
   for (const f of frames) {
     applyFrame(t, f);
+    if (f.type === 'session.usage') lastUsage = f.payload;
     const main = !f.metadata?.subagent_context;
     if (f.type === 'session.turn.start' && main) openTurns.add(f.payload.turn_id);
     else if (f.type === 'session.turn.end' && main) openTurns.delete(f.payload.turn_id);
@@ -35,13 +37,25 @@ export function closingFrames(session_id: string, frames: readonly WireFrame[], 
     // §7.5.2 has no "disconnected" stop_reason (that is a view-model verdict, §7.8.1); a turn cut
     // short by its host dying ended in error, as §7.5.3 ends a turn its session loses.
     out.push(make('session.turn.end', { turn_id, stop_reason: 'error' }, turn_id));
+    // §7.5.2-1: a turn's end is followed by its usage. What the dead agent used is not known, so
+    // none is counted; the session's running totals stay what they were.
+    out.push(
+      make('session.usage', {
+        token_usage: { input_tokens: 0, output_tokens: 0 },
+        cost_usage: lastUsage?.cost_usage ?? { limit: -1, used: 0, unit: 'USD' },
+        message_usage: lastUsage?.message_usage ?? { limit: -1, used: 0, unit: 'COUNT' },
+        time_to_reset: 'PT0S',
+        ...(lastUsage?.context_window ? { context_window: lastUsage.context_window } : {}),
+        turn_id,
+      }, turn_id),
+    );
   }
   if (state !== 'idle') {
     out.push(make('agent.state.changed', { previous_state: state, current_state: 'idle', reason: 'host_restart' }));
   }
   return out;
 
-  function make<T extends 'control.interaction.timeout' | 'session.turn.end' | 'agent.state.changed'>(type: T, payload: FrameOf<T>['payload'], turn_id?: string): FrameOf<T> {
+  function make<T extends 'control.interaction.timeout' | 'session.turn.end' | 'session.usage' | 'agent.state.changed'>(type: T, payload: FrameOf<T>['payload'], turn_id?: string): FrameOf<T> {
     return buildFrame(type, payload, { session_id, ...(turn_id ? { turn_id } : {}), metadata: { ...SYNTHETIC } }, clock);
   }
 }

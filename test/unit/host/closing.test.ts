@@ -24,13 +24,13 @@ function interruptedTurn(): { frames: WireFrame[]; turn_id: string; invocation_i
 }
 
 describe('host/journal closing: a restored session whose host died mid-turn', () => {
-  it('§7.8.2-1 §7.8.1-3 app restart: the open tool call, the unanswered question, the turn and the agent state are closed with frames marked metadata.synthetic, in §7.5.3 order', () => {
+  it('§7.8.2-1 §7.8.1-3 §7.5.2-1 app restart: the open tool call, the unanswered question, the turn (followed by its usage) and the agent state are closed with frames marked metadata.synthetic, in §7.5.3 order', () => {
     const { frames, turn_id, invocation_id, interaction_id } = interruptedTurn();
     const last = frames[frames.length - 1].timestamp;
     const out = closingFrames(session_id, frames, clockAfter(last, { now: () => new Date(0) }));
     assert.deepEqual(
       out.map((f) => f.type),
-      ['tool.invoke.result', 'control.interaction.timeout', 'session.turn.end', 'agent.state.changed'],
+      ['tool.invoke.result', 'control.interaction.timeout', 'session.turn.end', 'session.usage', 'agent.state.changed'],
     );
     for (const f of out) {
       assert.equal(f.metadata?.synthetic, true, f.type);
@@ -38,7 +38,10 @@ describe('host/journal closing: a restored session whose host died mid-turn', ()
       assert.ok(f.timestamp > last, 'stamped after the newest journaled frame (§2.3), even with a clock behind it');
       assert.equal(parseValue(f).kind, 'accepted', `${f.type} is a valid frame`);
     }
-    const [result, timeout, end, state] = out;
+    const [result, timeout, end, usage, state] = out;
+    // Nothing the dead agent used is known: no tokens counted, the session's totals as they were.
+    assert.ok(usage.type === 'session.usage' && usage.turn_id === turn_id && usage.payload.turn_id === turn_id);
+    assert.deepEqual([usage.payload.token_usage, usage.payload.cost_usage.used, usage.payload.message_usage.used], [{ input_tokens: 0, output_tokens: 0 }, 0, 0]);
     assert.ok(result.type === 'tool.invoke.result' && result.payload.invocation_id === invocation_id && result.payload.status === 'cancelled' && result.payload.output === CONNECTION_LOST);
     assert.ok(timeout.type === 'control.interaction.timeout' && timeout.payload.interaction_id === interaction_id);
     assert.ok(end.type === 'session.turn.end' && end.payload.turn_id === turn_id && end.payload.stop_reason === 'error');
