@@ -13,6 +13,7 @@ import type { ToolSettings } from '../../tools/types';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import type { FsBackend } from '../../workspace/fsBackend';
 import { streamChat, type ChatMessage, type ChatToolDef } from './chatStream';
+import { baseUrlProblem, shownUrl } from './baseUrl';
 import { promptText } from '../promptText';
 import { contextFilesOf } from '../attachments';
 import { openaiAttachments, openaiUserContent } from './attachments';
@@ -74,12 +75,15 @@ export class OpenAIAdapter implements AgentAdapter {
     this.messages.push({ role: 'system', content: this.options.systemPrompt ?? defaultSystemPrompt(host.workspacePath) });
     const diagnostics: CatalogDiagnostic[] = [...(catalog.diagnostics ?? [])];
     if (!this.options.apiKey && !/^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(this.options.baseUrl)) {
-      diagnostics.push({ severity: 'warning', code: 'API_KEY_MISSING', message: `no API key for ${this.options.baseUrl}; set ${OPENAI_ENV_KEY}` });
+      diagnostics.push({ severity: 'warning', code: 'API_KEY_MISSING', message: `no API key for ${shownUrl(this.options.baseUrl)}; set ${OPENAI_ENV_KEY}` });
     }
+    const problem = baseUrlProblem(this.options.baseUrl);
+    if (problem) diagnostics.push({ severity: 'error', code: 'BASE_URL_INVALID', message: problem });
     return {
       capabilities: {
         features: { adapter_type: 'sdk', thinking_stream: true, tool_streaming: true, plan_mode: true, context_compaction: false, subagent: false, structured_output: false, file_reference: true },
-        extensions: { model: this.options.model, base_url: this.options.baseUrl },
+        // Every master and the journal get this frame: the URL as it may be shown.
+        extensions: { model: this.options.model, base_url: shownUrl(this.options.baseUrl) },
         // §11 as `response_format` json_schema; §6.1.1 max_turns caps this loop's model calls.
         native_overrides: { json_schema: true, max_turns: true },
         attachments: openaiAttachments(this.options.vision === true),

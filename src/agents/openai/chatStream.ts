@@ -3,6 +3,7 @@
 // to the caller as it comes. Tool-call deltas are assembled by index (id and name first, arguments
 // in pieces). Thinking arrives as `reasoning_content` (vLLM, DeepSeek) or `reasoning` (Ollama,
 // OpenRouter). Never throws for an HTTP or stream error: it returns a `failed` result instead.
+import { baseUrlProblem, chatCompletionsUrl, shownUrl } from './baseUrl';
 
 /** A part of a user message (vision models take `image_url` parts). */
 export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
@@ -45,11 +46,12 @@ export type ChatResult =
   | { kind: 'done'; finish_reason: string; text: string; toolCalls: AssembledToolCall[]; usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number; reasoning_tokens?: number } }
   | { kind: 'failed'; status?: number; message: string; cancelled: boolean };
 
-export function chatCompletionsUrl(baseUrl: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
-}
-
 export async function streamChat(req: ChatRequest, on: ChatHandlers): Promise<ChatResult> {
+  // Errors name the URL as it may be shown (no password, no key in its query): fetch's own message
+  // would repeat the whole URL.
+  const problem = baseUrlProblem(req.baseUrl);
+  if (problem) return { kind: 'failed', message: problem, cancelled: false };
+  const shown = shownUrl(chatCompletionsUrl(req.baseUrl));
   let response: Response;
   try {
     response = await fetch(chatCompletionsUrl(req.baseUrl), {
@@ -59,14 +61,14 @@ export async function streamChat(req: ChatRequest, on: ChatHandlers): Promise<Ch
       signal: req.signal,
     });
   } catch (e) {
-    return { kind: 'failed', message: `cannot reach ${chatCompletionsUrl(req.baseUrl)}: ${causeOf(e)}`, cancelled: req.signal.aborted };
+    return { kind: 'failed', message: `cannot reach ${shown}: ${causeOf(e)}`, cancelled: req.signal.aborted };
   }
   if (!response.ok) {
     const body = await response.text().catch(() => '');
-    return { kind: 'failed', status: response.status, message: `HTTP ${response.status} from ${chatCompletionsUrl(req.baseUrl)}: ${errorText(body) || response.statusText}`, cancelled: false };
+    return { kind: 'failed', status: response.status, message: `HTTP ${response.status} from ${shown}: ${errorText(body) || response.statusText}`, cancelled: false };
   }
   const stream = response.body;
-  if (!stream) return { kind: 'failed', status: response.status, message: `HTTP ${response.status} from ${chatCompletionsUrl(req.baseUrl)} has no body to stream`, cancelled: false };
+  if (!stream) return { kind: 'failed', status: response.status, message: `HTTP ${response.status} from ${shown} has no body to stream`, cancelled: false };
   const calls = new Map<number, AssembledToolCall>();
   let text = '';
   let finish = '';

@@ -171,6 +171,41 @@ describe('OpenAI-compatible adapter (agent loop in the host) against a scripted 
     assertValid();
   });
 
+  it('a base URL keeps its query after the path (Azure ?api-version=), and its secrets are never shown: a key in the query is *** in the capability frame and in errors, a user:password URL is refused in words without the password (decision 582)', async () => {
+    const secret = 's3cretq';
+    const queried = new OpenAIAdapter({ baseUrl: `${server.url}/v1/?api-version=2024-10-21&api_key=${secret}`, model: 'mock-model', apiKey: 'sk-test' });
+    const h = new RecordingHost(ws, (req) => policy(req));
+    try {
+      const started = await h.open(queried);
+      const shown = String(started.capabilities.extensions?.base_url);
+      assert.equal(shown, `${server.url}/v1/?api-version=2024-10-21&api_key=***`);
+      server.enqueue(route, chat.text('ok'));
+      const t = await h.turn(queried, 'hi');
+      assert.equal(t.outcome.stop_reason, 'end_turn');
+      const req = server.requestsFor(route)[0];
+      assert.deepEqual([req.path, req.query.get('api-version'), req.query.get('api_key')], ['/v1/chat/completions', '2024-10-21', secret], 'the query goes after the path, whole');
+      server.enqueue(route, chat.error(500, 'server_error', 'scripted failure'));
+      const failed = await h.turn(queried, 'again');
+      const e = h.ofType('agent.error', failed.frames)[0];
+      assert.match(e.payload.message, /HTTP 500 from .*api_key=\*\*\*/);
+      assert.ok(!JSON.stringify(h.frames).includes(secret), 'the key is in no frame');
+    } finally {
+      await queried.dispose();
+    }
+    const withPassword = new OpenAIAdapter({ baseUrl: 'http://user:s3cretpass@127.0.0.1:9/v1', model: 'mock-model', apiKey: 'sk-test' });
+    const h2 = new RecordingHost(ws, (req) => policy(req));
+    try {
+      const started = await h2.open(withPassword);
+      assert.match(started.diagnostics?.find((d) => d.code === 'BASE_URL_INVALID')?.message ?? '', /holds a user name or password.*RAWP_OPENAI_API_KEY/);
+      const t = await h2.turn(withPassword, 'hi');
+      assert.equal(t.outcome.stop_reason, 'error');
+      assert.match(h2.ofType('agent.error', t.frames)[0].payload.message, /holds a user name or password/);
+      assert.ok(!JSON.stringify(h2.frames).includes('s3cretpass'), 'the password is in no frame (it was printed twice)');
+    } finally {
+      await withPassword.dispose();
+    }
+  });
+
   it('§6.3.2 plan mode: the runner refuses a write before it runs', async () => {
     server.enqueue(route, chat.tool('Write', { file_path: path.join(ws, 'new.txt'), content: 'x' }), chat.text('Cannot write in plan mode.'));
     const t = await host.turn(adapter, 'write', { mode: 'plan' });
