@@ -166,13 +166,17 @@ function clip(s: string, n: number): string {
  * Control characters other than tab and line feed, shown instead of obeyed: frames carry text from
  * the agent and from files it read, and the terminal must not take escape sequences (OSC 52
  * clipboard writes, titles, clearing, CR overwrites) from them. C0 become their Control Pictures
- * (ESC → ␛), DEL ␡, C1 (8-bit CSI and friends) U+FFFD.
+ * (ESC → ␛), DEL ␡, C1 (8-bit CSI and friends) U+FFFD. Bidi embeddings, overrides and isolates
+ * (U+202A–U+202E, U+2066–U+2069) are shown by name, `<U+202E>`: in a terminal that lays out
+ * right-to-left text they reorder what follows, so a file name or a line could read as another
+ * (Trojan Source, CVE-2021-42574).
  */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 export function showControls(text: string): string {
   return text.replace(CONTROL, (c) => {
     const code = c.charCodeAt(0);
+    if (code >= 0x202a) return `<U+${code.toString(16).toUpperCase()}>`;
     return code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? '\u2421' : '\ufffd';
   });
 }

@@ -1,8 +1,12 @@
 // How `rawp run` reports (§6.1.1 `output_format`): `text` prints the answer, `json` one object,
 // `stream-json` every DPS frame of the conversation as it happens (both directions, one JSON line
 // each: a log `rawp validate` accepts). Whatever the format, questions the run answered for the
-// absent user and the agent's errors go to stderr, one line each.
+// absent user and the agent's errors go to stderr, one line each. Text from the agent, its tools
+// and files (answers, messages, questions) goes to a terminal with its control characters shown,
+// not obeyed (showControls, as `rawp attach` does): a file named with an escape sequence must not
+// recolour, retitle or clear the terminal, or write its clipboard (OSC 52). JSON escapes them itself.
 import type { WireFrame } from '../../protocol/frameTypes';
+import { showControls as shown } from '../attach/render';
 import { releaseStructuredOutput } from '../../protocol/structuredOutput';
 import type { HeadlessResult, Unanswered } from '../../host/headlessRun';
 import type { VerbIo } from '../verb';
@@ -15,14 +19,14 @@ export function frameLine(io: VerbIo, frame: WireFrame): void {
 
 export function unansweredLine(io: VerbIo, u: Unanswered): void {
   const input = u.tool_input ? ` ${clip(JSON.stringify(u.tool_input), 200)}` : '';
-  if (u.kind === 'permission_denied') io.stderr.write(`rawp run: permission denied: ${u.tool_name ?? 'a tool'}${input} (no --allow rule or saved rule allows it)\n`);
-  else io.stderr.write(`rawp run: unanswered question (headless, timed out): ${clip(u.question, 200)}\n`);
+  if (u.kind === 'permission_denied') io.stderr.write(`rawp run: permission denied: ${shown(u.tool_name ?? 'a tool')}${shown(input)} (no --allow rule or saved rule allows it)\n`);
+  else io.stderr.write(`rawp run: unanswered question (headless, timed out): ${shown(clip(u.question, 200))}\n`);
 }
 
 export function errorLines(io: VerbIo, r: HeadlessResult): void {
-  for (const e of r.errors) io.stderr.write(`rawp run: ${e.source} ${e.severity === 'warning' ? 'warning' : 'error'} ${e.error_code}: ${e.message}\n`);
+  for (const e of r.errors) io.stderr.write(`rawp run: ${e.source} ${e.severity === 'warning' ? 'warning' : 'error'} ${shown(e.error_code)}: ${shown(e.message)}\n`);
   // A prompt the host answered itself (/help) prints its answer as the run's; other notices are remarks.
-  for (const n of r.notices) if (n.level !== 'error' && !(handledByHost(r) && n.level === 'info')) io.stderr.write(`rawp run: ${n.level}: ${n.message}\n`);
+  for (const n of r.notices) if (n.level !== 'error' && !(handledByHost(r) && n.level === 'info')) io.stderr.write(`rawp run: ${n.level}: ${shown(n.message)}\n`);
 }
 
 /** No turn ran, nothing failed, and the host said something: a host command such as /help. */
@@ -56,10 +60,10 @@ export function printResult(io: VerbIo, format: OutputFormat, r: HeadlessResult,
   else if (format === 'text' && r.structured_output) {
     const release = releaseStructuredOutput(r.structured_output, schema);
     if (release.released) io.stdout.write(`${JSON.stringify(release.data)}\n`);
-    else io.stderr.write(`rawp run: the structured output is not printed: ${release.reason}\n`);
+    else io.stderr.write(`rawp run: the structured output is not printed: ${shown(release.reason)}\n`);
   }
-  else if (format === 'text' && r.text) io.stdout.write(r.text.endsWith('\n') ? r.text : `${r.text}\n`);
-  else if (format === 'text' && handledByHost(r)) for (const n of r.notices) if (n.level === 'info') io.stdout.write(`${n.message}\n`);
+  else if (format === 'text' && r.text) io.stdout.write(shown(r.text.endsWith('\n') ? r.text : `${r.text}\n`));
+  else if (format === 'text' && handledByHost(r)) for (const n of r.notices) if (n.level === 'info') io.stdout.write(`${shown(n.message)}\n`);
 }
 
 /**

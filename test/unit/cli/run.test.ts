@@ -221,6 +221,16 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.match(o.turn_id, /^[0-9a-f-]{36}$/);
   });
 
+  it('text output shows control characters instead of passing them to the terminal: a file named with escape sequences cannot recolour or retitle it (as rawp attach shows them)', async () => {
+    const name = 'name\x1b[41mBG\x1b[0m\x1b]0;owned\x07\u202egnp.txt';
+    writeFileSync(join(ws, name), 'one line\n');
+    const r = await rawpRun([...base(), `read ${name}`], { env });
+    assert.equal(r.code, 0, r.err);
+    assert.ok(!/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(r.out + r.err), JSON.stringify(r.out + r.err));
+    // A right-to-left override is shown by name: it would make `…gnp.txt` read as `…txt.png`.
+    assert.match(r.out, /name␛\[41mBG␛\[0m␛\]0;owned␇<U\+202E>gnp\.txt/);
+  });
+
   it('slash-commands §5 /rename and /clear are answered at once, exit 0 (they waited 60 s for a turn and failed NO_TURN): /rename says the name the session now has', async () => {
     const started = Date.now();
     const renamed = await rawpRun([...base(), '/rename  Release\tnotes '], { env });
