@@ -56,10 +56,11 @@ function parseArgs(argv: string[]): Args | string {
 }
 
 async function readInput(file: string | undefined, io: VerbIo): Promise<string> {
-  if (file !== undefined && file !== '-') return readFile(file, 'utf8');
+  // A byte order mark (Windows editors write one) is not part of the first line.
+  if (file !== undefined && file !== '-') return (await readFile(file, 'utf8')).replace(/^\ufeff/, '');
   const chunks: Buffer[] = [];
   for await (const c of io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks).toString('utf8').replace(/^\ufeff/, '');
 }
 
 export const convertVerb: Verb = {

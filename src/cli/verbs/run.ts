@@ -123,6 +123,8 @@ export const runVerb: Verb = {
       allow = (values.allow ?? []).map(allowRule);
       attachments = (values.attach ?? []).map(attachment);
       const argText = positionals.join(' ');
+      // A PROMPT given but blank is a mistake of its own, not a cue to read stdin.
+      if (positionals.length > 0 && !argText.trim()) throw new InputError('no prompt: PROMPT is empty or only white space');
       const text = argText.trim() ? argText : await readStdinPrompt(io.stdin);
       prompt = { prompt_text: text, input_type: argText.trim() ? 'text' : 'piped_stdin', config_overrides };
     } catch (e) {

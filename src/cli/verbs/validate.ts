@@ -70,7 +70,8 @@ export const validateVerb: Verb = {
     try {
       const input = await openInput(args.file, io);
       let n = 0;
-      for await (const line of createInterface({ input, crlfDelay: Infinity })) validator.line(line, ++n);
+      // A byte order mark (Windows editors write one) is not part of the first frame.
+      for await (const line of createInterface({ input, crlfDelay: Infinity })) validator.line(n === 0 ? line.replace(/^\ufeff/, '') : line, ++n);
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       const what = args.file === undefined || args.file === '-' ? 'stdin' : args.file;

@@ -14,8 +14,8 @@ export interface CodeInfo {
 export const CODES = {
   // Frame by frame (parseFrame, §2).
   MALFORMED_JSON: { severity: 'error', clause: '§2.1-1', summary: 'the line is not valid JSON' },
-  INVALID_ENVELOPE: { severity: 'error', clause: '§2.1-1', summary: 'the envelope misses or mistypes a field (v, type, message_id, timestamp, session_id, payload…)' },
-  UNSUPPORTED_VERSION: { severity: 'error', clause: '§2.1-2', summary: 'envelope `v` is not 1; a receiver ignores the frame and answers session.error' },
+  INVALID_ENVELOPE: { severity: 'error', clause: '§2.1-1', summary: 'the envelope misses or mistypes a field (type, message_id, timestamp, session_id, payload…)' },
+  UNSUPPORTED_VERSION: { severity: 'error', clause: '§2.1-2', summary: 'envelope `v` is missing or not 1; a receiver ignores the frame and answers session.error' },
   INVALID_PAYLOAD: { severity: 'error', clause: '§2.1-1', summary: 'the payload of a known type breaks its schema (the field path is named)' },
   UNKNOWN_TYPE: { severity: 'error', clause: '§3.1.1-1', summary: 'a type this spec does not define and not x-{vendor}.* (custom types must use the x- prefix); receivers ignore it' },
   DUPLICATE_MESSAGE_ID: { severity: 'warning', clause: '§2.1', summary: 'a message_id seen before; receivers drop it as a duplicate, so it is not checked further' },

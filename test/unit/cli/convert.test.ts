@@ -1,7 +1,7 @@
 // `rawp convert --from claude-code`: real Claude Code captures (test/fixtures/native/claude-code)
 // -> DPS frames that `rawp validate` accepts, with the Appendix A mapping visible in the frames.
 import { strict as assert } from 'node:assert';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../../src/cli/main';
@@ -34,6 +34,15 @@ function only<T extends Frame['type']>(fs: Frame[], t: T) {
 }
 
 describe('rawp convert --from claude-code', () => {
+  it('a byte order mark before the first line (Windows editors write one) is not read as part of it: the same frames, no skipped line', async () => {
+    const text = readFileSync(join(dir, 'bash.jsonl'), 'utf8');
+    const plain = await convert(['--from', 'claude-code'], text);
+    const marked = await convert(['--from', 'claude-code'], `\ufeff${text}`);
+    assert.equal(marked.code, 0);
+    assert.equal(marked.stderr, plain.stderr, 'no line skipped for the mark');
+    assert.deepEqual(types(marked.frames), types(plain.frames));
+  });
+
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) {
     it(`§13 ${file}: every frame parses and the stream passes rawp validate without errors`, async () => {
       const r = await convert(['--from', 'claude-code', join(dir, file)]);

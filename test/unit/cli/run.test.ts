@@ -166,6 +166,9 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
       [[...base(), '--bogus', 'x'], /Unknown option '--bogus'/],
       [['--workspace', ws, '--agent', 'no-such-agent', 'x'], /no-such-agent/],
       [base(), /no prompt: stdin was empty/, ''],
+      // A blank PROMPT is said as such (it read "stdin was empty" though nothing was piped).
+      [[...base(), '   '], /no prompt: PROMPT is empty or only white space/, ''],
+      [[...base(), ''], /no prompt: PROMPT is empty or only white space/, ''],
     ];
     for (const [args, message, stdin] of cases) {
       const r = await rawpRun(args, { env, ...(stdin !== undefined ? { stdin } : {}) });

@@ -2,7 +2,7 @@
 // once for real, spawning the built `node dist/cli.js` with a pipe on stdin.
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -79,6 +79,17 @@ describe('cli/validate: rawp validate in process', () => {
     }
     const empty = await rawp(['validate'], '');
     assert.deepEqual([empty.code, empty.out], [0, 'frames: 0, errors: 0, warnings: 0\n']);
+  });
+
+  it('a byte order mark before the first frame (Windows editors write one) is not read as part of it', async () => {
+    const valid = readFileSync(join(FIXTURES, 'valid', 'full-session.jsonl'), 'utf8');
+    const file = join(tmp, 'bom.jsonl');
+    writeFileSync(file, `\ufeff${valid}`);
+    const r = await rawp(['validate', file]);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /^frames: \d+, errors: 0, warnings: 0\n$/);
+    const piped = await rawp(['validate'], `\ufeff${valid}`);
+    assert.equal(piped.code, 0, piped.out);
   });
 
   it('usage errors exit 2 with a clear message: missing file, a directory, an unknown option, two files', async () => {
