@@ -1,11 +1,15 @@
 // `rawp attach` — a terminal master for a shared session (`rawp serve` or an editor that shares).
 import { readFileSync } from 'node:fs';
 import { resolveTarget } from '../attach/target';
+import { browserLinkParts } from '../attach/browserLink';
 import { TerminalMaster } from '../attach/terminalMaster';
 import { readClientToken, TOKEN_ARG_WARNING } from '../../remote/tokenSource';
 import { hideSecretArgs } from '../hideSecretArgs';
 import type { Verb } from '../verb';
 import { parseVerbArgs, usageError } from '../verbArgs';
+
+/** The browser link's token is in the process list as --token's is. */
+const LINK_TOKEN_WARNING = `the link's token is in the process list (ps, /proc/PID/cmdline) where every local user can read it; prefer the host's URL with --token-file F or the RAWP_TOKEN environment variable`;
 
 const HELP = `Usage: rawp attach URL [--token-file F | --token T] [--session ID] [--ca F]
 
@@ -14,8 +18,9 @@ a ⚠ line says when it no longer holds the start), then the transcript live, se
 as a prompt, answers questions (type the option's number), cancels the running turn on Ctrl-C (a
 second Ctrl-C quits), and reconnects by itself after a drop without losing anything.
 
-  URL              the host (http://127.0.0.1:PORT as rawp serve prints it), a session URL, or the
-                   ws(s)://…/v1/sessions/ID/stream of a session
+  URL              the host (http://127.0.0.1:PORT as rawp serve prints it), a session URL, the
+                   ws(s)://…/v1/sessions/ID/stream of a session, or the browser link rawp serve
+                   prints (…/#token=…&session=…: its token and session are used)
   --token-file F   read the host's access token from F (must not be readable by others: chmod 600)
   --token T        the token itself (discouraged: other local users can read it in the process
                    list); without either, the RAWP_TOKEN environment variable
@@ -43,13 +48,17 @@ export const attachVerb: Verb = {
     if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
     if (positionals.length !== 1) return usageError(attachVerb, io, 'one URL expected', true);
+    // The browser link `rawp serve` prints carries the token and session in its fragment.
+    const link = browserLinkParts(positionals[0]);
+    const fromLink = link.token !== undefined && values.token === undefined && values['token-file'] === undefined;
     let token: string;
     let ca: Buffer | undefined;
     try {
-      token = readClientToken({ token: values.token, tokenFile: values['token-file'] });
-      if (values.token !== undefined) {
-        io.stderr.write(`rawp attach: warning: ${TOKEN_ARG_WARNING}\n`);
-        hideSecretArgs(values.token, 'rawp attach');
+      token = readClientToken({ token: fromLink ? link.token : values.token, tokenFile: values['token-file'] });
+      if (values.token !== undefined || link.token !== undefined) {
+        // Like --token, a link with the token is in the process list: said, and hidden there.
+        io.stderr.write(`rawp attach: warning: ${values.token !== undefined ? TOKEN_ARG_WARNING : LINK_TOKEN_WARNING}\n`);
+        hideSecretArgs((values.token ?? link.token) as string, 'rawp attach');
       }
       ca = values.ca ? readFileSync(values.ca) : undefined;
     } catch (e) {
@@ -57,7 +66,7 @@ export const attachVerb: Verb = {
     }
     let target;
     try {
-      target = await resolveTarget(positionals[0], { token, session: values.session, ca });
+      target = await resolveTarget(link.url, { token, session: values.session ?? link.session, ca });
     } catch (e) {
       io.stderr.write(`rawp attach: ${(e as Error).message}\n`);
       return 1;

@@ -206,6 +206,18 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
     }
   });
 
+  it('rawp attach takes the browser link rawp serve prints (…/#token=…&session=…): it attaches with that token and session, and warns that the token is in the process list (decision 585)', async () => {
+    const { url, session_id } = await serve();
+    const attach = rawp(['attach', `${url}/#token=${token}&session=${session_id}`]);
+    children.push(attach);
+    attach.proc.stdin?.write('read a.txt\n');
+    await waitFor(() => /hello from a[\s\S]*turn 0 ended: end_turn/.test(attach.out), 'the answer shown');
+    assert.match(attach.err, /warning: the link's token is in the process list/);
+    assert.doesNotMatch(attach.err, /a token is needed/);
+    attach.proc.stdin?.write('/quit\n');
+    await waitFor(() => attach.exit !== undefined, 'attach quits');
+  });
+
   it('rawp attach refuses a wrong token with a clear message and exit code 1', async () => {
     const { url } = await serve();
     const attach = rawp(['attach', url, '--token', generateToken()]);
