@@ -62,13 +62,44 @@ export function transfersOf(t: Transcript): FileTransferBlock['transfer'][] {
 
 function entry(items: Item[], e: TimelineEntry, indent: string, pass: Pass): void {
   if (e.kind === 'turn') {
-    for (const b of e.blocks) block(items, b, indent, pass);
+    blocks(items, e.blocks, indent, pass);
     if (!e.open && !e.synthetic) items.push({ key: `${e.key}:end`, text: `${indent}— turn ${e.index ?? ''} ended: ${e.stopReason}\n` });
     const u = e.usage?.token_usage;
     if (u) items.push({ key: `${e.key}:usage`, text: `${indent}  (tokens in ${u.input_tokens}, out ${u.output_tokens})\n` });
     return;
   }
   block(items, e, indent, pass);
+}
+
+/**
+ * A run of blocks. A tool call's permission question comes after the call's block but was asked
+ * before its result: the question (and its answer) is shown between the call and its result, as it
+ * happened — live and when a history is replayed alike (before, a replay printed the result first).
+ */
+function blocks(items: Item[], list: readonly Block[], indent: string, pass: Pass): void {
+  const shown = new Set<Block>();
+  list.forEach((b, i) => {
+    if (shown.has(b)) return;
+    const calls = b.kind === 'tool' ? [b] : b.kind === 'parallel' ? b.invocations : undefined;
+    if (!calls) return block(items, b, indent, pass);
+    for (const call of calls) toolHead(items, call, indent, pass);
+    for (let j = i + 1; j < list.length && list[j].kind === 'interaction'; j++) {
+      const q = list[j] as InteractionBlock;
+      if (calls.some((call) => asksAbout(q, call))) {
+        interaction(items, q, indent);
+        shown.add(q);
+      }
+    }
+    for (const call of calls) toolResult(items, call, indent);
+  });
+}
+
+/** Is this the permission question of that call (named by id, or by tool right after it)? */
+function asksAbout(q: InteractionBlock, call: ToolBlock): boolean {
+  if (q.request.interaction_type !== 'PERMISSION' || q.scope !== call.scope) return false;
+  const context = q.request.context as { invocation_id?: unknown; tool_name?: unknown } | undefined;
+  if (typeof context?.invocation_id === 'string') return context.invocation_id === call.invocationId;
+  return context?.tool_name === call.toolName;
 }
 
 function block(items: Item[], b: Block, indent: string, pass: Pass): void {
@@ -113,10 +144,21 @@ function block(items: Item[], b: Block, indent: string, pass: Pass): void {
 }
 
 function tool(items: Item[], b: ToolBlock, indent: string, pass: Pass): void {
+  toolHead(items, b, indent, pass);
+  toolResult(items, b, indent);
+}
+
+/** A call's request, streamed output and subagent run. */
+function toolHead(items: Item[], b: ToolBlock, indent: string, pass: Pass): void {
   items.push({ key: `${b.key}:req`, text: `${indent}⚙ ${b.toolName} ${clip(JSON.stringify(b.input), MAX_INPUT_CHARS)}\n` });
   const out = streamText(b);
   if (out) items.push({ key: `${b.key}:out`, text: indentText(out, `${indent}  │ `, true) });
-  if (b.subagent) for (const sb of b.subagent.blocks) block(items, sb, `${indent}    `, pass);
+  if (b.subagent) blocks(items, b.subagent.blocks, `${indent}    `, pass);
+}
+
+/** A call's result. */
+function toolResult(items: Item[], b: ToolBlock, indent: string): void {
+  const out = streamText(b);
   // A result synthesized on disconnect (§7.8.1) is not shown: the real one follows a reattach.
   if (b.result && !b.result.synthetic) {
     // Issue 15 Why 7: output already printed live is not printed again as the result.

@@ -57,4 +57,29 @@ describe('remote/terminal master: answers and printing', () => {
     // Issue 15 Why 7: the output printed live is not printed again with the result.
     assert.match(out, /› hi\nHello\n⚙ Bash \{"command":"ls"\}\n {2}│ a\n {2}⎿ success\n— turn 0 ended: end_turn\n$/);
   });
+
+  it('a permission question is shown between its call and the call\'s result, live and when the history is replayed at once (a late attach printed the result first)', () => {
+    const ctx = { session_id: S, turn_id: T };
+    const frames = [
+      buildFrame('control.prompt.request', { prompt_text: 'run ls' }, { session_id: S }),
+      buildFrame('session.turn.start', { turn_id: T, turn_index: 0 }, ctx),
+      buildFrame('tool.invoke.request', { invocation_id: 'b1', tool_name: 'Bash', input: { command: 'ls' } }, ctx),
+      buildFrame('agent.interaction.request', ask({ question_text: 'Allow Bash ls?', options: [{ value: 'allow_once', label: 'Allow once' }], context: { tool_name: 'Bash', tool_input: { command: 'ls' } } }), ctx),
+      buildFrame('control.interaction.response', { interaction_id: 'i1', selected_value: 'allow_once' }, ctx),
+      buildFrame('tool.invoke.result', { invocation_id: 'b1', tool_name: 'Bash', status: 'success', output: 'a.txt', output_type: 'text' }, ctx),
+      buildFrame('session.turn.end', { turn_id: T, stop_reason: 'end_turn' }, ctx),
+    ] as Frame[];
+    const live = createTranscript({ sessionId: S });
+    let printed = '';
+    const printer = new TerminalPrinter((s) => (printed += s));
+    for (const f of frames) {
+      applyFrame(live, f);
+      printer.update(live);
+    }
+    const replayed = createTranscript({ sessionId: S });
+    for (const f of frames) applyFrame(replayed, f);
+    const atOnce = transcriptText(replayed);
+    assert.match(atOnce, /⚙ Bash \{"command":"ls"\}\n\? Allow Bash ls\? \(PERMISSION\)\n {4}1\) Allow once \[allow_once\]\n {2}✓ allow_once\n {2}⎿ success: a\.txt\n/);
+    assert.equal(printed, atOnce, 'the same order live and replayed');
+  });
 });
