@@ -32,3 +32,12 @@ export function answerFor(request: PayloadOf<'agent.interaction.request'>, line:
   if (value === undefined) return { ok: false, message: `pick an option: 1-${options.length}` };
   return { ok: true, payload: { ...base, selected_value: value } };
 }
+
+/**
+ * A line that looks like an answer (option numbers) typed when no question waits, in a session
+ * that has asked questions: most likely an answer to one another master answered a moment earlier.
+ * It is held once, with a word why; the same line typed again goes out as a prompt (decision 586).
+ */
+export function looksLikeLateAnswer(text: string, questionsAsked: number): boolean {
+  return questionsAsked > 0 && /^\d+(\s*,\s*\d+)*$/.test(text.trim());
+}

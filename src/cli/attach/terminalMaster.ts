@@ -11,7 +11,7 @@ import { createTranscript, currentTurn, type Transcript } from '../../protocol/t
 import { finalize } from '../../protocol/transcript/finalize';
 import { pendingInteractions } from '../../protocol/transcript/read';
 import { applyFrame } from '../../protocol/transcript/reduce';
-import { answerFor } from './answers';
+import { answerFor, looksLikeLateAnswer } from './answers';
 import { MasterClient } from './masterClient';
 import { httpBaseOf, saveTransfer, sizeText } from './fileTransfers';
 import { TerminalPrinter, transfersOf } from './render';
@@ -40,6 +40,8 @@ export class TerminalMaster {
   /** Catalog facts already shown (§5.4.1): a republished catalog repeats only what changed. */
   private catalogShown = new Set<string>();
   private cancelSentFor?: string;
+  /** A line held once because it looked like a late answer (looksLikeLateAnswer). */
+  private heldLine?: string;
   /** Lines typed (or piped) before the first attach completed; sent once it has. */
   private early: string[] | undefined = [];
   private finished!: (code: number) => void;
@@ -128,6 +130,11 @@ export class TerminalMaster {
       this.sendOwn(this.client.send('control.interaction.response', answer.payload));
       return;
     }
+    if (looksLikeLateAnswer(text, this.transcript.idx.interactions.size) && this.heldLine !== text) {
+      this.heldLine = text;
+      return this.notice(`[no question is waiting (it may have been answered by another master); "${text}" was not sent — type it again to send it as a prompt]`);
+    }
+    this.heldLine = undefined;
     // §16.2.2-1: this master composes prompt_text, and what is typed is user text: escaped, so a
     // typed `<@file:…>` stays text and a backslash survives (the terminal has no file picker).
     this.sendOwn(this.client.send('control.prompt.request', { prompt_text: escapeUserText(text), input_type: text.startsWith('/') ? 'slash_command' : 'text' }));

@@ -218,6 +218,27 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
     await waitFor(() => attach.exit !== undefined, 'attach quits');
   });
 
+  it('rawp attach holds a number typed after another master answered the question (it went out as a prompt "4"); typed again, it is sent (decision 586)', async () => {
+    const { url, session_id } = await serve();
+    const m = await new TestMaster({ server: { attachUrl: (id: string) => `${url.replace('http', 'ws')}/v1/sessions/${id}/stream` } as never, token, session: { session_id } }).open();
+    const attach = rawp(['attach', url, '--token', token]);
+    children.push(attach);
+    await waitFor(() => attach.out.length > 0, 'attach shows the session');
+    m.client.send('control.prompt.request', { prompt_text: 'run `echo from-m`' });
+    await waitFor(() => attach.out.includes('[question waiting'), 'attach sees the question');
+    const ask = m.frames.find((f): f is FrameOf<'agent.interaction.request'> => f.type === 'agent.interaction.request')!;
+    m.client.send('control.interaction.response', { interaction_id: ask.payload.interaction_id, selected_value: 'allow_once' });
+    await waitFor(() => /turn 0 ended: end_turn/.test(attach.out), 'the turn ended');
+    attach.proc.stdin?.write('1\n');
+    await waitFor(() => attach.out.includes('no question is waiting'), 'attach says why it held the line');
+    await new Promise((r) => setTimeout(r, 300));
+    const prompts = () => m.frames.filter((f): f is FrameOf<'control.prompt.request'> => f.type === 'control.prompt.request').map((f) => f.payload.prompt_text);
+    assert.deepEqual(prompts(), [], 'nothing was sent');
+    attach.proc.stdin?.write('1\n');
+    await waitFor(() => prompts().includes('1'), 'typed again, it goes out as a prompt');
+    attach.proc.stdin?.write('/quit\n');
+  });
+
   it('rawp attach refuses a wrong token with a clear message and exit code 1', async () => {
     const { url } = await serve();
     const attach = rawp(['attach', url, '--token', generateToken()]);

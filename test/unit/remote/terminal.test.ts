@@ -1,7 +1,7 @@
 // The terminal master's pure parts: what a typed line answers (§4.3 → §6.2.1), and the printer that
 // writes a growing transcript without redrawing.
 import { strict as assert } from 'node:assert';
-import { answerFor } from '../../../src/cli/attach/answers';
+import { answerFor, looksLikeLateAnswer } from '../../../src/cli/attach/answers';
 import { TerminalPrinter, transcriptText } from '../../../src/cli/attach/render';
 import { buildFrame } from '../../../src/protocol/build';
 import type { Frame, PayloadOf } from '../../../src/protocol/frameTypes';
@@ -81,5 +81,15 @@ describe('remote/terminal master: answers and printing', () => {
     const atOnce = transcriptText(replayed);
     assert.match(atOnce, /⚙ Bash \{"command":"ls"\}\n\? Allow Bash ls\? \(PERMISSION\)\n {4}1\) Allow once \[allow_once\]\n {2}✓ allow_once\n {2}⎿ success: a\.txt\n/);
     assert.equal(printed, atOnce, 'the same order live and replayed');
+  });
+});
+
+describe('remote/terminal master: a late answer is not sent as a prompt (decision 586)', () => {
+  it('option numbers typed when no question waits are held once in a session that asked questions; not in one that never did, and not other text', () => {
+    assert.equal(looksLikeLateAnswer('4', 1), true);
+    assert.equal(looksLikeLateAnswer(' 1, 3 ', 2), true);
+    assert.equal(looksLikeLateAnswer('4', 0), false, 'no question was ever asked: a number is a prompt');
+    assert.equal(looksLikeLateAnswer('read 4 files', 3), false);
+    assert.equal(looksLikeLateAnswer('4.5', 3), false);
   });
 });
