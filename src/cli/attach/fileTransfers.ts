@@ -80,8 +80,10 @@ export async function saveTransfer(t: Transfer, o: SaveOptions): Promise<{ path:
   const url = hostFileUrl(t, o.httpBase);
   if (!url) throw new Error(`${t.file_name} is not on this host (${t.file_url}); fetch it from there`);
   const dir = resolve(o.dir ?? '.');
-  // Said before anything is fetched: a folder that is not there.
-  if (!(await fsp.stat(dir).then((st) => st.isDirectory(), () => false))) throw new Error(`the folder ${dir} does not exist; nothing was fetched`);
+  // Said before anything is fetched: a folder that is not there, or not a folder.
+  const kind = await fsp.stat(dir).then((st) => (st.isDirectory() ? 'folder' : 'other'), () => 'missing');
+  if (kind === 'missing') throw new Error(`the folder ${dir} does not exist; nothing was fetched`);
+  if (kind === 'other') throw new Error(`${dir} is a file, not a folder; give the folder to save into; nothing was fetched`);
   const res = await get(url, o);
   try {
     if (res.statusCode !== 200) throw new Error(`the host answered ${res.statusCode}${await errorOf(res)}`);
@@ -153,7 +155,10 @@ async function writeFree(dir: string, name: string, bytes: Buffer): Promise<stri
       await fsp.writeFile(path, bytes, { flag: 'wx' });
       return path;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'the folder is read-only' : code === 'ENOSPC' ? 'the disk is full' : code === 'ENOENT' ? 'the folder does not take new files' : (e as Error).message;
+      throw new Error(`cannot save into ${dir}: ${why}; nothing was saved`);
     }
   }
   throw new Error(`${name} and ${MAX_NAME_TRIES - 1} numbered names are taken in ${dir}`);

@@ -15,6 +15,8 @@ import { answerFor, looksLikeLateAnswer } from './answers';
 import { MasterClient } from './masterClient';
 import { httpBaseOf, saveTransfer, sizeText } from './fileTransfers';
 import { TerminalPrinter, transfersOf } from './render';
+import { homedir } from 'node:os';
+import { parseSaveArgs } from './saveArgs';
 
 /** Catalog notices shown per catalog, and catalog facts remembered (§5.4.1). */
 const MAX_CATALOG_NOTICES = 20;
@@ -147,12 +149,12 @@ export class TerminalMaster {
   private async save(args: string): Promise<void> {
     const files = transfersOf(this.transcript);
     if (files.length === 0) return this.notice('[/save: no file has been shared in this session yet]');
-    const m = /^(\d+)?\s*(.*)$/s.exec(args)!;
-    const n = m[1] === undefined ? files.length : Number(m[1]);
+    const asked = parseSaveArgs(args, files.length, homedir());
+    if ('error' in asked) return this.notice(`[/save: ${asked.error}]`);
+    const n = asked.n;
     const file = files[n - 1];
-    if (!file) return this.notice(`[/save: there is no file ${n}; files 1-${files.length} were shared]`);
     try {
-      const saved = await saveTransfer(file, { httpBase: this.httpBase, token: this.o.token, ...(this.o.ca ? { ca: this.o.ca } : {}), ...(m[2] ? { dir: m[2] } : {}) });
+      const saved = await saveTransfer(file, { httpBase: this.httpBase, token: this.o.token, ...(this.o.ca ? { ca: this.o.ca } : {}), ...(asked.dir ? { dir: asked.dir } : {}) });
       this.notice(`[saved file ${n}, ${file.file_name} (${sizeText(saved.size)}, SHA-256 checked), to ${saved.path}]`);
     } catch (e) {
       this.notice(`[/save ${n}: ${e instanceof Error ? e.message : String(e)}]`);

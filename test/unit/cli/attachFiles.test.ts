@@ -6,11 +6,12 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { safeName, saveTransfer, sizeText } from '../../../src/cli/attach/fileTransfers';
+import { parseSaveArgs } from '../../../src/cli/attach/saveArgs';
 import { transcriptText } from '../../../src/cli/attach/render';
 import { HostSharing } from '../../../src/host/sharing';
 import { buildFrame } from '../../../src/protocol/build';
@@ -146,6 +147,28 @@ describe('rawp attach: §4.5.1 file transfers in plain words, /save fetches and 
       await assert.rejects(saveTransfer({ ...transfer, file_url: `http://127.0.0.2:1/v1/files/${ID1}` }, { httpBase: base, token: 't0k', dir }), /is not on this host/);
       await assert.rejects(saveTransfer(transfer, { httpBase: base, token: 't0k', dir: join(dir, 'missing') }), /the folder .*missing does not exist; nothing was fetched/);
       assert.deepEqual(readdirSync(dir), []);
+    });
+
+    it('/save says what is wrong with its folder in words: a file given as the folder, a folder that takes no files (it said "does not exist", or a raw ENOENT)', async () => {
+      const file = join(dir, 'afile');
+      writeFileSync(file, 'x');
+      await assert.rejects(saveTransfer(transfer, { httpBase: base, token: 't0k', dir: file }), /afile is a file, not a folder; give the folder to save into; nothing was fetched/);
+      rmSync(file);
+      const good = { ...transfer, checksum: createHash('sha256').update('not the png').digest('hex') };
+      await assert.rejects(saveTransfer(good, { httpBase: base, token: 't0k', dir: '/proc' }), /^Error: cannot save into \/proc: .*; nothing was saved$/);
+    });
+
+    it('/save [N] [DIR] reads N and DIR as typed at a shell: ~ is home, quotes are not part of the name, N outside 1..files is said', () => {
+      assert.deepEqual(parseSaveArgs('', 3, '/home/u'), { n: 3 });
+      assert.deepEqual(parseSaveArgs('2', 3, '/home/u'), { n: 2 });
+      assert.deepEqual(parseSaveArgs('2 ~/dl', 3, '/home/u'), { n: 2, dir: '/home/u/dl' });
+      assert.deepEqual(parseSaveArgs('~', 3, '/home/u'), { n: 3, dir: '/home/u' });
+      assert.deepEqual(parseSaveArgs('1 "my files"', 3, '/home/u'), { n: 1, dir: 'my files' });
+      assert.deepEqual(parseSaveArgs("'dl'", 3, '/home/u'), { n: 3, dir: 'dl' });
+      assert.deepEqual(parseSaveArgs('2024-notes', 3, '/home/u'), { n: 3, dir: '2024-notes' }, 'a folder that starts with digits');
+      assert.deepEqual(parseSaveArgs('-1', 3, '/home/u'), { error: 'there is no file -1; files 1-3 were shared' });
+      assert.deepEqual(parseSaveArgs('0 dl', 3, '/home/u'), { error: 'there is no file 0; files 1-3 were shared' });
+      assert.deepEqual(parseSaveArgs('4', 3, '/home/u'), { error: 'there is no file 4; files 1-3 were shared' });
     });
   });
 });
