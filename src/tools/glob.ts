@@ -1,9 +1,12 @@
 // Glob: files matching a glob pattern, newest first like Claude Code. The glob is matched as an RE2
 // expression in the search worker (src/workspace/globRegex.ts): linear time, off the event loop.
+// Every match is statted for its time, a few at once (newestFirst.ts); at most MAX_RESULTS are
+// returned, and `truncated` says that more matched.
 import { relative, sep } from 'node:path';
 import { z } from 'zod';
 import { searchFailure } from './grep';
 import { displayPath, resolveToolPath } from './paths';
+import { newestFirst } from './newestFirst';
 import { search } from './search/searchClient';
 import { defineTool, ToolError } from './types';
 import { walkFiles } from './walk';
@@ -31,10 +34,9 @@ export const GlobTool = defineTool({
       const r = await search({ op: 'glob', globs: [input.pattern], paths: all.map((f) => relative(base, f).split(sep).join('/')), orBasename: false }, ctx.signal);
       if (!r.ok) throw new ToolError(`invalid glob: ${r.message}`, r.syntax ? 'INVALID_INPUT' : 'TOOL_FAILED');
       const files = (r.indices ?? []).map((i) => all[i]);
-      const withTime = await Promise.all(files.map(async (f) => ({ f, t: (await ctx.fs.stat(f))?.mtimeMs ?? 0 })));
-      withTime.sort((a, b) => b.t - a.t || (a.f < b.f ? -1 : 1));
-      const list = withTime.map((x) => displayPath(ctx.fs.roots, x.f));
-      if (list.length > MAX_RESULTS) return { status: 'success', output: list.slice(0, MAX_RESULTS), truncated: true };
+      const list = (await newestFirst(ctx.fs, files, ctx.signal)).slice(0, MAX_RESULTS).map((f) => displayPath(ctx.fs.roots, f));
+      // `truncated` is what tells "more than MAX_RESULTS matched" from "exactly the listed ones".
+      if (files.length > MAX_RESULTS) return { status: 'success', output: list, truncated: true };
       return { status: 'success', output: list };
     } catch (e) {
       return searchFailure(e);

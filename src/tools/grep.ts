@@ -2,18 +2,24 @@
 // semantics, re2js) in a worker thread — no pattern can freeze the host (issue 12 finding 2).
 // output_mode follows Claude Code: files_with_matches (default, a file list), content (matching
 // lines, optionally numbered and with context), count (matches per file).
+// Files up to GREP_MAX_FILE_BYTES are searched, in pieces (grepFile.ts); a file that is not read is
+// named in the result, and the true count is said whenever the lines shown are not all the matches
+// (grepReport.ts, decision 577).
 import { basename, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { errorOutcome } from './fsErrors';
+import { GREP_MAX_FILE_BYTES, readForGrep, searchFileText, type AskPiece, type GrepQuery } from './grepFile';
+import { linesAround, ShownLines } from './grepLines';
+import { tallyLine, textPath, Unsearched, type Tally } from './grepReport';
 import { displayPath, resolveToolPath } from './paths';
-import { truncateText } from './truncate';
-import { contextRanges, MAX_CONTEXT_LINES } from './search/contextRanges';
+import { MAX_CONTEXT_LINES } from './search/contextRanges';
 import { search, SearchAbortedError } from './search/searchClient';
 import type { SearchQuery, SearchResponse } from './search/searchProtocol';
 import { ToolError, defineTool, type ToolOutcome } from './types';
 import { walkFiles } from './walk';
 
-const MAX_FILE_BYTES = 2_000_000;
+/** The most files a folder walk gives Grep (walk.ts's own default); a walk that reaches it is said. */
+const WALK_LIMIT = 50_000;
 
 export const GrepInput = z.object({
   pattern: z.string().min(1).describe('The regular expression to search for (RE2 syntax: no look-arounds or back-references)'),
@@ -40,23 +46,27 @@ export const GrepTool = defineTool({
   affectedPaths: (i) => (i.path ? [i.path] : []),
   async run(input, ctx) {
     try {
-      const ask = async (req: SearchQuery): Promise<SearchResponse & { ok: true }> => {
+      const ask = async (req: SearchQuery | (() => Promise<SearchQuery>)): Promise<SearchResponse & { ok: true }> => {
         const r = await search(req, ctx.signal);
         if (!r.ok) throw new ToolError(r.syntax ? `invalid regular expression: ${r.message}` : r.message, r.syntax ? 'INVALID_INPUT' : 'TOOL_FAILED');
         return r;
       };
       const options = { ignoreCase: input['-i'] === true, multiline: input.multiline === true };
-      // Compile first, so a bad pattern fails before any file is read.
-      await ask({ op: 'grep', pattern: input.pattern, options, mode: 'files_with_matches', text: '' });
+      // Compile first, so a bad pattern fails before any file is read; the answer also says whether
+      // the pattern can span lines (then each file goes to the worker whole, not in pieces).
+      const probe = await ask({ op: 'grep', pattern: input.pattern, options, mode: 'files_with_matches', text: '' });
+      const wholeText = probe.grep?.wholeText !== false;
       const base = resolveToolPath(ctx.cwd, input.path ?? ctx.cwd);
       const st = await ctx.fs.stat(base);
       if (!st) throw new ToolError(`"${input.path}" does not exist`, 'FS_NOT_FOUND');
-      let files = st.type === 'file' ? [base] : await walkFiles(ctx.fs, base, ctx.signal);
+      let paths = st.type === 'file' ? [base] : await walkFiles(ctx.fs, base, ctx.signal, WALK_LIMIT);
+      const unsearched = new Unsearched();
+      if (paths.length >= WALK_LIMIT) unsearched.walkCut = WALK_LIMIT;
       const includeGlob = input.include ?? input.glob;
       if (includeGlob) {
-        const rels = files.map((f) => relative(base, f).split(sep).join('/') || basename(f));
+        const rels = paths.map((f) => relative(base, f).split(sep).join('/') || basename(f));
         const { indices } = await ask({ op: 'glob', globs: [includeGlob], paths: rels, orBasename: true });
-        files = (indices ?? []).map((i) => files[i]);
+        paths = (indices ?? []).map((i) => paths[i]);
       }
       const mode = input.output_mode ?? 'files_with_matches';
       const limit = input.head_limit ?? Infinity;
@@ -64,21 +74,28 @@ export const GrepTool = defineTool({
       const askedAfter = input['-A'] ?? input['-C'] ?? 0;
       const before = Math.min(askedBefore, MAX_CONTEXT_LINES);
       const after = Math.min(askedAfter, MAX_CONTEXT_LINES);
+      const query: GrepQuery = { pattern: input.pattern, options, mode };
+      const piece: AskPiece = async (q) => (await ask(q)).grep!;
+      const maxChars = ctx.settings.maxOutputChars;
+      const out = new ShownLines(maxChars, mode === 'content' ? limit : Infinity);
       const matched: string[] = [];
-      const lines: string[] = [];
-      const counts: string[] = [];
+      let total = 0;
+      let files = 0;
+      let shownMatches = 0;
       let cut = false;
-      for (const f of files) {
+      for (const f of paths) {
         if (ctx.signal.aborted) break;
-        const s = await ctx.fs.stat(f);
-        if (!s || s.size > MAX_FILE_BYTES) continue;
-        const raw = (await ctx.fs.readText(f)).text;
-        if (raw.includes('\u0000')) continue;
-        const text = raw.includes('\r\n') ? raw.replace(/\r\n/g, '\n') : raw;
-        const { grep } = await ask({ op: 'grep', pattern: input.pattern, options, mode, text });
-        if (!grep?.matched) continue;
         const shown = displayPath(ctx.fs.roots, f);
+        const got = await readForGrep(ctx.fs, f);
+        if ('skipped' in got) {
+          if (got.skipped === 'unreadable' && got.error && st.type === 'file') throw got.error; // the one file asked for
+          if (got.skipped === 'too_big') unsearched.tooBig(shown, got.size);
+          else unsearched.cannotRead(shown, got.why);
+          continue;
+        }
+        const { text } = got;
         if (mode === 'files_with_matches') {
+          if ((await searchFileText(text, query, 0, wholeText, piece)).count === 0) continue;
           if (matched.length >= limit) {
             cut = true;
             break;
@@ -87,28 +104,54 @@ export const GrepTool = defineTool({
           continue;
         }
         if (mode === 'count') {
-          counts.push(`${shown}:${grep.count ?? 0}`);
-          if (counts.length >= limit) break;
+          const { count } = await searchFileText(text, query, 0, wholeText, piece);
+          if (count === 0) continue;
+          total += count;
+          files++;
+          out.push(`${textPath(shown)}:${count}`);
+          if (files >= limit) break;
           continue;
         }
-        const fileLines = text.split('\n');
-        // Stops at head_limit: `cut` only when a line was left unshown, and then no more files are read.
-        for (const [from, to] of contextRanges(grep.lines ?? [], before, after, fileLines.length)) {
-          const last = Math.min(to, from + (limit - lines.length) - 1);
-          for (let i = from; i <= last; i++) lines.push(input['-n'] ? `${shown}:${i + 1}:${fileLines[i]}` : `${shown}:${fileLines[i]}`);
-          if (last < to) {
-            cut = true;
-            break;
+        // Content. More matching lines than head_limit leaves room for: a cut is certain, and the
+        // rest of the file is not searched (decision 538: head_limit stops the work).
+        const room = out.positionsWanted;
+        const headRoom = limit - out.lines.length;
+        const hits = await searchFileText(text, query, room, wholeText, piece, (h) => !h.binary && h.count > headRoom);
+        if (hits.count === 0) continue;
+        total += hits.count;
+        files++;
+        if (hits.binary) {
+          out.push(`${textPath(shown)}: binary file matches (${hits.count} ${hits.count === 1 ? 'line' : 'lines'}, not shown)`);
+        } else {
+          const prefix = `${textPath(shown)}:`;
+          for (const l of linesAround(text, hits.lines, hits.starts, before, after)) {
+            const head = input['-n'] ? `${prefix}${l.line + 1}:` : prefix;
+            // Never more of a line than can be shown: a 10 MB line costs what fits.
+            const kept = out.lines.length;
+            out.push(head + text.slice(l.start, Math.min(l.end, l.start + out.charsLeft - head.length + 1)));
+            if (l.match && out.lines.length > kept) shownMatches++;
+            if (out.cut) break;
           }
         }
-        if (cut) break;
+        if (out.cut === 'limit') break; // decision 538: no further file is read
       }
       if (ctx.signal.aborted) return { status: 'cancelled', output: 'search cancelled' };
-      if (mode === 'files_with_matches') return { status: 'success', output: matched, hints: { fileList: true }, ...(cut ? { truncated: true } : {}) };
-      const body = mode === 'count' ? counts.join('\n') : lines.join('\n');
-      const t = truncateText(body || '(no matches)', ctx.settings.maxOutputChars);
-      const output = mode === 'content' ? t.text + contextNote(askedBefore, askedAfter) : t.text;
-      return { status: 'success', output, ...(t.truncated || cut ? { truncated: true } : {}) };
+      const notes = unsearched.notes(GREP_MAX_FILE_BYTES);
+      const tally = (t: Partial<Tally>): string => tallyLine(mode, { total, files, atLeast: false, maxChars, notSearched: unsearched.count, walkCut: unsearched.walkCut, ...t });
+      if (mode === 'files_with_matches') {
+        if (notes.length === 0) return { status: 'success', output: matched, hints: { fileList: true }, ...(cut ? { truncated: true } : {}) };
+        const list = new ShownLines(maxChars);
+        for (const m of matched) if (!list.push(textPath(m))) break;
+        const output = [...list.lines, tally({ total: matched.length, atLeast: cut, cut: list.cut === 'chars' ? 'chars' : undefined }), ...notes].join('\n');
+        return { status: 'success', output, ...(cut || list.cut ? { truncated: true } : {}) };
+      }
+      const stopped = out.cut === 'limit';
+      const body = out.lines.length === 0 && notes.length === 0 ? ['(no matches)'] : out.lines;
+      // The count is said whenever the lines are not one per match, or something was not searched.
+      const counted = out.cut === undefined && (mode !== 'content' || out.lines.length === total);
+      const trailer = counted && notes.length === 0 ? [] : [tally(mode === 'content' ? { atLeast: stopped, shown: shownMatches, cut: out.cut, headLimit: limit } : { cut: out.cut })];
+      const output = [...body, ...trailer, ...notes].join('\n') + (mode === 'content' ? contextNote(askedBefore, askedAfter) : '');
+      return { status: 'success', output, ...(out.cut || cut ? { truncated: true } : {}) };
     } catch (e) {
       return searchFailure(e);
     }

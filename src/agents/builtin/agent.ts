@@ -18,7 +18,7 @@ import type { Todo } from '../../tools/todoStore';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import type { FsBackend } from '../../workspace/fsBackend';
 import { parseRequests, referencePlaceholder, stripPlaceholderMarks, type BuiltinRequest } from './grammar';
-import { failure, lineCount, listReply } from './replies';
+import { failure, findReply, lineCount, listReply } from './replies';
 import { builtinLanguage, builtinWords, type BuiltinWords } from './words';
 import { TurnWriter } from './turnWriter';
 
@@ -193,18 +193,17 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
       }
       case 'find': {
         const r = await call('Grep', { pattern: req.pattern, output_mode: 'content', '-n': true, ...(req.path ? { path: req.path } : {}) });
-        const body = String(r.output);
-        writer.text(r.status !== 'success' ? failure(w, w.searchingFor(req.pattern), r) : body === '(no matches)' ? w.noMatches(req.pattern) : w.found(lineCount(body), req.pattern));
+        writer.text(r.status !== 'success' ? failure(w, w.searchingFor(req.pattern), r) : findReply(w, req.pattern, String(r.output)));
         return r.status === 'success';
       }
       case 'files': {
         const r = await call('Glob', { pattern: req.pattern });
-        writer.text(r.status === 'success' ? listReply(w, `\`${req.pattern}\``, r.output, w.noFilesMatch(req.pattern)) : failure(w, w.glob, r));
+        writer.text(r.status === 'success' ? listReply(w, `\`${req.pattern}\``, r.output, w.noFilesMatch(req.pattern), r.truncated === true) : failure(w, w.glob, r));
         return r.status === 'success';
       }
       case 'ls': {
         const r = await call('LS', { path: req.path });
-        writer.text(r.status === 'success' ? listReply(w, `\`${req.path}\``, r.output, w.isEmpty(req.path)) : failure(w, w.listing(req.path), r));
+        writer.text(r.status === 'success' ? listReply(w, `\`${req.path}\``, r.output, w.isEmpty(req.path), r.truncated === true) : failure(w, w.listing(req.path), r));
         return r.status === 'success';
       }
       case 'replace':

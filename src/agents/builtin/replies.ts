@@ -1,5 +1,6 @@
 // How the built-in agent words tool results. Deterministic, so tests can compare exactly; the
 // phrases themselves are in words.ts, in the agent's language.
+import { grepTally } from '../../tools/grepReport';
 import type { ToolCallResult } from '../../tools/runner';
 import type { BuiltinWords } from './words';
 
@@ -18,8 +19,24 @@ export function lineCount(text: string): number {
   return text === '' ? 0 : text.replace(/\n$/, '').split('\n').length;
 }
 
-/** How many entries a listing has; the tool card lists them (issue 15 Why 7: shown once). */
-export function listReply(words: BuiltinWords, title: string, items: unknown, empty: string): string {
+/**
+ * How many lines a Grep (content mode) found, from its result: the tally it adds whenever its lines
+ * are not one per match (cut output, head_limit, binary files) or some file was not searched, else
+ * its lines (decision 577: counting the lines of a cut result said 418 for 1,740).
+ */
+export function findReply(words: BuiltinWords, pattern: string, output: string): string {
+  const tally = grepTally(output);
+  const matches = tally ? tally.matches : output === '(no matches)' ? 0 : lineCount(output);
+  const reply = matches === 0 ? words.noMatches(pattern) : words.found(matches, pattern, tally?.atLeast === true);
+  if (tally?.more) return `${reply} ${words.notSearched(undefined)}`;
+  return tally && tally.notSearched > 0 ? `${reply} ${words.notSearched(tally.notSearched)}` : reply;
+}
+
+/**
+ * How many entries a listing has; the tool card lists them (issue 15 Why 7: shown once). A cut list
+ * (`truncated`: Glob's 100, LS's 1000) is "more than" its length, not its length (decision 576).
+ */
+export function listReply(words: BuiltinWords, title: string, items: unknown, empty: string, truncated = false): string {
   const list = Array.isArray(items) ? items.map(String) : [];
-  return list.length === 0 ? empty : words.listed(title, list.length, list.some((x) => x.endsWith('/')));
+  return list.length === 0 ? empty : words.listed(title, list.length, list.some((x) => x.endsWith('/')), truncated);
 }

@@ -42,13 +42,16 @@ export interface BuiltinWords {
   read(path: string, lines: number, truncated: boolean): string;
   searchingFor(pattern: string): string;
   noMatches(pattern: string): string;
-  found(lines: number, pattern: string): string;
+  /** `atLeast`: Grep stopped before the end, so there may be more. */
+  found(lines: number, pattern: string, atLeast: boolean): string;
+  /** Files a search could not read (too big, unreadable; `undefined`: an unknown number): said after the count, never hidden in it. */
+  notSearched(files: number | undefined): string;
   glob: string;
   noFilesMatch(pattern: string): string;
   listing(path: string): string;
   isEmpty(path: string): string;
-  /** A listing's count: `entries` when it lists folders too. */
-  listed(title: string, n: number, entries: boolean): string;
+  /** A listing's count: `entries` when it lists folders too; `more` when the list was cut at `n`. */
+  listed(title: string, n: number, entries: boolean, more?: boolean): string;
   writing(path: string): string;
   created(path: string, lines: number): string;
   unchanged(path: string): string;
@@ -102,12 +105,13 @@ export const ENGLISH: BuiltinWords = {
   read: (path, lines, truncated) => `Read \`${path}\` (${s(lines, 'line')}${truncated ? ', truncated' : ''}).`,
   searchingFor: (pattern) => `Searching for \`${pattern}\``,
   noMatches: (pattern) => `No matches for \`${pattern}\`.`,
-  found: (lines, pattern) => `Found ${s(lines, 'matching line')} for \`${pattern}\`.`,
+  found: (lines, pattern, atLeast) => `Found ${atLeast ? 'at least ' : ''}${s(lines, 'matching line')} for \`${pattern}\`.`,
+  notSearched: (files) => (files === undefined ? 'Some files could not be searched; the Grep result says which.' : `${s(files, 'file')} could not be searched; the Grep result names ${files === 1 ? 'it' : 'them'}.`),
   glob: 'Glob',
   noFilesMatch: (pattern) => `No files match \`${pattern}\`.`,
   listing: (path) => `Listing \`${path}\``,
   isEmpty: (path) => `\`${path}\` is empty.`,
-  listed: (title, n, entries) => `${title}: ${entries ? s(n, 'entry', 'entries') : s(n, 'file')}.`,
+  listed: (title, n, entries, more) => `${title}: ${more ? 'more than ' : ''}${entries ? s(n, 'entry', 'entries') : s(n, 'file')}.`,
   writing: (path) => `Writing \`${path}\``,
   created: (path, lines) => `Created \`${path}\` (${lines} lines).`,
   unchanged: (path) => `\`${path}\` already had exactly this content.`,
@@ -171,12 +175,13 @@ export const KOREAN: BuiltinWords = {
   read: (path, lines, truncated) => `\`${path}\` 파일을 읽었습니다 (${lines}줄${truncated ? ', 일부만' : ''}).`,
   searchingFor: (pattern) => `\`${pattern}\` 패턴 검색`,
   noMatches: (pattern) => `\`${pattern}\` 패턴과 일치하는 줄이 없습니다.`,
-  found: (lines, pattern) => `\`${pattern}\` 패턴과 일치하는 줄 ${lines}개를 찾았습니다.`,
+  found: (lines, pattern, atLeast) => `\`${pattern}\` 패턴과 일치하는 줄 ${atLeast ? '최소 ' : ''}${lines}개를 찾았습니다.`,
+  notSearched: (files) => (files === undefined ? '일부 파일은 검색하지 못했습니다. 어느 파일인지 Grep 결과에 나와 있습니다.' : `파일 ${files}개는 검색하지 못했습니다. Grep 결과에 그 이름이 나와 있습니다.`),
   glob: '파일 찾기(Glob)',
   noFilesMatch: (pattern) => `\`${pattern}\` 패턴과 일치하는 파일이 없습니다.`,
   listing: (path) => `\`${path}\` 목록 보기`,
   isEmpty: (path) => `\`${path}\` 폴더가 비어 있습니다.`,
-  listed: (title, n, entries) => `${title}: ${entries ? '항목' : '파일'} ${n}개.`,
+  listed: (title, n, entries, more) => `${title}: ${entries ? '항목' : '파일'} ${n}개${more ? ' 초과' : ''}.`,
   writing: (path) => `\`${path}\` 파일 쓰기`,
   created: (path, lines) => `\`${path}\` 파일을 만들었습니다 (${lines}줄).`,
   unchanged: (path) => `\`${path}\` 파일의 내용이 이미 이것과 똑같습니다.`,

@@ -1,4 +1,4 @@
-// What `/save [N] [DIR]` in `rawp attach` asks for (found by a trial, see the commit of this file):
+// What `/save [N] [DIR]` in `rawp attach` asks for (its rough edges were found by a trial):
 // N is the file's number as shown (default the newest), DIR the folder to save into (default the
 // current one). DIR is typed as a person types a path at a shell: `~` is the home folder, and
 // quotes around it are not part of it.

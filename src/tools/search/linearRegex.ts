@@ -29,48 +29,6 @@ export function compileLinear(pattern: string, o: RegexOptions = {}): RE2JS {
   }
 }
 
-export type GrepMode = 'files_with_matches' | 'count' | 'content';
-
-export interface GrepFileResult {
-  matched: boolean;
-  /** count mode: number of matches. */
-  count?: number;
-  /** content mode: 0-based indices of lines where a match starts. */
-  lines?: number[];
-}
-
-/** Searches one file's text (line endings already LF). */
-export function grepText(re: RE2JS, text: string, mode: GrepMode): GrepFileResult {
-  const m = re.matcher(text);
-  if (mode === 'files_with_matches') return { matched: m.find() };
-  if (mode === 'count') {
-    let count = 0;
-    while (m.find()) count++;
-    return { matched: count > 0, count };
-  }
-  // Content: the lines where matches start; after a match, resume at the start of the next line
-  // (a match spanning lines counts once, at its first line). Every scan moves forward: linear.
-  const lines: number[] = [];
-  let line = 0;
-  let lineStart = 0;
-  const advanceTo = (pos: number) => {
-    for (let nl = text.indexOf('\n', lineStart); nl !== -1 && nl < pos; nl = text.indexOf('\n', lineStart)) {
-      line++;
-      lineStart = nl + 1;
-    }
-  };
-  let at = 0;
-  while (at <= text.length && m.find(at)) {
-    advanceTo(m.start());
-    lines.push(line);
-    const nl = text.indexOf('\n', Math.max(m.start(), m.end() - 1));
-    if (nl === -1) break;
-    advanceTo(nl + 1);
-    at = nl + 1;
-  }
-  return { matched: lines.length > 0, lines };
-}
-
 /** Indices of the paths any of the globs matches (each path also tried by its last segment when `orBasename`). */
 export function globFilter(globs: readonly string[], paths: readonly string[], orBasename = false): number[] {
   const res = globs.map((g) => RE2JS.compile(globToRegexSource(g), RE2JS.DOTALL));

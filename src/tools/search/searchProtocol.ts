@@ -6,11 +6,17 @@ import { FsError, type FsErrorCode } from '../../workspace/fsBackend';
 import { diffOutput, type DiffOutput } from '../diff';
 import { applyEdits, type AppliedEdits, type EditSpec } from '../ledger/match';
 import { GlobSyntaxError } from '../../workspace/globRegex';
-import { compileLinear, globFilter, grepText, RegexSyntaxError, type GrepFileResult, type GrepMode, type RegexOptions } from './linearRegex';
+import { compileLinear, globFilter, RegexSyntaxError, type RegexOptions } from './linearRegex';
+import { grepPiece, type GrepMode, type GrepPieceResult } from './grepPiece';
 import { decodeUtf8 } from '../../workspace/bytesInTurns';
 
 export type SearchQuery =
-  | { op: 'grep'; pattern: string; options: RegexOptions; mode: GrepMode; text: string }
+  /**
+   * One piece of a file for Grep (grepPiece.ts), with at most `want` match positions back. A piece
+   * of up to a few hundred KB travels as text; a longer one (a whole file for a pattern that spans
+   * lines, one very long line) as UTF-8 bytes encoded in turns and moved, not cloned in one go.
+   */
+  | { op: 'grep'; pattern: string; options: RegexOptions; mode: GrepMode; text?: string; utf8?: Uint8Array; want?: number }
   /** Paths matching any of `globs`. */
   | { op: 'glob'; globs: string[]; paths: string[]; orBasename: boolean }
   /**
@@ -27,7 +33,7 @@ export type EditedUtf8 = Omit<AppliedEdits, 'text'> & { utf8: Uint8Array };
 export type SearchRequest = SearchQuery & { id: number };
 
 export type SearchResponse =
-  | { id: number; ok: true; grep?: GrepFileResult; indices?: number[]; diff?: DiffOutput; edited?: EditedUtf8 }
+  | { id: number; ok: true; grep?: GrepPieceResult; indices?: number[]; diff?: DiffOutput; edited?: EditedUtf8 }
   | { id: number; ok: false; syntax: boolean; message: string; fs_code?: FsErrorCode };
 
 const cache = new Map<string, RE2JS>();
@@ -45,7 +51,7 @@ function compiled(pattern: string, options: RegexOptions): RE2JS {
 
 export function handleSearchRequest(req: SearchRequest): SearchResponse {
   try {
-    if (req.op === 'grep') return { id: req.id, ok: true, grep: grepText(compiled(req.pattern, req.options), req.text, req.mode) };
+    if (req.op === 'grep') return { id: req.id, ok: true, grep: grepPiece(compiled(req.pattern, req.options), req.utf8 ? decodeUtf8(req.utf8) : (req.text ?? ''), req.mode, req.want) };
     if (req.op === 'edit') {
       const { text, ...rest } = applyEdits(decodeUtf8(req.utf8), req.edits, req.displayPath);
       return { id: req.id, ok: true, edited: { ...rest, utf8: Buffer.from(text, 'utf8') } };
@@ -62,7 +68,7 @@ export function handleSearchRequest(req: SearchRequest): SearchResponse {
  * bytes own whole (a view into a shared pool must never be moved — the pool would go with it).
  */
 export function transferListOf(m: SearchQuery | SearchResponse): ArrayBuffer[] {
-  const views = 'op' in m ? (m.op === 'edit' ? [m.utf8] : m.op === 'diff' ? [m.beforeUtf8, m.afterUtf8] : []) : m.ok && m.edited ? [m.edited.utf8] : [];
+  const views = 'op' in m ? (m.op === 'edit' || (m.op === 'grep' && m.utf8) ? [m.utf8!] : m.op === 'diff' ? [m.beforeUtf8, m.afterUtf8] : []) : m.ok && m.edited ? [m.edited.utf8] : [];
   const list: ArrayBuffer[] = [];
   for (const v of views) {
     if (v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && !list.includes(v.buffer)) list.push(v.buffer);

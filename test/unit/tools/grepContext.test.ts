@@ -23,6 +23,7 @@ describe('tools: Grep context (decision 538)', () => {
     const out = String(r.output).split('\n');
     const note = out.pop()!;
     assert.match(note, new RegExp(`context lowered to at most ${MAX_CONTEXT_LINES} lines .* 100000 before and 100000 after were asked`));
+    assert.equal(out.pop(), '(1 matching line in 1 file)', 'context lines are not matches: the count is said (decision 577)');
     assert.equal(out.length, 2 * MAX_CONTEXT_LINES + 1);
     assert.equal(out[0], `f.txt:${501 - MAX_CONTEXT_LINES}:l${501 - MAX_CONTEXT_LINES}`);
     assert.equal(out[MAX_CONTEXT_LINES], 'f.txt:501:MATCH');
@@ -55,7 +56,7 @@ describe('tools: Grep context (decision 538)', () => {
     const readText = fs.readText.bind(fs);
     fs.readText = (p: string) => (p.endsWith('.txt') && read.push(p), readText(p));
     const r = await env.call('Grep', { pattern: 'hit', output_mode: 'content', head_limit: 1 });
-    assert.equal(String(r.output).split('\n').length, 1);
+    assert.deepEqual(String(r.output).split('\n'), ['a.txt:hit', '(at least 2 matching lines in 1 file; 1 shown, head_limit 1 reached)']);
     assert.equal(r.truncated, true);
     assert.equal(read.length, 1, `searched: ${read.join(', ')}`);
   });
@@ -63,7 +64,9 @@ describe('tools: Grep context (decision 538)', () => {
   it('overlapping windows give each line once, in order; a head_limit exactly met is not a cut', async () => {
     writeFileSync(env.p('f.txt'), ['x', 'M', 'x', 'M', 'x', 'x', 'x', 'x', 'M', 'x'].join('\n'));
     const r = await env.call('Grep', { pattern: 'M', output_mode: 'content', '-n': true, '-C': 1 });
-    assert.deepEqual(String(r.output).split('\n').map((l) => Number(l.split(':')[1])), [1, 2, 3, 4, 5, 8, 9, 10]);
+    const lines = String(r.output).split('\n');
+    assert.equal(lines.pop(), '(3 matching lines in 1 file)');
+    assert.deepEqual(lines.map((l) => Number(l.split(':')[1])), [1, 2, 3, 4, 5, 8, 9, 10]);
     const exact = await env.call('Grep', { pattern: 'M', output_mode: 'content', '-C': 1, head_limit: 8 });
     assert.equal(exact.truncated, undefined);
     const less = await env.call('Grep', { pattern: 'M', output_mode: 'content', '-C': 1, head_limit: 7 });
