@@ -161,10 +161,16 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
     return this.runner;
   }
 
-  /** Runs the requests in order; false when any of them failed. */
+  /**
+   * Runs the requests in order; false when any of them failed. Several requests end with a recap of
+   * what each came to: the last text is all a headless run prints (`rawp run`, like `claude -p`), and
+   * a failure in the middle must not hide behind a later success.
+   */
   private async execute(runner: ToolRunner, requests: BuiltinRequest[], writer: TurnWriter, signal: AbortSignal, depth: number): Promise<boolean> {
     let ok = true;
     let explained = false;
+    let failed = 0;
+    const replies: string[] = [];
     for (const req of requests) {
       if (signal.aborted) break;
       if (req.kind === 'unknown') {
@@ -172,8 +178,13 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
         explained = true;
         continue;
       }
-      ok = (await this.step(runner, req, writer, signal, depth)) && ok;
+      const before = writer.said.length;
+      const done = await this.step(runner, req, writer, signal, depth);
+      if (!done) failed++;
+      ok = done && ok;
+      replies.push(writer.said.slice(before).join(' '));
     }
+    if (replies.length > 1 && !signal.aborted) writer.text(this.words.recap(replies, failed));
     return ok;
   }
 

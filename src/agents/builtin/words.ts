@@ -34,6 +34,8 @@ export interface BuiltinWords {
   grammarHelp: string;
   connectHelp: string;
   parsed(kinds: string[], mode: string): string;
+  /** After a prompt of several requests: what each one came to, in order (a headless run prints only the last text). */
+  recap(replies: string[], failed: number): string;
   subagentWorking(depth: number, description: string): string;
   /** A tool call that failed: `what` names it (from the phrases below), `detail` is the tool's own output. */
   failed(what: string, code: string | undefined, detail: string): string;
@@ -98,6 +100,7 @@ export const ENGLISH: BuiltinWords = {
   grammarHelp: GRAMMAR_HELP,
   connectHelp: CONNECT_HELP,
   parsed: (kinds, mode) => `The request parses as: ${kinds.join(', ')}. Mode: ${mode}. No model is involved; each step runs a real tool.`,
+  recap: (replies, failed) => `${replies.length} requests${failed > 0 ? `, ${failed} failed` : ''}:\n${replies.map((r, i) => `${i + 1}. ${r}`).join('\n')}`,
   subagentWorking: (depth, description) => `Subagent (depth ${depth}) working on: ${description}`,
   failed: (what, code, detail) => `${what} failed${code ? ` (${code})` : ''}: ${detail}`,
   cancelled: (what) => `${what}: cancelled.`,
@@ -168,6 +171,7 @@ export const KOREAN: BuiltinWords = {
   grammarHelp: GRAMMAR_HELP_KO,
   connectHelp: CONNECT_HELP_KO,
   parsed: (kinds, mode) => `요청을 이렇게 읽었습니다: ${kinds.join(', ')}. 모드: ${mode}. 모델 없이, 단계마다 실제 도구를 실행합니다.`,
+  recap: (replies, failed) => `요청 ${replies.length}개${failed > 0 ? `, 그중 ${failed}개 실패` : ''}:\n${replies.map((r, i) => `${i + 1}. ${r}`).join('\n')}`,
   subagentWorking: (depth, description) => `하위 에이전트(깊이 ${depth})가 맡은 일: ${description}`,
   failed: (what, code, detail) => `${what}에 실패했습니다${code ? ` (${code})` : ''}: ${detail}`,
   cancelled: (what) => `${what}: 취소되었습니다.`,

@@ -15,6 +15,7 @@ const samples: Samples = {
   grammarHelp: null,
   connectHelp: null,
   parsed: [['read', 'run'], 'plan'],
+  recap: [['Read `a.txt` (3 lines).', 'Running `make` failed (TOOL_FAILED): exit 2'], 1],
   subagentWorking: [2, 'look at `src`'],
   failed: ['`src/a.ts`', 'FS_NOT_FOUND', 'no such file'],
   cancelled: ['`make`'],

@@ -31,6 +31,12 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.equal(r.out, 'Read `a.txt` (2 lines).\n');
   });
 
+  it('a prompt of several requests ends with a recap, so the printed answer shows a failure in the middle (before: only the last reply, the failed edit nowhere)', async () => {
+    const r = await rawpRun([...base(), '--allow', 'Edit', 'replace `nothere` with `x` in a.txt\nls'], { env });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^2 requests, 1 failed:\n1\. Replacing in `a\.txt` failed \(FS_EDIT_NOT_FOUND\)[^\n]*\n2\. `\.`: \d+ files?\.\n$/m);
+  });
+
   it('§6.1.1 without PROMPT the prompt is stdin, sent with input_type piped_stdin; --output-format stream-json passes rawp validate', async () => {
     const r = await rawpRun([...base(), '--output-format', 'stream-json'], { env, stdin: 'read a.txt\n' });
     assert.equal(r.code, 0, r.err);
