@@ -165,7 +165,7 @@ export class ToolRunner {
     const abs = paths.map((p) => resolveToolPath(this.cwd, p));
     const outside = abs.filter((p) => !isInside(o.fs.roots, p));
     if (outside.length > 0 && !o.settings.allowOutsideWorkspace) {
-      return refuse('FS_OUTSIDE_WORKSPACE', `FS_OUTSIDE_WORKSPACE: ${outside.join(', ')} is outside the workspace (${o.fs.roots.join(', ')}); allow it in the settings to be asked each time`);
+      return refuse('FS_OUTSIDE_WORKSPACE', `FS_OUTSIDE_WORKSPACE: ${outside.join(', ')} is outside the workspace (${o.fs.roots.join(', ')}); tools work inside it (in the editor, the setting rawp.permissions.allowOutsideWorkspace makes them ask for such paths instead)`);
     }
     try {
       tool.preflight(parsed.value, ctx);

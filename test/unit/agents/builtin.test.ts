@@ -86,7 +86,9 @@ describe('agents/builtin: the offline agent over the real tools', () => {
   it('read-before-write: "write <path>: …" creates new files and refuses to overwrite an unread one', async () => {
     await run('write notes/todo.md: # Notes\nfirst');
     assert.equal(readFileSync(join(dir, 'notes/todo.md'), 'utf8'), '# Notes\nfirst\n');
-    assert.match(lastText(), /Created `notes\/todo.md`/);
+    assert.equal(lastText(), 'Created `notes/todo.md` (2 lines).');
+    await run('write one.txt: x');
+    assert.equal(lastText(), 'Created `one.txt` (1 line).', 'one line is "1 line" (it said "1 lines")');
     await run('write src/a.ts: clobbered');
     assert.match(lastText(), /already exists and I have not read it/);
     assert.match(readFileSync(join(dir, 'src/a.ts'), 'utf8'), /greeting/);

@@ -164,6 +164,8 @@ describe('tools: permissions (§4.3, §17.3.1)', () => {
       assert.equal(viaDots.error_code, 'FS_OUTSIDE_WORKSPACE');
       const abs = await env.call('Write', { file_path: join(outside, 'new.txt'), content: 'x' });
       assert.equal(abs.error_code, 'FS_OUTSIDE_WORKSPACE');
+      // Names the setting where there is one (the CLI has none: it said "allow it in the settings").
+      assert.match(String(abs.output), /is outside the workspace .*; tools work inside it \(in the editor, the setting rawp\.permissions\.allowOutsideWorkspace makes them ask/);
       const link = await env.call('Read', { file_path: env.p('link.txt') });
       assert.equal(link.error_code, 'FS_OUTSIDE_WORKSPACE');
       assert.equal(existsSync(join(outside, 'new.txt')), false);
