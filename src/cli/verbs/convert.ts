@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { getConverter, listConverters } from '../../agents/convert';
 import type { Verb, VerbIo } from '../verb';
+import { Id } from '../../protocol/common';
 
 function help(): string {
   const list = listConverters();
@@ -22,7 +23,8 @@ function help(): string {
     '  --session-id ID   session_id of the frames (default: a new UUID v4)',
     '  --workspace DIR   the workspace the transcript was recorded in (for relative paths)',
     '',
-    'Exit status: 0 converted, 2 usage error or unreadable input.',
+    'Exit status: 0 converted, 1 nothing in the input could be converted (no frames are written),',
+    '2 usage error or unreadable input.',
   ].join('\n');
 }
 
@@ -51,6 +53,7 @@ function parseArgs(argv: string[]): Args | string {
     else if (args.file !== undefined) return `one FILE at most (got ${args.file} and ${a})`;
     else args.file = a;
   }
+  if (args.session_id !== undefined && !Id.safeParse(args.session_id).success) return '--session-id must not be empty (it becomes every frame\'s session_id)';
   if (!args.from) return `--from is required (one of: ${listConverters().map((c) => c.id).join(', ')})`;
   return args;
 }
@@ -87,8 +90,15 @@ export const convertVerb: Verb = {
       io.stderr.write(`rawp convert: cannot read ${args.file}: ${(e as Error).message}\n`);
       return 2;
     }
-    const result = converter.convert(text.split(/\r?\n/), { session_id: args.session_id, workspacePath: args.workspace });
+    const options = { session_id: args.session_id, workspacePath: args.workspace };
+    const result = converter.convert(text.split(/\r?\n/), options);
     for (const w of result.warnings) io.stderr.write(`convert: ${w.line}: ${w.message}\n`);
+    // Only the opening a converter writes for no input at all: nothing was converted, and a stream
+    // of those frames would look like a session that did nothing (exit 0 said "converted" before).
+    if (result.frames.length <= converter.convert([], options).frames.length) {
+      io.stderr.write(`rawp convert: nothing in the input could be read as --from ${converter.id} (${converter.input}); no frames were written\n`);
+      return 1;
+    }
     for (const f of result.frames) io.stdout.write(JSON.stringify(f) + '\n');
     return 0;
   },

@@ -34,6 +34,18 @@ function only<T extends Frame['type']>(fs: Frame[], t: T) {
 }
 
 describe('rawp convert --from claude-code', () => {
+  it('input with nothing to convert (every line garbage, or empty) exits 1 with a word why and writes no frames; an empty --session-id is a usage error (both exited 0 with frames rawp validate refused)', async () => {
+    for (const input of ['not json\n{"also":"not a line of a transcript"\n', '']) {
+      const r = await convert(['--from', 'claude-code'], input);
+      assert.equal(r.code, 1, input);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /rawp convert: nothing in the input could be read as --from claude-code \(.*\); no frames were written\n$/);
+    }
+    const bad = await convert(['--from', 'claude-code', '--session-id', ''], readFileSync(join(dir, 'bash.jsonl'), 'utf8'));
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--session-id must not be empty/);
+  });
+
   it('a byte order mark before the first line (Windows editors write one) is not read as part of it: the same frames, no skipped line', async () => {
     const text = readFileSync(join(dir, 'bash.jsonl'), 'utf8');
     const plain = await convert(['--from', 'claude-code'], text);
