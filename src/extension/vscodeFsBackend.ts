@@ -10,19 +10,22 @@
 // ledger's verdicts are the same on both (test/vscode/contract/fsBackendContract.ts). The same
 // refusals as the hardened Node backend: a symlink anywhere on the way (VS Code's stat marks it),
 // paths outside the folders, and edits of files that are not UTF-8 (FS_NOT_TEXT).
+// Times for Glob's order read no content (decision 587, vscodeTimes.ts).
 // Changes come from VS Code's own watcher and document events (no Node watcher in the editor):
 // they feed `watch()` and drop cached versions (docs/decisions/221).
 import * as vscode from 'vscode';
 import { isUtf8 } from 'node:buffer';
 import { isAbsolute, posix, resolve } from 'node:path';
-import { FsError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
+import { FsError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsTime, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
 import { encodeUtf8InTurns, nextTurn } from '../workspace/bytesInTurns';
 import { versionOfBytesAsync, versionOfText, versionOfTextAsync, VersionCache } from '../workspace/fileVersion';
 import { lineEndingOf, withLineEnding } from '../workspace/lineEndings';
 import { PathLocks } from '../workspace/pathLocks';
 import { TEMP_MARK } from '../workspace/atomicWrite';
 import { folderRoots, locateIn, pathOfUri, type FolderRoot } from './workspaceRoots';
+import { toFsError } from './vscodeFsErrors';
 import { vscodeTextPrefix, type TextPrefix } from './vscodeTextPrefix';
+import { vscodeTimes } from './vscodeTimes';
 
 export interface VscodeFsBackendOptions {
   /** Absolute `file:` paths outside the folders (the user's setting; symlinks stay refused). */
@@ -110,6 +113,12 @@ export class VscodeFsBackend implements FsBackend, Disposable {
     else if (type === 'symlink') version = versionOfText(`symlink:${st.size}:${st.mtime}`);
     else version = `d:${st.mtime}:${st.ctime}` as FsVersion;
     return { type, size: st.size, mtimeMs: st.mtime, version };
+  }
+
+  /** Types and times without content (decision 587): no path lock, nothing is read (vscodeTimes.ts). */
+  async times(paths: readonly string[], signal?: AbortSignal): Promise<(FsTime | undefined)[]> {
+    const targets = paths.map((p) => this.target(p)); // outside paths refused before any stat
+    return vscodeTimes(targets, (dir) => this.checked(this.target(dir), false), signal);
   }
 
   async readText(path: string): Promise<FsTextFile> {
@@ -366,35 +375,4 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 /** UTF-8 with the BOM kept in the text, so a rewrite keeps it too (as the Node backend does). */
 function decode(bytes: Uint8Array): string {
   return decoder.decode(bytes);
-}
-
-/** vscode.FileSystemError (by its code) and Node errors from providers, as FsError. */
-function toFsError(e: unknown, path: string): FsError {
-  if (e instanceof FsError) return e;
-  const code = (e as { code?: string }).code;
-  switch (code) {
-    case 'FileNotFound':
-    case 'EntryNotFound':
-    case 'ENOENT':
-    case 'ENOTDIR':
-      return new FsError(`"${path}" does not exist`, 'FS_NOT_FOUND');
-    case 'FileIsADirectory':
-    case 'EntryIsADirectory':
-    case 'EISDIR':
-      return new FsError(`"${path}" is a directory`, 'FS_IS_DIRECTORY');
-    case 'FileNotADirectory':
-    case 'EntryNotADirectory':
-      return new FsError(`"${path}" does not exist (a part of it is a file)`, 'FS_NOT_FOUND');
-    case 'NoPermissions':
-    case 'EACCES':
-    case 'EPERM':
-    case 'EROFS':
-      return new FsError(`permission denied: "${path}"`, 'FS_PERMISSION');
-    case 'FileExists':
-    case 'EntryExists':
-    case 'EEXIST':
-      return new FsError(`"${path}" already exists`, 'FS_EXISTS');
-    default:
-      return new FsError(`I/O error on "${path}": ${(e as Error)?.message ?? String(e)}`, 'FS_IO');
-  }
 }

@@ -1,7 +1,8 @@
 // Glob: files matching a glob pattern, newest first like Claude Code. The glob is matched as an RE2
 // expression in the search worker (src/workspace/globRegex.ts): linear time, off the event loop.
-// Every match is statted for its time, a few at once (newestFirst.ts); at most MAX_RESULTS are
-// returned, and `truncated` says that more matched.
+// Every match's time is read without its content (FsBackend.times, or a few stats at once:
+// newestFirst.ts), a match whose time cannot be read comes last; at most MAX_RESULTS are returned,
+// and `truncated` says that more matched.
 import { relative, sep } from 'node:path';
 import { z } from 'zod';
 import { searchFailure } from './grep';

@@ -20,6 +20,12 @@ export interface FsStat {
   version: FsVersion;
 }
 
+/** What `times` gives for one path: its type and modification time, and nothing of its content. */
+export interface FsTime {
+  type: FsEntryType;
+  mtimeMs: number;
+}
+
 export interface FsDirEntry {
   name: string;
   type: FsEntryType;
@@ -104,6 +110,17 @@ export interface FsBackend {
    * callers read the whole text and cut it.
    */
   readTextPrefix?(path: string, limit: number): Promise<TextPrefix>;
+  /**
+   * The types and modification times of many paths, for an order (Glob's newest first, decision
+   * 587): no content is read and no version computed, which `stat` does for the ledger. Entry `i` is
+   * for `paths[i]`; `undefined` when there is no time to give: the path is gone, permission is
+   * denied, it is reached through a symlink, or it is a symlink whose own time the backend cannot
+   * read without following it. A path outside the workspace is refused (FS_OUTSIDE_WORKSPACE) as by
+   * `stat`, before anything is looked at; other failures are FS_IO. When `signal` aborts it stops
+   * early, the rest left `undefined` (the caller checks the signal). Optional: without it callers
+   * `stat` each path.
+   */
+  times?(paths: readonly string[], signal?: AbortSignal): Promise<(FsTime | undefined)[]>;
   /** Entries of a directory (not recursive). */
   list(dir: string): Promise<FsDirEntry[]>;
   /**

@@ -5,12 +5,15 @@
 // "check guard -> transform -> write" cannot interleave with another write of ours. Paths are
 // checked against the roots with no symlink on the way (rootGuard.ts); the parent directory is
 // pinned for the whole operation (pinnedDir.ts); and bytes are put in place through a temp file
-// and a rename, or a link() when the file must not exist yet (atomicWrite.ts).
+// and a rename, or a link() when the file must not exist yet (atomicWrite.ts). Times for an order
+// (Glob's newest first) come without any of that per file: one pinned folder, an lstat per entry
+// (entryTimes.ts).
 import { isUtf8 } from 'node:buffer';
 import { promises as fsp } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { atomicWrite, TEMP_MARK } from './atomicWrite';
 import { encodeUtf8InTurns, nextTurn } from './bytesInTurns';
+import { entryTimes, entryType } from './entryTimes';
 import { versionOfBytesAsync, versionOfText, VersionCache } from './fileVersion';
 import {
   FsError,
@@ -18,9 +21,9 @@ import {
   type FsBackend,
   type FsChange,
   type FsDirEntry,
-  type FsEntryType,
   type FsStat,
   type FsTextFile,
+  type FsTime,
   type FsVersion,
   type FsWriteResult,
   type WriteGuard,
@@ -49,11 +52,13 @@ export class NodeFsBackend implements FsBackend {
   private readonly locks = new PathLocks();
   private readonly versions = new VersionCache();
   private readonly guard: RootGuard;
+  private readonly allowOutside: boolean;
 
   constructor(roots: readonly string[], options: NodeFsBackendOptions = {}) {
     if (roots.length === 0) throw new Error('NodeFsBackend needs at least one root');
+    this.allowOutside = options.allowOutsideRoots === true;
     // Real paths, so that a root reached through a symlink (e.g. /tmp on macOS) still contains its files.
-    this.guard = new RootGuard(roots, options.allowOutsideRoots === true);
+    this.guard = new RootGuard(roots, this.allowOutside);
     this.roots = this.guard.roots;
   }
 
@@ -72,6 +77,11 @@ export class NodeFsBackend implements FsBackend {
       if (e instanceof FsError && e.code === 'FS_NOT_FOUND') return undefined;
       throw e;
     });
+  }
+
+  /** Types and times without content (decision 587): each folder pinned once, an lstat per entry. */
+  times(paths: readonly string[], signal?: AbortSignal): Promise<(FsTime | undefined)[]> {
+    return entryTimes(this.guard, this.allowOutside, paths, signal);
   }
 
   async readText(path: string): Promise<FsTextFile> {
@@ -256,11 +266,4 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 /** UTF-8 with the BOM kept in the text, so a rewrite keeps it too. */
 function decode(bytes: Uint8Array): string {
   return decoder.decode(bytes);
-}
-
-function entryType(st: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FsEntryType {
-  if (st.isSymbolicLink()) return 'symlink';
-  if (st.isFile()) return 'file';
-  if (st.isDirectory()) return 'directory';
-  return 'other';
 }

@@ -3,21 +3,23 @@
 // matches ran out of descriptors (EMFILE) after 5 s and ~500 MB, 1,500 under `ulimit -n 1024`.
 // Now a few stats are in flight (newestFirst.ts). And a cut list is said to be cut: the built-in
 // agent answered "100 files" for 1,500 matches.
+// Decision 587: the times come from the backend's `times` (no file read), and a match whose time
+// cannot be read is listed last instead of failing the Glob.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, promises as fsp, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BuiltinAgent } from '../../../src/agents/builtin';
 import { newestFirst } from '../../../src/tools/newestFirst';
 import { SearchAbortedError } from '../../../src/tools/search/searchClient';
-import type { FsBackend, FsStat } from '../../../src/workspace/fsBackend';
+import { FsError, type FsBackend, type FsStat, type FsTime } from '../../../src/workspace/fsBackend';
 import { FakeHost } from '../../support/fakeHost';
 import { makeEnv, type Env } from './_env';
 
 const CHILD = join(__dirname, 'globManyFiles.child.ts');
 
 /** A backend whose stats answer after a timer, counting how many are in flight. */
-function slowStats(times: Record<string, number>, opts: { onStat?: (n: number) => void; fail?: string } = {}) {
+function slowStats(times: Record<string, number>, opts: { onStat?: (n: number) => void; fail?: string; failWith?: Record<string, FsError> } = {}) {
   const seen = { calls: 0, inFlight: 0, most: 0 };
   const fs = {
     async stat(path: string): Promise<FsStat | undefined> {
@@ -27,6 +29,7 @@ function slowStats(times: Record<string, number>, opts: { onStat?: (n: number) =
       await new Promise((r) => setTimeout(r, 1));
       seen.inFlight--;
       if (path === opts.fail) throw new Error(`cannot stat ${path}`);
+      if (opts.failWith?.[path]) throw opts.failWith[path];
       return path in times ? ({ type: 'file', size: 1, mtimeMs: times[path] } as FsStat) : undefined;
     },
   } as unknown as FsBackend;
@@ -75,6 +78,34 @@ describe('tools: Glob over many files (decision 576)', function () {
       assert.equal(exact.truncated, undefined);
     });
 
+    it('decision 587: an unreadable file no longer fails Glob — it is listed by its time, which needs no read', async () => {
+      for (let i = 0; i < 5; i++) writeFileSync(env.p(`d/f${i}.txt`), 'x');
+      const locked = env.p('d/locked.txt');
+      writeFileSync(locked, 'secret');
+      const future = Date.now() / 1000 + 3600;
+      utimesSync(locked, future, future);
+      chmodSync(locked, 0o000);
+      // Root reads a mode-000 file all the same: there, opening it is what is refused.
+      const open = fsp.open;
+      if (process.getuid?.() === 0) {
+        fsp.open = ((path: string, ...rest: unknown[]) => {
+          if (path.endsWith('/locked.txt')) return Promise.reject(Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' }));
+          return (open as (...a: unknown[]) => ReturnType<typeof fsp.open>)(path, ...rest);
+        }) as typeof fsp.open;
+      }
+      try {
+        await assert.rejects(env.shared.fs.stat(locked), (e: unknown) => e instanceof FsError && e.code === 'FS_PERMISSION', 'stat, which hashes the file, is refused (what failed the Glob before)');
+        const r = await env.call('Glob', { pattern: 'd/*.txt' });
+        assert.equal(r.status, 'success', String(r.output));
+        const out = r.output as string[];
+        assert.equal(out[0], 'd/locked.txt', 'the newest, by the time read without reading the file');
+        assert.deepEqual(out.slice(1).sort(), ['d/f0.txt', 'd/f1.txt', 'd/f2.txt', 'd/f3.txt', 'd/f4.txt']);
+      } finally {
+        fsp.open = open;
+        chmodSync(locked, 0o644);
+      }
+    });
+
     it('the built-in agent\'s reply to `files d/*.txt` with 150 matches says "more than 100 files", with 3 says "3 files"', async () => {
       for (let i = 0; i < 150; i++) writeFileSync(env.p(`d/f${i}.txt`), 'x');
       writeFileSync(env.p('three-a.md'), 'x');
@@ -108,6 +139,43 @@ describe('tools: Glob over many files (decision 576)', function () {
       assert.deepEqual(order.slice(0, 3), ['/w/f006', '/w/f013', '/w/f020']);
       assert.equal(order.at(-1), '/w/f000');
       assert.equal(order.length, 200);
+    });
+
+    it('decision 587: without `times`, a stat refused for one file (gone, permission denied, a symlink on the way) lists it last; an I/O error is still the error', async () => {
+      const times = Object.fromEntries(names.map((n, i) => [n, 1 + (i % 7)]));
+      const failWith = {
+        '/w/f006': new FsError('permission denied: "/w/f006"', 'FS_PERMISSION'),
+        '/w/f013': new FsError('"/w/f013" does not exist', 'FS_NOT_FOUND'),
+        '/w/f020': new FsError('"/w/f020" goes through the symlink "/w"', 'FS_OUTSIDE_WORKSPACE'),
+      };
+      const order = await newestFirst(slowStats(times, { failWith }).fs, names);
+      assert.equal(order.length, 200);
+      assert.deepEqual(order.slice(0, 2), ['/w/f027', '/w/f034'], 'the newest of the others first');
+      assert.deepEqual(order.slice(-3), ['/w/f006', '/w/f013', '/w/f020'], 'the ones with no time last, by path');
+      const io = slowStats(times, { failWith: { '/w/f010': new FsError('I/O error on "/w/f010": EIO', 'FS_IO') } });
+      await assert.rejects(newestFirst(io.fs, names), (e: unknown) => e instanceof FsError && e.code === 'FS_IO');
+    });
+
+    it('decision 587: with `times` the backend is asked once for all, never statted; no time means last; an abort after it is `cancelled`', async () => {
+      const asked: (readonly string[])[] = [];
+      const fs = {
+        async stat(): Promise<FsStat | undefined> {
+          throw new Error('stat must not be called when the backend has times');
+        },
+        async times(paths: readonly string[]): Promise<(FsTime | undefined)[]> {
+          asked.push(paths);
+          return paths.map((_, i) => (i % 50 === 0 ? undefined : { type: 'file', mtimeMs: i % 3 === 0 ? 0 : 1 + (i % 7) }));
+        },
+      } as unknown as FsBackend;
+      const order = await newestFirst(fs, names);
+      assert.equal(asked.length, 1);
+      assert.equal(asked[0].length, 200);
+      assert.deepEqual(order.slice(0, 3), ['/w/f013', '/w/f020', '/w/f034'], 'newest (7), then by path');
+      assert.deepEqual(order.slice(-4), ['/w/f000', '/w/f050', '/w/f100', '/w/f150'], 'no time: after even an mtime of 0');
+      assert.ok(order.indexOf('/w/f003') < order.indexOf('/w/f000'), 'an mtime of 0 before no time');
+      const ac = new AbortController();
+      const aborting = { ...fs, times: async (paths: readonly string[]) => (ac.abort(), paths.map(() => undefined)) } as unknown as FsBackend;
+      await assert.rejects(newestFirst(aborting, names, ac.signal), (e: Error) => e instanceof SearchAbortedError && e.message === 'cancelled');
     });
 
     it('an abort stops the stats (cancelled); a failed stat stops the others and is the error', async () => {

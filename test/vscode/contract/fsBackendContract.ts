@@ -122,6 +122,20 @@ export function fsBackendContract(name: string, make: () => Promise<ContractFixt
       assert.deepEqual((await fx.fs.list(at('dir'))).map((e) => e.name), ['b.txt', 'sub']);
     });
 
+    it('times (decision 587): each path\'s type and the mtime stat gives, in the order asked; none for a missing path; an outside path is FS_OUTSIDE_WORKSPACE', async () => {
+      assert.ok(fx.fs.times, 'both backends give times');
+      await fx.outside.write('t/a.txt', 'a');
+      await fx.outside.write('t/sub/b.txt', 'bb');
+      const got = await fx.fs.times([at('t/sub/b.txt'), at('t/gone.txt'), at('t/a.txt'), at('t/sub'), at('no/such/x.txt')]);
+      assert.deepEqual(got[0], { type: 'file', mtimeMs: (await fx.fs.stat(at('t/sub/b.txt')))!.mtimeMs });
+      assert.equal(got[1], undefined);
+      assert.deepEqual(got[2], { type: 'file', mtimeMs: (await fx.fs.stat(at('t/a.txt')))!.mtimeMs });
+      assert.equal(got[3]?.type, 'directory');
+      assert.equal(got[4], undefined);
+      await assert.rejects(() => fx.fs.times!([at('t/a.txt'), `${root}/../escape.txt`]), fsCode('FS_OUTSIDE_WORKSPACE'));
+      await assert.rejects(() => fx.fs.times!([`${root}/a\0b`]), fsCode('FS_OUTSIDE_WORKSPACE'));
+    });
+
     it('security: paths outside the folder are FS_OUTSIDE_WORKSPACE (.., absolute elsewhere, NUL)', async () => {
       await assert.rejects(() => fx.fs.readText(`${root}/../escape.txt`), fsCode('FS_OUTSIDE_WORKSPACE'));
       await assert.rejects(() => fx.fs.writeText(`${root}-sibling/x.txt`, 'x', { kind: 'unconditional' }), fsCode('FS_OUTSIDE_WORKSPACE'));
@@ -218,6 +232,11 @@ export function fsBackendContract(name: string, make: () => Promise<ContractFixt
       await assert.rejects(() => fx.fs.readText(at('linkdir/inner/secret.txt')), fsCode('FS_OUTSIDE_WORKSPACE'));
       await assert.rejects(() => fx.fs.writeText(at('linkdir/inner/new.txt'), 'x', { kind: 'unconditional' }), fsCode('FS_OUTSIDE_WORKSPACE'));
       assert.equal((await fx.fs.list(at('.'))).find((e) => e.name === 'link.txt')?.type, 'symlink');
+      // times (decision 587): nothing through the folder link; the file link is not followed (its
+      // own time where the backend can read it without following, else none).
+      const [inner, link] = await fx.fs.times!([at('linkdir/inner/secret.txt'), at('link.txt')]);
+      assert.equal(inner, undefined);
+      assert.ok(link === undefined || link.type === 'symlink', `the link, not its target: ${JSON.stringify(link)}`);
     });
   });
 }
