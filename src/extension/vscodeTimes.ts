@@ -5,7 +5,8 @@
 // under way gives the old time or the new, never a torn version.
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
-import { FsError, type FsEntryType, type FsTime } from '../workspace/fsBackend';
+import { FsError, NO_TIME_CODES, type FsEntryType, type FsTime } from '../workspace/fsBackend';
+import { inPool } from '../workspace/inPool';
 import { toFsError } from './vscodeFsErrors';
 
 /**
@@ -13,9 +14,6 @@ import { toFsError } from './vscodeFsErrors';
  * (a remote or virtual folder), and the bound keeps 20,000 matches from being 20,000 requests at once.
  */
 const IN_FLIGHT = 16;
-
-/** Failures that mean "no time for this path", not "the call failed". */
-const NO_TIME: ReadonlySet<string> = new Set(['FS_NOT_FOUND', 'FS_PERMISSION', 'FS_OUTSIDE_WORKSPACE']);
 
 export interface TimesTarget {
   abs: string;
@@ -39,21 +37,10 @@ export async function vscodeTimes(targets: readonly TimesTarget[], checkedFolder
     if (!ok) folders.set(dir, (ok = reachableFolder(checkedFolder, dir)));
     return ok;
   };
-  let next = 0;
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    while (next < targets.length && !failed && !signal?.aborted) {
-      const t = targets[next];
-      const i = next++;
-      try {
-        if (t.rel === '' || (await reachable(dirname(t.abs)))) out[i] = await timeOf(t);
-      } catch (e) {
-        failed = true;
-        throw e;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, targets.length) }, worker));
+  await inPool(IN_FLIGHT, targets.length, signal, async (i) => {
+    const t = targets[i];
+    if (t.rel === '' || (await reachable(dirname(t.abs)))) out[i] = await timeOf(t);
+  });
   return out;
 }
 
@@ -64,7 +51,7 @@ async function timeOf(t: TimesTarget): Promise<FsTime | undefined> {
     st = await vscode.workspace.fs.stat(t.uri);
   } catch (e) {
     const err = toFsError(e, t.abs);
-    if (NO_TIME.has(err.code)) return undefined;
+    if (NO_TIME_CODES.has(err.code)) return undefined;
     throw err;
   }
   if (st.type & vscode.FileType.SymbolicLink) return undefined;
@@ -76,7 +63,7 @@ async function reachableFolder(checkedFolder: CheckedFolder, dir: string): Promi
     const st = await checkedFolder(dir);
     return st !== undefined && (st.type & vscode.FileType.Directory) !== 0;
   } catch (e) {
-    if (e instanceof FsError && NO_TIME.has(e.code)) return false;
+    if (e instanceof FsError && NO_TIME_CODES.has(e.code)) return false;
     throw e;
   }
 }

@@ -8,14 +8,12 @@
 // A match whose time cannot be read — gone since the walk, permission denied, a folder on its way
 // swapped for a symlink — is listed last instead of failing the Glob: the walk did find it, and only
 // its place in the order is unknown. Any other failure (an I/O error) is still the Glob's error.
-import { FsError, type FsBackend } from '../workspace/fsBackend';
+import { FsError, NO_TIME_CODES, type FsBackend } from '../workspace/fsBackend';
+import { inPool } from '../workspace/inPool';
 import { SearchAbortedError } from './search/searchClient';
 
 /** Stats in flight: ~3 descriptors each at most. More does not go faster (the backend's work is CPU). */
 const IN_FLIGHT = 8;
-
-/** A stat failure that means "no time for this file", not "the Glob failed". */
-const NO_TIME: ReadonlySet<string> = new Set(['FS_NOT_FOUND', 'FS_PERMISSION', 'FS_OUTSIDE_WORKSPACE']);
 
 /** `files` ordered by modification time, newest first (then by path); stops when `signal` aborts. */
 export async function newestFirst(fs: FsBackend, files: readonly string[], signal?: AbortSignal): Promise<string[]> {
@@ -35,20 +33,12 @@ export async function newestFirst(fs: FsBackend, files: readonly string[], signa
 
 /** The fallback: `times[i]` from a stat of `files[i]`, IN_FLIGHT at once; stops at an abort or a real failure. */
 async function statEach(fs: FsBackend, files: readonly string[], times: Float64Array, signal?: AbortSignal): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    while (next < files.length && !failed && !signal?.aborted) {
-      const i = next++;
-      try {
-        const st = await fs.stat(files[i]);
-        if (st) times[i] = st.mtimeMs;
-      } catch (e) {
-        if (e instanceof FsError && NO_TIME.has(e.code)) continue;
-        failed = true; // the others stop at their next file instead of statting on for nothing
-        throw e;
-      }
+  await inPool(IN_FLIGHT, files.length, signal, async (i) => {
+    try {
+      const st = await fs.stat(files[i]);
+      if (st) times[i] = st.mtimeMs;
+    } catch (e) {
+      if (!(e instanceof FsError && NO_TIME_CODES.has(e.code))) throw e; // the others stop at their next file
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, files.length) }, worker));
+  });
 }

@@ -7,7 +7,8 @@
 // its entries is one lstat in it — the leaf is never followed and never opened.
 import { promises as fsp } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
-import { FsError, type FsEntryType, type FsTime } from './fsBackend';
+import { FsError, NO_TIME_CODES, type FsEntryType, type FsTime } from './fsBackend';
+import { inPool } from './inPool';
 import { toFsError } from './nodeFsErrors';
 import { pinDirectory, type PinnedDir } from './pinnedDir';
 import { MAX_PATH_CHARS, pathTooLongMessage } from './resolvePath';
@@ -18,8 +19,7 @@ const DIRS_IN_FLIGHT = 4;
 /** lstats in flight per pinned folder. libuv runs 4 at a time; a few more keep its threads fed. */
 const LSTATS_IN_FLIGHT = 8;
 
-/** What refuses a folder or an entry without being an error of the whole call: no time to give. */
-const NO_TIME: ReadonlySet<string> = new Set(['FS_NOT_FOUND', 'FS_PERMISSION', 'FS_OUTSIDE_WORKSPACE']);
+/** What refuses an entry's lstat without being an error of the whole call: no time to give. */
 const NO_TIME_ERRNO: ReadonlySet<string> = new Set(['ENOENT', 'ENOTDIR', 'EACCES', 'EPERM']);
 
 export function entryType(st: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FsEntryType {
@@ -81,7 +81,7 @@ async function pin(guard: RootGuard, allowOutside: boolean, dir: string): Promis
   try {
     return await pinDirectory(from, dir);
   } catch (e) {
-    if (e instanceof FsError && NO_TIME.has(e.code)) return undefined;
+    if (e instanceof FsError && NO_TIME_CODES.has(e.code)) return undefined;
     throw e;
   }
 }
@@ -95,22 +95,4 @@ async function timeIn(dir: PinnedDir, abs: string): Promise<FsTime | undefined> 
     if (NO_TIME_ERRNO.has((e as NodeJS.ErrnoException).code ?? '')) return undefined;
     throw toFsError(e, abs);
   }
-}
-
-/** Runs `task(0 … count-1)` with at most `width` at once; stops taking new ones at an abort or a failure. */
-async function inPool(width: number, count: number, signal: AbortSignal | undefined, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    while (next < count && !failed && !signal?.aborted) {
-      const i = next++;
-      try {
-        await task(i);
-      } catch (e) {
-        failed = true;
-        throw e;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(width, count) }, worker));
 }

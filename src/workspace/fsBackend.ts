@@ -20,6 +20,12 @@ export interface FsStat {
   version: FsVersion;
 }
 
+/**
+ * Failures that mean "this path has no time to give" (FsBackend.times: undefined), not "the call
+ * failed": gone, permission denied, a symlink on the way.
+ */
+export const NO_TIME_CODES: ReadonlySet<string> = new Set(['FS_NOT_FOUND', 'FS_PERMISSION', 'FS_OUTSIDE_WORKSPACE']);
+
 /** What `times` gives for one path: its type and modification time, and nothing of its content. */
 export interface FsTime {
   type: FsEntryType;
