@@ -3,6 +3,7 @@
 // frame type with an escape sequence reached the operator's terminal as it was (a window title, an
 // OSC 52 clipboard write), a newline in it wrote a forged `[error] …` line, and a 1 MB type wrote a
 // 1 MB line per frame, a hundred a second. Each part is now shown, not obeyed, and cut.
+import { controlPicture } from './controlPictures';
 
 /** Characters of a message, and of its data as JSON, written at most. */
 export const LOG_PART_MAX = 2048;
@@ -14,10 +15,7 @@ const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
 /** Control characters as their Control Pictures (ESC → ␛, LF → ␊, DEL ␡, C1 U+FFFD), cut past LOG_PART_MAX. */
 export function logPart(text: string): string {
   const cut = text.length > LOG_PART_MAX ? `${text.slice(0, LOG_PART_MAX)}[… ${text.length - LOG_PART_MAX} more characters]` : text;
-  return cut.replace(CONTROL, (c) => {
-    const code = c.charCodeAt(0);
-    return code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? '\u2421' : '\ufffd';
-  });
+  return cut.replace(CONTROL, controlPicture);
 }
 
 /** `prefix message {data}` and a newline: one line whatever the message and data hold. */

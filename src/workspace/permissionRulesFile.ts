@@ -8,7 +8,7 @@
 // moment, and a host reads it again when it changed (decision 579).
 import { statSync } from 'node:fs';
 import { z } from 'zod';
-import type { PermissionRule, RuleChange, RulePersistence } from '../session/permissions';
+import { sameScope, type PermissionRule, type RuleChange, type RulePersistence } from '../session/permissions';
 import { describeIssues } from '../protocol/parse';
 import { readTextOrUndefined } from './localFiles';
 import { moveAside, replacePrivateFile } from './privateFiles';
@@ -61,7 +61,7 @@ export function permissionRulesFile(file: string, now: () => Date = () => new Da
     update(change: RuleChange, held: readonly PermissionRule[]) {
       const current = read();
       const rules = current.unreadable ? held.map((r) => ({ ...r })) : current.rules;
-      const next = 'add' in change ? (rules.some((r) => sameRule(r, change.add)) ? rules : [...rules, change.add]) : rules.filter((r) => r.id !== change.remove);
+      const next = 'add' in change ? (rules.some((r) => sameScope(r, change.add) && r.decision === change.add.decision) ? rules : [...rules, change.add]) : rules.filter((r) => r.id !== change.remove);
       replacePrivateFile(file, JSON.stringify({ version: 2, rules: next }, null, 2) + '\n');
       seen = stampOf(file);
       return current.error === undefined ? { rules: next } : { rules: next, error: current.error };
@@ -70,11 +70,6 @@ export function permissionRulesFile(file: string, now: () => Date = () => new Da
       return stampOf(file) !== seen;
     },
   };
-}
-
-/** The same rule in effect: same tool, scope and decision (ids differ between hosts). */
-function sameRule(a: PermissionRule, b: PermissionRule): boolean {
-  return a.tool_name === b.tool_name && a.path_glob === b.path_glob && a.command_prefix === b.command_prefix && a.decision === b.decision;
 }
 
 /** Which version of the file is there (an atomic replace gives it a new inode); '' when there is none. */

@@ -51,10 +51,11 @@ export async function streamChat(req: ChatRequest, on: ChatHandlers): Promise<Ch
   // would repeat the whole URL.
   const problem = baseUrlProblem(req.baseUrl);
   if (problem) return { kind: 'failed', message: problem, cancelled: false };
-  const shown = shownUrl(chatCompletionsUrl(req.baseUrl));
+  const url = chatCompletionsUrl(req.baseUrl);
+  const shown = shownUrl(url);
   let response: Response;
   try {
-    response = await fetch(chatCompletionsUrl(req.baseUrl), {
+    response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(req.apiKey ? { authorization: `Bearer ${req.apiKey}` } : {}) },
       body: JSON.stringify({ model: req.model, messages: req.messages, ...(req.tools.length ? { tools: req.tools, tool_choice: 'auto' } : {}), stream: true, stream_options: { include_usage: true }, ...req.extra }),

@@ -9,6 +9,7 @@ import { toolOutputPlan } from '../../protocol/transcript/toolOutput';
 import type { Transcript } from '../../protocol/transcript/state';
 import type { Block, FileTransferBlock, InteractionBlock, TimelineEntry, ToolBlock } from '../../protocol/transcript/types';
 import { transferText } from './fileTransfers';
+import { showControls } from '../controlPictures';
 
 export interface Item {
   key: string;
@@ -82,7 +83,7 @@ function blocks(items: Item[], list: readonly Block[], indent: string, pass: Pas
     if (shown.has(b)) return;
     const calls = b.kind === 'tool' ? [b] : b.kind === 'parallel' ? b.invocations : undefined;
     if (!calls) return block(items, b, indent, pass);
-    for (const call of calls) toolHead(items, call, indent, pass);
+    const outs = calls.map((call) => toolHead(items, call, indent, pass));
     for (let j = i + 1; j < list.length && list[j].kind === 'interaction'; j++) {
       const q = list[j] as InteractionBlock;
       if (calls.some((call) => asksAbout(q, call))) {
@@ -90,7 +91,7 @@ function blocks(items: Item[], list: readonly Block[], indent: string, pass: Pas
         shown.add(q);
       }
     }
-    for (const call of calls) toolResult(items, call, indent);
+    calls.forEach((call, k) => toolResult(items, call, outs[k], indent));
   });
 }
 
@@ -144,21 +145,20 @@ function block(items: Item[], b: Block, indent: string, pass: Pass): void {
 }
 
 function tool(items: Item[], b: ToolBlock, indent: string, pass: Pass): void {
-  toolHead(items, b, indent, pass);
-  toolResult(items, b, indent);
+  toolResult(items, b, toolHead(items, b, indent, pass), indent);
 }
 
-/** A call's request, streamed output and subagent run. */
-function toolHead(items: Item[], b: ToolBlock, indent: string, pass: Pass): void {
+/** A call's request, streamed output and subagent run; the streamed output's text. */
+function toolHead(items: Item[], b: ToolBlock, indent: string, pass: Pass): string {
   items.push({ key: `${b.key}:req`, text: `${indent}⚙ ${b.toolName} ${clip(JSON.stringify(b.input), MAX_INPUT_CHARS)}\n` });
   const out = streamText(b);
   if (out) items.push({ key: `${b.key}:out`, text: indentText(out, `${indent}  │ `, true) });
   if (b.subagent) blocks(items, b.subagent.blocks, `${indent}    `, pass);
+  return out;
 }
 
-/** A call's result. */
-function toolResult(items: Item[], b: ToolBlock, indent: string): void {
-  const out = streamText(b);
+/** A call's result (`out`: its streamed output, from toolHead). */
+function toolResult(items: Item[], b: ToolBlock, out: string, indent: string): void {
   // A result synthesized on disconnect (§7.8.1) is not shown: the real one follows a reattach.
   if (b.result && !b.result.synthetic) {
     // Issue 15 Why 7: output already printed live is not printed again as the result.
@@ -204,25 +204,6 @@ function clip(s: string, n: number): string {
  * Writes a transcript to a terminal as it grows: new items whole, grown items by their new tail.
  * An item that changed other than by growing (rare: a repaired text block) is written again whole.
  */
-/**
- * Control characters other than tab and line feed, shown instead of obeyed: frames carry text from
- * the agent and from files it read, and the terminal must not take escape sequences (OSC 52
- * clipboard writes, titles, clearing, CR overwrites) from them. C0 become their Control Pictures
- * (ESC → ␛), DEL ␡, C1 (8-bit CSI and friends) U+FFFD. Bidi embeddings, overrides and isolates
- * (U+202A–U+202E, U+2066–U+2069) are shown by name, `<U+202E>`: in a terminal that lays out
- * right-to-left text they reorder what follows, so a file name or a line could read as another
- * (Trojan Source, CVE-2021-42574).
- */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
-export function showControls(text: string): string {
-  return text.replace(CONTROL, (c) => {
-    const code = c.charCodeAt(0);
-    if (code >= 0x202a) return `<U+${code.toString(16).toUpperCase()}>`;
-    return code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? '\u2421' : '\ufffd';
-  });
-}
-
 export class TerminalPrinter {
   private readonly printed = new Map<string, string>();
   private lastKey?: string;

@@ -3,6 +3,7 @@
 // quits). On a drop it finalizes the transcript (§7.8.1) and the client reattaches; the
 // session.history that follows undoes the finalization and fills the gap (§7.8.3).
 import { noticeOf, OUR_MASTER_EXTENSIONS } from '../../protocol/rawpExtension';
+import { homedir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { catalogNotices, refusalFor } from '../../protocol/catalogNotices';
 import { escapeUserText } from '../../protocol/fileReference';
@@ -15,7 +16,6 @@ import { answerFor, looksLikeLateAnswer } from './answers';
 import { MasterClient } from './masterClient';
 import { httpBaseOf, saveTransfer, sizeText } from './fileTransfers';
 import { TerminalPrinter, transfersOf } from './render';
-import { homedir } from 'node:os';
 import { parseSaveArgs } from './saveArgs';
 
 /** Catalog notices shown per catalog, and catalog facts remembered (§5.4.1). */

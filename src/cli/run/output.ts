@@ -6,7 +6,7 @@
 // not obeyed (showControls, as `rawp attach` does): a file named with an escape sequence must not
 // recolour, retitle or clear the terminal, or write its clipboard (OSC 52). JSON escapes them itself.
 import type { WireFrame } from '../../protocol/frameTypes';
-import { showControls as shown } from '../attach/render';
+import { showControls as shown } from '../controlPictures';
 import { releaseStructuredOutput } from '../../protocol/structuredOutput';
 import type { HeadlessResult, Unanswered } from '../../host/headlessRun';
 import type { VerbIo } from '../verb';

@@ -58,12 +58,16 @@ function parseArgs(argv: string[]): Args | string {
   return args;
 }
 
+/** The input's text; a byte order mark (Windows editors write one) is not part of the first line. */
 async function readInput(file: string | undefined, io: VerbIo): Promise<string> {
-  // A byte order mark (Windows editors write one) is not part of the first line.
-  if (file !== undefined && file !== '-') return (await readFile(file, 'utf8')).replace(/^\ufeff/, '');
+  return (await readWhole(file, io)).replace(/^\ufeff/, '');
+}
+
+async function readWhole(file: string | undefined, io: VerbIo): Promise<string> {
+  if (file !== undefined && file !== '-') return readFile(file, 'utf8');
   const chunks: Buffer[] = [];
   for await (const c of io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(chunks).toString('utf8').replace(/^\ufeff/, '');
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export const convertVerb: Verb = {

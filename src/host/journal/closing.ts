@@ -3,8 +3,8 @@
 // ran it is gone, so nothing will ever close it: the host closes it, with real frames marked
 // `metadata.synthetic: true` (§7.8.1), in the §7.5.3 order — every open tool call a cancelled
 // `tool.invoke.result` ("Connection lost"), every unanswered interaction withdrawn, the turn
-// ended and its usage (§7.5.2-1: none counted, the session's totals as they were), the agent idle. They are appended to the history (and so journaled) like any frame,
-// so every view and every reattaching master gets the same, final story (docs/decisions/124).
+// ended and its usage (§7.5.2-1: none counted, the session's totals as they were), the agent
+// idle. They are appended to the history (and so journaled) like any frame, so every view and every reattaching master gets the same, final story (docs/decisions/124).
 import { buildFrame, type Clock } from '../../protocol/build';
 import type { FrameOf, PayloadOf } from '../../protocol/frameTypes';
 import { applyFrame, createTranscript, finalize } from '../../protocol/transcript';

@@ -210,6 +210,7 @@ export class PermissionRules {
   }
 }
 
-function sameScope(a: RuleScope, b: RuleScope): boolean {
+/** The same scope: tool, path glob and command (a rule's effect is this and its decision). */
+export function sameScope(a: RuleScope, b: RuleScope): boolean {
   return a.tool_name === b.tool_name && a.path_glob === b.path_glob && a.command_prefix === b.command_prefix;
 }
