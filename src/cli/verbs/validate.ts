@@ -2,9 +2,13 @@
 // every schema and sequence problem. The checking itself lives in src/protocol/conformance
 // (pure); this file only reads input and prints.
 import { open } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { CODES, PROBLEM_CODES, StreamValidator, formatJson, formatText } from '../../protocol/conformance';
+import { boundedLines } from '../boundedLines';
 import type { Verb, VerbIo } from '../verb';
+
+/** Longer lines are reported, not read: no RAWP frame is near this size (the engine's default
+ * max_frame_size is 4 MiB), and one string can hold at most ~512 Mi characters. */
+export const MAX_LINE_CHARS = 128 * 1024 * 1024;
 
 function help(): string {
   const width = Math.max(...PROBLEM_CODES.map((c) => c.length));
@@ -27,7 +31,8 @@ function help(): string {
     'mid-session (a late attach): a turn begun before it is followed from its first frame on. The',
     'frames inside a session.history are checked as if they stood at its line, in timestamp order,',
     'ties by message_id (§2.3, §7.8.3). The log is read in the client\'s order (one connection, as',
-    'the hub or a master recorded it). Every problem names the clause it breaks.',
+    'the hub or a master recorded it). Every problem names the clause it breaks. A line longer than',
+    `${MAX_LINE_CHARS / 1024 / 1024} Mi characters is reported (INVALID_ENVELOPE) without being read.`,
   ].join('\n');
 }
 
@@ -71,7 +76,11 @@ export const validateVerb: Verb = {
       const input = await openInput(args.file, io);
       let n = 0;
       // A byte order mark (Windows editors write one) is not part of the first frame.
-      for await (const line of createInterface({ input, crlfDelay: Infinity })) validator.line(n === 0 ? line.replace(/^\ufeff/, '') : line, ++n);
+      for await (const line of boundedLines(input as AsyncIterable<string | Buffer>, MAX_LINE_CHARS)) {
+        n++;
+        if ('tooLong' in line) validator.tooLong(line.tooLong, MAX_LINE_CHARS, n);
+        else validator.line(n === 1 ? line.text.replace(/^\ufeff/, '') : line.text, n);
+      }
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       const what = args.file === undefined || args.file === '-' ? 'stdin' : args.file;

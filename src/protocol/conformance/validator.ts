@@ -139,6 +139,13 @@ export class StreamValidator {
     this.take(parseFrame(text), line, false, '');
   }
 
+  /** A line too long to read (rawp validate does not hold it): one frame, one INVALID_ENVELOPE. */
+  tooLong(chars: number, limit: number, line: number): void {
+    if (this.finished) throw new Error('StreamValidator.tooLong() after finish()');
+    this.frames++;
+    this.report('INVALID_ENVELOPE', { line }, `line of ${chars} characters is longer than rawp validate reads (${limit}); not checked`);
+  }
+
   private take(outcome: ParseOutcome, line: number, replayed: boolean, prefix: string): void {
     if (outcome.kind === 'error') {
       const { error_code, message } = outcome.error;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { runCli } from '../../../src/cli/main';
 import { PROBLEM_CODES } from '../../../src/protocol/conformance';
+import { MAX_LINE_CHARS } from '../../../src/cli/verbs/validate';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'validate');
@@ -90,6 +91,24 @@ describe('cli/validate: rawp validate in process', () => {
     assert.match(r.out, /^frames: \d+, errors: 0, warnings: 0\n$/);
     const piped = await rawp(['validate'], `\ufeff${valid}`);
     assert.equal(piped.code, 0, piped.out);
+  });
+
+  it('§2.1-1 a line longer than validate reads (a 129 MiB line) is one INVALID_ENVELOPE, not a crash; the next line is still checked', async function () {
+    this.timeout(60_000);
+    const valid = readFileSync(join(FIXTURES, 'valid', 'full-session.jsonl'), 'utf8').split('\n')[0];
+    const mib = 'x'.repeat(1024 * 1024);
+    // Generated lazily: the test holds 1 MiB, and before decision 589 readline held the whole line.
+    async function* input() {
+      for (let i = 0; i < MAX_LINE_CHARS / mib.length + 1; i++) yield mib;
+      yield `\n${valid}\n`;
+    }
+    const stdout = new Sink();
+    const stderr = new Sink();
+    const code = await runCli(['validate'], { stdin: Readable.from(input()), stdout, stderr });
+    assert.equal(code, 1);
+    assert.equal(stderr.text, '');
+    assert.match(stdout.text, new RegExp(`^1:INVALID_ENVELOPE: line of ${MAX_LINE_CHARS + mib.length} characters is longer than rawp validate reads \\(${MAX_LINE_CHARS}\\); not checked \\(§2.1-1\\)$`, 'm'));
+    assert.match(lastLine(stdout.text)!, /^frames: 2, errors: 1, warnings: 0$/);
   });
 
   it('usage errors exit 2 with a clear message: missing file, a directory, an unknown option, two files', async () => {
