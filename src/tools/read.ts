@@ -43,11 +43,11 @@ export const ReadTool = defineTool({
       // UTF-16 length ≤ UTF-8 bytes, so this never refuses a file under the limit.
       if (file.text.length > MAX_READ_BYTES) return tooBig(target.displayPath, file.text.length);
       ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: file.version });
-      if (file.text.length === 0) return { status: 'success', output: `(file "${target.displayPath}" is empty)` };
+      if (file.text.length === 0) return { status: 'success', output: readNotes.empty(target.displayPath) };
       const start = (input.offset ?? 1) - 1;
       const limit = input.limit ?? DEFAULT_LIMIT;
       const scan = await lineWindowInTurns(file.text, start, limit);
-      if (scan === 'binary') return { status: 'success', output: `(binary file "${target.displayPath}" not shown)` };
+      if (scan === 'binary') return { status: 'success', output: readNotes.binary(target.displayPath) };
       const { window, count } = scan;
       let cutLine = false;
       const body = window
@@ -62,7 +62,7 @@ export const ReadTool = defineTool({
       // A window the caller asked for is not truncation; our default cap is.
       const cutByDefault = input.limit === undefined && start + limit < count;
       const tail = cutByDefault ? `\n… [${count - start - limit} more lines; read on with offset ${start + limit + 1}]` : '';
-      const output = window.length === 0 ? `(no lines: the file has ${count} lines, offset was ${start + 1})` : body + tail;
+      const output = window.length === 0 ? readNotes.pastEnd(count, start + 1) : body + tail;
       return cutByDefault || cutLine ? { status: 'success', output, truncated: true } : { status: 'success', output };
     } catch (e) {
       if (e instanceof FsError && e.code === 'FS_NOT_FOUND') ctx.fsEvents.observed(target, ctx.actor, { kind: 'absent' });
@@ -70,6 +70,33 @@ export const ReadTool = defineTool({
     }
   },
 });
+
+/** What a successful Read says instead of lines. One place for the words, so a reader of the
+ * output (the built-in agent's reply) can tell them from a file's lines (`readNote`). */
+const readNotes = {
+  empty: (shown: string) => `(file "${shown}" is empty)`,
+  binary: (shown: string) => `(binary file "${shown}" not shown)`,
+  pastEnd: (count: number, offset: number) => `(no lines: the file has ${count} lines, offset was ${offset})`,
+};
+
+export type ReadNote = { kind: 'empty' } | { kind: 'binary' } | { kind: 'past-end'; lines: number; offset: number };
+
+/** A successful Read's output that holds no file lines, read back; undefined for lines. */
+export function readNote(output: string): ReadNote | undefined {
+  if (!output.startsWith('(')) return undefined; // a line always starts with its padded number
+  if (/^\(file ".*" is empty\)$/s.test(output)) return { kind: 'empty' };
+  if (/^\(binary file ".*" not shown\)$/s.test(output)) return { kind: 'binary' };
+  const past = /^\(no lines: the file has (\d+) lines, offset was (\d+)\)$/.exec(output);
+  return past ? { kind: 'past-end', lines: Number(past[1]), offset: Number(past[2]) } : undefined;
+}
+
+/** The file lines a successful Read's output shows (its `… more lines` tail is not one). */
+export function readLines(output: string): number {
+  let n = 0;
+  // Split on \n alone: a line's own \r or U+2028 would start a line for a /m regular expression.
+  for (const line of output.split('\n')) if (/^ *\d+\t/.test(line)) n++;
+  return n;
+}
 
 /** Refused, not read: says how big, the limit, and how to see a part of it instead. */
 function tooBig(shown: string, size: number): ToolOutcome {

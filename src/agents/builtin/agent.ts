@@ -18,7 +18,7 @@ import type { Todo } from '../../tools/todoStore';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import type { FsBackend } from '../../workspace/fsBackend';
 import { parseRequests, referencePlaceholder, stripPlaceholderMarks, type BuiltinRequest } from './grammar';
-import { failure, findReply, lineCount, listReply } from './replies';
+import { failure, findReply, listReply, readReply } from './replies';
 import { builtinLanguage, builtinWords, type BuiltinWords } from './words';
 import { TurnWriter } from './turnWriter';
 
@@ -199,7 +199,7 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
         const r = await call('Read', { file_path: req.path, ...(req.offset ? { offset: req.offset } : {}), ...(req.limit ? { limit: req.limit } : {}) });
         if (r.status === 'success') this.observed.add(req.path);
         // Issue 15 Why 7: the Read card shows the contents; the reply does not repeat them.
-        writer.text(r.status === 'success' ? w.read(req.path, lineCount(String(r.output)), r.truncated === true) : failure(w, w.reading(req.path), r));
+        writer.text(r.status === 'success' ? readReply(w, req.path, String(r.output), r.truncated === true) : failure(w, w.reading(req.path), r));
         return r.status === 'success';
       }
       case 'find': {

@@ -1,6 +1,7 @@
 // How the built-in agent words tool results. Deterministic, so tests can compare exactly; the
 // phrases themselves are in words.ts, in the agent's language.
 import { grepTally } from '../../tools/grepReport';
+import { readLines, readNote } from '../../tools/read';
 import type { ToolCallResult } from '../../tools/runner';
 import type { BuiltinWords } from './words';
 
@@ -17,6 +18,16 @@ export function failure(words: BuiltinWords, what: string, r: ToolCallResult): s
 /** Lines of a text. */
 export function lineCount(text: string): number {
   return text === '' ? 0 : text.replace(/\n$/, '').split('\n').length;
+}
+
+/** A successful Read in words: its shown lines, or what it said instead (a binary or empty file,
+ * an offset past the end: each was "(1 line)" when the output's lines were counted). */
+export function readReply(words: BuiltinWords, path: string, output: string, truncated: boolean): string {
+  const note = readNote(output);
+  if (note === undefined) return words.read(path, readLines(output), truncated);
+  if (note.kind === 'binary') return words.readBinary(path);
+  if (note.kind === 'empty') return words.readEmpty(path);
+  return words.readPastEnd(path, note.lines, note.offset);
 }
 
 /**

@@ -42,6 +42,9 @@ export interface BuiltinWords {
   cancelled(what: string): string;
   reading(path: string): string;
   read(path: string, lines: number, truncated: boolean): string;
+  readBinary(path: string): string;
+  readEmpty(path: string): string;
+  readPastEnd(path: string, lines: number, offset: number): string;
   searchingFor(pattern: string): string;
   noMatches(pattern: string): string;
   /** `atLeast`: Grep stopped before the end, so there may be more. */
@@ -106,6 +109,9 @@ export const ENGLISH: BuiltinWords = {
   cancelled: (what) => `${what}: cancelled.`,
   reading: (path) => `Reading \`${path}\``,
   read: (path, lines, truncated) => `Read \`${path}\` (${s(lines, 'line')}${truncated ? ', truncated' : ''}).`,
+  readBinary: (path) => `\`${path}\` is a binary file; its contents are not shown.`,
+  readEmpty: (path) => `Read \`${path}\`: the file is empty.`,
+  readPastEnd: (path, lines, offset) => `\`${path}\` has ${s(lines, 'line')}, so there is nothing from line ${offset} on.`,
   searchingFor: (pattern) => `Searching for \`${pattern}\``,
   noMatches: (pattern) => `No matches for \`${pattern}\`.`,
   found: (lines, pattern, atLeast) => `Found ${atLeast ? 'at least ' : ''}${s(lines, 'matching line')} for \`${pattern}\`.`,
@@ -177,6 +183,9 @@ export const KOREAN: BuiltinWords = {
   cancelled: (what) => `${what}: 취소되었습니다.`,
   reading: (path) => `\`${path}\` 파일 읽기`,
   read: (path, lines, truncated) => `\`${path}\` 파일을 읽었습니다 (${lines}줄${truncated ? ', 일부만' : ''}).`,
+  readBinary: (path) => `\`${path}\` 파일은 바이너리 파일이라 내용을 보여 주지 않습니다.`,
+  readEmpty: (path) => `\`${path}\` 파일을 읽었습니다. 빈 파일입니다.`,
+  readPastEnd: (path, lines, offset) => `\`${path}\` 파일은 ${lines}줄이라 ${offset}번째 줄부터는 내용이 없습니다.`,
   searchingFor: (pattern) => `\`${pattern}\` 패턴 검색`,
   noMatches: (pattern) => `\`${pattern}\` 패턴과 일치하는 줄이 없습니다.`,
   found: (lines, pattern, atLeast) => `\`${pattern}\` 패턴과 일치하는 줄 ${atLeast ? '최소 ' : ''}${lines}개를 찾았습니다.`,

@@ -64,6 +64,20 @@ describe('agents/builtin: the offline agent over the real tools', () => {
     assert.equal(lastText(), 'Read `src/a.ts` (2 lines).');
   });
 
+  it('a Read that shows no lines is said as such: binary, empty, past the end (each said "(1 line)"); a cut read counts its lines, not its tail', async () => {
+    writeFileSync(join(dir, 'logo.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02, 0x0a, 0xff]));
+    writeFileSync(join(dir, 'empty.txt'), '');
+    writeFileSync(join(dir, 'long.txt'), Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`).join('\n'));
+    await run('read logo.bin');
+    assert.equal(lastText(), '`logo.bin` is a binary file; its contents are not shown.');
+    await run('read empty.txt');
+    assert.equal(lastText(), 'Read `empty.txt`: the file is empty.');
+    await run('read src/a.ts lines 10-12');
+    assert.equal(lastText(), '`src/a.ts` has 2 lines, so there is nothing from line 10 on.');
+    await run('read long.txt');
+    assert.equal(lastText(), 'Read `long.txt` (2000 lines, truncated).', 'the "… more lines" tail is not a line of the file');
+  });
+
   it('builtin grammar: "find <regex>" runs Grep', async () => {
     await run('find TODO:?');
     assert.equal(host.ofType('tool.invoke.request')[0].payload.tool_name, 'Grep');
