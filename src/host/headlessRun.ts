@@ -15,7 +15,8 @@ import { mimeTypeOf } from '../workspace/mimeType';
 import { buildFrame } from '../protocol/build';
 import { EVERY_FEATURE } from '../protocol/capabilities';
 import { FinalAnswer } from '../protocol/finalAnswer';
-import { noticeOf, RAWP_EXTENSION_KEY, type NoticePayload } from '../protocol/rawpExtension';
+import { phrasedNotice } from '../protocol/hostPhrases';
+import { noticeOf, RAWP_EXTENSION_KEY, type NoticePayload, type NoticeWords } from '../protocol/rawpExtension';
 import { PROTOCOL_VERSION } from '../protocol/envelope';
 import { isKnownFrame, type PayloadOf, type WireFrame } from '../protocol/frameTypes';
 import type { Connection } from '../session/connection';
@@ -132,7 +133,7 @@ export class HeadlessRun {
     this.host = host;
     // `/clear` from a view starts a new conversation there; a run is one conversation already.
     host.onEvent((e) => {
-      if (e.kind === 'clear' && e.connection_id === this.connectionId && this.result && this.result.turn_id === undefined) this.hostAnswered(this.result, 'Every rawp run is a new conversation: there was nothing to clear.');
+      if (e.kind === 'clear' && e.connection_id === this.connectionId && this.result && this.result.turn_id === undefined) this.hostAnswered(this.result, phrasedNotice('notice.clear_run'));
     });
     const session_id = await host.create({ agent });
     this.session_id = session_id;
@@ -230,11 +231,14 @@ export class HeadlessRun {
         // The §13.1 opening ends with the state the master attached in: now it may prompt.
         if (frame.payload.reason === 'attached') this.opened?.();
         // `/mode plan`: the host made our prompt a §6.3.2 mode switch, and this is its answer.
-        else if (frame.payload.reason === 'mode_switch' && this.answersHostCommand(frame.parent_id)) this.hostAnswered(r, `The mode is now ${String(frame.payload.mode ?? frame.payload.current_state)}.`);
+        else if (frame.payload.reason === 'mode_switch' && this.answersHostCommand(frame.parent_id)) {
+          const mode = String(frame.payload.mode ?? frame.payload.current_state);
+          this.hostAnswered(r, phrasedNotice('notice.mode_now', [mode]));
+        }
         return;
       case 'session.compacted':
         // `/compact`: the host made our prompt a §6.3.1 compaction, and this is its answer.
-        if (this.answersHostCommand(frame.parent_id)) this.hostAnswered(r, `The conversation was compacted (${frame.payload.previous_token_count} → ${frame.payload.current_token_count} tokens).`);
+        if (this.answersHostCommand(frame.parent_id)) this.hostAnswered(r, phrasedNotice('notice.compacted', [String(frame.payload.previous_token_count), String(frame.payload.current_token_count)]));
         return;
       case 'session.turn.start':
         if (frame.parent_id === this.promptId && r.turn_id === undefined) {
@@ -293,8 +297,8 @@ export class HeadlessRun {
   }
 
   /** The host handled the prompt as a command and said so: the run's answer (exit 0). */
-  private hostAnswered(r: HeadlessResult, message: string): void {
-    r.notices.push({ level: 'info', message });
+  private hostAnswered(r: HeadlessResult, phrase: { message: string; words: NoticeWords }): void {
+    r.notices.push({ level: 'info', ...phrase });
     this.end();
   }
 

@@ -5,6 +5,7 @@
 // 101). Host commands without a frame of their own (/rename, /stop, /help, …) are done here, so
 // they work the same from the editor's view, a browser master or `rawp attach`.
 import { buildFrame } from '../protocol/build';
+import { phrasedNotice } from '../protocol/hostPhrases';
 import type { FrameOf, PayloadOf } from '../protocol/frameTypes';
 import type { LocalAction } from '../commands';
 import { QUEUE_FULL } from '../commands/followUpQueue';
@@ -25,8 +26,6 @@ export interface AdmissionHost {
   /** `/clear` from this connection: true when a view of ours starts the new conversation. */
   clear(connection_id: string): boolean;
 }
-
-const QUEUED = 'The agent is busy: your prompt is queued and goes out when the turn ends.';
 
 export class SessionAdmission implements PromptAdmission {
   /**
@@ -94,7 +93,7 @@ export class SessionAdmission implements PromptAdmission {
       this.held.set(payload, envelope);
       // A paused queue resumed by this submit sends its oldest item first, under that item's id.
       if (sentNow) queueMicrotask(() => this.send(sentNow));
-      return { kind: 'held', notice: { level: 'info', message: QUEUED, words: { id: 'queued' } } };
+      return { kind: 'held', notice: { level: 'info', ...phrasedNotice('notice.queued') } };
     } finally {
       this.routing = false;
       this.sentNow = undefined;
@@ -106,18 +105,18 @@ export class SessionAdmission implements PromptAdmission {
       case 'rename': {
         // Said to whoever renamed it: a terminal master or a headless run sees no header change.
         const now = this.host.rename(action.name);
-        if (now !== undefined) return { kind: 'held', notice: { level: 'info', message: `The session is now called “${now}”.`, words: { id: 'renamed', args: [now] } } };
-        return { kind: 'held', notice: { level: 'warning', message: '/rename: the name has no visible characters; the session keeps its name.', words: { id: 'rename_blank' } } };
+        if (now !== undefined) return { kind: 'held', notice: { level: 'info', ...phrasedNotice('notice.renamed', [now]) } };
+        return { kind: 'held', notice: { level: 'warning', ...phrasedNotice('notice.rename_blank') } };
       }
       case 'cancel':
-        return this.host.cancelTurn() ? { kind: 'held' } : { kind: 'held', notice: { level: 'info', message: 'No turn is running.', words: { id: 'no_turn' } } };
+        return this.host.cancelTurn() ? { kind: 'held' } : { kind: 'held', notice: { level: 'info', ...phrasedNotice('notice.no_turn') } };
       case 'help':
         return { kind: 'held', notice: { level: 'info', message: action.commands.map((c) => `/${c.name} — ${c.description}`).join('\n'), words: { id: 'help' } } };
       case 'clear':
         if (this.host.clear(from.connection_id)) return { kind: 'held' };
-        return { kind: 'held', notice: { level: 'info', message: '/clear: start a new session from the session list (this session keeps running for the other masters).', words: { id: 'clear_elsewhere' } } };
+        return { kind: 'held', notice: { level: 'info', ...phrasedNotice('notice.clear_elsewhere') } };
       default:
-        return { kind: 'held', notice: { level: 'info', message: `/${action.command} is not available for this agent here.`, words: { id: 'not_available', args: [action.command] } } };
+        return { kind: 'held', notice: { level: 'info', ...phrasedNotice('notice.not_available', [action.command]) } };
     }
   }
 }

@@ -2,6 +2,7 @@
 // terminal; lines typed → prompts or answers; Ctrl-C cancels the running turn (a second one
 // quits). On a drop it finalizes the transcript (§7.8.1) and the client reattaches; the
 // session.history that follows undoes the finalization and fills the gap (§7.8.3).
+import { hostNoticeIn, type HostLanguage } from '../../protocol/hostPhrases';
 import { noticeOf, OUR_MASTER_EXTENSIONS } from '../../protocol/rawpExtension';
 import { homedir } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -29,6 +30,8 @@ export interface TerminalMasterOptions {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   ca?: Buffer;
+  /** The language of the host's notices here (the terminal's locale); English by default. */
+  language?: HostLanguage;
 }
 
 export class TerminalMaster {
@@ -170,7 +173,7 @@ export class TerminalMaster {
 
   private onFrame(frame: Frame | VendorFrame): void {
     const notice = noticeOf(frame);
-    if (notice) return this.notice(`[${notice.message}]`);
+    if (notice) return this.notice(`[${hostNoticeIn(notice, this.o.language ?? 'en')}]`);
     if (frame.type === 'tool.catalog.publish') this.showCatalog(frame.payload);
     if (frame.type === 'tool.invoke.request') {
       const refusal = refusalFor(this.transcript.toolCatalog, frame.payload.tool_name);

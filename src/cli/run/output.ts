@@ -7,6 +7,7 @@
 // recolour, retitle or clear the terminal, or write its clipboard (OSC 52). JSON escapes them itself.
 import type { WireFrame } from '../../protocol/frameTypes';
 import { showControls as shown } from '../controlPictures';
+import { hostNoticeIn, type HostLanguage } from '../../protocol/hostPhrases';
 import { releaseStructuredOutput } from '../../protocol/structuredOutput';
 import type { HeadlessResult, Unanswered } from '../../host/headlessRun';
 import type { VerbIo } from '../verb';
@@ -23,10 +24,10 @@ export function unansweredLine(io: VerbIo, u: Unanswered): void {
   else io.stderr.write(`rawp run: unanswered question (headless, timed out): ${shown(clip(u.question, 200))}\n`);
 }
 
-export function errorLines(io: VerbIo, r: HeadlessResult): void {
+export function errorLines(io: VerbIo, r: HeadlessResult, lang: HostLanguage): void {
   for (const e of r.errors) io.stderr.write(`rawp run: ${e.source} ${e.severity === 'warning' ? 'warning' : 'error'} ${shown(e.error_code)}: ${shown(e.message)}\n`);
   // A prompt the host answered itself (/help) prints its answer as the run's; other notices are remarks.
-  for (const n of r.notices) if (n.level !== 'error' && !(handledByHost(r) && n.level === 'info')) io.stderr.write(`rawp run: ${n.level}: ${shown(n.message)}\n`);
+  for (const n of r.notices) if (n.level !== 'error' && !(handledByHost(r) && n.level === 'info')) io.stderr.write(`rawp run: ${n.level}: ${shown(hostNoticeIn(n, lang))}\n`);
 }
 
 /** No turn ran, nothing failed, and the host said something: a host command such as /help. */
@@ -55,7 +56,8 @@ export function resultObject(r: HeadlessResult): Record<string, unknown> {
  * against the requested schema before it goes downstream; what does not pass is not printed).
  * `json` prints the object with its validation_status as the client sent it.
  */
-export function printResult(io: VerbIo, format: OutputFormat, r: HeadlessResult, schema?: Record<string, unknown>): void {
+/** `lang`: the host's notices in text output (json keeps the English `message` beside its `words`). */
+export function printResult(io: VerbIo, format: OutputFormat, r: HeadlessResult, lang: HostLanguage, schema?: Record<string, unknown>): void {
   if (format === 'json') io.stdout.write(`${JSON.stringify(resultObject(r))}\n`);
   else if (format === 'text' && r.structured_output) {
     const release = releaseStructuredOutput(r.structured_output, schema);
@@ -63,7 +65,7 @@ export function printResult(io: VerbIo, format: OutputFormat, r: HeadlessResult,
     else io.stderr.write(`rawp run: the structured output is not printed: ${shown(release.reason)}\n`);
   }
   else if (format === 'text' && r.text) io.stdout.write(shown(r.text.endsWith('\n') ? r.text : `${r.text}\n`));
-  else if (format === 'text' && handledByHost(r)) for (const n of r.notices) if (n.level === 'info') io.stdout.write(`${shown(n.message)}\n`);
+  else if (format === 'text' && handledByHost(r)) for (const n of r.notices) if (n.level === 'info') io.stdout.write(`${shown(hostNoticeIn(n, lang))}\n`);
 }
 
 /**

@@ -5,6 +5,7 @@ import { browserLinkParts } from '../attach/browserLink';
 import { TerminalMaster } from '../attach/terminalMaster';
 import { readClientToken, TOKEN_ARG_WARNING } from '../../remote/tokenSource';
 import { hideSecretArgs } from '../hideSecretArgs';
+import { terminalLanguage } from '../terminalLanguage';
 import type { Verb } from '../verb';
 import { parseVerbArgs, usageError } from '../verbArgs';
 
@@ -71,7 +72,7 @@ export const attachVerb: Verb = {
       io.stderr.write(`rawp attach: ${(e as Error).message}\n`);
       return 1;
     }
-    const master = new TerminalMaster({ url: target.streamUrl, token, session_id: target.session_id, stdin: io.stdin, stdout: io.stdout, ca });
+    const master = new TerminalMaster({ url: target.streamUrl, token, session_id: target.session_id, stdin: io.stdin, stdout: io.stdout, ca, language: terminalLanguage(process.env) });
     const onSigint = () => master.interrupt();
     const onSigterm = () => master.stop();
     process.on('SIGINT', onSigint);

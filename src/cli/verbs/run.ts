@@ -10,6 +10,7 @@ import { silentLogger, type Logger } from '../../session/ports';
 import type { Verb, VerbIo } from '../verb';
 import { directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
 import { allowRule, attachment, InputError, MAX_STDIN_BYTES, readJsonSchema, readStdinPrompt, toolList } from '../run/inputs';
+import { terminalLanguage } from '../terminalLanguage';
 import { errorLines, exitCodeOf, frameLine, printResult, unansweredLine, type OutputFormat } from '../run/output';
 
 const HELP = `Usage: rawp run --workspace DIR --agent NAME [--base-url URL --model M] [--json-schema FILE]
@@ -174,8 +175,9 @@ export const runVerb: Verb = {
       const result = await Promise.race([run.run(), stopped]);
       if (readerGone) return 141;
       if (result === 'stopped') return 130;
-      errorLines(io, result);
-      printResult(io, format as OutputFormat, result, prompt.config_overrides?.json_schema);
+      const lang = terminalLanguage(process.env);
+      errorLines(io, result, lang);
+      printResult(io, format as OutputFormat, result, lang, prompt.config_overrides?.json_schema);
       if (interrupted) return 130;
       return exitCodeOf(result, prompt.config_overrides?.json_schema !== undefined);
     } catch (e) {

@@ -252,4 +252,21 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.match(JSON.stringify(o), /Every rawp run is a new conversation/);
     assert.ok(Date.now() - started < 20_000, 'no wait for a turn that never comes');
   });
+
+  it('slash-commands §5 under a Korean locale the host\'s answers are Korean too (/help, /mode, /rename were English beside a Korean agent); json keeps the English message and its phrase', async () => {
+    const ko = { ...env, LC_ALL: 'ko_KR.UTF-8' };
+    const help = await rawpRun([...base(), '/help'], { env: ko });
+    assert.equal(help.code, 0, help.err);
+    assert.match(help.out, /^\/help — 사용할 수 있는 슬래시 명령어 보기$/m);
+    assert.match(help.out, /^\/review — 현재 변경 사항에서 /m, 'a bundled command too');
+    assert.doesNotMatch(help.out, /List the available slash commands/);
+    const mode = await rawpRun([...base(), '/mode plan'], { env: ko });
+    assert.equal(mode.code, 0, mode.err);
+    assert.equal(mode.out.trim(), '이제 모드는 plan입니다.');
+    const renamed = await rawpRun([...base(), '/rename 출시 노트'], { env: ko });
+    assert.equal(renamed.out.trim(), '세션 이름이 “출시 노트”(으)로 바뀌었습니다.');
+    const json = await rawpRun([...base(), '--output-format', 'json', '/mode plan'], { env: ko });
+    const notices = (JSON.parse(json.out) as { notices: unknown[] }).notices;
+    assert.deepEqual(notices, [{ level: 'info', message: 'The mode is now plan.', words: { id: 'mode_now', args: ['plan'] } }]);
+  });
 });

@@ -48,4 +48,24 @@ describe('host: rawp attach queues follow-ups like the other masters of ours (de
     await waitFor(() => out.includes('second done'), 'its answer is printed');
     assert.equal(out.split('› two').length - 1, 1, 'the follow-up is printed once');
   });
+
+  it('the host\'s notices are printed in the terminal\'s language (language ko): /stop with no turn, /rename', async () => {
+    const host = h.makeHost({ defaultAgent: 'scripted', scripted: { turns: [] } });
+    const token = generateToken();
+    sharing = new HostSharing({ host, logger: { debug() {}, info() {}, warn() {}, error() {} }, settings: async () => ({ token }) });
+    const id = await host.create({ agent: 'scripted' });
+    const server = await sharing.share(id);
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (d: Buffer) => (out += d.toString()));
+    master = new TerminalMaster({ url: server.attachUrl(id), token, session_id: id, stdin, stdout, language: 'ko' });
+    master.start();
+    await waitFor(() => out.includes('[attached to session'), 'attached');
+    stdin.write('/stop\n');
+    await waitFor(() => out.includes('[진행 중인 턴이 없습니다.]'), 'the no-turn notice in Korean');
+    stdin.write('/rename 출시\n');
+    await waitFor(() => out.includes('[세션 이름이 “출시”(으)로 바뀌었습니다.]'), 'the rename notice in Korean');
+    assert.ok(!out.includes('No turn is running'), out);
+  });
 });

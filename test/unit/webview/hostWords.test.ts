@@ -38,9 +38,9 @@ describe('webview/hostWords: the host\'s commands and notices in the view\'s lan
   });
 
   it('every phrase the host names in a notice is known to the view; an unknown phrase falls back to the host\'s English', () => {
-    const source = readFileSync(join(root, 'src/host/promptAdmission.ts'), 'utf8');
-    const ids = [...source.matchAll(/words: \{ id: '([a-z_]+)'/g)].map((m) => m[1]);
-    assert.ok(ids.length >= 6, `found ${ids.length} phrases`);
+    const source = ['src/host/promptAdmission.ts', 'src/host/headlessRun.ts'].map((f) => readFileSync(join(root, f), 'utf8')).join('\n');
+    const ids = [...source.matchAll(/words: \{ id: '([a-z_]+)'|phrasedNotice\('notice\.([a-z_]+)'/g)].map((m) => m[1] ?? m[2]);
+    assert.ok(ids.length >= 9, `found ${ids.length} phrases`);
     for (const id of ids) assert.ok(isMessageId(`notice.${id}`), `notice.${id} is in the view's catalogue`);
     setLocale('ko');
     assert.equal(noticeSentence({ id: 'not_available', args: ['cost'] }), '/cost 명령은 여기서 이 에이전트에 쓸 수 없습니다.');

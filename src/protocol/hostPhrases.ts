@@ -1,0 +1,107 @@
+// The host's own words in every language we speak: the descriptions of the commands the host
+// publishes itself (src/commands/hostCommands.ts and bundled.ts) and the phrases of its notices
+// (x-rawp.notice `words`, and `rawp run`'s own answers). The frames carry the English; each reader
+// says them in its person's language — the view by its locale (webview-ui/src/i18n/*/commands.ts
+// re-export these tables), `rawp run` and `rawp attach` by the terminal's (LC_ALL/LC_MESSAGES/LANG).
+// A command's `command.*` entry is its published description, word for word: only a description
+// that is exactly this is translated, so an agent's own command of the same name keeps its words.
+import type { NoticeWords } from './rawpExtension';
+
+export const HOST_PHRASES_EN = {
+  'command.compact': 'Compact the conversation context',
+  'command.mode': 'Switch the agent mode (default, plan, review)',
+  'command.clear': 'Start a new conversation',
+  'command.model': 'Show or choose the model',
+  'command.cost': 'Show token usage and cost of this session',
+  'command.rename': 'Rename this session',
+  'command.stop': 'Cancel the running turn',
+  'command.help': 'List the available slash commands',
+  'command.review': 'Review the current changes for bugs, risks and missing tests',
+  'command.explain': 'Explain how a file, symbol or feature works',
+  'command.test': 'Write or extend tests for a file or feature',
+  'notice.queued': 'The agent is busy: your prompt is queued and goes out when the turn ends.',
+  'notice.renamed': 'The session is now called “{0}”.',
+  'notice.rename_blank': '/rename: the name has no visible characters; the session keeps its name.',
+  'notice.no_turn': 'No turn is running.',
+  'notice.help': 'Slash commands:',
+  'notice.clear_elsewhere': '/clear: start a new session from the session list (this session keeps running for the other masters).',
+  'notice.not_available': '/{0} is not available for this agent here.',
+  'notice.mode_now': 'The mode is now {0}.',
+  'notice.compacted': 'The conversation was compacted ({0} → {1} tokens).',
+  'notice.clear_run': 'Every rawp run is a new conversation: there was nothing to clear.',
+} as const;
+
+export type HostPhraseId = keyof typeof HOST_PHRASES_EN;
+
+// 한국어: 위와 같은 id를 모두, 그것만 갖습니다(없거나 남는 id는 컴파일 오류).
+export const HOST_PHRASES_KO: Record<HostPhraseId, string> = {
+  'command.compact': '대화 맥락을 요약해 줄이기',
+  'command.mode': '에이전트 모드 바꾸기 (default, plan, review)',
+  'command.clear': '새 대화 시작',
+  'command.model': '모델 보기 또는 고르기',
+  'command.cost': '이 세션의 토큰 사용량과 비용 보기',
+  'command.rename': '이 세션의 이름 바꾸기',
+  'command.stop': '진행 중인 턴 취소',
+  'command.help': '사용할 수 있는 슬래시 명령어 보기',
+  'command.review': '현재 변경 사항에서 버그, 위험, 빠진 테스트 찾기',
+  'command.explain': '파일, 심볼, 기능이 어떻게 동작하는지 설명',
+  'command.test': '파일이나 기능의 테스트 작성 또는 보강',
+  'notice.queued': '에이전트가 작업 중입니다. 프롬프트는 대기열에 있다가 이번 턴이 끝나면 보내집니다.',
+  'notice.renamed': '세션 이름이 “{0}”(으)로 바뀌었습니다.',
+  'notice.rename_blank': '/rename: 이름에 보이는 글자가 없어 세션 이름을 그대로 둡니다.',
+  'notice.no_turn': '진행 중인 턴이 없습니다.',
+  'notice.help': '슬래시 명령어:',
+  'notice.clear_elsewhere': '/clear: 세션 목록에서 새 세션을 시작하세요(이 세션은 다른 마스터를 위해 계속 실행됩니다).',
+  'notice.not_available': '/{0} 명령은 여기서 이 에이전트에 쓸 수 없습니다.',
+  'notice.mode_now': '이제 모드는 {0}입니다.',
+  'notice.compacted': '대화를 요약해 줄였습니다 ({0} → {1} 토큰).',
+  'notice.clear_run': 'rawp run은 실행할 때마다 새 대화라서 지울 것이 없었습니다.',
+};
+
+export type HostLanguage = 'en' | 'ko';
+
+const TABLES: Record<HostLanguage, Record<HostPhraseId, string>> = { en: HOST_PHRASES_EN, ko: HOST_PHRASES_KO };
+
+function isPhraseId(id: string): id is HostPhraseId {
+  return Object.prototype.hasOwnProperty.call(HOST_PHRASES_EN, id);
+}
+
+function fill(template: string, args: readonly string[]): string {
+  return template.replace(/\{(\d)\}/g, (whole, i: string) => args[Number(i)] ?? whole);
+}
+
+/** One phrase in `lang`, its `{0}`… filled with `args`. */
+export function hostPhrase(id: HostPhraseId, args: readonly string[] = [], lang: HostLanguage = 'en'): string {
+  return fill(TABLES[lang][id], args);
+}
+
+/** A notice of the host: its English message and its phrase (for readers in other languages). */
+export function phrasedNotice(id: HostPhraseId & `notice.${string}`, args?: string[]): { message: string; words: NoticeWords } {
+  return { message: hostPhrase(id, args), words: { id: id.slice('notice.'.length), ...(args ? { args } : {}) } };
+}
+
+/** A published command's description in `lang`: translated only when it is the host's own English. */
+export function hostCommandDescription(name: string, description: string, lang: HostLanguage): string {
+  const id = `command.${name}`;
+  return isPhraseId(id) && HOST_PHRASES_EN[id] === description ? TABLES[lang][id] : description;
+}
+
+/**
+ * A host notice in `lang`, for a terminal: its phrase when the id is known, else the English
+ * `message` (a newer host). `/help` is its list, one command a line, each description translated
+ * (its message is that list in English; a line that is not `/name — description` stays as it is).
+ */
+export function hostNoticeIn(n: { message: string; words?: NoticeWords }, lang: HostLanguage): string {
+  const id = n.words ? `notice.${n.words.id}` : '';
+  if (!isPhraseId(id)) return n.message;
+  if (id === 'notice.help') {
+    return n.message
+      .split('\n')
+      .map((line) => {
+        const m = /^\/(\S+) — (.*)$/.exec(line);
+        return m ? `/${m[1]} — ${hostCommandDescription(m[1], m[2], lang)}` : line;
+      })
+      .join('\n');
+  }
+  return fill(TABLES[lang][id], n.words?.args ?? []);
+}
