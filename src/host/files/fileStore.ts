@@ -35,6 +35,7 @@ export interface StoredFile extends StoredFileInfo {
 /** What a master's `agent.file.transfer` (upload) said before the bytes arrived. */
 export interface Announcement {
   session_id: string;
+  file_name: string;
   mime_type: string;
   size_bytes: number;
   checksum?: string;
@@ -145,6 +146,8 @@ export class FileStore implements FileEndpoint {
     if (a) {
       if (a.session_id !== request.session_id) return Promise.reject(new FileRefusal('invalid', `transfer ${request.transfer_id} was announced in another session`));
       if (a.mime_type.toLowerCase() !== request.mime_type) return Promise.reject(new FileRefusal('unsupported_type', `Content-Type ${request.mime_type} is not the announced mime_type ${a.mime_type}`));
+      // The other masters were told this name; the bytes must not arrive under another.
+      if (request.file_name !== undefined && request.file_name !== a.file_name) return Promise.reject(new FileRefusal('invalid', `file_name ${JSON.stringify(request.file_name)} is not the announced ${JSON.stringify(a.file_name)}`));
     }
     const expected_sha256 = request.expected_sha256 ?? a?.checksum?.toLowerCase();
     if (request.expected_sha256 && a?.checksum && a.checksum.toLowerCase() !== request.expected_sha256) return Promise.reject(new FileRefusal('checksum_mismatch', `${request.expected_sha256} is not the announced checksum ${a.checksum}`));
@@ -153,7 +156,7 @@ export class FileStore implements FileEndpoint {
         session_id: request.session_id,
         transfer_id: request.transfer_id,
         direction: 'upload',
-        file_name: request.file_name ?? request.transfer_id,
+        file_name: request.file_name ?? a?.file_name ?? request.transfer_id,
         mime_type: request.mime_type,
         ...(expected_sha256 ? { expected_sha256 } : {}),
         ...(a ? { expected_size: a.size_bytes } : {}),

@@ -5,7 +5,7 @@
 // be) PUT.
 import { canonicalTransferId, filePath } from '../../remote/controlPlane';
 import type { FileTransferPayload, OutgoingFile, SessionFilePort } from '../../session/contextFiles';
-import { FileRefusal } from '../../remote/fileApi';
+import { FileRefusal, fileNameProblem } from '../../remote/fileApi';
 import { HostContextFiles } from './contextFileSource';
 import type { FileStore } from './fileStore';
 
@@ -42,16 +42,21 @@ export function sessionFiles(o: { session_id: string; store: FileStore; workspac
         if (!id) return `transfer_id ${JSON.stringify(p.transfer_id.slice(0, 80))} is not a UUID v4 (§4.5.1)`;
         const checksum = p.checksum?.toLowerCase();
         if (checksum !== undefined && !/^[0-9a-f]{64}$/.test(checksum)) return 'checksum must be the SHA-256 of the file, 64 hex digits (§4.5.1)';
+        // Shown to every master and saved by `rawp attach`: the rules of a name given with the PUT.
+        const nameProblem = fileNameProblem(p.file_name);
+        if (nameProblem) return nameProblem;
         const stored = store.get(id);
         if (!stored) {
           // Announced first, uploaded next: the PUT must then match this.
-          store.announce(id, { session_id, mime_type: p.mime_type, size_bytes: p.size_bytes, ...(checksum ? { checksum } : {}) });
+          store.announce(id, { session_id, file_name: p.file_name, mime_type: p.mime_type, size_bytes: p.size_bytes, ...(checksum ? { checksum } : {}) });
           return undefined;
         }
         if (stored.session_id !== session_id) return `no file ${id} in this session`;
         if (checksum !== undefined && checksum !== stored.sha256) return `checksum ${checksum} does not match the uploaded file's SHA-256 ${stored.sha256}`;
         if (p.size_bytes !== stored.size_bytes) return `size_bytes ${p.size_bytes} does not match the uploaded file's ${stored.size_bytes} bytes`;
         if (p.mime_type.toLowerCase() !== stored.mime_type) return `mime_type ${p.mime_type} does not match the uploaded file's ${stored.mime_type}`;
+        // An upload without a name is stored under its id; one with a name keeps it (the download's name).
+        if (stored.file_name !== id && p.file_name !== stored.file_name) return `file_name ${JSON.stringify(p.file_name)} does not match the uploaded file's ${JSON.stringify(stored.file_name)}`;
         return undefined;
       },
     },

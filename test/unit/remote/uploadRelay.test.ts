@@ -82,7 +82,7 @@ describe('remote: §2.4 §4.5.1 a master\'s upload announcement reaches the othe
     assert.deepEqual(a.invalid, []);
   });
 
-  it('§4.5.1 a refused announcement (checksum not the uploaded file\'s) and its INVALID_FILE_TRANSFER stay with the sender; the next valid one is relayed', async () => {
+  it('§4.5.1 a refused announcement (checksum, name not the uploaded file\'s; a hostile name) and its INVALID_FILE_TRANSFER stay with the sender; the next valid one is relayed', async () => {
     const child = await serve();
     const a = await child.master();
     const c = await child.master();
@@ -94,6 +94,13 @@ describe('remote: §2.4 §4.5.1 a master\'s upload announcement reaches the othe
     const [refusal] = errorsAbout(a.frames, bad.message_id) as FrameOf<'session.error'>[];
     assert.equal(refusal.payload.error_code, 'INVALID_FILE_TRANSFER');
     assert.match(refusal.payload.message, /does not match the uploaded file's SHA-256/);
+    // Another name than the upload's, or a name the PUT would refuse, misleads the others too.
+    const renamed = a.client.send('agent.file.transfer', { transfer_id: id, direction: 'upload', file_url: `/v1/files/${id}`, file_name: 'invoice.pdf', mime_type: 'text/plain', size_bytes: NOTES.length, checksum: sha(NOTES) });
+    const hostile = a.client.send('agent.file.transfer', { transfer_id: id, direction: 'upload', file_url: `/v1/files/${id}`, file_name: '\u202etxt.exe', mime_type: 'text/plain', size_bytes: NOTES.length, checksum: sha(NOTES) });
+    assert.ok(renamed && hostile);
+    await waitFor(() => errorsAbout(a.frames, renamed.message_id).length === 1 && errorsAbout(a.frames, hostile.message_id).length === 1, 'A is told why, twice', 30_000);
+    assert.match((errorsAbout(a.frames, renamed.message_id)[0] as FrameOf<'session.error'>).payload.message, /file_name "invoice\.pdf" does not match the uploaded file's "notes\.txt"/);
+    assert.match((errorsAbout(a.frames, hostile.message_id)[0] as FrameOf<'session.error'>).payload.message, /bidirectional text controls/);
 
     // Frames reach C in order: once the valid announcement after it is there, the refused one would have been.
     const good = a.client.send('agent.file.transfer', { transfer_id: id, direction: 'upload', file_url: `/v1/files/${id}`, file_name: 'notes.txt', mime_type: 'text/plain', size_bytes: NOTES.length, checksum: sha(NOTES) });

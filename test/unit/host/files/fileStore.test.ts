@@ -97,11 +97,13 @@ describe('host/files: the file store (§4.5.1)', () => {
   it('§4.5.1 an announced upload binds the PUT: type (415), size and checksum (422), session (400)', async () => {
     const s = open();
     const id = randomUUID();
-    s.announce(id, { session_id: 'a', mime_type: 'text/plain', size_bytes: 5, checksum: createHash('sha256').update('hello').digest('hex') });
+    s.announce(id, { session_id: 'a', file_name: 'hello.txt', mime_type: 'text/plain', size_bytes: 5, checksum: createHash('sha256').update('hello').digest('hex') });
     await assert.rejects(s.upload({ session_id: 'a', transfer_id: id, mime_type: 'text/markdown' }, [Buffer.from('hello')]), refused('unsupported_type'));
     await assert.rejects(s.upload({ session_id: 'b', transfer_id: id, mime_type: 'text/plain' }, [Buffer.from('hello')]), refused('invalid'));
     await assert.rejects(s.upload({ session_id: 'a', transfer_id: id, mime_type: 'text/plain' }, [Buffer.from('hellO')]), refused('checksum_mismatch'));
+    await assert.rejects(s.upload({ session_id: 'a', transfer_id: id, mime_type: 'text/plain', file_name: 'other.txt' }, [Buffer.from('hello')]), refused('invalid'), 'not under another name than the one announced');
     const ok = await s.upload({ session_id: 'a', transfer_id: id, mime_type: 'text/plain' }, [Buffer.from('hello')]);
     assert.equal(ok.size_bytes, 5);
+    assert.equal(ok.file_name, 'hello.txt', 'a PUT without a name takes the announced one');
   });
 });
