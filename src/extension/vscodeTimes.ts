@@ -55,7 +55,7 @@ async function timeOf(t: TimesTarget): Promise<FsTime | undefined> {
     throw err;
   }
   if (st.type & vscode.FileType.SymbolicLink) return undefined;
-  return { type: entryType(st.type), mtimeMs: st.mtime };
+  return { type: entryType(st.type), size: st.size, mtimeMs: st.mtime };
 }
 
 async function reachableFolder(checkedFolder: CheckedFolder, dir: string): Promise<boolean> {

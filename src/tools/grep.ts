@@ -8,7 +8,7 @@
 import { basename, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { errorOutcome } from './fsErrors';
-import { GREP_MAX_FILE_BYTES, readForGrep, searchFileText, type AskPiece, type GrepQuery } from './grepFile';
+import { GREP_MAX_FILE_BYTES, readForGrep, searchFileText, timesAhead, type AskPiece, type GrepQuery } from './grepFile';
 import { linesAround, ShownLines } from './grepLines';
 import { tallyLine, textPath, Unsearched, type Tally } from './grepReport';
 import { displayPath, resolveToolPath } from './paths';
@@ -83,10 +83,12 @@ export const GrepTool = defineTool({
       let files = 0;
       let shownMatches = 0;
       let cut = false;
-      for (const f of paths) {
+      const timeOf = timesAhead(ctx.fs, paths, ctx.signal);
+      for (let i = 0; i < paths.length; i++) {
+        const f = paths[i];
         if (ctx.signal.aborted) break;
         const shown = displayPath(ctx.fs.roots, f);
-        const got = await readForGrep(ctx.fs, f);
+        const got = await readForGrep(ctx.fs, f, await timeOf(i));
         if ('skipped' in got) {
           if (got.skipped === 'unreadable' && got.error && st.type === 'file') throw got.error; // the one file asked for
           if (got.skipped === 'too_big') unsearched.tooBig(shown, got.size);

@@ -4,7 +4,7 @@
 // it holds the event loop well under a millisecond (the whole 50 MB text in one message held it
 // ~190 ms here), and the worker holds one piece at a time, not a second copy of the file.
 import { encodeUtf8InTurns } from '../workspace/bytesInTurns';
-import { FsError, type FsBackend } from '../workspace/fsBackend';
+import { FsError, type FsBackend, type FsTime } from '../workspace/fsBackend';
 import type { GrepMode, GrepPieceResult } from './search/grepPiece';
 import type { RegexOptions } from './search/linearRegex';
 import type { SearchQuery } from './search/searchProtocol';
@@ -26,10 +26,14 @@ export type GrepRead =
   /** `error`, when the backend threw one: a search of that one file fails with it, as before. */
   | { skipped: 'unreadable'; why: string; error?: FsError };
 
-/** A file's text for Grep, or why it is not searched. */
-export async function readForGrep(fs: FsBackend, path: string): Promise<GrepRead> {
+/**
+ * A file's text for Grep, or why it is not searched. `known`: its type and size from the backend's
+ * `times` — then the file is read once; without it, `stat` gives the size, and the Node backend's
+ * stat reads and hashes the whole file for the ledger's version before readText reads it again.
+ */
+export async function readForGrep(fs: FsBackend, path: string, known?: FsTime): Promise<GrepRead> {
   try {
-    const st = await fs.stat(path);
+    const st = known?.type === 'file' ? known : await fs.stat(path);
     if (!st) return { skipped: 'unreadable', why: 'FS_NOT_FOUND' };
     if (st.type !== 'file') return { skipped: 'unreadable', why: `no longer a file (${st.type})` };
     if (st.size > GREP_MAX_FILE_BYTES) return { skipped: 'too_big', size: st.size };
@@ -41,6 +45,28 @@ export async function readForGrep(fs: FsBackend, path: string): Promise<GrepRead
     if (e instanceof FsError) return { skipped: 'unreadable', why: e.code, error: e };
     throw e;
   }
+}
+
+/** Paths whose times are asked for at once: a bounded lookahead, so a 50,000-file walk holds 256. */
+const TIMES_AHEAD = 256;
+
+/**
+ * The type and size of `paths[i]` from the backend's `times`, asked for a slice ahead at a time;
+ * undefined when the backend has no times or gives none for it (then readForGrep stats it, which
+ * also names why it cannot be read).
+ */
+export function timesAhead(fs: FsBackend, paths: readonly string[], signal: AbortSignal): (i: number) => Promise<FsTime | undefined> {
+  let from = -1;
+  let slice: Promise<(FsTime | undefined)[]> | undefined;
+  return async (i) => {
+    if (!fs.times || paths.length < 2) return undefined;
+    if (slice === undefined || i < from || i >= from + TIMES_AHEAD) {
+      from = i;
+      // A failure here (FS_IO) is not the file's: the file is then statted as before.
+      slice = fs.times(paths.slice(i, i + TIMES_AHEAD), signal).catch(() => []);
+    }
+    return (await slice)[i - from];
+  };
 }
 
 export interface FileHits {

@@ -90,7 +90,7 @@ async function pin(guard: RootGuard, allowOutside: boolean, dir: string): Promis
 async function timeIn(dir: PinnedDir, abs: string): Promise<FsTime | undefined> {
   try {
     const st = await fsp.lstat(dir.child(basename(abs)));
-    return { type: entryType(st), mtimeMs: st.mtimeMs };
+    return { type: entryType(st), size: st.size, mtimeMs: st.mtimeMs };
   } catch (e) {
     if (NO_TIME_ERRNO.has((e as NodeJS.ErrnoException).code ?? '')) return undefined;
     throw toFsError(e, abs);

@@ -26,9 +26,11 @@ export interface FsStat {
  */
 export const NO_TIME_CODES: ReadonlySet<string> = new Set(['FS_NOT_FOUND', 'FS_PERMISSION', 'FS_OUTSIDE_WORKSPACE']);
 
-/** What `times` gives for one path: its type and modification time, and nothing of its content. */
+/** What `times` gives for one path: its type, size and modification time, and nothing of its content. */
 export interface FsTime {
   type: FsEntryType;
+  /** Bytes (a symlink's own, when the backend reports symlinks). */
+  size: number;
   mtimeMs: number;
 }
 
@@ -117,14 +119,14 @@ export interface FsBackend {
    */
   readTextPrefix?(path: string, limit: number): Promise<TextPrefix>;
   /**
-   * The types and modification times of many paths, for an order (Glob's newest first, decision
-   * 587): no content is read and no version computed, which `stat` does for the ledger. Entry `i` is
-   * for `paths[i]`; `undefined` when there is no time to give: the path is gone, permission is
-   * denied, it is reached through a symlink, or it is a symlink whose own time the backend cannot
-   * read without following it. A path outside the workspace is refused (FS_OUTSIDE_WORKSPACE) as by
-   * `stat`, before anything is looked at; other failures are FS_IO. When `signal` aborts it stops
-   * early, the rest left `undefined` (the caller checks the signal). Optional: without it callers
-   * `stat` each path.
+   * The types, sizes and modification times of many paths, for an order (Glob's newest first,
+   * decision 587) or a bound (Grep's size limit): no content is read and no version computed, which
+   * `stat` does for the ledger. Entry `i` is for `paths[i]`; `undefined` when there is no time to
+   * give: the path is gone, permission is denied, it is reached through a symlink, or it is a
+   * symlink whose own time the backend cannot read without following it. A path outside the
+   * workspace is refused (FS_OUTSIDE_WORKSPACE) as by `stat`, before anything is looked at; other
+   * failures are FS_IO. When `signal` aborts it stops early, the rest left `undefined` (the caller
+   * checks the signal). Optional: without it callers `stat` each path.
    */
   times?(paths: readonly string[], signal?: AbortSignal): Promise<(FsTime | undefined)[]>;
   /** Entries of a directory (not recursive). */

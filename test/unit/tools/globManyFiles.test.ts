@@ -164,7 +164,7 @@ describe('tools: Glob over many files (decision 576)', function () {
         },
         async times(paths: readonly string[]): Promise<(FsTime | undefined)[]> {
           asked.push(paths);
-          return paths.map((_, i) => (i % 50 === 0 ? undefined : { type: 'file', mtimeMs: i % 3 === 0 ? 0 : 1 + (i % 7) }));
+          return paths.map((_, i) => (i % 50 === 0 ? undefined : { type: 'file', size: 1, mtimeMs: i % 3 === 0 ? 0 : 1 + (i % 7) }));
         },
       } as unknown as FsBackend;
       const order = await newestFirst(fs, names);

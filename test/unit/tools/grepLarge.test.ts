@@ -4,7 +4,8 @@
 // result's lines were taken for its count, and a binary or unreadable file simply did not appear.
 // Real files on a temp workspace, the real search worker.
 import { strict as assert } from 'node:assert';
-import { closeSync, openSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, promises as fsp, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { basename } from 'node:path';
 import { makeEnv, type Env } from './_env';
 import { GREP_MAX_FILE_BYTES, PIECE_CHARS, pieceEnd, searchFileText, type AskPiece } from '../../../src/tools/grepFile';
 import { grepTally, tallyLine, Unsearched } from '../../../src/tools/grepReport';
@@ -41,6 +42,31 @@ describe('tools: Grep over big files, with every skip said and the true count (d
     env = makeEnv();
   });
   afterEach(() => env.cleanup());
+
+  it('a folder\'s files are each read once (their sizes come from the backend\'s times; a stat read and hashed each whole file first), with the same answer', async () => {
+    for (let i = 0; i < 30; i++) writeFileSync(env.p(`f${i}.txt`), `line\n${i % 3 === 0 ? 'needle' : 'hay'} ${i}\n`);
+    const opened = new Map<string, number>();
+    const open = fsp.open;
+    const readFile = fsp.readFile;
+    const note = (path: unknown) => opened.set(basename(String(path)), (opened.get(basename(String(path))) ?? 0) + 1);
+    fsp.open = ((path: string, flags?: number | string, mode?: number) => {
+      if (typeof flags !== 'number' || (flags & constants.O_DIRECTORY) === 0) note(path);
+      return open(path, flags, mode);
+    }) as typeof fsp.open;
+    fsp.readFile = ((...args: Parameters<typeof fsp.readFile>) => {
+      note(args[0]);
+      return readFile(...args);
+    }) as typeof fsp.readFile;
+    let r;
+    try {
+      r = await env.call('Grep', { pattern: 'needle', output_mode: 'count' });
+    } finally {
+      fsp.open = open;
+      fsp.readFile = readFile;
+    }
+    assert.equal(String(r.output).split('\n').length, 10, String(r.output));
+    for (let i = 0; i < 30; i++) assert.equal(opened.get(`f${i}.txt`), 1, `f${i}.txt opened ${opened.get(`f${i}.txt`)} times`);
+  });
 
   it('a 2.2 MB file is searched: its files, count and content answers all find the matches', async () => {
     writeFileSync(env.p('big.log'), 'ERROR here\n'.repeat(200_000));

@@ -62,13 +62,13 @@ describe('workspace: NodeFsBackend times (decision 587)', () => {
     const paths = [...rels.map(p), p('a'), p('a/gone.txt'), p('nowhere/x.txt'), 'top.txt'];
     const got = await fs.times(paths);
     assert.equal(got.length, paths.length);
-    rels.forEach((rel, i) => assert.deepEqual(got[i], { type: 'file', mtimeMs: statSync(p(rel)).mtimeMs }, rel));
-    assert.deepEqual(got[4], { type: 'directory', mtimeMs: statSync(p('a')).mtimeMs });
+    rels.forEach((rel, i) => assert.deepEqual(got[i], { type: 'file', size: statSync(p(rel)).size, mtimeMs: statSync(p(rel)).mtimeMs }, rel));
+    assert.deepEqual(got[4], { type: 'directory', size: statSync(p('a')).size, mtimeMs: statSync(p('a')).mtimeMs });
     assert.equal(got[5], undefined, 'a missing file');
     assert.equal(got[6], undefined, 'a missing folder');
     assert.deepEqual(got[7], got[1], 'a relative path is taken from the first root, as by stat');
     assert.equal((await fs.stat(p('top.txt')))?.mtimeMs, got[1]?.mtimeMs, 'the time stat gives');
-    assert.deepEqual(await fs.times([dir]), [{ type: 'directory', mtimeMs: statSync(dir).mtimeMs }], 'the root itself, as stat takes it');
+    assert.deepEqual(await fs.times([dir]), [{ type: 'directory', size: statSync(dir).size, mtimeMs: statSync(dir).mtimeMs }], 'the root itself, as stat takes it');
     assert.deepEqual(await fs.times([]), []);
   });
 
@@ -86,12 +86,12 @@ describe('workspace: NodeFsBackend times (decision 587)', () => {
     const got = await fs.times([p('linkdir/secret.txt'), p('link.txt'), p('a/deep/linkdir2/secret.txt'), p('in.txt')]);
     assert.equal(got[0], undefined, 'never through a symlinked folder');
     assert.equal(got[2], undefined, 'nor one deeper down');
-    assert.deepEqual(got[1], { type: 'symlink', mtimeMs: lstatSync(p('link.txt')).mtimeMs });
+    assert.deepEqual(got[1], { type: 'symlink', size: lstatSync(p('link.txt')).size, mtimeMs: lstatSync(p('link.txt')).mtimeMs });
     assert.notEqual(got[1]?.mtimeMs, 2_000_000_000, 'the link\'s own time, never the outside file\'s');
     assert.equal((await fs.stat(p('link.txt')))?.type, 'symlink', 'as stat reports it');
     assert.equal(got[3]?.type, 'file', 'the other paths still get theirs');
     const allowed = new NodeFsBackend([dir], { allowOutsideRoots: true });
-    assert.deepEqual(await allowed.times([join(outside, 'secret.txt'), p('linkdir/secret.txt')]), [{ type: 'file', mtimeMs: 2_000_000_000 }, undefined], 'outside allowed by the settings: still no symlink on the way');
+    assert.deepEqual(await allowed.times([join(outside, 'secret.txt'), p('linkdir/secret.txt')]), [{ type: 'file', size: 6, mtimeMs: 2_000_000_000 }, undefined], 'outside allowed by the settings: still no symlink on the way');
   });
 
   it('times never reads a file: no file opened (reads counted) where stat reads it, and a file with mode 000 gets its time', async () => {

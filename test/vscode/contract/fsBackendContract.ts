@@ -122,14 +122,14 @@ export function fsBackendContract(name: string, make: () => Promise<ContractFixt
       assert.deepEqual((await fx.fs.list(at('dir'))).map((e) => e.name), ['b.txt', 'sub']);
     });
 
-    it('times (decision 587): each path\'s type and the mtime stat gives, in the order asked; none for a missing path; an outside path is FS_OUTSIDE_WORKSPACE', async () => {
+    it('times (decision 587): each path\'s type, size and the mtime stat gives, in the order asked; none for a missing path; an outside path is FS_OUTSIDE_WORKSPACE', async () => {
       assert.ok(fx.fs.times, 'both backends give times');
       await fx.outside.write('t/a.txt', 'a');
       await fx.outside.write('t/sub/b.txt', 'bb');
       const got = await fx.fs.times([at('t/sub/b.txt'), at('t/gone.txt'), at('t/a.txt'), at('t/sub'), at('no/such/x.txt')]);
-      assert.deepEqual(got[0], { type: 'file', mtimeMs: (await fx.fs.stat(at('t/sub/b.txt')))!.mtimeMs });
+      assert.deepEqual(got[0], { type: 'file', size: 2, mtimeMs: (await fx.fs.stat(at('t/sub/b.txt')))!.mtimeMs });
       assert.equal(got[1], undefined);
-      assert.deepEqual(got[2], { type: 'file', mtimeMs: (await fx.fs.stat(at('t/a.txt')))!.mtimeMs });
+      assert.deepEqual(got[2], { type: 'file', size: 1, mtimeMs: (await fx.fs.stat(at('t/a.txt')))!.mtimeMs });
       assert.equal(got[3]?.type, 'directory');
       assert.equal(got[4], undefined);
       await assert.rejects(() => fx.fs.times!([at('t/a.txt'), `${root}/../escape.txt`]), fsCode('FS_OUTSIDE_WORKSPACE'));
