@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process';
 import { promises as fsp, realpathSync, lstatSync, existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { IgnoreRules, dotIgnoreFilter } from './ignoreRules';
+import { inPool } from './inPool';
 import { withoutOurSecrets } from './secretEnv';
 
 export interface ListOptions {
@@ -105,15 +106,15 @@ async function listWithGit(root: string, rootReal: string, options: ListOptions)
   // Untracked entries: git does not follow symlinks, but we must know which ones are links.
   // Without the standard excludes git names a nested repository as `dir/`: not a file.
   const untracked = splitZ(others).filter((p) => !p.endsWith('/'));
-  const stats = await mapLimit(untracked, 64, async (p) => {
-    try {
-      return (await fsp.lstat(join(root, p))).isSymbolicLink();
-    } catch {
-      return false;
-    }
+  const stats = new Array<boolean>(untracked.length).fill(false);
+  await inPool(64, untracked.length, undefined, async (i) => {
+    stats[i] = await fsp.lstat(join(root, untracked[i])).then((st) => st.isSymbolicLink(), () => false);
   });
   untracked.forEach((p, i) => (stats[i] ? links.push(p) : paths.push(p)));
-  const keep = await mapLimit(links, 32, (p) => symlinkKeeps(rootReal, join(root, p)));
+  const keep = new Array<boolean>(links.length).fill(false);
+  await inPool(32, links.length, undefined, async (i) => {
+    keep[i] = await symlinkKeeps(rootReal, join(root, links[i]));
+  });
   links.forEach((p, i) => keep[i] && paths.push(p));
   for (const sub of submodules) {
     try {
@@ -126,19 +127,6 @@ async function listWithGit(root: string, rootReal: string, options: ListOptions)
   const dotIgnore = options.includeIgnored ? undefined : dotIgnoreFilter(root, paths, options.caseSensitive);
   const rules = new IgnoreRules(root, { caseSensitive: options.caseSensitive, extraExcludes: options.extraExcludes, useIgnoreFiles: false });
   return paths.filter((p) => !(dotIgnore?.(p) ?? false) && !rules.extraExcluded(p) && !p.split('/').includes('.git'));
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 async function walk(root: string, rootReal: string, options: ListOptions): Promise<string[]> {
