@@ -16,7 +16,7 @@
 import * as vscode from 'vscode';
 import { isUtf8 } from 'node:buffer';
 import { isAbsolute, posix, resolve } from 'node:path';
-import { FsError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsTime, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
+import { FsError, notFoundError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsTime, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
 import { encodeUtf8InTurns, nextTurn } from '../workspace/bytesInTurns';
 import { versionOfBytesAsync, versionOfText, versionOfTextAsync, VersionCache } from '../workspace/fileVersion';
 import { lineEndingOf, withLineEnding } from '../workspace/lineEndings';
@@ -128,7 +128,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
 
   private async readTextNow(t: Target): Promise<FsTextFile> {
     const st = await this.checked(t, false);
-    if (!st) throw new FsError(`"${t.abs}" does not exist`, 'FS_NOT_FOUND');
+    if (!st) throw notFoundError(t.abs);
     if (st.type & vscode.FileType.Directory) throw new FsError(`"${t.abs}" is a directory`, 'FS_IS_DIRECTORY');
     const doc = this.dirtyDocument(t.uri);
     if (doc) {
@@ -150,7 +150,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
   async list(dir: string): Promise<FsDirEntry[]> {
     const t = this.target(dir);
     const st = await this.checked(t, false);
-    if (!st) throw new FsError(`"${t.abs}" does not exist`, 'FS_NOT_FOUND');
+    if (!st) throw notFoundError(t.abs);
     let entries: [string, vscode.FileType][];
     try {
       entries = await vscode.workspace.fs.readDirectory(t.uri);
@@ -175,7 +175,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
     const t = this.target(path);
     await this.locks.run(t.uri.toString(), async () => {
       const st = await this.checked(t, true);
-      if (!st) throw new FsError(`"${t.abs}" does not exist`, 'FS_NOT_FOUND');
+      if (!st) throw notFoundError(t.abs);
       if (st.type & vscode.FileType.SymbolicLink) throw new FsError(`refusing to delete through the symlink "${t.abs}"`, 'FS_OUTSIDE_WORKSPACE');
       if (st.type & vscode.FileType.Directory) throw new FsError(`"${t.abs}" is a directory`, 'FS_IS_DIRECTORY');
       try {
@@ -241,7 +241,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
         );
       }
       if (guard.kind === 'createIfAbsent' && (exists || doc)) throw new FsError(`"${t.abs}" already exists and was not read in this session; read it before overwriting`, 'FS_EXISTS');
-      if (mustExist && !exists) throw new FsError(`"${t.abs}" does not exist`, 'FS_NOT_FOUND');
+      if (mustExist && !exists) throw notFoundError(t.abs);
       // Issue 12 finding 6: decoding would turn every invalid byte into U+FFFD on write.
       // An exact write (a checkpoint restore) replaces the bytes wholesale: nothing is decoded.
       if (beforeBytes && !exact && !isUtf8(beforeBytes)) {

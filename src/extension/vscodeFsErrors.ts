@@ -1,7 +1,7 @@
 // vscode.FileSystemError codes (and the Node codes some providers throw) as the FsBackend contract
 // names them — the VS Code backend's twin of src/workspace/nodeFsErrors.ts. Shared by the backend
 // (vscodeFsBackend.ts) and its times (vscodeTimes.ts).
-import { FsError } from '../workspace/fsBackend';
+import { FsError, notFoundError } from '../workspace/fsBackend';
 
 /** vscode.FileSystemError (by its code) and Node errors from providers, as FsError. */
 export function toFsError(e: unknown, path: string): FsError {
@@ -12,14 +12,14 @@ export function toFsError(e: unknown, path: string): FsError {
     case 'EntryNotFound':
     case 'ENOENT':
     case 'ENOTDIR':
-      return new FsError(`"${path}" does not exist`, 'FS_NOT_FOUND');
+      return notFoundError(path);
     case 'FileIsADirectory':
     case 'EntryIsADirectory':
     case 'EISDIR':
       return new FsError(`"${path}" is a directory`, 'FS_IS_DIRECTORY');
     case 'FileNotADirectory':
     case 'EntryNotADirectory':
-      return new FsError(`"${path}" does not exist (a part of it is a file)`, 'FS_NOT_FOUND');
+      return notFoundError(path, ' (a part of it is a file)');
     case 'NoPermissions':
     case 'EACCES':
     case 'EPERM':

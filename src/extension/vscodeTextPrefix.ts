@@ -6,7 +6,7 @@
 // reads alone) still read the whole file, and only up to MAX_WHOLE_READ_BYTES (decision 561): a
 // bigger one is refused by its stat, before it is read, and only its first `limit` bytes are decoded.
 import * as vscode from 'vscode';
-import { FsError } from '../workspace/fsBackend';
+import { FsError, notFoundError } from '../workspace/fsBackend';
 import { bytesTextPrefix, cutTextPrefix, readTextPrefix, type TextPrefix } from '../workspace/localFiles';
 
 export type { TextPrefix };
@@ -33,7 +33,7 @@ export interface PrefixReads {
 
 export async function vscodeTextPrefix(t: PrefixTarget, limit: number, reads: PrefixReads): Promise<TextPrefix> {
   const st = await reads.checked();
-  if (!st) throw new FsError(`"${t.abs}" does not exist`, 'FS_NOT_FOUND');
+  if (!st) throw notFoundError(t.abs);
   if (st.type & vscode.FileType.Directory) throw new FsError(`"${t.abs}" is a directory`, 'FS_IS_DIRECTORY');
   const doc = reads.dirty();
   if (doc) return cutTextPrefix(doc.getText(), limit);

@@ -99,6 +99,17 @@ export class FsError extends Error {
   }
 }
 
+/**
+ * "Does not exist" for `path` (FS_NOT_FOUND). A path with U+FFFD most likely names a file whose
+ * name is not UTF-8: listings decode such a name with U+FFFD for each bad byte, and the name can
+ * then no longer be opened by its text. Said in words, so a person renames it instead of
+ * searching for a file that is plainly there.
+ */
+export function notFoundError(path: string, detail = ''): FsError {
+  const note = path.includes('\ufffd') ? ' — if a file of this name is listed, its name is not valid UTF-8 (shown with �) and cannot be opened by name; rename it to read it' : '';
+  return new FsError(`"${path}" does not exist${detail}${note}`, 'FS_NOT_FOUND');
+}
+
 export interface Disposable {
   dispose(): void;
 }

@@ -17,6 +17,7 @@ import { entryTimes, entryType } from './entryTimes';
 import { versionOfBytesAsync, versionOfText, VersionCache } from './fileVersion';
 import {
   FsError,
+  notFoundError,
   type Disposable,
   type FsBackend,
   type FsChange,
@@ -181,7 +182,7 @@ export class NodeFsBackend implements FsBackend {
         if (guard.kind === 'createIfAbsent' && beforeBytes) {
           throw new FsError(`"${abs}" already exists and was not read in this session; read it before overwriting`, 'FS_EXISTS');
         }
-        if (mustExist && !beforeBytes) throw new FsError(`"${abs}" does not exist`, 'FS_NOT_FOUND');
+        if (mustExist && !beforeBytes) throw notFoundError(abs);
         // Issue 12 finding 6: decoding would turn every invalid byte into U+FFFD on write.
         // An exact write (a checkpoint restore) replaces the bytes wholesale: nothing is decoded.
         if (beforeBytes && !exact && !isUtf8(beforeBytes)) {

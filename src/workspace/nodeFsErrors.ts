@@ -2,7 +2,7 @@
 // "not there" instead of throwing. Shared by the Node backend's parts (nodeFsBackend.ts,
 // atomicWrite.ts, rootGuard.ts).
 import { promises as fsp, type Stats } from 'node:fs';
-import { FsError } from './fsBackend';
+import { FsError, notFoundError } from './fsBackend';
 
 export function toFsError(e: unknown, path: string): FsError {
   if (e instanceof FsError) return e;
@@ -10,7 +10,7 @@ export function toFsError(e: unknown, path: string): FsError {
   switch (err.code) {
     case 'ENOENT':
     case 'ENOTDIR':
-      return new FsError(`"${path}" does not exist`, 'FS_NOT_FOUND');
+      return notFoundError(path);
     case 'EISDIR':
       return new FsError(`"${path}" is a directory`, 'FS_IS_DIRECTORY');
     case 'EACCES':

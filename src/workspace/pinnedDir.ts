@@ -9,7 +9,7 @@
 // (docs/decisions/183-path-race-safety.md).
 import { constants, existsSync, promises as fsp } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { FsError } from './fsBackend';
+import { FsError, notFoundError } from './fsBackend';
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
 
@@ -122,7 +122,7 @@ async function plainWalk(root: string, parts: string[], what: string, create: bo
     }
     if (!st || !st.isDirectory()) {
       if (st?.isSymbolicLink()) throw refuseLink(what, cur);
-      throw new FsError(`"${what}" does not exist`, 'FS_NOT_FOUND');
+      throw notFoundError(what);
     }
   }
   return cur;
@@ -131,7 +131,7 @@ async function plainWalk(root: string, parts: string[], what: string, create: bo
 function walkError(e: unknown, at: string, what: string): FsError {
   if (e instanceof FsError) return e;
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return new FsError(`"${what}" does not exist`, 'FS_NOT_FOUND');
+  if (code === 'ENOENT' || code === 'ENOTDIR') return notFoundError(what);
   if (code === 'EISDIR') return new FsError(`"${what}" is a directory`, 'FS_IS_DIRECTORY');
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new FsError(`permission denied: "${at}"`, 'FS_PERMISSION');
   return new FsError(`I/O error on "${at}": ${(e as Error).message}`, 'FS_IO');
