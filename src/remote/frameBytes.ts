@@ -2,18 +2,23 @@
 // the session journal writes them (src/host/journal) and then every master's socket sends the same
 // Buffer as a text frame, instead of each encoding the string again (16 masters, 16 encodings;
 // and the journal's own line was one more copy and encoding of the whole frame). The hub hands one
-// frame to history and the journal and then to every connection in turn, so remembering the last
-// frame is enough. Frames are never mutated once published.
+// frame to history and the journal and then to every connection, with a few other frames published
+// in between at most, so the last few are remembered (as frameText does). Frames are never mutated
+// once published.
 import { frameText } from '../session/frameText';
 
-let lastFrame: object | undefined;
-let lastBytes: Buffer = Buffer.alloc(0);
+const REMEMBERED = 4;
 
-/** Buffer.from(frameText(frame)), computed once for the same object in a row. Throws what JSON.stringify throws. */
+const frames: (object | undefined)[] = new Array(REMEMBERED).fill(undefined);
+const encoded: Buffer[] = new Array(REMEMBERED).fill(Buffer.alloc(0));
+let next = 0;
+
+/** Buffer.from(frameText(frame)), computed once for the same object among the last few. Throws what JSON.stringify throws. */
 export function frameBytes(frame: object): Buffer {
-  if (frame !== lastFrame) {
-    lastBytes = Buffer.from(frameText(frame), 'utf8');
-    lastFrame = frame;
-  }
-  return lastBytes;
+  for (let i = 0; i < REMEMBERED; i++) if (frames[i] === frame) return encoded[i];
+  const bytes = Buffer.from(frameText(frame), 'utf8');
+  frames[next] = frame;
+  encoded[next] = bytes;
+  next = (next + 1) % REMEMBERED;
+  return bytes;
 }
