@@ -18,7 +18,7 @@ import type { Todo } from '../../tools/todoStore';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import type { FsBackend } from '../../workspace/fsBackend';
 import { parseRequests, referencePlaceholder, stripPlaceholderMarks, type BuiltinRequest } from './grammar';
-import { failure, findReply, listReply, readReply } from './replies';
+import { clip, failure, findReply, listReply, readReply } from './replies';
 import { builtinLanguage, builtinWords, type BuiltinWords } from './words';
 import { TurnWriter } from './turnWriter';
 
@@ -176,6 +176,11 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
       if (req.kind === 'unknown') {
         if (!explained) writer.text(this.words.connectHelp);
         explained = true;
+        // Among several requests, the recap names the line it did not understand (it was left out).
+        if (requests.length > 1) {
+          replies.push(this.words.notUnderstood(clip(req.text.trim(), 200)));
+          failed++;
+        }
         continue;
       }
       const before = writer.said.length;

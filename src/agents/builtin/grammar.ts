@@ -244,21 +244,25 @@ function prefixed(text: string, word: string): number {
  * placeholders (`referencePlaceholder`) the text carries; they are never parsed as syntax.
  * `delegate` renders the text and references of a `delegate:` prompt, which a subagent parses again.
  */
+/** `write <path>: …` beginning at `start` of `text` (a line's start): it takes the rest of the text. */
+function writeFrom(text: string, start: number, refs: readonly string[]): BuiltinRequest | undefined {
+  if (text.slice(start, start + 5).toLowerCase() !== 'write' || !isSpace(text[start + 5])) return undefined;
+  const newline = text.indexOf('\n', start);
+  const lineEnd = newline < 0 ? text.length : newline;
+  const colon = text.indexOf(':', start + 6);
+  const pathStart = skipSpaces(text, start + 5);
+  if (colon < 0 || colon >= lineEnd || colon <= pathStart) return undefined;
+  let c = colon + 1;
+  while (text[c] === ' ' || text[c] === '\t') c++;
+  if (text[c] === '\n') c++;
+  const content = fill(text.slice(c), refs);
+  return { kind: 'write', path: fill(unquote(text.slice(pathStart, colon)), refs), content: content.endsWith('\n') || content === '' ? content : content + '\n' };
+}
+
 export function parseRequests(text: string, refs: readonly string[] = [], delegate: DelegateEncoding = PLAIN): BuiltinRequest[] {
   const trimmed = text.trim();
-  const lowerHead = trimmed.slice(0, 9).toLowerCase();
-  if (lowerHead.startsWith('write') && isSpace(trimmed[5])) {
-    const lineEnd = trimmed.indexOf('\n') < 0 ? trimmed.length : trimmed.indexOf('\n');
-    const colon = trimmed.indexOf(':', 6);
-    const pathStart = skipSpaces(trimmed, 5);
-    if (colon >= 0 && colon < lineEnd && colon > pathStart) {
-      let c = colon + 1;
-      while (trimmed[c] === ' ' || trimmed[c] === '\t') c++;
-      if (trimmed[c] === '\n') c++;
-      const content = fill(trimmed.slice(c), refs);
-      return [{ kind: 'write', path: fill(unquote(trimmed.slice(pathStart, colon)), refs), content: content.endsWith('\n') || content === '' ? content : content + '\n' }];
-    }
-  }
+  const whole = writeFrom(trimmed, 0, refs);
+  if (whole) return [whole];
   let at: number;
   if ((at = prefixed(trimmed, 'plan')) > 0) {
     const body = trimmed.slice(at).trim();
@@ -280,9 +284,24 @@ export function parseRequests(text: string, refs: readonly string[] = [], delega
     }
     return [{ kind: 'delegate', prompt: prompt + delegate.text(body.slice(last)) }];
   }
-  const lines = trimmed.split('\n').filter((l) => l.trim() !== '');
-  if (lines.length === 0) return [{ kind: 'help' }];
-  return lines.map((l) => parseLine(l, refs));
+  // One request a line; a `write` on a later line takes the rest of the prompt, as it does first.
+  const requests: BuiltinRequest[] = [];
+  for (let start = 0; start <= trimmed.length; ) {
+    const newline = trimmed.indexOf('\n', start);
+    const end = newline < 0 ? trimmed.length : newline;
+    const line = trimmed.slice(start, end);
+    if (line.trim() !== '') {
+      const write = writeFrom(trimmed, start + (line.length - line.trimStart().length), refs);
+      if (write) {
+        requests.push(write);
+        break;
+      }
+      requests.push(parseLine(line, refs));
+    }
+    if (newline < 0) break;
+    start = newline + 1;
+  }
+  return requests.length === 0 ? [{ kind: 'help' }] : requests;
 }
 
 export const GRAMMAR_HELP = [
@@ -301,7 +320,8 @@ export const GRAMMAR_HELP = [
   '- `/compact [instruction]` — compact the context',
   '- `help` — this list',
   '',
-  'Several requests may go on separate lines of one prompt.',
+  'Several requests may go on separate lines of one prompt; a `write` takes every line after it as',
+  'its content, so put it last.',
 ].join('\n');
 
 export const CONNECT_HELP = [

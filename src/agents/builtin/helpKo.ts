@@ -16,7 +16,7 @@ export const GRAMMAR_HELP_KO = [
   '- `/compact [지시]` — 컨텍스트 압축',
   '- `help` — 이 목록',
   '',
-  '한 프롬프트에 요청을 여러 줄로 적을 수 있습니다.',
+  '한 프롬프트에 요청을 여러 줄로 적을 수 있습니다. `write`는 그 뒤의 모든 줄을 내용으로 쓰므로 맨 끝에 두세요.',
 ].join('\n');
 
 export const CONNECT_HELP_KO = [

@@ -43,6 +43,8 @@ export interface BuiltinWords {
   reading(path: string): string;
   read(path: string, lines: number, truncated: boolean): string;
   readBinary(path: string): string;
+  /** A line of several that is no request (the recap's entry for it). */
+  notUnderstood(line: string): string;
   readEmpty(path: string): string;
   readPastEnd(path: string, lines: number, offset: number): string;
   searchingFor(pattern: string): string;
@@ -110,6 +112,7 @@ export const ENGLISH: BuiltinWords = {
   reading: (path) => `Reading \`${path}\``,
   read: (path, lines, truncated) => `Read \`${path}\` (${s(lines, 'line')}${truncated ? ', truncated' : ''}).`,
   readBinary: (path) => `\`${path}\` is a binary file; its contents are not shown.`,
+  notUnderstood: (line) => `Not a request I know: \`${line}\`.`,
   readEmpty: (path) => `Read \`${path}\`: the file is empty.`,
   readPastEnd: (path, lines, offset) => `\`${path}\` has ${s(lines, 'line')}, so there is nothing from line ${offset} on.`,
   searchingFor: (pattern) => `Searching for \`${pattern}\``,
@@ -184,6 +187,7 @@ export const KOREAN: BuiltinWords = {
   reading: (path) => `\`${path}\` 파일 읽기`,
   read: (path, lines, truncated) => `\`${path}\` 파일을 읽었습니다 (${lines}줄${truncated ? ', 일부만' : ''}).`,
   readBinary: (path) => `\`${path}\` 파일은 바이너리 파일이라 내용을 보여 주지 않습니다.`,
+  notUnderstood: (line) => `알 수 없는 요청입니다: \`${line}\`.`,
   readEmpty: (path) => `\`${path}\` 파일을 읽었습니다. 빈 파일입니다.`,
   readPastEnd: (path, lines, offset) => `\`${path}\` 파일은 ${lines}줄이라 ${offset}번째 줄부터는 내용이 없습니다.`,
   searchingFor: (pattern) => `\`${pattern}\` 패턴 검색`,

@@ -24,6 +24,15 @@ describe('agents/builtin: grammar', () => {
     assert.deepEqual(parseRequests('read a.ts\nfind x'), [{ kind: 'read', path: 'a.ts' }, { kind: 'find', pattern: 'x' }]);
   });
 
+  it('a `write` on a later line takes the rest of the prompt, as on the first (it was read as free text)', () => {
+    assert.deepEqual(parseRequests('read d.txt\n  write d.txt: overwritten\nsecond line'), [
+      { kind: 'read', path: 'd.txt' },
+      { kind: 'write', path: 'd.txt', content: 'overwritten\nsecond line\n' },
+    ]);
+    assert.deepEqual(parseRequests('read c.txt\nwrite is a verb I like'), [{ kind: 'read', path: 'c.txt' }, { kind: 'unknown', text: 'write is a verb I like' }], 'no colon: not a write');
+    assert.deepEqual(parseRequests('write a.txt: one\nwrite b.txt: two'), [{ kind: 'write', path: 'a.txt', content: 'one\nwrite b.txt: two\n' }], 'the first write takes the rest, as documented');
+  });
+
   it('§16.2.1 file-reference tokens become paths; unmapped tokens still yield their path as an argument', () => {
     const refs = [{ ref_id: 'ref_0', path: '/w/src/a b.ts', name: 'a b.ts', workspace_relative_path: 'src/a b.ts' }];
     assert.equal(resolveFileTokens({ text: 'read <@file:ref_0|a b.ts>', file_references: refs }), 'read src/a b.ts');

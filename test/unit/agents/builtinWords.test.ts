@@ -22,6 +22,7 @@ const samples: Samples = {
   reading: ['src/a.ts'],
   read: ['src/a.ts', 12, true],
   readBinary: ['logo.png'],
+  notUnderstood: ['make it faster'],
   readEmpty: ['empty.txt'],
   readPastEnd: ['src/a.ts', 3, 10],
   searchingFor: ['TODO:?'],

@@ -37,6 +37,12 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.match(r.out, /^2 requests, 1 failed:\n1\. Replacing in `a\.txt` failed \(FS_EDIT_NOT_FOUND\)[^\n]*\n2\. `\.`: \d+ files?\.\n$/m);
   });
 
+  it('a line of several that is no request is named in the recap and counted as failed (the recap said "2 requests" for 3 lines)', async () => {
+    const r = await rawpRun([...base(), 'ls\nmake it faster please\ntodos'], { env });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^3 requests, 1 failed:\n1\. `\.`: \d+ (files?|entries)\.\n2\. Not a request I know: `make it faster please`\.\n3\. /m);
+  });
+
   it('§6.1.1 without PROMPT the prompt is stdin, sent with input_type piped_stdin; --output-format stream-json passes rawp validate', async () => {
     const r = await rawpRun([...base(), '--output-format', 'stream-json'], { env, stdin: 'read a.txt\n' });
     assert.equal(r.code, 0, r.err);
