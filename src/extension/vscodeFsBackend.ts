@@ -19,7 +19,7 @@ import { isAbsolute, posix, resolve } from 'node:path';
 import { FsError, notFoundError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsTime, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
 import { encodeUtf8InTurns, nextTurn } from '../workspace/bytesInTurns';
 import { versionOfBytesAsync, versionOfText, versionOfTextAsync, VersionCache } from '../workspace/fileVersion';
-import { lineEndingOf, withLineEnding } from '../workspace/lineEndings';
+import { lineEndingOf, withBom, withLineEnding } from '../workspace/lineEndings';
 import { PathLocks } from '../workspace/pathLocks';
 import { TEMP_MARK } from '../workspace/atomicWrite';
 import { folderRoots, locateIn, pathOfUri, type FolderRoot } from './workspaceRoots';
@@ -164,7 +164,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
   }
 
   writeText(path: string, text: string, guard: WriteGuard, options: WriteOptions = {}): Promise<FsWriteResult> {
-    return this.update(path, guard, () => text, false, options.exact === true);
+    return this.update(path, guard, () => text, false, options.exact === true, true);
   }
 
   updateText(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>): Promise<FsWriteResult> {
@@ -217,7 +217,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
     }, 25);
   }
 
-  private async update(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>, mustExist: boolean, exact = false): Promise<FsWriteResult> {
+  private async update(path: string, guard: WriteGuard, transform: (current: string) => string | Promise<string>, mustExist: boolean, exact = false, wholeFile = false): Promise<FsWriteResult> {
     const t = this.target(path);
     return this.locks.run(t.uri.toString(), async () => {
       const st = await this.checked(t, true);
@@ -252,7 +252,8 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       // host's loop for the whole of it.
       const big = currentText.length > YIELD_ABOVE_CHARS;
       if (big) await nextTurn();
-      const produced = await transform(currentText);
+      // A whole-file write keeps the file's byte order mark (as the Node backend does).
+      const produced = withBom(await transform(currentText), wholeFile && !exact && currentText.startsWith('\ufeff'));
       this.versions.forget(t.uri.toString());
       if (doc) return this.editDocument(doc, t, wasDirty, currentText, produced, exact);
       if (big) await nextTurn();
@@ -262,6 +263,11 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       const after = withLineEnding(produced, style);
       if (big) await nextTurn();
       const afterBytes = await encodeUtf8InTurns(after);
+      // Another program wrote the file since our stat (decision 595): writing now would drop its
+      // bytes. workspace.fs has no compare-and-swap; this narrows the window to one stat's time.
+      if (st && !sameFileState(st, await this.statOrUndefined(t.uri, t.abs))) {
+        throw new FsError(`"${t.abs}" was changed by another program while this edit was being made; nothing was written — read it again`, 'FS_STALE_VERSION');
+      }
       try {
         await vscode.workspace.fs.writeFile(t.uri, afterBytes); // creates missing parent folders
       } catch (e) {
@@ -375,4 +381,9 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 /** UTF-8 with the BOM kept in the text, so a rewrite keeps it too (as the Node backend does). */
 function decode(bytes: Uint8Array): string {
   return decoder.decode(bytes);
+}
+
+/** The same file state by what workspace.fs.stat tells (its times are whole milliseconds). */
+function sameFileState(a: vscode.FileStat, b: vscode.FileStat | undefined): boolean {
+  return b !== undefined && a.mtime === b.mtime && a.ctime === b.ctime && a.size === b.size && a.type === b.type;
 }

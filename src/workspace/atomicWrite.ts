@@ -24,9 +24,15 @@ export interface AtomicWrite {
   exclusive: boolean;
   /** Checks the path again right before writing (where handles cannot be pinned). */
   recheck?: () => Promise<unknown>;
+  /**
+   * Is the target still as the caller read it? Asked after the temp file is written and synced,
+   * right before the rename; when false, `changed()` is thrown and nothing replaces the target.
+   */
+  unchanged?: () => Promise<boolean>;
+  changed?: () => Error;
 }
 
-export async function atomicWrite({ dir, leaf, abs, bytes, mode, exclusive, recheck }: AtomicWrite): Promise<void> {
+export async function atomicWrite({ dir, leaf, abs, bytes, mode, exclusive, recheck, unchanged, changed }: AtomicWrite): Promise<void> {
   // Without handle pinning, check the path again right before writing: a parent swapped for a
   // symlink since the first check must not carry the write outside the workspace.
   if (recheck) await recheck();
@@ -44,6 +50,9 @@ export async function atomicWrite({ dir, leaf, abs, bytes, mode, exclusive, rech
     // The directory was swapped or moved away while we wrote: the write would land where the
     // caller does not expect it (still inside the workspace — the handle saw to that). Refuse.
     if (!(await dir.isAt(dirname(abs)))) throw new FsError(`"${dirname(abs)}" was moved or replaced (by a symlink?) during the write; nothing was written`, 'FS_OUTSIDE_WORKSPACE');
+    // Someone else wrote the file since the caller read it (the caller's lock is ours alone): a
+    // rename now would drop their bytes. The window left is this check to the rename, microseconds.
+    if (unchanged && !(await unchanged())) throw changed ? changed() : new FsError(`"${abs}" changed meanwhile; nothing was written`, 'FS_STALE_VERSION');
     if (exclusive) {
       // link() fails with EEXIST if someone created the file since our check: never clobber it.
       await linkOrRename(tmp, target);

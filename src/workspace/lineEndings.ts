@@ -41,3 +41,17 @@ export function withLineEnding(text: string, style: 'crlf' | 'lf' | undefined): 
   const lf = text.replace(/\r\n/g, '\n');
   return style === 'crlf' ? lf.replace(/\n/g, '\r\n') : lf;
 }
+
+/** Does the file start with a UTF-8 byte order mark? */
+export function startsWithBom(bytes: Uint8Array | undefined): boolean {
+  return bytes !== undefined && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
+
+/**
+ * A whole-file write over a file that starts with a byte order mark keeps it, as it keeps the
+ * file's line endings: Excel's CSV, PowerShell and some Windows tools read the encoding from it.
+ * (An edit keeps it anyway: the mark is the first character of the text it transforms.)
+ */
+export function withBom(text: string, keep: boolean): string {
+  return keep && !text.startsWith('\ufeff') ? `\ufeff${text}` : text;
+}

@@ -30,8 +30,8 @@ import {
   type WriteGuard,
   type WriteOptions,
 } from './fsBackend';
-import { lineEndingOf, lineEndingOfBytesInTurns, withLineEnding } from './lineEndings';
-import { lstatOrUndefined, toFsError } from './nodeFsErrors';
+import { lineEndingOf, lineEndingOfBytesInTurns, startsWithBom, withBom, withLineEnding } from './lineEndings';
+import { fileSignature, lstatOrUndefined, toFsError } from './nodeFsErrors';
 import { watchTree } from './nodeWatcher';
 import { PathLocks } from './pathLocks';
 import { HANDLE_PINNING, pinDirectory, readFileIn, type PinnedDir } from './pinnedDir';
@@ -169,7 +169,11 @@ export class NodeFsBackend implements FsBackend {
         const st = dir ? await lstatOrUndefined(dir.child(leaf)) : undefined;
         if (st && st.isSymbolicLink()) throw new FsError(`refusing to write through the symlink "${abs}"`, 'FS_OUTSIDE_WORKSPACE');
         if (st && st.isDirectory()) throw new FsError(`"${abs}" is a directory`, 'FS_IS_DIRECTORY');
+        // The file's state around the read (decision 595): another program writing it meanwhile
+        // (an editor's autosave, a log) is caught here, and again right before the rename.
+        const seen = st && dir ? await fileSignature(dir.child(leaf)) : undefined;
         const beforeBytes = st && dir ? await readFileIn(dir, leaf, abs) : undefined;
+        if (seen !== undefined && (await fileSignature(dir!.child(leaf))) !== seen) throw changedMeanwhile(abs);
         const currentVersion = beforeBytes ? await versionOfBytesAsync(beforeBytes) : undefined;
         if (guard.kind === 'replaceIfVersion' && currentVersion !== guard.version) {
           throw new FsError(
@@ -203,7 +207,7 @@ export class NodeFsBackend implements FsBackend {
         // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
         const style = beforeBytes && !exact ? (wholeFile ? await lineEndingOfBytesInTurns(beforeBytes) : lineEndingOf(before)) : undefined;
         if (big) await nextTurn();
-        const after = withLineEnding(produced, style);
+        const after = withBom(withLineEnding(produced, style), wholeFile && !exact && startsWithBom(beforeBytes));
         if (big) await nextTurn();
         const afterBytes = await encodeUtf8InTurns(after);
         dir ??= await pinDirectory(this.rootOf(abs), dirname(abs), { create: true, what: abs });
@@ -214,6 +218,7 @@ export class NodeFsBackend implements FsBackend {
           bytes: afterBytes,
           mode: st?.mode,
           exclusive: guard.kind === 'createIfAbsent' || !beforeBytes,
+          ...(seen !== undefined ? { unchanged: async () => (await fileSignature(dir!.child(leaf))) === seen, changed: () => changedMeanwhile(abs) } : {}),
           ...(HANDLE_PINNING ? {} : { recheck: () => this.resolveChecked(abs) }),
         });
         const version = await versionOfBytesAsync(afterBytes);
@@ -246,6 +251,11 @@ export class NodeFsBackend implements FsBackend {
   private resolveChecked(path: string, opts: { leafMayBeLink?: boolean } = {}): Promise<string> {
     return this.guard.resolve(path, opts);
   }
+}
+
+/** Another program wrote the file while we read or wrote it: nothing of ours was written. */
+function changedMeanwhile(abs: string): FsError {
+  return new FsError(`"${abs}" was changed by another program while this edit was being made; nothing was written — read it again`, 'FS_STALE_VERSION');
 }
 
 /** A write result whose `before` is decoded from `utf8.before` when first read (once). */

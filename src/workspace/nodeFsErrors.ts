@@ -34,3 +34,19 @@ export async function lstatOrUndefined(p: string): Promise<Stats | undefined> {
     throw toFsError(e, p);
   }
 }
+
+/**
+ * What identifies one state of a file without reading it: device, inode, size, and the change and
+ * modification times in nanoseconds. Any write by anyone changes it (ctime moves on every write and
+ * chmod); undefined when nothing is there.
+ */
+export async function fileSignature(p: string): Promise<string | undefined> {
+  try {
+    const st = await fsp.lstat(p, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw toFsError(e, p);
+  }
+}

@@ -44,6 +44,19 @@ export function fsBackendContract(name: string, make: () => Promise<ContractFixt
     });
     afterEach(async () => fx.dispose());
 
+    it('read-before-write (decision 595): another program writing the file while the edit is made — the edit is refused (FS_STALE_VERSION) and that program\'s bytes stay', async () => {
+      await fx.outside.write('log.txt', 'TOKEN0\n');
+      const { version } = await fx.fs.readText(at('log.txt'));
+      await assert.rejects(
+        fx.fs.updateText(at('log.txt'), { kind: 'replaceIfVersion', version }, async (t) => {
+          await fx.outside.write('log.txt', 'TOKEN0\nAPPENDED by another program\n');
+          return t.replace('TOKEN0', 'TOKEN1');
+        }),
+        fsCode('FS_STALE_VERSION'),
+      );
+      assert.equal(text(await fx.outside.read('log.txt')), 'TOKEN0\nAPPENDED by another program\n');
+    });
+
     it('read-before-write: versions are content-addressed — same bytes same version, other bytes another, whoever wrote them', async () => {
       await fx.outside.write('a.txt', 'one\n');
       const v1 = (await fx.fs.readText(at('a.txt'))).version;
@@ -153,7 +166,7 @@ export function fsBackendContract(name: string, make: () => Promise<ContractFixt
       assert.equal(read.version, (await fx.fs.stat(at('latin1.txt')))?.version, 'the version is still of the bytes');
     });
 
-    it('line endings and BOM: text written over a CRLF file stays CRLF; a BOM is kept', async () => {
+    it('line endings and BOM: text written over a CRLF file stays CRLF; a BOM is kept by an edit and by a whole-file write', async () => {
       await fx.outside.write('crlf.txt', 'a\r\nb\r\n');
       const read = await fx.fs.readText(at('crlf.txt'));
       await fx.fs.writeText(at('crlf.txt'), 'a\nb\nc\n', { kind: 'replaceIfVersion', version: read.version });
@@ -161,8 +174,14 @@ export function fsBackendContract(name: string, make: () => Promise<ContractFixt
       await fx.outside.write('bom.txt', '\ufeffhello\n');
       const bom = await fx.fs.readText(at('bom.txt'));
       assert.equal(bom.text, '\ufeffhello\n');
-      await fx.fs.updateText(at('bom.txt'), { kind: 'replaceIfVersion', version: bom.version }, (t) => t.replace('hello', 'bye'));
+      const edited = await fx.fs.updateText(at('bom.txt'), { kind: 'replaceIfVersion', version: bom.version }, (t) => t.replace('hello', 'bye'));
       assert.deepEqual([...((await fx.outside.read('bom.txt')) ?? [])].slice(0, 3), [0xef, 0xbb, 0xbf]);
+      // A whole-file write keeps it too (it was dropped: Excel's CSV, PowerShell read the encoding from it).
+      await fx.fs.writeText(at('bom.txt'), 'replaced\n', { kind: 'replaceIfVersion', version: edited.version });
+      assert.equal(text(await fx.outside.read('bom.txt')), '\ufeffreplaced\n');
+      const exact = await fx.fs.readText(at('bom.txt'));
+      await fx.fs.writeText(at('bom.txt'), 'restored\n', { kind: 'replaceIfVersion', version: exact.version }, { exact: true });
+      assert.equal(text(await fx.outside.read('bom.txt')), 'restored\n', 'an exact write (a restore) puts back the very text');
     });
 
     it('checkpoint restore (issue 17): an exact write puts back the very text — LF over a CRLF file stays LF, and it may replace a file that is not UTF-8', async () => {
