@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { silentLogger, type Logger } from '../session/ports';
+import { BinaryMessage } from '../session/hubContract';
 import type { SessionRegistry } from '../session/registry';
 import { readLocalFile } from '../workspace/localFiles';
 import { FailureThrottle, TokenVerifier, type ThrottleOptions } from './auth';
@@ -314,7 +315,7 @@ export class RemoteServer {
       onProgress: () => entry.liveness.progress(),
     });
     const entry: Attached = { conn, socket, session_id: r.session_id, liveness: new Liveness() };
-    socket.on('message', (data) => this.guard('frame', () => hub.receive(conn.id, rawText(data)), () => undefined));
+    socket.on('message', (data, isBinary) => this.guard('frame', () => hub.receive(conn.id, isBinary ? new BinaryMessage(rawBytes(data)) : rawText(data)), () => undefined));
     socket.on('pong', () => entry.liveness.pong());
     socket.on('error', (e) => this.logger.warn('websocket error', { connection: conn.id, error: e.message }));
     socket.on('close', () => {
@@ -381,6 +382,10 @@ function machineNames(): string[] {
 }
 
 /** DPS frames are JSON text; a binary message is read as UTF-8 all the same and parsed like text. */
+function rawBytes(data: RawData): number {
+  return Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
+}
+
 function rawText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');

@@ -31,6 +31,15 @@ export interface HubSessionSource {
 
 export type SessionOrigin = 'local' | 'remote';
 
+/**
+ * What a transport hands `Hub.receive` for a message that cannot be a frame: a binary WebSocket
+ * message (§2.1: frames are JSON text; §4.5.1: binary content never travels on the stream). It is
+ * refused like malformed JSON, and counts like any refusal.
+ */
+export class BinaryMessage {
+  constructor(readonly bytes: number) {}
+}
+
 /** Where a vendor frame (§3.1.1) a peer sent goes: the host's handler of that type. */
 export type VendorFrameHandler = (frame: VendorFrame, from: { connection_id: string; kind: ConnectionKind }) => void;
 

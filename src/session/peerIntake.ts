@@ -7,7 +7,7 @@
 import type { Frame, VendorFrame } from '../protocol/frameTypes';
 import { isControlType } from '../protocol/frameTypes';
 import { INCOMING_LIMITS, parseFrame } from '../protocol/parse';
-import type { VendorFrameHandler } from './hubContract';
+import { BinaryMessage, type VendorFrameHandler } from './hubContract';
 import { MAX_SEEN_CONTROLS, PEER_SESSION_TYPES, type ConnRecord, type HubSession } from './hubRecords';
 import { utf8Length, type Logger } from './ports';
 import { CONTENT_CONTROLS, DEFAULT_PLAIN_CONTROL_BYTES, FrameBudget, overControlBytes } from './refusals';
@@ -40,6 +40,7 @@ export interface IntakeOptions {
 
 export function intakePeerFrame(raw: unknown, rec: ConnRecord, s: HubSession, options: IntakeOptions): PeerIntake {
   const connection = rec.conn.id;
+  if (raw instanceof BinaryMessage) return { kind: 'refuse', error_code: 'MALFORMED_JSON', message: `a binary WebSocket message (${raw.bytes} bytes) is not a frame: send each frame as one JSON text message (§2.1)`, parent_id: undefined };
   const outcome = parseFrame(raw, { ...INCOMING_LIMITS, maxBytes: options.maxFrameSize });
   if (outcome.kind === 'error') {
     options.logger.warn('rejected frame', { connection, ...outcome.error });
@@ -58,6 +59,7 @@ export function intakePeerFrame(raw: unknown, rec: ConnRecord, s: HubSession, op
     }
     // Checked like a control (session, message_id), then handed over.
     if (vendor.session_id !== rec.session_id) return mismatch(vendor, rec);
+    if (rec.phase === 'handshake') return beforeCapabilities(vendor);
     if (knownId(s, vendor.message_id)) return duplicate(vendor.message_id);
     // Decision 547's budget holds for vendor frames too: what they cause is published and kept (an
     // x-rawp.checkpoint.restore of an unknown checkpoint is answered to every connection, into
@@ -75,6 +77,7 @@ export function intakePeerFrame(raw: unknown, rec: ConnRecord, s: HubSession, op
     return duplicate(known.message_id);
   }
   const kept = isControlType(known.type) || known.type === 'agent.file.transfer';
+  if (kept && rec.phase === 'handshake') return beforeCapabilities(known);
   if (kept && !CONTENT_CONTROLS.has(known.type)) {
     const over = overPlainControlBudget(raw, rec, s, known, options.now);
     if (over) return over;
@@ -89,6 +92,17 @@ export function intakePeerFrame(raw: unknown, rec: ConnRecord, s: HubSession, op
   }
   if (PEER_SESSION_TYPES.has(known.type)) return { kind: 'session', frame: known };
   return { kind: 'refuse', error_code: 'UNEXPECTED_FRAME', message: `${known.type} is sent by the client, not by a master`, parent_id: known.message_id };
+}
+
+/**
+ * §13.1: the capabilities exchange comes before every other frame, and a master prompts once the
+ * opening is done. A master's control, upload or vendor frame while the hub still waits for its
+ * session.capabilities is refused, not acted on (a prompt sent first ran a whole turn), and its id
+ * is not remembered: the same frame may be sent again after the opening. A master that never sends
+ * capabilities is taken as it is once the wait ends (finishHandshake), as before.
+ */
+function beforeCapabilities(frame: { type: string; message_id: string }): PeerIntake {
+  return { kind: 'refuse', error_code: 'UNEXPECTED_FRAME', message: `${frame.type} before this master's session.capabilities: send session.capabilities first, then this frame again (§13.1)`, parent_id: frame.message_id };
 }
 
 /**

@@ -177,7 +177,8 @@ export class TurnStream {
     const open: OpenTool = { tool_name: payload.tool_name, startedAt: this.deps.clock.now().getTime(), metadata };
     this.tools.set(id, open);
     if (!verdict.allowed) {
-      this.result({ invocation_id: id, tool_name: payload.tool_name, status: 'error', output: verdict.message, output_type: 'text' }, metadata, true);
+      // Its code too (as our tools give theirs), so views say why and a headless run counts it as a denial.
+      this.result({ invocation_id: id, tool_name: payload.tool_name, status: 'error', output: verdict.message, output_type: 'text', error_code: verdict.code }, metadata, true);
       if (verdict.sessionError) this.deps.emit('session.error', { error_code: verdict.code, message: verdict.message, fatal: false });
       return;
     }

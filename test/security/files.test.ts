@@ -210,10 +210,12 @@ describe('security: §4.5.1 file transfer endpoints of rawp serve (GET/PUT /v1/f
     const master = await child.master();
     const id = randomUUID();
     await announce(master, { transfer_id: id, direction: 'upload', file_url: `/v1/files/${id}`, file_name: 'notes.txt', mime_type: 'text/plain', size_bytes: 6 });
-    assert.equal((await put(child, id, Buffer.from('hello\n'), { type: 'text/markdown' })).status, 415);
+    assert.equal((await put(child, id, Buffer.from('hello\n'), { type: 'text/markdown', name: 'notes.txt' })).status, 415);
     assert.deepEqual(storedFiles(child), []);
+    // Decision 591: not under another name than the one announced.
+    assert.equal((await put(child, id, Buffer.from('hello\n'), { type: 'text/plain', name: 'other.txt' })).status, 400);
     // Types without a signature are taken as announced.
-    assert.equal((await put(child, id, Buffer.from('hello\n'), { type: 'text/plain' })).status, 201);
+    assert.equal((await put(child, id, Buffer.from('hello\n'), { type: 'text/plain', name: 'notes.txt' })).status, 201);
   });
 
   it('§4.5.1 hostile transfer ids are refused and touch nothing: traversal, encoded slashes, not UUID v4, too long', async () => {
