@@ -16,6 +16,7 @@ import { buildFrame } from '../protocol/build';
 import { EVERY_FEATURE } from '../protocol/capabilities';
 import { FinalAnswer } from '../protocol/finalAnswer';
 import { phrasedNotice } from '../protocol/hostPhrases';
+import { UNKNOWN_TOOL, unknownToolNames } from './toolNameCheck';
 import { noticeOf, RAWP_EXTENSION_KEY, type NoticePayload, type NoticeWords } from '../protocol/rawpExtension';
 import { PROTOCOL_VERSION } from '../protocol/envelope';
 import { isKnownFrame, type PayloadOf, type WireFrame } from '../protocol/frameTypes';
@@ -59,7 +60,8 @@ export interface HeadlessRunOptions {
 
 /** A question of the agent the run answered for the absent user. */
 export interface Unanswered {
-  kind: 'permission_denied' | 'question_timed_out';
+  /** tool_not_allowed: refused by --allowed-tools/--denied-tools or the mode (interaction_id: the call's invocation_id). */
+  kind: 'permission_denied' | 'question_timed_out' | 'tool_not_allowed';
   interaction_id: string;
   tool_name?: string;
   tool_input?: Record<string, unknown>;
@@ -84,6 +86,8 @@ export interface HeadlessResult {
 
 /** How long the prompt may take to start a turn (admission, slash-command expansion). */
 const TURN_START_TIMEOUT_MS = 60_000;
+/** Refusals of a call by the turn's tool lists, the mode or a subagent's scope (the engine's and our tools' codes). */
+const DENIAL_CODES: ReadonlySet<string> = new Set(['TOOL_DENIED', 'TOOL_NOT_ALLOWED', 'TOOL_NOT_ALLOWED_IN_MODE', 'SUBAGENT_SCOPE']);
 const DENY_REASON = 'rejected: rawp run is headless and no --allow rule or saved rule allows this call';
 
 export class HeadlessRun {
@@ -98,6 +102,8 @@ export class HeadlessRun {
   private finish?: (r: HeadlessResult) => void;
   private opened?: () => void;
   private startTimer?: NodeJS.Timeout;
+  /** The agent's tool names, from its latest §5.4.1 catalog. */
+  private catalog: string[] = [];
   /** The newest stamp in the log: the run's own frames never go back before it (§2.3). */
   private lastStamp = 0;
   private readonly clock = { now: () => new Date((this.lastStamp = Math.max(Date.now(), this.lastStamp + 1))) };
@@ -150,6 +156,13 @@ export class HeadlessRun {
     const extensions = { [RAWP_EXTENSION_KEY]: { notices: true } };
     this.send(buildFrame('session.capabilities', { protocol_version: PROTOCOL_VERSION, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: { ...EVERY_FEATURE }, extensions }, { session_id }, this.clock));
     await opened;
+    // A tool list naming no tool of the agent (`--denied-tools bash`) would be ignored in silence.
+    const unknownTools = unknownToolNames(this.o.prompt.config_overrides ?? {}, this.catalog);
+    if (unknownTools) {
+      this.result.errors.push({ source: 'session', error_code: UNKNOWN_TOOL, message: unknownTools });
+      this.end();
+      return done;
+    }
     const files = await this.attach(host, session_id);
     if (!files.ok) {
       // Refused before the prompt goes out, like the host's own admission refusals: no turn.
@@ -227,6 +240,13 @@ export class HeadlessRun {
     const frame = f;
     if (r.turn_id !== undefined && frame.turn_id === r.turn_id) this.answer.observe(frame);
     switch (frame.type) {
+      case 'tool.catalog.publish':
+        this.catalog = frame.payload.tools.map((t) => t.name);
+        return;
+      case 'tool.invoke.result':
+        // A call the turn's tool lists or mode refused is a denial too (claude -p lists them so).
+        if (DENIAL_CODES.has(frame.payload.error_code ?? '') && frame.turn_id === r.turn_id) this.denied(r, { kind: 'tool_not_allowed', interaction_id: frame.payload.invocation_id, tool_name: frame.payload.tool_name, question: String(frame.payload.output) });
+        return;
       case 'agent.state.changed':
         // The §13.1 opening ends with the state the master attached in: now it may prompt.
         if (frame.payload.reason === 'attached') this.opened?.();
@@ -318,6 +338,11 @@ export class HeadlessRun {
       if (req.interaction_type === 'PERMISSION') this.result.permission_denials.push(u);
       this.send(buildFrame('control.interaction.timeout', { interaction_id: req.interaction_id }, { session_id }, this.clock));
     }
+    this.o.onUnanswered?.(u);
+  }
+
+  private denied(r: HeadlessResult, u: Unanswered): void {
+    r.permission_denials.push(u);
     this.o.onUnanswered?.(u);
   }
 

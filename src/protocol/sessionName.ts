@@ -4,6 +4,8 @@
 // they are one line of visible text: a line break or escape there forged list lines and terminal
 // output, and a right-to-left override made "\u202Egnp.exe" read as "exe.png".
 
+import { INVISIBLE_CHARACTERS } from './invisibleCharacters';
+
 /** The longest name kept, in UTF-16 units (the create API's own bound). */
 export const SESSION_NAME_MAX = 200;
 
@@ -18,7 +20,7 @@ const BREAKS = /[\s\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g;
 
 /** `raw` as one line of visible text, at most SESSION_NAME_MAX long; '' when nothing visible is left. */
 export function cleanSessionName(raw: string): string {
-  const text = raw.slice(0, RAW_MAX).replace(BIDI_CONTROLS, '').replace(BREAKS, ' ').trim();
+  const text = raw.slice(0, RAW_MAX).replace(BIDI_CONTROLS, '').replace(INVISIBLE_CHARACTERS, '').replace(BREAKS, ' ').trim();
   if (text.length <= SESSION_NAME_MAX) return text;
   // Never keep half of a surrogate pair at the cut.
   const last = text.charCodeAt(SESSION_NAME_MAX - 1);

@@ -38,6 +38,7 @@ export function pageHeaders(nonce: string, wsOrigin: string): Record<string, str
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
     'x-frame-options': 'DENY',
+    'cross-origin-resource-policy': 'same-origin',
   };
 }
 

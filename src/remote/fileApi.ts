@@ -8,6 +8,7 @@
 //   422 SHA-256 (or announced size) mismatch
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
+import { hasInvisibleCharacter } from '../protocol/invisibleCharacters';
 import type { SessionRegistry } from '../session/registry';
 import { canonicalTransferId, CHECKSUM_HEADER, filePath, SHA256_PATTERN, type Route } from './controlPlane';
 import { answerUnread, json } from './httpApi';
@@ -125,6 +126,7 @@ function sendFile(res: ServerResponse, info: StoredFileInfo, body: Readable): vo
     // Served bytes never run as this origin's page: no sniffing, a sandbox, no subresources.
     'x-content-type-options': 'nosniff',
     'content-security-policy': "default-src 'none'; sandbox",
+    'cross-origin-resource-policy': 'same-origin',
     'content-disposition': `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(info.file_name)}`,
     'cache-control': 'private, no-store',
   });
@@ -146,13 +148,17 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, messa
 
 // C0 and C1 controls, slashes, and the Unicode bidirectional controls: a name shown to every master
 // must read as it is, and `\u202Egnp.exe` (right-to-left override) shows as "exe.png".
-const NAME_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f/\\\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const NAME_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f/\\\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** Why a file name a master gave cannot be kept (undefined: it can): it is shown to every master and saved by `rawp attach`. */
 export function fileNameProblem(name: string): string | undefined {
   if (name.length === 0 || name.length > 255) return 'file_name must be 1 to 255 characters';
-  if (NAME_FORBIDDEN.test(name)) return 'file_name must not hold slashes, control characters or bidirectional text controls (U+202E and the like)';
+  if (NAME_FORBIDDEN.test(name)) return 'file_name must not hold slashes, control characters, line separators or bidirectional text controls (U+202E and the like)';
+  if (hasInvisibleCharacter(name)) return 'file_name must not hold invisible characters (a zero-width space, a byte order mark, a Hangul filler and the like): they make names that look like others';
   if (/^[.\s]*$/.test(name)) return 'file_name must hold more than dots and spaces';
+  // Saved by `rawp attach` on any system: Windows drops a trailing dot or space and reserves these.
+  if (/[.\s]$/.test(name)) return 'file_name must not end with a dot or a space';
+  if (/^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$/i.test(name)) return `file_name must not be a Windows device name (${JSON.stringify(name)})`;
   return undefined;
 }
 

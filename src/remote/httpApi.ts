@@ -88,6 +88,9 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, r: R
       res.writeHead(200, {
         'content-type': CONTENT_TYPES[r.name.slice(r.name.lastIndexOf('.'))] ?? 'application/octet-stream',
         'x-content-type-options': 'nosniff',
+        // Only this origin's page may load it: a page elsewhere could include the script to learn
+        // that rawp listens on this port (the trial of 2026-12-05).
+        'cross-origin-resource-policy': 'same-origin',
         'cache-control': 'no-cache',
       });
       res.end(readLocalFile(file));

@@ -130,6 +130,7 @@ describe('security: §4.5.1 file transfer endpoints of rawp serve (GET/PUT /v1/f
     assert.equal(down.headers['content-type'], 'image/png');
     assert.equal(down.headers['x-checksum-sha256'], sha(PNG));
     assert.equal(down.headers['x-content-type-options'], 'nosniff');
+    assert.equal(down.headers['cross-origin-resource-policy'], 'same-origin');
     assert.match(String(down.headers['content-security-policy']), /sandbox/);
     // A transfer id names one file for ever.
     const again = await put(child, id, PNG);
@@ -234,9 +235,11 @@ describe('security: §4.5.1 file transfer endpoints of rawp serve (GET/PUT /v1/f
     assert.ok(child.alive());
   });
 
-  it('§4.5.1 hostile file names are refused (400) and store nothing: dots or spaces only, slashes, C0/C1 controls, bidirectional overrides', async () => {
+  it('§4.5.1 hostile file names are refused (400) and store nothing: dots or spaces only, slashes, C0/C1 controls, bidirectional overrides, invisible characters, a trailing dot or space, Windows device names', async () => {
     const child = await serve();
     const hostile = ['.', '..', ' ', ' . ', '\u202Egnp.exe', 'a\u2066b.png', 'x\u200F.png', 'a/b.png', 'a\\b.png', 'bell\u0007.png', 'csi\u009b.png', 'n'.repeat(256)];
+    // The trial of 2026-12-05: look-alikes and blanks (a\u200Bb.png shows as ab.png), names Windows changes on save.
+    hostile.push('a\u200Bb.png', '\uFEFFpic.png', 'line\u2028sep.png', '\u3164.png', 'soft\u00ADhyphen.png', 'a.png.', 'a.png ', 'CON', 'nul.txt', 'Com1.png');
     for (const name of hostile) {
       const p = await put(child, randomUUID(), PNG, { name });
       assert.equal(p.status, 400, `${JSON.stringify(name)}: PUT ${p.status}`);
@@ -244,7 +247,7 @@ describe('security: §4.5.1 file transfer endpoints of rawp serve (GET/PUT /v1/f
     }
     assert.deepEqual(storedFiles(child), []);
     // Ordinary names from every script still go through.
-    for (const name of ['.env.example', '보고서 (최종).png', 'صورة.png', 'ünïcödé 1.png']) assert.equal((await put(child, randomUUID(), PNG, { name })).status, 201, name);
+    for (const name of ['.env.example', '보고서 (최종).png', 'صورة.png', 'ünïcödé 1.png', 'می\u200Cخواهم.png', '👩\u200D💻.png', 'console.png']) assert.equal((await put(child, randomUUID(), PNG, { name })).status, 201, name);
     assert.ok(child.alive());
   });
 

@@ -21,6 +21,7 @@ export function frameLine(io: VerbIo, frame: WireFrame): void {
 export function unansweredLine(io: VerbIo, u: Unanswered): void {
   const input = u.tool_input ? ` ${clip(JSON.stringify(u.tool_input), 200)}` : '';
   if (u.kind === 'permission_denied') io.stderr.write(`rawp run: permission denied: ${shown(u.tool_name ?? 'a tool')}${shown(input)} (no --allow rule or saved rule allows it)\n`);
+  else if (u.kind === 'tool_not_allowed') io.stderr.write(`rawp run: tool not allowed: ${shown(u.tool_name ?? 'a tool')} (--allowed-tools, --denied-tools or the mode refused it)\n`);
   else io.stderr.write(`rawp run: unanswered question (headless, timed out): ${shown(clip(u.question, 200))}\n`);
 }
 

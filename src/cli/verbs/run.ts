@@ -10,6 +10,7 @@ import { silentLogger, type Logger } from '../../session/ports';
 import type { Verb, VerbIo } from '../verb';
 import { directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
 import { allowRule, attachment, InputError, MAX_STDIN_BYTES, readJsonSchema, readStdinPrompt, toolList } from '../run/inputs';
+import { UNKNOWN_TOOL } from '../../host/toolNameCheck';
 import { terminalLanguage } from '../terminalLanguage';
 import { errorLines, exitCodeOf, frameLine, printResult, unansweredLine, type OutputFormat } from '../run/output';
 
@@ -40,7 +41,8 @@ without PROMPT, everything piped on stdin (sent as input_type "piped_stdin", at 
   --max-turns N            at most N agent steps (one model reply with its tool calls each); the
                            turn then ends with agent.error MAX_TURNS and stop_reason "error"
   --allowed-tools A,B      only these tools may run (config_overrides.allowed_tools)
-  --denied-tools A,B       these tools may not run (config_overrides.denied_tools)
+  --denied-tools A,B       these tools may not run (config_overrides.denied_tools); a plain name
+                           that is no tool of the agent's catalog is refused (exit 2, case matters)
   --allow PATTERN          answer permission prompts matching PATTERN with "allow" (repeatable):
                            Tool, Bash(command) — that command, or it with more plain arguments —
                            or Tool(glob) — paths under a workspace-relative glob, e.g. Edit(src/**)
@@ -179,6 +181,8 @@ export const runVerb: Verb = {
       errorLines(io, result, lang);
       printResult(io, format as OutputFormat, result, lang, prompt.config_overrides?.json_schema);
       if (interrupted) return 130;
+      // A tool list naming no tool of the agent is a usage error, as a malformed --allow is.
+      if (result.errors.some((e) => e.error_code === UNKNOWN_TOOL)) return 2;
       return exitCodeOf(result, prompt.config_overrides?.json_schema !== undefined);
     } catch (e) {
       io.stderr.write(`rawp run: ${(e as Error).message}\n`);

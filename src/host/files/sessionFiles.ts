@@ -42,6 +42,10 @@ export function sessionFiles(o: { session_id: string; store: FileStore; workspac
         if (!id) return `transfer_id ${JSON.stringify(p.transfer_id.slice(0, 80))} is not a UUID v4 (§4.5.1)`;
         const checksum = p.checksum?.toLowerCase();
         if (checksum !== undefined && !/^[0-9a-f]{64}$/.test(checksum)) return 'checksum must be the SHA-256 of the file, 64 hex digits (§4.5.1)';
+        // A master's upload is stored here, so its announcement points here: another URL
+        // (`http://evil.example/…`, `file:///etc/passwd`) would be shown to every other master as a
+        // file a master uploaded — a link no check of ours stands behind.
+        if (p.file_url.toLowerCase() !== filePath(id)) return `file_url must be this host's ${filePath(id)} (PUT the file there, then announce it; §4.5.1), not ${JSON.stringify(p.file_url.slice(0, 200))}`;
         // Shown to every master and saved by `rawp attach`: the rules of a name given with the PUT.
         const nameProblem = fileNameProblem(p.file_name);
         if (nameProblem) return nameProblem;

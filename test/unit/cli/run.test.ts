@@ -37,6 +37,18 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.match(r.out, /^2 requests, 1 failed:\n1\. Replacing in `a\.txt` failed \(FS_EDIT_NOT_FOUND\)[^\n]*\n2\. `\.`: \d+ files?\.\n$/m);
   });
 
+  it('§6.1.1 a tool list naming no tool of the agent is refused before the prompt (exit 2, "did you mean"); a refused call is listed in permission_denials', async () => {
+    const wrong = await rawpRun([...base(), '--denied-tools', 'bash', '--allow', 'Bash', 'run `echo hi > lower.txt`'], { env });
+    assert.equal(wrong.code, 2, wrong.err);
+    assert.match(wrong.err, /--denied-tools names "bash", which is no tool of this agent \(did you mean Bash\? names are case-sensitive\)/);
+    assert.ok(!existsSync(join(ws, 'lower.txt')), 'nothing ran');
+    const denied = await rawpRun([...base(), '--denied-tools', 'Bash', '--output-format', 'json', 'run `echo hi > upper.txt`'], { env });
+    assert.ok(!existsSync(join(ws, 'upper.txt')), 'the denied tool did not run');
+    const o = JSON.parse(denied.out) as { permission_denials: { kind: string; tool_name?: string }[] };
+    assert.deepEqual(o.permission_denials.map((d) => [d.kind, d.tool_name]), [['tool_not_allowed', 'Bash']]);
+    assert.match(denied.err, /rawp run: tool not allowed: Bash/);
+  });
+
   it('a line of several that is no request is named in the recap and counted as failed (the recap said "2 requests" for 3 lines)', async () => {
     const r = await rawpRun([...base(), 'ls\nmake it faster please\ntodos'], { env });
     assert.equal(r.code, 0, r.err);

@@ -7,6 +7,10 @@ describe('protocol/sessionName: a session name is one line of visible text (deci
     assert.equal(cleanSessionName('\u202Egnp.exe'), 'gnp.exe');
     assert.equal(cleanSessionName('x\u2066y\u2069\u200Fz\u061C'), 'xyz');
     assert.equal(cleanSessionName('👩\u200D💻 작업'), '👩\u200D💻 작업');
+    // Invisible characters go (a zero-width space made "Re\u200Blease" look like another session).
+    assert.equal(cleanSessionName('Re\u200Blease\uFEFF no\u00ADtes'), 'Release notes');
+    assert.equal(cleanSessionName('\u3164\u200B'), '', 'a name of fillers alone is no name');
+    assert.equal(cleanSessionName('می\u200Cخواهم'), 'می\u200Cخواهم', 'a non-joiner stays (Persian needs it)');
     assert.equal(cleanSessionName(' \u202A\u0000\u3000 '), '');
   });
 

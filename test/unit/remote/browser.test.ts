@@ -39,6 +39,14 @@ describe('remote/browser master page', function () {
     assert.equal(a.headers['cache-control'], 'no-store');
     assert.equal(a.headers['referrer-policy'], 'no-referrer');
     assert.ok(!a.body.includes(r.token));
+    assert.equal(a.headers['cross-origin-resource-policy'], 'same-origin');
+  });
+
+  it('the page\'s script is same-origin only (Cross-Origin-Resource-Policy): a page elsewhere cannot include it to learn that rawp listens here', async () => {
+    const js = await http(`${r.server.url}/webview.js`);
+    assert.equal(js.status, 200);
+    assert.equal(js.headers['cross-origin-resource-policy'], 'same-origin');
+    assert.equal(js.headers['x-content-type-options'], 'nosniff');
   });
 
   it('the token from #token= is kept in sessionStorage, wiped from the address bar, never sent in a URL; the page attaches over WebSocket with the bearer subprotocol', async function () {

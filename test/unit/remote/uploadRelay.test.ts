@@ -82,7 +82,7 @@ describe('remote: §2.4 §4.5.1 a master\'s upload announcement reaches the othe
     assert.deepEqual(a.invalid, []);
   });
 
-  it('§4.5.1 a refused announcement (checksum, name not the uploaded file\'s; a hostile name) and its INVALID_FILE_TRANSFER stay with the sender; the next valid one is relayed', async () => {
+  it('§4.5.1 a refused announcement (checksum, name not the uploaded file\'s; a hostile name; a file_url elsewhere) and its INVALID_FILE_TRANSFER stay with the sender; the next valid one is relayed', async () => {
     const child = await serve();
     const a = await child.master();
     const c = await child.master();
@@ -101,6 +101,12 @@ describe('remote: §2.4 §4.5.1 a master\'s upload announcement reaches the othe
     await waitFor(() => errorsAbout(a.frames, renamed.message_id).length === 1 && errorsAbout(a.frames, hostile.message_id).length === 1, 'A is told why, twice', 30_000);
     assert.match((errorsAbout(a.frames, renamed.message_id)[0] as FrameOf<'session.error'>).payload.message, /file_name "invoice\.pdf" does not match the uploaded file's "notes\.txt"/);
     assert.match((errorsAbout(a.frames, hostile.message_id)[0] as FrameOf<'session.error'>).payload.message, /bidirectional text controls/);
+    // Nothing uploaded here yet, pointing elsewhere: shown to everyone as "uploaded by a master" (the trial).
+    const other = randomUUID();
+    const foreign = a.client.send('agent.file.transfer', { transfer_id: other, direction: 'upload', file_url: 'http://evil.example/steal', file_name: 'notes.txt', mime_type: 'text/plain', size_bytes: 5 });
+    assert.ok(foreign);
+    await waitFor(() => errorsAbout(a.frames, foreign.message_id).length === 1, 'A is told why', 30_000);
+    assert.match((errorsAbout(a.frames, foreign.message_id)[0] as FrameOf<'session.error'>).payload.message, /file_url must be this host's \/v1\/files\/[0-9a-f-]{36} \(PUT the file there, then announce it; §4\.5\.1\), not "http:\/\/evil\.example\/steal"/);
 
     // Frames reach C in order: once the valid announcement after it is there, the refused one would have been.
     const good = a.client.send('agent.file.transfer', { transfer_id: id, direction: 'upload', file_url: `/v1/files/${id}`, file_name: 'notes.txt', mime_type: 'text/plain', size_bytes: NOTES.length, checksum: sha(NOTES) });
