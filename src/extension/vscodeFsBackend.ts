@@ -16,7 +16,7 @@
 import * as vscode from 'vscode';
 import { isUtf8 } from 'node:buffer';
 import { isAbsolute, posix, resolve } from 'node:path';
-import { FsError, notFoundError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsTime, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
+import { FsError, notFoundError, staleVersionError, unreadFileError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsTime, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
 import { encodeUtf8InTurns, nextTurn } from '../workspace/bytesInTurns';
 import { versionOfBytesAsync, versionOfText, versionOfTextAsync, VersionCache } from '../workspace/fileVersion';
 import { lineEndingOf, withBom, withLineEnding } from '../workspace/lineEndings';
@@ -231,16 +231,10 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       const currentText = wasDirty ? doc!.getText() : beforeBytes ? decode(beforeBytes) : '';
       const currentVersion = wasDirty ? await versionOfTextAsync(currentText) : beforeBytes ? await versionOfBytesAsync(beforeBytes) : undefined;
       if (guard.kind === 'replaceIfVersion' && currentVersion !== guard.version) {
-        throw new FsError(
-          currentVersion === undefined
-            ? `"${t.abs}" was deleted since it was read; read it again before writing`
-            : wasDirty
-              ? `"${t.abs}" has unsaved changes in the editor that were not read; read it again before editing`
-              : `"${t.abs}" changed since it was read (by a person, another tool or another agent); read it again`,
-          'FS_STALE_VERSION',
-        );
+        if (wasDirty && currentVersion !== undefined) throw new FsError(`"${t.abs}" has unsaved changes in the editor that were not read; read it again before editing`, 'FS_STALE_VERSION');
+        throw staleVersionError(t.abs, currentVersion === undefined);
       }
-      if (guard.kind === 'createIfAbsent' && (exists || doc)) throw new FsError(`"${t.abs}" already exists and was not read in this session; read it before overwriting`, 'FS_EXISTS');
+      if (guard.kind === 'createIfAbsent' && (exists || doc)) throw unreadFileError(t.abs);
       if (mustExist && !exists) throw notFoundError(t.abs);
       // Issue 12 finding 6: decoding would turn every invalid byte into U+FFFD on write.
       // An exact write (a checkpoint restore) replaces the bytes wholesale: nothing is decoded.

@@ -8,12 +8,14 @@ import { errorOutcome } from './fsErrors';
 import { applyEdits, type AppliedEdits, type EditSpec, type NormalizedMatch } from './ledger/match';
 import { search } from './search/searchClient';
 import { targetOf } from './paths';
+import { refuseDoomedWrite } from './preflightGuard';
 import { ToolError, type ToolContext, type ToolOutcome } from './types';
 
-/** Before asking permission: an edit the ledger will refuse (unread, or read as absent) fails now. */
-export function preflightEdits(filePath: string, edits: readonly EditSpec[], ctx: ToolContext): void {
+/** Before asking permission: an edit the ledger will refuse (unread, read as absent, changed since) fails now. */
+export async function preflightEdits(filePath: string, edits: readonly EditSpec[], ctx: ToolContext): Promise<void> {
   if (edits.length === 1 && edits[0].old_string === '') return; // creating a file needs no read
-  ctx.fsEvents.editIntent(targetOf(ctx.fs.roots, ctx.cwd, filePath), ctx.actor);
+  const target = targetOf(ctx.fs.roots, ctx.cwd, filePath);
+  await refuseDoomedWrite(target, ctx.fsEvents.editIntent(target, ctx.actor), ctx);
 }
 
 export async function runEdits(filePath: string, edits: readonly EditSpec[], ctx: ToolContext): Promise<ToolOutcome> {

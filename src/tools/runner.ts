@@ -168,7 +168,7 @@ export class ToolRunner {
       return refuse('FS_OUTSIDE_WORKSPACE', `FS_OUTSIDE_WORKSPACE: ${outside.join(', ')} is outside the workspace (${o.fs.roots.join(', ')}); tools work inside it (in the editor, the setting rawp.permissions.allowOutsideWorkspace makes them ask for such paths instead)`);
     }
     try {
-      tool.preflight(parsed.value, ctx);
+      await tool.preflight(parsed.value, ctx);
     } catch (e) {
       return errorOutcome(e);
     }

@@ -79,8 +79,8 @@ export interface ToolSpec<S extends z.ZodObject> {
   schema: S;
   /** Paths the call touches, as given (for permission prompts and the outside-workspace check). */
   affectedPaths?(input: z.infer<S>): string[];
-  /** Cheap checks before the permission prompt (no point asking to run a call that must fail); throws to refuse. */
-  preflight?(input: z.infer<S>, ctx: ToolContext): void;
+  /** Checks before the permission prompt (no point asking to run a call that must fail); throws (or rejects) to refuse. */
+  preflight?(input: z.infer<S>, ctx: ToolContext): void | Promise<void>;
   run(input: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -96,7 +96,7 @@ export interface Tool {
   readonly schema: z.ZodObject;
   parse(input: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
   affectedPaths(input: Record<string, unknown>): string[];
-  preflight(input: Record<string, unknown>, ctx: ToolContext): void;
+  preflight(input: Record<string, unknown>, ctx: ToolContext): void | Promise<void>;
   run(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 

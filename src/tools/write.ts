@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DiffUnavailableError, writeChanged, writeDiffOutput } from './diff';
 import { errorOutcome } from './fsErrors';
 import { targetOf } from './paths';
+import { refuseDoomedWrite } from './preflightGuard';
 import { defineTool } from './types';
 
 export const WriteInput = z.object({
@@ -20,6 +21,11 @@ export const WriteTool = defineTool({
   requires_approval: true,
   schema: WriteInput,
   affectedPaths: (i) => [i.file_path],
+  // A write the ledger's guard will refuse (an unread existing file, one changed since it was read) is refused before the prompt.
+  preflight: (input, ctx) => {
+    const target = targetOf(ctx.fs.roots, ctx.cwd, input.file_path);
+    return refuseDoomedWrite(target, ctx.fsEvents.writeIntent(target, ctx.actor), ctx);
+  },
   async run(input, ctx) {
     const target = targetOf(ctx.fs.roots, ctx.cwd, input.file_path);
     try {

@@ -99,6 +99,16 @@ export class FsError extends Error {
   }
 }
 
+/** The ledger's refusal of a write over a file changed (or deleted) since it was read. */
+export function staleVersionError(path: string, deleted: boolean): FsError {
+  return new FsError(deleted ? `"${path}" was deleted since it was read; read it again before writing` : `"${path}" changed since it was read (by a person, another tool or another agent); read it again.`, 'FS_STALE_VERSION');
+}
+
+/** The ledger's refusal of a write over an existing file that was not read in this session. */
+export function unreadFileError(path: string): FsError {
+  return new FsError(`"${path}" already exists and was not read in this session; read it before overwriting`, 'FS_EXISTS');
+}
+
 /**
  * "Does not exist" for `path` (FS_NOT_FOUND). A path with U+FFFD most likely names a file whose
  * name is not UTF-8: listings decode such a name with U+FFFD for each bad byte, and the name can

@@ -18,6 +18,8 @@ import { versionOfBytesAsync, versionOfText, VersionCache } from './fileVersion'
 import {
   FsError,
   notFoundError,
+  staleVersionError,
+  unreadFileError,
   type Disposable,
   type FsBackend,
   type FsChange,
@@ -175,17 +177,8 @@ export class NodeFsBackend implements FsBackend {
         const beforeBytes = st && dir ? await readFileIn(dir, leaf, abs) : undefined;
         if (seen !== undefined && (await fileSignature(dir!.child(leaf))) !== seen) throw changedMeanwhile(abs);
         const currentVersion = beforeBytes ? await versionOfBytesAsync(beforeBytes) : undefined;
-        if (guard.kind === 'replaceIfVersion' && currentVersion !== guard.version) {
-          throw new FsError(
-            currentVersion === undefined
-              ? `"${abs}" was deleted since it was read; read it again before writing`
-              : `"${abs}" changed since it was read (by a person, another tool or another agent); read it again`,
-            'FS_STALE_VERSION',
-          );
-        }
-        if (guard.kind === 'createIfAbsent' && beforeBytes) {
-          throw new FsError(`"${abs}" already exists and was not read in this session; read it before overwriting`, 'FS_EXISTS');
-        }
+        if (guard.kind === 'replaceIfVersion' && currentVersion !== guard.version) throw staleVersionError(abs, currentVersion === undefined);
+        if (guard.kind === 'createIfAbsent' && beforeBytes) throw unreadFileError(abs);
         if (mustExist && !beforeBytes) throw notFoundError(abs);
         // Issue 12 finding 6: decoding would turn every invalid byte into U+FFFD on write.
         // An exact write (a checkpoint restore) replaces the bytes wholesale: nothing is decoded.

@@ -1,0 +1,25 @@
+// Before the permission prompt: a guarded write the backend will refuse is refused now (decision
+// 024: no question whose answer cannot help). The ledger's guard says what the write needs — the
+// version read, or that the file not exist — and one stat says whether that still holds: a file
+// changed since it was read (FS_STALE_VERSION) or one that exists unread (FS_EXISTS) was asked
+// about and only then refused, so the person was told the wrong reason (the trial of 2026-12-05).
+// A failing stat proves nothing here: the call then runs and reports what it meets.
+import { staleVersionError, unreadFileError, type FsStat, type WriteGuard } from '../workspace/fsBackend';
+import type { FsTarget } from './fsEvents';
+import type { ToolContext } from './types';
+
+export async function refuseDoomedWrite(target: FsTarget & { abs: string }, guard: WriteGuard, ctx: ToolContext): Promise<void> {
+  if (guard.kind === 'unconditional') return;
+  let st: FsStat | undefined;
+  try {
+    st = await ctx.fs.stat(target.abs);
+  } catch {
+    return;
+  }
+  if (guard.kind === 'createIfAbsent') {
+    if (st) throw unreadFileError(target.displayPath);
+    return;
+  }
+  if (!st) throw staleVersionError(target.displayPath, true);
+  if (st.version !== guard.version) throw staleVersionError(target.displayPath, false);
+}
