@@ -15,6 +15,7 @@ import { pendingInteractions } from '../../protocol/transcript/read';
 import { applyFrame } from '../../protocol/transcript/reduce';
 import { answerFor, looksLikeLateAnswer } from './answers';
 import { MasterClient } from './masterClient';
+import { PipedInputEnd } from './pipedInputEnd';
 import { httpBaseOf, saveTransfer, sizeText } from './fileTransfers';
 import { TerminalPrinter, transfersOf } from './render';
 import { parseSaveArgs } from './saveArgs';
@@ -49,6 +50,8 @@ export class TerminalMaster {
   private heldLine?: string;
   /** Lines typed (or piped) before the first attach completed; sent once it has. */
   private early: string[] | undefined = [];
+  /** Piped input that ended: leave once what it asked is done. */
+  private readonly inputEnd = new PipedInputEnd(() => this.stop(), () => this.early !== undefined && this.early.length > 0);
   private finished!: (code: number) => void;
   readonly done: Promise<number>;
 
@@ -91,8 +94,9 @@ export class TerminalMaster {
     const lines = createInterface({ input: this.o.stdin, terminal: false });
     lines.on('line', (line) => this.onLine(line));
     lines.on('close', () => {
-      // End of input on a terminal (Ctrl-D) means leave; a closed pipe leaves us watching.
+      // End of input on a terminal (Ctrl-D) means leave; a pipe's end, once what it asked is done.
       if ((this.o.stdin as NodeJS.ReadStream).isTTY) this.stop();
+      else this.inputEnd.inputEnded();
     });
   }
 
@@ -142,7 +146,9 @@ export class TerminalMaster {
     this.heldLine = undefined;
     // §16.2.2-1: this master composes prompt_text, and what is typed is user text: escaped, so a
     // typed `<@file:…>` stays text and a backslash survives (the terminal has no file picker).
-    this.sendOwn(this.client.send('control.prompt.request', { prompt_text: escapeUserText(text), input_type: text.startsWith('/') ? 'slash_command' : 'text' }));
+    const prompt = this.client.send('control.prompt.request', { prompt_text: escapeUserText(text), input_type: text.startsWith('/') ? 'slash_command' : 'text' });
+    if (prompt) this.inputEnd.promptSent(prompt.message_id);
+    this.sendOwn(prompt);
   }
 
   /**
@@ -150,6 +156,15 @@ export class TerminalMaster {
    * GET /v1/files/{id} with the token), its SHA-256 checked, written into DIR (default here).
    */
   private async save(args: string): Promise<void> {
+    this.inputEnd.saveStarted();
+    try {
+      await this.saveNow(args);
+    } finally {
+      this.inputEnd.saveEnded();
+    }
+  }
+
+  private async saveNow(args: string): Promise<void> {
     const files = transfersOf(this.transcript);
     if (files.length === 0) return this.notice('[/save: no file has been shared in this session yet]');
     const asked = parseSaveArgs(args, files.length, homedir());
@@ -172,6 +187,7 @@ export class TerminalMaster {
   }
 
   private onFrame(frame: Frame | VendorFrame): void {
+    this.inputEnd.seen(frame);
     const notice = noticeOf(frame);
     if (notice) return this.notice(`[${hostNoticeIn(notice, this.o.language ?? 'en')}]`);
     if (frame.type === 'tool.catalog.publish') this.showCatalog(frame.payload);

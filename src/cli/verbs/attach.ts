@@ -29,6 +29,8 @@ second Ctrl-C quits), and reconnects by itself after a drop without losing anyth
   --ca F           trust this PEM certificate (a self-signed wss:// host)
 
 Lines starting with / are sent as slash commands; /cancel cancels the turn, /quit leaves.
+Ctrl-D on a terminal leaves at once; piped input (printf 'run the tests\n' | rawp attach URL)
+leaves once the turns its lines started have ended.
 
 Files (RAWP-DPS §4.5.1) are shown as one line each — number, name, type, size, whether the agent
 made it or a master uploaded it — with the host's URL to fetch it (GET with the access token).

@@ -15,7 +15,8 @@ const ROOT = join(__dirname, '..', '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 
 /** Runs the built CLI, reads its first output and then closes the pipe, as `| head -1` does (and then calls `after`). */
-function firstLineThenClose(args: string[], stdin = '', after?: () => void): Promise<{ code: number | null; first: string; err: string }> {
+/** `stdin` null: input stays open (rawp attach leaves when piped input ends, decision 599). */
+function firstLineThenClose(args: string[], stdin: string | null = '', after?: () => void): Promise<{ code: number | null; first: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT });
     let first = '';
@@ -29,7 +30,7 @@ function firstLineThenClose(args: string[], stdin = '', after?: () => void): Pro
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, first, err }));
     child.stdin.on('error', () => undefined);
-    child.stdin.end(stdin);
+    if (stdin !== null) child.stdin.end(stdin);
   });
 }
 
@@ -70,7 +71,7 @@ describe('cli/broken pipe: a reader that goes away stops a verb quietly (exit 14
     const tokenFile = join(tmp, 'token');
     writeFileSync(tokenFile, s.token, { mode: 0o600 });
     // Another master's prompt is what attach writes next.
-    const r = await firstLineThenClose(['attach', s.url, '--token-file', tokenFile], '', () => setTimeout(() => other.client.send('control.prompt.request', { prompt_text: 'help' }), 300));
+    const r = await firstLineThenClose(['attach', s.url, '--token-file', tokenFile], null, () => setTimeout(() => other.client.send('control.prompt.request', { prompt_text: 'help' }), 300));
     assert.ok(r.first.length > 0);
     assert.equal(r.code, 141, r.err.slice(0, 400));
     assert.doesNotMatch(r.err, /EPIPE|node:events/, 'no stack trace');

@@ -68,4 +68,31 @@ describe('host: rawp attach queues follow-ups like the other masters of ours (de
     await waitFor(() => out.includes('[세션 이름이 “출시”(으)로 바뀌었습니다.]'), 'the rename notice in Korean');
     assert.ok(!out.includes('No turn is running'), out);
   });
+
+  it('piped input that ends: attach leaves once the turns its prompts started ended, a queued follow-up included (it stayed attached forever)', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const host = h.makeHost({ defaultAgent: 'scripted', scripted: { turns: [{ steps: [{ kind: 'waitFor', promise: gate }, { kind: 'text', chunks: ['first done'] }] }, { steps: [{ kind: 'text', chunks: ['second done'] }] }] } });
+    const token = generateToken();
+    sharing = new HostSharing({ host, logger: { debug() {}, info() {}, warn() {}, error() {} }, settings: async () => ({ token }) });
+    const id = await host.create({ agent: 'scripted' });
+    const server = await sharing.share(id);
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (d: Buffer) => (out += d.toString()));
+    master = new TerminalMaster({ url: server.attachUrl(id), token, session_id: id, stdin, stdout });
+    let code: number | undefined;
+    void master.done.then((c) => (code = c));
+    master.start();
+    stdin.end('one\ntwo\n'); // both lines, then the end of input, before the attach completes
+    await waitFor(() => h.scripted[0].prompts.length === 1, 'the first turn runs');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(code, undefined, 'still attached while its turn runs');
+    release();
+    await waitFor(() => code !== undefined, 'attach leaves after the queued second turn', 30_000);
+    assert.equal(code, 0);
+    assert.equal(h.scripted[0].prompts.length, 2);
+    assert.ok(out.includes('second done'), out);
+  });
 });
