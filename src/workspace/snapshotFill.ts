@@ -4,6 +4,7 @@
 // interpreter — a cold first slice of 2,048 paths took ~19 ms, the whole fill several times what it
 // takes here (issue 18, decision 410).
 import { bonusAt as bonusAtImported } from './quickScoreBytes';
+import { matchUnit } from './matchUnit';
 
 /** Is the character at byte `j` upper case (ASCII A–Z) in the original path? */
 export function isUpperAt(upper: Uint8Array, j: number): boolean {
@@ -75,9 +76,8 @@ export function fillPaths(a: SnapshotArrays, input: readonly string[], order: In
         upper[(at + k) >> 3] |= 1 << ((at + k) & 7);
       } else if (c > 0x7f) {
         isWide = true;
-        // Lower case per character, so positions stay those of the original string.
-        const l = String.fromCharCode(c).toLowerCase();
-        c = l.length === 1 ? l.charCodeAt(0) : c;
+        // The match form per unit (lower case, accents folded), so positions stay those of the original string.
+        c = matchUnit(c);
         if (c > 0xff) c = WIDE;
       }
       chars[at + k] = c;

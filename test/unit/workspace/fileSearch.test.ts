@@ -162,6 +162,19 @@ describe('workspace/fileSearch: ranking a person expects', () => {
     assert.equal(top(s, 'ünï', 1)[0], 'src/Ünïcode.ts');
     assert.equal(top(s, 'quoted', 1)[0], 'docs/“quoted”.md');
   });
+
+  it('§16.1.1 accents fold as fzf folds them: cafe finds café, ecole and école find école precomposed or written as e + a combining accent (macOS), and the highlight covers the accented letter', () => {
+    const nfd = 'notes/e\u0301cole.txt';
+    const s = searcher(['docs/café.md', 'docs/cafe-old.md', 'notes/école.txt', nfd, 'Ünïcödé_naïve.txt', 'src/plain.ts']);
+    assert.deepEqual(top(s, 'cafe', 2).sort(), ['docs/cafe-old.md', 'docs/café.md']);
+    assert.deepEqual(top(s, 'café', 2).sort(), ['docs/cafe-old.md', 'docs/café.md'], 'a query with its accent finds the plain name too');
+    for (const q of ['ecole', 'école', 'E\u0301COLE']) assert.deepEqual(top(s, q, 2).sort(), [nfd, 'notes/école.txt'].sort(), q);
+    assert.equal(top(s, 'naive', 1)[0], 'Ünïcödé_naïve.txt');
+    assert.equal(top(s, 'unicode', 1)[0], 'Ünïcödé_naïve.txt');
+    const hit = s.searchSync({ query: 'cafe' }).hits.find((h) => h.path === 'docs/café.md')!;
+    assert.equal(hit.path.slice(hit.match_ranges[0].start, hit.match_ranges[hit.match_ranges.length - 1].end), 'café');
+    assert.equal(normalizeQuery('Crème Brûlée'), 'cremebrulee');
+  });
 });
 
 describe('workspace/fileSearch: the async search never holds the event loop for a whole scan', () => {
