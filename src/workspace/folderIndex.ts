@@ -8,6 +8,7 @@ import { PathSnapshot, baseStartOf, maskOf } from './pathSnapshot';
 import type { DeadSet } from './scanProtocol';
 import { PARALLEL_MIN_PATHS, ScanPool } from './scanPool';
 import { nextTurn } from './bytesInTurns';
+import { lowerSameLength } from './searchText';
 
 /** A path added since the snapshot was built, prepared like a snapshot entry. */
 export interface OverlayEntry {
@@ -29,7 +30,7 @@ export interface FolderIndexOptions {
 }
 
 export function overlayEntry(path: string): OverlayEntry {
-  const lower = path.toLowerCase();
+  const lower = lowerSameLength(path); // the snapshot's match form (accents folded), not plain lower case
   return { path, lower, baseStart: baseStartOf(path), mask: maskOf(lower) };
 }
 

@@ -174,6 +174,10 @@ describe('workspace/fileSearch: ranking a person expects', () => {
     const hit = s.searchSync({ query: 'cafe' }).hits.find((h) => h.path === 'docs/café.md')!;
     assert.equal(hit.path.slice(hit.match_ranges[0].start, hit.match_ranges[hit.match_ranges.length - 1].end), 'café');
     assert.equal(normalizeQuery('Crème Brûlée'), 'cremebrulee');
+    // A file added since the snapshot (the watcher's overlay) folds the same way.
+    const live = FileIndex.fromPaths([{ name: 'ws', paths: ['src/plain.ts'] }]);
+    live.folders[0].index.apply([{ kind: 'addFile', path: 'docs/Résumé.md' }]);
+    assert.deepEqual(new FileSearcher(live).searchSync({ query: 'resume' }).hits.map((h) => h.path), ['docs/Résumé.md']);
   });
 });
 
