@@ -16,6 +16,7 @@ import { baseStartOf, type PathSnapshot } from './pathSnapshot';
 import { bestAlignment, normalizeScore, quickScore, toRanges } from './fuzzyScore';
 import { FilterCache, type PreparedFilter, type SearchFilters } from './searchFilters';
 import { lowerSameLength, normalizeQuery } from './searchText';
+import { originalPositions } from './composedNames';
 import { scanQueryOf, scanSnapshot, ScanState, type ScanQuery } from './folderScan';
 import { runInSlices, runToEnd, type StopToken } from './runSteps';
 import { PARALLEL_MIN_PATHS, ScanPool, type PartResult } from './scanPool';
@@ -285,18 +286,20 @@ export class FileSearcher {
     const { heap, q, max } = g;
     const hits: SearchHit[] = [];
     for (let h = 0; h < heap.size; h++) {
-      const path = g.refPath[heap.refs[h]];
+      const key = g.refPath[heap.refs[h]];
       const folder = g.refFolder[heap.refs[h]];
-      const a = bestAlignment(path, lowerSameLength(path), baseStartOf(path), q);
+      const a = bestAlignment(key, lowerSameLength(key), baseStartOf(key), q);
       if (!a) continue;
       const prefix = g.multi ? `${folder.name}/` : '';
+      // Indexed composed, given back as named on disk (composedNames.ts), its highlight with it.
+      const path = folder.index.original(key);
       hits.push({
         folder,
         rel: path,
         path: prefix + path,
         score: a.score,
         match_score: normalizeScore(a.score, q.length),
-        match_ranges: toRanges(a.positions, prefix.length),
+        match_ranges: toRanges(path === key ? a.positions : originalPositions(path, key, a.positions), prefix.length),
       });
     }
     hits.sort((a, b) => b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -9,6 +9,7 @@ import type { DeadSet } from './scanProtocol';
 import { PARALLEL_MIN_PATHS, ScanPool } from './scanPool';
 import { nextTurn } from './bytesInTurns';
 import { lowerSameLength } from './searchText';
+import { composedKey, composedKeys, composedKeysNow } from './composedNames';
 
 /** A path added since the snapshot was built, prepared like a snapshot entry. */
 export interface OverlayEntry {
@@ -55,13 +56,17 @@ export class FolderIndex {
   private epoch = 0;
   private readonly threshold: number;
   private readonly delay: number;
+  /** Paths are indexed composed (composedNames.ts); the names on disk of those stored otherwise. */
+  private originals = new Map<string, string>();
 
   constructor(
     paths: readonly string[],
     options: FolderIndexOptions = {},
     snapshot?: PathSnapshot,
+    originals?: Map<string, string>,
   ) {
-    this.snap = snapshot ?? PathSnapshot.build(paths);
+    if (originals) this.originals = originals;
+    this.snap = snapshot ?? PathSnapshot.build(composedKeysNow(paths, this.originals));
     this.threshold = options.rebuildThreshold ?? 1024;
     this.delay = options.rebuildDelayMs ?? 2000;
   }
@@ -75,9 +80,10 @@ export class FolderIndex {
       pool.startEarly();
       await nextTurn(); // starting the workers and the build's first slice are two blocks, not one
     }
-    const snapshot = await PathSnapshot.buildAsync(paths);
+    const originals = new Map<string, string>();
+    const snapshot = await PathSnapshot.buildAsync(await composedKeys(paths, originals, nextTurn));
     pool?.warmUp();
-    return new FolderIndex([], options, snapshot);
+    return new FolderIndex([], options, snapshot, originals);
   }
 
   get snapshot(): PathSnapshot {
@@ -112,13 +118,23 @@ export class FolderIndex {
   }
 
   /** Does the index currently list `path`? */
-  has(path: string): boolean {
-    if (this.added.has(path)) return true;
-    return this.snap.has(path) && !this.deleted.has(path) && !this.maskedByDir(path);
+  has(name: string): boolean {
+    return this.hasKey(name) || this.hasKey(composedKey(name));
   }
 
-  /** Every listed path (for rebuilds and tests). */
+  /** Every listed path, as named on disk. */
   allPaths(): string[] {
+    const keys = this.allKeys();
+    return this.originals.size === 0 ? keys : keys.map((k) => this.original(k));
+  }
+
+  /** A path as indexed (a search hit's) → the name on disk. */
+  original(key: string): string {
+    return this.originals.get(key) ?? key;
+  }
+
+  /** Every listed path as indexed (for rebuilds). */
+  private allKeys(): string[] {
     const out: string[] = [];
     for (let i = 0; i < this.snap.size; i++) if (this.isLive(i)) out.push(this.snap.pathAt(i));
     for (const p of this.added.keys()) out.push(p);
@@ -134,13 +150,38 @@ export class FolderIndex {
   /** Applies a batch synchronously. `remove` of a directory removes everything under it. */
   apply(changes: readonly FolderChange[]): void {
     if (this.disposed || changes.length === 0) return;
-    for (const c of changes) {
-      if (c.kind === 'addFile') this.addFile(c.path);
-      else this.remove(c.path);
-    }
+    for (const c of changes) this.applyOne(c);
     this.version++;
     this.rebuilding?.push(...changes);
     this.scheduleRebuild();
+  }
+
+  /** One change, its path as named on disk. */
+  private applyOne(c: FolderChange): void {
+    let path = this.keyOf(c.path);
+    if (c.kind === 'addFile') {
+      // Its composed form is listed already under another name on disk: this one keeps its own.
+      if (path !== c.path && this.hasKey(path) && this.originals.get(path) !== c.path) path = c.path;
+      if (path !== c.path) this.originals.set(path, c.path);
+      this.addFile(path);
+      return;
+    }
+    const key = composedKey(c.path);
+    if (this.originals.get(key) === c.path) this.originals.delete(key);
+    // A decomposed name listed under itself (both forms on disk), file or folder, goes by that name.
+    path = key !== c.path && (this.hasKey(c.path) || this.snap.hasUnder(c.path)) ? c.path : key;
+    this.remove(path);
+  }
+
+  /** The key a name on disk is listed under: composed, unless it is listed under itself. */
+  private keyOf(name: string): string {
+    const key = composedKey(name);
+    return key === name || this.originals.get(key) === name || !this.hasKey(name) ? key : name;
+  }
+
+  private hasKey(path: string): boolean {
+    if (this.added.has(path)) return true;
+    return this.snap.has(path) && !this.deleted.has(path) && !this.maskedByDir(path);
   }
 
   private addFile(path: string): void {
@@ -173,9 +214,11 @@ export class FolderIndex {
   /** Replaces everything with a fresh listing (after ignore rules changed), built in the background. */
   async replaceAll(paths: readonly string[]): Promise<void> {
     const epoch = ++this.epoch;
-    const snap = await PathSnapshot.buildAsync(paths);
+    const originals = new Map<string, string>();
+    const snap = await PathSnapshot.buildAsync(await composedKeys(paths, originals, nextTurn));
     if (this.disposed || epoch !== this.epoch) return;
     this.snap = snap;
+    this.originals = originals;
     this.clearOverlay();
     this.version++;
   }
@@ -208,14 +251,11 @@ export class FolderIndex {
     this.rebuilding = replay;
     try {
       const epoch = this.epoch;
-      const snap = await PathSnapshot.buildAsync(this.allPaths());
+      const snap = await PathSnapshot.buildAsync(this.allKeys());
       if (this.disposed || epoch !== this.epoch) return;
       this.snap = snap;
       this.clearOverlay();
-      for (const c of replay) {
-        if (c.kind === 'addFile') this.addFile(c.path);
-        else this.remove(c.path);
-      }
+      for (const c of replay) this.applyOne(c);
       this.version++;
     } finally {
       this.rebuilding = undefined;

@@ -181,6 +181,47 @@ describe('workspace/fileSearch: ranking a person expects', () => {
   });
 });
 
+describe('workspace/fileSearch: names stored decomposed (NFD, as macOS writes them)', () => {
+  const meetingNfd = 'docs/회의록.md'.normalize('NFD');
+  const ecoleNfd = 'notes/école.txt'.normalize('NFD');
+
+  it('§16.1.1 a Korean name stored as jamo is found by the syllables typed, and given back as named on disk with its highlight on the whole name (it was found by nothing typed)', () => {
+    assert.notEqual(meetingNfd, 'docs/회의록.md');
+    const s = searcher([meetingNfd, 'docs/회의.md', ecoleNfd, 'src/plain.ts']);
+    const hit = s.searchSync({ query: '회의록' }).hits[0];
+    assert.equal(hit.path, meetingNfd, 'the real name, so the file opens');
+    assert.equal(hit.path.slice(hit.match_ranges[0].start, hit.match_ranges[hit.match_ranges.length - 1].end), '회의록'.normalize('NFD'));
+    assert.deepEqual(top(s, '회의록'.normalize('NFD'), 1), [meetingNfd], 'typed as jamo too');
+    const ecole = s.searchSync({ query: 'école' }).hits[0];
+    assert.equal(ecole.path, ecoleNfd);
+    assert.equal(ecole.path.slice(ecole.match_ranges[0].start, ecole.match_ranges[ecole.match_ranges.length - 1].end), 'école'.normalize('NFD'));
+  });
+
+  it('the index lists, answers has() and takes watcher changes under the names on disk', () => {
+    const index = FileIndex.fromPaths([{ name: 'ws', paths: [meetingNfd, 'src/plain.ts'] }]);
+    const folder = index.folders[0].index;
+    assert.deepEqual(folder.allPaths().sort(), [meetingNfd, 'src/plain.ts'].sort());
+    assert.ok(folder.has(meetingNfd) && folder.has('docs/회의록.md'));
+    const addedNfd = 'docs/보고서.md'.normalize('NFD');
+    folder.apply([{ kind: 'addFile', path: addedNfd }, { kind: 'remove', path: meetingNfd }]);
+    assert.deepEqual(folder.allPaths().sort(), [addedNfd, 'src/plain.ts'].sort());
+    assert.deepEqual(new FileSearcher(index).searchSync({ query: '보고서' }).hits.map((h) => h.path), [addedNfd]);
+    assert.deepEqual(new FileSearcher(index).searchSync({ query: '회의록' }).hits, []);
+    // A decomposed folder removed as a whole takes its files with it.
+    const dirNfd = '회의/메모.md'.normalize('NFD');
+    folder.apply([{ kind: 'addFile', path: dirNfd }]);
+    assert.ok(folder.has(dirNfd));
+    folder.apply([{ kind: 'remove', path: '회의'.normalize('NFD') }]);
+    assert.ok(!folder.has(dirNfd));
+  });
+
+  it('both forms of one name on disk (possible on Linux) stay two listed files', () => {
+    const both = ['notes/école.txt', ecoleNfd];
+    const index = FileIndex.fromPaths([{ name: 'ws', paths: both }]);
+    assert.deepEqual(index.folders[0].index.allPaths().sort(), [...both].sort());
+  });
+});
+
 describe('workspace/fileSearch: the async search never holds the event loop for a whole scan', () => {
   it('issue 18: a scan of 40,000 candidates is cut into slices of a few thousand paths, each followed by a turn of the loop', async () => {
     const paths = Array.from({ length: 40000 }, (_, i) => `pkg${i % 50}/src/module${i}/index${i % 7}.ts`);
