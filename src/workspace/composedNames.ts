@@ -12,47 +12,58 @@ export function composedKey(name: string): string {
   return NON_ASCII.test(name) ? name.normalize('NFC') : name;
 }
 
-/**
- * `names` as indexed (composedKey), with the names on disk of those that differ put in `originals`
- * (key → name). Checked in slices of a few thousand between event-loop turns when `yieldTurn` is
- * given (460k names are a 20 ms test in one go); an all-composed list is returned as it is.
- */
-export async function composedKeys(names: readonly string[], originals: Map<string, string>, yieldTurn?: () => Promise<void>): Promise<readonly string[]> {
-  let out: string[] | undefined;
-  const wide = new Set<string>(); // the names beyond ASCII, to see a composed key that is also a name
-  const changed: number[] = [];
-  for (let i = 0; i < names.length; i++) {
-    if (yieldTurn && i % 8192 === 8191) await yieldTurn();
-    const name = names[i];
-    if (!NON_ASCII.test(name)) continue;
-    wide.add(name);
+/** One pass over a listing: which names index under another key (see composedKeys). */
+class Composition {
+  private out: string[] | undefined;
+  /** The names beyond ASCII, to see a composed key that is also a name on disk. */
+  private readonly wide = new Set<string>();
+  private readonly changed: number[] = [];
+
+  constructor(private readonly names: readonly string[]) {}
+
+  take(i: number): void {
+    const name = this.names[i];
+    if (!NON_ASCII.test(name)) return;
+    this.wide.add(name);
     const key = name.normalize('NFC');
-    if (key === name) continue;
-    out ??= names.slice();
-    out[i] = key;
-    changed.push(i);
+    if (key === name) return;
+    this.out ??= this.names.slice();
+    this.out[i] = key;
+    this.changed.push(i);
   }
-  if (!out) return names;
-  // Both forms on disk (possible where names are bytes, as on Linux): both stay listed, the
-  // decomposed one under its own name, as before.
-  for (const i of changed) {
-    if (wide.has(out[i])) out[i] = names[i];
-    else originals.set(out[i], names[i]);
+
+  finish(originals: Map<string, string>): readonly string[] {
+    const out = this.out;
+    if (!out) return this.names;
+    // Both forms on disk (possible where names are bytes, as on Linux): both stay listed, the
+    // decomposed one under its own name, as before.
+    for (const i of this.changed) {
+      if (this.wide.has(out[i])) out[i] = this.names[i];
+      else originals.set(out[i], this.names[i]);
+    }
+    return out;
   }
-  return out;
 }
 
-/** composedKeys at once (small lists: tests, a folder's sync index). */
+/**
+ * `names` as indexed (composedKey), with the names on disk of those that differ put in `originals`
+ * (key → name). Checked in slices of a few thousand between event-loop turns (460k names are a
+ * 20 ms test in one go); an all-composed list is returned as it is.
+ */
+export async function composedKeys(names: readonly string[], originals: Map<string, string>, yieldTurn: () => Promise<void>): Promise<readonly string[]> {
+  const c = new Composition(names);
+  for (let i = 0; i < names.length; i++) {
+    if (i % 8192 === 8191) await yieldTurn();
+    c.take(i);
+  }
+  return c.finish(originals);
+}
+
+/** composedKeys at once (a folder indexed synchronously: small lists, tests). */
 export function composedKeysNow(names: readonly string[], originals: Map<string, string>): readonly string[] {
-  const wide = names.filter((n) => NON_ASCII.test(n));
-  if (wide.length === 0) return names;
-  const all = new Set(wide);
-  return names.map((name) => {
-    const key = composedKey(name);
-    if (key === name || all.has(key)) return name;
-    originals.set(key, name);
-    return key;
-  });
+  const c = new Composition(names);
+  for (let i = 0; i < names.length; i++) c.take(i);
+  return c.finish(originals);
 }
 
 // A unit that composes with the one before it: a combining mark, or a Hangul medial vowel or final
