@@ -7,6 +7,7 @@ import { TerminalMaster } from '../../../src/cli/attach/terminalMaster';
 import { generateToken } from '../../../src/remote/auth';
 import { HostSharing } from '../../../src/host/sharing';
 import { waitFor } from '../remote/harness';
+import type { TurnScript } from '../../support/scriptedAdapter';
 import { harness, type Harness } from './harness';
 
 describe('host: rawp attach queues follow-ups like the other masters of ours (decision 101, slash-commands §8)', () => {
@@ -22,66 +23,59 @@ describe('host: rawp attach queues follow-ups like the other masters of ours (de
     await sharing?.close();
   });
 
-  it('§17.3.2 not refused: a line typed during a turn is queued (the notice is printed) and runs as the next turn', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const host = h.makeHost({ defaultAgent: 'scripted', scripted: { turns: [{ steps: [{ kind: 'waitFor', promise: gate }, { kind: 'text', chunks: ['first done'] }] }, { steps: [{ kind: 'text', chunks: ['second done'] }] }] } });
+  /** A shared editor host whose scripted agent plays `turns`, and `rawp attach`'s master on a pipe (not started). */
+  async function attachTo(turns: TurnScript[], language?: 'ko') {
+    const host = h.makeHost({ defaultAgent: 'scripted', scripted: { turns } });
     const token = generateToken();
     sharing = new HostSharing({ host, logger: { debug() {}, info() {}, warn() {}, error() {} }, settings: async () => ({ token }) });
     const id = await host.create({ agent: 'scripted' });
     const server = await sharing.share(id);
     const stdin = new PassThrough();
     const stdout = new PassThrough();
-    let out = '';
-    stdout.on('data', (d: Buffer) => (out += d.toString()));
-    master = new TerminalMaster({ url: server.attachUrl(id), token, session_id: id, stdin, stdout });
+    const seen = { out: '' };
+    stdout.on('data', (d: Buffer) => (seen.out += d.toString()));
+    master = new TerminalMaster({ url: server.attachUrl(id), token, session_id: id, stdin, stdout, ...(language ? { language } : {}) });
+    return { master, stdin, seen };
+  }
+
+  /** A first turn that waits for `release()`, then a second one. */
+  function gatedTurns(): { release: () => void; turns: TurnScript[] } {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    return { release, turns: [{ steps: [{ kind: 'waitFor', promise: gate }, { kind: 'text', chunks: ['first done'] }] }, { steps: [{ kind: 'text', chunks: ['second done'] }] }] };
+  }
+
+  it('§17.3.2 not refused: a line typed during a turn is queued (the notice is printed) and runs as the next turn', async () => {
+    const { release, turns } = gatedTurns();
+    const { master, stdin, seen } = await attachTo(turns);
     master.start();
-    await waitFor(() => out.includes('[attached to session'), 'attached');
+    await waitFor(() => seen.out.includes('[attached to session'), 'attached');
     stdin.write('one\n');
     await waitFor(() => h.scripted[0].prompts.length === 1, 'the first turn runs');
     stdin.write('two\n');
-    await waitFor(() => out.includes('queued'), 'the queued notice is printed');
-    assert.ok(!out.includes('PROMPT_IN_PROGRESS'), 'not refused');
+    await waitFor(() => seen.out.includes('queued'), 'the queued notice is printed');
+    assert.ok(!seen.out.includes('PROMPT_IN_PROGRESS'), 'not refused');
     release();
     await waitFor(() => h.scripted[0].prompts.length === 2, 'the follow-up runs after turn.end');
     assert.equal(h.scripted[0].prompts[1].text, 'two');
-    await waitFor(() => out.includes('second done'), 'its answer is printed');
-    assert.equal(out.split('› two').length - 1, 1, 'the follow-up is printed once');
+    await waitFor(() => seen.out.includes('second done'), 'its answer is printed');
+    assert.equal(seen.out.split('› two').length - 1, 1, 'the follow-up is printed once');
   });
 
   it('the host\'s notices are printed in the terminal\'s language (language ko): /stop with no turn, /rename', async () => {
-    const host = h.makeHost({ defaultAgent: 'scripted', scripted: { turns: [] } });
-    const token = generateToken();
-    sharing = new HostSharing({ host, logger: { debug() {}, info() {}, warn() {}, error() {} }, settings: async () => ({ token }) });
-    const id = await host.create({ agent: 'scripted' });
-    const server = await sharing.share(id);
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    let out = '';
-    stdout.on('data', (d: Buffer) => (out += d.toString()));
-    master = new TerminalMaster({ url: server.attachUrl(id), token, session_id: id, stdin, stdout, language: 'ko' });
+    const { master, stdin, seen } = await attachTo([], 'ko');
     master.start();
-    await waitFor(() => out.includes('[attached to session'), 'attached');
+    await waitFor(() => seen.out.includes('[attached to session'), 'attached');
     stdin.write('/stop\n');
-    await waitFor(() => out.includes('[진행 중인 턴이 없습니다.]'), 'the no-turn notice in Korean');
+    await waitFor(() => seen.out.includes('[진행 중인 턴이 없습니다.]'), 'the no-turn notice in Korean');
     stdin.write('/rename 출시\n');
-    await waitFor(() => out.includes('[세션 이름이 “출시”(으)로 바뀌었습니다.]'), 'the rename notice in Korean');
-    assert.ok(!out.includes('No turn is running'), out);
+    await waitFor(() => seen.out.includes('[세션 이름이 “출시”(으)로 바뀌었습니다.]'), 'the rename notice in Korean');
+    assert.ok(!seen.out.includes('No turn is running'), seen.out);
   });
 
   it('piped input that ends: attach leaves once the turns its prompts started ended, a queued follow-up included (it stayed attached forever)', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const host = h.makeHost({ defaultAgent: 'scripted', scripted: { turns: [{ steps: [{ kind: 'waitFor', promise: gate }, { kind: 'text', chunks: ['first done'] }] }, { steps: [{ kind: 'text', chunks: ['second done'] }] }] } });
-    const token = generateToken();
-    sharing = new HostSharing({ host, logger: { debug() {}, info() {}, warn() {}, error() {} }, settings: async () => ({ token }) });
-    const id = await host.create({ agent: 'scripted' });
-    const server = await sharing.share(id);
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    let out = '';
-    stdout.on('data', (d: Buffer) => (out += d.toString()));
-    master = new TerminalMaster({ url: server.attachUrl(id), token, session_id: id, stdin, stdout });
+    const { release, turns } = gatedTurns();
+    const { master, stdin, seen } = await attachTo(turns);
     let code: number | undefined;
     void master.done.then((c) => (code = c));
     master.start();
@@ -93,6 +87,6 @@ describe('host: rawp attach queues follow-ups like the other masters of ours (de
     await waitFor(() => code !== undefined, 'attach leaves after the queued second turn', 30_000);
     assert.equal(code, 0);
     assert.equal(h.scripted[0].prompts.length, 2);
-    assert.ok(out.includes('second done'), out);
+    assert.ok(seen.out.includes('second done'), seen.out);
   });
 });
