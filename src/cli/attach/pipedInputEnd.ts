@@ -54,7 +54,8 @@ export class PipedInputEnd {
     // is only told it waits: its turn comes later, under the same id.
     const notice = noticeOf(frame);
     if (notice?.words?.id === 'queued') return;
-    if (notice || frame.type === 'session.error' || frame.type === 'agent.state.changed' || frame.type === 'session.compacted') {
+    const modeSwitch = frame.type === 'agent.state.changed' && (frame as { payload: { reason?: string } }).payload.reason === 'mode_switch';
+    if (notice || modeSwitch || frame.type === 'session.error' || frame.type === 'session.compacted') {
       this.prompts.delete(parent);
       this.check();
     }

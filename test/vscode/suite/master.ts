@@ -3,6 +3,8 @@
 import WebSocket from 'ws';
 import { buildFrame, type Frame, type PayloadOf } from '../../../src/protocol';
 import type { Services } from '../../../src/extension/services';
+import { EVERY_FEATURE } from '../../../src/protocol/capabilities';
+import { DPS_SUBPROTOCOL } from '../../../src/remote/controlPlane';
 
 export class TestMaster {
   readonly frames: Frame[] = [];
@@ -27,6 +29,10 @@ export class TestMaster {
       ws.once('open', () => resolve());
       ws.once('error', reject);
     });
+    // §13.1: the master's half of the capabilities exchange first; it prompts once the opening is
+    // done (a prompt before it is refused, decision 596).
+    ws.send(JSON.stringify(buildFrame('session.capabilities', { protocol_version: DPS_SUBPROTOCOL, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: EVERY_FEATURE }, { session_id })));
+    await m.until(() => m.frames.some((f) => f.type === 'agent.state.changed'), 'the opening');
     return m;
   }
 
