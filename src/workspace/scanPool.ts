@@ -14,6 +14,7 @@ import type { PathSnapshot } from './pathSnapshot';
 import type { DeadSet, FromScanWorker, ToScanWorker, WarmUpState } from './scanProtocol';
 import { NO_BAR } from './scanBars';
 import type { ScanRange } from './scanRange';
+import { warmTopHeap } from './topHeap';
 import { workerScript } from './workerScript';
 
 /** Snapshots this big are scanned by the worker pool (FileSearcher.search; below, a worker's round
@@ -109,6 +110,7 @@ export class ScanPool {
   /** Tells the workers (started now if they are not) to warm their scan up; once per pool. */
   warmUp(): void {
     if (this.warmUpAsked) return;
+    warmTopHeap(); // the host's side of every search: merging the workers' lists
     this.startEarly();
     if (this.broken) return;
     this.warmUpAsked = true;

@@ -75,3 +75,25 @@ export class TopHeap {
     r[i] = ref;
   }
 }
+
+let warmed = false;
+
+/**
+ * Runs every branch of `push` once in this thread (filling with and without moving up, equal
+ * scores decided by tie, replacing with moving down to either child, refusing), so V8 has
+ * feedback for all of them before it optimizes `push`. The host merges the workers' lists with it:
+ * optimized on the first keystrokes from the branches those happened to take, it was thrown away
+ * again when a later merge took another (a deopt the scan-worker probe saw on a busy machine).
+ */
+export function warmTopHeap(): void {
+  if (warmed) return;
+  warmed = true;
+  for (let round = 0; round < 200; round++) {
+    const heap = new TopHeap(16);
+    for (let k = 0; k < 64; k++) {
+      // Descending, ascending and repeated scores, with ties both ways.
+      const score = k % 3 === 0 ? 64 - k : k % 3 === 1 ? k : 32;
+      heap.push(score, (k * 7) % 64, k);
+    }
+  }
+}
