@@ -16,7 +16,7 @@
 import * as vscode from 'vscode';
 import { isUtf8 } from 'node:buffer';
 import { isAbsolute, posix, resolve } from 'node:path';
-import { FsError, notFoundError, staleVersionError, unreadFileError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsTime, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
+import { changedMeanwhileError, FsError, notFoundError, staleVersionError, unreadFileError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsTime, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
 import { encodeUtf8InTurns, nextTurn } from '../workspace/bytesInTurns';
 import { versionOfBytesAsync, versionOfText, versionOfTextAsync, VersionCache } from '../workspace/fileVersion';
 import { lineEndingOf, withBom, withLineEnding } from '../workspace/lineEndings';
@@ -260,7 +260,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       // Another program wrote the file since our stat (decision 595): writing now would drop its
       // bytes. workspace.fs has no compare-and-swap; this narrows the window to one stat's time.
       if (st && !sameFileState(st, await this.statOrUndefined(t.uri, t.abs))) {
-        throw new FsError(`"${t.abs}" was changed by another program while this edit was being made; nothing was written — read it again`, 'FS_STALE_VERSION');
+        throw changedMeanwhileError(t.abs);
       }
       try {
         await vscode.workspace.fs.writeFile(t.uri, afterBytes); // creates missing parent folders

@@ -104,6 +104,11 @@ export function staleVersionError(path: string, deleted: boolean): FsError {
   return new FsError(deleted ? `"${path}" was deleted since it was read; read it again before writing` : `"${path}" changed since it was read (by a person, another tool or another agent); read it again.`, 'FS_STALE_VERSION');
 }
 
+/** Another program wrote the file while an edit of it was made (decision 595): nothing of ours was written. */
+export function changedMeanwhileError(path: string): FsError {
+  return new FsError(`"${path}" was changed by another program while this edit was being made; nothing was written — read it again`, 'FS_STALE_VERSION');
+}
+
 /** The ledger's refusal of a write over an existing file that was not read in this session. */
 export function unreadFileError(path: string): FsError {
   return new FsError(`"${path}" already exists and was not read in this session; read it before overwriting`, 'FS_EXISTS');

@@ -16,6 +16,7 @@ import { encodeUtf8InTurns, nextTurn } from './bytesInTurns';
 import { entryTimes, entryType } from './entryTimes';
 import { versionOfBytesAsync, versionOfText, VersionCache } from './fileVersion';
 import {
+  changedMeanwhileError,
   FsError,
   notFoundError,
   staleVersionError,
@@ -175,7 +176,7 @@ export class NodeFsBackend implements FsBackend {
         // (an editor's autosave, a log) is caught here, and again right before the rename.
         const seen = st && dir ? await fileSignature(dir.child(leaf)) : undefined;
         const beforeBytes = st && dir ? await readFileIn(dir, leaf, abs) : undefined;
-        if (seen !== undefined && (await fileSignature(dir!.child(leaf))) !== seen) throw changedMeanwhile(abs);
+        if (seen !== undefined && (await fileSignature(dir!.child(leaf))) !== seen) throw changedMeanwhileError(abs);
         const currentVersion = beforeBytes ? await versionOfBytesAsync(beforeBytes) : undefined;
         if (guard.kind === 'replaceIfVersion' && currentVersion !== guard.version) throw staleVersionError(abs, currentVersion === undefined);
         if (guard.kind === 'createIfAbsent' && beforeBytes) throw unreadFileError(abs);
@@ -211,7 +212,7 @@ export class NodeFsBackend implements FsBackend {
           bytes: afterBytes,
           mode: st?.mode,
           exclusive: guard.kind === 'createIfAbsent' || !beforeBytes,
-          ...(seen !== undefined ? { unchanged: async () => (await fileSignature(dir!.child(leaf))) === seen, changed: () => changedMeanwhile(abs) } : {}),
+          ...(seen !== undefined ? { unchanged: async () => (await fileSignature(dir!.child(leaf))) === seen, changed: () => changedMeanwhileError(abs) } : {}),
           ...(HANDLE_PINNING ? {} : { recheck: () => this.resolveChecked(abs) }),
         });
         const version = await versionOfBytesAsync(afterBytes);
@@ -244,11 +245,6 @@ export class NodeFsBackend implements FsBackend {
   private resolveChecked(path: string, opts: { leafMayBeLink?: boolean } = {}): Promise<string> {
     return this.guard.resolve(path, opts);
   }
-}
-
-/** Another program wrote the file while we read or wrote it: nothing of ours was written. */
-function changedMeanwhile(abs: string): FsError {
-  return new FsError(`"${abs}" was changed by another program while this edit was being made; nothing was written — read it again`, 'FS_STALE_VERSION');
 }
 
 /** A write result whose `before` is decoded from `utf8.before` when first read (once). */
