@@ -14,7 +14,7 @@
 // Changes come from VS Code's own watcher and document events (no Node watcher in the editor):
 // they feed `watch()` and drop cached versions (docs/decisions/221).
 import * as vscode from 'vscode';
-import { isUtf8 } from 'node:buffer';
+import { notTextError } from '../workspace/textOnlyWrites';
 import { isAbsolute, posix, resolve } from 'node:path';
 import { changedMeanwhileError, FsError, notFoundError, staleVersionError, unreadFileError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsTime, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
 import { encodeUtf8InTurns, nextTurn } from '../workspace/bytesInTurns';
@@ -236,11 +236,10 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       }
       if (guard.kind === 'createIfAbsent' && (exists || doc)) throw unreadFileError(t.abs);
       if (mustExist && !exists) throw notFoundError(t.abs);
-      // Issue 12 finding 6: decoding would turn every invalid byte into U+FFFD on write.
-      // An exact write (a checkpoint restore) replaces the bytes wholesale: nothing is decoded.
-      if (beforeBytes && !exact && !isUtf8(beforeBytes)) {
-        throw new FsError(`"${t.abs}" is not UTF-8 text (binary, or another encoding such as Latin-1); it is left untouched — edit it with a tool that keeps its bytes`, 'FS_NOT_TEXT');
-      }
+      // Only text is written over (textOnlyWrites.ts); an exact write (a checkpoint restore)
+      // replaces the bytes wholesale: nothing is decoded.
+      const notText = beforeBytes && !exact ? notTextError(t.abs, beforeBytes) : undefined;
+      if (notText) throw notText;
       // Big files: each linear step gets its own event-loop turn, and hashing and encoding are
       // sliced into turns (as in the Node backend), so a 20 MB edit never holds the extension
       // host's loop for the whole of it.

@@ -8,7 +8,7 @@
 // and a rename, or a link() when the file must not exist yet (atomicWrite.ts). Times for an order
 // (Glob's newest first) come without any of that per file: one pinned folder, an lstat per entry
 // (entryTimes.ts).
-import { isUtf8 } from 'node:buffer';
+import { notTextError } from './textOnlyWrites';
 import { promises as fsp } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { atomicWrite, TEMP_MARK } from './atomicWrite';
@@ -181,11 +181,10 @@ export class NodeFsBackend implements FsBackend {
         if (guard.kind === 'replaceIfVersion' && currentVersion !== guard.version) throw staleVersionError(abs, currentVersion === undefined);
         if (guard.kind === 'createIfAbsent' && beforeBytes) throw unreadFileError(abs);
         if (mustExist && !beforeBytes) throw notFoundError(abs);
-        // Issue 12 finding 6: decoding would turn every invalid byte into U+FFFD on write.
-        // An exact write (a checkpoint restore) replaces the bytes wholesale: nothing is decoded.
-        if (beforeBytes && !exact && !isUtf8(beforeBytes)) {
-          throw new FsError(`"${abs}" is not UTF-8 text (binary, or another encoding such as Latin-1); it is left untouched — edit it with a tool that keeps its bytes`, 'FS_NOT_TEXT');
-        }
+        // Only text is written over (textOnlyWrites.ts); an exact write (a checkpoint restore)
+        // replaces the bytes wholesale: nothing is decoded.
+        const notText = beforeBytes && !exact ? notTextError(abs, beforeBytes) : undefined;
+        if (notText) throw notText;
         // Big files: each linear step gets its own event-loop turn, and hashing and encoding are
         // sliced into turns themselves (bytesInTurns.ts), so a 20 MB edit never holds the loop
         // (other sessions, heartbeats, /v1/health) for the whole of it.

@@ -9,6 +9,9 @@ import { promptTurn, serve, type Served } from './serveChild';
 
 const LATIN1 = Buffer.from('caf\xe9 na\xefve r\xe9sum\xe9\nsecond line caf\xe9\n', 'latin1');
 const BINARY = Buffer.concat([Buffer.from('MAGIC caf header\n'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) % 256)), Buffer.from('\ncaf tail\n')]);
+// Valid UTF-8 with NUL bytes: Read calls it binary and shows none of it, so an exact-match edit
+// would change bytes nobody has seen (decision 602).
+const NUL_UTF8 = Buffer.from('SQLite format 3\0\u0010\0\u0001 caf page\ncaf tail\n', 'utf8');
 const UTF8 = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('héllo café\r\nline two ✓\r\nlast café\r\n', 'utf8')]);
 
 describe('security/tools: Edit and Write keep every byte of files that are not UTF-8 text (issue 12 finding 6)', function () {
@@ -19,14 +22,15 @@ describe('security/tools: Edit and Write keep every byte of files that are not U
     served = undefined;
   });
 
-  it('read-before-write: Edit, replace all and Write on a Latin-1 and a binary file fail with FS_NOT_TEXT and change 0 bytes', async () => {
-    served = await serve({ 'latin1.txt': LATIN1, 'blob.bin': BINARY });
+  it('read-before-write: Edit, replace all and Write on a Latin-1 file, a binary file and UTF-8 with NUL bytes fail with FS_NOT_TEXT and change 0 bytes', async () => {
+    served = await serve({ 'latin1.txt': LATIN1, 'blob.bin': BINARY, 'nul.db': NUL_UTF8 });
     const m = await served.master();
-    for (const [name, bytes] of [['latin1.txt', LATIN1], ['blob.bin', BINARY]] as const) {
+    for (const [name, bytes] of [['latin1.txt', LATIN1], ['blob.bin', BINARY], ['nul.db', NUL_UTF8]] as const) {
       const edit = await promptTurn(m, `replace \`caf\` with \`CAF\` in ${name}`, 'allow_once');
       const editResult = edit.results.filter((r) => r.payload.tool_name === 'Edit').at(-1);
       assert.equal(editResult?.payload.error_code, 'FS_NOT_TEXT', `${name}: ${JSON.stringify(editResult?.payload.output)}`);
-      assert.match(String(editResult?.payload.output), /not UTF-8 text/);
+      // The binary one holds NUL bytes: said as what Read calls it (decision 602).
+      assert.match(String(editResult?.payload.output), name !== 'latin1.txt' ? /is a binary file \(it holds NUL bytes\)/ : /not UTF-8 text/);
       const all = await promptTurn(m, `replace all \`caf\` with \`CAF\` in ${name}`, 'allow_once');
       assert.equal(all.results.filter((r) => r.payload.tool_name === 'Edit').at(-1)?.payload.error_code, 'FS_NOT_TEXT');
       const write = await promptTurn(m, `write ${name}: replaced`, 'allow_once');

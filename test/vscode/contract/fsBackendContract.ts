@@ -166,6 +166,19 @@ export function fsBackendContract(name: string, make: () => Promise<ContractFixt
       assert.equal(read.version, (await fx.fs.stat(at('latin1.txt')))?.version, 'the version is still of the bytes');
     });
 
+    it('security (decision 602): an edit or write over a UTF-8 file holding a NUL byte (one Read calls binary) is FS_NOT_TEXT and its bytes stay', async () => {
+      const bytes = Uint8Array.from([...new TextEncoder().encode('SQLite format 3'), 0, 0x10, 0x00, 0x01, ...new TextEncoder().encode('\nname = café\n')]);
+      await fx.outside.write('page.db', bytes);
+      const read = await fx.fs.readText(at('page.db'));
+      const refused = (e: unknown) => fsCode('FS_NOT_TEXT')(e) && /binary file \(it holds NUL bytes\)/.test((e as Error).message);
+      await assert.rejects(() => fx.fs.updateText(at('page.db'), { kind: 'replaceIfVersion', version: read.version }, (t) => t.replace('café', 'cafe')), refused);
+      await assert.rejects(() => fx.fs.writeText(at('page.db'), 'name = cafe\n', { kind: 'replaceIfVersion', version: read.version }), refused);
+      assert.deepEqual([...((await fx.outside.read('page.db')) ?? [])], [...bytes]);
+      // A checkpoint's exact restore still puts bytes back wholesale.
+      await fx.fs.writeText(at('page.db'), 'restored\n', { kind: 'unconditional' }, { exact: true });
+      assert.equal(text(await fx.outside.read('page.db')), 'restored\n');
+    });
+
     it('line endings and BOM: text written over a CRLF file stays CRLF; a BOM is kept by an edit and by a whole-file write', async () => {
       await fx.outside.write('crlf.txt', 'a\r\nb\r\n');
       const read = await fx.fs.readText(at('crlf.txt'));

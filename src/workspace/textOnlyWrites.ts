@@ -1,0 +1,22 @@
+// Which files the text tools may write over (Edit, MultiEdit, Write): UTF-8 text without a NUL
+// byte. Both backends ask this before they decode a file's old bytes. Decoding bytes that are not
+// UTF-8 turns each bad byte into U+FFFD on write (issue 12 finding 6); a file with a NUL byte is
+// one Read calls binary and never shows (lineWindow.ts), so an exact-match edit of it changes bytes
+// nobody has seen, in a format (an image, a SQLite page, an archive) whose other bytes hold offsets
+// and checksums a text edit cannot keep (decision 602). A checkpoint's exact restore puts bytes back
+// wholesale and does not ask.
+import { isUtf8 } from 'node:buffer';
+import { FsError } from './fsBackend';
+
+/** Why `bytes` are not text the tools may edit, or undefined when they are. */
+export function notTextReason(bytes: Uint8Array): string | undefined {
+  if (bytes.indexOf(0) !== -1) return 'is a binary file (it holds NUL bytes), which Read does not show';
+  if (!isUtf8(bytes)) return 'is not UTF-8 text (binary, or another encoding such as Latin-1)';
+  return undefined;
+}
+
+/** FS_NOT_TEXT for the file at `path` whose old bytes are `bytes`, or undefined when they are text. */
+export function notTextError(path: string, bytes: Uint8Array): FsError | undefined {
+  const reason = notTextReason(bytes);
+  return reason === undefined ? undefined : new FsError(`"${path}" ${reason}; it is left untouched — edit it with a tool that keeps its bytes`, 'FS_NOT_TEXT');
+}
