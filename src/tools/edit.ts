@@ -9,6 +9,7 @@ import { applyEdits, type AppliedEdits, type EditSpec, type NormalizedMatch } fr
 import { search } from './search/searchClient';
 import { targetOf } from './paths';
 import { refuseDoomedWrite } from './preflightGuard';
+import { withLinkNote } from './hardLinkNote';
 import { ToolError, type ToolContext, type ToolOutcome } from './types';
 
 /** Before asking permission: an edit the ledger will refuse (unread, read as absent, changed since) fails now. */
@@ -50,7 +51,7 @@ export async function runEdits(filePath: string, edits: readonly EditSpec[], ctx
       return applied.text;
     });
     ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: r.version });
-    const output = {
+    const output = withLinkNote({
       // A big file's diff is computed in the search worker (issue 12 finding 2).
       ...(await diffOutputAsync(target.displayPath, r.before, r.after, false)),
       replacements,
@@ -60,7 +61,7 @@ export async function runEdits(filePath: string, edits: readonly EditSpec[], ctx
             note: `matched after normalizing typographic characters (${[...new Set(unicode_normalized.flatMap((n) => n.folded))].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(', ')}); the replaced text now uses your characters`,
           }
         : {}),
-    };
+    }, r);
     return { status: 'success', output, hints: { changed: r.before !== r.after } };
   } catch (e) {
     return errorOutcome(e);

@@ -6,6 +6,7 @@ import { DiffUnavailableError, writeChanged, writeDiffOutput } from './diff';
 import { errorOutcome } from './fsErrors';
 import { targetOf } from './paths';
 import { refuseDoomedWrite } from './preflightGuard';
+import { withLinkNote } from './hardLinkNote';
 import { defineTool } from './types';
 
 export const WriteInput = z.object({
@@ -35,7 +36,7 @@ export const WriteTool = defineTool({
       // Changed or not is read first: the diff may move the result's bytes to its worker.
       const changed = writeChanged(r);
       try {
-        return { status: 'success', output: await writeDiffOutput(target.displayPath, r), hints: { changed } };
+        return { status: 'success', output: withLinkNote(await writeDiffOutput(target.displayPath, r), r), hints: { changed } };
       } catch (e) {
         // The file is written; only the picture of the change is missing, and the result says so.
         if (e instanceof DiffUnavailableError) return { status: 'success', output: `Wrote ${target.displayPath} (${e.writtenBytes} bytes); its diff is not available: ${e.message}.`, hints: { changed } };

@@ -73,6 +73,12 @@ export interface FsWriteResult {
    * Whoever moves them to a worker must not read `before` afterwards.
    */
   utf8?: { before: Uint8Array; after: Uint8Array };
+  /**
+   * How many other names (hard links) the replaced file had: they keep its old content, since the
+   * write put a new file in place (decision 603). Absent when there were none, or when the backend
+   * writes in place (VS Code's).
+   */
+  otherLinks?: number;
 }
 
 export type FsErrorCode =

@@ -216,8 +216,10 @@ export class NodeFsBackend implements FsBackend {
         });
         const version = await versionOfBytesAsync(afterBytes);
         const utf8 = { before: beforeBytes ?? new Uint8Array(0), after: afterBytes };
-        if (!beforeBytes || !wholeFile) return { before, after, version, created: !beforeBytes, utf8 };
-        return withLazyBefore({ after, version, created: false, utf8 });
+        // The rename cut the old file's other names off: they keep its old content (decision 603).
+        const links = beforeBytes && st && st.nlink > 1 ? { otherLinks: st.nlink - 1 } : {};
+        if (!beforeBytes || !wholeFile) return { before, after, version, created: !beforeBytes, utf8, ...links };
+        return withLazyBefore({ after, version, created: false, utf8, ...links });
       } finally {
         await dir?.close();
       }
