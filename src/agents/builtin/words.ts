@@ -4,6 +4,7 @@
 // Paths, patterns, commands, tool names and the request words of its grammar stay as typed.
 import { GRAMMAR_HELP, CONNECT_HELP } from './grammar';
 import { GRAMMAR_HELP_KO, CONNECT_HELP_KO } from './helpKo';
+import { failureReasonKo } from './failureReasonsKo';
 
 export type BuiltinLanguage = 'en' | 'ko';
 
@@ -182,7 +183,10 @@ export const KOREAN: BuiltinWords = {
   parsed: (kinds, mode) => `요청을 이렇게 읽었습니다: ${kinds.join(', ')}. 모드: ${mode}. 모델 없이, 단계마다 실제 도구를 실행합니다.`,
   recap: (replies, failed) => `요청 ${replies.length}개${failed > 0 ? `, 그중 ${failed}개 실패` : ''}:\n${replies.map((r, i) => `${i + 1}. ${r}`).join('\n')}`,
   subagentWorking: (depth, description) => `하위 에이전트(깊이 ${depth})가 맡은 일: ${description}`,
-  failed: (what, code, detail) => `${what}에 실패했습니다${code ? ` (${code})` : ''}: ${detail}`,
+  failed: (what, code, detail) => {
+    const why = failureReasonKo(code);
+    return why ? `${what}에 실패했습니다 (${code}). ${why} 도구의 설명(영어): ${detail}` : `${what}에 실패했습니다${code ? ` (${code})` : ''}: ${detail}`;
+  },
   cancelled: (what) => `${what}: 취소되었습니다.`,
   reading: (path) => `\`${path}\` 파일 읽기`,
   read: (path, lines, truncated) => `\`${path}\` 파일을 읽었습니다 (${lines}줄${truncated ? ', 일부만' : ''}).`,

@@ -79,6 +79,19 @@ describe('agents/builtin in Korean (decision 572)', function () {
     for (const t of said) assert.match(t, HANGUL, t);
   });
 
+  it('says why a tool call failed in Korean first, then the tool\'s own words (a missing string, a missing file, a directory)', async () => {
+    await run('replace `nowhere` with `x` in src/a.ts');
+    const notFound = lastText();
+    assert.match(notFound, /에 실패했습니다 \(FS_EDIT_NOT_FOUND\)\. 바꿀 문자열을 파일에서 찾지 못했습니다\. 도구의 설명\(영어\): /, notFound);
+    assert.match(notFound, /도구의 설명\(영어\): old_string was not found in "src\/a\.ts"/, 'the tool\'s own detail, with its path, is still there');
+    await run('read src/missing.ts');
+    assert.match(lastText(), /에 실패했습니다 \(FS_NOT_FOUND\)\. 파일이나 폴더가 없습니다\. 도구의 설명\(영어\): .*missing\.ts/s, lastText());
+    await run('read src');
+    assert.match(lastText(), /\(FS_IS_DIRECTORY\)\. 파일이 아니라 폴더입니다\./, lastText());
+    // A code without a Korean reason keeps the code and the tool's words, as before.
+    assert.equal(KOREAN.failed('`x` 파일 읽기', 'SOMETHING_NEW', 'detail'), '`x` 파일 읽기에 실패했습니다 (SOMETHING_NEW): detail');
+  });
+
   it("the editor's agent catalogue, told VS Code's display language is Korean, describes the built-in agent in Korean and makes it speak Korean", async () => {
     const catalog = new AgentCatalog({ shared: () => createSharedToolState({ fs: new NodeFsBackend([dir]) }), blocked: () => undefined, openai: async () => ({}), apiKey: async () => undefined, logger: silentLogger, language: 'ko' });
     const builtin = catalog.choices().find((c) => c.id === 'builtin')!;
