@@ -12,7 +12,10 @@ export interface FsTarget {
   displayPath: string;
 }
 
-export type FsObservation = { kind: 'present'; version: FsVersion } | { kind: 'absent' };
+export type FsObservation =
+  /** `binary`: Read found a NUL byte and showed none of the file, so no text write may follow (decision 602). */
+  | { kind: 'present'; version: FsVersion; binary?: true }
+  | { kind: 'absent' };
 
 export interface FsPolicy {
   /** A guard for a whole-file write, or undefined to pass. */

@@ -42,11 +42,12 @@ export const ReadTool = defineTool({
       const file = await ctx.fs.readText(target.abs);
       // UTF-16 length ≤ UTF-8 bytes, so this never refuses a file under the limit.
       if (file.text.length > MAX_READ_BYTES) return tooBig(target.displayPath, file.text.length);
-      ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: file.version });
-      if (file.text.length === 0) return { status: 'success', output: readNotes.empty(target.displayPath) };
       const start = (input.offset ?? 1) - 1;
       const limit = input.limit ?? DEFAULT_LIMIT;
-      const scan = await lineWindowInTurns(file.text, start, limit);
+      const scan = file.text.length === 0 ? undefined : await lineWindowInTurns(file.text, start, limit);
+      // A binary file is shown to nobody: the ledger keeps that, so no text write follows (decision 602).
+      ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: file.version, ...(scan === 'binary' ? { binary: true as const } : {}) });
+      if (scan === undefined) return { status: 'success', output: readNotes.empty(target.displayPath) };
       if (scan === 'binary') return { status: 'success', output: readNotes.binary(target.displayPath) };
       const { window, count } = scan;
       let cutLine = false;

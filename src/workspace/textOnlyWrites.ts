@@ -8,15 +8,27 @@
 import { isUtf8 } from 'node:buffer';
 import { FsError } from './fsBackend';
 
+const BINARY = 'is a binary file (it holds NUL bytes), which Read does not show';
+const NOT_UTF8 = 'is not UTF-8 text (binary, or another encoding such as Latin-1)';
+
 /** Why `bytes` are not text the tools may edit, or undefined when they are. */
 export function notTextReason(bytes: Uint8Array): string | undefined {
-  if (bytes.indexOf(0) !== -1) return 'is a binary file (it holds NUL bytes), which Read does not show';
-  if (!isUtf8(bytes)) return 'is not UTF-8 text (binary, or another encoding such as Latin-1)';
+  if (bytes.indexOf(0) !== -1) return BINARY;
+  if (!isUtf8(bytes)) return NOT_UTF8;
   return undefined;
+}
+
+function refusal(path: string, reason: string): FsError {
+  return new FsError(`"${path}" ${reason}; it is left untouched — edit it with a tool that keeps its bytes`, 'FS_NOT_TEXT');
 }
 
 /** FS_NOT_TEXT for the file at `path` whose old bytes are `bytes`, or undefined when they are text. */
 export function notTextError(path: string, bytes: Uint8Array): FsError | undefined {
   const reason = notTextReason(bytes);
-  return reason === undefined ? undefined : new FsError(`"${path}" ${reason}; it is left untouched — edit it with a tool that keeps its bytes`, 'FS_NOT_TEXT');
+  return reason === undefined ? undefined : refusal(path, reason);
+}
+
+/** FS_NOT_TEXT for a file Read called binary: the ledger refuses a text write before the prompt. */
+export function binaryFileError(path: string): FsError {
+  return refusal(path, BINARY);
 }
