@@ -9,22 +9,26 @@ import { applyEdits, type AppliedEdits, type EditSpec, type NormalizedMatch } fr
 import { search } from './search/searchClient';
 import { targetOf } from './paths';
 import { refuseDoomedWrite } from './preflightGuard';
+import { refuseNoOpEdits, refuseUnmatchedEdits } from './editPreflight';
 import { withLinkNote } from './hardLinkNote';
 import { ToolError, type ToolContext, type ToolOutcome } from './types';
 
 /** Before asking permission: an edit the ledger will refuse (unread, read as absent, changed since) fails now. */
 export async function preflightEdits(filePath: string, edits: readonly EditSpec[], ctx: ToolContext): Promise<void> {
+  refuseNoOpEdits(edits);
   if (edits.length === 1 && edits[0].old_string === '') return; // creating a file needs no read
   const target = targetOf(ctx.fs.roots, ctx.cwd, filePath);
-  await refuseDoomedWrite(target, ctx.fsEvents.editIntent(target, ctx.actor), ctx);
+  const guard = ctx.fsEvents.editIntent(target, ctx.actor);
+  await refuseDoomedWrite(target, guard, ctx);
+  // The strings are looked for now, so a doomed edit is never asked about (decision 606).
+  if (edits.some((e) => e.old_string === '')) return; // refused by the run, with its own words
+  await refuseUnmatchedEdits(target, guard, edits, ctx);
 }
 
 export async function runEdits(filePath: string, edits: readonly EditSpec[], ctx: ToolContext): Promise<ToolOutcome> {
   const target = targetOf(ctx.fs.roots, ctx.cwd, filePath);
   try {
-    edits.forEach((e, i) => {
-      if (e.old_string === e.new_string) throw new ToolError(`${edits.length > 1 ? `edit ${i + 1}: ` : ''}old_string and new_string are the same; nothing to change`, 'INVALID_INPUT');
-    });
+    refuseNoOpEdits(edits);
     // Claude Code's convention: an Edit with an empty old_string creates a new file.
     if (edits.length === 1 && edits[0].old_string === '') {
       const guard = ctx.fsEvents.writeIntent(target, ctx.actor);

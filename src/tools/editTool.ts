@@ -1,6 +1,7 @@
 // Edit: one literal replacement (Claude Code's schema).
 import { z } from 'zod';
 import { preflightEdits, runEdits } from './edit';
+import type { EditSpec } from './ledger/match';
 import { defineTool } from './types';
 
 export const EditInput = z.object({
@@ -18,6 +19,11 @@ export const EditTool = defineTool({
   requires_approval: true,
   schema: EditInput,
   affectedPaths: (i) => [i.file_path],
-  preflight: (input, ctx) => preflightEdits(input.file_path, [{ old_string: input.old_string, new_string: input.new_string }], ctx),
-  run: (input, ctx) => runEdits(input.file_path, [{ old_string: input.old_string, new_string: input.new_string, replace_all: input.replace_all }], ctx),
+  // The preflight tries the very edit the run makes (decision 606): one spec for both.
+  preflight: (input, ctx) => preflightEdits(input.file_path, [editSpecOf(input)], ctx),
+  run: (input, ctx) => runEdits(input.file_path, [editSpecOf(input)], ctx),
 });
+
+function editSpecOf(input: { old_string: string; new_string: string; replace_all?: boolean }): EditSpec {
+  return { old_string: input.old_string, new_string: input.new_string, replace_all: input.replace_all };
+}

@@ -1,0 +1,40 @@
+// Before the permission prompt, an Edit or MultiEdit is tried against the file as it is (decision
+// 606): an old_string that is not in the file (FS_EDIT_NOT_FOUND), one that matches several places
+// (FS_AMBIGUOUS_EDIT) and an edit that changes nothing (INVALID_INPUT) are refused before anyone is
+// asked. They were asked about ("Allow Edit a.txt?") and failed only after "Allow" — the commonest
+// doomed edit there is; Claude Code checks the match before it asks too. The backend still checks
+// everything again at write time, inside its lock: this check only spares the question.
+import type { WriteGuard } from '../workspace/fsBackend';
+import { applyEdits, type EditSpec } from './ledger/match';
+import type { FsTarget } from './fsEvents';
+import { ToolError, type ToolContext } from './types';
+
+/** Files up to this size are read for the check (the write reads them again); bigger ones are checked at write time only. */
+const PREFLIGHT_MATCH_BYTES = 1_000_000;
+
+/** An edit whose old and new strings are equal: refused here and at run time alike. */
+export function refuseNoOpEdits(edits: readonly EditSpec[]): void {
+  edits.forEach((e, i) => {
+    if (e.old_string === e.new_string) throw new ToolError(`${edits.length > 1 ? `edit ${i + 1}: ` : ''}old_string and new_string are the same; nothing to change`, 'INVALID_INPUT');
+  });
+}
+
+/**
+ * Throws what applying `edits` to the file would throw, when the file is still the version the
+ * ledger's guard names and small enough to read twice. A file changed since (or unreadable now) is
+ * left to the write, which reports it.
+ */
+export async function refuseUnmatchedEdits(target: FsTarget & { abs: string }, guard: WriteGuard, edits: readonly EditSpec[], ctx: ToolContext): Promise<void> {
+  if (guard.kind !== 'replaceIfVersion') return;
+  let text: string;
+  try {
+    const st = await ctx.fs.stat(target.abs);
+    if (!st || st.type !== 'file' || st.size > PREFLIGHT_MATCH_BYTES || st.version !== guard.version) return;
+    const file = await ctx.fs.readText(target.abs);
+    if (file.version !== guard.version) return;
+    text = file.text;
+  } catch {
+    return;
+  }
+  applyEdits(text, edits, target.displayPath);
+}

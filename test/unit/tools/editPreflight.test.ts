@@ -1,0 +1,44 @@
+// Decision 606: an Edit or MultiEdit that cannot apply — its old_string is not in the file, matches
+// several places, or changes nothing — is refused before the permission prompt. The trial of
+// 2026-12-05 approved "replace `nowhere` …" and only then saw FS_EDIT_NOT_FOUND. Real files, the
+// real tools and the real permission broker (prompts counted on the fake host).
+import { strict as assert } from 'node:assert';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { makeEnv, type Env } from './_env';
+
+describe('tools: an edit that cannot apply is refused before the permission prompt (decision 606)', () => {
+  let env: Env;
+  beforeEach(() => {
+    env = makeEnv();
+  });
+  afterEach(() => env.cleanup());
+  const prompts = () => env.host.interactions.filter((i) => i.interaction_type === 'PERMISSION').length;
+
+  it('read-before-write: a missing string, an ambiguous one and a no-op edit fail with their codes and no question; the file is unchanged', async () => {
+    writeFileSync(env.p('f.txt'), 'alpha\nbeta\nbeta\n');
+    await env.call('Read', { file_path: 'f.txt' });
+    const missing = await env.call('Edit', { file_path: 'f.txt', old_string: 'gamma', new_string: 'x' });
+    assert.equal(missing.error_code, 'FS_EDIT_NOT_FOUND');
+    assert.match(String(missing.output), /old_string was not found in "f\.txt"/);
+    const ambiguous = await env.call('Edit', { file_path: 'f.txt', old_string: 'beta', new_string: 'x' });
+    assert.equal(ambiguous.error_code, 'FS_AMBIGUOUS_EDIT');
+    const noOp = await env.call('Edit', { file_path: 'f.txt', old_string: 'alpha', new_string: 'alpha' });
+    assert.equal(noOp.error_code, 'INVALID_INPUT');
+    const multi = await env.call('MultiEdit', { file_path: 'f.txt', edits: [{ old_string: 'alpha', new_string: 'A' }, { old_string: 'delta', new_string: 'D' }] });
+    assert.equal(multi.error_code, 'FS_EDIT_NOT_FOUND');
+    assert.match(String(multi.output), /edit 2 of 2: old_string was not found/);
+    assert.equal(prompts(), 0, 'no question whose answer cannot help');
+    assert.equal(readFileSync(env.p('f.txt'), 'utf8'), 'alpha\nbeta\nbeta\n');
+  });
+
+  it('read-before-write: an edit that applies (typographic quotes folded, replace_all of several places) is still asked about and written', async () => {
+    writeFileSync(env.p('g.txt'), 'say “hi”\nbeta\nbeta\n');
+    await env.call('Read', { file_path: 'g.txt' });
+    const folded = await env.call('Edit', { file_path: 'g.txt', old_string: 'say "hi"', new_string: 'say "bye"' });
+    assert.equal(folded.status, 'success', JSON.stringify(folded.output));
+    const all = await env.call('Edit', { file_path: 'g.txt', old_string: 'beta', new_string: 'B', replace_all: true });
+    assert.equal(all.status, 'success', JSON.stringify(all.output));
+    assert.equal(prompts(), 2);
+    assert.equal(readFileSync(env.p('g.txt'), 'utf8'), 'say "bye"\nB\nB\n');
+  });
+});
