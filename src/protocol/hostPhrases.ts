@@ -36,7 +36,7 @@ export type HostPhraseId = keyof typeof HOST_PHRASES_EN;
 // 한국어: 위와 같은 id를 모두, 그것만 갖습니다(없거나 남는 id는 컴파일 오류).
 export const HOST_PHRASES_KO: Record<HostPhraseId, string> = {
   'command.compact': '대화 맥락을 요약해 줄이기',
-  'command.mode': '에이전트 모드 바꾸기 (default, plan, review)',
+  'command.mode': '에이전트 모드 바꾸기 (default=기본, plan=계획, review=검토)',
   'command.clear': '새 대화 시작',
   'command.model': '모델 보기 또는 고르기',
   'command.cost': '이 세션의 토큰 사용량과 비용 보기',

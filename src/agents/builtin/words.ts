@@ -180,7 +180,8 @@ export const KOREAN: BuiltinWords = {
   helpCommand: '내장 에이전트가 이해하는 요청',
   grammarHelp: GRAMMAR_HELP_KO,
   connectHelp: CONNECT_HELP_KO,
-  parsed: (kinds, mode) => `요청을 이렇게 읽었습니다: ${kinds.join(', ')}. 모드: ${mode}. 모델 없이, 단계마다 실제 도구를 실행합니다.`,
+  // The request words (read, find, …) are the grammar's own and stay; a line it did not understand is said in Korean.
+  parsed: (kinds, mode) => `요청을 이렇게 읽었습니다: ${kinds.map((k) => (k === 'unknown' ? '알 수 없는 요청' : k)).join(', ')}. 모드: ${mode}. 모델 없이, 단계마다 실제 도구를 실행합니다.`,
   recap: (replies, failed) => `요청 ${replies.length}개${failed > 0 ? `, 그중 ${failed}개 실패` : ''}:\n${replies.map((r, i) => `${i + 1}. ${r}`).join('\n')}`,
   subagentWorking: (depth, description) => `하위 에이전트(깊이 ${depth})가 맡은 일: ${description}`,
   failed: (what, code, detail) => {

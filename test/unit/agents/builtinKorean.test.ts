@@ -64,6 +64,8 @@ describe('agents/builtin in Korean (decision 572)', function () {
     assert.equal(lastText(), KOREAN.grammarHelp);
     await run('이 파일을 설명해 줘');
     assert.equal(lastText(), KOREAN.connectHelp);
+    // A line it did not understand is named in Korean in its thinking, not as the grammar's "unknown".
+    assert.match(host.ofType('agent.thinking.delta').map((d) => d.payload.text).join(''), /요청을 이렇게 읽었습니다: 알 수 없는 요청\. 모드: default\./);
   });
 
   it('edits and plans in Korean: the approval question and its answers are Korean too', async () => {
