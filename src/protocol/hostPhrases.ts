@@ -66,13 +66,14 @@ function isPhraseId(id: string): id is HostPhraseId {
   return Object.prototype.hasOwnProperty.call(HOST_PHRASES_EN, id);
 }
 
-function fill(template: string, args: readonly string[]): string {
-  return template.replace(/\{(\d)\}/g, (whole, i: string) => args[Number(i)] ?? whole);
+/** `template` with its `{0}`… replaced by `args` (a missing argument leaves its place as written). */
+export function fillPhrase(template: string, args: ReadonlyArray<string | number>): string {
+  return template.replace(/\{(\d)\}/g, (whole, i: string) => (args[Number(i)] === undefined ? whole : String(args[Number(i)])));
 }
 
 /** One phrase in `lang`, its `{0}`… filled with `args`. */
 export function hostPhrase(id: HostPhraseId, args: readonly string[] = [], lang: HostLanguage = 'en'): string {
-  return fill(TABLES[lang][id], args);
+  return fillPhrase(TABLES[lang][id], args);
 }
 
 /** A notice of the host: its English message and its phrase (for readers in other languages). */
@@ -103,5 +104,5 @@ export function hostNoticeIn(n: { message: string; words?: NoticeWords }, lang: 
       })
       .join('\n');
   }
-  return fill(TABLES[lang][id], n.words?.args ?? []);
+  return fillPhrase(TABLES[lang][id], n.words?.args ?? []);
 }

@@ -2,10 +2,13 @@
 // an option (several, comma-separated, for MULTI_SELECT), an option's value or label picks it too,
 // y/n answer a YN question without options, and a TEXT_INPUT takes the line itself.
 import type { PayloadOf } from '../../protocol/frameTypes';
+import type { HostLanguage } from '../../protocol/hostPhrases';
+import { attachPhrase } from './attachPhrases';
 
 export type Answer = { ok: true; payload: PayloadOf<'control.interaction.response'> } | { ok: false; message: string };
 
-export function answerFor(request: PayloadOf<'agent.interaction.request'>, line: string): Answer {
+/** `lang`: the language of the hint when the line answers nothing (the terminal's; English by default). */
+export function answerFor(request: PayloadOf<'agent.interaction.request'>, line: string, lang: HostLanguage = 'en'): Answer {
   const text = line.trim();
   const options = request.options ?? [];
   const base = { interaction_id: request.interaction_id };
@@ -15,7 +18,7 @@ export function answerFor(request: PayloadOf<'agent.interaction.request'>, line:
   if (options.length === 0) {
     if (/^(y|yes)$/i.test(text)) return { ok: true, payload: { ...base, selected_value: 'yes' } };
     if (/^(n|no)$/i.test(text)) return { ok: true, payload: { ...base, selected_value: 'no' } };
-    return { ok: false, message: 'answer y or n' };
+    return { ok: false, message: attachPhrase('answer.yn', [], lang) };
   }
   const pick = (word: string): string | undefined => {
     const n = Number(word);
@@ -25,11 +28,11 @@ export function answerFor(request: PayloadOf<'agent.interaction.request'>, line:
   };
   if (request.interaction_type === 'MULTI_SELECT') {
     const picked = text.split(',').map((w) => pick(w.trim()));
-    if (picked.some((p) => p === undefined)) return { ok: false, message: `pick options by number, comma-separated (1-${options.length})` };
+    if (picked.some((p) => p === undefined)) return { ok: false, message: attachPhrase('answer.pick_several', [options.length], lang) };
     return { ok: true, payload: { ...base, selected_value: picked as string[] } };
   }
   const value = pick(text);
-  if (value === undefined) return { ok: false, message: `pick an option: 1-${options.length}` };
+  if (value === undefined) return { ok: false, message: attachPhrase('answer.pick_one', [options.length], lang) };
   return { ok: true, payload: { ...base, selected_value: value } };
 }
 

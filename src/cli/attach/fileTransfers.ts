@@ -9,7 +9,9 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { basename, extname, join, resolve } from 'node:path';
 import type { PayloadOf } from '../../protocol/frameTypes';
+import type { HostLanguage } from '../../protocol/hostPhrases';
 import { CHECKSUM_HEADER, transferIdOfPath } from '../../remote/controlPlane';
+import { attachPhrase, type AttachPhraseId } from './attachPhrases';
 
 export type Transfer = PayloadOf<'agent.file.transfer'>;
 
@@ -54,17 +56,17 @@ export function sizeText(bytes: number): string {
 }
 
 /**
- * The lines of one transfer (numbered `n` in the session), e.g.
+ * The lines of one transfer (numbered `n` in the session), in `lang`, e.g.
  *   ⇩ file 1 from the agent: chart.png (image/png, 68 B) for out/chart.png
  *     type /save 1 to keep a copy here · GET http://127.0.0.1:8080/v1/files/… with the access token
  */
-export function transferText(t: Transfer, n: number, httpBase: string | undefined, indent: string): string {
-  const who = t.direction === 'download' ? `⇩ file ${n} from the agent` : `⇧ file ${n} uploaded by a master`;
-  const where = t.context?.workspace_relative_path ? ` for ${t.context.workspace_relative_path}` : '';
+export function transferText(t: Transfer, n: number, httpBase: string | undefined, indent: string, lang: HostLanguage = 'en'): string {
+  const who = attachPhrase(t.direction === 'download' ? 'file.from_agent' : 'file.uploaded', [n], lang);
+  const where = t.context?.workspace_relative_path ? attachPhrase('file.for_path', [t.context.workspace_relative_path], lang) : '';
   const head = `${indent}${who}: ${t.file_name} (${t.mime_type}, ${sizeText(t.size_bytes)})${where}\n`;
   const url = hostFileUrl(t, httpBase);
-  if (url) return `${head}${indent}  type /save ${n} to keep a copy here · GET ${url} with the access token\n`;
-  return `${head}${indent}  at ${t.file_url}\n`;
+  if (url) return `${head}${indent}  ${attachPhrase('file.save_hint', [n, url], lang)}\n`;
+  return `${head}${indent}  ${attachPhrase('file.at', [t.file_url], lang)}\n`;
 }
 
 export interface SaveOptions {
@@ -73,35 +75,43 @@ export interface SaveOptions {
   ca?: Buffer;
   /** The folder to save into (default: the current one). */
   dir?: string;
+  /** The language of the errors thrown (the terminal's; English by default). */
+  language?: HostLanguage;
+}
+
+/** An error in `lang`: what /save reports when it could not fetch or keep the file. */
+function failure(lang: HostLanguage, id: AttachPhraseId, ...args: Array<string | number>): Error {
+  return new Error(attachPhrase(id, args, lang));
 }
 
 /** Fetches the transfer's file from the host, checks it, and writes it under a free name; its path. */
 export async function saveTransfer(t: Transfer, o: SaveOptions): Promise<{ path: string; size: number; sha256: string }> {
+  const lang = o.language ?? 'en';
   const url = hostFileUrl(t, o.httpBase);
-  if (!url) throw new Error(`${t.file_name} is not on this host (${t.file_url}); fetch it from there`);
+  if (!url) throw failure(lang, 'save.elsewhere', t.file_name, t.file_url);
   const dir = resolve(o.dir ?? '.');
   // Said before anything is fetched: a folder that is not there, or not a folder.
   const kind = await fsp.stat(dir).then((st) => (st.isDirectory() ? 'folder' : 'other'), () => 'missing');
-  if (kind === 'missing') throw new Error(`the folder ${dir} does not exist; nothing was fetched`);
-  if (kind === 'other') throw new Error(`${dir} is a file, not a folder; give the folder to save into; nothing was fetched`);
+  if (kind === 'missing') throw failure(lang, 'save.no_folder', dir);
+  if (kind === 'other') throw failure(lang, 'save.not_a_folder', dir);
   const res = await get(url, o);
   try {
-    if (res.statusCode !== 200) throw new Error(`the host answered ${res.statusCode}${await errorOf(res)}`);
+    if (res.statusCode !== 200) throw failure(lang, 'save.host_answered', String(res.statusCode), await errorOf(res));
     const hash = createHash('sha256');
     const chunks: Buffer[] = [];
     let size = 0;
     // Bounded by what the frame announced: a host that sends more is not believed.
     for await (const chunk of res as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > t.size_bytes) throw new Error(`the host sent more than the announced ${t.size_bytes} bytes`);
+      if (size > t.size_bytes) throw failure(lang, 'save.too_many_bytes', t.size_bytes);
       hash.update(chunk);
       chunks.push(chunk);
     }
     const sha256 = hash.digest('hex');
     const expected = (t.checksum ?? header(res, CHECKSUM_HEADER))?.toLowerCase();
-    if (expected && expected !== sha256) throw new Error(`the file's SHA-256 is ${sha256}, not the announced ${expected}; nothing was saved`);
-    if (size !== t.size_bytes) throw new Error(`the host sent ${size} bytes, not the announced ${t.size_bytes}; nothing was saved`);
-    const path = await writeFree(dir, safeName(t.file_name), Buffer.concat(chunks));
+    if (expected && expected !== sha256) throw failure(lang, 'save.checksum', sha256, expected);
+    if (size !== t.size_bytes) throw failure(lang, 'save.wrong_size', size, t.size_bytes);
+    const path = await writeFree(dir, safeName(t.file_name), Buffer.concat(chunks), lang);
     return { path, size, sha256 };
   } finally {
     res.destroy();
@@ -113,7 +123,7 @@ function get(url: string, o: SaveOptions): Promise<IncomingMessage> {
     const u = new URL(url);
     const request = u.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = request(u, { method: 'GET', headers: { authorization: `Bearer ${o.token}` }, timeout: SAVE_TIMEOUT_MS, ...(o.ca ? { ca: o.ca } : {}) }, resolvePromise);
-    req.on('timeout', () => req.destroy(new Error(`the host did not answer within ${SAVE_TIMEOUT_MS / 1000} s`)));
+    req.on('timeout', () => req.destroy(failure(o.language ?? 'en', 'save.timeout', SAVE_TIMEOUT_MS / 1000)));
     req.on('error', reject);
     req.end();
   });
@@ -146,7 +156,7 @@ export function safeName(name: string): string {
 }
 
 /** Writes `bytes` as DIR/NAME, or NAME (1), (2)… when taken — never over an existing file. */
-async function writeFree(dir: string, name: string, bytes: Buffer): Promise<string> {
+async function writeFree(dir: string, name: string, bytes: Buffer, lang: HostLanguage): Promise<string> {
   const ext = extname(name);
   const stem = ext ? name.slice(0, -ext.length) : name;
   for (let i = 0; i < MAX_NAME_TRIES; i++) {
@@ -157,9 +167,10 @@ async function writeFree(dir: string, name: string, bytes: Buffer): Promise<stri
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') continue;
-      const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'the folder is read-only' : code === 'ENOSPC' ? 'the disk is full' : code === 'ENOENT' ? 'the folder does not take new files' : (e as Error).message;
-      throw new Error(`cannot save into ${dir}: ${why}; nothing was saved`);
+      // Known causes in words; another one as the system says it.
+      const said: AttachPhraseId | undefined = code === 'EACCES' || code === 'EPERM' ? 'save.permission_denied' : code === 'EROFS' ? 'save.read_only' : code === 'ENOSPC' ? 'save.disk_full' : code === 'ENOENT' ? 'save.no_new_files' : undefined;
+      throw failure(lang, 'save.cannot_write', dir, said ? attachPhrase(said, [], lang) : (e as Error).message);
     }
   }
-  throw new Error(`${name} and ${MAX_NAME_TRIES - 1} numbered names are taken in ${dir}`);
+  throw failure(lang, 'save.names_taken', name, MAX_NAME_TRIES - 1, dir);
 }

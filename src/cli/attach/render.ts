@@ -4,10 +4,12 @@
 // text (`transcriptText`) is what tests compare; the printer writes each item's new tail as it
 // appears, so a terminal shows the session live without redrawing.
 import { decodePrompt, literalText } from '../../protocol/fileReference';
+import type { HostLanguage } from '../../protocol/hostPhrases';
 import { streamText } from '../../protocol/transcript/read';
 import { toolOutputPlan } from '../../protocol/transcript/toolOutput';
 import type { Transcript } from '../../protocol/transcript/state';
-import type { Block, FileTransferBlock, InteractionBlock, TimelineEntry, ToolBlock } from '../../protocol/transcript/types';
+import type { Block, FileTransferBlock, HistoryTruncatedWarning, InteractionBlock, TimelineEntry, ToolBlock } from '../../protocol/transcript/types';
+import { attachPhrase, type AttachPhraseId } from './attachPhrases';
 import { transferText } from './fileTransfers';
 import { showControls } from '../controlPictures';
 
@@ -22,6 +24,12 @@ const MAX_OUTPUT_LINES = 20;
 export interface RenderOptions {
   /** http(s)://host:port of the attached host: §4.5.1 files there are shown by their full URL. */
   httpBase?: string;
+  /**
+   * The language of the transcript's own words (labels, turn ends, hints: decision 601); English
+   * by default. What the frames carry — the agent's text, option labels, stop reasons, statuses —
+   * is shown as sent.
+   */
+  language?: HostLanguage;
 }
 
 /** What one rendering pass carries along: the options, and the files numbered in session order. */
@@ -30,13 +38,28 @@ interface Pass {
   files: number;
 }
 
+/** One of attach's own phrases in the pass's language. */
+function say(pass: Pass, id: AttachPhraseId, ...args: Array<string | number>): string {
+  return attachPhrase(id, args, pass.o.language);
+}
+
 export function renderItems(t: Transcript, o: RenderOptions = {}): Item[] {
   const items: Item[] = [];
   const pass: Pass = { o, files: 0 };
-  if (t.historyTruncated) items.push({ key: 'history-truncated', text: `⚠ ${t.historyTruncated.message}\n` });
+  if (t.historyTruncated) items.push({ key: 'history-truncated', text: `⚠ ${historyNote(t.historyTruncated, pass)}\n` });
   for (const e of t.timeline) entry(items, e, '', pass);
-  if (t.deleted) items.push({ key: 'deleted', text: `■ session ended (${t.deleted.reason}, by ${t.deleted.deletedBy})\n` });
+  if (t.deleted) items.push({ key: 'deleted', text: `${say(pass, 'render.session_ended', t.deleted.reason, t.deleted.deletedBy)}\n` });
   return items;
+}
+
+/**
+ * §7.1.1's word that history was lost, worded from its cause and count as the view words it (the
+ * warning's `message` is the same English, for logs); the English is that message exactly.
+ */
+function historyNote(h: HistoryTruncatedWarning, pass: Pass): string {
+  const n = h.lostFrameCount;
+  const about = n === undefined ? '' : say(pass, n === 1 ? 'render.about_one_frame' : 'render.about_frames', n);
+  return say(pass, h.cause === 'disconnected' ? 'render.history_lost' : 'render.history_budget', about);
 }
 
 /** The whole transcript as text: what the terminal shows, minus the live-only notices. */
@@ -64,9 +87,9 @@ export function transfersOf(t: Transcript): FileTransferBlock['transfer'][] {
 function entry(items: Item[], e: TimelineEntry, indent: string, pass: Pass): void {
   if (e.kind === 'turn') {
     blocks(items, e.blocks, indent, pass);
-    if (!e.open && !e.synthetic) items.push({ key: `${e.key}:end`, text: `${indent}— turn ${e.index ?? ''} ended: ${e.stopReason}\n` });
+    if (!e.open && !e.synthetic) items.push({ key: `${e.key}:end`, text: `${indent}${say(pass, 'render.turn_ended', e.index ?? '', String(e.stopReason))}\n` });
     const u = e.usage?.token_usage;
-    if (u) items.push({ key: `${e.key}:usage`, text: `${indent}  (tokens in ${u.input_tokens}, out ${u.output_tokens})\n` });
+    if (u) items.push({ key: `${e.key}:usage`, text: `${indent}  ${say(pass, 'render.tokens', u.input_tokens, u.output_tokens)}\n` });
     return;
   }
   block(items, e, indent, pass);
@@ -87,11 +110,11 @@ function blocks(items: Item[], list: readonly Block[], indent: string, pass: Pas
     for (let j = i + 1; j < list.length && list[j].kind === 'interaction'; j++) {
       const q = list[j] as InteractionBlock;
       if (calls.some((call) => asksAbout(q, call))) {
-        interaction(items, q, indent);
+        interaction(items, q, indent, pass);
         shown.add(q);
       }
     }
-    calls.forEach((call, k) => toolResult(items, call, outs[k], indent));
+    calls.forEach((call, k) => toolResult(items, call, outs[k], indent, pass));
   });
 }
 
@@ -108,19 +131,19 @@ function block(items: Item[], b: Block, indent: string, pass: Pass): void {
     case 'prompt': {
       // Shown as the user wrote it: escapes undone, tokens as their display path (§16.2.2); the
       // files sent with it (§6.1.1 context_files, by whichever master) one line each.
-      const files = (b.prompt.context_files ?? []).map((f) => `  + attached: ${f.file_name}${f.mime_type ? ` (${f.mime_type})` : ''}\n`).join('');
+      const files = (b.prompt.context_files ?? []).map((f) => `  ${say(pass, 'render.attached_file', f.file_name)}${f.mime_type ? ` (${f.mime_type})` : ''}\n`).join('');
       items.push({ key: b.key, text: `\n› ${literalText(decodePrompt(b.prompt.prompt_text, b.prompt.file_references))}\n${files}` });
       return;
     }
     case 'text':
     case 'plan': {
-      const head = b.kind === 'plan' ? `${indent}Plan:\n` : '';
-      const tail = b.done ? `${b.cancelled ? ' [cancelled]' : ''}\n` : '';
+      const head = b.kind === 'plan' ? `${indent}${say(pass, 'render.plan')}\n` : '';
+      const tail = b.done ? `${b.cancelled ? ` ${say(pass, 'render.cancelled')}` : ''}\n` : '';
       items.push({ key: b.key, text: `${head}${indentText(b.text, indent)}${tail}` });
       return;
     }
     case 'thinking':
-      items.push({ key: b.key, text: `${indent}(thinking) ${indentText(b.text, indent)}${b.done ? '\n' : ''}` });
+      items.push({ key: b.key, text: `${indent}${say(pass, 'render.thinking')} ${indentText(b.text, indent)}${b.done ? '\n' : ''}` });
       return;
     case 'tool':
       tool(items, b, indent, pass);
@@ -129,23 +152,23 @@ function block(items: Item[], b: Block, indent: string, pass: Pass): void {
       for (const t of b.invocations) tool(items, t, indent, pass);
       return;
     case 'interaction':
-      interaction(items, b, indent);
+      interaction(items, b, indent, pass);
       return;
     case 'error':
-      items.push({ key: b.key, text: `${indent}! ${b.error.source} error ${b.error.code}: ${b.error.message}\n` });
+      items.push({ key: b.key, text: `${indent}${say(pass, 'render.error', b.error.source, b.error.code, b.error.message)}\n` });
       return;
     case 'compaction':
-      items.push({ key: b.key, text: `${indent}(context compacted: ${b.compaction.summary ?? ''})\n` });
+      items.push({ key: b.key, text: `${indent}${say(pass, 'render.compacted', b.compaction.summary ?? '')}\n` });
       return;
     case 'file_transfer':
       // §4.5.1: what the file is and how to get it, in words (/save N fetches it, terminalMaster.ts).
-      items.push({ key: b.key, text: transferText(b.transfer, ++pass.files, pass.o.httpBase, indent) });
+      items.push({ key: b.key, text: transferText(b.transfer, ++pass.files, pass.o.httpBase, indent, pass.o.language) });
       return;
   }
 }
 
 function tool(items: Item[], b: ToolBlock, indent: string, pass: Pass): void {
-  toolResult(items, b, toolHead(items, b, indent, pass), indent);
+  toolResult(items, b, toolHead(items, b, indent, pass), indent, pass);
 }
 
 /** A call's request, streamed output and subagent run; the streamed output's text. */
@@ -158,7 +181,7 @@ function toolHead(items: Item[], b: ToolBlock, indent: string, pass: Pass): stri
 }
 
 /** A call's result (`out`: its streamed output, from toolHead). */
-function toolResult(items: Item[], b: ToolBlock, out: string, indent: string): void {
+function toolResult(items: Item[], b: ToolBlock, out: string, indent: string, pass: Pass): void {
   // A result synthesized on disconnect (§7.8.1) is not shown: the real one follows a reattach.
   if (b.result && !b.result.synthetic) {
     // Issue 15 Why 7: output already printed live is not printed again as the result.
@@ -168,11 +191,11 @@ function toolResult(items: Item[], b: ToolBlock, out: string, indent: string): v
       return;
     }
     const output = typeof b.result.output === 'string' ? b.result.output : JSON.stringify(b.result.output);
-    items.push({ key: `${b.key}:res`, text: `${indent}  ⎿ ${b.result.status}: ${firstLines(output, indent)}\n` });
+    items.push({ key: `${b.key}:res`, text: `${indent}  ⎿ ${b.result.status}: ${firstLines(output, indent, pass)}\n` });
   }
 }
 
-function interaction(items: Item[], b: InteractionBlock, indent: string): void {
+function interaction(items: Item[], b: InteractionBlock, indent: string, pass: Pass): void {
   const r = b.request;
   const options = (r.options ?? []).map((o, i) => `${indent}    ${i + 1}) ${o.label}${o.value !== o.label ? ` [${o.value}]` : ''}\n`).join('');
   items.push({ key: `${b.key}:q`, text: `${indent}? ${r.question_text} (${r.interaction_type})\n${options}` });
@@ -180,7 +203,7 @@ function interaction(items: Item[], b: InteractionBlock, indent: string): void {
     const v = Array.isArray(b.response.selectedValue) ? b.response.selectedValue.join(', ') : b.response.selectedValue;
     items.push({ key: `${b.key}:a`, text: `${indent}  ✓ ${v}${b.response.textInput ? ` — ${b.response.textInput}` : ''}\n` });
   } else if (b.status === 'timed_out') {
-    items.push({ key: `${b.key}:a`, text: `${indent}  ✗ timed out\n` });
+    items.push({ key: `${b.key}:a`, text: `${indent}  ${say(pass, 'render.timed_out')}\n` });
   }
 }
 
@@ -190,10 +213,10 @@ function indentText(text: string, indent: string, terminate = false): string {
   return `${indent}${body}${terminate && !text.endsWith('\n') ? '\n' : ''}`;
 }
 
-function firstLines(text: string, indent: string): string {
+function firstLines(text: string, indent: string, pass: Pass): string {
   const lines = text.split('\n');
   const shown = lines.slice(0, MAX_OUTPUT_LINES).join(`\n${indent}    `);
-  return lines.length > MAX_OUTPUT_LINES ? `${shown}\n${indent}    … ${lines.length - MAX_OUTPUT_LINES} more lines` : shown;
+  return lines.length > MAX_OUTPUT_LINES ? `${shown}\n${indent}    ${say(pass, 'render.more_lines', lines.length - MAX_OUTPUT_LINES)}` : shown;
 }
 
 function clip(s: string, n: number): string {

@@ -14,6 +14,7 @@ import { finalize } from '../../protocol/transcript/finalize';
 import { pendingInteractions } from '../../protocol/transcript/read';
 import { applyFrame } from '../../protocol/transcript/reduce';
 import { answerFor, looksLikeLateAnswer } from './answers';
+import { attachPhrase, type AttachPhraseId } from './attachPhrases';
 import { MasterClient } from './masterClient';
 import { PipedInputEnd } from './pipedInputEnd';
 import { httpBaseOf, saveTransfer, sizeText } from './fileTransfers';
@@ -31,7 +32,10 @@ export interface TerminalMasterOptions {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   ca?: Buffer;
-  /** The language of the host's notices here (the terminal's locale); English by default. */
+  /**
+   * The terminal's language (its locale): of the host's notices and of attach's own words
+   * (decision 601); English by default.
+   */
   language?: HostLanguage;
 }
 
@@ -58,7 +62,7 @@ export class TerminalMaster {
   constructor(private readonly o: TerminalMasterOptions) {
     this.transcript = createTranscript({ sessionId: o.session_id });
     this.httpBase = httpBaseOf(o.url);
-    this.printer = new TerminalPrinter((text) => o.stdout.write(text), { httpBase: this.httpBase });
+    this.printer = new TerminalPrinter((text) => o.stdout.write(text), { httpBase: this.httpBase, ...(o.language ? { language: o.language } : {}) });
     this.done = new Promise((resolve) => (this.finished = resolve));
     this.client = new MasterClient({
       url: o.url,
@@ -73,16 +77,17 @@ export class TerminalMaster {
           // The opening's history first (§7.1.1: with its note when the host no longer had all of
           // it), then the word that we are attached: what is above it is the session so far.
           this.render();
-          this.notice(reattach ? '[reconnected]' : `[attached to session ${o.session_id}; type a prompt, Ctrl-C cancels a turn]`);
+          if (reattach) this.say('notice.reconnected');
+          else this.say('notice.attached', o.session_id);
         },
         disconnected: ({ code, reason, retryInMs }) => {
           finalize(this.transcript, { reason: 'connection_closed' });
           this.render();
-          if (retryInMs !== undefined) this.notice(`[connection lost (${code}${reason ? `: ${reason}` : ''}); reconnecting in ${retryInMs} ms]`);
+          if (retryInMs !== undefined) this.say('notice.connection_lost', `${code}${reason ? `: ${this.reasonIn(reason)}` : ''}`, retryInMs);
         },
         ended: ({ reason }) => {
           this.render();
-          this.notice(`[disconnected: ${reason}]`);
+          this.say('notice.disconnected', this.reasonIn(reason));
           this.finished(this.transcript.deleted || reason === 'closed' ? 0 : 1);
         },
       },
@@ -106,7 +111,7 @@ export class TerminalMaster {
     if (turn && this.cancelSentFor !== turn.turnId && this.client.connected) {
       this.cancelSentFor = turn.turnId;
       this.sendOwn(this.client.send('control.prompt.cancel', { target_turn_id: turn.turnId, reason: 'user_cancelled' }));
-      this.notice('[cancelling the turn; Ctrl-C again to quit]');
+      this.say('notice.cancelling');
       return;
     }
     this.stop();
@@ -131,17 +136,17 @@ export class TerminalMaster {
       this.early.push(text);
       return;
     }
-    if (!this.client.connected) return this.notice('[not connected; nothing was sent]');
+    if (!this.client.connected) return this.say('notice.not_connected');
     const [pending] = pendingInteractions(this.transcript);
     if (pending) {
-      const answer = answerFor(pending.request, text);
+      const answer = answerFor(pending.request, text, this.o.language);
       if (!answer.ok) return this.notice(`[${answer.message}]`);
       this.sendOwn(this.client.send('control.interaction.response', answer.payload));
       return;
     }
     if (looksLikeLateAnswer(text, this.transcript.idx.interactions.size) && this.heldLine !== text) {
       this.heldLine = text;
-      return this.notice(`[no question is waiting (it may have been answered by another master); "${text}" was not sent — type it again to send it as a prompt]`);
+      return this.say('notice.late_answer', text);
     }
     this.heldLine = undefined;
     // §16.2.2-1: this master composes prompt_text, and what is typed is user text: escaped, so a
@@ -166,14 +171,14 @@ export class TerminalMaster {
 
   private async saveNow(args: string): Promise<void> {
     const files = transfersOf(this.transcript);
-    if (files.length === 0) return this.notice('[/save: no file has been shared in this session yet]');
-    const asked = parseSaveArgs(args, files.length, homedir());
+    if (files.length === 0) return this.say('save.none_shared');
+    const asked = parseSaveArgs(args, files.length, homedir(), this.o.language);
     if ('error' in asked) return this.notice(`[/save: ${asked.error}]`);
     const n = asked.n;
     const file = files[n - 1];
     try {
-      const saved = await saveTransfer(file, { httpBase: this.httpBase, token: this.o.token, ...(this.o.ca ? { ca: this.o.ca } : {}), ...(asked.dir ? { dir: asked.dir } : {}) });
-      this.notice(`[saved file ${n}, ${file.file_name} (${sizeText(saved.size)}, SHA-256 checked), to ${saved.path}]`);
+      const saved = await saveTransfer(file, { httpBase: this.httpBase, token: this.o.token, ...(this.o.ca ? { ca: this.o.ca } : {}), ...(asked.dir ? { dir: asked.dir } : {}), ...(this.o.language ? { language: this.o.language } : {}) });
+      this.say('save.saved', n, file.file_name, sizeText(saved.size), saved.path);
     } catch (e) {
       this.notice(`[/save ${n}: ${e instanceof Error ? e.message : String(e)}]`);
     }
@@ -181,7 +186,7 @@ export class TerminalMaster {
 
   /** Our own controls are not echoed back (§2.4): put them in our transcript ourselves. */
   private sendOwn(frame: Frame | undefined): void {
-    if (!frame) return this.notice('[not connected; nothing was sent]');
+    if (!frame) return this.say('notice.not_connected');
     applyFrame(this.transcript, frame);
     this.render();
   }
@@ -194,7 +199,7 @@ export class TerminalMaster {
     if (frame.type === 'tool.invoke.request') {
       const refusal = refusalFor(this.transcript.toolCatalog, frame.payload.tool_name);
       // The client library answers it with session.error; the user sees why (§5.4.1-3).
-      if (refusal) this.notice(`[✗ refused: ${refusal.message}]`);
+      if (refusal) this.say('notice.refused', refusal.message);
     }
     if (applyFrame(this.transcript, frame)) this.schedule();
     if (this.early && this.client.connected) {
@@ -219,8 +224,8 @@ export class TerminalMaster {
     for (const p of pendingInteractions(this.transcript)) {
       if (this.announced.has(p.interactionId)) continue;
       this.announced.add(p.interactionId);
-      const how = p.request.options?.length ? `type a number (1-${p.request.options.length})` : p.request.interaction_type === 'TEXT_INPUT' ? 'type your answer' : 'type y or n';
-      this.notice(`[question waiting: ${how}]`);
+      const how = p.request.options?.length ? this.phrase('notice.type_number', p.request.options.length) : this.phrase(p.request.interaction_type === 'TEXT_INPUT' ? 'notice.type_text' : 'notice.type_yn');
+      this.say('notice.question_waiting', how);
     }
   }
 
@@ -232,10 +237,33 @@ export class TerminalMaster {
     const fresh = catalogNotices(catalog).filter((n) => !this.catalogShown.has(n.key));
     for (const n of fresh) this.catalogShown.add(n.key);
     for (const n of fresh.slice(0, MAX_CATALOG_NOTICES)) this.notice(`[${n.level === 'blocked' ? '✗' : '⚠'} ${n.text}]`);
-    if (fresh.length > MAX_CATALOG_NOTICES) this.notice(`[… and ${fresh.length - MAX_CATALOG_NOTICES} more tool notices]`);
+    if (fresh.length > MAX_CATALOG_NOTICES) this.say('notice.more_tool_notices', fresh.length - MAX_CATALOG_NOTICES);
   }
 
   private notice(text: string): void {
     this.printer.notice(text);
+  }
+
+  /** One of attach's own phrases in the terminal's language. */
+  private phrase(id: AttachPhraseId, ...args: Array<string | number>): string {
+    return attachPhrase(id, args, this.o.language);
+  }
+
+  /** A notice of our own words, in [brackets] like every notice. */
+  private say(id: AttachPhraseId, ...args: Array<string | number>): void {
+    this.notice(`[${this.phrase(id, ...args)}]`);
+  }
+
+  /**
+   * Why the connection ended: the master client's own words (masterClient.ts) in the terminal's
+   * language; a reason the host gave on closing is its own and shown as sent.
+   */
+  private reasonIn(reason: string): string {
+    if (reason === 'session deleted') return this.phrase('reason.session_deleted');
+    if (reason === 'closed') return this.phrase('reason.closed');
+    const closed = /^closed \((\d+)\)$/.exec(reason);
+    if (closed) return this.phrase('reason.closed_code', closed[1]);
+    const answered = /^the server answered (.+)$/s.exec(reason);
+    return answered ? this.phrase('reason.server_answered', answered[1]) : reason;
   }
 }

@@ -65,7 +65,8 @@ describe('host: rawp attach queues follow-ups like the other masters of ours (de
   it('the host\'s notices are printed in the terminal\'s language (language ko): /stop with no turn, /rename', async () => {
     const { master, stdin, seen } = await attachTo([], 'ko');
     master.start();
-    await waitFor(() => seen.out.includes('[attached to session'), 'attached');
+    // attach's own words are Korean too (decision 601).
+    await waitFor(() => seen.out.includes('에 연결했습니다.'), 'attached');
     stdin.write('/stop\n');
     await waitFor(() => seen.out.includes('[진행 중인 턴이 없습니다.]'), 'the no-turn notice in Korean');
     stdin.write('/rename 출시\n');
