@@ -101,9 +101,14 @@ ${options.hasCss ? `<link rel="stylesheet" href="/webview.css" nonce="${nonce}">
   if (frag.get("session")) wanted = frag.get("session");
   if (location.hash) history.replaceState(null, "", location.pathname);
   function wsBase() { return (location.protocol === "https:" ? "wss://" : "ws://") + location.host; }
+  // The token field takes focus whenever the form shows, a refused token selected for retyping:
+  // a keyboard user was left on BODY after "token not accepted" (decision 605).
   function ask(message) {
     errorBox.textContent = message || "";
     form.hidden = false;
+    var input = document.getElementById("rawp-token");
+    input.focus();
+    if (message) input.select();
   }
   form.addEventListener("submit", function (e) {
     e.preventDefault();

@@ -14,7 +14,7 @@ import type { Transport } from './transport/types';
 import { VsCodeTransport, type VsCodeApi } from './transport/vscode';
 import { WebSocketTransport } from './transport/websocket';
 import { App } from './view/app';
-import { resolveLocale, setLocale } from './i18n';
+import { resolveLocale, setLocale, t } from './i18n';
 
 declare global {
   interface Window {
@@ -52,10 +52,27 @@ function validated(t: Transport): Transport {
   };
 }
 
+/** The browser master's page (`rawp serve`): neither a test's transport nor VS Code's. */
+function isBrowserPage(): boolean {
+  return !window.rawpTransport && typeof acquireVsCodeApi !== 'function';
+}
+
 function pickTransport(root: HTMLElement): Transport {
   if (window.rawpTransport) return validated(window.rawpTransport);
   if (typeof acquireVsCodeApi === 'function') return new VsCodeTransport(acquireVsCodeApi());
   return browserTransport(root);
+}
+
+/**
+ * The browser page, once the chat is mounted: its title in the view's language (the server writes
+ * an English one before the language is known), and the prompt box focused — the token form that
+ * held focus is gone, and focus left on <body> made the prompt the tenth Tab stop (decision 605).
+ * Not inside VS Code: a view that takes focus when it loads would take it from the editor.
+ */
+function startBrowserPage(root: HTMLElement): void {
+  document.title = t('app.pageTitle');
+  const prompt = root.querySelector<HTMLElement>('[role=textbox]');
+  if (prompt && (document.activeElement === null || document.activeElement === document.body)) prompt.focus();
 }
 
 const root = document.getElementById('root');
@@ -66,8 +83,10 @@ if (root) {
   const chosen = resolveLocale(declared ? [declared] : [...(navigator.languages ?? []), navigator.language]);
   setLocale(chosen);
   document.documentElement.lang = chosen;
+  const browserPage = isBrowserPage();
   const store = new ChatStore(pickTransport(root));
   window.rawpStore = store;
   render(<App store={store} />, root);
+  if (browserPage) startBrowserPage(root);
   store.start();
 }

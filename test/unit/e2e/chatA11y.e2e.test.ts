@@ -7,7 +7,7 @@
 //   Light 2026, Dark 2026, Light High Contrast and Dark High Contrast (switched live): every text
 //   of the chat ≥ 4.5:1 (large text ≥ 3:1), every icon and dot ≥ 3:1 (WCAG 1.4.3 / 1.4.11), and
 //   axe-core (WCAG 2.0-2.2 A/AA) with 0 serious or critical violations; a screenshot per theme.
-// - Why 3: Esc during the pending permission retires it at once: no Allow/Reject, no countdown, no
+// - Why 3: stopping the turn (Stop; Esc goes to the question first) during the pending permission retires it at once: no Allow/Reject, no countdown, no
 //   UNKNOWN_INTERACTION, and nothing written.
 // Artifacts: test-results/code-server-a11y/ (screenshots, measurements).
 import assert from 'node:assert/strict';
@@ -207,12 +207,16 @@ describe('e2e (code-server): the chat is accessible and readable in every defaul
     });
   }
 
-  it('Why 3: Esc during the pending permission retires it at once — no Allow/Reject, no countdown, no UNKNOWN_INTERACTION, nothing written', async () => {
+  it('Why 3: Esc with a permission pending goes to the question (decision 605); Stop then retires it at once — no Allow/Reject, no countdown, no UNKNOWN_INTERACTION, nothing written', async () => {
     const card = chat.locator('section.interaction.type-PERMISSION').last();
     assert.ok((await card.getByRole('button').count()) >= 2, 'live before Esc');
     const ended = await endedTurns(frame);
     await composer(chat).click();
     await page.keyboard.press('Escape');
+    // A habitual Escape does not stop the agent while it waits for an answer: focus goes to the question.
+    await chat.locator('section.interaction.type-PERMISSION :focus').last().waitFor({ timeout: 10_000 });
+    assert.ok((await card.getByRole('button').count()) >= 2, 'still live after Esc');
+    await chat.locator('.composer-actions button', { hasText: 'Stop' }).click();
     await card.locator('[role="status"]', { hasText: /Cancelled/ }).waitFor({ timeout: 10_000 });
     assert.equal(await card.getByRole('button').count(), 0, 'no Allow/Reject');
     assert.equal(await card.locator('[role="timer"]').count(), 0, 'no countdown');

@@ -76,17 +76,25 @@ describe('remote/browser master page', function () {
     assert.ok(urls.length > 0 && urls.every((u) => !u.includes(r.token)), 'the token never appears in a requested URL');
   });
 
-  it('without a token the page asks for one; a wrong token is refused with a message, the right one attaches', async function () {
+  it('without a token the page asks for one; a wrong token is refused with a message, the right one attaches — by keyboard alone, focus in the token field throughout', async function () {
     if (!existsSync(CHROMIUM)) this.skip();
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
     const page = await browser.newPage();
     await page.goto(`${r.server.url}/`);
     await page.waitForSelector('#rawp-login:not([hidden])');
-    await page.fill('#rawp-token', 'wrong-token-wrong-token-wrong');
-    await page.click('button[type=submit]');
+    // By keyboard alone (decision 605): the field has focus when the form shows, and again — its
+    // refused token selected — after "not accepted", so typing replaces it.
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'rawp-token');
+    await page.keyboard.type('wrong-token-wrong-token-wrong');
+    await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.getElementById('rawp-error')?.textContent?.includes('not accepted'));
-    await page.fill('#rawp-token', r.token);
-    await page.click('button[type=submit]');
+    const focus = await page.evaluate(() => {
+      const el = document.activeElement as HTMLInputElement | null;
+      return { id: el?.id, selected: el ? el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0) : '' };
+    });
+    assert.deepEqual(focus, { id: 'rawp-token', selected: 'wrong-token-wrong-token-wrong' });
+    await page.keyboard.type(r.token);
+    await page.keyboard.press('Enter');
     await page.waitForFunction(() => (globalThis as { __RAWP_REMOTE__?: unknown }).__RAWP_REMOTE__ !== undefined);
     assert.equal(await page.evaluate(() => sessionStorage.getItem('rawp.token')), r.token);
   });

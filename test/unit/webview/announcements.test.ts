@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { applyFrame, createTranscript, type Transcript } from '../../../src/protocol/transcript';
 import type { Frame } from '../../../src/protocol/frameTypes';
-import { Announcer, MAX_SPOKEN_CHARS } from '../../../webview-ui/src/state/announcements';
+import { Announcer, MAX_SPOKEN_CHARS, noticeAnnouncements, spokenMarkdown } from '../../../webview-ui/src/state/announcements';
 import { setLocale } from '../../../webview-ui/src/i18n';
 import { GATE_OPTIONS, SESSION, TURN, clientCaps } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
@@ -94,5 +94,43 @@ describe('webview live regions: what is announced (issue 15 "Accessible", decisi
     assert.match(said.text, /^Agent: See src\/a\.ts: \(code\) word word/);
     assert.match(said.text, /continued in the conversation\)$/);
     assert.doesNotMatch(said.text, /const x/);
+  });
+
+  it('an answer is read with its error codes, parameters and file names whole: only backticks, emphasis stars and a line-opening # or > are left out', () => {
+    const b = streamBuilder(SESSION);
+    const t = createTranscript({ sessionId: SESSION });
+    const a = new Announcer();
+    a.next(apply(t, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T)]));
+    const text = '## Result\n**FS_EDIT_NOT_FOUND**: `old_string` was not found in *my_file.py*.\n> Quoted: a*b*c stays';
+    const [said] = a.next(apply(t, [b.make('agent.text.delta', { content_index: 0, text }, T), b.make('agent.text.done', { content_index: 0 }, T)]));
+    assert.equal(said.text, 'Agent: Result FS_EDIT_NOT_FOUND: old_string was not found in my_file.py. Quoted: a*b*c stays');
+  });
+
+  it('markdown markup is dropped and the words around it are kept: snake_case, file names, stars inside words, globs, a # inside a line', () => {
+    assert.equal(spokenMarkdown('FS_EDIT_NOT_FOUND'), 'FS_EDIT_NOT_FOUND');
+    assert.equal(spokenMarkdown('old_string'), 'old_string');
+    assert.equal(spokenMarkdown('my_file.py'), 'my_file.py');
+    assert.equal(spokenMarkdown('`my_file.py` and ``a_b``'), 'my_file.py and a_b');
+    assert.equal(spokenMarkdown('***both*** and *one with **two** inside*'), 'both and one with two inside');
+    assert.equal(spokenMarkdown('2 * 3 = 6, a*b, ls *.ts'), '2 * 3 = 6, a*b, ls *.ts');
+    assert.equal(spokenMarkdown('# Title\n  > > deep quote\nissue #42 > none'), 'Title deep quote issue #42 > none');
+  });
+
+  it('the banners\' notices go to the polite region once each (a /rename or /help reply, a copy confirmation, a warning); an error is left to its alert', () => {
+    const notices = [
+      { id: 1, level: 'info' as const, message: 'The session is now called “회의록”.' },
+      { id: 2, level: 'info' as const, message: 'Slash commands:\n/help — List the commands\n/rename — Rename this session' },
+      { id: 3, level: 'error' as const, message: 'disk full' },
+      { id: 4, level: 'warning' as const, message: 'Usage: /rename <new name>', code: 'COMMAND_FAILED' },
+    ];
+    const first = noticeAnnouncements(notices, 0);
+    assert.deepEqual(first.news, [
+      { politeness: 'polite', text: 'The session is now called “회의록”.' },
+      { politeness: 'polite', text: 'Slash commands: /help — List the commands /rename — Rename this session' },
+      { politeness: 'polite', text: 'The command could not be run. Usage: /rename <new name>' },
+    ]);
+    assert.equal(first.seen, 4);
+    assert.deepEqual(noticeAnnouncements(notices, first.seen).news, [], 'not twice');
+    assert.deepEqual(noticeAnnouncements([...notices.slice(2), { id: 5, level: 'info', message: 'Attach URL copied (without the token).' }], first.seen).news, [{ politeness: 'polite', text: 'Attach URL copied (without the token).' }]);
   });
 });

@@ -8,7 +8,9 @@ import { BUNDLED_COMMANDS, buildCommandsPublish, HOST_COMMANDS } from '../../../
 import { splitFrontmatter } from '../../../src/commands/frontmatter';
 import { en, isMessageId } from '../../../webview-ui/src/i18n/en';
 import { setLocale } from '../../../webview-ui/src/i18n';
-import { commandDescription, hostNoticeText, noticeSentence } from '../../../webview-ui/src/i18n/hostWords';
+import { commandDescription, hostNoticeText, noticeSentence, permissionDescription } from '../../../webview-ui/src/i18n/hostWords';
+import { PermissionBroker } from '../../../src/session/permissions/broker';
+import type { PayloadOf } from '../../../src/protocol/frameTypes';
 
 const root = join(__dirname, '..', '..', '..');
 
@@ -52,5 +54,27 @@ describe('webview/hostWords: the host\'s commands and notices in the view\'s lan
     setLocale('ko');
     const commands = [{ name: 'clear', description: 'Start a new conversation' }, { name: 'deploy', description: 'Ship it' }];
     assert.equal(hostNoticeText({ message: '/clear — Start a new conversation\n/deploy — Ship it', words: { id: 'help' } }, commands), '슬래시 명령어:\n/clear — 새 대화 시작\n/deploy — Ship it');
+  });
+
+  it('§4.3 the descriptions the host\'s permission broker gives its options are said in Korean, the rule inside as written; any other description unchanged', async () => {
+    const asked: PayloadOf<'agent.interaction.request'>[] = [];
+    await new PermissionBroker().ask(
+      { call: { tool_name: 'Write', paths: ['notes.md'] }, input: { file_path: 'notes.md' }, scope: { tool_name: 'Write', path_glob: '**' }, scopeText: 'Write on **', offer: { session: true, always: true, rejectAlways: true } },
+      { session_id: 's1', agent_id: 'builtin', newId: () => 'i1', requestInteraction: async (r) => (asked.push(r), { kind: 'response', selected_value: 'reject' }) },
+    );
+    const described = (asked[0].options ?? []).map((o) => [o.value, o.description]);
+    assert.deepEqual(described, [
+      ['allow_once', undefined],
+      ['allow_session', 'Write on **'],
+      ['allow_always', 'Saved rule: Write on **'],
+      ['reject', 'Optionally tell the agent why'],
+      ['reject_always', 'Saved rule: Write on **'],
+    ], 'the host\'s English shapes, which the view recognises word for word');
+    setLocale('ko');
+    assert.deepEqual(described.map(([, d]) => (d === undefined ? undefined : permissionDescription(d))), [undefined, 'Write on **', '규칙으로 저장: Write on **', '원하면 에이전트에게 이유를 알려 줄 수 있습니다', '규칙으로 저장: Write on **']);
+    assert.equal(permissionDescription('Runs the deploy script'), 'Runs the deploy script', 'an agent\'s own description');
+    assert.equal(permissionDescription('Saved rule:'), 'Saved rule:', 'not the host\'s shape: no rule');
+    setLocale('en');
+    assert.equal(permissionDescription('Saved rule: Write on **'), 'Saved rule: Write on **');
   });
 });

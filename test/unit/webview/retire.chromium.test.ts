@@ -1,4 +1,4 @@
-// Issue 15 Why 3 in real Chromium: a permission prompt that is cancelled (Esc), whose turn ended,
+// Issue 15 Why 3 in real Chromium: a permission prompt that is cancelled (Stop), whose turn ended,
 // that another master answered, whose own deadline passed, or whose answer the client refused
 // retires at once: no live Allow/Reject, no ticking countdown, no red UNKNOWN_INTERACTION block.
 import { strict as assert } from 'node:assert';
@@ -41,12 +41,12 @@ describe('webview in Chromium: a question that ends without this view retires at
   });
   after(async () => h?.close());
 
-  it('§6.1.2 Esc in the composer during a pending permission sends the cancel and retires the card before the turn ends', async () => {
+  // Esc in the prompt box goes to a waiting question instead (decision 605, browserPageFocus.chromium.test.ts).
+  it('§6.1.2 Stop during a pending permission sends the cancel and retires the card before the turn ends', async () => {
     const page = await h.open();
     await feed(page, SESSION, pendingWrite().frames, true);
     assert.equal(await page.locator('.interaction.type-PERMISSION button[data-value="allow_once"]').count(), 1);
-    await page.locator('.editor').click();
-    await page.keyboard.press('Escape');
+    await page.locator('.composer-actions button', { hasText: 'Stop' }).click();
     await rendered(page);
     const cancels = await waitForSent(page, 'control.prompt.cancel', 1);
     assert.deepEqual(cancels.map((f) => f.payload.target_turn_id), [TURN]);

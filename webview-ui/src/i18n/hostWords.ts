@@ -31,3 +31,29 @@ export function hostNoticeText(n: { message: string; words?: NoticeWords }, comm
   if (n.words?.id !== 'help' || !commands) return sentence;
   return [sentence, ...commands.map((c) => `/${c.name} — ${commandDescription(c)}`)].join('\n');
 }
+
+/** The host's own English descriptions of its permission options (src/session/permissions/broker.ts). */
+const PERMISSION_DESCRIPTIONS = ['permission.savedRule', 'permission.tellWhy'] as const;
+
+/**
+ * A permission option's description in the view's language when it has one of the host's English
+ * shapes exactly ("Saved rule: {rule}", "Optionally tell the agent why"): the rule inside stays as
+ * the host wrote it. Any other description (an agent's own, the bare rule) passes unchanged.
+ */
+export function permissionDescription(description: string): string {
+  for (const id of PERMISSION_DESCRIPTIONS) {
+    const args = templateArgs(en[id], description);
+    if (args) return t(id, ...args);
+  }
+  return description;
+}
+
+/** The values of `{0}`, `{1}`… when `text` is `template` filled in, else undefined. */
+function templateArgs(template: string, text: string): string[] | undefined {
+  const pattern = template
+    .split(/\{\d+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('([\\s\\S]+)');
+  const m = new RegExp(`^${pattern}$`).exec(text);
+  return m ? m.slice(1) : undefined;
+}

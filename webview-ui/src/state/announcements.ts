@@ -7,9 +7,10 @@
 // A session's history (everything present at its first non-empty state) is not announced, except a
 // question still waiting for an answer.
 import { t } from '../i18n';
-import { idFor } from '../i18n/codes';
+import { codeSentence, hasSentence, idFor } from '../i18n/codes';
 import { questionText } from '../i18n/questions';
 import type { Block, InteractionBlock, Transcript, Turn } from '../../../src/protocol/transcript';
+import type { Notice } from './store';
 
 export interface Announcement {
   politeness: 'polite' | 'assertive';
@@ -35,13 +36,31 @@ export const SPOKEN = {
   turnStopped: (reason: string) => t('spoken.turnStopped', t(idFor('stop.', reason, 'stop.unknown'))),
 };
 
-function spokenText(text: string): string {
-  const plain = text
+const EMPHASIS = /(^|[^\w*])(\*{1,3})(?=[^\s*])([^\n]*?[^\s*])\2(?![\w*])/gm;
+
+/**
+ * Markdown as it is heard: its markup goes, the words stay. Only markup is taken out — backticks,
+ * `*`/`**`/`***` around words, a heading's `#`s and a quote's `>` at the start of a line — so an
+ * error code (FS_EDIT_NOT_FOUND), a parameter (old_string), a file name (my_file.py) or a product
+ * (a*b) is read as written, not run together (decision 605).
+ */
+export function spokenMarkdown(text: string): string {
+  return text
     .replace(/```[\s\S]*?```/g, ' (code) ')
     .replace(/<@file:[^|>]+\|([^>]*)>/g, '$1')
-    .replace(/[*_`#>]+/g, '')
+    .replace(/`+/g, '')
+    .replace(/^[ \t]*(?:>[ \t]?)+/gm, '')
+    .replace(/^[ \t]*#{1,6}(?=[ \t]|$)/gm, '')
+    // A pair of markers hugging its words, not inside a word: "**FS_STALE**" -> "FS_STALE", never
+    // "a*b*c"; twice, for emphasis inside emphasis.
+    .replace(EMPHASIS, '$1$3')
+    .replace(EMPHASIS, '$1$3')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+function spokenText(text: string): string {
+  const plain = spokenMarkdown(text);
   return plain.length > MAX_SPOKEN_CHARS ? plain.slice(0, MAX_SPOKEN_CHARS).trimEnd() + SPOKEN.more : plain;
 }
 
@@ -103,4 +122,27 @@ function turnEnd(turn: Turn): Announcement | undefined {
   if (turn.synthetic) return undefined;
   const reason = turn.stopReason;
   return { politeness: 'polite', text: reason === undefined || reason === 'end_turn' ? SPOKEN.turnDone : SPOKEN.turnStopped(reason) };
+}
+
+/** A notice as its banner shows it: a refusal's sentence, then the host's own words. */
+export function noticeText(n: Notice): string {
+  if (!n.code) return n.message;
+  return hasSentence(n.code) ? `${codeSentence(n.code)} ${n.message}` : n.message || codeSentence(n.code);
+}
+
+/**
+ * The notices newer than `seen` (their ids grow) that the polite region says: a reply for this
+ * master (/help, /rename), "copied", a warning. Their banners appear with the text already inside,
+ * which screen readers often do not read (decision 605); an error's banner is role=alert, which
+ * they do read, so it is not said twice.
+ */
+export function noticeAnnouncements(notices: readonly Notice[], seen: number): { news: Announcement[]; seen: number } {
+  const news: Announcement[] = [];
+  let last = seen;
+  for (const n of notices) {
+    if (n.id <= seen) continue;
+    last = Math.max(last, n.id);
+    if (n.level !== 'error') news.push({ politeness: 'polite', text: noticeText(n).replace(/\s+/g, ' ').trim() });
+  }
+  return { news, seen: last };
 }

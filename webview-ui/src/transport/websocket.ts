@@ -67,6 +67,14 @@ const MAX_QUEUE = 200;
 /** Files (§4.5.1) kept as blob: URLs at once; the oldest is released beyond it. */
 const MAX_FILE_FETCH = 50;
 
+/** A session.renamed frame, or the history of a reattach (what was missed) that holds one. The
+ *  first attach's history needs no look: the list was asked for when the view started. */
+function renames(frame: { type: string; payload?: unknown }, reattach: boolean): boolean {
+  if (frame.type === 'session.renamed') return true;
+  const frames = reattach && frame.type === 'session.history' ? (frame.payload as { frames?: unknown }).frames : undefined;
+  return Array.isArray(frames) && frames.some((f) => (f as { type?: unknown } | null)?.type === 'session.renamed');
+}
+
 export class WebSocketTransport implements Transport {
   private readonly listeners = new Listeners<HostMessage>();
   private socket?: WebSocketLike;
@@ -228,7 +236,11 @@ export class WebSocketTransport implements Transport {
         if (notice) return this.listeners.emit(hostMessage('notice', notice));
         // Off the wire it is data: validated here, typed after (a bad frame is not shown, §2.2).
         const outcome = parseValue(frame);
-        if (outcome.kind === 'accepted') this.listeners.emit(hostMessage('frames', { session_id: sessionId, frames: [outcome.frame] }));
+        if (outcome.kind !== 'accepted') return;
+        this.listeners.emit(hostMessage('frames', { session_id: sessionId, frames: [outcome.frame] }));
+        // §7.6.1: a rename (/rename here, another master, the agent) changes the session list's
+        // name; the host sends its own view a new list, this page asks for one (decision 605).
+        if (renames(outcome.frame, query !== '')) void this.refreshSessions();
       }
     };
     socket.onerror = () => {

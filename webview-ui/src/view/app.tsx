@@ -41,6 +41,8 @@ export function App({ store }: { store: ChatStore }) {
     <StoreContext.Provider value={store}>
       <FindContext.Provider value={find}>
         <main class="chat" aria-label={t('app.label')} onClick={onClick}>
+          {/* The page's one h1, for heading navigation; visually hidden, out of the layout's flow. */}
+          <h1 class="sr-only">{t('app.label')}</h1>
           <SessionBar />
           <Banners />
           <FindBar />

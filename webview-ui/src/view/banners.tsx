@@ -53,7 +53,9 @@ export function Banners() {
         </div>
       )}
       {store.notices.map((n) => (
-        <div key={n.id} class={`banner ${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
+        // Not role=status: the polite live region says the notice (liveRegions.tsx, decision 605),
+        // which a region added with its text inside is often not; an error stays an alert.
+        <div key={n.id} class={`banner ${n.level}`} role={n.level === 'error' ? 'alert' : undefined}>
           <NoticeText notice={n} />
           <button type="button" class="icon-button" aria-label={tr('banner.dismiss')} onClick={() => store.dismissNotice(n.id)}>
             <span class="codicon codicon-close" aria-hidden="true" />

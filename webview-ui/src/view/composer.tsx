@@ -1,20 +1,23 @@
 // The composer: a multi-line contenteditable where Enter sends, Shift+Enter breaks the line, ↑
-// recalls earlier prompts, Esc cancels the running turn (control.prompt.cancel, §6.1.2); "@" opens
-// the file picker (debounced control.file.search, §16.1, only when the peer announced
-// file_search_fuzzy) and inserts a chip that becomes a <@file:…> token (§16.2, typed "<@" is
-// escaped by the encoder); "/" at the start opens the command list of agent.commands.publish.
+// recalls earlier prompts, Esc cancels the running turn (control.prompt.cancel, §6.1.2) — or, while
+// a question waits, goes to the question (decision 605); "@" opens the file picker (debounced
+// control.file.search, §16.1, only when the peer announced file_search_fuzzy) and inserts a chip
+// that becomes a <@file:…> token (§16.2, typed "<@" is escaped by the encoder); "/" at the start
+// opens the command list of agent.commands.publish.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { encodePrompt, type PromptPart } from '../../../src/protocol/fileReference';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { useStoreSelect } from '../state/useStore';
-import { currentTurn } from '../../../src/protocol/transcript';
+import { currentTurn, pendingInteractions } from '../../../src/protocol/transcript';
 import { t } from '../i18n';
 import type { ChatStore } from '../state/store';
 import { atQuery, caretAtStart, insertChip, readParts, writeParts } from './editor';
 import { AttachmentChips, useAttachments } from './attachments';
 import { t as tr } from '../i18n';
 import { commandDescription } from '../i18n/hostWords';
+import { FindContext } from './findState';
+import { focusWaitingQuestion, waitingQuestion } from './waitingQuestion';
 
 type Candidate = PayloadOf<'session.file.candidates'>['candidates'][number];
 type Command = PayloadOf<'agent.commands.publish'>['commands'][number];
@@ -54,8 +57,9 @@ function loadRecall(store: ChatStore): PromptPart[][] {
   return Array.isArray(s?.recall) ? (s.recall as PromptPart[][]) : [];
 }
 
-/** What the composer reads of the transcript (whether a turn is open, the slash commands) and the rest. */
-const composerInputs = (s: ChatStore) => [s.metaVersion, s.transcript, currentTurn(s.transcript)?.turnId, s.transcript.commands];
+/** What the composer reads of the transcript (whether a turn is open, the slash commands, whether
+ *  a question waits) and the rest. */
+const composerInputs = (s: ChatStore) => [s.metaVersion, s.transcript, currentTurn(s.transcript)?.turnId, s.transcript.commands, pendingInteractions(s.transcript).length];
 
 export function Composer() {
   const store = useStoreSelect(composerInputs);
@@ -72,6 +76,18 @@ export function Composer() {
   // §6.1.1: files pasted, dropped or picked ride on the prompt as context_files (attachments.tsx).
   const attachments = useAttachments(store);
   const filePicker = useRef<HTMLInputElement>(null);
+  const find = useContext(FindContext);
+  // A control of the composer that goes away (Stop, when the turn ends) or is disabled (Send, once
+  // sent) while focused would leave focus on <body>: it goes back to the prompt box (decision 605).
+  const lastFocused = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    const el = lastFocused.current;
+    const active = document.activeElement;
+    if (!el || el === editor.current || (el.isConnected && !el.matches(':disabled'))) return;
+    if (active !== null && active !== document.body && active !== el) return;
+    lastFocused.current = null;
+    editor.current?.focus();
+  });
 
   const files: Candidate[] = picker?.kind === 'file' && store.candidates ? store.candidates.candidates : [];
   const commands = picker?.kind === 'command' ? matchingCommands(tx.commands, picker.query) : [];
@@ -192,7 +208,7 @@ export function Composer() {
     if (e.key === 'Escape') {
       e.preventDefault();
       if (picker) closePicker();
-      else cancelTurn();
+      else if (!focusWaitingQuestion(store, find)) cancelTurn();
       return;
     }
     const sendKey = store.enterSends ? e.key === 'Enter' && !e.shiftKey : e.key === 'Enter' && (e.ctrlKey || e.metaKey);
@@ -235,10 +251,18 @@ export function Composer() {
     document.execCommand('insertText', false, text);
   };
 
+  const stopLabel = waitingQuestion(store) ? t('composer.stopLabelAsking') : t('composer.stopLabel');
   const listId = 'composer-picker';
   const activeId = picker && items > 0 ? `${listId}-${active}` : undefined;
   return (
-    <div class="composer">
+    <div
+      class="composer"
+      onFocusIn={(e) => (lastFocused.current = e.target as HTMLElement)}
+      onFocusOut={(e) => {
+        // Focus moved on to another element: nothing to bring back.
+        if (e.relatedTarget) lastFocused.current = null;
+      }}
+    >
       {picker && (
         <div class="picker" id={listId} role="listbox" aria-label={picker.kind === 'file' ? t('composer.files') : t('composer.commands')}>
           {picker.kind === 'file' && files.length === 0 && <div class="picker-empty muted">{store.candidates ? t('composer.noFiles') : t('composer.searching')}</div>}
@@ -307,7 +331,7 @@ export function Composer() {
             <span class="codicon codicon-attach" aria-hidden="true" />
           </button>
           {turnOpen ? (
-            <button type="button" class="button secondary" onClick={cancelTurn} aria-label={t('composer.stopLabel')} title={t('composer.stopLabel')}>
+            <button type="button" class="button secondary" onClick={cancelTurn} aria-label={stopLabel} title={stopLabel}>
               <span class="codicon codicon-debug-stop" aria-hidden="true" /> <span class="button-words">{t('composer.stop')}</span>
             </button>
           ) : null}

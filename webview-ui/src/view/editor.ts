@@ -1,6 +1,7 @@
 // DOM helpers of the composer's contenteditable: reading it back as prompt parts (text and file
 // chips), finding the "@query" before the caret, and replacing it with a chip.
 import type { PromptPart } from '../../../src/protocol/fileReference';
+import { t } from '../i18n';
 
 type FilePart = Extract<PromptPart, { kind: 'file' }>;
 
@@ -80,7 +81,7 @@ export function chipElement(doc: Document, file: FilePart): HTMLElement {
   chip.dataset.path = file.path;
   if (file.extension) chip.dataset.ext = file.extension;
   chip.setAttribute('role', 'img');
-  chip.setAttribute('aria-label', `file ${file.path}`);
+  chip.setAttribute('aria-label', t('composer.fileChip', file.path));
   const icon = doc.createElement('span');
   icon.className = 'codicon codicon-file';
   icon.setAttribute('aria-hidden', 'true');

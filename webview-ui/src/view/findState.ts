@@ -53,6 +53,15 @@ export class FindController {
     this.host = host;
   }
 
+  /** Scrolls the row of the first of `keys` that is a row into view, else the last row (a block
+   *  nested in a subagent's card is not a row of its own). Lent to the composer: Escape goes to a
+   *  waiting question, whose row may not be mounted (waitingQuestion.ts). */
+  revealRow(keys: readonly string[]): void {
+    const rows = this.host?.rows() ?? [];
+    const i = keys.map((k) => rows.findIndex((r) => r.key === k)).find((n) => n >= 0) ?? rows.length - 1;
+    if (i >= 0) this.host?.scrollTo(i);
+  }
+
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -4,7 +4,7 @@
 // allow_always, reject) get the reject-with-message field, like Claude Code's "tell it why".
 // A question that is cancelled, whose turn ended, that another master answered (the reducer) or
 // whose own deadline passed (here, by the clock) retires at once: no live buttons, no countdown.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { InteractionBlock } from '../../../src/protocol/transcript';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { formatCountdown, showJson } from '../format';
@@ -12,6 +12,7 @@ import type { ChatStore } from '../state/store';
 import { useStore } from '../state/useStore';
 import { t, type MessageId } from '../i18n';
 import { codeTooltip } from '../i18n/codes';
+import { permissionDescription } from '../i18n/hostWords';
 import { questionText } from '../i18n/questions';
 
 type Option = NonNullable<PayloadOf<'agent.interaction.request'>['options']>[number];
@@ -49,10 +50,11 @@ const RISK: Record<Risk, [MessageId, MessageId]> = {
   dangerous: ['risk.dangerous', 'risk.dangerous.why'],
 };
 
-/** §4.3.1 risk in plain words; what the level means in the tooltip (decision 371). */
-function RiskBadge({ level }: { level?: Option['risk_level'] }) {
+/** §4.3.1 risk in plain words; what the level means in the tooltip (decision 371). With an `id`,
+ *  the badge describes the button it sits in (aria-describedby) and is kept out of its name. */
+function RiskBadge({ level, id }: { level?: Option['risk_level']; id?: string }) {
   return level ? (
-    <span class={`badge risk risk-${level}`} title={t(RISK[level][1])} data-code={level}>
+    <span id={id} class={`badge risk risk-${level}`} title={t(RISK[level][1])} data-code={level} aria-hidden={id ? 'true' : undefined}>
       {t(RISK[level][0])}
     </span>
   ) : null;
@@ -71,6 +73,13 @@ const PERMISSION_LABELS: Record<string, MessageId> = {
 export function optionLabel(block: InteractionBlock, o: Option): string {
   const id = block.request.interaction_type === 'PERMISSION' ? PERMISSION_LABELS[o.value] : undefined;
   return id ? t(id) : o.label;
+}
+
+/** The option's description: our broker's English ("Saved rule: …") in the reader's language, the
+ *  rule itself as written; an agent's own description as the agent wrote it. */
+export function optionDescription(block: InteractionBlock, o: Option): string | undefined {
+  if (o.description === undefined) return undefined;
+  return block.request.interaction_type === 'PERMISSION' && PERMISSION_LABELS[o.value] ? permissionDescription(o.description) : o.description;
 }
 
 // The question in the reader's language lives with the words (the announcer says the same).
@@ -162,6 +171,7 @@ function Choices({ block }: { block: InteractionBlock }) {
   const [message, setMessage] = useState('');
   const [selected, setSelected] = useState<string[]>(req.default_value !== undefined ? [req.default_value] : []);
   const [text, setText] = useState(req.default_value ?? '');
+  const ids = useId();
 
   if (req.interaction_type === 'TEXT_INPUT') {
     return (
@@ -207,7 +217,7 @@ function Choices({ block }: { block: InteractionBlock }) {
               <span>{optionLabel(block, o)}</span>
               <RiskBadge level={o.risk_level} />
               {o.value === req.default_value && <span class="badge">{t('interaction.default')}</span>}
-              {o.description && <span class="muted option-description">{o.description}</span>}
+              {o.description && <span class="muted option-description">{optionDescription(block, o)}</span>}
             </label>
           ))}
         </fieldset>
@@ -222,20 +232,32 @@ function Choices({ block }: { block: InteractionBlock }) {
   const reasonable = req.interaction_type === 'PERMISSION' && options.some(isReject);
   return (
     <div class="interaction-buttons">
-      {options.map((o) => (
-        <button
-          key={o.value}
-          type="button"
-          class={`button option${isReject(o) ? ' secondary' : ''}${o.risk_level === 'dangerous' ? ' danger' : ''}`}
-          data-value={o.value}
-          title={o.description}
-          onClick={() => answerInteraction(store, block, o.value, reasonable && isReject(o) ? message.trim() : undefined)}
-        >
-          {optionLabel(block, o)}
-          <RiskBadge level={o.risk_level} />
-          {o.value === req.default_value && <span class="badge">{t('interaction.default')}</span>}
-        </button>
-      ))}
+      {options.map((o, i) => {
+        // The button is named by its option alone ("Reject", not "Reject Low risk default"): the
+        // badges stay on screen but out of the name (aria-hidden), and with the description are
+        // what it is described by (decision 605). Label in Name (WCAG 2.5.3) holds: the only
+        // text the name is computed from is the label.
+        const id = `${ids}-${i}`;
+        const description = optionDescription(block, o);
+        const isDefault = o.value === req.default_value;
+        const describedBy = [o.risk_level && `${id}-risk`, isDefault && `${id}-default`, description && `${id}-description`].filter(Boolean).join(' ');
+        return (
+          <button
+            key={o.value}
+            type="button"
+            class={`button option${isReject(o) ? ' secondary' : ''}${o.risk_level === 'dangerous' ? ' danger' : ''}`}
+            data-value={o.value}
+            title={description}
+            aria-describedby={describedBy || undefined}
+            onClick={() => answerInteraction(store, block, o.value, reasonable && isReject(o) ? message.trim() : undefined)}
+          >
+            {optionLabel(block, o)}
+            <RiskBadge level={o.risk_level} id={`${id}-risk`} />
+            {isDefault && <span id={`${id}-default`} class="badge" aria-hidden="true">{t('interaction.default')}</span>}
+            {description && <span id={`${id}-description`} hidden>{description}</span>}
+          </button>
+        );
+      })}
       {reasonable && (
         <input
           type="text"
@@ -294,14 +316,14 @@ export function InteractionCard({ block }: { block: InteractionBlock }) {
   const ctx = req.context;
   const maxRisk = (req.options ?? []).map((o) => o.risk_level).find((r) => r === 'dangerous') ?? (req.options ?? []).map((o) => o.risk_level).find((r) => r === 'moderate');
   return (
-    <section ref={card} tabIndex={live ? 0 : -1} class={`block interaction status-${live ? 'pending' : block.status === 'pending' ? 'expired' : block.status} type-${req.interaction_type}`} role="group" aria-label={t(req.interaction_type === 'PERMISSION' ? 'interaction.permissionLabel' : 'interaction.questionLabel', questionText(block))}>
+    <section ref={card} data-interaction={block.interactionId} tabIndex={live ? 0 : -1} class={`block interaction status-${live ? 'pending' : block.status === 'pending' ? 'expired' : block.status} type-${req.interaction_type}`} role="group" aria-label={t(req.interaction_type === 'PERMISSION' ? 'interaction.permissionLabel' : 'interaction.questionLabel', questionText(block))}>
       <div class="interaction-head">
         <span class={`codicon codicon-${req.interaction_type === 'PERMISSION' ? 'shield' : 'question'}`} aria-hidden="true" />
         <span class="badge kind" title={codeTooltip(req.interaction_type)} data-code={req.interaction_type}>
           {t(req.interaction_type === 'PERMISSION' && !live ? 'kind.PERMISSION.closed' : KINDS[req.interaction_type])}
         </span>
         <RiskBadge level={maxRisk} />
-        <span class="question" title={req.question_text}>
+        <span class="question" title={questionText(block)}>
           {questionText(block)}
         </span>
       </div>

@@ -1,19 +1,22 @@
-// The chat's two live regions (decision 390): polite for completed answers and turn ends,
-// assertive for a new question or permission request. They are in the page from the start (a
-// region added together with its text is often not read), visually hidden, and each message
-// replaces the last one, so a screen reader reads only what is new.
+// The chat's two live regions (decision 390): polite for completed answers, turn ends and the
+// banners' notices (decision 605), assertive for a new question or permission request. They are
+// in the page from the start (a region added together with its text is often not read), visually
+// hidden, and each message replaces the last one, so a screen reader reads only what is new.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { Announcer, type Announcement } from '../state/announcements';
+import { Announcer, noticeAnnouncements, type Announcement } from '../state/announcements';
 import { useStoreVersion } from '../state/useStore';
 
 export function LiveRegions() {
   const store = useStoreVersion();
   const announcer = useRef(new Announcer());
+  const noticesSeen = useRef(0);
   // A new key per message: the node is replaced, so the same words said twice are read twice.
   const [polite, setPolite] = useState({ text: '', n: 0 });
   const [assertive, setAssertive] = useState({ text: '', n: 0 });
   useEffect(() => {
-    const news: Announcement[] = announcer.current.next(store.transcript);
+    const notices = noticeAnnouncements(store.notices, noticesSeen.current);
+    noticesSeen.current = notices.seen;
+    const news: Announcement[] = [...announcer.current.next(store.transcript), ...notices.news];
     if (news.length === 0) return;
     const join = (p: Announcement['politeness']) => news.filter((a) => a.politeness === p).map((a) => a.text).join(' ');
     const p = join('polite');

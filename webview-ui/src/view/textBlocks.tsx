@@ -3,7 +3,7 @@ import { useRef } from 'preact/hooks';
 import type { InteractionBlock, TextBlock, ThinkingBlock } from '../../../src/protocol/transcript';
 import { renderMarkdown } from '../markdown';
 import { t } from '../i18n';
-import { InteractionControls, useFocusOnRetire, useLive } from './interaction';
+import { InteractionControls, questionText, useFocusOnRetire, useLive } from './interaction';
 import { Clipped } from './outputs';
 import { SyntheticBadge } from './syntheticBadge';
 
@@ -53,8 +53,9 @@ function PlanApproval({ approval }: { approval: InteractionBlock }) {
   // Approve / Reject vanish once answered: focus stays on the approval (its answer), not on <body>.
   useFocusOnRetire(useLive(approval), box);
   return (
-    <div ref={box} tabIndex={-1} class={`plan-approval status-${approval.status}`} role="group" aria-label={t('block.approvePlanLabel', approval.request.question_text)} data-interaction={approval.interactionId}>
-      <div class="question">{approval.request.question_text}</div>
+    <div ref={box} tabIndex={-1} class={`plan-approval status-${approval.status}`} role="group" aria-label={t('block.approvePlanLabel', questionText(approval))} data-interaction={approval.interactionId}>
+      {/* The plan tool's permission ("Allow ExitPlanMode …?") in the reader's language, as on a card. */}
+      <div class="question">{questionText(approval)}</div>
       <InteractionControls block={approval} />
     </div>
   );

@@ -1,6 +1,7 @@
 // English words of the app, its boundary, banners, tasks and what the screen reader hears.
 export const app = {
   'app.label': 'RAWP chat',
+  'app.pageTitle': 'RAWP Agent Client — browser master',
   'app.copied': 'Copied',
   'app.copyCode': 'Copy code',
   'app.codeCut': '{0} characters were left out of the middle to fit the chat',

@@ -28,4 +28,6 @@ export const composer = {
   'composer.send': 'Send (Enter)',
   'composer.sendCtrl': 'Send (Ctrl+Enter)',
   'composer.history': '↑ recalls earlier prompts',
+  'composer.fileChip': 'file {0}',
+  'composer.stopLabelAsking': 'Stop the running turn (a question is waiting: Esc goes to it)',
 } as const;

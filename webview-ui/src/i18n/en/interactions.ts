@@ -30,6 +30,10 @@ export const interactions = {
   'permission.reject_always': 'Always reject',
   'permission.question': 'Allow {0} {1}?',
   'permission.outside': 'Outside your workspace:',
+  // The host's descriptions of its options (src/session/permissions/broker.ts), word for word: the
+  // view recognises them by these English shapes (hostWords.ts); {0} is the rule, kept as written.
+  'permission.savedRule': 'Saved rule: {0}',
+  'permission.tellWhy': 'Optionally tell the agent why',
   'kind.PERMISSION': 'Permission needed',
   'kind.PERMISSION.closed': 'Permission request',
   'kind.YN': 'Yes or no',
