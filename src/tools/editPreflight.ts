@@ -36,5 +36,9 @@ export async function refuseUnmatchedEdits(target: FsTarget & { abs: string }, g
   } catch {
     return;
   }
+  // Bytes that are not UTF-8 read as U+FFFD, and a NUL makes a file binary: the write refuses such
+  // a file as not text (decision 602), which is the reason to give, not a match found or missing
+  // in its decoded text. A text file that holds U+FFFD itself is left to the write as well.
+  if (text.includes('\ufffd') || text.includes('\u0000')) return;
   applyEdits(text, edits, target.displayPath);
 }

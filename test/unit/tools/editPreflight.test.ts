@@ -41,4 +41,15 @@ describe('tools: an edit that cannot apply is refused before the permission prom
     assert.equal(prompts(), 2);
     assert.equal(readFileSync(env.p('g.txt'), 'utf8'), 'say "bye"\nB\nB\n');
   });
+
+  it('read-before-write: a file that is not UTF-8 is refused as not text (FS_NOT_TEXT), never as an edit whose match its decoded text decides', async () => {
+    const latin1 = Buffer.from('caf\xe9 one\ncaf\xe9 two\n', 'latin1');
+    writeFileSync(env.p('l.txt'), latin1);
+    await env.call('Read', { file_path: 'l.txt' });
+    const twice = await env.call('Edit', { file_path: 'l.txt', old_string: 'caf', new_string: 'CAF' });
+    assert.equal(twice.error_code, 'FS_NOT_TEXT', String(twice.output));
+    const missing = await env.call('Edit', { file_path: 'l.txt', old_string: 'nowhere', new_string: 'x' });
+    assert.equal(missing.error_code, 'FS_NOT_TEXT', String(missing.output));
+    assert.ok(readFileSync(env.p('l.txt')).equals(latin1));
+  });
 });
