@@ -35,6 +35,8 @@
     },
     getState: function () { return state; },
     setState: function (s) { state = s; },
+    // A test opens fixture.html#place=browser to be the browser page of rawp serve (decision 607).
+    place: /(^#|&)place=browser(&|$)/.test(location.hash) ? 'browser' : undefined,
     // §4.5.1: the URL a test put in rawpFake.files for a transfer, else none.
     resolveFile: function (sessionId, transfer) {
       fake.fileRequests.push(transfer.transfer_id);

@@ -48,6 +48,7 @@ function validated(t: Transport): Transport {
     getState: () => t.getState(),
     setState: (s) => t.setState(s),
     // §4.5.1: only a string answer is a URL; anything else is "not available here".
+    ...(t.place === 'browser' ? { place: 'browser' as const } : {}),
     ...(typeof t.resolveFile === 'function' ? { resolveFile: (session_id: string, transfer: { transfer_id: string; file_url: string }) => Promise.resolve(t.resolveFile?.(session_id, transfer)).then((u) => (typeof u === 'string' ? u : undefined)) } : {}),
   };
 }

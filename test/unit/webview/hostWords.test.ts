@@ -8,7 +8,8 @@ import { BUNDLED_COMMANDS, buildCommandsPublish, HOST_COMMANDS } from '../../../
 import { splitFrontmatter } from '../../../src/commands/frontmatter';
 import { en, isMessageId } from '../../../webview-ui/src/i18n/en';
 import { setLocale } from '../../../webview-ui/src/i18n';
-import { commandDescription, hostNoticeText, noticeSentence, permissionDescription } from '../../../webview-ui/src/i18n/hostWords';
+import { agentName, commandDescription, hostNoticeText, noticeSentence, permissionDescription } from '../../../webview-ui/src/i18n/hostWords';
+import { detectAgents } from '../../../src/agents/selection';
 import { PermissionBroker } from '../../../src/session/permissions/broker';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 
@@ -76,5 +77,19 @@ describe('webview/hostWords: the host\'s commands and notices in the view\'s lan
     assert.equal(permissionDescription('Saved rule:'), 'Saved rule:', 'not the host\'s shape: no rule');
     setLocale('en');
     assert.equal(permissionDescription('Saved rule: Write on **'), 'Saved rule: Write on **');
+  });
+
+  it('the names the host gives its own agents are said in Korean, held to the host\'s English; a CLI agent\'s name passes unchanged (decision 607)', async () => {
+    const plain = await detectAgents({ env: { PATH: '' } });
+    const withModel = await detectAgents({ env: { PATH: '' }, openai: { baseUrl: 'http://localhost:9', model: 'qwen3-coder' } });
+    const names = (list: typeof plain) => Object.fromEntries(list.map((a) => [a.id, a.displayName]));
+    setLocale('ko');
+    assert.equal(agentName(names(plain).builtin), '내장 (오프라인)');
+    assert.equal(agentName(names(plain).openai), 'OpenAI 호환');
+    assert.equal(agentName(names(withModel).openai), 'OpenAI 호환 (qwen3-coder)');
+    assert.equal(agentName(names(plain)['claude-code']), names(plain)['claude-code'], 'a CLI agent keeps its name');
+    assert.equal(agentName('My built-in (offline)'), 'My built-in (offline)');
+    setLocale('en');
+    assert.equal(agentName(names(plain).builtin), 'Built-in (offline)');
   });
 });

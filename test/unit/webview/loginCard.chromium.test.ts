@@ -141,6 +141,23 @@ describe('webview in Chromium: the not-logged-in card (issue 15 Why 4, decision 
     assert.equal(await page.locator('.first-run-hint').count(), 0);
   });
 
+  it('first run in the browser page of rawp serve: no VS Code command or setting is named, the Agent menu and rawp serve --agent are (decision 607)', async () => {
+    for (const [locale, switchText, builtinText] of [
+      ['en-US', 'To use another agent, pick it in the Agent menu above.', /on the computer that runs rawp serve, then pick it in the Agent menu or start rawp serve with --agent\./],
+      ['ko-KR', '다른 에이전트를 쓰려면 위의 에이전트 메뉴에서 고르세요.', /rawp serve가 실행되는 컴퓨터에 .* rawp serve를 --agent와 함께 시작하세요\./],
+    ] as const) {
+      const page = await h.open({ locale }, `${h.url}#place=browser`);
+      await agents(page, 'builtin');
+      await feed(page, SESSION, [clientCaps(streamBuilder(SESSION, Date.now()))], true);
+      const hint = page.locator('.first-run-hint');
+      await hint.waitFor();
+      const text = await hint.innerText();
+      assert.ok(text.includes(switchText), text);
+      assert.match(text, builtinText);
+      assert.doesNotMatch(text, /RAWP: |rawp\.agents|에이전트 선택…/, 'nothing that exists only in VS Code');
+    }
+  });
+
   it('first run in Korean', async () => {
     const page = await h.open({ locale: 'ko-KR' });
     await agents(page, 'claude-code');

@@ -57,3 +57,20 @@ function templateArgs(template: string, text: string): string[] | undefined {
   const m = new RegExp(`^${pattern}$`).exec(text);
   return m ? m.slice(1) : undefined;
 }
+
+/** The host's own English names of the agents it ships (src/agents/selection.ts, builtin/agent.ts). */
+const AGENT_NAMES = ['agent.builtin', 'agent.openai', 'agent.openaiModel'] as const;
+
+/**
+ * An agent's name in the view's language when it is one the host gives its own agents, word for
+ * word ("Built-in (offline)", "OpenAI-compatible", "OpenAI-compatible ({model})"); a CLI agent's
+ * name ("Claude Code 2.1.197") or a name a person chose passes unchanged (decision 607).
+ */
+export function agentName(name: string): string {
+  for (const id of AGENT_NAMES) {
+    const args = templateArgs(en[id], name);
+    if (args) return t(id, ...args);
+  }
+  return name;
+}
+

@@ -17,6 +17,11 @@ export interface Transport {
    * `blob:` URL of the bytes fetched with the token — or undefined when it cannot be loaded here.
    */
   resolveFile?(session_id: string, transfer: { transfer_id: string; file_url: string }): Promise<string | undefined>;
+  /**
+   * `browser`: the page `rawp serve` serves, where VS Code's commands and settings are not there to
+   * point at (its onboarding says what applies instead). Left out: inside VS Code.
+   */
+  readonly place?: 'browser';
 }
 
 /** Fan-out helper the implementations share. */

@@ -76,6 +76,7 @@ function renames(frame: { type: string; payload?: unknown }, reattach: boolean):
 }
 
 export class WebSocketTransport implements Transport {
+  readonly place = 'browser';
   private readonly listeners = new Listeners<HostMessage>();
   private socket?: WebSocketLike;
   private sessionId?: string;

@@ -9,6 +9,7 @@ import { outsideTranscript, useStore, useStoreSelect } from '../state/useStore';
 import type { ChatStore } from '../state/store';
 import { t } from '../i18n';
 import { idFor } from '../i18n/codes';
+import { agentName } from '../i18n/hostWords';
 import { FindContext, isMac } from './findState';
 
 const MODES: AgentModeName[] = ['default', 'plan', 'review'];
@@ -141,7 +142,7 @@ function AgentPicker() {
         {!store.agents.some((a) => a.id === agent) && agent && <option value={agent}>{agent}</option>}
         {store.agents.map((a) => (
           <option key={a.id} value={a.id} disabled={!a.available} title={a.unavailable_reason ?? a.description}>
-            {a.name}
+            {agentName(a.name)}
             {a.available ? '' : ` ${t('header.unavailable')}`}
           </option>
         ))}
@@ -156,7 +157,8 @@ function AgentOffer() {
   const offer = store.agentOffer;
   const current = store.activeSessionId ?? store.sessionId;
   if (!offer || offer.session_id !== current) return null;
-  const keeps = store.agents.find((a) => a.id === store.currentAgent())?.name ?? store.currentAgent() ?? '';
+  const named = store.agents.find((a) => a.id === store.currentAgent())?.name;
+  const keeps = named !== undefined ? agentName(named) : (store.currentAgent() ?? '');
   return (
     <div class="agent-offer" role="status">
       <span class="agent-offer-text">{t('header.keepsAgent', keeps)}</span>

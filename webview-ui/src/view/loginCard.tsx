@@ -9,6 +9,7 @@ import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { useStore } from '../state/useStore';
 import { isMessageId } from '../i18n/en';
 import { t } from '../i18n';
+import { agentName } from '../i18n/hostWords';
 
 /** The agent id an AUTH_REQUIRED error is about (its module names the adapter). */
 function agentOf(block: ErrorBlock): string | undefined {
@@ -20,7 +21,8 @@ export function LoginCard({ block }: { block: ErrorBlock }) {
   const store = useStore();
   const agentId = agentOf(block) ?? '';
   const login = agentLogin(agentId);
-  const name = store.agents.find((a) => a.id === agentId)?.name.replace(/\s+\d+\.\d+\.\d+\S*$/, '') ?? agentId;
+  const named = store.agents.find((a) => a.id === agentId)?.name.replace(/\s+\d+\.\d+\.\d+\S*$/, '');
+  const name = named !== undefined ? agentName(named) : agentId;
   const headingId = `login-${block.key}`;
   const followId = `login.followUp.${agentId}`;
   const followUp = isMessageId(followId) ? t(followId) : undefined;

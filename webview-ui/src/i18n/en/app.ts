@@ -2,6 +2,9 @@
 export const app = {
   'app.label': 'RAWP chat',
   'app.pageTitle': 'RAWP Agent Client — browser master',
+  'agent.builtin': 'Built-in (offline)',
+  'agent.openai': 'OpenAI-compatible',
+  'agent.openaiModel': 'OpenAI-compatible ({0})',
   'app.copied': 'Copied',
   'app.copyCode': 'Copy code',
   'app.codeCut': '{0} characters were left out of the middle to fit the chat',

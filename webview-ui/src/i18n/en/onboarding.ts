@@ -11,5 +11,7 @@ export const onboarding = {
   'firstrun.agent': 'You are talking to {0}.',
   'firstrun.switch': 'To use another agent, pick it in the Agent menu above or run “RAWP: Pick Agent…”.',
   'firstrun.builtin': 'The built-in agent works offline without a model (type help). Install Claude Code, Codex or Gemini CLI for a real one; they are found on PATH, in your login shell and the usual install folders, or set rawp.agents.<name>.path.',
+  'firstrun.switch.browser': 'To use another agent, pick it in the Agent menu above.',
+  'firstrun.builtin.browser': 'The built-in agent works offline without a model (type help). For a real one, install Claude Code, Codex or Gemini CLI on the computer that runs rawp serve, then pick it in the Agent menu or start rawp serve with --agent.',
   'firstrun.tips': 'Type @ to reference a file, / for commands.',
 } as const;

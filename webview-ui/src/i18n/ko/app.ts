@@ -5,6 +5,9 @@ import type { app as english } from '../en/app';
 export const app: Record<keyof typeof english, string> = {
   'app.label': 'RAWP 채팅',
   'app.pageTitle': 'RAWP 에이전트 클라이언트 — 브라우저',
+  'agent.builtin': '내장 (오프라인)',
+  'agent.openai': 'OpenAI 호환',
+  'agent.openaiModel': 'OpenAI 호환 ({0})',
   'app.copied': '복사됨',
   'app.copyCode': '코드 복사',
   'app.codeCut': '채팅에 맞추려고 가운데에서 {0}자를 뺐습니다',

@@ -14,5 +14,7 @@ export const onboarding: Record<keyof typeof english, string> = {
   'firstrun.agent': '지금 대화 상대는 {0}입니다.',
   'firstrun.switch': '다른 에이전트를 쓰려면 위의 에이전트 메뉴에서 고르거나 “RAWP: 에이전트 선택…”을 실행하세요.',
   'firstrun.builtin': '내장 에이전트는 모델 없이 오프라인으로 동작합니다(help 입력). 실제 에이전트를 쓰려면 Claude Code, Codex 또는 Gemini CLI를 설치하세요. PATH, 로그인 셸, 일반적인 설치 폴더에서 찾으며 rawp.agents.<name>.path로 지정할 수도 있습니다.',
+  'firstrun.switch.browser': '다른 에이전트를 쓰려면 위의 에이전트 메뉴에서 고르세요.',
+  'firstrun.builtin.browser': '내장 에이전트는 모델 없이 오프라인으로 동작합니다(help 입력). 실제 에이전트를 쓰려면 rawp serve가 실행되는 컴퓨터에 Claude Code, Codex 또는 Gemini CLI를 설치한 뒤 에이전트 메뉴에서 고르거나 rawp serve를 --agent와 함께 시작하세요.',
   'firstrun.tips': '@로 파일을 참조하고 /로 명령을 씁니다.',
 };
