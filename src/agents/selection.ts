@@ -110,9 +110,12 @@ async function detectCli(cli: KnownCli, opts: DetectOptions, env: NodeJS.Process
   const exe = explicit ? (isExecutableFile(explicit) ? path.resolve(explicit) : undefined) : findExecutable(cli.command, opts.binDirs ?? [], env, opts.fallbackDirs ?? []);
   if (!exe) {
     const named = setting ? `the setting rawp.agents.${cli.settingName}.path (${setting})` : `${cli.pathVar}=${fromEnv}`;
+    // Only the editor has the setting (it passes `paths`); `rawp serve` names the environment
+    // variable instead, where the agent has one (decision 607).
+    const pointAt = opts.paths !== undefined ? ` or set rawp.agents.${cli.settingName}.path` : cli.pathVar ? ` or set ${cli.pathVar} to its path` : '';
     const reason = explicit
       ? `${named} is not an executable file`
-      : `\`${cli.command}\` not found on PATH${opts.fallbackDirs?.length ? ', in your login shell or the usual install folders' : ''}; install it with \`npm i -g ${cli.npmPackage}\` or set rawp.agents.${cli.settingName}.path`;
+      : `\`${cli.command}\` not found on PATH${opts.fallbackDirs?.length ? ', in your login shell or the usual install folders' : ''}; install it with \`npm i -g ${cli.npmPackage}\`${pointAt}`;
     return { ...base, reason };
   }
   const version = packageVersion(exe, cli.npmPackage) ?? (cli.versionArgs ? await askVersion(exe, cli.versionArgs, env, opts.versionTimeoutMs ?? 5000) : undefined);

@@ -42,6 +42,16 @@ describe('agent selection', function () {
     }
   });
 
+  it('a missing CLI\'s reason names the editor\'s setting only in the editor (paths given); rawp serve names the environment variable (decision 607)', async () => {
+    const reasonOf = async (paths: Record<string, string> | undefined) => (await detectAgents({ binDirs: [], env: { PATH: dir }, ...(paths ? { paths } : {}) })).find((c) => c.id === 'claude-code')?.reason ?? '';
+    const editor = await reasonOf({});
+    assert.match(editor, /; install it with `npm i -g @anthropic-ai\/claude-code` or set rawp\.agents\.claude\.path$/);
+    const serve = await reasonOf(undefined);
+    assert.match(serve, /; install it with `npm i -g @anthropic-ai\/claude-code` or set RAWP_CLAUDE_PATH to its path$/);
+    const gemini = (await detectAgents({ binDirs: [], env: { PATH: dir } })).find((c) => c.id === 'acp:gemini')?.reason ?? '';
+    assert.doesNotMatch(gemini, /rawp\.agents/, 'no setting named where there is none');
+  });
+
   it('a CLI outside any npm package is asked for its version; an explicit RAWP_CODEX_PATH wins', async () => {
     const fake = path.join(dir, 'codex');
     writeFileSync(fake, '#!/bin/sh\necho "codex-cli 9.8.7"\n');
