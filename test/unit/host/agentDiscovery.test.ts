@@ -43,10 +43,12 @@ describe('agent discovery: login shell, install folders, per-agent setting (deci
     const list = await detectAgents({ env, fallbackDirs: found.fallbackDirs });
     const c = list.find((x) => x.id === 'claude-code')!;
     assert.deepEqual([c.status, c.command, c.version], ['available', claude, '2.0.77']);
-    // Without the login shell the same machine has no claude.
-    const bare = (await detectAgents({ env })).find((x) => x.id === 'claude-code')!;
+    // Without the login shell the same machine has no claude; the editor (which passes its
+    // settings) names its setting, `rawp serve` the environment variable (decision 607).
+    const bare = (await detectAgents({ env, paths: {} })).find((x) => x.id === 'claude-code')!;
     assert.equal(bare.status, 'unavailable');
     assert.match(bare.reason ?? '', /rawp\.agents\.claude\.path/);
+    assert.match((await detectAgents({ env })).find((x) => x.id === 'claude-code')?.reason ?? '', /RAWP_CLAUDE_PATH/);
   });
 
   it('§17.2 the host (`rawp serve`) gets the same discovery: DetectedAgents resolves the login-shell CLI', async () => {
