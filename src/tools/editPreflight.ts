@@ -5,6 +5,7 @@
 // doomed edit there is; Claude Code checks the match before it asks too. The backend still checks
 // everything again at write time, inside its lock: this check only spares the question.
 import type { WriteGuard } from '../workspace/fsBackend';
+import { binaryFileError } from '../workspace/textOnlyWrites';
 import { applyEdits, type EditSpec } from './ledger/match';
 import type { FsTarget } from './fsEvents';
 import { ToolError, type ToolContext } from './types';
@@ -36,9 +37,12 @@ export async function refuseUnmatchedEdits(target: FsTarget & { abs: string }, g
   } catch {
     return;
   }
-  // Bytes that are not UTF-8 read as U+FFFD, and a NUL makes a file binary: the write refuses such
-  // a file as not text (decision 602), which is the reason to give, not a match found or missing
-  // in its decoded text. A text file that holds U+FFFD itself is left to the write as well.
-  if (text.includes('\ufffd') || text.includes('\u0000')) return;
+  // A NUL makes a file binary (decision 602): refused now, as the write would. Read marks such a
+  // file in the ledger already; this catches one the ledger knows otherwise (written by the agent
+  // itself, read through an ACP agent's file system bridge). Bytes that are not UTF-8 read as
+  // U+FFFD: the write tells those from a text file that holds U+FFFD itself, so they are left to
+  // it — their reason is "not text", not a match found or missing in the decoded text.
+  if (text.includes('\u0000')) throw binaryFileError(target.displayPath);
+  if (text.includes('\ufffd')) return;
   applyEdits(text, edits, target.displayPath);
 }

@@ -52,4 +52,15 @@ describe('tools: an edit that cannot apply is refused before the permission prom
     assert.equal(missing.error_code, 'FS_NOT_TEXT', String(missing.output));
     assert.ok(readFileSync(env.p('l.txt')).equals(latin1));
   });
+
+  it('read-before-write: a file the ledger knows by another way than Read (the agent wrote its NUL itself) is refused as binary before the edit\'s prompt (decision 602)', async () => {
+    const write = await env.call('Write', { file_path: 'blob.txt', content: 'head\u0000tail\none\n' });
+    assert.equal(write.status, 'success', JSON.stringify(write.output));
+    const before = readFileSync(env.p('blob.txt'));
+    const edit = await env.call('Edit', { file_path: 'blob.txt', old_string: 'one', new_string: 'two' });
+    assert.equal(edit.error_code, 'FS_NOT_TEXT');
+    assert.match(String(edit.output), /"blob\.txt" is a binary file \(it holds NUL bytes\)/);
+    assert.equal(prompts(), 1, 'only the Write was asked about');
+    assert.ok(readFileSync(env.p('blob.txt')).equals(before));
+  });
 });
