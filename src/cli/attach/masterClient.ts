@@ -23,10 +23,23 @@ export interface MasterClientHandlers {
   /** The opening sequence (§13.1 / §13.7) is complete: prompts may be sent. */
   connected?(info: { reattach: boolean }): void;
   /** The connection ended; `retryInMs` is set when the client will reconnect. */
-  disconnected?(info: { code: number; reason: string; retryInMs?: number }): void;
+  disconnected?(info: { code: number; reason: string; cause: CloseCause; retryInMs?: number }): void;
   /** No more reconnects (session gone, token refused, closed by us). */
-  ended?(info: { reason: string }): void;
+  ended?(info: { code: number; reason: string; cause: EndCause }): void;
 }
+
+/**
+ * Why a connection closed, in parts: `reason` is it in English (logs, tests), and a reader that
+ * words it in another language takes these (terminalMaster.ts, decision 601) rather than parse
+ * the English back.
+ */
+export type CloseCause =
+  /** The server refused the upgrade with an HTTP status, e.g. "503 Service Unavailable". */
+  | { kind: 'answered'; status: string }
+  /** The close frame's reason as the host wrote it ('' when it gave none). */
+  | { kind: 'host'; reason: string };
+/** Why no reconnect follows: a close as above, the session deleted, or `stop()`. */
+export type EndCause = CloseCause | { kind: 'session_deleted' } | { kind: 'stopped' };
 
 export interface MasterClientOptions {
   /** ws(s)://host:port/v1/sessions/{id}/stream */
@@ -122,14 +135,15 @@ export class MasterClient {
     this.socket = socket;
     this.resume.connecting();
     this.reattaching = reattach;
+    /** The HTTP status the server refused the upgrade with, for good. */
     let refused: string | undefined;
     /** Set when the server said "not now" (429/503): wait what it asked, then try again. */
-    let toldToWait: { ms: number; reason: string } | undefined;
+    let toldToWait: { ms: number; status: string } | undefined;
     const backoff = this.options.reconnect || { initialMs: 250, maxMs: 5000 };
     socket.on('unexpected-response', (_req, res) => {
-      const answer = `the server answered ${res.statusCode} ${res.statusMessage ?? ''}`.trim();
-      if (RETRY_STATUSES.has(res.statusCode ?? 0)) toldToWait = { ms: retryAfterMs(res.headers['retry-after'], backoff.maxMs), reason: answer };
-      else refused = answer;
+      const status = `${res.statusCode} ${res.statusMessage ?? ''}`.trim();
+      if (RETRY_STATUSES.has(res.statusCode ?? 0)) toldToWait = { ms: retryAfterMs(res.headers['retry-after'], backoff.maxMs), status };
+      else refused = status;
       res.resume();
       socket.terminate();
     });
@@ -161,16 +175,19 @@ export class MasterClient {
     socket.on('close', (code, reasonBuf) => {
       if (idle) clearTimeout(idle);
       if (this.socket !== socket) return;
-      const reason = refused ?? toldToWait?.reason ?? reasonBuf.toString();
+      const status = refused ?? toldToWait?.status;
+      const cause: CloseCause = status !== undefined ? { kind: 'answered', status } : { kind: 'host', reason: reasonBuf.toString() };
+      const reason = closeReason(cause);
       this.socket = undefined;
       const final = this.stopped || this.deleted || refused !== undefined || FINAL_CODES.has(code) || this.options.reconnect === false;
       if (final) {
-        this.options.handlers.disconnected?.({ code, reason });
-        this.options.handlers.ended?.({ reason: this.deleted ? 'session deleted' : this.stopped ? 'closed' : reason || `closed (${code})` });
+        this.options.handlers.disconnected?.({ code, reason, cause });
+        const end: EndCause = this.deleted ? { kind: 'session_deleted' } : this.stopped ? { kind: 'stopped' } : cause;
+        this.options.handlers.ended?.({ code, reason: endReason(end, code), cause: end });
         return;
       }
       const retryInMs = toldToWait?.ms ?? Math.min(backoff.maxMs, backoff.initialMs * 2 ** this.attempt++);
-      this.options.handlers.disconnected?.({ code, reason, retryInMs });
+      this.options.handlers.disconnected?.({ code, reason, cause, retryInMs });
       this.timer = setTimeout(() => this.connect(), retryInMs);
     });
   }
@@ -211,3 +228,16 @@ export class MasterClient {
     if (this.resume.track(frame.type, frame.message_id, historyLast)) queueMicrotask(() => this.options.handlers.connected?.({ reattach: this.reattaching }));
   }
 }
+
+/** A close's cause in English: "the server answered 503 Service Unavailable", or the host's reason. */
+function closeReason(cause: CloseCause): string {
+  return cause.kind === 'answered' ? `the server answered ${cause.status}` : cause.reason;
+}
+
+/** Why no reconnect follows, in English ("closed (1006)" when the host gave no reason). */
+function endReason(end: EndCause, code: number): string {
+  if (end.kind === 'session_deleted') return 'session deleted';
+  if (end.kind === 'stopped') return 'closed';
+  return closeReason(end) || `closed (${code})`;
+}
+

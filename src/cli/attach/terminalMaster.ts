@@ -15,7 +15,7 @@ import { pendingInteractions } from '../../protocol/transcript/read';
 import { applyFrame } from '../../protocol/transcript/reduce';
 import { answerFor, looksLikeLateAnswer } from './answers';
 import { attachPhrase, type AttachPhraseId } from './attachPhrases';
-import { MasterClient } from './masterClient';
+import { MasterClient, type CloseCause, type EndCause } from './masterClient';
 import { PipedInputEnd } from './pipedInputEnd';
 import { httpBaseOf, saveTransfer, sizeText } from './fileTransfers';
 import { TerminalPrinter, transfersOf } from './render';
@@ -80,15 +80,16 @@ export class TerminalMaster {
           if (reattach) this.say('notice.reconnected');
           else this.say('notice.attached', o.session_id);
         },
-        disconnected: ({ code, reason, retryInMs }) => {
+        disconnected: ({ code, cause, retryInMs }) => {
           finalize(this.transcript, { reason: 'connection_closed' });
           this.render();
-          if (retryInMs !== undefined) this.say('notice.connection_lost', `${code}${reason ? `: ${this.reasonIn(reason)}` : ''}`, retryInMs);
+          const why = this.causeText(cause, code, false);
+          if (retryInMs !== undefined) this.say('notice.connection_lost', `${code}${why ? `: ${why}` : ''}`, retryInMs);
         },
-        ended: ({ reason }) => {
+        ended: ({ code, cause }) => {
           this.render();
-          this.say('notice.disconnected', this.reasonIn(reason));
-          this.finished(this.transcript.deleted || reason === 'closed' ? 0 : 1);
+          this.say('notice.disconnected', this.causeText(cause, code, true));
+          this.finished(this.transcript.deleted || cause.kind === 'stopped' ? 0 : 1);
         },
       },
     });
@@ -255,15 +256,20 @@ export class TerminalMaster {
   }
 
   /**
-   * Why the connection ended: the master client's own words (masterClient.ts) in the terminal's
-   * language; a reason the host gave on closing is its own and shown as sent.
+   * Why the connection ended, in the terminal's language: the client's causes are worded here; a
+   * reason the host gave on closing is its own and shown as sent. `final`: a host that gave none
+   * is said as "closed (code)" (the code stands beside it otherwise).
    */
-  private reasonIn(reason: string): string {
-    if (reason === 'session deleted') return this.phrase('reason.session_deleted');
-    if (reason === 'closed') return this.phrase('reason.closed');
-    const closed = /^closed \((\d+)\)$/.exec(reason);
-    if (closed) return this.phrase('reason.closed_code', closed[1]);
-    const answered = /^the server answered (.+)$/s.exec(reason);
-    return answered ? this.phrase('reason.server_answered', answered[1]) : reason;
+  private causeText(cause: CloseCause | EndCause, code: number, final: boolean): string {
+    switch (cause.kind) {
+      case 'session_deleted':
+        return this.phrase('reason.session_deleted');
+      case 'stopped':
+        return this.phrase('reason.closed');
+      case 'answered':
+        return this.phrase('reason.server_answered', cause.status);
+      case 'host':
+        return cause.reason || (final ? this.phrase('reason.closed_code', code) : '');
+    }
   }
 }

@@ -68,4 +68,23 @@ describe('remote/terminal master: its own words in the terminal\'s language (dec
     assert.match(out, /\[disconnected: closed\]\n$/);
     assert.doesNotMatch(out, /[가-힣]+니다/, 'none of attach\'s Korean sentences');
   });
+
+  it('a refused token ends the attach with the server\'s answer, worded in the terminal\'s language from the client\'s cause (exit 1)', async () => {
+    r = await rig({ adapter: { turns: [] } });
+    for (const [language, expected] of [
+      [undefined, /\[disconnected: the server answered 401 Unauthorized\]\n$/],
+      ['ko', /\[연결이 끝났습니다: 서버의 응답: 401 Unauthorized\]\n$/],
+    ] as const) {
+      const stdout = new PassThrough();
+      let out = '';
+      stdout.on('data', (d: Buffer) => (out += d.toString()));
+      const session = r.session.session_id;
+      const m: TerminalMaster = new TerminalMaster({ url: r.server.attachUrl(session), token: 'not-the-token-not-the-token-00', session_id: session, stdin: new PassThrough(), stdout, ...(language ? { language } : {}) });
+      master = m;
+      m.start();
+      assert.equal(await m.done, 1);
+      assert.match(out, expected);
+    }
+  });
 });
+
