@@ -19,10 +19,10 @@ export async function preflightEdits(filePath: string, edits: readonly EditSpec[
   if (edits.length === 1 && edits[0].old_string === '') return; // creating a file needs no read
   const target = targetOf(ctx.fs.roots, ctx.cwd, filePath);
   const guard = ctx.fsEvents.editIntent(target, ctx.actor);
-  await refuseDoomedWrite(target, guard, ctx);
+  const st = await refuseDoomedWrite(target, guard, ctx);
   // The strings are looked for now, so a doomed edit is never asked about (decision 606).
   if (edits.some((e) => e.old_string === '')) return; // refused by the run, with its own words
-  await refuseUnmatchedEdits(target, guard, edits, ctx);
+  if (st && guard.kind === 'replaceIfVersion') await refuseUnmatchedEdits(target, st, guard.version, edits, ctx);
 }
 
 export async function runEdits(filePath: string, edits: readonly EditSpec[], ctx: ToolContext): Promise<ToolOutcome> {

@@ -4,7 +4,7 @@
 // asked. They were asked about ("Allow Edit a.txt?") and failed only after "Allow" — the commonest
 // doomed edit there is; Claude Code checks the match before it asks too. The backend still checks
 // everything again at write time, inside its lock: this check only spares the question.
-import type { WriteGuard } from '../workspace/fsBackend';
+import type { FsStat, FsVersion } from '../workspace/fsBackend';
 import { binaryFileError } from '../workspace/textOnlyWrites';
 import { applyEdits, type EditSpec } from './ledger/match';
 import type { FsTarget } from './fsEvents';
@@ -21,18 +21,16 @@ export function refuseNoOpEdits(edits: readonly EditSpec[]): void {
 }
 
 /**
- * Throws what applying `edits` to the file would throw, when the file is still the version the
- * ledger's guard names and small enough to read twice. A file changed since (or unreadable now) is
- * left to the write, which reports it.
+ * Throws what applying `edits` to the file would throw, when it is small enough to read twice and
+ * still `version` (the one the ledger's guard names; `st`, refuseDoomedWrite's stat, saw it). A
+ * file changed since (or unreadable now) is left to the write, which reports it.
  */
-export async function refuseUnmatchedEdits(target: FsTarget & { abs: string }, guard: WriteGuard, edits: readonly EditSpec[], ctx: ToolContext): Promise<void> {
-  if (guard.kind !== 'replaceIfVersion') return;
+export async function refuseUnmatchedEdits(target: FsTarget & { abs: string }, st: FsStat, version: FsVersion, edits: readonly EditSpec[], ctx: ToolContext): Promise<void> {
+  if (st.type !== 'file' || st.size > PREFLIGHT_MATCH_BYTES) return;
   let text: string;
   try {
-    const st = await ctx.fs.stat(target.abs);
-    if (!st || st.type !== 'file' || st.size > PREFLIGHT_MATCH_BYTES || st.version !== guard.version) return;
     const file = await ctx.fs.readText(target.abs);
-    if (file.version !== guard.version) return;
+    if (file.version !== version) return;
     text = file.text;
   } catch {
     return;

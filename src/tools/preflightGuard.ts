@@ -8,18 +8,20 @@ import { staleVersionError, unreadFileError, type FsStat, type WriteGuard } from
 import type { FsTarget } from './fsEvents';
 import type { ToolContext } from './types';
 
-export async function refuseDoomedWrite(target: FsTarget & { abs: string }, guard: WriteGuard, ctx: ToolContext): Promise<void> {
-  if (guard.kind === 'unconditional') return;
+/** Returns the stat it took when the file is the version a replace needs (the edit preflight reads on from it). */
+export async function refuseDoomedWrite(target: FsTarget & { abs: string }, guard: WriteGuard, ctx: ToolContext): Promise<FsStat | undefined> {
+  if (guard.kind === 'unconditional') return undefined;
   let st: FsStat | undefined;
   try {
     st = await ctx.fs.stat(target.abs);
   } catch {
-    return;
+    return undefined;
   }
   if (guard.kind === 'createIfAbsent') {
     if (st) throw unreadFileError(target.displayPath);
-    return;
+    return undefined;
   }
   if (!st) throw staleVersionError(target.displayPath, true);
   if (st.version !== guard.version) throw staleVersionError(target.displayPath, false);
+  return st;
 }

@@ -23,9 +23,9 @@ export const WriteTool = defineTool({
   schema: WriteInput,
   affectedPaths: (i) => [i.file_path],
   // A write the ledger's guard will refuse (an unread existing file, one changed since it was read) is refused before the prompt.
-  preflight: (input, ctx) => {
+  preflight: async (input, ctx) => {
     const target = targetOf(ctx.fs.roots, ctx.cwd, input.file_path);
-    return refuseDoomedWrite(target, ctx.fsEvents.writeIntent(target, ctx.actor), ctx);
+    await refuseDoomedWrite(target, ctx.fsEvents.writeIntent(target, ctx.actor), ctx);
   },
   async run(input, ctx) {
     const target = targetOf(ctx.fs.roots, ctx.cwd, input.file_path);
