@@ -124,10 +124,20 @@ function turnEnd(turn: Turn): Announcement | undefined {
   return { politeness: 'polite', text: reason === undefined || reason === 'end_turn' ? SPOKEN.turnDone : SPOKEN.turnStopped(reason) };
 }
 
-/** A notice as its banner shows it: a refusal's sentence, then the host's own words. */
+/**
+ * A notice's words as its banner shows them and the live region says them: with an error code, the
+ * refusal's sentence in the reader's language (the host's words when the view has none for the
+ * code) and the host's own words after it; without one, the host's words alone.
+ */
+export function noticeParts(n: Notice): { sentence?: string; detail: string } {
+  if (!n.code) return { detail: n.message };
+  return hasSentence(n.code) ? { sentence: codeSentence(n.code), detail: n.message } : { sentence: n.message || codeSentence(n.code), detail: '' };
+}
+
+/** noticeParts as one line of text. */
 export function noticeText(n: Notice): string {
-  if (!n.code) return n.message;
-  return hasSentence(n.code) ? `${codeSentence(n.code)} ${n.message}` : n.message || codeSentence(n.code);
+  const { sentence, detail } = noticeParts(n);
+  return sentence === undefined ? detail : detail ? `${sentence} ${detail}` : sentence;
 }
 
 /**

@@ -4,7 +4,8 @@ import { useState } from 'preact/hooks';
 import type { HistoryTruncatedWarning } from '../../../src/protocol/transcript';
 import { useStoreSelect } from '../state/useStore';
 import { t as tr } from '../i18n';
-import { codeSentence, codeTooltip, hasSentence, idFor } from '../i18n/codes';
+import { codeTooltip, idFor } from '../i18n/codes';
+import { noticeParts } from '../state/announcements';
 import type { ChatStore, Notice } from '../state/store';
 import { TodoChecklist } from './outputs';
 
@@ -22,14 +23,14 @@ function truncationSentence(w: HistoryTruncatedWarning): string {
  */
 function NoticeText({ notice: n }: { notice: Notice }) {
   // A notice of several lines (/help's list) keeps its lines.
-  if (!n.code) return <span class={n.message.includes('\n') ? 'notice-lines' : undefined}>{n.message}</span>;
-  const known = hasSentence(n.code);
+  const { sentence, detail } = noticeParts(n);
+  if (sentence === undefined || !n.code) return <span class={detail.includes('\n') ? 'notice-lines' : undefined}>{detail}</span>;
   return (
     <span class="notice-text">
       <span class="notice-sentence" title={codeTooltip(n.code)} data-code={n.code}>
-        {known ? codeSentence(n.code) : n.message || codeSentence(n.code)}
+        {sentence}
       </span>
-      {known && n.message && <span class="muted notice-detail"> {n.message}</span>}
+      {detail && <span class="muted notice-detail"> {detail}</span>}
     </span>
   );
 }
