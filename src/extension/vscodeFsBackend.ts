@@ -14,7 +14,7 @@
 // Changes come from VS Code's own watcher and document events (no Node watcher in the editor):
 // they feed `watch()` and drop cached versions (docs/decisions/221).
 import * as vscode from 'vscode';
-import { notTextError } from '../workspace/textOnlyWrites';
+import { notTextError, textFileOf } from '../workspace/textOnlyWrites';
 import { isAbsolute, posix, resolve } from 'node:path';
 import { changedMeanwhileError, FsError, notFoundError, staleVersionError, unreadFileError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsTime, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
 import { encodeUtf8InTurns, nextTurn } from '../workspace/bytesInTurns';
@@ -138,7 +138,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
     const bytes = await this.readBytes(t);
     // Hashed in turns (bytesInTurns.ts), not in the decode's block.
     const text = decode(bytes);
-    return { text, version: await versionOfBytesAsync(bytes) };
+    return textFileOf(bytes, text, await versionOfBytesAsync(bytes));
   }
 
   /** The start of a file's text: no further than `limit` on the disk, a virtual folder's file whole up to 16 MiB (vscodeTextPrefix.ts). */

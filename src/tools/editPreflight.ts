@@ -4,8 +4,8 @@
 // asked. They were asked about ("Allow Edit a.txt?") and failed only after "Allow" — the commonest
 // doomed edit there is; Claude Code checks the match before it asks too. The backend still checks
 // everything again at write time, inside its lock: this check only spares the question.
-import type { FsStat, FsVersion } from '../workspace/fsBackend';
-import { binaryFileError } from '../workspace/textOnlyWrites';
+import type { FsStat, FsTextFile, FsVersion } from '../workspace/fsBackend';
+import { binaryFileError, notUtf8FileError } from '../workspace/textOnlyWrites';
 import { applyEdits, type EditSpec } from './ledger/match';
 import type { FsTarget } from './fsEvents';
 import { ToolError, type ToolContext } from './types';
@@ -27,20 +27,18 @@ export function refuseNoOpEdits(edits: readonly EditSpec[]): void {
  */
 export async function refuseUnmatchedEdits(target: FsTarget & { abs: string }, st: FsStat, version: FsVersion, edits: readonly EditSpec[], ctx: ToolContext): Promise<void> {
   if (st.type !== 'file' || st.size > PREFLIGHT_MATCH_BYTES) return;
-  let text: string;
+  let file: FsTextFile;
   try {
-    const file = await ctx.fs.readText(target.abs);
+    file = await ctx.fs.readText(target.abs);
     if (file.version !== version) return;
-    text = file.text;
   } catch {
     return;
   }
-  // A NUL makes a file binary (decision 602): refused now, as the write would. Read marks such a
-  // file in the ledger already; this catches one the ledger knows otherwise (written by the agent
-  // itself, read through an ACP agent's file system bridge). Bytes that are not UTF-8 read as
-  // U+FFFD: the write tells those from a text file that holds U+FFFD itself, so they are left to
-  // it — their reason is "not text", not a match found or missing in the decoded text.
-  if (text.includes('\u0000')) throw binaryFileError(target.displayPath);
-  if (text.includes('\ufffd')) return;
-  applyEdits(text, edits, target.displayPath);
+  // A NUL makes a file binary (decision 602), bytes that are not UTF-8 make it no text at all
+  // (decision 608): refused now, as the write would, and for that reason — not for a match found
+  // or missing in the decoded text. Read marks such a file in the ledger already; this catches one
+  // the ledger knows otherwise (written by the agent itself, read through an ACP agent's bridge).
+  if (file.text.includes('\u0000')) throw binaryFileError(target.displayPath);
+  if (file.notUtf8) throw notUtf8FileError(target.displayPath);
+  applyEdits(file.text, edits, target.displayPath);
 }

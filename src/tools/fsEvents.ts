@@ -13,9 +13,15 @@ export interface FsTarget {
 }
 
 export type FsObservation =
-  /** `binary`: Read found a NUL byte and showed none of the file, so no text write may follow (decision 602). */
-  | { kind: 'present'; version: FsVersion; binary?: true }
+  /**
+   * `notText`: Read found a NUL byte and showed none of the file (`binary`, decision 602), or bytes
+   * that are not UTF-8 (`not-utf8`, decision 608): Edit and Write refuse it, so the ledger refuses
+   * their intents before the permission prompt.
+   */
+  | { kind: 'present'; version: FsVersion; notText?: NotText }
   | { kind: 'absent' };
+
+export type NotText = 'binary' | 'not-utf8';
 
 export interface FsPolicy {
   /** A guard for a whole-file write, or undefined to pass. */

@@ -45,8 +45,10 @@ export const ReadTool = defineTool({
       const start = (input.offset ?? 1) - 1;
       const limit = input.limit ?? DEFAULT_LIMIT;
       const scan = file.text.length === 0 ? undefined : await lineWindowInTurns(file.text, start, limit);
-      // A binary file is shown to nobody: the ledger keeps that, so no text write follows (decision 602).
-      ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: file.version, ...(scan === 'binary' ? { binary: true as const } : {}) });
+      // A binary file is shown to nobody, a file that is not UTF-8 with � for its bad bytes: the
+      // ledger keeps either, so no text write of it is asked about (decisions 602, 608).
+      const notText = scan === 'binary' ? 'binary' : file.notUtf8 ? 'not-utf8' : undefined;
+      ctx.fsEvents.observed(target, ctx.actor, { kind: 'present', version: file.version, ...(notText ? { notText } : {}) });
       if (scan === undefined) return { status: 'success', output: readNotes.empty(target.displayPath) };
       if (scan === 'binary') return { status: 'success', output: readNotes.binary(target.displayPath) };
       const { window, count } = scan;
@@ -63,7 +65,8 @@ export const ReadTool = defineTool({
       // A window the caller asked for is not truncation; our default cap is.
       const cutByDefault = input.limit === undefined && start + limit < count;
       const tail = cutByDefault ? `\n… [${count - start - limit} more lines; read on with offset ${start + limit + 1}]` : '';
-      const output = window.length === 0 ? readNotes.pastEnd(count, start + 1) : body + tail;
+      const encoding = notText === 'not-utf8' ? `\n${readNotes.notUtf8}` : '';
+      const output = window.length === 0 ? readNotes.pastEnd(count, start + 1) + encoding : body + tail + encoding;
       return cutByDefault || cutLine ? { status: 'success', output, truncated: true } : { status: 'success', output };
     } catch (e) {
       if (e instanceof FsError && e.code === 'FS_NOT_FOUND') ctx.fsEvents.observed(target, ctx.actor, { kind: 'absent' });
@@ -78,6 +81,8 @@ const readNotes = {
   empty: (shown: string) => `(file "${shown}" is empty)`,
   binary: (shown: string) => `(binary file "${shown}" not shown)`,
   pastEnd: (count: number, offset: number) => `(no lines: the file has ${count} lines, offset was ${offset})`,
+  /** After the lines of a file that is not UTF-8, so the agent does not plan an Edit bound to fail. */
+  notUtf8: '… [not UTF-8 text (another encoding such as Latin-1): each byte that is not UTF-8 is shown as �; Edit and Write refuse this file — change it with a tool that keeps its bytes]',
 };
 
 export type ReadNote = { kind: 'empty' } | { kind: 'binary' } | { kind: 'past-end'; lines: number; offset: number };

@@ -42,6 +42,12 @@ export interface FsDirEntry {
 export interface FsTextFile {
   text: string;
   version: FsVersion;
+  /**
+   * Set when the bytes are not valid UTF-8 (Latin-1, say): `text` shows each bad byte as U+FFFD,
+   * and Edit and Write refuse the file (FS_NOT_TEXT), so the ledger and the edit preflight say so
+   * before the permission prompt (decision 608). A text that holds U+FFFD as UTF-8 is not marked.
+   */
+  notUtf8?: true;
 }
 
 /** How a write is guarded; checked inside the backend's critical section for that path. */

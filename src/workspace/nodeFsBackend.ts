@@ -8,7 +8,7 @@
 // and a rename, or a link() when the file must not exist yet (atomicWrite.ts). Times for an order
 // (Glob's newest first) come without any of that per file: one pinned folder, an lstat per entry
 // (entryTimes.ts).
-import { notTextError } from './textOnlyWrites';
+import { notTextError, textFileOf } from './textOnlyWrites';
 import { promises as fsp } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { atomicWrite, TEMP_MARK } from './atomicWrite';
@@ -94,7 +94,7 @@ export class NodeFsBackend implements FsBackend {
     // Hashed in turns (bytesInTurns.ts), after the decode's own turn: the two no longer hold the
     // loop back to back.
     const text = decode(bytes);
-    return { text, version: await versionOfBytesAsync(bytes) };
+    return textFileOf(bytes, text, await versionOfBytesAsync(bytes));
   }
 
   async list(dir: string): Promise<FsDirEntry[]> {

@@ -6,7 +6,7 @@
 // and checksums a text edit cannot keep (decision 602). A checkpoint's exact restore puts bytes back
 // wholesale and does not ask.
 import { isUtf8 } from 'node:buffer';
-import { FsError } from './fsBackend';
+import { FsError, type FsTextFile, type FsVersion } from './fsBackend';
 
 const BINARY = 'is a binary file (it holds NUL bytes), which Read does not show';
 const NOT_UTF8 = 'is not UTF-8 text (binary, or another encoding such as Latin-1)';
@@ -31,4 +31,15 @@ export function notTextError(path: string, bytes: Uint8Array): FsError | undefin
 /** FS_NOT_TEXT for a file Read called binary: the ledger refuses a text write before the prompt. */
 export function binaryFileError(path: string): FsError {
   return refusal(path, BINARY);
+}
+
+/** FS_NOT_TEXT for a file whose bytes were read as not UTF-8 (decision 608), refused before the prompt too. */
+export function notUtf8FileError(path: string): FsError {
+  return refusal(path, NOT_UTF8);
+}
+
+/** A text file read from `bytes`, marked when they are not UTF-8 (FsTextFile.notUtf8). */
+export function textFileOf(bytes: Uint8Array, text: string, version: FsVersion): FsTextFile {
+  // isUtf8 is native and costs far less than the decode before it; only a text with U+FFFD can come from bad bytes.
+  return text.includes('\ufffd') && !isUtf8(bytes) ? { text, version, notUtf8: true } : { text, version };
 }

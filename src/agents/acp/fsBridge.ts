@@ -28,7 +28,9 @@ export class AcpFsBridge {
     const target = this.target(params.path);
     try {
       const file = await this.deps.fs.readText(target.abs);
-      this.deps.fsEvents.observed(target, this.deps.actor, { kind: 'present', version: file.version });
+      // Marked as Read marks it (decisions 602, 608), so a write of it is refused before its prompt.
+      const notText = file.text.includes('\u0000') ? 'binary' : file.notUtf8 ? 'not-utf8' : undefined;
+      this.deps.fsEvents.observed(target, this.deps.actor, { kind: 'present', version: file.version, ...(notText ? { notText } : {}) });
       return { content: sliceLines(file.text, params.line ?? undefined, params.limit ?? undefined) };
     } catch (e) {
       if (e instanceof FsError && e.code === 'FS_NOT_FOUND') {

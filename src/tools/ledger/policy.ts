@@ -2,20 +2,21 @@
 //   writeIntent: present -> replaceIfVersion(version); unobserved or absent -> createIfAbsent
 //     (a new file needs no read; someone else's file is never overwritten unread).
 //   editIntent:  unobserved -> FS_NOT_OBSERVED; absent -> FS_NOT_FOUND; present -> replaceIfVersion.
-//   Both: a file Read found binary -> FS_NOT_TEXT, before the permission prompt (decision 602).
+//   Both: a file Read found binary or not UTF-8 -> FS_NOT_TEXT, before the permission prompt
+//   (decisions 602, 608).
 // Authorization looks only at freshness, not at how much was read: a 10-line window authorizes a
 // whole-file edit for as long as the file is unchanged.
 import { FsError, type Disposable, type WriteGuard } from '../../workspace/fsBackend';
-import type { FsEvents, FsObservation, FsPolicy, FsTarget } from '../fsEvents';
+import type { FsEvents, FsObservation, FsPolicy, FsTarget, NotText } from '../fsEvents';
 import { ObservationLedger } from './ledger';
-import { binaryFileError } from '../../workspace/textOnlyWrites';
+import { binaryFileError, notUtf8FileError } from '../../workspace/textOnlyWrites';
 
 export class ObservationPolicy implements FsPolicy {
   constructor(readonly ledger: ObservationLedger = new ObservationLedger()) {}
 
   writeIntent(target: FsTarget, actor: string): WriteGuard {
     const prior = this.ledger.get(actor, target.targetKey);
-    if (prior?.kind === 'present' && prior.binary) throw binaryFileError(target.displayPath);
+    if (prior?.kind === 'present' && prior.notText) throw notTextFileError(target.displayPath, prior.notText);
     if (prior?.kind === 'present') return { kind: 'replaceIfVersion', version: prior.version };
     return { kind: 'createIfAbsent' };
   }
@@ -24,7 +25,7 @@ export class ObservationPolicy implements FsPolicy {
     const prior = this.ledger.get(actor, target.targetKey);
     if (prior === undefined) throw new FsError(`edit requires reading "${target.displayPath}" first`, 'FS_NOT_OBSERVED');
     if (prior.kind === 'absent') throw new FsError(`cannot edit "${target.displayPath}": not found`, 'FS_NOT_FOUND');
-    if (prior.binary) throw binaryFileError(target.displayPath);
+    if (prior.notText) throw notTextFileError(target.displayPath, prior.notText);
     return { kind: 'replaceIfVersion', version: prior.version };
   }
 
@@ -37,4 +38,8 @@ export class ObservationPolicy implements FsPolicy {
 export function attachObservationPolicy(events: FsEvents, policy: ObservationPolicy = new ObservationPolicy()): Disposable & { policy: ObservationPolicy } {
   const sub = events.install(policy);
   return { policy, dispose: () => sub.dispose() };
+}
+
+function notTextFileError(path: string, notText: NotText): FsError {
+  return notText === 'binary' ? binaryFileError(path) : notUtf8FileError(path);
 }

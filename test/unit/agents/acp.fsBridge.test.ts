@@ -12,13 +12,14 @@ import { NodeFsBackend } from '../../../src/workspace/nodeFsBackend';
 describe('ACP fs bridge: fs/read_text_file and fs/write_text_file through FsBackend and the ledger', () => {
   let dir: string;
   let bridge: AcpFsBridge;
+  let policy: ReturnType<typeof attachObservationPolicy>['policy'];
   const file = () => path.join(dir, 'a.txt');
 
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'rawp-acpfs-'));
     writeFileSync(file(), 'one\ntwo\nthree\n');
     const events = new FsEvents();
-    attachObservationPolicy(events);
+    policy = attachObservationPolicy(events).policy;
     bridge = new AcpFsBridge({ fs: new NodeFsBackend([dir]), fsEvents: events, actor: 'session-1', cwd: dir });
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,6 +48,21 @@ describe('ACP fs bridge: fs/read_text_file and fs/write_text_file through FsBack
     const e = await refusal(bridge.writeTextFile({ path: file(), content: 'agent v2\n' }));
     assert.equal(e.data?.code, 'FS_STALE_VERSION');
     assert.equal(readFileSync(file(), 'utf8'), 'a person typed this\n');
+  });
+
+  it('read-before-write: a Latin-1 file and a file with a NUL read through the bridge are marked in the ledger as Read marks them, and their writes are refused as not text (decision 608)', async () => {
+    const latin1 = Buffer.from('caf\xe9\n', 'latin1');
+    writeFileSync(path.join(dir, 'l.txt'), latin1);
+    writeFileSync(path.join(dir, 'n.db'), 'page\u0000data\n');
+    const read = await bridge.readTextFile({ path: path.join(dir, 'l.txt') });
+    assert.equal(read.content, 'caf\ufffd\n');
+    await bridge.readTextFile({ path: path.join(dir, 'n.db') });
+    assert.equal((policy.ledger.get('session-1', path.join(dir, 'l.txt')) as { notText?: string }).notText, 'not-utf8');
+    assert.equal((policy.ledger.get('session-1', path.join(dir, 'n.db')) as { notText?: string }).notText, 'binary');
+    const e = await refusal(bridge.writeTextFile({ path: path.join(dir, 'l.txt'), content: 'café\n' }));
+    assert.equal(e.data?.code, 'FS_NOT_TEXT');
+    assert.match(e.message, /not UTF-8 text/);
+    assert.ok(readFileSync(path.join(dir, 'l.txt')).equals(latin1));
   });
 
   it('read-before-write: a new file needs no read, and a missing file reads as resource-not-found', async () => {

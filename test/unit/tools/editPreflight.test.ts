@@ -42,15 +42,45 @@ describe('tools: an edit that cannot apply is refused before the permission prom
     assert.equal(readFileSync(env.p('g.txt'), 'utf8'), 'say "bye"\nB\nB\n');
   });
 
-  it('read-before-write: a file that is not UTF-8 is refused as not text (FS_NOT_TEXT), never as an edit whose match its decoded text decides', async () => {
+  it('read-before-write: a file that is not UTF-8 is refused as not text (FS_NOT_TEXT) before any question, never as an edit whose match its decoded text decides (decision 608)', async () => {
     const latin1 = Buffer.from('caf\xe9 one\ncaf\xe9 two\n', 'latin1');
     writeFileSync(env.p('l.txt'), latin1);
-    await env.call('Read', { file_path: 'l.txt' });
+    const read = await env.call('Read', { file_path: 'l.txt' });
+    assert.match(String(read.output), /caf\ufffd one/);
+    assert.match(String(read.output), /\[not UTF-8 text .*Edit and Write refuse this file/, 'the agent is told before it plans an edit');
     const twice = await env.call('Edit', { file_path: 'l.txt', old_string: 'caf', new_string: 'CAF' });
     assert.equal(twice.error_code, 'FS_NOT_TEXT', String(twice.output));
+    assert.match(String(twice.output), /"l\.txt" is not UTF-8 text/);
     const missing = await env.call('Edit', { file_path: 'l.txt', old_string: 'nowhere', new_string: 'x' });
     assert.equal(missing.error_code, 'FS_NOT_TEXT', String(missing.output));
+    const whole = await env.call('Write', { file_path: 'l.txt', content: 'replaced\n' });
+    assert.equal(whole.error_code, 'FS_NOT_TEXT', String(whole.output));
+    assert.equal(prompts(), 0, 'a write bound to fail is not asked about');
     assert.ok(readFileSync(env.p('l.txt')).equals(latin1));
+  });
+
+  it('read-before-write: a UTF-8 file that holds U+FFFD itself is not marked, and its edit is asked about and written (decision 608)', async () => {
+    writeFileSync(env.p('r.txt'), 'bad byte was \ufffd here\n');
+    const read = await env.call('Read', { file_path: 'r.txt' });
+    assert.doesNotMatch(String(read.output), /not UTF-8/);
+    const edit = await env.call('Edit', { file_path: 'r.txt', old_string: '\ufffd', new_string: '?' });
+    assert.equal(edit.status, 'success', JSON.stringify(edit.output));
+    assert.equal(prompts(), 1);
+    assert.equal(readFileSync(env.p('r.txt'), 'utf8'), 'bad byte was ? here\n');
+  });
+
+  it('read-before-write: a Latin-1 file the ledger knows unmarked (read by a reader that did not mark it) is refused as not UTF-8 by the edit preflight, before the prompt (decision 608)', async () => {
+    const latin1 = Buffer.from('na\xefve\n', 'latin1');
+    writeFileSync(env.p('u.txt'), latin1);
+    const ledger = env.shared.ledger!.policy.ledger;
+    const set = ledger.set.bind(ledger);
+    ledger.set = (actor, key, o) => set(actor, key, o.kind === 'present' ? { kind: 'present', version: o.version } : o);
+    await env.call('Read', { file_path: 'u.txt' });
+    const edit = await env.call('Edit', { file_path: 'u.txt', old_string: 'na', new_string: 'NA' });
+    assert.equal(edit.error_code, 'FS_NOT_TEXT', String(edit.output));
+    assert.match(String(edit.output), /is not UTF-8 text/);
+    assert.equal(prompts(), 0);
+    assert.ok(readFileSync(env.p('u.txt')).equals(latin1));
   });
 
   it('read-before-write: a file the ledger knows by another way than Read (the agent wrote its NUL itself) is refused as binary before the edit\'s prompt (decision 602)', async () => {

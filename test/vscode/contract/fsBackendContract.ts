@@ -156,7 +156,7 @@ export function fsBackendContract(name: string, make: () => Promise<ContractFixt
       await assert.rejects(() => fx.fs.list('/'), fsCode('FS_OUTSIDE_WORKSPACE'));
     });
 
-    it('security (issue 12 finding 6): an edit or write over a file that is not UTF-8 is FS_NOT_TEXT and its bytes stay', async () => {
+    it('security (issue 12 finding 6, decision 608): a read marks a file that is not UTF-8; an edit or write over it is FS_NOT_TEXT and its bytes stay', async () => {
       const latin1 = Uint8Array.from([0x63, 0x61, 0x66, 0xe9, 0x0a]); // "café\n" in Latin-1
       await fx.outside.write('latin1.txt', latin1);
       const read = await fx.fs.readText(at('latin1.txt'));
@@ -164,6 +164,9 @@ export function fsBackendContract(name: string, make: () => Promise<ContractFixt
       await assert.rejects(() => fx.fs.writeText(at('latin1.txt'), 'new\n', { kind: 'replaceIfVersion', version: read.version }), fsCode('FS_NOT_TEXT'));
       assert.deepEqual([...((await fx.outside.read('latin1.txt')) ?? [])], [...latin1]);
       assert.equal(read.version, (await fx.fs.stat(at('latin1.txt')))?.version, 'the version is still of the bytes');
+      assert.equal(read.notUtf8, true, 'the read says the bytes are not UTF-8 (decision 608)');
+      await fx.outside.write('fffd.txt', new TextEncoder().encode('kept \ufffd\n'));
+      assert.equal((await fx.fs.readText(at('fffd.txt'))).notUtf8, undefined, 'U+FFFD written as UTF-8 is text');
     });
 
     it('security (decision 602): an edit or write over a UTF-8 file holding a NUL byte (one Read calls binary) is FS_NOT_TEXT and its bytes stay', async () => {
