@@ -18,6 +18,8 @@ import { CodexAdapter } from './codex/adapter';
 import { OPENAI_ENV_KEY, OpenAIAdapter } from './openai/adapter';
 import { withoutOurSecrets } from './process/env';
 import type { FsBackend } from '../workspace/fsBackend';
+import { phrasedReason, type AgentReasonId } from '../protocol/hostPhrases';
+import type { NoticeWords } from '../protocol/rawpExtension';
 import type { FsEvents } from '../tools/fsEvents';
 import type { SharedToolState } from '../tools/toolkit';
 
@@ -31,6 +33,8 @@ export interface AgentCandidate {
   status: AgentStatus;
   /** Why it is unavailable (or a caveat when available). */
   reason?: string;
+  /** `reason` as the host's phrases, for a reader in another language (decision 609). */
+  reasonWords?: NoticeWords[];
   version?: string;
   /** The resolved executable and its fixed arguments (process agents). */
   command?: string;
@@ -109,14 +113,12 @@ async function detectCli(cli: KnownCli, opts: DetectOptions, env: NodeJS.Process
   const explicit = setting || fromEnv;
   const exe = explicit ? (isExecutableFile(explicit) ? path.resolve(explicit) : undefined) : findExecutable(cli.command, opts.binDirs ?? [], env, opts.fallbackDirs ?? []);
   if (!exe) {
-    const named = setting ? `the setting rawp.agents.${cli.settingName}.path (${setting})` : `${cli.pathVar}=${fromEnv}`;
+    if (explicit) return { ...base, ...reasonOf(setting ? ['agent_reason.setting_not_executable', cli.settingName, setting] : ['agent_reason.env_not_executable', cli.pathVar ?? '', fromEnv ?? '']) };
     // Only the editor has the setting (it passes `paths`); `rawp serve` names the environment
     // variable instead, where the agent has one (decision 607).
-    const pointAt = opts.paths !== undefined ? ` or set rawp.agents.${cli.settingName}.path` : cli.pathVar ? ` or set ${cli.pathVar} to its path` : '';
-    const reason = explicit
-      ? `${named} is not an executable file`
-      : `\`${cli.command}\` not found on PATH${opts.fallbackDirs?.length ? ', in your login shell or the usual install folders' : ''}; install it with \`npm i -g ${cli.npmPackage}\`${pointAt}`;
-    return { ...base, reason };
+    const install: [AgentReasonId, ...string[]] =
+      opts.paths !== undefined ? ['agent_reason.install_or_setting', cli.npmPackage, cli.settingName] : cli.pathVar ? ['agent_reason.install_or_env', cli.npmPackage, cli.pathVar] : ['agent_reason.install', cli.npmPackage];
+    return { ...base, ...reasonOf([opts.fallbackDirs?.length ? 'agent_reason.not_anywhere' : 'agent_reason.not_on_path', cli.command], install) };
   }
   const version = packageVersion(exe, cli.npmPackage) ?? (cli.versionArgs ? await askVersion(exe, cli.versionArgs, env, opts.versionTimeoutMs ?? 5000) : undefined);
   return { ...base, status: 'available', command: exe, args: cli.args, ...(version ? { version } : {}) };
@@ -130,8 +132,14 @@ async function detectAcpCommand(line: string, opts: DetectOptions, env: NodeJS.P
     return { id: `acp:${line}`, displayName: `ACP agent (${line})`, adapter_type: 'process', status: 'unavailable', reason: (e as Error).message };
   }
   const exe = findExecutable(spec.command, opts.binDirs ?? [], env, opts.fallbackDirs ?? []);
-  if (!exe) return { id: spec.id, displayName: spec.displayName, adapter_type: 'process', status: 'unavailable', reason: `\`${spec.command}\` not found on PATH` };
+  if (!exe) return { id: spec.id, displayName: spec.displayName, adapter_type: 'process', status: 'unavailable', ...reasonOf(['agent_reason.not_on_path', spec.command]) };
   return { id: spec.id, displayName: spec.displayName, adapter_type: 'process', status: 'available', command: exe, args: spec.args };
+}
+
+/** A candidate's `reason` in English and as phrases (decision 609). */
+function reasonOf(...clauses: [AgentReasonId, ...string[]][]): { reason: string; reasonWords: NoticeWords[] } {
+  const { reason, words } = phrasedReason(...clauses);
+  return { reason, reasonWords: words };
 }
 
 function isLocal(url: string): boolean {
@@ -140,9 +148,9 @@ function isLocal(url: string): boolean {
 
 function openaiCandidate(cfg: DetectOptions['openai'], env: NodeJS.ProcessEnv): AgentCandidate {
   const base: AgentCandidate = { id: 'openai', displayName: 'OpenAI-compatible', adapter_type: 'sdk', status: 'unavailable' };
-  if (!cfg?.baseUrl || !cfg.model) return { ...base, reason: 'no endpoint configured: set a base URL and a model (--base-url, --model)' };
+  if (!cfg?.baseUrl || !cfg.model) return { ...base, ...reasonOf(['agent_reason.no_endpoint']) };
   const name = `OpenAI-compatible (${cfg.model})`;
-  if (!env[OPENAI_ENV_KEY] && !isLocal(cfg.baseUrl)) return { ...base, displayName: name, reason: `${OPENAI_ENV_KEY} is not set (needed for ${cfg.baseUrl})` };
+  if (!env[OPENAI_ENV_KEY] && !isLocal(cfg.baseUrl)) return { ...base, displayName: name, ...reasonOf(['agent_reason.no_key', OPENAI_ENV_KEY, cfg.baseUrl]) };
   return { ...base, displayName: name, status: 'available' };
 }
 

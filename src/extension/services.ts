@@ -133,7 +133,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     logger,
     blocked,
     restored,
-    agents: () => agents().map(({ id, name, description, available, unavailable_reason }) => ({ id, name, available, ...(description ? { description } : {}), ...(unavailable_reason ? { unavailable_reason } : {}) })),
+    agents: () => agents().map(({ id, name, description, available, unavailable_reason, unavailable_words }) => ({ id, name, available, ...(description ? { description } : {}), ...(unavailable_reason ? { unavailable_reason } : {}), ...(unavailable_words ? { unavailable_words } : {}) })),
     agentsChanged: catalog.detect().then(() => undefined),
     actions: {
       openFile: openFileAt,

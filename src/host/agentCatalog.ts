@@ -9,7 +9,7 @@ import { OPENAI_ENV_KEY } from '../agents/openai/adapter';
 import { createAgent, detectAgents, PREFERENCE, type AgentCandidate } from '../agents/selection';
 import type { Logger } from '../session/ports';
 import type { SharedToolState } from '../tools/toolkit';
-import type { AgentChoice } from './agentChoice';
+import { unavailableOf, type AgentChoice } from './agentChoice';
 import { discoverAgentDirs, type DiscoveryOptions } from './agentDiscovery';
 import { agentLogin, apiKeyEnvFor, loginExecutableAgent, type ApiKeyProvider } from '../protocol/agentLogin';
 
@@ -84,7 +84,7 @@ export class AgentCatalog {
         name: c.version ? `${c.displayName} ${c.version}` : c.displayName,
         ...(c.id === 'builtin' ? { description: builtinWords(builtinLanguage(this.src.language)).agentDescription } : c.reason ? { description: c.reason } : {}),
         available,
-        ...(!available ? { unavailable_reason: blocked ?? c.reason ?? 'not available' } : {}),
+        ...(!available ? unavailableOf(blocked, c) : {}),
         rank,
         create: (o) => this.create(c, o?.resumeSessionId),
       };

@@ -1,6 +1,8 @@
 // What the host needs to know about an agent it can offer: how it is shown in the picker, whether
 // it can run here (and why not), and how to make its adapter for a new session.
 import type { AgentAdapter } from '../session/agentAdapter';
+import type { AgentCandidate } from '../agents/selection';
+import { phrasedReason } from '../protocol/hostPhrases';
 import type { AgentSummary } from '../protocol/webviewMessages';
 import type { SharedToolState } from '../tools/toolkit';
 
@@ -22,4 +24,15 @@ export function selectAgent(choices: readonly AgentChoice[], wanted: string | un
     if (named) return named;
   }
   return [...available].sort((a, b) => b.rank - a.rank)[0];
+}
+
+/**
+ * What a choice says when it cannot run: a block (Restricted Mode, in the editor's own words) wins
+ * over the agent's reason, which comes with its phrases for a view in another language (decision 609).
+ */
+export function unavailableOf(blocked: string | undefined, c: AgentCandidate): Pick<AgentSummary, 'unavailable_reason' | 'unavailable_words'> {
+  if (blocked) return { unavailable_reason: blocked };
+  if (c.reason) return { unavailable_reason: c.reason, ...(c.reasonWords ? { unavailable_words: c.reasonWords } : {}) };
+  const { reason, words } = phrasedReason(['agent_reason.not_available']);
+  return { unavailable_reason: reason, unavailable_words: words };
 }

@@ -3,7 +3,7 @@
 // --agent, the built-in agent). A master names one by id; its string is never run as a command
 // (issue 12 #5). A name that cannot run is an error, never a silent fallback.
 import { chooseAgent, createAgent, detectAgents, type AgentCandidate } from '../agents/selection';
-import type { AgentChoice } from './agentChoice';
+import { unavailableOf, type AgentChoice } from './agentChoice';
 import { discoverAgentDirs, type DiscoveryOptions } from './agentDiscovery';
 
 export interface DetectedAgentsOptions {
@@ -40,7 +40,7 @@ export class DetectedAgents {
       id: c.id,
       name: c.version ? `${c.displayName} ${c.version}` : c.displayName,
       available: c.status === 'available',
-      ...(c.status !== 'available' ? { unavailable_reason: c.reason ?? 'not available' } : {}),
+      ...(c.status !== 'available' ? unavailableOf(undefined, c) : {}),
       rank: 0,
       create: (options) => createAgent(c, { openai: this.o.openai, env: this.env, language: this.o.language, ...(options?.toolState ? { shared: options.toolState } : {}), ...(options?.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {}) }),
     }));

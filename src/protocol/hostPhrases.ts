@@ -29,6 +29,18 @@ export const HOST_PHRASES_EN = {
   'notice.mode_now': 'The mode is now {0}.',
   'notice.compacted': 'The conversation was compacted ({0} → {1} tokens).',
   'notice.clear_run': 'Every rawp run is a new conversation: there was nothing to clear.',
+  // Why an agent cannot run (AgentSummary.unavailable_words): clauses said one after another, each
+  // with its own punctuation, so each language orders its own sentence (decision 609).
+  'agent_reason.not_on_path': '`{0}` not found on PATH',
+  'agent_reason.not_anywhere': '`{0}` not found on PATH, in your login shell or the usual install folders',
+  'agent_reason.install': '; install it with `npm i -g {0}`',
+  'agent_reason.install_or_setting': '; install it with `npm i -g {0}` or set rawp.agents.{1}.path',
+  'agent_reason.install_or_env': '; install it with `npm i -g {0}` or set {1} to its path',
+  'agent_reason.setting_not_executable': 'the setting rawp.agents.{0}.path ({1}) is not an executable file',
+  'agent_reason.env_not_executable': '{0}={1} is not an executable file',
+  'agent_reason.no_endpoint': 'no endpoint configured: set a base URL and a model (--base-url, --model)',
+  'agent_reason.no_key': '{0} is not set (needed for {1})',
+  'agent_reason.not_available': 'not available',
 } as const;
 
 export type HostPhraseId = keyof typeof HOST_PHRASES_EN;
@@ -56,6 +68,16 @@ export const HOST_PHRASES_KO: Record<HostPhraseId, string> = {
   'notice.mode_now': '이제 모드는 {0}입니다.',
   'notice.compacted': '대화를 요약해 줄였습니다 ({0} → {1} 토큰).',
   'notice.clear_run': 'rawp run은 실행할 때마다 새 대화라서 지울 것이 없었습니다.',
+  'agent_reason.not_on_path': 'PATH에서 `{0}`을(를) 찾지 못했습니다',
+  'agent_reason.not_anywhere': 'PATH, 로그인 셸, 일반적인 설치 폴더 어디에서도 `{0}`을(를) 찾지 못했습니다',
+  'agent_reason.install': '. `npm i -g {0}`로 설치하세요',
+  'agent_reason.install_or_setting': '. `npm i -g {0}`로 설치하거나 rawp.agents.{1}.path 설정에 실행 파일 경로를 적으세요',
+  'agent_reason.install_or_env': '. `npm i -g {0}`로 설치하거나 {1} 환경 변수에 실행 파일 경로를 지정하세요',
+  'agent_reason.setting_not_executable': 'rawp.agents.{0}.path 설정의 경로({1})가 실행 파일이 아닙니다',
+  'agent_reason.env_not_executable': '{0}={1}은(는) 실행 파일이 아닙니다',
+  'agent_reason.no_endpoint': '엔드포인트가 설정되지 않았습니다. 기본 URL과 모델을 지정하세요 (--base-url, --model)',
+  'agent_reason.no_key': '{0}이(가) 설정되지 않았습니다 ({1}에 필요)',
+  'agent_reason.not_available': '사용할 수 없음',
 };
 
 export type HostLanguage = 'en' | 'ko';
@@ -105,4 +127,17 @@ export function hostNoticeIn(n: { message: string; words?: NoticeWords }, lang: 
       .join('\n');
   }
   return fillPhrase(TABLES[lang][id], n.words?.args ?? []);
+}
+
+export type AgentReasonId = HostPhraseId & `agent_reason.${string}`;
+
+/**
+ * Why an agent cannot run, as clauses: the English `reason` every reader gets, and `words` (one
+ * phrase per clause) for a reader that says it in its own language (the view's `unavailableReason`).
+ */
+export function phrasedReason(...clauses: [AgentReasonId, ...string[]][]): { reason: string; words: NoticeWords[] } {
+  return {
+    reason: clauses.map(([id, ...args]) => hostPhrase(id, args)).join(''),
+    words: clauses.map(([id, ...args]) => ({ id: id.slice('agent_reason.'.length), ...(args.length ? { args } : {}) })),
+  };
 }

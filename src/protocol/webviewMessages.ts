@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { Id } from './common';
 import type { WireFrame } from './frameTypes';
 import { parseValue } from './parse';
-import { NoticePayload } from './rawpExtension';
+import { NoticePayload, NoticeWords } from './rawpExtension';
 
 /**
  * Frames for the view: each validated with the frame schemas on arrival and typed after; one that
@@ -51,6 +51,8 @@ export const AgentSummary = z.looseObject({
   available: z.boolean(),
   /** Why an agent cannot run (not installed, Restricted Mode, …). */
   unavailable_reason: z.string().optional(),
+  /** `unavailable_reason` as the host's phrases, for a view in another language (decision 609). */
+  unavailable_words: z.array(NoticeWords).max(8).optional(),
 });
 
 /** A permission rule of the host's one store (src/session/permissions/rules.ts), whichever agent made it. */

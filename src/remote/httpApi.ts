@@ -11,6 +11,7 @@ import { healthBody, type Route } from './controlPlane';
 import { handleFile, type FileEndpoint } from './fileApi';
 import { RefusedRequest } from './serverLimits';
 import { cleanSessionName, SESSION_NAME_MAX } from '../protocol/sessionName';
+import type { AgentSummary } from '../protocol/webviewMessages';
 
 const MAX_BODY_BYTES = 64 * 1024;
 const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.ttf': 'font/ttf' };
@@ -33,7 +34,7 @@ export interface HttpApiContext {
   /** GET /v1/permission-rules: every rule of the host's one store. Absent: 501. */
   permissionRules?: () => readonly PermissionRule[];
   /** GET /v1/agents: the host's agents. Absent: 501. */
-  agents?: () => readonly { id: string; name: string; available: boolean; unavailable_reason?: string }[];
+  agents?: () => readonly AgentSummary[];
   /** POST /v1/sessions/{id}/agent: the host's agent switch. Absent: 501. */
   switchAgent?: (session_id: string, agent: string) => Promise<AgentSwitchResult>;
   /** GET/PUT /v1/files/{id} (§4.5.1): the host's file store. Absent: 501. */
@@ -66,7 +67,7 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, r: R
     }
     case 'agents':
       if (!ctx.agents) return json(res, 501, { error: 'this host lists no agents' });
-      return json(res, 200, { agents: ctx.agents().map(({ id, name, available, unavailable_reason }) => ({ id, name, available, ...(unavailable_reason ? { unavailable_reason } : {}) })) });
+      return json(res, 200, { agents: ctx.agents().map(({ id, name, available, unavailable_reason, unavailable_words }) => ({ id, name, available, ...(unavailable_reason ? { unavailable_reason } : {}), ...(unavailable_words ? { unavailable_words } : {}) })) });
     case 'session_agent':
       return switchAgent(req, res, r.session_id, ctx);
     case 'permission_rules':

@@ -74,3 +74,21 @@ export function agentName(name: string): string {
   return name;
 }
 
+/**
+ * Why an agent cannot run, in the view's language: its phrases (`unavailable_words`, decision 609)
+ * when the view knows every one, else the host's English `unavailable_reason` (a newer host's
+ * phrase, an ACP command line that did not parse, Restricted Mode in the editor's own words).
+ */
+export function unavailableReason(a: { unavailable_reason?: string; unavailable_words?: readonly NoticeWords[] }): string | undefined {
+  const words = a.unavailable_words;
+  if (words && words.length > 0) {
+    const said: string[] = [];
+    for (const w of words) {
+      const id = `agent_reason.${w.id}`;
+      if (!isMessageId(id)) return a.unavailable_reason;
+      said.push(t(id, ...(w.args ?? [])));
+    }
+    return said.join('');
+  }
+  return a.unavailable_reason;
+}

@@ -10,7 +10,7 @@ import { parseValue } from '../../../src/protocol/parse';
 import { noticeOf } from '../../../src/protocol/rawpExtension';
 import { ResumePoint } from '../../../src/protocol/resumePoint';
 import { buildCheckpointFrame, CHECKPOINT_DIFF_TYPE } from '../../../src/protocol/checkpointFrames';
-import { hostMessage, webviewMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
+import { AgentSummary, hostMessage, webviewMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
 import { Listeners, type Transport } from './types';
 import { t } from '../i18n';
 import { uploadAttachment } from './upload';
@@ -339,10 +339,11 @@ export class WebSocketTransport implements Transport {
       const body = (await res.json()) as { agents?: unknown };
       if (!Array.isArray(body.agents)) return;
       const agents = body.agents.flatMap((a) => {
-        const o = a as Record<string, unknown>;
-        return typeof o.id === 'string' && typeof o.name === 'string' && typeof o.available === 'boolean'
-          ? [{ id: o.id, name: o.name, available: o.available, ...(typeof o.unavailable_reason === 'string' ? { unavailable_reason: o.unavailable_reason } : {}) }]
-          : [];
+        // The picker's fields only; an entry that does not read as an agent is left out.
+        const o = AgentSummary.safeParse(a);
+        if (!o.success) return [];
+        const { id, name, available, unavailable_reason, unavailable_words } = o.data;
+        return [{ id, name, available, ...(unavailable_reason !== undefined ? { unavailable_reason } : {}), ...(unavailable_words ? { unavailable_words } : {}) }];
       });
       for (const a of agents) this.agentNames.set(a.id, a.name);
       this.listeners.emit(hostMessage('agent.list', { agents }));

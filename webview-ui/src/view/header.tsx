@@ -9,7 +9,7 @@ import { outsideTranscript, useStore, useStoreSelect } from '../state/useStore';
 import type { ChatStore } from '../state/store';
 import { t } from '../i18n';
 import { idFor } from '../i18n/codes';
-import { agentName } from '../i18n/hostWords';
+import { agentName, unavailableReason } from '../i18n/hostWords';
 import { FindContext, isMac } from './findState';
 
 const MODES: AgentModeName[] = ['default', 'plan', 'review'];
@@ -141,7 +141,7 @@ function AgentPicker() {
       <select id="agent-select" value={agent} onChange={(e) => store.transport.send(webviewMessage('agent.pick', { agent_id: (e.target as HTMLSelectElement).value }))}>
         {!store.agents.some((a) => a.id === agent) && agent && <option value={agent}>{agent}</option>}
         {store.agents.map((a) => (
-          <option key={a.id} value={a.id} disabled={!a.available} title={a.unavailable_reason ?? a.description}>
+          <option key={a.id} value={a.id} disabled={!a.available} title={unavailableReason(a) ?? a.description}>
             {agentName(a.name)}
             {a.available ? '' : ` ${t('header.unavailable')}`}
           </option>
