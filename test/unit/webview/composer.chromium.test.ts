@@ -113,6 +113,27 @@ describe('webview in Chromium: composer', function () {
     assert.deepEqual({ text: prompt.payload.prompt_text, type: prompt.payload.input_type }, { text: '/review 42', type: 'slash_command' });
   });
 
+  it('/ a command typed whole that needs no argument runs on the first Enter; one that needs an argument, or a part of a name, is completed instead (decision 610)', async () => {
+    const page = await ready();
+    await page.keyboard.type('/review');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('.editor').innerText(), '/review ', 'a required argument is still to come');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('/comp');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('.editor').innerText(), '/compact ', 'a part of a name is completed');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('/compact');
+    assert.equal(await page.locator('[role=listbox] [role=option]').count(), 1, 'the menu is open on the typed command');
+    await page.keyboard.press('Enter');
+    const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
+    assert.deepEqual({ text: prompt.payload.prompt_text, type: prompt.payload.input_type }, { text: '/compact', type: 'slash_command' });
+    assert.equal(await page.locator('.editor').innerText(), '');
+    assert.equal(await page.locator('[role=listbox]').count(), 0);
+  });
+
   it('/ menu at 300 px: every description is whole, under its name and left-aligned like it (short and long alike)', async () => {
     const page = await h.open({ width: 300, height: 700 });
     const b = streamBuilder(SESSION);

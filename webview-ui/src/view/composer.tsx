@@ -37,6 +37,11 @@ function matchingCommands(commands: Command[] | undefined, query: string): Comma
   return [...list.filter((c) => c.name.toLowerCase().startsWith(q)), ...list.filter((c) => !c.name.toLowerCase().startsWith(q) && c.name.toLowerCase().includes(q))].slice(0, 30);
 }
 
+/** `query` is the command's whole name and the command needs no argument: Enter sends it as typed. */
+function typedWhole(c: Command | undefined, query: string): boolean {
+  return c !== undefined && c.name === query && !(c.parameters ?? []).some((p) => p.required);
+}
+
 /** The path with its match_ranges (indexes into `path`, as our workspace search sends them) marked. */
 export function Highlighted({ text, ranges }: { text: string; ranges?: { start: number; end: number }[] }) {
   const out = [];
@@ -196,7 +201,10 @@ export function Composer() {
       }
       if (e.key === 'Enter' || e.key === 'Tab') {
         e.preventDefault();
-        choose(active);
+        // A command typed whole that needs nothing more runs on Enter, as it would with the menu
+        // closed: "/help" then Enter asked for a second Enter (decision 610). Tab still completes.
+        if (e.key === 'Enter' && !e.shiftKey && store.enterSends && picker.kind === 'command' && typedWhole(commands[active], picker.query)) send();
+        else choose(active);
         return;
       }
     }
