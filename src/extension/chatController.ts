@@ -5,6 +5,7 @@
 // come in as `HostActions`, so this runs in plain Node tests too.
 import { buildFrame } from '../protocol/build';
 import { noticeOf, OUR_MASTER_EXTENSIONS } from '../protocol/rawpExtension';
+import { agentReasonIn, type HostLanguage } from '../protocol/hostPhrases';
 import type { AgentModeName } from '../protocol/common';
 import { hostMessage, parseWebviewMessage, type AgentSummary, type HostMessage, type PermissionRuleView, type WebviewMessage } from '../protocol/webviewMessages';
 import type { Connection, WireFrame } from '../session/connection';
@@ -43,6 +44,8 @@ export interface ChatControllerOptions {
   agentsChanged?: Promise<void>;
   /** Localised words of the notices (`vscode.l10n` in the editor; English by default). */
   l10n?: Words;
+  /** The editor's display language, for the host's own phrases inside them (an agent's reason, decision 609). */
+  language?: HostLanguage;
 }
 
 /** Frames per `frames` message when a transcript is replayed. */
@@ -311,7 +314,7 @@ export class ChatController {
   async pickAgent(agent_id: string): Promise<void> {
     const agent = this.o.agents().find((a) => a.id === agent_id);
     if (!agent) return this.notice('error', this.l10n.t('Unknown agent {0}.', agent_id));
-    if (!agent.available) return this.notice('warning', this.l10n.t('{0} cannot run: {1}.', agent.name, agent.unavailable_reason ?? this.l10n.t('not available')));
+    if (!agent.available) return this.notice('warning', this.l10n.t('{0} cannot run: {1}.', agent.name, agentReasonIn(agent, this.o.language ?? 'en') ?? this.l10n.t('not available')));
     this.selectedAgent = agent_id;
     const active = this.active;
     if (!active || !this.o.host.has(active)) {

@@ -7,6 +7,8 @@ import { CHAT_VIEW_ID } from './chatViewProvider';
 import type { CommandId } from './commandIds';
 import { openEditDiff } from './editorActions';
 import { cleanSessionName } from '../protocol/sessionName';
+import { agentReasonIn } from '../protocol/hostPhrases';
+import { builtinLanguage } from '../agents/builtin/words';
 
 export type CommandHandlers = Record<CommandId, (...args: unknown[]) => unknown>;
 
@@ -76,7 +78,7 @@ export function paletteCommandHandlers(s: Services, channel: vscode.OutputChanne
     'rawp.pickAgent': async () => {
       const agents = c.agentsForPicker();
       const pick = await vscode.window.showQuickPick(
-        agents.map((a) => ({ label: a.name, description: a.available ? a.description : vscode.l10n.t('unavailable: {0}', a.unavailable_reason ?? ''), id: a.id })),
+        agents.map((a) => ({ label: a.name, description: a.available ? a.description : vscode.l10n.t('unavailable: {0}', agentReasonIn(a, builtinLanguage(vscode.env.language)) ?? ''), id: a.id })),
         { placeHolder: vscode.l10n.t('Agent for new sessions') },
       );
       if (pick) await c.pickAgent(pick.id);

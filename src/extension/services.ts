@@ -2,6 +2,7 @@
 // the session host (hub, registry, persisted transcripts), the chat controller, the VS Code file
 // backend shared by every built-in session, file search, secrets and sharing.
 import * as vscode from 'vscode';
+import { builtinLanguage } from '../agents/builtin/words';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../session/ports';
@@ -130,6 +131,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
   const controller: ChatController = new ChatController({
     host,
     l10n: vscode.l10n,
+    language: builtinLanguage(vscode.env.language),
     logger,
     blocked,
     restored,

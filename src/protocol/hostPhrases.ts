@@ -133,11 +133,25 @@ export type AgentReasonId = HostPhraseId & `agent_reason.${string}`;
 
 /**
  * Why an agent cannot run, as clauses: the English `reason` every reader gets, and `words` (one
- * phrase per clause) for a reader that says it in its own language (the view's `unavailableReason`).
+ * phrase per clause) for a reader that says it in its own language (`agentReasonIn`, the view's
+ * `unavailableReason`).
  */
 export function phrasedReason(...clauses: [AgentReasonId, ...string[]][]): { reason: string; words: NoticeWords[] } {
   return {
     reason: clauses.map(([id, ...args]) => hostPhrase(id, args)).join(''),
     words: clauses.map(([id, ...args]) => ({ id: id.slice('agent_reason.'.length), ...(args.length ? { args } : {}) })),
   };
+}
+
+/** An agent's reason in `lang` from its phrases; `reason` (the English) when a phrase is not known here. */
+export function agentReasonIn(a: { unavailable_reason?: string; unavailable_words?: readonly NoticeWords[] }, lang: HostLanguage): string | undefined {
+  const words = a.unavailable_words;
+  if (!words || words.length === 0) return a.unavailable_reason;
+  const said: string[] = [];
+  for (const w of words) {
+    const id = `agent_reason.${w.id}`;
+    if (!isPhraseId(id)) return a.unavailable_reason;
+    said.push(fillPhrase(TABLES[lang][id], w.args ?? []));
+  }
+  return said.join('');
 }

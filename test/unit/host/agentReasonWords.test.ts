@@ -13,7 +13,9 @@ import { unavailableReason } from '../../../webview-ui/src/i18n/hostWords';
 import { ChatStore } from '../../../webview-ui/src/state/store';
 import { WebSocketTransport, type WebSocketLike } from '../../../webview-ui/src/transport/websocket';
 import { waitFor } from '../remote/harness';
-import { harness, type Harness } from './harness';
+import { webviewMessage } from '../../../src/protocol/webviewMessages';
+import { agentReasonIn } from '../../../src/protocol/hostPhrases';
+import { controllerFor, harness, viewRecorder, type Harness } from './harness';
 
 describe('host: an unavailable agent\'s reason reaches a browser master in its own language (decision 609)', () => {
   let h: Harness;
@@ -82,6 +84,24 @@ describe('host: an unavailable agent\'s reason reaches a browser master in its o
     setLocale('ko');
     assert.equal(unavailableReason(words('claude-code')), 'rawp.agents.claude.path 설정의 경로(/nowhere/claude)가 실행 파일이 아닙니다');
     assert.equal(unavailableReason(words('codex')), 'RAWP_CODEX_PATH=/nowhere/codex은(는) 실행 파일이 아닙니다');
+  });
+
+  it('the editor: picking an agent that cannot run says why in the editor\'s language (the palette reads the same agentReasonIn)', async () => {
+    const [claude] = (await detectAgents({ env: { PATH: '' }, binDirs: [], paths: {} })).filter((c) => c.id === 'claude-code');
+    const summary = { id: claude.id, name: claude.displayName, available: false, ...unavailableOf(undefined, claude) };
+    for (const [language, expected] of [
+      ['en', claude.reason],
+      ['ko', 'PATH에서 `claude`을(를) 찾지 못했습니다. `npm i -g @anthropic-ai/claude-code`로 설치하거나 rawp.agents.claude.path 설정에 실행 파일 경로를 적으세요'],
+    ] as const) {
+      const c = controllerFor(h.makeHost(), h, { agents: [{ id: 'builtin', name: 'Built-in', available: true }, summary], language });
+      const view = viewRecorder();
+      c.setView(view.post);
+      await c.receive(webviewMessage('agent.pick', { agent_id: 'claude-code' }));
+      const notice = view.messages.find((m) => m.kind === 'notice');
+      assert.ok(notice && notice.kind === 'notice');
+      assert.equal(notice.payload.message, `Claude Code cannot run: ${expected}.`, language);
+      assert.equal(agentReasonIn(summary, language), expected);
+    }
   });
 
   it('a block (Restricted Mode, in the editor\'s words) wins over the agent\'s reason and comes without phrases', async () => {

@@ -132,7 +132,7 @@ export function fakeActions(calls: string[] = []): HostActions & { calls: string
   };
 }
 
-export function controllerFor(host: SessionHost, h: Harness, opts: { blocked?: string; actions?: HostActions; agents?: AgentSummary[] } = {}): ChatController {
+export function controllerFor(host: SessionHost, h: Harness, opts: { blocked?: string; actions?: HostActions; agents?: AgentSummary[]; language?: 'en' | 'ko' } = {}): ChatController {
   const logger: Logger = {
     debug: () => undefined,
     info: () => undefined,
@@ -145,5 +145,6 @@ export function controllerFor(host: SessionHost, h: Harness, opts: { blocked?: s
     actions: opts.actions ?? fakeActions(),
     blocked: () => opts.blocked,
     agents: () => opts.agents ?? [{ id: 'builtin', name: 'Built-in', available: !opts.blocked }],
+    ...(opts.language ? { language: opts.language } : {}),
   });
 }

@@ -5,8 +5,9 @@
 // agent's command of the same name keeps its words), a notice by its phrase id, with the host's
 // English `message` as the fallback for an id this view does not know.
 import type { NoticeWords } from '../../../src/protocol/rawpExtension';
+import { agentReasonIn } from '../../../src/protocol/hostPhrases';
 import { en, isMessageId } from './en';
-import { t } from './index';
+import { locale, t } from './index';
 
 /** The description of a published command in the view's language. */
 export function commandDescription(c: { name: string; description: string }): string {
@@ -80,15 +81,5 @@ export function agentName(name: string): string {
  * phrase, an ACP command line that did not parse, Restricted Mode in the editor's own words).
  */
 export function unavailableReason(a: { unavailable_reason?: string; unavailable_words?: readonly NoticeWords[] }): string | undefined {
-  const words = a.unavailable_words;
-  if (words && words.length > 0) {
-    const said: string[] = [];
-    for (const w of words) {
-      const id = `agent_reason.${w.id}`;
-      if (!isMessageId(id)) return a.unavailable_reason;
-      said.push(t(id, ...(w.args ?? [])));
-    }
-    return said.join('');
-  }
-  return a.unavailable_reason;
+  return agentReasonIn(a, locale());
 }
