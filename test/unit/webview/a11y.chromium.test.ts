@@ -62,6 +62,24 @@ describe('webview in Chromium: accessible chat (issue 15 "Accessible", WCAG 2.x;
     });
   }
 
+  it('axe-core over an empty session\'s first-run hint with the agents that cannot run opened (decision 611), every theme: 0 serious or critical violations', async () => {
+    for (const name of [...Object.keys(THEMES), 'Browser master']) {
+      const page = await h.open({ width: 520, height: 1200 });
+      if (THEMES[name]) await applyTheme(page, THEMES[name]);
+      await page.evaluate(() => {
+        const w = window as unknown as { rawpFake: { host(m: unknown): void } };
+        w.rawpFake.host({ kind: 'agent.list', payload: { selected: 'builtin', agents: [{ id: 'builtin', name: 'Built-in (offline)', available: true }, { id: 'claude-code', name: 'Claude Code', available: false, unavailable_reason: '`claude` not found on PATH; install it with `npm i -g @anthropic-ai/claude-code` or set rawp.agents.claude.path' }] } });
+      });
+      await feed(page, SESSION, [clientCaps(streamBuilder(SESSION, Date.now()))], true);
+      await page.locator('.first-run-missing summary').click();
+      await page.locator('.first-run-missing li code').first().waitFor();
+      const result = await new AxeBuilder({ page }).withTags(AXE_TAGS).include('.first-run-hint').analyze();
+      assert.ok(result.passes.length > 5, `${name}: axe ran its rules (${result.passes.length} passed)`);
+      assert.deepEqual(describeViolations(blocking(result.violations)), [], name);
+      await page.close();
+    }
+  });
+
   it('every control is reached by Tab, in order, and shows the focusBorder ring (WCAG 2.1.1, 2.4.7)', async () => {
     const page = await everyBlockPage(h, THEMES['Dark 2026']);
     // What should be reachable: every enabled native control and every tabindex ≥ 0 element that

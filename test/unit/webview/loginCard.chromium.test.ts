@@ -9,7 +9,8 @@ import { parseStreamLine } from '../../../src/agents/claudeCode/streamJson';
 import { AUTH_REQUIRED } from '../../../src/protocol/agentLogin';
 import { authRequiredError } from '../../../src/agents/authRequired';
 import type { Frame } from '../../../src/protocol/frameTypes';
-import { feed, pageErrors, rendered, startHarness, waitForMessages, type Harness } from '../../browser/harness';
+import { join } from 'node:path';
+import { feed, pageErrors, rendered, RESULTS_DIR, startHarness, waitForMessages, type Harness } from '../../browser/harness';
 import { SESSION, TURN, clientCaps } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
@@ -155,6 +156,44 @@ describe('webview in Chromium: the not-logged-in card (issue 15 Why 4, decision 
       assert.ok(text.includes(switchText), text);
       assert.match(text, builtinText);
       assert.doesNotMatch(text, /RAWP: |rawp\.agents|에이전트 선택…/, 'nothing that exists only in VS Code');
+    }
+  });
+
+  it('first run: the agents that cannot run are listed with why, folded, in the view\'s language; the summary opens by keyboard (decision 611)', async () => {
+    const words = [{ id: 'not_on_path', args: ['codex'] }, { id: 'install_or_setting', args: ['@openai/codex', 'codex'] }];
+    for (const [locale, summary, reason] of [
+      ['en-US', 'Agents that cannot run here (2)', 'Codex: codex not found on PATH; install it with npm i -g @openai/codex or set rawp.agents.codex.path'],
+      ['ko-KR', '여기서 실행할 수 없는 에이전트 (2)', 'Codex: PATH에서 codex을(를) 찾지 못했습니다. npm i -g @openai/codex로 설치하거나 rawp.agents.codex.path 설정에 실행 파일 경로를 적으세요'],
+    ] as const) {
+      const page = await h.open({ locale });
+      await page.evaluate((words) => {
+        const w = window as unknown as { rawpFake: { host(m: unknown): void } };
+        w.rawpFake.host({
+          kind: 'agent.list',
+          payload: {
+            selected: 'builtin',
+            agents: [
+              { id: 'builtin', name: 'Built-in (offline)', available: true },
+              { id: 'codex', name: 'Codex', available: false, unavailable_reason: '`codex` not found on PATH; install it with `npm i -g @openai/codex` or set rawp.agents.codex.path', unavailable_words: words },
+              { id: 'acp:odd', name: 'ACP agent (odd `line)', available: false, unavailable_reason: 'unterminated quote in `odd "line' },
+            ],
+          },
+        });
+      }, words);
+      await feed(page, SESSION, [clientCaps(streamBuilder(SESSION, Date.now()))], true);
+      const missing = page.locator('.first-run-hint details.first-run-missing');
+      await missing.waitFor();
+      assert.equal(await missing.locator('summary').innerText(), summary);
+      assert.equal(await missing.getAttribute('open'), null, 'folded at first');
+      await missing.locator('summary').focus();
+      await page.keyboard.press('Enter');
+      const items = missing.locator('li');
+      await items.first().waitFor({ state: 'visible' });
+      assert.equal(await items.nth(0).innerText(), reason, locale);
+      assert.deepEqual(await items.nth(0).locator('code').allInnerTexts(), ['codex', 'npm i -g @openai/codex']);
+      assert.equal(await items.nth(1).innerText(), 'ACP agent (odd `line): unterminated quote in `odd "line', 'an unpaired backquote stays as written');
+      await page.screenshot({ path: join(RESULTS_DIR, `webview-first-run-missing-${locale}.png`) });
+      await page.close();
     }
   });
 

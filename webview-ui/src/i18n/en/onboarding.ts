@@ -14,4 +14,5 @@ export const onboarding = {
   'firstrun.switch.browser': 'To use another agent, pick it in the Agent menu above.',
   'firstrun.builtin.browser': 'The built-in agent works offline without a model (type help). For a real one, install Claude Code, Codex or Gemini CLI on the computer that runs rawp serve, then pick it in the Agent menu or start rawp serve with --agent.',
   'firstrun.tips': 'Type @ to reference a file, / for commands.',
+  'firstrun.missing': 'Agents that cannot run here ({0})',
 } as const;

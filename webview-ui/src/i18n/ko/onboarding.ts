@@ -17,4 +17,5 @@ export const onboarding: Record<keyof typeof english, string> = {
   'firstrun.switch.browser': '다른 에이전트를 쓰려면 위의 에이전트 메뉴에서 고르세요.',
   'firstrun.builtin.browser': '내장 에이전트는 모델 없이 오프라인으로 동작합니다(help 입력). 실제 에이전트를 쓰려면 rawp serve가 실행되는 컴퓨터에 Claude Code, Codex 또는 Gemini CLI를 설치한 뒤 에이전트 메뉴에서 고르거나 rawp serve를 --agent와 함께 시작하세요.',
   'firstrun.tips': '@로 파일을 참조하고 /로 명령을 씁니다.',
+  'firstrun.missing': '여기서 실행할 수 없는 에이전트 ({0})',
 };
