@@ -44,6 +44,11 @@ export const CheckpointSkipped = z.looseObject({
   reason: z.enum(['large', 'binary', 'symlink', 'unreadable']),
   /** More on why, in words (e.g. a file name that is not UTF-8, decision 338). */
   note: z.string().max(500).optional(),
+  /**
+   * A file not kept before the turn that the turn deleted, or replaced with one it keeps: its old
+   * bytes are nowhere, so no rewind brings them back, and the view says so (decision 612).
+   */
+  change: z.enum(['deleted', 'modified']).optional(),
 });
 export type CheckpointSkipped = z.infer<typeof CheckpointSkipped>;
 
@@ -69,6 +74,8 @@ export const CheckpointRestoredPayload = z.looseObject({
   checkpoint_id: z.string().min(1).max(200),
   /** Files now as they were before the checkpoint's turn (deleted, when the turns created them). */
   restored: z.array(RelPath),
+  /** Of `restored`, those that already were as they were (nothing written): all of them when the rewind changed nothing. */
+  unchanged: z.array(RelPath).optional(),
   /** Files someone other than the agent changed after the turn: left untouched until forced. */
   conflicts: z.array(RelPath),
   /** Files that could not be written or deleted (permissions, I/O), with why. */

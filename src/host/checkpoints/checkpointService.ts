@@ -133,12 +133,12 @@ export class CheckpointService {
       if (!p) return undefined;
       this.pending.delete(key);
       const s = await this.repos.snapshot();
-      const changed = await this.repos.changes(p.before, s.trees);
+      const { changed, lost } = notKeptBefore(await this.repos.changes(p.before, s.trees), p.skipped, s.skipped);
       // Honest, not exact (decision 339): while another session's turn ran here, any of these files
       // may be that session's change; marked, they are conflicts for this checkpoint's rewind.
       const files = p.overlap.size > 0 ? changed.map((f) => ({ ...f, concurrent: true })) : changed;
       const before = new Set(p.skipped.map((k) => k.path));
-      const skipped = s.skipped.filter((k) => !before.has(k.path));
+      const skipped = [...s.skipped.filter((k) => !before.has(k.path)), ...lost];
       if (files.length === 0 && skipped.length === 0) return undefined;
       const rec: CheckpointRecord = { checkpoint_id: newId(), session_id, kind: 'turn', turn_id, created_at: p.at, before: p.before, after: s.trees, files, skipped };
       this.add(rec);
@@ -177,13 +177,15 @@ export class CheckpointService {
     return this.serial(async () => {
       const rec = this.get(checkpoint_id);
       if (!rec) return { checkpoint_id, restored: [], conflicts: [], failed: [], error: { code: 'CHECKPOINT_NOT_FOUND', message: `no checkpoint ${checkpoint_id}` } };
-      const chain = this.list(rec.session_id);
-      const from = chain.indexOf(rec);
-      const plan = await planRestore(this.repos, this.fs(), chain.slice(from), {
+      // A turn's rewind covers the turns after it too; undoing a rewind puts back only what that
+      // rewind changed — the later turns' work stays (the trial of 2026-12-05 lost a file to it).
+      const all = this.list(rec.session_id);
+      const chain = rec.kind === 'rewind' ? [rec] : all.slice(all.indexOf(rec));
+      const plan = await planRestore(this.repos, this.fs(), chain, {
         ...opts,
         unsaved: this.options.unsavedFiles,
       });
-      if (plan.todo.length === 0) return { checkpoint_id, restored: plan.unchanged, conflicts: plan.conflicts, failed: [] };
+      if (plan.todo.length === 0) return { checkpoint_id, restored: plan.unchanged, unchanged: plan.unchanged, conflicts: plan.conflicts, failed: plan.failed };
       // A rewind's writes land in the checkpoints of other sessions' running turns: they are told.
       for (const [key, other] of this.pending) if (!key.startsWith(`${rec.session_id}\n`)) other.overlap.add(rec.session_id);
       // Undoable: the state before the rewind is a checkpoint of its own.
@@ -208,8 +210,9 @@ export class CheckpointService {
       return {
         checkpoint_id,
         restored: [...plan.unchanged, ...applied.restored].sort(),
+        unchanged: plan.unchanged,
         conflicts: [...plan.conflicts, ...applied.conflicts].sort(),
-        failed: applied.failed,
+        failed: [...plan.failed, ...applied.failed],
         ...(undo ? { undo_checkpoint_id: undo } : {}),
       };
     });
@@ -285,6 +288,27 @@ export class CheckpointService {
     }
   }
 
+}
+
+/**
+ * The files the before-snapshot did not keep (large, binary, symlinks) that the turn deleted or
+ * replaced with a file it keeps (decision 612). Their old bytes are in no snapshot: they are
+ * reported as lost (`change`), and a replaced one is not a "created" file a rewind would delete.
+ */
+function notKeptBefore(changes: CheckpointFile[], skippedBefore: readonly CheckpointSkipped[], skippedAfter: readonly CheckpointSkipped[]): { changed: CheckpointFile[]; lost: CheckpointSkipped[] } {
+  const after = new Set(skippedAfter.map((k) => k.path));
+  const created = new Set(changes.filter((f) => f.change === 'created').map((f) => f.path));
+  // A path the before-snapshot kept too names another file: one whose name is not UTF-8 decodes to
+  // a kept file's name (decision 338). Such a name cannot be told apart, so it is never called lost.
+  const keptBefore = new Set(changes.flatMap((f) => (f.change === 'created' ? [] : [f.from ?? f.path])));
+  const lost: CheckpointSkipped[] = [];
+  const replaced = new Set<string>();
+  for (const k of skippedBefore) {
+    if (after.has(k.path) || keptBefore.has(k.path) || k.note !== undefined) continue;
+    if (created.has(k.path)) replaced.add(k.path);
+    lost.push({ ...k, change: created.has(k.path) ? 'modified' : 'deleted' });
+  }
+  return { changed: replaced.size > 0 ? changes.filter((f) => !(f.change === 'created' && replaced.has(f.path))) : changes, lost };
 }
 
 function loadIndex(file: string, logger: Logger): CheckpointRecord[] {

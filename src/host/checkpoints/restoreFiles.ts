@@ -17,7 +17,10 @@ import type { WorkspaceRepos } from './workspaceRepos';
 
 export interface RestoreResult {
   checkpoint_id: string;
+  /** Every file now as it was before the checkpoint's turn, `unchanged` ones included. */
   restored: string[];
+  /** Of `restored`, the files that already were as they were: nothing was written. */
+  unchanged?: string[];
   conflicts: string[];
   failed: { path: string; message: string }[];
   undo_checkpoint_id?: string;
@@ -27,6 +30,8 @@ export interface RestoreResult {
 interface Current {
   blob?: string;
   version?: FsVersion;
+  /** Something that is not a regular file is there (a symlink or a folder someone put in its place). */
+  other?: true;
 }
 
 export interface RestorePlan {
@@ -35,6 +40,8 @@ export interface RestorePlan {
   /** Already as they were: nothing to do. */
   unchanged: string[];
   conflicts: string[];
+  /** Forced, but not ours to write: something that is not a regular file is in the way. */
+  failed: { path: string; message: string }[];
 }
 
 /**
@@ -48,7 +55,8 @@ export function gitBlobId(bytes: Uint8Array): Promise<string> {
 async function readCurrent(fs: FsBackend, abs: string): Promise<Current> {
   try {
     const st = await fs.stat(abs);
-    if (!st || st.type !== 'file') return {};
+    if (!st) return {};
+    if (st.type !== 'file') return { other: true };
     const f = await fs.readText(abs);
     return { blob: await gitBlobId(await encodeUtf8InTurns(f.text)), version: f.version };
   } catch (e) {
@@ -82,10 +90,17 @@ export async function planRestore(
   for (const r of chain) for (const f of r.files) if (f.concurrent) between.add(f.path).add(f.from ?? f.path);
   const unsaved = new Set(sorted.length > 0 && opts.unsaved ? await opts.unsaved(sorted) : []);
   const force = new Set(opts.force ?? []);
-  const plan: RestorePlan = { todo: [], unchanged: [], conflicts: [] };
+  const plan: RestorePlan = { todo: [], unchanged: [], conflicts: [], failed: [] };
   for (const path of sorted) {
     const current = await readCurrent(fs, join(repos.workspace, path));
     const want = target.get(path);
+    // A symlink or folder in a file's place is someone's, never the turns' (they keep only files):
+    // left as it is, as a conflict to choose about — not counted as rewound (the trial of 2026-12-05).
+    if (current.other) {
+      if (force.has(path)) plan.failed.push({ path, message: 'a symlink or a folder is in its place now; it was left as it is' });
+      else plan.conflicts.push(path);
+      continue;
+    }
     if (current.blob === want?.blob && !unsaved.has(path)) {
       plan.unchanged.push(path);
       continue;

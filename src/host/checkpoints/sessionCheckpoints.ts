@@ -70,6 +70,7 @@ export class SessionCheckpoints {
         {
           checkpoint_id,
           restored: result.restored,
+          ...(result.unchanged?.length ? { unchanged: result.unchanged } : {}),
           conflicts: result.conflicts,
           ...(result.failed.length > 0 ? { failed: result.failed } : {}),
           ...(result.undo_checkpoint_id ? { undo_checkpoint_id: result.undo_checkpoint_id } : {}),

@@ -15,7 +15,7 @@ export function onCheckpointFrame(t: Transcript, frame: VendorFrame): boolean {
   const created = checkpointPayloadOf(CHECKPOINT_CREATED_TYPE, frame);
   if (created) {
     const turn = t.idx.turns.get(created.turn_id) ?? ensureTurn(t, created.turn_id, frame.timestamp);
-    turn.checkpoint = { checkpointId: created.checkpoint_id, files: created.files, skipped: created.skipped ?? [] };
+    turn.checkpoint = { checkpointId: created.checkpoint_id, files: created.files, skipped: created.skipped ?? [], undoable: turn.checkpoint?.undoable ?? [] };
     t.idx.checkpointTurns.set(created.checkpoint_id, turn);
     touch(t, turn.key);
     return true;
@@ -25,10 +25,14 @@ export function onCheckpointFrame(t: Transcript, frame: VendorFrame): boolean {
   const turn = t.idx.checkpointTurns.get(restored.checkpoint_id);
   if (!turn?.checkpoint) return false;
   const undo = restored.checkpoint_id !== turn.checkpoint.checkpointId;
+  const undoable = turn.checkpoint.undoable.filter((id) => id !== restored.checkpoint_id);
+  if (!undo && restored.undo_checkpoint_id) undoable.push(restored.undo_checkpoint_id);
+  turn.checkpoint.undoable = undoable;
   turn.checkpoint.restore = {
     checkpointId: restored.checkpoint_id,
     undo,
     restored: restored.restored,
+    unchanged: restored.unchanged ?? [],
     conflicts: restored.conflicts,
     failed: restored.failed ?? [],
     ...(restored.undo_checkpoint_id ? { undoCheckpointId: restored.undo_checkpoint_id } : {}),

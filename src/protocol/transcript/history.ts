@@ -1,15 +1,17 @@
 // §7.1.1 session.history: validate each buffered frame on its own (one bad frame does not throw
 // the history away), order them by timestamp then message_id (§2.3), undo a finalization when
 // that is allowed (§7.8.3), and replay. Frames already seen are skipped by idempotency (§2.1).
+// Of the vendor frames only the checkpoint frames are replayed (issue 17's turn footers).
 import type { Frame, FrameOf, VendorFrame } from '../frameTypes';
 import { parseValue } from '../parse';
+import { isCheckpointFrameType } from './checkpoints';
 import { unfinalize } from './finalize';
 import { MAX_HISTORY_ISSUES, type Transcript } from './state';
 
 type Apply = (t: Transcript, frame: Frame | VendorFrame) => boolean;
 
 interface Timed {
-  frame: Frame;
+  frame: Frame | VendorFrame;
   time: number;
 }
 
@@ -20,7 +22,9 @@ export function onHistory(t: Transcript, history: FrameOf<'session.history'>, ap
     const outcome = parseValue(raw);
     if (outcome.kind === 'error') return note(t, index, outcome.error.message);
     if (outcome.kind === 'ignored') return note(t, index, outcome.reason);
-    if (outcome.vendor) return;
+    // Vendor frames are opaque here, except the checkpoint frames the transcript keeps: without them
+    // a reloaded or reattached view lost every turn's footer, and with it every rewind and undo.
+    if (outcome.vendor && !isCheckpointFrameType(outcome.frame.type)) return;
     // A history inside a history has no meaning for replay; it is reported, not followed.
     if (outcome.frame.type === 'session.history') return note(t, index, 'nested session.history is not replayed');
     const time = Date.parse(outcome.frame.timestamp);

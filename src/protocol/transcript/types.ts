@@ -256,6 +256,13 @@ export interface TurnCheckpoint {
   skipped: CheckpointSkipped[];
   /** The latest `x-rawp.checkpoint.restored` of this checkpoint (or of the one that undoes its rewind). */
   restore?: CheckpointRestoreView;
+  /**
+   * The undo checkpoints of this turn's rewinds not undone yet, oldest first: a rewind and each
+   * forced follow-up of its conflicts records one. "Undo rewind" restores them newest first, so a
+   * later answer (a forced file, a rewind that found nothing to do, an error) never hides the undo
+   * of what was rewound before it (decision 612).
+   */
+  undoable: string[];
 }
 
 export interface CheckpointRestoreView {
@@ -264,6 +271,8 @@ export interface CheckpointRestoreView {
   /** True when this answers the restore of the undo checkpoint (the rewind was undone). */
   undo: boolean;
   restored: string[];
+  /** Of `restored`, the files that were already as they were: nothing was written for them. */
+  unchanged: string[];
   conflicts: string[];
   failed: Array<{ path: string; message: string }>;
   /** Restoring this checkpoint undoes the rewind (absent when nothing was written). */

@@ -39,13 +39,20 @@ describe('transcript reducer: checkpoints (issue 17, docs/remote.md#checkpoints)
     const rev = turn.rev;
     applyFrame(t, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: 'cp-1', restored: ['b.txt', 'new.txt'], conflicts: ['a.txt'], undo_checkpoint_id: 'cp-undo-1' }, TEST_SESSION));
     assert.ok(turn.rev > rev, 'the turn re-renders');
-    assert.deepEqual(turn.checkpoint?.restore, { checkpointId: 'cp-1', undo: false, restored: ['b.txt', 'new.txt'], conflicts: ['a.txt'], failed: [], undoCheckpointId: 'cp-undo-1' });
+    assert.deepEqual(turn.checkpoint?.restore, { checkpointId: 'cp-1', undo: false, restored: ['b.txt', 'new.txt'], unchanged: [], conflicts: ['a.txt'], failed: [], undoCheckpointId: 'cp-undo-1' });
+    assert.deepEqual(turn.checkpoint?.undoable, ['cp-undo-1']);
     applyFrame(t, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: 'cp-1', restored: ['a.txt', 'b.txt', 'new.txt'], conflicts: [], undo_checkpoint_id: 'cp-undo-2' }, TEST_SESSION));
     assert.deepEqual(turn.checkpoint?.restore?.conflicts, []);
     assert.equal(turn.checkpoint?.restore?.undoCheckpointId, 'cp-undo-2');
+    assert.deepEqual(turn.checkpoint?.undoable, ['cp-undo-1', 'cp-undo-2'], 'a forced follow-up keeps the first rewind undoable (decision 612)');
+    // A rewind that found nothing to do (another tab did it first) answers without an undo: both stay.
+    applyFrame(t, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: 'cp-1', restored: ['a.txt', 'b.txt', 'new.txt'], unchanged: ['a.txt', 'b.txt', 'new.txt'], conflicts: [] }, TEST_SESSION));
+    assert.deepEqual(turn.checkpoint?.undoable, ['cp-undo-1', 'cp-undo-2']);
+    assert.deepEqual(turn.checkpoint?.restore?.unchanged, ['a.txt', 'b.txt', 'new.txt']);
     // Undo: the restore of the rewind's own checkpoint is shown on the same turn.
     applyFrame(t, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: 'cp-undo-2', restored: ['a.txt', 'b.txt', 'new.txt'], conflicts: [], undo_checkpoint_id: 'cp-undo-3' }, TEST_SESSION));
     assert.equal(turn.checkpoint?.restore?.undo, true);
+    assert.deepEqual(turn.checkpoint?.undoable, ['cp-undo-1'], 'the undone one leaves the list');
     assert.equal(turn.checkpoint?.checkpointId, 'cp-1', 'the turn keeps its own checkpoint');
   });
 
@@ -59,5 +66,26 @@ describe('transcript reducer: checkpoints (issue 17, docs/remote.md#checkpoints)
     assert.equal(applyFrame(t, bad), false);
     assert.equal(t.version, before);
     assert.equal(turn.checkpoint?.checkpointId, 'cp-1');
+  });
+
+  it('§7.1.1 a session.history replays the checkpoint frames with the rest: a reloaded or reattached view keeps each turn\'s footer, its rewind and its undo (decision 612)', () => {
+    const live = turnWithCheckpoint();
+    const restored = buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: 'cp-1', restored: ['new.txt'], conflicts: [], undo_checkpoint_id: 'cp-undo-1' }, TEST_SESSION);
+    applyFrame(live.t, restored);
+    const b = streamBuilder();
+    const frames = [
+      b.make('session.turn.start', { turn_id: T0, turn_index: 0 }, { turn_id: T0 }),
+      live.created,
+      b.make('session.turn.end', { turn_id: T0, stop_reason: 'end_turn', tool_invocation_count: 2 }, { turn_id: T0 }),
+      restored,
+      // One clock, as the host's: the history is replayed in timestamp order (§2.3).
+    ].map((f, i) => ({ ...(JSON.parse(JSON.stringify(f)) as Record<string, unknown>), timestamp: new Date(Date.UTC(2026, 11, 5, 12, 0, 0, i)).toISOString() }));
+    const t = createTranscript({ sessionId: TEST_SESSION });
+    const history = b.make('session.history', { frames, buffer_status: { policy_applied: 'RING', truncated: false }, last_sync_timestamp: new Date().toISOString(), last_message_id: String((frames.at(-1) as Record<string, unknown>).message_id) });
+    assert.equal(applyFrame(t, history), true);
+    const turn = t.turns[0]!;
+    assert.equal(turn.checkpoint?.checkpointId, 'cp-1');
+    assert.deepEqual(turn.checkpoint?.undoable, ['cp-undo-1']);
+    assert.deepEqual(turn.checkpoint?.restore?.restored, ['new.txt']);
   });
 });

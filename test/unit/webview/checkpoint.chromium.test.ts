@@ -79,7 +79,8 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     const text = await confirm.innerText();
     assert.match(text, /Rewind to before this turn\?/);
     assert.match(text, /Back to how they were: a\.txt, src\/b\.ts/);
-    assert.match(text, /Deleted \(this turn created them\): new\.txt/);
+    assert.match(text, /Deleted \(this turn or a later one created them\): new\.txt/);
+    assert.match(text, /Files your \.gitignore leaves out, and empty folders, are not part of a rewind/);
     // Focus moves to Rewind in an effect after the question renders: wait for it, bounded.
     await page.waitForFunction(() => document.activeElement?.classList.contains('checkpoint-confirm-yes'), undefined, { timeout: 15_000 }).catch(() => undefined);
     assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('checkpoint-confirm-yes')), true, 'focus is on Rewind');
@@ -110,6 +111,34 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     await restored(page, { checkpoint_id: CP, restored: ['a.txt', 'src/b.ts'], conflicts: [], undo_checkpoint_id: 'cp-undo' });
     assert.match(await page.locator('.checkpoint-result').innerText(), /^Rewound 2 files\. a\.txt, src\/b\.ts/);
     assert.equal(await onRewind(), true, 'the answer does not take the focus away');
+  });
+
+  it('the question names the later turns\' files too, and what no rewind brings back; the footer says what its turn took for good (decision 612)', async () => {
+    const page = await h.open();
+    await showTurn(page, [{ path: 'keep.txt', change: 'modified' }, { path: 'notes.txt', change: 'created' }]);
+    const b = streamBuilder(SESSION, Date.now() + 1000);
+    const T2 = { turn_id: 'turn-2' };
+    await feed(page, SESSION, [
+      b.make('session.turn.start', { turn_id: 'turn-2', turn_index: 1 }, T2),
+      buildCheckpointFrame(
+        CHECKPOINT_CREATED_TYPE,
+        { checkpoint_id: 'cp-2', turn_id: 'turn-2', files: [{ path: 'big.txt', change: 'created' }, { path: 'keep.txt', change: 'modified' }, { path: 'sub/existing.md', change: 'deleted' }], skipped: [{ path: 'huge.log', reason: 'large', change: 'deleted' }, { path: 'made.bin', reason: 'binary' }] },
+        SESSION,
+      ),
+      b.make('session.turn.end', { turn_id: 'turn-2', stop_reason: 'end_turn', tool_invocation_count: 3 }, T2),
+    ]);
+    const second = page.locator('.checkpoint[data-checkpoint="cp-2"]');
+    assert.equal((await second.locator('.checkpoint-lost').innerText()).trim(), 'Not kept, so no rewind brings them back: huge.log (deleted)');
+    assert.equal((await second.locator('.checkpoint-skipped').innerText()).trim(), '1 not kept (large or binary)');
+    await page.locator(`.checkpoint[data-checkpoint="${CP}"] .checkpoint-rewind`).click();
+    const text = await page.locator('.checkpoint-confirm').innerText();
+    assert.match(text, /Back to how they were: keep\.txt, sub\/existing\.md\n/);
+    assert.match(text, /Deleted \(this turn or a later one created them\): big\.txt, notes\.txt\n/);
+    assert.match(text, /Not kept, so a rewind cannot bring them back: huge\.log \(deleted\)/);
+    // A rewind that found nothing to do says so, and counts nothing as rewound.
+    await page.locator('.checkpoint-confirm button', { hasText: 'Cancel' }).click();
+    await restored(page, { checkpoint_id: CP, restored: ['keep.txt', 'notes.txt'], unchanged: ['keep.txt', 'notes.txt'], conflicts: [] });
+    assert.equal((await page.locator(`.checkpoint[data-checkpoint="${CP}"] .checkpoint-result`).innerText()).trim(), 'Nothing to rewind: these files already are as they were before this turn.');
   });
 
   it('at the side bar’s width a path in the question breaks only where it must: one that fits on a line is not split in two (as "src/greeting.t" / "s" was)', async () => {
@@ -144,10 +173,13 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     assert.deepEqual((await waitForSent(page, CHECKPOINT_RESTORE_TYPE, 1)).map((f) => f.payload), [{ checkpoint_id: CP, force: ['a.txt'], paths: ['a.txt'] }]);
     assert.equal(await page.locator('.checkpoint-conflict').count(), 0, 'the choices were applied');
     await restored(page, { checkpoint_id: CP, restored: ['a.txt'], conflicts: [], undo_checkpoint_id: 'cp-undo-2' });
+    // Decision 612: one Undo undoes the whole rewind — the forced file first, then the rewind before it.
     await page.locator('.checkpoint-undo').click();
     await rendered(page);
-    assert.deepEqual((await waitForSent(page, CHECKPOINT_RESTORE_TYPE, 2)).at(-1)?.payload, { checkpoint_id: 'cp-undo-2' });
+    assert.deepEqual((await waitForSent(page, CHECKPOINT_RESTORE_TYPE, 3)).slice(1).map((f) => f.payload), [{ checkpoint_id: 'cp-undo-2' }, { checkpoint_id: 'cp-undo' }]);
     await restored(page, { checkpoint_id: 'cp-undo-2', restored: ['a.txt'], conflicts: [] });
+    assert.equal(await page.locator('.checkpoint-undo').count(), 1, 'the first rewind is not undone yet');
+    await restored(page, { checkpoint_id: 'cp-undo', restored: ['new.txt'], conflicts: [] });
     assert.match(await result.innerText(), /Rewind undone: 1 file back\./);
     assert.equal(await page.locator('.checkpoint-undo').count(), 0);
   });
@@ -160,10 +192,13 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     await page.locator('.checkpoint-apply').click();
     await rendered(page);
     assert.deepEqual(await sentFrames(page, CHECKPOINT_RESTORE_TYPE), []);
-    await restored(page, { checkpoint_id: CP, restored: [], conflicts: [], error: { code: 'TURN_IN_PROGRESS', message: 'a turn is running; rewind once it has ended' } });
+    await restored(page, { checkpoint_id: CP, restored: [], conflicts: [], error: { code: 'RESTORE_FAILED', message: 'the shadow repository could not be read' } });
     const err = page.locator('.checkpoint-result.error');
-    assert.equal((await err.innerText()).trim(), 'Could not rewind: a turn is running; rewind once it has ended');
-    assert.match((await err.getAttribute('title')) ?? '', /TURN_IN_PROGRESS/);
+    assert.equal((await err.innerText()).trim(), 'Could not rewind: the shadow repository could not be read');
+    assert.match((await err.getAttribute('title')) ?? '', /RESTORE_FAILED/);
+    // "A turn is running" is said only while one runs: with none running now, it is stale (decision 612).
+    await restored(page, { checkpoint_id: CP, restored: [], conflicts: [], error: { code: 'TURN_IN_PROGRESS', message: 'a turn is running; rewind once it has ended' } });
+    assert.equal(await page.locator('.checkpoint-result').count(), 0);
   });
 
   it('the browser master’s diffs (x-rawp.checkpoint.diff.result) render with the diff renderer; axe: 0 serious or critical with everything open', async () => {

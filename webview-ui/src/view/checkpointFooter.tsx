@@ -4,7 +4,8 @@
 // (x-rawp.checkpoint.diff, decision 401) shown with the view's diff renderer. Each file can be
 // reverted alone; "Rewind to before this turn" asks first (naming the files), then sends
 // x-rawp.checkpoint.restore through the hub like any master. Conflicts — files someone else
-// changed after the turn — wait for a per-file choice (decision 402); a rewind can be undone.
+// changed after the turn — wait for a per-file choice (decision 402); a rewind can be undone, all
+// of it (decision 612: its forced follow-ups too, newest first).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CheckpointFile } from '../../../src/protocol/checkpointFrames';
 import type { Turn, TurnCheckpoint } from '../../../src/protocol/transcript';
@@ -13,6 +14,7 @@ import { useStoreVersion } from '../state/useStore';
 import { t, type MessageId } from '../i18n';
 import { codeTooltip } from '../i18n/codes';
 import { DiffOutput } from './diffOutput';
+import { lostNames, RewindConfirm } from './rewindConfirm';
 
 const CHANGE_WORD: Record<CheckpointFile['change'], MessageId> = {
   created: 'checkpoint.created',
@@ -43,7 +45,8 @@ export function CheckpointFooter({ turn }: { turn: Turn }) {
     if (store.sessionId) store.transport.send(webviewMessage('checkpoint.review', { session_id: store.sessionId, checkpoint_id: cp.checkpointId, ...(path ? { path } : {}) }));
   };
   const diffs = store.checkpointDiffs.get(cp.checkpointId);
-  const rewound = cp.restore && !cp.restore.undo && !cp.restore.error && cp.restore.restored.length + cp.restore.conflicts.length > 0;
+  const lost = cp.skipped.filter((k) => k.change !== undefined);
+  const kept = cp.skipped.filter((k) => k.change === undefined);
   const listId = `${turn.key}-cp-files`;
   return (
     <div class="checkpoint" role="group" aria-label={t('checkpoint.group')} data-checkpoint={cp.checkpointId}>
@@ -60,9 +63,9 @@ export function CheckpointFooter({ turn }: { turn: Turn }) {
         >
           <span class="codicon codicon-diff-multiple" aria-hidden="true" /> {n === 1 ? t('checkpoint.files1') : t('checkpoint.filesN', n)}
         </button>
-        {cp.skipped.length > 0 && (
-          <span class="muted checkpoint-skipped" title={cp.skipped.map((s) => `${s.path} (${s.reason})`).join('\n')}>
-            {t('checkpoint.skipped', cp.skipped.length)}
+        {kept.length > 0 && (
+          <span class="muted checkpoint-skipped" title={kept.map((s) => `${s.path} (${s.reason})`).join('\n')}>
+            {t('checkpoint.skipped', kept.length)}
           </span>
         )}
         {!confirming && (
@@ -71,6 +74,11 @@ export function CheckpointFooter({ turn }: { turn: Turn }) {
           </button>
         )}
       </div>
+      {lost.length > 0 && (
+        <p class="checkpoint-lost" title={lost.map((s) => `${s.path} (${s.reason})`).join('\n')}>
+          {t('checkpoint.lost')} <span class="checkpoint-paths">{lostNames(lost)}</span>
+        </p>
+      )}
       {open && (
         <ul class="checkpoint-files" id={listId}>
           {cp.files.map((f) => (
@@ -87,45 +95,17 @@ export function CheckpointFooter({ turn }: { turn: Turn }) {
         </ul>
       )}
       {open && diffs && <CheckpointDiffs diffs={diffs} />}
-      {confirming && <RewindConfirm cp={cp} onCancel={() => setConfirming(false)} onConfirm={() => {
+      {confirming && <RewindConfirm turns={store.transcript.turns} turn={turn} onCancel={() => setConfirming(false)} onConfirm={() => {
         setConfirming(false);
         store.restoreCheckpoint(cp.checkpointId);
       }} />}
-      {cp.restore && <RestoreResult cp={cp} rewound={Boolean(rewound)} />}
-    </div>
-  );
-}
-
-function RewindConfirm({ cp, onConfirm, onCancel }: { cp: TurnCheckpoint; onConfirm: () => void; onCancel: () => void }) {
-  const created = cp.files.filter((f) => f.change === 'created');
-  const back = cp.files.filter((f) => f.change !== 'created');
-  const yes = useRef<HTMLButtonElement>(null);
-  // Focus moves to the question once, when it opens (not on every render of the transcript).
-  useEffect(() => yes.current?.focus(), []);
-  const textId = `cp-confirm-${cp.checkpointId}`;
-  return (
-    <div class="checkpoint-confirm" role="alertdialog" aria-label={t('checkpoint.confirmTitle')} aria-describedby={textId} onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
-      <p id={textId}>
-        <strong>{t('checkpoint.confirmTitle')}</strong> {t('checkpoint.confirmLater')}
-      </p>
-      {back.length > 0 && (
-        <p>
-          {t('checkpoint.confirmRestore')} <span class="checkpoint-paths">{back.map((f) => f.from ?? f.path).join(', ')}</span>
-        </p>
-      )}
-      {created.length > 0 && (
-        <p>
-          {t('checkpoint.confirmDelete')} <span class="checkpoint-paths">{created.map((f) => f.path).join(', ')}</span>
-        </p>
-      )}
-      <div class="checkpoint-actions">
-        <button type="button" class="button checkpoint-confirm-yes" ref={yes} onClick={onConfirm}>
-          {t('checkpoint.confirmYes')}
+      {cp.restore && <RestoreResult cp={cp} />}
+      {cp.undoable.length > 0 && (
+        // Newest first: a forced follow-up is undone before the rewind it followed (decision 612).
+        <button type="button" class="button secondary checkpoint-undo" onClick={() => [...cp.undoable].reverse().forEach((id) => store.restoreCheckpoint(id))}>
+          {t('checkpoint.undo')}
         </button>
-        <button type="button" class="button secondary" onClick={onCancel}>
-          {t('checkpoint.cancel')}
-        </button>
-      </div>
+      )}
     </div>
   );
 }
@@ -135,12 +115,14 @@ function restoredWords(undo: boolean, n: number): string {
   return n === 1 ? t('checkpoint.restored1') : t('checkpoint.restoredN', n);
 }
 
-function RestoreResult({ cp, rewound }: { cp: TurnCheckpoint; rewound: boolean }) {
+function RestoreResult({ cp }: { cp: TurnCheckpoint }) {
   const store = useStoreVersion();
   const r = cp.restore!;
   // The person's choice per conflicting file (decision 402): overwrite it, or keep theirs.
   const [choice, setChoice] = useState<Record<string, 'overwrite' | 'keep'>>({});
   const [applied, setApplied] = useState<string | undefined>(undefined);
+  // "A turn is running" is no longer true once it has ended: the message goes with it.
+  if (r.error?.code === 'TURN_IN_PROGRESS' && !store.openTurnId()) return null;
   if (r.error) {
     return (
       <p class="checkpoint-result error" role="status" title={codeTooltip(r.error.code)} data-code={r.error.code}>
@@ -151,11 +133,15 @@ function RestoreResult({ cp, rewound }: { cp: TurnCheckpoint; rewound: boolean }
   const pending = applied === r.checkpointId ? [] : r.conflicts;
   const overwrite = pending.filter((p) => choice[p] === 'overwrite');
   const decided = pending.every((p) => choice[p] !== undefined);
+  // Files already as they were are not counted as rewound; a rewind that wrote nothing says so.
+  const unchanged = new Set(r.unchanged);
+  const written = r.restored.filter((p) => !unchanged.has(p));
+  const nothing = written.length === 0 && r.conflicts.length === 0 && r.failed.length === 0;
   return (
     <div class="checkpoint-result" role="status">
       <p>
-        {restoredWords(r.undo, r.restored.length)}
-        {r.restored.length > 0 && <span class="checkpoint-paths"> {r.restored.join(', ')}</span>}
+        {nothing ? t('checkpoint.nothing') : restoredWords(r.undo, written.length)}
+        {written.length > 0 && <span class="checkpoint-paths"> {written.join(', ')}</span>}
       </p>
       {r.failed.length > 0 && (
         <p class="error">
@@ -191,11 +177,6 @@ function RestoreResult({ cp, rewound }: { cp: TurnCheckpoint; rewound: boolean }
             {t('checkpoint.apply')}
           </button>
         </div>
-      )}
-      {rewound && r.undoCheckpointId && (
-        <button type="button" class="button secondary checkpoint-undo" onClick={() => store.restoreCheckpoint(r.undoCheckpointId!)}>
-          {t('checkpoint.undo')}
-        </button>
       )}
     </div>
   );
