@@ -9,6 +9,7 @@ import { summarizeInput } from '../../tools/permissions/gate';
 import { describeScope, suggestScope } from '../../tools/permissions/scope';
 import { displayPath, isInside } from '../../tools/paths';
 import { isAbsolute } from 'node:path';
+import { resolvesOutside } from '../../workspace/realLocation';
 
 export interface AcpPermissionOption {
   optionId: string;
@@ -51,7 +52,8 @@ export interface AcpCall {
  */
 export function permissionQuestion(call: AcpCall, options: readonly AcpPermissionOption[], roots: readonly string[]): PermissionQuestion {
   const command = call.tool_name === 'Bash' && typeof call.input.command === 'string' ? call.input.command : undefined;
-  const outsideWorkspace = call.paths.some((p) => isAbsolute(p) && !isInside(roots, p));
+  // Outside as written, or through a symlink on the way (realLocation.ts): then no rule allows it.
+  const outsideWorkspace = call.paths.some((p) => (isAbsolute(p) && !isInside(roots, p)) || resolvesOutside(p, roots));
   const paths = call.paths.map((p) => (isAbsolute(p) ? displayPath(roots, p) : p));
   const shape = { tool_name: call.tool_name, paths, ...(command !== undefined ? { command } : {}) };
   const scope = suggestScope(shape);

@@ -5,6 +5,7 @@
 import type { Metadata } from '../../protocol/envelope';
 import type { CanUseTool } from './streamJson';
 import { displayPath } from './toolOutput';
+import { resolvesOutside } from '../../workspace/realLocation';
 import { z } from 'zod';
 
 export interface PermissionAsk {
@@ -19,6 +20,8 @@ export interface PermissionAsk {
   decision_reason?: string;
   /** Files the call touches (workspace-relative where possible). */
   affected_paths: string[];
+  /** A file it touches really lies outside the workspace (through a symlink): no rule allows it. */
+  escapes?: true;
   /** The subagent context of the call, when a subagent makes it. */
   metadata?: Metadata;
 }
@@ -31,6 +34,8 @@ export function permissionAskOf(request_id: string, req: CanUseTool, metadata: M
     suggestions: req.permission_suggestions,
     affected_paths: affectedPaths(req.input, workspacePath),
   };
+  const roots = workspacePath === undefined ? [] : typeof workspacePath === 'string' ? [workspacePath] : workspacePath;
+  if (inputPaths(req.input).some((p) => resolvesOutside(p, roots))) ask.escapes = true;
   if (req.tool_use_id) ask.tool_use_id = req.tool_use_id;
   if (req.description) ask.description = req.description;
   if (req.decision_reason) ask.decision_reason = req.decision_reason;
@@ -47,7 +52,11 @@ const PathInput = z.looseObject({
 
 /** Files a tool call touches, for `context.affected_paths` (§4.3.1). */
 export function affectedPaths(input: Record<string, unknown>, workspacePath: string | readonly string[] | undefined): string[] {
+  return [...new Set(inputPaths(input).map((p) => displayPath(p, workspacePath)))];
+}
+
+/** The paths a tool's input names, as written. */
+function inputPaths(input: Record<string, unknown>): string[] {
   const i = PathInput.parse(input);
-  const paths = [i.file_path, i.notebook_path, i.path, ...(i.edits ?? []).map((e) => e.file_path)].filter((p): p is string => !!p);
-  return [...new Set(paths.map((p) => displayPath(p, workspacePath)))];
+  return [i.file_path, i.notebook_path, i.path, ...(i.edits ?? []).map((e) => e.file_path)].filter((p): p is string => !!p);
 }

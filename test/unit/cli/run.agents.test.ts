@@ -5,7 +5,8 @@
 // where it has an option (the recorded model request), as a prompt instruction for gemini;
 // `--max-turns 1` stops a two-step agent with agent.error MAX_TURNS.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { validateText } from '../../../src/protocol/conformance';
 import { resolveClaudeCommand } from '../../../src/agents/claudeCode';
@@ -123,6 +124,26 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
       assert.equal(allowed.code, 0, allowed.err);
       assert.equal(existsSync(join(ws, 'made.txt')), true, 'the --allow rule answered Claude Code');
       assert.doesNotMatch(allowed.err, /permission denied/);
+    });
+    it('§17.3.1 security: --allow \'Write(src/**)\' never covers a path that leads outside the workspace through a symlink; Claude Code\'s Write there is denied (the headless trial of 2026-12-05)', async () => {
+      const outside = mkdtempSync(join(tmpdir(), 'rawp-outside-'));
+      try {
+        mkdirSync(join(ws, 'src'), { recursive: true });
+        symlinkSync(outside, join(ws, 'src', 'link'));
+        mock.enqueue(route, claude.tool('Write', { file_path: join(ws, 'src', 'link', 'via_link.txt'), content: 'written outside\n' }), claude.text('Wrote it.'));
+        mock.setFallback(route, claude.text('side call'));
+        const r = await rawpRun(args('--allow', 'Write(src/**)', '--output-format', 'json', 'write it'), { env });
+        assert.equal(existsSync(join(outside, 'via_link.txt')), false, 'nothing written outside the workspace');
+        assert.match(r.err, /rawp run: permission denied: Write/);
+        assert.equal(json(r).permission_denials[0]?.tool_name, 'Write');
+        // The same rule still allows a real file under src/.
+        mock.enqueue(route, claude.tool('Write', { file_path: join(ws, 'src', 'in.txt'), content: 'inside\n' }), claude.text('Wrote it.'));
+        const inside = await rawpRun(args('--allow', 'Write(src/**)', 'write it'), { env });
+        assert.equal(inside.code, 0, inside.err);
+        assert.equal(readFileSync(join(ws, 'src', 'in.txt'), 'utf8'), 'inside\n');
+      } finally {
+        rmSync(outside, { recursive: true, force: true });
+      }
     });
   });
 
