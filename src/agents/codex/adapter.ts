@@ -60,6 +60,8 @@ export class CodexAdapter implements AgentAdapter {
   /** §11: this turn's `--output-schema` file, removed when the turn ends. */
   private schemaFile: ScratchFile | undefined;
   private pendingImages: string[] = [];
+  /** This turn's tool lists, kept at the source (decision 614). */
+  private turnTools: { allowed_tools?: string[]; denied_tools?: string[] } = {};
   /** The thread's usage totals after the last completed turn (Codex reports running totals). */
   private threadUsage: CodexUsage | undefined;
 
@@ -81,7 +83,7 @@ export class CodexAdapter implements AgentAdapter {
       resume_flag: CODEX_RESUME_FLAG,
       buildArgs: ({ resumeArgs }) => [
         ...(this.options.prefixArgs ?? []),
-        ...codexArgs({ mode: this.currentMode, resumeArgs, model: this.options.model, config: this.options.config, skipGitRepoCheck: this.options.skipGitRepoCheck ?? true, images: this.pendingImages, ...(this.schemaFile ? { outputSchemaFile: this.schemaFile.path } : {}) }),
+        ...codexArgs({ mode: this.currentMode, resumeArgs, model: this.options.model, config: this.options.config, skipGitRepoCheck: this.options.skipGitRepoCheck ?? true, images: this.pendingImages, tools: this.turnTools, ...(this.schemaFile ? { outputSchemaFile: this.schemaFile.path } : {}) }),
       ],
       stdinText: () => this.pendingPrompt,
       onMessage: (value, line) => {
@@ -109,6 +111,7 @@ export class CodexAdapter implements AgentAdapter {
     const runner = this.runner;
     if (!host || !runner) throw new Error('CodexAdapter.prompt before start');
     this.currentMode = prompt.mode;
+    this.turnTools = { ...(prompt.allowed_tools ? { allowed_tools: prompt.allowed_tools } : {}), ...(prompt.denied_tools ? { denied_tools: prompt.denied_tools } : {}) };
     const translator = new CodexTurnTranslator({
       emit: (e) => host.emit(e),
       catalog: this.catalog,

@@ -2,6 +2,7 @@
 // with "-" is never read as a flag and no shell quoting is involved. The sandbox is set with
 // `-c sandbox_mode=…` because `codex exec resume` has no `-s` flag.
 import type { AgentModeName } from '../../protocol/common';
+import { CODEX_APPLY_PATCH, CODEX_BASH, CODEX_WEB_SEARCH } from './catalog';
 
 export type CodexSandbox = 'read-only' | 'workspace-write' | 'danger-full-access';
 
@@ -23,6 +24,8 @@ export interface CodexArgsInput {
   outputSchemaFile?: string;
   /** §6.1.1 attached images: `--image=<FILE>` each (the `=` form, so `-` is never taken as one). */
   images?: readonly string[];
+  /** This turn's config_overrides.allowed_tools / denied_tools, kept at the source (`toolListConfig`). */
+  tools?: { allowed_tools?: readonly string[]; denied_tools?: readonly string[] };
 }
 
 /** §18.1: the resume flag template; `{session_id}` is Codex's thread id. */
@@ -38,8 +41,26 @@ export function modeConfig(mode: AgentModeName): string[] {
   return mode === 'default' ? [] : ['-c', 'features.shell_tool=false', '-c', 'features.unified_exec=false'];
 }
 
+/**
+ * A turn's tool lists at the source (decision 614): Codex runs its tools itself, so the engine's
+ * refusal came after the command had run — a headless trial's `--denied-tools Bash` reported the
+ * denial of a command that ran. A denied Bash gets no shell tool, a denied apply_patch a read-only
+ * sandbox (which also keeps the shell from writing), a denied WebSearch no search. Its plan updates
+ * (TodoWrite) change nothing outside it and are still refused on the wire.
+ */
+export function toolListConfig(tools: CodexArgsInput['tools'] = {}): { config: string[]; readOnly: boolean } {
+  const denied = (name: string) => tools.denied_tools?.includes(name) === true || (tools.allowed_tools !== undefined && !tools.allowed_tools.includes(name));
+  const config: string[] = [];
+  if (denied(CODEX_BASH)) config.push('-c', 'features.shell_tool=false', '-c', 'features.unified_exec=false');
+  if (denied(CODEX_WEB_SEARCH)) config.push('-c', 'tools.web_search=false');
+  return { config, readOnly: denied(CODEX_APPLY_PATCH) };
+}
+
 export function codexArgs(input: CodexArgsInput): string[] {
-  const args = ['exec', '--json', '-c', `sandbox_mode="${sandboxForMode(input.mode)}"`, ...modeConfig(input.mode)];
+  const lists = toolListConfig(input.tools);
+  const sandbox = lists.readOnly ? 'read-only' : sandboxForMode(input.mode);
+  // A setting given twice (plan mode and a denied Bash both turn the shell off) is the same value: harmless.
+  const args = ['exec', '--json', '-c', `sandbox_mode="${sandbox}"`, ...modeConfig(input.mode), ...lists.config];
   for (const c of input.config ?? []) args.push('-c', c);
   if (input.model) args.push('-m', input.model);
   if (input.skipGitRepoCheck) args.push('--skip-git-repo-check');

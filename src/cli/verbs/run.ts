@@ -42,7 +42,9 @@ without PROMPT, everything piped on stdin (sent as input_type "piped_stdin", at 
                            turn then ends with agent.error MAX_TURNS and stop_reason "error"
   --allowed-tools A,B      only these tools may run (config_overrides.allowed_tools)
   --denied-tools A,B       these tools may not run (config_overrides.denied_tools); a plain name
-                           that is no tool of the agent's catalog is refused (exit 2, case matters)
+                           that is no tool of the agent's catalog is refused (exit 2, case matters).
+                           Codex runs its tools itself: a denied Bash takes its shell away, a
+                           denied apply_patch makes its sandbox read-only
   --allow PATTERN          answer permission prompts matching PATTERN with "allow" (repeatable):
                            Tool, Bash(command) — that command, or it with more plain arguments —
                            or Tool(glob) — paths under a workspace-relative glob, e.g. Edit(src/**)
@@ -53,7 +55,7 @@ without PROMPT, everything piped on stdin (sent as input_type "piped_stdin", at 
   --verbose                log the session's events to stderr
 
 Nobody is there to answer questions: a permission prompt that no --allow pattern or saved rule
-allows is rejected, and any other question times out; each is reported on stderr (and listed in
+allows is rejected (Codex asks none: its sandbox decides, and --allow has no effect on it), and any other question times out; each is reported on stderr (and listed in
 the json output's permission_denials). The agent's errors are reported on stderr too.
 
 Why a run failed is said on stderr, one line each — "rawp run: agent|session error CODE: what
@@ -149,11 +151,15 @@ export const runVerb: Verb = {
       onUnanswered: (u) => unansweredLine(io, u),
       onRulesProblem: (m) => void io.stderr.write(`rawp run: ${m}\n`),
     });
+    let agentId: string;
     try {
-      await run.resolveAgent();
+      agentId = await run.resolveAgent();
     } catch (e) {
       return usage((e as Error).message);
     }
+    // Codex never asks: its sandbox decides what its commands may do (decision 614). An --allow
+    // that can never apply is said, not left to look like a safeguard.
+    if (agentId === 'codex' && allow.length > 0) io.stderr.write('rawp run: --allow has no effect with Codex: it asks no permission; its sandbox (workspace-write: writes inside the workspace) decides what its commands may do. Use --denied-tools Bash or --denied-tools apply_patch to take those tools away.\n');
 
     // Ctrl-C cancels the turn (§6.1.2); a second one stops at once. A reader that goes away
     // (`| head -1`: EPIPE) is a SIGPIPE: nothing more is written, the turn is cancelled, exit 141.

@@ -180,6 +180,27 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
       assert.equal(format()?.type, 'json_schema');
     });
 
+    it('§5.4.1 security: --denied-tools Bash (or --allowed-tools without Bash) takes the shell from Codex itself: the command never runs (the headless trial of 2026-12-05 saw it run, then reported as denied)', async () => {
+      const toolNames = (i: number) => ((mock.requestsFor(route)[i]?.body as { tools?: { name?: string; type?: string }[] } | undefined)?.tools ?? []).map((t) => t.name ?? t.type ?? '');
+      for (const lists of [['--denied-tools', 'Bash'], ['--allowed-tools', 'TodoWrite']]) {
+        const before = mock.requestsFor(route).length;
+        mock.enqueue(route, responses.shell('touch codex_made.txt'), responses.text('Tried.'));
+        mock.setFallback(route, responses.text('Tried.'));
+        const r = await rawpRun(args(...lists, '--output-format', 'json', 'make the file'), { env });
+        assert.equal(existsSync(join(ws, 'codex_made.txt')), false, `${lists.join(' ')}: the command did not run (${r.err})`);
+        assert.ok(!toolNames(before).includes('exec_command'), `${lists.join(' ')}: Codex was given no shell tool: ${toolNames(before).join(', ')}`);
+      }
+      // Without a list, Codex has its shell (the check above can fail).
+      const before = mock.requestsFor(route).length;
+      mock.enqueue(route, responses.text('Nothing to do.'));
+      await rawpRun(args('hello'), { env });
+      assert.ok(toolNames(before).includes('exec_command'), toolNames(before).join(', '));
+      // --allow can never apply to Codex (it asks nothing): said on stderr, not left to look like a safeguard.
+      mock.enqueue(route, responses.text('Nothing to do.'));
+      const allow = await rawpRun(args('--allow', 'Bash(ls)', 'hello'), { env });
+      assert.match(allow.err, /rawp run: --allow has no effect with Codex: it asks no permission/);
+    });
+
     it('§6.1.1 --max-turns 1 stops a two-step Codex turn (command, then answer) by the engine: MAX_TURNS, stop_reason error, exit 1; the stream passes rawp validate', async () => {
       mock.enqueue(route, responses.shell('cat a.txt'), responses.text('It says hello.'));
       const r = await rawpRun(args('--max-turns', '1', '--output-format', 'stream-json', 'read a.txt'), { env });
