@@ -86,6 +86,8 @@ export interface HeadlessResult {
 
 /** How long the prompt may take to start a turn (admission, slash-command expansion). */
 const TURN_START_TIMEOUT_MS = 60_000;
+/** session.error codes of a frame the host dropped unread (parse.ts). */
+const UNREAD_FRAME_CODES = new Set(['FRAME_TOO_LARGE', 'FRAME_TOO_DEEP', 'FRAME_TOO_WIDE', 'MALFORMED_JSON', 'INVALID_ENVELOPE']);
 /** Refusals of a call by the turn's tool lists, the mode or a subagent's scope (the engine's and our tools' codes). */
 const DENIAL_CODES: ReadonlySet<string> = new Set(['TOOL_DENIED', 'TOOL_NOT_ALLOWED', 'TOOL_NOT_ALLOWED_IN_MODE', 'SUBAGENT_SCOPE']);
 const DENY_REASON = 'rejected: rawp run is headless and no --allow rule or saved rule allows this call';
@@ -274,6 +276,10 @@ export class HeadlessRun {
         // The prompt itself was refused (a bad schema, a failed slash command), or the control the
         // host made of it (/mode: MODE_NOT_SUPPORTED, /compact: COMPACTION_NOT_SUPPORTED): no turn comes.
         if (frame.parent_id === this.promptId || this.answersHostCommand(frame.parent_id)) this.end();
+        // A frame of ours refused before it could be read (over the host's size, depth or width
+        // bounds) names no parent; before a turn, it can only be the prompt: no turn comes, so the
+        // run ends now instead of after the 60 s wait.
+        else if (r.turn_id === undefined && frame.parent_id === undefined && UNREAD_FRAME_CODES.has(frame.payload.error_code)) this.end();
         return;
       case 'agent.interaction.request':
         queueMicrotask(() => this.unanswered(frame.payload));

@@ -1,7 +1,10 @@
 // "Always" permission rules on disk (the persistence port of src/session/permissions/rules.ts):
 // one JSON file whose place the host chooses (the extension's global storage, or
 // ~/.config/rawp/permission-rules.json for `rawp serve`), written atomically with mode 0600. A
-// file that cannot be read is moved aside and reported, never overwritten; a rule that does not
+// file that cannot be read is reported and left where it is; only a host about to write rules
+// moves it aside first, so it is never overwritten (a reader — `rawp run`, a host at start —
+// moved a file a person was halfway through editing, and every host lost its rules, the headless
+// trial of 2026-12-05); a rule that does not
 // fit is dropped and reported. Files written before rules had a decision and an author (every
 // rule was a built-in tool's "always allow") read as such. Several hosts share the file (the
 // editor, every `rawp serve`, a person editing it): a change is made to the file as it is at that
@@ -28,7 +31,7 @@ const RulesFile = z.looseObject({ rules: z.array(z.unknown()) });
 export function permissionRulesFile(file: string, now: () => Date = () => new Date()): RulePersistence {
   // What the file was when this host last read or wrote it (changed() compares).
   let seen = stampOf(file);
-  const read = (): { rules: PermissionRule[]; error?: string; unreadable?: true } => {
+  const read = (forWrite: boolean): { rules: PermissionRule[]; error?: string; unreadable?: true } => {
     seen = stampOf(file);
     const text = readTextOrUndefined(file);
     if (text === undefined) return { rules: [] };
@@ -36,11 +39,12 @@ export function permissionRulesFile(file: string, now: () => Date = () => new Da
     try {
       data = RulesFile.parse(JSON.parse(text));
     } catch (e) {
+      const why = e instanceof z.ZodError ? describeIssues(e) : (e as Error).message;
+      if (!forWrite) return { rules: [], error: `permission rules in ${file} could not be read (${why}); they are not used until the file is fixed, and it is left as it is`, unreadable: true };
       const aside = `${file}.corrupt-${now().getTime()}`;
       // When it cannot be moved it stays where it is, and we still start empty.
       moveAside(file, aside);
       seen = stampOf(file);
-      const why = e instanceof z.ZodError ? describeIssues(e) : (e as Error).message;
       return { rules: [], error: `permission rules in ${file} could not be read (${why}); kept as ${aside}`, unreadable: true };
     }
     const rules: PermissionRule[] = [];
@@ -55,11 +59,11 @@ export function permissionRulesFile(file: string, now: () => Date = () => new Da
   };
   return {
     load() {
-      const { rules, error } = read();
+      const { rules, error } = read(false);
       return error === undefined ? { rules } : { rules, error };
     },
     update(change: RuleChange, held: readonly PermissionRule[]) {
-      const current = read();
+      const current = read(true);
       const rules = current.unreadable ? held.map((r) => ({ ...r })) : current.rules;
       const next = 'add' in change ? (rules.some((r) => sameScope(r, change.add) && r.decision === change.add.decision) ? rules : [...rules, change.add]) : rules.filter((r) => r.id !== change.remove);
       replacePrivateFile(file, JSON.stringify({ version: 2, rules: next }, null, 2) + '\n');

@@ -3,6 +3,8 @@
 // permission rules. Each failure is a message for a usage error (exit 2); nothing here runs an agent.
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { scanJsonText } from '../../protocol/limits';
+import { INCOMING_MAX_DEPTH, INCOMING_MAX_OBJECT_MEMBERS, INCOMING_MAX_VALUES } from '../../protocol/parse';
 import type { RuleScope } from '../../session/permissions';
 import { MAX_SCHEMA_BYTES, prepareSchema } from '../../session/structuredOutput';
 import { AjvSchemaValidator } from '../../host/jsonSchemaValidator';
@@ -29,6 +31,11 @@ export async function readStdinPrompt(stdin: NodeJS.ReadableStream & { isTTY?: b
 }
 
 /** The --json-schema FILE: JSON, an object schema, compilable (the session would refuse it anyway). */
+/** The schema sits three levels down in its frame (payload.config_overrides.json_schema). */
+const SCHEMA_MAX_DEPTH = INCOMING_MAX_DEPTH - 4;
+/** The frame's other values (the prompt, its file references) keep room beside the schema. */
+const SCHEMA_MAX_VALUES = INCOMING_MAX_VALUES - 5_000;
+
 export function readJsonSchema(file: string): Record<string, unknown> {
   let text: string;
   try {
@@ -38,6 +45,13 @@ export function readJsonSchema(file: string): Record<string, unknown> {
     if (e instanceof InputError) throw e;
     throw new InputError(`--json-schema ${file}: ${(e as Error).message}`);
   }
+  // The schema rides in the prompt frame, which the host holds to a peer's bounds (decision 563):
+  // a schema past them was dropped with the frame, and the run waited 60 s for a turn that never
+  // came (the headless trial of 2026-12-05). Said now, before anything is sent.
+  const shape = scanJsonText(text, { maxDepth: SCHEMA_MAX_DEPTH, maxObjectMembers: INCOMING_MAX_OBJECT_MEMBERS, maxValues: SCHEMA_MAX_VALUES });
+  if (shape.over === 'depth') throw new InputError(`--json-schema ${file} nests deeper than ${SCHEMA_MAX_DEPTH} levels, more than a prompt may carry`);
+  if (shape.over === 'members') throw new InputError(`--json-schema ${file} has an object of more than ${INCOMING_MAX_OBJECT_MEMBERS.toLocaleString('en')} members (keys), more than a prompt may carry`);
+  if (shape.over === 'values') throw new InputError(`--json-schema ${file} holds more than ${SCHEMA_MAX_VALUES.toLocaleString('en')} values, more than a prompt may carry`);
   let schema: unknown;
   try {
     schema = JSON.parse(text);

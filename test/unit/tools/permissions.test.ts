@@ -202,8 +202,9 @@ describe('tools: permissions (§4.3, §17.3.1)', () => {
     const store = new PermissionRules({ persistence: permissionRulesFile(file, () => new Date(1234)) });
     assert.deepEqual(store.list(), []);
     assert.match(store.loadError ?? '', /could not be read/);
-    assert.equal(readFileSync(`${file}.corrupt-1234`, 'utf8'), '{ not json');
+    assert.equal(readFileSync(file, 'utf8'), '{ not json', 'reading it leaves it where it is');
     store.add({ tool_name: 'Write', path_glob: '**' }, { decision: 'allow', lifetime: 'always', session_id: 's', created_by: 'builtin' });
+    assert.equal(readFileSync(`${file}.corrupt-1234`, 'utf8'), '{ not json', 'moved aside before the first write');
     assert.equal(hostPermissionBroker({ rulesFile: file }).rules.list().length, 1);
   });
 });
