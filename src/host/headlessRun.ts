@@ -159,7 +159,7 @@ export class HeadlessRun {
     this.send(buildFrame('session.capabilities', { protocol_version: PROTOCOL_VERSION, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: { ...EVERY_FEATURE }, extensions }, { session_id }, this.clock));
     await opened;
     // A tool list naming no tool of the agent (`--denied-tools bash`) would be ignored in silence.
-    const unknownTools = unknownToolNames(this.o.prompt.config_overrides ?? {}, this.catalog);
+    const unknownTools = unknownToolNames({ ...(this.o.prompt.config_overrides ?? {}), allow: this.o.allow.map((r) => r.tool_name) }, this.catalog);
     if (unknownTools) {
       this.result.errors.push({ source: 'session', error_code: UNKNOWN_TOOL, message: unknownTools });
       this.end();

@@ -1,4 +1,4 @@
-// A headless run's --allowed-tools / --denied-tools checked against the agent's tool catalog
+// A headless run's --allowed-tools / --denied-tools / --allow checked against the agent's tool catalog
 // (§5.4.1) before the prompt goes out. A deny list is a safety setting: `--denied-tools bash` named
 // no tool (the tool is `Bash`), so Bash ran — silently. Names the catalog cannot judge are left to
 // the agent: Claude Code's patterns (`Bash(git:*)`), MCP tools (`mcp__…`, published later), and any
@@ -7,11 +7,12 @@
 export const UNKNOWN_TOOL = 'UNKNOWN_TOOL';
 
 /** Why the lists cannot be used as given, or undefined when they can. */
-export function unknownToolNames(lists: { allowed_tools?: readonly string[]; denied_tools?: readonly string[] }, catalog: readonly string[]): string | undefined {
+export function unknownToolNames(lists: { allowed_tools?: readonly string[]; denied_tools?: readonly string[]; allow?: readonly string[] }, catalog: readonly string[]): string | undefined {
   if (catalog.length === 0) return undefined;
   const known = new Set(catalog);
   const problems: string[] = [];
-  for (const [option, names] of [['--allowed-tools', lists.allowed_tools], ['--denied-tools', lists.denied_tools]] as const) {
+  // --allow's tool names too: `--allow write` allowed nothing and the write was then denied, exit 0.
+  for (const [option, names] of [['--allowed-tools', lists.allowed_tools], ['--denied-tools', lists.denied_tools], ['--allow', lists.allow]] as const) {
     for (const name of names ?? []) {
       if (known.has(name) || /[(*]/.test(name) || name.startsWith('mcp__')) continue;
       const cased = catalog.find((t) => t.toLowerCase() === name.toLowerCase());

@@ -1,7 +1,7 @@
 // What `rawp run` reads besides its flags: the prompt from stdin (§6.1.1 `piped_stdin`, bounded),
 // the --json-schema file (§11), --attach files as §6.1.1 `context_files`, and --allow patterns as
 // permission rules. Each failure is a message for a usage error (exit 2); nothing here runs an agent.
-import { readFileSync, statSync } from 'node:fs';
+import { fstatSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { scanJsonText } from '../../protocol/limits';
 import { INCOMING_MAX_DEPTH, INCOMING_MAX_OBJECT_MEMBERS, INCOMING_MAX_VALUES } from '../../protocol/parse';
@@ -17,25 +17,70 @@ export class InputError extends Error {}
 /** The piped prompt, whole; refuses a terminal (nothing piped) and more than MAX_STDIN_BYTES. */
 export async function readStdinPrompt(stdin: NodeJS.ReadableStream & { isTTY?: boolean }): Promise<string> {
   if (stdin.isTTY) throw new InputError('no prompt: give PROMPT as an argument or pipe it on stdin');
+  const text = await readAll(stdin, 'the prompt on stdin');
+  if (!text.trim()) throw new InputError('no prompt: stdin was empty');
+  return text;
+}
+
+/** How long a pipe may stay silent before `readPipedContext` stops waiting for it. */
+export const PIPED_CONTEXT_WAIT_MS = 3_000;
+
+/**
+ * What is piped beside a PROMPT (`cat build.log | rawp run … "summarize this"`), to go after it —
+ * as `claude -p` takes it; the headless trial of 2026-12-05 found it dropped without a word. Read
+ * only from a pipe or a file (a terminal or /dev/null is no input). A pipe that sends
+ * nothing and stays open (a CI runner's) is not waited on past PIPED_CONTEXT_WAIT_MS: `silent`.
+ */
+export async function readPipedContext(stdin: NodeJS.ReadableStream & { isTTY?: boolean; fd?: number }, waitMs = PIPED_CONTEXT_WAIT_MS): Promise<{ text?: string; silent?: true }> {
+  if (stdin.isTTY) return {};
+  let st;
+  try {
+    st = fstatSync(typeof stdin.fd === 'number' ? stdin.fd : 0);
+  } catch {
+    return {};
+  }
+  // A pipe: a shell's is a FIFO, a Node parent's (spawn's 'pipe') a socket pair.
+  if (!st.isFIFO() && !st.isFile() && !st.isSocket()) return {};
+  const first = await new Promise<'data' | 'end' | 'silent'>((resolve) => {
+    const done = (why: 'data' | 'end' | 'silent') => {
+      clearTimeout(timer);
+      stdin.off('readable', onReadable);
+      stdin.off('end', onEnd);
+      resolve(why);
+    };
+    const onReadable = () => done('data');
+    const onEnd = () => done('end');
+    const timer = setTimeout(() => done('silent'), waitMs);
+    stdin.once('readable', onReadable);
+    stdin.once('end', onEnd);
+  });
+  if (first === 'silent') {
+    stdin.pause();
+    return { silent: true };
+  }
+  if (first === 'end') return {};
+  const text = await readAll(stdin, 'the text piped on stdin');
+  return text.trim() ? { text } : {};
+}
+
+async function readAll(stdin: NodeJS.ReadableStream, what: string): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stdin) {
     const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += b.length;
-    if (size > MAX_STDIN_BYTES) throw new InputError(`the prompt on stdin is larger than ${MAX_STDIN_BYTES} bytes`);
+    if (size > MAX_STDIN_BYTES) throw new InputError(`${what} is larger than ${MAX_STDIN_BYTES} bytes`);
     chunks.push(b);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text.trim()) throw new InputError('no prompt: stdin was empty');
-  return text;
+  return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The --json-schema FILE: JSON, an object schema, compilable (the session would refuse it anyway). */
 /** The schema sits three levels down in its frame (payload.config_overrides.json_schema). */
 const SCHEMA_MAX_DEPTH = INCOMING_MAX_DEPTH - 4;
 /** The frame's other values (the prompt, its file references) keep room beside the schema. */
 const SCHEMA_MAX_VALUES = INCOMING_MAX_VALUES - 5_000;
 
+/** The --json-schema FILE: JSON, an object schema, compilable (the session would refuse it anyway). */
 export function readJsonSchema(file: string): Record<string, unknown> {
   let text: string;
   try {

@@ -9,10 +9,11 @@ import { environmentLanguage } from '../../agents/builtin/words';
 import { silentLogger, type Logger } from '../../session/ports';
 import type { Verb, VerbIo } from '../verb';
 import { directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
-import { allowRule, attachment, InputError, MAX_STDIN_BYTES, readJsonSchema, readStdinPrompt, toolList } from '../run/inputs';
+import { allowRule, attachment, InputError, MAX_STDIN_BYTES, PIPED_CONTEXT_WAIT_MS, readJsonSchema, readPipedContext, readStdinPrompt, toolList } from '../run/inputs';
 import { UNKNOWN_TOOL } from '../../host/toolNameCheck';
 import { terminalLanguage } from '../terminalLanguage';
 import { errorLines, exitCodeOf, frameLine, printResult, unansweredLine, type OutputFormat } from '../run/output';
+import { verboseLine } from '../run/verboseLine';
 
 const HELP = `Usage: rawp run --workspace DIR --agent NAME [--base-url URL --model M] [--json-schema FILE]
                 [--output-format text|json|stream-json] [--max-turns N]
@@ -22,6 +23,8 @@ const HELP = `Usage: rawp run --workspace DIR --agent NAME [--base-url URL --mod
 Runs one prompt with an agent on DIR, headless, and prints the answer. The prompt is PROMPT (all
 words after the options, joined by spaces; put "--" before a prompt that starts with "-"), or,
 without PROMPT, everything piped on stdin (sent as input_type "piped_stdin", at most ${MAX_STDIN_BYTES / 1024 / 1024} MiB).
+With PROMPT, text piped on stdin goes after it, as context (\`cat build.log | rawp run … "why
+did this fail?"\`); a pipe that sends nothing for ${PIPED_CONTEXT_WAIT_MS / 1000} s is not waited on.
 
   --workspace DIR          the folder the agent works in (required)
   --agent NAME             builtin, claude-code, codex, openai, acp:<preset or command line> (required)
@@ -47,12 +50,14 @@ without PROMPT, everything piped on stdin (sent as input_type "piped_stdin", at 
                            denied apply_patch makes its sandbox read-only
   --allow PATTERN          answer permission prompts matching PATTERN with "allow" (repeatable):
                            Tool, Bash(command) — that command, or it with more plain arguments —
-                           or Tool(glob) — paths under a workspace-relative glob, e.g. Edit(src/**)
+                           or Tool(glob) — paths under a workspace-relative glob, e.g. Edit(src/**);
+                           a tool that is not the agent's is refused (exit 2, case matters)
   --attach FILE            send FILE with the prompt (context_files; repeatable): a file: URL inside
                            the workspace, else a copy in the run's own file store (/v1/files/{id});
                            at most 20 MB; the agent must take its type, or the prompt is refused
   --rules-file F           the saved permission rules (default ~/.config/rawp/permission-rules.json)
-  --verbose                log the session's events to stderr
+  --verbose                log the session's events to stderr, one line each (the tools called and
+                           their targets, questions and answers, errors, the turn's end)
 
 Nobody is there to answer questions: a permission prompt that no --allow pattern or saved rule
 allows is rejected (Codex asks none: its sandbox decides, and --allow has no effect on it), and any other question times out; each is reported on stderr (and listed in
@@ -76,7 +81,8 @@ and the agent's own codes (AGENT_ERROR, API_ERROR, …). Host commands (/help, /
 Exit status: 0 the turn ended normally (stop_reason "end_turn") and, with --json-schema, the
 answer is valid, or the host answered the prompt itself (a host command such as /help); 1 an agent or turn error (including max turns reached, a refused prompt, an
 answer that does not match the schema); 2 bad arguments (or an agent that is not installed);
-130 interrupted (Ctrl-C cancels the turn; a second Ctrl-C stops at once); 141 stdout was closed
+130 interrupted (Ctrl-C cancels the turn; a second Ctrl-C stops at once); 143 stopped by SIGTERM
+(the turn is cancelled, as a CI timeout does); 141 stdout was closed
 (the reader went away, as with SIGPIPE: the turn is cancelled).
 `;
 
@@ -130,7 +136,12 @@ export const runVerb: Verb = {
       const argText = positionals.join(' ');
       // A PROMPT given but blank is a mistake of its own, not a cue to read stdin.
       if (positionals.length > 0 && !argText.trim()) throw new InputError('no prompt: PROMPT is empty or only white space');
-      const text = argText.trim() ? argText : await readStdinPrompt(io.stdin);
+      let text = argText.trim() ? argText : await readStdinPrompt(io.stdin);
+      if (argText.trim()) {
+        const piped = await readPipedContext(io.stdin);
+        if (piped.text !== undefined) text = `${argText}\n\n${piped.text}`;
+        else if (piped.silent) io.stderr.write(`rawp run: stdin is open but sent nothing within ${PIPED_CONTEXT_WAIT_MS / 1000} s; going on with PROMPT alone\n`);
+      }
       prompt = { prompt_text: text, input_type: argText.trim() ? 'text' : 'piped_stdin', config_overrides };
     } catch (e) {
       if (e instanceof InputError) return usage(e.message);
@@ -147,7 +158,15 @@ export const runVerb: Verb = {
       allow,
       rulesFile: values['rules-file'] ?? join(homedir(), '.config', 'rawp', 'permission-rules.json'),
       logger: values.verbose ? stderrLogger(io) : silentLogger,
-      ...(format === 'stream-json' ? { onFrame: (f) => void (readerGone || frameLine(io, f)) } : {}),
+      ...(format === 'stream-json' || values.verbose
+        ? {
+            onFrame: (f, from) => {
+              if (format === 'stream-json' && !readerGone) frameLine(io, f);
+              const line = values.verbose ? verboseLine(f, from) : undefined;
+              if (line !== undefined) io.stderr.write(`${line}\n`);
+            },
+          }
+        : {}),
       onUnanswered: (u) => unansweredLine(io, u),
       onRulesProblem: (m) => void io.stderr.write(`rawp run: ${m}\n`),
     });
@@ -163,7 +182,9 @@ export const runVerb: Verb = {
 
     // Ctrl-C cancels the turn (§6.1.2); a second one stops at once. A reader that goes away
     // (`| head -1`: EPIPE) is a SIGPIPE: nothing more is written, the turn is cancelled, exit 141.
-    let interrupted = false;
+    // Which signal stopped the run: its exit status is 128 + its number (SIGINT 130, SIGTERM 143,
+    // how CI runners time a job out), and stderr says so — a timed-out job's log said nothing.
+    let interrupted: NodeJS.Signals | undefined;
     let readerGone = false;
     const onStdoutError = (e: NodeJS.ErrnoException) => {
       if (e.code !== 'EPIPE' || readerGone) return;
@@ -173,20 +194,22 @@ export const runVerb: Verb = {
     io.stdout.on('error', onStdoutError);
     let stopNow: (() => void) | undefined;
     const stopped = new Promise<'stopped'>((r) => (stopNow = () => r('stopped')));
-    const onSignal = () => {
+    const onSignal = (signal: NodeJS.Signals) => {
       if (interrupted || !run.cancel()) stopNow?.();
-      interrupted = true;
+      if (!interrupted) io.stderr.write(`rawp run: ${signal} received: the turn is cancelled${signal === 'SIGINT' ? ' (a second Ctrl-C stops at once)' : ''}\n`);
+      interrupted ??= signal;
     };
+    const signalExit = () => (interrupted === 'SIGTERM' ? 143 : 130);
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     try {
       const result = await Promise.race([run.run(), stopped]);
       if (readerGone) return 141;
-      if (result === 'stopped') return 130;
+      if (result === 'stopped') return signalExit();
       const lang = terminalLanguage(process.env);
       errorLines(io, result, lang);
       printResult(io, format as OutputFormat, result, lang, prompt.config_overrides?.json_schema);
-      if (interrupted) return 130;
+      if (interrupted) return signalExit();
       // A tool list naming no tool of the agent is a usage error, as a malformed --allow is.
       if (result.errors.some((e) => e.error_code === UNKNOWN_TOOL)) return 2;
       return exitCodeOf(result, prompt.config_overrides?.json_schema !== undefined);

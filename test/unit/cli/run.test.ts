@@ -47,12 +47,41 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     const o = JSON.parse(denied.out) as { permission_denials: { kind: string; tool_name?: string }[] };
     assert.deepEqual(o.permission_denials.map((d) => [d.kind, d.tool_name]), [['tool_not_allowed', 'Bash']]);
     assert.match(denied.err, /rawp run: tool not allowed: Bash/);
+    // --allow is held to the catalog too: `--allow write` allowed nothing, and the write was then denied with exit 0 (the headless trial of 2026-12-05).
+    for (const pattern of ['write', 'Wirte(src/**)']) {
+      const typo = await rawpRun([...base(), '--allow', pattern, 'write new.txt: hi'], { env });
+      assert.equal(typo.code, 2, `${pattern}: ${typo.err}`);
+      assert.match(typo.err, /--allow names "(write|Wirte)", which is no tool of this agent/);
+      assert.ok(!existsSync(join(ws, 'new.txt')));
+    }
+    assert.match((await rawpRun([...base(), '--allow', 'write', 'write new.txt: hi'], { env })).err, /did you mean Write\?/);
+  });
+
+  it('--verbose logs the session\'s events to stderr, one line each, and leaves stdout to the answer (it printed nothing, the headless trial of 2026-12-05)', async () => {
+    const r = await rawpRun([...base(), '--verbose', 'read a.txt'], { env });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /^rawp run: \[run\] control\.prompt\.request read a\.txt$/m);
+    assert.match(r.err, /^rawp run: \[agent\] tool\.invoke\.request Read · .*a\.txt$/m);
+    assert.match(r.err, /^rawp run: \[agent\] tool\.invoke\.result success$/m);
+    assert.match(r.err, /^rawp run: \[agent\] session\.turn\.end end_turn$/m);
+    assert.doesNotMatch(r.err, /agent\.text\.delta/);
+    assert.doesNotMatch(r.out, /rawp run:/);
   });
 
   it('a line of several that is no request is named in the recap and counted as failed (the recap said "2 requests" for 3 lines)', async () => {
     const r = await rawpRun([...base(), 'ls\nmake it faster please\ntodos'], { env });
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^3 requests, 1 failed:\n1\. `\.`: \d+ (files?|entries)\.\n2\. Not a request I know: `make it faster please`\.\n3\. /m);
+  });
+
+  it('§6.1.1 with PROMPT, text piped on stdin goes after it as context (`cat log | rawp run … "summarize this"` dropped the log, the headless trial of 2026-12-05)', async () => {
+    const r = await rawpRun([...base(), '--output-format', 'stream-json', 'summarize this'], { env, stdin: 'read a.txt\n' });
+    assert.equal(r.code, 0, r.err);
+    const prompt = frames(r.out).find((f) => f.type === 'control.prompt.request') as FrameOf<'control.prompt.request'>;
+    assert.equal(prompt.payload.prompt_text, 'summarize this\n\nread a.txt\n');
+    assert.equal(prompt.payload.input_type, 'text');
+    const alone = await rawpRun([...base(), '--output-format', 'stream-json', 'read a.txt'], { env });
+    assert.equal((frames(alone.out).find((f) => f.type === 'control.prompt.request') as FrameOf<'control.prompt.request'>).payload.prompt_text, 'read a.txt', 'an empty stdin adds nothing');
   });
 
   it('§6.1.1 without PROMPT the prompt is stdin, sent with input_type piped_stdin; --output-format stream-json passes rawp validate', async () => {
@@ -132,25 +161,28 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.match(text.err, /structured output is not printed: re-validation against the requested schema failed/);
   });
 
-  it('§6.1.2 Ctrl-C cancels the running turn: the command is stopped, stop_reason cancelled, exit 130', async () => {
-    let signalled = false;
-    const started = Date.now();
-    const r = await rawpRun([...base(), '--allow', 'Bash(sleep 30)', '--output-format', 'stream-json', 'run `sleep 30`'], {
-      env,
-      onOut: (out, child) => {
-        if (!signalled && out.includes('"tool.invoke.request"')) {
-          signalled = true;
-          child.kill('SIGINT');
-        }
-      },
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`§6.1.2 ${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM (a CI timeout)'} cancels the running turn: the command is stopped, stop_reason cancelled, stderr says so, exit ${code}`, async () => {
+      let signalled = false;
+      const started = Date.now();
+      const r = await rawpRun([...base(), '--allow', 'Bash(sleep 30)', '--output-format', 'stream-json', 'run `sleep 30`'], {
+        env,
+        onOut: (out, child) => {
+          if (!signalled && out.includes('"tool.invoke.request"')) {
+            signalled = true;
+            child.kill(signal);
+          }
+        },
+      });
+      assert.equal(signalled, true);
+      assert.equal(r.code, code, r.err);
+      assert.match(r.err, new RegExp(`^rawp run: ${signal} received: the turn is cancelled`, 'm'), 'the log says why the run ended (the headless trial of 2026-12-05)');
+      assert.ok(Date.now() - started < 25_000, 'the 30 s command did not run to its end');
+      const end = frames(r.out).find((f) => f.type === 'session.turn.end') as FrameOf<'session.turn.end'>;
+      assert.equal(end.payload.stop_reason, 'cancelled');
+      assert.ok(frames(r.out).some((f) => f.type === 'control.prompt.cancel'), 'the run sent §6.1.2 control.prompt.cancel');
     });
-    assert.equal(signalled, true);
-    assert.equal(r.code, 130, r.err);
-    assert.ok(Date.now() - started < 25_000, 'the 30 s command did not run to its end');
-    const end = frames(r.out).find((f) => f.type === 'session.turn.end') as FrameOf<'session.turn.end'>;
-    assert.equal(end.payload.stop_reason, 'cancelled');
-    assert.ok(frames(r.out).some((f) => f.type === 'control.prompt.cancel'), 'the run sent §6.1.2 control.prompt.cancel');
-  });
+  }
 
   it('a reader that goes away (stdout closed, EPIPE) ends the run quietly with exit 141, the turn cancelled, no crash', async () => {
     let closed = false;
