@@ -159,7 +159,10 @@ export class HeadlessRun {
     this.send(buildFrame('session.capabilities', { protocol_version: PROTOCOL_VERSION, supported_namespaces: ['agent', 'tool', 'session', 'control'], features: { ...EVERY_FEATURE }, extensions }, { session_id }, this.clock));
     await opened;
     // A tool list naming no tool of the agent (`--denied-tools bash`) would be ignored in silence.
-    const unknownTools = unknownToolNames({ ...(this.o.prompt.config_overrides ?? {}), allow: this.o.allow.map((r) => r.tool_name) }, this.catalog);
+    // --allow is held to the catalog where asks name catalog tools; an ACP agent asks with its own
+    // tool names (Gemini's `read_file`), which its catalog, made from ACP tool kinds, does not list.
+    const allow = this.agentId?.startsWith('acp:') ? [] : this.o.allow.map((r) => r.tool_name);
+    const unknownTools = unknownToolNames({ ...(this.o.prompt.config_overrides ?? {}), allow }, this.catalog);
     if (unknownTools) {
       this.result.errors.push({ source: 'session', error_code: UNKNOWN_TOOL, message: unknownTools });
       this.end();

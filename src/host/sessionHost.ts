@@ -205,6 +205,8 @@ export class SessionHost {
     }
     // Before anyone can prompt it: what the user allowed "for this session" still holds.
     if (req.restored?.meta.session_rules) (this.options.sessionRules ?? this.permissions.rules).restore(session_id, req.restored.meta.session_rules);
+    // A turn the previous process was killed in gets its checkpoint (decision 617).
+    if (req.restored) void this.checkpoints?.recoverInterrupted(session_id);
     this.hub.attach(session_id, recorderConnection(session_id, entry, this.recorderHost), { history: false });
     this.emit({ kind: 'sessions' });
     return session_id;

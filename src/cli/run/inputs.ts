@@ -88,7 +88,7 @@ export function readJsonSchema(file: string): Record<string, unknown> {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     if (e instanceof InputError) throw e;
-    throw new InputError(`--json-schema ${file}: ${(e as Error).message}`);
+    throw new InputError(`--json-schema ${file}: ${fileProblem(e)}`);
   }
   // The schema rides in the prompt frame, which the host holds to a peer's bounds (decision 563):
   // a schema past them was dropped with the frame, and the run waited 60 s for a turn that never
@@ -119,9 +119,20 @@ export function attachment(file: string): string {
     if (!statSync(abs).isFile()) throw new InputError(`--attach ${file} is not a file`);
   } catch (e) {
     if (e instanceof InputError) throw e;
-    throw new InputError(`--attach ${file}: ${(e as Error).message}`);
+    throw new InputError(`--attach ${file}: ${fileProblem(e)}`);
   }
   return abs;
+}
+
+/** Why a file given on the command line could not be read, in words ("ENOENT: no such file … stat" was shown raw). */
+function fileProblem(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'not readable (permission denied)';
+  if (code === 'EISDIR') return 'is a folder, not a file';
+  if (code === 'ENOTDIR') return 'a part of its path is not a folder';
+  if (code === 'ELOOP') return 'its symlinks loop';
+  return (e as Error).message;
 }
 
 /** Tools whose rule argument is a command (Bash rule semantics), not a path glob. */

@@ -71,6 +71,11 @@ export class CheckpointService {
   private records: CheckpointRecord[] = [];
   /** Turns between their snapshots; `overlap`: other sessions whose turns or rewinds ran meanwhile. */
   private readonly pending = new Map<string, { before: Trees; skipped: CheckpointSkipped[]; at: string; overlap: Set<string> }>();
+  /**
+   * Turns the previous process left between their snapshots (it was killed mid-turn): kept in the
+   * index, so a restored session gets their checkpoints (`recoverInterrupted`, decision 617).
+   */
+  private interrupted: PendingRecord[] = [];
   /** Every git operation of the workspace, one after another (one index per shadow repository). */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -85,7 +90,9 @@ export class CheckpointService {
 
   constructor(private readonly options: CheckpointServiceOptions) {
     this.repos = new WorkspaceRepos(options.dir, options.workspace, options.maxFileBytes);
-    this.records = loadIndex(join(options.dir, INDEX_FILE), options.logger);
+    const index = loadIndex(join(options.dir, INDEX_FILE), options.logger);
+    this.records = index.records;
+    this.interrupted = index.pending;
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -122,6 +129,34 @@ export class CheckpointService {
         other.overlap.add(session_id);
       }
       this.pending.set(`${session_id}\n${turn_id}`, { before: s.trees, skipped: s.skipped, at: new Date().toISOString(), overlap });
+      // On disk too: a process killed before the after-snapshot leaves it for the next (decision 617).
+      this.save();
+    });
+  }
+
+  /**
+   * The checkpoints of `session_id`'s turns that the previous process never finished (killed
+   * between the snapshots): each from its before-snapshot to the workspace as it is now. Without
+   * them a cut-off turn's edits were nobody's, and read as someone else's conflict on a rewind.
+   */
+  recoverInterrupted(session_id: string): Promise<CheckpointRecord[]> {
+    return this.serial(async () => {
+      const mine = this.interrupted.filter((p) => p.session_id === session_id);
+      if (mine.length === 0) return [];
+      this.interrupted = this.interrupted.filter((p) => p.session_id !== session_id);
+      const out: CheckpointRecord[] = [];
+      const s = await this.repos.snapshot();
+      for (const p of mine) {
+        const { changed, lost } = notKeptBefore(await this.repos.changes(p.before, s.trees), p.skipped, s.skipped);
+        const before = new Set(p.skipped.map((k) => k.path));
+        const skipped = [...s.skipped.filter((k) => !before.has(k.path)), ...lost];
+        if (changed.length === 0 && skipped.length === 0) continue;
+        const rec: CheckpointRecord = { checkpoint_id: newId(), session_id, kind: 'turn', turn_id: p.turn_id, created_at: p.at, before: p.before, after: s.trees, files: changed, skipped };
+        this.add(rec);
+        out.push(rec);
+      }
+      this.save();
+      return out;
     });
   }
 
@@ -132,6 +167,7 @@ export class CheckpointService {
       const p = this.pending.get(key);
       if (!p) return undefined;
       this.pending.delete(key);
+      this.save();
       const s = await this.repos.snapshot();
       const { changed, lost } = notKeptBefore(await this.repos.changes(p.before, s.trees), p.skipped, s.skipped);
       // Honest, not exact (decision 339): while another session's turn ran here, any of these files
@@ -149,6 +185,7 @@ export class CheckpointService {
   /** A turn that ended without its after-snapshot (the session ended meanwhile). */
   dropPending(session_id: string): void {
     for (const k of [...this.pending.keys()]) if (k.startsWith(`${session_id}\n`)) this.pending.delete(k);
+    this.save();
   }
 
   list(session_id: string): CheckpointRecord[] {
@@ -220,6 +257,7 @@ export class CheckpointService {
 
   /** The session ended for good (deleted): its checkpoints go, and their objects soon after. */
   forgetSession(session_id: string): void {
+    this.interrupted = this.interrupted.filter((p) => p.session_id !== session_id);
     this.dropPending(session_id);
     const before = this.records.length;
     this.records = this.records.filter((r) => r.session_id !== session_id);
@@ -236,7 +274,7 @@ export class CheckpointService {
    */
   prune(): Promise<void> {
     return this.serial(async () => {
-      const keep = [...this.records.flatMap((r) => [r.before, r.after]), ...[...this.pending.values()].map((p) => p.before)];
+      const keep = [...this.records.flatMap((r) => [r.before, r.after]), ...[...this.pending.values()].map((p) => p.before), ...this.interrupted.map((p) => p.before)];
       await this.repos.prune(keep);
     });
   }
@@ -282,7 +320,8 @@ export class CheckpointService {
   private save(): void {
     try {
       mkdirSync(this.options.dir, { recursive: true, mode: 0o700 });
-      writeFileAtomic.sync(join(this.options.dir, INDEX_FILE), `${JSON.stringify({ rawp_checkpoints: 1, records: this.records })}\n`, { mode: 0o600 });
+      const pending: PendingRecord[] = [...this.interrupted, ...[...this.pending].map(([key, p]) => ({ session_id: key.slice(0, key.indexOf('\n')), turn_id: key.slice(key.indexOf('\n') + 1), before: p.before, skipped: p.skipped, at: p.at }))];
+      writeFileAtomic.sync(join(this.options.dir, INDEX_FILE), `${JSON.stringify({ rawp_checkpoints: 1, records: this.records, ...(pending.length > 0 ? { pending } : {}) })}\n`, { mode: 0o600 });
     } catch (e) {
       this.options.logger.warn('checkpoints: the list could not be saved', { error: String(e) });
     }
@@ -311,13 +350,26 @@ function notKeptBefore(changes: CheckpointFile[], skippedBefore: readonly Checkp
   return { changed: replaced.size > 0 ? changes.filter((f) => !(f.change === 'created' && replaced.has(f.path))) : changes, lost };
 }
 
-function loadIndex(file: string, logger: Logger): CheckpointRecord[] {
+/** A turn between its snapshots, as the index keeps it. */
+interface PendingRecord {
+  session_id: string;
+  turn_id: string;
+  before: Trees;
+  skipped: CheckpointSkipped[];
+  at: string;
+}
+
+function loadIndex(file: string, logger: Logger): { records: CheckpointRecord[]; pending: PendingRecord[] } {
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { rawp_checkpoints?: number; records?: unknown };
-    if (data.rawp_checkpoints !== 1 || !Array.isArray(data.records)) return [];
-    return data.records.filter((r): r is CheckpointRecord => typeof r === 'object' && r !== null && typeof (r as CheckpointRecord).checkpoint_id === 'string' && typeof (r as CheckpointRecord).before === 'object');
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { rawp_checkpoints?: number; records?: unknown; pending?: unknown };
+    if (data.rawp_checkpoints !== 1 || !Array.isArray(data.records)) return { records: [], pending: [] };
+    const records = data.records.filter((r): r is CheckpointRecord => typeof r === 'object' && r !== null && typeof (r as CheckpointRecord).checkpoint_id === 'string' && typeof (r as CheckpointRecord).before === 'object');
+    const pending = (Array.isArray(data.pending) ? data.pending : []).filter(
+      (p): p is PendingRecord => typeof p === 'object' && p !== null && typeof (p as PendingRecord).session_id === 'string' && typeof (p as PendingRecord).turn_id === 'string' && typeof (p as PendingRecord).before === 'object' && Array.isArray((p as PendingRecord).skipped),
+    );
+    return { records, pending };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn('checkpoints: the saved list could not be read; starting empty', { error: String(e) });
-    return [];
+    return { records: [], pending: [] };
   }
 }

@@ -47,6 +47,17 @@ export class SessionCheckpoints {
   }
 
   /**
+   * A restored session: the turns the previous process was killed in get their checkpoints now,
+   * announced like any other (decision 617). Never throws.
+   */
+  async recoverInterrupted(session_id: string): Promise<void> {
+    const recs = (await this.service.recoverInterrupted(session_id).catch((e: unknown) => this.failed(e))) ?? [];
+    for (const rec of recs) {
+      this.publish(session_id, buildCheckpointFrame(CHECKPOINT_CREATED_TYPE, { checkpoint_id: rec.checkpoint_id, turn_id: rec.turn_id!, files: rec.files, ...(rec.skipped.length > 0 ? { skipped: rec.skipped } : {}) }, session_id, this.clockOf(session_id)));
+    }
+  }
+
+  /**
    * Rewind the session to before a checkpoint; every connection gets `x-rawp.checkpoint.restored`.
    * Refused while a turn runs (the agent would be writing the same files).
    */

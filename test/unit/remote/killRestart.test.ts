@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { buildFrame } from '../../../src/protocol/build';
+import { buildCheckpointFrame, CHECKPOINT_CREATED_TYPE, CHECKPOINT_RESTORED_TYPE, CHECKPOINT_RESTORE_TYPE } from '../../../src/protocol/checkpointFrames';
 import { EVERY_FEATURE } from '../../../src/protocol/capabilities';
 import type { FrameOf, FrameType, PayloadOf } from '../../../src/protocol/frameTypes';
 import { parseFrame } from '../../../src/protocol/parse';
@@ -229,6 +230,35 @@ describe('remote/killRestart: rawp serve survives kill -9 through its journal (i
     await waitFor(() => a2.find('session.turn.end', (f) => f.metadata?.synthetic !== true) !== undefined, 'a turn after the restart ends', 60_000);
     assert.equal(a2.find('session.turn.start')?.payload.turn_index, 2);
     assert.deepEqual([...watcher.invalid, ...back.invalid, ...a2.invalid], []);
+  });
+
+  it('§7.8.2 a turn cut off by kill -9 gets its checkpoint after the restart, and a master rewinds it without conflicts (decision 617)', async () => {
+    const first = await serve();
+    const { session_id } = first;
+    const driver = await attach(first.url, session_id);
+    driver.send('control.prompt.request', { prompt_text: "run `printf 'cut off\\n' > made.txt; echo $$ > pid.txt; exec sleep 30`" });
+    await waitFor(() => driver.find('agent.interaction.request') !== undefined, 'permission question');
+    driver.send('control.interaction.response', { interaction_id: driver.find('agent.interaction.request')!.payload.interaction_id, selected_value: 'allow_once' });
+    const pidFile = join(workspace, 'pid.txt');
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the command runs', 60_000);
+    const turn = driver.find('session.turn.start')!;
+    first.child.proc.kill('SIGKILL');
+    await waitFor(() => first.child.exited, 'serve is gone');
+    const sleeper = Number(readFileSync(pidFile, 'utf8').trim());
+    if (isRunning(sleeper)) process.kill(sleeper, 'SIGKILL');
+
+    const second = await serve();
+    const master = await attach(second.url, session_id);
+    const all = () => [...master.frames, ...((master.find('session.history')?.payload.frames ?? []) as unknown as WireFrame[])];
+    const created = () => all().find((f) => f.type === CHECKPOINT_CREATED_TYPE && (f.payload as { turn_id?: string }).turn_id === turn.payload.turn_id);
+    await waitFor(() => created() !== undefined, "the cut-off turn's checkpoint", 60_000);
+    const cp = created()!.payload as { checkpoint_id: string; files: { path: string; change: string }[] };
+    assert.deepEqual(cp.files.map((f) => `${f.change} ${f.path}`).sort(), ['created made.txt', 'created pid.txt']);
+    master.resend(buildCheckpointFrame(CHECKPOINT_RESTORE_TYPE, { checkpoint_id: cp.checkpoint_id }, session_id));
+    await waitFor(() => master.frames.some((f) => f.type === CHECKPOINT_RESTORED_TYPE), 'the rewind answer', 60_000);
+    const answer = master.frames.find((f) => f.type === CHECKPOINT_RESTORED_TYPE)!.payload as { restored: string[]; conflicts: string[] };
+    assert.deepEqual([answer.restored, answer.conflicts], [['made.txt', 'pid.txt'], []], "the turn's own edits, not someone else's");
+    assert.equal(existsSync(join(workspace, 'made.txt')), false);
   });
 
   it('a corrupt line in one session\'s journal gives one clear error line on stderr naming the file and line, the file is kept as .corrupt, and every other frame and session comes back', async () => {

@@ -101,4 +101,31 @@ describe('checkpoints: what the trial of 2026-12-05 found (decision 612)', funct
     const second = await svc.restore(cp!.checkpoint_id);
     assert.deepEqual([second.restored, second.unchanged, second.undo_checkpoint_id], [['n.txt'], ['n.txt'], undefined]);
   });
+
+  it('§7.8.2 a turn the process was killed in (between its snapshots) gets its checkpoint when the session is restored: its edits are its own, not someone else\'s conflict (decision 617)', async () => {
+    writeFileSync(join(ws, 'b5.txt'), 'written in turn five\n');
+    await svc.beforeTurn('s', 'T6');
+    writeFileSync(join(ws, 'b5.txt'), 'EDITED in turn five\n');
+    writeFileSync(join(ws, 'slow.txt'), 'half\n');
+    // kill -9: no afterTurn; a new process reads the index.
+    const next = new CheckpointService({ dir: join(base, 'state'), workspace: ws, fs: () => new NodeFsBackend([ws]), logger: silent });
+    try {
+      assert.deepEqual(await next.recoverInterrupted('other-session'), []);
+      const [rec] = await next.recoverInterrupted('s');
+      assert.ok(rec, 'a checkpoint for the cut-off turn');
+      assert.equal(rec.turn_id, 'T6');
+      assert.deepEqual(rec.files.map((f) => `${f.change} ${f.path}`).sort(), ['created slow.txt', 'modified b5.txt']);
+      assert.deepEqual(await next.recoverInterrupted('s'), [], 'once');
+      const r = await next.restore(rec.checkpoint_id);
+      assert.deepEqual([r.restored, r.conflicts], [['b5.txt', 'slow.txt'], []]);
+      assert.equal(readFileSync(join(ws, 'b5.txt'), 'utf8'), 'written in turn five\n');
+      assert.equal(existsSync(join(ws, 'slow.txt')), false);
+    } finally {
+      next.dispose();
+    }
+    // A third process finds nothing left to recover.
+    const third = new CheckpointService({ dir: join(base, 'state'), workspace: ws, fs: () => new NodeFsBackend([ws]), logger: silent });
+    assert.deepEqual(await third.recoverInterrupted('s'), []);
+    third.dispose();
+  });
 });
