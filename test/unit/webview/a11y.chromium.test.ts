@@ -175,6 +175,8 @@ describe('webview in Chromium: accessible chat (issue 15 "Accessible", WCAG 2.x;
     assert.equal((await polite.innerText()).trim(), 'Agent: Reading the file now.');
     await feed(page, SESSION, [b.make('agent.interaction.request', { interaction_id: 'i-1', interaction_type: 'PERMISSION', question_text: 'Allow Edit a.ts?', timeout_sec: 300, options: GATE_OPTIONS, default_value: 'reject' }, T)]);
     assert.match(await assertive.innerText(), /^Permission needed: Allow Edit a\.ts\?/);
+    await feed(page, SESSION, [b.make('control.interaction.response', { interaction_id: 'i-1', selected_value: 'allow_once' }, T)]);
+    assert.equal((await assertive.innerText()).trim(), '', 'an answered question is no longer in the assertive region');
     await feed(page, SESSION, [b.make('session.turn.end', { turn_id: TURN, stop_reason: 'end_turn' }, T)]);
     assert.equal((await polite.innerText()).trim(), 'The agent finished.');
   });

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Announcer, noticeAnnouncements, type Announcement } from '../state/announcements';
 import { useStoreVersion } from '../state/useStore';
+import { pendingInteractions } from '../../../src/protocol/transcript';
 
 export function LiveRegions() {
   const store = useStoreVersion();
@@ -24,6 +25,13 @@ export function LiveRegions() {
     if (p) setPolite((s) => ({ text: p, n: s.n + 1 }));
     if (a) setAssertive((s) => ({ text: a, n: s.n + 1 }));
   }, [store.version]);
+  // The assertive region only ever says a question waits: once none does (answered, withdrawn, or
+  // closed by a restart), its words go, so a reader moving through the page does not find a question
+  // that is gone (the checkpoint trial of 2026-12-05 found one after a restart). Emptying is silent.
+  const waiting = pendingInteractions(store.transcript).length > 0;
+  useEffect(() => {
+    if (!waiting && assertive.text) setAssertive((s) => ({ text: '', n: s.n + 1 }));
+  }, [waiting, assertive.text]);
   return (
     <div class="live-regions">
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-live="polite">
