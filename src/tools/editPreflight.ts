@@ -5,7 +5,7 @@
 // doomed edit there is; Claude Code checks the match before it asks too. The backend still checks
 // everything again at write time, inside its lock: this check only spares the question.
 import type { FsStat, FsTextFile, FsVersion } from '../workspace/fsBackend';
-import { binaryFileError, notUtf8FileError } from '../workspace/textOnlyWrites';
+import { notTextFileError, notTextOf } from '../workspace/textOnlyWrites';
 import { applyEdits, type EditSpec } from './ledger/match';
 import type { FsTarget } from './fsEvents';
 import { ToolError, type ToolContext } from './types';
@@ -38,7 +38,7 @@ export async function refuseUnmatchedEdits(target: FsTarget & { abs: string }, s
   // (decision 608): refused now, as the write would, and for that reason — not for a match found
   // or missing in the decoded text. Read marks such a file in the ledger already; this catches one
   // the ledger knows otherwise (written by the agent itself, read through an ACP agent's bridge).
-  if (file.text.includes('\u0000')) throw binaryFileError(target.displayPath);
-  if (file.notUtf8) throw notUtf8FileError(target.displayPath);
+  const notText = notTextOf(file);
+  if (notText) throw notTextFileError(target.displayPath, notText);
   applyEdits(file.text, edits, target.displayPath);
 }

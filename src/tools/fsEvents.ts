@@ -4,6 +4,7 @@
 // With no policy installed, intents answer `unconditional` — bare provider behaviour — and no tool
 // schema changes, because the tools never call the policy directly.
 import type { Disposable, FsVersion, WriteGuard } from '../workspace/fsBackend';
+import type { NotText } from '../workspace/textOnlyWrites';
 
 export interface FsTarget {
   /** Identity of the file in the ledger (the resolved absolute path). */
@@ -20,8 +21,6 @@ export type FsObservation =
    */
   | { kind: 'present'; version: FsVersion; notText?: NotText }
   | { kind: 'absent' };
-
-export type NotText = 'binary' | 'not-utf8';
 
 export interface FsPolicy {
   /** A guard for a whole-file write, or undefined to pass. */

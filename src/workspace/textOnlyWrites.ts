@@ -28,14 +28,17 @@ export function notTextError(path: string, bytes: Uint8Array): FsError | undefin
   return reason === undefined ? undefined : refusal(path, reason);
 }
 
-/** FS_NOT_TEXT for a file Read called binary: the ledger refuses a text write before the prompt. */
-export function binaryFileError(path: string): FsError {
-  return refusal(path, BINARY);
+/** Why a file read as text is none: a NUL byte (Read shows none of it), or bytes that are not UTF-8. */
+export type NotText = 'binary' | 'not-utf8';
+
+/** What a read file is, if not text the tools may write over (decisions 602, 608). */
+export function notTextOf(file: FsTextFile): NotText | undefined {
+  return file.text.includes('\u0000') ? 'binary' : file.notUtf8 ? 'not-utf8' : undefined;
 }
 
-/** FS_NOT_TEXT for a file whose bytes were read as not UTF-8 (decision 608), refused before the prompt too. */
-export function notUtf8FileError(path: string): FsError {
-  return refusal(path, NOT_UTF8);
+/** FS_NOT_TEXT for a file already known to be no text: refused before the permission prompt. */
+export function notTextFileError(path: string, kind: NotText): FsError {
+  return refusal(path, kind === 'binary' ? BINARY : NOT_UTF8);
 }
 
 /** A text file read from `bytes`, marked when they are not UTF-8 (FsTextFile.notUtf8). */

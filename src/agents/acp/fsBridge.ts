@@ -5,6 +5,7 @@
 // since it read it, is not overwritten.
 import { RequestError } from '@agentclientprotocol/sdk';
 import { FsError, type FsBackend } from '../../workspace/fsBackend';
+import { notTextOf } from '../../workspace/textOnlyWrites';
 import type { FsEvents } from '../../tools/fsEvents';
 import { isInside, targetOf } from '../../tools/paths';
 
@@ -29,7 +30,7 @@ export class AcpFsBridge {
     try {
       const file = await this.deps.fs.readText(target.abs);
       // Marked as Read marks it (decisions 602, 608), so a write of it is refused before its prompt.
-      const notText = file.text.includes('\u0000') ? 'binary' : file.notUtf8 ? 'not-utf8' : undefined;
+      const notText = notTextOf(file);
       this.deps.fsEvents.observed(target, this.deps.actor, { kind: 'present', version: file.version, ...(notText ? { notText } : {}) });
       return { content: sliceLines(file.text, params.line ?? undefined, params.limit ?? undefined) };
     } catch (e) {

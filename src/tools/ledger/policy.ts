@@ -7,9 +7,9 @@
 // Authorization looks only at freshness, not at how much was read: a 10-line window authorizes a
 // whole-file edit for as long as the file is unchanged.
 import { FsError, type Disposable, type WriteGuard } from '../../workspace/fsBackend';
-import type { FsEvents, FsObservation, FsPolicy, FsTarget, NotText } from '../fsEvents';
+import type { FsEvents, FsObservation, FsPolicy, FsTarget } from '../fsEvents';
 import { ObservationLedger } from './ledger';
-import { binaryFileError, notUtf8FileError } from '../../workspace/textOnlyWrites';
+import { notTextFileError } from '../../workspace/textOnlyWrites';
 
 export class ObservationPolicy implements FsPolicy {
   constructor(readonly ledger: ObservationLedger = new ObservationLedger()) {}
@@ -38,8 +38,4 @@ export class ObservationPolicy implements FsPolicy {
 export function attachObservationPolicy(events: FsEvents, policy: ObservationPolicy = new ObservationPolicy()): Disposable & { policy: ObservationPolicy } {
   const sub = events.install(policy);
   return { policy, dispose: () => sub.dispose() };
-}
-
-function notTextFileError(path: string, notText: NotText): FsError {
-  return notText === 'binary' ? binaryFileError(path) : notUtf8FileError(path);
 }
