@@ -23,7 +23,7 @@ import type { CheckpointFile, CheckpointSkipped } from '../../protocol/checkpoin
 import type { Logger } from '../../session/ports';
 import type { FsBackend } from '../../workspace/fsBackend';
 import { planRestore, applyRestore, type RestoreResult } from './restoreFiles';
-import { WorkspaceRepos, type Trees } from './workspaceRepos';
+import { WorkspaceRepos, type Trees, type WorkspaceSnapshot } from './workspaceRepos';
 
 export type { RestoreResult } from './restoreFiles';
 
@@ -147,11 +147,8 @@ export class CheckpointService {
       const out: CheckpointRecord[] = [];
       const s = await this.repos.snapshot();
       for (const p of mine) {
-        const { changed, lost } = notKeptBefore(await this.repos.changes(p.before, s.trees), p.skipped, s.skipped);
-        const before = new Set(p.skipped.map((k) => k.path));
-        const skipped = [...s.skipped.filter((k) => !before.has(k.path)), ...lost];
-        if (changed.length === 0 && skipped.length === 0) continue;
-        const rec: CheckpointRecord = { checkpoint_id: newId(), session_id, kind: 'turn', turn_id: p.turn_id, created_at: p.at, before: p.before, after: s.trees, files: changed, skipped };
+        const rec = await this.turnRecord(session_id, p.turn_id, p, s, false);
+        if (!rec) continue;
         this.add(rec);
         out.push(rec);
       }
@@ -168,18 +165,24 @@ export class CheckpointService {
       if (!p) return undefined;
       this.pending.delete(key);
       this.save();
-      const s = await this.repos.snapshot();
-      const { changed, lost } = notKeptBefore(await this.repos.changes(p.before, s.trees), p.skipped, s.skipped);
-      // Honest, not exact (decision 339): while another session's turn ran here, any of these files
-      // may be that session's change; marked, they are conflicts for this checkpoint's rewind.
-      const files = p.overlap.size > 0 ? changed.map((f) => ({ ...f, concurrent: true })) : changed;
-      const before = new Set(p.skipped.map((k) => k.path));
-      const skipped = [...s.skipped.filter((k) => !before.has(k.path)), ...lost];
-      if (files.length === 0 && skipped.length === 0) return undefined;
-      const rec: CheckpointRecord = { checkpoint_id: newId(), session_id, kind: 'turn', turn_id, created_at: p.at, before: p.before, after: s.trees, files, skipped };
-      this.add(rec);
+      const rec = await this.turnRecord(session_id, turn_id, p, await this.repos.snapshot(), p.overlap.size > 0);
+      if (rec) this.add(rec);
       return rec;
     });
+  }
+
+  /**
+   * A turn's checkpoint from its before-snapshot to `now`, or undefined when it changed nothing.
+   * `concurrent`: honest, not exact (decision 339) — another session's turn ran here meanwhile, so
+   * any of these files may be that session's change; marked, they are conflicts for its rewind.
+   */
+  private async turnRecord(session_id: string, turn_id: string, p: { before: Trees; skipped: CheckpointSkipped[]; at: string }, now: WorkspaceSnapshot, concurrent: boolean): Promise<CheckpointRecord | undefined> {
+    const { changed, lost } = notKeptBefore(await this.repos.changes(p.before, now.trees), p.skipped, now.skipped);
+    const files = concurrent ? changed.map((f) => ({ ...f, concurrent: true })) : changed;
+    const before = new Set(p.skipped.map((k) => k.path));
+    const skipped = [...now.skipped.filter((k) => !before.has(k.path)), ...lost];
+    if (files.length === 0 && skipped.length === 0) return undefined;
+    return { checkpoint_id: newId(), session_id, kind: 'turn', turn_id, created_at: p.at, before: p.before, after: now.trees, files, skipped };
   }
 
   /** A turn that ended without its after-snapshot (the session ended meanwhile). */
