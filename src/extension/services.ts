@@ -3,6 +3,7 @@
 // backend shared by every built-in session, file search, secrets and sharing.
 import * as vscode from 'vscode';
 import { builtinLanguage } from '../agents/builtin/words';
+import { agentSummaryOf } from '../protocol/webviewMessages';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../session/ports';
@@ -135,7 +136,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     logger,
     blocked,
     restored,
-    agents: () => agents().map(({ id, name, description, available, unavailable_reason, unavailable_words }) => ({ id, name, available, ...(description ? { description } : {}), ...(unavailable_reason ? { unavailable_reason } : {}), ...(unavailable_words ? { unavailable_words } : {}) })),
+    agents: () => agents().map((a) => agentSummaryOf(a, { description: true })),
     agentsChanged: catalog.detect().then(() => undefined),
     actions: {
       openFile: openFileAt,

@@ -6,7 +6,7 @@
 // vscode here: the extension wires settings, storage and the webview around it, and tests drive it
 // with plain Node.
 import { buildFrame, newId } from '../protocol/build';
-import type { AgentSummary, SessionSummary } from '../protocol/webviewMessages';
+import { agentSummaryOf, type AgentSummary, type SessionSummary } from '../protocol/webviewMessages';
 import type { WireFrame } from '../session/connection';
 import type { BufferStatus, HistoryBuffer } from '../session/history';
 import { Hub, type SessionOrigin } from '../session/hub';
@@ -306,7 +306,7 @@ export class SessionHost {
 
   /** The agents sessions can be started with (the pickers of the view and of remote masters). */
   agents(): AgentSummary[] {
-    return this.options.agents().map(({ id, name, available, unavailable_reason, unavailable_words }) => ({ id, name, available, ...(unavailable_reason ? { unavailable_reason } : {}), ...(unavailable_words ? { unavailable_words } : {}) }));
+    return this.options.agents().map((a) => agentSummaryOf(a));
   }
 
   /** Has anyone prompted this session (a prompt or a turn in its history)? */

@@ -171,6 +171,15 @@ export type WebviewMessage = { [K in WebviewMessageKind]: { kind: K; payload: We
 
 export type SessionSummary = z.infer<typeof SessionSummary>;
 export type AgentSummary = z.infer<typeof AgentSummary>;
+
+/**
+ * An agent as a picker is given it: its own fields and nothing else a caller's object holds (a
+ * choice's `rank` and `create`, a newer host's unknown keys); `description` only when asked for.
+ */
+export function agentSummaryOf(a: AgentSummary, o: { description?: boolean } = {}): AgentSummary {
+  const { id, name, available, description, unavailable_reason, unavailable_words } = a;
+  return { id, name, available, ...(o.description && description ? { description } : {}), ...(unavailable_reason ? { unavailable_reason } : {}), ...(unavailable_words ? { unavailable_words } : {}) };
+}
 export type PermissionRuleView = z.infer<typeof PermissionRuleView>;
 
 export function hostMessage<K extends HostMessageKind>(kind: K, payload: HostPayload<K>): { kind: K; payload: HostPayload<K> } {

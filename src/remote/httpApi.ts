@@ -11,7 +11,7 @@ import { healthBody, type Route } from './controlPlane';
 import { handleFile, type FileEndpoint } from './fileApi';
 import { RefusedRequest } from './serverLimits';
 import { cleanSessionName, SESSION_NAME_MAX } from '../protocol/sessionName';
-import type { AgentSummary } from '../protocol/webviewMessages';
+import { agentSummaryOf, type AgentSummary } from '../protocol/webviewMessages';
 
 const MAX_BODY_BYTES = 64 * 1024;
 const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.ttf': 'font/ttf' };
@@ -67,7 +67,7 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, r: R
     }
     case 'agents':
       if (!ctx.agents) return json(res, 501, { error: 'this host lists no agents' });
-      return json(res, 200, { agents: ctx.agents().map(({ id, name, available, unavailable_reason, unavailable_words }) => ({ id, name, available, ...(unavailable_reason ? { unavailable_reason } : {}), ...(unavailable_words ? { unavailable_words } : {}) })) });
+      return json(res, 200, { agents: ctx.agents().map((a) => agentSummaryOf(a)) });
     case 'session_agent':
       return switchAgent(req, res, r.session_id, ctx);
     case 'permission_rules':

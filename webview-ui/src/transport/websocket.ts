@@ -10,7 +10,7 @@ import { parseValue } from '../../../src/protocol/parse';
 import { noticeOf } from '../../../src/protocol/rawpExtension';
 import { ResumePoint } from '../../../src/protocol/resumePoint';
 import { buildCheckpointFrame, CHECKPOINT_DIFF_TYPE } from '../../../src/protocol/checkpointFrames';
-import { AgentSummary, hostMessage, webviewMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
+import { AgentSummary, agentSummaryOf, hostMessage, webviewMessage, type HostMessage, type WebviewMessage } from '../../../src/protocol/webviewMessages';
 import { Listeners, type Transport } from './types';
 import { t } from '../i18n';
 import { uploadAttachment } from './upload';
@@ -341,9 +341,7 @@ export class WebSocketTransport implements Transport {
       const agents = body.agents.flatMap((a) => {
         // The picker's fields only; an entry that does not read as an agent is left out.
         const o = AgentSummary.safeParse(a);
-        if (!o.success) return [];
-        const { id, name, available, unavailable_reason, unavailable_words } = o.data;
-        return [{ id, name, available, ...(unavailable_reason !== undefined ? { unavailable_reason } : {}), ...(unavailable_words ? { unavailable_words } : {}) }];
+        return o.success ? [agentSummaryOf(o.data)] : [];
       });
       for (const a of agents) this.agentNames.set(a.id, a.name);
       this.listeners.emit(hostMessage('agent.list', { agents }));
