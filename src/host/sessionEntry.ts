@@ -26,6 +26,8 @@ export interface SessionEntry {
   admission?: SessionAdmission;
   /** No name was asked for: the session carries its agent's display name (a switch renames it). */
   defaultName: boolean;
+  /** §18.3: the agent's own session id, as it named it or as the session was restored with. */
+  agentSessionId?: string;
 }
 
 /** What the recorder does to the host (sessionHost.ts wires it). */

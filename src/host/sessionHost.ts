@@ -128,7 +128,7 @@ export class SessionHost {
     for (const r of kept) {
       if (this.entries.has(r.meta.session_id)) continue;
       try {
-        restored.push(await this.start({ agent: r.meta.agent, name: r.meta.name, session_id: r.meta.session_id, restored: r, resumeSessionId: agentSessionIdOf(r.frames) }));
+        restored.push(await this.start({ agent: r.meta.agent, name: r.meta.name, session_id: r.meta.session_id, restored: r, resumeSessionId: r.meta.agent_session_id ?? agentSessionIdOf(r.frames) }));
       } catch (e) {
         this.options.logger.warn('a stored session could not be restored', { session_id: r.meta.session_id, error: String(e) });
       }
@@ -146,7 +146,8 @@ export class SessionHost {
     // One line of visible text, or the agent's name (decision 566); a stored name is cleaned as well.
     const name = req.name === undefined ? undefined : cleanSessionName(req.name) || undefined;
     // A restored session of the same agent continues the agent's own conversation where it can.
-    const adapter = choice.create({ toolState: this.toolState(), ...(req.resumeSessionId && choice.id === req.agent ? { resumeSessionId: req.resumeSessionId } : {}) });
+    const resumeSessionId = req.resumeSessionId && choice.id === req.agent ? req.resumeSessionId : undefined;
+    const adapter = choice.create({ toolState: this.toolState(), ...(resumeSessionId ? { resumeSessionId } : {}) });
     const origin: SessionOrigin = this.options.origin ?? 'local';
     const h = this.storage.history({
       session_id,
@@ -156,8 +157,14 @@ export class SessionHost {
       origin,
       shared: origin !== 'local',
       ...(req.restored?.meta.session_rules ? { session_rules: req.restored.meta.session_rules } : {}),
+      ...(resumeSessionId ? { agent_session_id: resumeSessionId } : {}),
     }, req.restored);
-    const entry: SessionEntry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, defaultName: name === undefined };
+    const entry: SessionEntry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, defaultName: name === undefined, ...(resumeSessionId ? { agentSessionId: resumeSessionId } : {}) };
+    // §18.3: the id the agent names in a turn is kept with the session for the next restart.
+    const onAgentSession = (id: string): void => {
+      entry.agentSessionId = id;
+      this.storage.journal?.update(session_id, { agent_session_id: id });
+    };
     const cmdOptions = this.options.commands;
     if (cmdOptions) {
       entry.commands = new SessionCommands({
@@ -193,7 +200,7 @@ export class SessionHost {
         workspacePath: this.options.workspacePath,
         historyBuffer: h.history,
         // A restored session's turns go on from where the previous process stopped (§7.5.1).
-        engine: { ...h.engine, ...(entry.admission ? { admission: entry.admission } : {}), ...(files ? { contextFiles: files.contextFiles, files: files.files } : {}), ...(this.checkpoints ? { turnHooks: this.checkpoints.hooks() } : {}), localCopy: (file) => this.attachmentCopies.copy(session_id, file) },
+        engine: { ...h.engine, ...(entry.admission ? { admission: entry.admission } : {}), ...(files ? { contextFiles: files.contextFiles, files: files.files } : {}), ...(this.checkpoints ? { turnHooks: this.checkpoints.hooks() } : {}), onAgentSession, localCopy: (file) => this.attachmentCopies.copy(session_id, file) },
       });
     } catch (e) {
       entry.commands?.dispose();
@@ -266,6 +273,11 @@ export class SessionHost {
   /** The session's history: every frame its connections saw, within the budget (§7.1.1). */
   log(session_id: string): HistoryBuffer<WireFrame> | undefined {
     return this.entries.get(session_id)?.history;
+  }
+
+  /** §18.3: the agent's own session id (its own resume: `claude --resume`, `codex resume`), once named. */
+  agentSessionId(session_id: string): string | undefined {
+    return this.entries.get(session_id)?.agentSessionId;
   }
 
   /** The kept frames, split where a previous process stopped (the view marks that point, §7.8.2). */

@@ -47,6 +47,12 @@ export interface AgentSessionOptions {
   toolRecheckMs?: number;
   /** Awaited around each turn (turnHooks.ts: the host's workspace checkpoints). */
   turnHooks?: TurnHooks;
+  /**
+   * §18.3: the agent named its own session id at a turn's end, a new one or another than before.
+   * The host keeps it with the session (journal), so a restart resumes the agent's conversation:
+   * agents name it during their first turn, after the session's capabilities went out.
+   */
+  onAgentSession?: (agent_session_id: string) => void;
   /** A local file with an attachment's bytes (AgentHost.localCopy; Codex's `--image`). */
   localCopy?: (file: ResolvedContextFile) => Promise<string>;
   /** §16.1 fuzzy file search; when given, `file_search_fuzzy` is announced. */

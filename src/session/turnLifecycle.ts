@@ -47,6 +47,8 @@ export interface TurnSession {
 export class TurnLifecycle {
   private turn?: ActiveTurn;
   private lastTurnId?: string;
+  /** The agent's own session id last reported to the host (onAgentSession). */
+  private agentSessionId?: string;
   private turnIndex: number;
 
   constructor(private readonly s: TurnSession) {
@@ -130,6 +132,12 @@ export class TurnLifecycle {
     if (verdict?.warning) s.emit('agent.error', verdict.warning);
     if (verdict) end.structured_output = verdict.structured_output;
     else if (outcome?.structured_output) end.structured_output = outcome.structured_output;
+    // Before the turn's end goes out: whoever sees the end (a headless run) may ask for it.
+    const named = outcome?.agent_session_id;
+    if (named && named !== this.agentSessionId) {
+      this.agentSessionId = named;
+      s.options.onAgentSession?.(named);
+    }
     s.emit('session.turn.end', end);
     s.emit('session.usage', s.usage.forTurn(turn.id, outcome?.usage));
     this.turn = undefined;

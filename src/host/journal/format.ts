@@ -37,6 +37,8 @@ export const SessionMeta = z.strictObject({
   shared: z.boolean(),
   /** The session's own permission rules, when the host's rules store reports them. */
   session_rules: z.array(SessionRuleRecord).max(1000).optional(),
+  /** §18.3: the agent's own session id, named during a turn (decision 620): a restart resumes it. */
+  agent_session_id: z.string().min(1).max(1024).optional(),
 });
 export type SessionMeta = z.infer<typeof SessionMeta>;
 

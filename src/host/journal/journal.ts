@@ -158,8 +158,8 @@ export class Journal {
     this.writeIndex();
   }
 
-  /** A session was renamed, (un)shared or got rules: the index (and later compactions) follow. */
-  update(session_id: string, patch: Partial<Pick<SessionMeta, 'name' | 'shared' | 'session_rules'>>): void {
+  /** A session was renamed, (un)shared, got rules or its agent's own id: the index (and later compactions) follow. */
+  update(session_id: string, patch: Partial<Pick<SessionMeta, 'name' | 'shared' | 'session_rules' | 'agent_session_id'>>): void {
     const meta = this.index.get(session_id);
     if (!meta || this.closed) return;
     const next = { ...meta, ...patch };
