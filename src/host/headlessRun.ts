@@ -28,6 +28,8 @@ import { ATTACHMENT_TOO_LARGE, ATTACHMENT_TYPE_MISMATCH, ATTACHMENT_UNAVAILABLE 
 import { DetectedAgents } from './detectedAgents';
 import { hostPermissionBroker } from './permissions';
 import { SessionHost } from './sessionHost';
+import { StepLimit } from '../session/stepLimit';
+import type { AgentEvent } from '../session/agentAdapter';
 
 type PromptPayload = PayloadOf<'control.prompt.request'>;
 type StopReason = PayloadOf<'session.turn.end'>['stop_reason'];
@@ -82,6 +84,12 @@ export interface HeadlessResult {
   errors: Array<{ source: 'agent' | 'session'; error_code: string; message: string; severity?: string }>;
   /** What the host said to the run (`x-rawp.notice`): a host command's answer (/help), a refusal. */
   notices: NoticePayload[];
+  /** Steps of the turn: model replies, counted as §6.1.1 max_turns counts them (stepLimit.ts). */
+  num_turns: number;
+  /** From the session's start to the run's end. */
+  duration_ms: number;
+  /** The agent's own conversation id (§18.3), for its own resume (`claude --resume`, `codex resume`). */
+  agent_session_id?: string;
 }
 
 /** How long the prompt may take to start a turn (admission, slash-command expansion). */
@@ -101,6 +109,9 @@ export class HeadlessRun {
   private promptId?: string;
   private result?: HeadlessResult;
   private readonly answer = new FinalAnswer();
+  /** Counts the turn's steps (no cap: the engine or the agent enforces max_turns). */
+  private readonly steps = new StepLimit(Number.POSITIVE_INFINITY);
+  private readonly startedAt = performance.now();
   private finish?: (r: HeadlessResult) => void;
   private opened?: () => void;
   private startTimer?: NodeJS.Timeout;
@@ -145,7 +156,7 @@ export class HeadlessRun {
     });
     const session_id = await host.create({ agent });
     this.session_id = session_id;
-    this.result = { session_id, text: '', permission_denials: [], errors: [], notices: [] };
+    this.result = { session_id, text: '', permission_denials: [], errors: [], notices: [], num_turns: 0, duration_ms: 0 };
     for (const scope of this.o.allow) host.permissions.rules.add(scope, { decision: 'allow', lifetime: 'session', session_id, created_by: 'rawp run' });
 
     const done = new Promise<HeadlessResult>((resolve) => (this.finish = resolve));
@@ -243,7 +254,10 @@ export class HeadlessRun {
     if (notice) return this.noticed(r, notice, f.parent_id === this.promptId);
     if (!isKnownFrame(f)) return;
     const frame = f;
-    if (r.turn_id !== undefined && frame.turn_id === r.turn_id) this.answer.observe(frame);
+    if (r.turn_id !== undefined && frame.turn_id === r.turn_id) {
+      this.answer.observe(frame);
+      this.steps.admit(frame as AgentEvent);
+    }
     switch (frame.type) {
       case 'tool.catalog.publish':
         this.catalog = frame.payload.tools.map((t) => t.name);
@@ -360,6 +374,10 @@ export class HeadlessRun {
     const r = this.result;
     if (!r) return;
     if (why) r.errors.push({ source: 'session', error_code: 'NO_TURN', message: why });
+    r.num_turns = this.steps.count;
+    const agentSession = this.session_id !== undefined ? this.host?.agentSessionId(this.session_id) : undefined;
+    if (agentSession) r.agent_session_id = agentSession;
+    r.duration_ms = Math.round(performance.now() - this.startedAt);
     this.opened?.();
     this.finish?.(r);
   }

@@ -36,10 +36,16 @@ function handledByHost(r: HeadlessResult): boolean {
   return r.turn_id === undefined && r.errors.length === 0 && r.notices.length > 0;
 }
 
-/** The one object of `--output-format json`. */
-export function resultObject(r: HeadlessResult): Record<string, unknown> {
+/**
+ * The one object of `--output-format json`. Beside ours, the fields scripts written for `claude -p
+ * --output-format json` read: is_error (exactly when the exit code is not 0), num_turns,
+ * duration_ms, and the agent's own session id for its own resume (decision 619).
+ */
+export function resultObject(r: HeadlessResult, schemaRequested: boolean): Record<string, unknown> {
   return {
+    is_error: exitCodeOf(r, schemaRequested) !== 0,
     session_id: r.session_id,
+    agent_session_id: r.agent_session_id ?? null,
     turn_id: r.turn_id ?? null,
     stop_reason: r.stop_reason ?? null,
     text: r.text,
@@ -48,6 +54,8 @@ export function resultObject(r: HeadlessResult): Record<string, unknown> {
     permission_denials: r.permission_denials,
     errors: r.errors,
     notices: r.notices,
+    num_turns: r.num_turns,
+    duration_ms: r.duration_ms,
   };
 }
 
@@ -59,7 +67,7 @@ export function resultObject(r: HeadlessResult): Record<string, unknown> {
  */
 /** `lang`: the host's notices in text output (json keeps the English `message` beside its `words`). */
 export function printResult(io: VerbIo, format: OutputFormat, r: HeadlessResult, lang: HostLanguage, schema?: Record<string, unknown>): void {
-  if (format === 'json') io.stdout.write(`${JSON.stringify(resultObject(r))}\n`);
+  if (format === 'json') io.stdout.write(`${JSON.stringify(resultObject(r, schema !== undefined))}\n`);
   else if (format === 'text' && r.structured_output) {
     const release = releaseStructuredOutput(r.structured_output, schema);
     if (release.released) io.stdout.write(`${JSON.stringify(release.data)}\n`);

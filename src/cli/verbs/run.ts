@@ -37,8 +37,11 @@ did this fail?"\`); a pipe that sends nothing for ${PIPED_CONTEXT_WAIT_MS / 1000
   --output-format F        text (default): the answer's text on stdout (with --json-schema: the
                              structured data as one JSON line)
                              — only data that is valid, or passes a second validation (§15.4)
-                           json: one object {session_id, turn_id, stop_reason, text,
-                             structured_output, usage, permission_denials, errors, notices}
+                           json: one object {is_error, session_id, agent_session_id, turn_id,
+                             stop_reason, text, structured_output, usage, permission_denials,
+                             errors, notices, num_turns, duration_ms}; is_error is true exactly
+                             when the exit status is not 0; agent_session_id is the agent's
+                             own (claude --resume, codex exec resume), null when it named none
                            stream-json: every DPS frame of the conversation, one JSON line each,
                              both directions (rawp validate accepts it)
   --max-turns N            at most N agent steps (one model reply with its tool calls each); the

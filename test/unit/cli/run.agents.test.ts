@@ -26,6 +26,10 @@ const BIN = resolve(__dirname, '../../../node_modules/.bin');
 const CODEX = join(BIN, 'codex');
 
 interface Json {
+  is_error: boolean;
+  num_turns: number;
+  duration_ms: number;
+  agent_session_id: string | null;
   session_id: string;
   permission_denials: Array<{ tool_name?: string }>;
   stop_reason: string | null;
@@ -98,6 +102,18 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
       assert.ok(o.errors.some((e) => e.error_code === 'STRUCTURED_OUTPUT_INVALID' && /\/population: must be integer/.test(e.message)), JSON.stringify(o.errors));
     });
 
+    it('--output-format json carries the fields claude -p scripts read: is_error, num_turns (steps), duration_ms, the agent\'s own session id (decision 619)', async () => {
+      mock.enqueue(route, claude.tool('Read', { file_path: join(ws, 'a.txt') }), claude.text('It says hello.'));
+      mock.setFallback(route, claude.text('side call'));
+      const r = await rawpRun(args('--allow', 'Read', '--output-format', 'json', 'read a.txt'), { env });
+      assert.equal(r.code, 0, r.err);
+      const o = json(r);
+      assert.equal(o.is_error, false);
+      assert.equal(o.num_turns, 2, 'a tool call, then the answer: two steps');
+      assert.ok(o.duration_ms > 0 && o.duration_ms < 180_000, String(o.duration_ms));
+      assert.match(o.agent_session_id ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'Claude Code\'s own session id');
+      assert.notEqual(o.agent_session_id, o.session_id);
+    });
     it('§6.1.1 --max-turns 1 stops a two-step turn natively (error_max_turns): agent.error MAX_TURNS, stop_reason error, exit 1', async () => {
       mock.enqueue(route, claude.tool('Read', { file_path: join(ws, 'a.txt') }), claude.text('It says hello.'));
       mock.setFallback(route, claude.text('side call'));
@@ -105,6 +121,7 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
       assert.equal(r.code, 1);
       const o = json(r);
       assert.equal(o.stop_reason, 'error');
+      assert.equal(o.is_error, true, 'is_error follows the exit code');
       const max = o.errors.find((e) => e.error_code === 'MAX_TURNS');
       assert.ok(max, JSON.stringify(o.errors));
       assert.match(max.message, /maximum number of turns \(1\)/i, 'Claude Code itself stopped (the flag reached it)');
@@ -167,7 +184,11 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
       mock.enqueue(route, responses.text(JSON.stringify(GOOD)));
       const r = await rawpRun(args('--json-schema', schemaFile, '--output-format', 'json', 'Which city?'), { env });
       assert.equal(r.code, 0, r.err);
-      assert.deepEqual(json(r).structured_output, { schema_id: 'city-v1', data: GOOD, validation_status: 'valid' });
+      const o = json(r);
+      assert.deepEqual(o.structured_output, { schema_id: 'city-v1', data: GOOD, validation_status: 'valid' });
+      assert.match(o.agent_session_id ?? '', /^[0-9a-f-]{36}$/, 'Codex\'s own thread id, for `codex exec resume` (decision 619)');
+      assert.equal(o.is_error, false);
+      assert.equal(o.num_turns, 1);
       assert.equal(format()?.type, 'json_schema');
       assert.equal((format()?.schema as { $id?: string }).$id, 'city-v1');
     });
@@ -230,6 +251,7 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
       const good = await rawpRun(args('--json-schema', schemaFile, '--output-format', 'json', 'Which city?'), { env });
       assert.equal(good.code, 0, good.err);
       assert.deepEqual(json(good).structured_output, { schema_id: 'city-v1', data: GOOD, validation_status: 'valid' });
+      assert.ok(json(good).agent_session_id, 'gemini\'s own session id (decision 619)');
       const asked = lastUserText(mock.requestsFor(keys.stream)[0].body);
       assert.match(asked, /Which city\?\s+Give your final answer as one JSON object/);
       assert.ok(asked.includes('"city-v1"'), 'the schema itself is in the prompt');
