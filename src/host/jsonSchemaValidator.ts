@@ -39,9 +39,11 @@ function dialectOf(schema: Record<string, unknown>): Dialect {
 }
 
 function issueOf(e: ErrorObject): SchemaIssue {
-  // A missing property is reported at its object; name it, so the path says what is missing.
-  const missing = e.keyword === 'required' && typeof (e.params as { missingProperty?: unknown }).missingProperty === 'string' ? `/${(e.params as { missingProperty: string }).missingProperty}` : '';
-  return { path: `${e.instancePath}${missing}`, keyword: e.keyword, message: e.message ?? e.keyword };
+  // A missing or an extra property is reported at its object; name it, so the path says which.
+  const params = e.params as { missingProperty?: unknown; additionalProperty?: unknown };
+  const named = e.keyword === 'required' ? params.missingProperty : e.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
+  const property = typeof named === 'string' ? `/${named.replace(/~/g, '~0').replace(/\//g, '~1')}` : '';
+  return { path: `${e.instancePath}${property}`, keyword: e.keyword, message: e.message ?? e.keyword };
 }
 
 export class AjvSchemaValidator implements SchemaValidator {

@@ -8,7 +8,8 @@
 import type { WireFrame } from '../../protocol/frameTypes';
 import { showControls as shown } from '../controlPictures';
 import { hostNoticeIn, type HostLanguage } from '../../protocol/hostPhrases';
-import { releaseStructuredOutput } from '../../protocol/structuredOutput';
+import { releaseStructuredOutput, type Revalidate } from '../../protocol/structuredOutput';
+import { AjvSchemaValidator } from '../../host/jsonSchemaValidator';
 import type { HeadlessResult, Unanswered } from '../../host/headlessRun';
 import type { VerbIo } from '../verb';
 
@@ -69,12 +70,17 @@ export function resultObject(r: HeadlessResult, schemaRequested: boolean): Recor
 export function printResult(io: VerbIo, format: OutputFormat, r: HeadlessResult, lang: HostLanguage, schema?: Record<string, unknown>): void {
   if (format === 'json') io.stdout.write(`${JSON.stringify(resultObject(r, schema !== undefined))}\n`);
   else if (format === 'text' && r.structured_output) {
-    const release = releaseStructuredOutput(r.structured_output, schema);
+    const release = releaseStructuredOutput(r.structured_output, schema ? revalidateAgainst(schema) : undefined);
     if (release.released) io.stdout.write(`${JSON.stringify(release.data)}\n`);
     else io.stderr.write(`rawp run: the structured output is not printed: ${shown(release.reason)}\n`);
   }
   else if (format === 'text' && r.text) io.stdout.write(shown(r.text.endsWith('\n') ? r.text : `${r.text}\n`));
   else if (format === 'text' && handledByHost(r)) for (const n of r.notices) if (n.level === 'info') io.stdout.write(`${shown(hostNoticeIn(n, lang))}\n`);
+}
+
+/** The host's own validator (the one that gave the verdict), compiled only when data needs a second look. */
+function revalidateAgainst(schema: Record<string, unknown>): Revalidate {
+  return (data) => new AjvSchemaValidator().compile(schema).validate(data);
 }
 
 /**

@@ -158,7 +158,7 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     const text = await rawpRun([...base(), '--json-schema', schema, 'read a.txt'], { env });
     assert.equal(text.code, 1);
     assert.equal(text.out, '', 'failed data is not printed (§15.4)');
-    assert.match(text.err, /structured output is not printed: re-validation against the requested schema failed/);
+    assert.match(text.err, /structured output is not printed: re-validation against the requested schema failed: \/lines: must have required property 'lines'/, 'the missing property by its path, in the engine\'s words (decision 621)');
   });
 
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {

@@ -7,6 +7,7 @@ import { memo } from './memo';
 import { useCallback, useContext, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
 import type { Turn } from '../../../src/protocol/transcript';
 import { releaseStructuredOutput } from '../../../src/protocol/structuredOutput';
+import { viewRevalidate } from '../../../src/protocol/viewRevalidate';
 import { formatTokens } from '../format';
 import { useStoreSelect, useStoreVersion } from '../state/useStore';
 import { t } from '../i18n';
@@ -73,7 +74,8 @@ function requestedSchema(turn: Turn): Record<string, unknown> | undefined {
 
 /** §15.4: the data is shown (and so can be copied) only once released; failed data is re-validated. */
 function StructuredOutputView({ turn }: { turn: Turn }) {
-  const release = releaseStructuredOutput(turn.structuredOutput!, requestedSchema(turn));
+  const schema = requestedSchema(turn);
+  const release = releaseStructuredOutput(turn.structuredOutput!, schema ? viewRevalidate(schema) : undefined);
   if (!release.released) return <p class="structured-withheld" role="note">{t('turn.structuredWithheld', release.reason)}</p>;
   return (
     <details class="structured-output">
