@@ -76,10 +76,17 @@ export function mapExit(input: ExitMappingInput): ExitMapping {
   if (normalizedCode >= 128) {
     const sig = exit.signal ?? signalName(normalizedCode - 128) ?? `signal ${normalizedCode - 128}`;
     const how = input.stopRequested ? 'was stopped' : 'was killed';
-    return fatal('SIGNAL_EXIT', `${agent} ${how} by ${sig} (exit ${normalizedCode})${tailHint(stderr)}`, { exit_code: normalizedCode, signal: sig });
+    // Killed from outside (SIGKILL, SIGTERM, …), its last stderr line is whatever it last logged
+    // (Codex: an unrelated warning), not the cause; a crash of its own (SIGABRT after a panic,
+    // SIGSEGV) may have said why. The whole stderr stays in details either way.
+    const hint = KILLED_FROM_OUTSIDE.has(sig) ? '' : tailHint(stderr);
+    return fatal('SIGNAL_EXIT', `${agent} ${how} by ${sig} (exit ${normalizedCode})${hint}`, { exit_code: normalizedCode, signal: sig });
   }
   return fatal('PROCESS_EXIT', `${agent} exited with code ${normalizedCode}${tailHint(stderr)}`, { exit_code: normalizedCode });
 }
+
+/** Signals another process sends: the agent's own last words do not explain them. */
+const KILLED_FROM_OUTSIDE: ReadonlySet<string> = new Set(['SIGKILL', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGPIPE']);
 
 function lastLines(text: string, n: number): string {
   return text.split('\n').slice(-n).join('\n');

@@ -112,6 +112,21 @@ describe('agents/process: the §17.2 / §18 process contract', () => {
     assert.match(e.type === 'agent.error' ? e.payload.message : '', /SIGKILL \(exit 137\)/);
   });
 
+  it('§17.2.2-1 killed from outside, the message does not end with the agent\'s last (unrelated) stderr line; a crash of its own keeps it; details keep all stderr', async () => {
+    const { proc } = run(script('warn-then-wait.js', 'console.error("WARN codex_core::config: ignoring unknown key"); console.log(JSON.stringify({ ready: true })); setInterval(() => {}, 1000)'));
+    await new Promise((r) => setTimeout(r, 300));
+    proc.signal('SIGKILL');
+    const killed = mapExit({ exit: await proc.exited, agent: 'Codex', singleTurn: true }).events[0];
+    assert.ok(killed.type === 'agent.error');
+    assert.equal(killed.payload.message, 'Codex was killed by SIGKILL (exit 137)');
+    assert.match(String(killed.payload.details?.stderr), /ignoring unknown key/);
+
+    const { proc: p2 } = run(script('panic.js', 'console.error("thread main panicked at src/lib.rs:1: index out of bounds"); process.kill(process.pid, "SIGABRT"); setTimeout(() => {}, 5000)'));
+    const crashed = mapExit({ exit: await p2.exited, agent: 'Codex', singleTurn: true }).events[0];
+    assert.ok(crashed.type === 'agent.error');
+    assert.match(crashed.payload.message, /^Codex was killed by SIGABRT \(exit 134\): thread main panicked/);
+  });
+
   it('§17.2.3 stop sends SIGTERM first and SIGKILL after the grace period when the agent ignores it', async () => {
     const f = script('stubborn.js', 'process.on("SIGTERM", () => console.log(JSON.stringify({ term: true }))); console.log(JSON.stringify({ ready: true })); setInterval(() => {}, 1000)');
     const { proc, messages } = run(f);
