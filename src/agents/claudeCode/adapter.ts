@@ -19,6 +19,7 @@ import { CLAUDE_MENTIONS, promptText } from '../promptText';
 import { defaultCatalog } from './tools';
 import { ClaudeTranslator, type ClaudeItem, type PermissionAsk } from './translate';
 import { malformedLineWarning } from './items';
+import { PRE_TOOL_HOOK_ID } from './streamJson';
 
 export interface ClaudeCodeOptions {
   /** Path of `claude` (default: RAWP_CLAUDE_PATH, the npm package, then PATH). */
@@ -167,7 +168,8 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     this.proc = proc;
     void proc.exited.then((exit) => this.onExit(proc, exit));
     this.starting = true;
-    const init = await this.control({ subtype: 'initialize' });
+    // Our PreToolUse hook sees every tool call before it runs (streamJson.ts HookCallback).
+    const init = await this.control({ subtype: 'initialize', hooks: { PreToolUse: [{ hookCallbackIds: [PRE_TOOL_HOOK_ID] }] } });
     this.starting = false;
     if (!init.ok) {
       // Not started is the caller's error to report (start() rejects); stderr says why.
@@ -248,8 +250,11 @@ export class ClaudeCodeAdapter implements AgentAdapter {
       case 'permission':
         void this.answerPermission(item.ask);
         return;
+      case 'pre_tool':
+        this.answerPreTool(item);
+        return;
       case 'control_request':
-        // Hooks, MCP messages…: we registered none, so say so rather than leave the CLI waiting.
+        // MCP messages, hooks not ours…: we registered none, so say so rather than leave the CLI waiting.
         this.proc?.send({ type: 'control_response', response: { subtype: 'error', request_id: item.request_id, error: `unsupported control request ${item.subtype}` } });
         return;
       case 'control_cancel':
@@ -268,6 +273,18 @@ export class ClaudeCodeAdapter implements AgentAdapter {
         return;
       }
     }
+  }
+
+  /**
+   * §6.3.2 §15: the engine's tool policy (mode, the prompt's tool lists, a subagent's scope) at the
+   * source. Claude Code runs Read, Grep and whatever its own rules or acceptEdits allow without a
+   * `can_use_tool`; the engine could only relabel such a call refused after it ran (decision 623).
+   */
+  private answerPreTool(item: Extract<ClaudeItem, { kind: 'pre_tool' }>): void {
+    const parent = item.metadata?.subagent_context?.parent_invocation_id;
+    const check = this.host!.checkTool(item.tool_name, item.input, parent ? { parent_invocation_id: parent } : undefined);
+    const response = check.allowed ? {} : { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: check.message } };
+    this.proc?.send({ type: 'control_response', response: { subtype: 'success', request_id: item.request_id, response } });
   }
 
   private async answerPermission(ask: PermissionAsk): Promise<void> {

@@ -24,6 +24,8 @@ export type ClaudeItem =
   /** A line of a known type that does not fit its schema: reported, skipped (never fatal). */
   | { kind: 'malformed'; type: string; detail: string }
   | { kind: 'permission'; ask: PermissionAsk }
+  /** Our PreToolUse hook: may this call run at all (mode, tool lists)? Answered before Claude runs it. */
+  | { kind: 'pre_tool'; request_id: string; tool_name: string; input: Record<string, unknown>; metadata?: Metadata }
   | { kind: 'control_cancel'; request_id: string }
   /** `model_turns`: model calls in the turn (0 for a local command such as a failed /compact). */
   | { kind: 'result'; outcome: TurnOutcome; is_error: boolean; message: string; model_turns: number };

@@ -153,8 +153,20 @@ export const CanUseTool = z.looseObject({
   /** Kept as given (the CLI takes them back verbatim), each also read through the schema above. */
   permission_suggestions: z.array(z.unknown()).default([]),
 });
-/** Hooks, MCP messages and other requests are `unknown_variant`: answered with an error. */
-const ControlRequestLine = z.looseObject({ type: z.literal('control_request'), request_id: Str.min(1), request: openUnion('subtype', [CanUseTool]) });
+/**
+ * A hook the SDK host registered at `initialize` fires (`hook_callback`): ours is PreToolUse, called
+ * before every tool call — also those Claude Code runs without asking (Read, Grep, what its own
+ * rules or acceptEdits allow), which `can_use_tool` never shows us.
+ */
+export const PRE_TOOL_HOOK_ID = 'rawp_pre_tool_use';
+export const HookCallback = z.looseObject({
+  subtype: z.literal('hook_callback'),
+  callback_id: Str,
+  input: z.looseObject({ hook_event_name: Str, tool_name: Str.optional(), tool_input: z.unknown().optional(), tool_use_id: Str.optional() }),
+  tool_use_id: Str.optional(),
+});
+/** MCP messages and other requests are `unknown_variant`: answered with an error. */
+const ControlRequestLine = z.looseObject({ type: z.literal('control_request'), request_id: Str.min(1), request: openUnion('subtype', [CanUseTool, HookCallback]) });
 const ControlResponseLine = z.looseObject({
   type: z.literal('control_response'),
   response: z.looseObject({ subtype: Str, request_id: Str.default(''), response: z.record(Str, z.unknown()).nullish(), error: Str.optional() }),

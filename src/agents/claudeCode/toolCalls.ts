@@ -115,7 +115,17 @@ export class ToolCalls {
     return { subagent_context: { parent_invocation_id: parent, depth: sub?.depth ?? 1, ...(sub?.agent_type ? { agent_type: sub.agent_type } : {}) } };
   }
 
+  /** The subagent context of a call, open or still buffered (a PreToolUse hook may ask before it goes out). */
+  metadataOf(id: string): Metadata | undefined {
+    const open = this.open.get(id);
+    if (open) return open.metadata;
+    return this.pending?.uses.some((u) => u.id === id) ? this.contextOf(this.pending.parent) : undefined;
+  }
+
   private continuesPending(line: StreamLine): boolean {
+    // Our PreToolUse hook fires between the tool uses of one message: it emits nothing, so the
+    // message's calls still go out together (one parallel group, §13.4).
+    if (line.type === 'control_request' && line.request.subtype === 'hook_callback') return true;
     if (line.type === 'assistant') return `${line.parent_tool_use_id ?? ''}|${line.message.id ?? ''}` === this.pending?.key;
     if (line.type === 'stream_event') {
       const t = line.event.type;

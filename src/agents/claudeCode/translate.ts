@@ -12,7 +12,7 @@ import type { Metadata } from '../../protocol/envelope';
 import { commandsFromInitialize } from './commands';
 import { CompactionWatch } from './compaction';
 import { permissionAskOf } from './permissionAsk';
-import { contentText, parseStreamLine, RequestId, type AssistantLine, type ControlRequestLine, type ResultLine, type StreamEventLine, type StreamLine, type SystemLine, type UserLine } from './streamJson';
+import { contentText, parseStreamLine, PRE_TOOL_HOOK_ID, RequestId, type AssistantLine, type ControlRequestLine, type ResultLine, type StreamEventLine, type StreamLine, type SystemLine, type UserLine } from './streamJson';
 import { catalogFor } from './tools';
 import { ToolCalls } from './toolCalls';
 import { toolOutcome } from './toolOutput';
@@ -300,7 +300,14 @@ export class ClaudeTranslator {
       out.push({ kind: 'permission', ask: permissionAskOf(line.request_id, req, open?.metadata, this.workspaceNames()) });
       return;
     }
-    out.push({ kind: 'control_request', request_id: line.request_id, subtype: req.native });
+    if (req.subtype === 'hook_callback' && req.callback_id === PRE_TOOL_HOOK_ID && req.input.hook_event_name === 'PreToolUse' && req.input.tool_name) {
+      const tool_use_id = req.input.tool_use_id ?? req.tool_use_id;
+      const metadata = tool_use_id ? this.tools.metadataOf(tool_use_id) : undefined;
+      const input = typeof req.input.tool_input === 'object' && req.input.tool_input !== null && !Array.isArray(req.input.tool_input) ? (req.input.tool_input as Record<string, unknown>) : {};
+      out.push({ kind: 'pre_tool', request_id: line.request_id, tool_name: req.input.tool_name, input, ...(metadata ? { metadata } : {}) });
+      return;
+    }
+    out.push({ kind: 'control_request', request_id: line.request_id, subtype: req.subtype === 'hook_callback' ? `hook_callback ${req.callback_id}` : req.native });
   }
 
   private controlResponse(line: Extract<StreamLine, { type: 'control_response' }>, out: ClaudeItem[]): void {
