@@ -40,6 +40,8 @@ export interface AdapterSideSession {
   endOnFatal(): void;
   /** §7.4.1: a fatal session.error from the agent: report it and end the session. */
   fail(error_code: string, message: string): void;
+  /** §18.3: the agent named its own session id (agentSessionReport.ts). */
+  agentSession(agent_session_id: string): void;
 }
 
 /** The host object the adapter talks to; `mode` is a live getter. */
@@ -69,6 +71,7 @@ export function agentHostFor(s: AdapterSideSession): AgentHost {
       }),
     policy: s.permissions.policy,
     reportMode: (mode) => s.betweenTurns.adoptAgentMode(mode),
+    reportAgentSession: (id) => s.agentSession(id),
     contextFiles: s.contextFiles,
     publishFile: (file) => s.publishFile(file),
   };

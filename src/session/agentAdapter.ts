@@ -129,6 +129,11 @@ export interface AgentHost {
    */
   reportMode?(mode: AgentModeName): void;
   /**
+   * §18.3: the agent named its own session id (Claude Code's init, Codex's thread.started), the
+   * moment it did: the host keeps it even if this turn never ends (a reload, a crash). Optional.
+   */
+  reportAgentSession?(agent_session_id: string): void;
+  /**
    * Reads the prompt's `context_files` (§6.1.1) and `binary_ref` files (§5.3.1) by URL, bound to
    * this session (src/session/contextFiles.ts). The engine always sets it (a host without a file
    * store gets `noContextFiles`, which refuses every URL with a ContextFileError); optional only so

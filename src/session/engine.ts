@@ -14,6 +14,7 @@ import type { AgentModeName } from '../protocol/common';
 import type { Metadata } from '../protocol/envelope';
 import type { Frame, FrameType, PayloadOf } from '../protocol/frameTypes';
 import { agentHostFor, routeAdapterEvent, type AdapterSideSession } from './adapterSide';
+import { agentSessionReporter } from './agentSessionReport';
 import { clientCapabilities } from './capabilities';
 import type { ConnectionKind } from './connection';
 import type { AttachmentSupport } from './attachments';
@@ -98,6 +99,7 @@ export class AgentSession implements HubSessionSource {
       emitRequest: (request, metadata) => this.emit('agent.interaction.request', request, { metadata }),
       logger: this.logger,
     };
+    const agentSession = agentSessionReporter(options.onAgentSession);
     this.turns = new TurnLifecycle({
       session_id: this.session_id,
       options,
@@ -117,6 +119,7 @@ export class AgentSession implements HubSessionSource {
       subagentContext: () => this.capabilities().features?.subagent_context === true,
       emit: (type, payload, ctx) => this.emit(type, payload, ctx),
       error: (code, message, parent_id) => this.error(code, message, parent_id),
+      agentSession,
     });
     this.adapterSide = {
       session_id: this.session_id,
@@ -139,6 +142,7 @@ export class AgentSession implements HubSessionSource {
       emit: (type, payload, ctx) => this.emit(type, payload, ctx),
       endOnFatal: () => void this.end('error', 'client'),
       fail: (code, message) => void this.fail(code, message),
+      agentSession,
     };
     this.host = agentHostFor(this.adapterSide);
     this.toolRecheck = new ToolRecheck({

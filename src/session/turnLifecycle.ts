@@ -42,13 +42,13 @@ export interface TurnSession {
   emit<T extends FrameType>(type: T, payload: PayloadOf<T>, ctx?: { parent_id?: string; metadata?: Metadata }): void;
   /** A non-fatal session.error answering `parent_id`. */
   error(error_code: string, message: string, parent_id?: string): void;
+  /** §18.3: the agent's own session id, to the host once (agentSessionReport.ts). */
+  agentSession(agent_session_id: string | undefined): void;
 }
 
 export class TurnLifecycle {
   private turn?: ActiveTurn;
   private lastTurnId?: string;
-  /** The agent's own session id last reported to the host (onAgentSession). */
-  private agentSessionId?: string;
   private turnIndex: number;
 
   constructor(private readonly s: TurnSession) {
@@ -133,11 +133,7 @@ export class TurnLifecycle {
     if (verdict) end.structured_output = verdict.structured_output;
     else if (outcome?.structured_output) end.structured_output = outcome.structured_output;
     // Before the turn's end goes out: whoever sees the end (a headless run) may ask for it.
-    const named = outcome?.agent_session_id;
-    if (named && named !== this.agentSessionId) {
-      this.agentSessionId = named;
-      s.options.onAgentSession?.(named);
-    }
+    s.agentSession(outcome?.agent_session_id);
     s.emit('session.turn.end', end);
     s.emit('session.usage', s.usage.forTurn(turn.id, outcome?.usage));
     this.turn = undefined;

@@ -20,6 +20,7 @@ import { defaultCatalog } from './tools';
 import { ClaudeTranslator, type ClaudeItem, type PermissionAsk } from './translate';
 import { malformedLineWarning } from './items';
 import { PRE_TOOL_HOOK_ID } from './streamJson';
+import { CONVERSATION_GONE, lostConversationWarning } from '../lostConversation';
 
 export interface ClaudeCodeOptions {
   /** Path of `claude` (default: RAWP_CLAUDE_PATH, the npm package, then PATH). */
@@ -56,6 +57,8 @@ export class ClaudeCodeAdapter implements AgentAdapter {
   /** During the initialize handshake an exit is start()'s failure, not a frame. */
   private starting = false;
   private agentSessionId: string | undefined;
+  /** The conversation a restored session asked to resume was gone: said in the next turn. */
+  private lostConversation: string | undefined;
   /** The running process's --json-schema / --max-turns (§6.1.1): a prompt with others restarts it. */
   private flags: TurnFlags = {};
 
@@ -68,7 +71,17 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     this.host = host;
     this.mode = host.mode;
     this.translator = new ClaudeTranslator({ workspacePath: host.workspacePath });
-    const commands = await this.spawn();
+    let commands: CommandEntry[] | undefined;
+    try {
+      commands = await this.spawn();
+    } catch (e) {
+      // `--resume` of a conversation Claude Code no longer has exits before the handshake: start a new one.
+      const gone = this.agentSessionId;
+      if (!gone || !CONVERSATION_GONE.test(String(e))) throw e;
+      this.agentSessionId = undefined;
+      this.lostConversation = gone;
+      commands = await this.spawn();
+    }
     // `system/init` (the real tool list) only comes with the first prompt; until then the catalog
     // is every tool Claude Code has, and the init republishes the exact list (§5.4.1).
     const tools = defaultCatalog();
@@ -77,6 +90,10 @@ export class ClaudeCodeAdapter implements AgentAdapter {
   }
 
   async prompt(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
+    if (this.lostConversation !== undefined && this.host) {
+      this.host.emit(lostConversationWarning(this.info.displayName, this.lostConversation));
+      this.lostConversation = undefined;
+    }
     // §16.3: Claude Code reads files itself; a picked file becomes its own `@path` mention.
     const text = this.host ? await promptText(prompt, this.host, CLAUDE_MENTIONS) : prompt.text;
     const flags = turnFlagsOf(prompt);
@@ -235,6 +252,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
         return;
       case 'init': {
         this.agentSessionId = item.init.agent_session_id || this.agentSessionId;
+        if (item.init.agent_session_id) host.reportAgentSession?.(item.init.agent_session_id);
         const json = JSON.stringify(item.init.tools);
         if (json !== this.catalogJson) {
           this.catalogJson = json;

@@ -22,6 +22,7 @@ import { writeScratchFile, type ScratchFile } from '../../workspace/scratchFile'
 import { authRequiredError } from '../authRequired';
 import { childEnv } from '../process/env';
 import { codexLoggedIn } from './authFailure';
+import { CONVERSATION_GONE, lostConversationWarning } from '../lostConversation';
 
 export interface CodexAdapterOptions {
   /** The codex executable (default `codex` on PATH). */
@@ -64,6 +65,8 @@ export class CodexAdapter implements AgentAdapter {
   private turnTools: { allowed_tools?: string[]; denied_tools?: string[] } = {};
   /** The thread's usage totals after the last completed turn (Codex reports running totals). */
   private threadUsage: CodexUsage | undefined;
+  /** A restored session's thread, not yet seen to exist in this process (decision 624). */
+  private unconfirmedResume: string | undefined;
 
   constructor(private readonly options: CodexAdapterOptions = {}) {}
 
@@ -90,7 +93,11 @@ export class CodexAdapter implements AgentAdapter {
         this.options.onNativeLine?.(line);
         // §18.3: keep the thread id the moment Codex reports it, so even a cancelled turn resumes.
         const started = ThreadStarted.safeParse(value);
-        if (started.success && this.runner) this.runner.agentSessionId = started.data.thread_id;
+        if (started.success && this.runner) {
+          this.runner.agentSessionId = started.data.thread_id;
+          this.unconfirmedResume = undefined;
+          this.host?.reportAgentSession?.(started.data.thread_id);
+        }
         this.current?.push(value);
       },
       // A line not read (over the reader's limit, or not JSON) is shown, in its place among the
@@ -98,7 +105,7 @@ export class CodexAdapter implements AgentAdapter {
       onBadLine: (line, reason) => this.current?.reportWarning('UNPARSEABLE_OUTPUT', badLineMessage('Codex', line, reason)),
       onStderr: (chunk) => watcher.push(chunk),
     });
-    if (this.options.resumeThreadId) this.runner.agentSessionId = this.options.resumeThreadId;
+    if (this.options.resumeThreadId) this.runner.agentSessionId = this.unconfirmedResume = this.options.resumeThreadId;
     return {
       capabilities: codexCapabilities(this.options.resumeThreadId),
       tools: this.catalog.map((t) => ({ ...t })),
@@ -130,6 +137,15 @@ export class CodexAdapter implements AgentAdapter {
     let result;
     try {
       result = await runner.runTurn(auth.signal);
+      const gone = this.unconfirmedResume;
+      this.unconfirmedResume = undefined;
+      if (gone !== undefined && result.stop_reason === 'error' && CONVERSATION_GONE.test(result.exit.stderr)) {
+        // `exec resume` of a thread Codex no longer has fails before it starts: run as a new thread.
+        host.emit(lostConversationWarning(this.info.displayName, gone));
+        runner.agentSessionId = undefined;
+        runner.retryAfterFailure();
+        result = await runner.runTurn(auth.signal);
+      }
     } finally {
       this.schemaFile?.dispose();
       this.schemaFile = undefined;

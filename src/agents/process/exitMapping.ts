@@ -92,8 +92,14 @@ function lastLines(text: string, n: number): string {
   return text.split('\n').slice(-n).join('\n');
 }
 
-/** The last stderr line in the message, so a user sees the cause without opening details. */
+/**
+ * The cause in the message, so a user sees it without opening details: the last line that says
+ * "Error…"/"fatal…" before a stack backtrace (Codex prints one after its error), else the last line.
+ */
 function tailHint(stderr: string): string {
-  const line = stderr.split('\n').filter((l) => l.trim()).pop();
+  const lines = stderr.split('\n').filter((l) => l.trim());
+  const backtrace = lines.findIndex((l) => /^\s*stack backtrace:?\s*$/i.test(l));
+  const head = backtrace >= 0 ? lines.slice(0, backtrace) : lines;
+  const line = [...head].reverse().find((l) => /^\s*(error|fatal)\b/i.test(l)) ?? head.at(-1);
   return line ? `: ${line.trim().slice(0, 300)}` : '';
 }

@@ -32,6 +32,7 @@ export type SingleTurnState = 'idle' | 'running' | 'terminated';
 export class SingleTurnRunner {
   private current: AgentProcess | undefined;
   private _state: SingleTurnState = 'idle';
+  private disposed = false;
   /** §18.3: the agent's own session id, preserved across respawns. */
   agentSessionId: string | undefined;
 
@@ -89,8 +90,17 @@ export class SingleTurnRunner {
     return { exit, mapping, stop_reason: mapping.stop_reason, events: mapping.events };
   }
 
+  /**
+   * Run again after a turn whose failure the adapter understood and can mend (a resume id the
+   * agent no longer has, decision 624): that failure does not terminate the session. Never after dispose.
+   */
+  retryAfterFailure(): void {
+    if (!this.disposed && this._state === 'terminated') this._state = 'idle';
+  }
+
   /** Stop a running turn's process (SIGTERM, SIGKILL after the grace). No process when idle (§18.4). */
   async dispose(): Promise<void> {
+    this.disposed = true;
     const proc = this.current;
     this._state = 'terminated';
     if (proc) await proc.stop();

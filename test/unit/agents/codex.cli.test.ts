@@ -209,6 +209,27 @@ describe('Codex adapter against the real codex CLI', function () {
     assertValid();
   });
 
+  it('§18.3 a restored thread Codex no longer has (`exec resume` fails: no rollout found): the turn runs as a new thread, with a RESUME_FAILED warning, and the session lives on (decision 624)', async () => {
+    await adapter.dispose();
+    const gone = '0b9c2a6e-1111-4222-8333-444455556666';
+    adapter = new CodexAdapter({ command: CODEX, env: env.env, killGraceMs: 2000, resumeThreadId: gone });
+    host = new RecordingHost(env.ws);
+    await host.open(adapter);
+    server.enqueue(route, responses.text('A fresh start.'), responses.text('Still here.'));
+    const t = await host.turn(adapter, 'where were we?');
+    assert.equal(t.outcome.stop_reason, 'end_turn', host.problems());
+    const warning = host.ofType('agent.error', t.frames).find((e) => e.payload.error_code === 'RESUME_FAILED');
+    assert.ok(warning, 'the user is told the earlier conversation is not in Codex\'s memory');
+    assert.equal(warning.payload.severity, 'warning');
+    assert.ok(!host.ofType('agent.error', t.frames).some((e) => e.payload.severity === 'fatal'), 'no fatal error: the session goes on');
+    assert.match(t.outcome.agent_session_id ?? '', /^[0-9a-f-]{36}$/);
+    assert.notEqual(t.outcome.agent_session_id, gone, 'a new thread');
+    const t2 = await host.turn(adapter, 'and now?');
+    assert.equal(t2.outcome.stop_reason, 'end_turn');
+    assert.equal(t2.outcome.agent_session_id, t.outcome.agent_session_id, 'the new thread is resumed from then on');
+    assertValid();
+  });
+
   it('§6.1.2 cancel mid-turn stops the process group; the session stays resumable (§18.4)', async () => {
     server.enqueue(route, { items: [{ type: 'message', text: 'I am still thin' }], hang: true }, responses.text('After the cancel.'));
     const t = await host.turn(adapter, 'long task', { cancelAfter: waitFor(() => server.requests.length >= 1, 'the model request') });

@@ -93,6 +93,11 @@ describe('agents/process: the §17.2 / §18 process contract', () => {
     assert.equal(e.payload.error_code, 'PROCESS_EXIT');
     assert.match(e.payload.message, /code 3: boom: bad api key/);
     assert.match(String(e.payload.details?.stderr), /loading config\nboom: bad api key/);
+    // Codex prints its error, then a stack backtrace: the message names the error, not "9: <unknown>".
+    const { proc: p2 } = run(script('backtrace.js', 'process.stderr.write("WARNING: proceeding\\nError: thread/resume failed: no rollout found for thread id x (code -32600)\\n\\nStack backtrace:\\n   0: <unknown>\\n   9: <unknown>\\n"); process.exit(1)'));
+    const withTrace = mapExit({ exit: await p2.exited, agent: 'codex', singleTurn: true }).events[0];
+    assert.ok(withTrace.type === 'agent.error');
+    assert.equal(withTrace.payload.message, 'codex exited with code 1: Error: thread/resume failed: no rollout found for thread id x (code -32600)');
     assert.equal(e.payload.details?.exit_code, 3);
   });
 
