@@ -70,7 +70,7 @@ describe('host: §18.3 the agent resumes its own conversation after a window rel
     host.hub.detach(v.id);
   }
 
-  it('§18.3 the id Claude Code names in its first turn survives the reload: the restored session starts it with --resume, and the model sees the first turn again', async () => {
+  it('§18.3-1 the id Claude Code names in its first turn survives the reload: the restored session starts it with --resume, and the model sees the first turn again', async () => {
     const route = installAnthropic(mock);
     mock.enqueue(route, claude.text('The password is kiwi.'), claude.text('You said kiwi.'));
     mock.setFallback(route, claude.text('side call'));
@@ -114,7 +114,7 @@ describe('host: §18.3 the agent resumes its own conversation after a window rel
     assert.ok(end?.type === 'session.turn.end' && end.payload.stop_reason === 'end_turn');
   });
 
-  it('§18.3 a first turn cut off by the reload (the agent named its session, the turn never ended): the restored session still resumes it (decision 624)', async () => {
+  it('§18.3-1 a first turn cut off by the reload (the agent named its session, the turn never ended): the restored session still resumes it (decision 624)', async () => {
     const route = installAnthropic(mock);
     mock.enqueue(route, { ...claude.text('Thinking about kiwi'), hang: true }, claude.text('You said kiwi.'));
     mock.setFallback(route, claude.text('side call'));

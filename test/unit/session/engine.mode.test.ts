@@ -103,7 +103,7 @@ describe('session/engine: modes (§6.3.2)', () => {
     });
   }
 
-  it('§6.3.2-1 an adapter that does not ask checkTool still cannot run a blocked tool: the engine answers the request', async () => {
+  it('§6.3.2 a call the adapter runs without asking checkTool is answered as refused by the engine and its own result is hidden (it cannot be unrun: an adapter must ask, as Claude Code\'s PreToolUse hook does, decision 623)', async () => {
     const h = await EngineHarness.start({ ...PLAN, turns: [{ steps: [{ kind: 'tool', name: 'Bash', id: 'b1', input: {}, skipCheck: true, output: 'ran anyway' }] }] });
     h.control('control.mode.switch', { mode: 'plan' });
     await until(() => h.session.mode === 'plan', 'the switch');
