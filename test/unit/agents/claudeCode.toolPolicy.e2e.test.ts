@@ -69,4 +69,23 @@ describe('agents/claude-code: the engine\'s tool policy holds at the source (rea
     assert.throws(() => readFileSync(join(h.ws, 'made.txt')), /ENOENT/, 'the command did not run');
     assert.equal(of(h.wire.slice(from), 'agent.interaction.request').length, 0, 'nobody was asked about a call the list refuses');
   });
+
+  it('§17.3.1-1 a master\'s control.interaction.timeout on Claude Code\'s permission question answers "deny": the Edit does not run and the model is told it timed out', async () => {
+    h = await Harness.create();
+    const file = join(h.ws, 'a.txt');
+    h.answer = () => 'none'; // nobody answers: the master's timeout does
+    h.script(claude.tool('Read', { file_path: file }), claude.tool('Edit', { file_path: file, old_string: 'hello', new_string: 'bye' }), claude.text('It timed out.'));
+    const from = h.wire.length;
+    h.master('control.prompt.request', { prompt_text: 'edit a.txt' });
+    const ask = await h.next('agent.interaction.request', () => true, from);
+    assert.equal(ask.payload.interaction_type, 'PERMISSION');
+    h.master('control.interaction.timeout', { interaction_id: ask.payload.interaction_id });
+    const turnId = (await h.next('session.turn.start', () => true, from)).payload.turn_id;
+    await h.next('session.usage', (f) => f.payload.turn_id === turnId, from);
+    assert.equal(readFileSync(file, 'utf8'), 'hello\nworld\n', 'the timed-out Edit did not run');
+    assert.match(resultToModel(), /timed out/, 'Claude Code was answered "deny" with the reason');
+    const edit = of(h.wire.slice(from), 'tool.invoke.result').find((r) => r.payload.tool_name === 'Edit');
+    assert.equal(edit?.payload.status, 'error');
+    h.assertValid();
+  });
 });
