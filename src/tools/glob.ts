@@ -6,7 +6,7 @@
 import { relative, sep } from 'node:path';
 import { z } from 'zod';
 import { searchFailure } from './grep';
-import { displayPath, resolveToolPath } from './paths';
+import { listedPath, resolveToolPath } from './paths';
 import { newestFirst } from './newestFirst';
 import { search } from './search/searchClient';
 import { defineTool, ToolError } from './types';
@@ -30,12 +30,12 @@ export const GlobTool = defineTool({
   affectedPaths: (i) => (i.path ? [i.path] : []),
   async run(input, ctx) {
     try {
-      const base = resolveToolPath(ctx.cwd, input.path ?? ctx.cwd);
+      const base = resolveToolPath(ctx.cwd, input.path ?? ctx.cwd, ctx.fs.roots);
       const all = await walkFiles(ctx.fs, base, ctx.signal);
       const r = await search({ op: 'glob', globs: [input.pattern], paths: all.map((f) => relative(base, f).split(sep).join('/')), orBasename: false }, ctx.signal);
       if (!r.ok) throw new ToolError(`invalid glob: ${r.message}`, r.syntax ? 'INVALID_INPUT' : 'TOOL_FAILED');
       const files = (r.indices ?? []).map((i) => all[i]);
-      const list = (await newestFirst(ctx.fs, files, ctx.signal)).slice(0, MAX_RESULTS).map((f) => displayPath(ctx.fs.roots, f));
+      const list = (await newestFirst(ctx.fs, files, ctx.signal)).slice(0, MAX_RESULTS).map((f) => listedPath(ctx.fs.roots, f));
       // `truncated` is what tells "more than MAX_RESULTS matched" from "exactly the listed ones".
       if (files.length > MAX_RESULTS) return { status: 'success', output: list, truncated: true };
       return { status: 'success', output: list };

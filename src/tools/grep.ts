@@ -11,7 +11,7 @@ import { errorOutcome } from './fsErrors';
 import { GREP_MAX_FILE_BYTES, readForGrep, searchFileText, timesAhead, type AskPiece, type GrepQuery } from './grepFile';
 import { linesAround, ShownLines } from './grepLines';
 import { tallyLine, textPath, Unsearched, type Tally } from './grepReport';
-import { displayPath, resolveToolPath } from './paths';
+import { listedPath, resolveToolPath } from './paths';
 import { MAX_CONTEXT_LINES } from './search/contextRanges';
 import { search, SearchAbortedError } from './search/searchClient';
 import type { SearchQuery, SearchResponse } from './search/searchProtocol';
@@ -56,7 +56,7 @@ export const GrepTool = defineTool({
       // the pattern can span lines (then each file goes to the worker whole, not in pieces).
       const probe = await ask({ op: 'grep', pattern: input.pattern, options, mode: 'files_with_matches', text: '' });
       const wholeText = probe.grep?.wholeText !== false;
-      const base = resolveToolPath(ctx.cwd, input.path ?? ctx.cwd);
+      const base = resolveToolPath(ctx.cwd, input.path ?? ctx.cwd, ctx.fs.roots);
       const st = await ctx.fs.stat(base);
       if (!st) throw new ToolError(`"${input.path}" does not exist`, 'FS_NOT_FOUND');
       let paths = st.type === 'file' ? [base] : await walkFiles(ctx.fs, base, ctx.signal, WALK_LIMIT);
@@ -87,7 +87,7 @@ export const GrepTool = defineTool({
       for (let i = 0; i < paths.length; i++) {
         const f = paths[i];
         if (ctx.signal.aborted) break;
-        const shown = displayPath(ctx.fs.roots, f);
+        const shown = listedPath(ctx.fs.roots, f);
         const got = await readForGrep(ctx.fs, f, await timeOf(i));
         if ('skipped' in got) {
           if (got.skipped === 'unreadable' && got.error && st.type === 'file') throw got.error; // the one file asked for

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { searchFailure } from './grep';
-import { displayPath, resolveToolPath } from './paths';
+import { listedPath, resolveToolPath } from './paths';
 import { search } from './search/searchClient';
 import { defineTool, ToolError } from './types';
 
@@ -25,7 +25,7 @@ export const LSTool = defineTool({
   affectedPaths: (i) => [i.path],
   async run(input, ctx) {
     try {
-      const dir = resolveToolPath(ctx.cwd, input.path);
+      const dir = resolveToolPath(ctx.cwd, input.path, ctx.fs.roots);
       let entries = await ctx.fs.list(dir);
       if (input.ignore?.length) {
         const r = await search({ op: 'glob', globs: input.ignore, paths: entries.map((e) => e.name), orBasename: false }, ctx.signal);
@@ -34,7 +34,7 @@ export const LSTool = defineTool({
         entries = entries.filter((_e, i) => !skipped.has(i));
       }
       const list = entries.map((e) => {
-        const p = displayPath(ctx.fs.roots, join(dir, e.name));
+        const p = listedPath(ctx.fs.roots, join(dir, e.name));
         return e.type === 'directory' ? p + '/' : p;
       });
       if (list.length > MAX_ENTRIES) return { status: 'success', output: list.slice(0, MAX_ENTRIES), truncated: true };

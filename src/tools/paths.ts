@@ -1,9 +1,26 @@
-// Paths as tools take them: absolute (Claude Code style) or relative to the workspace folder.
+// Paths as tools take them: absolute (Claude Code style) or relative to the workspace folder; in
+// a multi-root workspace also `name/rel`, as the @ picker and the tools' own listings show them
+// (rootNames.ts).
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { namedRoot, rootNames } from '../workspace/rootNames';
 import type { FsTarget } from './fsEvents';
 
-export function resolveToolPath(cwd: string, p: string): string {
-  return isAbsolute(p) ? resolve(p) : resolve(cwd, p);
+export function resolveToolPath(cwd: string, p: string, roots: readonly string[] = []): string {
+  if (isAbsolute(p)) return resolve(p);
+  const named = namedRoot(roots, p);
+  return named ? resolve(named.root, named.rest) : resolve(cwd, p);
+}
+
+/**
+ * A path in a listing the agent reads (LS, Glob, Grep): as displayPath, and in a multi-root
+ * workspace led by its folder's name, so the agent can name it again (`ws2/src/main.c`).
+ */
+export function listedPath(roots: readonly string[], abs: string): string {
+  const shown = displayPath(roots, abs);
+  if (roots.length < 2 || isAbsolute(shown)) return shown;
+  const i = roots.findIndex((r) => displayPath([r], abs) === shown);
+  const name = rootNames(roots)[i];
+  return shown === '.' ? name : `${name}/${shown}`;
 }
 
 /** Workspace-relative with forward slashes where inside `roots`, else the absolute path. */
@@ -24,6 +41,6 @@ export function isInside(roots: readonly string[], abs: string): boolean {
 }
 
 export function targetOf(roots: readonly string[], cwd: string, p: string): FsTarget & { abs: string } {
-  const abs = resolveToolPath(cwd, p);
+  const abs = resolveToolPath(cwd, p, roots);
   return { abs, targetKey: abs, displayPath: displayPath(roots, abs) };
 }

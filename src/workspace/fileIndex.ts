@@ -11,7 +11,8 @@
 // workspace?) and then applied in one synchronous step. A change to an ignore file re-lists the
 // folder in the background.
 import { promises as fsp, realpathSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { rootNames } from './rootNames';
 import type { Disposable, FsChange } from './fsBackend';
 import { FolderIndex, type FolderChange, type FolderIndexOptions } from './folderIndex';
 import { IgnoreRules, IGNORE_FILES } from './ignoreRules';
@@ -71,7 +72,7 @@ export class FileIndex {
     if (options.roots.length === 0) throw new Error('FileIndex needs at least one workspace folder');
     const caseSensitive = options.caseSensitive ?? isCaseSensitiveFs(options.roots[0]);
     const opts = { ...options, caseSensitive };
-    const names = uniqueNames(options.roots);
+    const names = rootNames(options.roots);
     const folders = await Promise.all(
       options.roots.map(async (root, i): Promise<Folder> => {
         const listing = await listFiles(root, { caseSensitive, extraExcludes: options.extraExcludes, useIgnoreFiles: options.useIgnoreFiles, noGit: options.noGit, includeIgnored: options.includeIgnored });
@@ -125,7 +126,7 @@ export class FileIndex {
 
   /** An index over folders the editor lists and keeps live itself (src/extension, issue 13), built in the background. */
   static async fromListed(lists: readonly ListedFolder[], options: FolderIndexOptions = {}): Promise<FileIndex> {
-    const names = uniqueNames(lists.map((l) => l.root));
+    const names = rootNames(lists.map((l) => l.root));
     const folders = await Promise.all(
       lists.map(
         async (l, i): Promise<Folder> => ({
@@ -283,13 +284,3 @@ export class FileIndex {
   }
 }
 
-/** Folder names for multi-root display (`name/rel`), made unique with a numeric suffix. */
-function uniqueNames(roots: readonly string[]): string[] {
-  const seen = new Map<string, number>();
-  return roots.map((r) => {
-    const base = basename(r) || 'root';
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    return n === 0 ? base : `${base}-${n + 1}`;
-  });
-}

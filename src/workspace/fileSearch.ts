@@ -188,9 +188,14 @@ export class FileSearcher {
   }
 
   private gather(request: SearchRequest): Gather {
-    const q = normalizeQuery(request.query);
+    const typed = normalizeQuery(request.query);
     const max = clampMax(request.max_results);
-    return new Gather(q, scanQueryOf(q), max, this.foldersFor(request.scope), this.index.folders.length > 1, Math.max(this.leaders, max));
+    // Multi-root: a query led by a folder's name as the picker shows it (`ws2/src/main`) searches
+    // that folder for the rest (the paths hold no folder name to match; the picker trial).
+    const all = this.foldersFor(request.scope);
+    const named = all.length > 1 ? folderNamed(all, typed) : undefined;
+    const q = named ? named.rest : typed;
+    return new Gather(q, scanQueryOf(q), max, named ? [named.folder] : all, this.index.folders.length > 1, Math.max(this.leaders, max));
   }
 
   private *steps(request: SearchRequest): Generator<void, SearchResult, void> {
@@ -319,4 +324,13 @@ function mergeParts(g: Gather, folder: Folder, snap: PathSnapshot, tieBase: numb
       if (g.heap.admits(part.scores[j], tie)) g.heap.push(part.scores[j], tie, g.ref(folder, snap.pathAt(part.ids[j])));
     }
   }
+}
+
+/** The folder a multi-root query names first (`ws2/…`, compared as the query is: lower case) and the rest of the query. */
+function folderNamed(folders: readonly Folder[], q: string): { folder: Folder; rest: string } | undefined {
+  const slash = q.indexOf('/');
+  if (slash <= 0 || slash === q.length - 1) return undefined;
+  const head = q.slice(0, slash);
+  const folder = folders.find((f) => lowerSameLength(f.name) === head);
+  return folder ? { folder, rest: q.slice(slash + 1) } : undefined;
 }

@@ -7,6 +7,7 @@
 // folder first.
 import { promises as fsp } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { namedRoot } from './rootNames';
 
 /**
  * The longest path we resolve, in characters: Linux's PATH_MAX (4,096 bytes) — the system refuses
@@ -76,8 +77,8 @@ export async function resolveInWorkspace(roots: readonly string[], path: string,
     return refuse('FS_OUTSIDE_WORKSPACE', `"${path}" is not inside any workspace folder`);
   }
   const order: { root: string; rel: string }[] = [];
-  const first = normalized.split('/')[0];
-  for (const root of roots) if (roots.length > 1 && basename(root) === first) order.push({ root, rel: normalized.slice(first.length + 1) });
+  const named = namedRoot(roots, normalized);
+  if (named) order.push({ root: named.root, rel: named.rest });
   for (const root of roots) order.push({ root, rel: normalized });
   let firstFailure: ResolvedPath | undefined;
   for (const { root, rel } of order) {
