@@ -24,6 +24,7 @@ import type { Logger } from '../../session/ports';
 import type { FsBackend } from '../../workspace/fsBackend';
 import { planRestore, applyRestore, type RestoreResult } from './restoreFiles';
 import { WorkspaceRepos, type Trees, type WorkspaceSnapshot } from './workspaceRepos';
+import { BEFORE_TURN_WAIT_MS, settledWithin } from './turnWait';
 
 export type { RestoreResult } from './restoreFiles';
 
@@ -59,6 +60,8 @@ export interface CheckpointServiceOptions {
   maxCheckpoints?: number;
   /** How long after checkpoints were dropped their objects are pruned (decision 337). */
   pruneDelayMs?: number;
+  /** How long a turn waits for its before-snapshot (turnWait.ts). */
+  beforeTurnWaitMs?: number;
 }
 
 const INDEX_FILE = 'checkpoints.json';
@@ -116,10 +119,16 @@ export class CheckpointService {
     }).catch((e: unknown) => this.options.logger.warn('checkpoints: the first snapshot failed', { error: String(e) }));
   }
 
-  /** Before the agent sees the prompt: the workspace as it is now. */
-  beforeTurn(session_id: string, turn_id: string): Promise<void> {
-    return this.serial(async () => {
+  /**
+   * Before the agent sees the prompt: the workspace as it is now. A turn waits for it at most
+   * `beforeTurnWaitMs` (turnWait.ts); later, the turn goes on without a checkpoint. Resolves
+   * `late` then (the caller says so), else `taken`.
+   */
+  async beforeTurn(session_id: string, turn_id: string): Promise<'taken' | 'late'> {
+    let late = false;
+    const taken = this.serial(async () => {
       const s = await this.repos.snapshot();
+      if (late) return; // the turn went on: the agent may have written while this read
       const overlap = new Set<string>();
       // Another session's turn is running in this workspace: each sees the other's writes (decision 339).
       for (const [key, other] of this.pending) {
@@ -132,6 +141,13 @@ export class CheckpointService {
       // On disk too: a process killed before the after-snapshot leaves it for the next (decision 617).
       this.save();
     });
+    const outcome = await settledWithin(taken, this.options.beforeTurnWaitMs ?? BEFORE_TURN_WAIT_MS, () => (late = true));
+    if (outcome === 'settled') {
+      await taken; // its failure is the caller's
+      return 'taken';
+    }
+    taken.catch(() => undefined);
+    return 'late';
   }
 
   /**

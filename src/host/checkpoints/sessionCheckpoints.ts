@@ -37,7 +37,10 @@ export class SessionCheckpoints {
   hooks(): TurnHooks {
     void this.service.warm();
     return {
-      before: (t) => this.service.beforeTurn(t.session_id, t.turn_id).catch((e: unknown) => this.failed(e)),
+      before: async (t) => {
+        const taken = await this.service.beforeTurn(t.session_id, t.turn_id).catch((e: unknown) => this.failed(e));
+        if (taken === 'late') this.logger.warn('checkpoints: the snapshot before this turn took too long (a large workspace?); the turn goes on without a checkpoint, and the snapshot goes on in the background for the next turns');
+      },
       after: async (t) => {
         const rec = await this.service.afterTurn(t.session_id, t.turn_id).catch((e: unknown) => this.failed(e));
         if (!rec) return;
@@ -97,7 +100,9 @@ export class SessionCheckpoints {
   /** A snapshot failed (git missing, disk full): said once as an error, then quietly; the turn goes on. */
   private failed(e: unknown): undefined {
     const message = e instanceof Error ? e.message : String(e);
-    if (!this.reported) this.logger.error(`checkpoints: a snapshot failed, turns go on without checkpoints until it works again (is git installed?): ${message}`);
+    // Only a git that cannot be started is asked about; a timeout or a full disk says itself.
+    const hint = /could not start/.test(message) ? ' (is git installed?)' : '';
+    if (!this.reported) this.logger.error(`checkpoints: a snapshot failed, turns go on without checkpoints until it works again${hint}: ${message}`);
     else this.logger.debug('checkpoints: a snapshot failed', { error: message });
     this.reported = true;
     return undefined;

@@ -25,6 +25,8 @@ export type TreeChange = CheckpointFile;
 const ATTRIBUTES = '* -text -ident -filter -eol -working-tree-encoding\n';
 const BASE_EXCLUDES = ['.git', '.DS_Store'];
 const NOT_UTF8_NOTE = 'the file name is not valid UTF-8';
+/** Paths per `git add` (a few seconds of hashing each on a slow machine). */
+const ADD_BATCH = 4096;
 
 export class ShadowRepo {
   private readonly git: GitRunner;
@@ -115,7 +117,14 @@ export class ShadowRepo {
         if (tracked.has(path)) untrack.push(path);
       }
     });
-    if (add.length > 0) await this.withPathFile(add, (file) => this.git.raw(['add', '-A', '-v', '--ignore-errors', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
+    // In batches: one git process per ADD_BATCH paths is never silent for the runner's watchdog
+    // (a 140,000-file first snapshot in one `git add` was stopped after 60 s of hashing, and began
+    // again from nothing next time); what a batch staged stays staged, so a stopped snapshot
+    // goes on where it ended.
+    for (let i = 0; i < add.length; i += ADD_BATCH) {
+      const batch = add.slice(i, i + ADD_BATCH);
+      await this.withPathFile(batch, (file) => this.git.raw(['add', '-A', '-v', '--ignore-errors', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
+    }
     if (untrack.length > 0) await this.withPathFile(untrack, (file) => this.git.raw(['rm', '--cached', '--force', '--ignore-unmatch', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
     // Nothing staged: the index, and so its tree, is what the last snapshot wrote (one spawn less per idle turn).
     const tree = add.length === 0 && untrack.length === 0 && this.lastTree ? this.lastTree : (await this.git.raw(['write-tree'])).trim();
