@@ -104,12 +104,15 @@ export function Composer() {
   const acceptWhenReady = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (acceptWhenReady.current === undefined || picker?.kind !== 'file' || acceptWhenReady.current !== picker.query) return;
-    if (store.activeQuery === picker.query && store.candidates?.queryId === store.activeQueryId && files.length > 0) {
-      acceptWhenReady.current = undefined;
-      choose(0);
-    }
+    if (!answered(picker.query)) return;
+    acceptWhenReady.current = undefined;
+    // No match: nothing is chosen and nothing sent; the picker says so.
+    if (files.length > 0) choose(0);
   });
   useEffect(() => () => clearTimeout(timer.current), []);
+
+  /** The suggestions on screen are this query's (not an older one's, nor none yet). */
+  const answered = (query: string): boolean => store.activeQuery === query && store.candidates !== undefined && store.candidates.queryId === store.activeQueryId;
 
   const closePicker = () => {
     if (picker?.kind === 'file') store.cancelSearch();
@@ -199,7 +202,13 @@ export function Composer() {
         setActive((active + (e.key === 'ArrowDown' ? 1 : items - 1)) % items);
         return;
       }
-      if (e.key === 'Enter' || e.key === 'Tab') {
+      if (e.key === 'PageDown' || e.key === 'PageUp') {
+        e.preventDefault();
+        setActive(Math.max(0, Math.min(items - 1, active + (e.key === 'PageDown' ? PAGE_ROWS : -PAGE_ROWS))));
+        return;
+      }
+      // Shift+Tab moves the focus back, as everywhere; it never accepts a suggestion.
+      if (e.key === 'Enter' || (e.key === 'Tab' && !e.shiftKey)) {
         e.preventDefault();
         // A command typed whole that needs nothing more runs on Enter, as it would with the menu
         // closed: "/help" then Enter asked for a second Enter (decision 610). Tab still completes.
@@ -208,7 +217,10 @@ export function Composer() {
         return;
       }
     }
-    if (picker?.kind === 'file' && e.key === 'Tab' && !e.shiftKey) {
+    // Tab, or Enter, before this query's suggestions arrived: take the first when they do. Enter
+    // sent the half-typed reference as plain text before (the picker trial of 2026-12-05).
+    const enterKey = store.enterSends ? e.key === 'Enter' && !e.shiftKey : e.key === 'Enter' && (e.ctrlKey || e.metaKey);
+    if (picker?.kind === 'file' && ((e.key === 'Tab' && !e.shiftKey) || (enterKey && !answered(picker.query)))) {
       e.preventDefault();
       acceptWhenReady.current = picker.query;
       return;
@@ -272,8 +284,15 @@ export function Composer() {
       }}
     >
       {picker && (
-        <div class="picker" id={listId} role="listbox" aria-label={picker.kind === 'file' ? t('composer.files') : t('composer.commands')}>
-          {picker.kind === 'file' && files.length === 0 && <div class="picker-empty muted">{store.candidates ? t('composer.noFiles') : t('composer.searching')}</div>}
+        <div class="picker-frame">
+          {/* What the picker is doing, told to screen readers too (WCAG 4.1.3): outside the listbox, which holds only options. */}
+          <div class={`picker-status muted${picker.kind === 'file' && files.length > 0 && store.candidates?.truncated !== true ? ' sr-only' : ''}`} role="status">
+            {picker.kind === 'file' ? fileStatus(files.length, store.candidates === undefined, store.candidates?.truncated === true) : commands.length === 0 ? t('composer.noCommand') : ''}
+          </div>
+          {items > 0 && (
+        // Focusable, as a scrolling region must be (axe scrollable-region-focusable), but the focus
+        // belongs to the editor, whose aria-activedescendant names the active option: sent back.
+        <div class="picker" id={listId} role="listbox" tabIndex={0} onFocus={() => editor.current?.focus()} aria-label={picker.kind === 'file' ? t('composer.files') : t('composer.commands')}>
           {picker.kind === 'file' &&
             files.map((c, i) => (
               <PickerOption key={c.path} id={`${listId}-${i}`} active={i === active} onChoose={() => choose(i)}>
@@ -283,7 +302,6 @@ export function Composer() {
                 </span>
               </PickerOption>
             ))}
-          {picker.kind === 'file' && store.candidates?.truncated && <div class="picker-empty muted">{t('composer.moreFiles')}</div>}
           {picker.kind === 'command' &&
             commands.map((c, i) => (
               <PickerOption key={c.name} id={`${listId}-${i}`} active={i === active} onChoose={() => choose(i)}>
@@ -292,7 +310,8 @@ export function Composer() {
                 <span class="command-description muted">{commandDescription(c)}</span>
               </PickerOption>
             ))}
-          {picker.kind === 'command' && commands.length === 0 && <div class="picker-empty muted">{t('composer.noCommand')}</div>}
+        </div>
+          )}
         </div>
       )}
       <div
@@ -316,7 +335,7 @@ export function Composer() {
           aria-multiline="true"
           aria-label={t('composer.label')}
           aria-autocomplete="list"
-          aria-controls={picker ? listId : undefined}
+          aria-controls={picker && items > 0 ? listId : undefined}
           aria-activedescendant={activeId}
           data-placeholder={canSearch ? t('composer.placeholder') : t('composer.placeholderNoFiles')}
           onInput={onInput}
@@ -352,10 +371,30 @@ export function Composer() {
   );
 }
 
-/** One row of the @ / slash picker. mousedown (not click) keeps the editor's focus and selection. */
+/** Rows PageDown / PageUp move the active suggestion by. */
+const PAGE_ROWS = 8;
+
+/** The file picker's status line: searching, none, how many (and that more match). */
+function fileStatus(count: number, searching: boolean, truncated: boolean): string {
+  if (searching) return t('composer.searching');
+  if (count === 0) return t('composer.noFiles');
+  if (truncated) return t('composer.fileCountMore', String(count));
+  return count === 1 ? t('composer.fileCount1') : t('composer.fileCountN', String(count));
+}
+
+/**
+ * One row of the @ / slash picker. mousedown (not click) keeps the editor's focus and selection.
+ * The active row is scrolled into view: the keyboard moved it out of sight before, and Enter then
+ * took a file nobody could see (the picker trial of 2026-12-05).
+ */
 function PickerOption({ id, active, onChoose, children }: { id: string; active: boolean; onChoose: () => void; children: ComponentChildren }) {
+  const row = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (active) row.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [active]);
   return (
     <div
+      ref={row}
       id={id}
       role="option"
       aria-selected={active}

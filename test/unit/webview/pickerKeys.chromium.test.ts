@@ -1,0 +1,106 @@
+// The @ picker in real Chromium, as the picker trial of 2026-12-05 used it with the keyboard and a
+// screen reader: the active row stays in view, Enter before the suggestions arrived waits for them
+// (it sent the half-typed reference as text), Shift+Tab never accepts, the status (searching, none,
+// how many) is a live status outside the listbox, and axe finds no serious or critical violation
+// with the picker open, searching or listing.
+import { strict as assert } from 'node:assert';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { feed, sentFrames, startHarness, waitForSent, type Harness } from '../../browser/harness';
+import { SESSION, outputsStream } from '../../browser/streams';
+import { streamBuilder } from '../../fixtures/frames/streamBuilder';
+import { AXE_TAGS, blocking, describeViolations } from '../../support/axe';
+
+describe('webview in Chromium: the @ picker by keyboard and screen reader (the picker trial)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => h?.close());
+
+  async function ready(): Promise<Page> {
+    const page = await h.open({ width: 420, height: 700 });
+    await feed(page, SESSION, outputsStream(), true);
+    await page.locator('[role=textbox]').click();
+    return page;
+  }
+
+  /** Answer the newest search with `n` files (`truncated` when more match). */
+  async function answer(page: Page, n: number, truncated = false): Promise<void> {
+    const searches = await sentFrames(page, 'control.file.search');
+    const search = searches.at(-1)!;
+    const candidates = Array.from({ length: n }, (_, i) => ({ path: `src/dir${i}/file${i}.ts`, name: `file${i}.ts`, directory: `src/dir${i}`, match_ranges: [] }));
+    await feed(page, SESSION, [streamBuilder(SESSION).make('session.file.candidates', { query_id: String(search.payload.query_id), candidates, truncated }, { parent_id: search.message_id })]);
+  }
+
+  it('the status says searching, then how many (a live status, outside the listbox, which holds only options); axe: 0 serious or critical, searching and listing', async () => {
+    const page = await ready();
+    await page.keyboard.type('@fi');
+    await waitForSent(page, 'control.file.search', 1);
+    const status = page.locator('.picker-frame [role=status]');
+    assert.equal(await status.innerText(), 'Searching…');
+    assert.equal(await page.locator('[role=listbox]').count(), 0, 'no listbox without options (axe: aria-required-children)');
+    let axe = await new AxeBuilder({ page }).withTags(AXE_TAGS).include('.composer').analyze();
+    assert.deepEqual(describeViolations(blocking(axe.violations)), [], 'searching');
+    await answer(page, 20, true);
+    await page.locator('[role=listbox] [role=option]').first().waitFor();
+    assert.equal(await status.textContent(), '20 files shown, more match: keep typing');
+    assert.equal(await page.locator('[role=listbox] .picker-status, [role=listbox] [role=status]').count(), 0);
+    axe = await new AxeBuilder({ page }).withTags(AXE_TAGS).include('.composer').analyze();
+    assert.deepEqual(describeViolations(blocking(axe.violations)), [], 'listing');
+  });
+
+  it('ArrowUp from the first row and ArrowDown ×15 keep the active row in view; PageDown moves by a page', async () => {
+    const page = await ready();
+    await page.keyboard.type('@fi');
+    await waitForSent(page, 'control.file.search', 1);
+    await answer(page, 20);
+    await page.locator('[role=listbox] [role=option]').first().waitFor();
+    const activeInView = () =>
+      page.evaluate(() => {
+        const list = document.querySelector('[role=listbox]')!.getBoundingClientRect();
+        const row = document.querySelector('[role=option][aria-selected=true]')!.getBoundingClientRect();
+        return row.top >= list.top - 1 && row.bottom <= list.bottom + 1;
+      });
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await page.locator('[role=option][aria-selected=true]').getAttribute('id'), 'composer-picker-19');
+    assert.equal(await activeInView(), true, 'the last row, reached by ArrowUp, is in view');
+    for (let i = 0; i < 16; i++) await page.keyboard.press('ArrowDown');
+    assert.equal(await page.locator('[role=option][aria-selected=true]').getAttribute('id'), 'composer-picker-15');
+    assert.equal(await activeInView(), true);
+    await page.keyboard.press('PageUp');
+    assert.equal(await page.locator('[role=option][aria-selected=true]').getAttribute('id'), 'composer-picker-7');
+    assert.equal(await activeInView(), true);
+  });
+
+  it('Enter before the suggestions arrived waits for them and takes the first; nothing is sent until the next Enter', async () => {
+    const page = await ready();
+    await page.keyboard.type('read @fi');
+    await page.keyboard.press('Enter'); // before the debounce even sent the search
+    await waitForSent(page, 'control.file.search', 1);
+    assert.equal((await sentFrames(page, 'control.prompt.request')).length, 0, 'the half-typed reference was not sent');
+    await answer(page, 3);
+    await page.locator('.editor .chip').waitFor();
+    assert.equal(await page.locator('.editor .chip').getAttribute('data-path'), 'src/dir0/file0.ts');
+    await page.keyboard.press('Enter');
+    const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
+    assert.match(String(prompt.payload.prompt_text), /^read <@file:ref_0\|src\/dir0\/file0\.ts>/);
+  });
+
+  it('Enter on a query with no match sends nothing and says so; Shift+Tab never accepts a suggestion', async () => {
+    const page = await ready();
+    await page.keyboard.type('@zz');
+    await page.keyboard.press('Enter');
+    await waitForSent(page, 'control.file.search', 1);
+    await answer(page, 0);
+    await page.locator('.picker-frame [role=status]', { hasText: 'No matching files' }).waitFor();
+    assert.equal((await sentFrames(page, 'control.prompt.request')).length, 0);
+    await page.keyboard.type('x');
+    await waitForSent(page, 'control.file.search', 2);
+    await answer(page, 2);
+    await page.locator('[role=listbox] [role=option]').first().waitFor();
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await page.locator('.editor .chip').count(), 0, 'Shift+Tab moved the focus, it did not pick');
+  });
+});
