@@ -9,9 +9,11 @@
 //  - any other scheme: VS Code searches those only through a FileSearchProvider, a proposed API
 //    that extensions' file systems rarely have (findFiles waits for one forever), so the folder is
 //    walked through `workspace.fs` with the same exclude globs (docs/decisions/222).
-// Symlinks are not listed (the file backend refuses to read through them anyway).
+// Symlinks are not listed (the file backend refuses to read through them anyway): the walk skips
+// them, and what findFiles finds under a symlinked folder is left out (symlinkedDirs.ts).
 import * as vscode from 'vscode';
 import { IgnoreRules } from '../workspace/ignoreRules';
+import { withoutSymlinkedDirs } from '../workspace/symlinkedDirs';
 import type { FolderRoot } from './workspaceRoots';
 
 export interface ListingMode {
@@ -111,7 +113,7 @@ async function findInFolder(f: FolderRoot, pattern: string, mode: ListingMode, r
     if (mode.excludes && rules.fileIgnored(rel)) continue;
     out.push(rel);
   }
-  return out;
+  return withoutSymlinkedDirs(f.root, out);
 }
 
 async function walk(f: FolderRoot, start: string, rules: IgnoreRules, token?: vscode.CancellationToken): Promise<string[]> {

@@ -4,7 +4,7 @@
 // findFiles only where it gives the same set of paths — this test compares them, and measures both.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -87,6 +87,23 @@ describe('extension host: the @ index lists what VS Code search lists (findFiles
     assert.equal(viaGit.source, 'git');
     assert.deepEqual([...viaGit.paths].sort(), viaVscode, 'git ls-files lists the same paths');
     assert.deepEqual([...(await listFiles(root, { ...options, noGit: true })).paths].sort(), viaVscode, 'the walk lists the same paths');
+  });
+
+  it('security: files under a symlinked folder are not listed, though findFiles follows links (a link to a folder outside showed its names in the picker; the picker trial of 2026-12-05)', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'rawp-links-'));
+    const inside = join(root, 'links');
+    try {
+      put(base, 'outside/secret/key.txt');
+      put(inside, 'own.ts');
+      symlinkSync(join(base, 'outside'), join(inside, 'out-link'));
+      symlinkSync(join(root, 'src'), join(inside, 'src-link'));
+      const listed = await listFolder({ root, uri: vscode.Uri.file(root) }, { excludes: true });
+      assert.ok(listed.includes('links/own.ts'), 'the folder\'s own file is listed');
+      assert.deepEqual(listed.filter((p) => p.startsWith('links/out-link/') || p.startsWith('links/src-link/')), [], 'nothing under a linked folder');
+    } finally {
+      rmSync(inside, { recursive: true, force: true });
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 
   it('§16.1 the index build in VS Code beside the Node one, on a real corpus (scripts/bench/data, RAWP_BENCH_PATHS): the same paths, timed', async () => {
