@@ -103,4 +103,22 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     await page.keyboard.press('Shift+Tab');
     assert.equal(await page.locator('.editor .chip').count(), 0, 'Shift+Tab moved the focus, it did not pick');
   });
+
+  it('security: a name with a right-to-left override shows its override (<U+202E>) in the picker, the chip and the sent prompt, never reordered; the prompt carries the real name', async () => {
+    const page = await ready();
+    await page.keyboard.type('read @invo');
+    const [search] = await waitForSent(page, 'control.file.search', 1);
+    const name = 'adv/invoice\u202Egpj.exe';
+    await feed(page, SESSION, [streamBuilder(SESSION).make('session.file.candidates', { query_id: String(search.payload.query_id), candidates: [{ path: name, name: 'invoice\u202Egpj.exe', directory: 'adv', match_ranges: [{ start: 4, end: 8 }] }], truncated: false }, { parent_id: search.message_id })]);
+    const option = page.locator('[role=listbox] [role=option]').first();
+    await option.waitFor();
+    assert.equal((await option.innerText()).trim(), 'adv/invoice<U+202E>gpj.exe');
+    assert.equal(await option.locator('mark').innerText(), 'invo', 'the highlight still covers what matched');
+    await page.keyboard.press('Enter');
+    assert.equal((await page.locator('.editor .chip').innerText()).trim(), 'adv/invoice<U+202E>gpj.exe');
+    await page.keyboard.press('Enter');
+    const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
+    assert.equal((prompt.payload.file_references as Array<{ path: string }>)[0].path, name, 'the real name goes to the agent');
+    assert.equal((await page.locator('.prompt-block .chip').last().innerText()).trim(), 'adv/invoice<U+202E>gpj.exe');
+  });
 });

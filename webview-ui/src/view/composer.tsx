@@ -7,6 +7,7 @@
 import type { ComponentChildren } from 'preact';
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { encodePrompt, type PromptPart } from '../../../src/protocol/fileReference';
+import { visibleNameMap } from '../../../src/protocol/visibleName';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { useStoreSelect } from '../state/useStore';
 import { currentTurn, pendingInteractions } from '../../../src/protocol/transcript';
@@ -43,7 +44,11 @@ function typedWhole(c: Command | undefined, query: string): boolean {
 }
 
 /** The path with its match_ranges (indexes into `path`, as our workspace search sends them) marked. */
-export function Highlighted({ text, ranges }: { text: string; ranges?: { start: number; end: number }[] }) {
+/** A file's path with its matched ranges marked; characters that would disguise it are shown (visibleName.ts). */
+export function Highlighted({ text: name, ranges: given }: { text: string; ranges?: { start: number; end: number }[] }) {
+  const shown = visibleNameMap(name);
+  const text = shown.text;
+  const ranges = shown.text === name ? given : given?.map((r) => ({ start: shown.at(r.start), end: shown.at(r.end) }));
   const out = [];
   let at = 0;
   for (const r of [...(ranges ?? [])].sort((a, b) => a.start - b.start)) {

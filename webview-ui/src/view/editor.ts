@@ -2,6 +2,7 @@
 // chips), finding the "@query" before the caret, and replacing it with a chip.
 import type { PromptPart } from '../../../src/protocol/fileReference';
 import { t } from '../i18n';
+import { visibleName } from '../../../src/protocol/visibleName';
 
 type FilePart = Extract<PromptPart, { kind: 'file' }>;
 
@@ -81,11 +82,11 @@ export function chipElement(doc: Document, file: FilePart): HTMLElement {
   chip.dataset.path = file.path;
   if (file.extension) chip.dataset.ext = file.extension;
   chip.setAttribute('role', 'img');
-  chip.setAttribute('aria-label', t('composer.fileChip', file.path));
+  chip.setAttribute('aria-label', t('composer.fileChip', visibleName(file.path)));
   const icon = doc.createElement('span');
   icon.className = 'codicon codicon-file';
   icon.setAttribute('aria-hidden', 'true');
-  chip.append(icon, doc.createTextNode(file.display_path ?? file.path));
+  chip.append(icon, doc.createTextNode(visibleName(file.display_path ?? file.path)));
   return chip;
 }
 

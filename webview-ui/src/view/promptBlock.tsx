@@ -4,6 +4,7 @@ import { decodePrompt } from '../../../src/protocol/fileReference';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { useStore } from '../state/useStore';
 import { t } from '../i18n';
+import { visibleName } from '../../../src/protocol/visibleName';
 
 /** The user's prompt (ours or another master's, §2.4), with file tokens shown as chips that open
  *  their file (a button: click, Enter or Space; issue 15 Why 8). */
@@ -19,9 +20,11 @@ export function PromptView({ block }: { block: PromptBlock }) {
           const path = s.reference.workspace_relative_path;
           const folder = path.endsWith('/');
           return (
-            <button key={i} type="button" class="chip" title={path} onClick={() => store.transport.send(webviewMessage('file.open', { path }))}>
+            // The reference's own path, its disguising characters shown (visibleName.ts); the token's
+            // display text has `>` replaced (the token's end), so it is not what the file is called.
+            <button key={i} type="button" class="chip" title={visibleName(path)} onClick={() => store.transport.send(webviewMessage('file.open', { path }))}>
               <span class={`codicon codicon-${folder ? 'folder' : 'file'}`} aria-hidden="true" />
-              {s.display_path}
+              {visibleName(path)}
             </button>
           );
         })}

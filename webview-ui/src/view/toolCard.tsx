@@ -8,6 +8,7 @@ import { useStore, useStoreVersion } from '../state/useStore';
 import { t, type MessageId } from '../i18n';
 import { codeSentence, codeTooltip, hasSentence } from '../i18n/codes';
 import { workspaceRelative } from '../paths';
+import { visibleName } from '../../../src/protocol/visibleName';
 import { FileContentOutput } from './fileContent';
 import { SubagentView } from './groups';
 import { AgentResultOutput, BinaryRefOutput, EmptyOutput, FileListOutput, StructuredOutput, TextOutput, WebContentOutput } from './outputs';
@@ -42,7 +43,8 @@ const TOOL_STATUS: Record<string, MessageId> = {
 export function inputSummary(input: Record<string, unknown>): string {
   for (const key of ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt']) {
     const v = input[key];
-    if (typeof v === 'string' && v.length > 0) return v.length > 160 ? `${v.slice(0, 160)}…` : v;
+    // Shown, not obeyed: a bidi override in a path or command reorders the card's title (visibleName.ts).
+    if (typeof v === 'string' && v.length > 0) return visibleName(v.length > 160 ? `${v.slice(0, 160)}…` : v, key === 'command' || key === 'prompt' || key === 'description');
   }
   return '';
 }
