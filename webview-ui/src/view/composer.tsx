@@ -4,10 +4,9 @@
 // control.file.search, §16.1, only when the peer announced file_search_fuzzy) and inserts a chip
 // that becomes a <@file:…> token (§16.2, typed "<@" is escaped by the encoder); "/" at the start
 // opens the command list of agent.commands.publish.
-import type { ComponentChildren } from 'preact';
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { encodePrompt, type PromptPart } from '../../../src/protocol/fileReference';
-import { visibleNameMap } from '../../../src/protocol/visibleName';
+import { fileStatus, Highlighted, PAGE_ROWS, PickerOption } from './pickerRows';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { useStoreSelect } from '../state/useStore';
 import { currentTurn, pendingInteractions } from '../../../src/protocol/transcript';
@@ -44,24 +43,6 @@ function typedWhole(c: Command | undefined, query: string): boolean {
 }
 
 /** The path with its match_ranges (indexes into `path`, as our workspace search sends them) marked. */
-/** A file's path with its matched ranges marked; characters that would disguise it are shown (visibleName.ts). */
-export function Highlighted({ text: name, ranges: given }: { text: string; ranges?: { start: number; end: number }[] }) {
-  const shown = visibleNameMap(name);
-  const text = shown.text;
-  const ranges = shown.text === name ? given : given?.map((r) => ({ start: shown.at(r.start), end: shown.at(r.end) }));
-  const out = [];
-  let at = 0;
-  for (const r of [...(ranges ?? [])].sort((a, b) => a.start - b.start)) {
-    const start = Math.max(at, Math.min(r.start, text.length));
-    const end = Math.max(start, Math.min(r.end, text.length));
-    if (start > at) out.push(text.slice(at, start));
-    if (end > start) out.push(<mark key={start}>{text.slice(start, end)}</mark>);
-    at = end;
-  }
-  if (at < text.length) out.push(text.slice(at));
-  return <>{out}</>;
-}
-
 function loadRecall(store: ChatStore): PromptPart[][] {
   const s = store.transport.getState() as { recall?: unknown } | undefined;
   return Array.isArray(s?.recall) ? (s.recall as PromptPart[][]) : [];
@@ -372,44 +353,6 @@ export function Composer() {
           </button>
         </div>
       </div>
-    </div>
-  );
-}
-
-/** Rows PageDown / PageUp move the active suggestion by. */
-const PAGE_ROWS = 8;
-
-/** The file picker's status line: searching, none, how many (and that more match). */
-function fileStatus(count: number, searching: boolean, truncated: boolean): string {
-  if (searching) return t('composer.searching');
-  if (count === 0) return t('composer.noFiles');
-  if (truncated) return t('composer.fileCountMore', String(count));
-  return count === 1 ? t('composer.fileCount1') : t('composer.fileCountN', String(count));
-}
-
-/**
- * One row of the @ / slash picker. mousedown (not click) keeps the editor's focus and selection.
- * The active row is scrolled into view: the keyboard moved it out of sight before, and Enter then
- * took a file nobody could see (the picker trial of 2026-12-05).
- */
-function PickerOption({ id, active, onChoose, children }: { id: string; active: boolean; onChoose: () => void; children: ComponentChildren }) {
-  const row = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => {
-    if (active) row.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [active]);
-  return (
-    <div
-      ref={row}
-      id={id}
-      role="option"
-      aria-selected={active}
-      class={`picker-item${active ? ' active' : ''}`}
-      onMouseDown={(e) => {
-        e.preventDefault();
-        onChoose();
-      }}
-    >
-      {children}
     </div>
   );
 }

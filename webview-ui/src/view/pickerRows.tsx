@@ -1,0 +1,63 @@
+// The rows of the composer's @ / slash picker and its status line (composer.tsx): a file's path
+// with its matches marked and its disguising characters shown, one option row, the status words.
+import type { ComponentChildren } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import { visibleNameMap } from '../../../src/protocol/visibleName';
+import { t } from '../i18n';
+
+/** A file's path with its matched ranges marked; characters that would disguise it are shown (visibleName.ts). */
+export function Highlighted({ text: name, ranges: given }: { text: string; ranges?: { start: number; end: number }[] }) {
+  const shown = visibleNameMap(name);
+  const text = shown.text;
+  const ranges = shown.text === name ? given : given?.map((r) => ({ start: shown.at(r.start), end: shown.at(r.end) }));
+  const out = [];
+  let at = 0;
+  for (const r of [...(ranges ?? [])].sort((a, b) => a.start - b.start)) {
+    const start = Math.max(at, Math.min(r.start, text.length));
+    const end = Math.max(start, Math.min(r.end, text.length));
+    if (start > at) out.push(text.slice(at, start));
+    if (end > start) out.push(<mark key={start}>{text.slice(start, end)}</mark>);
+    at = end;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return <>{out}</>;
+}
+
+
+/** Rows PageDown / PageUp move the active suggestion by. */
+export const PAGE_ROWS = 8;
+
+/** The file picker's status line: searching, none, how many (and that more match). */
+export function fileStatus(count: number, searching: boolean, truncated: boolean): string {
+  if (searching) return t('composer.searching');
+  if (count === 0) return t('composer.noFiles');
+  if (truncated) return t('composer.fileCountMore', String(count));
+  return count === 1 ? t('composer.fileCount1') : t('composer.fileCountN', String(count));
+}
+
+/**
+ * One row of the @ / slash picker. mousedown (not click) keeps the editor's focus and selection.
+ * The active row is scrolled into view: the keyboard moved it out of sight before, and Enter then
+ * took a file nobody could see (the picker trial of 2026-12-05).
+ */
+export function PickerOption({ id, active, onChoose, children }: { id: string; active: boolean; onChoose: () => void; children: ComponentChildren }) {
+  const row = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (active) row.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [active]);
+  return (
+    <div
+      ref={row}
+      id={id}
+      role="option"
+      aria-selected={active}
+      class={`picker-item${active ? ' active' : ''}`}
+      onMouseDown={(e) => {
+        e.preventDefault();
+        onChoose();
+      }}
+    >
+      {children}
+    </div>
+  );
+}
