@@ -30,7 +30,8 @@ export const PAGE_ROWS = 8;
 /** The file picker's status line: searching, none, how many (and that more match). */
 export function fileStatus(count: number, searching: boolean, truncated: boolean): string {
   if (searching) return t('composer.searching');
-  if (count === 0) return t('composer.noFiles');
+  // Why a file the user knows is there may be missing (the picker trial: node_modules, build output).
+  if (count === 0) return t('composer.noFilesHidden');
   if (truncated) return t('composer.fileCountMore', String(count));
   return count === 1 ? t('composer.fileCount1') : t('composer.fileCountN', String(count));
 }
