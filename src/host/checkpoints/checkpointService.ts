@@ -74,6 +74,8 @@ export class CheckpointService {
   private records: CheckpointRecord[] = [];
   /** Turns between their snapshots; `overlap`: other sessions whose turns or rewinds ran meanwhile. */
   private readonly pending = new Map<string, { before: Trees; skipped: CheckpointSkipped[]; at: string; overlap: Set<string> }>();
+  /** Turns that went on without their before-snapshot (beforeTurn, decision 626). */
+  private readonly lateTurns = new Set<string>();
   /**
    * Turns the previous process left between their snapshots (it was killed mid-turn): kept in the
    * index, so a restored session gets their checkpoints (`recoverInterrupted`, decision 617).
@@ -125,7 +127,8 @@ export class CheckpointService {
    * `late` then (the caller says so), else `taken`.
    */
   async beforeTurn(session_id: string, turn_id: string): Promise<'taken' | 'late'> {
-    let late = false;
+    const key = `${session_id}\n${turn_id}`;
+    let late = false; // (lateTurns loses the key when the turn ends first)
     const taken = this.serial(async () => {
       const s = await this.repos.snapshot();
       if (late) return; // the turn went on: the agent may have written while this read
@@ -137,17 +140,16 @@ export class CheckpointService {
         overlap.add(other_id);
         other.overlap.add(session_id);
       }
-      this.pending.set(`${session_id}\n${turn_id}`, { before: s.trees, skipped: s.skipped, at: new Date().toISOString(), overlap });
+      this.pending.set(key, { before: s.trees, skipped: s.skipped, at: new Date().toISOString(), overlap });
       // On disk too: a process killed before the after-snapshot leaves it for the next (decision 617).
       this.save();
     });
-    const outcome = await settledWithin(taken, this.options.beforeTurnWaitMs ?? BEFORE_TURN_WAIT_MS, () => (late = true));
-    if (outcome === 'settled') {
-      await taken; // its failure is the caller's
-      return 'taken';
+    if ((await settledWithin(taken, this.options.beforeTurnWaitMs ?? BEFORE_TURN_WAIT_MS, () => ((late = true), this.lateTurns.add(key)))) === 'late') {
+      taken.catch(() => undefined); // its failure now is the next snapshot's to meet
+      return 'late';
     }
-    taken.catch(() => undefined);
-    return 'late';
+    await taken; // its failure is the caller's
+    return 'taken';
   }
 
   /**
@@ -175,6 +177,9 @@ export class CheckpointService {
 
   /** After the turn: its checkpoint, or undefined when it changed nothing (or had no snapshot before). */
   afterTurn(session_id: string, turn_id: string): Promise<CheckpointRecord | undefined> {
+    // A turn that went on without its before-snapshot has no checkpoint: its end never waits
+    // behind that snapshot, still running in the queue (decision 626).
+    if (this.lateTurns.delete(`${session_id}\n${turn_id}`)) return Promise.resolve(undefined);
     return this.serial(async () => {
       const key = `${session_id}\n${turn_id}`;
       const p = this.pending.get(key);

@@ -5,7 +5,7 @@
 // the next turns get theirs. Real git, real files.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointService } from '../../../../src/host/checkpoints/checkpointService';
@@ -49,8 +49,15 @@ describe('checkpoint service: a large workspace (decision 626)', function () {
     assert.equal(await slow.beforeTurn('s1', 't1'), 'late');
     assert.ok(Date.now() - t0 < 2_000, 'the turn did not wait for the 5,000-file snapshot');
     writeFileSync(join(ws, 'd1', 'f1.txt'), 'written by the turn\n');
-    assert.equal(await slow.afterTurn('s1', 't1'), undefined, 'no checkpoint rather than one whose "before" may hold the turn\'s writes');
+    let ended = false;
+    const after = slow.afterTurn('s1', 't1').then((r) => ((ended = true), r));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(ended, true, 'the turn\'s end does not wait behind the snapshot still running');
+    assert.equal(await after, undefined, 'no checkpoint rather than one whose "before" may hold the turn\'s writes');
     await slow.idle();
+    const file = join(base, 'state', 'checkpoints.json');
+    const index = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as { pending?: unknown[] };
+    assert.deepEqual(index.pending ?? [], [], 'the late snapshot, ended after the turn, left no pending turn for a restart to "recover"');
     slow.dispose();
 
     const s = service();
