@@ -113,7 +113,8 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     await feed(page, SESSION, [streamBuilder(SESSION).make('session.file.candidates', { query_id: String(search.payload.query_id), candidates: [{ path: name, name: 'invoice\u202Egpj.exe', directory: 'adv', match_ranges: [{ start: 4, end: 8 }] }], truncated: false }, { parent_id: search.message_id })]);
     const option = page.locator('[role=listbox] [role=option]').first();
     await option.waitFor();
-    assert.equal((await option.innerText()).trim(), 'adv/invoice<U+202E>gpj.exe');
+    assert.equal((await option.locator('.picker-name').innerText()).trim(), 'invoice<U+202E>gpj.exe');
+    assert.equal((await option.locator('.picker-dir').innerText()).trim(), 'adv');
     assert.equal(await option.locator('mark').innerText(), 'invo', 'the highlight still covers what matched');
     await page.keyboard.press('Enter');
     assert.equal((await page.locator('.editor .chip').innerText()).trim(), 'adv/invoice<U+202E>gpj.exe');
@@ -121,5 +122,26 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
     assert.equal((prompt.payload.file_references as Array<{ path: string }>)[0].path, name, 'the real name goes to the agent');
     assert.equal((await page.locator('.prompt-block .chip').last().innerText()).trim(), 'adv/invoice<U+202E>gpj.exe');
+  });
+
+  it('a deep path in a narrow side bar: the file\'s name shows whole, first; its folder is cut at its end; the highlight follows both parts', async () => {
+    const page = await h.open({ width: 300, height: 700 });
+    await feed(page, SESSION, outputsStream(), true);
+    await page.locator('[role=textbox]').click();
+    await page.keyboard.type('@parser');
+    const [search] = await waitForSent(page, 'control.file.search', 1);
+    const path = 'biome/crates/biome_js_parser/tests/js_test_suite/ok/parser_test_file.rs';
+    const start = path.lastIndexOf('parser');
+    await feed(page, SESSION, [streamBuilder(SESSION).make('session.file.candidates', { query_id: String(search.payload.query_id), candidates: [{ path, name: 'parser_test_file.rs', directory: path.slice(0, path.lastIndexOf('/')), match_ranges: [{ start: 13, end: 17 }, { start, end: start + 6 }] }], truncated: false }, { parent_id: search.message_id })]);
+    const option = page.locator('[role=listbox] [role=option]').first();
+    await option.waitFor();
+    const fits = await option.evaluate((row) => {
+      const name = row.querySelector('.picker-name')!.getBoundingClientRect();
+      const box = row.getBoundingClientRect();
+      const dir = row.querySelector('.picker-dir') as HTMLElement;
+      return { nameInside: name.left >= box.left && name.right <= box.right + 0.5, dirCut: dir.scrollWidth > dir.clientWidth };
+    });
+    assert.deepEqual(fits, { nameInside: true, dirCut: true });
+    assert.deepEqual(await option.locator('mark').allInnerTexts(), ['parser', 'biom'], 'the name\'s match and the folder\'s');
   });
 });

@@ -6,7 +6,7 @@
 // opens the command list of agent.commands.publish.
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { encodePrompt, type PromptPart } from '../../../src/protocol/fileReference';
-import { fileStatus, Highlighted, PAGE_ROWS, PickerOption } from './pickerRows';
+import { fileStatus, PAGE_ROWS, PathLabel, PickerOption } from './pickerRows';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { useStoreSelect } from '../state/useStore';
 import { currentTurn, pendingInteractions } from '../../../src/protocol/transcript';
@@ -284,7 +284,7 @@ export function Composer() {
               <PickerOption key={c.path} id={`${listId}-${i}`} active={i === active} onChoose={() => choose(i)}>
                 <span class={`codicon codicon-${c.path.endsWith('/') ? 'folder' : 'file'}`} aria-hidden="true" />
                 <span class="picker-path">
-                  <Highlighted text={c.path} ranges={c.match_ranges} />
+                  <PathLabel path={c.path} ranges={c.match_ranges} />
                 </span>
               </PickerOption>
             ))}

@@ -23,6 +23,23 @@ export function Highlighted({ text: name, ranges: given }: { text: string; range
   return <>{out}</>;
 }
 
+/**
+ * A file's row: its name first, then its folder, muted, cut at its end when the side bar is narrow.
+ * A deep path cut at the right hid the name, the part that tells rows apart (the picker trial of
+ * 2026-12-05). A folder's row keeps its whole path. The match ranges are split between the two.
+ */
+export function PathLabel({ path, ranges }: { path: string; ranges?: { start: number; end: number }[] }) {
+  const slash = path.endsWith('/') ? -1 : path.lastIndexOf('/');
+  if (slash < 0) return <span class="picker-name"><Highlighted text={path} ranges={ranges} /></span>;
+  const inName = (ranges ?? []).filter((r) => r.end > slash + 1).map((r) => ({ start: Math.max(0, r.start - slash - 1), end: r.end - slash - 1 }));
+  const inDir = (ranges ?? []).filter((r) => r.start < slash).map((r) => ({ start: r.start, end: Math.min(slash, r.end) }));
+  return (
+    <>
+      <span class="picker-name"><Highlighted text={path.slice(slash + 1)} ranges={inName} /></span>
+      <span class="picker-dir muted"><Highlighted text={path.slice(0, slash)} ranges={inDir} /></span>
+    </>
+  );
+}
 
 /** Rows PageDown / PageUp move the active suggestion by. */
 export const PAGE_ROWS = 8;
