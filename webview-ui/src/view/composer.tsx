@@ -203,10 +203,10 @@ export function Composer() {
         return;
       }
     }
-    // Tab, or Enter, before this query's suggestions arrived: take the first when they do. Enter
-    // sent the half-typed reference as plain text before (the picker trial of 2026-12-05).
-    const enterKey = store.enterSends ? e.key === 'Enter' && !e.shiftKey : e.key === 'Enter' && (e.ctrlKey || e.metaKey);
-    if (picker?.kind === 'file' && ((e.key === 'Tab' && !e.shiftKey) || (enterKey && !answered(picker.query)))) {
+    const sendKey = store.enterSends ? e.key === 'Enter' && !e.shiftKey : e.key === 'Enter' && (e.ctrlKey || e.metaKey);
+    // Tab, or the send key, before this query's suggestions arrived: take the first when they do.
+    // Enter sent the half-typed reference as plain text before (the picker trial of 2026-12-05).
+    if (picker?.kind === 'file' && ((e.key === 'Tab' && !e.shiftKey) || (sendKey && !answered(picker.query)))) {
       e.preventDefault();
       acceptWhenReady.current = picker.query;
       return;
@@ -217,7 +217,6 @@ export function Composer() {
       else if (!focusWaitingQuestion(store, find)) cancelTurn();
       return;
     }
-    const sendKey = store.enterSends ? e.key === 'Enter' && !e.shiftKey : e.key === 'Enter' && (e.ctrlKey || e.metaKey);
     if (sendKey) {
       e.preventDefault();
       if (picker?.kind === 'file') closePicker();
