@@ -13,7 +13,7 @@ import { CLAUDE_CODE_INFO, claudeCapabilities } from './capabilities';
 import { claudeBlocks, type ClaudeContentBlock } from './attachments';
 import { contextFilesOf } from '../attachments';
 import { commandsFromInitialize } from './commands';
-import { decidePermission } from './permission';
+import { decidePermission, engineVerdict } from './permission';
 import { DEFAULT_CANCEL_GRACE_MS } from '../../session/permissions';
 import { CLAUDE_MENTIONS, promptText } from '../promptText';
 import { defaultCatalog } from './tools';
@@ -299,8 +299,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
    * `can_use_tool`; the engine could only relabel such a call refused after it ran (decision 623).
    */
   private answerPreTool(item: Extract<ClaudeItem, { kind: 'pre_tool' }>): void {
-    const parent = item.metadata?.subagent_context?.parent_invocation_id;
-    const check = this.host!.checkTool(item.tool_name, item.input, parent ? { parent_invocation_id: parent } : undefined);
+    const check = engineVerdict(this.host!, item.tool_name, item.input, item.metadata);
     const response = check.allowed ? {} : { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: check.message } };
     this.proc?.send({ type: 'control_response', response: { subtype: 'success', request_id: item.request_id, response } });
   }

@@ -5,6 +5,7 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { AgentHost } from '../../session/agentAdapter';
+import type { Metadata } from '../../protocol/envelope';
 import type { PermissionVerdict, RuleScope } from '../../session/permissions';
 import { summarizeInput } from '../../tools/permissions/gate';
 import { describeScope, suggestScope } from '../../tools/permissions/scope';
@@ -66,10 +67,18 @@ export function decisionFor(ask: PermissionAsk, verdict: PermissionVerdict): Per
   return { behavior: 'deny', message: why ? `The user denied this: ${why}` : 'The user denied this tool call.' };
 }
 
+/**
+ * The engine's verdict on a call (mode, the prompt's tool lists, catalog status; a subagent's call
+ * within its spawning call's scope, §15.2): for a permission ask and for the PreToolUse hook alike.
+ */
+export function engineVerdict(host: AgentHost, tool_name: string, input: Record<string, unknown>, metadata: Metadata | undefined): ReturnType<AgentHost['checkTool']> {
+  const parent = metadata?.subagent_context?.parent_invocation_id;
+  return host.checkTool(tool_name, input, parent ? { parent_invocation_id: parent } : undefined);
+}
+
 /** Ask the engine's mode and whitelist policy first, then the session's permission policy. */
 export async function decidePermission(host: AgentHost, ask: PermissionAsk): Promise<PermissionDecision> {
-  const parent = ask.metadata?.subagent_context?.parent_invocation_id;
-  const check = host.checkTool(ask.tool_name, ask.input, parent ? { parent_invocation_id: parent } : undefined);
+  const check = engineVerdict(host, ask.tool_name, ask.input, ask.metadata);
   if (!check.allowed) return { behavior: 'deny', message: check.message };
   const scope = scopeOf(ask);
   const what = ask.description ?? summarize(ask);

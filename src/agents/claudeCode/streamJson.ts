@@ -153,12 +153,13 @@ export const CanUseTool = z.looseObject({
   /** Kept as given (the CLI takes them back verbatim), each also read through the schema above. */
   permission_suggestions: z.array(z.unknown()).default([]),
 });
+/** The id of our PreToolUse hook, registered at `initialize` (decision 623). */
+export const PRE_TOOL_HOOK_ID = 'rawp_pre_tool_use';
 /**
  * A hook the SDK host registered at `initialize` fires (`hook_callback`): ours is PreToolUse, called
  * before every tool call — also those Claude Code runs without asking (Read, Grep, what its own
  * rules or acceptEdits allow), which `can_use_tool` never shows us.
  */
-export const PRE_TOOL_HOOK_ID = 'rawp_pre_tool_use';
 export const HookCallback = z.looseObject({
   subtype: z.literal('hook_callback'),
   callback_id: Str,
