@@ -11,6 +11,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
 import type { CompiledSchema, SchemaIssue, SchemaValidator } from '../session/structuredOutput';
+import { pointerToken } from '../protocol/structuredOutput';
 
 /** Regex patterns longer than this are refused (matching cost grows with pattern size). */
 const MAX_PATTERN_LENGTH = 4_096;
@@ -42,7 +43,7 @@ function issueOf(e: ErrorObject): SchemaIssue {
   // A missing or an extra property is reported at its object; name it, so the path says which.
   const params = e.params as { missingProperty?: unknown; additionalProperty?: unknown };
   const named = e.keyword === 'required' ? params.missingProperty : e.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
-  const property = typeof named === 'string' ? `/${named.replace(/~/g, '~0').replace(/\//g, '~1')}` : '';
+  const property = typeof named === 'string' ? `/${pointerToken(named)}` : '';
   return { path: `${e.instancePath}${property}`, keyword: e.keyword, message: e.message ?? e.keyword };
 }
 

@@ -30,7 +30,16 @@ export function releaseStructuredOutput(output: StructuredOutput, revalidate?: R
     return { released: false, reason: `the requested schema cannot be used to re-validate: ${(e as Error).message}` };
   }
   if (issues.length === 0) return { released: true, data: output.data, revalidated: true };
-  const shown = issues.slice(0, 3).map((i) => `${i.path || '(root)'}: ${i.message}`);
-  const more = issues.length > 3 ? `; and ${issues.length - 3} more` : '';
-  return { released: false, reason: `re-validation against the requested schema failed: ${shown.join('; ')}${more}` };
+  return { released: false, reason: `re-validation against the requested schema failed: ${describeSchemaIssues(issues)}` };
+}
+
+/** Issues in a line a person reads: the first few, with where they are (the engine's warning, a re-validation). */
+export function describeSchemaIssues(issues: ReadonlyArray<{ path: string; message: string }>, max = 3): string {
+  const shown = issues.slice(0, max).map((i) => `${i.path || '(root)'}: ${i.message}`);
+  return issues.length > max ? `${shown.join('; ')}; and ${issues.length - max} more` : shown.join('; ');
+}
+
+/** One property name as a JSON-pointer token (RFC 6901: `~` → `~0`, `/` → `~1`). */
+export function pointerToken(name: string): string {
+  return name.replace(/~/g, '~0').replace(/\//g, '~1');
 }

@@ -6,7 +6,7 @@
 // string could freeze the view. A schema with patterns is therefore not re-validated here (the data
 // stays withheld; the host's linear-time verdict stands). Decision 621.
 import { z } from 'zod';
-import type { Revalidate } from './structuredOutput';
+import { pointerToken, type Revalidate } from './structuredOutput';
 
 type Issue = { path: string; message: string };
 type ZodIssue = z.core.$ZodIssue;
@@ -33,7 +33,7 @@ function hasPattern(schema: unknown): boolean {
   return false;
 }
 
-const pointer = (path: readonly PropertyKey[]): string => path.map((k) => `/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+const pointer = (path: readonly PropertyKey[]): string => path.map((k) => `/${pointerToken(String(k))}`).join('');
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let v = data;

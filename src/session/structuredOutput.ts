@@ -101,8 +101,3 @@ export function schemaInstruction(schema: Record<string, unknown>): string {
   ].join('\n');
 }
 
-/** Issues in a line a person reads: the first few, with where they are. */
-export function describeSchemaIssues(issues: readonly SchemaIssue[], max = 3): string {
-  const shown = issues.slice(0, max).map((i) => `${i.path || '(root)'}: ${i.message}`);
-  return issues.length > max ? `${shown.join('; ')}; and ${issues.length - max} more` : shown.join('; ');
-}

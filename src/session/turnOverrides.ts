@@ -9,7 +9,8 @@ import { FinalAnswer } from '../protocol/finalAnswer';
 import type { Metadata } from '../protocol/envelope';
 import type { PayloadOf } from '../protocol/frameTypes';
 import { StepLimit } from './stepLimit';
-import { describeSchemaIssues, judgeStructuredOutput, prepareSchema, schemaInstruction, type CompiledSchema, type SchemaValidator, type StructuredOutput } from './structuredOutput';
+import { describeSchemaIssues } from '../protocol/structuredOutput';
+import { judgeStructuredOutput, prepareSchema, schemaInstruction, type CompiledSchema, type SchemaValidator, type StructuredOutput } from './structuredOutput';
 
 type ConfigOverrides = NonNullable<PayloadOf<'control.prompt.request'>['config_overrides']>;
 
