@@ -11,6 +11,7 @@ import { FileIndex, type Folder } from '../workspace/fileIndex';
 import { WorkspaceSearch } from '../workspace/workspaceSearch';
 import { listFolder, visibleAmong, type ListingMode } from './folderListing';
 import { settings } from './settings';
+import { openEditorPaths } from './openEditorPaths';
 import type { VscodeFsBackend } from './vscodeFsBackend';
 import type { FolderRoot } from './workspaceRoots';
 
@@ -65,13 +66,13 @@ export class EditorFileIndex implements vscode.Disposable {
       if (at.rel.split('/').includes('.git')) continue;
       if (c.kind === 'deleted') {
         at.folder.index.apply([{ kind: 'remove', path: at.rel }]);
-        at.folder.mtimes?.delete(at.rel);
+        at.folder.recency?.mtimes.delete(at.rel);
       } else if (c.kind === 'created') {
         created.set(at.folder, [...(created.get(at.folder) ?? []), at.rel]);
       } else if (at.folder.index.has(at.rel)) {
         // A change (a save, or typing in an open document) only makes the file recent. A change
         // to a path the index does not list is one the listing hides: no search per keystroke.
-        at.folder.mtimes?.set(at.rel, Date.now());
+        at.folder.recency?.mtimes.set(at.rel, Date.now());
       }
     }
     for (const [folder, rels] of created) {
@@ -80,7 +81,7 @@ export class EditorFileIndex implements vscode.Disposable {
       const visible = await visibleAmong(root, rels, this.mode);
       const now = Date.now();
       folder.index.apply(visible.map((path) => ({ kind: 'addFile', path })));
-      for (const p of visible) folder.mtimes?.set(p, now);
+      for (const p of visible) folder.recency?.mtimes.set(p, now);
     }
     for (const folder of relist) await this.relist(folder);
   }
@@ -146,6 +147,7 @@ export class EditorFileSearch implements vscode.Disposable {
           index,
           search: new WorkspaceSearch(index.index, {
             folders: true,
+            openFiles: openEditorPaths,
             openGlobal: async () => (await (state.global ??= EditorFileIndex.open(backend, { excludes: false }))).index,
           }),
         };

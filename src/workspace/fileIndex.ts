@@ -13,6 +13,7 @@
 import { promises as fsp, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { rootNames } from './rootNames';
+import { knownMtimes, type RecencyState } from './recency';
 import type { Disposable, FsChange } from './fsBackend';
 import { FolderIndex, type FolderChange, type FolderIndexOptions } from './folderIndex';
 import { IgnoreRules, IGNORE_FILES } from './ignoreRules';
@@ -42,8 +43,8 @@ export interface Folder {
   rules: IgnoreRules;
   /** `editor`: listed and kept live by the editor (VS Code's file search and watcher). */
   source: 'git' | 'walk' | 'memory' | 'editor';
-  /** mtime (ms) by path, filled lazily; undefined until first needed. */
-  mtimes?: Map<string, number>;
+  /** Modification times for "recently modified" (recency.ts): undefined until first needed. */
+  recency?: RecencyState;
   /** Size and mtime of a path, where the folder is not on the local disk (the editor's file system API). */
   statFile?: (rel: string) => Promise<{ size: number; mtimeMs: number } | undefined>;
 }
@@ -195,8 +196,8 @@ export class FileIndex {
         if (!item) continue;
         for (const c of item.changes) {
           push(item.at.folder, c);
-          if (c.kind === 'addFile') item.at.folder.mtimes?.set(c.path, now);
-          else item.at.folder.mtimes?.delete(c.path);
+          if (c.kind === 'addFile') item.at.folder.recency?.mtimes.set(c.path, now);
+          else item.at.folder.recency?.mtimes.delete(c.path);
         }
       }
       for (const [folder, list] of perFolder) folder.index.apply(list);
@@ -255,26 +256,15 @@ export class FileIndex {
     if (!this.disposed) await folder.index.replaceAll(listing.paths);
   }
 
-  /** mtimes of every path of a folder (stat-ed once, then kept current by the change feed). */
-  async mtimes(folder: Folder): Promise<Map<string, number>> {
-    if (folder.mtimes) return folder.mtimes;
-    const map = new Map<string, number>();
-    const paths = folder.index.allPaths();
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < paths.length) {
-        const p = paths[next++];
-        try {
-          const mtime = folder.statFile ? (await folder.statFile(p))?.mtimeMs : (await fsp.stat(join(folder.root, p))).mtimeMs;
-          if (mtime !== undefined) map.set(p, mtime);
-        } catch {
-          // vanished: not recent
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: 32 }, worker));
-    folder.mtimes ??= map;
-    return folder.mtimes;
+  /**
+   * Modification times of a folder's paths known so far (recency.ts): the first call starts
+   * stat-ing every path in the background; each call waits for that at most `waitMs`, after
+   * stat-ing `first` (the files the user has open).
+   */
+  recency(folder: Folder, options: { waitMs: number; first?: readonly string[] }): Promise<{ mtimes: Map<string, number>; complete: boolean }> {
+    const state = (folder.recency ??= { mtimes: new Map(), complete: false });
+    const stat = async (p: string) => (folder.statFile ? (await folder.statFile(p))?.mtimeMs : (await fsp.stat(join(folder.root, p))).mtimeMs);
+    return knownMtimes(state, () => folder.index.allPaths(), stat, options);
   }
 
   dispose(): void {

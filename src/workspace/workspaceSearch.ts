@@ -17,6 +17,7 @@ import { FileIndex, type Folder } from './fileIndex';
 import { FileSearcher, clampMax, type CancelToken, type SearchRequest } from './fileSearch';
 import { extensionOf, mimeTypeOf } from './mimeType';
 import { compileExcludes } from './excludeGlobs';
+import { recentFiles } from './recentFiles';
 import { mergeHits, searchFolders } from './folderCandidates';
 
 export type FileSearchPayload = PayloadOf<'control.file.search'>;
@@ -34,6 +35,8 @@ export interface WorkspaceSearchOptions {
   statResults?: boolean;
   /** Offer folders too (paths ending in `/`, decision 363): the product's pickers; default off. */
   folders?: boolean;
+  /** Absolute paths of the files open in the editor: the empty query looks up their times first. */
+  openFiles?: () => readonly string[];
 }
 
 export class WorkspaceSearch {
@@ -80,30 +83,26 @@ export class WorkspaceSearch {
     return { candidates, total_count: total, truncated: this.options.folders ? total > candidates.length : result.truncated };
   }
 
-  /** §16.1.1: an empty query lists recently modified files, newest first. */
+  /** §16.1.1: an empty query lists recently modified files, newest first (recentFiles.ts). */
   private async recent(index: FileIndex, searcher: FileSearcher, req: SearchRequest, token: CancelToken): Promise<CandidatesBody | undefined> {
-    const max = clampMax(req.max_results);
-    const exts = (req.filters?.extensions ?? []).filter(Boolean).map((e) => (e.startsWith('.') ? e : '.' + e).toLowerCase());
-    const globs = (req.filters?.exclude_patterns ?? []).filter(Boolean);
-    const excluded = compileExcludes(globs);
-    const rows: { folder: Folder; rel: string; mtime: number }[] = [];
-    let total = 0;
-    for (const folder of searcher.foldersFor(req.scope)) {
-      const mtimes = this.options.statResults === false ? new Map<string, number>() : await index.mtimes(folder);
-      if (token.cancelled) return undefined;
-      for (const rel of folder.index.allPaths()) {
-        const lower = rel.toLowerCase();
-        if (exts.length && !exts.some((e) => lower.endsWith(e))) continue;
-        if (excluded?.test(rel)) continue;
-        total++;
-        rows.push({ folder, rel, mtime: mtimes.get(rel) ?? -1 });
-      }
-    }
-    rows.sort((a, b) => b.mtime - a.mtime || a.rel.length - b.rel.length || (a.rel < b.rel ? -1 : 1));
+    const found = await recentFiles(
+      index,
+      {
+        folders: searcher.foldersFor(req.scope),
+        max: clampMax(req.max_results),
+        extensions: req.filters?.extensions ?? [],
+        excludePatterns: req.filters?.exclude_patterns ?? [],
+        openFiles: this.options.openFiles?.() ?? [],
+        stat: this.options.statResults !== false,
+      },
+      token,
+    );
+    if (!found) return undefined;
     const multi = index.folders.length > 1;
-    const candidates = await Promise.all(rows.slice(0, max).map((r) => this.candidate(r.folder, r.rel, multi ? `${r.folder.name}/${r.rel}` : r.rel, { match_ranges: [] })));
+    const candidates = await Promise.all(found.rows.map((r) => this.candidate(r.folder, r.rel, multi ? `${r.folder.name}/${r.rel}` : r.rel, { match_ranges: [] })));
     if (token.cancelled) return undefined;
-    return { candidates, total_count: total, truncated: total > max };
+    // Partial while the times of every file are still being looked up: say so.
+    return { candidates, total_count: found.total, truncated: found.total > candidates.length || !found.complete };
   }
 
   private async candidate(folder: Folder, rel: string, path: string, match: Pick<Candidate, 'match_score' | 'match_ranges'>): Promise<Candidate> {

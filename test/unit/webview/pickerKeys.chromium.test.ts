@@ -51,6 +51,19 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     assert.deepEqual(describeViolations(blocking(axe.violations)), [], 'listing');
   });
 
+  it('a search still unanswered after 2 s says why (the first search of a large workspace lists its files first), in the live status; the answer replaces it', async () => {
+    const page = await ready();
+    await page.keyboard.type('@');
+    await waitForSent(page, 'control.file.search', 1);
+    const status = page.locator('.picker-frame [role=status]');
+    assert.equal(await status.innerText(), 'Searching…');
+    await page.locator('.picker-frame [role=status]', { hasText: 'Still searching' }).waitFor({ timeout: 5_000 });
+    assert.equal(await status.innerText(), 'Still searching: the first search in a large workspace lists its files first.');
+    await answer(page, 3);
+    await page.locator('[role=listbox] [role=option]').first().waitFor();
+    assert.equal(await status.textContent(), '3 files');
+  });
+
   it('ArrowUp from the first row and ArrowDown ×15 keep the active row in view; PageDown moves by a page', async () => {
     const page = await ready();
     await page.keyboard.type('@fi');

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { buildFrame } from '../../../src/protocol/build';
+import { openEditorPaths } from '../../../src/extension/openEditorPaths';
 import { eventually, rawp, workspaceRoot } from './rawp';
 
 describe('extension host: the editor side of the chat', () => {
@@ -15,6 +16,19 @@ describe('extension host: the editor side of the chat', () => {
     await s.controller.receive({ kind: 'file.open', payload: { path: 'src/math.ts', line: 5 } });
     const editor = await eventually(() => (vscode.window.activeTextEditor?.document.uri.fsPath.endsWith('math.ts') ? vscode.window.activeTextEditor : undefined), 'math.ts open');
     assert.equal(editor.selection.active.line, 4);
+  });
+
+  it('§16.1.1 the empty @ query looks up the open files\' times first: openEditorPaths lists the active editor first, then the other open tabs, local files only, without repeats', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const math = vscode.Uri.file(join(workspaceRoot(), 'src', 'math.ts'));
+    const greeting = vscode.Uri.file(join(workspaceRoot(), 'src', 'greeting.ts'));
+    await vscode.window.showTextDocument(math, { preview: false });
+    await vscode.window.showTextDocument(greeting, { preview: false });
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'plaintext' }), { preview: false, viewColumn: vscode.ViewColumn.Beside });
+    await vscode.window.showTextDocument(greeting, { preview: false, viewColumn: vscode.ViewColumn.One });
+    const paths = openEditorPaths();
+    assert.deepEqual(paths, [greeting.fsPath, math.fsPath], 'active first, the untitled (empty, so closing it asks nothing) left out, greeting.ts once');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('an edit by the built-in agent opens in vscode.diff (before rebuilt from the patch); after a later change, as the patch', async () => {

@@ -6,7 +6,7 @@
 // opens the command list of agent.commands.publish.
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { encodePrompt, type PromptPart } from '../../../src/protocol/fileReference';
-import { fileStatus, PAGE_ROWS, PathLabel, PickerOption } from './pickerRows';
+import { fileStatus, PAGE_ROWS, PathLabel, PickerOption, useLongWait } from './pickerRows';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { useStoreSelect } from '../state/useStore';
 import { currentTurn, pendingInteractions } from '../../../src/protocol/transcript';
@@ -83,6 +83,8 @@ export function Composer() {
   const files: Candidate[] = picker?.kind === 'file' && store.candidates ? store.candidates.candidates : [];
   const commands = picker?.kind === 'command' ? matchingCommands(tx.commands, picker.query) : [];
   const items = picker?.kind === 'file' ? files.length : commands.length;
+  const searching = picker?.kind === 'file' && store.candidates === undefined;
+  const searchingLong = useLongWait(searching);
 
   useEffect(() => setActive(0), [picker?.kind, picker?.query, store.candidates?.queryId]);
   // Tab pressed before the first suggestions of this query arrived: take the first one when they
@@ -272,7 +274,7 @@ export function Composer() {
         <div class="picker-frame">
           {/* What the picker is doing, told to screen readers too (WCAG 4.1.3): outside the listbox, which holds only options. */}
           <div class={`picker-status muted${picker.kind === 'file' && files.length > 0 && store.candidates?.truncated !== true ? ' sr-only' : ''}`} role="status">
-            {picker.kind === 'file' ? fileStatus(files.length, store.candidates === undefined, store.candidates?.truncated === true) : commands.length === 0 ? t('composer.noCommand') : ''}
+            {picker.kind === 'file' ? fileStatus(files.length, searching, store.candidates?.truncated === true, searchingLong) : commands.length === 0 ? t('composer.noCommand') : ''}
           </div>
           {items > 0 && (
         // Focusable, as a scrolling region must be (axe scrollable-region-focusable), but the focus

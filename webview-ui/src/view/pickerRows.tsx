@@ -1,7 +1,7 @@
 // The rows of the composer's @ / slash picker and its status line (composer.tsx): a file's path
 // with its matches marked and its disguising characters shown, one option row, the status words.
 import type { ComponentChildren } from 'preact';
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { visibleNameMap } from '../../../src/protocol/visibleName';
 import { t } from '../i18n';
 
@@ -44,9 +44,27 @@ export function PathLabel({ path, ranges }: { path: string; ranges?: { start: nu
 /** Rows PageDown / PageUp move the active suggestion by. */
 export const PAGE_ROWS = 8;
 
-/** The file picker's status line: searching, none, how many (and that more match). */
-export function fileStatus(count: number, searching: boolean, truncated: boolean): string {
-  if (searching) return t('composer.searching');
+/** After this long, "Searching…" says why the first search of a large workspace takes a while. */
+export const LONG_SEARCH_MS = 2000;
+
+/**
+ * True once `waiting` has held for `afterMs`: the picker trial waited 36 s on a bare "Searching…"
+ * in a 140,000-file workspace and could not tell working from stuck (decision 633).
+ */
+export function useLongWait(waiting: boolean, afterMs = LONG_SEARCH_MS): boolean {
+  const [long, setLong] = useState(false);
+  useEffect(() => {
+    setLong(false);
+    if (!waiting) return undefined;
+    const timer = setTimeout(() => setLong(true), afterMs);
+    return () => clearTimeout(timer);
+  }, [waiting, afterMs]);
+  return waiting && long;
+}
+
+/** The file picker's status line: searching (for long), none, how many (and that more match). */
+export function fileStatus(count: number, searching: boolean, truncated: boolean, searchingLong = false): string {
+  if (searching) return t(searchingLong ? 'composer.searchingLong' : 'composer.searching');
   // Why a file the user knows is there may be missing (the picker trial: node_modules, build output).
   if (count === 0) return t('composer.noFilesHidden');
   if (truncated) return t('composer.fileCountMore', String(count));

@@ -20,6 +20,7 @@ export const composer = {
   'composer.files': 'Files',
   'composer.commands': 'Commands',
   'composer.searching': 'Searching…',
+  'composer.searchingLong': 'Still searching: the first search in a large workspace lists its files first.',
   'composer.moreFiles': 'More files match: keep typing',
   'composer.noFilesHidden': 'No matching files. Files that .gitignore or the exclude settings hide are not listed.',
   'composer.fileCount1': '1 file',

@@ -23,6 +23,7 @@ export const composer: Record<keyof typeof english, string> = {
   'composer.files': '파일',
   'composer.commands': '명령',
   'composer.searching': '검색 중…',
+  'composer.searchingLong': '아직 검색 중입니다. 큰 작업 공간에서는 첫 검색 때 파일 목록부터 만듭니다.',
   'composer.moreFiles': '더 많은 파일이 일치합니다. 계속 입력하세요',
   'composer.noFilesHidden': '일치하는 파일이 없습니다. .gitignore나 제외 설정으로 숨긴 파일은 목록에 없습니다.',
   'composer.fileCount1': '파일 1개',
