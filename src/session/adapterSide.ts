@@ -119,8 +119,16 @@ export function routeAdapterEvent(s: AdapterSideSession, event: AgentEvent): voi
       case 'session.error':
         if (event.payload.fatal) return s.fail(event.payload.error_code, event.payload.message);
         return s.emit(event.type, event.payload, { metadata: event.metadata });
+      case 'session.usage': {
+        // An adapter's report of its own scope (a subagent's, §10.5): its tokens as given, the
+        // session's cost and prompt counters from the ledger (the adapter keeps neither); the
+        // ledger's context is the main agent's and is left alone. In a turn, the turn's stream
+        // fills in the subagent_context (decision 631).
+        const usage = { ...event, payload: s.usage.withSessionCounters(event.payload) };
+        if (turn) return turn.stream.accept(usage);
+        return s.emit(usage.type, usage.payload, { metadata: usage.metadata });
+      }
       default:
-        // Inside a turn the turn's stream fills in subagent_context (§10.5 subagent usage).
         if (turn) return turn.stream.accept(event);
         return s.emit(event.type, event.payload as never, { metadata: event.metadata });
     }

@@ -20,6 +20,15 @@ export class UsageLedger {
     this.messages++;
   }
 
+  /**
+   * An adapter's own report of one scope (a subagent's, §10.5): its tokens and context window stay
+   * as the adapter says and are folded into nothing here (a subagent's context is not the main
+   * agent's); the session's counters — cost, prompts — are this ledger's, as in every other report.
+   */
+  withSessionCounters(payload: UsagePayload): UsagePayload {
+    return { ...payload, ...this.counters() };
+  }
+
   /** Fold a turn's usage in and build its `session.usage` payload. */
   forTurn(turn_id: string | undefined, usage: TurnUsage | undefined): UsagePayload {
     if (usage?.cost_usd !== undefined) this.costUsd += Math.max(0, usage.cost_usd);
@@ -32,12 +41,7 @@ export class UsageLedger {
     if (usage?.cache_read_tokens !== undefined) token_usage.cache_read_tokens = nonNegInt(usage.cache_read_tokens);
     if (usage?.cache_write_tokens !== undefined) token_usage.cache_write_tokens = nonNegInt(usage.cache_write_tokens);
     if (usage?.thinking_tokens !== undefined) token_usage.thinking_tokens = nonNegInt(usage.thinking_tokens);
-    const payload: UsagePayload = {
-      token_usage,
-      cost_usage: { limit: -1, used: this.costUsd, unit: 'USD' },
-      message_usage: { limit: -1, used: this.messages, unit: 'COUNT' },
-      time_to_reset: 'PT0S',
-    };
+    const payload: UsagePayload = { token_usage, ...this.counters() };
     if (turn_id !== undefined) payload.turn_id = turn_id;
     const window = this.contextWindow();
     if (window) payload.context_window = window;
@@ -59,6 +63,15 @@ export class UsageLedger {
     return this.used;
   }
 
+  /** The session's running totals against their limits (-1: unlimited); no quota window. */
+  private counters(): Pick<UsagePayload, 'cost_usage' | 'message_usage' | 'time_to_reset'> {
+    return {
+      cost_usage: { limit: -1, used: this.costUsd, unit: 'USD' },
+      message_usage: { limit: -1, used: this.messages, unit: 'COUNT' },
+      time_to_reset: 'PT0S',
+    };
+  }
+
   private contextWindow(): UsagePayload['context_window'] | undefined {
     if (this.capacity === undefined && this.used === undefined) return undefined;
     const w: NonNullable<UsagePayload['context_window']> = {};
@@ -72,4 +85,19 @@ export class UsageLedger {
 
 function nonNegInt(n: number | undefined): number {
   return n === undefined || !Number.isFinite(n) ? 0 : Math.max(0, Math.round(n));
+}
+
+/**
+ * A usage report of an adapter's own scope (a subagent's, §10.5): tokens and, when known, what its
+ * own context holds. The session's counters are placeholders here: the engine puts its ledger's in
+ * (`withSessionCounters`) before the frame goes out.
+ */
+export function scopedUsage(token_usage: UsagePayload['token_usage'], context_window?: UsagePayload['context_window']): UsagePayload {
+  return {
+    token_usage,
+    cost_usage: { limit: -1, used: 0, unit: 'USD' },
+    message_usage: { limit: -1, used: 0, unit: 'COUNT' },
+    time_to_reset: 'PT0S',
+    ...(context_window ? { context_window } : {}),
+  };
 }

@@ -2,7 +2,8 @@
 // into a full frame (with the master's own frames where a real session has them: capabilities,
 // prompts, interaction answers, cancels), frames each turn with session.turn.start / end + usage,
 // answers interactions by a test-supplied policy, and checks the whole stream with the same
-// validator `rawp validate` uses.
+// validator `rawp validate` uses. A test may also set `toolPolicy`: then tool calls are judged by
+// the engine's own policy function (src/session/toolPolicy.ts), as a real session judges them.
 import { randomUUID } from 'node:crypto';
 import type { AgentAdapter, AgentEvent, AgentHost, InteractionAnswer, TurnOutcome } from '../../src/session/agentAdapter';
 import type { AgentModeName } from '../../src/protocol/common';
@@ -12,6 +13,7 @@ import { buildFrame } from '../../src/protocol/build';
 import type { Frame, FrameType, PayloadOf } from '../../src/protocol/frameTypes';
 import { parseFrame } from '../../src/protocol/parse';
 import { MODE_BLOCKED_MESSAGE, modeAllows } from '../../src/protocol/modePolicy';
+import { checkTool, type ToolVerdict } from '../../src/session/toolPolicy';
 import { formatText, validateText, type ValidationResult } from '../../src/protocol/conformance';
 
 export type InteractionPolicy = (request: PayloadOf<'agent.interaction.request'>) => InteractionAnswer | Promise<InteractionAnswer>;
@@ -26,6 +28,12 @@ export interface TurnOptions {
   cancelAfter?: Promise<unknown>;
   /** §16.4 metadata of the `<@file:…>` tokens in the prompt text. */
   file_references?: PayloadOf<'control.prompt.request'>['file_references'];
+}
+
+/** A prompt's tool lists (§6.1.1 `config_overrides.allowed_tools` / `denied_tools`), as a master sets them. */
+export interface ToolLists {
+  allowed_tools?: string[];
+  denied_tools?: string[];
 }
 
 export interface TurnRecord {
@@ -44,6 +52,15 @@ export class RecordingHost implements AgentHost {
   private listener: ((f: Frame) => void) | undefined;
   /** Frames the adapter emitted that failed their schema (they are not added to `frames`). */
   readonly invalid: string[] = [];
+  /**
+   * Unset (the default): checkTool allows every call and only the mode refusal below applies on the
+   * wire. Set: the engine's own `checkTool` (catalog, diagnostics, the turn's mode, these lists)
+   * judges the adapter's checkTool questions and every tool.invoke.request, as the engine does, and
+   * each prompt carries the lists in its config_overrides (the engine hands them to the adapter).
+   */
+  toolPolicy: ToolLists | undefined;
+  /** Every checkTool question the adapter asked, with the answer it got. */
+  readonly checks: Array<{ tool_name: string; verdict: ToolVerdict | { allowed: true } }> = [];
 
   constructor(
     readonly workspacePath: string,
@@ -62,7 +79,28 @@ export class RecordingHost implements AgentHost {
     if (event.type === 'tool.invoke.stream' && this.refused.has(event.payload.invocation_id)) return;
     const frame = this.stamp(event.type, event.payload as PayloadOf<typeof event.type>, event.metadata);
     this.listener?.(frame);
-    if (event.type === 'tool.invoke.request') this.refuseInMode(event.payload, event.metadata);
+    if (event.type === 'tool.invoke.request') {
+      if (this.toolPolicy) this.refuseByPolicy(event.payload, event.metadata);
+      else this.refuseInMode(event.payload, event.metadata);
+    }
+  }
+
+  /** The engine's verdict for a call now (src/session/toolPolicy.ts), with the test's lists. */
+  verdictFor(tool_name: string, input: Record<string, unknown>): ToolVerdict {
+    const lists = this.toolPolicy ?? {};
+    return checkTool({ tools: this.catalog?.tools ?? [], diagnostics: this.catalog?.diagnostics ?? [], mode: this.mode, ...lists }, tool_name, input);
+  }
+
+  /**
+   * As the engine's turn stream does with `toolPolicy` set: a refused request is answered at once
+   * with an error result carrying the verdict's message and code, and the agent's own frames for it
+   * are dropped.
+   */
+  private refuseByPolicy(request: PayloadOf<'tool.invoke.request'>, metadata: AgentEvent['metadata']): void {
+    const verdict = this.verdictFor(request.tool_name, request.input);
+    if (verdict.allowed) return;
+    this.refused.add(request.invocation_id);
+    this.stamp('tool.invoke.result', { invocation_id: request.invocation_id, tool_name: request.tool_name, status: 'error', output: verdict.message, output_type: 'text', error_code: verdict.code }, metadata);
   }
 
   /**
@@ -77,8 +115,10 @@ export class RecordingHost implements AgentHost {
     this.stamp('tool.invoke.result', { invocation_id: request.invocation_id, tool_name: request.tool_name, status: 'error', output: MODE_BLOCKED_MESSAGE, output_type: 'text' }, metadata);
   }
 
-  checkTool(): { allowed: true } {
-    return { allowed: true };
+  checkTool(tool_name: string, input: Record<string, unknown>): ToolVerdict | { allowed: true } {
+    const verdict = this.toolPolicy ? this.verdictFor(tool_name, input) : { allowed: true as const };
+    this.checks.push({ tool_name, verdict });
+    return verdict;
   }
 
   async requestInteraction(request: PayloadOf<'agent.interaction.request'>): Promise<InteractionAnswer> {
@@ -138,7 +178,9 @@ export class RecordingHost implements AgentHost {
     const mode = opts.mode ?? this.mode;
     this.mode = mode;
     const first = this.frames.length;
-    this.stamp('control.prompt.request', { prompt_text: text, ...(opts.file_references ? { file_references: opts.file_references } : {}) });
+    const lists = this.toolPolicy;
+    const overrides = lists && (lists.allowed_tools || lists.denied_tools) ? { config_overrides: { ...lists } } : {};
+    this.stamp('control.prompt.request', { prompt_text: text, ...(opts.file_references ? { file_references: opts.file_references } : {}), ...overrides });
     this.turnId = turn_id;
     this.stamp('session.turn.start', { turn_id, turn_index: this.turnIndex++, mode });
     const abort = new AbortController();
@@ -154,7 +196,10 @@ export class RecordingHost implements AgentHost {
     void opts.cancelAfter?.then(cancel, cancel);
     let outcome: TurnOutcome;
     try {
-      outcome = await adapter.prompt({ turn_id, turn_index: this.turnIndex - 1, text, input_type: 'text', mode, file_references: opts.file_references ?? [], context_files: [] }, abort.signal);
+      outcome = await adapter.prompt(
+        { turn_id, turn_index: this.turnIndex - 1, text, input_type: 'text', mode, file_references: opts.file_references ?? [], context_files: [], ...(lists?.allowed_tools ? { allowed_tools: lists.allowed_tools } : {}), ...(lists?.denied_tools ? { denied_tools: lists.denied_tools } : {}) },
+        abort.signal,
+      );
     } finally {
       this.listener = undefined;
     }

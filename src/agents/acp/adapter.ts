@@ -25,6 +25,7 @@ import { untilAnswered } from './startRequest';
 import { ACP_AUTH_REQUIRED_CODE, authRequiredError, isAcpAuthRequired } from '../authRequired';
 import { envVarAuthMethod } from './envAuth';
 import { agentLines } from './agentLines';
+import { reportUnaskedCall } from './unasked';
 
 export interface AcpAdapterOptions {
   /** Agent id ('acp:gemini', …) and name for the UI. */
@@ -99,7 +100,13 @@ export class AcpAdapter implements AgentAdapter {
     this.host = host;
     const fs = this.options.fs === 'none' ? undefined : (this.options.fs ?? defaultFs(host.workspacePath));
     this.roots = fs?.backend.roots ?? [host.workspacePath];
-    const translator = new AcpUpdateTranslator({ emit: (e) => host.emit(e), roots: this.roots, session_id: host.session_id, toolStreaming: true });
+    const translator = new AcpUpdateTranslator({
+      emit: (e) => host.emit(e),
+      roots: this.roots,
+      session_id: host.session_id,
+      toolStreaming: true,
+      ranUnasked: (call) => reportUnaskedCall(host, this.info.displayName, call),
+    });
     this.translator = translator;
     // The pipe exists before the process so no early line can miss it.
     const lines = agentLines({ agent: this.info, send: (m) => this.proc?.send(m) ?? false, emit: (e) => host.emit(e), trace: this.options.trace });

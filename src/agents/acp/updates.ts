@@ -25,6 +25,12 @@ export interface AcpTranslatorOptions {
   toolStreaming: boolean;
   /** Tools announced so far; shared with the adapter, grown and re-published when needed. */
   catalog?: CatalogTool[];
+  /**
+   * A call completed that the agent never asked permission for: it ran on the agent's own say-so,
+   * so the engine's policy could not stop it (the adapter tells the user if the policy forbids it).
+   * Not for a `failed` one: that may never have run (gemini's plan mode fails an Edit unasked).
+   */
+  ranUnasked?(call: { invocation_id: string; tool_name: string; input: Json }): void;
 }
 
 interface OpenCall {
@@ -40,6 +46,8 @@ interface OpenCall {
   /** Its tool.invoke.request is out. Held back while the agent has not yet said the input. */
   announced: boolean;
   input: Json;
+  /** The agent asked permission for it (session/request_permission). */
+  asked: boolean;
 }
 
 interface OpenBlock {
@@ -177,6 +185,7 @@ export class AcpUpdateTranslator {
     if (!parsed.success) this.malformed('session/request_permission toolCall', describeIssues(parsed.error));
     const toolCall: AcpToolCall = parsed.success ? parsed.data : { toolCallId: '' };
     const call = this.ensureCall(toolCall);
+    call.asked = true;
     this.merge(call, toolCall);
     this.announce(call);
     return { invocation_id: call.invocation_id, tool_name: call.tool_name, input: call.input, paths: call.locations, title: toolCall.title ?? undefined };
@@ -212,7 +221,7 @@ export class AcpUpdateTranslator {
     const existing = this.calls.get(id);
     if (existing) return existing;
     this.closeBlock(false);
-    const call: OpenCall = { invocation_id: newId(), tool_name: toolNameOf(u), kind: kindOf(u.kind), started: Date.now(), streamed: '', sequence: 0, content: [], locations: locationsOf(u.locations ?? []), announced: false, input: inputOf(u) };
+    const call: OpenCall = { invocation_id: newId(), tool_name: toolNameOf(u), kind: kindOf(u.kind), started: Date.now(), streamed: '', sequence: 0, content: [], locations: locationsOf(u.locations ?? []), announced: false, input: inputOf(u), asked: false };
     this.calls.set(id, call);
     this.toolCount++;
     return call;
@@ -252,6 +261,7 @@ export class AcpUpdateTranslator {
       this.calls.delete(u.toolCallId);
       const output = this.outputOf(call, u.rawOutput);
       this.result(call, u.status === 'completed' ? 'success' : 'error', output);
+      if (!call.asked && u.status === 'completed') this.opts.ranUnasked?.({ invocation_id: call.invocation_id, tool_name: call.tool_name, input: call.input });
       return;
     }
     if (this.opts.toolStreaming && u.status === 'in_progress') {

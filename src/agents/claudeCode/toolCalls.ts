@@ -37,8 +37,14 @@ export class ToolCalls {
   /** §11: the main agent's latest StructuredOutput call (--json-schema), kept for a failed result. */
   structuredAttempt: Record<string, unknown> | undefined;
 
-  /** `plan`: §9.1, the plan of ExitPlanMode shown as a plan document before the call. */
-  constructor(private readonly plan: (out: ClaudeItem[], text: string, metadata: Metadata) => void) {}
+  /**
+   * `plan`: §9.1, the plan of ExitPlanMode shown as a plan document before the call.
+   * `subagentEnding`: a subagent is about to end (its own last frames, e.g. its usage, §10.5).
+   */
+  constructor(
+    private readonly plan: (out: ClaudeItem[], text: string, metadata: Metadata) => void,
+    private readonly subagentEnding: (out: ClaudeItem[], id: string) => void = () => {},
+  ) {}
 
   /** Is a call open or buffered? */
   get busy(): boolean {
@@ -79,6 +85,7 @@ export class ToolCalls {
   finish(out: ClaudeItem[], id: string, open: OpenTool, status: ToolStatus, output: unknown, output_type: OutputType, extra: { duration_ms?: number; truncated?: boolean } = {}): void {
     this.open.delete(id);
     if (open.subagent) {
+      this.subagentEnding(out, id);
       // §10.3.2: ended right before the agent_result.
       const ended: Extract<AgentEvent, { type: 'agent.subagent.ended' }>['payload'] = {
         parent_invocation_id: id,

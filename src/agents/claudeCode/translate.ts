@@ -18,6 +18,8 @@ import { ToolCalls } from './toolCalls';
 import { toolOutcome } from './toolOutput';
 import { turnEnd } from './turnEnd';
 import { UsageMeter } from './usageMeter';
+import { SubagentUsage } from './subagentUsage';
+import { scopedUsage } from '../../session/usage';
 import { ContentBlocks } from './contentBlocks';
 import { pushEvent, type ClaudeItem } from './items';
 
@@ -41,7 +43,12 @@ export class ClaudeTranslator {
   /** The message a parent context is streaming (stream events carry no message id but in message_start). */
   private readonly streamingMessage = new Map<string, string>();
   /** Open and buffered tool calls, subagents among them (toolCalls.ts). */
-  private readonly tools = new ToolCalls((out, text, metadata) => this.wholeBlock(out, 'text', text, metadata));
+  private readonly tools = new ToolCalls(
+    (out, text, metadata) => this.wholeBlock(out, 'text', text, metadata),
+    (out, id) => this.subagentUsage(out, id),
+  );
+  /** §10.5: each subagent's own model calls, reported when it ends (subagentUsage.ts). */
+  private readonly subagents = new SubagentUsage();
   private interruptRequested = false;
   /** The CLI said it has no credentials (`error: "authentication_failed"`): the turn's end says how to log in. */
   private authFailed = false;
@@ -194,6 +201,7 @@ export class ClaudeTranslator {
         this.streamedMessages.add(id);
         this.streamingMessage.set(pkey, id);
         if (parent === null) this.usage.noteMessage(ev.message.usage);
+        else this.subagents.noteCall(parent, id, ev.message.usage, false);
         break;
       }
       case 'content_block_start': {
@@ -230,6 +238,8 @@ export class ClaudeTranslator {
     const messageId = msg.id ?? '';
     const streamed = this.streamedMessages.has(messageId);
     if (parent === null && !streamed) this.usage.noteMessage(msg.usage);
+    // A subagent's model call is its own (§10.5), never the main agent's context.
+    if (parent !== null) this.subagents.noteCall(parent, msg.id, msg.usage, typeof msg.content !== 'string' && msg.content.some((c) => c.type === 'tool_use'));
     // The CLI's own notices come as "<synthetic>" messages. An API error is reported by the
     // `result` as agent.error, so its notice would only say the same twice.
     const synthetic = msg.model === '<synthetic>';
@@ -260,6 +270,7 @@ export class ClaudeTranslator {
       const open = this.tools.get(id);
       if (!open) continue; // a result of a call we never saw (e.g. history of a resumed session)
       const structured = results.length === 1 ? line.tool_use_result : undefined;
+      if (open.subagent) this.subagents.noteAnswer(id, structured);
       const outcome = toolOutcome(open.name, block, structured, this.workspaceNames(), open.subagent !== undefined);
       for (const s of outcome.streams) this.tools.stream(out, id, open, s.stream_type, s.chunk, metadata ?? open.metadata);
       this.tools.finish(out, id, open, outcome.status, outcome.output, outcome.output_type, { duration_ms: outcome.duration_ms, truncated: outcome.truncated });
@@ -327,6 +338,16 @@ export class ClaudeTranslator {
     this.push(out, ...this.blocks.closeAll(cancelled));
   }
 
+  /**
+   * §10.5: a subagent that ends reports its own usage, with its context (the frames inside it carry
+   * `parent_invocation_id` = its call). Its tokens only: the engine adds the session's counters.
+   */
+  private subagentUsage(out: ClaudeItem[], id: string): void {
+    const used = this.subagents.end(id);
+    if (!used) return;
+    pushEvent(out, { type: 'session.usage', payload: scopedUsage(used.token_usage, { used: used.context_used }) }, this.tools.contextOf(id));
+  }
+
   private delta(out: ClaudeItem[], key: string, text: string): void {
     this.push(out, this.blocks.delta(key, text));
   }
@@ -349,6 +370,7 @@ export class ClaudeTranslator {
     this.streamingMessage.clear();
     this.interruptRequested = false;
     this.tools.structuredAttempt = undefined;
+    this.subagents.reset();
     this.authFailed = false;
   }
 }

@@ -335,4 +335,75 @@ describe('ACP adapter against the real gemini --acp', function () {
     assert.match(JSON.stringify(server.requestsFor(keys.stream)[0].body), /hello/);
     assertValid();
   });
+
+  // The engine's tool policy (src/session/toolPolicy.ts, through RecordingHost.toolPolicy) meeting
+  // the real gemini: what runs on disk, what the model hears, what the chat is told.
+  it('§6.1.1 a prompt that denies Bash: gemini asks, the engine\'s refusal answers (nobody is asked), the command never runs, the chat says why; the model hears only gemini\'s own "canceled by the user" (an ACP permission answer carries no reason)', async () => {
+    const a = await open();
+    host.toolPolicy = { denied_tools: ['Bash'] };
+    server.enqueue(keys.stream, gemini.call('run_shell_command', { command: 'touch pwned.txt' }), gemini.text('I was not allowed to run it.'));
+    const t = await host.turn(a, 'run it');
+    assert.equal(t.outcome.stop_reason, 'end_turn');
+    assert.equal(existsSync(path.join(env.ws, 'pwned.txt')), false, 'the command did not run');
+    assert.deepEqual(host.checks.map((c) => [c.tool_name, c.verdict.allowed]), [['Bash', false]]);
+    assert.equal(host.ofType('agent.interaction.request', t.frames).length, 0, 'a refused call asks nobody');
+    const req = host.ofType('tool.invoke.request', t.frames).find((r) => r.payload.tool_name === 'Bash');
+    assert.ok(req, host.problems());
+    const results = host.ofType('tool.invoke.result', t.frames).filter((r) => r.payload.invocation_id === req.payload.invocation_id);
+    assert.deepEqual(results.map((r) => [r.payload.status, r.payload.output, r.payload.error_code]), [['error', 'Tool Bash is not allowed for this prompt', 'TOOL_DENIED']]);
+    assert.equal(host.ofType('agent.error', t.frames).length, 0, 'nothing ran, so there is nothing more to tell');
+    // The reject option went back, and gemini told the model in its own words.
+    const answer = traffic.find((m) => m.dir === 'client->agent' && /"optionId":"cancel"/.test(JSON.stringify(m.msg)));
+    assert.ok(answer, 'the reject option was chosen');
+    const toModel = JSON.stringify(server.requestsFor(keys.stream)[1].body);
+    assert.match(toModel, /run_shell_command[^]*canceled by the user/);
+    assertValid();
+  });
+
+  it('§6.1.1 a prompt that denies Read: gemini reads without asking, so the call cannot be stopped; the chat gets the engine\'s refusal and a TOOL_RAN_UNASKED warning that the model got the file (decision 632), never the file itself', async () => {
+    const a = await open();
+    host.toolPolicy = { denied_tools: ['Read'] };
+    server.enqueue(keys.stream, gemini.call('read_file', { file_path: 'a.txt' }), gemini.text('Read it.'));
+    const t = await host.turn(a, 'read a.txt');
+    assert.equal(t.outcome.stop_reason, 'end_turn');
+    // What really happened: gemini read the file on its own and the model got its content.
+    assert.match(JSON.stringify(server.requestsFor(keys.stream)[1].body), /read_file[^]*"output":"hello\\n"/);
+    assert.equal(host.ofType('agent.interaction.request', t.frames).length, 0, 'gemini never asked');
+    const req = host.ofType('tool.invoke.request', t.frames).find((r) => r.payload.tool_name === 'Read');
+    assert.ok(req, host.problems());
+    const results = host.ofType('tool.invoke.result', t.frames).filter((r) => r.payload.invocation_id === req.payload.invocation_id);
+    assert.deepEqual(results.map((r) => [r.payload.status, r.payload.error_code]), [['error', 'TOOL_DENIED']]);
+    // …and the chat is told so, instead of a refusal alone.
+    const warning = host.ofType('agent.error', t.frames).find((e) => e.payload.error_code === 'TOOL_RAN_UNASKED');
+    assert.ok(warning, host.problems());
+    assert.equal(warning.payload.severity, 'warning');
+    assert.match(warning.payload.message, /ran Read without asking first[^]*went to the model/);
+    assert.equal(warning.payload.details?.invocation_id, req.payload.invocation_id);
+    assert.ok(!JSON.stringify(t.frames).includes('hello\\n'), 'the file\'s content is not on the wire');
+    assertValid();
+  });
+
+  it('§6.1.1 with nothing denied, a read gemini runs without asking is no news: no warning (the check is the engine\'s verdict, not "unasked")', async () => {
+    const a = await open();
+    host.toolPolicy = { denied_tools: ['Bash'] };
+    server.enqueue(keys.stream, gemini.call('read_file', { file_path: 'a.txt' }), gemini.text('Read it.'));
+    const t = await host.turn(a, 'read a.txt');
+    const res = host.ofType('tool.invoke.result', t.frames).find((r) => r.payload.tool_name === 'Read');
+    assert.equal(res?.payload.status, 'success', host.problems());
+    assert.equal(host.ofType('agent.error', t.frames).length, 0);
+    assertValid();
+  });
+
+  it('§6.3.2-1 plan mode under the engine\'s policy: gemini\'s own plan mode fails the Edit unasked, the file stays, the chat says "Tool not allowed in current mode", and no TOOL_RAN_UNASKED (a call that failed is not one that ran)', async () => {
+    const a = await open();
+    host.toolPolicy = {};
+    server.enqueue(keys.stream, gemini.call('replace', { file_path: 'a.txt', old_string: 'hello', new_string: 'planned edit', instruction: 'x' }), gemini.text('In plan mode I only plan.'));
+    const t = await host.turn(a, 'edit a.txt', { mode: 'plan' });
+    assert.equal(readFileSync(path.join(env.ws, 'a.txt'), 'utf8'), 'hello\n');
+    assert.match(JSON.stringify(server.requestsFor(keys.stream)[1].body), /"functionResponse":\{"name":"replace","response":\{"error"/, 'the model is told the edit failed');
+    const edit = host.ofType('tool.invoke.result', t.frames).filter((r) => r.payload.tool_name === 'Edit');
+    assert.deepEqual(edit.map((r) => [r.payload.status, r.payload.output, r.payload.error_code]), [['error', 'Tool not allowed in current mode', 'TOOL_NOT_ALLOWED_IN_MODE']]);
+    assert.equal(host.ofType('agent.error', t.frames).length, 0);
+    assertValid();
+  });
 });

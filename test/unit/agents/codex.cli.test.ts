@@ -285,4 +285,41 @@ describe('Codex adapter against the real codex CLI', function () {
     assert.equal(lastUserInput(server.requestsFor(route)[0].body), 'explain a.txt please');
     assertValid();
   });
+
+  // The engine's tool policy (src/session/toolPolicy.ts, through RecordingHost.toolPolicy) meeting
+  // the real codex. Codex runs its tools itself and never asks, so the refusal must reach it before
+  // the turn: the prompt's lists become its command line (decision 614).
+  it('§6.1.1 a prompt that denies Bash reaches Codex as no shell tool: the model\'s shell call is answered "unsupported call", nothing runs, the chat gets a warning and no tool call', async () => {
+    host.toolPolicy = { denied_tools: ['Bash'] };
+    server.enqueue(route, responses.shell('touch pwned.txt'), responses.text('I could not run it.'));
+    const t = await host.turn(adapter, 'run it');
+    assert.equal(t.outcome.stop_reason, 'end_turn');
+    assert.equal(existsSync(path.join(env.ws, 'pwned.txt')), false, 'the command did not run');
+    assert.deepEqual(host.ofType('control.prompt.request', t.frames)[0].payload.config_overrides, { denied_tools: ['Bash'] });
+    const [first, second] = server.requestsFor(route);
+    const tools = ((first.body as { tools?: { name?: string; type?: string }[] }).tools ?? []).map((x) => x.name ?? x.type ?? '');
+    assert.deepEqual(tools.filter((n) => /^(shell|exec_command|local_shell|unified_exec)$/.test(n)), [], `no shell tool offered (tools: ${tools.join(', ')})`);
+    assert.match(JSON.stringify(second.body), /"function_call_output"[^}]*"output":"unsupported call: exec_command"/, 'the model is told the call is not supported');
+    assert.equal(host.ofType('tool.invoke.request', t.frames).length, 0, 'no call to show: none ran');
+    const warn = host.ofType('agent.error', t.frames).find((e) => e.payload.error_code === 'CODEX_TOOL_ERROR');
+    assert.ok(warn, host.problems());
+    assert.equal(warn.payload.severity, 'warning');
+    assert.match(warn.payload.message, /unsupported call: exec_command/);
+    assert.deepEqual(host.checks, [], 'Codex never asks: the policy went in on its command line');
+    assertValid();
+  });
+
+  it('§6.1.1 a prompt that denies apply_patch reaches Codex as a read-only sandbox: the patch is rejected, the file is untouched, the model and the chat are told', async () => {
+    host.toolPolicy = { denied_tools: ['apply_patch'] };
+    server.enqueue(route, responses.patch('*** Begin Patch\n*** Update File: a.txt\n@@\n-hello\n+hacked\n*** End Patch\n'), responses.text('I could not write.'));
+    const t = await host.turn(adapter, 'patch it');
+    assert.equal(t.outcome.stop_reason, 'end_turn');
+    assert.equal(readFileSync(path.join(env.ws, 'a.txt'), 'utf8'), 'hello\n');
+    assert.match(JSON.stringify(server.requestsFor(route)[1].body), /"custom_tool_call_output"[^}]*patch rejected: writing is blocked by read-only sandbox/);
+    assert.equal(host.ofType('tool.invoke.request', t.frames).length, 0, 'Codex reports no file change for a rejected patch');
+    const warn = host.ofType('agent.error', t.frames).find((e) => e.payload.error_code === 'CODEX_PATCH_REJECTED');
+    assert.ok(warn, host.problems());
+    assert.match(warn.payload.message, /read-only sandbox/);
+    assertValid();
+  });
 });

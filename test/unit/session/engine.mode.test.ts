@@ -103,15 +103,23 @@ describe('session/engine: modes (§6.3.2)', () => {
     });
   }
 
-  it('§6.3.2 a call the adapter runs without asking checkTool is answered as refused by the engine and its own result is hidden (it cannot be unrun: an adapter must ask, as Claude Code\'s PreToolUse hook does, decision 623)', async () => {
-    const h = await EngineHarness.start({ ...PLAN, turns: [{ steps: [{ kind: 'tool', name: 'Bash', id: 'b1', input: {}, skipCheck: true, output: 'ran anyway' }] }] });
+  // Not §6.3.2-1: the engine cannot stop a call it only hears of after the agent ran it. What it does
+  // is checked here — the wire says "refused" and the run's output never reaches a master; the
+  // clause itself is kept at the source (Claude Code: PreToolUse hook, decision 623, tested in
+  // claudeCode.toolPolicy.e2e.test.ts; Codex: no shell in plan mode, codex.cli.test.ts).
+  it('§6.3.2 a blocked call the adapter runs without asking checkTool is not unrun: the engine answers it with the mode\'s refusal and drops the output the adapter reports (stream and result) from the wire', async () => {
+    const h = await EngineHarness.start({ ...PLAN, turns: [{ steps: [{ kind: 'tool', name: 'Bash', id: 'b1', input: {}, skipCheck: true, stream: ['partial output'], output: 'ran anyway' }] }] });
     h.control('control.mode.switch', { mode: 'plan' });
     await until(() => h.session.mode === 'plan', 'the switch');
     const from = await h.runTurn();
+    assert.deepEqual(h.adapter.checks, [], 'the adapter never asked');
     const results = h.ofType('tool.invoke.result', from);
     assert.equal(results.length, 1, 'the adapter\'s own result for the refused call is dropped');
     assert.equal(results[0].payload.status, 'error');
     assert.equal(results[0].payload.output, 'Tool not allowed in current mode');
+    assert.equal(h.ofType('tool.invoke.stream', from).length, 0, 'its streamed output is dropped too');
+    const wire = JSON.stringify(h.frames.slice(from));
+    assert.ok(!wire.includes('ran anyway') && !wire.includes('partial output'), 'no output of the run reaches a master');
   });
 
   it('§6.3.2-5 plan → default with no turn between: everything allowed again, and the next turn.start carries mode default', async () => {
