@@ -64,6 +64,59 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     assert.equal(await status.textContent(), '3 files');
   });
 
+  /** Answer the newest search with these paths. */
+  async function answerPaths(page: Page, paths: string[]): Promise<void> {
+    const search = (await sentFrames(page, 'control.file.search')).at(-1)!;
+    const candidates = paths.map((p) => ({ path: p, name: p.slice(p.lastIndexOf('/') + 1), directory: p.slice(0, Math.max(0, p.lastIndexOf('/'))), match_ranges: [] }));
+    await feed(page, SESSION, [streamBuilder(SESSION).make('session.file.candidates', { query_id: String(search.payload.query_id), candidates, truncated: false }, { parent_id: search.message_id })]);
+    await page.locator('[role=listbox] [role=option]').first().waitFor();
+  }
+
+  it('§16.1.1 a name with spaces can be typed: the query goes on across a space while a listed name holds it (Korean too); the chosen chip is the whole name', async () => {
+    const page = await ready();
+    await page.keyboard.type('open @meeting');
+    await waitForSent(page, 'control.file.search', 1);
+    await answerPaths(page, ['docs/my notes/meeting notes final.md', 'src/meeting.ts']);
+    await page.keyboard.type(' notes');
+    const searches = await waitForSent(page, 'control.file.search', 2);
+    assert.equal(searches.at(-1)!.payload.query.replace(/\u00a0/g, ' '), 'meeting notes', 'the search goes on with the space');
+    await answerPaths(page, ['docs/my notes/meeting notes final.md']);
+    await page.keyboard.press('Enter');
+    await page.locator('.editor .chip').waitFor();
+    assert.equal(await page.locator('.editor .chip').getAttribute('data-path'), 'docs/my notes/meeting notes final.md');
+    assert.equal((await page.locator('[role=textbox]').innerText()).replace(/\s+/g, ' ').trim(), 'open docs/my notes/meeting notes final.md', 'the whole typed query, spaces included, became the chip');
+    await page.keyboard.type(' and @회의록');
+    const korean = await waitForSent(page, 'control.file.search', 3);
+    assert.equal(korean.at(-1)!.payload.query, '회의록');
+    await answerPaths(page, ['docs/한국어/회의록 2026-11.txt']);
+    await page.keyboard.type(' 2026');
+    await page.keyboard.press('Tab');
+    await page.locator('.editor .chip').nth(1).waitFor();
+    assert.equal(await page.locator('.editor .chip').nth(1).getAttribute('data-path'), 'docs/한국어/회의록 2026-11.txt');
+  });
+
+  it('§16.1.1 a space after a query no listed name continues ends it: the rest of the sentence is text, no search is sent for it, and Enter sends the prompt', async () => {
+    const page = await ready();
+    await page.keyboard.type('read @foo');
+    await waitForSent(page, 'control.file.search', 1);
+    await answerPaths(page, ['src/foo.ts', 'docs/foo bar.md']);
+    await page.keyboard.type(' and fix it');
+    assert.equal(await page.locator('.picker-frame').count(), 0, 'the picker closed at the space: no name holds "foo a"');
+    assert.equal((await sentFrames(page, 'control.file.search')).length, 1, 'no search for the rest of the sentence');
+    await page.keyboard.press('Enter');
+    const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
+    assert.equal(prompt.payload.prompt_text, 'read @foo and fix it');
+  });
+
+  it('§16.1.1 "@ " (a space right after the @) never opens a spaced query, even when a listed name has a space', async () => {
+    const page = await ready();
+    await page.keyboard.type('@');
+    await waitForSent(page, 'control.file.search', 1);
+    await answerPaths(page, ['docs/a b.md']);
+    await page.keyboard.type(' b');
+    assert.equal(await page.locator('.picker-frame').count(), 0);
+  });
+
   it('ArrowUp from the first row and ArrowDown ×15 keep the active row in view; PageDown moves by a page', async () => {
     const page = await ready();
     await page.keyboard.type('@fi');

@@ -6,6 +6,7 @@
 // opens the command list of agent.commands.publish.
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { encodePrompt, type PromptPart } from '../../../src/protocol/fileReference';
+import { spacedNameOn } from './spacedQuery';
 import { fileStatus, PAGE_ROWS, PathLabel, PickerOption, useLongWait } from './pickerRows';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { useStoreSelect } from '../state/useStore';
@@ -114,7 +115,8 @@ export function Composer() {
     const parts = readParts(root);
     setEmpty(parts.length === 0);
     recallAt.current = -1;
-    const at = atQuery(root);
+    // A space goes on only while a listed name holds it (decision 634).
+    const at = atQuery(root, picker?.kind === 'file' ? spacedNameOn(files.map((c) => c.path)) : undefined);
     if (at && canSearch) {
       if (picker?.kind !== 'file' || picker.query !== at.query) {
         setPicker({ kind: 'file', query: at.query });
@@ -135,7 +137,7 @@ export function Composer() {
     if (!root || !picker) return;
     if (picker.kind === 'file') {
       const c = files[index];
-      const at = atQuery(root);
+      const at = atQuery(root, (query) => query === picker.query);
       if (!c || !at) return;
       insertChip(root, at, { kind: 'file', path: c.path, display_path: c.path, ...(c.extension ? { extension: c.extension } : {}) });
       closePicker();

@@ -43,17 +43,27 @@ export function isEmpty(parts: PromptPart[]): boolean {
   return parts.length === 0;
 }
 
-/** The "@query" right before the caret (at the start or after whitespace), if any. */
-export function atQuery(root: HTMLElement): { node: Text; start: number; end: number; query: string } | undefined {
+/** An @ query longer than this is not a name being typed (and never costs a long comparison). */
+const MAX_QUERY = 256;
+
+/**
+ * The "@query" right before the caret (at the start or after whitespace), if any. A space ends the
+ * query unless `keepsSpace(query)` says a listed file's name holds the query, space included
+ * (spacedQuery.ts, decision 634); `<`, `>` and another `@` always end it.
+ */
+export function atQuery(root: HTMLElement, keepsSpace: (query: string) => boolean = () => false): { node: Text; start: number; end: number; query: string } | undefined {
   const sel = root.ownerDocument.getSelection();
   if (!sel || sel.rangeCount === 0 || !sel.isCollapsed) return undefined;
   const node = sel.anchorNode;
   if (!node || node.nodeType !== Node.TEXT_NODE || !root.contains(node)) return undefined;
   const text = (node as Text).data.slice(0, sel.anchorOffset);
-  const m = /(^|[\s\u00a0])@([^\s\u00a0@<>]*)$/.exec(text);
-  if (!m) return undefined;
-  const start = text.length - m[2].length - 1;
-  return { node: node as Text, start, end: sel.anchorOffset, query: m[2] };
+  const at = text.lastIndexOf('@');
+  if (at < 0 || (at > 0 && !/[\s\u00a0]/.test(text[at - 1]))) return undefined;
+  const query = text.slice(at + 1);
+  if (query.length > MAX_QUERY || /[@<>]/.test(query)) return undefined;
+  // A query never starts with a space: "@ " is not a reference being typed.
+  if (/[\s\u00a0]/.test(query) && (/^[\s\u00a0]/.test(query) || !keepsSpace(query))) return undefined;
+  return { node: node as Text, start: at, end: sel.anchorOffset, query };
 }
 
 /** Replaces `@query` with a chip for the file, followed by a space, and puts the caret after it. */
