@@ -116,6 +116,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     // editor for unsaved buffers; the host makes the shared ledger forget what they rewrote (issue 17).
     toolState: getShared,
     checkpoints: {
+      enabled: settings.checkpointsEnabled,
       fs: () => getShared().fs,
       unsavedFiles: (paths) => unsavedFiles(roots()[0] ?? '', paths),
     },

@@ -48,4 +48,6 @@ export const settings = {
   openai: () => ({ baseUrl: cfg().get<string>('openai.baseUrl', ''), model: cfg().get<string>('openai.model', ''), vision: cfg().get<boolean>('openai.vision', false) }),
   /** rawp.search.includeIgnored (decision 363): the @ picker lists what ignore files hide. */
   includeIgnored: () => cfg().get<boolean>('search.includeIgnored', false),
+  /** rawp.checkpoints.enabled (decision 635): a snapshot before each turn; read at each turn's start. */
+  checkpointsEnabled: () => cfg().get<boolean>('checkpoints.enabled', true),
 };

@@ -63,6 +63,8 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
   --permission-timeout S   seconds a permission question waits for a master before it counts as
                            rejected (default 300; 0: wait until answered)
   --include-ignored        the @ file picker also lists files .gitignore / .ignore hide
+  --no-checkpoints         no snapshot of the workspace before each turn, so no review or rewind
+                           of a turn's changes (for a repository too large to snapshot quickly)
   --verbose                log the server's events to stderr
 
 The token may also come from the RAWP_TOKEN environment variable, which serve then removes from its
@@ -102,6 +104,7 @@ export const serveVerb: Verb = {
         'max-file-bytes': { type: 'string' },
         verbose: { type: 'boolean' },
         'include-ignored': { type: 'boolean' },
+        'no-checkpoints': { type: 'boolean' },
       },
     });
     if (typeof parsed === 'number') return parsed;
@@ -177,6 +180,7 @@ export const serveVerb: Verb = {
         // context_files URLs naming this host by a --public-host name are read from the store.
         ownHostNames: () => new Set((values['public-host'] ?? []).map((h) => h.toLowerCase())),
       },
+      ...(values['no-checkpoints'] ? { checkpoints: false as const } : {}),
       state: { dir: workspaceStateDir(values['state-dir'] ? resolve(values['state-dir']) : defaultStateDir(), workspace), logger: logger ?? warningsLogger(io) },
     });
     const sharing = new HostSharing({

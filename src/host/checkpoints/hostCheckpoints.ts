@@ -1,5 +1,6 @@
 // How a SessionHost gets its checkpoints (issue 17): on when the host has a state folder (kept in
-// `<state>/checkpoints`) or a `dir` is given, and a workspace; `false` turns them off. Restores go
+// `<state>/checkpoints`) or a `dir` is given, and a workspace; `false` turns them off for the host's
+// life (`rawp serve --no-checkpoints`), `enabled` turn by turn (the editor's setting, decision 635). Restores go
 // through the given FsBackend (the editor passes its VS Code backend), else a Node one.
 import { join } from 'node:path';
 import type { Hub } from '../../session/hub';
@@ -11,7 +12,7 @@ import { CheckpointService, type CheckpointServiceOptions } from './checkpointSe
 import { SessionCheckpoints } from './sessionCheckpoints';
 import type { ObservationLedger } from '../../tools/ledger/ledger';
 
-export type HostCheckpointOptions = false | (Partial<Pick<CheckpointServiceOptions, 'unsavedFiles' | 'restored' | 'maxFileBytes' | 'maxCheckpoints'>> & { dir?: string; /** Asked on first use (the editor builds its backend lazily). */ fs?: () => FsBackend });
+export type HostCheckpointOptions = false | (Partial<Pick<CheckpointServiceOptions, 'unsavedFiles' | 'restored' | 'maxFileBytes' | 'maxCheckpoints'>> & { dir?: string; /** Asked on first use (the editor builds its backend lazily). */ fs?: () => FsBackend; /** Asked at each turn's start: false, the turn takes no snapshot and gets no checkpoint. */ enabled?: () => boolean });
 
 export function createCheckpoints(
   options: { checkpoints?: HostCheckpointOptions; state?: { dir: string }; workspacePath: string; logger: Logger; /** The ledger the host's agents share: a rewind forgets what it restored there. */ ledger?: () => ObservationLedger | undefined },
@@ -36,5 +37,5 @@ export function createCheckpoints(
     ...(cp?.maxFileBytes ? { maxFileBytes: cp.maxFileBytes } : {}),
     ...(cp?.maxCheckpoints ? { maxCheckpoints: cp.maxCheckpoints } : {}),
   });
-  return new SessionCheckpoints(service, hub, registry, options.logger);
+  return new SessionCheckpoints(service, hub, registry, options.logger, cp?.enabled ?? (() => true));
 }

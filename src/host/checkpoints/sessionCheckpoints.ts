@@ -28,6 +28,8 @@ export class SessionCheckpoints {
     private readonly hub: Hub,
     private readonly registry: SessionRegistry,
     private readonly logger: Logger,
+    /** Checkpoints on for the next turn? (The editor's setting, read live; decision 635.) */
+    private readonly enabled: () => boolean = () => true,
   ) {
     this.subscription = hub.onVendorFrame(CHECKPOINT_RESTORE_TYPE, (frame) => this.onRestoreFrame(frame));
     this.diffSubscription = hub.onVendorFrame(CHECKPOINT_DIFF_TYPE, (frame, from) => void this.onDiffFrame(frame, from.connection_id));
@@ -35,13 +37,20 @@ export class SessionCheckpoints {
 
   /** The engine's turn hooks for one session (asking for them warms the shadow repository up). */
   hooks(): TurnHooks {
-    void this.service.warm();
+    // Switched off: not even the warm-up, which hashes the whole workspace (a huge repository is
+    // why people turn checkpoints off).
+    if (this.enabled()) void this.service.warm();
+    /** Turns that took their snapshot: only they get a checkpoint at their end. */
+    const snapshotted = new Set<string>();
     return {
       before: async (t) => {
+        if (!this.enabled()) return;
+        snapshotted.add(t.turn_id);
         const taken = await this.service.beforeTurn(t.session_id, t.turn_id).catch((e: unknown) => this.failed(e));
         if (taken === 'late') this.logger.warn('checkpoints: the snapshot before this turn took too long (a large workspace?); the turn goes on without a checkpoint, and the snapshot goes on in the background for the next turns');
       },
       after: async (t) => {
+        if (!snapshotted.delete(t.turn_id)) return;
         const rec = await this.service.afterTurn(t.session_id, t.turn_id).catch((e: unknown) => this.failed(e));
         if (!rec) return;
         this.publish(t.session_id, buildCheckpointFrame(CHECKPOINT_CREATED_TYPE, { checkpoint_id: rec.checkpoint_id, turn_id: t.turn_id, files: rec.files, ...(rec.skipped.length > 0 ? { skipped: rec.skipped } : {}) }, t.session_id, this.clockOf(t.session_id)));

@@ -1,6 +1,7 @@
 // A session host like the extension builds, without VS Code: a temp workspace, a temp home (for
 // slash-command discovery), a temp store, the built-in agent on the Node file backend, and a
 // scripted agent for turns the test holds open.
+import type { HostCheckpointOptions } from '../../../src/host/checkpoints/hostCheckpoints';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +26,7 @@ export interface Harness {
   scripted: ScriptedAdapter[];
   /** The resume id each scripted agent was created with (§18.3). */
   resumes: (string | undefined)[];
-  makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string; sessionRules?: SessionRulesPort; /** More agents (e.g. the real Claude Code against the mock model). */ agents?: AgentChoice[]; permissions?: PermissionBroker; migrateFrom?: string; /** The session history's budget (a small one makes the ring evict). */ history?: HistoryOptions }): SessionHost;
+  makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string; sessionRules?: SessionRulesPort; /** More agents (e.g. the real Claude Code against the mock model). */ agents?: AgentChoice[]; permissions?: PermissionBroker; migrateFrom?: string; /** The session history's budget (a small one makes the ring evict). */ history?: HistoryOptions; checkpoints?: HostCheckpointOptions }): SessionHost;
   /** Disposes every host (their last store writes land), then removes the temp folder. */
   cleanup(): Promise<void>;
 }
@@ -82,6 +83,7 @@ export function harness(): Harness {
         ...(opts.sessionRules ? { sessionRules: opts.sessionRules } : {}),
         ...(opts.history ? { history: () => opts.history as HistoryOptions } : {}),
         ...(opts.permissions ? { permissions: opts.permissions } : {}),
+        ...(opts.checkpoints !== undefined ? { checkpoints: opts.checkpoints } : {}),
         blocked: () => opts.blocked,
         commands: { home, workspaceFolders: [workspace], watch: false },
         // As the extension wires it: the host's agents share this tool state, and the host makes its

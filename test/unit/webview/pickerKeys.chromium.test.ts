@@ -79,7 +79,7 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     await answerPaths(page, ['docs/my notes/meeting notes final.md', 'src/meeting.ts']);
     await page.keyboard.type(' notes');
     const searches = await waitForSent(page, 'control.file.search', 2);
-    assert.equal(searches.at(-1)!.payload.query.replace(/\u00a0/g, ' '), 'meeting notes', 'the search goes on with the space');
+    assert.equal(String(searches.at(-1)!.payload.query).replace(/\u00a0/g, ' '), 'meeting notes', 'the search goes on with the space');
     await answerPaths(page, ['docs/my notes/meeting notes final.md']);
     await page.keyboard.press('Enter');
     await page.locator('.editor .chip').waitFor();

@@ -63,4 +63,29 @@ describe('extension host: checkpoint rewind through the editor (issue 17)', () =
     assert.equal(other.document.isDirty, false, 'restored and saved');
     assert.equal(readFileSync(typed, 'utf8'), 'typed before\n');
   });
+
+  it('decision 635: with rawp.checkpoints.enabled off a turn takes no snapshot and gets no checkpoint; on again, the next turn does (read at each turn\'s start, no reload)', async () => {
+    const { s } = await rawp();
+    const cp = s.host.checkpoints!;
+    const config = vscode.workspace.getConfiguration('rawp');
+    const session = `vscode-cp-off-${Date.now()}`;
+    const file = join(workspaceRoot(), '.rawp-cp-tests', 'off.txt');
+    mkdirSync(join(workspaceRoot(), '.rawp-cp-tests'), { recursive: true });
+    const turn = async (turn_id: string, text: string) => {
+      const hooks = cp.hooks();
+      await hooks.before?.({ session_id: session, turn_id } as never);
+      writeFileSync(file, text);
+      await hooks.after?.({ session_id: session, turn_id, stop_reason: 'end_turn' } as never);
+    };
+    try {
+      await config.update('checkpoints.enabled', false, vscode.ConfigurationTarget.Global);
+      await turn('turn-off', 'one\n');
+      assert.deepEqual(cp.service.list(session), [], 'no checkpoint while off');
+      await config.update('checkpoints.enabled', undefined, vscode.ConfigurationTarget.Global);
+      await turn('turn-on', 'two\n');
+      assert.deepEqual(cp.service.list(session).map((r) => r.files.map((f) => `${f.change} ${f.path}`)), [['modified .rawp-cp-tests/off.txt']]);
+    } finally {
+      await config.update('checkpoints.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });

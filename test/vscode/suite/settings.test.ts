@@ -9,6 +9,7 @@ describe('extension host: settings', () => {
   });
   after(async () => {
     await vscode.workspace.getConfiguration('rawp').update('history.bufferBytes', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('rawp').update('checkpoints.enabled', undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration('rawp').update('defaultAgent', agentBefore, vscode.ConfigurationTarget.Global);
   });
 
@@ -33,5 +34,9 @@ describe('extension host: settings', () => {
     await vscode.workspace.getConfiguration('rawp').update('defaultAgent', 'codex', vscode.ConfigurationTarget.Global);
     assert.equal(api.settings.history().maxBytes, 1234);
     assert.equal(api.settings.defaultAgent(), 'codex');
+    // Decision 635: read at each turn's start, so a change applies from the next turn.
+    assert.equal(api.settings.checkpointsEnabled(), true);
+    await vscode.workspace.getConfiguration('rawp').update('checkpoints.enabled', false, vscode.ConfigurationTarget.Global);
+    assert.equal(api.settings.checkpointsEnabled(), false);
   });
 });

@@ -1,0 +1,60 @@
+// Checkpoints switched off (decision 635): the editor's setting `rawp.checkpoints.enabled`, read at
+// each turn's start, and `rawp serve --no-checkpoints`. Off, a turn takes no snapshot and gets no
+// checkpoint; switched back on, the next turn's checkpoint lists only that turn's files.
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildFrame } from '../../../../src/protocol/build';
+import { waitFor } from '../../remote/harness';
+import { harness, type Harness } from '../harness';
+import { AllowingView, byPath } from './support';
+import { CLI, serve, stopAll } from '../../../security/serveProcess';
+import { WsMaster } from './wsMaster';
+
+describe('checkpoints switched off (decision 635)', function () {
+  this.timeout(60_000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await stopAll();
+    await h?.cleanup();
+    h = undefined;
+  });
+
+  it('issue 17: with the switch off a turn that writes gets no checkpoint; switched on, the next turn\'s checkpoint has only its own file', async () => {
+    const t = (h = harness());
+    let on = false;
+    const host = t.makeHost({ defaultAgent: 'builtin', checkpoints: { enabled: () => on } });
+    const id = await host.create({ agent: 'builtin' });
+    const view = new AllowingView('view', host.hub);
+    host.hub.attach(id, view);
+    host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: "run `printf 'one\\n' > one.txt`" }, { session_id: id }));
+    await waitFor(() => view.turnEnds() === 1, 'the first turn ends', 30_000);
+    assert.ok(existsSync(join(t.workspace, 'one.txt')), 'the turn ran');
+    assert.deepEqual(view.created(), [], 'no checkpoint while off');
+    assert.deepEqual(host.checkpoints!.service.list(id), []);
+
+    on = true;
+    host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: "run `printf 'two\\n' > two.txt`" }, { session_id: id }));
+    await waitFor(() => view.turnEnds() === 2, 'the second turn ends', 30_000);
+    const created = view.created();
+    assert.equal(created.length, 1, 'a checkpoint once switched on');
+    assert.deepEqual(byPath(created[0].files), ['created two.txt'], 'only the second turn\'s file: one.txt was there before it');
+  });
+
+  it('rawp serve --no-checkpoints: a turn that writes gets no checkpoint frame and no shadow repository is made in the state folder; --help names the flag', async () => {
+    const served = await serve({ isolatedHome: true, args: ['--no-checkpoints'] });
+    const m = await new WsMaster(served.url, served.token, served.session_id).open();
+    m.allowAsks();
+    m.sendRaw(buildFrame('control.prompt.request', { prompt_text: "run `printf 'x\\n' > made.txt`" }, { session_id: served.session_id }));
+    await waitFor(() => m.turnEnds() === 1, 'the turn ends', 30_000);
+    assert.ok(existsSync(join(served.workspace, 'made.txt')), 'the turn ran');
+    assert.deepEqual(m.frames.filter((f) => f.type.startsWith('x-rawp.checkpoint')).map((f) => f.type), []);
+    const everything = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [e.name, ...everything(join(d, e.name)).map((n) => `${e.name}/${n}`)] : [e.name]));
+    const inState = everything(served.dir).filter((p) => p !== 'ws' && !p.startsWith('ws/'));
+    assert.ok(inState.some((p) => p.endsWith('.jsonl') || p.includes('sessions')), `the state folder is used (the journal): ${inState.join(', ')}`);
+    assert.ok(!inState.some((p) => /(^|\/)checkpoints(\/|$)/.test(p)), `no checkpoints folder: ${inState.join(', ')}`);
+    m.close();
+    assert.match(execFileSync(process.execPath, [CLI, 'serve', '--help'], { encoding: 'utf8' }), /--no-checkpoints/);
+  });
+});
