@@ -73,7 +73,8 @@ export class ChatController {
     o.host.onEvent((e) => {
       if (e.kind === 'sessions') this.postLists();
       if (e.kind === 'ended' && e.session_id === this.active && e.session_id !== this.replacing) {
-        const next = this.o.host.list()[0]?.session_id;
+        // An error's end stays in view: its banner offers to continue the conversation (decision 630).
+        const next = this.o.host.continuations.continuable(e.session_id) ? undefined : this.o.host.list()[0]?.session_id;
         this.active = undefined;
         this.conn = undefined;
         if (next) this.switchTo(next);
@@ -158,6 +159,8 @@ export class ChatController {
       case 'session.delete':
         await this.deleteSession(m.payload.session_id);
         return;
+      case 'session.continue': // the host decides and starts it (decision 630); the view follows
+        return this.switchTo((await this.o.host.continueSession(m.payload.session_id)).session_id);
       case 'agent.pick':
         return this.pickAgent(m.payload.agent_id);
       case 'file.resolve':
@@ -267,7 +270,7 @@ export class ChatController {
       features: LOCAL_VIEW_FEATURES,
       // The editor's own view queues follow-ups and takes notices from the start (decision 101).
       extensions: OUR_MASTER_EXTENSIONS,
-      send: (frame) => this.queueFrame(id, frame),
+      send: (frame) => this.queueFrame(id, session_id, frame),
       close: (reason) => {
         if (this.conn?.id === id) this.conn = undefined;
         this.o.logger.info(`chat view connection closed: ${reason}`);
@@ -361,18 +364,19 @@ export class ChatController {
     for (let i = 0; i < frames.length; i += REPLAY_CHUNK) this.send(hostMessage('frames', { session_id, frames: forView(frames.slice(i, i + REPLAY_CHUNK), session_id) }));
   }
 
-  /** Frames of one synchronous burst go out as one message (fewer postMessage round trips). */
-  private queueFrame(connection_id: string, frame: WireFrame): void {
+  /** Frames of one synchronous burst go out as one message (fewer postMessage round trips); a burst the session's end
+   *  closed the connection in still goes — its session.deleted is the ended banner (§7.5.3, decision 630) — unless detachView dropped it. */
+  private queueFrame(connection_id: string, session_id: string, frame: WireFrame): void {
     if (this.conn?.id !== connection_id) return;
     const notice = noticeOf(frame);
     if (notice) return this.send(hostMessage('notice', notice));
     this.pending.push(frame);
     if (this.pending.length > 1) return;
+    const burst = this.pending;
     queueMicrotask(() => {
-      const frames = this.pending;
+      if (this.pending !== burst) return;
       this.pending = [];
-      if (this.conn?.id !== connection_id || frames.length === 0) return;
-      this.send(hostMessage('frames', { session_id: this.conn.session_id, frames }));
+      this.send(hostMessage('frames', { session_id, frames: burst }));
     });
   }
 

@@ -2,6 +2,7 @@
 // the agent's own conversation id and the next turn index. (Closing what was left running is
 // journal/closing.ts, §7.8.2.)
 import type { WireFrame } from '../session/connection';
+import { continuedFromOf, type ContinuedFrom } from '../protocol/continuation';
 
 /**
  * The agent's own session id (§18.3) from the newest `session.capabilities` of a stored session,
@@ -15,6 +16,14 @@ export function agentSessionIdOf(frames: readonly WireFrame[]): string | undefin
     if (typeof id === 'string' && id.length > 0) return id;
   }
   return undefined;
+}
+
+/**
+ * Where a stored session continued from (decision 630): its restored agent announces it again, so
+ * the link outlives the history budget that may drop the session's first capabilities.
+ */
+export function continuedFromIn(frames: readonly WireFrame[]): ContinuedFrom | undefined {
+  return continuedFromOf(frames.flatMap((f) => (f.type === 'session.capabilities' ? [f.payload] : [])));
 }
 
 /**

@@ -37,6 +37,8 @@ export interface RecorderHost {
   emit(e: HostEvent): void;
   /** The hub closed the recorder: the session ended; forget what the host kept for it. */
   ended(session_id: string, entry: SessionEntry): void;
+  /** The session's `session.deleted` went out (its history still holds every frame). */
+  deleted(frame: FrameOf<'session.deleted'>, entry: SessionEntry): void;
 }
 
 export function recorderConnection(session_id: string, entry: SessionEntry, host: RecorderHost): Connection {
@@ -48,6 +50,7 @@ export function recorderConnection(session_id: string, entry: SessionEntry, host
       // Deferred: a prompt the queue releases on turn.end must not overtake that turn.end on the
       // other connections (this runs inside the hub's fan-out of it).
       if (entry.commands && 'payload' in frame) queueMicrotask(() => entry.commands?.observe(frame as FrameOf<'session.turn.start'>));
+      if (frame.type === 'session.deleted') host.deleted(frame, entry);
       if (frame.type === 'session.renamed') {
         entry.defaultName = false;
         host.renamed(session_id, frame.payload.name);

@@ -15,7 +15,7 @@ import { PermissionBroker, type PermissionRule } from '../session/permissions';
 import { selectAgent } from './agentChoice';
 import type { Journal, RestoredSession } from './journal/journal';
 import { migrateSnapshots } from './journal/migrateSnapshots';
-import { agentSessionIdOf } from './restore';
+import { agentSessionIdOf, continuedFromIn } from './restore';
 import { SessionAdmission } from './promptAdmission';
 import { splitRestored } from './sessionHistory';
 import { SessionCommands } from './sessionCommands';
@@ -32,6 +32,9 @@ import { HostStorage } from './hostStorage';
 import { recorderConnection, type RecorderHost, type SessionEntry } from './sessionEntry';
 import type { AgentSwitch, HostEvent, SessionHostOptions } from './sessionHostOptions';
 import { cleanSessionName } from '../protocol/sessionName';
+import type { ContinuedFrom } from '../protocol/continuation';
+import { continuingAdapter } from './continuation/continuingAdapter';
+import { Continuations, type Continuation } from './continuation/continuations';
 
 export { LOCAL_VIEW_FEATURES } from './sessionEntry';
 export type { AgentSwitch, HostEvent, SessionHostOptions } from './sessionHostOptions';
@@ -52,6 +55,9 @@ export class SessionHost {
   readonly checkpoints?: SessionCheckpoints;
 
   private sharedTools?: SharedToolState;
+
+  /** Sessions an error ended, kept so the user can continue their conversation (decision 630). */
+  readonly continuations = new Continuations({ start: (req) => this.start(req), has: (id) => this.has(id), share: (id) => this.hub.share(id), agents: () => this.options.agents(), blocked: () => this.options.blocked?.() });
 
   /** The tool state the host's agents share (issue 17 item 4), built on first use. */
   toolState(): SharedToolState {
@@ -128,7 +134,7 @@ export class SessionHost {
     for (const r of kept) {
       if (this.entries.has(r.meta.session_id)) continue;
       try {
-        restored.push(await this.start({ agent: r.meta.agent, name: r.meta.name, session_id: r.meta.session_id, restored: r, resumeSessionId: r.meta.agent_session_id ?? agentSessionIdOf(r.frames) }));
+        restored.push(await this.start({ agent: r.meta.agent, name: r.meta.name, session_id: r.meta.session_id, restored: r, resumeSessionId: r.meta.agent_session_id ?? agentSessionIdOf(r.frames), continuedFrom: continuedFromIn(r.frames) }));
       } catch (e) {
         this.options.logger.warn('a stored session could not be restored', { session_id: r.meta.session_id, error: String(e) });
       }
@@ -136,7 +142,7 @@ export class SessionHost {
     return restored;
   }
 
-  private async start(req: { agent?: string; name?: string; session_id?: string; restored?: RestoredSession; resumeSessionId?: string }): Promise<string> {
+  private async start(req: { agent?: string; name?: string; session_id?: string; restored?: RestoredSession; resumeSessionId?: string; continuedFrom?: ContinuedFrom }): Promise<string> {
     const blocked = this.options.blocked?.();
     if (blocked) throw new Error(blocked);
     await this.options.agentsReady?.();
@@ -147,7 +153,7 @@ export class SessionHost {
     const name = req.name === undefined ? undefined : cleanSessionName(req.name) || undefined;
     // A restored session of the same agent continues the agent's own conversation where it can.
     const resumeSessionId = req.resumeSessionId && choice.id === req.agent ? req.resumeSessionId : undefined;
-    const adapter = choice.create({ toolState: this.toolState(), ...(resumeSessionId ? { resumeSessionId } : {}) });
+    const adapter = continuingAdapter(choice.create({ toolState: this.toolState(), ...(resumeSessionId ? { resumeSessionId } : {}) }), req.continuedFrom);
     const origin: SessionOrigin = this.options.origin ?? 'local';
     const h = this.storage.history({
       session_id,
@@ -223,6 +229,8 @@ export class SessionHost {
   private readonly recorderHost: RecorderHost = {
     renamed: (session_id, name) => this.storage.journal?.update(session_id, { name }),
     emit: (e) => this.emit(e),
+    // Before the hub forgets it: the name and sharing the ended session had (decision 630).
+    deleted: (f, entry) => this.continuations.sessionEnded(f, entry, { name: this.registry.get(f.payload.session_id)?.name, shared: this.hub.isShared(f.payload.session_id) }),
     ended: (session_id, entry) => {
       this.entries.delete(session_id);
       entry.commands?.dispose();
@@ -348,6 +356,11 @@ export class SessionHost {
     if (shared) this.hub.share(replacement);
     await this.delete(session_id);
     return { kind: 'replaced', session_id: replacement, agent };
+  }
+
+  /** "Continue this conversation" (decision 630): a new session going on with an ended one's agent conversation. */
+  continueSession(ended_id: string, o: { sharedOnly?: boolean } = {}): Promise<Continuation> {
+    return this.continuations.continueSession(ended_id, o);
   }
 
   /** End a session (§7.5.3); a master's DELETE /v1/sessions/{id} says so in session.deleted. */

@@ -1,14 +1,16 @@
 // Sharing sessions with remote masters, the same for the editor and `rawp serve`: one RemoteServer
 // (src/remote) on the host's registry, started on first use; sessions a master creates
 // (POST /v1/sessions) are created by the host — with its slash commands, prompt admission and
-// journal — and shared at once; DELETE /v1/sessions/{id} ends them through the host too.
+// journal — and shared at once; DELETE /v1/sessions/{id} ends them through the host too, and
+// POST /v1/sessions/{id}/continue continues an ended one through it (decision 630).
 // The editor supplies its settings and SecretStorage token; `rawp serve` its command line.
 import { RemoteServer, type RemoteServerOptions } from '../remote';
 import type { Logger } from '../session/ports';
 import type { SessionHost } from './sessionHost';
+import { NoEndedSession } from './continuation/continuations';
 
 /** How to start the server: everything but what the host itself provides. */
-export type ServerSettings = Omit<RemoteServerOptions, 'registry' | 'createSession' | 'deleteSession' | 'permissionRules' | 'files' | 'logger' | 'agents' | 'switchAgent'>;
+export type ServerSettings = Omit<RemoteServerOptions, 'registry' | 'createSession' | 'deleteSession' | 'permissionRules' | 'files' | 'logger' | 'agents' | 'switchAgent' | 'continueSession'>;
 
 export interface HostSharingOptions {
   host: SessionHost;
@@ -50,6 +52,18 @@ export class HostSharing {
             if (r.kind === 'replaced') (await this.server)?.share(r.session_id);
             this.o.changed?.();
             return { kind: r.kind, session_id: r.session_id };
+          },
+          // An ended session's continuation is the host's, as for the editor's view (decision 630); a
+          // master reaches only one that was shared, and the continuation is shared as it was.
+          continueSession: async (session_id) => {
+            try {
+              const c = await this.o.host.continueSession(session_id, { sharedOnly: true });
+              this.o.changed?.();
+              return c;
+            } catch (e) {
+              if (e instanceof NoEndedSession) return undefined;
+              throw e;
+            }
           },
           // GET/PUT /v1/files/{id} (§4.5.1): the host's store, when it has one.
           ...(this.o.host.fileStore ? { files: this.o.host.fileStore } : {}),

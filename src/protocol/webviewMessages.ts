@@ -123,6 +123,11 @@ export const WEBVIEW_TO_HOST = {
   'session.new': z.looseObject({ agent: z.string().optional(), name: z.string().optional() }),
   'session.switch': z.looseObject({ session_id: Id }),
   'session.delete': z.looseObject({ session_id: Id }),
+  /**
+   * "Continue this conversation" (decision 630): a NEW session with the agent of this ended one,
+   * going on with the agent's own conversation; the ended session stays ended (§18.2).
+   */
+  'session.continue': z.looseObject({ session_id: Id }),
   'agent.pick': z.looseObject({ agent_id: z.string().min(1) }),
   /** Open a workspace file in the editor, at a 1-based line when given. */
   'file.open': z.looseObject({ path: z.string().min(1), line: z.number().int().positive().optional() }),

@@ -50,6 +50,8 @@ export type Route =
   | { kind: 'agents' }
   /** Another agent for a shared session, decided by the host as for its own view (decision 361). */
   | { kind: 'session_agent'; session_id: string }
+  /** A new session going on with an ended one's agent conversation (decision 630). */
+  | { kind: 'session_continue'; session_id: string }
   /** The host's permission rules, whichever agent granted them (issue 11 item 4). */
   | { kind: 'permission_rules' }
   | { kind: 'stream'; session_id: string; last_message_id?: string }
@@ -67,6 +69,7 @@ export const ROUTE_METHODS: Record<Route['kind'], readonly string[]> = {
   session: ['DELETE'],
   agents: ['GET'],
   session_agent: ['POST'],
+  session_continue: ['POST'],
   permission_rules: ['GET'],
   stream: ['GET'],
   file: ['GET', 'PUT'],
@@ -82,6 +85,7 @@ const SESSION_ID = '([A-Za-z0-9._~-]{1,200})';
 const SESSION_PATH = new RegExp(`^/v1/sessions/${SESSION_ID}$`);
 const STREAM_PATH = new RegExp(`^/v1/sessions/${SESSION_ID}/stream$`);
 const AGENT_PATH = new RegExp(`^/v1/sessions/${SESSION_ID}/agent$`);
+const CONTINUE_PATH = new RegExp(`^/v1/sessions/${SESSION_ID}/continue$`);
 const FILE_PATH = /^\/v1\/files\/([^/]{1,200})$/;
 
 /**
@@ -143,6 +147,8 @@ export function route(target: string): Route {
   }
   m = AGENT_PATH.exec(path);
   if (m) return { kind: 'session_agent', session_id: m[1] };
+  m = CONTINUE_PATH.exec(path);
+  if (m) return { kind: 'session_continue', session_id: m[1] };
   m = SESSION_PATH.exec(path);
   if (m) return { kind: 'session', session_id: m[1] };
   m = FILE_PATH.exec(path);

@@ -1,5 +1,5 @@
-// The plain-HTTP endpoints of our control-plane profile (health, session list/create/delete, the
-// host's permission rules) and
+// The plain-HTTP endpoints of our control-plane profile (health, session list/create/delete and
+// continue, the host's permission rules) and
 // the browser master's page and bundle. Requests arrive here already past the gate.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
@@ -23,6 +23,15 @@ export const CreateSessionBody = z.strictObject({
 export type CreateSessionRequest = z.infer<typeof CreateSessionBody>;
 
 export const SwitchAgentBody = z.strictObject({ agent: z.string().min(1).max(500) });
+
+/**
+ * POST /v1/sessions/{id}/continue (decision 630): no body (or `{}`); the ended session is the path's.
+ * The answer: the new session, the ended one it goes on from, and whether the agent was asked to
+ * resume its conversation (§18.3; false: the session ended before the agent named it).
+ */
+export const ContinueSessionBody = z.strictObject({});
+export const ContinueSessionAnswer = z.strictObject({ session_id: z.string().min(1), continued_from: z.string().min(1), resumed: z.boolean() });
+export type ContinueSessionAnswer = z.infer<typeof ContinueSessionAnswer>;
 /** What the host did with a master's agent pick (SessionHost.switchAgent, decision 361). */
 export type AgentSwitchResult = { kind: 'unchanged' | 'replaced' | 'has_history'; session_id: string };
 
@@ -35,6 +44,12 @@ export interface HttpApiContext {
   permissionRules?: () => readonly PermissionRule[];
   /** GET /v1/agents: the host's agents. Absent: 501. */
   agents?: () => readonly AgentSummary[];
+  /**
+   * POST /v1/sessions/{id}/continue: the host's continuation of an ended shared session; `created`
+   * false when an earlier request's continuation is given again; undefined when there is no such
+   * ended session. Absent: 501.
+   */
+  continueSession?: (session_id: string) => Promise<(ContinueSessionAnswer & { created: boolean }) | undefined>;
   /** POST /v1/sessions/{id}/agent: the host's agent switch. Absent: 501. */
   switchAgent?: (session_id: string, agent: string) => Promise<AgentSwitchResult>;
   /** GET/PUT /v1/files/{id} (§4.5.1): the host's file store. Absent: 501. */
@@ -70,6 +85,8 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, r: R
       return json(res, 200, { agents: ctx.agents().map((a) => agentSummaryOf(a)) });
     case 'session_agent':
       return switchAgent(req, res, r.session_id, ctx);
+    case 'session_continue':
+      return continueSession(req, res, r.session_id, ctx);
     case 'permission_rules':
       if (!ctx.permissionRules) return json(res, 501, { error: 'this host lists no permission rules' });
       return json(res, 200, { rules: ctx.permissionRules() });
@@ -139,6 +156,27 @@ async function switchAgent(req: IncomingMessage, res: ServerResponse, session_id
     return json(res, 200, await ctx.switchAgent(session_id, body.agent));
   } catch (e) {
     return json(res, 400, { error: e instanceof Error ? e.message : String(e) });
+  }
+}
+
+/** POST /v1/sessions/{id}/continue (decision 630): 201 (or 200, given again) `{ session_id, continued_from, resumed }`. */
+async function continueSession(req: IncomingMessage, res: ServerResponse, session_id: string, ctx: HttpApiContext): Promise<void> {
+  if (!ctx.continueSession) return json(res, 501, { error: 'this host does not continue sessions' });
+  try {
+    const text = await readBody(req);
+    if (!ContinueSessionBody.safeParse(text.trim() === '' ? {} : JSON.parse(text)).success) return json(res, 400, { error: 'expected no body, or {}' });
+  } catch (e) {
+    return answerUnread(req, res, 400, { error: `request body: ${(e as Error).message}` });
+  }
+  // §18.2: a session that runs is not ended; it is prompted, not continued.
+  if (ctx.registry.list({ sharedOnly: true }).some((s) => s.session_id === session_id)) return json(res, 409, { error: `session ${session_id} has not ended` });
+  try {
+    const c = await ctx.continueSession(session_id);
+    if (!c) return json(res, 404, { error: `no ended shared session ${session_id} to continue` });
+    return json(res, c.created ? 201 : 200, ContinueSessionAnswer.parse({ session_id: c.session_id, continued_from: c.continued_from, resumed: c.resumed }));
+  } catch (e) {
+    if (e instanceof RefusedRequest) return json(res, e.status, { error: `could not continue the session: ${e.message}` }, e.headers);
+    return json(res, 400, { error: `could not continue the session: ${(e as Error).message}` });
   }
 }
 

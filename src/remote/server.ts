@@ -33,7 +33,7 @@ import { handleHttp, json, type CreateSessionRequest, type HttpApiContext } from
 import type { FileEndpoint } from './fileApi';
 import { WsConnection } from './wsConnection';
 import { Liveness } from './liveness';
-import { CONNECTIONS_CHECK_MS, DEFAULT_MAX_SESSIONS, HEADERS_TIMEOUT_MS, cappedCreate, connectionCap } from './serverLimits';
+import { CONNECTIONS_CHECK_MS, DEFAULT_MAX_SESSIONS, HEADERS_TIMEOUT_MS, connectionCap, sessionCap } from './serverLimits';
 import { capConnections } from './connectionCap';
 import type { PermissionRule } from '../session/permissions';
 
@@ -56,8 +56,9 @@ export interface RemoteServerOptions {
    * own name and addresses), e.g. `devbox.example`: requests naming another host are refused (421).
    */
   publicHosts?: string[];
-  /** POST /v1/sessions. Absent: 501. */
+  /** POST /v1/sessions, and POST /v1/sessions/{id}/continue (an ended session's continuation, decision 630). Absent: 501. */
   createSession?: (request: CreateSessionRequest) => Promise<{ session_id: string }>;
+  continueSession?: HttpApiContext['continueSession'];
   /** DELETE /v1/sessions/{id} (a shared session): the host's delete. Absent: the registry's. */
   deleteSession?: (session_id: string) => Promise<boolean>;
   /** GET /v1/permission-rules: the host's rules, whichever agent granted them. Absent: 501. */
@@ -127,8 +128,8 @@ export class RemoteServer {
   private nextId = 0;
   private closing?: Promise<void>;
   private _port = 0;
-  /** POST /v1/sessions within the session cap (serverLimits.ts). */
-  private readonly createSession?: RemoteServerOptions['createSession'];
+  /** POST /v1/sessions and …/continue, within one session cap (serverLimits.ts). */
+  private readonly creating: Pick<HttpApiContext, 'createSession' | 'continueSession'>;
 
   private constructor(
     private readonly options: RemoteServerOptions,
@@ -149,7 +150,8 @@ export class RemoteServer {
       ownOrigins: new Set(),
       allowedOrigins: new Set((options.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/$/, ''))),
     };
-    if (options.createSession) this.createSession = cappedCreate(options.createSession, () => options.registry.list().length, options.maxSessions ?? DEFAULT_MAX_SESSIONS);
+    const cap = sessionCap(() => options.registry.list().length, options.maxSessions ?? DEFAULT_MAX_SESSIONS);
+    this.creating = { createSession: options.createSession && cap(options.createSession), continueSession: options.continueSession && cap(options.continueSession) };
   }
 
   /** Start listening. Refuses a non-loopback bind without TLS unless allowInsecureRemote. */
@@ -268,7 +270,7 @@ export class RemoteServer {
     if (!g.ok) return json(res, g.status, { error: g.message }, g.headers);
     handleHttp(req, res, g.route, {
       registry: this.options.registry,
-      createSession: this.createSession,
+      ...this.creating,
       deleteSession: this.options.deleteSession,
       permissionRules: this.options.permissionRules,
       ...(this.options.agents ? { agents: this.options.agents } : {}),

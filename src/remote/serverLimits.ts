@@ -36,21 +36,23 @@ export function connectionCap(maxConnections: number | undefined, maxMasters: nu
 }
 
 /**
- * POST /v1/sessions within `max` sessions: the host's sessions (the editor's own too) and the
- * creations still under way count; at the cap, 503 with words.
+ * What makes a session (POST /v1/sessions, and POST /v1/sessions/{id}/continue, decision 630)
+ * within `max` sessions: the host's sessions (the editor's own too) and the creations still under
+ * way by any of the wrapped calls count; at the cap, 503 with words.
  */
-export function cappedCreate<R, T>(create: (request: R) => Promise<T>, held: () => number, max: number): (request: R) => Promise<T> {
+export function sessionCap(held: () => number, max: number): <A extends unknown[], T>(create: (...args: A) => Promise<T>) => (...args: A) => Promise<T> {
   let underWay = 0;
-  return async (request) => {
-    const now = held() + underWay;
-    if (now >= max) {
-      throw new RefusedRequest(503, `this host holds ${now} sessions, the most it keeps is ${max}: delete one (DELETE /v1/sessions/{id}) before creating another`);
-    }
-    underWay++;
-    try {
-      return await create(request);
-    } finally {
-      underWay--;
-    }
-  };
+  return (create) =>
+    async (...args) => {
+      const now = held() + underWay;
+      if (now >= max) {
+        throw new RefusedRequest(503, `this host holds ${now} sessions, the most it keeps is ${max}: delete one (DELETE /v1/sessions/{id}) before creating another`);
+      }
+      underWay++;
+      try {
+        return await create(...args);
+      } finally {
+        underWay--;
+      }
+    };
 }

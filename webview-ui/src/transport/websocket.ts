@@ -121,6 +121,9 @@ export class WebSocketTransport implements Transport {
       case 'agent.pick':
         void this.pickAgent(message.payload.agent_id);
         return;
+      case 'session.continue':
+        void this.continueSession(message.payload.session_id);
+        return;
       case 'session.delete':
         void this.api('DELETE', `/v1/sessions/${encodeURIComponent(message.payload.session_id)}`).then(() => this.refreshSessions());
         return;
@@ -360,6 +363,15 @@ export class WebSocketTransport implements Transport {
       await this.refreshSessions();
     } else if (r?.kind === 'has_history') {
       this.listeners.emit(hostMessage('agent.offer', { session_id, agent_id: agent, agent_name: this.agentNames.get(agent) ?? agent }));
+    }
+  }
+
+  /** POST /v1/sessions/{id}/continue (decision 630): the host starts the new session; this page attaches to it. */
+  private async continueSession(session_id: string): Promise<void> {
+    const r = (await this.api('POST', `/v1/sessions/${encodeURIComponent(session_id)}/continue`)) as { session_id?: unknown } | undefined;
+    if (typeof r?.session_id === 'string') {
+      this.attach(r.session_id);
+      await this.refreshSessions();
     }
   }
 

@@ -1,5 +1,6 @@
 // Messages above the transcript that must not scroll away: the §7.1.1 truncation warning, the
-// session's end, host notices; and the task list (§8) above the composer.
+// session's end (with "Continue this conversation" after an error, decision 630), where a continued
+// session came from, host notices; and the task list (§8) above the composer.
 import { useState } from 'preact/hooks';
 import type { HistoryTruncatedWarning } from '../../../src/protocol/transcript';
 import { useStoreSelect } from '../state/useStore';
@@ -8,6 +9,7 @@ import { codeTooltip, idFor } from '../i18n/codes';
 import { noticeParts } from '../state/announcements';
 import type { ChatStore, Notice } from '../state/store';
 import { TodoChecklist } from './outputs';
+import { ContinueButton, ContinuedFromNote } from './continuation';
 
 /** §7.1.1: what was lost, and how — while this view was away, or past the host's history budget. */
 function truncationSentence(w: HistoryTruncatedWarning): string {
@@ -36,7 +38,7 @@ function NoticeText({ notice: n }: { notice: Notice }) {
 }
 
 /** The notices, and the transcript's truncation and end (its lost count changes in place). */
-const bannerInputs = (s: ChatStore) => [s.metaVersion, s.transcript, s.transcript.historyTruncated, s.transcript.historyTruncated?.lostFrameCount, s.transcript.deleted];
+const bannerInputs = (s: ChatStore) => [s.metaVersion, s.transcript, s.transcript.historyTruncated, s.transcript.historyTruncated?.lostFrameCount, s.transcript.deleted, s.sessionId];
 
 export function Banners() {
   const store = useStoreSelect(bannerInputs);
@@ -49,10 +51,16 @@ export function Banners() {
         </div>
       )}
       {t.deleted && (
-        <div class="banner info" role="status">
-          <span class="codicon codicon-trash" aria-hidden="true" /> {tr('banner.deleted', tr(idFor('deleted.', t.deleted.reason, 'deleted.error')))}
+        <div class="banner info ended" role="status">
+          <span>
+            <span class="codicon codicon-trash" aria-hidden="true" /> {tr('banner.deleted', tr(idFor('deleted.', t.deleted.reason, 'deleted.error')))}
+          </span>
+          {/* An error's end (an agent's crash, a CLI that exits on an API error, §18.2) may be
+              continued in a new session; one the user or a master ended was meant to end (decision 630). */}
+          {t.deleted.reason === 'error' && store.sessionId !== undefined && <ContinueButton store={store} sessionId={store.sessionId} />}
         </div>
       )}
+      <ContinuedFromNote />
       {store.notices.map((n) => (
         // Not role=status: the polite live region says the notice (liveRegions.tsx, decision 605),
         // which a region added with its text inside is often not; an error stays an alert.

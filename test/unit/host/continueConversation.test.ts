@@ -1,0 +1,222 @@
+// "Continue this conversation" (decision 630) in the session host, the same for the editor's view
+// and remote masters: a session an error ended stays ended (§18.2, §17.2.2); the host starts a NEW
+// session with its agent, given the ended session's own agent conversation id (§18.3), which names
+// the ended chat and carries what was said there in its own session.capabilities — never frames of
+// the ended session. The real host, journal and engine; the harness's scripted agent plays the turns
+// (the real Codex CLI is continueConversation.codex.e2e.test.ts).
+import assert from 'node:assert/strict';
+import { buildFrame } from '../../../src/protocol/build';
+import { CONTINUED_FROM_KEY, continuedFromOf, type ContinuedFrom } from '../../../src/protocol/continuation';
+import { webviewMessage } from '../../../src/protocol/webviewMessages';
+import { NoEndedSession } from '../../../src/host/continuation/continuations';
+import type { SessionHost } from '../../../src/host/sessionHost';
+import type { WireFrame } from '../../../src/session/connection';
+import type { TurnScript } from '../../support/scriptedAdapter';
+import { until } from '../../support/settle';
+import { controllerFor, harness, viewRecorder, type Harness } from './harness';
+
+/** A turn that names the agent's conversation (§18.3) and answers. */
+const NAMED: TurnScript = { steps: [{ kind: 'text', chunks: ['The password is kiwi.'] }], outcome: { agent_session_id: 'conv-42' } };
+/** A turn whose agent dies: §17.2.2's fatal agent.error ends the session. */
+const DIES: TurnScript = { steps: [{ kind: 'error', payload: { error_code: 'PROCESS_EXIT', message: 'the agent exited with code 1: 429 Too Many Requests', severity: 'fatal', recoverable: false } }] };
+
+function view(id = 'v'): { id: string; kind: 'local'; features: Record<string, never>; got: WireFrame[]; send(f: WireFrame): void; close(): void } {
+  const got: WireFrame[] = [];
+  return { id, kind: 'local', features: {}, got, send: (f) => void got.push(f), close: () => undefined };
+}
+
+async function prompt(host: SessionHost, id: string, text: string, conn = 'v'): Promise<void> {
+  const turns = () => host.log(id)?.all().filter((f) => f.type === 'session.turn.start').length ?? 0;
+  const before = turns();
+  host.fromView(conn, buildFrame('control.prompt.request', { prompt_text: text }, { session_id: id }));
+  await until(() => turns() > before, `the turn "${text}" starts`);
+}
+
+/** A session of the scripted agent that answered once (naming its conversation when `named`) and then died. */
+async function endedByError(host: SessionHost, named = true): Promise<{ id: string; v: ReturnType<typeof view> }> {
+  const id = await host.create({ agent: 'scripted', name: 'Password chat' });
+  const v = view();
+  host.hub.attach(id, v);
+  if (named) {
+    await prompt(host, id, 'remember the password kiwi');
+    await until(() => v.got.some((f) => f.type === 'session.turn.end'), 'the first turn ends');
+  }
+  await prompt(host, id, 'and now?');
+  await until(() => !host.has(id), 'the session ended');
+  return { id, v };
+}
+
+function continuedFrom(host: SessionHost, id: string): ContinuedFrom | undefined {
+  const caps = host.log(id)!.all().flatMap((f) => (f.type === 'session.capabilities' ? [f.payload] : []));
+  return continuedFromOf(caps);
+}
+
+describe('host: continue the conversation of a session an error ended (decision 630)', () => {
+  let h: Harness;
+  beforeEach(() => {
+    h = harness();
+  });
+  afterEach(() => h.cleanup());
+
+  it('§18.2 §17.2.2 the ended session stays ended; §18.3 the new one runs the same agent given its conversation id, names the ended chat in its own capabilities, and carries only its own session id', async () => {
+    const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
+    const { id, v } = await endedByError(host);
+    const deleted = v.got.find((f) => f.type === 'session.deleted');
+    assert.ok(deleted?.type === 'session.deleted' && deleted.payload.reason === 'error', 'the session ended with an error');
+    assert.ok(host.continuations.continuable(id));
+
+    const c = await host.continueSession(id);
+    assert.notEqual(c.session_id, id, 'a NEW session');
+    assert.deepEqual({ ...c, session_id: 'x' }, { session_id: 'x', continued_from: id, resumed: true, created: true });
+    assert.equal(host.has(id), false, 'the ended session is not brought back');
+    assert.equal(v.got.filter((f) => f.type === 'session.deleted').length, 1);
+    assert.deepEqual(h.resumes, [undefined, 'conv-42'], 'the agent is started with its own conversation id (§18.3)');
+    const info = host.list().find((s) => s.session_id === c.session_id);
+    assert.equal(info?.agent, 'scripted');
+    assert.equal(info?.name, 'Password chat', 'a name the user gave goes on');
+
+    const from = continuedFrom(host, c.session_id);
+    assert.ok(from, `the new session's capabilities carry ${CONTINUED_FROM_KEY}`);
+    assert.equal(from.session_id, id);
+    assert.equal(from.name, 'Password chat');
+    assert.equal(from.reason, 'error');
+    assert.equal(from.resumed, true);
+    assert.equal(from.ended_at, deleted.timestamp);
+    assert.deepEqual(from.earlier, [
+      { role: 'user', text: 'remember the password kiwi' },
+      { role: 'agent', text: 'The password is kiwi.' },
+      { role: 'user', text: 'and now?' },
+      { role: 'error', text: 'the agent exited with code 1: 429 Too Many Requests' },
+    ]);
+    const v2 = view('v2');
+    host.hub.attach(c.session_id, v2);
+    await prompt(host, c.session_id, 'what was it?', 'v2');
+    await until(() => v2.got.some((f) => f.type === 'session.turn.end'), 'the continued session answers');
+    assert.deepEqual([...new Set(host.log(c.session_id)!.all().map((f) => f.session_id))], [c.session_id], 'no frame of the ended session is in the new one');
+  });
+
+  it('asking twice (a double click, the editor and a master at once) gives the one continuation; once that one is deleted, a new one', async () => {
+    const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
+    const { id } = await endedByError(host);
+    const [a, b] = await Promise.all([host.continueSession(id), host.continueSession(id)]);
+    assert.equal(a.session_id, b.session_id);
+    assert.deepEqual([a.created, b.created].sort(), [false, true]);
+    const again = await host.continueSession(id);
+    assert.equal(again.session_id, a.session_id);
+    assert.equal(again.created, false);
+    assert.equal(host.list().length, 1);
+    await host.delete(a.session_id);
+    const fresh = await host.continueSession(id);
+    assert.notEqual(fresh.session_id, a.session_id);
+    assert.equal(fresh.created, true);
+  });
+
+  it('§18.3 the session ended before the agent named its conversation: the new session still starts, afresh (resumed false, no resume id)', async () => {
+    const host = h.makeHost({ scripted: { turns: [DIES] } });
+    const { id } = await endedByError(host, false);
+    const c = await host.continueSession(id);
+    assert.equal(c.resumed, false);
+    assert.deepEqual(h.resumes, [undefined, undefined], 'no conversation id to give');
+    const from = continuedFrom(host, c.session_id);
+    assert.equal(from?.resumed, false);
+    assert.equal(from?.earlier.at(-1)?.role, 'error');
+  });
+
+  it('only an error\'s end is continuable: a session the user ended, a running one and an unknown id are refused (NoEndedSession), and nothing starts', async () => {
+    const host = h.makeHost();
+    const ended = await host.create({ agent: 'scripted' });
+    await host.delete(ended);
+    const running = await host.create({ agent: 'scripted' });
+    for (const id of [ended, running, 'no-such-session']) {
+      assert.equal(host.continuations.continuable(id), false);
+      await assert.rejects(host.continueSession(id), NoEndedSession);
+    }
+    assert.equal(host.list().length, 1);
+  });
+
+  it('the agent cannot run now (gone, or Restricted Mode): an error naming it, never another agent in its place', async () => {
+    let blocked: string | undefined;
+    const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
+    const { id } = await endedByError(host);
+    // The harness's host asks its options for agents and blocks each time: change what it answers.
+    const options = (host as unknown as { options: { agents: () => { id: string; available: boolean }[]; blocked: () => string | undefined } }).options;
+    const agents = options.agents;
+    options.agents = () => agents().map((a) => (a.id === 'scripted' ? { ...a, available: false } : a));
+    await assert.rejects(host.continueSession(id), /Scripted cannot run now/);
+    options.agents = agents;
+    options.blocked = () => blocked;
+    blocked = 'Restricted Mode: agents cannot run in an untrusted workspace.';
+    await assert.rejects(host.continueSession(id), /Restricted Mode/);
+    assert.equal(host.list().length, 0, 'nothing started');
+    blocked = undefined;
+    assert.ok(host.has((await host.continueSession(id)).session_id), 'a failed attempt does not stop a later one');
+  });
+
+  it('a shared session\'s continuation is shared; one ended while local is not a remote master\'s (sharedOnly)', async () => {
+    const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
+    const shared = await host.create({ agent: 'scripted' });
+    host.hub.share(shared);
+    const v = view();
+    host.hub.attach(shared, v);
+    await prompt(host, shared, 'one');
+    await until(() => v.got.some((f) => f.type === 'session.turn.end'), 'answered');
+    await prompt(host, shared, 'two');
+    await until(() => !host.has(shared), 'ended');
+    const c = await host.continueSession(shared, { sharedOnly: true });
+    assert.equal(host.hub.isShared(c.session_id), true, 'visible to the masters that saw the ended one');
+
+    const { id: local } = await endedByError(host);
+    assert.equal(host.continuations.continuable(local), true);
+    assert.equal(host.continuations.continuable(local, { sharedOnly: true }), false, '§2.4 a local session stays invisible to masters, ended too');
+    await assert.rejects(host.continueSession(local, { sharedOnly: true }), NoEndedSession);
+    const mine = await host.continueSession(local);
+    assert.equal(host.hub.isShared(mine.session_id), false, 'the continuation of a local session is local');
+  });
+
+  it('§7.8.2 a continued session restored after a reload still names the chat it continues (its agent announces it again)', async () => {
+    const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
+    const { id } = await endedByError(host);
+    const c = await host.continueSession(id);
+    await host.dispose();
+    const host2 = h.makeHost();
+    assert.deepEqual(await host2.restoreAll(), [c.session_id]);
+    const caps = host2.log(c.session_id)!.all().filter((f) => f.type === 'session.capabilities');
+    assert.ok(caps.length >= 2, 'the restored agent announced itself again');
+    const last = caps.at(-1);
+    assert.ok(last?.type === 'session.capabilities');
+    assert.equal(continuedFromOf([last.payload])?.session_id, id, 'the newest announcement names the earlier chat too');
+  });
+
+  it('the chat view: an error\'s end stays in front of the user (other sessions or not); `session.continue` attaches the view to the new session, whose capabilities name the ended chat', async () => {
+    const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
+    const other = await host.create({ agent: 'builtin' });
+    const c = controllerFor(host, h, { agents: [{ id: 'builtin', name: 'Built-in', available: true }, { id: 'scripted', name: 'Scripted', available: true }] });
+    const rec = viewRecorder();
+    c.setView(rec.post);
+    await c.receive(webviewMessage('session.new', { agent: 'scripted' }));
+    const id = c.activeSessionId!;
+    assert.notEqual(id, other);
+    const send = (text: string) => c.receive(webviewMessage('frame', { frame: buildFrame('control.prompt.request', { prompt_text: text }, { session_id: id }) as unknown as Record<string, unknown> }));
+    await send('remember the password kiwi');
+    await until(() => rec.frames().some((f) => f.type === 'session.turn.end'), 'answered');
+    await send('and now?');
+    await until(() => rec.frames().some((f) => f.type === 'session.deleted'), 'the view saw the end');
+    await until(() => c.activeSessionId === undefined, 'the session is gone');
+    rec.clear();
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(rec.messages.filter((m) => m.kind === 'session.attached').length, 0, 'the view is not moved to another session: the ended chat and its Continue button stay');
+
+    await c.receive(webviewMessage('session.continue', { session_id: id }));
+    const attached = rec.messages.find((m) => m.kind === 'session.attached');
+    assert.ok(attached?.kind === 'session.attached');
+    assert.notEqual(attached.payload.session_id, id);
+    assert.equal(c.activeSessionId, attached.payload.session_id);
+    const caps = rec.frames().filter((f) => f.type === 'session.capabilities') as Array<{ payload: { extensions?: Record<string, unknown> } }>;
+    assert.equal((caps.map((f) => f.payload.extensions?.[CONTINUED_FROM_KEY]).find(Boolean) as ContinuedFrom | undefined)?.session_id, id);
+
+    // A session the user ended is not continued: the view is told why, nothing starts.
+    rec.clear();
+    await c.receive(webviewMessage('session.continue', { session_id: other }));
+    assert.ok(rec.messages.some((m) => m.kind === 'notice' && m.payload.level === 'error' && /no ended session/.test(m.payload.message)));
+  });
+});

@@ -1,0 +1,171 @@
+// "Continue this conversation" (decision 630) in real Chromium on the fixture page: the banner of a
+// session an error ended (§18.2, §17.2.2) offers the button — reached by Tab, pressed with Enter or
+// Space, it asks the host for `session.continue` with the ended session's id — and a session that
+// continues one shows, from its own session.capabilities only, which chat it continues, whether the
+// agent was asked to remember it, and the earlier conversation to read; in English and in Korean.
+import { strict as assert } from 'node:assert';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { feed, pageErrors, rendered, sentMessages, startHarness, violations, waitForMessages, type Harness } from '../../browser/harness';
+import { SESSION, TURN } from '../../browser/streams';
+import { streamBuilder } from '../../fixtures/frames/streamBuilder';
+import { CONTINUED_FROM_KEY, type ContinuedFrom } from '../../../src/protocol/continuation';
+import type { Frame, PayloadOf } from '../../../src/protocol/frameTypes';
+import { AXE_TAGS, blocking, describeViolations } from '../../support/axe';
+
+const NEXT = '44444444-4444-4444-8444-444444444444';
+const T = { turn_id: TURN };
+
+function caps(b: ReturnType<typeof streamBuilder>, extensions?: Record<string, unknown>): Frame {
+  return b.make('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: { adapter_type: 'process', plan_mode: true }, ...(extensions ? { extensions } : {}) });
+}
+
+/** A Codex-like session: one turn, then the process exits 1 on a rate limit and the session ends (§18.2). */
+function endedSession(reason: PayloadOf<'session.deleted'>['reason']): Frame[] {
+  const b = streamBuilder(SESSION, Date.now());
+  return [
+    caps(b),
+    b.make('control.prompt.request', { prompt_text: 'remember the password kiwi' }),
+    b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+    b.make('agent.error', { error_code: 'PROCESS_EXIT', message: 'codex exited with code 1: 429 Too Many Requests', severity: 'fatal', recoverable: false }, T),
+    b.make('session.turn.end', { turn_id: TURN, stop_reason: 'error' }, T),
+    b.make('session.deleted', { session_id: SESSION, reason, deleted_by: 'client' }),
+  ];
+}
+
+function continuation(resumed: boolean): Frame[] {
+  const from: ContinuedFrom = {
+    session_id: SESSION,
+    name: 'Password chat',
+    agent: 'codex',
+    reason: 'error',
+    ended_at: '2026-12-05T14:03:00.000Z',
+    resumed,
+    earlier: [
+      { role: 'user', text: 'remember the password kiwi' },
+      { role: 'agent', text: 'The password is kiwi.' },
+      { role: 'error', text: 'codex exited with code 1: 429 Too Many Requests' },
+    ],
+    left_out: 2,
+  };
+  return [caps(streamBuilder(NEXT, Date.now()), { [CONTINUED_FROM_KEY]: from })];
+}
+
+/** Tab from the top of the page until `selector` has focus (bounded); how many presses it took. */
+async function tabTo(page: Page, selector: string): Promise<number> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  for (let i = 1; i <= 40; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return i;
+  }
+  throw new Error(`${selector} was not reached by Tab`);
+}
+
+async function agents(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { rawpFake: { host(m: unknown): void } };
+    w.rawpFake.host({ kind: 'agent.list', payload: { agents: [{ id: 'codex', name: 'Codex', available: true }] } });
+  });
+}
+
+describe('webview in Chromium: continue the conversation of a session an error ended (decision 630)', function () {
+  this.timeout(90_000);
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => h?.close());
+
+  it('§18.2 the ended banner of an error offers "Continue this conversation": reached by Tab, Enter and Space each send session.continue with the ended session\'s id', async () => {
+    const page = await h.open();
+    await feed(page, SESSION, endedSession('error'), true);
+    const banner = page.locator('.banners .banner.ended');
+    assert.match(await banner.innerText(), /This session was ended \(an error\)\./);
+    const button = banner.getByRole('button', { name: 'Continue this conversation' });
+    assert.equal(await button.count(), 1);
+    assert.match((await button.getAttribute('title')) ?? '', /new chat with the same agent/);
+    assert.deepEqual((await sentMessages(page)).filter((m) => m.kind === 'session.continue'), [], 'nothing is sent before the user asks');
+
+    await tabTo(page, '.banner.ended .continue-button');
+    await page.keyboard.press('Enter');
+    const [first] = await waitForMessages(page, 'session.continue', 1);
+    assert.deepEqual(first.payload, { session_id: SESSION });
+    await page.keyboard.press('Space');
+    const both = await waitForMessages(page, 'session.continue', 2);
+    assert.deepEqual(both.map((m) => m.payload.session_id), [SESSION, SESSION]);
+    assert.deepEqual(await violations(page), []);
+    assert.deepEqual(pageErrors(page), []);
+  });
+
+  it('a session the user (or another window) ended was meant to end: its banner has no such button', async () => {
+    for (const reason of ['user_request', 'master_request'] as const) {
+      const page = await h.open();
+      await feed(page, SESSION, endedSession(reason), true);
+      await page.locator('.banners .banner.ended').waitFor();
+      assert.equal(await page.locator('.continue-button').count(), 0, reason);
+      await page.close();
+    }
+  });
+
+  it('the continuing session names the ended chat, says the agent was asked to go on with it, and shows the earlier conversation read-only (keyboard: its summary opens with Enter); axe finds nothing serious', async () => {
+    const page = await h.open();
+    await agents(page);
+    await feed(page, NEXT, continuation(true), true);
+    const note = page.locator('.banner.continued-from');
+    await note.waitFor();
+    assert.equal(await note.getAttribute('role'), 'note');
+    const text = await note.innerText();
+    assert.match(text, /This chat continues “Password chat”, which ended \(an error\) on .*2026/);
+    assert.match(text, /Codex was asked to go on with that conversation\./);
+    const summary = note.locator('summary');
+    assert.equal(await summary.innerText(), 'Earlier conversation (3 messages)');
+    assert.equal(await note.locator('.continued-messages').isVisible(), false, 'closed until asked');
+    await tabTo(page, '.continued-from summary');
+    await page.keyboard.press('Enter');
+    await rendered(page);
+    const items = await note.locator('.continued-message').allInnerTexts();
+    assert.deepEqual(items.map((s) => s.replace(/\s+/g, ' ').trim()), ['You: remember the password kiwi', 'Codex: The password is kiwi.', 'Error: codex exited with code 1: 429 Too Many Requests']);
+    assert.match(await note.innerText(), /2 older messages are not shown\./);
+    const result = await new AxeBuilder({ page }).withTags(AXE_TAGS).include('.banners').analyze();
+    assert.deepEqual(describeViolations(blocking(result.violations)), []);
+    // Dismissed for this view; the session's frames are untouched.
+    await note.getByRole('button', { name: 'Dismiss' }).click();
+    await rendered(page);
+    assert.equal(await page.locator('.banner.continued-from').count(), 0);
+    assert.deepEqual(pageErrors(page), []);
+  });
+
+  it('§18.3 the ended chat had no agent conversation id: the note says the agent starts afresh', async () => {
+    const page = await h.open();
+    await agents(page);
+    await feed(page, NEXT, continuation(false), true);
+    const text = await page.locator('.banner.continued-from').innerText();
+    assert.match(text, /Codex starts afresh: that chat ended before Codex named its conversation, so it does not remember it\./);
+    assert.doesNotMatch(text, /was asked to go on/);
+  });
+
+  it('in Korean: the button, its hint, the note and the earlier conversation are Korean words', async () => {
+    const page = await h.open({ locale: 'ko-KR' });
+    await feed(page, SESSION, endedSession('error'), true);
+    const button = page.locator('.banner.ended .continue-button');
+    assert.equal((await button.innerText()).trim(), '이 대화 이어 가기');
+    assert.match((await button.getAttribute('title')) ?? '', /같은 에이전트로 새 채팅/);
+    await button.focus();
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await waitForMessages(page, 'session.continue', 1))[0].payload, { session_id: SESSION });
+
+    await agents(page);
+    await feed(page, NEXT, continuation(true), true);
+    const note = page.locator('.banner.continued-from');
+    const text = await note.innerText();
+    assert.match(text, /이 채팅은 “Password chat” 채팅을 이어 갑니다\./);
+    assert.match(text, /Codex에게 그 대화를 이어 가도록 요청했습니다\./);
+    assert.equal(await note.locator('summary').innerText(), '이전 대화(메시지 3개)');
+    await note.locator('summary').click();
+    assert.deepEqual(await note.locator('.continued-who').allInnerTexts(), ['나:', 'Codex:', '오류:']);
+    const afresh = await h.open({ locale: 'ko-KR' });
+    await agents(afresh);
+    await feed(afresh, NEXT, continuation(false), true);
+    assert.match(await afresh.locator('.banner.continued-from').innerText(), /Codex은\(는\) 처음부터 시작합니다\./);
+  });
+});
