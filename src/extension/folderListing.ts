@@ -102,7 +102,9 @@ export async function visibleAmong(f: FolderRoot, rels: readonly string[], mode:
 
 async function findInFolder(f: FolderRoot, pattern: string, mode: ListingMode, rules: IgnoreRules, token?: vscode.CancellationToken): Promise<string[]> {
   const search = mode.excludes ? excludeGlobs(f.uri).search : [];
-  // undefined: VS Code applies files.exclude; null: nothing is excluded (scope `global`).
+  // undefined: VS Code applies files.exclude; null: nothing is excluded (scope `global`). A glob
+  // here would not stop files.exclude from applying (measured in code-server), so `.git/` is
+  // dropped below instead.
   const exclude = !mode.excludes ? null : search.length ? `{${search.join(',')}}` : undefined;
   const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(f.uri, pattern), exclude, undefined, token);
   const base = f.uri.path.endsWith('/') ? f.uri.path : f.uri.path + '/';
@@ -111,6 +113,9 @@ async function findInFolder(f: FolderRoot, pattern: string, mode: ListingMode, r
     if (!u.path.startsWith(base)) continue;
     const rel = u.path.slice(base.length);
     if (mode.excludes && rules.fileIgnored(rel)) continue;
+    // The repository's own database is no file anyone references, and its config may hold
+    // credentials: never listed, also in scope `global` (the Node listing drops it too; decision 636).
+    if (rel.split('/').includes('.git')) continue;
     out.push(rel);
   }
   return withoutSymlinkedDirs(f.root, out);

@@ -117,6 +117,36 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     assert.equal(await page.locator('.picker-frame').count(), 0);
   });
 
+  it('§16.1.1 no match: the picker offers to search hidden files too; Tab reaches it, Enter searches the same query with scope global and puts the caret back; later keystrokes stay in hidden files; Escape from the offer goes back', async () => {
+    const page = await ready();
+    await page.keyboard.type('read @unique-ign');
+    await waitForSent(page, 'control.file.search', 1);
+    await answer(page, 0);
+    const offer = page.getByRole('button', { name: 'Search hidden files too' });
+    await offer.waitFor();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Search hidden files too', 'Tab reached the offer');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'textbox', 'Escape: back in the prompt box');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    const [, hidden] = await waitForSent(page, 'control.file.search', 2);
+    assert.deepEqual([hidden.payload.query, hidden.payload.scope], ['unique-ign', 'global']);
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'textbox', 'the caret is back in the prompt box');
+    await page.keyboard.type('o');
+    const third = (await waitForSent(page, 'control.file.search', 3))[2];
+    assert.deepEqual([third.payload.query, third.payload.scope], ['unique-igno', 'global'], 'typing goes on at the end of the reference, still among hidden files');
+    await answer(page, 1);
+    await page.locator('[role=listbox] [role=option]').first().waitFor();
+    assert.equal(await page.locator('.picker-frame [role=status]').textContent(), '1 file (hidden files included)');
+    assert.equal(await offer.count(), 0, 'no offer once hidden files are searched');
+    await page.keyboard.press('Enter');
+    await page.locator('.editor .chip').waitFor();
+    await page.keyboard.type('@x');
+    const fourth = (await waitForSent(page, 'control.file.search', 4))[3];
+    assert.equal(fourth.payload.scope, undefined, 'a new @ reference searches the visible files again');
+  });
+
   it('ArrowUp from the first row and ArrowDown ×15 keep the active row in view; PageDown moves by a page', async () => {
     const page = await ready();
     await page.keyboard.type('@fi');

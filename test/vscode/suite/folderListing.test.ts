@@ -4,7 +4,7 @@
 // findFiles only where it gives the same set of paths — this test compares them, and measures both.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -87,6 +87,14 @@ describe('extension host: the @ index lists what VS Code search lists (findFiles
     assert.equal(viaGit.source, 'git');
     assert.deepEqual([...viaGit.paths].sort(), viaVscode, 'git ls-files lists the same paths');
     assert.deepEqual([...(await listFiles(root, { ...options, noGit: true })).paths].sort(), viaVscode, 'the walk lists the same paths');
+  });
+
+  it('decision 636: scope global (the picker\'s "Search hidden files too") lists what .gitignore, files.exclude and search.exclude hide, but never the repository\'s own .git/ (its config may hold credentials)', async () => {
+    const uri = vscode.Uri.file(root);
+    const all = await listFolder({ root, uri }, { excludes: false });
+    for (const p of ['build/out.js', 'debug.log', 'node_modules/pkg/index.js', 'web/node_modules/x.js', '.DS_Store', 'src/main.ts']) assert.ok(all.includes(p), `${p} is listed`);
+    assert.ok(existsSync(join(root, '.git', 'config')), 'the folder is a git repository');
+    assert.deepEqual(all.filter((p) => p.split('/').includes('.git')), [], 'nothing of .git/');
   });
 
   it('security: files under a symlinked folder are not listed, though findFiles follows links (a link to a folder outside showed its names in the picker; the picker trial of 2026-12-05)', async () => {

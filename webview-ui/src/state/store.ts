@@ -379,14 +379,15 @@ export class ChatStore {
     return currentTurn(this.transcript)?.turnId;
   }
 
-  searchFiles(query: string): void {
+  /** `hidden`: scope `global`, the files ignore rules and excludes hide too (§16.1.1, decision 636). */
+  searchFiles(query: string, hidden = false): void {
     if (!this.may('control.file.search')) return;
     const previous = this.activeQueryId;
     const query_id = globalThis.crypto.randomUUID();
     this.activeQueryId = query_id;
     this.activeQuery = query;
     if (previous !== undefined && this.candidates?.queryId !== previous) this.sendFrame('control.file.search.cancel', { query_id: previous });
-    this.sendFrame('control.file.search', { query_id, query, max_results: 20 });
+    this.sendFrame('control.file.search', { query_id, query, max_results: 20, ...(hidden ? { scope: 'global' as const } : {}) });
   }
 
   /** §16.1.3: the user left @ mode (Esc, or the @ was deleted). */

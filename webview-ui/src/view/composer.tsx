@@ -7,6 +7,7 @@
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { encodePrompt, type PromptPart } from '../../../src/protocol/fileReference';
 import { spacedNameOn } from './spacedQuery';
+import { focusHiddenFilesOffer, HiddenFilesOffer } from './hiddenFilesOffer';
 import { fileStatus, PAGE_ROWS, PathLabel, PickerOption, useLongWait } from './pickerRows';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { useStoreSelect } from '../state/useStore';
@@ -26,7 +27,8 @@ type Command = PayloadOf<'agent.commands.publish'>['commands'][number];
 const SEARCH_DEBOUNCE_MS = 120;
 const MAX_RECALL = 50;
 
-type Picker = { kind: 'file'; query: string } | { kind: 'command'; query: string } | undefined;
+/** `hidden`: this @ reference also searches what ignore files and excludes hide (decision 636). */
+type Picker = { kind: 'file'; query: string; hidden?: boolean } | { kind: 'command'; query: string } | undefined;
 
 export function argumentHint(c: Command): string {
   return (c.parameters ?? []).map((p) => (p.required ? `<${p.name}>` : `[${p.name}]`)).join(' ');
@@ -102,6 +104,8 @@ export function Composer() {
 
   /** The suggestions on screen are this query's (not an older one's, nor none yet). */
   const answered = (query: string): boolean => store.activeQuery === query && store.candidates !== undefined && store.candidates.queryId === store.activeQueryId;
+  // Nothing matched this query: offer to search what ignore files and excludes hide (decision 636).
+  const offerHidden = picker?.kind === 'file' && !picker.hidden && files.length === 0 && answered(picker.query);
 
   const closePicker = () => {
     if (picker?.kind === 'file') store.cancelSearch();
@@ -119,9 +123,10 @@ export function Composer() {
     const at = atQuery(root, picker?.kind === 'file' ? spacedNameOn(files.map((c) => c.path)) : undefined);
     if (at && canSearch) {
       if (picker?.kind !== 'file' || picker.query !== at.query) {
-        setPicker({ kind: 'file', query: at.query });
+        const hidden = picker?.kind === 'file' && picker.hidden === true;
+        setPicker({ kind: 'file', query: at.query, hidden });
         clearTimeout(timer.current);
-        timer.current = setTimeout(() => store.searchFiles(at.query), SEARCH_DEBOUNCE_MS);
+        timer.current = setTimeout(() => store.searchFiles(at.query, hidden), SEARCH_DEBOUNCE_MS);
       }
       return;
     }
@@ -210,6 +215,11 @@ export function Composer() {
     const sendKey = store.enterSends ? e.key === 'Enter' && !e.shiftKey : e.key === 'Enter' && (e.ctrlKey || e.metaKey);
     // Tab, or the send key, before this query's suggestions arrived: take the first when they do.
     // Enter sent the half-typed reference as plain text before (the picker trial of 2026-12-05).
+    // Nothing matched: Tab goes to the offer to search hidden files too (decision 636).
+    if (picker?.kind === 'file' && e.key === 'Tab' && !e.shiftKey && offerHidden && focusHiddenFilesOffer()) {
+      e.preventDefault();
+      return;
+    }
     if (picker?.kind === 'file' && ((e.key === 'Tab' && !e.shiftKey) || (sendKey && !answered(picker.query)))) {
       e.preventDefault();
       acceptWhenReady.current = picker.query;
@@ -276,8 +286,17 @@ export function Composer() {
         <div class="picker-frame">
           {/* What the picker is doing, told to screen readers too (WCAG 4.1.3): outside the listbox, which holds only options. */}
           <div class={`picker-status muted${picker.kind === 'file' && files.length > 0 && store.candidates?.truncated !== true ? ' sr-only' : ''}`} role="status">
-            {picker.kind === 'file' ? fileStatus(files.length, searching, store.candidates?.truncated === true, searchingLong) : commands.length === 0 ? t('composer.noCommand') : ''}
+            {picker.kind === 'file' ? fileStatus(files.length, searching, store.candidates?.truncated === true, searchingLong, picker.hidden === true) : commands.length === 0 ? t('composer.noCommand') : ''}
           </div>
+          {offerHidden && (
+            <HiddenFilesOffer
+              editor={() => editor.current}
+              onSearch={() => {
+                setPicker({ kind: 'file', query: picker.query, hidden: true });
+                store.searchFiles(picker.query, true);
+              }}
+            />
+          )}
           {items > 0 && (
         // Focusable, as a scrolling region must be (axe scrollable-region-focusable), but the focus
         // belongs to the editor, whose aria-activedescendant names the active option: sent back.

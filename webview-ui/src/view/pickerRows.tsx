@@ -63,12 +63,12 @@ export function useLongWait(waiting: boolean, afterMs = LONG_SEARCH_MS): boolean
 }
 
 /** The file picker's status line: searching (for long), none, how many (and that more match). */
-export function fileStatus(count: number, searching: boolean, truncated: boolean, searchingLong = false): string {
+export function fileStatus(count: number, searching: boolean, truncated: boolean, searchingLong = false, hidden = false): string {
   if (searching) return t(searchingLong ? 'composer.searchingLong' : 'composer.searching');
   // Why a file the user knows is there may be missing (the picker trial: node_modules, build output).
-  if (count === 0) return t('composer.noFilesHidden');
-  if (truncated) return t('composer.fileCountMore', String(count));
-  return count === 1 ? t('composer.fileCount1') : t('composer.fileCountN', String(count));
+  if (count === 0) return t(hidden ? 'composer.noFilesAtAll' : 'composer.noFilesHidden');
+  const shown = truncated ? t('composer.fileCountMore', String(count)) : count === 1 ? t('composer.fileCount1') : t('composer.fileCountN', String(count));
+  return hidden ? t('composer.withHidden', shown) : shown;
 }
 
 /**
