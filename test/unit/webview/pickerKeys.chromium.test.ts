@@ -147,6 +147,30 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     assert.equal(fourth.payload.scope, undefined, 'a new @ reference searches the visible files again');
   });
 
+  it('§16.1.1 a Hangul syllable still being composed sends no search and keeps the list (no "No matching files" flash); the composed text is searched when the composition ends', async () => {
+    const page = await ready();
+    await page.keyboard.type('@');
+    await waitForSent(page, 'control.file.search', 1);
+    await answerPaths(page, ['docs/한국어/설계문서.md']);
+    const cdp = await page.context().newCDPSession(page);
+    const compose = async (text: string) => {
+      await cdp.send('Input.imeSetComposition', { text, selectionStart: text.length, selectionEnd: text.length });
+      await page.waitForTimeout(250); // longer than the composer's debounce
+    };
+    const queries = async () => (await sentFrames(page, 'control.file.search')).map((f) => f.payload.query);
+    for (const step of ['ㅅ', '서', '설']) await compose(step);
+    assert.deepEqual(await queries(), [''], 'nothing searched mid-syllable');
+    assert.equal(await page.locator('[role=listbox] [role=option]').count(), 1, 'the list stays');
+    await cdp.send('Input.insertText', { text: '설' });
+    await waitForSent(page, 'control.file.search', 2);
+    for (const step of ['ㄱ', '계']) await compose(step);
+    await cdp.send('Input.insertText', { text: '계' });
+    await waitForSent(page, 'control.file.search', 3);
+    await page.waitForTimeout(250);
+    assert.deepEqual(await queries(), ['', '설', '설계'], 'only whole syllables were searched');
+    await cdp.detach();
+  });
+
   it('ArrowUp from the first row and ArrowDown ×15 keep the active row in view; PageDown moves by a page', async () => {
     const page = await ready();
     await page.keyboard.type('@fi');

@@ -113,12 +113,26 @@ export function Composer() {
     setPicker(undefined);
   };
 
-  const onInput = () => {
+  // compositionend (which Preact's onCompositionEnd does not reach: no such property on elements)
+  // runs the search a composing syllable held back; always with this render's state.
+  const afterComposition = useRef<() => void>(() => undefined);
+  afterComposition.current = () => onInput();
+  useEffect(() => {
+    const root = editor.current;
+    const listener = () => afterComposition.current();
+    root?.addEventListener('compositionend', listener);
+    return () => root?.removeEventListener('compositionend', listener);
+  }, []);
+
+  const onInput = (e?: Event) => {
     const root = editor.current;
     if (!root) return;
     const parts = readParts(root);
     setEmpty(parts.length === 0);
     recallAt.current = -1;
+    // A syllable still being composed (a Hangul IME's "설ㄱ") is no query: the list stays until
+    // the composition ends (compositionend runs this again) instead of flashing "No matching files".
+    if ((e as InputEvent | undefined)?.isComposing && picker?.kind === 'file') return;
     // A space goes on only while a listed name holds it (decision 634).
     const at = atQuery(root, picker?.kind === 'file' ? spacedNameOn(files.map((c) => c.path)) : undefined);
     if (at && canSearch) {
