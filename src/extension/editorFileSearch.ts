@@ -133,6 +133,11 @@ export class EditorFileSearch implements vscode.Disposable {
     });
   }
 
+  /** Is an index open, or being opened, for the current folders? */
+  get isOpen(): boolean {
+    return this.current !== undefined && this.current.backend === this.backend();
+  }
+
   /** The open index (tests wait on `settled()`), opening it if needed. */
   async index(): Promise<EditorFileIndex> {
     return (await this.open()).index;

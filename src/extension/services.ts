@@ -36,8 +36,10 @@ export interface Services {
   shared: () => SharedToolState;
   /** The §16.1 search behind the @ picker (the view's and every master's). */
   fileSearch: EditorFileSearch['run'];
-  /** The editor's file index (tests wait for it to settle). */
+  /** The editor's file index (tests wait for it to settle), opened if needed. */
   fileIndex: EditorFileSearch['index'];
+  /** Is the editor's file index open (or opening)? (Tests of its warm-up, decision 638.) */
+  fileIndexOpen: () => boolean;
   blocked: () => string | undefined;
   restored: Promise<string[]>;
   /** Notifications and the badge (set by wiring.ts; tests read what was shown). */
@@ -181,6 +183,7 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     shared: getShared,
     fileSearch: search.run,
     fileIndex: () => search.index(),
+    fileIndexOpen: () => search.isOpen,
     blocked,
     restored,
     async dispose() {

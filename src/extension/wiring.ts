@@ -9,6 +9,7 @@ import { createServices, type Services } from './services';
 import type { StatusBar } from './statusBar';
 import type { ChatViewProvider } from './chatViewProvider';
 import { AttentionNotifier } from './notifications';
+import { warmFileIndexWhenShown } from './warmFileIndex';
 
 export function wire(context: vscode.ExtensionContext, logger: Logger, status: StatusBar, provider: ChatViewProvider): { services: Services; handlers(channel: vscode.OutputChannel): CommandHandlers } {
   const services = createServices(context, logger);
@@ -17,6 +18,8 @@ export function wire(context: vscode.ExtensionContext, logger: Logger, status: S
   const attention = new AttentionNotifier(services.host, services.controller, provider, agentName);
   services.attention = attention;
   context.subscriptions.push(attention);
+  // The @ index listed before the first @ (decision 638).
+  context.subscriptions.push(warmFileIndexWhenShown(provider.onDidChangeVisibility, { blocked: services.blocked, open: services.fileIndex }));
   const refreshStatus = async () => {
     const id = services.controller.activeSessionId;
     const info = services.host.list().find((s) => s.session_id === id);

@@ -20,4 +20,13 @@ describe('extension host: the chat webview view', () => {
     assert.ok(urls.length > 0);
     for (const u of urls) assert.doesNotMatch(u, /^https?:\/\/(?!.*vscode-(?:resource|cdn))/, `remote resource ${u}`);
   });
+
+  it('decision 638: once the chat has shown, the @ index is listed in the background, with no @ typed', async () => {
+    const { s } = await rawp();
+    await vscode.commands.executeCommand('rawp.chat.focus');
+    await eventually(() => s.fileIndexOpen(), 'the @ index opened by the warm-up', 150);
+    const index = await s.fileIndex();
+    await index.settled();
+    assert.ok(index.index.folders[0].index.allPaths().length > 0, 'it lists the workspace');
+  });
 });
