@@ -41,6 +41,11 @@ export const HOST_PHRASES_EN = {
   'agent_reason.no_endpoint': 'no endpoint configured: set a base URL and a model (--base-url, --model)',
   'agent_reason.no_key': '{0} is not set (needed for {1})',
   'agent_reason.not_available': 'not available',
+  // §9.2 a plan's YN approval, asked by adapters whose agent presents its plan as a tool call
+  // (Claude Code's ExitPlanMode, decision 639); the view recognises the English word for word.
+  'plan.question': 'Approve this plan and let the agent start on it?',
+  'plan.approve': 'Approve',
+  'plan.keep': 'Keep planning',
 } as const;
 
 export type HostPhraseId = keyof typeof HOST_PHRASES_EN;
@@ -78,6 +83,9 @@ export const HOST_PHRASES_KO: Record<HostPhraseId, string> = {
   'agent_reason.no_endpoint': '엔드포인트가 설정되지 않았습니다. 기본 URL과 모델을 지정하세요 (--base-url, --model)',
   'agent_reason.no_key': '{0}이(가) 설정되지 않았습니다 ({1}에 필요)',
   'agent_reason.not_available': '사용할 수 없음',
+  'plan.question': '이 계획을 승인하고 에이전트가 시작하게 할까요?',
+  'plan.approve': '승인',
+  'plan.keep': '계속 계획하기',
 };
 
 export type HostLanguage = 'en' | 'ko';

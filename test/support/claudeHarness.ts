@@ -20,7 +20,8 @@ const MASTER_FEATURES = { thinking_stream: true, tool_streaming: true, subagent:
 
 
 /** `none`: leave the question open (the user walked away). */
-export type Answer = 'allow' | 'deny' | 'allow_session' | 'none';
+/** A permission answer, or a YN question's value (§9.2 plan approval). */
+export type Answer = 'allow' | 'deny' | 'allow_session' | 'none' | 'yes' | 'no';
 
 /** One session: mock model + real claude + engine, with a master that answers permissions. */
 export class Harness {

@@ -10,6 +10,7 @@ import type { PermissionVerdict, RuleScope } from '../../session/permissions';
 import { summarizeInput } from '../../tools/permissions/gate';
 import { describeScope, suggestScope } from '../../tools/permissions/scope';
 import type { PermissionAsk } from './permissionAsk';
+import { approvePlan } from './planApproval';
 import { PermissionSuggestion } from './streamJson';
 
 /** The body of a `can_use_tool` control response. */
@@ -80,6 +81,8 @@ export function engineVerdict(host: AgentHost, tool_name: string, input: Record<
 export async function decidePermission(host: AgentHost, ask: PermissionAsk): Promise<PermissionDecision> {
   const check = engineVerdict(host, ask.tool_name, ask.input, ask.metadata);
   if (!check.allowed) return { behavior: 'deny', message: check.message };
+  // §9.2: a plan is approved by a YN request, for this plan only (planApproval.ts).
+  if (ask.tool_name === 'ExitPlanMode') return approvePlan(host, ask);
   const scope = scopeOf(ask);
   const what = ask.description ?? summarize(ask);
   const verdict = await host.askPermission(
@@ -92,10 +95,7 @@ export async function decidePermission(host: AgentHost, ask: PermissionAsk): Pro
     },
     ask.metadata ? { metadata: ask.metadata } : undefined,
   );
-  const decision = decisionFor(ask, verdict);
-  // An approved ExitPlanMode makes Claude leave plan mode on its own: the engine must follow.
-  if (ask.tool_name === 'ExitPlanMode' && decision.behavior === 'allow') host.reportMode?.('default');
-  return decision;
+  return decisionFor(ask, verdict);
 }
 
 function summarize(ask: PermissionAsk): string {

@@ -427,11 +427,11 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     h.assertValid();
   });
 
-  it('§6.3.2 §9 plan mode: control.mode.switch to plan puts Claude Code in plan mode without a restart; ExitPlanMode\'s plan is a plan document, approved by PERMISSION', async () => {
+  it('§6.3.2 §9.2-1 plan mode: control.mode.switch to plan puts Claude Code in plan mode without a restart; ExitPlanMode\'s plan is a plan document, approved by a YN request (no "always" answer)', async () => {
     h = await Harness.create();
     h.script(claude.tool('ExitPlanMode', { plan: '1. Read a.txt\n2. Change world to there' }), claude.text('Here is my plan.'));
     const asked: string[] = [];
-    h.answer = (req) => (asked.push(String(req.context?.tool_name)), 'allow');
+    h.answer = (req) => (asked.push(`${req.interaction_type} ${String(req.context?.tool_name)} ${req.options?.map((o) => o.value).join('/')}`), 'yes');
     const pid = (h.adapter as unknown as { proc: { pid: number } }).proc.pid;
     const from = h.wire.length;
     h.master('control.mode.switch', { mode: 'plan' });
@@ -440,7 +440,7 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     assert.equal(of(turn, 'session.turn.start')[0].payload.mode, 'plan');
     const plan = of(turn, 'agent.text.delta').filter((f) => f.metadata?.content_role === 'plan');
     assert.equal(plan.map((f) => f.payload.text).join(''), '1. Read a.txt\n2. Change world to there');
-    assert.deepEqual(asked, ['ExitPlanMode']);
+    assert.deepEqual(asked, ['YN ExitPlanMode yes/no'], 'a YN question for this plan only: no "for this session" or "always"');
     const types = turn.map((f) => f.type);
     assert.ok(types.indexOf('agent.text.done') < types.indexOf('tool.invoke.request'), 'the plan comes before the ExitPlanMode call');
     assert.match(h.mainRequests()[0].rawBody, /plan mode/i);
@@ -452,6 +452,21 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     h.script(claude.text('Done.'));
     const next = await h.prompt('go on');
     assert.equal(of(next, 'session.turn.start')[0].payload.mode, 'default');
+    h.assertValid();
+  });
+
+  it('§9.2-1 a plan the user does not approve: Claude Code hears it was not approved and stays in plan mode', async () => {
+    h = await Harness.create();
+    h.script(claude.tool('ExitPlanMode', { plan: '1. Delete everything' }), claude.text('Understood, I will keep planning.'));
+    h.answer = (req) => (req.interaction_type === 'YN' ? 'no' : 'allow');
+    const from = h.wire.length;
+    h.master('control.mode.switch', { mode: 'plan' });
+    await h.next('agent.state.changed', (f) => f.payload.reason === 'mode_switch', from);
+    const turn = await h.prompt('plan a cleanup');
+    const result = of(turn, 'tool.invoke.result').find((f) => f.payload.status !== 'success');
+    assert.ok(result, 'the ExitPlanMode call did not succeed');
+    assert.match(JSON.stringify(h.mainRequests().at(-1)?.rawBody ?? ''), /did not approve the plan/, 'the model is told the plan was not approved');
+    assert.equal(of(turn, 'agent.state.changed').filter((f) => f.payload.reason === 'mode_switch').length, 0, 'still in plan mode');
     h.assertValid();
   });
 

@@ -11,6 +11,7 @@ import { RESULTS_DIR, feed, hostSays, pageErrors, rendered, startHarness, type H
 import { GATE_OPTIONS, SESSION, TURN, clientCaps, interactionsStream } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 import { buildCommandsPublish, HOST_COMMANDS } from '../../../src/commands';
+import { hostPhrase } from '../../../src/protocol/hostPhrases';
 
 /** A turn with the codes people used to see: a refused unread edit that recovers, a permission, a
  *  warning, a failed command, a cancelled turn. */
@@ -174,6 +175,26 @@ describe('webview in Chromium: plain words, English and Korean (issue 15)', func
     assert.ok(notices.some((n) => n.includes('A phrase from a newer host.')), 'an unknown phrase shows the host’s English');
     assert.deepEqual(pageErrors(page), []);
     await page.screenshot({ path: join(RESULTS_DIR, 'webview-host-words-ko.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('§9.2-1 decision 639: the host\'s plan approval (Claude Code\'s ExitPlanMode as a YN question) is Korean in a Korean view; an agent\'s own YN keeps its words', async () => {
+    const page = await h.open({ height: 900, locale: 'ko-KR' });
+    const b = streamBuilder(SESSION, Date.now());
+    const T = { turn_id: TURN };
+    const plan = { interaction_id: 'plan-1', interaction_type: 'YN' as const, question_text: hostPhrase('plan.question'), timeout_sec: 300, options: [{ value: 'yes', label: hostPhrase('plan.approve'), risk_level: 'moderate' as const }, { value: 'no', label: hostPhrase('plan.keep'), risk_level: 'safe' as const }], default_value: 'no', context: { tool_name: 'ExitPlanMode' } };
+    const own = { interaction_id: 'own-1', interaction_type: 'YN' as const, question_text: 'Deploy to staging now?', timeout_sec: 300, options: [{ value: 'yes', label: 'Ship it' }, { value: 'no', label: 'Not yet' }], default_value: 'no' };
+    await feed(page, SESSION, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T), b.make('agent.interaction.request', plan, T), b.make('agent.interaction.request', own, T)] as never, true);
+    await rendered(page);
+    const card = page.locator('[data-interaction="plan-1"]');
+    await card.waitFor();
+    assert.match(await card.innerText(), /이 계획을 승인하고 에이전트가 시작하게 할까요\?/);
+    assert.equal(await card.getByRole('button', { name: /^승인/ }).count() + (await card.getByRole('radio', { name: /^승인/ }).count()), 1, 'Approve, in Korean');
+    assert.match(await card.innerText(), /계속 계획하기/);
+    const other = page.locator('[data-interaction="own-1"]');
+    assert.match(await other.innerText(), /Deploy to staging now\?/);
+    assert.match(await other.innerText(), /Ship it/);
+    assert.deepEqual(pageErrors(page), []);
     await page.close();
   });
 

@@ -13,6 +13,7 @@ import { useStore } from '../state/useStore';
 import { t, type MessageId } from '../i18n';
 import { codeTooltip } from '../i18n/codes';
 import { permissionDescription } from '../i18n/hostWords';
+import { en } from '../i18n/en';
 import { questionText } from '../i18n/questions';
 
 type Option = NonNullable<PayloadOf<'agent.interaction.request'>['options']>[number];
@@ -70,8 +71,11 @@ const PERMISSION_LABELS: Record<string, MessageId> = {
   reject_always: 'permission.reject_always',
 };
 
+/** The host's plan approval's options (§9.2, decision 639), recognised by their English words. */
+const PLAN_LABELS: readonly MessageId[] = ['plan.approve', 'plan.keep'];
+
 export function optionLabel(block: InteractionBlock, o: Option): string {
-  const id = block.request.interaction_type === 'PERMISSION' ? PERMISSION_LABELS[o.value] : undefined;
+  const id = block.request.interaction_type === 'PERMISSION' ? PERMISSION_LABELS[o.value] : block.request.interaction_type === 'YN' ? PLAN_LABELS.find((p) => en[p] === o.label) : undefined;
   return id ? t(id) : o.label;
 }
 
