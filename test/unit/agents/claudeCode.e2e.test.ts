@@ -489,6 +489,28 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     h.assertValid();
   });
 
+  it('§6.3.1-1 a turn whose context reaches 0.95 of the window (as Claude Code reports it) makes the engine compact by itself: /compact runs, session.compacted with trigger "auto"', async () => {
+    h = await Harness.create();
+    // The model says the context holds 960,000 tokens; Claude Code names the window in modelUsage
+    // (1,000,000 for the model the mock answers as): 0.96.
+    // (Claude Code compacts nothing before a second exchange: "Not enough messages to compact".)
+    h.script(claude.text('Short one.'), claude.text('That was a long one.', { usage: { input_tokens: 955_000, cache_read_input_tokens: 5_000, output_tokens: 1_000 } }), claude.text('<summary>A long conversation, summed up.</summary>'), claude.text('Fresh again.'));
+    await h.prompt('hello');
+    assert.equal(of(h.wire, 'session.compacted').length, 0, 'a small context: no compaction');
+    const from = h.wire.length;
+    const turn = await h.prompt('read everything');
+    const usage = of(turn, 'session.usage').at(-1)!.payload;
+    assert.ok((usage.context_window?.utilization ?? 0) >= 0.95, `utilization ${JSON.stringify(usage.context_window)}`);
+    const c = (await h.next('session.compacted', () => true, from)).payload;
+    assert.equal(c.trigger, 'auto');
+    assert.equal(c.summary, 'A long conversation, summed up.');
+    assert.ok(c.previous_token_count >= 950_000, `previous ${c.previous_token_count}`);
+    const after = await h.prompt('still there?');
+    assert.equal(text(after), 'Fresh again.');
+    assert.match(h.mainRequests().at(-1)!.rawBody, /A long conversation, summed up\./, 'the next request starts from the summary');
+    h.assertValid();
+  });
+
   it('§17.2 a claude that cannot start fails start() with its stderr; a missing binary says which command', async () => {
     const mock = await MockModelServer.start();
     const ws = mkdtempSync(join(tmpdir(), 'rawp-cc-bad-'));
