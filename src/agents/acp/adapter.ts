@@ -12,7 +12,7 @@ import type { FsBackend } from '../../workspace/fsBackend';
 import { FsEvents } from '../../tools/fsEvents';
 import { attachObservationPolicy } from '../../tools/ledger/policy';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
-import { AcpFsBridge } from './fsBridge';
+import { AcpFsBridge, engineWriteCheck } from './fsBridge';
 import { outcomeFor, permissionQuestion, rejectOption, type AcpPermissionOption, type AcpPermissionOutcome } from './permission';
 import type { PermissionVerdict } from '../../session/permissions';
 import type { TraceDirection } from './stream';
@@ -131,7 +131,7 @@ export class AcpAdapter implements AgentAdapter {
       if (!this.turn && !this.disposing && this.live) for (const e of mapExit({ exit, agent: this.info.id, singleTurn: false }).events) host.emit(e);
     });
 
-    const bridge = fs ? new AcpFsBridge({ fs: fs.backend, fsEvents: fs.events, actor: host.session_id, cwd: host.workspacePath }) : undefined;
+    const bridge = fs ? new AcpFsBridge({ fs: fs.backend, fsEvents: fs.events, actor: host.session_id, cwd: host.workspacePath, mayWrite: engineWriteCheck(host) }) : undefined;
     let app = client({ name: 'rawp' })
       .onNotification('session/update', ({ params }) => {
         if (params.sessionId === this.sessionId || this.sessionId === undefined) translator.update(params.update);

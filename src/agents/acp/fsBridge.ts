@@ -8,6 +8,8 @@ import { FsError, type FsBackend } from '../../workspace/fsBackend';
 import { notTextOf } from '../../workspace/textOnlyWrites';
 import type { FsEvents } from '../../tools/fsEvents';
 import { isInside, targetOf } from '../../tools/paths';
+import type { AgentHost } from '../../session/agentAdapter';
+import { KIND_TOOLS } from './toolNames';
 
 export interface AcpFsDeps {
   fs: FsBackend;
@@ -17,6 +19,18 @@ export interface AcpFsDeps {
   actor: string;
   /** Base for relative paths (ACP paths should be absolute). */
   cwd: string;
+  /**
+   * The engine's verdict on a write (AgentHost.checkTool for the ACP edit tool, decision 640): the
+   * mode (review and plan change no file) and the prompt's tool lists. An agent that writes
+   * without asking first — its own "always allow", an auto-edit mode — meets it here, the last
+   * place we can still refuse. Absent: no check (the bridge alone, in its own tests).
+   */
+  mayWrite?: (path: string) => { allowed: true } | { allowed: false; message: string };
+}
+
+/** A write through our fs is an edit to the engine's policy (the ACP kind "edit", toolNames.ts). */
+export function engineWriteCheck(host: Pick<AgentHost, 'checkTool'>): NonNullable<AcpFsDeps['mayWrite']> {
+  return (file_path) => host.checkTool(KIND_TOOLS.edit.name, { file_path });
 }
 
 /** JSON-RPC error code for a refused file operation (ACP leaves server codes to the client). */
@@ -44,6 +58,8 @@ export class AcpFsBridge {
 
   async writeTextFile(params: { path: string; content: string }): Promise<Record<string, never>> {
     const target = this.target(params.path);
+    const verdict = this.deps.mayWrite?.(target.displayPath) ?? { allowed: true };
+    if (!verdict.allowed) throw new RequestError(FS_REFUSED, `TOOL_NOT_ALLOWED: ${target.displayPath}: ${verdict.message}`, { code: 'TOOL_NOT_ALLOWED' });
     try {
       const guard = this.deps.fsEvents.writeIntent(target, this.deps.actor);
       const r = await this.deps.fs.writeText(target.abs, params.content, guard);

@@ -4,7 +4,9 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { AcpFsBridge, sliceLines } from '../../../src/agents/acp/fsBridge';
+import { AcpFsBridge, engineWriteCheck, sliceLines } from '../../../src/agents/acp/fsBridge';
+import { baseAcpCatalog } from '../../../src/agents/acp/toolNames';
+import { checkTool } from '../../../src/session/toolPolicy';
 import { FsEvents } from '../../../src/tools/fsEvents';
 import { attachObservationPolicy } from '../../../src/tools/ledger/policy';
 import { NodeFsBackend } from '../../../src/workspace/nodeFsBackend';
@@ -71,6 +73,23 @@ describe('ACP fs bridge: fs/read_text_file and fs/write_text_file through FsBack
     assert.equal(e.code, -32002);
     await bridge.writeTextFile({ path: missing, content: 'fresh\n' });
     assert.equal(readFileSync(missing, 'utf8'), 'fresh\n');
+  });
+
+  it('§6.3.2-1 decision 640: a write the engine\'s policy refuses (review mode) is answered TOOL_NOT_ALLOWED with the engine\'s words, after the agent read the file, and the file stays; reads still go through', async () => {
+    const review = new AcpFsBridge({
+      fs: new NodeFsBackend([dir]),
+      fsEvents: new FsEvents(),
+      actor: 'session-1',
+      cwd: dir,
+      mayWrite: engineWriteCheck({ checkTool: (tool_name, input) => checkTool({ tools: baseAcpCatalog(), diagnostics: [], mode: 'review' }, tool_name, input) }),
+    });
+    assert.equal((await review.readTextFile({ path: file() })).content, 'one\ntwo\nthree\n', 'review mode reads');
+    const e = await refusal(review.writeTextFile({ path: file(), content: 'written in review mode\n' }));
+    assert.equal(e.data?.code, 'TOOL_NOT_ALLOWED');
+    assert.match(e.message, /a\.txt: Tool not allowed in current mode/);
+    assert.equal(readFileSync(file(), 'utf8'), 'one\ntwo\nthree\n');
+    const denied = new AcpFsBridge({ fs: new NodeFsBackend([dir]), fsEvents: new FsEvents(), actor: 's', cwd: dir, mayWrite: engineWriteCheck({ checkTool: (t, i) => checkTool({ tools: baseAcpCatalog(), diagnostics: [], mode: 'default', denied_tools: ['Edit'] }, t, i) }) });
+    assert.match((await refusal(denied.writeTextFile({ path: path.join(dir, 'new.txt'), content: 'x' }))).message, /not allowed for this prompt/, 'a prompt that denies Edit: a new file is refused too');
   });
 
   it('paths outside the workspace are refused', async () => {

@@ -406,4 +406,24 @@ describe('ACP adapter against the real gemini --acp', function () {
     assert.equal(host.ofType('agent.error', t.frames).length, 0);
     assertValid();
   });
+
+  it('§6.3.2-1 after "Always allow" for gemini\'s edits, review mode still keeps the file: no write of the second turn reaches the disk', async () => {
+    const a = await open();
+    host.toolPolicy = {};
+    policy = (req) => ({ kind: 'response', selected_value: req.options!.find((o) => o.value === 'allow_always')!.value });
+    server.enqueue(keys.stream, gemini.call('replace', { file_path: 'a.txt', old_string: 'hello', new_string: 'first edit', instruction: 'x' }), gemini.text('Done once.'));
+    const t1 = await host.turn(a, 'edit a.txt');
+    assert.equal(readFileSync(path.join(env.ws, 'a.txt'), 'utf8'), 'first edit\n');
+    assert.equal(host.ofType('agent.interaction.request', t1.frames).length, 1, 'asked once, answered "Always allow"');
+    const writesBefore = traffic.filter((m) => m.dir === 'agent->client' && (m.msg as { method?: string }).method === 'fs/write_text_file').length;
+    server.enqueue(keys.stream, gemini.call('replace', { file_path: 'a.txt', old_string: 'first edit', new_string: 'review-mode edit', instruction: 'x' }), gemini.text('Tried again.'));
+    const t2 = await host.turn(a, 'edit it again', { mode: 'review' });
+    assert.equal(readFileSync(path.join(env.ws, 'a.txt'), 'utf8'), 'first edit\n', 'review mode: the file is not changed');
+    assert.equal(host.ofType('agent.interaction.request', t2.frames).length, 0, 'nobody was asked');
+    const writesAfter = traffic.filter((m) => m.dir === 'agent->client' && (m.msg as { method?: string }).method === 'fs/write_text_file').length;
+    assert.equal(writesAfter, writesBefore, 'gemini (in its plan mode for our review) did not even try to write');
+    const edit = host.ofType('tool.invoke.result', t2.frames).filter((r) => r.payload.tool_name === 'Edit');
+    assert.deepEqual(edit.map((r) => [r.payload.status, r.payload.error_code]), [['error', 'TOOL_NOT_ALLOWED_IN_MODE']]);
+    assertValid();
+  });
 });
