@@ -8,10 +8,10 @@ import type { AgentAdapter, AgentCapabilities, AgentHost, AgentPrompt, CatalogTo
 import { CODEX_INFO, codexCapabilities } from './capabilities';
 import { SingleTurnRunner } from '../process';
 import { badLineMessage } from '../process/jsonLines';
-import { codexArgs, CODEX_RESUME_FLAG } from './args';
+import { codexArgs, CODEX_RESUME_FLAG, toolDenied } from './args';
 import { CODEX_TOOLS } from './catalog';
 import { CodexFileChangeDiffer } from './fileChangeDiff';
-import { StderrWatcher } from './stderrWatch';
+import { explainFinding, StderrWatcher } from './stderrWatch';
 import { CodexTurnTranslator, turnUsageSince } from './translate';
 import { ThreadStarted, type CodexUsage } from './nativeEvents';
 import { promptText } from '../promptText';
@@ -75,7 +75,10 @@ export class CodexAdapter implements AgentAdapter {
     const env = this.options.env ?? {};
     const codexHome = env.CODEX_HOME ?? process.env.CODEX_HOME ?? path.join(os.homedir(), '.codex');
     this.differ = new CodexFileChangeDiffer({ workspacePath: host.workspacePath, codexHome, threadId: () => this.runner?.agentSessionId });
-    const watcher = new StderrWatcher((f) => this.current?.reportWarning(f.error_code, f.message, { stderr: f.line }));
+    const watcher = new StderrWatcher((found) => {
+      const f = explainFinding(found, toolDenied(this.turnTools, 'Bash'));
+      this.current?.reportWarning(f.error_code, f.message, { stderr: f.line });
+    });
     this.runner = new SingleTurnRunner({
       agent: 'codex',
       session_id: host.session_id,

@@ -48,8 +48,13 @@ export function modeConfig(mode: AgentModeName): string[] {
  * sandbox (which also keeps the shell from writing), a denied WebSearch no search. Its plan updates
  * (TodoWrite) change nothing outside it and are still refused on the wire.
  */
+/** Does this turn's tool lists leave `name` out (denied, or not among the allowed)? */
+export function toolDenied(tools: CodexArgsInput['tools'] = {}, name: string): boolean {
+  return tools.denied_tools?.includes(name) === true || (tools.allowed_tools !== undefined && !tools.allowed_tools.includes(name));
+}
+
 export function toolListConfig(tools: CodexArgsInput['tools'] = {}): { config: string[]; readOnly: boolean } {
-  const denied = (name: string) => tools.denied_tools?.includes(name) === true || (tools.allowed_tools !== undefined && !tools.allowed_tools.includes(name));
+  const denied = (name: string) => toolDenied(tools, name);
   const config: string[] = [];
   if (denied(CODEX_BASH)) config.push('-c', 'features.shell_tool=false', '-c', 'features.unified_exec=false');
   if (denied(CODEX_WEB_SEARCH)) config.push('-c', 'tools.web_search=false');

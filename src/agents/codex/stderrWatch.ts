@@ -21,6 +21,20 @@ export function classifyStderrLine(line: string): StderrFinding | undefined {
   return { error_code: 'CODEX_TOOL_ERROR', message: `Codex tool error: ${detail}`, line };
 }
 
+/** Codex's names for its shell tools, as its "unsupported call" names them. */
+const SHELL_CALL = /^unsupported call: (exec_command|shell|local_shell|unified_exec)\b/i;
+
+/**
+ * A finding in the words of this turn: "unsupported call: exec_command" is what Codex says when
+ * the model calls a shell we turned off because the prompt denies Bash (args.ts) — the user is
+ * told that, not Codex's internals.
+ */
+export function explainFinding(f: StderrFinding, bashDenied: boolean): StderrFinding {
+  const detail = /error=(.*)$/.exec(f.line)?.[1]?.trim() ?? '';
+  if (f.error_code !== 'CODEX_TOOL_ERROR' || !bashDenied || !SHELL_CALL.test(detail)) return f;
+  return { ...f, message: 'Codex tried to run a command, but Bash is not allowed for this prompt: Codex had no shell, and nothing ran.' };
+}
+
 /** Splits a stream of stderr chunks into lines and reports the ones that matter. */
 export class StderrWatcher {
   private partial = '';

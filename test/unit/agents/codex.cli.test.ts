@@ -304,7 +304,8 @@ describe('Codex adapter against the real codex CLI', function () {
     const warn = host.ofType('agent.error', t.frames).find((e) => e.payload.error_code === 'CODEX_TOOL_ERROR');
     assert.ok(warn, host.problems());
     assert.equal(warn.payload.severity, 'warning');
-    assert.match(warn.payload.message, /unsupported call: exec_command/);
+    assert.equal(warn.payload.message, 'Codex tried to run a command, but Bash is not allowed for this prompt: Codex had no shell, and nothing ran.', 'said in the turn\'s words, not Codex\'s internals');
+    assert.match(JSON.stringify(warn.payload.details), /unsupported call: exec_command/, 'Codex\'s own line kept in the details');
     assert.deepEqual(host.checks, [], 'Codex never asks: the policy went in on its command line');
     assertValid();
   });
