@@ -261,7 +261,7 @@ export class FileIndex {
    * stat-ing every path in the background; each call waits for that at most `waitMs`, after
    * stat-ing `first` (the files the user has open).
    */
-  recency(folder: Folder, options: { waitMs: number; first?: readonly string[] }): Promise<{ mtimes: Map<string, number>; complete: boolean }> {
+  recency(folder: Folder, options: { waitMs: number; first?: readonly string[]; statTimeoutMs?: number }): Promise<{ mtimes: Map<string, number>; complete: boolean }> {
     const state = (folder.recency ??= { mtimes: new Map(), complete: false });
     const stat = async (p: string) => (folder.statFile ? (await folder.statFile(p))?.mtimeMs : (await fsp.stat(join(folder.root, p))).mtimeMs);
     return knownMtimes(state, () => folder.index.allPaths(), stat, options);

@@ -17,21 +17,39 @@ export type StatMtime = (rel: string) => Promise<number | undefined>;
 
 /** Stats at once: enough to hide the latency of one call, few enough not to crowd the host. */
 const CONCURRENCY = 32;
+/**
+ * A stat that has not answered by then is given up (its file counts as not recent): a hung mount
+ * or a stuck file system provider must not hold the load, or every empty query, for ever.
+ */
+export const STAT_TIMEOUT_MS = 5000;
+
+/** `p`'s value, or undefined once `ms` have passed first (the timer never holds the process). */
+function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+    timer.unref?.();
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
 
 /**
  * Starts the load of every path's mtime (once) and waits at most `waitMs` for it. `first` (paths
- * the user has open) are stat-ed before the answer whatever the wait, so they can lead it.
+ * the user has open) are stat-ed first, so they can lead the answer — waited for at most `waitMs`
+ * too. Each stat is given up after `statTimeoutMs`.
  */
 export async function knownMtimes(
   state: RecencyState,
   paths: () => readonly string[],
   stat: StatMtime,
-  options: { waitMs: number; first?: readonly string[] },
+  options: { waitMs: number; first?: readonly string[]; statTimeoutMs?: number },
 ): Promise<{ mtimes: Map<string, number>; complete: boolean }> {
-  state.load ??= loadAll(state, paths(), stat);
+  const bounded: StatMtime = (rel) => within(stat(rel), options.statTimeoutMs ?? STAT_TIMEOUT_MS);
+  state.load ??= loadAll(state, paths(), bounded);
   const first = (options.first ?? []).filter((p) => !state.mtimes.has(p));
-  await Promise.all(first.map((p) => statInto(state.mtimes, p, stat)));
-  if (!state.complete) await Promise.race([state.load, new Promise((resolve) => setTimeout(resolve, options.waitMs))]);
+  // The open files too are waited for at most `waitMs` (one tab on a hung mount hung every answer).
+  await within(Promise.all(first.map((p) => statInto(state.mtimes, p, bounded))), options.waitMs);
+  if (!state.complete) await within(state.load, options.waitMs);
   return { mtimes: state.mtimes, complete: state.complete };
 }
 

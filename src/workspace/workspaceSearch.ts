@@ -43,6 +43,10 @@ export class WorkspaceSearch {
   private readonly searcher: FileSearcher;
   private globalIndex: Promise<FileIndex> | undefined;
   private globalSearcher: FileSearcher | undefined;
+  /** Empty queries walk one at a time (recent()). */
+  private recentChain: Promise<void> = Promise.resolve();
+  /** Per lane, the empty query in line or walking (a newer one of the lane cancels it). */
+  private readonly recentByLane = new Map<string, { cancelled: boolean }>();
 
   constructor(
     readonly index: FileIndex,
@@ -83,21 +87,42 @@ export class WorkspaceSearch {
     return { candidates, total_count: total, truncated: this.options.folders ? total > candidates.length : result.truncated };
   }
 
-  /** §16.1.1: an empty query lists recently modified files, newest first (recentFiles.ts). */
+  /**
+   * §16.1.1: an empty query lists recently modified files, newest first (recentFiles.ts). One walk
+   * at a time, and a newer empty query of the same lane (a master's picker) supersedes an older
+   * one still waiting or walking: a burst of 150 empty queries from one master held the host for
+   * 20 s and 1 GB, each walk with its own copy of every path (the review of 2026-12-05).
+   */
   private async recent(index: FileIndex, searcher: FileSearcher, req: SearchRequest, token: CancelToken): Promise<CandidatesBody | undefined> {
-    const found = await recentFiles(
-      index,
-      {
-        folders: searcher.foldersFor(req.scope),
-        max: clampMax(req.max_results),
-        extensions: req.filters?.extensions ?? [],
-        excludePatterns: req.filters?.exclude_patterns ?? [],
-        openFiles: this.options.openFiles?.() ?? [],
-        stat: this.options.statResults !== false,
-      },
-      token,
-    );
-    if (!found) return undefined;
+    const lane = req.lane ?? '';
+    const mine = { cancelled: false };
+    const older = this.recentByLane.get(lane);
+    if (older) older.cancelled = true;
+    this.recentByLane.set(lane, mine);
+    const gone = { get cancelled() { return token.cancelled || mine.cancelled; } };
+    const run = this.recentChain.then(async () => {
+      if (gone.cancelled) return undefined;
+      return recentFiles(
+        index,
+        {
+          folders: searcher.foldersFor(req.scope),
+          max: clampMax(req.max_results),
+          extensions: req.filters?.extensions ?? [],
+          excludePatterns: req.filters?.exclude_patterns ?? [],
+          openFiles: this.options.openFiles?.() ?? [],
+          stat: this.options.statResults !== false,
+        },
+        gone,
+      );
+    });
+    this.recentChain = run.then(() => undefined, () => undefined);
+    let found;
+    try {
+      found = await run;
+    } finally {
+      if (this.recentByLane.get(lane) === mine) this.recentByLane.delete(lane);
+    }
+    if (!found || gone.cancelled) return undefined;
     const multi = index.folders.length > 1;
     const candidates = await Promise.all(found.rows.map((r) => this.candidate(r.folder, r.rel, multi ? `${r.folder.name}/${r.rel}` : r.rel, { match_ranges: [] })));
     if (token.cancelled) return undefined;

@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { FileIndex } from '../../../src/workspace/fileIndex';
 import { WorkspaceSearch } from '../../../src/workspace/workspaceSearch';
+import { knownMtimes } from '../../../src/workspace/recency';
 import { until } from './tmpWorkspace';
 
 /**
@@ -95,5 +96,43 @@ describe('workspace/recentFiles: §16.1.1 the empty query in a slow, large works
       search.dispose();
       index.dispose();
     }
+  });
+
+  it('§16.1.3 security: a burst of 100 empty queries from one master walks the files a few times, not 101, and answers only the newest; another master\'s empty query is still answered (a burst held the host for 20 s and 1 GB before)', async () => {
+    const paths = Array.from({ length: 30_000 }, (_, i) => `pkg${i % 40}/file${i}.ts`);
+    const index = await FileIndex.fromListed([{ root: '/ws', paths, statFile: async (rel) => ({ size: 1, mtimeMs: Number(/\d+(?=\.ts$)/.exec(rel)![0]) }) }]);
+    const folder = index.folders[0].index;
+    const realAllPaths = folder.allPaths.bind(folder);
+    let walks = 0;
+    folder.allPaths = () => {
+      walks++;
+      return realAllPaths();
+    };
+    const search = new WorkspaceSearch(index, {});
+    try {
+      await until(() => index.folders[0].recency?.complete ?? (void search.run({ query: '' }, { cancelled: false }, 'warm'), false), 20, { ms: 20_000, what: 'the times to load' });
+      walks = 0;
+      const burst = Array.from({ length: 100 }, () => search.run({ query: '' }, { cancelled: false }, 'master-a'));
+      const other = search.run({ query: '' }, { cancelled: false }, 'master-b');
+      const answers = await Promise.all(burst);
+      assert.deepEqual(answers.slice(0, -1).filter((a) => a !== undefined).length, 0, 'every older empty query of master a was superseded');
+      assert.equal(answers.at(-1)?.candidates[0].path, 'pkg39/file29999.ts', 'the newest is answered, newest file first');
+      assert.equal((await other)?.candidates[0].path, 'pkg39/file29999.ts', 'master b is answered too');
+      assert.ok(walks <= 3, `${walks} walks (each with its own copy of every path) for 101 queries`);
+    } finally {
+      search.dispose();
+      index.dispose();
+    }
+  });
+
+  it('§16.1.1 robustness: an open file on a hung mount does not hold the answer, and stats that never answer are given up, so the times load ends', async () => {
+    const paths = Array.from({ length: 200 }, (_, i) => `f${i}.txt`);
+    const hung = new Set(paths.filter((_, i) => i % 5 === 0)); // 40 stats that never settle
+    const stat = (rel: string) => (hung.has(rel) ? new Promise<number>(() => undefined) : Promise.resolve(1000 + Number(rel.slice(1, -4))));
+    const state = { mtimes: new Map<string, number>(), complete: false };
+    const first = await knownMtimes(state, () => paths, stat, { waitMs: 100, first: ['f0.txt'], statTimeoutMs: 200 });
+    assert.equal(first.mtimes.has('f0.txt'), false, 'the hung open file is simply not known yet');
+    await until(() => state.complete, 20, { ms: 10_000, what: 'the load to end although 40 stats never answer' });
+    assert.equal(state.mtimes.size, 160, 'every stat that answered counts; the hung ones are left out');
   });
 });
