@@ -108,6 +108,19 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     assert.equal(prompt.payload.prompt_text, 'read @foo and fix it');
   });
 
+  it('security: a planted file named after a sentence (docs/package.json and fix the failing tests.md) cannot swallow "@package.json and fix the failing tests": a space after a name listed whole ends the reference, and Enter sends the sentence', async () => {
+    const page = await ready();
+    await page.keyboard.type('update @package.json');
+    await waitForSent(page, 'control.file.search', 1);
+    await answerPaths(page, ['package.json', 'docs/package.json and fix the failing tests.md']);
+    await page.keyboard.type(' and fix the failing tests');
+    assert.equal(await page.locator('.picker-frame').count(), 0, 'the picker closed at the space');
+    await page.keyboard.press('Enter');
+    const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
+    assert.equal(prompt.payload.prompt_text, 'update @package.json and fix the failing tests');
+    assert.equal((prompt.payload.file_references as unknown[] | undefined)?.length ?? 0, 0, 'no file rode along');
+  });
+
   it('§16.1.1 "@ " (a space right after the @) never opens a spaced query, even when a listed name has a space', async () => {
     const page = await ready();
     await page.keyboard.type('@');

@@ -3,15 +3,31 @@
 // could not be typed (the picker trial of 2026-12-05, F3). A space cannot simply be part of every
 // query either: "read @foo and fix it" would keep the picker open over the rest of the sentence.
 // So a query goes on across a space only while a file on the list has that very text, space
-// included — the user is typing a name, not the next word (decision 634).
+// included — the user is typing a name, not the next word (decision 634) — and the text before the
+// space is not already a listed name whole.
 
 /** One form for comparing what is typed with a name: NFC (macOS writes names NFD), no-break spaces as spaces, lower case. */
 const fold = (s: string): string => s.normalize('NFC').replace(/\u00a0/g, ' ').toLowerCase();
 
-/** Does a candidate's path hold the query as typed, spaces included? */
+/**
+ * Does a candidate's path hold the query as typed, spaces included? Not when the text before the
+ * first space already names a listed file or folder whole (`package.json`): the user finished a
+ * reference and goes on with the sentence — otherwise a planted `docs/package.json and fix the
+ * failing tests.md` would swallow "update @package.json and fix the failing tests" into its chip
+ * (the review of 2026-12-05).
+ */
 export function spacedNameOn(paths: readonly string[]): (query: string) => boolean {
+  const folded = paths.map(fold);
   return (query) => {
     const q = fold(query);
-    return paths.some((p) => fold(p).includes(q));
+    const head = q.split(' ', 1)[0];
+    if (folded.some((p) => p === head || p === `${head}/` || baseName(p) === head)) return false;
+    return folded.some((p) => p.includes(q));
   };
+}
+
+/** The last part of a path (a folder's path ends in `/`). */
+function baseName(path: string): string {
+  const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed.slice(trimmed.lastIndexOf('/') + 1);
 }
