@@ -14,6 +14,7 @@ import { settings } from './settings';
 import { openEditorPaths } from './openEditorPaths';
 import type { VscodeFsBackend } from './vscodeFsBackend';
 import type { FolderRoot } from './workspaceRoots';
+import { inVcsFolder } from '../workspace/vcsFolders';
 
 /** Settings whose change re-lists every folder. */
 const LISTING_SETTINGS = ['files.exclude', 'search.exclude', 'search.useIgnoreFiles'];
@@ -63,7 +64,7 @@ export class EditorFileIndex implements vscode.Disposable {
       const at = this.index.locate(c.path);
       if (!at || at.rel === '') continue;
       if (IGNORE_FILE.test(at.rel)) relist.add(at.folder);
-      if (at.rel.split('/').includes('.git')) continue;
+      if (inVcsFolder(at.rel)) continue;
       if (c.kind === 'deleted') {
         at.folder.index.apply([{ kind: 'remove', path: at.rel }]);
         at.folder.recency?.mtimes.delete(at.rel);

@@ -15,6 +15,7 @@ import * as vscode from 'vscode';
 import { IgnoreRules } from '../workspace/ignoreRules';
 import { withoutSymlinkedDirs } from '../workspace/symlinkedDirs';
 import type { FolderRoot } from './workspaceRoots';
+import { inVcsFolder } from '../workspace/vcsFolders';
 
 export interface ListingMode {
   /** false: every file, excludes and ignore files not applied (the `global` search scope). */
@@ -115,7 +116,7 @@ async function findInFolder(f: FolderRoot, pattern: string, mode: ListingMode, r
     if (mode.excludes && rules.fileIgnored(rel)) continue;
     // The repository's own database is no file anyone references, and its config may hold
     // credentials: never listed, also in scope `global` (the Node listing drops it too; decision 636).
-    if (rel.split('/').includes('.git')) continue;
+    if (inVcsFolder(rel)) continue;
     out.push(rel);
   }
   return withoutSymlinkedDirs(f.root, out);

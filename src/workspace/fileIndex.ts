@@ -14,6 +14,7 @@ import { promises as fsp, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { rootNames } from './rootNames';
 import { knownMtimes, type RecencyState } from './recency';
+import { isVcsFolder } from './vcsFolders';
 import type { Disposable, FsChange } from './fsBackend';
 import { FolderIndex, type FolderChange, type FolderIndexOptions } from './folderIndex';
 import { IgnoreRules, IGNORE_FILES } from './ignoreRules';
@@ -182,7 +183,7 @@ export class FileIndex {
           const at = this.locate(change.path);
           if (!at) return undefined;
           const parts = at.rel.split('/');
-          if (parts.includes('.git')) {
+          if (parts.some(isVcsFolder)) {
             if (at.rel.endsWith('.git/info/exclude')) this.relists.add(at.folder);
             return undefined;
           }

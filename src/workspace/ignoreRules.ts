@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileSettingExcludes } from './excludeGlobs';
 import { GitignoreMatcher } from './gitignoreMatcher';
+import { isVcsFolder } from './vcsFolders';
 
 export const IGNORE_FILES = ['.gitignore', '.ignore'] as const;
 
@@ -86,7 +87,7 @@ export class IgnoreRules {
   /** Is `rel` hidden, judged by its own name only (its ancestors are assumed visible)? */
   private hiddenItself(rel: string, isDir: boolean): boolean {
     const parts = rel.split('/');
-    if (parts[parts.length - 1] === '.git') return true;
+    if (isVcsFolder(parts[parts.length - 1])) return true;
     if (this.extra?.(rel)) return true;
     let verdict = false;
     let dir = '';

@@ -12,6 +12,7 @@ import { join, sep } from 'node:path';
 import { IgnoreRules, dotIgnoreFilter } from './ignoreRules';
 import { inPool } from './inPool';
 import { withoutOurSecrets } from './secretEnv';
+import { inVcsFolder } from './vcsFolders';
 
 export interface ListOptions {
   caseSensitive: boolean;
@@ -126,7 +127,7 @@ async function listWithGit(root: string, rootReal: string, options: ListOptions)
   }
   const dotIgnore = options.includeIgnored ? undefined : dotIgnoreFilter(root, paths, options.caseSensitive);
   const rules = new IgnoreRules(root, { caseSensitive: options.caseSensitive, extraExcludes: options.extraExcludes, useIgnoreFiles: false });
-  return paths.filter((p) => !(dotIgnore?.(p) ?? false) && !rules.extraExcluded(p) && !p.split('/').includes('.git'));
+  return paths.filter((p) => !(dotIgnore?.(p) ?? false) && !rules.extraExcluded(p) && !inVcsFolder(p));
 }
 
 async function walk(root: string, rootReal: string, options: ListOptions): Promise<string[]> {

@@ -28,6 +28,16 @@ export interface SubagentTokens {
 
 const ANSWER = '(answer)';
 
+/**
+ * A token count as the protocol takes it: a whole number from 0 to the largest safe integer. A
+ * negative, fractional, huge or non-finite figure from the CLI used to make the whole report
+ * invalid, and the engine dropped it (the review of 2026-12-05); the main agent's figures are
+ * clamped the same way (src/session/usage.ts).
+ */
+function count(n: number): number {
+  return Number.isFinite(n) ? Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.round(n))) : 0;
+}
+
 export class SubagentUsage {
   /** Per subagent call (the Agent tool_use id): its model calls by message id. */
   private readonly runs = new Map<string, Map<string, ModelCall>>();
@@ -62,13 +72,13 @@ export class SubagentUsage {
     const token_usage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
     let last: NativeUsage | undefined;
     for (const { usage } of calls.values()) {
-      token_usage.input_tokens += usage.input_tokens;
-      token_usage.output_tokens += usage.output_tokens;
-      token_usage.cache_read_tokens += usage.cache_read_input_tokens;
-      token_usage.cache_write_tokens += usage.cache_creation_input_tokens;
+      token_usage.input_tokens = count(token_usage.input_tokens + count(usage.input_tokens));
+      token_usage.output_tokens = count(token_usage.output_tokens + count(usage.output_tokens));
+      token_usage.cache_read_tokens = count(token_usage.cache_read_tokens + count(usage.cache_read_input_tokens));
+      token_usage.cache_write_tokens = count(token_usage.cache_write_tokens + count(usage.cache_creation_input_tokens));
       last = usage; // Map order is arrival order; the answer is set last.
     }
-    const context_used = last ? last.input_tokens + last.cache_read_input_tokens + last.cache_creation_input_tokens + last.output_tokens : 0;
+    const context_used = last ? count(count(last.input_tokens) + count(last.cache_read_input_tokens) + count(last.cache_creation_input_tokens) + count(last.output_tokens)) : 0;
     return { token_usage, context_used };
   }
 

@@ -10,6 +10,7 @@ import type { FsBackend } from '../../workspace/fsBackend';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import { CheckpointService, type CheckpointServiceOptions } from './checkpointService';
 import { SessionCheckpoints } from './sessionCheckpoints';
+import { refuseCheckpointFrames } from './checkpointsOff';
 import type { ObservationLedger } from '../../tools/ledger/ledger';
 
 export type HostCheckpointOptions = false | (Partial<Pick<CheckpointServiceOptions, 'unsavedFiles' | 'restored' | 'maxFileBytes' | 'maxCheckpoints'>> & { dir?: string; /** Asked on first use (the editor builds its backend lazily). */ fs?: () => FsBackend; /** Asked at each turn's start: false, the turn takes no snapshot and gets no checkpoint. */ enabled?: () => boolean });
@@ -19,10 +20,14 @@ export function createCheckpoints(
   hub: Hub,
   registry: SessionRegistry,
 ): SessionCheckpoints | undefined {
-  const cp = options.checkpoints;
-  if (cp === false || !options.workspacePath) return undefined;
-  const dir = cp?.dir ?? (options.state ? join(options.state.dir, 'checkpoints') : undefined);
-  if (!dir) return undefined;
+  const given = options.checkpoints;
+  const cp = given === false ? undefined : given;
+  const dir = given === false || !options.workspacePath ? undefined : (cp?.dir ?? (options.state ? join(options.state.dir, 'checkpoints') : undefined));
+  if (!dir) {
+    // Lives as long as the hub: a master's restore or diff is answered CHECKPOINTS_OFF.
+    refuseCheckpointFrames(hub, registry);
+    return undefined;
+  }
   const service = new CheckpointService({
     dir,
     workspace: options.workspacePath,

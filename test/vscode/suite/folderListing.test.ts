@@ -89,12 +89,14 @@ describe('extension host: the @ index lists what VS Code search lists (findFiles
     assert.deepEqual([...(await listFiles(root, { ...options, noGit: true })).paths].sort(), viaVscode, 'the walk lists the same paths');
   });
 
-  it('decision 636: scope global (the picker\'s "Search hidden files too") lists what .gitignore, files.exclude and search.exclude hide, but never the repository\'s own .git/ (its config may hold credentials)', async () => {
+  it('decision 636: scope global (the picker\'s "Search hidden files too") lists what .gitignore, files.exclude and search.exclude hide, but never version-control metadata (.git/, .hg/, .svn/: their config may hold credentials)', async () => {
     const uri = vscode.Uri.file(root);
+    put(root, '.hg/hgrc', '[auth]\nx.password = hunter2\n');
+    put(root, '.svn/entries', '12\n');
     const all = await listFolder({ root, uri }, { excludes: false });
     for (const p of ['build/out.js', 'debug.log', 'node_modules/pkg/index.js', 'web/node_modules/x.js', '.DS_Store', 'src/main.ts']) assert.ok(all.includes(p), `${p} is listed`);
     assert.ok(existsSync(join(root, '.git', 'config')), 'the folder is a git repository');
-    assert.deepEqual(all.filter((p) => p.split('/').includes('.git')), [], 'nothing of .git/');
+    assert.deepEqual(all.filter((p) => /(^|\/)(\.git|\.hg|\.svn)\//.test(p)), [], 'nothing of .git/, .hg/ or .svn/');
   });
 
   it('security: files under a symlinked folder are not listed, though findFiles follows links (a link to a folder outside showed its names in the picker; the picker trial of 2026-12-05)', async () => {

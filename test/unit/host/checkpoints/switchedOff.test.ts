@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildFrame } from '../../../../src/protocol/build';
+import { buildCheckpointFrame, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_DIFF_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../../../src/protocol/checkpointFrames';
 import { waitFor } from '../../remote/harness';
 import { harness, type Harness } from '../harness';
 import { AllowingView, byPath } from './support';
@@ -42,7 +43,7 @@ describe('checkpoints switched off (decision 635)', function () {
     assert.deepEqual(byPath(created[0].files), ['created two.txt'], 'only the second turn\'s file: one.txt was there before it');
   });
 
-  it('rawp serve --no-checkpoints: a turn that writes gets no checkpoint frame and no shadow repository is made in the state folder; --help names the flag', async () => {
+  it('rawp serve --no-checkpoints: a turn that writes gets no checkpoint frame and no shadow repository is made in the state folder; a master\'s restore and diff are answered CHECKPOINTS_OFF; --help names the flag', async () => {
     const served = await serve({ isolatedHome: true, args: ['--no-checkpoints'] });
     const m = await new WsMaster(served.url, served.token, served.session_id).open();
     m.allowAsks();
@@ -54,6 +55,15 @@ describe('checkpoints switched off (decision 635)', function () {
     const inState = everything(served.dir).filter((p) => p !== 'ws' && !p.startsWith('ws/'));
     assert.ok(inState.some((p) => p.endsWith('.jsonl') || p.includes('sessions')), `the state folder is used (the journal): ${inState.join(', ')}`);
     assert.ok(!inState.some((p) => /(^|\/)checkpoints(\/|$)/.test(p)), `no checkpoints folder: ${inState.join(', ')}`);
+    // A master that asks to rewind or review anyway gets an answer, not silence (it waited for ever).
+    const restore = buildCheckpointFrame(CHECKPOINT_RESTORE_TYPE, { checkpoint_id: 'cp-1' }, served.session_id);
+    m.sendRaw(restore);
+    m.sendRaw(buildCheckpointFrame(CHECKPOINT_DIFF_TYPE, { checkpoint_id: 'cp-1' }, served.session_id));
+    await waitFor(() => m.frames.some((f) => f.type === CHECKPOINT_RESTORED_TYPE) && m.frames.some((f) => f.type === CHECKPOINT_DIFF_RESULT_TYPE), 'both answers');
+    const restored = m.frames.find((f) => f.type === CHECKPOINT_RESTORED_TYPE)!;
+    assert.equal(restored.parent_id, restore.message_id);
+    assert.deepEqual((restored.payload as { error?: { code: string } }).error?.code, 'CHECKPOINTS_OFF');
+    assert.deepEqual((m.frames.find((f) => f.type === CHECKPOINT_DIFF_RESULT_TYPE)!.payload as { error?: { code: string } }).error?.code, 'CHECKPOINTS_OFF');
     m.close();
     assert.match(execFileSync(process.execPath, [CLI, 'serve', '--help'], { encoding: 'utf8' }), /--no-checkpoints/);
   });
