@@ -46,6 +46,8 @@ export interface NodeFsBackendOptions {
    * only turns it on when the user's settings allow it, and then asks a `dangerous` permission first.
    */
   allowOutsideRoots?: boolean;
+  /** `watch` sets its recursive watch up in a worker thread (nodeWatcher.ts `inWorker`; `rawp serve`). */
+  watchInWorker?: boolean;
 }
 
 /** Files above this size yield the event loop between the steps of an update. */
@@ -57,10 +59,12 @@ export class NodeFsBackend implements FsBackend {
   private readonly versions = new VersionCache();
   private readonly guard: RootGuard;
   private readonly allowOutside: boolean;
+  private readonly watchInWorker: boolean;
 
   constructor(roots: readonly string[], options: NodeFsBackendOptions = {}) {
     if (roots.length === 0) throw new Error('NodeFsBackend needs at least one root');
     this.allowOutside = options.allowOutsideRoots === true;
+    this.watchInWorker = options.watchInWorker === true;
     // Real paths, so that a root reached through a symlink (e.g. /tmp on macOS) still contains its files.
     this.guard = new RootGuard(roots, this.allowOutside);
     this.roots = this.guard.roots;
@@ -137,7 +141,7 @@ export class NodeFsBackend implements FsBackend {
 
   watch(listener: (changes: FsChange[]) => void): Disposable {
     // Best effort by contract (nodeWatcher.ts); our own temp files are never news.
-    return watchTree(this.roots, listener, { ignore: (name) => name.includes(TEMP_MARK) });
+    return watchTree(this.roots, listener, { ignore: (name) => name.includes(TEMP_MARK), inWorker: this.watchInWorker });
   }
 
   /** The version of a file for `stat`: cached by its stat identity (fileVersion.ts). */

@@ -6,6 +6,7 @@
 import { watch, type FSWatcher, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import type { Disposable, FsChange } from './fsBackend';
+import { startWatchWorker } from './watchWorker';
 
 export interface WatchOptions {
   /** Coalescing window in ms (default 25). */
@@ -14,6 +15,12 @@ export interface WatchOptions {
   ignore?: (name: string) => boolean;
   /** Whether a path exists now (default: lstat). Tests slow it down to reorder looks. */
   exists?: (path: string) => Promise<boolean>;
+  /**
+   * Set the recursive watch up in a worker thread (watchWorker.ts): Node's own walks the whole tree
+   * synchronously first, holding the event loop for seconds on a big workspace. `rawp serve` uses
+   * it; the watch then starts a moment later (`ready`).
+   */
+  inWorker?: boolean;
 }
 
 /** The default look: does `path` exist (a dangling symlink does)? */
@@ -23,7 +30,7 @@ export const lstatExists = (path: string): Promise<boolean> =>
     () => false,
   );
 
-export function watchTree(roots: readonly string[], listener: (changes: FsChange[]) => void, options: WatchOptions = {}): Disposable {
+export function watchTree(roots: readonly string[], listener: (changes: FsChange[]) => void, options: WatchOptions = {}): Disposable & { ready: Promise<void> } {
   const batchMs = options.batchMs ?? 25;
   const pending = new Map<string, 'rename' | 'change'>();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -51,17 +58,27 @@ export function watchTree(roots: readonly string[], listener: (changes: FsChange
     delivering = delivering.then(() => look(items)).catch(() => undefined); // a throwing listener must not stop later batches
   };
 
-  const watchers: FSWatcher[] = [];
+  const onEvent = (root: string, event: string, filename: string): void => {
+    if (closed || !filename) return;
+    if (options.ignore?.(filename)) return;
+    const path = join(root, filename);
+    // A rename beats a change for the same path within one batch.
+    if (pending.get(path) !== 'rename') pending.set(path, event === 'rename' ? 'rename' : 'change');
+    timer ??= setTimeout(flush, batchMs);
+  };
+
+  const watchers: { close(): void }[] = [];
+  const readies: Promise<void>[] = [];
   for (const root of roots) {
+    if (options.inWorker) {
+      const w = startWatchWorker(root, (event, filename) => onEvent(root, event, filename));
+      watchers.push(w);
+      readies.push(w.ready);
+      continue;
+    }
     try {
-      const w = watch(root, { recursive: true }, (event, filename) => {
-        if (closed || !filename) return;
-        const name = filename.toString();
-        if (options.ignore?.(name)) return;
-        const path = join(root, name);
-        // A rename beats a change for the same path within one batch.
-        if (pending.get(path) !== 'rename') pending.set(path, event === 'rename' ? 'rename' : 'change');
-        timer ??= setTimeout(flush, batchMs);
+      const w: FSWatcher = watch(root, { recursive: true }, (event, filename) => {
+        if (filename) onEvent(root, event, filename.toString());
       });
       w.on('error', () => undefined); // a vanished root: nothing more to report
       watchers.push(w);
@@ -70,6 +87,7 @@ export function watchTree(roots: readonly string[], listener: (changes: FsChange
     }
   }
   return {
+    ready: Promise.all(readies).then(() => undefined),
     dispose() {
       closed = true;
       if (timer) clearTimeout(timer);

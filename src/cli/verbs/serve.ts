@@ -157,7 +157,8 @@ export const serveVerb: Verb = {
       language: environmentLanguage(process.env),
     });
     // §16.1: masters' @-pickers search the workspace (file_search_fuzzy is announced because of it).
-    const search = new LazyFileSearch(() => [workspace], () => (watchFs ??= new NodeFsBackend([workspace])), { includeIgnored: values['include-ignored'] === true });
+    // Its watch is set up in a worker thread: Node's recursive watch walks the tree synchronously (watchWorker.ts).
+    const search = new LazyFileSearch(() => [workspace], () => (watchFs ??= new NodeFsBackend([workspace], { watchInWorker: true })), { includeIgnored: values['include-ignored'] === true });
     let watchFs: NodeFsBackend | undefined;
     let defaultAgent: string;
     // The same session host as the editor window (src/host): slash commands of the workspace and

@@ -1,6 +1,6 @@
 // The Node change feed (watchTree) against a real directory: what it reports, and in which order.
 import { strict as assert } from 'node:assert';
-import { unlinkSync } from 'node:fs';
+import { rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FsChange } from '../../../src/workspace/fsBackend';
 import { FileIndex } from '../../../src/workspace/fileIndex';
@@ -60,6 +60,30 @@ describe('workspace/nodeWatcher: the change feed outside VS Code', () => {
       await until(() => seen.includes('a.ts'), 20, { ms: 10_000, what: 'a.ts to be reported', detail: () => seen.join() });
       writeTree(root, { 'b.ts': '' });
       await until(() => seen.includes('b.ts'), 20, { ms: 10_000, what: 'b.ts to be reported after the listener threw', detail: () => seen.join() });
+    } finally {
+      watcher.dispose();
+    }
+  });
+
+  it('§16.1.1 inWorker (rawp serve): the recursive watch is set up in a worker thread, so the call returns at once while Node\'s own walk would hold the event loop; creations and deletions are still reported', async () => {
+    const files: Record<string, string> = {};
+    for (let d = 0; d < 3000; d++) files[`d${d % 60}/e${d}/f.ts`] = '';
+    writeTree(root, files);
+    let t = performance.now();
+    const direct = watchTree([root], () => undefined);
+    const directMs = performance.now() - t;
+    direct.dispose();
+    const seen: string[] = [];
+    t = performance.now();
+    const watcher = watchTree([root], (changes) => seen.push(...changes.map((c) => `${c.kind} ${c.path.slice(root.length + 1)}`)), { batchMs: 5, inWorker: true });
+    const workerMs = performance.now() - t;
+    try {
+      assert.ok(workerMs < directMs / 3, `the call returned in ${workerMs.toFixed(1)} ms; Node's own recursive watch held the loop ${directMs.toFixed(1)} ms`);
+      await watcher.ready;
+      writeTree(root, { 'd1/e1/new.ts': 'x' });
+      await until(() => seen.includes('created d1/e1/new.ts'), 20, { ms: 10_000, what: 'the creation', detail: () => seen.join() });
+      rmSync(join(root, 'd1/e1/new.ts'));
+      await until(() => seen.includes('deleted d1/e1/new.ts'), 20, { ms: 10_000, what: 'the deletion', detail: () => seen.join() });
     } finally {
       watcher.dispose();
     }
