@@ -34,7 +34,8 @@ import type { AgentSwitch, HostEvent, SessionHostOptions } from './sessionHostOp
 import { cleanSessionName } from '../protocol/sessionName';
 import type { ContinuedFrom } from '../protocol/continuation';
 import { continuingAdapter } from './continuation/continuingAdapter';
-import { Continuations, type Continuation } from './continuation/continuations';
+import type { Continuation, ContinueOptions } from './continuation/continuations';
+import { hostContinuations } from './continuation/hostContinuations';
 
 export { LOCAL_VIEW_FEATURES } from './sessionEntry';
 export type { AgentSwitch, HostEvent, SessionHostOptions } from './sessionHostOptions';
@@ -57,7 +58,7 @@ export class SessionHost {
   private sharedTools?: SharedToolState;
 
   /** Sessions an error ended, kept so the user can continue their conversation (decision 630). */
-  readonly continuations = new Continuations({ start: (req) => this.start(req), has: (id) => this.has(id), share: (id) => this.hub.share(id), agents: () => this.options.agents(), blocked: () => this.options.blocked?.() });
+  readonly continuations = hostContinuations(this, this.entries, (req) => this.start(req), () => this.options);
 
   /** The tool state the host's agents share (issue 17 item 4), built on first use. */
   toolState(): SharedToolState {
@@ -358,8 +359,8 @@ export class SessionHost {
     return { kind: 'replaced', session_id: replacement, agent };
   }
 
-  /** "Continue this conversation" (decision 630): a new session going on with an ended one's agent conversation. */
-  continueSession(ended_id: string, o: { sharedOnly?: boolean } = {}): Promise<Continuation> {
+  /** "Continue this conversation" (decisions 630, 641): a new session going on with an ended one's agent conversation. */
+  continueSession(ended_id: string, o: ContinueOptions = {}): Promise<Continuation> {
     return this.continuations.continueSession(ended_id, o);
   }
 

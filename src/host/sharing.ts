@@ -2,12 +2,13 @@
 // (src/remote) on the host's registry, started on first use; sessions a master creates
 // (POST /v1/sessions) are created by the host — with its slash commands, prompt admission and
 // journal — and shared at once; DELETE /v1/sessions/{id} ends them through the host too, and
-// POST /v1/sessions/{id}/continue continues an ended one through it (decision 630).
+// POST /v1/sessions/{id}/continue continues an ended one through it (decisions 630, 641).
 // The editor supplies its settings and SecretStorage token; `rawp serve` its command line.
 import { RemoteServer, type RemoteServerOptions } from '../remote';
 import type { Logger } from '../session/ports';
 import type { SessionHost } from './sessionHost';
-import { NoEndedSession } from './continuation/continuations';
+import { RefusedRequest } from '../remote/serverLimits';
+import { ConversationGoesOn, NoEndedSession } from './continuation/continuations';
 
 /** How to start the server: everything but what the host itself provides. */
 export type ServerSettings = Omit<RemoteServerOptions, 'registry' | 'createSession' | 'deleteSession' | 'permissionRules' | 'files' | 'logger' | 'agents' | 'switchAgent' | 'continueSession'>;
@@ -53,15 +54,18 @@ export class HostSharing {
             this.o.changed?.();
             return { kind: r.kind, session_id: r.session_id };
           },
-          // An ended session's continuation is the host's, as for the editor's view (decision 630); a
-          // master reaches only one that was shared, and the continuation is shared as it was.
-          continueSession: async (session_id) => {
+          // An ended session's continuation is the host's, as for the editor's view (decisions 630,
+          // 641); a master reaches only one that was shared, and the continuation is shared as it
+          // was. The server's session cap applies only where a new session is started (`within`).
+          continueSession: async (session_id, within) => {
             try {
-              const c = await this.o.host.continueSession(session_id, { sharedOnly: true });
+              const c = await this.o.host.continueSession(session_id, { sharedOnly: true, within });
               this.o.changed?.();
               return c;
             } catch (e) {
               if (e instanceof NoEndedSession) return undefined;
+              // The conversation goes on in a session of the user's that is not shared: not given.
+              if (e instanceof ConversationGoesOn) throw new RefusedRequest(409, e.message);
               throw e;
             }
           },

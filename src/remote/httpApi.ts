@@ -32,6 +32,12 @@ export const SwitchAgentBody = z.strictObject({ agent: z.string().min(1).max(500
 export const ContinueSessionBody = z.strictObject({});
 export const ContinueSessionAnswer = z.strictObject({ session_id: z.string().min(1), continued_from: z.string().min(1), resumed: z.boolean() });
 export type ContinueSessionAnswer = z.infer<typeof ContinueSessionAnswer>;
+/**
+ * POST /v1/sessions/{id}/continue as the server's owner gives it (decision 641): `within` (the
+ * session cap) wraps only the start of a NEW session, so a continuation asked for again is given
+ * again (200) on a host at its cap, and a twin waiting for it is not counted as a session.
+ */
+export type ContinueWithinCap = (session_id: string, within: <T>(make: () => Promise<T>) => Promise<T>) => Promise<(ContinueSessionAnswer & { created: boolean }) | undefined>;
 /** What the host did with a master's agent pick (SessionHost.switchAgent, decision 361). */
 export type AgentSwitchResult = { kind: 'unchanged' | 'replaced' | 'has_history'; session_id: string };
 

@@ -29,7 +29,7 @@ import {
   type Route,
 } from './controlPlane';
 import { gate, refuseUpgrade, type GateContext } from './gate';
-import { handleHttp, json, type CreateSessionRequest, type HttpApiContext } from './httpApi';
+import { handleHttp, json, type ContinueWithinCap, type CreateSessionRequest, type HttpApiContext } from './httpApi';
 import type { FileEndpoint } from './fileApi';
 import { WsConnection } from './wsConnection';
 import { Liveness } from './liveness';
@@ -56,9 +56,9 @@ export interface RemoteServerOptions {
    * own name and addresses), e.g. `devbox.example`: requests naming another host are refused (421).
    */
   publicHosts?: string[];
-  /** POST /v1/sessions, and POST /v1/sessions/{id}/continue (an ended session's continuation, decision 630). Absent: 501. */
+  /** POST /v1/sessions, and POST /v1/sessions/{id}/continue (an ended session's continuation, decisions 630, 641). Absent: 501. */
   createSession?: (request: CreateSessionRequest) => Promise<{ session_id: string }>;
-  continueSession?: HttpApiContext['continueSession'];
+  continueSession?: ContinueWithinCap;
   /** DELETE /v1/sessions/{id} (a shared session): the host's delete. Absent: the registry's. */
   deleteSession?: (session_id: string) => Promise<boolean>;
   /** GET /v1/permission-rules: the host's rules, whichever agent granted them. Absent: 501. */
@@ -151,7 +151,7 @@ export class RemoteServer {
       allowedOrigins: new Set((options.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/$/, ''))),
     };
     const cap = sessionCap(() => options.registry.list().length, options.maxSessions ?? DEFAULT_MAX_SESSIONS);
-    this.creating = { createSession: options.createSession && cap(options.createSession), continueSession: options.continueSession && cap(options.continueSession) };
+    this.creating = { createSession: options.createSession && cap(options.createSession), continueSession: options.continueSession && ((id) => options.continueSession!(id, (make) => cap(make)())) };
   }
 
   /** Start listening. Refuses a non-loopback bind without TLS unless allowInsecureRemote. */

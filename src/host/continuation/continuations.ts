@@ -1,23 +1,27 @@
-// "Continue this conversation" (decision 630), the same for the editor's view and every master:
-// a session that an error ended stays ended (§18.2, §17.2.2 — its frames, its id, its
+// "Continue this conversation" (decisions 630, 641), the same for the editor's view and every
+// master: a session that an error ended stays ended (§18.2, §17.2.2 — its frames, its id, its
 // session.deleted are never touched); the host keeps a small record of it, and on request starts a
 // NEW session with the same agent, in the same workspace, given the ended session's own agent
 // conversation id (§18.3 `agent_session_id`) so the agent goes on remembering. The new session
-// names the ended one and carries a digest of what was said there (src/protocol/continuation.ts).
-// Asking twice (a double click, the editor and a master at once) gives the one continuation.
-import type { ContinuedFrom } from '../../protocol/continuation';
+// links to the ended one in its capabilities and carries a digest of what was said there in its
+// own first vendor frame (src/protocol/continuation.ts).
+// One live session per agent conversation: asking twice (a double click, the editor and a master
+// at once), or asking for two links of one chain, gives the session that already goes on with it.
+import type { ContinuedFrom, EarlierChat } from '../../protocol/continuation';
 import type { FrameOf } from '../../protocol/frameTypes';
 import type { AgentSummary } from '../../protocol/webviewMessages';
 import type { SessionEntry } from '../sessionEntry';
-import { earlierChatOf } from './earlierChat';
+import { agentSessionIdOf } from '../restore';
+import { earlierChatOf, endedByAgentFailure, type EarlierDigest } from './earlierChat';
 
 /** What continuing gave: the new session, and whether the agent was asked to resume. */
 export interface Continuation {
   session_id: string;
+  /** The ended session the given session goes on from (another link of the chain when that one already went on). */
   continued_from: string;
   /** The agent was started with the ended conversation's id; false: it starts afresh. */
   resumed: boolean;
-  /** False when an earlier request's continuation, still running, was given again. */
+  /** False when a session that already goes on with the conversation was given again. */
   created: boolean;
 }
 
@@ -29,11 +33,34 @@ export class NoEndedSession extends Error {
   }
 }
 
+/** The agent's conversation already goes on in a session the asker cannot be given (not shared, §2.4). */
+export class ConversationGoesOn extends Error {
+  constructor(session_id: string) {
+    super(`the agent's conversation of session ${session_id} already goes on in another session of this host`);
+    this.name = 'ConversationGoesOn';
+  }
+}
+
+/** Runs what makes a session within a limit (the sharing server's session cap); a refusal throws. */
+export type WithinCap = <T>(make: () => Promise<T>) => Promise<T>;
+
+export interface ContinueOptions {
+  /** A remote master asks: only a session that was shared when it ended (§2.4). */
+  sharedOnly?: boolean;
+  /** Wraps only the start of a NEW session: the answer "asked again" is never refused by a cap. */
+  within?: WithinCap;
+}
+
 export interface ContinuationPorts {
   /** Start a session (the host's own start: admission, journal, checkpoints). */
   start(request: { agent: string; name?: string; resumeSessionId?: string; continuedFrom: ContinuedFrom }): Promise<string>;
+  /** Publish the digest into the new session: its history, journal and every connection, fitted to each. */
+  publish(session_id: string, digest: EarlierChat): void;
   has(session_id: string): boolean;
   share(session_id: string): void;
+  isShared(session_id: string): boolean;
+  /** A live session of `agent` that goes on with its conversation `agent_session_id` (§18.3), if any. */
+  liveOn(agent: string, agent_session_id: string): string | undefined;
   /** The host's agents now (an agent that went away cannot continue). */
   agents(): readonly AgentSummary[];
   /** Why no agent may run right now (Restricted Mode), or undefined. */
@@ -42,83 +69,129 @@ export interface ContinuationPorts {
 
 /** What is kept of a session an error ended. */
 interface EndedRecord {
-  link: Pick<ContinuedFrom, 'session_id' | 'name' | 'agent' | 'reason' | 'ended_at' | 'earlier' | 'left_out'>;
+  link: Pick<ContinuedFrom, 'session_id' | 'name' | 'agent' | 'reason' | 'ended_at'>;
+  digest: EarlierDigest;
   agent_session_id?: string;
   /** No name was given: the continuation carries its agent's name too. */
   defaultName: boolean;
   /** Visible to remote masters when it ended (§2.4): they may continue it, and the new one is shared. */
   shared: boolean;
-  continuation?: Promise<Continuation>;
+  /** The newest continuation started from it. */
+  continuation?: Continuation;
 }
 
-/** Ended sessions kept at once, newest last (each is a small digest, not its frames). */
+/** Ended sessions kept at once in each pool, newest last (each is a small digest, not its frames). */
 export const ENDED_KEPT = 16;
 
 export class Continuations {
-  private readonly kept = new Map<string, EndedRecord>();
+  /**
+   * Two pools of ENDED_KEPT each: sessions that ended unshared (the user's own in the editor, which
+   * no master can reach) and shared ones (any master may end its sessions with errors: those never
+   * push the user's records out, decision 641).
+   */
+  private readonly local = new Map<string, EndedRecord>();
+  private readonly shared = new Map<string, EndedRecord>();
+  /** The continuations started here that still run, by their session id (a later ask's answer). */
+  private readonly started = new Map<string, Continuation>();
+  /** One ask at a time per agent conversation (or per ended session that never named one). */
+  private readonly asks = new Map<string, Promise<unknown>>();
 
   constructor(private readonly ports: ContinuationPorts) {}
 
   /**
-   * A session's `session.deleted` went out. Only an error's end is kept: a session the user (or a
-   * master) ended was meant to end. Built now, while the history still holds the frames.
+   * A session's `session.deleted` went out. Only an end the agent side caused is kept (§17.2.2 a
+   * fatal agent.error, §7.4.1 the adapter's fatal session.error): a session the user or a master
+   * ended — a master's fatal session.error too — was meant to end. Built now, while the history
+   * still holds the frames.
    */
   sessionEnded(frame: FrameOf<'session.deleted'>, entry: Pick<SessionEntry, 'agent' | 'defaultName' | 'agentSessionId' | 'history'>, s: { name: string | undefined; shared: boolean }): void {
-    if (frame.payload.reason !== 'error') return;
-    const { earlier, left_out } = earlierChatOf(entry.history.all());
+    if (frame.payload.reason !== 'error' || frame.payload.deleted_by !== 'client') return;
+    const frames = entry.history.all();
+    if (!endedByAgentFailure(frames)) return;
     const id = frame.payload.session_id;
-    this.kept.delete(id);
-    this.kept.set(id, {
-      link: { session_id: id, name: s.name ?? entry.agent, agent: entry.agent, reason: frame.payload.reason, ended_at: frame.timestamp, earlier, ...(left_out > 0 ? { left_out } : {}) },
-      ...(entry.agentSessionId ? { agent_session_id: entry.agentSessionId } : {}),
+    // §18.3: the id the agent named, in a turn or (an ACP agent) in its capabilities before its first turn ended.
+    const agent_session_id = entry.agentSessionId ?? agentSessionIdOf(frames);
+    this.local.delete(id);
+    this.shared.delete(id);
+    const pool = s.shared ? this.shared : this.local;
+    pool.set(id, {
+      link: { session_id: id, name: s.name ?? entry.agent, agent: entry.agent, reason: frame.payload.reason, ended_at: frame.timestamp },
+      digest: earlierChatOf(frames),
+      ...(agent_session_id ? { agent_session_id } : {}),
       defaultName: entry.defaultName,
       shared: s.shared,
     });
-    for (const oldest of this.kept.keys()) {
-      if (this.kept.size <= ENDED_KEPT) break;
-      this.kept.delete(oldest);
+    for (const oldest of pool.keys()) {
+      if (pool.size <= ENDED_KEPT) break;
+      pool.delete(oldest);
     }
+    for (const sid of this.started.keys()) if (!this.ports.has(sid)) this.started.delete(sid);
   }
 
   /** Can this ended session be continued (by a remote master: only one that was shared, §2.4)? */
   continuable(session_id: string, o: { sharedOnly?: boolean } = {}): boolean {
-    const r = this.kept.get(session_id);
-    return r !== undefined && (!o.sharedOnly || r.shared);
+    return this.record(session_id, o) !== undefined;
   }
 
   /** Start (or give again) the continuation of an ended session; NoEndedSession when there is none. */
-  async continueSession(session_id: string, o: { sharedOnly?: boolean } = {}): Promise<Continuation> {
-    const r = this.kept.get(session_id);
-    if (!r || (o.sharedOnly && !r.shared)) throw new NoEndedSession(session_id);
-    const previous = r.continuation;
-    if (previous) {
-      const earlier = await previous.catch(() => undefined);
-      if (earlier && this.ports.has(earlier.session_id)) return { ...earlier, created: false };
-      // Another request started a new one while this waited: that one is the continuation.
-      if (r.continuation !== previous) return this.continueSession(session_id, o);
-      // It failed to start, or the user ended it since: a new one.
-    }
-    const started = this.start(r);
-    r.continuation = started;
-    started.catch(() => {
-      if (r.continuation === started) r.continuation = undefined;
-    });
-    return started;
+  continueSession(session_id: string, o: ContinueOptions = {}): Promise<Continuation> {
+    const r = this.record(session_id, o);
+    if (!r) return Promise.reject(new NoEndedSession(session_id));
+    // Asks about one conversation wait for each other: the second finds the session the first started.
+    const key = r.agent_session_id !== undefined ? `conversation:${r.link.agent}:${r.agent_session_id}` : `ended:${session_id}`;
+    const before = this.asks.get(key) ?? Promise.resolve();
+    const mine = before.then(() => this.continueNow(session_id, o));
+    const tail = mine.catch(() => undefined);
+    this.asks.set(key, tail);
+    void tail.then(() => this.asks.get(key) === tail && this.asks.delete(key));
+    return mine;
   }
 
-  private async start(r: EndedRecord): Promise<Continuation> {
+  private record(session_id: string, o: { sharedOnly?: boolean }): EndedRecord | undefined {
+    const r = this.local.get(session_id) ?? this.shared.get(session_id);
+    return r && (!o.sharedOnly || r.shared) ? r : undefined;
+  }
+
+  private async continueNow(session_id: string, o: ContinueOptions): Promise<Continuation> {
+    const r = this.record(session_id, o);
+    if (!r) throw new NoEndedSession(session_id);
+    const again = (c: Continuation): Continuation => {
+      // A master is never given a session the user has not shared (§2.4).
+      if (o.sharedOnly && !this.ports.isShared(c.session_id)) throw new ConversationGoesOn(session_id);
+      return { ...c, created: false };
+    };
+    if (r.continuation && this.ports.has(r.continuation.session_id)) return again(r.continuation);
+    // One live session per agent conversation: two agent processes resuming one conversation would
+    // both write to it (Claude Code's --resume, Codex's exec resume, ACP session/load).
+    if (r.agent_session_id !== undefined) {
+      const live = this.ports.liveOn(r.link.agent, r.agent_session_id);
+      if (live !== undefined) return again(this.started.get(live) ?? { session_id: live, continued_from: session_id, resumed: true, created: false });
+    }
+    const c = await this.start(r, o.within);
+    r.continuation = c;
+    this.started.set(c.session_id, c);
+    return c;
+  }
+
+  private async start(r: EndedRecord, within: WithinCap | undefined): Promise<Continuation> {
     const blocked = this.ports.blocked();
     if (blocked !== undefined) throw new Error(blocked);
     // Never another agent in its place: that one has no memory of the conversation to go on with.
     const agent = this.ports.agents().find((a) => a.id === r.link.agent);
     if (!agent?.available) throw new Error(`${agent?.name ?? r.link.agent} cannot run now${agent?.unavailable_reason ? `: ${agent.unavailable_reason}` : ''}`);
     const resumed = r.agent_session_id !== undefined;
-    const session_id = await this.ports.start({
-      agent: r.link.agent,
-      ...(r.defaultName ? {} : { name: r.link.name }),
-      ...(r.agent_session_id ? { resumeSessionId: r.agent_session_id } : {}),
-      continuedFrom: { ...r.link, resumed },
-    });
+    const { earlier, left_out } = r.digest;
+    const counts = { messages: earlier.length, ...(left_out > 0 ? { left_out } : {}) };
+    const make = () =>
+      this.ports.start({
+        agent: r.link.agent,
+        ...(r.defaultName ? {} : { name: r.link.name }),
+        ...(r.agent_session_id ? { resumeSessionId: r.agent_session_id } : {}),
+        continuedFrom: { ...r.link, resumed, ...counts },
+      });
+    const session_id = await (within ? within(make) : make());
+    // Once, right after the opening: a restore finds it in the session's own history.
+    if (earlier.length > 0 || left_out > 0) this.ports.publish(session_id, { continued_from: r.link.session_id, earlier, ...(left_out > 0 ? { left_out } : {}) });
     if (r.shared) this.ports.share(session_id);
     return { session_id, continued_from: r.link.session_id, resumed, created: true };
   }

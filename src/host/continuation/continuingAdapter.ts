@@ -1,7 +1,9 @@
-// The adapter of a session that continues an ended one (decision 630): the agent's own adapter,
-// whose announced capabilities carry where the session came from (CONTINUED_FROM_KEY). The engine
-// stays the one that stamps `session.capabilities`, so the link is in the session's own opening,
-// its history and journal, and reaches the editor's view and every master alike.
+// The adapter of a session that continues an ended one (decisions 630, 641): the agent's own
+// adapter, whose announced capabilities carry the small link to where the session came from
+// (CONTINUED_FROM_KEY; the digest is a frame of its own, published once). The engine stays the one
+// that stamps `session.capabilities`, so the link is in the session's own opening, its history and
+// journal, and reaches the editor's view and every master alike — and a restored session, whose
+// agent announces itself again, announces only the link again.
 import { CONTINUED_FROM_KEY, type ContinuedFrom } from '../../protocol/continuation';
 import type { AgentAdapter } from '../../session/agentAdapter';
 

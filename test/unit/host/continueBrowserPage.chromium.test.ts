@@ -17,7 +17,7 @@ const NAMED: TurnScript = { steps: [{ kind: 'text', chunks: ['Noted: kiwi.'] }],
 const DIES: TurnScript = { steps: [{ kind: 'error', payload: { error_code: 'PROCESS_EXIT', message: 'the agent exited with code 1', severity: 'fatal', recoverable: false } }] };
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
-describe('remote: §18.2 the browser master page continues an ended shared session (decision 630, real Chromium)', function () {
+describe('remote: §18.2 the browser master page continues an ended shared session (decisions 630, 641, real Chromium)', function () {
   this.timeout(120_000);
   let h: Harness;
   let host: SessionHost;
@@ -50,7 +50,8 @@ describe('remote: §18.2 the browser master page continues an ended shared sessi
     await box.click();
     await page.keyboard.type('remember kiwi');
     await page.keyboard.press('Enter');
-    await page.getByText('Noted: kiwi.').waitFor({ timeout: 30_000 });
+    // The transcript's paragraph (the live region says it too, decision 605).
+    await page.getByText('Noted: kiwi.', { exact: true }).first().waitFor({ timeout: 30_000 });
     await box.click();
     await page.keyboard.type('next');
     await page.keyboard.press('Enter');

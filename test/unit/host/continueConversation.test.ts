@@ -1,12 +1,12 @@
-// "Continue this conversation" (decision 630) in the session host, the same for the editor's view
-// and remote masters: a session an error ended stays ended (§18.2, §17.2.2); the host starts a NEW
-// session with its agent, given the ended session's own agent conversation id (§18.3), which names
-// the ended chat and carries what was said there in its own session.capabilities — never frames of
-// the ended session. The real host, journal and engine; the harness's scripted agent plays the turns
+// "Continue this conversation" (decisions 630, 641) in the session host, the same for the editor's
+// view and remote masters: a session an error ended stays ended (§18.2, §17.2.2); the host starts a
+// NEW session with its agent, given the ended session's own agent conversation id (§18.3), which
+// names the ended chat in its own session.capabilities and carries what was said there in its own
+// x-rawp.continued_from.earlier frame — never frames of the ended session. The real host, journal and engine; the harness's scripted agent plays the turns
 // (the real Codex CLI is continueConversation.codex.e2e.test.ts).
 import assert from 'node:assert/strict';
 import { buildFrame } from '../../../src/protocol/build';
-import { CONTINUED_FROM_KEY, continuedFromOf, type ContinuedFrom } from '../../../src/protocol/continuation';
+import { CONTINUED_FROM_KEY, continuedFromOf, earlierChatPayloadOf, type ContinuedFrom, type EarlierChat } from '../../../src/protocol/continuation';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { NoEndedSession } from '../../../src/host/continuation/continuations';
 import type { SessionHost } from '../../../src/host/sessionHost';
@@ -51,6 +51,14 @@ function continuedFrom(host: SessionHost, id: string): ContinuedFrom | undefined
   return continuedFromOf(caps);
 }
 
+/** The digest frames (`x-rawp.continued_from.earlier`) in a session's history. */
+function digests(host: SessionHost, id: string): EarlierChat[] {
+  return host.log(id)!.all().flatMap((f) => {
+    const d = earlierChatPayloadOf(f);
+    return d ? [d] : [];
+  });
+}
+
 describe('host: continue the conversation of a session an error ended (decision 630)', () => {
   let h: Harness;
   beforeEach(() => {
@@ -82,7 +90,9 @@ describe('host: continue the conversation of a session an error ended (decision 
     assert.equal(from.reason, 'error');
     assert.equal(from.resumed, true);
     assert.equal(from.ended_at, deleted.timestamp);
-    assert.deepEqual(from.earlier, [
+    assert.equal(from.messages, 4, 'the link counts the digest; the digest is a frame of its own');
+    assert.deepEqual(digests(host, c.session_id).map((d) => d.continued_from), [id]);
+    assert.deepEqual(digests(host, c.session_id)[0].earlier, [
       { role: 'user', text: 'remember the password kiwi' },
       { role: 'agent', text: 'The password is kiwi.' },
       { role: 'user', text: 'and now?' },
@@ -119,7 +129,7 @@ describe('host: continue the conversation of a session an error ended (decision 
     assert.deepEqual(h.resumes, [undefined, undefined], 'no conversation id to give');
     const from = continuedFrom(host, c.session_id);
     assert.equal(from?.resumed, false);
-    assert.equal(from?.earlier.at(-1)?.role, 'error');
+    assert.equal(digests(host, c.session_id)[0]?.earlier.at(-1)?.role, 'error');
   });
 
   it('only an error\'s end is continuable: a session the user ended, a running one and an unknown id are refused (NoEndedSession), and nothing starts', async () => {
@@ -169,6 +179,9 @@ describe('host: continue the conversation of a session an error ended (decision 
     assert.equal(host.continuations.continuable(local), true);
     assert.equal(host.continuations.continuable(local, { sharedOnly: true }), false, '§2.4 a local session stays invisible to masters, ended too');
     await assert.rejects(host.continueSession(local, { sharedOnly: true }), NoEndedSession);
+    // The scripted agent names every conversation conv-42, and one conversation has one live
+    // session at most (decision 641): the shared continuation goes first.
+    await host.delete(c.session_id);
     const mine = await host.continueSession(local);
     assert.equal(host.hub.isShared(mine.session_id), false, 'the continuation of a local session is local');
   });

@@ -1,11 +1,15 @@
-// "Continue this conversation" (decision 630) in the chat: the button in the banner of a session an
-// error ended, and the note at the top of the new session that goes on from it. The ended session
-// stays ended (§18.2): the button asks the host for a NEW session (`session.continue`); the host
-// decides, the same for the editor and the browser master. The note reads only the new session's
-// own `session.capabilities` (src/protocol/continuation.ts) — never frames of the earlier session —
-// so what it shows here is what every master of that session can show.
-import { useState } from 'preact/hooks';
-import { continuedFromOf, type ContinuedFrom, type EarlierMessage } from '../../../src/protocol/continuation';
+// "Continue this conversation" (decisions 630, 641) in the chat: the button in the banner of a
+// session an error ended, and the note at the top of the new session that goes on from it. The
+// ended session stays ended (§18.2): the button asks the host for a NEW session
+// (`session.continue`); the host decides, the same for the editor and the browser master. The note
+// reads only the new session's own frames — the link in its `session.capabilities` and the digest
+// in its `x-rawp.continued_from.earlier` (src/protocol/continuation.ts), never frames of the
+// earlier session — so what it shows here is what every master of that session can show. The
+// earlier chat is text from an agent: each message is its own block under a role header it cannot
+// write, and characters that would disguise it are shown, not obeyed (visibleName.ts).
+import { useEffect, useState } from 'preact/hooks';
+import { continuedFromOf, earlierChatsIn, type ContinuedFrom, type EarlierChat, type EarlierMessage } from '../../../src/protocol/continuation';
+import { visibleName } from '../../../src/protocol/visibleName';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { locale, t } from '../i18n';
 import { idFor } from '../i18n/codes';
@@ -13,6 +17,50 @@ import { agentName } from '../i18n/hostWords';
 import type { ChatStore } from '../state/store';
 import { useStoreSelect } from '../state/useStore';
 import '../styles/continuation.css';
+
+/** Sessions whose digest this view keeps (the newest; one is shown at a time). */
+const DIGESTS_KEPT = 8;
+
+/**
+ * The digests this view was given, by session: the transcript keeps no vendor frame but the
+ * checkpoints', so the digest frame is read here from the host's messages (its own frames and a
+ * `session.history`'s). Listening starts with the view's first render, before the store starts.
+ */
+class EarlierChats {
+  private readonly bySession = new Map<string, EarlierChat>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(store: ChatStore) {
+    store.transport.onMessage((m) => {
+      if (m.kind !== 'frames') return;
+      const found = earlierChatsIn(m.payload.frames, m.payload.session_id);
+      if (found.length === 0) return;
+      this.bySession.delete(m.payload.session_id);
+      this.bySession.set(m.payload.session_id, found[found.length - 1]);
+      for (const oldest of this.bySession.keys()) if (this.bySession.size > DIGESTS_KEPT) this.bySession.delete(oldest);
+      for (const l of [...this.listeners]) l();
+    });
+  }
+
+  /** The digest of the chat `from` names, given to this session. */
+  of(session_id: string | undefined, from: ContinuedFrom): EarlierChat | undefined {
+    const chat = session_id === undefined ? undefined : this.bySession.get(session_id);
+    return chat?.continued_from === from.session_id ? chat : undefined;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+const chatsByStore = new WeakMap<ChatStore, EarlierChats>();
+
+function earlierChatsOf(store: ChatStore): EarlierChats {
+  let chats = chatsByStore.get(store);
+  if (!chats) chatsByStore.set(store, (chats = new EarlierChats(store)));
+  return chats;
+}
 
 /** In the ended banner: a new session with the same agent and its conversation, on request. */
 export function ContinueButton({ store, sessionId }: { store: ChatStore; sessionId: string }) {
@@ -35,18 +83,33 @@ function when(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
 }
 
-function Earlier({ from, agent }: { from: ContinuedFrom; agent: string }) {
-  const n = from.earlier.length;
-  if (n === 0 && !from.left_out) return null;
+const ROLE_ICON: Record<EarlierMessage['role'], string> = { user: 'account', agent: 'hubot', error: 'error' };
+
+function Earlier({ from, chat, agent }: { from: ContinuedFrom; chat: EarlierChat | undefined; agent: string }) {
+  if (!chat) {
+    // The link counts the digest: without it here (a history budget dropped it, or it did not fit
+    // this connection), the note says so instead of showing nothing.
+    const total = (from.messages ?? 0) + (from.left_out ?? 0);
+    return total > 0 ? <p class="muted continued-missing">{t('continued.missing', total)}</p> : null;
+  }
+  const n = chat.earlier.length;
+  const leftOut = chat.left_out ?? 0;
+  if (n === 0) return leftOut > 0 ? <p class="muted">{t('continued.leftOut', leftOut)}</p> : null;
   const who = (m: EarlierMessage) => (m.role === 'user' ? t('continued.you') : m.role === 'agent' ? agent : t('continued.error'));
   return (
     <details class="continued-earlier">
       <summary>{n === 1 ? t('continued.earlier1') : t('continued.earlierN', n)}</summary>
-      {from.left_out ? <p class="muted">{t('continued.leftOut', from.left_out)}</p> : null}
+      {leftOut > 0 ? <p class="muted">{t('continued.leftOut', leftOut)}</p> : null}
       <ol class="continued-messages" tabIndex={0} aria-label={t('continued.readOnly')}>
-        {from.earlier.map((m, i) => (
+        {chat.earlier.map((m, i) => (
+          // The role is the block's header and border, never a prefix of its text: a line of the
+          // agent's text that reads "You: …" stays inside the agent's block.
           <li key={i} class={`continued-message role-${m.role}`}>
-            <span class="continued-who">{who(m)}:</span> <span class="continued-text">{m.text}</span>
+            <div class="continued-who">
+              <span class={`codicon codicon-${ROLE_ICON[m.role]}`} aria-hidden="true" />
+              {who(m)}
+            </div>
+            <div class="continued-text">{visibleName(m.text, true)}</div>
           </li>
         ))}
       </ol>
@@ -59,6 +122,9 @@ const noteInputs = (s: ChatStore) => [s.sessionId, s.transcript, s.transcript.ca
 /** At the top of a session that continues an ended one: which chat, how it ended, what the agent remembers. */
 export function ContinuedFromNote() {
   const store = useStoreSelect(noteInputs);
+  const [chats] = useState(() => earlierChatsOf(store));
+  const [, digestArrived] = useState(0);
+  useEffect(() => chats.subscribe(() => digestArrived((n) => n + 1)), [chats]);
   const [hidden, setHidden] = useState<string | undefined>();
   const from = continuedFromOf(store.transcript.capabilities);
   if (!from || hidden === store.sessionId) return null;
@@ -68,7 +134,7 @@ export function ContinuedFromNote() {
       <div class="continued-body">
         <span class="codicon codicon-history" aria-hidden="true" /> {t('continued.from', from.name, t(idFor('deleted.', from.reason, 'deleted.error')), when(from.ended_at))}{' '}
         {from.resumed ? t('continued.resumed', agent) : t('continued.afresh', agent)}
-        <Earlier from={from} agent={agent} />
+        <Earlier from={from} chat={chats.of(store.sessionId, from)} agent={agent} />
       </div>
       <button type="button" class="icon-button" aria-label={t('banner.dismiss')} onClick={() => setHidden(store.sessionId)}>
         <span class="codicon codicon-close" aria-hidden="true" />

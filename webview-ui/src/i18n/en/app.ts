@@ -33,6 +33,7 @@ export const app = {
   'continued.earlier1': 'Earlier conversation (1 message)',
   'continued.earlierN': 'Earlier conversation ({0} messages)',
   'continued.leftOut': '{0} older messages are not shown.',
+  'continued.missing': 'The earlier conversation ({0} messages) is not available here.',
   'continued.readOnly': 'Earlier conversation, read only',
   'continued.you': 'You',
   'continued.error': 'Error',

@@ -36,6 +36,7 @@ export const app: Record<keyof typeof english, string> = {
   'continued.earlier1': '이전 대화(메시지 1개)',
   'continued.earlierN': '이전 대화(메시지 {0}개)',
   'continued.leftOut': '오래된 메시지 {0}개는 표시하지 않습니다.',
+  'continued.missing': '이전 대화(메시지 {0}개)는 여기에서 볼 수 없습니다.',
   'continued.readOnly': '이전 대화(읽기 전용)',
   'continued.you': '나',
   'continued.error': '오류',
