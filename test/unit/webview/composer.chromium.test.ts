@@ -217,4 +217,38 @@ describe('webview in Chromium: composer', function () {
     assert.equal(features.file_search_fuzzy, true);
     assert.equal('subagent_context' in features, false);
   });
+
+  it('§7.7.1 an ended chat takes no prompt: Enter sends nothing, the text stays, the view says why; the status bar says the session ended (no "Thinking" spinner)', async () => {
+    const b = streamBuilder(SESSION, Date.now());
+    const T = { turn_id: TURN };
+    const page = await ready([
+      clientCaps(b),
+      b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+      b.make('agent.state.changed', { previous_state: 'idle', current_state: 'thinking' }, T),
+      b.make('agent.error', { error_code: 'PROCESS_EXIT', message: 'codex exited with code 1', severity: 'fatal', recoverable: false }, T),
+      b.make('session.turn.end', { turn_id: TURN, stop_reason: 'error' }, T),
+      b.make('session.deleted', { session_id: SESSION, reason: 'error', deleted_by: 'client' }),
+    ]);
+    await page.keyboard.type('are you there?');
+    await page.keyboard.press('Enter');
+    await page.locator('.banner', { hasText: 'This chat has ended, so the message was not sent' }).waitFor();
+    assert.equal((await sentFrames(page, 'control.prompt.request')).length, 0, 'nothing sent');
+    assert.equal((await page.locator('[role=textbox]').innerText()).trim(), 'are you there?', 'the text stays');
+    const state = page.locator('.status-bar .agent-state');
+    assert.equal((await state.innerText()).trim(), 'Session ended');
+    assert.equal(await state.locator('.codicon-modifier-spin').count(), 0, 'no spinner');
+  });
+
+  it('§16.1 an @ typed before the session said it can search opens the picker as soon as it can (the first @ after a reload did nothing)', async () => {
+    const page = await h.open();
+    const b = streamBuilder(SESSION, Date.now());
+    // The session is there, but its capabilities (file_search_fuzzy) have not arrived yet.
+    await feed(page, SESSION, [b.make('agent.state.changed', { previous_state: 'idle', current_state: 'idle' })], true);
+    await page.locator('[role=textbox]').click();
+    await page.keyboard.type('@');
+    assert.equal(await page.locator('.picker-frame').count(), 0, 'no picker yet: searching is not possible');
+    await feed(page, SESSION, [clientCaps(b)]);
+    await waitForSent(page, 'control.file.search', 1);
+    assert.equal(await page.locator('.picker-frame').count(), 1, 'the picker opened with no further key');
+  });
 });

@@ -379,8 +379,7 @@ export class ChatStore {
     return currentTurn(this.transcript)?.turnId;
   }
 
-  /** `hidden`: scope `global`, the files ignore rules and excludes hide too (§16.1.1, decision 636). */
-  searchFiles(query: string, hidden = false): void {
+  searchFiles(query: string, /** scope `global`: what ignore rules hide too (decision 636) */ hidden = false): void {
     if (!this.may('control.file.search')) return;
     const previous = this.activeQueryId;
     const query_id = globalThis.crypto.randomUUID();

@@ -20,9 +20,11 @@ import { t as tr } from '../i18n';
 import { commandDescription } from '../i18n/hostWords';
 import { FindContext } from './findState';
 import { focusWaitingQuestion, waitingQuestion } from './waitingQuestion';
+import { argumentHint, matchingCommands, typedWhole } from './commandRows';
+
+export { argumentHint } from './commandRows';
 
 type Candidate = PayloadOf<'session.file.candidates'>['candidates'][number];
-type Command = PayloadOf<'agent.commands.publish'>['commands'][number];
 
 const SEARCH_DEBOUNCE_MS = 120;
 const MAX_RECALL = 50;
@@ -30,22 +32,7 @@ const MAX_RECALL = 50;
 /** `hidden`: this @ reference also searches what ignore files and excludes hide (decision 636). */
 type Picker = { kind: 'file'; query: string; hidden?: boolean } | { kind: 'command'; query: string } | undefined;
 
-export function argumentHint(c: Command): string {
-  return (c.parameters ?? []).map((p) => (p.required ? `<${p.name}>` : `[${p.name}]`)).join(' ');
-}
-
-function matchingCommands(commands: Command[] | undefined, query: string): Command[] {
-  const q = query.toLowerCase();
-  const list = commands ?? [];
-  return [...list.filter((c) => c.name.toLowerCase().startsWith(q)), ...list.filter((c) => !c.name.toLowerCase().startsWith(q) && c.name.toLowerCase().includes(q))].slice(0, 30);
-}
-
-/** `query` is the command's whole name and the command needs no argument: Enter sends it as typed. */
-function typedWhole(c: Command | undefined, query: string): boolean {
-  return c !== undefined && c.name === query && !(c.parameters ?? []).some((p) => p.required);
-}
-
-/** The path with its match_ranges (indexes into `path`, as our workspace search sends them) marked. */
+/** The prompts sent before, kept in the view's state (↑ recalls them). */
 function loadRecall(store: ChatStore): PromptPart[][] {
   const s = store.transport.getState() as { recall?: unknown } | undefined;
   return Array.isArray(s?.recall) ? (s.recall as PromptPart[][]) : [];
@@ -101,6 +88,11 @@ export function Composer() {
     if (files.length > 0) choose(0);
   });
   useEffect(() => () => clearTimeout(timer.current), []);
+  // An @ typed before the session said it can search (the chat just opened) opens the picker as
+  // soon as it can: the first @ after a reload did nothing 3 times in 5 (the trial of 2026-12-05).
+  useEffect(() => {
+    if (canSearch && !picker && editor.current?.contains(document.activeElement)) onInput();
+  }, [canSearch]);
 
   /** The suggestions on screen are this query's (not an older one's, nor none yet). */
   const answered = (query: string): boolean => store.activeQuery === query && store.candidates !== undefined && store.candidates.queryId === store.activeQueryId;
@@ -176,6 +168,9 @@ export function Composer() {
     const parts = readParts(root);
     if (parts.length === 0) return;
     if (attachments.storing) return store.notify('info', tr('attach.wait'));
+    // An ended chat takes no prompt: it showed as sent and went nowhere (the trial of 2026-12-05).
+    // The text stays in the box; the banner above offers to continue or start anew.
+    if (tx.deleted) return store.notify('info', t('composer.chatEnded'));
     const context_files = attachments.contextFiles();
     const encoded = encodePrompt(parts);
     const first = parts[0];

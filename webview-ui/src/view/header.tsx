@@ -259,7 +259,7 @@ function statusInputs(s: ChatStore): readonly unknown[] {
   const tx = s.transcript;
   const c = tx.usage.cumulative;
   const e = tx.errorCounts;
-  return [s.metaVersion, tx, s.connected, s.sessionId, tx.agentState, tx.usage.latest, c.input_tokens, c.output_tokens, e.fatal, e.error, e.warning];
+  return [s.metaVersion, tx, s.connected, s.sessionId, tx.agentState, tx.deleted, tx.usage.latest, c.input_tokens, c.output_tokens, e.fatal, e.error, e.warning];
 }
 
 export function StatusBar() {
@@ -269,14 +269,18 @@ export function StatusBar() {
   const u = tx.usage.latest;
   const c = tx.usage.cumulative;
   const ctx = u?.context_window;
-  const stateWords = state ? t(idFor('state.', state.current, 'state.other')) : t(store.connected ? 'status.connecting' : 'status.notConnected');
+  // An ended session is ended, whatever state its agent last reported: an error's end left the
+  // footer spinning on "Thinking" (the trial of 2026-12-05).
+  const ended = tx.deleted !== undefined;
+  const stateWords = ended ? t('status.ended') : state ? t(idFor('state.', state.current, 'state.other')) : t(store.connected ? 'status.connecting' : 'status.notConnected');
+  const icon = ended ? 'circle-slash' : state?.current === 'idle' ? 'circle-outline' : state?.current === 'error' ? 'error' : 'loading codicon-modifier-spin';
   const utilization = ctx?.utilization ?? (ctx?.capacity && ctx.used !== undefined ? ctx.used / ctx.capacity : undefined);
   return (
     <div class="status-bar">
       {/* A status, but not read out on every change (thinking, tool_calling, …): the chat's live
           regions tell completed answers, questions and turn ends (decision 390). */}
-      <span class={`agent-state state-${state?.current ?? 'unknown'}`} role="status" aria-live="off" aria-label={t('status.agentLabel', stateWords)} data-code={state?.current ?? ''}>
-        <span class={`codicon codicon-${state?.current === 'idle' ? 'circle-outline' : state?.current === 'error' ? 'error' : 'loading codicon-modifier-spin'}`} aria-hidden="true" />
+      <span class={`agent-state state-${ended ? 'ended' : (state?.current ?? 'unknown')}`} role="status" aria-live="off" aria-label={t('status.agentLabel', stateWords)} data-code={ended ? 'ended' : (state?.current ?? '')}>
+        <span class={`codicon codicon-${icon}`} aria-hidden="true" />
         {stateWords}
         {state?.synthetic && <span class="badge synthetic" title={t('block.syntheticTitle')}>{t('block.synthetic')}</span>}
       </span>

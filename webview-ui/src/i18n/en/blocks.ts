@@ -15,7 +15,7 @@ export const blocks = {
   'block.subagent': 'subagent',
   'block.subagentLabel': 'Subagent {0} (depth {1})',
   'block.trace': 'Details',
-  'block.notRecoverable': 'cannot continue',
+  'block.notRecoverable': 'stopped the agent',
   'block.compacted': 'Context compacted ({0}): {1} → {2} tokens',
   'block.summary': 'Summary',
   'block.fileTransfer': 'File transfer {0}',

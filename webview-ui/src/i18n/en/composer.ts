@@ -26,6 +26,7 @@ export const composer = {
   'composer.searchHidden': 'Search hidden files too',
   'composer.noFilesAtAll': 'No matching files, hidden ones included.',
   'composer.withHidden': '{0} (hidden files included)',
+  'composer.chatEnded': 'This chat has ended, so the message was not sent; it is still here. Continue the conversation from the banner above, or start a new chat.',
   'composer.fileCount1': '1 file',
   'composer.fileCountN': '{0} files',
   'composer.fileCountMore': '{0} files shown, more match: keep typing',

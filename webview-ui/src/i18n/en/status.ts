@@ -12,6 +12,7 @@ export const status = {
   'status.contextOf': '{0} of {1} tokens',
   'status.errors': 'Errors',
   'state.idle': 'Ready',
+  'status.ended': 'Session ended',
   'state.thinking': 'Thinking',
   'state.tool_calling': 'Using a tool',
   'state.awaiting_input': 'Waiting for you',

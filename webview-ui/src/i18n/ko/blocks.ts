@@ -18,7 +18,7 @@ export const blocks: Record<keyof typeof english, string> = {
   'block.subagent': '하위 에이전트',
   'block.subagentLabel': '하위 에이전트 {0}(깊이 {1})',
   'block.trace': '자세히',
-  'block.notRecoverable': '계속할 수 없음',
+  'block.notRecoverable': '에이전트 중단됨',
   'block.compacted': '컨텍스트를 압축했습니다({0}): {1} → {2}토큰',
   'block.summary': '요약',
   'block.fileTransfer': '파일 전송 {0}',

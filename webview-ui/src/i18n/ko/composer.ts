@@ -29,6 +29,7 @@ export const composer: Record<keyof typeof english, string> = {
   'composer.searchHidden': '숨긴 파일까지 검색',
   'composer.noFilesAtAll': '숨긴 파일을 포함해도 일치하는 파일이 없습니다.',
   'composer.withHidden': '{0} (숨긴 파일 포함)',
+  'composer.chatEnded': '이 채팅은 끝나서 메시지를 보내지 않았습니다. 메시지는 그대로 있습니다. 위 배너에서 대화를 이어 가거나 새 채팅을 시작하세요.',
   'composer.fileCount1': '파일 1개',
   'composer.fileCountN': '파일 {0}개',
   'composer.fileCountMore': '파일 {0}개를 보여 줍니다. 더 있으니 계속 입력하세요',

@@ -15,6 +15,7 @@ export const status: Record<keyof typeof english, string> = {
   'status.contextOf': '{1}토큰 중 {0}',
   'status.errors': '오류',
   'state.idle': '준비됨',
+  'status.ended': '세션 끝남',
   'state.thinking': '생각하는 중',
   'state.tool_calling': '도구 사용 중',
   'state.awaiting_input': '응답을 기다리는 중',
