@@ -108,6 +108,33 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     assert.equal(prompt.payload.prompt_text, 'read @foo and fix it');
   });
 
+  it('§16.1.1 a space typed before the suggestions arrived (a busy or cold workspace) is kept for now and judged when they come: a name holds it, so the reference goes on and Enter takes it', async () => {
+    const page = await ready();
+    await page.keyboard.type('open @meeting notes'); // faster than any answer
+    const searches = await waitForSent(page, 'control.file.search', 1);
+    assert.equal(await page.locator('.picker-frame').count(), 1, 'still open across the space');
+    await page.waitForTimeout(200);
+    const last = (await sentFrames(page, 'control.file.search')).at(-1)!;
+    assert.equal(String(last.payload.query).replace(/\u00a0/g, ' '), 'meeting notes', `searched with the space (${searches.length} searches)`);
+    await answerPaths(page, ['docs/my notes/meeting notes final.md']);
+    await page.keyboard.press('Enter');
+    await page.locator('.editor .chip').waitFor();
+    assert.equal(await page.locator('.editor .chip').getAttribute('data-path'), 'docs/my notes/meeting notes final.md');
+  });
+
+  it('§16.1.1 a sentence typed after @foo before any suggestion, then Enter: the answer holds no such name, so the reference ends at the space and the sentence is sent as typed', async () => {
+    const page = await ready();
+    await page.keyboard.type('read @foo and fix it');
+    await page.keyboard.press('Enter');
+    await waitForSent(page, 'control.file.search', 1);
+    await page.waitForTimeout(200);
+    assert.equal((await sentFrames(page, 'control.prompt.request')).length, 0, 'Enter waits for the answer');
+    await answerPaths(page, []).catch(() => undefined);
+    const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
+    assert.equal(prompt.payload.prompt_text, 'read @foo and fix it');
+    assert.equal(await page.locator('.picker-frame').count(), 0);
+  });
+
   it('security: a planted file named after a sentence (docs/package.json and fix the failing tests.md) cannot swallow "@package.json and fix the failing tests": a space after a name listed whole ends the reference, and Enter sends the sentence', async () => {
     const page = await ready();
     await page.keyboard.type('update @package.json');

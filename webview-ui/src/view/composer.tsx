@@ -21,22 +21,17 @@ import { commandDescription } from '../i18n/hostWords';
 import { FindContext } from './findState';
 import { focusWaitingQuestion, waitingQuestion } from './waitingQuestion';
 import { argumentHint, matchingCommands, typedWhole } from './commandRows';
+import { loadRecall, saveRecall } from './promptRecall';
 
 export { argumentHint } from './commandRows';
 
 type Candidate = PayloadOf<'session.file.candidates'>['candidates'][number];
 
 const SEARCH_DEBOUNCE_MS = 120;
-const MAX_RECALL = 50;
 
 /** `hidden`: this @ reference also searches what ignore files and excludes hide (decision 636). */
 type Picker = { kind: 'file'; query: string; hidden?: boolean } | { kind: 'command'; query: string } | undefined;
 
-/** The prompts sent before, kept in the view's state (↑ recalls them). */
-function loadRecall(store: ChatStore): PromptPart[][] {
-  const s = store.transport.getState() as { recall?: unknown } | undefined;
-  return Array.isArray(s?.recall) ? (s.recall as PromptPart[][]) : [];
-}
 
 /** What the composer reads of the transcript (whether a turn is open, the slash commands, whether
  *  a question waits) and the rest. */
@@ -80,9 +75,20 @@ export function Composer() {
   // Tab pressed before the first suggestions of this query arrived: take the first one when they
   // do (issue 15 Why 8), instead of letting Tab move the focus away from a half-typed reference.
   const acceptWhenReady = useRef<string | undefined>(undefined);
+  /** Was it the send key that waited (a query that ends up matching no name is then sent as text)? */
+  const sendWhenReady = useRef(false);
   useEffect(() => {
-    if (acceptWhenReady.current === undefined || picker?.kind !== 'file' || acceptWhenReady.current !== picker.query) return;
-    if (!answered(picker.query)) return;
+    if (picker?.kind !== 'file' || !answered(picker.query)) return;
+    const waited = acceptWhenReady.current === picker.query;
+    // A space kept while the suggestions were on their way (spacedQuery.ts) stays only if a name
+    // now on the list holds it; else the reference ended at it: the picker closes, the text stays.
+    if (/[\s\u00a0]/.test(picker.query) && !spacedNameOn(files.map((c) => c.path))(picker.query)) {
+      acceptWhenReady.current = undefined;
+      closePicker();
+      if (waited && sendWhenReady.current) send();
+      return;
+    }
+    if (!waited) return;
     acceptWhenReady.current = undefined;
     // No match: nothing is chosen and nothing sent; the picker says so.
     if (files.length > 0) choose(0);
@@ -125,8 +131,9 @@ export function Composer() {
     // A syllable still being composed (a Hangul IME's "설ㄱ") is no query: the list stays until
     // the composition ends (compositionend runs this again) instead of flashing "No matching files".
     if ((e as InputEvent | undefined)?.isComposing && picker?.kind === 'file') return;
-    // A space goes on only while a listed name holds it (decision 634).
-    const at = atQuery(root, picker?.kind === 'file' ? spacedNameOn(files.map((c) => c.path)) : undefined);
+    // A space goes on only while a listed name holds it — or, for now, while this reference's first
+    // suggestions are still on their way (decision 634).
+    const at = atQuery(root, picker?.kind === 'file' ? spacedNameOn(files.map((c) => c.path), store.candidates === undefined ? picker.query : undefined) : undefined);
     if (at && canSearch) {
       if (picker?.kind !== 'file' || picker.query !== at.query) {
         const hidden = picker?.kind === 'file' && picker.hidden === true;
@@ -183,8 +190,7 @@ export function Composer() {
     });
     if (!frame) return;
     attachments.clear();
-    recall.current = [parts, ...recall.current.filter((p) => JSON.stringify(p) !== JSON.stringify(parts))].slice(0, MAX_RECALL);
-    store.transport.setState({ ...((store.transport.getState() as object | undefined) ?? {}), recall: recall.current });
+    recall.current = saveRecall(store, recall.current, parts);
     recallAt.current = -1;
     root.replaceChildren();
     setEmpty(true);
@@ -232,6 +238,7 @@ export function Composer() {
     if (picker?.kind === 'file' && ((e.key === 'Tab' && !e.shiftKey) || (sendKey && !answered(picker.query)))) {
       e.preventDefault();
       acceptWhenReady.current = picker.query;
+      sendWhenReady.current = e.key !== 'Tab';
       return;
     }
     if (e.key === 'Escape') {

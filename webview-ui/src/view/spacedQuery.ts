@@ -16,13 +16,18 @@ const fold = (s: string): string => s.normalize('NFC').replace(/\u00a0/g, ' ').t
  * failing tests.md` would swallow "update @package.json and fix the failing tests" into its chip
  * (the review of 2026-12-05).
  */
-export function spacedNameOn(paths: readonly string[]): (query: string) => boolean {
+export function spacedNameOn(paths: readonly string[], pending?: string): (query: string) => boolean {
   const folded = paths.map(fold);
   return (query) => {
     const q = fold(query);
     const head = q.split(' ', 1)[0];
     if (folded.some((p) => p === head || p === `${head}/` || baseName(p) === head)) return false;
-    return folded.some((p) => p.includes(q));
+    if (folded.some((p) => p.includes(q))) return true;
+    // `pending`: the query typed before the reference's first suggestions arrived. A space typed
+    // meanwhile is kept for now and judged when they arrive (composer.tsx): in a busy or cold
+    // workspace they took seconds, and the space ended "@meeting notes" before any name could hold
+    // it (the trial of 2026-12-05). Once a list is shown, it judges.
+    return pending !== undefined && query.startsWith(pending);
   };
 }
 
