@@ -99,7 +99,9 @@ function lastLines(text: string, n: number): string {
 function tailHint(stderr: string): string {
   const lines = stderr.split('\n').filter((l) => l.trim());
   const backtrace = lines.findIndex((l) => /^\s*stack backtrace:?\s*$/i.test(l));
-  const head = backtrace >= 0 ? lines.slice(0, backtrace) : lines;
-  const line = [...head].reverse().find((l) => /^\s*(error|fatal)\b/i.test(l)) ?? head.at(-1);
+  // A warning or an info line is never the reason (Codex's "WARNING: proceeding, even though we
+  // could not create PATH aliases" named the end of a 429; the trial of 2026-12-05).
+  const head = (backtrace >= 0 ? lines.slice(0, backtrace) : lines).filter((l) => !/^\s*(\S+\s+)?(WARN(ING)?|INFO|DEBUG|TRACE)\b/.test(l));
+  const line = [...head].reverse().find((l) => /^\s*(error|fatal)\b/i.test(l) || /\bERROR\b/.test(l)) ?? head.at(-1);
   return line ? `: ${line.trim().slice(0, 300)}` : '';
 }

@@ -98,6 +98,15 @@ describe('agents/process: the §17.2 / §18 process contract', () => {
     const withTrace = mapExit({ exit: await p2.exited, agent: 'codex', singleTurn: true }).events[0];
     assert.ok(withTrace.type === 'agent.error');
     assert.equal(withTrace.payload.message, 'codex exited with code 1: Error: thread/resume failed: no rollout found for thread id x (code -32600)');
+    // A warning alone is no reason; a tracing ERROR line (timestamp first) is.
+    const { proc: p3 } = run(script('warn.js', 'process.stderr.write("WARNING: proceeding, even though we could not create PATH aliases\\n"); process.exit(1)'));
+    const warnOnly = mapExit({ exit: await p3.exited, agent: 'codex', singleTurn: true }).events[0];
+    assert.ok(warnOnly.type === 'agent.error');
+    assert.equal(warnOnly.payload.message, 'codex exited with code 1');
+    const { proc: p4 } = run(script('traced.js', 'process.stderr.write("WARNING: proceeding\\n2026-12-05T10:00:00.000Z ERROR codex_exec: exceeded retry limit, last status: 429 Too Many Requests\\n2026-12-05T10:00:00.001Z  WARN codex_core: shutting down\\n"); process.exit(1)'));
+    const traced = mapExit({ exit: await p4.exited, agent: 'codex', singleTurn: true }).events[0];
+    assert.ok(traced.type === 'agent.error');
+    assert.equal(traced.payload.message, 'codex exited with code 1: 2026-12-05T10:00:00.000Z ERROR codex_exec: exceeded retry limit, last status: 429 Too Many Requests');
     assert.equal(e.payload.details?.exit_code, 3);
   });
 
