@@ -89,7 +89,7 @@ describe('webview in Chromium: continue the conversation of a session an error e
   });
   after(async () => h?.close());
 
-  it('§18.2 the ended banner of an error offers "Continue this conversation": reached by Tab, Enter and Space each send session.continue with the ended session\'s id', async () => {
+  it('§18.2 the ended banner of an error offers "Continue this conversation": reached by Tab, Enter and Space each send session.continue with the ended session\'s id, and the focus goes on to the prompt box', async () => {
     const page = await h.open();
     await feed(page, SESSION, endedSession('error'), true);
     const banner = page.locator('.banners .banner.ended');
@@ -103,6 +103,9 @@ describe('webview in Chromium: continue the conversation of a session an error e
     await page.keyboard.press('Enter');
     const [first] = await waitForMessages(page, 'session.continue', 1);
     assert.deepEqual(first.payload, { session_id: SESSION });
+    // The keyboard goes on in the prompt box, not <body> (the trial of 2026-12-05).
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'textbox');
+    await tabTo(page, '.banner.ended .continue-button');
     await page.keyboard.press('Space');
     const both = await waitForMessages(page, 'session.continue', 2);
     assert.deepEqual(both.map((m) => m.payload.session_id), [SESSION, SESSION]);

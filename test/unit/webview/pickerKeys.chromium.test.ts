@@ -135,6 +135,19 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     assert.equal(await page.locator('.picker-frame').count(), 0);
   });
 
+  it('§16.1.1 the caret moved back inside the reference (←): Tab still takes the suggestion, and the chip replaces the whole typed reference', async () => {
+    const page = await ready();
+    await page.keyboard.type('open @meeting');
+    await waitForSent(page, 'control.file.search', 1);
+    await answerPaths(page, ['docs/my notes/meeting notes final.md']);
+    await page.keyboard.type(' notes');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Tab');
+    await page.locator('.editor .chip').waitFor();
+    assert.equal(await page.locator('.editor .chip').getAttribute('data-path'), 'docs/my notes/meeting notes final.md');
+    assert.equal((await page.locator('[role=textbox]').innerText()).replace(/\s+/g, ' ').trim(), 'open docs/my notes/meeting notes final.md', 'nothing of the typed reference is left after the chip');
+  });
+
   it('security: a planted file named after a sentence (docs/package.json and fix the failing tests.md) cannot swallow "@package.json and fix the failing tests": a space after a name listed whole ends the reference, and Enter sends the sentence', async () => {
     const page = await ready();
     await page.keyboard.type('update @package.json');

@@ -14,7 +14,7 @@ import { useStoreSelect } from '../state/useStore';
 import { currentTurn, pendingInteractions } from '../../../src/protocol/transcript';
 import { t } from '../i18n';
 import type { ChatStore } from '../state/store';
-import { atQuery, caretAtStart, insertChip, readParts, writeParts } from './editor';
+import { atQuery, caretAtStart, insertChip, readParts, throughQuery, writeParts } from './editor';
 import { AttachmentChips, useAttachments } from './attachments';
 import { t as tr } from '../i18n';
 import { commandDescription } from '../i18n/hostWords';
@@ -155,7 +155,9 @@ export function Composer() {
     if (!root || !picker) return;
     if (picker.kind === 'file') {
       const c = files[index];
-      const at = atQuery(root, (query) => query === picker.query);
+      // The caret may have moved back inside the reference (←): the whole typed reference is replaced.
+      const before = atQuery(root, (query) => picker.query.startsWith(query));
+      const at = before && picker.query.startsWith(before.query) ? throughQuery(before, picker.query) : undefined;
       if (!c || !at) return;
       insertChip(root, at, { kind: 'file', path: c.path, display_path: c.path, ...(c.extension ? { extension: c.extension } : {}) });
       closePicker();

@@ -65,7 +65,16 @@ function earlierChatsOf(store: ChatStore): EarlierChats {
 /** In the ended banner: a new session with the same agent and its conversation, on request. */
 export function ContinueButton({ store, sessionId }: { store: ChatStore; sessionId: string }) {
   return (
-    <button type="button" class="button continue-button" title={t('banner.continueHint')} onClick={() => store.transport.send(webviewMessage('session.continue', { session_id: sessionId }))}>
+    <button
+      type="button"
+      class="button continue-button"
+      title={t('banner.continueHint')}
+      onClick={() => {
+        store.transport.send(webviewMessage('session.continue', { session_id: sessionId }));
+        // The button goes with the ended chat: the keyboard goes on in the prompt box, not <body>.
+        document.querySelector<HTMLElement>('.composer [role=textbox]')?.focus();
+      }}
+    >
       <span class="codicon codicon-debug-continue" aria-hidden="true" /> {t('banner.continue')}
     </button>
   );

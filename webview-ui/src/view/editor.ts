@@ -66,6 +66,16 @@ export function atQuery(root: HTMLElement, keepsSpace: (query: string) => boolea
   return { node: node as Text, start: at, end: sel.anchorOffset, query };
 }
 
+/**
+ * The @ reference from its `@` to the end of `query` as typed, when the caret stands inside it
+ * (moved back with ←): the rest of the query after the caret is part of it. Tab and Enter did
+ * nothing there before (the trial of 2026-12-05).
+ */
+export function throughQuery(at: { node: Text; start: number; end: number; query: string }, query: string): { node: Text; start: number; end: number; query: string } {
+  const rest = query.slice(at.query.length);
+  return rest && at.node.data.startsWith(rest, at.end) ? { ...at, end: at.end + rest.length, query } : at;
+}
+
 /** Replaces `@query` with a chip for the file, followed by a space, and puts the caret after it. */
 export function insertChip(root: HTMLElement, at: { node: Text; start: number; end: number }, file: FilePart): void {
   const doc = root.ownerDocument;
