@@ -135,7 +135,10 @@ export interface HttpAnswer {
 
 export function http(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
+    // A connection of its own: Node's global agent keeps sockets alive, and one the server closed as
+    // idle (its 10 s request timeout) while being reused here read ECONNRESET — a flake of the
+    // descriptors test under CI load, not an answer of the server.
+    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
