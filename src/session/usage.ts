@@ -83,8 +83,13 @@ export class UsageLedger {
   }
 }
 
-function nonNegInt(n: number | undefined): number {
-  return n === undefined || !Number.isFinite(n) ? 0 : Math.max(0, Math.round(n));
+/**
+ * A token count as the protocol takes it: a whole number from 0 to the largest safe integer (a
+ * negative, fractional, huge or non-finite figure from an agent never makes a report invalid).
+ * Adapters that sum figures of their own use it too (a subagent's, claudeCode/subagentUsage.ts).
+ */
+export function nonNegInt(n: number | undefined): number {
+  return n === undefined || !Number.isFinite(n) ? 0 : Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.round(n)));
 }
 
 /**

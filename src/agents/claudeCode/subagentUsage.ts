@@ -10,6 +10,7 @@
 // turn's `result.usage` counts the main agent's calls alone (checked against claude 2.1.33x).
 import { z } from 'zod';
 import { NativeUsage } from './streamJson';
+import { nonNegInt } from '../../session/usage';
 
 /** The part of the Agent tool's `tool_use_result` read here; anything else is ignored. */
 const AgentToolResult = z.looseObject({ usage: NativeUsage.optional().catch(undefined) });
@@ -28,15 +29,6 @@ export interface SubagentTokens {
 
 const ANSWER = '(answer)';
 
-/**
- * A token count as the protocol takes it: a whole number from 0 to the largest safe integer. A
- * negative, fractional, huge or non-finite figure from the CLI used to make the whole report
- * invalid, and the engine dropped it (the review of 2026-12-05); the main agent's figures are
- * clamped the same way (src/session/usage.ts).
- */
-function count(n: number): number {
-  return Number.isFinite(n) ? Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.round(n))) : 0;
-}
 
 export class SubagentUsage {
   /** Per subagent call (the Agent tool_use id): its model calls by message id. */
@@ -72,13 +64,13 @@ export class SubagentUsage {
     const token_usage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
     let last: NativeUsage | undefined;
     for (const { usage } of calls.values()) {
-      token_usage.input_tokens = count(token_usage.input_tokens + count(usage.input_tokens));
-      token_usage.output_tokens = count(token_usage.output_tokens + count(usage.output_tokens));
-      token_usage.cache_read_tokens = count(token_usage.cache_read_tokens + count(usage.cache_read_input_tokens));
-      token_usage.cache_write_tokens = count(token_usage.cache_write_tokens + count(usage.cache_creation_input_tokens));
+      token_usage.input_tokens = nonNegInt(token_usage.input_tokens + nonNegInt(usage.input_tokens));
+      token_usage.output_tokens = nonNegInt(token_usage.output_tokens + nonNegInt(usage.output_tokens));
+      token_usage.cache_read_tokens = nonNegInt(token_usage.cache_read_tokens + nonNegInt(usage.cache_read_input_tokens));
+      token_usage.cache_write_tokens = nonNegInt(token_usage.cache_write_tokens + nonNegInt(usage.cache_creation_input_tokens));
       last = usage; // Map order is arrival order; the answer is set last.
     }
-    const context_used = last ? count(count(last.input_tokens) + count(last.cache_read_input_tokens) + count(last.cache_creation_input_tokens) + count(last.output_tokens)) : 0;
+    const context_used = last ? nonNegInt(nonNegInt(last.input_tokens) + nonNegInt(last.cache_read_input_tokens) + nonNegInt(last.cache_creation_input_tokens) + nonNegInt(last.output_tokens)) : 0;
     return { token_usage, context_used };
   }
 

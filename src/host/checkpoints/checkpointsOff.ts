@@ -2,17 +2,17 @@
 // master's `x-rawp.checkpoint.restore` and `x-rawp.checkpoint.diff`: a master waiting for
 // `…restored` waited for ever (the review of 2026-12-05). The answer goes to the asking connection
 // only — nothing changed, so nothing enters the history — with the error CHECKPOINTS_OFF.
-import { buildCheckpointFrame, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_DIFF_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../protocol/checkpointFrames';
+import { buildCheckpointFrame, CheckpointRestorePayload, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_DIFF_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../protocol/checkpointFrames';
 import type { VendorFrame } from '../../protocol/frameTypes';
 import type { Hub } from '../../session/hub';
 import type { SessionRegistry } from '../../session/registry';
 
 const OFF = { code: 'CHECKPOINTS_OFF', message: 'this host keeps no checkpoints (started with --no-checkpoints, or without a state folder)' };
 
-/** The id a request named, when it is a string (echoed back), else "invalid". */
+/** The id a request named, when it is one (echoed back, as sessionCheckpoints.ts does), else "invalid". */
 function idOf(frame: VendorFrame): string {
-  const id = (frame.payload as { checkpoint_id?: unknown } | undefined)?.checkpoint_id;
-  return typeof id === 'string' && id.length > 0 && id.length <= 200 ? id : 'invalid';
+  const id = CheckpointRestorePayload.shape.checkpoint_id.safeParse((frame.payload as { checkpoint_id?: unknown } | undefined)?.checkpoint_id);
+  return id.success ? id.data : 'invalid';
 }
 
 export function refuseCheckpointFrames(hub: Hub, registry: SessionRegistry): { dispose(): void } {
