@@ -136,6 +136,15 @@ async function detectAcpCommand(line: string, opts: DetectOptions, env: NodeJS.P
   return { id: spec.id, displayName: spec.displayName, adapter_type: 'process', status: 'available', command: exe, args: spec.args };
 }
 
+/**
+ * Whether a process agent's executable is still where detection found it (one stat): a CLI removed
+ * or moved since is found again by a new detection, not by a spawn that fails (decision 644).
+ * Agents without a file of their own (built-in, an HTTP endpoint) always are.
+ */
+export function executableStillThere(c: Pick<AgentCandidate, 'command'>): boolean {
+  return c.command === undefined || isExecutableFile(c.command);
+}
+
 /** A candidate's `reason` in English and as phrases (decision 609). */
 function reasonOf(...clauses: [AgentReasonId, ...string[]][]): { reason: string; reasonWords: NoticeWords[] } {
   const { reason, words } = phrasedReason(...clauses);

@@ -5,31 +5,19 @@
 // come in as `HostActions`, so this runs in plain Node tests too.
 import { buildFrame } from '../protocol/build';
 import { noticeOf, OUR_MASTER_EXTENSIONS } from '../protocol/rawpExtension';
-import { agentReasonIn, type HostLanguage } from '../protocol/hostPhrases';
+import type { HostLanguage } from '../protocol/hostPhrases';
 import type { AgentModeName } from '../protocol/common';
-import { hostMessage, parseWebviewMessage, type AgentSummary, type HostMessage, type PermissionRuleView, type WebviewMessage } from '../protocol/webviewMessages';
+import { hostMessage, parseWebviewMessage, type AgentSummary, type HostMessage, type WebviewMessage } from '../protocol/webviewMessages';
 import type { Connection, WireFrame } from '../session/connection';
 import type { Logger } from '../session/ports';
 import { LOCAL_VIEW_FEATURES, type SessionHost } from '../host/sessionHost';
-import { englishWords, type Words } from './words';
+import { cannotRunText, englishWords, type Words } from './words';
+import { AgentCannotRun } from '../host/continuation/continuations';
 import { storeAttachment } from './attachmentUpload';
 import { forView } from './viewFrames';
+import type { HostActions } from './hostActions';
 
-export interface HostActions {
-  openFile(path: string, line?: number): Promise<void>;
-  openDiff(session_id: string, invocation_id: string, file_path?: string): Promise<void>;
-  copyAttachUrl(session_id: string): Promise<void>;
-  writeClipboard(text: string): Promise<void>;
-  permissionRules(): PermissionRuleView[];
-  revokeRule(id: string): boolean;
-  enterSends(): boolean;
-  /** Log `agent_id` in (decision 381); absent where no editor runs (tests). */
-  login?(agent_id: string, via: 'terminal' | 'api_key'): Promise<void>;
-  /** Issue 17: the multi-file diff of a checkpoint (or one file of it); absent where no editor runs. */
-  reviewCheckpoint?(session_id: string, checkpoint_id: string, path?: string): Promise<void>;
-  /** The workspace folders, for workspace-relative paths in the view. */
-  workspaceRoots?(): string[];
-}
+export type { HostActions } from './hostActions';
 
 export interface ChatControllerOptions {
   host: SessionHost;
@@ -141,7 +129,8 @@ export class ChatController {
       await this.dispatch(parsed.message);
     } catch (e) {
       this.o.logger.error(`chat view message ${parsed.message.kind} failed`, { error: String(e) });
-      this.notice('error', e instanceof Error ? e.message : String(e));
+      // An agent that cannot run (a continuation's, decision 644) is said in the editor's language.
+      this.notice('error', e instanceof AgentCannotRun ? cannotRunText(this.l10n, e.agent, this.o.language) : e instanceof Error ? e.message : String(e));
     }
   }
 
@@ -317,7 +306,7 @@ export class ChatController {
   async pickAgent(agent_id: string): Promise<void> {
     const agent = this.o.agents().find((a) => a.id === agent_id);
     if (!agent) return this.notice('error', this.l10n.t('Unknown agent {0}.', agent_id));
-    if (!agent.available) return this.notice('warning', this.l10n.t('{0} cannot run: {1}.', agent.name, agentReasonIn(agent, this.o.language ?? 'en') ?? this.l10n.t('not available')));
+    if (!agent.available) return this.notice('warning', cannotRunText(this.l10n, agent, this.o.language));
     this.selectedAgent = agent_id;
     const active = this.active;
     if (!active || !this.o.host.has(active)) {

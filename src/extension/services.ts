@@ -102,6 +102,8 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     fileSearch: search.run,
     blocked,
     agentsReady: () => catalog.detect(),
+    // A continuation's agent whose executable went away: found again, and the lists say so (decision 644).
+    detectAgentsAgain: () => catalog.detect(true).then(() => controller.refreshLists()),
     commands: { home: homedir(), workspaceFolders: diskRoots() },
     permissions: hostPermissionBroker({
       rulesFile,

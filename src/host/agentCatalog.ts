@@ -6,7 +6,7 @@
 import { BuiltinAgent } from '../agents/builtin';
 import { builtinLanguage, builtinWords } from '../agents/builtin/words';
 import { OPENAI_ENV_KEY } from '../agents/openai/adapter';
-import { createAgent, detectAgents, PREFERENCE, type AgentCandidate } from '../agents/selection';
+import { createAgent, detectAgents, executableStillThere, PREFERENCE, type AgentCandidate } from '../agents/selection';
 import type { Logger } from '../session/ports';
 import type { SharedToolState } from '../tools/toolkit';
 import { unavailableOf, type AgentChoice } from './agentChoice';
@@ -87,6 +87,7 @@ export class AgentCatalog {
         ...(!available ? unavailableOf(blocked, c) : {}),
         rank,
         create: (o) => this.create(c, o?.resumeSessionId),
+        stillThere: () => executableStillThere(c),
       };
     });
   }

@@ -14,6 +14,11 @@ export interface AgentChoice extends AgentSummary {
    * `toolState`: the host's shared tool state (its ledger is the one a rewind reaches, issue 17).
    */
   create(options?: { resumeSessionId?: string; toolState?: SharedToolState }): AgentAdapter;
+  /**
+   * Whether the agent's executable is still where detection found it (selection.executableStillThere);
+   * asked before a continuation starts, which may come long after detection. Absent: it always is.
+   */
+  stillThere?(): boolean;
 }
 
 /** `auto`: the best available agent; otherwise the named one if available, else the best. */

@@ -2,7 +2,7 @@
 // PATH, the OpenAI-compatible endpoint of the flags, the ACP command line the operator gave with
 // --agent, the built-in agent). A master names one by id; its string is never run as a command
 // (issue 12 #5). A name that cannot run is an error, never a silent fallback.
-import { chooseAgent, createAgent, detectAgents, type AgentCandidate } from '../agents/selection';
+import { chooseAgent, createAgent, detectAgents, executableStillThere, type AgentCandidate } from '../agents/selection';
 import { unavailableOf, type AgentChoice } from './agentChoice';
 import { discoverAgentDirs, type DiscoveryOptions } from './agentDiscovery';
 
@@ -25,14 +25,24 @@ export class DetectedAgents {
 
   /** The id of the agent `requested` names (detecting once); throws why it cannot run. */
   async resolve(requested: string): Promise<string> {
+    await this.detect();
+    const choice = chooseAgent(this.known, { requested });
+    if (!choice.ok) throw new Error(choice.error);
+    return choice.agent.id;
+  }
+
+  /** Detects again: an agent's executable went away since (decision 644). Never rejects. */
+  async detectAgain(): Promise<void> {
+    this.candidates = undefined;
+    await this.detect().catch(() => undefined);
+  }
+
+  private async detect(): Promise<void> {
     this.candidates ??= discoverAgentDirs(this.o.discovery).then((found) => {
       if (found.fallbackDirs.length > 0) this.env = { PATH: found.agentPath };
       return detectAgents({ openai: this.o.openai, acpCommands: this.o.acpCommands, fallbackDirs: found.fallbackDirs, ...(this.o.discovery?.env ? { env: this.o.discovery.env } : {}) });
     });
     this.known = await this.candidates;
-    const choice = chooseAgent(this.known, { requested });
-    if (!choice.ok) throw new Error(choice.error);
-    return choice.agent.id;
   }
 
   choices(): AgentChoice[] {
@@ -43,6 +53,7 @@ export class DetectedAgents {
       ...(c.status !== 'available' ? unavailableOf(undefined, c) : {}),
       rank: 0,
       create: (options) => createAgent(c, { openai: this.o.openai, env: this.env, language: this.o.language, ...(options?.toolState ? { shared: options.toolState } : {}), ...(options?.resumeSessionId ? { resumeSessionId: options.resumeSessionId } : {}) }),
+      stillThere: () => executableStillThere(c),
     }));
   }
 }

@@ -40,6 +40,11 @@ export interface SessionHostOptions {
   clock?: Clock;
   /** Settles when agent detection is done (a new session waits, so `auto` sees every agent). */
   agentsReady?: () => Promise<void>;
+  /**
+   * Detects the agents again, now: one's executable went away since detection (a continuation
+   * checks before it starts, decision 644). Absent: such an agent is refused as gone.
+   */
+  detectAgentsAgain?: () => Promise<void>;
   /** Slash-command discovery: the home folder and workspace folders (absent: no discovery). */
   commands?: { home: string; workspaceFolders: readonly string[]; watch?: boolean };
   /** `local` (the editor: visible to masters once shared, §2.4) or `remote` (`rawp serve`: shared). */

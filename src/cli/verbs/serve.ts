@@ -166,6 +166,7 @@ export const serveVerb: Verb = {
     const host = new SessionHost({
       logger: logger ?? silentLogger,
       agents: () => agents.choices(),
+      detectAgentsAgain: () => agents.detectAgain(),
       defaultAgent: () => defaultAgent,
       workspacePath: workspace,
       fileSearch: search.run,

@@ -41,6 +41,18 @@ export class ConversationGoesOn extends Error {
   }
 }
 
+/**
+ * The ended session's agent cannot run now: never another agent in its place (that one has no
+ * memory of the conversation). Carries the agent's own reason and its phrases, so each reader
+ * says it in its language (decision 609).
+ */
+export class AgentCannotRun extends Error {
+  constructor(readonly agent: Pick<AgentSummary, 'name' | 'unavailable_reason' | 'unavailable_words'>) {
+    super(`${agent.name} cannot run now${agent.unavailable_reason ? `: ${agent.unavailable_reason}` : ''}`);
+    this.name = 'AgentCannotRun';
+  }
+}
+
 /** Runs what makes a session within a limit (the sharing server's session cap); a refusal throws. */
 export type WithinCap = <T>(make: () => Promise<T>) => Promise<T>;
 
@@ -62,10 +74,15 @@ export interface ContinuationPorts {
   /** A live session of `agent` that goes on with its conversation `agent_session_id` (§18.3), if any. */
   liveOn(agent: string, agent_session_id: string): string | undefined;
   /** The host's agents now (an agent that went away cannot continue). */
-  agents(): readonly AgentSummary[];
+  agents(): readonly ContinuableAgent[];
+  /** Detects the agents again (one's executable went away since detection); never rejects. Absent: none. */
+  detectAgain?(): Promise<void>;
   /** Why no agent may run right now (Restricted Mode), or undefined. */
   blocked(): string | undefined;
 }
+
+/** An agent as continuing sees it: its summary, and whether its executable is still there (agentChoice.ts). */
+export type ContinuableAgent = AgentSummary & { stillThere?(): boolean };
 
 /** What is kept of a session an error ended. */
 interface EndedRecord {
@@ -173,12 +190,26 @@ export class Continuations {
     return c;
   }
 
+  /**
+   * The agent as it is now. A continuation may come long after detection: an executable removed
+   * since would start a session that dies at once and offers Continue again, for ever (decision
+   * 644). So one gone is detected again — found elsewhere, or listed unavailable with why.
+   */
+  private async runnable(id: string): Promise<ContinuableAgent | undefined> {
+    const find = () => this.ports.agents().find((a) => a.id === id);
+    const before = find();
+    if (!before?.available || before.stillThere?.() !== false) return before;
+    await this.ports.detectAgain?.();
+    const after = find();
+    return after?.available && after.stillThere?.() === false ? { ...after, available: false, unavailable_reason: 'not available', unavailable_words: [{ id: 'not_available' }] } : after;
+  }
+
   private async start(r: EndedRecord, within: WithinCap | undefined): Promise<Continuation> {
     const blocked = this.ports.blocked();
     if (blocked !== undefined) throw new Error(blocked);
     // Never another agent in its place: that one has no memory of the conversation to go on with.
-    const agent = this.ports.agents().find((a) => a.id === r.link.agent);
-    if (!agent?.available) throw new Error(`${agent?.name ?? r.link.agent} cannot run now${agent?.unavailable_reason ? `: ${agent.unavailable_reason}` : ''}`);
+    const agent = await this.runnable(r.link.agent);
+    if (!agent?.available) throw new AgentCannotRun(agent ?? { name: r.link.agent });
     const resumed = r.agent_session_id !== undefined;
     const { earlier, left_out } = r.digest;
     const counts = { messages: earlier.length, ...(left_out > 0 ? { left_out } : {}) };

@@ -14,7 +14,7 @@ export interface ContinuingHost {
   has(session_id: string): boolean;
 }
 
-export function hostContinuations(host: ContinuingHost, entries: ReadonlyMap<string, SessionEntry>, start: ContinuationPorts['start'], options: () => Pick<SessionHostOptions, 'agents' | 'blocked'>): Continuations {
+export function hostContinuations(host: ContinuingHost, entries: ReadonlyMap<string, SessionEntry>, start: ContinuationPorts['start'], options: () => Pick<SessionHostOptions, 'agents' | 'blocked' | 'detectAgentsAgain'>): Continuations {
   return new Continuations({
     start,
     // Into the session like any of its frames (stamped by its own clock, §2.3): history, journal,
@@ -25,6 +25,7 @@ export function hostContinuations(host: ContinuingHost, entries: ReadonlyMap<str
     isShared: (id) => host.hub.isShared(id),
     liveOn: (agent, conversation) => [...entries].find(([id, e]) => e.agent === agent && e.agentSessionId === conversation && host.has(id))?.[0],
     agents: () => options().agents(),
+    detectAgain: () => options().detectAgentsAgain?.() ?? Promise.resolve(),
     blocked: () => options().blocked?.(),
   });
 }

@@ -60,6 +60,24 @@ describe('agent discovery: login shell, install folders, per-agent setting (deci
     assert.equal(agents.choices().find((c) => c.id === 'codex')?.name, 'Codex 0.99.1');
   });
 
+  it('decision 644: an agent whose executable is removed after detection says so (stillThere); detected again it is listed unavailable with why; put back, it runs again', async () => {
+    const bin = path.join(home, 'bin');
+    const exe = script(path.join(bin, 'rawp-test-acp-agent'), 'exit 0');
+    const agents = new DetectedAgents({ openai: {}, acpCommands: ['rawp-test-acp-agent --acp'], discovery: { env: { HOME: home, SHELL: BASH, PATH: `${bin}:${BASE_PATH}` }, loginShell: { timeoutMs: 15000 } } });
+    await agents.resolve('builtin');
+    const acp = () => agents.choices().find((c) => c.id === 'acp:rawp-test-acp-agent --acp')!;
+    assert.deepEqual([acp().available, acp().stillThere?.()], [true, true]);
+    rmSync(exe);
+    assert.equal(acp().stillThere?.(), false, 'one stat tells it is gone');
+    assert.equal(acp().available, true, 'the list is the detection\'s until detected again');
+    await agents.detectAgain();
+    assert.equal(acp().available, false);
+    assert.match(acp().unavailable_reason ?? '', /`rawp-test-acp-agent` not found on PATH/);
+    script(exe, 'exit 0');
+    await agents.detectAgain();
+    assert.deepEqual([acp().available, acp().stillThere?.()], [true, true]);
+  });
+
   it('a login shell that hangs is abandoned at the timeout, its process group killed; detection goes on without it', async () => {
     const pidFile = path.join(home, 'shell.pid');
     writeFileSync(path.join(home, '.bash_profile'), `echo $$ > "${pidFile}"\nsleep 60\n`);

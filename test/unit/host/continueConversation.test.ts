@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { buildFrame } from '../../../src/protocol/build';
 import { CONTINUED_FROM_KEY, continuedFromOf, earlierChatPayloadOf, type ContinuedFrom, type EarlierChat } from '../../../src/protocol/continuation';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
-import { NoEndedSession } from '../../../src/host/continuation/continuations';
+import { AgentCannotRun, NoEndedSession } from '../../../src/host/continuation/continuations';
 import type { SessionHost } from '../../../src/host/sessionHost';
 import type { WireFrame } from '../../../src/session/connection';
 import type { TurnScript } from '../../support/scriptedAdapter';
@@ -160,6 +160,56 @@ describe('host: continue the conversation of a session an error ended (decision 
     assert.equal(host.list().length, 0, 'nothing started');
     blocked = undefined;
     assert.ok(host.has((await host.continueSession(id)).session_id), 'a failed attempt does not stop a later one');
+  });
+
+  it('decision 644: the agent\'s executable went away since detection — detected again, refused with the detection\'s own reason and nothing starts (no dead session offering Continue again); back, it continues', async () => {
+    const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
+    const { id } = await endedByError(host);
+    type Options = { agents: () => Array<{ id: string; available: boolean }>; detectAgentsAgain?: () => Promise<void> };
+    const options = (host as unknown as { options: Options }).options;
+    const agents = options.agents;
+    let there = false;
+    let listedGone = false;
+    let detections = 0;
+    const gone = { available: false, unavailable_reason: '`scripted` not found on PATH', unavailable_words: [{ id: 'not_on_path', args: ['scripted'] }] };
+    options.agents = () => agents().map((a) => (a.id === 'scripted' ? { ...a, stillThere: () => there, ...(listedGone ? gone : {}) } : a));
+    options.detectAgentsAgain = async () => {
+      detections++;
+      listedGone = !there;
+    };
+    const refused: unknown = await host.continueSession(id).catch((e: unknown) => e);
+    assert.ok(refused instanceof AgentCannotRun, String(refused));
+    assert.match(refused.message, /^Scripted cannot run now: `scripted` not found on PATH$/);
+    assert.deepEqual(refused.agent.unavailable_words, gone.unavailable_words, 'its phrases go with it (each reader says it in its language)');
+    assert.equal(detections, 1, 'detected again once');
+    assert.equal(host.list().length, 0, 'nothing started');
+    // A host that cannot detect again refuses an agent whose executable is gone all the same.
+    listedGone = false;
+    delete options.detectAgentsAgain;
+    await assert.rejects(host.continueSession(id), (e: unknown) => e instanceof AgentCannotRun && /Scripted cannot run now: not available/.test(e.message));
+    assert.equal(host.list().length, 0, 'still nothing started');
+    // Put back: no detection is needed, and the conversation goes on.
+    there = true;
+    options.detectAgentsAgain = async () => void detections++;
+    const c = await host.continueSession(id);
+    assert.ok(host.has(c.session_id));
+    assert.equal(detections, 1, 'an agent still there is not detected again');
+  });
+
+  it('decision 644: in the chat view the refusal is said with the agent\'s reason in the editor\'s language', async () => {
+    const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
+    const { id } = await endedByError(host);
+    const options = (host as unknown as { options: { agents: () => Array<{ id: string }> } }).options;
+    const agents = options.agents;
+    options.agents = () => agents().map((a) => (a.id === 'scripted' ? { ...a, available: false, unavailable_reason: '`scripted` not found on PATH', unavailable_words: [{ id: 'not_on_path', args: ['scripted'] }] } : a));
+    const c = controllerFor(host, h, { language: 'ko' });
+    const rec = viewRecorder();
+    c.setView(rec.post);
+    await c.receive(webviewMessage('session.continue', { session_id: id }));
+    const notice = rec.messages.find((m) => m.kind === 'notice');
+    assert.ok(notice?.kind === 'notice' && notice.payload.level === 'error', JSON.stringify(rec.messages.map((m) => m.kind)));
+    assert.equal(notice.payload.message, 'Scripted cannot run: PATH에서 `scripted`을(를) 찾지 못했습니다.');
+    assert.equal(host.list().length, 0);
   });
 
   it('a shared session\'s continuation is shared; one ended while local is not a remote master\'s (sharedOnly)', async () => {
