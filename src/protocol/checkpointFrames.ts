@@ -4,6 +4,9 @@
 //                              session.turn.end): which workspace files the turn changed.
 //   x-rawp.checkpoint.restore  a master -> client: rewind to before that checkpoint's turn.
 //   x-rawp.checkpoint.restored client -> masters: what was restored, what was left (conflicts).
+//   x-rawp.checkpoint.none     client -> masters, at the end of a turn that got no checkpoint
+//                              because none could be taken (off, too slow, failed): a rewind
+//                              of an earlier turn does not reach what it changed (decision 645).
 // Paths are workspace-relative with `/` separators (the first workspace folder).
 import { z } from 'zod';
 import { ENVELOPE_VERSION } from './envelope';
@@ -13,6 +16,7 @@ import type { VendorFrame } from './frameTypes';
 export const CHECKPOINT_CREATED_TYPE = 'x-rawp.checkpoint.created';
 export const CHECKPOINT_RESTORE_TYPE = 'x-rawp.checkpoint.restore';
 export const CHECKPOINT_RESTORED_TYPE = 'x-rawp.checkpoint.restored';
+export const CHECKPOINT_NONE_TYPE = 'x-rawp.checkpoint.none';
 export const CHECKPOINT_DIFF_TYPE = 'x-rawp.checkpoint.diff';
 export const CHECKPOINT_DIFF_RESULT_TYPE = 'x-rawp.checkpoint.diff.result';
 
@@ -60,6 +64,17 @@ export const CheckpointCreatedPayload = z.looseObject({
   skipped: z.array(CheckpointSkipped).optional(),
 });
 export type CheckpointCreatedPayload = z.infer<typeof CheckpointCreatedPayload>;
+
+/**
+ * A turn without a checkpoint, not because it changed nothing but because none was taken:
+ * `off` (switched off for it, decision 635), `late` (the snapshot before it took too long,
+ * decision 626), `failed` (a snapshot failed). What it changed is nobody's to rewind.
+ */
+export const CheckpointNonePayload = z.looseObject({
+  turn_id: z.string().min(1).max(200),
+  reason: z.enum(['off', 'late', 'failed']),
+});
+export type CheckpointNonePayload = z.infer<typeof CheckpointNonePayload>;
 
 export const CheckpointRestorePayload = z.looseObject({
   checkpoint_id: z.string().min(1).max(200),
@@ -117,6 +132,7 @@ export const CHECKPOINT_FRAME_TYPES = {
   [CHECKPOINT_CREATED_TYPE]: { payload: CheckpointCreatedPayload, direction: 'C2M', section: 'docs/remote.md#checkpoints' },
   [CHECKPOINT_RESTORE_TYPE]: { payload: CheckpointRestorePayload, direction: 'M2C', section: 'docs/remote.md#checkpoints' },
   [CHECKPOINT_RESTORED_TYPE]: { payload: CheckpointRestoredPayload, direction: 'C2M', section: 'docs/remote.md#checkpoints' },
+  [CHECKPOINT_NONE_TYPE]: { payload: CheckpointNonePayload, direction: 'C2M', section: 'docs/remote.md#checkpoints' },
   [CHECKPOINT_DIFF_TYPE]: { payload: CheckpointDiffPayload, direction: 'M2C', section: 'docs/remote.md#checkpoints' },
   [CHECKPOINT_DIFF_RESULT_TYPE]: { payload: CheckpointDiffResultPayload, direction: 'C2M', section: 'docs/remote.md#checkpoints' },
 } as const;

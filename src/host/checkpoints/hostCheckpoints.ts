@@ -13,7 +13,7 @@ import { SessionCheckpoints } from './sessionCheckpoints';
 import { refuseCheckpointFrames } from './checkpointsOff';
 import type { ObservationLedger } from '../../tools/ledger/ledger';
 
-export type HostCheckpointOptions = false | (Partial<Pick<CheckpointServiceOptions, 'unsavedFiles' | 'restored' | 'maxFileBytes' | 'maxCheckpoints'>> & { dir?: string; /** Asked on first use (the editor builds its backend lazily). */ fs?: () => FsBackend; /** Asked at each turn's start: false, the turn takes no snapshot and gets no checkpoint. */ enabled?: () => boolean });
+export type HostCheckpointOptions = false | (Partial<Pick<CheckpointServiceOptions, 'unsavedFiles' | 'restored' | 'maxFileBytes' | 'maxCheckpoints' | 'beforeTurnWaitMs'>> & { dir?: string; /** Asked on first use (the editor builds its backend lazily). */ fs?: () => FsBackend; /** Asked at each turn's start: false, the turn takes no snapshot and gets no checkpoint. */ enabled?: () => boolean });
 
 export function createCheckpoints(
   options: { checkpoints?: HostCheckpointOptions; state?: { dir: string }; workspacePath: string; logger: Logger; /** The ledger the host's agents share: a rewind forgets what it restored there. */ ledger?: () => ObservationLedger | undefined },
@@ -41,6 +41,7 @@ export function createCheckpoints(
     },
     ...(cp?.maxFileBytes ? { maxFileBytes: cp.maxFileBytes } : {}),
     ...(cp?.maxCheckpoints ? { maxCheckpoints: cp.maxCheckpoints } : {}),
+    ...(cp?.beforeTurnWaitMs !== undefined ? { beforeTurnWaitMs: cp.beforeTurnWaitMs } : {}),
   });
   return new SessionCheckpoints(service, hub, registry, options.logger, cp?.enabled ?? (() => true));
 }

@@ -9,7 +9,7 @@
 //   host.checkpoints.restore(session_id, checkpoint_id, { force?, paths? })  -> RestoreResult,
 //     also published as x-rawp.checkpoint.restored; `paths: [p]` reverts one file.
 //   or, from a webview or master connection, send the x-rawp.checkpoint.restore frame.
-import { buildCheckpointFrame, checkpointPayloadOf, CheckpointRestorePayload, CHECKPOINT_CREATED_TYPE, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_DIFF_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../protocol/checkpointFrames';
+import { buildCheckpointFrame, checkpointPayloadOf, CheckpointRestorePayload, CHECKPOINT_CREATED_TYPE, CHECKPOINT_NONE_TYPE, type CheckpointNonePayload, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_DIFF_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../protocol/checkpointFrames';
 import { checkpointDiff } from './checkpointDiff';
 import type { VendorFrame } from '../../protocol/frameTypes';
 import type { Hub } from '../../session/hub';
@@ -42,16 +42,24 @@ export class SessionCheckpoints {
     if (this.enabled()) void this.service.warm();
     /** Turns that took their snapshot: only they get a checkpoint at their end. */
     const snapshotted = new Set<string>();
+    /** Turns that got none, and why: said at their end (x-rawp.checkpoint.none, decision 645). */
+    const none = new Map<string, CheckpointNonePayload['reason']>();
+    const sayNone = (t: { session_id: string; turn_id: string }, reason: CheckpointNonePayload['reason']) =>
+      this.publish(t.session_id, buildCheckpointFrame(CHECKPOINT_NONE_TYPE, { turn_id: t.turn_id, reason }, t.session_id, this.clockOf(t.session_id)));
     return {
       before: async (t) => {
-        if (!this.enabled()) return;
+        if (!this.enabled()) return void none.set(t.turn_id, 'off');
         snapshotted.add(t.turn_id);
         const taken = await this.service.beforeTurn(t.session_id, t.turn_id).catch((e: unknown) => this.failed(e));
         if (taken === 'late') this.logger.warn('checkpoints: the snapshot before this turn took too long (a large workspace?); the turn goes on without a checkpoint, and the snapshot goes on in the background for the next turns');
+        if (taken !== 'taken') none.set(t.turn_id, taken ?? 'failed');
       },
       after: async (t) => {
-        if (!snapshotted.delete(t.turn_id)) return;
-        const rec = await this.service.afterTurn(t.session_id, t.turn_id).catch((e: unknown) => this.failed(e));
+        const why = none.get(t.turn_id);
+        none.delete(t.turn_id);
+        if (!snapshotted.delete(t.turn_id)) return why && sayNone(t, why);
+        const rec = await this.service.afterTurn(t.session_id, t.turn_id).catch((e: unknown) => this.failed(e) ?? null);
+        if (why !== undefined || rec === null) return sayNone(t, why ?? 'failed');
         if (!rec) return;
         this.publish(t.session_id, buildCheckpointFrame(CHECKPOINT_CREATED_TYPE, { checkpoint_id: rec.checkpoint_id, turn_id: t.turn_id, files: rec.files, ...(rec.skipped.length > 0 ? { skipped: rec.skipped } : {}) }, t.session_id, this.clockOf(t.session_id)));
       },

@@ -2,12 +2,12 @@
 // footer reads `turn.checkpoint` ("N files changed", rewind results), in VS Code's view and in the
 // browser master alike. A vendor frame is shown only when its payload parses (§3.1.1: anything
 // else is ignored, as every master may).
-import { checkpointPayloadOf, CHECKPOINT_CREATED_TYPE, CHECKPOINT_RESTORED_TYPE } from '../checkpointFrames';
+import { checkpointPayloadOf, CHECKPOINT_CREATED_TYPE, CHECKPOINT_NONE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../checkpointFrames';
 import type { VendorFrame } from '../frameTypes';
 import { ensureTurn, touch, type Transcript } from './state';
 
 export function isCheckpointFrameType(type: string): boolean {
-  return type === CHECKPOINT_CREATED_TYPE || type === CHECKPOINT_RESTORED_TYPE;
+  return type === CHECKPOINT_CREATED_TYPE || type === CHECKPOINT_RESTORED_TYPE || type === CHECKPOINT_NONE_TYPE;
 }
 
 /** Applies a checkpoint frame; false when it is malformed or names no checkpoint of this transcript. */
@@ -17,6 +17,15 @@ export function onCheckpointFrame(t: Transcript, frame: VendorFrame): boolean {
     const turn = t.idx.turns.get(created.turn_id) ?? ensureTurn(t, created.turn_id, frame.timestamp);
     turn.checkpoint = { checkpointId: created.checkpoint_id, files: created.files, skipped: created.skipped ?? [], undoable: turn.checkpoint?.undoable ?? [] };
     t.idx.checkpointTurns.set(created.checkpoint_id, turn);
+    touch(t, turn.key);
+    return true;
+  }
+  const none = checkpointPayloadOf(CHECKPOINT_NONE_TYPE, frame);
+  if (none) {
+    // Only a turn this transcript has: the frame comes at its end, after its start.
+    const turn = t.idx.turns.get(none.turn_id);
+    if (!turn) return false;
+    turn.unrecorded = none.reason;
     touch(t, turn.key);
     return true;
   }

@@ -247,6 +247,8 @@ export interface Turn extends Node {
   endedAt?: string;
   /** Issue 17: the files this turn changed (`x-rawp.checkpoint.created`) and its latest rewind. */
   checkpoint?: TurnCheckpoint;
+  /** No checkpoint could be taken for this turn, and why (`x-rawp.checkpoint.none`, decision 645). */
+  unrecorded?: 'off' | 'late' | 'failed';
 }
 
 /** A turn's checkpoint as the review UI shows it (docs/remote.md#checkpoints). */

@@ -2,7 +2,7 @@
 // reduced into the turn they belong to, so every view (VS Code's, the browser master) shows the
 // turn's "N files changed" footer and the result of a rewind.
 import { strict as assert } from 'node:assert';
-import { buildCheckpointFrame, CHECKPOINT_CREATED_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../../src/protocol/checkpointFrames';
+import { buildCheckpointFrame, CHECKPOINT_CREATED_TYPE, CHECKPOINT_NONE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../../src/protocol/checkpointFrames';
 import { applyFrame, createTranscript } from '../../../src/protocol/transcript';
 import { streamBuilder, TEST_SESSION } from '../../fixtures/frames/streamBuilder';
 
@@ -66,6 +66,21 @@ describe('transcript reducer: checkpoints (issue 17, docs/remote.md#checkpoints)
     assert.equal(applyFrame(t, bad), false);
     assert.equal(t.version, before);
     assert.equal(turn.checkpoint?.checkpointId, 'cp-1');
+  });
+
+  it('§3.1.1 x-rawp.checkpoint.none marks its turn unrecorded, with why (decision 645); one naming no turn here, or a reason not known, is ignored', () => {
+    const { t } = turnWithCheckpoint();
+    const b = streamBuilder();
+    applyFrame(t, b.make('session.turn.start', { turn_id: 'turn-1', turn_index: 1 }, { turn_id: 'turn-1' }));
+    assert.equal(applyFrame(t, buildCheckpointFrame(CHECKPOINT_NONE_TYPE, { turn_id: 'turn-1', reason: 'late' }, TEST_SESSION)), true);
+    assert.equal(t.turns[1]?.unrecorded, 'late');
+    assert.equal(t.turns[0]?.unrecorded, undefined);
+    const before = t.version;
+    assert.equal(applyFrame(t, buildCheckpointFrame(CHECKPOINT_NONE_TYPE, { turn_id: 'turn-unknown', reason: 'off' }, TEST_SESSION)), false);
+    const odd = { ...buildCheckpointFrame(CHECKPOINT_NONE_TYPE, { turn_id: 'turn-1', reason: 'off' }, TEST_SESSION), payload: { turn_id: 'turn-1', reason: 'bored' } };
+    assert.equal(applyFrame(t, odd), false);
+    assert.equal(t.version, before);
+    assert.equal(t.turns.length, 2, 'no turn made up for an unknown id');
   });
 
   it('§7.1.1 a session.history replays the checkpoint frames with the rest: a reloaded or reattached view keeps each turn\'s footer, its rewind and its undo (decision 612)', () => {

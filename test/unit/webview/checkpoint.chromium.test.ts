@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { buildCheckpointFrame, CHECKPOINT_CREATED_TYPE, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_RESTORED_TYPE, CHECKPOINT_RESTORE_TYPE, type CheckpointFile } from '../../../src/protocol/checkpointFrames';
+import { buildCheckpointFrame, CHECKPOINT_CREATED_TYPE, CHECKPOINT_NONE_TYPE, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_RESTORED_TYPE, CHECKPOINT_RESTORE_TYPE, type CheckpointFile } from '../../../src/protocol/checkpointFrames';
 import { feed, pageErrors, rendered, sentFrames, startHarness, waitForMessages, waitForSent, type Harness } from '../../browser/harness';
 import { SESSION, TURN, clientCaps } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
@@ -139,6 +139,24 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     await page.locator('.checkpoint-confirm button', { hasText: 'Cancel' }).click();
     await restored(page, { checkpoint_id: CP, restored: ['keep.txt', 'notes.txt'], unchanged: ['keep.txt', 'notes.txt'], conflicts: [] });
     assert.equal((await page.locator(`.checkpoint[data-checkpoint="${CP}"] .checkpoint-result`).innerText()).trim(), 'Nothing to rewind: these files already are as they were before this turn.');
+  });
+
+  it('decision 645: later turns that got no checkpoint (x-rawp.checkpoint.none) are named in the question — what they alone changed is not rewound; a turn whose snapshot was too slow says it cannot be rewound, one switched off says nothing', async () => {
+    const page = await h.open();
+    await showTurn(page);
+    const b = streamBuilder(SESSION, Date.now() + 1000);
+    const later = (n: number, reason: 'off' | 'late') => {
+      const T = { turn_id: `turn-${n}` };
+      return [b.make('session.turn.start', { turn_id: `turn-${n}`, turn_index: n - 1 }, T), buildCheckpointFrame(CHECKPOINT_NONE_TYPE, { turn_id: `turn-${n}`, reason }, SESSION), b.make('session.turn.end', { turn_id: `turn-${n}`, stop_reason: 'end_turn', tool_invocation_count: 1 }, T)];
+    };
+    await feed(page, SESSION, [...later(2, 'off'), ...later(3, 'late')]);
+    const notes = await page.locator('.checkpoint-none').allInnerTexts();
+    assert.deepEqual(notes.map((s) => s.trim()), ['No checkpoint for this turn: the workspace snapshot took too long, so this turn cannot be rewound.'], 'only the late turn says so');
+    await page.locator(`.checkpoint[data-checkpoint="${CP}"] .checkpoint-rewind`).click();
+    const warning = page.locator('.checkpoint-confirm .checkpoint-unrecorded');
+    assert.equal((await warning.innerText()).trim(), '2 later turns ran without a checkpoint (checkpoints were off, or their snapshots took too long or failed): files only those turns changed are not rewound.');
+    await page.locator('.checkpoint-confirm button', { hasText: 'Cancel' }).click();
+    assert.deepEqual(pageErrors(page), []);
   });
 
   it('at the side bar’s width a path in the question breaks only where it must: one that fits on a line is not split in two (as "src/greeting.t" / "s" was)', async () => {

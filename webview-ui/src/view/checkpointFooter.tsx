@@ -39,7 +39,9 @@ export function CheckpointFooter({ turn }: { turn: Turn }) {
       rewindButton.current?.focus();
     }
   }, [confirming]);
-  if (!cp) return null;
+  // A turn that could not be recorded says so (what it changed is unknown); one switched off says nothing
+  // (the person chose it, decision 635), and a turn that changed nothing has no footer.
+  if (!cp) return turn.unrecorded === 'late' || turn.unrecorded === 'failed' ? <p class="muted checkpoint-none">{t(turn.unrecorded === 'late' ? 'checkpoint.noneLate' : 'checkpoint.noneFailed')}</p> : null;
   const n = cp.files.length;
   const review = (path?: string) => {
     if (store.sessionId) store.transport.send(webviewMessage('checkpoint.review', { session_id: store.sessionId, checkpoint_id: cp.checkpointId, ...(path ? { path } : {}) }));

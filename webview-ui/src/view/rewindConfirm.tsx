@@ -34,6 +34,7 @@ export function RewindConfirm({ turns, turn, onConfirm, onCancel }: { turns: rea
           {t('checkpoint.confirmLost')} <span class="checkpoint-paths">{lostNames(plan.lost)}</span>
         </p>
       )}
+      {plan.unrecorded > 0 && <p class="checkpoint-unrecorded">{plan.unrecorded === 1 ? t('checkpoint.confirmUnrecorded1') : t('checkpoint.confirmUnrecordedN', plan.unrecorded)}</p>}
       <p class="muted">{t('checkpoint.confirmOutside')}</p>
       <div class="checkpoint-actions">
         <button type="button" class="button checkpoint-confirm-yes" ref={yes} onClick={onConfirm}>

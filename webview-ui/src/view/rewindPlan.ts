@@ -14,6 +14,8 @@ export interface RewindPlan {
   deleted: string[];
   /** Their old bytes were not kept (large, binary, symlink): no rewind brings them back. */
   lost: CheckpointSkipped[];
+  /** Later turns that got no checkpoint (off, too slow, failed: decision 645): what they alone changed stays. */
+  unrecorded: number;
 }
 
 /** The plan of rewinding to before `turns[from]`, from the checkpoints of it and the turns after it. */
@@ -23,9 +25,13 @@ export function rewindPlan(turns: readonly Turn[], from: number): RewindPlan {
   const judge = (path: string, f: 'back' | 'deleted') => {
     if (!fate.has(path)) fate.set(path, f);
   };
+  let unrecorded = 0;
   for (const turn of turns.slice(Math.max(0, from))) {
     const cp = turn.checkpoint;
-    if (!cp) continue;
+    if (!cp) {
+      if (turn.unrecorded) unrecorded++;
+      continue;
+    }
     for (const f of cp.files) {
       if (f.change === 'renamed' && f.from !== undefined) {
         judge(f.from, 'back');
@@ -37,5 +43,5 @@ export function rewindPlan(turns: readonly Turn[], from: number): RewindPlan {
   const back: string[] = [];
   const deleted: string[] = [];
   for (const [path, f] of [...fate].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) (f === 'back' ? back : deleted).push(path);
-  return { back, deleted, lost: [...lost.values()] };
+  return { back, deleted, lost: [...lost.values()], unrecorded };
 }

@@ -53,7 +53,7 @@ const TurnEnd = memo(
           </span>
         )}
         {turn.structuredOutput && <StructuredOutputView turn={turn} />}
-        {turn.checkpoint && <CheckpointFooter turn={turn} />}
+        {(turn.checkpoint || turn.unrecorded) && <CheckpointFooter turn={turn} />}
       </div>
     );
   },

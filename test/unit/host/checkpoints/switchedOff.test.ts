@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildFrame } from '../../../../src/protocol/build';
-import { buildCheckpointFrame, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_DIFF_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../../../src/protocol/checkpointFrames';
+import { buildCheckpointFrame, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_DIFF_TYPE, CHECKPOINT_NONE_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../../../src/protocol/checkpointFrames';
 import { waitFor } from '../../remote/harness';
 import { harness, type Harness } from '../harness';
 import { AllowingView, byPath } from './support';
@@ -34,6 +34,12 @@ describe('checkpoints switched off (decision 635)', function () {
     assert.ok(existsSync(join(t.workspace, 'one.txt')), 'the turn ran');
     assert.deepEqual(view.created(), [], 'no checkpoint while off');
     assert.deepEqual(host.checkpoints!.service.list(id), []);
+    // Decision 645: the turn says it got none, and why, before its end (a rewind of an earlier turn does not reach it).
+    const firstTurn = host.log(id)!.all().find((f) => f.type === 'session.turn.start')!.payload as { turn_id: string };
+    const none = host.log(id)!.all().filter((f) => f.type === CHECKPOINT_NONE_TYPE);
+    assert.deepEqual(none.map((f) => f.payload), [{ turn_id: firstTurn.turn_id, reason: 'off' }]);
+    const types = host.log(id)!.all().map((f) => f.type);
+    assert.ok(types.indexOf(CHECKPOINT_NONE_TYPE) < types.indexOf('session.turn.end'), 'said before the turn ends');
 
     on = true;
     host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: "run `printf 'two\\n' > two.txt`" }, { session_id: id }));
@@ -41,6 +47,22 @@ describe('checkpoints switched off (decision 635)', function () {
     const created = view.created();
     assert.equal(created.length, 1, 'a checkpoint once switched on');
     assert.deepEqual(byPath(created[0].files), ['created two.txt'], 'only the second turn\'s file: one.txt was there before it');
+    assert.equal(host.log(id)!.all().filter((f) => f.type === CHECKPOINT_NONE_TYPE).length, 1, 'a recorded turn says nothing of the kind');
+  });
+
+  it('decision 645: a turn whose snapshot came too late says so (x-rawp.checkpoint.none "late") and gets no checkpoint — never a wrong one', async () => {
+    const t = (h = harness());
+    // No wait at all: the snapshot (real git, in the shadow repository) cannot be done in 0 ms.
+    const host = t.makeHost({ defaultAgent: 'builtin', checkpoints: { beforeTurnWaitMs: 0 } });
+    const id = await host.create({ agent: 'builtin' });
+    const view = new AllowingView('view', host.hub);
+    host.hub.attach(id, view);
+    host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: "run `printf 'late\\n' > late.txt`" }, { session_id: id }));
+    await waitFor(() => view.turnEnds() === 1, 'the turn ends', 30_000);
+    assert.ok(existsSync(join(t.workspace, 'late.txt')), 'the turn ran');
+    assert.deepEqual(view.created(), [], 'no checkpoint');
+    const turn = host.log(id)!.all().find((f) => f.type === 'session.turn.start')!.payload as { turn_id: string };
+    assert.deepEqual(host.log(id)!.all().filter((f) => f.type === CHECKPOINT_NONE_TYPE).map((f) => f.payload), [{ turn_id: turn.turn_id, reason: 'late' }]);
   });
 
   it('rawp serve --no-checkpoints: a turn that writes gets no checkpoint frame and no shadow repository is made in the state folder; a master\'s restore and diff are answered CHECKPOINTS_OFF; --help names the flag', async () => {
@@ -50,7 +72,7 @@ describe('checkpoints switched off (decision 635)', function () {
     m.sendRaw(buildFrame('control.prompt.request', { prompt_text: "run `printf 'x\\n' > made.txt`" }, { session_id: served.session_id }));
     await waitFor(() => m.turnEnds() === 1, 'the turn ends', 30_000);
     assert.ok(existsSync(join(served.workspace, 'made.txt')), 'the turn ran');
-    assert.deepEqual(m.frames.filter((f) => f.type.startsWith('x-rawp.checkpoint')).map((f) => f.type), []);
+    assert.deepEqual(m.frames.filter((f) => f.type.startsWith('x-rawp.checkpoint')).map((f) => f.type), [], 'no checkpoint frame at all: with checkpoints off for the whole host, no turn is one a rewind could reach');
     const everything = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [e.name, ...everything(join(d, e.name)).map((n) => `${e.name}/${n}`)] : [e.name]));
     const inState = everything(served.dir).filter((p) => p !== 'ws' && !p.startsWith('ws/'));
     assert.ok(inState.some((p) => p.endsWith('.jsonl') || p.includes('sessions')), `the state folder is used (the journal): ${inState.join(', ')}`);
