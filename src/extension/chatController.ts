@@ -150,6 +150,9 @@ export class ChatController {
         return;
       case 'session.continue': // the host decides and starts it (decision 630); the view follows
         return this.switchTo((await this.o.host.continueSession(m.payload.session_id)).session_id);
+      case 'session.dismissEnded': // no longer offered, nor kept for the next start (decision 646)
+        this.o.host.continuations.forget(m.payload.session_id);
+        return this.postLists();
       case 'agent.pick':
         return this.pickAgent(m.payload.agent_id);
       case 'file.resolve':
@@ -342,7 +345,9 @@ export class ChatController {
 
   private postLists(): void {
     if (!this.post) return;
-    this.send(hostMessage('session.list', { sessions: this.o.host.list(), ...(this.active ? { active_session_id: this.active } : {}) }));
+    // With the ended sessions that can still be continued, earlier runs' too (decision 646).
+    const ended = this.o.host.continuations.endedList();
+    this.send(hostMessage('session.list', { sessions: this.o.host.list(), ...(this.active ? { active_session_id: this.active } : {}), ...(ended.length > 0 ? { ended } : {}) }));
     const agents = this.o.agents();
     const selected = this.selectedAgent ?? agents.find((a) => a.available)?.id;
     this.send(hostMessage('agent.list', { agents, ...(selected ? { selected } : {}) }));

@@ -58,7 +58,7 @@ export class SessionHost {
   private sharedTools?: SharedToolState;
 
   /** Sessions an error ended, kept so the user can continue their conversation (decision 630). */
-  readonly continuations = hostContinuations(this, this.entries, (req) => this.start(req), () => this.options);
+  readonly continuations = hostContinuations(this, this.entries, (req) => this.start(req), () => this.options, () => this.storage.journal?.dir);
 
   /** The tool state the host's agents share (issue 17 item 4), built on first use. */
   toolState(): SharedToolState {

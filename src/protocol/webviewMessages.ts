@@ -44,6 +44,14 @@ export const SessionSummary = z.looseObject({
   masters: z.number().int().nonnegative().optional(),
 });
 
+/** A session an error ended that can still be continued (decision 646): the list offers Continue. */
+export const EndedSessionSummary = z.looseObject({
+  session_id: Id,
+  name: z.string(),
+  agent: z.string(),
+  ended_at: z.string(),
+});
+
 export const AgentSummary = z.looseObject({
   id: z.string().min(1),
   name: z.string(),
@@ -84,7 +92,7 @@ export const HOST_TO_WEBVIEW = {
   frames: z.looseObject({ session_id: Id, frames: WireFrames }),
   /** The transport to the session went away (§7.8.2): the webview finalizes (§7.8.1). */
   'session.disconnected': z.looseObject({ session_id: Id, reason: z.enum(['connection_closed', 'connection_error', 'app_restart']) }),
-  'session.list': z.looseObject({ sessions: z.array(SessionSummary), active_session_id: z.string().optional() }),
+  'session.list': z.looseObject({ sessions: z.array(SessionSummary), active_session_id: z.string().optional(), ended: z.array(EndedSessionSummary).max(256).optional() }),
   'agent.list': z.looseObject({ agents: z.array(AgentSummary), selected: z.string().optional() }),
   /** The agent picked for a session that has history: it keeps its agent, and the view offers a
    *  new session with the picked one (issue 15 Why 5, decision 361). */
@@ -128,6 +136,8 @@ export const WEBVIEW_TO_HOST = {
    * going on with the agent's own conversation; the ended session stays ended (§18.2).
    */
   'session.continue': z.looseObject({ session_id: Id }),
+  /** The person dismissed an ended session from the list: it is no longer offered (decision 646). */
+  'session.dismissEnded': z.looseObject({ session_id: Id }),
   'agent.pick': z.looseObject({ agent_id: z.string().min(1) }),
   /** Open a workspace file in the editor, at a 1-based line when given. */
   'file.open': z.looseObject({ path: z.string().min(1), line: z.number().int().positive().optional() }),
@@ -175,6 +185,7 @@ export type HostMessage = { [K in HostMessageKind]: { kind: K; payload: HostPayl
 export type WebviewMessage = { [K in WebviewMessageKind]: { kind: K; payload: WebviewPayload<K> } }[WebviewMessageKind];
 
 export type SessionSummary = z.infer<typeof SessionSummary>;
+export type EndedSessionSummary = z.infer<typeof EndedSessionSummary>;
 export type AgentSummary = z.infer<typeof AgentSummary>;
 
 /**

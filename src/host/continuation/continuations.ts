@@ -9,7 +9,7 @@
 // at once), or asking for two links of one chain, gives the session that already goes on with it.
 import type { ContinuedFrom, EarlierChat } from '../../protocol/continuation';
 import type { FrameOf } from '../../protocol/frameTypes';
-import type { AgentSummary } from '../../protocol/webviewMessages';
+import type { AgentSummary, EndedSessionSummary } from '../../protocol/webviewMessages';
 import type { SessionEntry } from '../sessionEntry';
 import { agentSessionIdOf } from '../restore';
 import { earlierChatOf, endedByAgentFailure, type EarlierDigest } from './earlierChat';
@@ -79,13 +79,21 @@ export interface ContinuationPorts {
   detectAgain?(): Promise<void>;
   /** Why no agent may run right now (Restricted Mode), or undefined. */
   blocked(): string | undefined;
+  /** Where records are kept between runs, once the host's state folder is open (undefined: not yet, or never). */
+  store?(): EndedRecordsStore | undefined;
 }
 
 /** An agent as continuing sees it: its summary, and whether its executable is still there (agentChoice.ts). */
 export type ContinuableAgent = AgentSummary & { stillThere?(): boolean };
 
 /** What is kept of a session an error ended. */
-interface EndedRecord {
+interface EndedRecord extends StoredEndedRecord {
+  /** The newest continuation started from it (this process's: a restored one is found by liveOn). */
+  continuation?: Continuation;
+}
+
+/** What a record keeps across restarts (endedStore.ts, decision 646). */
+export interface StoredEndedRecord {
   link: Pick<ContinuedFrom, 'session_id' | 'name' | 'agent' | 'reason' | 'ended_at'>;
   digest: EarlierDigest;
   agent_session_id?: string;
@@ -93,9 +101,16 @@ interface EndedRecord {
   defaultName: boolean;
   /** Visible to remote masters when it ended (§2.4): they may continue it, and the new one is shared. */
   shared: boolean;
-  /** The newest continuation started from it. */
-  continuation?: Continuation;
 }
+
+/** Where the records are kept between runs (the state folder's `ended.json`). */
+export interface EndedRecordsStore {
+  load(): StoredEndedRecord[];
+  save(records: readonly StoredEndedRecord[]): void;
+}
+
+/** An ended session the person may continue, as a list shows it (newest first). */
+export type EndedSummary = EndedSessionSummary;
 
 /** Ended sessions kept at once in each pool, newest last (each is a small digest, not its frames). */
 export const ENDED_KEPT = 16;
@@ -113,7 +128,69 @@ export class Continuations {
   /** One ask at a time per agent conversation (or per ended session that never named one). */
   private readonly asks = new Map<string, Promise<unknown>>();
 
+  /** The store the records were loaded from, once the state folder is open (decision 646). */
+  private store: EndedRecordsStore | undefined;
+
   constructor(private readonly ports: ContinuationPorts) {}
+
+  /**
+   * The records of earlier runs, read once the state folder is open (until then, only this run's
+   * are known). A record of this run wins over a stored one of the same session.
+   */
+  private loaded(): void {
+    if (this.store) return;
+    const store = this.ports.store?.();
+    if (!store) return;
+    this.store = store;
+    const stored = store.load();
+    const mine = this.local.size + this.shared.size;
+    // Stored ones are older than this run's: they go first, so they are the first dropped.
+    for (const pool of [this.local, this.shared]) {
+      const current = [...pool];
+      pool.clear();
+      for (const r of stored) if (r.shared === (pool === this.shared) && !this.local.has(r.link.session_id) && !this.shared.has(r.link.session_id) && !current.some(([id]) => id === r.link.session_id)) pool.set(r.link.session_id, { ...r });
+      for (const [id, r] of current) pool.set(id, r);
+      this.trim(pool);
+    }
+    if (mine > 0) this.save();
+  }
+
+  private trim(pool: Map<string, EndedRecord>): void {
+    for (const oldest of pool.keys()) {
+      if (pool.size <= ENDED_KEPT) break;
+      pool.delete(oldest);
+    }
+  }
+
+  private save(): void {
+    const strip = ({ continuation: _, ...r }: EndedRecord): StoredEndedRecord => r;
+    this.store?.save([...this.local.values(), ...this.shared.values()].map(strip));
+  }
+
+  /**
+   * The ended sessions that can be continued and do not go on already (newest first): the
+   * editor's list after a reload (decision 646). `sharedOnly`: a remote master's (§2.4).
+   */
+  endedList(o: { sharedOnly?: boolean } = {}): EndedSummary[] {
+    this.loaded();
+    const out: EndedSummary[] = [];
+    for (const pool of o.sharedOnly ? [this.shared] : [this.local, this.shared]) {
+      for (const r of pool.values()) {
+        if (r.continuation && this.ports.has(r.continuation.session_id)) continue;
+        if (r.agent_session_id !== undefined && this.ports.liveOn(r.link.agent, r.agent_session_id) !== undefined) continue;
+        out.push({ session_id: r.link.session_id, name: r.link.name, agent: r.link.agent, ended_at: r.link.ended_at });
+      }
+    }
+    return out.sort((a, b) => (a.ended_at < b.ended_at ? 1 : a.ended_at > b.ended_at ? -1 : 0));
+  }
+
+  /** The person dismissed an ended session: it is no longer offered (nor kept). False: none such. */
+  forget(session_id: string): boolean {
+    this.loaded();
+    const gone = this.local.delete(session_id) || this.shared.delete(session_id);
+    if (gone) this.save();
+    return gone;
+  }
 
   /**
    * A session's `session.deleted` went out. Only an end the agent side caused is kept (§17.2.2 a
@@ -123,6 +200,7 @@ export class Continuations {
    */
   sessionEnded(frame: FrameOf<'session.deleted'>, entry: Pick<SessionEntry, 'agent' | 'defaultName' | 'agentSessionId' | 'history'>, s: { name: string | undefined; shared: boolean }): void {
     if (frame.payload.reason !== 'error' || frame.payload.deleted_by !== 'client') return;
+    this.loaded();
     const frames = entry.history.all();
     if (!endedByAgentFailure(frames)) return;
     const id = frame.payload.session_id;
@@ -138,10 +216,8 @@ export class Continuations {
       defaultName: entry.defaultName,
       shared: s.shared,
     });
-    for (const oldest of pool.keys()) {
-      if (pool.size <= ENDED_KEPT) break;
-      pool.delete(oldest);
-    }
+    this.trim(pool);
+    this.save();
     for (const sid of this.started.keys()) if (!this.ports.has(sid)) this.started.delete(sid);
   }
 
@@ -165,6 +241,7 @@ export class Continuations {
   }
 
   private record(session_id: string, o: { sharedOnly?: boolean }): EndedRecord | undefined {
+    this.loaded();
     const r = this.local.get(session_id) ?? this.shared.get(session_id);
     return r && (!o.sharedOnly || r.shared) ? r : undefined;
   }

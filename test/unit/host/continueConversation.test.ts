@@ -5,6 +5,8 @@
 // x-rawp.continued_from.earlier frame — never frames of the ended session. The real host, journal and engine; the harness's scripted agent plays the turns
 // (the real Codex CLI is continueConversation.codex.e2e.test.ts).
 import assert from 'node:assert/strict';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildFrame } from '../../../src/protocol/build';
 import { CONTINUED_FROM_KEY, continuedFromOf, earlierChatPayloadOf, type ContinuedFrom, type EarlierChat } from '../../../src/protocol/continuation';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
@@ -281,5 +283,82 @@ describe('host: continue the conversation of a session an error ended (decision 
     rec.clear();
     await c.receive(webviewMessage('session.continue', { session_id: other }));
     assert.ok(rec.messages.some((m) => m.kind === 'notice' && m.payload.level === 'error' && /no ended session/.test(m.payload.message)));
+  });
+});
+
+describe('host: ended chats kept across a reload (decision 646)', () => {
+  let h: Harness;
+  beforeEach(() => {
+    h = harness();
+  });
+  afterEach(() => h.cleanup());
+
+  /** A host of the same state folder after the first was shut down, as a reloaded window makes it. */
+  async function reloaded(before: SessionHost): Promise<SessionHost> {
+    await before.dispose();
+    const host = h.makeHost({ scripted: { turns: [NAMED] } });
+    await host.restoreAll();
+    return host;
+  }
+
+  it('the ended chat is listed again by the next host, continues there with the agent\'s conversation and its digest, and is no longer listed once it goes on (nor after the next reload)', async () => {
+    const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
+    const { id } = await endedByError(host);
+    assert.deepEqual(host.continuations.endedList().map((e) => e.session_id), [id]);
+    const file = join(h.storeDir, 'ended.json');
+    assert.equal(statSync(file).mode & 0o777, 0o600, 'what was said there is the owner\'s alone');
+
+    const host2 = await reloaded(host);
+    const listed = host2.continuations.endedList();
+    assert.deepEqual(listed.map((e) => [e.session_id, e.name, e.agent]), [[id, 'Password chat', 'scripted']]);
+    h.resumes.length = 0;
+    const c = await host2.continueSession(id);
+    assert.deepEqual(h.resumes, ['conv-42'], '§18.3 the agent is given its own conversation id');
+    assert.match(JSON.stringify(digests(host2, c.session_id)), /The password is kiwi\./, 'the digest came through the reload');
+    assert.deepEqual(host2.continuations.endedList(), [], 'it goes on: not offered again');
+
+    const host3 = await reloaded(host2);
+    assert.ok(host3.has(c.session_id), 'the continuation is restored');
+    assert.deepEqual(host3.continuations.endedList(), [], 'its continuation lives on after the reload: still not offered');
+  });
+
+  it('Dismiss forgets it, for this run and the next; an unreadable file is set aside with a warning and the host starts', async () => {
+    const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
+    const { id } = await endedByError(host);
+    assert.equal(host.continuations.forget(id), true);
+    assert.equal(host.continuations.forget(id), false, 'once');
+    assert.equal(host.continuations.continuable(id), false);
+    const host2 = await reloaded(host);
+    assert.deepEqual(host2.continuations.endedList(), []);
+    await assert.rejects(host2.continueSession(id), NoEndedSession);
+
+    const file = join(h.storeDir, 'ended.json');
+    await host2.dispose();
+    writeFileSync(file, '{"rawp_ended": 1, "records": [{"link": 42}]}');
+    const host3 = h.makeHost();
+    await host3.restoreAll();
+    assert.deepEqual(host3.continuations.endedList(), []);
+    assert.ok(existsSync(`${file}.corrupt`), 'kept for a human to look at');
+    assert.ok(h.logs.some((l) => l.level === 'warn' && /ended sessions file is unreadable/.test(l.message)), JSON.stringify(h.logs));
+  });
+
+  it('the chat view: after a reload the session list carries the ended chat; session.continue starts its continuation, session.dismissEnded removes it', async () => {
+    const host = h.makeHost({ scripted: { turns: [NAMED, DIES, DIES] } });
+    const first = await endedByError(host);
+    const second = await endedByError(host);
+    const host2 = await reloaded(host);
+    const c = controllerFor(host2, h, { agents: [{ id: 'builtin', name: 'Built-in', available: true }, { id: 'scripted', name: 'Scripted', available: true }] });
+    const rec = viewRecorder();
+    c.setView(rec.post);
+    await c.receive(webviewMessage('ready', { version: 1 }));
+    const lists = () => rec.messages.flatMap((m) => (m.kind === 'session.list' ? [m.payload] : []));
+    await until(() => (lists().at(-1)?.ended?.length ?? 0) === 2, 'the list names both ended chats');
+    assert.deepEqual(lists().at(-1)!.ended!.map((e) => e.session_id), [second.id, first.id], 'newest first');
+    await c.receive(webviewMessage('session.dismissEnded', { session_id: first.id }));
+    assert.deepEqual(lists().at(-1)!.ended!.map((e) => e.session_id), [second.id]);
+    await c.receive(webviewMessage('session.continue', { session_id: second.id }));
+    const attached = rec.messages.filter((m) => m.kind === 'session.attached').at(-1);
+    assert.ok(attached?.kind === 'session.attached' && attached.payload.session_id !== second.id);
+    await until(() => lists().at(-1)?.ended === undefined, 'nothing left to offer');
   });
 });

@@ -160,6 +160,48 @@ describe('webview in Chromium: continue the conversation of a session an error e
     assert.doesNotMatch(text, /was asked to go on/);
   });
 
+  it('decision 646: after a reload the chats an error ended are listed with Continue and Dismiss (by keyboard); the chat in front is left out; more than three fold under "N more"; axe finds nothing serious; Korean words', async () => {
+    const page = await h.open();
+    await agents(page);
+    const ended = (n: number) => Array.from({ length: n }, (_, i) => ({ session_id: `5555555${i}-5555-4555-8555-555555555555`, name: i === 0 ? 'Password chat\u202Egpj.exe' : `Chat ${i}`, agent: 'codex', ended_at: `2026-12-05T1${i}:03:00.000Z` }));
+    const list = async (p: Page, items: ReturnType<typeof ended>, active?: string) =>
+      p.evaluate(([items, active]) => {
+        const w = window as unknown as { rawpFake: { host(m: unknown): void } };
+        w.rawpFake.host({ kind: 'session.list', payload: { sessions: [], ended: items, ...(active ? { active_session_id: active } : {}) } });
+      }, [items, active] as const);
+    await feed(page, NEXT, continuation(true), true);
+    await list(page, ended(2));
+    const strip = page.locator('.banner.ended-chats');
+    assert.equal(await strip.getAttribute('role'), 'group');
+    const text = await strip.innerText();
+    assert.match(text, /An error ended 2 chats\. You can continue them:/);
+    assert.match(text, /Password chat<U\+202E>gpj\.exe — Codex, ended /, 'a name cannot disguise itself (visibleName)');
+    assert.equal(await strip.locator('.ended-chat').count(), 2);
+    // Keyboard: Continue sends session.continue for that chat; Dismiss sends session.dismissEnded.
+    await tabTo(page, '.ended-chat[data-session^="55555551"] .continue-button');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Continue “Chat 1”', 'each Continue names its chat for a screen reader');
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await waitForMessages(page, 'session.continue', 1))[0].payload, { session_id: ended(2)[1].session_id });
+    await page.locator('.ended-chat[data-session^="55555550"] .icon-button').focus();
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Dismiss “Password chat<U+202E>gpj.exe”');
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await waitForMessages(page, 'session.dismissEnded', 1))[0].payload, { session_id: ended(2)[0].session_id });
+    assert.deepEqual(describeViolations(blocking((await new AxeBuilder({ page }).include('.banner.ended-chats').withTags(AXE_TAGS).analyze()).violations)), []);
+    // The chat in front (its own banner offers Continue) is not listed twice: of five, four; three shown, "1 more".
+    await feed(page, ended(5)[0].session_id, endedSession('error').map((f) => ({ ...f, session_id: ended(5)[0].session_id })), true);
+    await list(page, ended(5));
+    assert.equal(await strip.locator(':scope > .ended-chats-body > .ended-chat-list .ended-chat').count(), 3);
+    assert.equal((await strip.locator('.ended-chats-more summary').innerText()).trim(), '1 more');
+    await list(page, []);
+    assert.equal(await strip.count(), 0, 'nothing to offer: no strip');
+    assert.deepEqual(pageErrors(page), []);
+
+    const ko = await h.open({ locale: 'ko-KR' });
+    await agents(ko);
+    await list(ko, ended(1));
+    assert.match(await ko.locator('.banner.ended-chats').innerText(), /오류로 끝난 채팅이 하나 있습니다\. 이어 갈 수 있습니다:/);
+  });
+
   it('in Korean: the button, its hint, the note and the earlier conversation are Korean words', async () => {
     const page = await h.open({ locale: 'ko-KR' });
     await feed(page, SESSION, endedSession('error'), true);

@@ -23,20 +23,9 @@ import {
 } from '../../../src/protocol/webviewMessages';
 import type { Transport } from '../transport/types';
 import { TransferFiles, type FileView } from './transferFiles';
+import type { CandidatesView, EndedSession, FlushStats, Notice } from './storeTypes';
 
-export interface Notice {
-  id: number;
-  level: 'info' | 'warning' | 'error';
-  message: string;
-  /** A refusal's code (e.g. ATTACHMENT_TOO_LARGE): shown as its sentence, the code in the tooltip. */
-  code?: string;
-}
-
-export interface CandidatesView {
-  queryId: string;
-  candidates: PayloadOf<'session.file.candidates'>['candidates'];
-  truncated: boolean;
-}
+export type { CandidatesView, EndedSession, FlushStats, Notice } from './storeTypes';
 
 /** What this UI can render, announced to the peer (§12.2.1). A master never sets subagent_context. */
 export const MASTER_FEATURES: FeatureSet = {
@@ -50,11 +39,6 @@ export const MASTER_FEATURES: FeatureSet = {
   file_search_fuzzy: true,
 };
 
-export interface FlushStats {
-  frames: number;
-  ms: number;
-}
-
 type Scheduler = (cb: () => void) => void;
 
 const defaultScheduler: Scheduler =
@@ -67,6 +51,8 @@ export class ChatStore {
   sessionId?: string;
   sessionName?: string;
   sessions: SessionSummary[] = [];
+  /** Sessions an error ended that can still be continued, newest first (the editor's host, decision 646). */
+  endedSessions: EndedSession[] = [];
   activeSessionId?: string;
   agents: AgentSummary[] = [];
   selectedAgent?: string;
@@ -166,6 +152,7 @@ export class ChatStore {
         return;
       case 'session.list':
         this.sessions = m.payload.sessions;
+        this.endedSessions = m.payload.ended ?? [];
         this.activeSessionId = m.payload.active_session_id;
         this.changed();
         return;

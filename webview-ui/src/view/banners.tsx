@@ -10,6 +10,7 @@ import { noticeParts } from '../state/announcements';
 import type { ChatStore, Notice } from '../state/store';
 import { TodoChecklist } from './outputs';
 import { ContinueButton, ContinuedFromNote } from './continuation';
+import { EndedChats } from './endedChats';
 
 /** §7.1.1: what was lost, and how — while this view was away, or past the host's history budget. */
 function truncationSentence(w: HistoryTruncatedWarning): string {
@@ -61,6 +62,7 @@ export function Banners() {
         </div>
       )}
       <ContinuedFromNote />
+      <EndedChats store={store} />
       {store.notices.map((n) => (
         // Not role=status: the polite live region says the notice (liveRegions.tsx, decision 605),
         // which a region added with its text inside is often not; an error stays an alert.

@@ -81,13 +81,13 @@ export function ContinueButton({ store, sessionId }: { store: ChatStore; session
 }
 
 /** The agent's name as the view shows it: the host's list, else its id. */
-function nameOf(store: ChatStore, agent: string): string {
+export function nameOf(store: ChatStore, agent: string): string {
   const named = store.agents.find((a) => a.id === agent)?.name;
   return named !== undefined ? agentName(named) : agent;
 }
 
 /** When the earlier chat ended, in the view's language; the raw stamp if it does not read as a date. */
-function when(iso: string): string {
+export function when(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
 }

@@ -1,0 +1,56 @@
+// The chats an error ended that can still be continued (decision 646): the host keeps them across
+// a reload of the window, where the ended chat itself is gone, and lists them with the sessions.
+// Each row offers "Continue this conversation" (a NEW session, as the ended banner's button does)
+// and Dismiss (no longer offered, nor kept). The chat in front of the user is left out: its own
+// ended banner offers the same.
+import { visibleName } from '../../../src/protocol/visibleName';
+import { webviewMessage } from '../../../src/protocol/webviewMessages';
+import { t } from '../i18n';
+import type { ChatStore, EndedSession } from '../state/store';
+import { nameOf, when } from './continuation';
+
+/** Rows shown before the rest fold under "N more". */
+const SHOWN = 3;
+
+export function EndedChats({ store }: { store: ChatStore }) {
+  const list = store.endedSessions.filter((e) => e.session_id !== store.sessionId);
+  if (list.length === 0) return null;
+  const row = (e: EndedSession) => {
+    const name = visibleName(e.name);
+    return (
+      <li key={e.session_id} class="ended-chat" data-session={e.session_id}>
+        <span class="ended-chat-name">{t('ended.row', name, nameOf(store, e.agent), when(e.ended_at))}</span>
+        <button
+          type="button"
+          class="button secondary continue-button"
+          aria-label={t('ended.continue', name)}
+          title={t('banner.continueHint')}
+          onClick={() => {
+            store.transport.send(webviewMessage('session.continue', { session_id: e.session_id }));
+            // The row goes once the new chat is in front: the keyboard goes on in the prompt box.
+            document.querySelector<HTMLElement>('.composer [role=textbox]')?.focus();
+          }}
+        >
+          <span class="codicon codicon-debug-continue" aria-hidden="true" /> {t('ended.continueShort')}
+        </button>
+        <button type="button" class="icon-button" aria-label={t('ended.dismiss', name)} title={t('ended.dismiss', name)} onClick={() => store.transport.send(webviewMessage('session.dismissEnded', { session_id: e.session_id }))}>
+          <span class="codicon codicon-close" aria-hidden="true" />
+        </button>
+      </li>
+    );
+  };
+  return (
+    <div class="banner info ended-chats" role="group" aria-label={t('ended.label')}>
+      <div class="ended-chats-body">
+        <span class="codicon codicon-history" aria-hidden="true" /> {list.length === 1 ? t('ended.heading1') : t('ended.headingN', list.length)}
+        <ul class="ended-chat-list">{list.slice(0, SHOWN).map(row)}</ul>
+        {list.length > SHOWN && (
+          <details class="ended-chats-more">
+            <summary>{t('ended.more', list.length - SHOWN)}</summary>
+            <ul class="ended-chat-list">{list.slice(SHOWN).map(row)}</ul>
+          </details>
+        )}
+      </div>
+    </div>
+  );
+}
