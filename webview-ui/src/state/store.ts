@@ -24,6 +24,7 @@ import {
 import type { Transport } from '../transport/types';
 import { TransferFiles, type FileView } from './transferFiles';
 import type { CandidatesView, EndedSession, FlushStats, Notice } from './storeTypes';
+import { EarlierChats } from './earlierChats';
 
 export type { CandidatesView, EndedSession, FlushStats, Notice } from './storeTypes';
 
@@ -51,6 +52,8 @@ export class ChatStore {
   sessionId?: string;
   sessionName?: string;
   sessions: SessionSummary[] = [];
+  /** The earlier chats' digests of continued sessions, by session (decision 641). */
+  readonly earlierChats = new EarlierChats();
   /** Sessions an error ended that can still be continued, newest first (the editor's host, decision 646). */
   endedSessions: EndedSession[] = [];
   activeSessionId?: string;
@@ -134,6 +137,8 @@ export class ChatStore {
         this.changed();
         return;
       case 'frames':
+        // Whatever session they are of: the digest waits for its session's note.
+        if (this.earlierChats.take(m.payload.frames, m.payload.session_id)) this.changed();
         if (m.payload.session_id !== this.sessionId) {
           // Frames may arrive before `session.attached` when a host skips it: adopt the session.
           if (this.sessionId !== undefined) return;

@@ -7,8 +7,8 @@
 // earlier session — so what it shows here is what every master of that session can show. The
 // earlier chat is text from an agent: each message is its own block under a role header it cannot
 // write, and characters that would disguise it are shown, not obeyed (visibleName.ts).
-import { useEffect, useState } from 'preact/hooks';
-import { continuedFromOf, earlierChatsIn, type ContinuedFrom, type EarlierChat, type EarlierMessage } from '../../../src/protocol/continuation';
+import { useState } from 'preact/hooks';
+import { continuedFromOf, type ContinuedFrom, type EarlierChat, type EarlierMessage } from '../../../src/protocol/continuation';
 import { visibleName } from '../../../src/protocol/visibleName';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { locale, t } from '../i18n';
@@ -17,50 +17,6 @@ import { agentName } from '../i18n/hostWords';
 import type { ChatStore } from '../state/store';
 import { useStoreSelect } from '../state/useStore';
 import '../styles/continuation.css';
-
-/** Sessions whose digest this view keeps (the newest; one is shown at a time). */
-const DIGESTS_KEPT = 8;
-
-/**
- * The digests this view was given, by session: the transcript keeps no vendor frame but the
- * checkpoints', so the digest frame is read here from the host's messages (its own frames and a
- * `session.history`'s). Listening starts with the view's first render, before the store starts.
- */
-class EarlierChats {
-  private readonly bySession = new Map<string, EarlierChat>();
-  private readonly listeners = new Set<() => void>();
-
-  constructor(store: ChatStore) {
-    store.transport.onMessage((m) => {
-      if (m.kind !== 'frames') return;
-      const found = earlierChatsIn(m.payload.frames, m.payload.session_id);
-      if (found.length === 0) return;
-      this.bySession.delete(m.payload.session_id);
-      this.bySession.set(m.payload.session_id, found[found.length - 1]);
-      for (const oldest of this.bySession.keys()) if (this.bySession.size > DIGESTS_KEPT) this.bySession.delete(oldest);
-      for (const l of [...this.listeners]) l();
-    });
-  }
-
-  /** The digest of the chat `from` names, given to this session. */
-  of(session_id: string | undefined, from: ContinuedFrom): EarlierChat | undefined {
-    const chat = session_id === undefined ? undefined : this.bySession.get(session_id);
-    return chat?.continued_from === from.session_id ? chat : undefined;
-  }
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-}
-
-const chatsByStore = new WeakMap<ChatStore, EarlierChats>();
-
-function earlierChatsOf(store: ChatStore): EarlierChats {
-  let chats = chatsByStore.get(store);
-  if (!chats) chatsByStore.set(store, (chats = new EarlierChats(store)));
-  return chats;
-}
 
 /** In the ended banner: a new session with the same agent and its conversation, on request. */
 export function ContinueButton({ store, sessionId }: { store: ChatStore; sessionId: string }) {
@@ -126,14 +82,11 @@ function Earlier({ from, chat, agent }: { from: ContinuedFrom; chat: EarlierChat
   );
 }
 
-const noteInputs = (s: ChatStore) => [s.sessionId, s.transcript, s.transcript.capabilities.length, s.agents];
+const noteInputs = (s: ChatStore) => [s.sessionId, s.transcript, s.transcript.capabilities.length, s.agents, s.earlierChats.version];
 
 /** At the top of a session that continues an ended one: which chat, how it ended, what the agent remembers. */
 export function ContinuedFromNote() {
   const store = useStoreSelect(noteInputs);
-  const [chats] = useState(() => earlierChatsOf(store));
-  const [, digestArrived] = useState(0);
-  useEffect(() => chats.subscribe(() => digestArrived((n) => n + 1)), [chats]);
   const [hidden, setHidden] = useState<string | undefined>();
   const from = continuedFromOf(store.transcript.capabilities);
   if (!from || hidden === store.sessionId) return null;
@@ -143,7 +96,7 @@ export function ContinuedFromNote() {
       <div class="continued-body">
         <span class="codicon codicon-history" aria-hidden="true" /> {t('continued.from', from.name, t(idFor('deleted.', from.reason, 'deleted.error')), when(from.ended_at))}{' '}
         {from.resumed ? t('continued.resumed', agent) : t('continued.afresh', agent)}
-        <Earlier from={from} chat={chats.of(store.sessionId, from)} agent={agent} />
+        <Earlier from={from} chat={store.earlierChats.of(store.sessionId, from)} agent={agent} />
       </div>
       <button type="button" class="icon-button" aria-label={t('banner.dismiss')} onClick={() => setHidden(store.sessionId)}>
         <span class="codicon codicon-close" aria-hidden="true" />
