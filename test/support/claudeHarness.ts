@@ -3,10 +3,10 @@
 // answers permissions (shared by the Claude Code end-to-end test files).
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ClaudeCodeAdapter } from '../../src/agents/claudeCode';
+import { ClaudeCodeAdapter, resolveClaudeCommand } from '../../src/agents/claudeCode';
 import type { AgentAdapter } from '../../src/session/agentAdapter';
 import { buildFrame } from '../../src/protocol/build';
 import { validateText, formatText } from '../../src/protocol/conformance';
@@ -19,8 +19,7 @@ import { claudeEnv } from './mockModel/claudeEnv';
 const MASTER_FEATURES = { thinking_stream: true, tool_streaming: true, subagent: true, subagent_context: true, context_compaction: true, plan_mode: true };
 
 
-/** `none`: leave the question open (the user walked away). */
-/** A permission answer, or a YN question's value (§9.2 plan approval). */
+/** A permission answer, or a YN question's value (§9.2 plan approval); `none`: leave the question open (the user walked away). */
 export type Answer = 'allow' | 'deny' | 'allow_session' | 'none' | 'yes' | 'no';
 
 /** One session: mock model + real claude + engine, with a master that answers permissions. */
@@ -36,6 +35,8 @@ export class Harness {
   /** The host's one permission broker, when a test shares it between sessions (issue 11 item 4). */
   permissions?: PermissionBroker;
   private listeners: Array<(f: Frame) => void> = [];
+  /** Harnesses not closed yet: useRealClaude closes them after each test. */
+  private static readonly live = new Set<Harness>();
 
   private constructor(mock: MockModelServer) {
     this.mock = mock;
@@ -48,6 +49,7 @@ export class Harness {
 
   static async create(make?: (h: Harness) => AgentAdapter, permissions?: (h: Harness) => PermissionBroker): Promise<Harness> {
     const h = new Harness(await MockModelServer.start());
+    Harness.live.add(h);
     if (permissions) h.permissions = permissions(h);
     await h.open(make ?? ((x) => new ClaudeCodeAdapter({ env: x.env(), killGraceMs: 1500 })));
     return h;
@@ -132,8 +134,14 @@ export class Harness {
     return this.mock.requestsFor(this.key);
   }
 
+  /** Closes every harness a test left open. */
+  static async closeAll(): Promise<void> {
+    await Promise.all([...Harness.live].map((h) => h.close()));
+  }
+
   async close(): Promise<void> {
-    if (!this.session.isEnded) await this.session.end();
+    if (!Harness.live.delete(this)) return; // closed already
+    if (this.session && !this.session.isEnded) await this.session.end();
     await this.mock.stop();
     rmSync(this.ws, { recursive: true, force: true });
     rmSync(this.home, { recursive: true, force: true });
@@ -148,4 +156,16 @@ export function text(frames: Frame[]): string {
   return of(frames, 'agent.text.delta')
     .map((f) => f.payload.text)
     .join('');
+}
+
+/**
+ * The set-up every suite of the real `claude` CLI shares (call it inside `describe`): the binary must
+ * be there — npm ci installs it, and a missing one fails the suite, never skips it — and each
+ * test's harnesses are closed after it.
+ */
+export function useRealClaude(): void {
+  before(function () {
+    if (!existsSync(resolveClaudeCommand())) throw new Error(`claude binary missing at ${resolveClaudeCommand()} (npm ci installs @anthropic-ai/claude-code)`);
+  });
+  afterEach(() => Harness.closeAll());
 }

@@ -3,10 +3,10 @@
 // HOME. Every recorded wire stream (the engine's frames plus the master's control frames) must
 // pass `rawp validate`, and file effects are checked on disk.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ClaudeCodeAdapter, ClaudeCodeOneShotAdapter, resolveClaudeCommand } from '../../../src/agents/claudeCode';
+import { ClaudeCodeAdapter, ClaudeCodeOneShotAdapter } from '../../../src/agents/claudeCode';
 import type { Frame, PayloadOf } from '../../../src/protocol/frameTypes';
 import { buildFrame } from '../../../src/protocol/build';
 import { AgentSession, standardPermissionPolicy } from '../../../src/session';
@@ -16,7 +16,7 @@ import { MockModelServer } from '../../support/mockModel/server';
 import { claude, lastUserText } from '../../support/mockModel/anthropic';
 import { claudeEnv } from '../../support/mockModel/claudeEnv';
 import { eventually } from '../../support/settle';
-import { Harness, of, text } from '../../support/claudeHarness';
+import { Harness, of, text, useRealClaude } from '../../support/claudeHarness';
 
 function isDead(pid: number): boolean {
   try {
@@ -46,12 +46,7 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
   this.timeout(60_000);
   let h: Harness;
 
-  before(function () {
-    if (!existsSync(resolveClaudeCommand())) throw new Error(`claude binary missing at ${resolveClaudeCommand()} (npm ci installs @anthropic-ai/claude-code)`);
-  });
-  afterEach(async () => {
-    await h?.close();
-  });
+  useRealClaude();
 
   it('§13.1 §13.2 plain text: capabilities, catalog, commands, idle; then streamed text deltas, text.done, turn end and usage', async () => {
     h = await Harness.create();

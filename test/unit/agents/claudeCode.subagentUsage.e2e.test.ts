@@ -2,21 +2,14 @@
 // mock model: a foreground subagent's own usage goes out on its own, with its subagent_context, and
 // stays out of the main agent's figures (decision 631).
 import { strict as assert } from 'node:assert';
-import { existsSync } from 'node:fs';
-import { resolveClaudeCommand } from '../../../src/agents/claudeCode';
 import { claude } from '../../support/mockModel/anthropic';
-import { Harness, of } from '../../support/claudeHarness';
+import { Harness, of, useRealClaude } from '../../support/claudeHarness';
 
 describe('agents/claude-code: a subagent reports its own usage (real CLI, decision 631)', function () {
   this.timeout(60_000);
   let h: Harness;
 
-  before(function () {
-    if (!existsSync(resolveClaudeCommand())) throw new Error(`claude binary missing at ${resolveClaudeCommand()} (npm ci installs @anthropic-ai/claude-code)`);
-  });
-  afterEach(async () => {
-    await h?.close();
-  });
+  useRealClaude();
 
   it('§10.5-1 §10.2-3 the Agent subagent\'s tokens come as a session.usage of its own with subagent_context (depth 1), before it ends; the main turn\'s usage and context window count only the main agent', async () => {
     h = await Harness.create();

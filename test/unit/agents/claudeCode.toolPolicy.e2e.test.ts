@@ -7,12 +7,12 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { claude } from '../../support/mockModel/anthropic';
-import { Harness, of } from '../../support/claudeHarness';
+import { Harness, of, useRealClaude } from '../../support/claudeHarness';
 
 describe('agents/claude-code: the engine\'s tool policy holds at the source (real CLI, decision 623)', function () {
   this.timeout(120_000);
   let h: Harness;
-  afterEach(async () => h?.close());
+  useRealClaude();
 
   /** The tool_result Claude Code sent the model after the call (the request after it). */
   const resultToModel = (): string => h.mainRequests().at(-1)!.rawBody;
