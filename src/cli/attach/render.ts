@@ -12,6 +12,8 @@ import type { Block, FileTransferBlock, HistoryTruncatedWarning, InteractionBloc
 import { attachPhrase, type AttachPhraseId } from './attachPhrases';
 import { transferText } from './fileTransfers';
 import { showControls } from '../controlPictures';
+import type { EarlierChat } from '../../protocol/continuation';
+import { continuedFromText } from './continuedFrom';
 
 export interface Item {
   key: string;
@@ -30,6 +32,8 @@ export interface RenderOptions {
    * is shown as sent.
    */
   language?: HostLanguage;
+  /** The earlier chat's digest this session was given, when it continues one (continuedFrom.ts). */
+  earlierChat?: () => EarlierChat | undefined;
 }
 
 /** What one rendering pass carries along: the options, and the files numbered in session order. */
@@ -47,6 +51,8 @@ export function renderItems(t: Transcript, o: RenderOptions = {}): Item[] {
   const items: Item[] = [];
   const pass: Pass = { o, files: 0 };
   if (t.historyTruncated) items.push({ key: 'history-truncated', text: `⚠ ${historyNote(t.historyTruncated, pass)}\n` });
+  const continued = continuedFromText(t, o.earlierChat?.(), o.language);
+  if (continued) items.push({ key: 'continued-from', text: continued });
   for (const e of t.timeline) entry(items, e, '', pass);
   if (t.deleted) items.push({ key: 'deleted', text: `${say(pass, 'render.session_ended', t.deleted.reason, t.deleted.deletedBy)}\n` });
   return items;

@@ -37,6 +37,17 @@ export async function resolveTarget(raw: string, options: { token: string; sessi
   return { streamUrl: `${wsBase}${streamPath(session_id)}`, session_id };
 }
 
+/** http(s)://host:port of any URL `rawp attach` accepts (ws(s) becomes http(s)). */
+export function httpBaseOfUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`not a URL: ${raw}`);
+  }
+  return `${url.protocol === 'https:' || url.protocol === 'wss:' ? 'https' : 'http'}://${url.host}`;
+}
+
 class NotNow extends Error {
   constructor(
     message: string,

@@ -2,6 +2,7 @@
 // terminal; lines typed → prompts or answers; Ctrl-C cancels the running turn (a second one
 // quits). On a drop it finalizes the transcript (§7.8.1) and the client reattaches; the
 // session.history that follows undoes the finalization and fills the gap (§7.8.3).
+import { earlierChatsIn, type EarlierChat } from '../../protocol/continuation';
 import { hostNoticeIn, type HostLanguage } from '../../protocol/hostPhrases';
 import { noticeOf, OUR_MASTER_EXTENSIONS } from '../../protocol/rawpExtension';
 import { homedir } from 'node:os';
@@ -58,11 +59,13 @@ export class TerminalMaster {
   private readonly inputEnd = new PipedInputEnd(() => this.stop(), () => this.early !== undefined && this.early.length > 0);
   private finished!: (code: number) => void;
   readonly done: Promise<number>;
+  /** The digest of the chat this session continues, once it came (continuedFrom.ts). */
+  private earlier: EarlierChat | undefined;
 
   constructor(private readonly o: TerminalMasterOptions) {
     this.transcript = createTranscript({ sessionId: o.session_id });
     this.httpBase = httpBaseOf(o.url);
-    this.printer = new TerminalPrinter((text) => o.stdout.write(text), { httpBase: this.httpBase, ...(o.language ? { language: o.language } : {}) });
+    this.printer = new TerminalPrinter((text) => o.stdout.write(text), { httpBase: this.httpBase, ...(o.language ? { language: o.language } : {}), earlierChat: () => this.earlier });
     this.done = new Promise((resolve) => (this.finished = resolve));
     this.client = new MasterClient({
       url: o.url,
@@ -89,6 +92,9 @@ export class TerminalMaster {
         ended: ({ code, cause }) => {
           this.render();
           this.say('notice.disconnected', this.causeText(cause, code, true));
+          // An error's end can go on in a new session (decision 630): how, in one line to copy.
+          const end = this.transcript.deleted;
+          if (end?.reason === 'error' && end.deletedBy === 'client') this.say('notice.continue_hint', this.httpBase, o.session_id);
           this.finished(this.transcript.deleted || cause.kind === 'stopped' ? 0 : 1);
         },
       },
@@ -194,6 +200,8 @@ export class TerminalMaster {
 
   private onFrame(frame: Frame | VendorFrame): void {
     this.inputEnd.seen(frame);
+    // The earlier chat's digest of a continued session (its own frame, or in its history).
+    this.earlier = earlierChatsIn([frame], this.o.session_id).at(-1) ?? this.earlier;
     const notice = noticeOf(frame);
     if (notice) return this.notice(`[${hostNoticeIn(notice, this.o.language ?? 'en')}]`);
     if (frame.type === 'tool.catalog.publish') this.showCatalog(frame.payload);

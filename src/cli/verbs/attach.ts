@@ -1,6 +1,8 @@
 // `rawp attach` — a terminal master for a shared session (`rawp serve` or an editor that shares).
 import { readFileSync } from 'node:fs';
-import { resolveTarget } from '../attach/target';
+import { httpBaseOfUrl, resolveTarget } from '../attach/target';
+import { continueEnded } from '../attach/continueEnded';
+import { attachPhrase } from '../attach/attachPhrases';
 import { browserLinkParts } from '../attach/browserLink';
 import { TerminalMaster } from '../attach/terminalMaster';
 import { readClientToken, TOKEN_ARG_WARNING } from '../../remote/tokenSource';
@@ -12,7 +14,7 @@ import { parseVerbArgs, usageError } from '../verbArgs';
 /** The browser link's token is in the process list as --token's is. */
 const LINK_TOKEN_WARNING = `the link's token is in the process list (ps, /proc/PID/cmdline) where every local user can read it; prefer the host's URL with --token-file F or the RAWP_TOKEN environment variable`;
 
-const HELP = `Usage: rawp attach URL [--token-file F | --token T] [--session ID] [--ca F]
+const HELP = `Usage: rawp attach URL [--token-file F | --token T] [--session ID | --continue ID] [--ca F]
 
 Attaches to a shared session as a master: shows the session so far (what the host's history holds;
 a ⚠ line says when it no longer holds the start), then the transcript live, sends each line you type
@@ -26,6 +28,9 @@ second Ctrl-C quits), and reconnects by itself after a drop without losing anyth
   --token T        the token itself (discouraged: other local users can read it in the process
                    list); without either, the RAWP_TOKEN environment variable
   --session ID     which session (default: the one in the URL, else the first shared session)
+  --continue ID    a shared session an error ended (an agent's crash, an API error): the host
+                   starts a new session with the same agent, going on with its conversation, and
+                   attaches to it (the one that already goes on with it, if there is one)
   --ca F           trust this PEM certificate (a self-signed wss:// host)
 
 Lines starting with / are sent as slash commands; /cancel cancels the turn, /quit leaves.
@@ -46,11 +51,12 @@ export const attachVerb: Verb = {
     const parsed = parseVerbArgs(attachVerb, io, {
       args: argv,
       allowPositionals: true,
-      options: { token: { type: 'string' }, 'token-file': { type: 'string' }, session: { type: 'string' }, ca: { type: 'string' } },
+      options: { token: { type: 'string' }, 'token-file': { type: 'string' }, session: { type: 'string' }, continue: { type: 'string' }, ca: { type: 'string' } },
     });
     if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
     if (positionals.length !== 1) return usageError(attachVerb, io, 'one URL expected', true);
+    if (values.continue !== undefined && values.session !== undefined) return usageError(attachVerb, io, '--session and --continue name different sessions: give one');
     // The browser link `rawp serve` prints carries the token and session in its fragment.
     const link = browserLinkParts(positionals[0]);
     const fromLink = link.token !== undefined && values.token === undefined && values['token-file'] === undefined;
@@ -69,7 +75,10 @@ export const attachVerb: Verb = {
     }
     let target;
     try {
-      target = await resolveTarget(link.url, { token, session: values.session ?? link.session, ca });
+      // The new session that goes on with an ended one's conversation (decision 647).
+      const continued = values.continue !== undefined ? await continueEnded(httpBaseOfUrl(link.url), values.continue, token, ca) : undefined;
+      if (continued !== undefined) io.stderr.write(`rawp attach: ${attachPhrase('notice.continuing', [values.continue as string, continued], terminalLanguage(process.env))}\n`);
+      target = await resolveTarget(link.url, { token, session: continued ?? values.session ?? link.session, ca });
     } catch (e) {
       io.stderr.write(`rawp attach: ${(e as Error).message}\n`);
       return 1;
