@@ -230,8 +230,9 @@ export class SessionHost {
   private readonly recorderHost: RecorderHost = {
     renamed: (session_id, name) => this.storage.journal?.update(session_id, { name }),
     emit: (e) => this.emit(e),
-    // Before the hub forgets it: the name and sharing the ended session had (decision 630).
-    deleted: (f, entry) => this.continuations.sessionEnded(f, entry, { name: this.registry.get(f.payload.session_id)?.name, shared: this.hub.isShared(f.payload.session_id) }),
+    // Before the hub forgets it: the name and sharing the ended session had (decision 630). A
+    // shutdown's own ends are not ends: its sessions come back on the next start.
+    deleted: (f, entry) => !this.disposed && this.continuations.sessionEnded(f, entry, { name: this.registry.get(f.payload.session_id)?.name, shared: this.hub.isShared(f.payload.session_id) }),
     ended: (session_id, entry) => {
       this.entries.delete(session_id);
       entry.commands?.dispose();

@@ -57,6 +57,7 @@ export class HostSharing {
           // An ended session's continuation is the host's, as for the editor's view (decisions 630,
           // 641); a master reaches only one that was shared, and the continuation is shared as it
           // was. The server's session cap applies only where a new session is started (`within`).
+          endedSessions: () => this.o.host.continuations.endedList({ sharedOnly: true }),
           continueSession: async (session_id, within) => {
             try {
               const c = await this.o.host.continueSession(session_id, { sharedOnly: true, within });

@@ -50,6 +50,8 @@ export const EndedSessionSummary = z.looseObject({
   name: z.string(),
   agent: z.string(),
   ended_at: z.string(),
+  /** Shared with remote masters when it ended (a master may have started it): its continuation is shared too. */
+  shared: z.boolean().optional(),
 });
 
 export const AgentSummary = z.looseObject({

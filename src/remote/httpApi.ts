@@ -11,7 +11,7 @@ import { healthBody, type Route } from './controlPlane';
 import { handleFile, type FileEndpoint } from './fileApi';
 import { RefusedRequest } from './serverLimits';
 import { cleanSessionName, SESSION_NAME_MAX } from '../protocol/sessionName';
-import { agentSummaryOf, type AgentSummary } from '../protocol/webviewMessages';
+import { agentSummaryOf, type AgentSummary, type EndedSessionSummary } from '../protocol/webviewMessages';
 
 const MAX_BODY_BYTES = 64 * 1024;
 const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.ttf': 'font/ttf' };
@@ -56,6 +56,8 @@ export interface HttpApiContext {
    * ended session. Absent: 501.
    */
   continueSession?: (session_id: string) => Promise<(ContinueSessionAnswer & { created: boolean }) | undefined>;
+  /** GET /v1/sessions' `ended`: the shared sessions an error ended that can still be continued (decision 646). */
+  endedSessions?: () => readonly EndedSessionSummary[];
   /** POST /v1/sessions/{id}/agent: the host's agent switch. Absent: 501. */
   switchAgent?: (session_id: string, agent: string) => Promise<AgentSwitchResult>;
   /** GET/PUT /v1/files/{id} (§4.5.1): the host's file store. Absent: 501. */
@@ -76,6 +78,8 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, r: R
         sessions: ctx.registry
           .list({ sharedOnly: true })
           .map(({ session_id, name, agent, state, created_at }) => ({ session_id, name, agent, state, created_at })),
+        // What a master can POST …/continue, also after a restart of the host (decision 646).
+        ...(ctx.endedSessions ? { ended: ctx.endedSessions() } : {}),
       });
     case 'session': {
       const shared = ctx.registry.list({ sharedOnly: true }).some((s) => s.session_id === r.session_id);

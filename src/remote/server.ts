@@ -56,9 +56,10 @@ export interface RemoteServerOptions {
    * own name and addresses), e.g. `devbox.example`: requests naming another host are refused (421).
    */
   publicHosts?: string[];
-  /** POST /v1/sessions, and POST /v1/sessions/{id}/continue (an ended session's continuation, decisions 630, 641). Absent: 501. */
+  /** POST /v1/sessions, and POST /v1/sessions/{id}/continue (an ended session's continuation, decisions 630, 641), and the ended ones GET /v1/sessions lists (646). Absent: 501. */
   createSession?: (request: CreateSessionRequest) => Promise<{ session_id: string }>;
   continueSession?: ContinueWithinCap;
+  endedSessions?: HttpApiContext['endedSessions'];
   /** DELETE /v1/sessions/{id} (a shared session): the host's delete. Absent: the registry's. */
   deleteSession?: (session_id: string) => Promise<boolean>;
   /** GET /v1/permission-rules: the host's rules, whichever agent granted them. Absent: 501. */
@@ -273,9 +274,7 @@ export class RemoteServer {
       ...this.creating,
       deleteSession: this.options.deleteSession,
       permissionRules: this.options.permissionRules,
-      ...(this.options.agents ? { agents: this.options.agents } : {}),
-      ...(this.options.switchAgent ? { switchAgent: this.options.switchAgent } : {}),
-      ...(this.options.files ? { files: this.options.files } : {}),
+      ...{ agents: this.options.agents, switchAgent: this.options.switchAgent, files: this.options.files, endedSessions: this.options.endedSessions },
       assetDirs: this.options.assetDirs ?? defaultAssetDirs(),
       wsOrigin: (r) => `${this.options.tls ? 'wss' : 'ws'}://${r.headers.host ?? hostPort(this.publicHost, this._port)}`,
     }).catch((e: unknown) => {

@@ -7,7 +7,7 @@
 // own first vendor frame (src/protocol/continuation.ts).
 // One live session per agent conversation: asking twice (a double click, the editor and a master
 // at once), or asking for two links of one chain, gives the session that already goes on with it.
-import type { ContinuedFrom, EarlierChat } from '../../protocol/continuation';
+import { continuedFromOf, type ContinuedFrom, type EarlierChat } from '../../protocol/continuation';
 import type { FrameOf } from '../../protocol/frameTypes';
 import type { AgentSummary, EndedSessionSummary } from '../../protocol/webviewMessages';
 import type { SessionEntry } from '../sessionEntry';
@@ -87,13 +87,15 @@ export interface ContinuationPorts {
 export type ContinuableAgent = AgentSummary & { stillThere?(): boolean };
 
 /** What is kept of a session an error ended. */
-interface EndedRecord extends StoredEndedRecord {
-  /** The newest continuation started from it (this process's: a restored one is found by liveOn). */
-  continuation?: Continuation;
-}
+type EndedRecord = StoredEndedRecord;
 
 /** What a record keeps across restarts (endedStore.ts, decision 646). */
 export interface StoredEndedRecord {
+  /**
+   * The newest continuation started from it. Kept on disk too: a restored continuation is found by
+   * its id — the agent's conversation id alone cannot, when the chat ended before naming one.
+   */
+  continuation?: Continuation;
   link: Pick<ContinuedFrom, 'session_id' | 'name' | 'agent' | 'reason' | 'ended_at'>;
   digest: EarlierDigest;
   agent_session_id?: string;
@@ -101,6 +103,8 @@ export interface StoredEndedRecord {
   defaultName: boolean;
   /** Visible to remote masters when it ended (§2.4): they may continue it, and the new one is shared. */
   shared: boolean;
+  /** The ended chats of the chain this one went on from (A continued as this one): asking for one of them is asking for this. */
+  supersedes?: string[];
 }
 
 /** Where the records are kept between runs (the state folder's `ended.json`). */
@@ -163,8 +167,7 @@ export class Continuations {
   }
 
   private save(): void {
-    const strip = ({ continuation: _, ...r }: EndedRecord): StoredEndedRecord => r;
-    this.store?.save([...this.local.values(), ...this.shared.values()].map(strip));
+    this.store?.save([...this.local.values(), ...this.shared.values()]);
   }
 
   /**
@@ -174,14 +177,18 @@ export class Continuations {
   endedList(o: { sharedOnly?: boolean } = {}): EndedSummary[] {
     this.loaded();
     const out: EndedSummary[] = [];
+    // The person's own (unshared) first, then the shared ones, which masters may have started
+    // too: a master's chats never push the person's down the list (the review of 2026-12-05).
     for (const pool of o.sharedOnly ? [this.shared] : [this.local, this.shared]) {
+      const part: EndedSummary[] = [];
       for (const r of pool.values()) {
         if (r.continuation && this.ports.has(r.continuation.session_id)) continue;
         if (r.agent_session_id !== undefined && this.ports.liveOn(r.link.agent, r.agent_session_id) !== undefined) continue;
-        out.push({ session_id: r.link.session_id, name: r.link.name, agent: r.link.agent, ended_at: r.link.ended_at });
+        part.push({ session_id: r.link.session_id, name: r.link.name, agent: r.link.agent, ended_at: r.link.ended_at, ...(r.shared ? { shared: true } : {}) });
       }
+      out.push(...part.sort((a, b) => (a.ended_at < b.ended_at ? 1 : a.ended_at > b.ended_at ? -1 : 0)));
     }
-    return out.sort((a, b) => (a.ended_at < b.ended_at ? 1 : a.ended_at > b.ended_at ? -1 : 0));
+    return out;
   }
 
   /** The person dismissed an ended session: it is no longer offered (nor kept). False: none such. */
@@ -199,11 +206,21 @@ export class Continuations {
    * still holds the frames.
    */
   sessionEnded(frame: FrameOf<'session.deleted'>, entry: Pick<SessionEntry, 'agent' | 'defaultName' | 'agentSessionId' | 'history'>, s: { name: string | undefined; shared: boolean }): void {
-    if (frame.payload.reason !== 'error' || frame.payload.deleted_by !== 'client') return;
     this.loaded();
+    if (frame.payload.reason !== 'error' || frame.payload.deleted_by !== 'client') return this.continuationDeleted(frame.payload.session_id);
     const frames = entry.history.all();
     if (!endedByAgentFailure(frames)) return;
     const id = frame.payload.session_id;
+    // A continuation that ended too goes on from here: the chat it continued is this one's past
+    // (its digest holds that chat's first), so only this one is offered (one row per conversation).
+    const before = continuedFromOf(frames.flatMap((f) => (f.type === 'session.capabilities' ? [f.payload] : [])));
+    let supersedes: string[] = [];
+    if (before) {
+      const past = this.local.get(before.session_id) ?? this.shared.get(before.session_id);
+      supersedes = [before.session_id, ...(past?.supersedes ?? [])].slice(0, 64);
+      this.local.delete(before.session_id);
+      this.shared.delete(before.session_id);
+    }
     // §18.3: the id the agent named, in a turn or (an ACP agent) in its capabilities before its first turn ended.
     const agent_session_id = entry.agentSessionId ?? agentSessionIdOf(frames);
     this.local.delete(id);
@@ -215,10 +232,28 @@ export class Continuations {
       ...(agent_session_id ? { agent_session_id } : {}),
       defaultName: entry.defaultName,
       shared: s.shared,
+      ...(supersedes.length > 0 ? { supersedes } : {}),
     });
     this.trim(pool);
     this.save();
     for (const sid of this.started.keys()) if (!this.ports.has(sid)) this.started.delete(sid);
+  }
+
+  /**
+   * A continuation was ended on purpose (the person deleted it, a master did): the conversation is
+   * over, and the ended chat it went on from is not offered again — its digest holds what the
+   * person just deleted (the trial of 2026-12-05).
+   */
+  private continuationDeleted(session_id: string): void {
+    let gone = false;
+    for (const pool of [this.local, this.shared]) {
+      for (const [id, r] of pool) {
+        if (r.continuation?.session_id !== session_id) continue;
+        pool.delete(id);
+        gone = true;
+      }
+    }
+    if (gone) this.save();
   }
 
   /** Can this ended session be continued (by a remote master: only one that was shared, §2.4)? */
@@ -242,7 +277,7 @@ export class Continuations {
 
   private record(session_id: string, o: { sharedOnly?: boolean }): EndedRecord | undefined {
     this.loaded();
-    const r = this.local.get(session_id) ?? this.shared.get(session_id);
+    const r = this.local.get(session_id) ?? this.shared.get(session_id) ?? [...this.local.values(), ...this.shared.values()].find((x) => x.supersedes?.includes(session_id));
     return r && (!o.sharedOnly || r.shared) ? r : undefined;
   }
 
@@ -263,6 +298,7 @@ export class Continuations {
     }
     const c = await this.start(r, o.within);
     r.continuation = c;
+    this.save();
     this.started.set(c.session_id, c);
     return c;
   }
@@ -275,7 +311,10 @@ export class Continuations {
   private async runnable(id: string): Promise<ContinuableAgent | undefined> {
     const find = () => this.ports.agents().find((a) => a.id === id);
     const before = find();
-    if (!before?.available || before.stillThere?.() !== false) return before;
+    // Listed and still there: runs. Listed unavailable may be stale too (installed since, or put
+    // back after a refusal: the trial of 2026-12-05), so it is detected again as well.
+    if (before?.available && before.stillThere?.() !== false) return before;
+    if (this.ports.blocked() !== undefined) return before;
     await this.ports.detectAgain?.();
     const after = find();
     return after?.available && after.stillThere?.() === false ? { ...after, available: false, unavailable_reason: 'not available', unavailable_words: [{ id: 'not_available' }] } : after;

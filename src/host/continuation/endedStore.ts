@@ -19,6 +19,8 @@ const StoredRecord = z.object({
   agent_session_id: z.string().min(1).max(500).optional(),
   defaultName: z.boolean(),
   shared: z.boolean(),
+  supersedes: z.array(z.string().min(1).max(200)).max(64).optional(),
+  continuation: z.object({ session_id: z.string().min(1).max(200), continued_from: z.string().min(1).max(200), resumed: z.boolean(), created: z.boolean() }).optional(),
 });
 
 const EndedFile = z.object({ rawp_ended: z.literal(1), records: z.array(StoredRecord).max(MAX_RECORDS) });
@@ -45,20 +47,36 @@ function readEnded(file: string, logger: Logger): StoredEndedRecord[] {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn('the ended sessions could not be read', { file, error: String(e) });
     return [];
   }
-  let reason: string;
+  let parsed: unknown;
   try {
-    const parsed = EndedFile.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data.records.map((r) => ({ ...r, link: { ...r.link } }));
-    reason = parsed.error.issues[0]?.message ?? 'not a list of ended sessions';
+    parsed = JSON.parse(text);
   } catch (e) {
-    reason = `not JSON (${(e as Error).message})`;
+    setAside(file, logger, `not JSON (${(e as Error).message})`);
+    return [];
   }
-  // Kept for a human to look at; nothing else depends on it.
+  const head = EndedFile.safeParse(parsed);
+  if (head.success) return head.data.records.map((r) => ({ ...r, link: { ...r.link } }));
+  // Record by record: one bad record (a hand edit) costs that record, not every ended chat.
+  const records = (parsed as { records?: unknown } | null)?.records;
+  if ((parsed as { rawp_ended?: unknown } | null)?.rawp_ended !== 1 || !Array.isArray(records)) {
+    setAside(file, logger, head.error.issues[0]?.message ?? 'not a list of ended sessions');
+    return [];
+  }
+  const good = records.slice(-MAX_RECORDS).flatMap((r) => {
+    const one = StoredRecord.safeParse(r);
+    return one.success ? [{ ...one.data, link: { ...one.data.link } }] : [];
+  });
+  logger.warn('some ended sessions in the file are unreadable and were left out', { file, kept: good.length, left_out: records.length - good.length });
+  return good;
+}
+
+/** Kept for a human to look at under a name of its own (a second bad file never replaces the first). */
+function setAside(file: string, logger: Logger, reason: string): void {
+  const keptAs = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   try {
-    renameSync(file, `${file}.corrupt`);
+    renameSync(file, keptAs);
+    logger.warn('the ended sessions file is unreadable and was set aside', { file, keptAs, reason });
   } catch {
-    // left where it is: the next save replaces it
+    logger.warn('the ended sessions file is unreadable; the next save replaces it', { file, reason });
   }
-  logger.warn('the ended sessions file is unreadable and was set aside', { file, reason });
-  return [];
 }

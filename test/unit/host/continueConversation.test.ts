@@ -5,7 +5,7 @@
 // x-rawp.continued_from.earlier frame — never frames of the ended session. The real host, journal and engine; the harness's scripted agent plays the turns
 // (the real Codex CLI is continueConversation.codex.e2e.test.ts).
 import assert from 'node:assert/strict';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildFrame } from '../../../src/protocol/build';
 import { CONTINUED_FROM_KEY, continuedFromOf, earlierChatPayloadOf, type ContinuedFrom, type EarlierChat } from '../../../src/protocol/continuation';
@@ -107,7 +107,7 @@ describe('host: continue the conversation of a session an error ended (decision 
     assert.deepEqual([...new Set(host.log(c.session_id)!.all().map((f) => f.session_id))], [c.session_id], 'no frame of the ended session is in the new one');
   });
 
-  it('asking twice (a double click, the editor and a master at once) gives the one continuation; once that one is deleted, a new one', async () => {
+  it('asking twice (a double click, the editor and a master at once) gives the one continuation; once the person deletes that one, the conversation is over: the ended chat is not offered again (the trial of 2026-12-05)', async () => {
     const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
     const { id } = await endedByError(host);
     const [a, b] = await Promise.all([host.continueSession(id), host.continueSession(id)]);
@@ -118,9 +118,9 @@ describe('host: continue the conversation of a session an error ended (decision 
     assert.equal(again.created, false);
     assert.equal(host.list().length, 1);
     await host.delete(a.session_id);
-    const fresh = await host.continueSession(id);
-    assert.notEqual(fresh.session_id, a.session_id);
-    assert.equal(fresh.created, true);
+    await assert.rejects(host.continueSession(id), NoEndedSession);
+    assert.deepEqual(host.continuations.endedList(), [], 'its digest holds what the person just deleted: not offered, not kept');
+    assert.equal(host.list().length, 0);
   });
 
   it('§18.3 the session ended before the agent named its conversation: the new session still starts, afresh (resumed false, no resume id)', async () => {
@@ -190,12 +190,18 @@ describe('host: continue the conversation of a session an error ended (decision 
     delete options.detectAgentsAgain;
     await assert.rejects(host.continueSession(id), (e: unknown) => e instanceof AgentCannotRun && /Scripted cannot run now: not available/.test(e.message));
     assert.equal(host.list().length, 0, 'still nothing started');
-    // Put back: no detection is needed, and the conversation goes on.
+    // Put back after a refusal, while the list still says it is gone: detected again, and it runs
+    // (the trial of 2026-12-05: every Continue repeated the stale refusal until a reload).
     there = true;
-    options.detectAgentsAgain = async () => void detections++;
+    listedGone = true;
+    options.detectAgentsAgain = async () => {
+      detections++;
+      listedGone = !there;
+    };
     const c = await host.continueSession(id);
     assert.ok(host.has(c.session_id));
-    assert.equal(detections, 1, 'an agent still there is not detected again');
+    assert.equal(detections, 2, 'detected again once more');
+    await host.delete(c.session_id);
   });
 
   it('decision 644: in the chat view the refusal is said with the agent\'s reason in the editor\'s language', async () => {
@@ -322,6 +328,52 @@ describe('host: ended chats kept across a reload (decision 646)', () => {
     assert.deepEqual(host3.continuations.endedList(), [], 'its continuation lives on after the reload: still not offered');
   });
 
+  it('a chat that ended before its agent named the conversation: once continued it is not offered again after a reload, and asking again gives that same session (the review of 2026-12-05)', async () => {
+    const host = h.makeHost({ scripted: { turns: [DIES] } });
+    const { id } = await endedByError(host, false);
+    const c = await host.continueSession(id);
+    assert.equal(c.resumed, false, 'nothing to resume');
+    const host2 = await reloaded(host);
+    assert.ok(host2.has(c.session_id), 'the continuation is restored');
+    assert.deepEqual(host2.continuations.endedList(), [], 'it goes on: not offered again');
+    const again = await host2.continueSession(id);
+    assert.deepEqual([again.session_id, again.created], [c.session_id, false], 'the one that goes on, not a second');
+    assert.equal(host2.list().length, 1);
+  });
+
+  it('a continuation that ended too is the one row of its conversation: the chat it continued is its past (its digest holds that chat first)', async () => {
+    const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
+    const { id: a } = await endedByError(host);
+    const b = (await host.continueSession(a)).session_id;
+    const v = view('vb');
+    host.hub.attach(b, v);
+    await prompt(host, b, 'again', 'vb');
+    await until(() => v.got.some((f) => f.type === 'session.turn.end'), 'its first turn ends');
+    await prompt(host, b, 'and now?', 'vb');
+    await until(() => !host.has(b), 'the continuation ended too');
+    assert.deepEqual(host.continuations.endedList().map((e) => e.session_id), [b]);
+    assert.equal(host.continuations.continuable(a), true, 'asking for the earlier link is asking for this one');
+    const host2 = await reloaded(host);
+    assert.deepEqual(host2.continuations.endedList().map((e) => e.session_id), [b], 'the same after a reload');
+    const viaA = await host2.continueSession(a);
+    assert.equal((await host2.continueSession(b)).session_id, viaA.session_id, 'one session for the chain');
+  });
+
+  it('the list leads with the person\'s own ended chats, then the shared ones (masters may have started those), each marked shared; a master\'s list has only the shared (the review of 2026-12-05)', async () => {
+    const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
+    const { id: mine } = await endedByError(host);
+    const shared = await host.create({ agent: 'scripted', name: 'A master\'s chat' });
+    host.hub.share(shared);
+    const v = view('vs');
+    host.hub.attach(shared, v);
+    await prompt(host, shared, 'hi', 'vs');
+    await until(() => v.got.some((f) => f.type === 'session.turn.end'), 'answered');
+    await prompt(host, shared, 'and now?', 'vs');
+    await until(() => !host.has(shared), 'ended');
+    assert.deepEqual(host.continuations.endedList().map((e) => [e.session_id, e.shared ?? false]), [[mine, false], [shared, true]], 'the person\'s own first, though older');
+    assert.deepEqual(host.continuations.endedList({ sharedOnly: true }).map((e) => e.session_id), [shared]);
+  });
+
   it('Dismiss forgets it, for this run and the next; an unreadable file is set aside with a warning and the host starts', async () => {
     const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
     const { id } = await endedByError(host);
@@ -332,14 +384,28 @@ describe('host: ended chats kept across a reload (decision 646)', () => {
     assert.deepEqual(host2.continuations.endedList(), []);
     await assert.rejects(host2.continueSession(id), NoEndedSession);
 
+    // A hand-edited file: the bad record is left out, the good one kept (the trial of 2026-12-05).
     const file = join(h.storeDir, 'ended.json');
+    const good = { link: { session_id: id, name: 'Kept chat', agent: 'scripted', reason: 'error', ended_at: '2026-12-05T10:00:00.000Z' }, digest: { earlier: [], left_out: 0 }, defaultName: false, shared: false };
     await host2.dispose();
-    writeFileSync(file, '{"rawp_ended": 1, "records": [{"link": 42}]}');
+    writeFileSync(file, JSON.stringify({ rawp_ended: 1, records: [{ link: 42 }, good] }));
     const host3 = h.makeHost();
     await host3.restoreAll();
-    assert.deepEqual(host3.continuations.endedList(), []);
-    assert.ok(existsSync(`${file}.corrupt`), 'kept for a human to look at');
-    assert.ok(h.logs.some((l) => l.level === 'warn' && /ended sessions file is unreadable/.test(l.message)), JSON.stringify(h.logs));
+    assert.deepEqual(host3.continuations.endedList().map((e) => e.name), ['Kept chat']);
+    assert.ok(h.logs.some((l) => l.level === 'warn' && /unreadable and were left out/.test(l.message)), JSON.stringify(h.logs));
+    // Not JSON at all: set aside under a name of its own, twice without one replacing the other.
+    await host3.dispose();
+    for (const n of [1, 2]) {
+      writeFileSync(file, `not json ${n}`);
+      const again = h.makeHost();
+      await again.restoreAll();
+      assert.deepEqual(again.continuations.endedList(), []);
+      await again.dispose();
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const aside = readdirSync(h.storeDir).filter((f) => f.startsWith('ended.json.corrupt-'));
+    assert.equal(aside.length, 2, `both kept for a human to look at: ${aside.join(', ')}`);
+    assert.ok(h.logs.some((l) => l.level === 'warn' && /ended sessions file is unreadable and was set aside/.test(l.message)), JSON.stringify(h.logs));
   });
 
   it('the chat view: after a reload the session list carries the ended chat; session.continue starts its continuation, session.dismissEnded removes it', async () => {

@@ -112,12 +112,13 @@ describe('host: continuing within limits (decision 641)', () => {
       assert.equal(again.session_id, c.session_id);
       assert.equal(again.created, false);
     }
-    // Deleted by the user: the conversation is free again, and one new session takes it.
+    assert.deepEqual(host.continuations.endedList().length, 0, 'it goes on: nothing offered');
+    // Deleted by the person: the conversation is over (its digest holds what they deleted), for
+    // every link of the chain (the trial of 2026-12-05; before, a new session took it again).
     await host.delete(c.session_id);
-    const e = await host.continueSession(b.session_id);
-    assert.notEqual(e.session_id, c.session_id);
-    assert.equal(e.created, true);
-    assert.equal((await host.continueSession(a)).session_id, e.session_id);
+    await assert.rejects(host.continueSession(b.session_id), NoEndedSession);
+    await assert.rejects(host.continueSession(a), NoEndedSession);
+    assert.deepEqual(host.continuations.endedList(), []);
   });
 
   it('F5: the user\'s unshared ended sessions are kept apart from the shared ones, and a session a master ended (its fatal session.error, or a session.deleted naming an error) is not kept', async () => {

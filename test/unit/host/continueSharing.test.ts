@@ -53,6 +53,9 @@ describe('remote: §18.2 a master continues an ended shared session through the 
     const deleted = master.frames.find((f) => f.type === 'session.deleted');
     assert.ok(deleted?.type === 'session.deleted' && deleted.payload.reason === 'error', 'session.deleted (reason error) reached the master (§7.7.1)');
     await waitFor(() => !host.has(id), 'the host let it go');
+    // Decision 646: a master learns what it can continue from the list (after a restart too).
+    const before = JSON.parse((await http(`${server.url}/v1/sessions`, { headers: auth })).body) as { ended?: { session_id: string; name: string; shared?: boolean }[] };
+    assert.deepEqual(before.ended?.map((e) => [e.session_id, e.name, e.shared]), [[id, 'Shared chat', true]]);
 
     const post = (sid: string, body?: string) => http(`${server.url}/v1/sessions/${sid}/continue`, { method: 'POST', headers: auth, ...(body !== undefined ? { body } : {}) });
     const first = await post(id);
@@ -62,8 +65,9 @@ describe('remote: §18.2 a master continues an ended shared session through the 
     assert.equal(answer.resumed, true);
     assert.notEqual(answer.session_id, id);
     assert.deepEqual(h.resumes, [undefined, 'conv-7'], 'the agent goes on with its own conversation (§18.3)');
-    const listed = JSON.parse((await http(`${server.url}/v1/sessions`, { headers: auth })).body) as { sessions: { session_id: string; name: string }[] };
+    const listed = JSON.parse((await http(`${server.url}/v1/sessions`, { headers: auth })).body) as { sessions: { session_id: string; name: string }[]; ended?: unknown[] };
     assert.deepEqual(listed.sessions.map((s) => [s.session_id, s.name]), [[answer.session_id, 'Shared chat']], 'the continuation is shared; the ended session is not listed');
+    assert.deepEqual(listed.ended, [], 'nor offered: it goes on');
 
     const again = await post(id, '{}');
     assert.equal(again.status, 200, 'the one continuation, given again');

@@ -154,8 +154,15 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     assert.deepEqual(notes.map((s) => s.trim()), ['No checkpoint for this turn: the workspace snapshot took too long, so this turn cannot be rewound.'], 'only the late turn says so');
     await page.locator(`.checkpoint[data-checkpoint="${CP}"] .checkpoint-rewind`).click();
     const warning = page.locator('.checkpoint-confirm .checkpoint-unrecorded');
-    assert.equal((await warning.innerText()).trim(), '2 later turns ran without a checkpoint (checkpoints were off, or their snapshots took too long or failed): files only those turns changed are not rewound.');
+    assert.equal((await warning.innerText()).trim(), '2 later turns ran without a checkpoint (checkpoints were off, or their snapshots took too long or failed): files only those turns changed are not rewound, and a file listed here that they changed again is held back for you to choose.');
+    // The headline promises only what the checkpoints recorded (it said "Every file … changed goes back").
+    const headline = await page.locator('.checkpoint-confirm p').first().innerText();
+    assert.match(headline, /Every file the checkpoints of this turn and the turns after it recorded goes back/);
+    assert.doesNotMatch(headline, /Every file this turn and the turns after it changed/);
     await page.locator('.checkpoint-confirm button', { hasText: 'Cancel' }).click();
+    // A file such a turn changed again comes back as a conflict: not blamed on "someone else" alone.
+    await restored(page, { checkpoint_id: CP, restored: [], conflicts: ['a.txt'] });
+    assert.match(await page.locator(`.checkpoint[data-checkpoint="${CP}"] .checkpoint-conflicts p`).innerText(), /by someone else, or by a later turn that had no checkpoint/);
     assert.deepEqual(pageErrors(page), []);
   });
 

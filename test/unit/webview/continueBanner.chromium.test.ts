@@ -163,7 +163,7 @@ describe('webview in Chromium: continue the conversation of a session an error e
   it('decision 646: after a reload the chats an error ended are listed with Continue and Dismiss (by keyboard); the chat in front is left out; more than three fold under "N more"; axe finds nothing serious; Korean words', async () => {
     const page = await h.open();
     await agents(page);
-    const ended = (n: number) => Array.from({ length: n }, (_, i) => ({ session_id: `5555555${i}-5555-4555-8555-555555555555`, name: i === 0 ? 'Password chat\u202Egpj.exe' : `Chat ${i}`, agent: 'codex', ended_at: `2026-12-05T1${i}:03:00.000Z` }));
+    const ended = (n: number) => Array.from({ length: n }, (_, i) => ({ session_id: `5555555${i}-5555-4555-8555-555555555555`, name: i === 0 ? 'Password chat\u202Egpj.exe' : `Chat ${i}`, agent: 'codex', ended_at: `2026-12-05T1${i}:03:00.000Z`, ...(i === 1 ? { shared: true } : {}) }));
     const list = async (p: Page, items: ReturnType<typeof ended>, active?: string) =>
       p.evaluate(([items, active]) => {
         const w = window as unknown as { rawpFake: { host(m: unknown): void } };
@@ -177,15 +177,18 @@ describe('webview in Chromium: continue the conversation of a session an error e
     assert.match(text, /An error ended 2 chats\. You can continue them:/);
     assert.match(text, /Password chat<U\+202E>gpj\.exe — Codex, ended /, 'a name cannot disguise itself (visibleName)');
     assert.equal(await strip.locator('.ended-chat').count(), 2);
+    assert.equal((await strip.locator('.ended-chat[data-session^="55555551"] .badge').innerText()).trim(), 'shared', 'a shared chat says so: its continuation is shared too');
+    assert.equal(await strip.locator('.ended-chat[data-session^="55555550"] .badge').count(), 0);
     // Keyboard: Continue sends session.continue for that chat; Dismiss sends session.dismissEnded.
     await tabTo(page, '.ended-chat[data-session^="55555551"] .continue-button');
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Continue “Chat 1”', 'each Continue names its chat for a screen reader');
     await page.keyboard.press('Enter');
     assert.deepEqual((await waitForMessages(page, 'session.continue', 1))[0].payload, { session_id: ended(2)[1].session_id });
-    await page.locator('.ended-chat[data-session^="55555550"] .icon-button').focus();
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Dismiss “Password chat<U+202E>gpj.exe”');
+    await page.locator('.ended-chat[data-session^="55555550"] .ended-forget').focus();
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Forget “Password chat<U+202E>gpj.exe”');
     await page.keyboard.press('Enter');
     assert.deepEqual((await waitForMessages(page, 'session.dismissEnded', 1))[0].payload, { session_id: ended(2)[0].session_id });
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Continue “Chat 1”', 'the keyboard goes on to the next row, not to the page');
     assert.deepEqual(describeViolations(blocking((await new AxeBuilder({ page }).include('.banner.ended-chats').withTags(AXE_TAGS).analyze()).violations)), []);
     // The chat in front (its own banner offers Continue) is not listed twice: of five, four; three shown, "1 more".
     await feed(page, ended(5)[0].session_id, endedSession('error').map((f) => ({ ...f, session_id: ended(5)[0].session_id })), true);

@@ -15,6 +15,7 @@ import { t, type MessageId } from '../i18n';
 import { codeTooltip } from '../i18n/codes';
 import { DiffOutput } from './diffOutput';
 import { lostNames, RewindConfirm } from './rewindConfirm';
+import { rewindPlan } from './rewindPlan';
 
 const CHANGE_WORD: Record<CheckpointFile['change'], MessageId> = {
   created: 'checkpoint.created',
@@ -101,7 +102,7 @@ export function CheckpointFooter({ turn }: { turn: Turn }) {
         setConfirming(false);
         store.restoreCheckpoint(cp.checkpointId);
       }} />}
-      {cp.restore && <RestoreResult cp={cp} />}
+      {cp.restore && <RestoreResult cp={cp} laterUnrecorded={laterUnrecorded(store.transcript.turns, turn)} />}
       {cp.undoable.length > 0 && (
         // Newest first: a forced follow-up is undone before the rewind it followed (decision 612).
         <button type="button" class="button secondary checkpoint-undo" onClick={() => [...cp.undoable].reverse().forEach((id) => store.restoreCheckpoint(id))}>
@@ -117,7 +118,13 @@ function restoredWords(undo: boolean, n: number): string {
   return n === 1 ? t('checkpoint.restored1') : t('checkpoint.restoredN', n);
 }
 
-function RestoreResult({ cp }: { cp: TurnCheckpoint }) {
+/** Whether a turn after `turn` got no checkpoint (decision 645): its changes read as conflicts. */
+function laterUnrecorded(turns: readonly Turn[], turn: Turn): boolean {
+  const at = turns.indexOf(turn);
+  return at >= 0 && rewindPlan(turns, at).unrecorded > 0;
+}
+
+function RestoreResult({ cp, laterUnrecorded }: { cp: TurnCheckpoint; laterUnrecorded: boolean }) {
   const store = useStoreVersion();
   const r = cp.restore!;
   // The person's choice per conflicting file (decision 402): overwrite it, or keep theirs.
@@ -152,7 +159,7 @@ function RestoreResult({ cp }: { cp: TurnCheckpoint }) {
       )}
       {pending.length > 0 && (
         <div class="checkpoint-conflicts">
-          <p>{t('checkpoint.conflicts')}</p>
+          <p>{t(laterUnrecorded ? 'checkpoint.conflictsUnrecorded' : 'checkpoint.conflicts')}</p>
           <ul>
             {pending.map((p) => (
               <li key={p} class="checkpoint-conflict" data-path={p}>

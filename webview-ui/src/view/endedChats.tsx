@@ -12,14 +12,38 @@ import { nameOf, when } from './continuation';
 /** Rows shown before the rest fold under "N more". */
 const SHOWN = 3;
 
+/**
+ * Forgets the row's chat; the keyboard goes on to the next row's Continue (else the previous
+ * row's, else the prompt box), never to the page when the row goes.
+ */
+function forgetter(store: ChatStore) {
+  return (button: HTMLElement, session_id: string) => {
+    const row = button.closest('.ended-chat');
+    const rows = [...(row?.closest('.ended-chats')?.querySelectorAll<HTMLElement>('.ended-chat') ?? [])];
+    const at = row ? rows.indexOf(row as HTMLElement) : -1;
+    const next = rows[at + 1] ?? rows[at - 1];
+    (next?.querySelector<HTMLElement>('.continue-button') ?? document.querySelector<HTMLElement>('.composer [role=textbox]'))?.focus();
+    store.transport.send(webviewMessage('session.dismissEnded', { session_id }));
+  };
+}
+
 export function EndedChats({ store }: { store: ChatStore }) {
+  const forget = forgetter(store);
   const list = store.endedSessions.filter((e) => e.session_id !== store.sessionId);
   if (list.length === 0) return null;
   const row = (e: EndedSession) => {
     const name = visibleName(e.name);
     return (
       <li key={e.session_id} class="ended-chat" data-session={e.session_id}>
-        <span class="ended-chat-name">{t('ended.row', name, nameOf(store, e.agent), when(e.ended_at))}</span>
+        <span class="ended-chat-name" title={t('ended.row', name, nameOf(store, e.agent), when(e.ended_at))}>
+          {t('ended.row', name, nameOf(store, e.agent), when(e.ended_at))}
+          {e.shared && (
+            <span class="badge" title={t('ended.sharedHint')}>
+              {' '}
+              {t('ended.shared')}
+            </span>
+          )}
+        </span>
         <button
           type="button"
           class="button secondary continue-button"
@@ -33,7 +57,7 @@ export function EndedChats({ store }: { store: ChatStore }) {
         >
           <span class="codicon codicon-debug-continue" aria-hidden="true" /> {t('ended.continueShort')}
         </button>
-        <button type="button" class="icon-button" aria-label={t('ended.dismiss', name)} title={t('ended.dismiss', name)} onClick={() => store.transport.send(webviewMessage('session.dismissEnded', { session_id: e.session_id }))}>
+        <button type="button" class="icon-button ended-forget" aria-label={t('ended.dismiss', name)} title={t('ended.dismissHint')} onClick={(ev) => forget(ev.currentTarget, e.session_id)}>
           <span class="codicon codicon-close" aria-hidden="true" />
         </button>
       </li>

@@ -17,7 +17,7 @@ export function RewindConfirm({ turns, turn, onConfirm, onCancel }: { turns: rea
   return (
     <div class="checkpoint-confirm" role="alertdialog" aria-label={t('checkpoint.confirmTitle')} aria-describedby={textId} onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
       <p id={textId}>
-        <strong>{t('checkpoint.confirmTitle')}</strong> {t('checkpoint.confirmLater')}
+        <strong>{t('checkpoint.confirmTitle')}</strong> {t(plan.unrecorded > 0 ? 'checkpoint.confirmLaterRecorded' : 'checkpoint.confirmLater')}
       </p>
       {plan.back.length > 0 && (
         <p>
