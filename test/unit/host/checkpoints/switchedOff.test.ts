@@ -3,7 +3,7 @@
 // checkpoint; switched back on, the next turn's checkpoint lists only that turn's files.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildFrame } from '../../../../src/protocol/build';
 import { buildCheckpointFrame, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_DIFF_TYPE, CHECKPOINT_NONE_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../../../src/protocol/checkpointFrames';
@@ -63,6 +63,22 @@ describe('checkpoints switched off (decision 635)', function () {
     assert.deepEqual(view.created(), [], 'no checkpoint');
     const turn = host.log(id)!.all().find((f) => f.type === 'session.turn.start')!.payload as { turn_id: string };
     assert.deepEqual(host.log(id)!.all().filter((f) => f.type === CHECKPOINT_NONE_TYPE).map((f) => f.payload), [{ turn_id: turn.turn_id, reason: 'late' }]);
+  });
+
+  it('decision 645: a turn whose snapshot failed (the checkpoints folder cannot be made) says so — x-rawp.checkpoint.none "failed" — and the turn itself goes on', async () => {
+    const t = (h = harness());
+    // A folder under a file: git cannot make its shadow repository there.
+    const blocker = join(t.workspace, '..', 'not-a-folder');
+    writeFileSync(blocker, 'x');
+    const host = t.makeHost({ defaultAgent: 'builtin', checkpoints: { dir: join(blocker, 'checkpoints') } });
+    const id = await host.create({ agent: 'builtin' });
+    const view = new AllowingView('view', host.hub);
+    host.hub.attach(id, view);
+    host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: "run `printf 'f\\n' > f.txt`" }, { session_id: id }));
+    await waitFor(() => view.turnEnds() === 1, 'the turn ends', 30_000);
+    assert.ok(existsSync(join(t.workspace, 'f.txt')), 'the turn ran');
+    const turn = host.log(id)!.all().find((f) => f.type === 'session.turn.start')!.payload as { turn_id: string };
+    assert.deepEqual(host.log(id)!.all().filter((f) => f.type === CHECKPOINT_NONE_TYPE).map((f) => f.payload), [{ turn_id: turn.turn_id, reason: 'failed' }]);
   });
 
   it('rawp serve --no-checkpoints: a turn that writes gets no checkpoint frame and no shadow repository is made in the state folder; a master\'s restore and diff are answered CHECKPOINTS_OFF; --help names the flag', async () => {
