@@ -166,7 +166,7 @@ export class SessionHost {
       ...(req.restored?.meta.session_rules ? { session_rules: req.restored.meta.session_rules } : {}),
       ...(resumeSessionId ? { agent_session_id: resumeSessionId } : {}),
     }, req.restored);
-    const entry: SessionEntry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, defaultName: name === undefined, ...(resumeSessionId ? { agentSessionId: resumeSessionId } : {}) };
+    const entry: SessionEntry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, defaultName: name === undefined || (req.restored !== undefined && name === adapter.info.displayName), ...(resumeSessionId ? { agentSessionId: resumeSessionId } : {}) };
     // §18.3: the id the agent names in a turn is kept with the session for the next restart.
     const onAgentSession = (id: string): void => {
       entry.agentSessionId = id;

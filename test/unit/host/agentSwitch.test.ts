@@ -39,6 +39,21 @@ describe('host: switching the agent of a session (issue 15 Why 5, decision 361)'
     assert.deepEqual(host.list().map((s) => s.session_id), [r.session_id]);
   });
 
+  it('a restored session that had its agent\'s default name still follows the agent on a switch; a given name restored is kept (the trial of 2026-12-05)', async () => {
+    const first = h.makeHost();
+    const plain = await first.create({ agent: 'builtin' });
+    const named = await first.create({ agent: 'builtin', name: 'Auth work' });
+    await first.dispose();
+    const host = h.makeHost();
+    assert.deepEqual((await host.restoreAll()).sort(), [plain, named].sort());
+    const r = await host.switchAgent(plain, 'scripted');
+    assert.ok(r.kind === 'replaced');
+    assert.equal(host.list().find((s) => s.session_id === r.session_id)?.name, 'Scripted agent', 'not "Built-in" for a Scripted chat');
+    const k = await host.switchAgent(named, 'scripted');
+    assert.ok(k.kind === 'replaced');
+    assert.equal(host.list().find((s) => s.session_id === k.session_id)?.name, 'Auth work');
+  });
+
   it('a name the user gave is kept across the switch; picking the agent it already has changes nothing', async () => {
     const host = h.makeHost();
     const id = await host.create({ agent: 'builtin', name: 'Auth work' });
