@@ -26,6 +26,9 @@ export function earlierChatOf(frames: readonly WireFrame[]): EarlierDigest {
     for (const text of open.values()) if (text.trim()) all.push({ role: 'agent', text: cutMiddle(text) });
     open.clear();
   };
+  // The turn's own error (Codex's "Rate limit reached …") says why; the fatal one after it is often
+  // only the process's exit ("codex exited with code 1"): the digest says both (the trial of 2026-12-05).
+  let turnError: string | undefined;
   const push = (role: EarlierMessage['role'], text: string): void => {
     flush();
     if (text.trim()) all.push({ role, text: cutMiddle(text) });
@@ -68,7 +71,8 @@ export function earlierChatOf(frames: readonly WireFrame[]): EarlierDigest {
         break;
       }
       case 'agent.error':
-        if (f.payload.severity === 'fatal') push('error', f.payload.message);
+        if (f.payload.severity === 'fatal') push('error', turnError !== undefined && !f.payload.message.includes(turnError) ? `${turnError} (${f.payload.message})` : f.payload.message);
+        else if (f.payload.severity === 'error') turnError = f.payload.message;
         break;
       case 'session.error':
         // The client's own fatal error (an adapter's, §7.4.1); a master's is never in history.
@@ -76,6 +80,7 @@ export function earlierChatOf(frames: readonly WireFrame[]): EarlierDigest {
         break;
       case 'session.turn.end':
         flush();
+        turnError = undefined;
         break;
     }
   }

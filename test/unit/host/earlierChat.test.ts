@@ -132,4 +132,22 @@ describe('host: the earlier chat a continuation carries (decisions 630, 641)', (
     assert.equal(endedByAgentFailure(frames), true);
     assert.equal(endedByAgentFailure(frames.filter((f) => f.type !== 'agent.error')), false);
   });
+
+  it('the turn\'s own error says why a bare exit ended it: "Rate limit reached … (codex exited with code 1)"; a fatal error that already says it, or an error of an earlier turn, is not repeated (the trial of 2026-12-05)', () => {
+    const b = streamBuilder(S);
+    const T = { turn_id: 't-2' };
+    const limited = b.make('agent.error', { error_code: 'CODEX_TURN_FAILED', message: 'Rate limit reached for gpt-5.5', severity: 'error', recoverable: true }, T);
+    const exit = b.make('agent.error', { error_code: 'PROCESS_EXIT', message: 'codex exited with code 1', severity: 'fatal', recoverable: false }, T);
+    const frames = [
+      ...turn(b, 1, 'hello', [b.make('agent.error', { error_code: 'CODEX_ERROR', message: 'an earlier hiccup', severity: 'error', recoverable: true }, { turn_id: 't-1' })]),
+      b.make('control.prompt.request', { prompt_text: 'again' }),
+      b.make('session.turn.start', { turn_id: 't-2', turn_index: 2 }, T),
+      limited,
+      exit,
+    ];
+    assert.deepEqual(earlierChatOf(frames).earlier.at(-1), { role: 'error', text: 'Rate limit reached for gpt-5.5 (codex exited with code 1)' });
+    assert.deepEqual(earlierChatOf(frames.filter((f) => f !== limited)).earlier.at(-1), { role: 'error', text: 'codex exited with code 1' }, 'the first turn\'s error is not this end\'s reason');
+    const says = { ...exit, payload: { ...exit.payload, message: 'codex exited with code 1: Rate limit reached for gpt-5.5' } } as Frame;
+    assert.deepEqual(earlierChatOf([...frames.slice(0, -1), says]).earlier.at(-1), { role: 'error', text: 'codex exited with code 1: Rate limit reached for gpt-5.5' });
+  });
 });
