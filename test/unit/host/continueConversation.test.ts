@@ -34,16 +34,16 @@ async function prompt(host: SessionHost, id: string, text: string, conn = 'v'): 
   await until(() => turns() > before, `the turn "${text}" starts`);
 }
 
-/** A session of the scripted agent that answered once (naming its conversation when `named`) and then died. */
-async function endedByError(host: SessionHost, named = true): Promise<{ id: string; v: ReturnType<typeof view> }> {
-  const id = await host.create({ agent: 'scripted', name: 'Password chat' });
-  const v = view();
+/** A session of the scripted agent (a new one, or `existing`) that answered once (naming its conversation when `named`) and then died. */
+async function endedByError(host: SessionHost, named = true, existing?: string): Promise<{ id: string; v: ReturnType<typeof view> }> {
+  const id = existing ?? (await host.create({ agent: 'scripted', name: 'Password chat' }));
+  const v = view(`v-${id}`);
   host.hub.attach(id, v);
   if (named) {
-    await prompt(host, id, 'remember the password kiwi');
+    await prompt(host, id, 'remember the password kiwi', v.id);
     await until(() => v.got.some((f) => f.type === 'session.turn.end'), 'the first turn ends');
   }
-  await prompt(host, id, 'and now?');
+  await prompt(host, id, 'and now?', v.id);
   await until(() => !host.has(id), 'the session ended');
   return { id, v };
 }
@@ -345,12 +345,7 @@ describe('host: ended chats kept across a reload (decision 646)', () => {
     const host = h.makeHost({ scripted: { turns: [NAMED, DIES] } });
     const { id: a } = await endedByError(host);
     const b = (await host.continueSession(a)).session_id;
-    const v = view('vb');
-    host.hub.attach(b, v);
-    await prompt(host, b, 'again', 'vb');
-    await until(() => v.got.some((f) => f.type === 'session.turn.end'), 'its first turn ends');
-    await prompt(host, b, 'and now?', 'vb');
-    await until(() => !host.has(b), 'the continuation ended too');
+    await endedByError(host, true, b); // the continuation ends too
     assert.deepEqual(host.continuations.endedList().map((e) => e.session_id), [b]);
     assert.equal(host.continuations.continuable(a), true, 'asking for the earlier link is asking for this one');
     const host2 = await reloaded(host);
@@ -364,12 +359,7 @@ describe('host: ended chats kept across a reload (decision 646)', () => {
     const { id: mine } = await endedByError(host);
     const shared = await host.create({ agent: 'scripted', name: 'A master\'s chat' });
     host.hub.share(shared);
-    const v = view('vs');
-    host.hub.attach(shared, v);
-    await prompt(host, shared, 'hi', 'vs');
-    await until(() => v.got.some((f) => f.type === 'session.turn.end'), 'answered');
-    await prompt(host, shared, 'and now?', 'vs');
-    await until(() => !host.has(shared), 'ended');
+    await endedByError(host, true, shared);
     assert.deepEqual(host.continuations.endedList().map((e) => [e.session_id, e.shared ?? false]), [[mine, false], [shared, true]], 'the person\'s own first, though older');
     assert.deepEqual(host.continuations.endedList({ sharedOnly: true }).map((e) => e.session_id), [shared]);
   });

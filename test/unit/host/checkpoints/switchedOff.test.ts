@@ -9,9 +9,28 @@ import { buildFrame } from '../../../../src/protocol/build';
 import { buildCheckpointFrame, CHECKPOINT_DIFF_RESULT_TYPE, CHECKPOINT_DIFF_TYPE, CHECKPOINT_NONE_TYPE, CHECKPOINT_RESTORE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../../../../src/protocol/checkpointFrames';
 import { waitFor } from '../../remote/harness';
 import { harness, type Harness } from '../harness';
+import type { HostCheckpointOptions } from '../../../../src/host/checkpoints/hostCheckpoints';
 import { AllowingView, byPath } from './support';
 import { CLI, serve, stopAll } from '../../../security/serveProcess';
 import { WsMaster } from './wsMaster';
+
+/** A host with these checkpoint options, a session of the built-in agent, and a view that allows its asks. */
+async function builtinSession(t: Harness, checkpoints: HostCheckpointOptions) {
+  const host = t.makeHost({ defaultAgent: 'builtin', checkpoints });
+  const id = await host.create({ agent: 'builtin' });
+  const view = new AllowingView('view', host.hub);
+  host.hub.attach(id, view);
+  /** One turn that writes `file`, waited for; the count of turns ended before it is `before`. */
+  const writes = async (file: string, before = 0): Promise<void> => {
+    host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: `run \`printf 'x\\n' > ${file}\`` }, { session_id: id }));
+    await waitFor(() => view.turnEnds() === before + 1, `the turn writing ${file} ends`, 30_000);
+    assert.ok(existsSync(join(t.workspace, file)), 'the turn ran');
+  };
+  /** The x-rawp.checkpoint.none payloads in the session's history, and the first turn's id. */
+  const none = () => host.log(id)!.all().filter((f) => f.type === CHECKPOINT_NONE_TYPE).map((f) => f.payload);
+  const firstTurn = () => (host.log(id)!.all().find((f) => f.type === 'session.turn.start')!.payload as { turn_id: string }).turn_id;
+  return { host, id, view, writes, none, firstTurn };
+}
 
 describe('checkpoints switched off (decision 635)', function () {
   this.timeout(60_000);
@@ -25,44 +44,30 @@ describe('checkpoints switched off (decision 635)', function () {
   it('issue 17: with the switch off a turn that writes gets no checkpoint; switched on, the next turn\'s checkpoint has only its own file', async () => {
     const t = (h = harness());
     let on = false;
-    const host = t.makeHost({ defaultAgent: 'builtin', checkpoints: { enabled: () => on } });
-    const id = await host.create({ agent: 'builtin' });
-    const view = new AllowingView('view', host.hub);
-    host.hub.attach(id, view);
-    host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: "run `printf 'one\\n' > one.txt`" }, { session_id: id }));
-    await waitFor(() => view.turnEnds() === 1, 'the first turn ends', 30_000);
-    assert.ok(existsSync(join(t.workspace, 'one.txt')), 'the turn ran');
+    const { host, id, view, writes, none, firstTurn } = await builtinSession(t, { enabled: () => on });
+    await writes('one.txt');
     assert.deepEqual(view.created(), [], 'no checkpoint while off');
     assert.deepEqual(host.checkpoints!.service.list(id), []);
     // Decision 645: the turn says it got none, and why, before its end (a rewind of an earlier turn does not reach it).
-    const firstTurn = host.log(id)!.all().find((f) => f.type === 'session.turn.start')!.payload as { turn_id: string };
-    const none = host.log(id)!.all().filter((f) => f.type === CHECKPOINT_NONE_TYPE);
-    assert.deepEqual(none.map((f) => f.payload), [{ turn_id: firstTurn.turn_id, reason: 'off' }]);
+    assert.deepEqual(none(), [{ turn_id: firstTurn(), reason: 'off' }]);
     const types = host.log(id)!.all().map((f) => f.type);
     assert.ok(types.indexOf(CHECKPOINT_NONE_TYPE) < types.indexOf('session.turn.end'), 'said before the turn ends');
 
     on = true;
-    host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: "run `printf 'two\\n' > two.txt`" }, { session_id: id }));
-    await waitFor(() => view.turnEnds() === 2, 'the second turn ends', 30_000);
+    await writes('two.txt', 1);
     const created = view.created();
     assert.equal(created.length, 1, 'a checkpoint once switched on');
     assert.deepEqual(byPath(created[0].files), ['created two.txt'], 'only the second turn\'s file: one.txt was there before it');
-    assert.equal(host.log(id)!.all().filter((f) => f.type === CHECKPOINT_NONE_TYPE).length, 1, 'a recorded turn says nothing of the kind');
+    assert.equal(none().length, 1, 'a recorded turn says nothing of the kind');
   });
 
   it('decision 645: a turn whose snapshot came too late says so (x-rawp.checkpoint.none "late") and gets no checkpoint — never a wrong one', async () => {
     const t = (h = harness());
     // No wait at all: the snapshot (real git, in the shadow repository) cannot be done in 0 ms.
-    const host = t.makeHost({ defaultAgent: 'builtin', checkpoints: { beforeTurnWaitMs: 0 } });
-    const id = await host.create({ agent: 'builtin' });
-    const view = new AllowingView('view', host.hub);
-    host.hub.attach(id, view);
-    host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: "run `printf 'late\\n' > late.txt`" }, { session_id: id }));
-    await waitFor(() => view.turnEnds() === 1, 'the turn ends', 30_000);
-    assert.ok(existsSync(join(t.workspace, 'late.txt')), 'the turn ran');
+    const { view, writes, none, firstTurn } = await builtinSession(t, { beforeTurnWaitMs: 0 });
+    await writes('late.txt');
     assert.deepEqual(view.created(), [], 'no checkpoint');
-    const turn = host.log(id)!.all().find((f) => f.type === 'session.turn.start')!.payload as { turn_id: string };
-    assert.deepEqual(host.log(id)!.all().filter((f) => f.type === CHECKPOINT_NONE_TYPE).map((f) => f.payload), [{ turn_id: turn.turn_id, reason: 'late' }]);
+    assert.deepEqual(none(), [{ turn_id: firstTurn(), reason: 'late' }]);
   });
 
   it('decision 645: a turn whose snapshot failed (the checkpoints folder cannot be made) says so — x-rawp.checkpoint.none "failed" — and the turn itself goes on', async () => {
@@ -70,15 +75,9 @@ describe('checkpoints switched off (decision 635)', function () {
     // A folder under a file: git cannot make its shadow repository there.
     const blocker = join(t.workspace, '..', 'not-a-folder');
     writeFileSync(blocker, 'x');
-    const host = t.makeHost({ defaultAgent: 'builtin', checkpoints: { dir: join(blocker, 'checkpoints') } });
-    const id = await host.create({ agent: 'builtin' });
-    const view = new AllowingView('view', host.hub);
-    host.hub.attach(id, view);
-    host.hub.receive('view', buildFrame('control.prompt.request', { prompt_text: "run `printf 'f\\n' > f.txt`" }, { session_id: id }));
-    await waitFor(() => view.turnEnds() === 1, 'the turn ends', 30_000);
-    assert.ok(existsSync(join(t.workspace, 'f.txt')), 'the turn ran');
-    const turn = host.log(id)!.all().find((f) => f.type === 'session.turn.start')!.payload as { turn_id: string };
-    assert.deepEqual(host.log(id)!.all().filter((f) => f.type === CHECKPOINT_NONE_TYPE).map((f) => f.payload), [{ turn_id: turn.turn_id, reason: 'failed' }]);
+    const { writes, none, firstTurn } = await builtinSession(t, { dir: join(blocker, 'checkpoints') });
+    await writes('f.txt');
+    assert.deepEqual(none(), [{ turn_id: firstTurn(), reason: 'failed' }]);
   });
 
   it('rawp serve --no-checkpoints: a turn that writes gets no checkpoint frame and no shadow repository is made in the state folder; a master\'s restore and diff are answered CHECKPOINTS_OFF; --help names the flag', async () => {
