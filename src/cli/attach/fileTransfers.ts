@@ -20,12 +20,6 @@ const SAVE_TIMEOUT_MS = 120_000;
 /** Other names tried when the file's own is taken ("notes (1).txt" …). */
 const MAX_NAME_TRIES = 100;
 
-/** http(s)://host:port of a ws(s)://host:port/… stream URL. */
-export function httpBaseOf(streamUrl: string): string {
-  const u = new URL(streamUrl);
-  return `${u.protocol === 'wss:' ? 'https' : 'http'}://${u.host}`;
-}
-
 /**
  * The absolute URL of the transfer's file on the attached host — relative `/v1/files/{id}` or
  * absolute on the host's own origin — or undefined for a file elsewhere (never fetched with our token).

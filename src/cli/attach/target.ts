@@ -16,16 +16,9 @@ export interface Target {
 }
 
 export async function resolveTarget(raw: string, options: { token: string; session?: string; ca?: Buffer }): Promise<Target> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error(`not a URL: ${raw}`);
-  }
-  const secure = url.protocol === 'https:' || url.protocol === 'wss:';
-  if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) throw new Error(`unsupported scheme ${url.protocol} (use http, https, ws or wss)`);
-  const base = `${secure ? 'https' : 'http'}://${url.host}`;
-  const wsBase = `${secure ? 'wss' : 'ws'}://${url.host}`;
+  const url = hostUrl(raw);
+  const base = httpBaseOf(url);
+  const wsBase = base.replace(/^http/, 'ws');
   const r = route(url.pathname);
   let session_id = options.session;
   if (r.kind === 'stream' || r.kind === 'session') session_id ??= r.session_id;
@@ -37,14 +30,21 @@ export async function resolveTarget(raw: string, options: { token: string; sessi
   return { streamUrl: `${wsBase}${streamPath(session_id)}`, session_id };
 }
 
-/** http(s)://host:port of any URL `rawp attach` accepts (ws(s) becomes http(s)). */
-export function httpBaseOfUrl(raw: string): string {
+/** A URL `rawp attach` accepts (http, https, ws or wss), or why not. */
+export function hostUrl(raw: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new Error(`not a URL: ${raw}`);
   }
+  if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) throw new Error(`unsupported scheme ${url.protocol} (use http, https, ws or wss)`);
+  return url;
+}
+
+/** http(s)://host:port of a host's URL (ws(s) becomes http(s)): where its HTTP API and files are. */
+export function httpBaseOf(raw: string | URL): string {
+  const url = typeof raw === 'string' ? hostUrl(raw) : raw;
   return `${url.protocol === 'https:' || url.protocol === 'wss:' ? 'https' : 'http'}://${url.host}`;
 }
 

@@ -18,7 +18,8 @@ import { answerFor, looksLikeLateAnswer } from './answers';
 import { attachPhrase, type AttachPhraseId } from './attachPhrases';
 import { MasterClient, type CloseCause, type EndCause } from './masterClient';
 import { PipedInputEnd } from './pipedInputEnd';
-import { httpBaseOf, saveTransfer, sizeText } from './fileTransfers';
+import { saveTransfer, sizeText } from './fileTransfers';
+import { httpBaseOf } from './target';
 import { TerminalPrinter, transfersOf } from './render';
 import { parseSaveArgs } from './saveArgs';
 

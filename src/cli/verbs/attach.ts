@@ -1,6 +1,6 @@
 // `rawp attach` — a terminal master for a shared session (`rawp serve` or an editor that shares).
 import { readFileSync } from 'node:fs';
-import { httpBaseOfUrl, resolveTarget } from '../attach/target';
+import { httpBaseOf, resolveTarget } from '../attach/target';
 import { continueEnded } from '../attach/continueEnded';
 import { attachPhrase } from '../attach/attachPhrases';
 import { browserLinkParts } from '../attach/browserLink';
@@ -76,7 +76,7 @@ export const attachVerb: Verb = {
     let target;
     try {
       // The new session that goes on with an ended one's conversation (decision 647).
-      const continued = values.continue !== undefined ? await continueEnded(httpBaseOfUrl(link.url), values.continue, token, ca) : undefined;
+      const continued = values.continue !== undefined ? await continueEnded(httpBaseOf(link.url), values.continue, token, ca) : undefined;
       if (continued !== undefined) io.stderr.write(`rawp attach: ${attachPhrase('notice.continuing', [values.continue as string, continued], terminalLanguage(process.env))}\n`);
       target = await resolveTarget(link.url, { token, session: continued ?? values.session ?? link.session, ca });
     } catch (e) {
