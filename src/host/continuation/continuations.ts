@@ -9,6 +9,7 @@
 // at once), or asking for two links of one chain, gives the session that already goes on with it.
 import { continuedFromOf, type ContinuedFrom, type EarlierChat } from '../../protocol/continuation';
 import type { FrameOf } from '../../protocol/frameTypes';
+import { phrasedReason } from '../../protocol/hostPhrases';
 import type { AgentSummary, EndedSessionSummary } from '../../protocol/webviewMessages';
 import type { SessionEntry } from '../sessionEntry';
 import { agentSessionIdOf } from '../restore';
@@ -147,16 +148,16 @@ export class Continuations {
     if (!store) return;
     this.store = store;
     const stored = store.load();
-    const mine = this.local.size + this.shared.size;
+    const mine = new Set([...this.local.keys(), ...this.shared.keys()]);
     // Stored ones are older than this run's: they go first, so they are the first dropped.
     for (const pool of [this.local, this.shared]) {
       const current = [...pool];
       pool.clear();
-      for (const r of stored) if (r.shared === (pool === this.shared) && !this.local.has(r.link.session_id) && !this.shared.has(r.link.session_id) && !current.some(([id]) => id === r.link.session_id)) pool.set(r.link.session_id, { ...r });
+      for (const r of stored) if (r.shared === (pool === this.shared) && !mine.has(r.link.session_id)) pool.set(r.link.session_id, r);
       for (const [id, r] of current) pool.set(id, r);
       this.trim(pool);
     }
-    if (mine > 0) this.save();
+    if (mine.size > 0) this.save();
   }
 
   private trim(pool: Map<string, EndedRecord>): void {
@@ -317,7 +318,9 @@ export class Continuations {
     if (this.ports.blocked() !== undefined) return before;
     await this.ports.detectAgain?.();
     const after = find();
-    return after?.available && after.stillThere?.() === false ? { ...after, available: false, unavailable_reason: 'not available', unavailable_words: [{ id: 'not_available' }] } : after;
+    if (!after?.available || after.stillThere?.() !== false) return after;
+    const { reason, words } = phrasedReason(['agent_reason.not_available']);
+    return { ...after, available: false, unavailable_reason: reason, unavailable_words: words };
   }
 
   private async start(r: EndedRecord, within: WithinCap | undefined): Promise<Continuation> {

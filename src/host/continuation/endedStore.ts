@@ -23,8 +23,6 @@ const StoredRecord = z.object({
   continuation: z.object({ session_id: z.string().min(1).max(200), continued_from: z.string().min(1).max(200), resumed: z.boolean(), created: z.boolean() }).optional(),
 });
 
-const EndedFile = z.object({ rawp_ended: z.literal(1), records: z.array(StoredRecord).max(MAX_RECORDS) });
-
 export function endedFileStore(file: string, logger: Logger): EndedRecordsStore {
   return {
     load: () => readEnded(file, logger),
@@ -54,19 +52,17 @@ function readEnded(file: string, logger: Logger): StoredEndedRecord[] {
     setAside(file, logger, `not JSON (${(e as Error).message})`);
     return [];
   }
-  const head = EndedFile.safeParse(parsed);
-  if (head.success) return head.data.records.map((r) => ({ ...r, link: { ...r.link } }));
   // Record by record: one bad record (a hand edit) costs that record, not every ended chat.
   const records = (parsed as { records?: unknown } | null)?.records;
   if ((parsed as { rawp_ended?: unknown } | null)?.rawp_ended !== 1 || !Array.isArray(records)) {
-    setAside(file, logger, head.error.issues[0]?.message ?? 'not a list of ended sessions');
+    setAside(file, logger, 'not a list of ended sessions');
     return [];
   }
   const good = records.slice(-MAX_RECORDS).flatMap((r) => {
     const one = StoredRecord.safeParse(r);
-    return one.success ? [{ ...one.data, link: { ...one.data.link } }] : [];
+    return one.success ? [one.data] : [];
   });
-  logger.warn('some ended sessions in the file are unreadable and were left out', { file, kept: good.length, left_out: records.length - good.length });
+  if (good.length < records.length) logger.warn('some ended sessions in the file are unreadable and were left out', { file, kept: good.length, left_out: records.length - good.length });
   return good;
 }
 
