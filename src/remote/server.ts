@@ -274,7 +274,7 @@ export class RemoteServer {
       ...this.creating,
       deleteSession: this.options.deleteSession,
       permissionRules: this.options.permissionRules,
-      ...{ agents: this.options.agents, switchAgent: this.options.switchAgent, files: this.options.files, endedSessions: this.options.endedSessions },
+      agents: this.options.agents, switchAgent: this.options.switchAgent, files: this.options.files, endedSessions: this.options.endedSessions,
       assetDirs: this.options.assetDirs ?? defaultAssetDirs(),
       wsOrigin: (r) => `${this.options.tls ? 'wss' : 'ws'}://${r.headers.host ?? hostPort(this.publicHost, this._port)}`,
     }).catch((e: unknown) => {

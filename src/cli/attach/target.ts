@@ -1,10 +1,8 @@
 // Which session `rawp attach URL` means. Accepted: the server's base URL as `rawp serve` prints it
 // (http[s]://host:port, then --session or the only/first shared session), a session URL
 // (…/v1/sessions/ID) or the stream itself (ws[s]://…/v1/sessions/ID/stream).
-import { get as httpGet } from 'node:http';
-import { get as httpsGet } from 'node:https';
 import { route, streamPath } from '../../remote/controlPlane';
-import { RETRY_STATUSES, retryAfterMs } from './retryAfter';
+import { askHost } from './askHost';
 
 /** How many "not now" answers listing the sessions sits out before giving up. */
 const LIST_ATTEMPTS = 20;
@@ -23,7 +21,7 @@ export async function resolveTarget(raw: string, options: { token: string; sessi
   let session_id = options.session;
   if (r.kind === 'stream' || r.kind === 'session') session_id ??= r.session_id;
   if (session_id === undefined) {
-    const sessions = await listSessionsPatiently(`${base}/v1/sessions`, options.token, options.ca);
+    const sessions = await listSessions(`${base}/v1/sessions`, options.token, options.ca);
     if (sessions.length === 0) throw new Error('the host shares no session');
     session_id = sessions[0].session_id;
   }
@@ -48,45 +46,13 @@ export function httpBaseOf(raw: string | URL): string {
   return `${url.protocol === 'https:' || url.protocol === 'wss:' ? 'https' : 'http'}://${url.host}`;
 }
 
-class NotNow extends Error {
-  constructor(
-    message: string,
-    readonly waitMs: number,
-  ) {
-    super(message);
+/** The host's shared sessions (GET /v1/sessions), waiting out 429/503 as Retry-After says. */
+async function listSessions(url: string, token: string, ca: Buffer | undefined): Promise<{ session_id: string; name: string }[]> {
+  const r = await askHost(url, { token, ...(ca ? { ca } : {}), attempts: LIST_ATTEMPTS });
+  if (r.status !== 200) throw new Error(`listing sessions: the server answered ${r.status} ${r.body}`);
+  try {
+    return (JSON.parse(r.body) as { sessions: { session_id: string; name: string }[] }).sessions;
+  } catch (e) {
+    throw new Error(`listing sessions: ${(e as Error).message}`);
   }
-}
-
-/** listSessions, waiting out 429/503 as Retry-After says (bounded in attempts). */
-async function listSessionsPatiently(url: string, token: string, ca: Buffer | undefined): Promise<{ session_id: string; name: string }[]> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await listSessions(url, token, ca);
-    } catch (e) {
-      if (!(e instanceof NotNow) || attempt >= LIST_ATTEMPTS) throw e;
-      await new Promise((resolve) => setTimeout(resolve, e.waitMs));
-    }
-  }
-}
-
-function listSessions(url: string, token: string, ca: Buffer | undefined): Promise<{ session_id: string; name: string }[]> {
-  return new Promise((resolve, reject) => {
-    const get = url.startsWith('https:') ? httpsGet : httpGet;
-    const req = get(url, { headers: { authorization: `Bearer ${token}` }, ...(ca ? { ca } : {}) }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => {
-        const message = `listing sessions: the server answered ${res.statusCode} ${body}`;
-        if (RETRY_STATUSES.has(res.statusCode ?? 0)) return reject(new NotNow(message, retryAfterMs(res.headers['retry-after'], 1000)));
-        if (res.statusCode !== 200) return reject(new Error(message));
-        try {
-          resolve((JSON.parse(body) as { sessions: { session_id: string; name: string }[] }).sessions);
-        } catch (e) {
-          reject(new Error(`listing sessions: ${(e as Error).message}`));
-        }
-      });
-    });
-    req.on('error', (e) => reject(new Error(`cannot reach ${url}: ${e.message}`)));
-  });
 }
