@@ -18,12 +18,16 @@ import type { ChatStore } from '../state/store';
 import { useStoreSelect } from '../state/useStore';
 import '../styles/continuation.css';
 
-/** In the ended banner: a new session with the same agent and its conversation, on request. */
-export function ContinueButton({ store, sessionId }: { store: ChatStore; sessionId: string }) {
+/**
+ * In the ended banner: a new session with the same agent and its conversation, on request. `name`:
+ * a row of the ended-chats list (endedChats.tsx), whose button is short and names its chat.
+ */
+export function ContinueButton({ store, sessionId, name }: { store: ChatStore; sessionId: string; name?: string }) {
   return (
     <button
       type="button"
-      class="button continue-button"
+      class={name === undefined ? 'button continue-button' : 'button secondary continue-button'}
+      {...(name !== undefined ? { 'aria-label': t('ended.continue', name) } : {})}
       title={t('banner.continueHint')}
       onClick={() => {
         store.transport.send(webviewMessage('session.continue', { session_id: sessionId }));
@@ -31,7 +35,7 @@ export function ContinueButton({ store, sessionId }: { store: ChatStore; session
         document.querySelector<HTMLElement>('.composer [role=textbox]')?.focus();
       }}
     >
-      <span class="codicon codicon-debug-continue" aria-hidden="true" /> {t('banner.continue')}
+      <span class="codicon codicon-debug-continue" aria-hidden="true" /> {name === undefined ? t('banner.continue') : t('ended.continueShort')}
     </button>
   );
 }

@@ -1,13 +1,13 @@
 // The chats an error ended that can still be continued (decision 646): the host keeps them across
 // a reload of the window, where the ended chat itself is gone, and lists them with the sessions.
 // Each row offers "Continue this conversation" (a NEW session, as the ended banner's button does)
-// and Dismiss (no longer offered, nor kept). The chat in front of the user is left out: its own
+// and Forget (no longer offered, nor kept). The chat in front of the user is left out: its own
 // ended banner offers the same.
 import { visibleName } from '../../../src/protocol/visibleName';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { t } from '../i18n';
 import type { ChatStore, EndedSession } from '../state/store';
-import { nameOf, when } from './continuation';
+import { ContinueButton, nameOf, when } from './continuation';
 
 /** Rows shown before the rest fold under "N more". */
 const SHOWN = 3;
@@ -33,10 +33,11 @@ export function EndedChats({ store }: { store: ChatStore }) {
   if (list.length === 0) return null;
   const row = (e: EndedSession) => {
     const name = visibleName(e.name);
+    const text = t('ended.row', name, nameOf(store, e.agent), when(e.ended_at));
     return (
       <li key={e.session_id} class="ended-chat" data-session={e.session_id}>
-        <span class="ended-chat-name" title={t('ended.row', name, nameOf(store, e.agent), when(e.ended_at))}>
-          {t('ended.row', name, nameOf(store, e.agent), when(e.ended_at))}
+        <span class="ended-chat-name" title={text}>
+          {text}
           {e.shared && (
             <span class="badge" title={t('ended.sharedHint')}>
               {' '}
@@ -44,19 +45,7 @@ export function EndedChats({ store }: { store: ChatStore }) {
             </span>
           )}
         </span>
-        <button
-          type="button"
-          class="button secondary continue-button"
-          aria-label={t('ended.continue', name)}
-          title={t('banner.continueHint')}
-          onClick={() => {
-            store.transport.send(webviewMessage('session.continue', { session_id: e.session_id }));
-            // The row goes once the new chat is in front: the keyboard goes on in the prompt box.
-            document.querySelector<HTMLElement>('.composer [role=textbox]')?.focus();
-          }}
-        >
-          <span class="codicon codicon-debug-continue" aria-hidden="true" /> {t('ended.continueShort')}
-        </button>
+        <ContinueButton store={store} sessionId={e.session_id} name={name} />
         <button type="button" class="icon-button ended-forget" aria-label={t('ended.dismiss', name)} title={t('ended.dismissHint')} onClick={(ev) => forget(ev.currentTarget, e.session_id)}>
           <span class="codicon codicon-close" aria-hidden="true" />
         </button>
