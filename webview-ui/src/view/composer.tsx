@@ -157,7 +157,7 @@ export function Composer() {
       const c = files[index];
       // The caret may have moved back inside the reference (←): the whole typed reference is replaced.
       const before = atQuery(root, (query) => picker.query.startsWith(query));
-      const at = before && picker.query.startsWith(before.query) ? throughQuery(before, picker.query) : undefined;
+      const at = before && throughQuery(before, picker.query);
       if (!c || !at) return;
       insertChip(root, at, { kind: 'file', path: c.path, display_path: c.path, ...(c.extension ? { extension: c.extension } : {}) });
       closePicker();
