@@ -156,7 +156,7 @@ describe('webview in Chromium: the browser page\'s focus and its Korean (decisio
     assert.deepEqual(result.violations.map((v) => v.id), []);
   });
 
-  it('the banners\' notices (a /rename reply, a copy confirmation) are said by the polite live region, and the banners stay', async () => {
+  it('the banners\' notices (a /rename reply, a copy confirmation) are said by the polite live region, and the newest banner stays', async () => {
     const page = await h.open({ locale: 'ko-KR' });
     await feed(page, SESSION, [clientCaps(streamBuilder(SESSION))], true);
     const polite = page.locator('[data-live="polite"]');
@@ -164,7 +164,8 @@ describe('webview in Chromium: the browser page\'s focus and its Korean (decisio
     assert.equal((await polite.innerText()).trim(), '세션 이름이 “새 이름”(으)로 바뀌었습니다.');
     await hostSays(page, [{ kind: 'notice', payload: { level: 'info', message: 'Attach URL copied (without the token).' } }]);
     assert.equal((await polite.innerText()).trim(), 'Attach URL copied (without the token).');
-    assert.equal(await page.locator('.banners .banner.info').count(), 2, 'both banners are still on screen');
+    // Said, the banner stays on screen; a newer confirmation takes the older one's place (decision 648).
+    assert.deepEqual(await page.locator('.banners .banner.info').allInnerTexts(), ['Attach URL copied (without the token).']);
   });
 
   it('the browser page names itself in the view\'s language and starts in the prompt box', async () => {

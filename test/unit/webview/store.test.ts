@@ -138,6 +138,30 @@ describe('webview store', () => {
     ]);
   });
 
+  it('a confirmation stands until the next notice: "This session now uses Codex." gives way to the refusal after it; warnings and errors stay until dismissed (decision 648)', () => {
+    const { transport, store } = setup();
+    transport.host(hostMessage('notice', { level: 'warning', message: 'WebFetch works with limits' }));
+    transport.host(hostMessage('notice', { level: 'info', message: 'This session now uses Codex.' }));
+    transport.host(hostMessage('notice', { level: 'warning', message: 'Codex cannot run: `codex` not found on PATH.' }));
+    assert.deepEqual(
+      store.notices.map((n) => n.message),
+      ['WebFetch works with limits', 'Codex cannot run: `codex` not found on PATH.'],
+    );
+    transport.host(hostMessage('notice', { level: 'info', message: 'New sessions use Codex.' }));
+    transport.host(hostMessage('notice', { level: 'info', message: 'This session now uses Codex.' }));
+    assert.deepEqual(
+      store.notices.map((n) => `${n.level}: ${n.message}`),
+      ['warning: WebFetch works with limits', 'warning: Codex cannot run: `codex` not found on PATH.', 'info: This session now uses Codex.'],
+      'one confirmation at a time, the newest',
+    );
+    for (let k = 0; k < 6; k++) store.notify('error', `error ${k}`);
+    assert.deepEqual(
+      store.notices.map((n) => n.message),
+      ['error 1', 'error 2', 'error 3', 'error 4', 'error 5'],
+      'the five newest warnings and errors',
+    );
+  });
+
   it('§12.2.1 takes the peer features from the peer\'s capabilities, never from its own', () => {
     const { transport, store, tick } = setup();
     assert.equal(transport.frames('session.capabilities').length, 1, 'announced on attach');

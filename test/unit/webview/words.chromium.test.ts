@@ -159,20 +159,21 @@ describe('webview in Chromium: plain words, English and Korean (issue 15)', func
     for (const [name, words] of described) if (name !== '/deploy') assert.match(words, /[\uac00-\ud7a3]/, `${name}: “${words}” is Korean`);
     await page.keyboard.press('Escape');
     const english = published.map((c) => `/${c.name} — ${c.description}`).join('\n');
-    await hostSays(page, [
-      { kind: 'notice', payload: { level: 'info', message: english, words: { id: 'help' } } },
-      { kind: 'notice', payload: { level: 'info', message: 'The agent is busy: your prompt is queued and goes out when the turn ends.', words: { id: 'queued' } } },
-      { kind: 'notice', payload: { level: 'info', message: 'A phrase from a newer host.', words: { id: 'newer_phrase' } } },
-    ]);
-    const notices = await page.locator('.banner.info').allInnerTexts();
-    const help = notices.find((n) => n.startsWith('슬래시 명령어:'));
-    assert.ok(help, notices.join(' | '));
+    // One at a time: a confirmation gives way to the next notice (decision 648).
+    const shown = async (notice: { message: string; words: { id: string } }): Promise<string> => {
+      await hostSays(page, [{ kind: 'notice', payload: { level: 'info', ...notice } }]);
+      const banners = await page.locator('.banner.info').allInnerTexts();
+      assert.equal(banners.length, 1, banners.join(' | '));
+      return banners[0];
+    };
+    const help = await shown({ message: english, words: { id: 'help' } });
+    assert.ok(help.startsWith('슬래시 명령어:'), help);
     const lines = help.split('\n');
     assert.ok(lines.includes('/clear — 새 대화 시작'), 'one command a line, in Korean');
     assert.ok(lines.includes('/deploy — Ship the build to staging'));
     assert.equal(lines.length, published.length + 2, 'the heading, then every command the view was given');
-    assert.ok(notices.some((n) => n.includes('에이전트가 작업 중입니다')));
-    assert.ok(notices.some((n) => n.includes('A phrase from a newer host.')), 'an unknown phrase shows the host’s English');
+    assert.match(await shown({ message: 'The agent is busy: your prompt is queued and goes out when the turn ends.', words: { id: 'queued' } }), /에이전트가 작업 중입니다/);
+    assert.match(await shown({ message: 'A phrase from a newer host.', words: { id: 'newer_phrase' } }), /A phrase from a newer host\./, 'an unknown phrase shows the host’s English');
     assert.deepEqual(pageErrors(page), []);
     await page.screenshot({ path: join(RESULTS_DIR, 'webview-host-words-ko.png'), fullPage: true });
     await page.close();

@@ -195,8 +195,13 @@ export class ChatStore {
     return this.files.view(transfer_id);
   }
 
+  /**
+   * A new notice. A confirmation (info) stands until the next notice comes: beside a later refusal
+   * it would say the opposite ("This session now uses Codex." over "Codex cannot run"). Warnings
+   * and errors stay until dismissed, the five newest at most (decision 648).
+   */
   notify(level: Notice['level'], message: string, code?: string): void {
-    this.notices = [...this.notices.slice(-4), { id: ++this.noticeSeq, level, message, ...(code ? { code } : {}) }];
+    this.notices = [...this.notices.filter((n) => n.level !== 'info').slice(-4), { id: ++this.noticeSeq, level, message, ...(code ? { code } : {}) }];
     this.changed();
   }
 
