@@ -65,11 +65,12 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
   });
 
   /** Answer the newest search with these paths. */
-  async function answerPaths(page: Page, paths: string[]): Promise<void> {
+  /** Answer the newest search with these paths; `listed`: wait until they are on screen (not when the answer closes the picker). */
+  async function answerPaths(page: Page, paths: string[], truncated = false, listed = true): Promise<void> {
     const search = (await sentFrames(page, 'control.file.search')).at(-1)!;
     const candidates = paths.map((p) => ({ path: p, name: p.slice(p.lastIndexOf('/') + 1), directory: p.slice(0, Math.max(0, p.lastIndexOf('/'))), match_ranges: [] }));
-    await feed(page, SESSION, [streamBuilder(SESSION).make('session.file.candidates', { query_id: String(search.payload.query_id), candidates, truncated: false }, { parent_id: search.message_id })]);
-    await page.locator('[role=listbox] [role=option]').first().waitFor();
+    await feed(page, SESSION, [streamBuilder(SESSION).make('session.file.candidates', { query_id: String(search.payload.query_id), candidates, truncated }, { parent_id: search.message_id })]);
+    if (listed) await page.locator('[role=listbox] [role=option]').first().waitFor();
   }
 
   it('§16.1.1 a name with spaces can be typed: the query goes on across a space while a listed name holds it (Korean too); the chosen chip is the whole name', async () => {
@@ -108,6 +109,63 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     assert.equal(prompt.payload.prompt_text, 'read @foo and fix it');
   });
 
+  /** Twenty names that hold `word` but never `word` and a space (a cut list: more match). */
+  const crowded = (word: string) => Array.from({ length: 20 }, (_, i) => `src/${word}${i}/${word}_${i}.ts`);
+
+  it('§16.1.1 a spaced name outside the top 20: the list of "notes" is cut and none of it holds "notes f", so the space is kept until the answer to "notes f" lists the name; Enter takes it', async () => {
+    const page = await ready();
+    await page.keyboard.type('open @notes');
+    await waitForSent(page, 'control.file.search', 1);
+    await answerPaths(page, crowded('notes'), true);
+    await page.keyboard.type(' ');
+    await page.waitForTimeout(200);
+    assert.equal(await page.locator('.picker-frame').count(), 1, 'still open across the space');
+    // The search for "notes " gives the list from before the space (the search drops spaces): it waits for more.
+    await answerPaths(page, crowded('notes'), true);
+    await page.keyboard.type('f');
+    await page.waitForTimeout(200);
+    const last = (await sentFrames(page, 'control.file.search')).at(-1)!;
+    assert.equal(String(last.payload.query).replace(/\u00a0/g, ' '), 'notes f', 'searched with the space');
+    assert.equal(await page.locator('.picker-frame').count(), 1);
+    await answerPaths(page, ['docs/meeting notes final.md', ...crowded('notes').slice(0, 19)], true);
+    await page.keyboard.press('Enter');
+    await page.locator('.editor .chip').waitFor();
+    assert.equal(await page.locator('.editor .chip').getAttribute('data-path'), 'docs/meeting notes final.md');
+    assert.equal((await page.locator('[role=textbox]').innerText()).replace(/\s+/g, ' ').trim(), 'open docs/meeting notes final.md');
+  });
+
+  it('§16.1.1 a sentence after @foo whose list is cut: the picker stays open until the answer to what was typed, which holds no such name: the reference ends at the space, and Enter sends the sentence as typed', async () => {
+    const page = await ready();
+    await page.keyboard.type('read @foo');
+    await waitForSent(page, 'control.file.search', 1);
+    await answerPaths(page, crowded('foo'), true);
+    await page.keyboard.type(' and fix it');
+    await page.waitForTimeout(200);
+    assert.equal(await page.locator('.picker-frame').count(), 1, 'open until the answer');
+    const last = (await sentFrames(page, 'control.file.search')).at(-1)!;
+    assert.equal(String(last.payload.query).replace(/\u00a0/g, ' '), 'foo and fix it');
+    await answerPaths(page, crowded('foo'), true, false);
+    await page.locator('.picker-frame').waitFor({ state: 'detached' });
+    assert.equal((await page.locator('[role=textbox]').innerText()).replace(/\s+/g, ' ').trim(), 'read @foo and fix it', 'the text stays');
+    await page.keyboard.press('Enter');
+    const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
+    assert.equal(prompt.payload.prompt_text, 'read @foo and fix it');
+  });
+
+  it('§16.1.1 Enter right after a space behind a cut list waits for the answer, which holds no spaced name: the prompt is sent as typed', async () => {
+    const page = await ready();
+    await page.keyboard.type('read @foo');
+    await waitForSent(page, 'control.file.search', 1);
+    await answerPaths(page, crowded('foo'), true);
+    await page.keyboard.type(' ');
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(200);
+    assert.equal((await sentFrames(page, 'control.prompt.request')).length, 0, 'Enter waits for the answer');
+    await answerPaths(page, crowded('foo'), true, false);
+    const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
+    assert.equal(String(prompt.payload.prompt_text).trim(), 'read @foo');
+  });
+
   it('§16.1.1 a space typed before the suggestions arrived (a busy or cold workspace) is kept for now and judged when they come: a name holds it, so the reference goes on and Enter takes it', async () => {
     const page = await ready();
     await page.keyboard.type('open @meeting notes'); // faster than any answer
@@ -129,7 +187,7 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     await waitForSent(page, 'control.file.search', 1);
     await page.waitForTimeout(200);
     assert.equal((await sentFrames(page, 'control.prompt.request')).length, 0, 'Enter waits for the answer');
-    await answerPaths(page, []).catch(() => undefined);
+    await answerPaths(page, [], false, false);
     const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
     assert.equal(prompt.payload.prompt_text, 'read @foo and fix it');
     assert.equal(await page.locator('.picker-frame').count(), 0);

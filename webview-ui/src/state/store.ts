@@ -325,7 +325,7 @@ export class ChatStore {
       }
       case 'session.file.candidates':
         if (frame.payload.query_id !== this.activeQueryId) return false;
-        this.candidates = { queryId: frame.payload.query_id, candidates: frame.payload.candidates, truncated: frame.payload.truncated };
+        this.candidates = { queryId: frame.payload.query_id, query: this.activeQuery ?? '', candidates: frame.payload.candidates, truncated: frame.payload.truncated };
         return true;
       case 'agent.file.transfer': {
         const inv = frame.payload.context?.related_tool_invocation_id;

@@ -13,6 +13,8 @@ export interface Notice {
 
 export interface CandidatesView {
   queryId: string;
+  /** The query these candidates answer. */
+  query: string;
   candidates: PayloadOf<'session.file.candidates'>['candidates'];
   truncated: boolean;
 }

@@ -6,7 +6,7 @@
 // opens the command list of agent.commands.publish.
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { encodePrompt, type PromptPart } from '../../../src/protocol/fileReference';
-import { spacedNameOn } from './spacedQuery';
+import { spacedNameOn, spaceVerdict, undecidedFrom } from './spacedQuery';
 import { focusHiddenFilesOffer, HiddenFilesOffer } from './hiddenFilesOffer';
 import { fileStatus, PAGE_ROWS, PathLabel, PickerOption, useLongWait } from './pickerRows';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
@@ -72,17 +72,18 @@ export function Composer() {
   const searchingLong = useLongWait(searching);
 
   useEffect(() => setActive(0), [picker?.kind, picker?.query, store.candidates?.queryId]);
-  // Tab pressed before the first suggestions of this query arrived: take the first one when they
-  // do (issue 15 Why 8), instead of letting Tab move the focus away from a half-typed reference.
+  // Tab before this query's first suggestions: take the first when they come (issue 15 Why 8).
   const acceptWhenReady = useRef<string | undefined>(undefined);
   /** Was it the send key that waited (a query that ends up matching no name is then sent as text)? */
   const sendWhenReady = useRef(false);
   useEffect(() => {
     if (picker?.kind !== 'file' || !answered(picker.query)) return;
     const waited = acceptWhenReady.current === picker.query;
-    // A space kept while the suggestions were on their way (spacedQuery.ts) stays only if a name
-    // now on the list holds it; else the reference ended at it: the picker closes, the text stays.
-    if (/[\s\u00a0]/.test(picker.query) && !spacedNameOn(files.map((c) => c.path))(picker.query)) {
+    // A space kept while the list could not tell (spacedQuery.ts) is judged by this answer: the
+    // reference goes on, or ends at it (the picker closes, the text stays), or waits for more.
+    const space = spaceVerdict(picker.query, files.map((c) => c.path), store.candidates?.truncated === true, waited);
+    if (space === 'waits') return;
+    if (space === 'ends') {
       acceptWhenReady.current = undefined;
       closePicker();
       if (waited && sendWhenReady.current) send();
@@ -94,8 +95,7 @@ export function Composer() {
     if (files.length > 0) choose(0);
   });
   useEffect(() => () => clearTimeout(timer.current), []);
-  // An @ typed before the session said it can search (the chat just opened) opens the picker as
-  // soon as it can: the first @ after a reload did nothing 3 times in 5 (the trial of 2026-12-05).
+  // An @ typed before the session could search opens the picker once it can (the trial of 2026-12-05).
   useEffect(() => {
     if (canSearch && !picker && editor.current?.contains(document.activeElement)) onInput();
   }, [canSearch]);
@@ -111,8 +111,7 @@ export function Composer() {
     setPicker(undefined);
   };
 
-  // compositionend (which Preact's onCompositionEnd does not reach: no such property on elements)
-  // runs the search a composing syllable held back; always with this render's state.
+  // compositionend (Preact's onCompositionEnd never fires) runs the search a syllable held back.
   const afterComposition = useRef<() => void>(() => undefined);
   afterComposition.current = () => onInput();
   useEffect(() => {
@@ -128,12 +127,11 @@ export function Composer() {
     const parts = readParts(root);
     setEmpty(parts.length === 0);
     recallAt.current = -1;
-    // A syllable still being composed (a Hangul IME's "설ㄱ") is no query: the list stays until
-    // the composition ends (compositionend runs this again) instead of flashing "No matching files".
+    // A syllable being composed ("설ㄱ") is no query: the list stays until compositionend (no flash).
     if ((e as InputEvent | undefined)?.isComposing && picker?.kind === 'file') return;
-    // A space goes on only while a listed name holds it — or, for now, while this reference's first
-    // suggestions are still on their way (decision 634).
-    const at = atQuery(root, picker?.kind === 'file' ? spacedNameOn(files.map((c) => c.path), store.candidates === undefined ? picker.query : undefined) : undefined);
+    // A space goes on only while a listed name holds it — or, for now, while the list cannot tell
+    // (decision 634); the answer to what is typed then judges.
+    const at = atQuery(root, picker?.kind === 'file' ? spacedNameOn(files.map((c) => c.path), undecidedFrom(picker.query, store.candidates)) : undefined);
     if (at && canSearch) {
       if (picker?.kind !== 'file' || picker.query !== at.query) {
         const hidden = picker?.kind === 'file' && picker.hidden === true;
@@ -177,8 +175,7 @@ export function Composer() {
     const parts = readParts(root);
     if (parts.length === 0) return;
     if (attachments.storing) return store.notify('info', tr('attach.wait'));
-    // An ended chat takes no prompt: it showed as sent and went nowhere (the trial of 2026-12-05).
-    // The text stays in the box; the banner above offers to continue or start anew.
+    // An ended chat takes no prompt (it went nowhere); the text stays, the banner offers to go on.
     if (tx.deleted) return store.notify('info', t('composer.chatEnded'));
     const context_files = attachments.contextFiles();
     const encoded = encodePrompt(parts);
@@ -222,6 +219,12 @@ export function Composer() {
       // Shift+Tab moves the focus back, as everywhere; it never accepts a suggestion.
       if (e.key === 'Enter' || (e.key === 'Tab' && !e.shiftKey)) {
         e.preventDefault();
+        // A space no row holds waits for its answer (a row would drop the words typed after it).
+        if (picker.kind === 'file' && !answered(picker.query) && spaceVerdict(picker.query, files.map((c) => c.path), false, true) === 'ends') {
+          acceptWhenReady.current = picker.query;
+          sendWhenReady.current = e.key === 'Enter' && store.enterSends;
+          return;
+        }
         // A command typed whole that needs nothing more runs on Enter, as it would with the menu
         // closed: "/help" then Enter asked for a second Enter (decision 610). Tab still completes.
         if (e.key === 'Enter' && !e.shiftKey && store.enterSends && picker.kind === 'command' && typedWhole(commands[active], picker.query)) send();
@@ -230,9 +233,8 @@ export function Composer() {
       }
     }
     const sendKey = store.enterSends ? e.key === 'Enter' && !e.shiftKey : e.key === 'Enter' && (e.ctrlKey || e.metaKey);
-    // Tab, or the send key, before this query's suggestions arrived: take the first when they do.
-    // Enter sent the half-typed reference as plain text before (the picker trial of 2026-12-05).
-    // Nothing matched: Tab goes to the offer to search hidden files too (decision 636).
+    // Tab, or the send key, before this query's suggestions arrived: take the first when they do
+    // (Enter sent a half-typed reference as text). No match: Tab goes to the hidden-files offer (636).
     if (picker?.kind === 'file' && e.key === 'Tab' && !e.shiftKey && offerHidden && focusHiddenFilesOffer()) {
       e.preventDefault();
       return;

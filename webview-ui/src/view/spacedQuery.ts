@@ -31,6 +31,28 @@ export function spacedNameOn(paths: readonly string[], pending?: string): (query
   };
 }
 
+/**
+ * From which typed query on a space is kept for now, to be judged by an answer still to come: the
+ * reference's first suggestions have not arrived (`query` itself), or the list on screen is cut
+ * (`truncated`) and a name it does not show may hold the space (the list's own query) — a spaced
+ * name outside the top 20 of what was typed before the space could not be typed (decision 634).
+ */
+export function undecidedFrom(query: string, shown: { query: string; truncated: boolean } | undefined): string | undefined {
+  if (shown === undefined) return query;
+  return shown.truncated ? shown.query : undefined;
+}
+
+/**
+ * What the answer to `query` (its listed `paths`, cut or not) says of a space in it: the reference
+ * goes on, ends at the space, or waits — a cut list for a query that ends in the space is the list
+ * from before it (the search drops spaces), so the next character's answer judges, unless a key
+ * (`waited`: Enter or Tab) waits for this one.
+ */
+export function spaceVerdict(query: string, paths: readonly string[], truncated: boolean, waited: boolean): 'goes on' | 'ends' | 'waits' {
+  if (!/[\s\u00a0]/.test(query) || spacedNameOn(paths)(query)) return 'goes on';
+  return truncated && /[\s\u00a0]$/.test(query) && !waited ? 'waits' : 'ends';
+}
+
 /** The last part of a path (a folder's path ends in `/`). */
 function baseName(path: string): string {
   const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
