@@ -28,7 +28,7 @@ describe('the @ query across a space (decision 634)', () => {
     assert.equal(kept('note f'), false, 'only what goes on from the list\'s query');
   });
 
-  it('§16.1.1 the answer judges: a name holds it (goes on), none does (ends), and a cut list for a query ending in the space waits for the next character unless a key waits', () => {
+  it('§16.1.1 the answer judges: a name holds it (goes on), none of a whole list does (ends), and a cut list waits for what is typed next unless a key waits', () => {
     const crowded = Array.from({ length: 20 }, (_, i) => `src/notes${i}/notes_${i}.ts`);
     assert.equal(spaceVerdict('notes', crowded, true, false), 'goes on', 'no space');
     assert.equal(spaceVerdict('meeting notes', listed, false, false), 'goes on');
@@ -36,6 +36,7 @@ describe('the @ query across a space (decision 634)', () => {
     assert.equal(spaceVerdict('notes\u00a0', crowded, true, false), 'waits');
     assert.equal(spaceVerdict('notes ', crowded, true, true), 'ends', 'Enter waits for this answer: it decides');
     assert.equal(spaceVerdict('notes ', crowded, false, false), 'ends', 'a whole list decides');
-    assert.equal(spaceVerdict('notes f', crowded, true, false), 'ends', 'the answer to a character after the space decides');
+    assert.equal(spaceVerdict('notes f', crowded, true, false), 'waits', 'a cut list never says no name holds it');
+    assert.equal(spaceVerdict('notes and fix it', [], false, false), 'ends', 'the sentence matches no name: the reference ends at the space');
   });
 });

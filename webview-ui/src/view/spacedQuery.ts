@@ -44,13 +44,13 @@ export function undecidedFrom(query: string, shown: { query: string; truncated: 
 
 /**
  * What the answer to `query` (its listed `paths`, cut or not) says of a space in it: the reference
- * goes on, ends at the space, or waits — a cut list for a query that ends in the space is the list
- * from before it (the search drops spaces), so the next character's answer judges, unless a key
- * (`waited`: Enter or Tab) waits for this one.
+ * goes on, ends at the space, or waits for what is typed next — a cut list cannot say that no name
+ * holds the space (the search drops spaces, so the names with "notes f" need not lead `notes f`'s
+ * list), unless a key (`waited`: Enter or Tab) waits for this answer: then it decides.
  */
 export function spaceVerdict(query: string, paths: readonly string[], truncated: boolean, waited: boolean): 'goes on' | 'ends' | 'waits' {
   if (!/[\s\u00a0]/.test(query) || spacedNameOn(paths)(query)) return 'goes on';
-  return truncated && /[\s\u00a0]$/.test(query) && !waited ? 'waits' : 'ends';
+  return truncated && !waited ? 'waits' : 'ends';
 }
 
 /** The last part of a path (a folder's path ends in `/`). */
