@@ -72,20 +72,38 @@ describe('webview in Chromium: the browser page\'s focus and its Korean (decisio
     assert.equal(await focused(page), 'prompt');
   });
 
-  it('Escape in the prompt box goes to the waiting permission question instead of stopping the turn, and stops it again once the question is answered', async () => {
+  it('Escape in the prompt box goes to the waiting permission question — its card, so Enter answers nothing — and Escape again, from the card, stops the turn (decision 649)', async () => {
     const page = await h.open();
     const b = streamBuilder(SESSION, Date.now());
     await feed(page, SESSION, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T), permission(b)], true);
     await page.locator('[role=textbox]').click();
     await page.keyboard.press('Escape');
     await rendered(page);
-    assert.equal(await focused(page), 'option:allow_once', 'the question\'s first button');
+    assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.interaction), 'i-perm', 'the question\'s card');
+    assert.match(await focused(page), /^SECTION:Permission request/, 'named by its question');
     assert.equal((await sentFrames(page, 'control.prompt.cancel')).length, 0, 'the turn was not stopped');
     assert.equal(await page.getByRole('button', { name: 'Stop the running turn (a question is waiting: Esc goes to it)' }).count(), 1, 'the Stop button says what Esc does now');
     await page.keyboard.press('Enter');
+    await page.waitForTimeout(150);
+    assert.equal((await sentFrames(page, 'control.interaction.response')).length, 0, 'Esc then Enter approves nothing (it approved "Allow once")');
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(page), 'option:allow_once', 'Tab reaches its buttons');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Escape');
+    const [cancel] = await waitForSent(page, 'control.prompt.cancel', 1);
+    assert.deepEqual(cancel.payload, { target_turn_id: TURN, reason: 'user_cancelled' });
+    assert.equal((await sentFrames(page, 'control.interaction.response')).length, 0);
+  });
+
+  it('Escape stops the running turn from the card an answer left the focus on (decision 649)', async () => {
+    const page = await h.open();
+    const b = streamBuilder(SESSION, Date.now());
+    await feed(page, SESSION, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T), permission(b)], true);
+    await page.locator('[data-value=allow_once]').focus();
+    await page.keyboard.press('Enter');
     await waitForSent(page, 'control.interaction.response', 1);
     await rendered(page);
-    await page.locator('[role=textbox]').click();
+    assert.notEqual(await focused(page), 'prompt', 'the focus stays in the conversation');
     await page.keyboard.press('Escape');
     const [cancel] = await waitForSent(page, 'control.prompt.cancel', 1);
     assert.deepEqual(cancel.payload, { target_turn_id: TURN, reason: 'user_cancelled' });
@@ -106,7 +124,7 @@ describe('webview in Chromium: the browser page\'s focus and its Korean (decisio
     assert.equal(await page.locator('[data-interaction="i-perm"]').count(), 0, 'the question\'s row is not mounted');
     await page.locator('[role=textbox]').click();
     await page.keyboard.press('Escape');
-    await page.waitForFunction(() => (document.activeElement as HTMLElement | null)?.dataset.value === 'allow_once');
+    await page.waitForFunction(() => (document.activeElement as HTMLElement | null)?.dataset.interaction === 'i-perm');
     assert.equal((await sentFrames(page, 'control.prompt.cancel')).length, 0);
   });
 

@@ -9,6 +9,7 @@ import { Composer } from './composer';
 import { FindBar } from './findBar';
 import { FindContext, FindController, isFindKey } from './findState';
 import { LiveRegions } from './liveRegions';
+import { stopTurn } from './stopTurn';
 import { SessionBar, StatusBar } from './header';
 import { TranscriptView } from './transcript';
 
@@ -27,6 +28,20 @@ export function App({ store }: { store: ChatStore }) {
     document.addEventListener('keydown', onKeyDown, true);
     return () => document.removeEventListener('keydown', onKeyDown, true);
   }, [find]);
+  // Esc stops the running turn from anywhere in the conversation (a question's card, a tool card,
+  // the feed), not only from the prompt box: after answering a permission the focus stays on its
+  // card, and Esc let the command run on (the trial of 2026-12-06, decision 649). What handles Esc
+  // itself comes first (the prompt box, pickers, Find, menus, the confirm dialogs, text fields).
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing) return;
+      const target = e.target as Element | null;
+      if (target?.closest('input, textarea, select, [role=alertdialog], [role=textbox], .find-bar, .rules-panel')) return;
+      if (stopTurn(store)) e.preventDefault();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [store]);
   // Copy buttons of code blocks are markup from the markdown renderer: handled by delegation.
   const onClick = (e: MouseEvent) => {
     const button = (e.target as Element | null)?.closest?.('[data-action="copy-code"]');

@@ -20,6 +20,7 @@ import { t as tr } from '../i18n';
 import { commandDescription } from '../i18n/hostWords';
 import { FindContext } from './findState';
 import { focusWaitingQuestion, waitingQuestion } from './waitingQuestion';
+import { stopTurn } from './stopTurn';
 import { argumentHint, matchingCommands, typedWhole } from './commandRows';
 import { loadRecall, saveRecall } from './promptRecall';
 
@@ -196,10 +197,7 @@ export function Composer() {
     setPicker(undefined);
   };
 
-  const cancelTurn = () => {
-    const turn_id = store.openTurnId();
-    if (turn_id) store.sendFrame('control.prompt.cancel', { target_turn_id: turn_id, reason: 'user_cancelled' }, { turn_id });
-  };
+  const cancelTurn = () => void stopTurn(store);
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.isComposing) return;

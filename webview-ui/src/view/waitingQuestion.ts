@@ -1,6 +1,8 @@
 // Escape in the prompt box while the agent waits for an answer (decision 605): a screen-reader user
 // presses Escape out of habit, and it used to cancel the whole turn. While a question (permission,
-// plan approval, choice) waits, Escape takes focus to that question's first control instead.
+// plan approval, choice) waits, Escape takes focus to that question — its card, which names it, not
+// its first button: Esc then Enter approved "Allow once" (the trial of 2026-12-06, decision 649).
+// A second Escape, from the card, stops the turn (app.tsx).
 import { pendingInteractions, type InteractionBlock } from '../../../src/protocol/transcript';
 import type { ChatStore } from '../state/store';
 import type { FindController } from './findState';
@@ -15,16 +17,16 @@ export function waitingQuestion(store: ChatStore): InteractionBlock | undefined 
   return pendingInteractions(store.transcript).find((b) => isLive(store, b));
 }
 
-/** The first control of the question's card or plan approval (data-interaction), if it is mounted. */
+/** The question's card or plan approval (data-interaction, focusable), if it is mounted and live. */
 function firstControl(question: InteractionBlock): HTMLElement | null {
   for (const box of document.querySelectorAll<HTMLElement>('[data-interaction]')) {
-    if (box.dataset.interaction === question.interactionId) return box.querySelector<HTMLElement>(CONTROLS);
+    if (box.dataset.interaction === question.interactionId) return box.querySelector<HTMLElement>(CONTROLS) ? box : null;
   }
   return null;
 }
 
 /**
- * Focuses the waiting question's first control, scrolling the transcript to it first when its row
+ * Focuses the waiting question's card, scrolling the transcript to it first when its row
  * is not mounted (the list is virtualized). False when no question waits: Escape then cancels.
  */
 export function focusWaitingQuestion(store: ChatStore, find: FindController | undefined): boolean {
