@@ -213,8 +213,9 @@ describe('e2e (code-server): the chat is accessible and readable in every defaul
     const ended = await endedTurns(frame);
     await composer(chat).click();
     await page.keyboard.press('Escape');
-    // A habitual Escape does not stop the agent while it waits for an answer: focus goes to the question.
-    await chat.locator('section.interaction.type-PERMISSION :focus').last().waitFor({ timeout: 10_000 });
+    // A habitual Escape does not stop the agent while it waits for an answer: focus goes to the
+    // question's card, not to a button a following Enter would press (decision 649).
+    await chat.locator('section.interaction.type-PERMISSION:focus').last().waitFor({ timeout: 10_000 });
     assert.ok((await card.getByRole('button').count()) >= 2, 'still live after Esc');
     await chat.locator('.composer-actions button', { hasText: 'Stop' }).click();
     await card.locator('[role="status"]', { hasText: /Cancelled/ }).waitFor({ timeout: 10_000 });
