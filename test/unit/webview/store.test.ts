@@ -162,6 +162,17 @@ describe('webview store', () => {
     );
   });
 
+  it('notices belong to the chat they came in: switching to another chat clears them (an ended chat\'s refusal stood over the continued one), a re-attach to the same chat keeps them', () => {
+    const { transport, store } = setup();
+    transport.host(hostMessage('notice', { level: 'warning', message: 'This chat has ended, so the message was not sent.' }));
+    transport.host(hostMessage('session.attached', { session_id: SESSION }));
+    assert.deepEqual(store.notices.map((n) => n.message), ['This chat has ended, so the message was not sent.'], 'the same chat again');
+    transport.host(hostMessage('session.attached', { session_id: 'session-continued' }));
+    assert.deepEqual(store.notices, [], 'another chat');
+    transport.host(hostMessage('notice', { level: 'info', message: 'This session now uses Codex.' }));
+    assert.deepEqual(store.notices.map((n) => n.message), ['This session now uses Codex.'], 'what comes after the switch is this chat\'s');
+  });
+
   it('§12.2.1 takes the peer features from the peer\'s capabilities, never from its own', () => {
     const { transport, store, tick } = setup();
     assert.equal(transport.frames('session.capabilities').length, 1, 'announced on attach');

@@ -235,6 +235,9 @@ export class ChatStore {
   }
 
   private reset(sessionId: string, name?: string): void {
+    // Notices are about the chat they came in: another chat's ("This chat has ended…") stood over
+    // the continued one and over an unrelated chat (the trial of 2026-12-06). A re-attach keeps them.
+    if (sessionId !== this.sessionId) this.notices = [];
     this.sessionId = sessionId;
     if (this.agentOffer?.session_id !== sessionId) this.agentOffer = undefined;
     this.catalogShown.clear();
