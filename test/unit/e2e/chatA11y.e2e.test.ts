@@ -231,4 +231,14 @@ describe('e2e (code-server): the chat is accessible and readable in every defaul
     assert.match(readFileSync(join(workspace, 'src/greeting.ts'), 'utf8'), /Hi, \$\{name\}/);
     await page.screenshot({ path: join(OUT, 'why3-after-esc.png') });
   });
+
+  it('"RAWP Agent: Focus on Chat View" from the command palette puts the focus in the prompt box, not on the page (the keyboard trial of 2026-12-06)', async () => {
+    await page.locator('.monaco-workbench').click({ position: { x: 900, y: 400 } });
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input.input');
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill('>RAWP Agent: Focus on Chat View');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Focus on Chat View' }).first().click({ timeout: 10_000 });
+    await frame.waitForFunction(() => document.activeElement?.getAttribute('role') === 'textbox', undefined, { timeout: 10_000 });
+  });
 });

@@ -109,6 +109,22 @@ describe('webview in Chromium: the browser page\'s focus and its Korean (decisio
     assert.deepEqual(cancel.payload, { target_turn_id: TURN, reason: 'user_cancelled' });
   });
 
+  it('the view focused from the keyboard or a command (focus on the page\'s body) puts the focus in the prompt box; focused by a click, it leaves the focus where the click put it', async () => {
+    const page = await h.open();
+    await feed(page, SESSION, [clientCaps(streamBuilder(SESSION))], true);
+    const focusFromOutside = (pointer: boolean) =>
+      page.evaluate(async (withPointer) => {
+        (document.activeElement as HTMLElement | null)?.blur();
+        if (withPointer) window.dispatchEvent(new PointerEvent('pointerdown'));
+        window.dispatchEvent(new FocusEvent('focus'));
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      }, pointer);
+    await focusFromOutside(false);
+    assert.equal(await focused(page), 'prompt');
+    await focusFromOutside(true);
+    assert.equal(await focused(page), 'BODY', 'a click decides');
+  });
+
   it('Escape reaches a waiting question whose row was scrolled out of the list', async () => {
     const page = await h.open({ height: 600 });
     const b = streamBuilder(SESSION, Date.now());

@@ -42,6 +42,24 @@ export function App({ store }: { store: ChatStore }) {
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [store]);
+  // The view focused from the keyboard or a command ("RAWP Agent: Focus on Chat View") put the focus
+  // on the page's body, 11 Tabs from the prompt box (the trial of 2026-12-06): it goes to the prompt
+  // box, as in VS Code's own chat. Not after a click (which focuses what it hits, or selects text).
+  useEffect(() => {
+    let pointerAt = -Infinity;
+    const onPointer = () => (pointerAt = performance.now());
+    const onFocus = () =>
+      requestAnimationFrame(() => {
+        if (performance.now() - pointerAt < 1000 || (document.activeElement && document.activeElement !== document.body)) return;
+        document.querySelector<HTMLElement>('.composer [role=textbox]')?.focus();
+      });
+    window.addEventListener('pointerdown', onPointer, true);
+    window.addEventListener('focus', onFocus);
+    return () => {
+      window.removeEventListener('pointerdown', onPointer, true);
+      window.removeEventListener('focus', onFocus);
+    };
+  }, []);
   // Copy buttons of code blocks are markup from the markdown renderer: handled by delegation.
   const onClick = (e: MouseEvent) => {
     const button = (e.target as Element | null)?.closest?.('[data-action="copy-code"]');
