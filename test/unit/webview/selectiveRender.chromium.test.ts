@@ -48,9 +48,12 @@ describe('webview in Chromium: parts that skip transcript-only flushes still fol
   it('§4.4 the error counts (kept in place) follow each error', async () => {
     const warning = b.make('agent.error', { error_code: 'RATE_LIMITED', message: 'Slow down a little', severity: 'warning', recoverable: true }, T);
     await feed(page, SESSION, [warning]);
-    assert.equal((await page.locator('.error-counts .severity-warning').innerText()).trim(), '1');
+    const shown = () => page.locator('.error-counts .severity-warning > span[aria-hidden="true"]:not(.codicon)').innerText();
+    assert.equal((await shown()).trim(), '1');
     await feed(page, SESSION, [b.make('agent.error', { error_code: 'RATE_LIMITED', message: 'Slow down again', severity: 'warning', recoverable: true }, T)]);
-    assert.equal((await page.locator('.error-counts .severity-warning').innerText()).trim(), '2');
+    assert.equal((await shown()).trim(), '2');
+    // Said in words, in a named group (a bare "2" before, the trial of 2026-12-06).
+    assert.equal(await page.getByRole('group', { name: 'Errors' }).locator('.sr-only').innerText(), 'Warnings: 2');
   });
 
   it('§6.3.2 the mode picker follows the engine\'s confirmation of a switch', async () => {

@@ -82,6 +82,28 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
     assert.equal(lines, 1, 'one line');
   });
 
+  it('in Korean at 300 px, a cancelled tool card keeps its name whole ("Write", not "Wri" / "te") and its badges each on one line', async () => {
+    const { page } = await openTurn(
+      chromium.h,
+      (b) => [
+        b.make('tool.invoke.request', { invocation_id: 'w', tool_name: 'Write', input: { file_path: 'src/new-module/a-rather-long-file-name.ts', content: 'x' } }, T),
+        b.make('tool.invoke.result', { invocation_id: 'w', tool_name: 'Write', status: 'cancelled', output: 'Connection lost', output_type: 'text', error_code: 'CONNECTION_LOST' } as never, T),
+      ],
+      { open: { width: 300, locale: 'ko-KR' } },
+    );
+    const lines = (selector: string) =>
+      page.locator(selector).evaluateAll((els) =>
+        els.map((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        }),
+      );
+    assert.equal(await page.locator('.tool-card .tool-name').innerText(), 'Write');
+    assert.deepEqual(await lines('.tool-card .tool-name'), [1], 'the name on one line');
+    for (const n of await lines('.tool-card .tool-head > .badge')) assert.equal(n, 1, 'each badge on one line');
+  });
+
   it('a tool card shows the tool\'s own time, not the wait for its permission answer (decision 565)', async () => {
     const at = <F,>(f: F, iso: string): F => ({ ...f, timestamp: iso });
     const { page } = await openTurn(chromium.h, (b) => [

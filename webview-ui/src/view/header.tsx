@@ -286,11 +286,14 @@ export function StatusBar() {
       </span>
       {!store.connected && store.sessionId && <span class="badge warning">{t('status.disconnected')}</span>}
       {u && (
-        <span class="usage" aria-label={t('status.usage')}>
+        // Named groups and words for a screen reader (aria-label on a plain span is not read: the
+        // trial heard "0 in · 0 out $0.0000 1", the 1 an error count).
+        <span class="usage" role="group" aria-label={t('status.usage')}>
           <span title={t('status.tokens')}>
             <span class="codicon codicon-symbol-numeric" aria-hidden="true" /> {t('status.tokensInOut', formatTokens(c.input_tokens), formatTokens(c.output_tokens))}
           </span>
           <span title={t('status.cost', u.cost_usage.unit)}>
+            <span class="sr-only">{t('status.cost', u.cost_usage.unit)}: </span>
             {u.cost_usage.unit === 'USD' ? '$' : ''}
             {u.cost_usage.used.toFixed(u.cost_usage.unit === 'USD' ? 4 : 0)}
             {u.cost_usage.unit === 'USD' ? '' : ` ${u.cost_usage.unit}`}
@@ -315,15 +318,17 @@ export function StatusBar() {
         </span>
       )}
       {(tx.errorCounts.fatal > 0 || tx.errorCounts.error > 0 || tx.errorCounts.warning > 0) && (
-        <span class="error-counts" aria-label={t('status.errors')}>
+        <span class="error-counts" role="group" aria-label={t('status.errors')}>
           {tx.errorCounts.fatal + tx.errorCounts.error > 0 && (
-            <span class="badge severity-error">
-              <span class="codicon codicon-error" aria-hidden="true" /> {tx.errorCounts.fatal + tx.errorCounts.error}
+            <span class="badge severity-error" title={t('status.errorCount', tx.errorCounts.fatal + tx.errorCounts.error)}>
+              <span class="codicon codicon-error" aria-hidden="true" /> <span aria-hidden="true">{tx.errorCounts.fatal + tx.errorCounts.error}</span>
+              <span class="sr-only">{t('status.errorCount', tx.errorCounts.fatal + tx.errorCounts.error)}</span>
             </span>
           )}
           {tx.errorCounts.warning > 0 && (
-            <span class="badge severity-warning">
-              <span class="codicon codicon-warning" aria-hidden="true" /> {tx.errorCounts.warning}
+            <span class="badge severity-warning" title={t('status.warningCount', tx.errorCounts.warning)}>
+              <span class="codicon codicon-warning" aria-hidden="true" /> <span aria-hidden="true">{tx.errorCounts.warning}</span>
+              <span class="sr-only">{t('status.warningCount', tx.errorCounts.warning)}</span>
             </span>
           )}
         </span>

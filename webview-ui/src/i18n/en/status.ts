@@ -11,6 +11,8 @@ export const status = {
   'status.context': 'Context window used',
   'status.contextOf': '{0} of {1} tokens',
   'status.errors': 'Errors',
+  'status.errorCount': 'Errors: {0}',
+  'status.warningCount': 'Warnings: {0}',
   'state.idle': 'Ready',
   'status.ended': 'Session ended',
   'state.thinking': 'Thinking',

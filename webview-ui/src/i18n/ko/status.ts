@@ -14,6 +14,8 @@ export const status: Record<keyof typeof english, string> = {
   'status.context': '사용한 컨텍스트 창',
   'status.contextOf': '{1}토큰 중 {0}',
   'status.errors': '오류',
+  'status.errorCount': '오류: {0}',
+  'status.warningCount': '경고: {0}',
   'state.idle': '준비됨',
   'status.ended': '세션 끝남',
   'state.thinking': '생각하는 중',
