@@ -200,6 +200,9 @@ describe('webview in Chromium: the browser page\'s focus and its Korean (decisio
     assert.equal((await polite.innerText()).trim(), 'Attach URL copied (without the token).');
     // Said, the banner stays on screen; a newer confirmation takes the older one's place (decision 648).
     assert.deepEqual(await page.locator('.banners .banner.info').allInnerTexts(), ['Attach URL copied (without the token).']);
+    await hostSays(page, [{ kind: 'notice', payload: { level: 'warning', message: 'WebFetch works with limits: no proxy' } }]);
+    // Each Dismiss is named by its notice (stacked notices had several buttons all named "Dismiss").
+    assert.deepEqual(await page.locator('.banners .banner button').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), ['닫기: WebFetch works with limits: no proxy']);
   });
 
   it('the browser page names itself in the view\'s language and starts in the prompt box', async () => {

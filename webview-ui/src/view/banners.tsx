@@ -6,7 +6,7 @@ import type { HistoryTruncatedWarning } from '../../../src/protocol/transcript';
 import { useStoreSelect } from '../state/useStore';
 import { t as tr } from '../i18n';
 import { codeTooltip, idFor } from '../i18n/codes';
-import { noticeParts } from '../state/announcements';
+import { noticeParts, noticeText } from '../state/announcements';
 import type { ChatStore, Notice } from '../state/store';
 import { TodoChecklist } from './outputs';
 import { ContinueButton, ContinuedFromNote } from './continuation';
@@ -68,7 +68,8 @@ export function Banners() {
         // which a region added with its text inside is often not; an error stays an alert.
         <div key={n.id} class={`banner ${n.level}`} role={n.level === 'error' ? 'alert' : undefined}>
           <NoticeText notice={n} />
-          <button type="button" class="icon-button" aria-label={tr('banner.dismiss')} onClick={() => store.dismissNotice(n.id)}>
+          {/* Named by its notice: stacked notices had several buttons all called "Dismiss". */}
+          <button type="button" class="icon-button" aria-label={tr('banner.dismissNotice', shortLine(noticeText(n)))} onClick={() => store.dismissNotice(n.id)}>
             <span class="codicon codicon-close" aria-hidden="true" />
           </button>
         </div>
@@ -93,4 +94,10 @@ export function TodoPanel() {
       {open && <TodoChecklist items={todos.items} label={tr('tasks.list')} />}
     </section>
   );
+}
+
+/** A notice's first line, cut to a name's length. */
+function shortLine(text: string): string {
+  const line = text.split('\n', 1)[0];
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }

@@ -20,6 +20,7 @@ export const app = {
   'banner.lostBudgetN': "This session's oldest history (about {0} frames) is beyond what the host keeps (its history budget) and is not shown.",
   'banner.deleted': 'This session was ended ({0}).',
   'banner.dismiss': 'Dismiss',
+  'banner.dismissNotice': 'Dismiss: {0}',
   'deleted.user_request': 'you ended it',
   'deleted.master_request': 'another window ended it',
   'deleted.timeout': 'it was idle too long',

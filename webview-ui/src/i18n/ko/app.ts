@@ -23,6 +23,7 @@ export const app: Record<keyof typeof english, string> = {
   'banner.lostBudgetN': '이 세션의 오래된 기록(약 {0}개 프레임)은 호스트가 보관하는 기록 한도를 넘어 표시되지 않습니다.',
   'banner.deleted': '이 세션은 종료되었습니다({0}).',
   'banner.dismiss': '닫기',
+  'banner.dismissNotice': '닫기: {0}',
   'deleted.user_request': '직접 종료함',
   'deleted.master_request': '다른 창에서 종료함',
   'deleted.timeout': '오래 사용하지 않음',
