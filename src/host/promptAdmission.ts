@@ -25,6 +25,8 @@ export interface AdmissionHost {
   cancelTurn(): boolean;
   /** `/clear` from this connection: true when a view of ours starts the new conversation. */
   clear(connection_id: string): boolean;
+  /** A prompt as typed that the session takes (now or queued): the first may name it (decision 651). */
+  firstPrompt?(prompt: PromptPayload): void;
 }
 
 export class SessionAdmission implements PromptAdmission {
@@ -65,6 +67,7 @@ export class SessionAdmission implements PromptAdmission {
       case 'prompt': {
         const files = await admitContextFiles(action.payload.context_files, this.attachments ?? { source: () => undefined, support: () => undefined, agentName: () => 'the agent' });
         if (!files.ok) return { kind: 'refused', error_code: files.error_code, message: files.message };
+        this.host.firstPrompt?.(frame.payload);
         return from.followUps ? this.queue(frame, action.payload) : { kind: 'run', payload: action.payload };
       }
       case 'control': {

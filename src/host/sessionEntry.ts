@@ -3,7 +3,8 @@
 // queue and the journal's index (renames), and when the hub closes it — the session ended, its
 // §7.5.3 clean-up frames already out — it lets the session's host-side state go.
 import { EVERY_FEATURE, type FeatureSet } from '../protocol/capabilities';
-import type { FrameOf } from '../protocol/frameTypes';
+import { nameFromPrompt } from '../protocol/sessionName';
+import type { FrameOf, PayloadOf } from '../protocol/frameTypes';
 import type { Connection, WireFrame } from '../session/connection';
 import type { HistoryBuffer } from '../session/history';
 import type { SessionJournal } from './journal/sessionJournal';
@@ -28,6 +29,18 @@ export interface SessionEntry {
   defaultName: boolean;
   /** §18.3: the agent's own session id, as it named it or as the session was restored with. */
   agentSessionId?: string;
+}
+
+/**
+ * A session still named after its agent takes its first prompt's words as its name (decision 651):
+ * two chats both called "Built-in (offline)" could not be told apart in any list.
+ */
+export function nameAfterFirstPrompt(entry: SessionEntry, prompt: PayloadOf<'control.prompt.request'>, rename: (name: string) => void): void {
+  if (!entry.defaultName) return;
+  const name = nameFromPrompt(prompt);
+  if (!name) return;
+  entry.defaultName = false;
+  rename(name);
 }
 
 /** What the recorder does to the host (sessionHost.ts wires it). */

@@ -29,7 +29,7 @@ import { AttachmentCopies } from './attachmentCopies';
 import { createSharedToolState, type SharedToolState } from '../tools/toolkit';
 import { NodeFsBackend } from '../workspace/nodeFsBackend';
 import { HostStorage } from './hostStorage';
-import { recorderConnection, type RecorderHost, type SessionEntry } from './sessionEntry';
+import { nameAfterFirstPrompt, recorderConnection, type RecorderHost, type SessionEntry } from './sessionEntry';
 import type { AgentSwitch, HostEvent, SessionHostOptions } from './sessionHostOptions';
 import { cleanSessionName } from '../protocol/sessionName';
 import type { ContinuedFrom } from '../protocol/continuation';
@@ -181,6 +181,7 @@ export class SessionHost {
       });
       entry.admission = new SessionAdmission(session_id, entry.commands, {
         release: (frame) => this.hostFrame(session_id, frame),
+        firstPrompt: (prompt) => nameAfterFirstPrompt(entry, prompt, (name) => this.registry.rename(session_id, name, 'client')),
         rename: (name) => (this.registry.rename(session_id, name, 'client') ? this.registry.get(session_id)?.name : undefined),
         cancelTurn: () => this.cancelTurn(session_id),
         clear: (connection_id) => {

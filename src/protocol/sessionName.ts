@@ -4,6 +4,7 @@
 // they are one line of visible text: a line break or escape there forged list lines and terminal
 // output, and a right-to-left override made "\u202Egnp.exe" read as "exe.png".
 
+import { decodePrompt, literalText, type FileReference } from './fileReference';
 import { INVISIBLE_CHARACTERS } from './invisibleCharacters';
 
 /** The longest name kept, in UTF-16 units (the create API's own bound). */
@@ -26,4 +27,23 @@ export function cleanSessionName(raw: string): string {
   const last = text.charCodeAt(SESSION_NAME_MAX - 1);
   const cut = last >= 0xd800 && last <= 0xdbff ? SESSION_NAME_MAX - 1 : SESSION_NAME_MAX;
   return text.slice(0, cut).trimEnd();
+}
+
+/** The longest name a prompt gives, before its "…". */
+const PROMPT_NAME_MAX = 48;
+
+/**
+ * A session's name from its first prompt (decision 651): the text as the person wrote it (file
+ * references as their paths), one line, cut at a word near PROMPT_NAME_MAX with "…"; '' when
+ * nothing visible is left.
+ */
+export function nameFromPrompt(prompt: { prompt_text: string; file_references?: readonly FileReference[] }): string {
+  const text = cleanSessionName(literalText(decodePrompt(prompt.prompt_text.slice(0, RAW_MAX), prompt.file_references)));
+  if (text.length <= PROMPT_NAME_MAX) return text;
+  const cut = text.slice(0, PROMPT_NAME_MAX);
+  const space = cut.lastIndexOf(' ');
+  const head = space >= PROMPT_NAME_MAX / 2 ? cut.slice(0, space) : cut;
+  // Never keep half of a surrogate pair at the cut.
+  const last = head.charCodeAt(head.length - 1);
+  return `${(last >= 0xd800 && last <= 0xdbff ? head.slice(0, -1) : head).trimEnd()}…`;
 }

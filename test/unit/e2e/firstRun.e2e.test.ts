@@ -146,7 +146,8 @@ describe('e2e: first run and notifications in a real VS Code (issue 15, decision
       // The badge counts the one unseen finished turn.
       const badge = ourItem().locator('.badge .badge-content', { hasText: /^\s*1\s*$/ });
       await badge.waitFor({ timeout: 60_000 });
-      const toast = page.locator('.notification-toast', { hasText: 'Built-in (offline) finished.' });
+      // The session took its first prompt's words as its name (decision 651): the toast names it.
+      const toast = page.locator('.notification-toast', { hasText: 'Built-in (offline) finished (run `sleep 10`).' });
       await toast.waitFor({ timeout: 30_000 });
       await shot('firstrun-04-badge-and-notification');
       // "Open Chat" shows the chat again, and seeing it clears the badge.

@@ -62,6 +62,31 @@ describe('host: session host', () => {
     assert.ok(view.got.some((f) => f.type === 'session.turn.end'));
   });
 
+  it('§7.6 decision 651: a session named after its agent takes its first prompt\'s words as its name (session.renamed to every connection, kept in the journal); later prompts and named sessions keep theirs', async () => {
+    host = h.makeHost({ defaultAgent: 'scripted' });
+    const id = await host.create({ agent: 'scripted' });
+    const named = await host.create({ agent: 'scripted', name: 'Release notes' });
+    const view = viewConnection();
+    host.hub.attach(id, view);
+    const before = host.list().find((s) => s.session_id === id)!.name;
+    host.fromView(view.id, prompt(id, 'fix the failing test in src/greeting.ts\nand explain why'));
+    await until(() => view.got.some((f) => f.type === 'session.turn.end'), 'the first turn ends');
+    const renamed = view.got.filter((f) => f.type === 'session.renamed').map((f) => f.payload);
+    assert.deepEqual(renamed, [{ session_id: id, name: 'fix the failing test in src/greeting.ts and…', previous_name: before, renamed_by: 'client' }]);
+    assert.equal(host.list().find((s) => s.session_id === id)!.name, 'fix the failing test in src/greeting.ts and…');
+    host.fromView(view.id, prompt(id, 'now something else'));
+    await until(() => view.got.filter((f) => f.type === 'session.turn.end').length === 2, 'the second turn ends');
+    assert.equal(view.got.filter((f) => f.type === 'session.renamed').length, 1, 'only the first prompt names it');
+    const other = viewConnection('view-2');
+    host.hub.attach(named, other);
+    host.fromView(other.id, prompt(named, 'hello'));
+    await until(() => other.got.some((f) => f.type === 'session.turn.end'), 'its turn ends');
+    assert.equal(host.list().find((s) => s.session_id === named)!.name, 'Release notes', 'a name someone gave stays');
+    // Kept for the next start: the journal's index has the new name.
+    await settle();
+    assert.match(readFileSync(join(h.storeDir, 'sessions', `${id}.jsonl`), 'utf8'), /fix the failing test in src\/greeting\.ts and…/);
+  });
+
   it('slash-commands §5: "/mode plan" becomes control.mode.switch (§6.3.2), never a prompt to the agent', async () => {
     host = h.makeHost({ defaultAgent: 'scripted' });
     const id = await host.create({ agent: 'scripted' });

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { cleanSessionName, SESSION_NAME_MAX } from '../../../src/protocol/sessionName';
+import { cleanSessionName, nameFromPrompt, SESSION_NAME_MAX } from '../../../src/protocol/sessionName';
 
 describe('protocol/sessionName: a session name is one line of visible text (decision 566)', () => {
   it('§7.6 line breaks, controls and runs of space become one space; direction controls go; joiners stay', () => {
@@ -19,5 +19,15 @@ describe('protocol/sessionName: a session name is one line of visible text (deci
     assert.equal(cleanSessionName(emoji), 'a'.repeat(SESSION_NAME_MAX - 1));
     assert.equal(cleanSessionName('b'.repeat(10_000_000)).length, SESSION_NAME_MAX);
     assert.equal(cleanSessionName(`${'x'.repeat(SESSION_NAME_MAX)} `), 'x'.repeat(SESSION_NAME_MAX));
+  });
+  it('decision 651: a first prompt gives a name: its words (file references as their paths) on one line, cut at a word with "…"', () => {
+    assert.equal(nameFromPrompt({ prompt_text: 'fix the failing test' }), 'fix the failing test');
+    assert.equal(nameFromPrompt({ prompt_text: 'read <@file:r1|src/a.ts> and\nexplain it' , file_references: [{ ref_id: 'r1', path: 'src/a.ts', display_path: 'src/a.ts' }] as never }), 'read src/a.ts and explain it');
+    const long = nameFromPrompt({ prompt_text: 'please refactor the session host so that every connection shares one admission queue' });
+    assert.equal(long, 'please refactor the session host so that every…');
+    assert.ok(long.length <= 49);
+    assert.equal(nameFromPrompt({ prompt_text: '가'.repeat(60) }), `${'가'.repeat(48)}…`, 'no word to cut at: cut at the bound');
+    assert.equal(nameFromPrompt({ prompt_text: `${'a'.repeat(47)}😀 tail` }).endsWith('a…'), true, 'never half of a surrogate pair');
+    assert.equal(nameFromPrompt({ prompt_text: '\u202E \n ' }), '', 'nothing visible: no name');
   });
 });
