@@ -173,6 +173,22 @@ describe('webview store', () => {
     assert.deepEqual(store.notices.map((n) => n.message), ['This session now uses Codex.'], 'what comes after the switch is this chat\'s');
   });
 
+  it('an ended chat keeps its own agent in the Agent menu: the list no longer has it, so the agent the host named on attach (or the ended list\'s) stands, not the one new sessions use', () => {
+    const { transport, store } = setup();
+    transport.host(hostMessage('agent.list', { agents: [{ id: 'builtin', name: 'Built-in (offline)', available: true }, { id: 'gemini', name: 'Gemini CLI', available: true }], selected: 'builtin' }));
+    transport.host(hostMessage('session.attached', { session_id: 'continued', name: 'hi', agent: 'gemini' }));
+    transport.host(hostMessage('session.list', { sessions: [{ session_id: 'continued', name: 'hi', agent: 'gemini' }], active_session_id: 'continued' }));
+    assert.equal(store.currentAgent(), 'gemini');
+    transport.host(hostMessage('session.list', { sessions: [], active_session_id: 'continued' }));
+    assert.equal(store.currentAgent(), 'gemini', 'ended: the list forgot it, the attach did not');
+    transport.host(hostMessage('session.attached', { session_id: 'other-ended' }));
+    transport.host(hostMessage('session.list', { sessions: [], active_session_id: 'other-ended', ended: [{ session_id: 'other-ended', name: 'x', agent: 'gemini', ended_at: '2026-12-06T00:00:00Z' }] }));
+    assert.equal(store.currentAgent(), 'gemini', 'from the ended list');
+    transport.host(hostMessage('session.list', { sessions: [] }));
+    transport.host(hostMessage('session.attached', { session_id: 'fresh' }));
+    assert.equal(store.currentAgent(), 'builtin', 'nothing known: the one new sessions use');
+  });
+
   it('§12.2.1 takes the peer features from the peer\'s capabilities, never from its own', () => {
     const { transport, store, tick } = setup();
     assert.equal(transport.frames('session.capabilities').length, 1, 'announced on attach');

@@ -51,6 +51,8 @@ export class ChatStore {
   transcript: Transcript = createTranscript();
   sessionId?: string;
   sessionName?: string;
+  /** The agent the host named when the view attached (the list forgets an ended session). */
+  sessionAgent?: string;
   sessions: SessionSummary[] = [];
   /** The earlier chats' digests of continued sessions, by session (decision 641). */
   readonly earlierChats = new EarlierChats();
@@ -74,9 +76,8 @@ export class ChatStore {
   /** Catalog facts already shown as notices in this session (§5.4.1). */
   private catalogShown = new Set<string>();
   candidates?: CandidatesView;
-  /** The query the picker waits for; candidates of any other query are stale. */
+  /** The query the picker waits for (its id and text); candidates of any other query are stale. */
   activeQueryId?: string;
-  /** The text of that query. */
   activeQuery?: string;
   readonly transfersByInvocation = new Map<string, PayloadOf<'agent.file.transfer'>>();
   /** §4.5.1: where each transfer's file can be loaded from here (transport.resolveFile), once asked. */
@@ -85,9 +86,8 @@ export class ChatStore {
   readonly interactionSeenAt = new Map<string, number>();
   /** Grows on every change listeners should render. */
   version = 0;
-  /** Grows on every change but a flush that only changed the transcript: what the header, the
-   *  composer and the banners read outside the transcript (sessions, agents, settings, notices,
-   *  the peer's features, candidates) changes only with it (useStoreSelect; issue 18). */
+  /** Grows on every change but a transcript-only flush: what the header, composer and banners read
+   *  outside the transcript changes only with it (useStoreSelect; issue 18). */
   metaVersion = 0;
   /** Grows with every prompt this view sends: the transcript scrolls to it (issue 15 Why 8). */
   promptsSent = 0;
@@ -129,10 +129,9 @@ export class ChatStore {
   onHostMessage(m: HostMessage): void {
     switch (m.kind) {
       case 'session.attached':
-        this.reset(m.payload.session_id, m.payload.name);
+        this.reset(m.payload.session_id, m.payload.name, m.payload.agent);
         this.connected = m.payload.live !== false;
-        // Our own capabilities first (§13.1); a peer that knew them already just updates them.
-        // Our extension (decision 101): follow-ups typed during a turn are queued, replies come as notices.
+        // Our capabilities first (§13.1); our extension (decision 101): queued follow-ups, notices.
         this.sendFrame('session.capabilities', { protocol_version: 'rawp-dps-1.0', supported_namespaces: ['agent', 'tool', 'session', 'control'], features: MASTER_FEATURES, extensions: OUR_MASTER_EXTENSIONS });
         this.changed();
         return;
@@ -223,10 +222,11 @@ export class ChatStore {
     this.changed();
   }
 
-  /** The agent of the session in front of the user (else the one new sessions use). */
+  /** The agent of the session in front of the user, ended too (else the one new sessions use). */
   currentAgent(): string | undefined {
     const id = this.activeSessionId ?? this.sessionId;
-    return this.sessions.find((s) => s.session_id === id)?.agent ?? this.selectedAgent;
+    const ended = this.endedSessions.find((s) => s.session_id === id)?.agent ?? (id === this.sessionId ? this.sessionAgent : undefined);
+    return this.sessions.find((s) => s.session_id === id)?.agent ?? ended ?? this.selectedAgent;
   }
 
   dismissNotice(id: number): void {
@@ -234,14 +234,14 @@ export class ChatStore {
     this.changed();
   }
 
-  private reset(sessionId: string, name?: string): void {
-    // Notices are about the chat they came in: another chat's ("This chat has ended…") stood over
-    // the continued one and over an unrelated chat (the trial of 2026-12-06). A re-attach keeps them.
+  private reset(sessionId: string, name?: string, agent?: string): void {
+    // Notices belong to their chat (decision 648): a re-attach keeps them, another chat's go.
     if (sessionId !== this.sessionId) this.notices = [];
     this.sessionId = sessionId;
     if (this.agentOffer?.session_id !== sessionId) this.agentOffer = undefined;
     this.catalogShown.clear();
     this.sessionName = name;
+    this.sessionAgent = agent;
     this.transcript = createTranscript({ sessionId });
     this.pending = [];
     this.peerFeatures = undefined;
