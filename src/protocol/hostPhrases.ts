@@ -38,7 +38,7 @@ export const HOST_PHRASES_EN = {
   'agent_reason.install_or_env': '; install it with `npm i -g {0}` or set {1} to its path',
   'agent_reason.setting_not_executable': 'the setting rawp.agents.{0}.path ({1}) is not an executable file',
   'agent_reason.env_not_executable': '{0}={1} is not an executable file',
-  'agent_reason.no_endpoint': 'no endpoint configured: set a base URL and a model (--base-url, --model)',
+  'agent_reason.no_endpoint': 'no endpoint configured: set a base URL and a model (in the editor the settings rawp.openai.baseUrl and rawp.openai.model; for rawp serve, --base-url and --model)',
   'agent_reason.no_key': '{0} is not set (needed for {1})',
   'agent_reason.not_available': 'not available',
   // §9.2 a plan's YN approval, asked by adapters whose agent presents its plan as a tool call
@@ -80,7 +80,7 @@ export const HOST_PHRASES_KO: Record<HostPhraseId, string> = {
   'agent_reason.install_or_env': '. `npm i -g {0}`로 설치하거나 {1} 환경 변수에 실행 파일 경로를 지정하세요',
   'agent_reason.setting_not_executable': 'rawp.agents.{0}.path 설정의 경로({1})가 실행 파일이 아닙니다',
   'agent_reason.env_not_executable': '{0}={1}은(는) 실행 파일이 아닙니다',
-  'agent_reason.no_endpoint': '엔드포인트가 설정되지 않았습니다. 기본 URL과 모델을 지정하세요 (--base-url, --model)',
+  'agent_reason.no_endpoint': '엔드포인트가 설정되지 않았습니다. 기본 URL과 모델을 지정하세요 (편집기에서는 설정 rawp.openai.baseUrl과 rawp.openai.model, rawp serve에서는 --base-url과 --model)',
   'agent_reason.no_key': '{0}이(가) 설정되지 않았습니다 ({1}에 필요)',
   'agent_reason.not_available': '사용할 수 없음',
   'plan.question': '이 계획을 승인하고 에이전트가 시작하게 할까요?',

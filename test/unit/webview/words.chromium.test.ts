@@ -142,6 +142,16 @@ describe('webview in Chromium: plain words, English and Korean (issue 15)', func
     await page.close();
   });
 
+  it('decision 651: in Korean, a session still named after its agent is listed by the agent\'s Korean name; a name from a prompt or a person keeps its words; the session bar is a named group', async () => {
+    const page = await h.open({ locale: 'ko-KR' });
+    const b = streamBuilder(SESSION);
+    await feed(page, SESSION, [clientCaps(b)], true);
+    await hostSays(page, [{ kind: 'session.list', payload: { active_session_id: SESSION, sessions: [{ session_id: SESSION, name: 'Built-in (offline)', agent: 'builtin' }, { session_id: 'other', name: 'fix the failing test', agent: 'builtin' }] } }]);
+    assert.deepEqual(await page.locator('#session-select option').allInnerTexts(), ['내장 (오프라인)', 'fix the failing test']);
+    assert.equal(await page.getByRole('group', { name: '세션' }).count(), 1);
+    assert.equal(await page.getByRole('toolbar').count(), 0, 'no toolbar without a toolbar\'s arrow keys');
+  });
+
   it('§12.1.1 decision 567: the host’s own commands and notices are Korean in a Korean view; an agent’s command keeps its words', async () => {
     const page = await h.open({ height: 900, locale: 'ko-KR' });
     const b = streamBuilder(SESSION);

@@ -48,7 +48,8 @@ export function SessionBar() {
   const current = store.activeSessionId ?? store.sessionId;
   const name = store.sessionName ?? store.sessions.find((s) => s.session_id === current)?.name ?? t('header.sessionFallback');
   return (
-    <div class="session-bar" role="toolbar" aria-label={t('header.session')} onKeyDown={onKeyDown}>
+    // A named group, not a toolbar: its controls are Tab stops, without a toolbar's arrow keys.
+    <div class="session-bar" role="group" aria-label={t('header.session')} onKeyDown={onKeyDown}>
       <div class="bar-row">
         <div class="field field-session">
           <label for="session-select">{t('header.session')}</label>
@@ -65,10 +66,11 @@ export function SessionBar() {
                 {t('header.chooseSession')}
               </option>
             )}
-            {current && !store.sessions.some((s) => s.session_id === current) && <option value={current}>{name}</option>}
+            {/* A name still its agent's ("Built-in (offline)") is said in the view's language. */}
+            {current && !store.sessions.some((s) => s.session_id === current) && <option value={current}>{agentName(name)}</option>}
             {store.sessions.map((s) => (
               <option key={s.session_id} value={s.session_id}>
-                {s.name}
+                {agentName(s.name)}
                 {s.shared ? ` · ${t('header.shared')}` : ''}
               </option>
             ))}
