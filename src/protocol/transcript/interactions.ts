@@ -54,11 +54,18 @@ export function onInteractionRequest(t: Transcript, frame: FrameOf<'agent.intera
   t.idx.interactions.set(id, block);
   t.idx.pendingInteractions.add(block);
   const plan = planAwaitingApproval(container, block);
+  const tool = plan ? undefined : askingTool(t, block);
   if (plan) {
     plan.approval = block;
     block.planKey = plan.key;
     // Changes of the answer re-render the plan that shows it.
     register(t, block, plan.key);
+    touch(t, block.key);
+  } else if (tool) {
+    // The call waits for this answer, not running yet ("Running" before, the trial of 2026-12-06):
+    // changes of the question re-render its card.
+    tool.asking = block;
+    register(t, block, tool.key);
     touch(t, block.key);
   }
   const early = t.idx.earlyAnswers.get(id);

@@ -114,6 +114,8 @@ export interface ToolBlock extends Node, Scoped {
   /** How long the call waited for the answer to its permission question (from the question's
    *  timestamp to the answer's): the view leaves it out of the tool's own time (decision 565). */
   permissionWaitMs?: number;
+  /** The permission question this call was asked about (§4.3): while it is pending, the call waits. */
+  asking?: InteractionBlock;
 }
 
 /** §5.2.1 / §13.4 tool calls sent together under one `parallel_group_id`. */

@@ -125,6 +125,18 @@ describe('webview in Chromium: the browser page\'s focus and its Korean (decisio
     assert.equal(await focused(page), 'BODY', 'a click decides');
   });
 
+  it('§4.3 a call asked for permission says it waits for the answer, not that it runs; answered, it runs (the trial of 2026-12-06)', async () => {
+    const page = await h.open();
+    const b = streamBuilder(SESSION, Date.now());
+    await feed(page, SESSION, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T), b.make('tool.invoke.request', { invocation_id: 'w1', tool_name: 'Write', input: { file_path: 'notes.md', content: 'x' } }, T), permission(b)], true);
+    const card = page.locator('article.tool-card[data-invocation="w1"]');
+    assert.equal(await card.getAttribute('aria-label'), 'Tool Write: Waiting for your answer');
+    assert.equal(await card.locator('.codicon-loading').count(), 0, 'no spinner: nothing runs');
+    await page.locator('[data-value=allow_once]').click();
+    await feed(page, SESSION, [b.make('control.interaction.response', { interaction_id: 'i-perm', value: 'allow_once' }, T)]);
+    await page.waitForFunction(() => document.querySelector('article.tool-card[data-invocation="w1"]')?.getAttribute('aria-label') === 'Tool Write: Running');
+  });
+
   it('Escape reaches a waiting question whose row was scrolled out of the list', async () => {
     const page = await h.open({ height: 600 });
     const b = streamBuilder(SESSION, Date.now());

@@ -12,7 +12,7 @@ export function PromptView({ block }: { block: PromptBlock }) {
   const store = useStore();
   const decoded = decodePrompt(block.prompt.prompt_text, block.prompt.file_references);
   return (
-    <div class="block prompt-block" aria-label={t('block.yourPrompt')}>
+    <div class="block prompt-block">
       <span class="codicon codicon-account" aria-hidden="true" />
       <div class="prompt-text">
         {decoded.segments.map((s, i) => {

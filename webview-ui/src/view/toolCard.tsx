@@ -60,7 +60,9 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
   // "Rejected" in the tone of a cancellation rather than a red "Failed".
   const rejected = r?.status === 'error' && r.errorCode === 'PERMISSION_REJECTED';
   const tone = held ? 'held' : rejected ? 'cancelled' : status;
-  const statusText = held ? t('tool.status.held') : rejected ? t('tool.status.rejected') : t(TOOL_STATUS[status]);
+  // Asked for permission and not answered yet: it waits for the person, it does not run.
+  const waiting = !r && tool.asking?.status === 'pending';
+  const statusText = held ? t('tool.status.held') : rejected ? t('tool.status.rejected') : waiting ? t('tool.status.waiting') : t(TOOL_STATUS[status]);
   const roots = store.workspaceRoots;
   const path = typeof tool.input.file_path === 'string' ? tool.input.file_path : typeof tool.input.path === 'string' ? tool.input.path : undefined;
   const openFile = (p: string, line?: number) => store.transport.send(webviewMessage('file.open', { path: p, ...(line ? { line } : {}) }));
@@ -74,7 +76,7 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
         <span class="tool-name">{tool.toolName}</span>
         {summary && <span class="tool-summary" title={summary}>{summary}</span>}
         <span class={`badge status status-${tone}`} data-code={r?.errorCode ?? status} title={r?.errorCode ? codeTooltip(r.errorCode) : undefined}>
-          {status === 'running' ? <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> : null}
+          {status === 'running' && !waiting ? <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> : null}
           {statusText}
         </span>
         {r?.durationMs !== undefined && <ToolDuration ms={r.durationMs} waitMs={tool.permissionWaitMs} />}

@@ -178,7 +178,7 @@ export function TranscriptView() {
           if (!row) return null;
           return (
             // Decision 420: each row an article of the feed, focusable by script (PageDown/PageUp), not a Tab stop.
-            <div key={row.key} class="row" role="article" tabIndex={-1} aria-posinset={item.index + 1} aria-setsize={rows.length} data-index={item.index} ref={(el) => { if (el) virtualizer.measureElement(el); }} style={{ transform: `translateY(${item.start}px)` }}>
+            <div key={row.key} class="row" role="article" aria-label={rowLabel(row)} tabIndex={-1} aria-posinset={item.index + 1} aria-setsize={rows.length} data-index={item.index} ref={(el) => { if (el) virtualizer.measureElement(el); }} style={{ transform: `translateY(${item.start}px)` }}>
               <RowBoundary label={row.key}>
                 <RowView row={row} />
               </RowBoundary>
@@ -188,4 +188,13 @@ export function TranscriptView() {
       </div>
     </div>
   );
+}
+
+/**
+ * Who wrote a row, for a screen reader moving through the feed: a prompt and the agent's answer
+ * read alike before (the trial of 2026-12-06). Tool cards, questions and notes name themselves.
+ */
+function rowLabel(row: Row): string | undefined {
+  if (row.kind !== 'block') return undefined;
+  return row.block.kind === 'prompt' ? t('block.yourPrompt') : row.block.kind === 'text' ? t('block.agentAnswer') : undefined;
 }

@@ -10,6 +10,7 @@ export const blocks = {
   'block.thinking': 'Thinking…',
   'block.redacted': 'hidden',
   'block.yourPrompt': 'Your prompt',
+  'block.agentAnswer': 'The agent’s answer',
   'block.parallel': '{0} in parallel',
   'block.parallelLabel': '{0} tool calls in parallel',
   'block.subagent': 'subagent',

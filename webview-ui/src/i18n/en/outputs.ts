@@ -7,6 +7,7 @@ export const outputs = {
   'tool.duration.waited': 'Ran {0}; waited {1} for your answer before that',
   'tool.status.held': 'Not read yet',
   'tool.status.running': 'Running',
+  'tool.status.waiting': 'Waiting for your answer',
   'tool.status.success': 'Done',
   'tool.status.error': 'Failed',
   'tool.status.timeout': 'Timed out',

@@ -13,6 +13,7 @@ export const blocks: Record<keyof typeof english, string> = {
   'block.thinking': '생각하는 중…',
   'block.redacted': '숨김',
   'block.yourPrompt': '내 프롬프트',
+  'block.agentAnswer': '에이전트의 답변',
   'block.parallel': '{0}개 동시 실행',
   'block.parallelLabel': '동시에 실행한 도구 호출 {0}개',
   'block.subagent': '하위 에이전트',

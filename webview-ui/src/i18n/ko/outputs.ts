@@ -10,6 +10,7 @@ export const outputs: Record<keyof typeof english, string> = {
   'tool.duration.waited': '{0} 동안 실행; 그 전에 응답을 {1} 기다림',
   'tool.status.held': '아직 읽지 않음',
   'tool.status.running': '실행 중',
+  'tool.status.waiting': '답을 기다리는 중',
   'tool.status.success': '완료',
   'tool.status.error': '실패',
   'tool.status.timeout': '시간 초과',
