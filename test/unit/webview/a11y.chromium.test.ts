@@ -179,6 +179,9 @@ describe('webview in Chromium: accessible chat (issue 15 "Accessible", WCAG 2.x;
     assert.equal((await assertive.innerText()).trim(), '', 'an answered question is no longer in the assertive region');
     await feed(page, SESSION, [b.make('session.turn.end', { turn_id: TURN, stop_reason: 'end_turn' }, T)]);
     assert.equal((await polite.innerText()).trim(), 'The agent finished.');
+    // The next turn: what the region said is over, and it no longer holds it (the trial of 2026-12-06).
+    await feed(page, SESSION, [b.make('session.turn.start', { turn_id: 'turn-2', turn_index: 1 }, { turn_id: 'turn-2' })]);
+    assert.equal((await polite.innerText()).trim(), '', 'no "The agent finished." during the next turn');
   });
 
   it('prefers-reduced-motion: the spinning icons stop; without it they spin (WCAG 2.3.3)', async () => {

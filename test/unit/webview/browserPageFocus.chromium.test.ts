@@ -132,8 +132,7 @@ describe('webview in Chromium: the browser page\'s focus and its Korean (decisio
     const card = page.locator('article.tool-card[data-invocation="w1"]');
     assert.equal(await card.getAttribute('aria-label'), 'Tool Write: Waiting for your answer');
     assert.equal(await card.locator('.codicon-loading').count(), 0, 'no spinner: nothing runs');
-    await page.locator('[data-value=allow_once]').click();
-    await feed(page, SESSION, [b.make('control.interaction.response', { interaction_id: 'i-perm', value: 'allow_once' }, T)]);
+    await page.locator('[data-value=allow_once]').click(); // our own answer applies at once (§2.4)
     await page.waitForFunction(() => document.querySelector('article.tool-card[data-invocation="w1"]')?.getAttribute('aria-label') === 'Tool Write: Running');
   });
 

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Announcer, noticeAnnouncements, type Announcement } from '../state/announcements';
 import { useStoreVersion } from '../state/useStore';
-import { pendingInteractions } from '../../../src/protocol/transcript';
+import { currentTurn, pendingInteractions } from '../../../src/protocol/transcript';
 
 export function LiveRegions() {
   const store = useStoreVersion();
@@ -14,6 +14,13 @@ export function LiveRegions() {
   // A new key per message: the node is replaced, so the same words said twice are read twice.
   const [polite, setPolite] = useState({ text: '', n: 0 });
   const [assertive, setAssertive] = useState({ text: '', n: 0 });
+  // What was said goes when its moment has passed — a new turn, another chat — so a reader moving
+  // through the page does not find "The agent finished." during the next turn (the trial of
+  // 2026-12-06). Silent, and before the effect below, so what the same change says still stands.
+  const turnId = currentTurn(store.transcript)?.turnId;
+  useEffect(() => {
+    setPolite((s) => (s.text ? { text: '', n: s.n + 1 } : s));
+  }, [turnId, store.sessionId]);
   useEffect(() => {
     const notices = noticeAnnouncements(store.notices, noticesSeen.current);
     noticesSeen.current = notices.seen;
