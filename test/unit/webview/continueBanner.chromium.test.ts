@@ -175,7 +175,9 @@ describe('webview in Chromium: continue the conversation of a session an error e
     assert.equal(await strip.getAttribute('role'), 'group');
     const text = await strip.innerText();
     assert.match(text, /An error ended 2 chats\. You can continue them:/);
-    assert.match(text, /Password chat<U\+202E>gpj\.exe — Codex, ended /, 'a name cannot disguise itself (visibleName)');
+    assert.match(text, /Password chat<U\+202E>gpj\.exe\nCodex, ended /, 'a name cannot disguise itself (visibleName)');
+    // The agent and the end time (what tells two chats apart) are never cut, however narrow the bar.
+    for (const clipped of await strip.locator('.ended-chat-meta').evaluateAll((els) => els.map((el) => el.scrollWidth > el.clientWidth))) assert.equal(clipped, false);
     assert.equal(await strip.locator('.ended-chat').count(), 2);
     assert.equal((await strip.locator('.ended-chat[data-session^="55555551"] .badge').innerText()).trim(), 'shared', 'a shared chat says so: its continuation is shared too');
     assert.equal(await strip.locator('.ended-chat[data-session^="55555550"] .badge').count(), 0);

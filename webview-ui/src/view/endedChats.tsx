@@ -36,8 +36,11 @@ export function EndedChats({ store }: { store: ChatStore }) {
     const text = t('ended.row', name, nameOf(store, e.agent), when(e.ended_at));
     return (
       <li key={e.session_id} class="ended-chat" data-session={e.session_id}>
+        {/* The name on its line (cut if it must), the agent and the end time whole on the next: the
+            time, which tells two chats apart, was what a narrow side bar cut off (the trial). */}
         <span class="ended-chat-name" title={text}>
-          {text}
+          <span class="ended-chat-title">{name}</span>
+          <span class="ended-chat-meta">{t('ended.meta', nameOf(store, e.agent), when(e.ended_at))}</span>
           {e.shared && (
             <span class="badge" title={t('ended.sharedHint')}>
               {' '}

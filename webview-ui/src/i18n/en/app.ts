@@ -31,6 +31,7 @@ export const app = {
   'ended.heading1': 'An error ended a chat. You can continue it:',
   'ended.headingN': 'An error ended {0} chats. You can continue them:',
   'ended.row': '{0} — {1}, ended {2}',
+  'ended.meta': '{0}, ended {1}',
   'ended.dismiss': 'Forget “{0}”',
   'ended.dismissHint': 'Removes it from this list for good: it cannot be continued from here afterwards.',
   'ended.shared': 'shared',

@@ -33,6 +33,7 @@ export const app: Record<keyof typeof english, string> = {
   'ended.heading1': '오류로 끝난 채팅이 하나 있습니다. 이어 갈 수 있습니다:',
   'ended.headingN': '오류로 끝난 채팅이 {0}개 있습니다. 이어 갈 수 있습니다:',
   'ended.row': '{0} — {1}, {2}에 끝남',
+  'ended.meta': '{0}, {1}에 끝남',
   'ended.dismiss': '“{0}” 잊기',
   'ended.dismissHint': '이 목록에서 영구히 지웁니다. 이후에는 여기서 이어 갈 수 없습니다.',
   'ended.shared': '공유됨',
