@@ -229,7 +229,10 @@ describe('webview in Chromium: composer', function () {
       b.make('session.turn.end', { turn_id: TURN, stop_reason: 'error' }, T),
       b.make('session.deleted', { session_id: SESSION, reason: 'error', deleted_by: 'client' }),
     ]);
+    // The box says so before anything is typed, and Send is off (it looked ready: the trial of 2026-12-06).
+    assert.equal(await page.locator('[role=textbox]').getAttribute('data-placeholder'), 'This chat has ended: continue it from the banner above, or start a new chat.');
     await page.keyboard.type('are you there?');
+    assert.equal(await page.locator('.composer-actions button.button:not(.secondary)').isDisabled(), true, 'Send is off');
     await page.keyboard.press('Enter');
     await page.locator('.banner', { hasText: 'This chat has ended, so the message was not sent' }).waitFor();
     assert.equal((await sentFrames(page, 'control.prompt.request')).length, 0, 'nothing sent');

@@ -363,7 +363,7 @@ export function Composer() {
           aria-autocomplete="list"
           aria-controls={picker && items > 0 ? listId : undefined}
           aria-activedescendant={activeId}
-          data-placeholder={canSearch ? t('composer.placeholder') : t('composer.placeholderNoFiles')}
+          data-placeholder={tx.deleted ? t('composer.placeholderEnded') : canSearch ? t('composer.placeholder') : t('composer.placeholderNoFiles')}
           onInput={onInput}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
@@ -388,7 +388,7 @@ export function Composer() {
               <span class="codicon codicon-debug-stop" aria-hidden="true" /> <span class="button-words">{t('composer.stop')}</span>
             </button>
           ) : null}
-          <button type="button" class="button" onClick={send} disabled={empty || store.sessionId === undefined} aria-label={store.enterSends ? t('composer.send') : t('composer.sendCtrl')}>
+          <button type="button" class="button" onClick={send} disabled={empty || store.sessionId === undefined || tx.deleted !== undefined} aria-label={store.enterSends ? t('composer.send') : t('composer.sendCtrl')}>
             <span class="codicon codicon-send" aria-hidden="true" />
           </button>
         </div>

@@ -16,6 +16,7 @@ export const composer = {
   'attach.wait': "Wait until the attached files are ready",
   'composer.label': 'Message the agent',
   'composer.placeholder': 'Ask the agent… (@ for files, / for commands)',
+  'composer.placeholderEnded': 'This chat has ended: continue it from the banner above, or start a new chat.',
   'composer.placeholderNoFiles': 'Ask the agent… (/ for commands)',
   'composer.files': 'Files',
   'composer.commands': 'Commands',
