@@ -158,6 +158,16 @@ describe('webview in Chromium: accessible chat (issue 15 "Accessible", WCAG 2.x;
     assert.deepEqual(answers.map((f) => f.payload.selected_value), ['allow_once']);
   });
 
+  for (const name of ['Default High Contrast Light', 'Default High Contrast']) {
+    it(`${name}: added and removed diff lines carry an edge in the theme's diff border colours, not only their +/- sign`, async () => {
+      const page = await everyBlockPage(h, THEMES[name]);
+      const edge = (kind: string) => page.locator(`.diff-line.${kind} > :first-child`).first().evaluate((el) => getComputedStyle(el).boxShadow);
+      const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+      assert.match(await edge('add'), new RegExp(`^${rgb(THEMES[name].vars['--vscode-diffEditor-insertedTextBorder']).replace(/[()]/g, '\\$&')} 4px 0px 0px 0px inset$`));
+      assert.match(await edge('del'), new RegExp(`^${rgb(THEMES[name].vars['--vscode-diffEditor-removedTextBorder']).replace(/[()]/g, '\\$&')} 2px 0px 0px 0px inset$`));
+    });
+  }
+
   it('live regions: a streamed answer is told once when it completes (polite), a permission request at once (assertive), then the turn end', async () => {
     const page = await h.open();
     const b = streamBuilder(SESSION, Date.now());
