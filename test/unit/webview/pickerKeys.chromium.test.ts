@@ -109,6 +109,14 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     assert.equal(prompt.payload.prompt_text, 'read @foo and fix it');
   });
 
+  /** Waits until the newest search sent is for `text` (spaces as typed; the debounce sends the last one). */
+  async function searchedFor(page: Page, text: string): Promise<void> {
+    await page.waitForFunction((t) => {
+      const sent = (window as unknown as { rawpFake: { sentFrames(type: string): Array<{ payload: { query: string } }> } }).rawpFake.sentFrames('control.file.search');
+      return sent.at(-1)?.payload.query.replace(/\u00a0/g, ' ') === t;
+    }, text);
+  }
+
   /** Twenty names that hold `word` but never `word` and a space (a cut list: more match). */
   const crowded = (word: string) => Array.from({ length: 20 }, (_, i) => `src/${word}${i}/${word}_${i}.ts`);
 
@@ -118,14 +126,12 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     await waitForSent(page, 'control.file.search', 1);
     await answerPaths(page, crowded('notes'), true);
     await page.keyboard.type(' ');
-    await page.waitForTimeout(200);
+    await searchedFor(page, 'notes ');
     assert.equal(await page.locator('.picker-frame').count(), 1, 'still open across the space');
     // The search for "notes " gives the list from before the space (the search drops spaces): it waits for more.
     await answerPaths(page, crowded('notes'), true);
     await page.keyboard.type('f');
-    await page.waitForTimeout(200);
-    const last = (await sentFrames(page, 'control.file.search')).at(-1)!;
-    assert.equal(String(last.payload.query).replace(/\u00a0/g, ' '), 'notes f', 'searched with the space');
+    await searchedFor(page, 'notes f');
     assert.equal(await page.locator('.picker-frame').count(), 1);
     await answerPaths(page, ['docs/meeting notes final.md', ...crowded('notes').slice(0, 19)], true);
     await page.keyboard.press('Enter');
@@ -140,10 +146,8 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     await waitForSent(page, 'control.file.search', 1);
     await answerPaths(page, crowded('foo'), true);
     await page.keyboard.type(' and fix it');
-    await page.waitForTimeout(200);
+    await searchedFor(page, 'foo and fix it');
     assert.equal(await page.locator('.picker-frame').count(), 1, 'open until the answer');
-    const last = (await sentFrames(page, 'control.file.search')).at(-1)!;
-    assert.equal(String(last.payload.query).replace(/\u00a0/g, ' '), 'foo and fix it');
     await answerPaths(page, ['src/foo/and/fix_it.ts'], false, false);
     await page.locator('.picker-frame').waitFor({ state: 'detached' });
     assert.equal((await page.locator('[role=textbox]').innerText()).replace(/\s+/g, ' ').trim(), 'read @foo and fix it', 'the text stays');
@@ -159,11 +163,42 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
     await answerPaths(page, crowded('foo'), true);
     await page.keyboard.type(' ');
     await page.keyboard.press('Enter');
-    await page.waitForTimeout(200);
+    await searchedFor(page, 'foo ');
     assert.equal((await sentFrames(page, 'control.prompt.request')).length, 0, 'Enter waits for the answer');
     await answerPaths(page, crowded('foo'), true, false);
     const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
     assert.equal(String(prompt.payload.prompt_text).trim(), 'read @foo');
+  });
+
+  it('§16.1.1 Enter after a cut answer that holds no spaced name never takes a row (it turned "@foo and fix it" into a chip): the reference ends and the prompt is sent as typed; Shift+Enter breaks the line', async () => {
+    const page = await ready();
+    await page.keyboard.type('read @foo');
+    await waitForSent(page, 'control.file.search', 1);
+    await answerPaths(page, crowded('foo'), true);
+    await page.keyboard.type(' and fix it');
+    await searchedFor(page, 'foo and fix it');
+    await answerPaths(page, crowded('foo'), true); // the answer to "foo and fix it": cut, and no row holds it
+    assert.equal(await page.locator('.picker-frame').count(), 1, 'a cut list keeps it open (it cannot tell)');
+    await page.keyboard.press('Shift+Enter');
+    assert.equal(await page.locator('.picker-frame').count(), 0);
+    assert.equal(await page.locator('.editor .chip').count(), 0, 'no chip');
+    await page.keyboard.type('thanks');
+    await page.keyboard.press('Enter');
+    const [prompt] = await waitForSent(page, 'control.prompt.request', 1);
+    assert.equal(String(prompt.payload.prompt_text).replace(/\u00a0/g, ' '), 'read @foo and fix it\nthanks');
+  });
+
+  it('§16.1.1 Enter on a spaced query takes the row that holds it, not the first row (such a name need not lead the list)', async () => {
+    const page = await ready();
+    await page.keyboard.type('open @notes');
+    await waitForSent(page, 'control.file.search', 1);
+    await answerPaths(page, crowded('notes'), true);
+    await page.keyboard.type(' f');
+    await searchedFor(page, 'notes f');
+    await answerPaths(page, ['src/notesf/notesf.ts', 'docs/meeting notes final.md'], false);
+    await page.keyboard.press('Enter');
+    await page.locator('.editor .chip').waitFor();
+    assert.equal(await page.locator('.editor .chip').getAttribute('data-path'), 'docs/meeting notes final.md');
   });
 
   it('§16.1.1 a space typed before the suggestions arrived (a busy or cold workspace) is kept for now and judged when they come: a name holds it, so the reference goes on and Enter takes it', async () => {

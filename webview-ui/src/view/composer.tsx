@@ -4,9 +4,9 @@
 // control.file.search, §16.1, only when the peer announced file_search_fuzzy) and inserts a chip
 // that becomes a <@file:…> token (§16.2, typed "<@" is escaped by the encoder); "/" at the start
 // opens the command list of agent.commands.publish.
-import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { encodePrompt, type PromptPart } from '../../../src/protocol/fileReference';
-import { spacedNameOn, spaceVerdict, undecidedFrom } from './spacedQuery';
+import { spacedNameOn, spacedRow, spaceVerdict, undecidedFrom } from './spacedQuery';
 import { focusHiddenFilesOffer, HiddenFilesOffer } from './hiddenFilesOffer';
 import { fileStatus, PAGE_ROWS, PathLabel, PickerOption, useLongWait } from './pickerRows';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
@@ -21,6 +21,7 @@ import { commandDescription } from '../i18n/hostWords';
 import { FindContext } from './findState';
 import { focusWaitingQuestion, waitingQuestion } from './waitingQuestion';
 import { stopTurn } from './stopTurn';
+import { useKeepComposerFocus } from './keepComposerFocus';
 import { argumentHint, matchingCommands, typedWhole } from './commandRows';
 import { loadRecall, saveRecall } from './promptRecall';
 
@@ -54,17 +55,7 @@ export function Composer() {
   const attachments = useAttachments(store);
   const filePicker = useRef<HTMLInputElement>(null);
   const find = useContext(FindContext);
-  // A control of the composer that goes away (Stop, when the turn ends) or is disabled (Send, once
-  // sent) while focused would leave focus on <body>: it goes back to the prompt box (decision 605).
-  const lastFocused = useRef<HTMLElement | null>(null);
-  useLayoutEffect(() => {
-    const el = lastFocused.current;
-    const active = document.activeElement;
-    if (!el || el === editor.current || (el.isConnected && !el.matches(':disabled'))) return;
-    if (active !== null && active !== document.body && active !== el) return;
-    lastFocused.current = null;
-    editor.current?.focus();
-  });
+  const keepFocus = useKeepComposerFocus(editor);
 
   const files: Candidate[] = picker?.kind === 'file' && store.candidates ? store.candidates.candidates : [];
   const commands = picker?.kind === 'command' ? matchingCommands(tx.commands, picker.query) : [];
@@ -73,7 +64,8 @@ export function Composer() {
   const searchingLong = useLongWait(searching);
 
   useEffect(() => setActive(0), [picker?.kind, picker?.query, store.candidates?.queryId]);
-  // Tab before this query's first suggestions: take the first when they come (issue 15 Why 8).
+  // Tab pressed before the first suggestions of this query arrived: take the first one when they
+  // do (issue 15 Why 8), instead of letting Tab move the focus away from a half-typed reference.
   const acceptWhenReady = useRef<string | undefined>(undefined);
   /** Was it the send key that waited (a query that ends up matching no name is then sent as text)? */
   const sendWhenReady = useRef(false);
@@ -92,8 +84,9 @@ export function Composer() {
     }
     if (!waited) return;
     acceptWhenReady.current = undefined;
-    // No match: nothing is chosen and nothing sent; the picker says so.
-    if (files.length > 0) choose(0);
+    // No match: nothing is chosen and nothing sent; the picker says so. A spaced query: the first
+    // row that holds it (such a name need not lead the list).
+    if (files.length > 0) choose(Math.max(0, spacedRow(picker.query, files.map((c) => c.path), 0)));
   });
   useEffect(() => () => clearTimeout(timer.current), []);
   // An @ typed before the session could search opens the picker once it can (the trial of 2026-12-05).
@@ -112,7 +105,8 @@ export function Composer() {
     setPicker(undefined);
   };
 
-  // compositionend (Preact's onCompositionEnd never fires) runs the search a syllable held back.
+  // compositionend (which Preact's onCompositionEnd does not reach: no such property on elements)
+  // runs the search a composing syllable held back; always with this render's state.
   const afterComposition = useRef<() => void>(() => undefined);
   afterComposition.current = () => onInput();
   useEffect(() => {
@@ -128,7 +122,8 @@ export function Composer() {
     const parts = readParts(root);
     setEmpty(parts.length === 0);
     recallAt.current = -1;
-    // A syllable being composed ("설ㄱ") is no query: the list stays until compositionend (no flash).
+    // A syllable still being composed (a Hangul IME's "설ㄱ") is no query: the list stays until
+    // the composition ends (compositionend runs this again) instead of flashing "No matching files".
     if ((e as InputEvent | undefined)?.isComposing && picker?.kind === 'file') return;
     // A space goes on only while a listed name holds it — or, for now, while the list cannot tell
     // (decision 634); the answer to what is typed then judges.
@@ -203,6 +198,7 @@ export function Composer() {
     if (e.isComposing) return;
     const root = editor.current;
     if (!root) return;
+    const sendKey = store.enterSends ? e.key === 'Enter' && !e.shiftKey : e.key === 'Enter' && (e.ctrlKey || e.metaKey);
     if (picker && items > 0) {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault();
@@ -217,20 +213,23 @@ export function Composer() {
       // Shift+Tab moves the focus back, as everywhere; it never accepts a suggestion.
       if (e.key === 'Enter' || (e.key === 'Tab' && !e.shiftKey)) {
         e.preventDefault();
-        // A space no row holds waits for its answer (a row would drop the words typed after it).
-        if (picker.kind === 'file' && !answered(picker.query) && spaceVerdict(picker.query, files.map((c) => c.path), false, true) === 'ends') {
-          acceptWhenReady.current = picker.query;
-          sendWhenReady.current = e.key === 'Enter' && store.enterSends;
+        // A spaced query takes only a row that holds it, never one that drops the words after the
+        // space: with none, it waits for this query's answer, or the reference ended (decision 634).
+        const row = picker.kind === 'file' ? spacedRow(picker.query, files.map((c) => c.path), active) : active;
+        if (row < 0 && !answered(picker.query)) return void ((acceptWhenReady.current = picker.query), (sendWhenReady.current = sendKey));
+        if (row < 0) {
+          closePicker();
+          if (sendKey) send();
+          else if (e.key === 'Enter') document.execCommand('insertLineBreak');
           return;
         }
         // A command typed whole that needs nothing more runs on Enter, as it would with the menu
         // closed: "/help" then Enter asked for a second Enter (decision 610). Tab still completes.
         if (e.key === 'Enter' && !e.shiftKey && store.enterSends && picker.kind === 'command' && typedWhole(commands[active], picker.query)) send();
-        else choose(active);
+        else choose(row);
         return;
       }
     }
-    const sendKey = store.enterSends ? e.key === 'Enter' && !e.shiftKey : e.key === 'Enter' && (e.ctrlKey || e.metaKey);
     // Tab, or the send key, before this query's suggestions arrived: take the first when they do
     // (Enter sent a half-typed reference as text). No match: Tab goes to the hidden-files offer (636).
     if (picker?.kind === 'file' && e.key === 'Tab' && !e.shiftKey && offerHidden && focusHiddenFilesOffer()) {
@@ -292,14 +291,7 @@ export function Composer() {
   const listId = 'composer-picker';
   const activeId = picker && items > 0 ? `${listId}-${active}` : undefined;
   return (
-    <div
-      class="composer"
-      onFocusIn={(e) => (lastFocused.current = e.target as HTMLElement)}
-      onFocusOut={(e) => {
-        // Focus moved on to another element: nothing to bring back.
-        if (e.relatedTarget) lastFocused.current = null;
-      }}
-    >
+    <div class="composer" onFocusIn={keepFocus.onFocusIn} onFocusOut={keepFocus.onFocusOut}>
       {picker && (
         <div class="picker-frame">
           {/* What the picker is doing, told to screen readers too (WCAG 4.1.3): outside the listbox, which holds only options. */}

@@ -53,6 +53,18 @@ export function spaceVerdict(query: string, paths: readonly string[], truncated:
   return truncated && !waited ? 'waits' : 'ends';
 }
 
+/**
+ * The row a key may take for `query`: `preferred` when the query has no space or that row's path
+ * holds it, else the first row that holds it, else -1 (no row: taking one would drop the words
+ * typed after the space — Enter after a cut list turned "@foo and fix it" into a chip).
+ */
+export function spacedRow(query: string, paths: readonly string[], preferred: number): number {
+  if (!/[\s\u00a0]/.test(query)) return preferred;
+  const q = fold(query);
+  const holds = (p: string | undefined) => p !== undefined && fold(p).includes(q);
+  return holds(paths[preferred]) ? preferred : paths.findIndex(holds);
+}
+
 /** The last part of a path (a folder's path ends in `/`). */
 function baseName(path: string): string {
   const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
