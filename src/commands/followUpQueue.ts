@@ -197,6 +197,20 @@ export class FollowUpQueue {
     }
   }
 
+  /**
+   * The prompt handed on last was refused before its turn started (a non-fatal session.error that
+   * answers it: a bad json_schema, a prompt the agent could not take): it is gone, and the queue
+   * goes on — held, when prompts wait, as after a turn an error ended. It stayed "in flight" before,
+   * so every later prompt waited forever behind "The agent is busy" (decision 652).
+   */
+  refused(): void {
+    if (!this.inFlight) return;
+    this.inFlight = undefined;
+    this.paused = this.items.length > 0;
+    this.releaseNext();
+    this.changed();
+  }
+
   private dropAll(): void {
     const dropped = this.items;
     this.items = [];

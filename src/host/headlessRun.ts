@@ -144,6 +144,8 @@ export class HeadlessRun {
       // Slash commands of the workspace and the home folder, as in the editor (no watching: one prompt).
       commands: { home: homedir(), workspaceFolders: [this.o.workspace], watch: false },
       origin: 'local',
+      // One prompt, one run: no name to tell it apart by, and no session.renamed in its stream.
+      namesFromPrompt: false,
       // Asks are answered at once (below), so no timeout is needed; the rules file is the user's.
       permissions: hostPermissionBroker({ rulesFile: this.o.rulesFile, timeoutSec: 0, ...(this.o.onRulesProblem ? { onRulesProblem: this.o.onRulesProblem } : {}) }),
       // The run's own file store (attachments; files agents produce), gone with the run.

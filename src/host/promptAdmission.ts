@@ -6,7 +6,7 @@
 // they work the same from the editor's view, a browser master or `rawp attach`.
 import { buildFrame } from '../protocol/build';
 import { phrasedNotice } from '../protocol/hostPhrases';
-import type { FrameOf, PayloadOf } from '../protocol/frameTypes';
+import type { Frame, FrameOf, PayloadOf } from '../protocol/frameTypes';
 import type { LocalAction } from '../commands';
 import { QUEUE_FULL } from '../commands/followUpQueue';
 import type { AdmissionSender, AdmissionVerdict, PromptAdmission } from '../session/admission';
@@ -25,7 +25,7 @@ export interface AdmissionHost {
   cancelTurn(): boolean;
   /** `/clear` from this connection: true when a view of ours starts the new conversation. */
   clear(connection_id: string): boolean;
-  /** A prompt as typed that the session takes (now or queued): the first may name it (decision 651). */
+  /** A prompt as typed that admission lets through (now or queued): the one of the first turn names the session (decision 651). */
   firstPrompt?(prompt: PromptPayload): void;
 }
 
@@ -38,6 +38,8 @@ export class SessionAdmission implements PromptAdmission {
   private readonly held = new WeakMap<object, Omit<PromptFrame, 'payload'>>();
   /** Set while `admit` submits to the queue: the queue sending at once lands here. */
   private sentNow?: PromptPayload;
+  /** The message id of the prompt the queue handed on last, until its turn starts (`observe`). */
+  private inFlightId?: string;
   private routing = false;
 
   constructor(
@@ -56,7 +58,21 @@ export class SessionAdmission implements PromptAdmission {
     }
     const original = this.held.get(payload);
     this.held.delete(payload);
-    this.host.release(original ? { ...original, payload } : buildFrame('control.prompt.request', payload, { session_id: this.session_id }));
+    const frame = original ? { ...original, payload } : buildFrame('control.prompt.request', payload, { session_id: this.session_id });
+    this.inFlightId = frame.message_id;
+    this.host.release(frame);
+  }
+
+  /**
+   * Every frame of the session: a refusal of the prompt the queue handed on (a non-fatal
+   * session.error answering it, before a turn started) frees the queue (decision 652).
+   */
+  observe(frame: Frame): void {
+    if (frame.type === 'session.turn.start') this.inFlightId = undefined;
+    else if (frame.type === 'session.error' && !frame.payload.fatal && frame.parent_id !== undefined && frame.parent_id === this.inFlightId) {
+      this.inFlightId = undefined;
+      this.commands.queue.refused();
+    }
   }
 
   async admit(frame: PromptFrame, from: AdmissionSender): Promise<AdmissionVerdict> {
@@ -91,7 +107,10 @@ export class SessionAdmission implements PromptAdmission {
       const sentNow = this.sentNow;
       // Full (decision 544): refused like any refusal, so it counts towards the sender's 1008 close.
       if (delivery.status === 'refused') return { kind: 'refused', error_code: QUEUE_FULL, message: delivery.message };
-      if (delivery.status === 'sent' && sentNow === payload) return { kind: 'run', payload };
+      if (delivery.status === 'sent' && sentNow === payload) {
+        this.inFlightId = frame.message_id;
+        return { kind: 'run', payload };
+      }
       const { payload: _text, ...envelope } = frame;
       this.held.set(payload, envelope);
       // A paused queue resumed by this submit sends its oldest item first, under that item's id.

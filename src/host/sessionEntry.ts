@@ -4,7 +4,7 @@
 // §7.5.3 clean-up frames already out — it lets the session's host-side state go.
 import { EVERY_FEATURE, type FeatureSet } from '../protocol/capabilities';
 import { nameFromPrompt } from '../protocol/sessionName';
-import type { FrameOf, PayloadOf } from '../protocol/frameTypes';
+import type { Frame, FrameOf, PayloadOf } from '../protocol/frameTypes';
 import type { Connection, WireFrame } from '../session/connection';
 import type { HistoryBuffer } from '../session/history';
 import type { SessionJournal } from './journal/sessionJournal';
@@ -27,26 +27,30 @@ export interface SessionEntry {
   admission?: SessionAdmission;
   /** No name was asked for: the session carries its agent's display name (a switch renames it). */
   defaultName: boolean;
+  /** Its first turn's prompt may name it (decision 651): not a restored chat, nor a headless run. */
+  namesFromPrompt: boolean;
+  /** The name the prompt admitted last gives, applied when its turn starts (notePromptName). */
+  promptName?: string;
   /** §18.3: the agent's own session id, as it named it or as the session was restored with. */
   agentSessionId?: string;
 }
 
 /**
- * A session still named after its agent takes its first prompt's words as its name (decision 651):
- * two chats both called "Built-in (offline)" could not be told apart in any list.
+ * A session still named after its agent takes the words of the prompt of its first turn as its name
+ * (decision 651): two chats both called "Built-in (offline)" could not be told apart in any list.
+ * Each prompt admitted before that turn starts is noted; the turn's start applies the last one, so a
+ * prompt the engine refuses (no turn) names nothing.
  */
-export function nameAfterFirstPrompt(entry: SessionEntry, prompt: PayloadOf<'control.prompt.request'>, rename: (name: string) => void): void {
-  if (!entry.defaultName) return;
-  const name = nameFromPrompt(prompt);
-  if (!name) return;
-  entry.defaultName = false;
-  rename(name);
+export function notePromptName(entry: SessionEntry, prompt: PayloadOf<'control.prompt.request'>): void {
+  if (entry.defaultName && entry.namesFromPrompt) entry.promptName = nameFromPrompt(prompt) || undefined;
 }
 
 /** What the recorder does to the host (sessionHost.ts wires it). */
 export interface RecorderHost {
   /** The journal's index entry follows a rename. */
   renamed(session_id: string, name: string): void;
+  /** The first turn started: the session takes its prompt's name (decision 651). */
+  promptNamed(session_id: string, name: string): void;
   emit(e: HostEvent): void;
   /** The hub closed the recorder: the session ended; forget what the host kept for it. */
   ended(session_id: string, entry: SessionEntry): void;
@@ -62,8 +66,19 @@ export function recorderConnection(session_id: string, entry: SessionEntry, host
     send: (frame: WireFrame) => {
       // Deferred: a prompt the queue releases on turn.end must not overtake that turn.end on the
       // other connections (this runs inside the hub's fan-out of it).
-      if (entry.commands && 'payload' in frame) queueMicrotask(() => entry.commands?.observe(frame as FrameOf<'session.turn.start'>));
+      if (entry.commands && 'payload' in frame) {
+        queueMicrotask(() => {
+          entry.commands?.observe(frame as Frame);
+          entry.admission?.observe(frame as Frame);
+        });
+      }
       if (frame.type === 'session.deleted') host.deleted(frame, entry);
+      if (frame.type === 'session.turn.start' && entry.namesFromPrompt) {
+        entry.namesFromPrompt = false;
+        const name = entry.promptName;
+        // After this fan-out: the rename's own frame must not overtake the turn's start.
+        if (name !== undefined && entry.defaultName) queueMicrotask(() => host.promptNamed(session_id, name));
+      }
       if (frame.type === 'session.renamed') {
         entry.defaultName = false;
         host.renamed(session_id, frame.payload.name);

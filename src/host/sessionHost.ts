@@ -29,7 +29,7 @@ import { AttachmentCopies } from './attachmentCopies';
 import { createSharedToolState, type SharedToolState } from '../tools/toolkit';
 import { NodeFsBackend } from '../workspace/nodeFsBackend';
 import { HostStorage } from './hostStorage';
-import { nameAfterFirstPrompt, recorderConnection, type RecorderHost, type SessionEntry } from './sessionEntry';
+import { notePromptName, recorderConnection, type RecorderHost, type SessionEntry } from './sessionEntry';
 import type { AgentSwitch, HostEvent, SessionHostOptions } from './sessionHostOptions';
 import { cleanSessionName } from '../protocol/sessionName';
 import type { ContinuedFrom } from '../protocol/continuation';
@@ -166,7 +166,7 @@ export class SessionHost {
       ...(req.restored?.meta.session_rules ? { session_rules: req.restored.meta.session_rules } : {}),
       ...(resumeSessionId ? { agent_session_id: resumeSessionId } : {}),
     }, req.restored);
-    const entry: SessionEntry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, defaultName: name === undefined || (req.restored !== undefined && name === adapter.info.displayName), ...(resumeSessionId ? { agentSessionId: resumeSessionId } : {}) };
+    const entry: SessionEntry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, defaultName: name === undefined || (req.restored !== undefined && name === adapter.info.displayName), namesFromPrompt: req.restored === undefined && this.options.namesFromPrompt !== false, ...(resumeSessionId ? { agentSessionId: resumeSessionId } : {}) };
     // §18.3: the id the agent names in a turn is kept with the session for the next restart.
     const onAgentSession = (id: string): void => {
       entry.agentSessionId = id;
@@ -181,7 +181,7 @@ export class SessionHost {
       });
       entry.admission = new SessionAdmission(session_id, entry.commands, {
         release: (frame) => this.hostFrame(session_id, frame),
-        firstPrompt: (prompt) => nameAfterFirstPrompt(entry, prompt, (name) => this.registry.rename(session_id, name, 'client')),
+        firstPrompt: (prompt) => notePromptName(entry, prompt),
         rename: (name) => (this.registry.rename(session_id, name, 'client') ? this.registry.get(session_id)?.name : undefined),
         cancelTurn: () => this.cancelTurn(session_id),
         clear: (connection_id) => {
@@ -230,6 +230,7 @@ export class SessionHost {
   /** What the recorder connection of each session does to the host (sessionEntry.ts). */
   private readonly recorderHost: RecorderHost = {
     renamed: (session_id, name) => this.storage.journal?.update(session_id, { name }),
+    promptNamed: (session_id, name) => void this.registry.rename(session_id, name, 'client'),
     emit: (e) => this.emit(e),
     // Before the hub forgets it: the name and sharing the ended session had (decision 630). A
     // shutdown's own ends are not ends: its sessions come back on the next start.

@@ -14,6 +14,8 @@ import type { SessionRulesPort } from './sessionRules';
 
 export interface SessionHostOptions {
   logger: Logger;
+  /** A session named after its agent takes its first turn's prompt as its name (decision 651; default true, off for headless runs). */
+  namesFromPrompt?: boolean;
   agents: () => readonly AgentChoice[];
   /** `auto` or an agent id (setting rawp.defaultAgent). */
   defaultAgent: () => string;

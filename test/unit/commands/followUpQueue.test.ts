@@ -72,6 +72,29 @@ describe('commands: follow-up queue (§17.3.2 PROMPT_IN_PROGRESS)', () => {
     assert.deepEqual(sent, ['a', 'b', 'b']);
   });
 
+  it('decision 652: the prompt handed on, refused before its turn (a bad json_schema), frees the queue: a later prompt goes at once; with prompts waiting, the queue holds them for the user', () => {
+    const { q, sent } = setup();
+    q.submit(p('bad schema'));
+    assert.equal(q.state.busy, true);
+    q.refused();
+    assert.equal(q.state.busy, false, 'it was stuck "busy" before, and every later prompt queued forever');
+    assert.deepEqual(q.submit(p('next')), { status: 'sent' });
+    q.observe(start('t1'));
+    q.submit(p('waits'));
+    q.observe(end('t1'));
+    assert.deepEqual(sent, ['bad schema', 'next', 'waits']);
+    q.observe(start('t2'));
+    q.submit(p('behind'));
+    q.refused(); // a turn started: nothing of it is in flight, so nothing changes
+    assert.equal(q.state.busy, true);
+    q.observe(end('t2'));
+    q.submit(p('one more'));
+    assert.deepEqual(sent, ['bad schema', 'next', 'waits', 'behind']);
+    q.refused(); // "behind" was refused before its turn; "one more" waits: held for the user
+    assert.equal(q.state.paused, true);
+    assert.deepEqual(q.state.items.map((i) => i.payload.prompt_text), ['one more']);
+  });
+
   it('queued items can be cancelled, edited and reordered before they are sent', () => {
     const { q, sent } = setup({ busy: true });
     const a = q.submit(p('a'));

@@ -26,7 +26,7 @@ export interface Harness {
   scripted: ScriptedAdapter[];
   /** The resume id each scripted agent was created with (§18.3). */
   resumes: (string | undefined)[];
-  makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string; sessionRules?: SessionRulesPort; /** More agents (e.g. the real Claude Code against the mock model). */ agents?: AgentChoice[]; permissions?: PermissionBroker; migrateFrom?: string; /** The session history's budget (a small one makes the ring evict). */ history?: HistoryOptions; checkpoints?: HostCheckpointOptions }): SessionHost;
+  makeHost(opts?: { blocked?: string; scripted?: ScriptedAdapterOptions; defaultAgent?: string; sessionRules?: SessionRulesPort; /** More agents (e.g. the real Claude Code against the mock model). */ agents?: AgentChoice[]; permissions?: PermissionBroker; migrateFrom?: string; /** The session history's budget (a small one makes the ring evict). */ history?: HistoryOptions; checkpoints?: HostCheckpointOptions; /** Decision 651 (default on). */ namesFromPrompt?: boolean }): SessionHost;
   /** Disposes every host (their last store writes land), then removes the temp folder. */
   cleanup(): Promise<void>;
 }
@@ -84,6 +84,7 @@ export function harness(): Harness {
         ...(opts.history ? { history: () => opts.history as HistoryOptions } : {}),
         ...(opts.permissions ? { permissions: opts.permissions } : {}),
         ...(opts.checkpoints !== undefined ? { checkpoints: opts.checkpoints } : {}),
+        ...(opts.namesFromPrompt !== undefined ? { namesFromPrompt: opts.namesFromPrompt } : {}),
         blocked: () => opts.blocked,
         commands: { home, workspaceFolders: [workspace], watch: false },
         // As the extension wires it: the host's agents share this tool state, and the host makes its

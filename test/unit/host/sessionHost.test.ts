@@ -87,6 +87,45 @@ describe('host: session host', () => {
     assert.match(readFileSync(join(h.storeDir, 'sessions', `${id}.jsonl`), 'utf8'), /fix the failing test in src\/greeting\.ts and…/);
   });
 
+  it('decision 651: a prompt refused before its turn starts (a bad json_schema) names nothing — the prompt of the first turn does; a restored chat keeps its name', async () => {
+    host = h.makeHost({ defaultAgent: 'scripted' });
+    const id = await host.create({ agent: 'scripted' });
+    const view = viewConnection();
+    host.hub.attach(id, view);
+    const before = host.list().find((s) => s.session_id === id)!.name;
+    const refused = buildFrame('control.prompt.request', { prompt_text: 'my api key is sk-live-123 please use it', config_overrides: { json_schema: { type: 'array' } } }, { session_id: id }) as unknown as Record<string, unknown>;
+    host.fromView(view.id, refused);
+    await until(() => view.got.some((f) => f.type === 'session.error'), 'refused');
+    await settle();
+    assert.equal(host.list().find((s) => s.session_id === id)!.name, before, 'no turn, no name');
+    host.fromView(view.id, prompt(id, 'list the files'));
+    await until(() => view.got.some((f) => f.type === 'session.turn.end'), 'the first turn ends');
+    // The refused prompt no longer holds the queue: this one ran, it was not "queued" behind it (decision 652).
+    assert.equal(view.got.filter((f) => f.type === 'x-rawp.notice').length, 0, 'not queued');
+    await settle();
+    assert.equal(host.list().find((s) => s.session_id === id)!.name, 'list the files');
+    const renamedAt = view.got.findIndex((f) => f.type === 'session.renamed');
+    assert.ok(renamedAt > view.got.findIndex((f) => f.type === 'session.turn.start'), 'after the turn\'s start, never before it');
+    // A chat from before this rule (its agent's name and a history), restored: its next prompt ("yes")
+    // does not rename it.
+    const old = h.makeHost({ defaultAgent: 'scripted', namesFromPrompt: false });
+    const kept = await old.create({ agent: 'scripted' });
+    const v1 = viewConnection('view-old');
+    old.hub.attach(kept, v1);
+    old.fromView(v1.id, prompt(kept, 'write the release notes'));
+    await until(() => v1.got.some((f) => f.type === 'session.turn.end'), 'its first turn ends');
+    const oldName = old.list().find((s) => s.session_id === kept)!.name;
+    await old.dispose();
+    const again = h.makeHost({ defaultAgent: 'scripted' });
+    assert.ok((await again.restoreAll()).includes(kept));
+    const v2 = viewConnection('view-again');
+    again.hub.attach(kept, v2);
+    again.fromView(v2.id, prompt(kept, 'yes'));
+    await until(() => v2.got.some((f) => f.type === 'session.turn.end'), 'its next turn ends');
+    await settle();
+    assert.equal(again.list().find((s) => s.session_id === kept)!.name, oldName, 'a restored chat keeps its name');
+  });
+
   it('slash-commands §5: "/mode plan" becomes control.mode.switch (§6.3.2), never a prompt to the agent', async () => {
     host = h.makeHost({ defaultAgent: 'scripted' });
     const id = await host.create({ agent: 'scripted' });
