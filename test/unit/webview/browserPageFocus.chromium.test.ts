@@ -125,6 +125,28 @@ describe('webview in Chromium: the browser page\'s focus and its Korean (decisio
     assert.equal(await focused(page), 'BODY', 'a click decides');
   });
 
+  it('Escape from the feed closes Find in chat first, then clears a text selection, and only then stops the turn (decision 649)', async () => {
+    const page = await h.open();
+    const b = streamBuilder(SESSION, Date.now());
+    await feed(page, SESSION, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T), b.make('agent.text.delta', { content_index: 0, text: 'Reading the file now.' }, T)], true);
+    await page.keyboard.press('Control+f');
+    await page.locator('.find-bar').waitFor();
+    await page.locator('.transcript-scroll').focus();
+    await page.keyboard.press('Escape');
+    await page.locator('.find-bar').waitFor({ state: 'detached' });
+    await page.locator('.text-block').first().evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      document.getSelection()?.removeAllRanges();
+      document.getSelection()?.addRange(range);
+    });
+    await page.keyboard.press('Escape');
+    assert.equal(await page.evaluate(() => document.getSelection()?.isCollapsed), true, 'the selection went');
+    assert.equal((await sentFrames(page, 'control.prompt.cancel')).length, 0, 'the turn still runs');
+    await page.keyboard.press('Escape');
+    await waitForSent(page, 'control.prompt.cancel', 1);
+  });
+
   it('§4.3 a call asked for permission says it waits for the answer, not that it runs; answered, it runs (the trial of 2026-12-06)', async () => {
     const page = await h.open();
     const b = streamBuilder(SESSION, Date.now());

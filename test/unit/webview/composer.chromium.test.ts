@@ -230,7 +230,7 @@ describe('webview in Chromium: composer', function () {
       b.make('session.deleted', { session_id: SESSION, reason: 'error', deleted_by: 'client' }),
     ]);
     // The box says so before anything is typed, and Send is off (it looked ready: the trial of 2026-12-06).
-    assert.equal(await page.locator('[role=textbox]').getAttribute('data-placeholder'), 'This chat has ended: continue it from the banner above, or start a new chat.');
+    assert.equal(await page.locator('[role=textbox]').getAttribute('aria-placeholder'), 'This chat has ended: continue it from the banner above, or start a new chat.');
     await page.keyboard.type('are you there?');
     assert.equal(await page.locator('.composer-actions button.button:not(.secondary)').isDisabled(), true, 'Send is off');
     await page.keyboard.press('Enter');

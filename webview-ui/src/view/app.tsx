@@ -37,11 +37,15 @@ export function App({ store }: { store: ChatStore }) {
       if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing) return;
       const target = e.target as Element | null;
       if (target?.closest('input, textarea, select, [role=alertdialog], [role=textbox], .find-bar, .rules-panel')) return;
+      // Something smaller to close first: Find in chat, wherever the focus is; a text selection.
+      if (find.open) return void (e.preventDefault(), find.hide());
+      const selection = document.getSelection();
+      if (selection && !selection.isCollapsed) return void (e.preventDefault(), selection.removeAllRanges());
       if (stopTurn(store)) e.preventDefault();
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
-  }, [store]);
+  }, [store, find]);
   // The view focused from the keyboard or a command ("RAWP Agent: Focus on Chat View") put the focus
   // on the page's body, 11 Tabs from the prompt box (the trial of 2026-12-06): it goes to the prompt
   // box, as in VS Code's own chat. Not after a click (which focuses what it hits, or selects text).
@@ -51,6 +55,8 @@ export function App({ store }: { store: ChatStore }) {
     const onFocus = () =>
       requestAnimationFrame(() => {
         if (performance.now() - pointerAt < 1000 || (document.activeElement && document.activeElement !== document.body)) return;
+        // Text the person selected (to copy, or a screen reader's reading place) is left alone.
+        if (document.getSelection()?.isCollapsed === false) return;
         document.querySelector<HTMLElement>('.composer [role=textbox]')?.focus();
       });
     window.addEventListener('pointerdown', onPointer, true);

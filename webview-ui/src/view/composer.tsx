@@ -287,6 +287,8 @@ export function Composer() {
     document.execCommand('insertText', false, text);
   };
 
+  // An ended chat says so before anything is typed; only an error's end offers Continue above it.
+  const placeholder = tx.deleted ? t(tx.deleted.reason === 'error' ? 'composer.placeholderEnded' : 'composer.placeholderEndedNew') : canSearch ? t('composer.placeholder') : t('composer.placeholderNoFiles');
   const stopLabel = waitingQuestion(store) ? t('composer.stopLabelAsking') : t('composer.stopLabel');
   const listId = 'composer-picker';
   const activeId = picker && items > 0 ? `${listId}-${active}` : undefined;
@@ -355,7 +357,8 @@ export function Composer() {
           aria-autocomplete="list"
           aria-controls={picker && items > 0 ? listId : undefined}
           aria-activedescendant={activeId}
-          data-placeholder={tx.deleted ? t('composer.placeholderEnded') : canSearch ? t('composer.placeholder') : t('composer.placeholderNoFiles')}
+          data-placeholder={placeholder}
+          aria-placeholder={placeholder}
           onInput={onInput}
           onKeyDown={onKeyDown}
           onPaste={onPaste}

@@ -196,5 +196,6 @@ export function TranscriptView() {
  */
 function rowLabel(row: Row): string | undefined {
   if (row.kind !== 'block') return undefined;
-  return row.block.kind === 'prompt' ? t('block.yourPrompt') : row.block.kind === 'text' ? t('block.agentAnswer') : undefined;
+  // "Prompt", not "Your prompt": in a shared chat another master's prompts are shown too.
+  return row.block.kind === 'prompt' ? t('block.prompt') : row.block.kind === 'text' ? t('block.agentAnswer') : undefined;
 }

@@ -18,7 +18,7 @@ export function waitingQuestion(store: ChatStore): InteractionBlock | undefined 
 }
 
 /** The question's card or plan approval (data-interaction, focusable), if it is mounted and live. */
-function firstControl(question: InteractionBlock): HTMLElement | null {
+function questionCard(question: InteractionBlock): HTMLElement | null {
   for (const box of document.querySelectorAll<HTMLElement>('[data-interaction]')) {
     if (box.dataset.interaction === question.interactionId) return box.querySelector<HTMLElement>(CONTROLS) ? box : null;
   }
@@ -32,7 +32,7 @@ function firstControl(question: InteractionBlock): HTMLElement | null {
 export function focusWaitingQuestion(store: ChatStore, find: FindController | undefined): boolean {
   const question = waitingQuestion(store);
   if (!question) return false;
-  const now = firstControl(question);
+  const now = questionCard(question);
   if (now) {
     now.focus();
     return true;
@@ -40,7 +40,7 @@ export function focusWaitingQuestion(store: ChatStore, find: FindController | un
   find?.revealRow([question.planKey ?? question.key]);
   let frames = 0;
   const attempt = () => {
-    const control = firstControl(question);
+    const control = questionCard(question);
     if (control) control.focus();
     else if (++frames < MOUNT_FRAMES) requestAnimationFrame(attempt);
   };

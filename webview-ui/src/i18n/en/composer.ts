@@ -17,6 +17,7 @@ export const composer = {
   'composer.label': 'Message the agent',
   'composer.placeholder': 'Ask the agent… (@ for files, / for commands)',
   'composer.placeholderEnded': 'This chat has ended: continue it from the banner above, or start a new chat.',
+  'composer.placeholderEndedNew': 'This chat has ended: start a new chat to go on.',
   'composer.placeholderNoFiles': 'Ask the agent… (/ for commands)',
   'composer.files': 'Files',
   'composer.commands': 'Commands',

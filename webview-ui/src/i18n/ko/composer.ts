@@ -20,6 +20,7 @@ export const composer: Record<keyof typeof english, string> = {
   'composer.label': '에이전트에게 메시지 보내기',
   'composer.placeholder': '에이전트에게 물어보세요… (@ 파일, / 명령)',
   'composer.placeholderEnded': '이 채팅은 끝났습니다. 위 배너에서 이어 가거나 새 채팅을 시작하세요.',
+  'composer.placeholderEndedNew': '이 채팅은 끝났습니다. 계속하려면 새 채팅을 시작하세요.',
   'composer.placeholderNoFiles': '에이전트에게 물어보세요… (/ 명령)',
   'composer.files': '파일',
   'composer.commands': '명령',
