@@ -7,6 +7,7 @@ import { AttentionTracker, type AttentionItem } from '../host/attention';
 import type { SessionHost } from '../host/sessionHost';
 import type { ChatController } from './chatController';
 import { CHAT_VIEW_ID, type ChatViewProvider } from './chatViewProvider';
+import { clip, plain } from './notificationText';
 
 /** The notification's one button. */
 export const openChatLabel = (): string => vscode.l10n.t('Open Chat');
@@ -62,9 +63,9 @@ export class AttentionNotifier implements vscode.Disposable {
 
   private notify(item: AttentionItem): void {
     const info = this.host.list().find((s) => s.session_id === item.session_id);
-    const agent = this.agentName(info?.agent);
+    const agent = plain(this.agentName(info?.agent));
     // The session's name only when it says more than the agent's (new sessions are named after it).
-    const session = info?.name && !info.name.startsWith(agent) ? info.name : undefined;
+    const session = info?.name && !info.name.startsWith(agent) ? plain(info.name) : undefined;
     const text =
       item.kind === 'approval'
         ? session
@@ -91,9 +92,4 @@ export class AttentionNotifier implements vscode.Disposable {
   dispose(): void {
     for (const s of this.subs) s.dispose();
   }
-}
-
-function clip(text: string): string {
-  const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > 120 ? `${one.slice(0, 119)}…` : one;
 }

@@ -6,6 +6,7 @@
 import { visibleName } from '../../../src/protocol/visibleName';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { t } from '../i18n';
+import { agentName } from '../i18n/hostWords';
 import type { ChatStore, EndedSession } from '../state/store';
 import { ContinueButton, nameOf, when } from './continuation';
 
@@ -32,7 +33,8 @@ export function EndedChats({ store }: { store: ChatStore }) {
   const list = store.endedSessions.filter((e) => e.session_id !== store.sessionId);
   if (list.length === 0) return null;
   const row = (e: EndedSession) => {
-    const name = visibleName(e.name);
+    // A name still its agent's is said in the view's language (decision 651).
+    const name = visibleName(agentName(e.name));
     const text = t('ended.row', name, nameOf(store, e.agent), when(e.ended_at));
     return (
       <li key={e.session_id} class="ended-chat" data-session={e.session_id}>

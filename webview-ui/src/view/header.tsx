@@ -113,7 +113,7 @@ function DeleteConfirm({ session_id, name, onDone }: { session_id: string; name:
   return (
     <div class="delete-confirm" role="alertdialog" aria-label={t('header.deleteSession')} aria-describedby="delete-confirm-text" onKeyDown={(e) => e.key === 'Escape' && onDone(true)}>
       <span id="delete-confirm-text" class="delete-confirm-text">
-        {t('header.deleteConfirm', name)}
+        {t('header.deleteConfirm', agentName(name))}
       </span>
       <button
         type="button"
