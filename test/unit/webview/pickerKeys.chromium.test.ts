@@ -120,11 +120,17 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
   /** Twenty names that hold `word` but never `word` and a space (a cut list: more match). */
   const crowded = (word: string) => Array.from({ length: 20 }, (_, i) => `src/${word}${i}/${word}_${i}.ts`);
 
-  it('§16.1.1 a spaced name outside the top 20: the list of "notes" is cut and none of it holds "notes f", so the space is kept until the answer to "notes f" lists the name; Enter takes it', async () => {
+  /** A page where `before @word` was typed and answered with a cut list of twenty names. */
+  async function behindCutList(before: string, word: string): Promise<Page> {
     const page = await ready();
-    await page.keyboard.type('open @notes');
+    await page.keyboard.type(`${before} @${word}`);
     await waitForSent(page, 'control.file.search', 1);
-    await answerPaths(page, crowded('notes'), true);
+    await answerPaths(page, crowded(word), true);
+    return page;
+  }
+
+  it('§16.1.1 a spaced name outside the top 20: the list of "notes" is cut and none of it holds "notes f", so the space is kept until the answer to "notes f" lists the name; Enter takes it', async () => {
+    const page = await behindCutList('open', 'notes');
     await page.keyboard.type(' ');
     await searchedFor(page, 'notes ');
     assert.equal(await page.locator('.picker-frame').count(), 1, 'still open across the space');
@@ -141,10 +147,7 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
   });
 
   it('§16.1.1 a sentence after @foo whose list is cut: the picker stays open while the lists are cut, until a whole answer holds no such name: the reference ends at the space, and Enter sends the sentence as typed', async () => {
-    const page = await ready();
-    await page.keyboard.type('read @foo');
-    await waitForSent(page, 'control.file.search', 1);
-    await answerPaths(page, crowded('foo'), true);
+    const page = await behindCutList('read', 'foo');
     await page.keyboard.type(' and fix it');
     await searchedFor(page, 'foo and fix it');
     assert.equal(await page.locator('.picker-frame').count(), 1, 'open until the answer');
@@ -157,10 +160,7 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
   });
 
   it('§16.1.1 Enter right after a space behind a cut list waits for the answer, which holds no spaced name: the prompt is sent as typed', async () => {
-    const page = await ready();
-    await page.keyboard.type('read @foo');
-    await waitForSent(page, 'control.file.search', 1);
-    await answerPaths(page, crowded('foo'), true);
+    const page = await behindCutList('read', 'foo');
     await page.keyboard.type(' ');
     await page.keyboard.press('Enter');
     await searchedFor(page, 'foo ');
@@ -171,10 +171,7 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
   });
 
   it('§16.1.1 Enter after a cut answer that holds no spaced name never takes a row (it turned "@foo and fix it" into a chip): the reference ends and the prompt is sent as typed; Shift+Enter breaks the line', async () => {
-    const page = await ready();
-    await page.keyboard.type('read @foo');
-    await waitForSent(page, 'control.file.search', 1);
-    await answerPaths(page, crowded('foo'), true);
+    const page = await behindCutList('read', 'foo');
     await page.keyboard.type(' and fix it');
     await searchedFor(page, 'foo and fix it');
     await answerPaths(page, crowded('foo'), true); // the answer to "foo and fix it": cut, and no row holds it
@@ -189,10 +186,7 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
   });
 
   it('§16.1.1 Enter on a spaced query takes the row that holds it, not the first row (such a name need not lead the list)', async () => {
-    const page = await ready();
-    await page.keyboard.type('open @notes');
-    await waitForSent(page, 'control.file.search', 1);
-    await answerPaths(page, crowded('notes'), true);
+    const page = await behindCutList('open', 'notes');
     await page.keyboard.type(' f');
     await searchedFor(page, 'notes f');
     await answerPaths(page, ['src/notesf/notesf.ts', 'docs/meeting notes final.md'], false);
