@@ -4,6 +4,7 @@
 // they are one line of visible text: a line break or escape there forged list lines and terminal
 // output, and a right-to-left override made "\u202Egnp.exe" read as "exe.png".
 
+import { cutAt } from './cutText';
 import { decodePrompt, literalText, type FileReference } from './fileReference';
 import { INVISIBLE_CHARACTERS } from './invisibleCharacters';
 
@@ -22,11 +23,7 @@ const BREAKS = /[\s\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g;
 /** `raw` as one line of visible text, at most SESSION_NAME_MAX long; '' when nothing visible is left. */
 export function cleanSessionName(raw: string): string {
   const text = raw.slice(0, RAW_MAX).replace(BIDI_CONTROLS, '').replace(INVISIBLE_CHARACTERS, '').replace(BREAKS, ' ').trim();
-  if (text.length <= SESSION_NAME_MAX) return text;
-  // Never keep half of a surrogate pair at the cut.
-  const last = text.charCodeAt(SESSION_NAME_MAX - 1);
-  const cut = last >= 0xd800 && last <= 0xdbff ? SESSION_NAME_MAX - 1 : SESSION_NAME_MAX;
-  return text.slice(0, cut).trimEnd();
+  return text.length <= SESSION_NAME_MAX ? text : cutAt(text, SESSION_NAME_MAX).trimEnd();
 }
 
 /** The longest name a prompt gives, before its "…". */
@@ -40,10 +37,7 @@ const PROMPT_NAME_MAX = 48;
 export function nameFromPrompt(prompt: { prompt_text: string; file_references?: readonly FileReference[] }): string {
   const text = cleanSessionName(literalText(decodePrompt(prompt.prompt_text.slice(0, RAW_MAX), prompt.file_references)));
   if (text.length <= PROMPT_NAME_MAX) return text;
-  const cut = text.slice(0, PROMPT_NAME_MAX);
+  const cut = cutAt(text, PROMPT_NAME_MAX);
   const space = cut.lastIndexOf(' ');
-  const head = space >= PROMPT_NAME_MAX / 2 ? cut.slice(0, space) : cut;
-  // Never keep half of a surrogate pair at the cut.
-  const last = head.charCodeAt(head.length - 1);
-  return `${(last >= 0xd800 && last <= 0xdbff ? head.slice(0, -1) : head).trimEnd()}…`;
+  return `${(space >= PROMPT_NAME_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }

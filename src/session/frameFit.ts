@@ -17,6 +17,7 @@ import { bytesOver, utf8Length } from '../protocol/limits';
 import { parseFrame } from '../protocol/parse';
 import { frameText } from './frameText';
 import { knownSize } from './frameSizes';
+import { cutAt } from '../protocol/cutText';
 
 /** Stands for a list or object left out whole: the peer's user sees something was removed. */
 export const CLIP_MARK = ' …[clipped: larger than this connection takes]';
@@ -110,14 +111,6 @@ function containersOf(payload: Json): { key: string; path: string; bytes: number
   const out: { key: string; path: string; bytes: number }[] = [];
   for (const [k, v] of Object.entries(payload)) if (v !== null && typeof v === 'object') out.push({ key: k, path: `payload.${k}`, bytes: utf8Length(JSON.stringify(v)) });
   return out.sort((x, y) => y.bytes - x.bytes);
-}
-
-/** `s` cut to at most `keep` UTF-16 units, never between the halves of a surrogate pair. */
-function cutAt(s: string, keep: number): string {
-  let end = Math.max(0, keep);
-  const c = s.charCodeAt(end - 1);
-  if (end > 0 && c >= 0xd800 && c <= 0xdbff) end--;
-  return s.slice(0, end);
 }
 
 /** The last `keep` UTF-16 units of `s` at most, never starting between the halves of a surrogate pair. */

@@ -3,6 +3,7 @@
 // session came from, host notices; and the task list (§8) above the composer.
 import { useState } from 'preact/hooks';
 import type { HistoryTruncatedWarning } from '../../../src/protocol/transcript';
+import { cutAt } from '../../../src/protocol/cutText';
 import { useStoreSelect } from '../state/useStore';
 import { t as tr } from '../i18n';
 import { codeTooltip, idFor } from '../i18n/codes';
@@ -99,5 +100,5 @@ export function TodoPanel() {
 /** A notice's first line, cut to a name's length. */
 function shortLine(text: string): string {
   const line = text.split('\n', 1)[0];
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+  return line.length > 60 ? `${cutAt(line, 59)}…` : line;
 }

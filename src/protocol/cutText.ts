@@ -1,0 +1,10 @@
+// Cutting a text to a length in UTF-16 units without leaving half of a surrogate pair at the cut
+// (a lone surrogate is no character: JSON escapes it, and a view shows it as garbage).
+
+/** `s` cut to at most `keep` UTF-16 units, never between the halves of a surrogate pair. */
+export function cutAt(s: string, keep: number): string {
+  let end = Math.max(0, keep);
+  const c = s.charCodeAt(end - 1);
+  if (end > 0 && c >= 0xd800 && c <= 0xdbff) end--;
+  return s.slice(0, end);
+}
