@@ -64,10 +64,12 @@ export class SessionAdmission implements PromptAdmission {
   }
 
   /**
-   * Every frame of the session: a refusal of the prompt the queue handed on (a non-fatal
-   * session.error answering it, before a turn started) frees the queue (decision 652).
+   * Every frame of the session, for the follow-up queue first (turns, PROMPT_IN_PROGRESS); then a
+   * refusal of the prompt the queue handed on (a non-fatal session.error answering it, before a
+   * turn started) frees the queue (decision 652).
    */
   observe(frame: Frame): void {
+    this.commands.observe(frame);
     if (frame.type === 'session.turn.start') this.inFlightId = undefined;
     else if (frame.type === 'session.error' && !frame.payload.fatal && frame.parent_id !== undefined && frame.parent_id === this.inFlightId) {
       this.inFlightId = undefined;

@@ -66,12 +66,7 @@ export function recorderConnection(session_id: string, entry: SessionEntry, host
     send: (frame: WireFrame) => {
       // Deferred: a prompt the queue releases on turn.end must not overtake that turn.end on the
       // other connections (this runs inside the hub's fan-out of it).
-      if (entry.commands && 'payload' in frame) {
-        queueMicrotask(() => {
-          entry.commands?.observe(frame as Frame);
-          entry.admission?.observe(frame as Frame);
-        });
-      }
+      if (entry.admission && 'payload' in frame) queueMicrotask(() => entry.admission?.observe(frame as Frame));
       if (frame.type === 'session.deleted') host.deleted(frame, entry);
       if (frame.type === 'session.turn.start' && entry.namesFromPrompt) {
         entry.namesFromPrompt = false;
