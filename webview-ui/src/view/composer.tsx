@@ -58,6 +58,7 @@ export function Composer() {
   const keepFocus = useKeepComposerFocus(editor);
 
   const files: Candidate[] = picker?.kind === 'file' && store.candidates ? store.candidates.candidates : [];
+  const paths = files.map((c) => c.path);
   const commands = picker?.kind === 'command' ? matchingCommands(tx.commands, picker.query) : [];
   const items = picker?.kind === 'file' ? files.length : commands.length;
   const searching = picker?.kind === 'file' && store.candidates === undefined;
@@ -74,7 +75,7 @@ export function Composer() {
     const waited = acceptWhenReady.current === picker.query;
     // A space kept while the list could not tell (spacedQuery.ts) is judged by this answer: the
     // reference goes on, or ends at it (the picker closes, the text stays), or waits for more.
-    const space = spaceVerdict(picker.query, files.map((c) => c.path), store.candidates?.truncated === true, waited);
+    const space = spaceVerdict(picker.query, paths, store.candidates?.truncated === true, waited);
     if (space === 'waits') return;
     if (space === 'ends') {
       acceptWhenReady.current = undefined;
@@ -86,7 +87,7 @@ export function Composer() {
     acceptWhenReady.current = undefined;
     // No match: nothing is chosen and nothing sent; the picker says so. A spaced query: the first
     // row that holds it (such a name need not lead the list).
-    if (files.length > 0) choose(Math.max(0, spacedRow(picker.query, files.map((c) => c.path), 0)));
+    if (files.length > 0) choose(Math.max(0, spacedRow(picker.query, paths, 0)));
   });
   useEffect(() => () => clearTimeout(timer.current), []);
   // An @ typed before the session could search opens the picker once it can (the trial of 2026-12-05).
@@ -127,7 +128,7 @@ export function Composer() {
     if ((e as InputEvent | undefined)?.isComposing && picker?.kind === 'file') return;
     // A space goes on only while a listed name holds it — or, for now, while the list cannot tell
     // (decision 634); the answer to what is typed then judges.
-    const at = atQuery(root, picker?.kind === 'file' ? spacedNameOn(files.map((c) => c.path), undecidedFrom(picker.query, store.candidates)) : undefined);
+    const at = atQuery(root, picker?.kind === 'file' ? spacedNameOn(paths, undecidedFrom(picker.query, store.candidates)) : undefined);
     if (at && canSearch) {
       if (picker?.kind !== 'file' || picker.query !== at.query) {
         const hidden = picker?.kind === 'file' && picker.hidden === true;
@@ -215,7 +216,7 @@ export function Composer() {
         e.preventDefault();
         // A spaced query takes only a row that holds it, never one that drops the words after the
         // space: with none, it waits for this query's answer, or the reference ended (decision 634).
-        const row = picker.kind === 'file' ? spacedRow(picker.query, files.map((c) => c.path), active) : active;
+        const row = picker.kind === 'file' ? spacedRow(picker.query, paths, active) : active;
         if (row < 0 && !answered(picker.query)) return void ((acceptWhenReady.current = picker.query), (sendWhenReady.current = sendKey));
         if (row < 0) {
           closePicker();

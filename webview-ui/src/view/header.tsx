@@ -321,20 +321,21 @@ export function StatusBar() {
       )}
       {(tx.errorCounts.fatal > 0 || tx.errorCounts.error > 0 || tx.errorCounts.warning > 0) && (
         <span class="error-counts" role="group" aria-label={t('status.errors')}>
-          {tx.errorCounts.fatal + tx.errorCounts.error > 0 && (
-            <span class="badge severity-error" title={t('status.errorCount', tx.errorCounts.fatal + tx.errorCounts.error)}>
-              <span class="codicon codicon-error" aria-hidden="true" /> <span aria-hidden="true">{tx.errorCounts.fatal + tx.errorCounts.error}</span>
-              <span class="sr-only">{t('status.errorCount', tx.errorCounts.fatal + tx.errorCounts.error)}</span>
-            </span>
-          )}
-          {tx.errorCounts.warning > 0 && (
-            <span class="badge severity-warning" title={t('status.warningCount', tx.errorCounts.warning)}>
-              <span class="codicon codicon-warning" aria-hidden="true" /> <span aria-hidden="true">{tx.errorCounts.warning}</span>
-              <span class="sr-only">{t('status.warningCount', tx.errorCounts.warning)}</span>
-            </span>
-          )}
+          <CountBadge kind="error" n={tx.errorCounts.fatal + tx.errorCounts.error} words="status.errorCount" />
+          <CountBadge kind="warning" n={tx.errorCounts.warning} words="status.warningCount" />
         </span>
       )}
     </div>
+  );
+}
+
+/** One count of the status bar: its icon and digits on screen, its words for a screen reader and the tooltip. */
+function CountBadge({ kind, n, words }: { kind: 'error' | 'warning'; n: number; words: 'status.errorCount' | 'status.warningCount' }) {
+  if (n <= 0) return null;
+  return (
+    <span class={`badge severity-${kind}`} title={t(words, n)}>
+      <span class={`codicon codicon-${kind}`} aria-hidden="true" /> <span aria-hidden="true">{n}</span>
+      <span class="sr-only">{t(words, n)}</span>
+    </span>
   );
 }
