@@ -72,10 +72,16 @@ describe('webview in Chromium: the browser page\'s focus and its Korean (decisio
     assert.equal(await focused(page), 'prompt');
   });
 
-  it('Escape in the prompt box goes to the waiting permission question — its card, so Enter answers nothing — and Escape again, from the card, stops the turn (decision 649)', async () => {
+  /** A page in a running turn whose permission question waits (after `before`, e.g. the call it asks about). */
+  async function askingPage(before: (b: ReturnType<typeof streamBuilder>) => Frame[] = () => []): Promise<Page> {
     const page = await h.open();
     const b = streamBuilder(SESSION, Date.now());
-    await feed(page, SESSION, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T), permission(b)], true);
+    await feed(page, SESSION, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T), ...before(b), permission(b)], true);
+    return page;
+  }
+
+  it('Escape in the prompt box goes to the waiting permission question — its card, so Enter answers nothing — and Escape again, from the card, stops the turn (decision 649)', async () => {
+    const page = await askingPage();
     await page.locator('[role=textbox]').click();
     await page.keyboard.press('Escape');
     await rendered(page);
@@ -96,9 +102,7 @@ describe('webview in Chromium: the browser page\'s focus and its Korean (decisio
   });
 
   it('Escape stops the running turn from the card an answer left the focus on (decision 649)', async () => {
-    const page = await h.open();
-    const b = streamBuilder(SESSION, Date.now());
-    await feed(page, SESSION, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T), permission(b)], true);
+    const page = await askingPage();
     await page.locator('[data-value=allow_once]').focus();
     await page.keyboard.press('Enter');
     await waitForSent(page, 'control.interaction.response', 1);
@@ -148,9 +152,7 @@ describe('webview in Chromium: the browser page\'s focus and its Korean (decisio
   });
 
   it('§4.3 a call asked for permission says it waits for the answer, not that it runs; answered, it runs (the trial of 2026-12-06)', async () => {
-    const page = await h.open();
-    const b = streamBuilder(SESSION, Date.now());
-    await feed(page, SESSION, [clientCaps(b), b.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T), b.make('tool.invoke.request', { invocation_id: 'w1', tool_name: 'Write', input: { file_path: 'notes.md', content: 'x' } }, T), permission(b)], true);
+    const page = await askingPage((b) => [b.make('tool.invoke.request', { invocation_id: 'w1', tool_name: 'Write', input: { file_path: 'notes.md', content: 'x' } }, T)]);
     const card = page.locator('article.tool-card[data-invocation="w1"]');
     assert.equal(await card.getAttribute('aria-label'), 'Tool Write: Waiting for your answer');
     assert.equal(await card.locator('.codicon-loading').count(), 0, 'no spinner: nothing runs');
