@@ -5,6 +5,8 @@
 // never anything more after an interpreter or a command runner (`python3 -c …`, `sh -c …`,
 // `xargs …`, `env …`): those allow the exact command only.
 
+import { hostPhrase } from '../../protocol/hostPhrases';
+
 /** Shell syntax that chains, substitutes or redirects: a call containing it always asks. */
 const SHELL_CONTROL = /[;&|`<>\n\r]|\$\(/;
 
@@ -102,6 +104,6 @@ export function bashRuleFor(command: string): string {
 /** How the prompt describes the rule: exactly what it will allow. */
 export function describeBashRule(ruleCommand: string): string {
   const first = shellWords(ruleCommand)[0] ?? '';
-  if (INTERPRETERS.has(programOf(first))) return `Bash: exactly \`${ruleCommand}\` (${first.slice(first.lastIndexOf('/') + 1)} runs code, so nothing added to it)`;
-  return `Bash: exactly \`${ruleCommand}\`, or it followed by more plain arguments (no added -delete, -exec, -f, rm, quotes, $ or other shell syntax)`;
+  if (INTERPRETERS.has(programOf(first))) return hostPhrase('rule.bash_exact', [ruleCommand, first.slice(first.lastIndexOf('/') + 1)]);
+  return hostPhrase('rule.bash_prefix', [ruleCommand]);
 }

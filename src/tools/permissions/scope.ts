@@ -2,6 +2,7 @@
 // as shown (bashRule.ts), file tools by the directory of the file (`src/**`), other tools as a whole.
 import { bashRuleFor, describeBashRule } from './bashRule';
 import type { CallShape, RuleScope } from './rules';
+import { hostPhrase } from '../../protocol/hostPhrases';
 
 export function suggestScope(call: CallShape): RuleScope {
   if (call.command !== undefined) return { tool_name: call.tool_name, command_prefix: bashRuleFor(call.command) };
@@ -16,6 +17,6 @@ export function suggestScope(call: CallShape): RuleScope {
 
 export function describeScope(scope: RuleScope): string {
   if (scope.command_prefix !== undefined) return describeBashRule(scope.command_prefix);
-  if (scope.path_glob !== undefined) return `${scope.tool_name} on ${scope.path_glob}`;
+  if (scope.path_glob !== undefined) return hostPhrase('rule.on_path', [scope.tool_name, scope.path_glob]);
   return `${scope.tool_name}`;
 }

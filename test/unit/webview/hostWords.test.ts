@@ -11,6 +11,7 @@ import { setLocale } from '../../../webview-ui/src/i18n';
 import { agentName, commandDescription, hostNoticeText, noticeSentence, permissionDescription } from '../../../webview-ui/src/i18n/hostWords';
 import { detectAgents } from '../../../src/agents/selection';
 import { PermissionBroker } from '../../../src/session/permissions/broker';
+import { describeScope, suggestScope } from '../../../src/tools/permissions/scope';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 
 const root = join(__dirname, '..', '..', '..');
@@ -57,7 +58,7 @@ describe('webview/hostWords: the host\'s commands and notices in the view\'s lan
     assert.equal(hostNoticeText({ message: '/clear — Start a new conversation\n/deploy — Ship it', words: { id: 'help' } }, commands), '슬래시 명령어:\n/clear — 새 대화 시작\n/deploy — Ship it');
   });
 
-  it('§4.3 the descriptions the host\'s permission broker gives its options are said in Korean, the rule inside as written; any other description unchanged', async () => {
+  it('§4.3 the descriptions the host\'s permission broker gives its options are said in Korean, the rule\'s paths as written; any other description unchanged', async () => {
     const asked: PayloadOf<'agent.interaction.request'>[] = [];
     await new PermissionBroker().ask(
       { call: { tool_name: 'Write', paths: ['notes.md'] }, input: { file_path: 'notes.md' }, scope: { tool_name: 'Write', path_glob: '**' }, scopeText: 'Write on **', offer: { session: true, always: true, rejectAlways: true } },
@@ -72,11 +73,38 @@ describe('webview/hostWords: the host\'s commands and notices in the view\'s lan
       ['reject_always', 'Saved rule: Write on **'],
     ], 'the host\'s English shapes, which the view recognises word for word');
     setLocale('ko');
-    assert.deepEqual(described.map(([, d]) => (d === undefined ? undefined : permissionDescription(d))), [undefined, 'Write on **', '규칙으로 저장: Write on **', '원하면 에이전트에게 이유를 알려 줄 수 있습니다', '규칙으로 저장: Write on **']);
+    assert.deepEqual(described.map(([, d]) => (d === undefined ? undefined : permissionDescription(d))), [undefined, '** 경로의 Write', '규칙으로 저장: ** 경로의 Write', '원하면 에이전트에게 이유를 알려 줄 수 있습니다', '규칙으로 저장: ** 경로의 Write']);
     assert.equal(permissionDescription('Runs the deploy script'), 'Runs the deploy script', 'an agent\'s own description');
     assert.equal(permissionDescription('Saved rule:'), 'Saved rule:', 'not the host\'s shape: no rule');
     setLocale('en');
     assert.equal(permissionDescription('Saved rule: Write on **'), 'Saved rule: Write on **');
+  });
+
+  it('§4.3 the rule a permission option saves is said in Korean — its tool, folder and command as the host wrote them; an agent\'s own words unchanged (decision 654)', () => {
+    const onPath = describeScope(suggestScope({ tool_name: 'Write', paths: ['src/a.ts'] }));
+    const prefix = describeScope(suggestScope({ tool_name: 'Bash', paths: [], command: 'git status --short' }));
+    const exact = describeScope(suggestScope({ tool_name: 'Bash', paths: [], command: '/usr/bin/python3 build.py' }));
+    const spaced = describeScope(suggestScope({ tool_name: 'Edit', paths: ['notes on cats/a.md'] }));
+    assert.deepEqual([onPath, spaced], ['Write on src/**', 'Edit on notes on cats/**'], 'the host\'s English');
+    setLocale('ko');
+    assert.equal(permissionDescription(onPath), 'src/** 경로의 Write', 'the bare rule of "Allow for this session"');
+    assert.equal(permissionDescription(`Saved rule: ${onPath}`), '규칙으로 저장: src/** 경로의 Write');
+    assert.equal(permissionDescription(spaced), 'notes on cats/** 경로의 Edit', 'a folder named with " on " stays whole: the tool ends at the first " on "');
+    assert.equal(permissionDescription(prefix), 'Bash: 정확히 `git status --short`, 또는 그 뒤에 일반 인수만 더 붙은 명령 (-delete, -exec, -f, rm, 따옴표, $ 같은 셸 문법이 덧붙으면 해당 없음)');
+    assert.equal(permissionDescription(`Saved rule: ${exact}`), '규칙으로 저장: Bash: 정확히 `/usr/bin/python3 build.py`만 (python3은(는) 코드를 실행하므로 아무것도 덧붙일 수 없음)');
+    const tricky = describeScope(suggestScope({ tool_name: 'Bash', paths: [], command: 'node x.js --label "on` (node runs code"' }));
+    assert.match(permissionDescription(tricky), /^Bash: 정확히 `node x\.js --label "on` \(node runs code"`만 \(node은/, 'the whole command, though it holds the shape\'s own words');
+    assert.equal(permissionDescription('Deploys the site'), 'Deploys the site', 'an agent\'s own description');
+    setLocale('en');
+    assert.equal(permissionDescription(`Saved rule: ${prefix}`), `Saved rule: ${prefix}`);
+  });
+
+  it('a long hostile rule is read in linear time: a description of 400,000 separators is answered, not stuck in backtracking', () => {
+    setLocale('ko');
+    const hostile = `Bash: exactly \`${'` ('.repeat(200_000)}`;
+    assert.equal(permissionDescription(hostile), hostile, 'not the host\'s shape (no closing words): unchanged');
+    const onMany = `${'x on '.repeat(100_000)}y`;
+    assert.equal(permissionDescription(onMany).endsWith(' 경로의 x'), true);
   });
 
   it('the names the host gives its own agents are said in Korean, held to the host\'s English; a CLI agent\'s name passes unchanged (decision 607)', async () => {

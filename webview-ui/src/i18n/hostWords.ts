@@ -38,25 +38,50 @@ const PERMISSION_DESCRIPTIONS = ['permission.savedRule', 'permission.tellWhy'] a
 
 /**
  * A permission option's description in the view's language when it has one of the host's English
- * shapes exactly ("Saved rule: {rule}", "Optionally tell the agent why"): the rule inside stays as
- * the host wrote it. Any other description (an agent's own, the bare rule) passes unchanged.
+ * shapes exactly ("Saved rule: {rule}", "Optionally tell the agent why", or a rule alone, as
+ * "Allow for this session" gives it): the rule is said in the view's language too, its tool, paths
+ * and command as the host wrote them. Any other description (an agent's own) passes unchanged.
  */
 export function permissionDescription(description: string): string {
   for (const id of PERMISSION_DESCRIPTIONS) {
     const args = templateArgs(en[id], description);
-    if (args) return t(id, ...args);
+    if (args) return t(id, ...(id === 'permission.savedRule' ? args.map(ruleText) : args));
   }
-  return description;
+  return ruleText(description);
 }
 
-/** The values of `{0}`, `{1}`… when `text` is `template` filled in, else undefined. */
-function templateArgs(template: string, text: string): string[] | undefined {
-  const pattern = template
-    .split(/\{\d+\}/)
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('([\\s\\S]+)');
-  const m = new RegExp(`^${pattern}$`).exec(text);
-  return m ? m.slice(1) : undefined;
+/**
+ * What a rule covers (src/tools/permissions/scope.ts), in the view's language. The Bash shapes come
+ * first (a command may hold " on "); the path shape splits at the first " on ", since a tool's
+ * name has none and a folder's name may.
+ */
+function ruleText(rule: string): string {
+  for (const id of ['rule.bash_prefix', 'rule.bash_exact'] as const) {
+    const args = templateArgs(en[id], rule);
+    if (args) return t(id, ...args);
+  }
+  const onPath = templateArgs(en['rule.on_path'], rule, { firstShortest: true });
+  return onPath ? t('rule.on_path', ...onPath) : rule;
+}
+
+/**
+ * The values of `{0}` and `{1}` when `text` is `template` filled in, else undefined; each value has
+ * at least one character. With two places the first takes as much as it can, unless
+ * `firstShortest`. Plain string searches, no regular expression: `text` comes from frames, and a
+ * backtracking pattern over a long hostile rule would take time quadratic in its length.
+ */
+function templateArgs(template: string, text: string, o: { firstShortest?: boolean } = {}): string[] | undefined {
+  const parts = template.split(/\{\d+\}/);
+  if (parts.length === 1) return text === template ? [] : undefined;
+  const head = parts[0];
+  const tail = parts[parts.length - 1];
+  if (parts.length > 3 || text.length < head.length + tail.length || !text.startsWith(head) || !text.endsWith(tail)) return undefined;
+  const middle = text.slice(head.length, text.length - tail.length);
+  if (parts.length === 2) return middle === '' ? undefined : [middle];
+  const sep = parts[1];
+  const at = o.firstShortest ? middle.indexOf(sep, 1) : middle.lastIndexOf(sep, middle.length - sep.length - 1);
+  if (at < 1 || at + sep.length >= middle.length) return undefined;
+  return [middle.slice(0, at), middle.slice(at + sep.length)];
 }
 
 /** The host's own English names of the agents it ships (src/agents/selection.ts, builtin/agent.ts). */
