@@ -78,6 +78,7 @@ export class CommandService {
   private chain: Promise<unknown> = Promise.resolve();
   private queued: Promise<CommandSnapshot> | undefined;
   private disposed = false;
+  private bundledOffered = true;
 
   constructor(private readonly options: CommandServiceOptions) {
     this.folders = options.workspaceFolders ?? [];
@@ -138,6 +139,11 @@ export class CommandService {
     return this.refresh('agent');
   }
 
+  /** Whether the bundled prompts are offered (not to a scripted agent: AgentInfo.scripted); from the next refresh on. */
+  offerBundled(offered: boolean): void {
+    this.bundledOffered = offered;
+  }
+
   setCustomCommands(commands: readonly CustomCommand[]): Promise<CommandSnapshot> {
     this.custom = [...commands];
     return this.refresh('custom');
@@ -168,7 +174,7 @@ export class CommandService {
     const ctx = this.context;
     // Arm before reading too, so a file written while we read is not missed.
     if (this.watcher) this.watcher.sync(await this.watchTargets(ctx));
-    const result = materialize(await this.registry.load(ctx), this.options.bundled ?? BUNDLED_COMMANDS);
+    const result = materialize(await this.registry.load(ctx), this.bundledOffered ? (this.options.bundled ?? BUNDLED_COMMANDS) : []);
     const snapshot: CommandSnapshot = {
       generation: this.current.generation + 1,
       reason,

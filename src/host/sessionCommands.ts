@@ -48,6 +48,7 @@ export class SessionCommands {
           },
         });
         const started = await adapter.start(proxy);
+        self.service.offerBundled(adapter.info.scripted !== true);
         await self.service.setAgentCommands(agentRef, toAgentCommands(started.commands));
         self.host = host;
         return { ...started, commands: self.service.snapshot.publish.commands };

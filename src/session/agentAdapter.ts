@@ -28,6 +28,12 @@ export interface AgentInfo {
   /** §18: the process ends after each turn and is respawned with `resume_flag`. */
   single_turn_process?: boolean;
   resume_flag?: string;
+  /**
+   * The agent follows a fixed grammar, not a language model (the built-in agent): prompts written
+   * for a model, as the bundled `/review`, `/explain` and `/test` are, ask what it cannot do, and
+   * those are not offered to it. The user's own command files still are (they may speak its grammar).
+   */
+  scripted?: boolean;
 }
 
 /**

@@ -308,7 +308,8 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     const help = await rawpRun([...base(), '/help'], { env: ko });
     assert.equal(help.code, 0, help.err);
     assert.match(help.out, /^\/help — 사용할 수 있는 슬래시 명령어 보기$/m);
-    assert.match(help.out, /^\/review — 현재 변경 사항에서 /m, 'a bundled command too');
+    assert.match(help.out, /^\/compact — 대화 맥락을 요약해 줄이기$/m);
+    assert.doesNotMatch(help.out, /^\/review/m, 'no bundled prompt for the built-in agent (decision 655)');
     assert.doesNotMatch(help.out, /List the available slash commands/);
     const mode = await rawpRun([...base(), '/mode plan'], { env: ko });
     assert.equal(mode.code, 0, mode.err);

@@ -45,6 +45,22 @@ describe('host: session host', () => {
     assert.ok(names.includes('mode') && names.includes('help') && names.includes('compact'), names.join(','));
   });
 
+  it('slash-commands §3 the bundled prompts (/review, /explain, /test) are offered to an agent with a model, not to the built-in agent, which follows a grammar (decision 655)', async () => {
+    host = h.makeHost();
+    const published = async (agent: string) => {
+      const id = await host.create({ agent });
+      const frame = host.log(id)!.all().find((f) => f.type === 'agent.commands.publish')!;
+      return (frame.payload as { commands: { name: string }[] }).commands.map((c) => c.name);
+    };
+    const builtin = await published('builtin');
+    const model = await published('scripted');
+    for (const name of ['review', 'explain', 'test']) {
+      assert.ok(!builtin.includes(name), `/${name} is not offered to the built-in agent: ${builtin.join(',')}`);
+      assert.ok(model.includes(name), `/${name} is offered to an agent with a model: ${model.join(',')}`);
+    }
+    assert.ok(builtin.includes('help') && builtin.includes('compact'), 'the host\'s own commands stay');
+  });
+
   it('§2.4 a prompt from the view reaches the agent; the log records it and the whole turn; the view gets no echo of its own prompt', async () => {
     host = h.makeHost();
     const id = await host.create();
