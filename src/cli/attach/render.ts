@@ -210,6 +210,8 @@ function interaction(items: Item[], b: InteractionBlock, indent: string, pass: P
     items.push({ key: `${b.key}:a`, text: `${indent}  ✓ ${v}${b.response.textInput ? ` — ${b.response.textInput}` : ''}\n` });
   } else if (b.status === 'timed_out') {
     items.push({ key: `${b.key}:a`, text: `${indent}  ${say(pass, 'render.timed_out')}\n` });
+  } else if (b.status === 'discarded' && b.retiredBy === 'host_restart') {
+    items.push({ key: `${b.key}:a`, text: `${indent}  ${say(pass, 'render.host_restart')}\n` });
   }
 }
 

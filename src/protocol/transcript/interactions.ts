@@ -114,6 +114,13 @@ function noteWait(t: Transcript, block: InteractionBlock, frame: Answer): void {
 function settle(t: Transcript, block: InteractionBlock, frame: Answer): boolean {
   // The first answer decides; a discard by finalization is only a placeholder and gives way.
   if (block.status !== 'pending' && !(block.status === 'discarded' && block.synthetic)) return false;
+  if (frame.type === 'control.interaction.timeout' && frame.metadata?.synthetic === true) {
+    // §7.8.2: the host that asked died (a reload, a crash) and the one that restored the session
+    // closed the question. Nobody let it run out: saying "not answered in time" would blame the
+    // person (the trial of 2026-12-06). The wait is not the call's either: none is noted.
+    retire(t, block, 'host_restart');
+    return true;
+  }
   if (frame.type === 'control.interaction.response') {
     block.status = 'answered';
     block.response = { selectedValue: frame.payload.selected_value };

@@ -23,8 +23,9 @@ export type ErrorSeverity = PayloadOf<'agent.error'>['severity'];
 export type SubagentStatus = 'running' | PayloadOf<'agent.subagent.ended'>['status'];
 export type InteractionStatus = 'pending' | 'answered' | 'timed_out' | 'discarded';
 /** Why a question was retired without an answer of this view (§6.1.2 cancel, §7.5.2 turn end,
- *  §6.2 a refused answer: it was no longer open at the client). */
-export type InteractionRetiredBy = 'cancelled' | 'turn_ended' | 'not_open';
+ *  §6.2 a refused answer: it was no longer open at the client, §7.8.2 the host that asked it died
+ *  and its successor closed it). */
+export type InteractionRetiredBy = 'cancelled' | 'turn_ended' | 'not_open' | 'host_restart';
 export type FinalizeReason = 'connection_closed' | 'connection_error' | 'app_restart';
 
 /** Shared by every node of the tree. `key` is unique in one transcript. */

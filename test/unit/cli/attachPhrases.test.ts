@@ -26,7 +26,8 @@ const wordsOf = (texts: readonly string[]): Set<string> => new Set(texts.flatMap
 
 /**
  * A session with one of each of attach's own labels: a history past the host's budget, a prompt
- * with a file, a plan, thinking, a tool whose output is cut, a question that timed out, the turn's
+ * with a file, a plan, thinking, a tool whose output is cut, a question that timed out, one a
+ * restarted host closed, the turn's
  * end and tokens, a compaction, a shared file and the session's end. The agent speaks Korean here,
  * so any English left in the Korean rendering is attach's own.
  */
@@ -44,6 +45,8 @@ function wholeSession(): Transcript {
   f(buildFrame('tool.invoke.result', { invocation_id: 'b1', tool_name: 'Bash', status: 'success', output: lines, output_type: 'text' }, ctx));
   f(buildFrame('agent.interaction.request', { interaction_id: 'i1', interaction_type: 'YN', question_text: '계속할까요?', timeout_sec: 30 }, ctx));
   f(buildFrame('control.interaction.timeout', { interaction_id: 'i1' }, ctx));
+  f(buildFrame('agent.interaction.request', { interaction_id: 'i2', interaction_type: 'YN', question_text: '지울까요?', timeout_sec: 30 }, ctx));
+  f(buildFrame('control.interaction.timeout', { interaction_id: 'i2' }, { ...ctx, metadata: { synthetic: true } })); // §7.8.2, decision 656
   f(buildFrame('agent.text.delta', { content_index: 1, text: '끝났습니다' }, ctx));
   f(buildFrame('agent.text.done', { content_index: 1, full_text: '끝났습니다' }, ctx));
   f(buildFrame('agent.file.transfer', { transfer_id: ID1, direction: 'download', file_url: `/v1/files/${ID1}`, file_name: 'chart.png', mime_type: 'image/png', size_bytes: 68, context: { workspace_relative_path: 'docs/chart.png' } }, ctx));
@@ -96,6 +99,7 @@ describe('cli/attach: its own words in the terminal\'s language (decision 601)',
     assert.match(en, /\n {2}\+ attached: dot\.png \(image\/png\)\n/);
     assert.match(en, /\n\(thinking\) 살펴보는 중\n/);
     assert.match(en, /\n {2}✗ timed out\n/);
+    assert.match(en, /\? 지울까요\? \(YN\)\n {2}✗ closed: the host restarted before an answer\n/);
     assert.match(en, /\n— turn 0 ended: end_turn\n {2}\(tokens in 100, out 20\)\n/);
     assert.match(en, /\n {4}… 5 more lines\n/);
     assert.match(en, /\n\(context compacted: 버그를 고쳤습니다\)\n/);

@@ -54,6 +54,20 @@ describe('host/journal closing: a restored session whose host died mid-turn', ()
     assert.equal(t.agentState?.current, 'idle');
   });
 
+  it('§7.8.2 the question the dead host left is closed by the restart, not "not answered in time": the card says the host restarted, and the call records no permission wait (decision 656)', () => {
+    const { frames, interaction_id, invocation_id } = interruptedTurn();
+    const out = closingFrames(session_id, frames, clockAfter(frames[frames.length - 1].timestamp, { now: () => new Date(Date.now() + 600_000) }));
+    const t = createTranscript({ sessionId: session_id });
+    applyFrames(t, [...frames, ...out]);
+    const card = t.idx.interactions.get(interaction_id)!;
+    assert.deepEqual([card.status, card.retiredBy], ['discarded', 'host_restart']);
+    assert.equal(t.idx.tools.get(invocation_id)!.permissionWaitMs, undefined, 'ten minutes of a dead host are not a wait for the person');
+    // A real timeout (the live host's, no synthetic mark) still reads as one.
+    const live = createTranscript({ sessionId: session_id });
+    applyFrames(live, [...frames, buildFrame('control.interaction.timeout', { interaction_id }, { session_id, turn_id: frames[0].turn_id! })]);
+    assert.equal(live.idx.interactions.get(interaction_id)!.status, 'timed_out');
+  });
+
   it('a session that was idle when its host died needs no closing frames', () => {
     const { frames, turn_id, invocation_id, interaction_id } = interruptedTurn();
     const ctx = { session_id, turn_id };

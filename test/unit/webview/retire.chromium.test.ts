@@ -1,5 +1,6 @@
 // Issue 15 Why 3 in real Chromium: a permission prompt that is cancelled (Stop), whose turn ended,
-// that another master answered, whose own deadline passed, or whose answer the client refused
+// that another master answered, whose own deadline passed, whose host restarted, or whose answer
+// the client refused
 // retires at once: no live Allow/Reject, no ticking countdown, no red UNKNOWN_INTERACTION block.
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
@@ -76,6 +77,19 @@ describe('webview in Chromium: a question that ends without this view retires at
     assert.equal(await page.locator('.interaction.type-PERMISSION [role=timer]').count(), 1);
     await page.waitForSelector('.interaction.status-expired', { timeout: 10_000 });
     await assertRetired(page, /No answer in time, so it was rejected/);
+  });
+
+  it('§7.8.2 a question whose host died (a reload) is closed by the restored host: the card says so, not "No answer in time" (decision 656)', async () => {
+    const page = await h.open();
+    const { b, frames } = pendingWrite(2);
+    await feed(page, SESSION, frames, true);
+    await feed(page, SESSION, [
+      b.make('control.interaction.timeout', { interaction_id: 'i-write' }, { ...T, metadata: { synthetic: true } }),
+      b.make('session.turn.end', { turn_id: TURN, stop_reason: 'error' }, { ...T, metadata: { synthetic: true } }),
+    ]);
+    await page.waitForTimeout(2_500); // past the question's own deadline: still not "in time"
+    await assertRetired(page, /Closed: the editor or server restarted before an answer, so nothing was allowed/);
+    assert.doesNotMatch(await page.locator('.interaction.type-PERMISSION').innerText(), /in time/);
   });
 
   it('§6.2 an answer the client refuses with UNKNOWN_INTERACTION retires the card instead of a red error', async () => {

@@ -133,6 +133,7 @@ const RETIRED: Record<NonNullable<InteractionBlock['retiredBy']>, MessageId> = {
   cancelled: 'interaction.retired.cancelled',
   turn_ended: 'interaction.retired.turn_ended',
   not_open: 'interaction.retired.not_open',
+  host_restart: 'interaction.retired.host_restart',
 };
 
 function AnswerSummary({ block, expired }: { block: InteractionBlock; expired: boolean }) {

@@ -14,6 +14,7 @@ export const interactions = {
   'interaction.retired.cancelled': 'Cancelled: the turn was stopped before an answer',
   'interaction.retired.turn_ended': 'Closed: the turn ended without an answer',
   'interaction.retired.not_open': 'No longer open: answered elsewhere or timed out',
+  'interaction.retired.host_restart': 'Closed: the editor or server restarted before an answer, so nothing was allowed',
   'interaction.dismissed': 'Dismissed',
   'interaction.sendAnswer': 'Send answer',
   'interaction.submit': 'Submit',
