@@ -79,6 +79,19 @@ describe('webview in Chromium: a question that ends without this view retires at
     await assertRetired(page, /No answer in time, so it was rejected/);
   });
 
+  it('§4.3.1 the call a permission question is about stops "Waiting for your answer" when the question\'s deadline passes: it reads Rejected before the host\'s frames arrive (decision 656)', async () => {
+    const page = await h.open();
+    const { b, frames } = pendingWrite(2);
+    frames.splice(3, 0, b.make('tool.invoke.request', { invocation_id: 'w1', tool_name: 'Write', input: { file_path: 'notes.md', content: 'x' } }, T));
+    await feed(page, SESSION, frames, true);
+    const card = page.locator('article.tool-card[data-invocation="w1"]');
+    assert.equal(await card.getAttribute('aria-label'), 'Tool Write: Waiting for your answer');
+    await page.waitForSelector('.interaction.status-expired', { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelector('article.tool-card[data-invocation="w1"]')?.getAttribute('aria-label') === 'Tool Write: Rejected', undefined, { timeout: 5_000 });
+    assert.equal(await card.locator('.codicon-loading').count(), 0, 'no spinner: it will not run');
+    assert.deepEqual(pageErrors(page), []);
+  });
+
   it('§7.8.2 a question whose host died (a reload) is closed by the restored host: the card says so, not "No answer in time" (decision 656)', async () => {
     const page = await h.open();
     const { b, frames } = pendingWrite(2);

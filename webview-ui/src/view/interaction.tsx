@@ -283,17 +283,21 @@ function Choices({ block }: { block: InteractionBlock }) {
   );
 }
 
-/** True once the question's own deadline has passed; re-renders the card at that moment. */
-function useExpired(block: InteractionBlock): boolean {
+/**
+ * True once the question's own deadline has passed; re-renders the component at that moment. No
+ * question (a tool card that was never asked about) never expires.
+ */
+function useExpired(block: InteractionBlock | undefined): boolean {
   const store = useStore();
-  const [expired, setExpired] = useState(() => msLeft(store, block) <= 0);
+  const [, setTick] = useState(0);
+  const expired = block !== undefined && msLeft(store, block) <= 0;
   useEffect(() => {
-    if (expired || block.status !== 'pending') return;
+    if (!block || expired || block.status !== 'pending') return;
     const left = msLeft(store, block);
     if (!Number.isFinite(left)) return;
-    const t = setTimeout(() => setExpired(true), Math.min(Math.max(0, left), 2 ** 31 - 1));
+    const t = setTimeout(() => setTick((n) => n + 1), Math.min(Math.max(0, left), 2 ** 31 - 1));
     return () => clearTimeout(t);
-  }, [block.status, expired]);
+  }, [block?.interactionId, block?.status, expired]);
   return expired;
 }
 
@@ -301,6 +305,15 @@ function useExpired(block: InteractionBlock): boolean {
 export function useLive(block: InteractionBlock): boolean {
   const expired = useExpired(block);
   return block.status === 'pending' && !expired;
+}
+
+/**
+ * The call's permission question is over without an answer: its own deadline passed (the host's
+ * timeout frame may still be on its way) or the host said it timed out. Our broker rejects then.
+ */
+export function useUnansweredPermission(asking: InteractionBlock | undefined): boolean {
+  const expired = useExpired(asking);
+  return asking !== undefined && asking.request.interaction_type === 'PERMISSION' && (asking.status === 'timed_out' || (asking.status === 'pending' && expired));
 }
 
 /** The buttons vanish when a question retires (answered, expired): keep keyboard focus on the

@@ -15,6 +15,7 @@ import { AgentResultOutput, BinaryRefOutput, EmptyOutput, FileListOutput, Struct
 import { DiffOutput } from './diffOutput';
 import { StreamOutput } from './streamOutput';
 import { SyntheticBadge } from './syntheticBadge';
+import { useUnansweredPermission } from './interaction';
 
 const TOOL_ICONS: Record<string, string> = {
   Bash: 'terminal',
@@ -59,10 +60,13 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
   // Not run because the person answered no: their choice, not a failure of the tool, so it reads
   // "Rejected" in the tone of a cancellation rather than a red "Failed".
   const rejected = r?.status === 'error' && r.errorCode === 'PERMISSION_REJECTED';
-  const tone = held ? 'held' : rejected ? 'cancelled' : status;
-  // Asked for permission and not answered yet: it waits for the person, it does not run.
-  const waiting = !r && tool.asking?.status === 'pending';
-  const statusText = held ? t('tool.status.held') : rejected ? t('tool.status.rejected') : waiting ? t('tool.status.waiting') : t(TOOL_STATUS[status]);
+  // Asked for permission and not answered yet: it waits for the person, it does not run. Once the
+  // question is over unanswered (its deadline passed) the call will not run either: it reads as
+  // rejected at once, not "Waiting" until the host's frames arrive (the review of 2026-12-06).
+  const unanswered = useUnansweredPermission(tool.asking) && !r;
+  const waiting = !r && !unanswered && tool.asking?.status === 'pending';
+  const tone = held ? 'held' : rejected || unanswered ? 'cancelled' : status;
+  const statusText = held ? t('tool.status.held') : rejected || unanswered ? t('tool.status.rejected') : waiting ? t('tool.status.waiting') : t(TOOL_STATUS[status]);
   const roots = store.workspaceRoots;
   const path = typeof tool.input.file_path === 'string' ? tool.input.file_path : typeof tool.input.path === 'string' ? tool.input.path : undefined;
   const openFile = (p: string, line?: number) => store.transport.send(webviewMessage('file.open', { path: p, ...(line ? { line } : {}) }));
@@ -76,7 +80,7 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
         <span class="tool-name">{tool.toolName}</span>
         {summary && <span class="tool-summary" title={summary}>{summary}</span>}
         <span class={`badge status status-${tone}`} data-code={r?.errorCode ?? status} title={r?.errorCode ? codeTooltip(r.errorCode) : undefined}>
-          {status === 'running' && !waiting ? <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> : null}
+          {status === 'running' && !waiting && !unanswered ? <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> : null}
           {statusText}
         </span>
         {r?.durationMs !== undefined && <ToolDuration ms={r.durationMs} waitMs={tool.permissionWaitMs} />}
