@@ -238,6 +238,14 @@ describe('webview in Chromium: the browser page\'s focus and its Korean (decisio
     await hostSays(page, [{ kind: 'notice', payload: { level: 'warning', message: 'WebFetch works with limits: no proxy' } }]);
     // Each Dismiss is named by its notice (stacked notices had several buttons all named "Dismiss").
     assert.deepEqual(await page.locator('.banners .banner button').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), ['닫기: WebFetch works with limits: no proxy']);
+    // A confirmation and a refusal in one message batch (one animation frame): the banner of the
+    // confirmation is never drawn, but the polite region still says it (decision 657).
+    await hostSays(page, [
+      { kind: 'notice', payload: { level: 'info', message: 'This session now uses Codex.' } },
+      { kind: 'notice', payload: { level: 'error', message: 'Codex cannot run: codex not found on PATH' } },
+    ]);
+    assert.equal((await polite.innerText()).trim(), 'This session now uses Codex.', 'said, though replaced before it was shown; the error is said by its role=alert banner');
+    assert.deepEqual(await page.locator('.banners .banner.info').count(), 0);
   });
 
   it('the browser page names itself in the view\'s language and starts in the prompt box', async () => {

@@ -2,9 +2,8 @@
 // view model) plus what the host tells us outside frames (session and agent lists, settings,
 // notices) and the few frame-derived things the transcript does not keep (file candidates of the
 // @ picker, the peer's features, file transfers by invocation).
-//
-// Frames are queued as they arrive and applied once per animation frame, so a burst of text
-// deltas costs one render (coalescing); listeners are told after each flush.
+// Frames are queued as they arrive and applied once per animation frame, so a burst of text deltas
+// costs one render (coalescing); listeners are told after each flush. Notices: noticeBoard.ts.
 import { buildFrame } from '../../../src/protocol/build';
 import { maySend, type FeatureSet } from '../../../src/protocol/capabilities';
 import { catalogNotices } from '../../../src/protocol/catalogNotices';
@@ -25,6 +24,7 @@ import type { Transport } from '../transport/types';
 import { TransferFiles, type FileView } from './transferFiles';
 import type { CandidatesView, EndedSession, FlushStats, Notice } from './storeTypes';
 import { EarlierChats } from './earlierChats';
+import { NoticeBoard } from './noticeBoard';
 
 export type { CandidatesView, EndedSession, FlushStats, Notice } from './storeTypes';
 
@@ -68,7 +68,7 @@ export class ChatStore {
   enterSends = true;
   /** The host's workspace folders (VS Code; empty in the browser master). */
   workspaceRoots: string[] = [];
-  notices: Notice[] = [];
+  readonly noticeBoard = new NoticeBoard();
   connected = false;
   /** The peer's (agent side's) latest announced features. */
   peerFeatures?: FeatureSet;
@@ -99,7 +99,6 @@ export class ChatStore {
   private pending: WireFrame[] = [];
   private scheduled = false;
   private readonly listeners = new Set<() => void>();
-  private noticeSeq = 0;
 
   constructor(
     readonly transport: Transport,
@@ -194,13 +193,14 @@ export class ChatStore {
     return this.files.view(transfer_id);
   }
 
-  /**
-   * A new notice. A confirmation (info) stands until the next notice comes: beside a later refusal
-   * it would say the opposite ("This session now uses Codex." over "Codex cannot run"). Warnings
-   * and errors stay until dismissed, the five newest at most (decision 648).
-   */
+  /** The notices on screen. */
+  get notices(): readonly Notice[] {
+    return this.noticeBoard.shown;
+  }
+
+  /** A new notice: a confirmation (info) stands until the next notice comes (decision 648). */
   notify(level: Notice['level'], message: string, code?: string): void {
-    this.notices = [...this.notices.filter((n) => n.level !== 'info').slice(-4), { id: ++this.noticeSeq, level, message, ...(code ? { code } : {}) }];
+    this.noticeBoard.add(level, message, code);
     this.changed();
   }
 
@@ -230,13 +230,13 @@ export class ChatStore {
   }
 
   dismissNotice(id: number): void {
-    this.notices = this.notices.filter((n) => n.id !== id);
+    this.noticeBoard.dismiss(id);
     this.changed();
   }
 
   private reset(sessionId: string, name?: string, agent?: string): void {
     // Notices belong to their chat (decision 648): a re-attach keeps them, another chat's go.
-    if (sessionId !== this.sessionId) this.notices = [];
+    if (sessionId !== this.sessionId) this.noticeBoard.clear();
     this.sessionId = sessionId;
     if (this.agentOffer?.session_id !== sessionId) this.agentOffer = undefined;
     this.catalogShown.clear();
