@@ -139,7 +139,7 @@ export class CommandService {
     return this.refresh('agent');
   }
 
-  /** Whether the bundled prompts are offered (not to a scripted agent: AgentInfo.scripted); from the next refresh on. */
+  /** Whether the bundled prompts are offered (not to an agent without a model: AgentInfo.grammarOnly). Takes effect at the next refresh: the caller's setAgentCommands makes it. */
   offerBundled(offered: boolean): void {
     this.bundledOffered = offered;
   }

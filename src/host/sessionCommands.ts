@@ -48,7 +48,7 @@ export class SessionCommands {
           },
         });
         const started = await adapter.start(proxy);
-        self.service.offerBundled(adapter.info.scripted !== true);
+        self.service.offerBundled(adapter.info.grammarOnly !== true);
         await self.service.setAgentCommands(agentRef, toAgentCommands(started.commands));
         self.host = host;
         return { ...started, commands: self.service.snapshot.publish.commands };

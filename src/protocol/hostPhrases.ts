@@ -47,10 +47,13 @@ export const HOST_PHRASES_EN = {
   'plan.approve': 'Approve',
   'plan.keep': 'Keep planning',
   // What a permission rule covers (src/tools/permissions/scope.ts and bashRule.ts), shown in the
-  // options of a permission question: "Write on src/**" and the two shapes of a Bash rule.
+  // options of a permission question: a folder, the whole workspace, the whole tool, and the two
+  // shapes of a Bash rule. The broadest say so in words: `**` alone does not.
   'rule.on_path': '{0} on {1}',
-  'rule.bash_prefix': 'Bash: exactly `{0}`, or it followed by more plain arguments (no added -delete, -exec, -f, rm, quotes, $ or other shell syntax)',
-  'rule.bash_exact': 'Bash: exactly `{0}` ({1} runs code, so nothing added to it)',
+  'rule.anywhere': '{0} anywhere in the workspace',
+  'rule.whole_tool': 'every {0} call',
+  'rule.bash_prefix': 'Bash: exactly `{0}`, or that command with more plain arguments added (no -delete, -exec, -f, rm, quotes, $ or other shell syntax)',
+  'rule.bash_exact': 'Bash: exactly `{0}`, nothing added ({1} runs other code or commands)',
 } as const;
 
 export type HostPhraseId = keyof typeof HOST_PHRASES_EN;
@@ -91,9 +94,11 @@ export const HOST_PHRASES_KO: Record<HostPhraseId, string> = {
   'plan.question': '이 계획을 승인하고 에이전트가 시작하게 할까요?',
   'plan.approve': '승인',
   'plan.keep': '계속 계획하기',
-  'rule.on_path': '{1} 경로의 {0}',
-  'rule.bash_prefix': 'Bash: 정확히 `{0}`, 또는 그 뒤에 일반 인수만 더 붙은 명령 (-delete, -exec, -f, rm, 따옴표, $ 같은 셸 문법이 덧붙으면 해당 없음)',
-  'rule.bash_exact': 'Bash: 정확히 `{0}`만 ({1}은(는) 코드를 실행하므로 아무것도 덧붙일 수 없음)',
+  'rule.on_path': '{0}: {1} 아래 파일',
+  'rule.anywhere': '{0}: 작업 영역의 모든 파일',
+  'rule.whole_tool': '모든 {0} 호출',
+  'rule.bash_prefix': 'Bash: 정확히 `{0}`, 또는 그 명령에 일반 인수만 더 붙인 것 (-delete, -exec, -f, rm, 따옴표, $ 같은 셸 문법은 덧붙일 수 없음)',
+  'rule.bash_exact': 'Bash: 정확히 `{0}`만, 덧붙이는 것 없이 ({1}은(는) 다른 코드나 명령을 실행함)',
 };
 
 export type HostLanguage = 'en' | 'ko';

@@ -33,7 +33,7 @@ export interface AgentInfo {
    * for a model, as the bundled `/review`, `/explain` and `/test` are, ask what it cannot do, and
    * those are not offered to it. The user's own command files still are (they may speak its grammar).
    */
-  scripted?: boolean;
+  grammarOnly?: boolean;
 }
 
 /**

@@ -50,6 +50,7 @@ export function intakePeerFrame(raw: unknown, rec: ConnRecord, s: HubSession, op
     options.logger.info(outcome.reason, { connection });
     return { kind: 'ignore' };
   }
+  withoutSyntheticMark(outcome.frame, connection, options.logger);
   if (outcome.vendor) {
     const vendor = outcome.frame;
     const handler = options.vendorHandlers.get(vendor.type);
@@ -115,6 +116,18 @@ function overPlainControlBudget(raw: unknown, rec: ConnRecord, s: HubSession, fr
   const bytes = utf8Length(raw);
   if ((s.plainControlBytes ??= new FrameBudget(DEFAULT_PLAIN_CONTROL_BYTES)).take(now, bytes)) return undefined;
   return { kind: 'refuse', error_code: 'RATE_LIMITED', message: overControlBytes(frame.type, bytes), parent_id: frame.message_id };
+}
+
+/**
+ * §7.8.1: `metadata.synthetic` marks what the host itself made up for a peer that is gone (a restart
+ * closing a question, a result for a lost call). A peer never makes that on the host's behalf; from
+ * one it would let a master tell every view and the journal that a restart closed a question it
+ * timed out itself (the review of decision 656). The mark is taken off, the frame is kept.
+ */
+function withoutSyntheticMark(frame: { metadata?: { synthetic?: boolean } }, connection: string, logger: Logger): void {
+  if (frame.metadata?.synthetic === undefined) return;
+  delete frame.metadata.synthetic;
+  logger.info('metadata.synthetic of a peer frame dropped: only the host marks its own frames synthetic', { connection });
 }
 
 /** Does the session know this message_id already (its own frame's, or an earlier control's)? */

@@ -34,13 +34,19 @@ describe('security/tools: Bash rule matching (issue 12 finding 8)', () => {
       ['npm test', 'npm testing', 'prefix'],
       ['sed -n 1p a', 'sed -n 1p a -i', 'interpreter'],
       ['cp a b', 'cp a b -f', 'destructive'],
+      // A quoted or escaped interpreter is the interpreter (the review of decision 654): exact only.
+      ["'/usr/bin/node' build.js", "'/usr/bin/node' build.js --require ./evil.js", 'interpreter'],
+      ['"python3" -V', '"python3" -V other.py', 'interpreter'],
+      ['p\\ython3 x.py', 'p\\ython3 x.py y.py', 'interpreter'],
+      ['"/usr/bin/"py\'thon\' x.py', '"/usr/bin/"py\'thon\' x.py y.py', 'interpreter'],
     ];
     for (const [rule, command, reason] of cases) assert.deepEqual(checkBashRule(rule, command), { allowed: false, reason }, `${rule} ⇏ ${command}`);
   });
 
   it('the prompt says exactly what the rule allows; no regex on the command backtracks (a 200,000-character word answers at once)', () => {
-    assert.match(describeBashRule('python3 x.py'), /exactly `python3 x\.py` \(python3 runs code, so nothing added to it\)/);
-    assert.match(describeBashRule('npm test'), /exactly `npm test`, or it followed by more plain arguments/);
+    assert.match(describeBashRule('python3 x.py'), /exactly `python3 x\.py`, nothing added \(python3 runs other code or commands\)/);
+    assert.match(describeBashRule('npm test'), /exactly `npm test`, or that command with more plain arguments added/);
+    assert.match(describeBashRule("'/usr/bin/node' build.js"), /, nothing added \(node runs other code or commands\)$/, 'a quoted interpreter is said as one');
     const long = 'a' + '9'.repeat(200_000);
     const t = process.hrtime.bigint();
     checkBashRule('ls', `ls ${long}`);

@@ -44,7 +44,7 @@ export function builtinCommands(w: BuiltinWords): CommandEntry[] {
 }
 
 export class BuiltinAgent implements AgentAdapter, SubagentRunner {
-  readonly info: AgentInfo = { id: 'builtin', displayName: 'Built-in (offline)', adapter_type: 'sdk', scripted: true };
+  readonly info: AgentInfo = { id: 'builtin', displayName: 'Built-in (offline)', adapter_type: 'sdk', grammarOnly: true };
   private runner?: ToolRunner;
   private shared?: SharedToolState;
   private turns = 0;

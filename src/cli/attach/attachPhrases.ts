@@ -46,7 +46,7 @@ export const ATTACH_PHRASES_EN = {
   'render.error': '! {0} error {1}: {2}',
   'render.compacted': '(context compacted: {0})',
   'render.timed_out': '✗ timed out',
-  'render.host_restart': '✗ closed: the host restarted before an answer',
+  'render.host_restart': '✗ closed: the editor or server restarted before an answer',
   'render.more_lines': '… {0} more lines',
   // A session that continues an ended one (decisions 630, 641): the link and the earlier digest.
   'render.continues': '↪ This chat continues “{0}”, which ended ({1}) at {2}.',
@@ -122,7 +122,7 @@ export const ATTACH_PHRASES_KO: Record<AttachPhraseId, string> = {
   'render.error': '! {0} 오류 {1}: {2}',
   'render.compacted': '(맥락을 요약해 줄였습니다: {0})',
   'render.timed_out': '✗ 시간 초과',
-  'render.host_restart': '✗ 닫힘: 답변 전에 호스트가 다시 시작되었습니다',
+  'render.host_restart': '✗ 닫힘: 답변 전에 편집기나 서버가 다시 시작되었습니다',
   'render.more_lines': '… {0}줄 더 있습니다',
   'render.continues': '↪ 이 채팅은 “{0}” 채팅을 이어 갑니다. 그 채팅은 {2}에 끝났습니다({1}).',
   'render.resumed': '{0}에게 그 대화를 이어 가도록 요청했습니다.',

@@ -54,7 +54,8 @@ export class PermissionBroker {
       if (rule) return { allowed: false, lifetime: 'always', via: 'rule', rule, message: `a saved rule rejects ${call.tool_name} here (${q.scopeText})` };
     }
     const terms = this.policy.terms(call);
-    const offer = outside ? {} : { session: q.offer?.session ?? true, always: q.offer?.always ?? true, rejectAlways: q.offer?.rejectAlways ?? false };
+    // A rule of no command (an empty Bash call) would match nothing: no longer answer to offer.
+    const offer = outside || q.scope.command_prefix === '' ? {} : { session: q.offer?.session ?? true, always: q.offer?.always ?? true, rejectAlways: q.offer?.rejectAlways ?? false };
     const target = call.command !== undefined ? `\`${call.command}\`` : call.paths.join(', ') || '(no path)';
     const options: NonNullable<PayloadOf<'agent.interaction.request'>['options']> = [{ value: PERMISSION_VALUES.once, label: 'Allow once', risk_level: terms.risk_level }];
     if (offer.session) options.push({ value: PERMISSION_VALUES.session, label: 'Allow for this session', description: q.scopeText, risk_level: terms.risk_level });

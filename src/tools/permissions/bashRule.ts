@@ -53,7 +53,26 @@ export function shellWords(command: string): string[] {
   return words;
 }
 
-function programOf(word: string): string {
+/** The word as the shell runs it: quotes taken away, backslash escapes resolved (`'/usr/bin/node'`, `p\ython3`). */
+function unquoted(word: string): string {
+  let out = '';
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i];
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      else out += c;
+    } else if (c === '\\' && i + 1 < word.length) out += word[++i];
+    else if (c === '"') quote = quote === '"' ? undefined : '"';
+    else if (c === "'" && quote === undefined) quote = "'";
+    else out += c;
+  }
+  return out;
+}
+
+/** The program a command's first word runs, by family: a quoted or escaped interpreter is one too (the review of decision 654). */
+function programOf(first: string): string {
+  const word = unquoted(first);
   const name = word.slice(word.lastIndexOf('/') + 1);
   // python3.12, pip3.11, node20 …: the interpreter family counts (a loop: no regex on user input).
   let end = name.length;
@@ -104,6 +123,6 @@ export function bashRuleFor(command: string): string {
 /** How the prompt describes the rule: exactly what it will allow. */
 export function describeBashRule(ruleCommand: string): string {
   const first = shellWords(ruleCommand)[0] ?? '';
-  if (INTERPRETERS.has(programOf(first))) return hostPhrase('rule.bash_exact', [ruleCommand, first.slice(first.lastIndexOf('/') + 1)]);
+  if (INTERPRETERS.has(programOf(first))) return hostPhrase('rule.bash_exact', [ruleCommand, unquoted(first).slice(unquoted(first).lastIndexOf('/') + 1)]);
   return hostPhrase('rule.bash_prefix', [ruleCommand]);
 }

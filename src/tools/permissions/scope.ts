@@ -17,6 +17,7 @@ export function suggestScope(call: CallShape): RuleScope {
 
 export function describeScope(scope: RuleScope): string {
   if (scope.command_prefix !== undefined) return describeBashRule(scope.command_prefix);
+  if (scope.path_glob === '**') return hostPhrase('rule.anywhere', [scope.tool_name]);
   if (scope.path_glob !== undefined) return hostPhrase('rule.on_path', [scope.tool_name, scope.path_glob]);
-  return `${scope.tool_name}`;
+  return hostPhrase('rule.whole_tool', [scope.tool_name]);
 }

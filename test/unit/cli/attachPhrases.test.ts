@@ -99,7 +99,7 @@ describe('cli/attach: its own words in the terminal\'s language (decision 601)',
     assert.match(en, /\n {2}\+ attached: dot\.png \(image\/png\)\n/);
     assert.match(en, /\n\(thinking\) 살펴보는 중\n/);
     assert.match(en, /\n {2}✗ timed out\n/);
-    assert.match(en, /\? 지울까요\? \(YN\)\n {2}✗ closed: the host restarted before an answer\n/);
+    assert.match(en, /\? 지울까요\? \(YN\)\n {2}✗ closed: the editor or server restarted before an answer\n/);
     assert.match(en, /\n— turn 0 ended: end_turn\n {2}\(tokens in 100, out 20\)\n/);
     assert.match(en, /\n {4}… 5 more lines\n/);
     assert.match(en, /\n\(context compacted: 버그를 고쳤습니다\)\n/);

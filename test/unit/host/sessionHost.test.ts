@@ -53,7 +53,7 @@ describe('host: session host', () => {
       return (frame.payload as { commands: { name: string }[] }).commands.map((c) => c.name);
     };
     const builtin = await published('builtin');
-    const model = await published('scripted');
+    const model = await published('scripted'); // the test's scripted adapter stands for an agent with a model
     for (const name of ['review', 'explain', 'test']) {
       assert.ok(!builtin.includes(name), `/${name} is not offered to the built-in agent: ${builtin.join(',')}`);
       assert.ok(model.includes(name), `/${name} is offered to an agent with a model: ${model.join(',')}`);

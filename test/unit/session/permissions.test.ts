@@ -136,6 +136,9 @@ describe('session/permissions: one policy and one rules store (issue 11 item 4, 
     assert.deepEqual(asked.at(-1)?.options?.map((o) => o.value), ['allow_once', 'reject']);
     assert.match(asked.at(-1)?.question_text ?? '', /^OUTSIDE THE WORKSPACE: /);
     assert.equal(asked.at(-1)?.options?.[0].risk_level, 'dangerous');
+    // A Bash call with no command makes a rule that matches nothing ("exactly ``"): none is offered.
+    await broker.ask({ call: { tool_name: 'Bash', paths: [], command: '  ' }, input: { command: '  ' }, scope: { tool_name: 'Bash', command_prefix: '' }, scopeText: 'Bash: exactly ``' }, ctx(pick('reject'), asked));
+    assert.deepEqual(asked.at(-1)?.options?.map((o) => o.value), ['allow_once', 'reject']);
   });
 
   it('"always" rules survive a restart in the host rules file; an old file (no decision, no author) reads as built-in allow rules; bad rules are reported', () => {

@@ -60,51 +60,73 @@ describe('webview/hostWords: the host\'s commands and notices in the view\'s lan
 
   it('§4.3 the descriptions the host\'s permission broker gives its options are said in Korean, the rule\'s paths as written; any other description unchanged', async () => {
     const asked: PayloadOf<'agent.interaction.request'>[] = [];
+    const scope = suggestScope({ tool_name: 'Write', paths: ['notes.md'] });
     await new PermissionBroker().ask(
-      { call: { tool_name: 'Write', paths: ['notes.md'] }, input: { file_path: 'notes.md' }, scope: { tool_name: 'Write', path_glob: '**' }, scopeText: 'Write on **', offer: { session: true, always: true, rejectAlways: true } },
+      { call: { tool_name: 'Write', paths: ['notes.md'] }, input: { file_path: 'notes.md' }, scope, scopeText: describeScope(scope), offer: { session: true, always: true, rejectAlways: true } },
       { session_id: 's1', agent_id: 'builtin', newId: () => 'i1', requestInteraction: async (r) => (asked.push(r), { kind: 'response', selected_value: 'reject' }) },
     );
     const described = (asked[0].options ?? []).map((o) => [o.value, o.description]);
     assert.deepEqual(described, [
       ['allow_once', undefined],
-      ['allow_session', 'Write on **'],
-      ['allow_always', 'Saved rule: Write on **'],
+      ['allow_session', 'Write anywhere in the workspace'],
+      ['allow_always', 'Saved rule: Write anywhere in the workspace'],
       ['reject', 'Optionally tell the agent why'],
-      ['reject_always', 'Saved rule: Write on **'],
-    ], 'the host\'s English shapes, which the view recognises word for word');
+      ['reject_always', 'Saved rule: Write anywhere in the workspace'],
+    ], 'the host\'s English shapes, which the view recognises word for word; a file at the root makes the broadest rule, and it says so (not "Write on **")');
     setLocale('ko');
-    assert.deepEqual(described.map(([, d]) => (d === undefined ? undefined : permissionDescription(d))), [undefined, '** 경로의 Write', '규칙으로 저장: ** 경로의 Write', '원하면 에이전트에게 이유를 알려 줄 수 있습니다', '규칙으로 저장: ** 경로의 Write']);
+    assert.deepEqual(described.map(([, d]) => (d === undefined ? undefined : permissionDescription(d))), [undefined, 'Write: 작업 영역의 모든 파일', '규칙으로 저장: Write: 작업 영역의 모든 파일', '원하면 에이전트에게 이유를 알려 줄 수 있습니다', '규칙으로 저장: Write: 작업 영역의 모든 파일']);
     assert.equal(permissionDescription('Runs the deploy script'), 'Runs the deploy script', 'an agent\'s own description');
     assert.equal(permissionDescription('Saved rule:'), 'Saved rule:', 'not the host\'s shape: no rule');
     setLocale('en');
-    assert.equal(permissionDescription('Saved rule: Write on **'), 'Saved rule: Write on **');
+    assert.equal(permissionDescription('Saved rule: Write anywhere in the workspace'), 'Saved rule: Write anywhere in the workspace');
   });
 
-  it('§4.3 the rule a permission option saves is said in Korean — its tool, folder and command as the host wrote them; an agent\'s own words unchanged (decision 654)', () => {
-    const onPath = describeScope(suggestScope({ tool_name: 'Write', paths: ['src/a.ts'] }));
-    const prefix = describeScope(suggestScope({ tool_name: 'Bash', paths: [], command: 'git status --short' }));
-    const exact = describeScope(suggestScope({ tool_name: 'Bash', paths: [], command: '/usr/bin/python3 build.py' }));
-    const spaced = describeScope(suggestScope({ tool_name: 'Edit', paths: ['notes on cats/a.md'] }));
-    assert.deepEqual([onPath, spaced], ['Write on src/**', 'Edit on notes on cats/**'], 'the host\'s English');
+  it('§4.3 the rule a permission option saves is said in Korean — its tool, folder and command as the host wrote them; the broadest rules say they are; an agent\'s own words unchanged (decision 654)', () => {
+    const rule = (call: Parameters<typeof suggestScope>[0]) => describeScope(suggestScope(call));
+    const onPath = rule({ tool_name: 'Write', paths: ['src/a.ts'] });
+    const prefix = rule({ tool_name: 'Bash', paths: [], command: 'git status --short' });
+    const exact = rule({ tool_name: 'Bash', paths: [], command: '/usr/bin/python3 build.py' });
+    const spaced = rule({ tool_name: 'Edit', paths: ['notes on cats/a.md'] });
+    const whole = rule({ tool_name: 'mcp__web__fetch', paths: [] });
+    assert.deepEqual([onPath, spaced, whole], ['Write on src/**', 'Edit on notes on cats/**', 'every mcp__web__fetch call'], 'the host\'s English');
     setLocale('ko');
-    assert.equal(permissionDescription(onPath), 'src/** 경로의 Write', 'the bare rule of "Allow for this session"');
-    assert.equal(permissionDescription(`Saved rule: ${onPath}`), '규칙으로 저장: src/** 경로의 Write');
-    assert.equal(permissionDescription(spaced), 'notes on cats/** 경로의 Edit', 'a folder named with " on " stays whole: the tool ends at the first " on "');
-    assert.equal(permissionDescription(prefix), 'Bash: 정확히 `git status --short`, 또는 그 뒤에 일반 인수만 더 붙은 명령 (-delete, -exec, -f, rm, 따옴표, $ 같은 셸 문법이 덧붙으면 해당 없음)');
-    assert.equal(permissionDescription(`Saved rule: ${exact}`), '규칙으로 저장: Bash: 정확히 `/usr/bin/python3 build.py`만 (python3은(는) 코드를 실행하므로 아무것도 덧붙일 수 없음)');
-    const tricky = describeScope(suggestScope({ tool_name: 'Bash', paths: [], command: 'node x.js --label "on` (node runs code"' }));
-    assert.match(permissionDescription(tricky), /^Bash: 정확히 `node x\.js --label "on` \(node runs code"`만 \(node은/, 'the whole command, though it holds the shape\'s own words');
+    assert.equal(permissionDescription(onPath), 'Write: src/** 아래 파일', 'the bare rule of "Allow for this session"');
+    assert.equal(permissionDescription(`Saved rule: ${onPath}`), '규칙으로 저장: Write: src/** 아래 파일');
+    assert.equal(permissionDescription(spaced), 'Edit: notes on cats/** 아래 파일', 'a folder named with " on " stays whole: the tool ends at the first " on "');
+    assert.equal(permissionDescription(whole), '모든 mcp__web__fetch 호출');
+    assert.equal(permissionDescription(prefix), 'Bash: 정확히 `git status --short`, 또는 그 명령에 일반 인수만 더 붙인 것 (-delete, -exec, -f, rm, 따옴표, $ 같은 셸 문법은 덧붙일 수 없음)');
+    assert.equal(permissionDescription(`Saved rule: ${exact}`), '규칙으로 저장: Bash: 정확히 `/usr/bin/python3 build.py`만, 덧붙이는 것 없이 (python3은(는) 다른 코드나 명령을 실행함)');
+    const tricky = rule({ tool_name: 'Bash', paths: [], command: 'node x.js --label "a`, nothing added (node runs other code or commands)"' });
+    assert.match(permissionDescription(tricky), /^Bash: 정확히 `node x\.js --label "a`, nothing added \(node runs other code or commands\)"`만, /, 'the whole command, though it holds the shape\'s own words');
+    // A tool an agent named with spaces: its whole-tool rule must not read as a folder rule.
+    const spacedTool = rule({ tool_name: 'Read file on disk', paths: [] });
+    assert.equal(spacedTool, 'every Read file on disk call');
+    assert.equal(permissionDescription(spacedTool), spacedTool, 'left in the host\'s words, not "Read file: disk 아래 파일"');
+    assert.equal(permissionDescription('Read file on disk'), 'Read file on disk');
     assert.equal(permissionDescription('Deploys the site'), 'Deploys the site', 'an agent\'s own description');
     setLocale('en');
     assert.equal(permissionDescription(`Saved rule: ${prefix}`), `Saved rule: ${prefix}`);
+  });
+
+  it('every template the view reads back gives the values it was filled with (the host\'s phrases of rules, option descriptions, agent names)', () => {
+    const ids = ['rule.on_path', 'rule.anywhere', 'rule.whole_tool', 'rule.bash_prefix', 'rule.bash_exact', 'permission.savedRule', 'agent.openaiModel'] as const;
+    setLocale('ko');
+    for (const id of ids) {
+      const places = [...en[id].matchAll(/\{(\d)\}/g)].map((m) => Number(m[1]));
+      const values = places.map((n) => (n === 0 ? 'Write' : 'src/**'));
+      const filled = en[id].replace(/\{(\d)\}/g, (_w, n: string) => values[places.indexOf(Number(n))]);
+      const said = id === 'agent.openaiModel' ? agentName(filled) : permissionDescription(id === 'permission.savedRule' ? filled.replace('Write', 'Write on src/**') : filled);
+      assert.notEqual(said, filled, `${id} is read back and said in Korean`);
+      for (const v of values) assert.ok(said.includes(v), `${id}: "${v}" kept in ${said}`);
+    }
   });
 
   it('a long hostile rule is read in linear time: a description of 400,000 separators is answered, not stuck in backtracking', () => {
     setLocale('ko');
     const hostile = `Bash: exactly \`${'` ('.repeat(200_000)}`;
     assert.equal(permissionDescription(hostile), hostile, 'not the host\'s shape (no closing words): unchanged');
-    const onMany = `${'x on '.repeat(100_000)}y`;
-    assert.equal(permissionDescription(onMany).endsWith(' 경로의 x'), true);
+    const onMany = `x${' on x'.repeat(100_000)}`;
+    assert.equal(permissionDescription(onMany).startsWith('x: x on x'), true);
   });
 
   it('the names the host gives its own agents are said in Korean, held to the host\'s English; a CLI agent\'s name passes unchanged (decision 607)', async () => {

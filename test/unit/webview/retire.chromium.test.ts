@@ -79,16 +79,24 @@ describe('webview in Chromium: a question that ends without this view retires at
     await assertRetired(page, /No answer in time, so it was rejected/);
   });
 
-  it('§4.3.1 the call a permission question is about stops "Waiting for your answer" when the question\'s deadline passes: it reads Rejected before the host\'s frames arrive (decision 656)', async () => {
+  it('§4.3.1 the call a permission question is about stops "Waiting for your answer" when the question\'s deadline passes: "Not answered" at once, and still once the host\'s timeout and PERMISSION_TIMEOUT result arrive (decision 656)', async () => {
     const page = await h.open();
     const { b, frames } = pendingWrite(2);
     frames.splice(3, 0, b.make('tool.invoke.request', { invocation_id: 'w1', tool_name: 'Write', input: { file_path: 'notes.md', content: 'x' } }, T));
     await feed(page, SESSION, frames, true);
     const card = page.locator('article.tool-card[data-invocation="w1"]');
-    assert.equal(await card.getAttribute('aria-label'), 'Tool Write: Waiting for your answer');
+    const label = () => page.evaluate(() => document.querySelector('article.tool-card[data-invocation="w1"]')?.getAttribute('aria-label'));
+    assert.equal(await label(), 'Tool Write: Waiting for your answer');
     await page.waitForSelector('.interaction.status-expired', { timeout: 10_000 });
-    await page.waitForFunction(() => document.querySelector('article.tool-card[data-invocation="w1"]')?.getAttribute('aria-label') === 'Tool Write: Rejected', undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => document.querySelector('article.tool-card[data-invocation="w1"]')?.getAttribute('aria-label') === 'Tool Write: Not answered', undefined, { timeout: 5_000 });
     assert.equal(await card.locator('.codicon-loading').count(), 0, 'no spinner: it will not run');
+    await feed(page, SESSION, [
+      b.make('control.interaction.timeout', { interaction_id: 'i-write' }, T),
+      b.make('tool.invoke.result', { invocation_id: 'w1', tool_name: 'Write', status: 'error', error_code: 'PERMISSION_TIMEOUT', output: 'No answer in time', output_type: 'text' }, T),
+    ]);
+    assert.equal(await label(), 'Tool Write: Not answered', 'the same words once the host\'s verdict is in (it turned a red "Failed")');
+    assert.equal(await card.evaluate((el) => el.classList.contains('status-error')), false, 'not a failure of the tool');
+    assert.match(await card.innerText(), /No answer came in time, so the action was not allowed\./);
     assert.deepEqual(pageErrors(page), []);
   });
 
@@ -103,6 +111,16 @@ describe('webview in Chromium: a question that ends without this view retires at
     await page.waitForTimeout(2_500); // past the question's own deadline: still not "in time"
     await assertRetired(page, /Closed: the editor or server restarted before an answer, so nothing was allowed/);
     assert.doesNotMatch(await page.locator('.interaction.type-PERMISSION').innerText(), /in time/);
+    // A question that allows nothing says what the agent missed instead.
+    const other = await h.open();
+    const q = streamBuilder(SESSION, Date.now());
+    await feed(other, SESSION, [
+      clientCaps(q),
+      q.make('session.turn.start', { turn_id: TURN, turn_index: 0 }, T),
+      q.make('agent.interaction.request', { interaction_id: 'i-yn', interaction_type: 'YN', question_text: 'Use vitest?', timeout_sec: 300 }, T),
+      q.make('control.interaction.timeout', { interaction_id: 'i-yn' }, { ...T, metadata: { synthetic: true } }),
+    ], true);
+    assert.equal((await other.locator('.interaction.type-YN [role=status]').innerText()).trim(), 'Closed: the editor or server restarted before an answer, so the agent got none');
   });
 
   it('§6.2 an answer the client refuses with UNKNOWN_INTERACTION retires the card instead of a red error', async () => {

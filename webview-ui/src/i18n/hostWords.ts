@@ -50,38 +50,56 @@ export function permissionDescription(description: string): string {
   return ruleText(description);
 }
 
+/** A tool's name as our tools and MCP servers spell it: a name with spaces is left as written. */
+const TOOL_NAME = /^[A-Za-z0-9_.:-]+$/;
+
 /**
- * What a rule covers (src/tools/permissions/scope.ts), in the view's language. The Bash shapes come
- * first (a command may hold " on "); the path shape splits at the first " on ", since a tool's
- * name has none and a folder's name may.
+ * What a rule covers (src/tools/permissions/scope.ts), in the view's language: its tool, folder and
+ * command as the host wrote them. The Bash shapes take the longest command (their closing words
+ * are fixed, the command may hold them). The other shapes start with the tool's name and are read
+ * only for a name without spaces: a tool an agent named "Read file on disk" must not read as
+ * "Read file" limited to a folder `disk` (the review of decision 654).
  */
 function ruleText(rule: string): string {
   for (const id of ['rule.bash_prefix', 'rule.bash_exact'] as const) {
     const args = templateArgs(en[id], rule);
     if (args) return t(id, ...args);
   }
-  const onPath = templateArgs(en['rule.on_path'], rule, { firstShortest: true });
-  return onPath ? t('rule.on_path', ...onPath) : rule;
+  for (const id of ['rule.anywhere', 'rule.whole_tool', 'rule.on_path'] as const) {
+    const args = templateArgs(en[id], rule, { firstShortest: true });
+    if (args && TOOL_NAME.test(args[0])) return t(id, ...args);
+  }
+  return rule;
 }
 
 /**
- * The values of `{0}` and `{1}` when `text` is `template` filled in, else undefined; each value has
- * at least one character. With two places the first takes as much as it can, unless
- * `firstShortest`. Plain string searches, no regular expression: `text` comes from frames, and a
- * backtracking pattern over a long hostile rule would take time quadratic in its length.
+ * The values of a template's places when `text` is `template` filled in (value `n` for `{n}`), else
+ * undefined; each value has at least one character. One or two places: with two, the first in the
+ * text takes as much as it can, unless `firstShortest`. Plain string searches, no regular
+ * expression: `text` comes from frames, and a backtracking pattern over a long hostile rule takes
+ * time quadratic in its length.
  */
 function templateArgs(template: string, text: string, o: { firstShortest?: boolean } = {}): string[] | undefined {
-  const parts = template.split(/\{\d+\}/);
-  if (parts.length === 1) return text === template ? [] : undefined;
+  const places = [...template.matchAll(/\{(\d)\}/g)].map((m) => Number(m[1]));
+  const parts = template.split(/\{\d\}/);
+  if (places.length === 0) return text === template ? [] : undefined;
+  if (places.length > 2 || new Set(places).size !== places.length) throw new Error(`templateArgs reads one or two distinct places: ${template}`);
   const head = parts[0];
   const tail = parts[parts.length - 1];
-  if (parts.length > 3 || text.length < head.length + tail.length || !text.startsWith(head) || !text.endsWith(tail)) return undefined;
+  if (text.length < head.length + tail.length || !text.startsWith(head) || !text.endsWith(tail)) return undefined;
   const middle = text.slice(head.length, text.length - tail.length);
-  if (parts.length === 2) return middle === '' ? undefined : [middle];
-  const sep = parts[1];
-  const at = o.firstShortest ? middle.indexOf(sep, 1) : middle.lastIndexOf(sep, middle.length - sep.length - 1);
-  if (at < 1 || at + sep.length >= middle.length) return undefined;
-  return [middle.slice(0, at), middle.slice(at + sep.length)];
+  let values: string[];
+  if (places.length === 1) values = [middle];
+  else {
+    const sep = parts[1];
+    const at = o.firstShortest ? middle.indexOf(sep, 1) : middle.lastIndexOf(sep, middle.length - sep.length - 1);
+    if (at < 1) return undefined;
+    values = [middle.slice(0, at), middle.slice(at + sep.length)];
+  }
+  if (values.some((v) => v === '')) return undefined;
+  const args: string[] = [];
+  places.forEach((n, i) => (args[n] = values[i]));
+  return args;
 }
 
 /** The host's own English names of the agents it ships (src/agents/selection.ts, builtin/agent.ts). */

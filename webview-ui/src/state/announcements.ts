@@ -144,15 +144,16 @@ export function noticeText(n: Notice): string {
  * The notices newer than `seen` (their ids grow) that the polite region says: a reply for this
  * master (/help, /rename), "copied", a warning. Their banners appear with the text already inside,
  * which screen readers often do not read (decision 605); an error's banner is role=alert, which
- * they do read, so it is not said twice.
+ * they do read, so it is not said twice — unless newer notices pushed it out before it was drawn
+ * (not among `shown`): then no alert ever fired, and it is said here (decision 657).
  */
-export function noticeAnnouncements(notices: readonly Notice[], seen: number): { news: Announcement[]; seen: number } {
+export function noticeAnnouncements(notices: readonly Notice[], seen: number, shown: readonly Notice[] = notices): { news: Announcement[]; seen: number } {
   const news: Announcement[] = [];
   let last = seen;
   for (const n of notices) {
     if (n.id <= seen) continue;
     last = Math.max(last, n.id);
-    if (n.level !== 'error') news.push({ politeness: 'polite', text: noticeText(n).replace(/\s+/g, ' ').trim() });
+    if (n.level !== 'error' || !shown.some((s) => s.id === n.id)) news.push({ politeness: 'polite', text: noticeText(n).replace(/\s+/g, ' ').trim() });
   }
   return { news, seen: last };
 }

@@ -157,7 +157,7 @@ function AnswerSummary({ block, expired }: { block: InteractionBlock; expired: b
   if (block.status === 'discarded' && block.retiredBy)
     return (
       <div class="answer muted" role="status">
-        <span class="codicon codicon-circle-slash" aria-hidden="true" /> {t(RETIRED[block.retiredBy])}
+        <span class="codicon codicon-circle-slash" aria-hidden="true" /> {t(block.retiredBy === 'host_restart' && block.request.interaction_type !== 'PERMISSION' ? 'interaction.retired.host_restart_question' : RETIRED[block.retiredBy])}
       </div>
     );
   if (block.status === 'discarded')
@@ -289,15 +289,17 @@ function Choices({ block }: { block: InteractionBlock }) {
  */
 function useExpired(block: InteractionBlock | undefined): boolean {
   const store = useStore();
-  const [, setTick] = useState(0);
+  const [tick, setTick] = useState(0);
   const expired = block !== undefined && msLeft(store, block) <= 0;
   useEffect(() => {
     if (!block || expired || block.status !== 'pending') return;
     const left = msLeft(store, block);
     if (!Number.isFinite(left)) return;
-    const t = setTimeout(() => setTick((n) => n + 1), Math.min(Math.max(0, left), 2 ** 31 - 1));
+    // The deadline is on the wall clock, the timer on a monotonic one: a tick that finds time left
+    // (the clock stepped back, a timer early by a millisecond) arms the next one.
+    const t = setTimeout(() => setTick((n) => n + 1), Math.min(Math.max(1, left), 2 ** 31 - 1));
     return () => clearTimeout(t);
-  }, [block?.interactionId, block?.status, expired]);
+  }, [block?.interactionId, block?.status, expired, tick]);
   return expired;
 }
 

@@ -22,7 +22,7 @@ export function LiveRegions() {
     setPolite((s) => (s.text ? { text: '', n: s.n + 1 } : s));
   }, [turnId, store.sessionId]);
   useEffect(() => {
-    const notices = noticeAnnouncements(store.noticeBoard.recent, noticesSeen.current);
+    const notices = noticeAnnouncements(store.noticeBoard.recent, noticesSeen.current, store.noticeBoard.shown);
     noticesSeen.current = notices.seen;
     const news: Announcement[] = [...announcer.current.next(store.transcript), ...notices.news];
     if (news.length === 0) return;

@@ -60,13 +60,14 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
   // Not run because the person answered no: their choice, not a failure of the tool, so it reads
   // "Rejected" in the tone of a cancellation rather than a red "Failed".
   const rejected = r?.status === 'error' && r.errorCode === 'PERMISSION_REJECTED';
-  // Asked for permission and not answered yet: it waits for the person, it does not run. Once the
-  // question is over unanswered (its deadline passed) the call will not run either: it reads as
-  // rejected at once, not "Waiting" until the host's frames arrive (the review of 2026-12-06).
-  const unanswered = useUnansweredPermission(tool.asking) && !r;
+  // Asked for permission and not answered: its deadline passed here (the host's frames may still be
+  // on their way, and another master may still answer), the host timed it out, or the result says
+  // so (ours with its code; Claude Code's and ACP agents' as a plain error). Nobody's "no" and no
+  // failure of the tool: "Not answered", from the first moment to the replay (decision 656).
+  const unanswered = useUnansweredPermission(tool.asking) && (!r || r.errorCode === 'PERMISSION_TIMEOUT' || (r.status === 'error' && r.errorCode === undefined));
   const waiting = !r && !unanswered && tool.asking?.status === 'pending';
   const tone = held ? 'held' : rejected || unanswered ? 'cancelled' : status;
-  const statusText = held ? t('tool.status.held') : rejected || unanswered ? t('tool.status.rejected') : waiting ? t('tool.status.waiting') : t(TOOL_STATUS[status]);
+  const statusText = held ? t('tool.status.held') : rejected ? t('tool.status.rejected') : unanswered ? t('tool.status.unanswered') : waiting ? t('tool.status.waiting') : t(TOOL_STATUS[status]);
   const roots = store.workspaceRoots;
   const path = typeof tool.input.file_path === 'string' ? tool.input.file_path : typeof tool.input.path === 'string' ? tool.input.path : undefined;
   const openFile = (p: string, line?: number) => store.transport.send(webviewMessage('file.open', { path: p, ...(line ? { line } : {}) }));

@@ -15,6 +15,7 @@ export const interactions = {
   'interaction.retired.turn_ended': 'Closed: the turn ended without an answer',
   'interaction.retired.not_open': 'No longer open: answered elsewhere or timed out',
   'interaction.retired.host_restart': 'Closed: the editor or server restarted before an answer, so nothing was allowed',
+  'interaction.retired.host_restart_question': 'Closed: the editor or server restarted before an answer, so the agent got none',
   'interaction.dismissed': 'Dismissed',
   'interaction.sendAnswer': 'Send answer',
   'interaction.submit': 'Submit',

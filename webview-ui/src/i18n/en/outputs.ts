@@ -13,6 +13,7 @@ export const outputs = {
   'tool.status.timeout': 'Timed out',
   'tool.status.cancelled': 'Cancelled',
   'tool.status.rejected': 'Rejected',
+  'tool.status.unanswered': 'Not answered',
   'subagent.completed': 'Done',
   'subagent.failed': 'Failed',
   'subagent.cancelled': 'Cancelled',

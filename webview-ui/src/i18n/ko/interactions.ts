@@ -18,6 +18,7 @@ export const interactions: Record<keyof typeof english, string> = {
   'interaction.retired.turn_ended': '닫힘: 답변 없이 턴이 끝났습니다',
   'interaction.retired.not_open': '더 이상 열려 있지 않음: 다른 곳에서 답변했거나 시간이 지났습니다',
   'interaction.retired.host_restart': '닫힘: 답변 전에 편집기나 서버가 다시 시작되어 아무것도 허용되지 않았습니다',
+  'interaction.retired.host_restart_question': '닫힘: 답변 전에 편집기나 서버가 다시 시작되어 에이전트는 답을 받지 못했습니다',
   'interaction.dismissed': '닫힘',
   'interaction.sendAnswer': '답변 보내기',
   'interaction.submit': '제출',

@@ -16,6 +16,7 @@ export const outputs: Record<keyof typeof english, string> = {
   'tool.status.timeout': '시간 초과',
   'tool.status.cancelled': '취소됨',
   'tool.status.rejected': '거부됨',
+  'tool.status.unanswered': '답 없음',
   'subagent.completed': '완료',
   'subagent.failed': '실패',
   'subagent.cancelled': '취소됨',
