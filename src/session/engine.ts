@@ -211,7 +211,7 @@ export class AgentSession implements HubSessionSource {
     return clientCapabilities(this.options.adapter.info, this.declared.capabilities, {
       max_frame_size: this.options.maxFrameSize ?? 4 * 1024 * 1024,
       file_search_fuzzy: this.options.fileSearch !== undefined,
-      structured_output: this.options.schemaValidator !== undefined,
+      structured_output: this.options.schemaValidator !== undefined && this.options.adapter.info.grammarOnly !== true,
     });
   }
   catalog(): PayloadOf<'tool.catalog.publish'> {

@@ -1,7 +1,7 @@
 // From a master's control.prompt.request to the AgentPrompt an adapter runs: the prompt text as
 // this agent reads it (§16.3 tokens) and the turn's overrides (§6.1.1, §11), checked before any
 // turn starts so a prompt that cannot be honoured is refused, not half-run.
-import type { AgentCapabilities, AgentPrompt } from './agentAdapter';
+import type { AgentCapabilities, AgentInfo, AgentPrompt } from './agentAdapter';
 import type { AgentModeName } from '../protocol/common';
 import { decodePrompt, literalText } from '../protocol/fileReference';
 import type { PayloadOf } from '../protocol/frameTypes';
@@ -19,6 +19,8 @@ export interface PromptPreparation {
   /** The host's own conversion (§16.3), instead of the default one below. */
   preparePrompt?: (prompt: PromptRequest) => string;
   schemaValidator?: SchemaValidator;
+  /** The engine's adapter: an agent without a model (`grammarOnly`) cannot give a structured answer. */
+  adapter?: { info: AgentInfo };
 }
 
 export function prepareTurnPrompt(payload: PromptRequest, capabilities: AgentCapabilities, how: PromptPreparation): PreparedPrompt {
@@ -33,7 +35,12 @@ export function prepareTurnPrompt(payload: PromptRequest, capabilities: AgentCap
   } catch (e) {
     return { ok: false, error_code: 'INVALID_PROMPT', message: `the prompt could not be prepared for the agent: ${e instanceof Error ? e.message : String(e)}` };
   }
-  // §6.1.1 / §11: a schema that cannot be honoured is refused before any turn starts.
+  // §6.1.1 / §11: a schema that cannot be honoured is refused before any turn starts. The schema's
+  // instruction would reach a grammar as lines of requests it does not know (the trial of
+  // 2026-12-06: "15 requests, 14 failed", then a failed validation).
+  if (payload.config_overrides?.json_schema && how.adapter?.info.grammarOnly) {
+    return { ok: false, error_code: 'STRUCTURED_OUTPUT_NOT_SUPPORTED', message: `${how.adapter.info.displayName} follows a fixed grammar, not a language model, and cannot give an answer in a JSON schema's shape; the prompt was not run (choose an agent with a model)` };
+  }
   const prepared = TurnOverrides.prepare(payload.config_overrides, capabilities.native_overrides ?? {}, how.schemaValidator);
   if (!prepared.ok) return { ok: false, error_code: prepared.error_code, message: prepared.message };
   const overrides = prepared.overrides;

@@ -17,6 +17,7 @@ import type { ToolSettings } from '../../tools/types';
 import type { Todo } from '../../tools/todoStore';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import type { FsBackend } from '../../workspace/fsBackend';
+import { splitPipedContext } from '../../protocol/pipedContext';
 import { parseRequests, referencePlaceholder, stripPlaceholderMarks, type BuiltinRequest } from './grammar';
 import { clip, failure, findReply, listReply, readReply } from './replies';
 import { builtinLanguage, builtinWords, type BuiltinWords } from './words';
@@ -91,7 +92,11 @@ export class BuiltinAgent implements AgentAdapter, SubagentRunner {
     const writer = new TurnWriter((e) => runner.emit(e));
     // §6.1.1: attached text files are read first (admission refused anything else).
     for (const f of await contextFilesOf(prompt, runner.host)) writer.text(describeAttachment(this.words, f));
-    const { text, paths } = referencedPrompt(prompt);
+    // Text piped beside the prompt is context, never requests (pipedContext.ts): a grammar has no
+    // use for it, and says in its thinking that it left it unread (its answer stays the requests').
+    const { prompt: own, piped } = splitPipedContext(prompt.text);
+    if (piped !== undefined) writer.thinking(this.words.pipedContextUnread(piped.split('\n').length));
+    const { text, paths } = referencedPrompt({ ...prompt, text: own });
     // The text as it arrives: an expanded command (`/peek x` -> `read x`) is plain text now, and a
     // command of our own still starts with its `/` (slash-commands §6; issue 11).
     const requests = parseRequests(text, paths, delegateReference);

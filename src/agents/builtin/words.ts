@@ -46,6 +46,8 @@ export interface BuiltinWords {
   readBinary(path: string): string;
   /** A line of several that is no request (the recap's entry for it). */
   notUnderstood(line: string): string;
+  /** Text piped on stdin beside the prompt: read as context by a model, left unread by this grammar. */
+  pipedContextUnread(lines: number): string;
   readEmpty(path: string): string;
   readPastEnd(path: string, lines: number, offset: number): string;
   searchingFor(pattern: string): string;
@@ -114,6 +116,7 @@ export const ENGLISH: BuiltinWords = {
   read: (path, lines, truncated) => `Read \`${path}\` (${s(lines, 'line')}${truncated ? ', truncated' : ''}).`,
   readBinary: (path) => `\`${path}\` is a binary file; its contents are not shown.`,
   notUnderstood: (line) => `Not a request I know: \`${line}\`.`,
+  pipedContextUnread: (lines) => `The ${lines === 1 ? 'line' : `${lines} lines`} piped on stdin ${lines === 1 ? 'is' : 'are'} context for a model; I take requests from the prompt only, so I left ${lines === 1 ? 'it' : 'them'} unread.`,
   readEmpty: (path) => `Read \`${path}\`: the file is empty.`,
   readPastEnd: (path, lines, offset) => `\`${path}\` has ${s(lines, 'line')}, so there is nothing from line ${offset} on.`,
   searchingFor: (pattern) => `Searching for \`${pattern}\``,
@@ -193,6 +196,7 @@ export const KOREAN: BuiltinWords = {
   read: (path, lines, truncated) => `\`${path}\` 파일을 읽었습니다 (${lines}줄${truncated ? ', 일부만' : ''}).`,
   readBinary: (path) => `\`${path}\` 파일은 바이너리 파일이라 내용을 보여 주지 않습니다.`,
   notUnderstood: (line) => `알 수 없는 요청입니다: \`${line}\`.`,
+  pipedContextUnread: (lines) => `stdin으로 들어온 ${lines}줄은 모델에게 주는 맥락입니다. 저는 프롬프트에서만 요청을 받으므로 읽지 않았습니다.`,
   readEmpty: (path) => `\`${path}\` 파일을 읽었습니다. 빈 파일입니다.`,
   readPastEnd: (path, lines, offset) => `\`${path}\` 파일은 ${lines}줄이라 ${offset}번째 줄부터는 내용이 없습니다.`,
   searchingFor: (pattern) => `\`${pattern}\` 패턴 검색`,

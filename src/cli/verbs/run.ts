@@ -9,6 +9,7 @@ import { environmentLanguage } from '../../agents/builtin/words';
 import { silentLogger, type Logger } from '../../session/ports';
 import type { Verb, VerbIo } from '../verb';
 import { directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
+import { withPipedContext } from '../../protocol/pipedContext';
 import { allowRule, attachment, InputError, MAX_STDIN_BYTES, PIPED_CONTEXT_WAIT_MS, readJsonSchema, readPipedContext, readStdinPrompt, toolList } from '../run/inputs';
 import { UNKNOWN_TOOL } from '../../host/toolNameCheck';
 import { terminalLanguage } from '../terminalLanguage';
@@ -23,8 +24,9 @@ const HELP = `Usage: rawp run --workspace DIR --agent NAME [--base-url URL --mod
 Runs one prompt with an agent on DIR, headless, and prints the answer. The prompt is PROMPT (all
 words after the options, joined by spaces; put "--" before a prompt that starts with "-"), or,
 without PROMPT, everything piped on stdin (sent as input_type "piped_stdin", at most ${MAX_STDIN_BYTES / 1024 / 1024} MiB).
-With PROMPT, text piped on stdin goes after it, as context (\`cat build.log | rawp run … "why
-did this fail?"\`); a pipe that sends nothing for ${PIPED_CONTEXT_WAIT_MS / 1000} s is not waited on.
+With PROMPT, text piped on stdin goes after it inside <stdin>…</stdin>, as context for the model
+(\`cat build.log | rawp run … "why did this fail?"\`; the built-in agent takes requests from PROMPT
+only); a pipe that sends nothing for ${PIPED_CONTEXT_WAIT_MS / 1000} s is not waited on.
 
   --workspace DIR          the folder the agent works in (required)
   --agent NAME             builtin, claude-code, codex, openai, acp:<preset or command line> (required)
@@ -77,6 +79,7 @@ happened, in words" — and, with --output-format json, in errors[] as {source, 
   MAX_TURNS                 --max-turns was reached (stop_reason "error")
   STRUCTURED_OUTPUT_INVALID the answer does not match --json-schema (validation_status partial
                             or failed; an agent warning, exit 1)
+  STRUCTURED_OUTPUT_NOT_SUPPORTED  --json-schema for the built-in agent, which has no model
   NO_TURN                   the prompt started no turn within 60 s
 and the agent's own codes (AGENT_ERROR, API_ERROR, …). Host commands (/help, /mode plan,
 /compact) are answered by the host: its answer on stdout, exit 0.
@@ -142,7 +145,7 @@ export const runVerb: Verb = {
       let text = argText.trim() ? argText : await readStdinPrompt(io.stdin);
       if (argText.trim()) {
         const piped = await readPipedContext(io.stdin);
-        if (piped.text !== undefined) text = `${argText}\n\n${piped.text}`;
+        if (piped.text !== undefined) text = withPipedContext(argText, piped.text);
         else if (piped.silent) io.stderr.write(`rawp run: stdin is open but sent nothing within ${PIPED_CONTEXT_WAIT_MS / 1000} s; going on with PROMPT alone\n`);
       }
       prompt = { prompt_text: text, input_type: argText.trim() ? 'text' : 'piped_stdin', config_overrides };

@@ -23,6 +23,7 @@ const samples: Samples = {
   read: ['src/a.ts', 12, true],
   readBinary: ['logo.png'],
   notUnderstood: ['make it faster'],
+  pipedContextUnread: [7],
   readEmpty: ['empty.txt'],
   readPastEnd: ['src/a.ts', 3, 10],
   searchingFor: ['TODO:?'],

@@ -7,6 +7,8 @@ import { closeSync, openSync, writeFileSync, ftruncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCliOnce, rawpRun, runScratch, type RunResult, type RunScratch } from '../../support/rawpRun';
 import { ONE_PIXEL_PNG } from '../../support/images';
+import { MockModelServer } from '../../support/mockModel/server';
+import { chat, installChatCompletions } from '../../support/mockModel/chatCompletions';
 
 interface RunJson {
   turn_id: string | null;
@@ -53,6 +55,17 @@ describe('rawp run: the refusal code and its words reach stderr, the json errors
     return o;
   }
 
+  it('§11 STRUCTURED_OUTPUT_NOT_SUPPORTED: --json-schema for the built-in agent, which has no model, is refused before the turn; its capabilities do not announce structured_output (the trial of 2026-12-06)', async () => {
+    const schema = join(dir, 'schema.json');
+    writeFileSync(schema, JSON.stringify({ type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] }));
+    const o = assertRefused(await rawpRun([...base(), '--json-schema', schema, '--output-format', 'json', 'read a.txt'], { env }), 'STRUCTURED_OUTPUT_NOT_SUPPORTED', /follows a fixed grammar/);
+    assert.doesNotMatch(JSON.stringify(o), /Not a request I know/, 'the schema\'s instruction never reached the grammar');
+    const frames = (await rawpRun([...base(), '--output-format', 'stream-json', 'read a.txt'], { env })).out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; payload: { features?: Record<string, unknown> } });
+    const caps = frames.find((f) => f.type === 'session.capabilities' && f.payload.features?.adapter_type !== undefined);
+    assert.ok(caps, 'the client\'s capabilities');
+    assert.notEqual(caps.payload.features?.structured_output, true);
+  });
+
   it('§6.1.1 ATTACHMENT_NOT_SUPPORTED: an image for an agent that takes no images, refused before the turn, in words', async () => {
     const png = join(dir, 'pic.png');
     writeFileSync(png, ONE_PIXEL_PNG);
@@ -93,16 +106,23 @@ describe('rawp run: the refusal code and its words reach stderr, the json errors
     assert.match(o.errors[0].message, /maximum of 1 step/);
   });
 
-  it('§11 STRUCTURED_OUTPUT_INVALID in the json errors[] (an agent warning) and on stderr, exit 1', async () => {
+  it('§11 STRUCTURED_OUTPUT_INVALID in the json errors[] (an agent warning) and on stderr, exit 1 (the OpenAI-compatible agent against the scripted model server)', async () => {
     const schema = join(dir, 'schema.json');
     writeFileSync(schema, JSON.stringify({ type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }));
-    const r = await rawpRun([...base(), '--json-schema', schema, '--output-format', 'json', 'read a.txt'], { env });
-    assert.equal(r.code, 1, r.err);
-    const e = json(r).errors.find((x) => x.error_code === 'STRUCTURED_OUTPUT_INVALID');
-    assert.ok(e, r.out);
-    assert.deepEqual([e.source, e.severity], ['agent', 'warning']);
-    assert.match(e.message, /does not match the requested JSON Schema \(failed\)/);
-    assert.match(r.err, /^rawp run: agent warning STRUCTURED_OUTPUT_INVALID: the answer does not match/m);
+    const mock = await MockModelServer.start();
+    try {
+      const route = installChatCompletions(mock);
+      mock.enqueue(route, chat.text('{"n":"not a number"}'));
+      const r = await rawpRun(['--workspace', ws, '--agent', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'mock-model', '--json-schema', schema, '--output-format', 'json', 'how many?'], { env });
+      assert.equal(r.code, 1, r.err);
+      const e = json(r).errors.find((x) => x.error_code === 'STRUCTURED_OUTPUT_INVALID');
+      assert.ok(e, r.out);
+      assert.deepEqual([e.source, e.severity], ['agent', 'warning']);
+      assert.match(e.message, /does not match the requested JSON Schema \(failed\)/);
+      assert.match(r.err, /^rawp run: agent warning STRUCTURED_OUTPUT_INVALID: the answer does not match/m);
+    } finally {
+      await mock.stop();
+    }
   });
 
   it('§6.3.2 §6.3.1 /mode plan and /compact are answered by the host at once: its words on stdout, exit 0 (no wait for a turn that never comes)', async () => {

@@ -70,6 +70,7 @@ export const codes = {
   'code.INVALID_PROMPT': 'The message could not be sent as written.',
   'code.INVALID_JSON_SCHEMA': 'The requested answer format (JSON schema) is not valid.',
   'code.STRUCTURED_OUTPUT_INVALID': 'The agent’s answer did not fit the requested format.',
+  'code.STRUCTURED_OUTPUT_NOT_SUPPORTED': 'This agent cannot answer in a requested format: it has no language model.',
   'code.DUPLICATE_MESSAGE_ID': 'That message had already arrived, so it was not taken twice.',
   'code.SESSION_MISMATCH': 'That message was meant for another session.',
   'code.UNEXPECTED_FRAME': 'That request cannot be taken right now.',

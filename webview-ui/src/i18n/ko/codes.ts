@@ -73,6 +73,7 @@ export const codes: Record<keyof typeof english, string> = {
   'code.INVALID_PROMPT': '메시지를 입력한 그대로 보낼 수 없었습니다.',
   'code.INVALID_JSON_SCHEMA': '요청한 답변 형식(JSON 스키마)이 올바르지 않습니다.',
   'code.STRUCTURED_OUTPUT_INVALID': '에이전트의 답변이 요청한 형식에 맞지 않았습니다.',
+  'code.STRUCTURED_OUTPUT_NOT_SUPPORTED': '이 에이전트는 언어 모델이 없어 요청한 형식으로 답할 수 없습니다.',
   'code.DUPLICATE_MESSAGE_ID': '이미 도착한 메시지여서 다시 받지 않았습니다.',
   'code.SESSION_MISMATCH': '다른 세션을 위한 메시지였습니다.',
   'code.UNEXPECTED_FRAME': '지금은 그 요청을 받을 수 없습니다.',
