@@ -32,6 +32,8 @@ export interface OpenAIAdapterOptions {
   systemPrompt?: string;
   /** Extra request fields (temperature, …). */
   requestExtra?: Record<string, unknown>;
+  /** Give up on a model call that sends nothing for this long (chatStream.ts; default 5 minutes). */
+  idleTimeoutMs?: number;
   /** The model reads images (`image_url` parts); the user says so (decision 314). Default false. */
   vision?: boolean;
 }
@@ -124,13 +126,13 @@ export class OpenAIAdapter implements AgentAdapter {
         runner.emit(kind === 'text' ? { type: 'agent.text.delta', payload: { content_index, text } } : { type: 'agent.thinking.delta', payload: { content_index, text } });
       };
       const result = await streamChat(
-        { baseUrl: this.options.baseUrl, apiKey: this.options.apiKey, model: this.options.model, messages: this.messages, tools: this.tools, signal, extra },
+        { baseUrl: this.options.baseUrl, apiKey: this.options.apiKey, model: this.options.model, messages: this.messages, tools: this.tools, signal, extra, ...(this.options.idleTimeoutMs ? { idleTimeoutMs: this.options.idleTimeoutMs } : {}) },
         { onText: (t) => delta('text', t), onReasoning: (t) => delta('thinking', t) },
       );
       if (result.kind === 'failed') {
         close(signal.aborted);
         if (signal.aborted || result.cancelled) return { stop_reason: 'cancelled', usage };
-        host.emit({ type: 'agent.error', payload: { error_code: result.status ? 'API_ERROR' : 'API_UNREACHABLE', message: result.message, severity: 'error', recoverable: true, details: { module: 'openai', ...(result.status ? { http_status: result.status } : {}) } } });
+        host.emit({ type: 'agent.error', payload: { error_code: result.stalled ? 'API_TIMEOUT' : result.status ? 'API_ERROR' : 'API_UNREACHABLE', message: result.message, severity: 'error', recoverable: true, details: { module: 'openai', ...(result.status ? { http_status: result.status } : {}) } } });
         return { stop_reason: 'error', usage };
       }
       close(false);

@@ -18,6 +18,8 @@ export interface ChatReply extends ReplyControl {
   finishReason?: 'stop' | 'tool_calls' | 'length';
   usage?: { prompt_tokens: number; completion_tokens: number };
   chunkSize?: number;
+  /** Send these `data:` payloads as written (malformed streams), then end. */
+  rawData?: string[];
 }
 
 export const CHAT_COMPLETIONS = 'POST /v1/chat/completions';
@@ -54,6 +56,11 @@ async function handle(ctx: RouteContext<ChatReply>): Promise<void> {
   }
 
   const sse = ctx.sse();
+  if (reply.rawData) {
+    for (const data of reply.rawData) await sse.send(data);
+    await sse.end();
+    return;
+  }
   const size = reply.chunkSize ?? 12;
   const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null) => sse.send({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason }] });
   await chunk({ role: 'assistant', content: '' });

@@ -8,7 +8,7 @@ import { OpenAIAdapter } from '../../../src/agents/openai/adapter';
 import type { InteractionAnswer } from '../../../src/session/agentAdapter';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { MockModelServer } from '../../support/mockModel/server';
-import { chat, installChatCompletions } from '../../support/mockModel/chatCompletions';
+import { chat, installChatCompletions, type ChatReply } from '../../support/mockModel/chatCompletions';
 import { RecordingHost } from '../../support/recordingHost';
 
 type Policy = (req: PayloadOf<'agent.interaction.request'>) => InteractionAnswer;
@@ -226,6 +226,40 @@ describe('OpenAI-compatible adapter (agent loop in the host) against a scripted 
     assert.equal(t.outcome.stop_reason, 'error');
     assert.equal(h.ofType('agent.error', t.frames)[0].payload.error_code, 'API_UNREACHABLE');
     assert.equal(h.validate().errors, 0, h.problems());
+  });
+
+  it('§7.4 a model stream that goes quiet ends the turn with API_TIMEOUT after the idle limit, not never (the CLI trial of 2026-12-06: rawp run waited 300 s for a stalled server)', async () => {
+    const quiet = new OpenAIAdapter({ baseUrl: `${server.url}/v1`, model: 'mock-model', idleTimeoutMs: 400 });
+    const h = new RecordingHost(ws);
+    await h.open(quiet);
+    try {
+      server.enqueue(route, chat.text('Half an ans', { hang: true }));
+      const t = await h.turn(quiet, 'hi');
+      assert.equal(t.outcome.stop_reason, 'error');
+      const e = h.ofType('agent.error', t.frames)[0];
+      assert.equal(e.payload.error_code, 'API_TIMEOUT');
+      assert.match(e.payload.message, /sent nothing for 0\.4 s, so the turn was stopped$/);
+      assert.equal(h.ofType('agent.text.delta', t.frames).map((d) => d.payload.text).join(''), 'Half an ans', 'what came is kept');
+      for (let i = 0; i < 50 && !server.requestsFor(route).at(-1)?.aborted; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(server.requestsFor(route).at(-1)?.aborted, true, 'the request was given up');
+      assert.equal(h.validate().errors, 0, h.problems());
+      // A server that never sends its headers is given up the same way.
+      server.enqueue(route, chat.text('late', { delayMs: 5_000 }));
+      const headless = await h.turn(quiet, 'again');
+      assert.equal(h.ofType('agent.error', headless.frames)[0]?.payload.error_code, 'API_TIMEOUT');
+    } finally {
+      await quiet.dispose();
+    }
+  });
+
+  it('§7.4 a stream whose data is not JSON is an API_ERROR, not an empty answer that ended well (the CLI trial of 2026-12-06)', async () => {
+    server.enqueue<ChatReply>(route, { rawData: ['{not json', '[DONE]'] });
+    const t = await host.turn(adapter, 'hi');
+    assert.equal(t.outcome.stop_reason, 'error');
+    const e = host.ofType('agent.error', t.frames)[0];
+    assert.equal(e.payload.error_code, 'API_ERROR');
+    assert.match(e.payload.message, /sent data that is not JSON \("\{not json"\)/);
+    assertValid();
   });
 
   it('§16.3 file tokens: a plain model gets the referenced file inlined; an unresolvable one stays as text with a warning', async () => {

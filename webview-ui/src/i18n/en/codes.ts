@@ -38,6 +38,8 @@ export const codes = {
   'code.API_KEY_MISSING': 'No API key is set for this agent. Run “RAWP: Set API Key…”.',
   'code.API_RETRY': 'The model service did not answer; trying again.',
   'code.API_ERROR': 'The model service returned an error.',
+  'code.API_UNREACHABLE': 'The model service could not be reached.',
+  'code.API_TIMEOUT': 'The model service stopped sending its answer, so the turn was stopped.',
   'code.RATE_LIMITED': 'The model service is busy; try again shortly.',
   'code.MAX_TURNS': 'The agent reached its step limit for this turn.',
   'code.UNKNOWN_INTERACTION': 'That question is no longer open.',

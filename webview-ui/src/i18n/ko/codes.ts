@@ -41,6 +41,8 @@ export const codes: Record<keyof typeof english, string> = {
   'code.API_KEY_MISSING': '이 에이전트의 API 키가 설정되지 않았습니다. “RAWP: API 키 설정…”을 실행하세요.',
   'code.API_RETRY': '모델 서비스가 응답하지 않아 다시 시도합니다.',
   'code.API_ERROR': '모델 서비스가 오류를 반환했습니다.',
+  'code.API_UNREACHABLE': '모델 서비스에 연결할 수 없습니다.',
+  'code.API_TIMEOUT': '모델 서비스가 답을 보내다 멈춰서 턴을 중지했습니다.',
   'code.RATE_LIMITED': '모델 서비스가 바쁩니다. 잠시 후 다시 시도하세요.',
   'code.MAX_TURNS': '에이전트가 이번 턴의 단계 제한에 도달했습니다.',
   'code.UNKNOWN_INTERACTION': '그 질문은 더 이상 열려 있지 않습니다.',
