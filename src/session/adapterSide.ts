@@ -58,7 +58,7 @@ export function agentHostFor(s: AdapterSideSession): AgentHost {
       const turn = s.turn();
       const verdict = turn ? turn.stream.check(tool_name, input, context?.parent_invocation_id) : undefined;
       const v = verdict ?? { allowed: false as const, message: 'No turn is running' };
-      return v.allowed ? { allowed: true } : { allowed: false, message: v.message };
+      return v.allowed ? { allowed: true } : { allowed: false, message: v.message, ...('code' in v ? { code: v.code } : {}) };
     },
     requestInteraction: (request, options) => s.askUser(request, options?.metadata),
     askPermission: (question, options) =>

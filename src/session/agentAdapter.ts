@@ -103,7 +103,7 @@ export interface AgentHost {
     input: Record<string, unknown>,
     /** When a subagent makes the call: its spawning invocation, so its `allowed_tools` apply (§15.2). */
     context?: { parent_invocation_id?: string },
-  ): { allowed: true } | { allowed: false; message: string };
+  ): { allowed: true } | { allowed: false; message: string; /** Why, as a code: TOOL_NOT_ALLOWED_IN_MODE, TOOL_DENIED, … (toolPolicy.ts). */ code?: string };
   /**
    * Send an `agent.interaction.request` and wait for the answer. A timeout resolves as `timeout`
    * (deny) or, except for PERMISSION, as the request's `default_value` (`by_default: true`);

@@ -153,8 +153,10 @@ export class ToolRunner {
     if (st?.status === 'unavailable') return refuse('TOOL_UNAVAILABLE', `TOOL_UNAVAILABLE: ${tool.name} is unavailable${st.status_description ? `: ${st.status_description}` : ''}`);
     const parent = o.subagentContext?.parent_invocation_id;
     const check = o.host.checkTool(tool.name, rawInput, parent ? { parent_invocation_id: parent } : undefined);
-    if (!check.allowed) return refuse('TOOL_NOT_ALLOWED', check.message);
-    if (!modeAllows(o.host.mode, tool.category, tool.name)) return refuse('TOOL_NOT_ALLOWED', MODE_BLOCKED_MESSAGE);
+    // The engine's reason by its own code (the mode, the prompt's denied tools…): a Korean reader
+    // was told "not allowed for this subagent" when the mode was the cause (the CLI trial).
+    if (!check.allowed) return refuse(check.code === 'TOOL_NOT_ALLOWED_IN_MODE' ? check.code : 'TOOL_NOT_ALLOWED', check.message);
+    if (!modeAllows(o.host.mode, tool.category, tool.name)) return refuse('TOOL_NOT_ALLOWED_IN_MODE', MODE_BLOCKED_MESSAGE);
     const parsed = tool.parse(rawInput);
     if (!parsed.ok) return refuse('INVALID_INPUT', `INVALID_INPUT: ${parsed.message}`);
     if (signal.aborted) return refuse('CANCELLED', 'cancelled before it ran', 'cancelled');

@@ -18,7 +18,7 @@ const REASONS: ReadonlyMap<string, string> = new Map([
   ['PERMISSION_REJECTED', '권한 요청이 거절되었습니다.'],
   ['PERMISSION_TIMEOUT', '권한 요청에 제때 답이 오지 않았습니다.'],
   ['PERMISSION_CANCELLED', '권한 요청이 취소되었습니다.'],
-  ['TOOL_NOT_ALLOWED', '이 하위 에이전트에게 허용되지 않은 도구입니다.'],
+  ['TOOL_NOT_ALLOWED', '여기서는 쓸 수 없는 도구입니다.'],
   ['TOOL_NOT_ALLOWED_IN_MODE', '지금 모드에서는 쓸 수 없는 도구입니다.'],
   ['TOOL_DENIED', '이 요청에서는 허용되지 않은 도구입니다.'],
   ['INVALID_INPUT', '도구에 넘긴 입력이 올바르지 않습니다.'],

@@ -190,10 +190,17 @@ export const runVerb: Verb = {
     // (`| head -1`: EPIPE) is a SIGPIPE: nothing more is written, the turn is cancelled, exit 141.
     // Which signal stopped the run: its exit status is 128 + its number (SIGINT 130, SIGTERM 143,
     // how CI runners time a job out), and stderr says so — a timed-out job's log said nothing.
+    // Any other write error (a full disk: ENOSPC, EIO) loses the answer: said, and exit 1, never 0
+    // (the CLI trial of 2026-12-06 wrote to /dev/full and was told all went well).
     let interrupted: NodeJS.Signals | undefined;
     let readerGone = false;
+    let writeError: NodeJS.ErrnoException | undefined;
     const onStdoutError = (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE' || readerGone) return;
+      if (e.code !== 'EPIPE') {
+        writeError ??= e;
+        return;
+      }
+      if (readerGone) return;
       readerGone = true;
       if (!run.cancel()) stopNow?.();
     };
@@ -215,6 +222,12 @@ export const runVerb: Verb = {
       const lang = terminalLanguage(process.env);
       errorLines(io, result, lang);
       printResult(io, format as OutputFormat, result, lang, prompt.config_overrides?.json_schema);
+      await written(io.stdout);
+      if (readerGone) return 141;
+      if (writeError) {
+        io.stderr.write(`rawp run: the answer could not be written to stdout: ${writeError.message}\n`);
+        return 1;
+      }
       if (interrupted) return signalExit();
       // A tool list naming no tool of the agent is a usage error, as a malformed --allow is.
       if (result.errors.some((e) => e.error_code === UNKNOWN_TOOL)) return 2;
@@ -234,3 +247,11 @@ function stderrLogger(io: VerbIo): Logger {
   const line = (level: string) => (message: string, data?: Record<string, unknown>) => io.stderr.write(`[${level}] ${message}${data ? ` ${JSON.stringify(data)}` : ''}\n`);
   return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
 }
+
+/** Resolves once what was written to `stream` has gone out or failed (its 'error' event fired first). */
+function written(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    stream.write('', () => setImmediate(resolve));
+  });
+}
+

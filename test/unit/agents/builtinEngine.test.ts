@@ -77,7 +77,7 @@ describe('agents/builtin: inside the session engine', () => {
     assert.deepEqual([usage.payload.token_usage.input_tokens, usage.payload.token_usage.output_tokens], [0, 0]);
   });
 
-  it('§6.3.2 after control.mode.switch to plan, the engine and the runner both keep writes out', async () => {
+  it('§6.3.2 after control.mode.switch to plan, the engine and the runner both keep writes out, with TOOL_NOT_ALLOWED_IN_MODE', async () => {
     send('control.mode.switch', { mode: 'plan' });
     await until(() => frames.some((f) => f.type === 'agent.state.changed' && f.payload.reason === 'mode_switch'));
     send('control.prompt.request', { prompt_text: 'write new.txt: hello' });
@@ -85,6 +85,7 @@ describe('agents/builtin: inside the session engine', () => {
     const result = frames.find((f): f is Extract<Frame, { type: 'tool.invoke.result' }> => f.type === 'tool.invoke.result')!;
     assert.equal(result.payload.status, 'error');
     assert.equal(result.payload.output, 'Tool not allowed in current mode');
+    assert.equal(result.payload.error_code, 'TOOL_NOT_ALLOWED_IN_MODE', 'the mode is named as the cause, as for ACP agents (it read TOOL_NOT_ALLOWED, said in Korean as "not allowed for this subagent")');
     assert.equal(frames.filter((f) => f.type === 'agent.interaction.request').length, 0);
     const text = frames.filter((f): f is Extract<Frame, { type: 'agent.text.done' }> => f.type === 'agent.text.done').at(-1)!;
     assert.match(text.payload.full_text ?? '', /Tool not allowed in current mode/);

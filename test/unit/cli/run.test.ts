@@ -3,11 +3,12 @@
 // stdin as piped_stdin (§6.1.1), stream-json that `rawp validate` accepts, headless permission
 // prompts denied and reported unless an --allow rule matches, and the engine's own max_turns cap.
 import { strict as assert } from 'node:assert';
-import { existsSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateText } from '../../../src/protocol/conformance';
 import type { FrameOf } from '../../../src/protocol/frameTypes';
-import { buildCliOnce, frames, rawpRun, runScratch, type RunScratch } from '../../support/rawpRun';
+import { buildCliOnce, CLI, frames, rawpRun, runScratch, type RunScratch } from '../../support/rawpRun';
 import { MockModelServer } from '../../support/mockModel/server';
 import { chat, installChatCompletions } from '../../support/mockModel/chatCompletions';
 
@@ -95,6 +96,19 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     const thinking = log.filter((f) => f.type === 'agent.thinking.delta').map((f) => (f as FrameOf<'agent.thinking.delta'>).payload.text).join('');
     assert.match(thinking, /The 4 lines piped on stdin are context for a model; I take requests from the prompt only, so I left them unread\./);
     assert.deepEqual(log.filter((f) => f.type === 'tool.invoke.request').map((f) => (f as FrameOf<'tool.invoke.request'>).payload.tool_name), ['LS'], 'only the prompt\'s own request ran');
+  });
+
+  it('an answer that cannot be written (stdout on a full disk: /dev/full) is said on stderr and exits 1, not 0 (the CLI trial of 2026-12-06)', async () => {
+    for (const format of ['text', 'json']) {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const r = spawnSync(process.execPath, [CLI, 'run', ...base(), '--output-format', format, 'read a.txt'], { env: { ...process.env, ...env }, stdio: ['ignore', full, 'pipe'], encoding: 'utf8', timeout: 60_000 });
+        assert.equal(r.status, 1, `${format}: ${r.stderr}`);
+        assert.match(r.stderr, /^rawp run: the answer could not be written to stdout: .*(ENOSPC|no space left)/im);
+      } finally {
+        closeSync(full);
+      }
+    }
   });
 
   it('§6.1.1 without PROMPT the prompt is stdin, sent with input_type piped_stdin; --output-format stream-json passes rawp validate', async () => {
