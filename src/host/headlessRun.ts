@@ -98,7 +98,7 @@ const TURN_START_TIMEOUT_MS = 60_000;
 const UNREAD_FRAME_CODES = new Set(['FRAME_TOO_LARGE', 'FRAME_TOO_DEEP', 'FRAME_TOO_WIDE', 'MALFORMED_JSON', 'INVALID_ENVELOPE']);
 /** Refusals of a call by the turn's tool lists, the mode or a subagent's scope (the engine's and our tools' codes). */
 const DENIAL_CODES: ReadonlySet<string> = new Set(['TOOL_DENIED', 'TOOL_NOT_ALLOWED', 'TOOL_NOT_ALLOWED_IN_MODE', 'SUBAGENT_SCOPE']);
-const DENY_REASON = 'rejected: rawp run is headless and no --allow rule or saved rule allows this call';
+const DENY_REASON = 'nobody can answer a question in a headless rawp run, and no --allow pattern or saved rule allows it';
 
 export class HeadlessRun {
   private readonly agents: DetectedAgents;

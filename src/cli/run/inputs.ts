@@ -151,7 +151,13 @@ export function allowRule(pattern: string): RuleScope {
   if (arg === undefined) return { tool_name };
   const value = arg.trim();
   if (!value) throw new InputError(`--allow ${JSON.stringify(pattern)}: empty parentheses`);
-  if (COMMAND_TOOLS.has(tool_name)) return { tool_name, command_prefix: value.replace(/:\*$/, '').trim() };
+  if (COMMAND_TOOLS.has(tool_name)) {
+    const prefix = value.replace(/:\*$/, '').trim();
+    // A Bash rule is a command and its first words, matched as words (bashRule.ts): a `*` is never
+    // a wildcard there, so `Bash(echo *)` matched nothing and was taken in silence (the CLI trial).
+    if (/[*?]/.test(prefix)) throw new InputError(`--allow ${JSON.stringify(pattern)}: a ${tool_name} rule is a command's first words, not a glob: write ${tool_name}(${prefix.replace(/\s*[*?].*$/, '') || 'npm test'}) to allow that command and it followed by more plain arguments`);
+    return { tool_name, command_prefix: prefix };
+  }
   return { tool_name, path_glob: value };
 }
 

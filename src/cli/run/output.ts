@@ -23,7 +23,7 @@ export function unansweredLine(io: VerbIo, u: Unanswered): void {
   const input = u.tool_input ? ` ${clip(JSON.stringify(u.tool_input), 200)}` : '';
   if (u.kind === 'permission_denied') io.stderr.write(`rawp run: permission denied: ${shown(u.tool_name ?? 'a tool')}${shown(input)} (no --allow rule or saved rule allows it)\n`);
   else if (u.kind === 'tool_not_allowed') io.stderr.write(`rawp run: tool not allowed: ${shown(u.tool_name ?? 'a tool')} (--allowed-tools, --denied-tools or the mode refused it)\n`);
-  else io.stderr.write(`rawp run: unanswered question (headless, timed out): ${shown(clip(u.question, 200))}\n`);
+  else io.stderr.write(`rawp run: unanswered question (nobody can answer in a headless run; it was closed unanswered): ${shown(clip(u.question, 200))}\n`);
 }
 
 export function errorLines(io: VerbIo, r: HeadlessResult, lang: HostLanguage): void {

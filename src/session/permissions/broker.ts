@@ -85,7 +85,9 @@ export class PermissionBroker {
     if (value === PERMISSION_VALUES.session && offer.session) return { allowed: true, lifetime: 'session', via: 'user', rule: record('allow', 'session') };
     if (value === PERMISSION_VALUES.always && offer.always) return { allowed: true, lifetime: 'always', via: 'user', rule: record('allow', 'always') };
     const why = answer.text_input?.trim();
-    const message = `the user rejected this ${call.tool_name} call${why ? `: ${why}` : ''}`;
+    // With a reason, the reason speaks (a person's "use the other file", or a headless run's "nobody
+    // can answer"): "the user rejected … : rejected: rawp run is headless" invented a user (the CLI trial).
+    const message = why ? `this ${call.tool_name} call was not allowed: ${why}` : `the user rejected this ${call.tool_name} call`;
     if (value === PERMISSION_VALUES.rejectAlways && offer.rejectAlways) return { allowed: false, lifetime: 'always', via: 'user', message, rule: record('reject', 'always'), ...(why ? { text_input: why } : {}) };
     return { allowed: false, lifetime: 'once', via: 'user', message, ...(why ? { text_input: why } : {}) };
   }

@@ -142,7 +142,15 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.equal(r.out.trim().split('\n').length, 1, 'one line');
   });
 
-  it('§17.3.1 a headless permission prompt is denied and reported (stderr, json) unless an --allow rule matches', async () => {
+  it('§9.2 a plan nobody can approve in a headless run is said to have had no answer, not to have timed out in 0.2 s (the CLI trial of 2026-12-06)', async () => {
+    const r = await rawpRun([...base(), 'plan: read a.txt; ls'], { env });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /^rawp run: unanswered question \(nobody can answer in a headless run; it was closed unanswered\): /m);
+    assert.doesNotMatch(r.err + r.out, /timed out|in time/);
+    assert.match(r.out, /No answer came: the plan was not carried out\./);
+  });
+
+  it('§17.3.1 a headless permission prompt is denied and reported (stderr, json) in words that invent no user, unless an --allow rule matches', async () => {
     const denied = await rawpRun([...base(), '--output-format', 'json', 'run `touch made.txt`'], { env });
     assert.equal(existsSync(join(ws, 'made.txt')), false, 'the command did not run');
     assert.match(denied.err, /rawp run: permission denied: Bash \{"command":"touch made.txt"\}/);
@@ -150,6 +158,10 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.equal(o.permission_denials.length, 1);
     assert.equal(o.permission_denials[0].tool_name, 'Bash');
     assert.equal(o.permission_denials[0].kind, 'permission_denied');
+    // Nobody rejected it: the words say why it was not allowed (they read "the user rejected this
+    // Bash call: rejected: rawp run is headless…", the CLI trial of 2026-12-06).
+    assert.match(o.text, /this Bash call was not allowed: nobody can answer a question in a headless rawp run, and no --allow pattern or saved rule allows it/);
+    assert.doesNotMatch(o.text, /the user rejected/);
 
     const other = await rawpRun([...base(), '--allow', 'Bash(touch other.txt)', 'run `touch made.txt`'], { env });
     assert.equal(existsSync(join(ws, 'made.txt')), false, 'a rule for another command does not allow it');
@@ -254,6 +266,8 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
       [[...base(), '--json-schema', schema, 'x'], /must describe an object/],
       [[...base(), '--json-schema', join(dir, 'missing.json'), 'x'], /--json-schema .*missing\.json: no such file$/m],
       [[...base(), '--allow', 'Bash(', 'x'], /--allow "Bash\(": expected Tool/],
+      // A Bash rule is words, not a glob: `Bash(echo *)` matched nothing and was taken in silence (the CLI trial of 2026-12-06).
+      [[...base(), '--allow', 'Bash(echo *)', 'x'], /--allow "Bash\(echo \*\)": a Bash rule is a command's first words, not a glob: write Bash\(echo\)/],
       [[...base(), '--attach', join(dir, 'none.png'), 'x'], /--attach .*none\.png: no such file$/m],
       [[...base(), '--bogus', 'x'], /Unknown option '--bogus'/],
       [['--workspace', ws, '--agent', 'no-such-agent', 'x'], /no-such-agent/],
