@@ -87,7 +87,7 @@ export class PermissionBroker {
     const why = answer.text_input?.trim();
     // With a reason, the reason speaks (a person's "use the other file", or a headless run's "nobody
     // can answer"): "the user rejected … : rejected: rawp run is headless" invented a user (the CLI trial).
-    const message = why ? `this ${call.tool_name} call was not allowed: ${why}` : `the user rejected this ${call.tool_name} call`;
+    const message = why ? `this ${call.tool_name} call was rejected: ${why}` : `the user rejected this ${call.tool_name} call`;
     if (value === PERMISSION_VALUES.rejectAlways && offer.rejectAlways) return { allowed: false, lifetime: 'always', via: 'user', message, rule: record('reject', 'always'), ...(why ? { text_input: why } : {}) };
     return { allowed: false, lifetime: 'once', via: 'user', message, ...(why ? { text_input: why } : {}) };
   }

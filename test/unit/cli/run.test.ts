@@ -160,7 +160,7 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.equal(o.permission_denials[0].kind, 'permission_denied');
     // Nobody rejected it: the words say why it was not allowed (they read "the user rejected this
     // Bash call: rejected: rawp run is headless…", the CLI trial of 2026-12-06).
-    assert.match(o.text, /this Bash call was not allowed: nobody can answer a question in a headless rawp run, and no --allow pattern or saved rule allows it/);
+    assert.match(o.text, /this Bash call was rejected: nobody can answer a question in a headless rawp run, and no --allow pattern or saved rule allows it/);
     assert.doesNotMatch(o.text, /the user rejected/);
 
     const other = await rawpRun([...base(), '--allow', 'Bash(touch other.txt)', 'run `touch made.txt`'], { env });

@@ -113,7 +113,7 @@ describe('session/permissions: one policy and one rules store (issue 11 item 4, 
     const bogus = await verdict({ kind: 'response', selected_value: 'allow_everything' });
     assert.deepEqual([bogus.allowed, bogus.via], [false, 'user']);
     const why = await verdict({ kind: 'response', selected_value: 'reject', text_input: ' use b.ts ' });
-    assert.ok(!why.allowed && why.text_input === 'use b.ts' && /rejected this Write call: use b\.ts/.test(why.message));
+    assert.ok(!why.allowed && why.text_input === 'use b.ts' && /^this Write call was rejected: use b\.ts$/.test(why.message));
     assert.deepEqual(broker.rules.list(), [], 'nothing of this became a rule');
   });
 
