@@ -102,7 +102,7 @@ describe('tools: permissions (§4.3, §17.3.1)', () => {
     const r = await env.call('Write', { file_path: env.p('a.txt'), content: 'x' });
     assert.equal(r.status, 'error');
     assert.equal(r.error_code, 'PERMISSION_REJECTED');
-    assert.match(String(r.output), /rejected this Write call: use the other file/);
+    assert.match(String(r.output), /this Write call was rejected: use the other file/);
     assert.equal(existsSync(env.p('a.txt')), false);
   });
 
