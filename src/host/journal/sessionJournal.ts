@@ -8,7 +8,7 @@
 // the dropped positions stay gaps, so a reattach from before them is honestly reported as
 // truncated (docs/decisions/122). Aliases are capped so that a flood of refused frames (each one
 // an alias, never kept in memory) cannot push real frames out of the journal either.
-import { closeSync, fdatasync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, writeSync, writevSync } from 'node:fs';
+import { closeSync, fchmodSync, fdatasync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, writeSync, writevSync } from 'node:fs';
 import type { WireFrame } from '../../session/connection';
 import type { HistorySink } from '../../session/history';
 import type { Logger } from '../../session/ports';
@@ -46,12 +46,18 @@ export class SessionJournal implements HistorySink<WireFrame> {
       ftruncateSync(this.fd, o.resume.goodBytes);
       closeSync(this.fd);
       this.fd = openSync(o.file, 'a');
+      // A journal written before its mode was set (0644 under the usual umask) is made private too.
+      try {
+        fchmodSync(this.fd, 0o600);
+      } catch {
+        // not ours to change (another owner): it stays as it is
+      }
       this.size = o.resume.goodBytes;
       this.lines = o.resume.lines.map((l) => ({ ...l }));
       this.headerBytes = this.size - this.lines.reduce((a, l) => a + l.bytes, 0);
     } else {
       const header = encodeHeader({ rawp_journal: 1, session: this.meta });
-      this.fd = openSync(o.file, 'w');
+      this.fd = openSync(o.file, 'w', 0o600);
       writeSync(this.fd, header);
       fsyncSync(this.fd);
       this.size = this.headerBytes = Buffer.byteLength(header);
@@ -154,7 +160,7 @@ export class SessionJournal implements HistorySink<WireFrame> {
     const header: JournalHeader = { rawp_journal: 1, session: this.meta, compacted: { at: new Date().toISOString(), dropped_records: dropped } };
     const headerText = Buffer.from(encodeHeader(header), 'utf8');
     const tmp = `${this.o.file}.compact.tmp`;
-    const tmpFd = openSync(tmp, 'w');
+    const tmpFd = openSync(tmp, 'w', 0o600);
     try {
       writeSync(tmpFd, Buffer.concat([headerText, ...parts]));
       fsyncSync(tmpFd);

@@ -3,7 +3,7 @@
 // reattach after a restart is exact — despite torn last lines, corrupt lines and a lost index.
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildFrame, newId } from '../../../src/protocol/build';
@@ -183,6 +183,25 @@ describe('host/journal: session journals that survive a restart', () => {
     assert.match(err.message, /2 unreadable line\(s\).*line 3: .*line 4: not JSON/);
     assert.ok(existsSync(`${file}.corrupt`));
     assert.equal(readFileSync(`${file}.corrupt`, 'utf8'), lines.join('\n'));
+  });
+
+  it('a journal is private (0600) when it is written, when it is compacted, and when an older one (0644) is resumed — as docs/security.md says (the CLI trial of 2026-12-06 found 0644)', () => {
+    const mode = (file: string) => statSync(file).mode & 0o777;
+    const j = openJournal(16 * 1024);
+    const m = meta();
+    const h = liveSession(j, m);
+    const file = join(dir, 'sessions', `${m.session_id}.jsonl`);
+    h.append(delta(m.session_id, 'one'));
+    assert.equal(mode(file), 0o600, 'a new journal');
+    for (let i = 0; i < 300; i++) h.append(delta(m.session_id, `chunk ${i} ${'x'.repeat(100)}`));
+    assert.ok((JSON.parse(readFileSync(file, 'utf8').split('\n')[0]) as { compacted?: unknown }).compacted, 'it was compacted');
+    assert.equal(mode(file), 0o600, 'a compacted journal');
+    crash();
+    chmodSync(file, 0o644);
+    const j2 = openJournal();
+    const [r] = j2.restore();
+    liveSession(j2, r.meta, r);
+    assert.equal(mode(file), 0o600, 'an older journal, resumed');
   });
 
   it('§7.1.1 budget: the file never grows past its byte budget, and a reattach from before what it dropped is honestly truncated (every frame not kept counts as lost)', () => {
