@@ -14,7 +14,7 @@ export class PipedInputEnd {
   private readonly turns = new Set<string>();
   private saves = 0;
 
-  /** `waiting()`: lines typed before the first attach, not sent yet. */
+  /** `waiting()`: the first attach is not done yet (lines typed before it wait for it). */
   constructor(
     private readonly leave: () => void,
     private readonly waiting: () => boolean,
@@ -59,6 +59,11 @@ export class PipedInputEnd {
       this.prompts.delete(parent);
       this.check();
     }
+  }
+
+  /** The first attach is done and the lines that waited for it were sent: leave now if nothing else waits. */
+  attached(): void {
+    this.check();
   }
 
   private check(): void {

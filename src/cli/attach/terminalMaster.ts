@@ -57,7 +57,9 @@ export class TerminalMaster {
   /** Lines typed (or piped) before the first attach completed; sent once it has. */
   private early: string[] | undefined = [];
   /** Piped input that ended: leave once what it asked is done. */
-  private readonly inputEnd = new PipedInputEnd(() => this.stop(), () => this.early !== undefined && this.early.length > 0);
+  // Until the first attach, the end of piped input does not leave: the attach's own outcome (a
+  // session that is not there: 404) is the answer a script needs, not exit 0 (the CLI trial).
+  private readonly inputEnd = new PipedInputEnd(() => this.stop(), () => this.early !== undefined);
   private finished!: (code: number) => void;
   readonly done: Promise<number>;
   /** The digest of the chat this session continues, once it came (continuedFrom.ts). */
@@ -138,12 +140,14 @@ export class TerminalMaster {
     const text = line.trim();
     if (!text) return;
     if (text === '/quit') return this.stop();
-    if (text === '/cancel') return this.interrupt();
-    if (text === '/save' || text.startsWith('/save ')) return void this.save(text.slice(5).trim());
+    // Before the first attach nothing is known of the session: a piped `/cancel` found no turn
+    // and quit (the CLI trial of 2026-12-06), a `/save` no file. They wait with the prompts.
     if (this.early && !this.client.connected) {
       this.early.push(text);
       return;
     }
+    if (text === '/cancel') return this.interrupt();
+    if (text === '/save' || text.startsWith('/save ')) return void this.save(text.slice(5).trim());
     if (!this.client.connected) return this.say('notice.not_connected');
     const [pending] = pendingInteractions(this.transcript);
     if (pending) {
@@ -216,6 +220,7 @@ export class TerminalMaster {
       const lines = this.early;
       this.early = undefined;
       for (const line of lines) this.onLine(line);
+      this.inputEnd.attached();
     }
   }
 

@@ -206,6 +206,30 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
     }
   });
 
+  it('§6.1.2 a piped `/cancel` waits for the attach and cancels the running turn (it quit at once and the turn ran on); a piped attach to a session that is not there exits 1 with the 404, not 0 (the CLI trial of 2026-12-06)', async () => {
+    const { url, session_id } = await serve();
+    const m = await new TestMaster({ server: { attachUrl: (id: string) => `${url.replace('http', 'ws')}/v1/sessions/${id}/stream` } as never, token, session: { session_id } }).open();
+    m.client.send('control.prompt.request', { prompt_text: 'run `sleep 30`' });
+    await waitFor(() => m.types().includes('agent.interaction.request'), 'the permission question');
+    const ask = m.frames.find((f): f is FrameOf<'agent.interaction.request'> => f.type === 'agent.interaction.request')!;
+    m.client.send('control.interaction.response', { interaction_id: ask.payload.interaction_id, selected_value: 'allow_once' });
+    await waitFor(() => m.types().includes('tool.invoke.stream') || m.frames.some((f) => f.type === 'agent.state.changed' && (f as FrameOf<'agent.state.changed'>).payload.current_state === 'tool_calling'), 'the command runs');
+    const attach = rawp(['attach', url, '--token', token]);
+    children.push(attach);
+    attach.proc.stdin?.end('/cancel\n');
+    await waitFor(() => m.frames.some((f) => f.type === 'session.turn.end' && (f as FrameOf<'session.turn.end'>).payload.stop_reason === 'cancelled'), 'the turn is cancelled', 20_000);
+    await waitFor(() => attach.exit !== undefined, 'attach leaves once the turn it cancelled ended');
+    assert.equal(attach.exit, 0, attach.err);
+    assert.match(attach.out, /\[cancelling the turn/);
+
+    const lost = rawp(['attach', url, '--token', token, '--session', '0b7c1d2e-1111-4222-8333-444455556666']);
+    children.push(lost);
+    lost.proc.stdin?.end();
+    await waitFor(() => lost.exit !== undefined, 'attach ends');
+    assert.equal(lost.exit, 1, lost.out + lost.err);
+    assert.match(lost.out + lost.err, /404/);
+  });
+
   it('rawp attach takes the browser link rawp serve prints (…/#token=…&session=…): it attaches with that token and session, and warns that the token is in the process list (decision 585)', async () => {
     const { url, session_id } = await serve();
     const attach = rawp(['attach', `${url}/#token=${token}&session=${session_id}`]);
