@@ -163,7 +163,13 @@ export class TerminalMaster {
     this.heldLine = undefined;
     // §16.2.2-1: this master composes prompt_text, and what is typed is user text: escaped, so a
     // typed `<@file:…>` stays text and a backslash survives (the terminal has no file picker).
-    const prompt = this.client.send('control.prompt.request', { prompt_text: escapeUserText(text), input_type: text.startsWith('/') ? 'slash_command' : 'text' });
+    const prompt_text = escapeUserText(text);
+    // A frame over the host's max_frame_size closes the socket (1009) and attach was gone, the
+    // 5 MB line echoed first (the CLI trial of 2026-12-06): it is refused here, and attach stays.
+    const limit = hostFrameLimit(this.transcript);
+    const bytes = Buffer.byteLength(JSON.stringify(prompt_text)) + FRAME_ENVELOPE_BYTES;
+    if (limit !== undefined && bytes > limit) return this.say('notice.prompt_too_large', sizeText(bytes), sizeText(limit));
+    const prompt = this.client.send('control.prompt.request', { prompt_text, input_type: text.startsWith('/') ? 'slash_command' : 'text' });
     if (prompt) this.inputEnd.promptSent(prompt.message_id);
     this.sendOwn(prompt);
   }
@@ -287,3 +293,16 @@ export class TerminalMaster {
     }
   }
 }
+
+/** Room for a prompt frame's envelope beside its text as JSON (ids, time stamps, field names). */
+const FRAME_ENVELOPE_BYTES = 1024;
+
+/** The largest frame the session's client takes (its `session.capabilities`, §12.2.1), if it said. */
+function hostFrameLimit(t: Transcript): number | undefined {
+  for (let i = t.capabilities.length - 1; i >= 0; i--) {
+    const c = t.capabilities[i];
+    if (c.features?.adapter_type !== undefined && c.max_frame_size !== undefined) return c.max_frame_size;
+  }
+  return undefined;
+}
+

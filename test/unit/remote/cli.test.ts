@@ -230,6 +230,22 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
     assert.match(lost.out + lost.err, /404/);
   });
 
+  it('§12.2.1 a typed prompt over the host\'s max_frame_size is refused by attach itself, in words, and attach stays attached (a 5 MB line closed it with 1009, the CLI trial of 2026-12-06)', async () => {
+    const { url } = await serve();
+    const attach = rawp(['attach', url, '--token', token]);
+    children.push(attach);
+    await waitFor(() => attach.out.includes('[attached'), 'attached');
+    attach.proc.stdin?.write(`read a.txt ${'z'.repeat(5_000_000)}\n`);
+    await waitFor(() => attach.out.includes('nothing was sent'), 'the refusal');
+    assert.match(attach.out, /\[the prompt is 5 MB, more than the 4\.2 MB the host takes in one frame; nothing was sent \(share a long text as a file instead\)\]/);
+    assert.ok(attach.out.length < 100_000, 'the line was not echoed');
+    attach.proc.stdin?.write('read a.txt\n');
+    await waitFor(() => /hello from a[\s\S]*turn 0 ended: end_turn/.test(attach.out), 'the next prompt is answered on the same attach');
+    assert.doesNotMatch(attach.out, /disconnected|connection lost/);
+    attach.proc.stdin?.write('/quit\n');
+    await waitFor(() => attach.exit !== undefined, 'attach quits');
+  });
+
   it('rawp attach takes the browser link rawp serve prints (…/#token=…&session=…): it attaches with that token and session, and warns that the token is in the process list (decision 585)', async () => {
     const { url, session_id } = await serve();
     const attach = rawp(['attach', `${url}/#token=${token}&session=${session_id}`]);
