@@ -42,7 +42,8 @@ only); a pipe that sends nothing for ${PIPED_CONTEXT_WAIT_MS / 1000} s is not wa
                            json: one object {is_error, session_id, agent_session_id, turn_id,
                              stop_reason, text, structured_output, usage, permission_denials,
                              errors, notices, num_turns, duration_ms}; is_error is true exactly
-                             when the exit status is not 0; agent_session_id is the agent's
+                             when the exit status is not 0 (bad arguments, exit 2, print no object:
+                             only the stderr line); agent_session_id is the agent's
                              own (claude --resume, codex exec resume), null when it named none
                            stream-json: every DPS frame of the conversation, one JSON line each,
                              both directions (rawp validate accepts it)
