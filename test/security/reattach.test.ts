@@ -6,29 +6,13 @@
 //   one master could flush the history others reattach from. They still reach every master
 //   (§2.4) but are not kept; and a master refused more than 20 times in 10 s is closed with 1008.
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { buildFrame } from '../../src/protocol/build';
 import type { Frame, FrameOf, VendorFrame } from '../../src/protocol/frameTypes';
 import { CLOSE } from '../../src/remote/controlPlane';
 import { http, waitFor } from '../unit/remote/harness';
-import { historyFrom, serve, stopAll } from './serveProcess';
+import { historyFrom, journalLines, serve, stopAll } from './serveProcess';
 
 const OPENING = new Set(['session.capabilities', 'session.history', 'tool.catalog.publish', 'agent.commands.publish']);
-
-/** Every line of the session journals `rawp serve` wrote under the test's state folder. */
-function journalLines(dir: string): string[] {
-  const lines: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith('.jsonl')) lines.push(...readFileSync(p, 'utf8').split('\n').filter(Boolean));
-    }
-  };
-  walk(join(dir, 'state'));
-  return lines;
-}
 
 function errorsOf(frames: Array<Frame | VendorFrame>): FrameOf<'session.error'>[] {
   return frames.filter((f): f is FrameOf<'session.error'> => f.type === 'session.error');

@@ -2,7 +2,8 @@
 // temp workspace, loopback only, token in a 0600 file). Every test kills what it started
 // (afterEach → stopAll) and removes its folder.
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { buildFrame } from '../../src/protocol/build';
 import { EVERY_FEATURE } from '../../src/protocol/capabilities';
@@ -103,3 +104,18 @@ export async function historyFrom(child: ServeChild, last_message_id: string): P
     ws.terminate();
   }
 }
+
+/** Every line of the session journals a served child wrote under its test folder's state folder. */
+export function journalLines(dir: string): string[] {
+  const lines: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.jsonl')) lines.push(...readFileSync(p, 'utf8').split('\n').filter(Boolean));
+    }
+  };
+  walk(join(dir, 'state'));
+  return lines;
+}
+

@@ -4,25 +4,10 @@
 // `rawp attach` and the journal say a restart closed it. Against a real `rawp serve`: the host takes
 // the mark off a master's frame; the question reads as timed out everywhere, replays included.
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { buildFrame } from '../../src/protocol/build';
 import type { FrameOf } from '../../src/protocol/frameTypes';
 import { waitFor } from '../unit/remote/harness';
-import { historyFrom, serve, stopAll } from './serveProcess';
-
-function journalLines(dir: string): string[] {
-  const lines: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith('.jsonl')) lines.push(...readFileSync(p, 'utf8').split('\n').filter(Boolean));
-    }
-  };
-  walk(join(dir, 'state'));
-  return lines;
-}
+import { historyFrom, journalLines, serve, stopAll } from './serveProcess';
 
 describe('security/syntheticMark: a master cannot pass its own frame off as the host\'s restart (decision 656)', function () {
   this.timeout(120_000);
