@@ -56,6 +56,8 @@ export class TerminalMaster {
   private heldLine?: string;
   /** Lines typed (or piped) before the first attach completed; sent once it has. */
   private early: string[] | undefined = [];
+  /** Ids of the prompts this attach sent (its own /help's answer gets attach's commands too). */
+  private readonly ownPrompts = new Set<string>();
   /** Piped input that ended: leave once what it asked is done. */
   // Until the first attach, the end of piped input does not leave: the attach's own outcome (a
   // session that is not there: 404) is the answer a script needs, not exit 0 (the CLI trial).
@@ -170,7 +172,11 @@ export class TerminalMaster {
     const bytes = Buffer.byteLength(JSON.stringify(prompt_text)) + FRAME_ENVELOPE_BYTES;
     if (limit !== undefined && bytes > limit) return this.say('notice.prompt_too_large', sizeText(bytes), sizeText(limit));
     const prompt = this.client.send('control.prompt.request', { prompt_text, input_type: text.startsWith('/') ? 'slash_command' : 'text' });
-    if (prompt) this.inputEnd.promptSent(prompt.message_id);
+    if (prompt) {
+      this.inputEnd.promptSent(prompt.message_id);
+      this.ownPrompts.add(prompt.message_id);
+      if (this.ownPrompts.size > 256) this.ownPrompts.delete(this.ownPrompts.values().next().value as string);
+    }
     this.sendOwn(prompt);
   }
 
@@ -214,7 +220,13 @@ export class TerminalMaster {
     // The earlier chat's digest of a continued session (its own frame, or in its history).
     this.earlier = earlierChatsIn([frame], this.o.session_id).at(-1) ?? this.earlier;
     const notice = noticeOf(frame);
-    if (notice) return this.notice(`[${hostNoticeIn(notice, this.o.language ?? 'en')}]`);
+    if (notice) {
+      this.notice(`[${hostNoticeIn(notice, this.o.language ?? 'en')}]`);
+      // /help lists the session's commands; attach's own are answered here and never reach the
+      // host, so they are listed after them (the CLI trial of 2026-12-06 found them nowhere).
+      if (notice.words?.id === 'help' && frame.parent_id !== undefined && this.ownPrompts.has(frame.parent_id)) this.say('notice.own_commands');
+      return;
+    }
     if (frame.type === 'tool.catalog.publish') this.showCatalog(frame.payload);
     if (frame.type === 'tool.invoke.request') {
       const refusal = refusalFor(this.transcript.toolCatalog, frame.payload.tool_name);
