@@ -37,6 +37,22 @@ async function flood(s: ServeChild, n: number): Promise<Flood> {
   return f;
 }
 
+/**
+ * GET /v1/health right after the server shed a flood. On a loaded 2-core CI machine one new
+ * connection was reset once (ECONNRESET) while the kernel still held the 700 closing sockets;
+ * what this test holds the server to is that it answers, so a reset is tried again, a few times.
+ */
+async function healthAfterFlood(url: string): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await http(`${url}/v1/health`)).status;
+    } catch (e) {
+      if (attempt >= 5 || (e as NodeJS.ErrnoException).code !== 'ECONNRESET') throw e;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
 const runEcho = async (s: ServeChild, word: string) => {
   const m = await s.master();
   const t = await promptTurn(m, `run \`echo ${word}\``, 'allow_once');
@@ -64,7 +80,7 @@ describe('security/descriptors: running out of file descriptors never ends rawp 
     console.log(`      figures: ${JSON.stringify({ server_fds_during_flood: held, idle_connections_closed_by_ms: last })}`);
     assert.ok(held < 256 + 80, `the server held ${held} descriptors`);
     assert.ok(last < 14_000, `the last idle connection closed after ${last} ms`);
-    assert.equal((await http(`${s.url}/v1/health`)).status, 200);
+    assert.equal(await healthAfterFlood(s.url), 200);
     assert.ok(s.alive());
   });
 
