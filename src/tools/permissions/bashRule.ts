@@ -70,10 +70,15 @@ function unquoted(word: string): string {
   return out;
 }
 
-/** The program a command's first word runs, by family: a quoted or escaped interpreter is one too (the review of decision 654). */
-function programOf(first: string): string {
+/** The name of the program a command's first word runs: a quoted or escaped one too (the review of decision 654). */
+function programName(first: string): string {
   const word = unquoted(first);
-  const name = word.slice(word.lastIndexOf('/') + 1);
+  return word.slice(word.lastIndexOf('/') + 1);
+}
+
+/** The program a command's first word runs, by family. */
+function programOf(first: string): string {
+  const name = programName(first);
   // python3.12, pip3.11, node20 …: the interpreter family counts (a loop: no regex on user input).
   let end = name.length;
   while (end > 1 && /[0-9.]/.test(name[end - 1])) end--;
@@ -123,6 +128,6 @@ export function bashRuleFor(command: string): string {
 /** How the prompt describes the rule: exactly what it will allow. */
 export function describeBashRule(ruleCommand: string): string {
   const first = shellWords(ruleCommand)[0] ?? '';
-  if (INTERPRETERS.has(programOf(first))) return hostPhrase('rule.bash_exact', [ruleCommand, unquoted(first).slice(unquoted(first).lastIndexOf('/') + 1)]);
+  if (INTERPRETERS.has(programOf(first))) return hostPhrase('rule.bash_exact', [ruleCommand, programName(first)]);
   return hostPhrase('rule.bash_prefix', [ruleCommand]);
 }
