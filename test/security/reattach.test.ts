@@ -10,7 +10,7 @@ import { buildFrame } from '../../src/protocol/build';
 import type { Frame, FrameOf, VendorFrame } from '../../src/protocol/frameTypes';
 import { CLOSE } from '../../src/remote/controlPlane';
 import { http, waitFor } from '../unit/remote/harness';
-import { historyFrom, journalLines, serve, stopAll } from './serveProcess';
+import { historyFrom, journalLines, serve, stopAll, twoMastersAsked } from './serveProcess';
 
 const OPENING = new Set(['session.capabilities', 'session.history', 'tool.catalog.publish', 'agent.commands.publish']);
 
@@ -51,11 +51,7 @@ describe('security/reattach: nobody can poison or flush another master’s histo
   });
 
   it('§2.4 refused prompts (3 × 3 MB while a turn runs) reach every master but are not kept or journaled: a reattach from before them is complete (8 MiB ring)', async () => {
-    const s = await serve();
-    const a = await s.master();
-    const b = await s.master();
-    a.client.send('control.prompt.request', { prompt_text: 'run `sleep 30`' });
-    await waitFor(() => b.types().includes('agent.interaction.request'), 'the permission question');
+    const { s, a, b } = await twoMastersAsked();
     const first = b.frames.find((f) => !OPENING.has(f.type) && f.type !== 'agent.state.changed');
     assert.ok(first);
     const big = 'x'.repeat(3 * 1024 * 1024);
@@ -77,11 +73,7 @@ describe('security/reattach: nobody can poison or flush another master’s histo
   });
 
   it('a master refused more than 20 times in 10 s is closed with 1008 and may reattach; the other master is untouched', async () => {
-    const s = await serve();
-    const a = await s.master();
-    const b = await s.master();
-    a.client.send('control.prompt.request', { prompt_text: 'run `sleep 30`' });
-    await waitFor(() => b.types().includes('agent.interaction.request'), 'the permission question');
+    const { s, a, b, ask } = await twoMastersAsked();
     for (let i = 0; i < 30; i++) a.client.send('control.prompt.request', { prompt_text: `refused ${i}` });
     await waitFor(() => a.closes.length > 0, 'A is closed');
     assert.equal(a.closes[0].code, CLOSE.POLICY_VIOLATION);
@@ -90,8 +82,7 @@ describe('security/reattach: nobody can poison or flush another master’s histo
     assert.equal(b.closes.length, 0);
     assert.ok(errorsOf(b.frames).length >= 21 && errorsOf(b.frames).length <= 30, `${errorsOf(b.frames).length} refusals seen by B`);
     // The session goes on for both: B denies the question, the turn ends, A prompts again.
-    const ask = b.frames.find((f): f is FrameOf<'agent.interaction.request'> => f.type === 'agent.interaction.request');
-    b.client.send('control.interaction.response', { interaction_id: ask!.payload.interaction_id, selected_value: 'reject' });
+    b.client.send('control.interaction.response', { interaction_id: ask.payload.interaction_id, selected_value: 'reject' });
     await waitFor(() => b.transcript.turns[0]?.usage !== undefined, 'turn 0 ends');
     a.client.send('control.prompt.request', { prompt_text: 'read a.txt' });
     await waitFor(() => b.transcript.turns[1]?.usage !== undefined, 'turn 1 from the reattached A');

@@ -85,6 +85,21 @@ export async function stopAll(): Promise<void> {
 }
 
 /** Reattach from `last_message_id` with a bare WebSocket and return the `session.history` payload (§13.7). */
+/**
+ * A served session with two masters, A and B, and a turn of A's that waits on its permission
+ * question (`run \`sleep 30\``), as B sees it: the set-up of the tests where one master misbehaves
+ * while the other's turn is held open.
+ */
+export async function twoMastersAsked(): Promise<{ s: ServeChild; a: TestMaster; b: TestMaster; ask: FrameOf<'agent.interaction.request'> }> {
+  const s = await serve();
+  const a = await s.master();
+  const b = await s.master();
+  a.client.send('control.prompt.request', { prompt_text: 'run `sleep 30`' });
+  await waitFor(() => b.types().includes('agent.interaction.request'), 'the permission question');
+  const ask = b.frames.find((f): f is FrameOf<'agent.interaction.request'> => f.type === 'agent.interaction.request')!;
+  return { s, a, b, ask };
+}
+
 export async function historyFrom(child: ServeChild, last_message_id: string): Promise<FrameOf<'session.history'>['payload']> {
   const url = `${child.url.replace('http', 'ws')}${streamPath(child.session_id, last_message_id)}`;
   const ws = new WebSocket(url, [DPS_SUBPROTOCOL], { headers: { authorization: `Bearer ${child.token}` } });

@@ -5,21 +5,15 @@
 // the mark off a master's frame; the question reads as timed out everywhere, replays included.
 import { strict as assert } from 'node:assert';
 import { buildFrame } from '../../src/protocol/build';
-import type { FrameOf } from '../../src/protocol/frameTypes';
 import { waitFor } from '../unit/remote/harness';
-import { historyFrom, journalLines, serve, stopAll } from './serveProcess';
+import { historyFrom, journalLines, stopAll, twoMastersAsked } from './serveProcess';
 
 describe('security/syntheticMark: a master cannot pass its own frame off as the host\'s restart (decision 656)', function () {
   this.timeout(120_000);
   afterEach(() => stopAll());
 
   it('§7.8.1-3 a master\'s control.interaction.timeout marked synthetic loses the mark: the others, a reattach and the journal read a timeout, not a restart', async () => {
-    const s = await serve();
-    const a = await s.master();
-    const b = await s.master();
-    a.client.send('control.prompt.request', { prompt_text: 'run `sleep 30`' });
-    await waitFor(() => b.types().includes('agent.interaction.request'), 'the permission question');
-    const ask = b.frames.find((f): f is FrameOf<'agent.interaction.request'> => f.type === 'agent.interaction.request')!;
+    const { s, a, b, ask } = await twoMastersAsked();
     const forged = buildFrame('control.interaction.timeout', { interaction_id: ask.payload.interaction_id }, { session_id: s.session_id, turn_id: ask.turn_id, metadata: { synthetic: true } });
     a.client.sendRaw(JSON.stringify(forged));
     await waitFor(() => b.frames.some((f) => f.message_id === forged.message_id), 'B gets the timeout (§2.4)');
