@@ -34,16 +34,19 @@ describe('security: rawp serve drops RAWP_TOKEN from its environment once read (
   it('a child the host starts unfiltered (the login shell) never sees the token; the token from RAWP_TOKEN still opens the host', async () => {
     const token = generateToken();
     const fake = fakeShell('sh-env');
-    const s = await serve({ tokenArgs: () => [], env: { [TOKEN_ENV]: token, SHELL: fake.shell, ANTHROPIC_API_KEY: 'sk-ant-for-the-agent' } });
+    const keys = { ANTHROPIC_API_KEY: 'sk-ant-for-the-agent', DATABASE_URL: 'postgres://u:db-pass-for-the-agent@h/db', GITHUB_PAT: 'ghp-for-the-agent' };
+    const s = await serve({ tokenArgs: () => [], env: { [TOKEN_ENV]: token, SHELL: fake.shell, RAWP_ENVIRON_WITNESS: 'plain-setting', ...keys } });
     const seen = fake.seen(); // the login shell is asked before the listening line
     assert.match(seen, /^ANTHROPIC_API_KEY=sk-ant-for-the-agent$/m, 'the fake shell did record the environment');
     assert.ok(!seen.includes(token), 'the token reached the login shell');
     assert.doesNotMatch(seen, /^RAWP_TOKEN=/m);
-    // Nor can any process of the user read it from the host's start environment (Linux).
+    // Nor can any process of the user read it, or the keys the host keeps for its agents, from
+    // the host's start environment (Linux; decision 668): a tool command could (`cat /proc/$PPID/environ`).
     if (process.platform === 'linux') {
       const environ = readFileSync(`/proc/${s.proc.pid}/environ`, 'utf8');
-      assert.match(environ, /(^|\0)ANTHROPIC_API_KEY=sk-ant-for-the-agent\0/, 'read the host\'s own /proc/PID/environ');
+      assert.match(environ, /(^|\0)RAWP_ENVIRON_WITNESS=plain-setting\0/, 'read the host\'s own /proc/PID/environ');
       assert.ok(!environ.includes(token), 'the token is still in /proc/PID/environ');
+      for (const [name, value] of Object.entries(keys)) assert.ok(!environ.includes(value), `${name} is still in /proc/PID/environ`);
     }
     const answer = await fetch(`${s.url}/v1/sessions`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(answer.status, 200);

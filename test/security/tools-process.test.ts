@@ -69,8 +69,18 @@ describe('security/tools: Bash rules, tool processes and their environment (issu
       AWS_SECRET_ACCESS_KEY: 'aws-sectest-7',
       MY_SERVICE_PASSWORD: 'pw-sectest-8',
       CLAUDE_CODE_OAUTH_TOKEN: 'oauth-sectest-9',
+      // Names the first rule missed (the adversarial review of 2026-12-06; decision 668).
+      GITHUB_PAT: 'pat-sectest-10',
+      MYSQL_PWD: 'pwd-sectest-11',
+      DATABASE_URL: 'postgres://u:dbpass-sectest-12@h/db',
+      REDIS_URL: 'redis://:redis-sectest-13@h:6379',
+      SENTRY_DSN: 'https://dsn-sectest-14-0123456789@o1.ingest.sentry.io/1',
+      SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/webhook-sectest-15',
+      NPM_CONFIG__AUTHTOKEN: 'npm-sectest-16',
+      PYPI_APITOKEN: 'pypi-sectest-17',
+      STRIPE_SK: 'sk-live-sectest-18',
     };
-    served = await serve({}, { env: { ...secrets, RAWP_HARMLESS_SETTING: 'visible-sectest' } });
+    served = await serve({}, { env: { ...secrets, RAWP_HARMLESS_SETTING: 'visible-sectest', API_URL: 'https://api.example.com/v1' } });
     const m = await served.master();
     const t = await promptTurn(m, 'run `env`', 'allow_once');
     const out = String(t.results[0]?.payload.output ?? '');
@@ -78,6 +88,7 @@ describe('security/tools: Bash rules, tool processes and their environment (issu
     assert.match(out, /^PATH=/m);
     assert.match(out, /^HOME=/m);
     assert.match(out, /RAWP_HARMLESS_SETTING=visible-sectest/);
+    assert.match(out, /^API_URL=https:\/\/api\.example\.com\/v1$/m, 'a URL without credentials stays');
     for (const [name, value] of Object.entries(secrets)) {
       assert.ok(!out.includes(value), `${name} reached the tool command`);
       assert.ok(!new RegExp(`^${name}=`, 'm').test(out), `${name} is set in the tool environment`);

@@ -8,6 +8,7 @@ import { HeadlessRun } from '../../host/headlessRun';
 import { environmentLanguage } from '../../agents/builtin/words';
 import { silentLogger, type Logger } from '../../session/ports';
 import type { Verb, VerbIo } from '../verb';
+import { scrubStartEnvironment } from '../startEnvironment';
 import { directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
 import { withPipedContext } from '../../protocol/pipedContext';
 import { allowRule, attachment, InputError, MAX_STDIN_BYTES, PIPED_CONTEXT_WAIT_MS, readJsonSchema, readPipedContext, readStdinPrompt, toolList } from '../run/inputs';
@@ -118,6 +119,8 @@ export const runVerb: Verb = {
       },
     });
     if (typeof parsed === 'number') return parsed;
+    // The tools this run allows must not read our API keys from /proc/PID/environ (decision 668).
+    scrubStartEnvironment();
     const { values, positionals } = parsed;
     const usage = (message: string) => usageError(runVerb, io, message);
     if (!values.workspace) return usage('--workspace DIR is required');

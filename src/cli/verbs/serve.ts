@@ -2,7 +2,6 @@
 // SessionHost (src/host) and its sharing server (src/remote), starting one shared session with the
 // chosen agent. Prints one JSON line when it listens; stops cleanly on SIGINT/SIGTERM (masters
 // closed with 1001, agent processes gone, sessions kept for the next start).
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DetectedAgents } from '../../host/detectedAgents';
@@ -13,8 +12,9 @@ import { HostSharing } from '../../host/sharing';
 import { LazyFileSearch } from '../../workspace/lazyFileSearch';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import { tlsFromFiles, type RemoteServer } from '../../remote/server';
-import { resolveServeToken, TOKEN_ARG_WARNING, TOKEN_ENV } from '../../remote/tokenSource';
+import { resolveServeToken, TOKEN_ARG_WARNING } from '../../remote/tokenSource';
 import { hideSecretArgs } from '../hideSecretArgs';
+import { scrubStartEnvironment } from '../startEnvironment';
 import { logLine } from '../logLine';
 import { silentLogger, type Logger } from '../../session/ports';
 import type { Verb, VerbIo } from '../verb';
@@ -131,9 +131,10 @@ export const serveVerb: Verb = {
     let tls;
     try {
       // RAWP_TOKEN leaves process.env here, and /proc/PID/environ: no child of the host inherits
-      // it, none reads it from us (decision 549).
+      // it, none reads it from us (decision 549); the other credentials leave /proc/PID/environ
+      // only, for the agents that need them (decision 668).
       token = resolveServeToken({ token: values.token, tokenFile: values['token-file'] });
-      scrubStartEnvironment(TOKEN_ENV);
+      scrubStartEnvironment();
       tls = values['tls-cert'] && values['tls-key'] ? tlsFromFiles(values['tls-cert'], values['tls-key']) : undefined;
     } catch (e) {
       return fail((e as Error).message);
@@ -233,43 +234,6 @@ export const serveVerb: Verb = {
     return 0;
   },
 };
-
-/**
- * Linux shows the environment a process started with in /proc/PID/environ, and deleting a variable
- * from process.env does not change that copy: every process of the same user (an agent CLI, a
- * command it runs) may read it there. This overwrites the values of `name` in that copy, our own
- * memory from env_start (/proc/self/stat), through /proc/self/mem. No pointer of the environment
- * leads there any more once the variable is deleted. Best effort: the number of values overwritten,
- * 0 where that is not possible (decision 549).
- */
-function scrubStartEnvironment(name: string): number {
-  if (process.platform !== 'linux') return 0;
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    // Fields after the command name's ')' start at field 3; env_start is field 50.
-    const envStart = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[50 - 3]);
-    const block = readFileSync('/proc/self/environ');
-    if (!Number.isSafeInteger(envStart) || envStart <= 0) return 0;
-    const key = Buffer.from(`${name}=`);
-    const values: [number, number][] = [];
-    for (let at = 0; at < block.length; ) {
-      const nul = block.indexOf(0, at);
-      const end = nul < 0 ? block.length : nul;
-      if (end - at > key.length && block.subarray(at, at + key.length).equals(key)) values.push([at + key.length, end]);
-      at = end + 1;
-    }
-    if (values.length === 0) return 0;
-    const mem = openSync('/proc/self/mem', 'r+');
-    try {
-      for (const [from, to] of values) writeSync(mem, Buffer.alloc(to - from, 'x'), 0, to - from, envStart + from);
-    } finally {
-      closeSync(mem);
-    }
-    return values.length;
-  } catch {
-    return 0;
-  }
-}
 
 /** A count option: undefined when not given, null when not a whole number of at least 1. */
 function wholeArg(value: string | undefined): number | undefined | null {
