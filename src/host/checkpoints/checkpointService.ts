@@ -242,7 +242,7 @@ export class CheckpointService {
       // rewind changed — the later turns' work stays (the trial of 2026-12-05 lost a file to it).
       const all = this.list(rec.session_id);
       const chain = rec.kind === 'rewind' ? [rec] : all.slice(all.indexOf(rec));
-      const plan = await planRestore(this.repos, this.fs(), chain, {
+      const plan = await planRestore(this.repos, this.workspaceFs(), chain, {
         ...opts,
         unsaved: this.options.unsavedFiles,
       });
@@ -251,7 +251,7 @@ export class CheckpointService {
       for (const [key, other] of this.pending) if (!key.startsWith(`${rec.session_id}\n`)) other.overlap.add(rec.session_id);
       // Undoable: the state before the rewind is a checkpoint of its own.
       const before = await this.repos.snapshot();
-      const applied = await applyRestore(this.repos, this.fs(), this.options.workspace, plan);
+      const applied = await applyRestore(this.repos, this.workspaceFs(), this.options.workspace, plan);
       const after = await this.repos.snapshot();
       const files = await this.repos.changes(before.trees, after.trees);
       let undo: string | undefined;
@@ -323,7 +323,8 @@ export class CheckpointService {
     this.pruneTimer.unref();
   }
 
-  private fs(): FsBackend {
+  /** The workspace as the tools see it (the editor's backend, or a Node one): pinned, no symlinks followed. */
+  workspaceFs(): FsBackend {
     return (this.backend ??= this.options.fs());
   }
 

@@ -137,7 +137,7 @@ export class SessionCheckpoints {
     let answer;
     try {
       answer = payload
-        ? await checkpointDiff(this.service, this.service.workspace, frame.session_id, payload.checkpoint_id)
+        ? await checkpointDiff(this.service, frame.session_id, payload.checkpoint_id)
         : { checkpoint_id: 'invalid', files: [], error: { code: 'INVALID_PAYLOAD', message: 'x-rawp.checkpoint.diff needs { checkpoint_id }' } };
     } catch (e) {
       this.logger.warn('checkpoints: a diff failed', { error: String(e) });
