@@ -9,31 +9,42 @@ describe('security/tools: Bash rule matching (issue 12 finding 8)', () => {
   it('§17.3.1 the suggested rule is the whole command as shown, and allows exactly it', () => {
     assert.equal(bashRuleFor('  find .   -name "*.md" '), 'find . -name "*.md"');
     assert.deepEqual(checkBashRule('find . -name "*.md"', 'find . -name "*.md"'), { allowed: true });
-    assert.deepEqual(checkBashRule('npm test', 'npm test -- --grep parser'), { allowed: true });
-    assert.deepEqual(checkBashRule('ls', 'ls -la src'), { allowed: true });
+    assert.deepEqual(checkBashRule('npm test', 'npm test parser.test.ts'), { allowed: true });
+    assert.deepEqual(checkBashRule('ls', 'ls src docs'), { allowed: true });
+    assert.deepEqual(checkBashRule('tar -tf a.tar', 'tar -tf a.tar f.txt'), { allowed: true });
   });
 
   it('§17.3.1 other arguments, destructive additions, interpreters and compound commands are refused', () => {
     const cases: [string, string, string][] = [
-      ['find', 'find /outside -name x -delete', 'destructive'],
+      ['find', 'find /outside -name x -delete', 'option'],
       ['find . -name "*.md"', 'find /outside -name x -delete', 'prefix'],
-      ['find . -name "*.md"', 'find . -name "*.md" -delete', 'destructive'],
-      ['find . -name "*.md"', 'find . -name "*.md" -execdir id', 'destructive'],
+      ['find . -name "*.md"', 'find . -name "*.md" -delete', 'option'],
+      ['find . -name "*.md"', 'find . -name "*.md" -execdir id', 'option'],
+      // Options that run a program (the adversarial review of 2026-12-06, decision 670): every added option asks.
+      ['tar -tf a.tar', 'tar -tf a.tar -I ./evil.sh', 'option'],
+      ['tar -tf a.tar', 'tar -tf a.tar --use-compress-program ./evil.sh', 'option'],
+      ['sort data.txt', 'sort data.txt --compress-program ./evil.sh', 'option'],
+      ['git log -p', 'git log -p --ext-diff', 'option'],
+      ['npm test', 'npm test -- --grep parser', 'option'],
+      ['ls', 'ls -la src', 'option'],
+      ['rg TODO', 'rg TODO --pre ./evil.sh', 'option'],
+      ['git', 'git rm x', 'destructive'],
       ['python3', 'python3 -c "import os"', 'interpreter'],
       ['python3 x.py', 'python3 x.py extra', 'interpreter'],
       ['/usr/bin/python3.12 tool.py', '/usr/bin/python3.12 tool.py --flag', 'interpreter'],
       ['sh', 'sh -c id', 'interpreter'],
       ['xargs', 'xargs rm', 'interpreter'],
       ['git status', 'git status && rm -rf ~', 'compound'],
-      ['git', 'git push --force', 'destructive'],
-      ['git', 'git -c core.pager=id log', 'destructive'],
+      ['git', 'git push --force', 'option'],
+      ['git', 'git push origin', 'destructive'],
+      ['git', 'git -c core.pager=id log', 'option'],
       ['echo hello', 'echo hello $(id)', 'compound'],
       ['echo hello', 'echo hello $HOME', 'destructive'],
       ['ls', 'ls -la; rm x', 'compound'],
       ['cat a', 'cat a > b', 'compound'],
       ['npm test', 'npm testing', 'prefix'],
       ['sed -n 1p a', 'sed -n 1p a -i', 'interpreter'],
-      ['cp a b', 'cp a b -f', 'destructive'],
+      ['cp a b', 'cp a b -f', 'option'],
       // A quoted or escaped interpreter is the interpreter (the review of decision 654): exact only.
       ["'/usr/bin/node' build.js", "'/usr/bin/node' build.js --require ./evil.js", 'interpreter'],
       ['"python3" -V', '"python3" -V other.py', 'interpreter'],

@@ -1,9 +1,10 @@
 // What a session or saved Bash rule allows (issue 12 finding 8, docs/decisions/180-bash-rule-scope.md).
 // A rule is shown to the user as the command they saw, every argument included; it then allows
 // exactly that command, or that command followed by more plain arguments — never a compound
-// command, never extra words that make it destructive (`-delete`, `-exec`, `rm`, `--force`, …) and
-// never anything more after an interpreter or a command runner (`python3 -c …`, `sh -c …`,
-// `xargs …`, `env …`): those allow the exact command only.
+// command, never an added option (`-delete`, `-I ./evil.sh`, `--use-compress-program …`,
+// `--ext-diff`: options that run a program are too many to list, decision 670), never extra words
+// that make it destructive (`rm`, `push`, …) and never anything more after an interpreter or a
+// command runner (`python3 -c …`, `sh -c …`, `xargs …`, `env …`): those allow the exact command only.
 
 import { hostPhrase } from '../../protocol/hostPhrases';
 
@@ -98,7 +99,7 @@ function isDestructive(word: string): boolean {
 export interface BashRuleCheck {
   allowed: boolean;
   /** Why not, for logs and tests. */
-  reason?: 'compound' | 'prefix' | 'interpreter' | 'destructive';
+  reason?: 'compound' | 'prefix' | 'interpreter' | 'option' | 'destructive';
 }
 
 /** Does the rule shown as `ruleCommand` allow `command`? */
@@ -112,6 +113,10 @@ export function checkBashRule(ruleCommand: string, command: string): BashRuleChe
   const extra = words.slice(rule.length);
   if (extra.length === 0) return { allowed: true };
   if (INTERPRETERS.has(programOf(words[0]))) return { allowed: false, reason: 'interpreter' };
+  // Any added option: a program's options may name a program to run (`tar -I ./x.sh`, `sort
+  // --compress-program`, `git log --ext-diff`), a file to write or a mode to destroy, and no list
+  // holds them all (the adversarial review of 2026-12-06, decision 670).
+  if (extra.some((w) => w.startsWith('-'))) return { allowed: false, reason: 'option' };
   if (extra.some(isDestructive)) return { allowed: false, reason: 'destructive' };
   return { allowed: true };
 }
