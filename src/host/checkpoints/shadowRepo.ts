@@ -105,6 +105,15 @@ export class ShadowRepo {
     }
     const add: string[] = [];
     const untrack: string[] = [];
+    // A tracked file whose folder became a symlink (a branch checked out): git refuses to stage a
+    // path beyond a link, and the whole snapshot failed every turn (decision 671). It is untracked,
+    // and nothing is read through the link.
+    const linked = await beyondLinks(this.workTree, [...candidates]);
+    for (const path of linked) {
+      candidates.delete(path);
+      skipped.push({ path, reason: 'symlink' });
+      if (tracked.has(path)) untrack.push(path);
+    }
     const paths = [...candidates];
     const verdicts = await mapLimit(paths, 16, (p) => this.filter.judge(join(this.workTree, p)));
     paths.forEach((path, i) => {
@@ -221,4 +230,25 @@ export class ShadowRepo {
       await fsp.rm(file, { force: true });
     }
   }
+}
+
+/** The paths (relative, `/`-separated) under a folder that is a symlink in `workTree`. */
+async function beyondLinks(workTree: string, paths: readonly string[]): Promise<string[]> {
+  const folders = new Set<string>();
+  for (const p of paths) for (let at = p.indexOf('/'); at > 0; at = p.indexOf('/', at + 1)) folders.add(p.slice(0, at));
+  if (folders.size === 0) return [];
+  const list = [...folders];
+  const isLink = await mapLimit(list, 16, async (f) => {
+    try {
+      return (await fsp.lstat(join(workTree, f))).isSymbolicLink();
+    } catch {
+      return false; // gone: git lists its files as deleted, which it stages
+    }
+  });
+  const links = new Set(list.filter((_, i) => isLink[i]));
+  if (links.size === 0) return [];
+  return paths.filter((p) => {
+    for (let at = p.indexOf('/'); at > 0; at = p.indexOf('/', at + 1)) if (links.has(p.slice(0, at))) return true;
+    return false;
+  });
 }
