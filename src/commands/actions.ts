@@ -19,7 +19,6 @@ export type LocalAction =
   | { kind: 'local'; command: string; action: 'clear' }
   | { kind: 'local'; command: string; action: 'cost' }
   | { kind: 'local'; command: string; action: 'cancel' }
-  | { kind: 'local'; command: string; action: 'model'; model?: string }
   /** The host sends `session.renamed` (§7.6.1): it knows the session id. */
   | { kind: 'local'; command: string; action: 'rename'; name: string }
   | { kind: 'local'; command: string; action: 'help'; commands: HelpEntry[] };

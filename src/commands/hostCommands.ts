@@ -51,16 +51,6 @@ export const HOST_COMMANDS: readonly HostCommand[] = [
     toAction: () => ({ kind: 'local', command: 'clear', action: 'clear' }),
   },
   {
-    name: 'model',
-    description: 'Show or choose the model',
-    category: 'config',
-    parameters: [{ name: 'model', type: 'string', required: false, description: 'Model id; omit to pick from a list' }],
-    toAction(argsText) {
-      const model = argsText.trim();
-      return model ? { kind: 'local', command: 'model', action: 'model', model } : { kind: 'local', command: 'model', action: 'model' };
-    },
-  },
-  {
     name: 'cost',
     description: 'Show token usage and cost of this session',
     category: 'display',

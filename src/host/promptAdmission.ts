@@ -12,6 +12,8 @@ import { QUEUE_FULL } from '../commands/followUpQueue';
 import type { AdmissionSender, AdmissionVerdict, PromptAdmission } from '../session/admission';
 import type { SessionCommands } from './sessionCommands';
 import { admitContextFiles, type AttachmentGate } from './attachmentAdmission';
+import { costNotice } from './costNotice';
+import { UsageTotals } from './usageTotals';
 
 type PromptFrame = FrameOf<'control.prompt.request'>;
 type PromptPayload = PayloadOf<'control.prompt.request'>;
@@ -41,6 +43,8 @@ export class SessionAdmission implements PromptAdmission {
   /** The message id of the prompt the queue handed on last, until its turn starts (`observe`). */
   private inFlightId?: string;
   private routing = false;
+  /** For `/cost`: the session's usage so far. */
+  private readonly usage = new UsageTotals();
 
   constructor(
     private readonly session_id: string,
@@ -70,6 +74,7 @@ export class SessionAdmission implements PromptAdmission {
    */
   observe(frame: Frame): void {
     this.commands.observe(frame);
+    this.usage.observe(frame);
     if (frame.type === 'session.turn.start') this.inFlightId = undefined;
     else if (frame.type === 'session.error' && !frame.payload.fatal && frame.parent_id !== undefined && frame.parent_id === this.inFlightId) {
       this.inFlightId = undefined;
@@ -139,8 +144,8 @@ export class SessionAdmission implements PromptAdmission {
       case 'clear':
         if (this.host.clear(from.connection_id)) return { kind: 'held' };
         return { kind: 'held', notice: { level: 'info', ...phrasedNotice('notice.clear_elsewhere') } };
-      default:
-        return { kind: 'held', notice: { level: 'info', ...phrasedNotice('notice.not_available', [action.command]) } };
+      case 'cost':
+        return { kind: 'held', notice: { level: 'info', ...costNotice(this.usage.summary()) } };
     }
   }
 }

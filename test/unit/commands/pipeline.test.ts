@@ -41,11 +41,13 @@ describe('commands: the prompt pipeline', () => {
     assert.equal((await p.run('/mode')).kind, 'error');
   });
 
-  it('slash-commands §7 host commands without a frame become local actions (/clear /model /cost /rename /stop /help)', async () => {
+  it('slash-commands §7 host commands without a frame become local actions (/clear /cost /rename /stop /help); /model is the agent\'s (decision 677)', async () => {
     const p = pipeline({ files: [fileCmd('deploy', 'Deploy')] });
     assert.deepEqual(await p.run('/clear'), { kind: 'local', command: 'clear', action: 'clear' });
-    assert.deepEqual(await p.run('/model'), { kind: 'local', command: 'model', action: 'model' });
-    assert.deepEqual(await p.run('/model opus'), { kind: 'local', command: 'model', action: 'model', model: 'opus' });
+    // The host cannot choose a model for every agent: /model is not one of its commands, so it goes on as typed (§7).
+    const model = await p.run('/model opus');
+    assert.equal(model.kind, 'prompt');
+    if (model.kind === 'prompt') assert.equal(model.payload.prompt_text, '/model opus');
     assert.deepEqual(await p.run('/cost'), { kind: 'local', command: 'cost', action: 'cost' });
     assert.deepEqual(await p.run('/rename  Bug hunt '), { kind: 'local', command: 'rename', action: 'rename', name: 'Bug hunt' });
     assert.equal((await p.run('/rename')).kind, 'error');

@@ -142,4 +142,22 @@ describe('host: prompt admission for every connection (issue 11, slash-commands 
     assert.equal(ofType(raw.got, 'session.error')[0].payload.error_code, 'COMMAND_FAILED');
     assert.match(ofType(raw.got, 'session.error')[0].payload.message, /Unknown mode "nonsense"/);
   });
+
+  it('slash-commands §7 /cost says the session\'s usage so far from any master of ours: nothing before a turn, then its prompts and tokens, and that the built-in agent reports no cost (decision 677)', async () => {
+    const { host, id } = await shared();
+    const ours = master('ours', true);
+    host.hub.attach(id, ours);
+    const notices = () => ours.got.filter((f) => f.type === 'x-rawp.notice') as unknown as { payload: { message: string; words?: { id: string; args?: string[] } } }[];
+    host.hub.receive('ours', JSON.stringify(promptFrame(id, '/cost')));
+    await until(() => notices().length === 1, 'the first /cost');
+    assert.equal(notices()[0].payload.words?.id, 'cost_nothing_yet');
+    assert.match(notices()[0].payload.message, /no turn has run/);
+    host.hub.receive('ours', JSON.stringify(promptFrame(id, 'help')));
+    await until(() => ofType(ours.got, 'session.turn.end').length === 1, 'a turn ran');
+    host.hub.receive('ours', JSON.stringify(promptFrame(id, '/cost')));
+    await until(() => notices().length === 2, 'the second /cost');
+    assert.deepEqual(notices()[1].payload.words, { id: 'cost_unreported', args: ['1', '0', '0'] });
+    assert.match(notices()[1].payload.message, /prompts: 1, tokens in: 0, tokens out: 0\. This agent reports no cost\./);
+    assert.ok(!notices().some((n) => /not available/.test(n.payload.message)));
+  });
 });
