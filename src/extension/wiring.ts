@@ -9,12 +9,14 @@ import { createServices, type Services } from './services';
 import type { StatusBar } from './statusBar';
 import type { ChatViewProvider } from './chatViewProvider';
 import { AttentionNotifier } from './notifications';
+import { agentDisplayName } from './agentDisplayName';
 import { warmFileIndexWhenShown } from './warmFileIndex';
 
 export function wire(context: vscode.ExtensionContext, logger: Logger, status: StatusBar, provider: ChatViewProvider): { services: Services; handlers(channel: vscode.OutputChannel): CommandHandlers } {
   const services = createServices(context, logger);
   // Approvals and finished turns the user has not seen: notifications and the badge (decision 382).
-  const agentName = (id: string | undefined) => (id ? (services.catalog.choices().find((c) => c.id === id)?.name.replace(/\s+\d+\.\d+\.\d+\S*$/, '') ?? id) : vscode.l10n.t('The agent'));
+  const nameOf = (id: string) => agentDisplayName(id, services.catalog.choices(), vscode.l10n);
+  const agentName = (id: string | undefined) => (id ? nameOf(id) : vscode.l10n.t('The agent'));
   const attention = new AttentionNotifier(services.host, services.controller, provider, agentName);
   services.attention = attention;
   context.subscriptions.push(attention);
@@ -25,8 +27,7 @@ export function wire(context: vscode.ExtensionContext, logger: Logger, status: S
     const info = services.host.list().find((s) => s.session_id === id);
     const turn = id ? services.host.registry.get(id)?.turnActive === true : false;
     void vscode.commands.executeCommand('setContext', 'rawp.turnActive', turn);
-    const agentName = info?.agent ? (services.catalog.choices().find((c) => c.id === info.agent)?.name ?? info.agent) : undefined;
-    status.update({ agentName, state: info?.state, shared: info?.shared ?? false, masters: await services.sharing.masterCount(), blocked: services.blocked() });
+    status.update({ agentName: info?.agent ? nameOf(info.agent) : undefined, state: info?.state, shared: info?.shared ?? false, masters: await services.sharing.masterCount(), blocked: services.blocked() });
   };
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, services.before),

@@ -326,8 +326,8 @@ export const GRAMMAR_HELP = [
 
 export const CONNECT_HELP = [
   "I'm the built-in offline agent and I don't understand free text — there is no model behind me.",
-  'To talk to a real agent, pick one in the agent menu (or `rawp serve --agent <id>`):',
-  '- **Claude Code**: install `@anthropic-ai/claude-code` and sign in (`claude login`), or set `ANTHROPIC_API_KEY`.',
+  'To talk to a real agent, pick one in the agent menu of the chat (with the `rawp` command line: `--agent <id>`):',
+  '- **Claude Code**: install `@anthropic-ai/claude-code` and sign in (`claude auth login`), or set `ANTHROPIC_API_KEY`.',
   '- **Codex**: install `@openai/codex` and sign in (`codex login`), or set an OpenAI API key (`CODEX_API_KEY`).',
   '- **ACP agents** (e.g. Gemini CLI): install the agent and select it as `acp:<name>`.',
   '- **OpenAI-compatible model**: set `rawp.openai.baseUrl`, `rawp.openai.model` and an API key.',

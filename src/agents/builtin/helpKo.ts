@@ -21,8 +21,8 @@ export const GRAMMAR_HELP_KO = [
 
 export const CONNECT_HELP_KO = [
   '저는 내장 오프라인 에이전트라서 자유로운 문장은 이해하지 못합니다. 제 뒤에는 모델이 없습니다.',
-  '실제 에이전트와 대화하려면 에이전트 메뉴에서 고르세요(또는 `rawp serve --agent <id>`):',
-  '- **Claude Code**: `@anthropic-ai/claude-code`를 설치하고 로그인하거나(`claude login`), `ANTHROPIC_API_KEY`를 설정하세요.',
+  '실제 에이전트와 대화하려면 채팅의 에이전트 메뉴에서 고르세요(`rawp` 명령줄에서는 `--agent <id>`):',
+  '- **Claude Code**: `@anthropic-ai/claude-code`를 설치하고 로그인하거나(`claude auth login`), `ANTHROPIC_API_KEY`를 설정하세요.',
   '- **Codex**: `@openai/codex`를 설치하고 로그인하거나(`codex login`), OpenAI API 키(`CODEX_API_KEY`)를 설정하세요.',
   '- **ACP 에이전트**(예: Gemini CLI): 에이전트를 설치하고 `acp:<이름>`으로 고르세요.',
   '- **OpenAI 호환 모델**: `rawp.openai.baseUrl`, `rawp.openai.model`과 API 키를 설정하세요.',

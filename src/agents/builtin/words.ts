@@ -176,6 +176,9 @@ export const ENGLISH: BuiltinWords = {
 
 // Korean: the 합니다 style of VS Code's Korean UI. A noun after a path (`파일`, `명령`, `패턴`)
 // carries the particle, so no particle depends on how a path's last letter is read.
+/** The modes as the chat's Mode menu says them in Korean (webview-ui/src/i18n/ko/header.ts). */
+const KOREAN_MODES: Record<string, string> = { default: '기본', plan: '계획', review: '검토' };
+
 export const KOREAN: BuiltinWords = {
   agentDescription: '모델 없이 늘 같은 방식으로: read, find, replace, write, run, todo, plan, delegate — 실제 도구와 권한 확인을 거칩니다.',
   compactCommand: '대화 컨텍스트 압축',
@@ -184,7 +187,8 @@ export const KOREAN: BuiltinWords = {
   grammarHelp: GRAMMAR_HELP_KO,
   connectHelp: CONNECT_HELP_KO,
   // The request words (read, find, …) are the grammar's own and stay; a line it did not understand is said in Korean.
-  parsed: (kinds, mode) => `요청을 이렇게 읽었습니다: ${kinds.map((k) => (k === 'unknown' ? '알 수 없는 요청' : k)).join(', ')}. 모드: ${mode}. 모델 없이, 단계마다 실제 도구를 실행합니다.`,
+  // The mode as the chat's Mode menu names it in Korean (the UI trial of 2026-12-06 read "모드: default").
+  parsed: (kinds, mode) => `요청을 이렇게 읽었습니다: ${kinds.map((k) => (k === 'unknown' ? '알 수 없는 요청' : k)).join(', ')}. 모드: ${KOREAN_MODES[mode] ?? mode}. 모델 없이, 단계마다 실제 도구를 실행합니다.`,
   recap: (replies, failed) => `요청 ${replies.length}개${failed > 0 ? `, 그중 ${failed}개 실패` : ''}:\n${replies.map((r, i) => `${i + 1}. ${r}`).join('\n')}`,
   subagentWorking: (depth, description) => `하위 에이전트(깊이 ${depth})가 맡은 일: ${description}`,
   failed: (what, code, detail) => {

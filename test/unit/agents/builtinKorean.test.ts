@@ -51,7 +51,7 @@ describe('agents/builtin in Korean (decision 572)', function () {
   it('thinks and answers in Korean: a read, a search, a command, a task list, help, and free text it cannot understand', async () => {
     await run('read src/a.ts');
     assert.equal(lastText(), '`src/a.ts` 파일을 읽었습니다 (2줄).');
-    assert.match(host.ofType('agent.thinking.delta').map((d) => d.payload.text).join(''), /^요청을 이렇게 읽었습니다: read\. 모드: default\./);
+    assert.match(host.ofType('agent.thinking.delta').map((d) => d.payload.text).join(''), /^요청을 이렇게 읽었습니다: read\. 모드: 기본\./);
     await run('find TODO');
     assert.equal(lastText(), '`TODO` 패턴과 일치하는 줄 1개를 찾았습니다.');
     await run('run `echo hi`');
@@ -65,7 +65,7 @@ describe('agents/builtin in Korean (decision 572)', function () {
     await run('이 파일을 설명해 줘');
     assert.equal(lastText(), KOREAN.connectHelp);
     // A line it did not understand is named in Korean in its thinking, not as the grammar's "unknown".
-    assert.match(host.ofType('agent.thinking.delta').map((d) => d.payload.text).join(''), /요청을 이렇게 읽었습니다: 알 수 없는 요청\. 모드: default\./);
+    assert.match(host.ofType('agent.thinking.delta').map((d) => d.payload.text).join(''), /요청을 이렇게 읽었습니다: 알 수 없는 요청\. 모드: 기본\./);
   });
 
   it('edits and plans in Korean: the approval question and its answers are Korean too', async () => {

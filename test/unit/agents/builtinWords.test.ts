@@ -4,6 +4,7 @@
 // English one.
 import { strict as assert } from 'node:assert';
 import { builtinLanguage, environmentLanguage, ENGLISH, KOREAN, type BuiltinWords } from '../../../src/agents/builtin/words';
+import { agentLogin } from '../../../src/protocol/agentLogin';
 
 type Samples = { [K in keyof BuiltinWords]: BuiltinWords[K] extends (...args: infer A) => string ? A : null };
 const counts = { total: 3, inProgress: 1, pending: 2, completed: 0, cancelled: 4 };
@@ -100,5 +101,12 @@ describe('agents/builtin: its words in English and Korean (decision 572)', () =>
     assert.equal(environmentLanguage({ LANG: 'en_US.UTF-8', LC_MESSAGES: 'ko_KR.UTF-8' }), 'ko_KR.UTF-8', 'LC_MESSAGES before LANG');
     assert.equal(environmentLanguage({ LANG: 'ko_KR.UTF-8', LC_ALL: 'C.UTF-8' }), 'C.UTF-8', 'LC_ALL first');
     assert.equal(environmentLanguage({ LANG: '' }), undefined);
+  });
+
+  it('the "talk to a real agent" help names the login commands the login card runs (the UI trial of 2026-12-06), in both languages', () => {
+    for (const words of [ENGLISH, KOREAN]) {
+      for (const agent of ['claude-code', 'codex']) assert.ok(words.connectHelp.includes(`\`${agentLogin(agent)!.loginDisplay}\``), `${agent} in ${words === ENGLISH ? 'English' : 'Korean'}`);
+      assert.doesNotMatch(words.connectHelp, /`claude login`|rawp serve --agent/);
+    }
   });
 });

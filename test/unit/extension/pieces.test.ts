@@ -3,7 +3,10 @@
 import assert from 'node:assert/strict';
 import { createTwoFilesPatch } from 'diff';
 import { textBefore } from '../../../src/extension/diffContent';
+import { readFileSync } from 'node:fs';
+import { agentDisplayName } from '../../../src/extension/agentDisplayName';
 import { statusText } from '../../../src/extension/statusText';
+import { englishWords } from '../../../src/extension/words';
 import { contentSecurityPolicy, newNonce, webviewHtml } from '../../../src/extension/webviewHtml';
 
 describe('extension: webview HTML', () => {
@@ -41,6 +44,19 @@ describe('extension: webview HTML', () => {
     const b = newNonce();
     assert.notEqual(a, b);
     assert.match(a, /^[A-Za-z0-9]{16,}$/);
+  });
+});
+
+describe('extension: an agent\'s name in the status bar and notifications', () => {
+  it('the built-in agent is named in the editor\'s language, as the chat names it; a detected agent without its version (the UI trial of 2026-12-06)', () => {
+    const ko = JSON.parse(readFileSync('l10n/bundle.l10n.ko.json', 'utf8')) as Record<string, string>;
+    const korean = { t: (m: string) => ko[m] ?? m };
+    const detected = [{ id: 'claude-code', name: 'Claude Code 2.1.3' }];
+    assert.equal(agentDisplayName('builtin', detected, korean), '내장 (오프라인)');
+    assert.equal(agentDisplayName('builtin', detected, englishWords), 'Built-in (offline)');
+    assert.equal(agentDisplayName('claude-code', detected, korean), 'Claude Code');
+    assert.equal(agentDisplayName('acp:other', detected, korean), 'acp:other');
+    assert.match(statusText({ agentName: agentDisplayName('builtin', detected, korean), state: 'idle', masters: 0, shared: false }).text, /내장 \(오프라인\): ready$/);
   });
 });
 
