@@ -24,6 +24,7 @@ import { stopTurn } from './stopTurn';
 import { useKeepComposerFocus } from './keepComposerFocus';
 import { argumentHint, matchingCommands, typedWhole } from './commandRows';
 import { loadRecall, saveRecall } from './promptRecall';
+import { useDraft } from './composerDraft';
 
 export { argumentHint } from './commandRows';
 
@@ -56,6 +57,8 @@ export function Composer() {
   const filePicker = useRef<HTMLInputElement>(null);
   const find = useContext(FindContext);
   const keepFocus = useKeepComposerFocus(editor);
+  // The unsent prompt survives the view being rebuilt; sending (which empties the box) drops it.
+  useDraft(store, editor, setEmpty);
 
   const files: Candidate[] = picker?.kind === 'file' && store.candidates ? store.candidates.candidates : [];
   const paths = files.map((c) => c.path);

@@ -112,17 +112,25 @@ export function chipElement(doc: Document, file: FilePart): HTMLElement {
 
 /** Fills the editor with parts (prompt recall) and puts the caret at the end. */
 export function writeParts(root: HTMLElement, parts: PromptPart[]): void {
+  fillParts(root, parts);
+  caretToEnd(root);
+}
+
+/** Fills the editor with parts, the selection left alone (a draft put back must not take the focus). */
+export function fillParts(root: HTMLElement, parts: PromptPart[]): void {
   const doc = root.ownerDocument;
   root.replaceChildren();
-  for (const p of parts) {
-    if (p.kind === 'file') root.append(chipElement(doc, p), doc.createTextNode(' '));
+  parts.forEach((p, i) => {
+    // A chip is followed by a space (the caret's place after it) unless the text after it has one:
+    // read back and written again (a draft, each time the view is rebuilt) it must not grow.
+    const next = parts[i + 1];
+    if (p.kind === 'file') root.append(chipElement(doc, p), ...(next?.kind === 'text' && /^\s/.test(next.text) ? [] : [doc.createTextNode(' ')]));
     else
       p.text.split('\n').forEach((line, i) => {
         if (i > 0) root.append(doc.createElement('br'));
         if (line) root.append(doc.createTextNode(line));
       });
-  }
-  caretToEnd(root);
+  });
 }
 
 export function caretToEnd(root: HTMLElement): void {
