@@ -70,6 +70,11 @@ export function isFolderPath(path: string): boolean {
   return path.endsWith('/');
 }
 
+/** A reference, candidate or chip of a folder: its path ends in `/`, or its MIME type says so. */
+export function isFolderRef(ref: { path: string; mime_type?: string }): boolean {
+  return isFolderPath(ref.path) || ref.mime_type === FOLDER_MIME_TYPE;
+}
+
 function baseName(path: string): string {
   const bare = isFolderPath(path) ? path.slice(0, -1) : path;
   const i = bare.lastIndexOf('/');

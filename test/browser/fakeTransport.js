@@ -2,7 +2,7 @@
 // and reads what the webview sent. It also records CSP violations, which must stay empty.
 (function () {
   var listeners = [];
-  var state;
+  var STATE_KEY = 'rawpFake.state';
   var fake = {
     sent: [],
     violations: [],
@@ -33,8 +33,13 @@
       listeners.push(l);
       return function () { listeners = listeners.filter(function (x) { return x !== l; }); };
     },
-    getState: function () { return state; },
-    setState: function (s) { state = s; },
+    // Like VS Code's webview state: kept (as JSON) while the view is thrown away and built again,
+    // here across a reload of the page (decision 672).
+    getState: function () {
+      var raw = sessionStorage.getItem(STATE_KEY);
+      return raw === null ? undefined : JSON.parse(raw);
+    },
+    setState: function (s) { sessionStorage.setItem(STATE_KEY, JSON.stringify(s)); },
     // A test opens fixture.html#place=browser to be the browser page of rawp serve (decision 607).
     place: /(^#|&)place=browser(&|$)/.test(location.hash) ? 'browser' : undefined,
     // §4.5.1: the URL a test put in rawpFake.files for a transfer, else none.

@@ -4,6 +4,7 @@
 // else is ignored, as every master may).
 import { checkpointPayloadOf, CHECKPOINT_CREATED_TYPE, CHECKPOINT_NONE_TYPE, CHECKPOINT_RESTORED_TYPE } from '../checkpointFrames';
 import type { VendorFrame } from '../frameTypes';
+import { restoreAfter } from './restoreAction';
 import { ensureTurn, touch, type Transcript } from './state';
 
 export function isCheckpointFrameType(type: string): boolean {
@@ -34,19 +35,12 @@ export function onCheckpointFrame(t: Transcript, frame: VendorFrame): boolean {
   const turn = t.idx.checkpointTurns.get(restored.checkpoint_id);
   if (!turn?.checkpoint) return false;
   const undo = restored.checkpoint_id !== turn.checkpoint.checkpointId;
-  const undoable = turn.checkpoint.undoable.filter((id) => id !== restored.checkpoint_id);
+  const before = turn.checkpoint.undoable;
+  const undoable = before.filter((id) => id !== restored.checkpoint_id);
   if (!undo && restored.undo_checkpoint_id) undoable.push(restored.undo_checkpoint_id);
   turn.checkpoint.undoable = undoable;
-  turn.checkpoint.restore = {
-    checkpointId: restored.checkpoint_id,
-    undo,
-    restored: restored.restored,
-    unchanged: restored.unchanged ?? [],
-    conflicts: restored.conflicts,
-    failed: restored.failed ?? [],
-    ...(restored.undo_checkpoint_id ? { undoCheckpointId: restored.undo_checkpoint_id } : {}),
-    ...(restored.error ? { error: restored.error } : {}),
-  };
+  // The answers of one rewind (with its "Apply choices") or one undo make one message (decision 673).
+  turn.checkpoint.restore = restoreAfter(turn.checkpoint.restore, restored, undo, before);
   // The rewind's own checkpoint undoes it; its answer belongs to this turn's footer too.
   if (restored.undo_checkpoint_id) t.idx.checkpointTurns.set(restored.undo_checkpoint_id, turn);
   touch(t, turn.key);

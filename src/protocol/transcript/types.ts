@@ -259,7 +259,10 @@ export interface TurnCheckpoint {
   checkpointId: string;
   files: CheckpointFile[];
   skipped: CheckpointSkipped[];
-  /** The latest `x-rawp.checkpoint.restored` of this checkpoint (or of the one that undoes its rewind). */
+  /**
+   * The latest `x-rawp.checkpoint.restored` of this checkpoint (or of the one that undoes its rewind),
+   * with the earlier answers of the same action summed in (decision 673).
+   */
   restore?: CheckpointRestoreView;
   /**
    * The undo checkpoints of this turn's rewinds not undone yet, oldest first: a rewind and each
@@ -283,6 +286,11 @@ export interface CheckpointRestoreView {
   /** Restoring this checkpoint undoes the rewind (absent when nothing was written). */
   undoCheckpointId?: string;
   error?: { code: string; message: string };
+  /**
+   * An undo: the undo checkpoints the same "Undo rewind" sent whose answers have not come yet; their
+   * answers are added to this one (decision 673), as a rewind's "Apply choices" is added to it.
+   */
+  undoPending?: string[];
 }
 
 export type TimelineEntry = Turn | Block;

@@ -56,6 +56,45 @@ describe('transcript reducer: checkpoints (issue 17, docs/remote.md#checkpoints)
     assert.equal(turn.checkpoint?.checkpointId, 'cp-1', 'the turn keeps its own checkpoint');
   });
 
+  it('decision 673 a rewind and its "Apply choices" are one message, and so is one "Undo rewind" of both: every file each restored is counted', () => {
+    const { t, turn } = turnWithCheckpoint();
+    const restored = (payload: Parameters<typeof buildCheckpointFrame<typeof CHECKPOINT_RESTORED_TYPE>>[1]) => applyFrame(t, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, payload, TEST_SESSION));
+    // The trial: new.txt rewound, a.txt and b.txt held back; a.txt overwritten, b.txt kept.
+    restored({ checkpoint_id: 'cp-1', restored: ['new.txt'], conflicts: ['a.txt', 'b.txt'], undo_checkpoint_id: 'cp-undo-1' });
+    restored({ checkpoint_id: 'cp-1', restored: ['a.txt'], conflicts: [], undo_checkpoint_id: 'cp-undo-2' });
+    assert.deepEqual(turn.checkpoint?.restore?.restored, ['new.txt', 'a.txt']);
+    assert.deepEqual(turn.checkpoint?.restore?.conflicts, [], 'the kept file waits for nobody');
+    assert.equal(turn.checkpoint?.restore?.undo, false);
+    assert.equal(turn.checkpoint?.restore?.undoCheckpointId, 'cp-undo-2');
+    // One "Undo rewind": both undo checkpoints, newest first, answered one by one.
+    restored({ checkpoint_id: 'cp-undo-2', restored: ['a.txt'], conflicts: [] });
+    assert.deepEqual(turn.checkpoint?.restore?.restored, ['a.txt']);
+    assert.deepEqual(turn.checkpoint?.restore?.undoPending, ['cp-undo-1']);
+    restored({ checkpoint_id: 'cp-undo-1', restored: ['new.txt'], conflicts: [] });
+    assert.deepEqual(turn.checkpoint?.restore?.restored, ['a.txt', 'new.txt']);
+    assert.equal(turn.checkpoint?.restore?.undo, true);
+    assert.deepEqual(turn.checkpoint?.undoable, []);
+    // The next rewind is a new action: its message starts from nothing.
+    restored({ checkpoint_id: 'cp-1', restored: ['a.txt', 'new.txt'], conflicts: [], undo_checkpoint_id: 'cp-undo-3' });
+    assert.deepEqual(turn.checkpoint?.restore?.restored, ['a.txt', 'new.txt']);
+    assert.equal(turn.checkpoint?.restore?.undo, false);
+    // "Revert file" after a rewind that held nothing back is its own action too.
+    restored({ checkpoint_id: 'cp-1', restored: ['b.txt'], conflicts: [], undo_checkpoint_id: 'cp-undo-4' });
+    assert.deepEqual(turn.checkpoint?.restore?.restored, ['b.txt']);
+  });
+
+  it('decision 673 an overwrite that fails is part of the rewind\'s message; an error answer is a message of its own', () => {
+    const { t, turn } = turnWithCheckpoint();
+    const restored = (payload: Parameters<typeof buildCheckpointFrame<typeof CHECKPOINT_RESTORED_TYPE>>[1]) => applyFrame(t, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, payload, TEST_SESSION));
+    restored({ checkpoint_id: 'cp-1', restored: ['new.txt'], conflicts: ['a.txt'], undo_checkpoint_id: 'cp-undo-1' });
+    restored({ checkpoint_id: 'cp-1', restored: [], conflicts: [], failed: [{ path: 'a.txt', message: 'EACCES' }] });
+    assert.deepEqual(turn.checkpoint?.restore?.restored, ['new.txt'], 'a failed overwrite is part of the rewind');
+    assert.deepEqual(turn.checkpoint?.restore?.failed, [{ path: 'a.txt', message: 'EACCES' }]);
+    restored({ checkpoint_id: 'cp-1', restored: [], conflicts: [], error: { code: 'TURN_IN_PROGRESS', message: 'a turn is running' } });
+    assert.deepEqual(turn.checkpoint?.restore?.restored, []);
+    assert.equal(turn.checkpoint?.restore?.error?.code, 'TURN_IN_PROGRESS');
+  });
+
   it('§3.1.1 an error answer is kept with its code; malformed or unknown checkpoint frames are ignored', () => {
     const { t, turn } = turnWithCheckpoint();
     applyFrame(t, buildCheckpointFrame(CHECKPOINT_RESTORED_TYPE, { checkpoint_id: 'cp-1', restored: [], conflicts: [], error: { code: 'TURN_IN_PROGRESS', message: 'a turn is running' } }, TEST_SESSION));

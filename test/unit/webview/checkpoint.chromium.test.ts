@@ -176,7 +176,7 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     assert.equal(lines, 1, 'the path is on one line');
   });
 
-  it('conflicts wait for a choice per file: Apply sends one restore forcing only the overwritten files; Undo rewind restores the undo checkpoint', async () => {
+  it('conflicts wait for a choice per file: Apply sends one restore forcing only the overwritten files; Undo rewind restores the undo checkpoint; each action\'s message counts every file it restored (decision 673)', async () => {
     const page = await h.open();
     await showTurn(page);
     await restored(page, { checkpoint_id: CP, restored: ['new.txt'], conflicts: ['a.txt', 'src/b.ts'], undo_checkpoint_id: 'cp-undo' });
@@ -198,6 +198,8 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     assert.deepEqual((await waitForSent(page, CHECKPOINT_RESTORE_TYPE, 1)).map((f) => f.payload), [{ checkpoint_id: CP, force: ['a.txt'], paths: ['a.txt'] }]);
     assert.equal(await page.locator('.checkpoint-conflict').count(), 0, 'the choices were applied');
     await restored(page, { checkpoint_id: CP, restored: ['a.txt'], conflicts: [], undo_checkpoint_id: 'cp-undo-2' });
+    // The rewind and its Apply are one action: "Rewound 1 file. a.txt" hid new.txt (the new-user trial).
+    assert.match(await result.innerText(), /^Rewound 2 files\. new\.txt, a\.txt$/);
     // Decision 612: one Undo undoes the whole rewind — the forced file first, then the rewind before it.
     await page.locator('.checkpoint-undo').click();
     await rendered(page);
@@ -205,7 +207,7 @@ describe('webview in Chromium: a turn’s checkpoint — review and rewind (issu
     await restored(page, { checkpoint_id: 'cp-undo-2', restored: ['a.txt'], conflicts: [] });
     assert.equal(await page.locator('.checkpoint-undo').count(), 1, 'the first rewind is not undone yet');
     await restored(page, { checkpoint_id: 'cp-undo', restored: ['new.txt'], conflicts: [] });
-    assert.match(await result.innerText(), /Rewind undone: 1 file back\./);
+    assert.match(await result.innerText(), /^Rewind undone: 2 files back\. a\.txt, new\.txt$/);
     assert.equal(await page.locator('.checkpoint-undo').count(), 0);
   });
 

@@ -347,7 +347,13 @@ describe('webview in Chromium: rendering', function () {
       }
       const perm = page.locator('.interaction.type-PERMISSION');
       assert.deepEqual(await perm.locator('.interaction-buttons > button').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.value)), ['allow_once', 'allow_session', 'allow_always', 'reject']);
-      assert.match(await perm.locator('button[data-value="reject"]').innerText(), /Reject\s*Low risk\s*default/);
+      // Decision 676: risk is what allowing does; the Reject button says none ("Low risk: Only reads;
+      // changes nothing." on it was the new-user trial's finding), nor does the plan's "no".
+      assert.match(await perm.locator('button[data-value="reject"]').innerText(), /^Reject\s*default$/);
+      assert.equal(await perm.locator('button[data-value="reject"] .badge.risk').count(), 0);
+      assert.doesNotMatch((await perm.locator('button[data-value="reject"]').getAttribute('aria-describedby')) ?? '', /-risk\b/, 'nor is it described by one');
+      assert.match(await perm.locator('button[data-value="allow_once"]').innerText(), /Allow once\s*Medium risk/);
+      assert.equal(await page.locator('.plan-approval button[data-value="no"] .badge.risk').count(), 0);
       assert.match(await perm.locator('[role=timer]').innerText(), /then rejected/);
       assert.match(await page.locator('.plan-approval [role=timer]').innerText(), /then “Reject”/);
       assert.match(await page.locator('.interaction.type-SELECT label', { hasText: 'dev' }).innerText(), /High risk/);

@@ -118,6 +118,26 @@ describe('webview in Chromium: the smaller things (issue 15 Why 8)', function ()
     assert.equal(await d.locator('.sr-only').textContent(), 'Ran 200\u00a0ms; waited 37.0\u00a0s for your answer before that');
   });
 
+  it('decision 675 a rejected call never ran: its card says only how long it waited for the answer, not "Ran"; one rejected without a question shows no time', async () => {
+    const at = <F,>(f: F, iso: string): F => ({ ...f, timestamp: iso });
+    const { page } = await openTurn(chromium.h, (b) => [
+      at(b.make('tool.invoke.request', { invocation_id: 'r', tool_name: 'Bash', input: { command: 'rm -rf build' } }, T), '2026-12-06T10:00:00.000Z'),
+      at(b.make('agent.interaction.request', { interaction_id: 'p', interaction_type: 'PERMISSION', question_text: 'Run rm -rf build?', timeout_sec: 60, options: [{ value: 'allow_once', label: 'Allow' }, { value: 'reject', label: 'Reject' }], context: { tool_name: 'Bash' } }, T), '2026-12-06T10:00:00.050Z'),
+      at(b.make('control.interaction.response', { interaction_id: 'p', selected_value: 'reject' }), '2026-12-06T10:00:00.362Z'),
+      at(b.make('tool.invoke.result', { invocation_id: 'r', tool_name: 'Bash', status: 'error', output: 'PERMISSION_REJECTED: the user rejected this Bash call', output_type: 'text', error_code: 'PERMISSION_REJECTED', duration_ms: 411 } as never, T), '2026-12-06T10:00:00.411Z'),
+      at(b.make('tool.invoke.request', { invocation_id: 'q', tool_name: 'Write', input: { file_path: 'a.ts', content: 'x' } }, T), '2026-12-06T10:00:01.000Z'),
+      at(b.make('tool.invoke.result', { invocation_id: 'q', tool_name: 'Write', status: 'error', output: 'PERMISSION_REJECTED: a saved rule rejects Write', output_type: 'text', error_code: 'PERMISSION_REJECTED', duration_ms: 3 } as never, T), '2026-12-06T10:00:01.003Z'),
+    ]);
+    const card = page.locator('.tool-card[data-invocation="r"]');
+    assert.equal((await card.locator('.badge.status').innerText()).trim(), 'Rejected');
+    const d = card.locator('.duration');
+    assert.equal(await d.locator('[aria-hidden=true]').innerText(), 'waited 312\u00a0ms');
+    assert.equal(await d.getAttribute('title'), 'Waited 312\u00a0ms for your answer; it did not run');
+    assert.equal(await d.locator('.sr-only').textContent(), 'Waited 312\u00a0ms for your answer; it did not run');
+    assert.doesNotMatch(await card.locator('.tool-head').evaluate((el) => el.textContent + ' ' + [...el.querySelectorAll('[title]')].map((e) => e.getAttribute('title')).join(' ')), /\bRan\b|99\u00a0ms/);
+    assert.equal(await page.locator('.tool-card[data-invocation="q"] .duration').count(), 0, 'no question, no wait: no time at all');
+  });
+
   it('§16.2 a file chip of a prompt in the transcript opens its file: by click, Enter and Space', async () => {
     const page = await chromium.h.open();
     const b = streamBuilder(SESSION);

@@ -126,6 +126,7 @@ function laterUnrecorded(turns: readonly Turn[], turn: Turn): boolean {
 
 function RestoreResult({ cp, laterUnrecorded }: { cp: TurnCheckpoint; laterUnrecorded: boolean }) {
   const store = useStoreVersion();
+  // One action's answers summed (a rewind with its Apply, one Undo of several checkpoints; decision 673).
   const r = cp.restore!;
   // The person's choice per conflicting file (decision 402): overwrite it, or keep theirs.
   const [choice, setChoice] = useState<Record<string, 'overwrite' | 'keep'>>({});

@@ -5,7 +5,7 @@
 // that becomes a <@file:…> token (§16.2, typed "<@" is escaped by the encoder); "/" at the start
 // opens the command list of agent.commands.publish.
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
-import { encodePrompt, type PromptPart } from '../../../src/protocol/fileReference';
+import { encodePrompt, isFolderRef, type PromptPart } from '../../../src/protocol/fileReference';
 import { spacedNameOn, spacedRow, spaceVerdict, undecidedFrom } from './spacedQuery';
 import { focusHiddenFilesOffer, HiddenFilesOffer } from './hiddenFilesOffer';
 import { fileStatus, PAGE_ROWS, PathLabel, PickerOption, useLongWait } from './pickerRows';
@@ -24,6 +24,7 @@ import { stopTurn } from './stopTurn';
 import { useKeepComposerFocus } from './keepComposerFocus';
 import { argumentHint, matchingCommands, typedWhole } from './commandRows';
 import { loadRecall, saveRecall } from './promptRecall';
+import { useDraft } from './composerDraft';
 
 export { argumentHint } from './commandRows';
 
@@ -56,6 +57,8 @@ export function Composer() {
   const filePicker = useRef<HTMLInputElement>(null);
   const find = useContext(FindContext);
   const keepFocus = useKeepComposerFocus(editor);
+  // The unsent prompt survives the view being rebuilt; sending (which empties the box) drops it.
+  useDraft(store, editor, setEmpty);
 
   const files: Candidate[] = picker?.kind === 'file' && store.candidates ? store.candidates.candidates : [];
   const paths = files.map((c) => c.path);
@@ -154,7 +157,7 @@ export function Composer() {
       const before = atQuery(root, (query) => picker.query.startsWith(query));
       const at = before && throughQuery(before, picker.query);
       if (!c || !at) return;
-      insertChip(root, at, { kind: 'file', path: c.path, display_path: c.path, ...(c.extension ? { extension: c.extension } : {}) });
+      insertChip(root, at, { kind: 'file', path: c.path, display_path: c.path, ...(c.extension ? { extension: c.extension } : {}), ...(isFolderRef(c) && c.mime_type ? { mime_type: c.mime_type } : {}) });
       closePicker();
     } else {
       const c = commands[index];
@@ -317,7 +320,7 @@ export function Composer() {
           {picker.kind === 'file' &&
             files.map((c, i) => (
               <PickerOption key={c.path} id={`${listId}-${i}`} active={i === active} onChoose={() => choose(i)}>
-                <span class={`codicon codicon-${c.path.endsWith('/') ? 'folder' : 'file'}`} aria-hidden="true" />
+                <span class={`codicon codicon-${isFolderRef(c) ? 'folder' : 'file'}`} aria-hidden="true" />
                 <span class="picker-path">
                   <PathLabel path={c.path} ranges={c.match_ranges} />
                 </span>

@@ -1,6 +1,6 @@
 // DOM helpers of the composer's contenteditable: reading it back as prompt parts (text and file
 // chips), finding the "@query" before the caret, and replacing it with a chip.
-import type { PromptPart } from '../../../src/protocol/fileReference';
+import { FOLDER_MIME_TYPE, isFolderRef, type PromptPart } from '../../../src/protocol/fileReference';
 import { t } from '../i18n';
 import { visibleName } from '../../../src/protocol/visibleName';
 
@@ -20,7 +20,7 @@ export function readParts(root: HTMLElement): PromptPart[] {
         pushText((child as Text).data.replace(/\u00a0/g, ' '));
       } else if (child instanceof HTMLElement) {
         if (child.dataset.path) {
-          parts.push({ kind: 'file', path: child.dataset.path, display_path: child.dataset.path, ...(child.dataset.ext ? { extension: child.dataset.ext } : {}) });
+          parts.push({ kind: 'file', path: child.dataset.path, display_path: child.dataset.path, ...(child.dataset.ext ? { extension: child.dataset.ext } : {}), ...(child.dataset.mime ? { mime_type: child.dataset.mime } : {}) });
         } else if (child.tagName === 'BR') {
           pushText('\n');
         } else {
@@ -97,14 +97,18 @@ export function insertChip(root: HTMLElement, at: { node: Text; start: number; e
 
 export function chipElement(doc: Document, file: FilePart): HTMLElement {
   const chip = doc.createElement('span');
+  const folder = isFolderRef(file);
   chip.className = 'chip';
   chip.contentEditable = 'false';
   chip.dataset.path = file.path;
   if (file.extension) chip.dataset.ext = file.extension;
+  // Kept so the prompt (and a kept draft) still calls a folder without its "/" one.
+  if (file.mime_type === FOLDER_MIME_TYPE) chip.dataset.mime = FOLDER_MIME_TYPE;
   chip.setAttribute('role', 'img');
-  chip.setAttribute('aria-label', t('composer.fileChip', visibleName(file.path)));
+  // Named and drawn as what it is: the sent prompt shows a folder too (the new-user trial).
+  chip.setAttribute('aria-label', t(folder ? 'composer.folderChip' : 'composer.fileChip', visibleName(file.path)));
   const icon = doc.createElement('span');
-  icon.className = 'codicon codicon-file';
+  icon.className = `codicon codicon-${folder ? 'folder' : 'file'}`;
   icon.setAttribute('aria-hidden', 'true');
   chip.append(icon, doc.createTextNode(visibleName(file.display_path ?? file.path)));
   return chip;
@@ -112,17 +116,25 @@ export function chipElement(doc: Document, file: FilePart): HTMLElement {
 
 /** Fills the editor with parts (prompt recall) and puts the caret at the end. */
 export function writeParts(root: HTMLElement, parts: PromptPart[]): void {
+  fillParts(root, parts);
+  caretToEnd(root);
+}
+
+/** Fills the editor with parts, the selection left alone (a draft put back must not take the focus). */
+export function fillParts(root: HTMLElement, parts: PromptPart[]): void {
   const doc = root.ownerDocument;
   root.replaceChildren();
-  for (const p of parts) {
-    if (p.kind === 'file') root.append(chipElement(doc, p), doc.createTextNode(' '));
+  parts.forEach((p, i) => {
+    // A chip is followed by a space (the caret's place after it) unless the text after it has one:
+    // read back and written again (a draft, each time the view is rebuilt) it must not grow.
+    const next = parts[i + 1];
+    if (p.kind === 'file') root.append(chipElement(doc, p), ...(next?.kind === 'text' && /^\s/.test(next.text) ? [] : [doc.createTextNode(' ')]));
     else
       p.text.split('\n').forEach((line, i) => {
         if (i > 0) root.append(doc.createElement('br'));
         if (line) root.append(doc.createTextNode(line));
       });
-  }
-  caretToEnd(root);
+  });
 }
 
 export function caretToEnd(root: HTMLElement): void {

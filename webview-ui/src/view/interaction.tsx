@@ -6,7 +6,6 @@
 // whose own deadline passed (here, by the clock) retires at once: no live buttons, no countdown.
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { InteractionBlock } from '../../../src/protocol/transcript';
-import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { formatCountdown, showJson } from '../format';
 import type { ChatStore } from '../state/store';
 import { useStore } from '../state/useStore';
@@ -15,8 +14,8 @@ import { codeTooltip } from '../i18n/codes';
 import { permissionDescription } from '../i18n/hostWords';
 import { en } from '../i18n/en';
 import { questionText } from '../i18n/questions';
+import { isReject, questionRisk, RiskBadge, riskOf, type Option } from './optionRisk';
 
-type Option = NonNullable<PayloadOf<'agent.interaction.request'>['options']>[number];
 
 /** Milliseconds until the question's own timeout_sec runs out here; Infinity without a deadline. */
 export function msLeft(store: ChatStore, block: InteractionBlock, now = Date.now()): number {
@@ -38,27 +37,6 @@ export function answerInteraction(store: ChatStore, block: InteractionBlock, sel
     selected_value: selected,
     ...(textInput !== undefined && textInput.length > 0 ? { text_input: textInput } : {}),
   });
-}
-
-function isReject(o: Option): boolean {
-  return /^(reject|deny|no)$/i.test(o.value) || /^reject/i.test(o.label);
-}
-
-type Risk = NonNullable<Option['risk_level']>;
-const RISK: Record<Risk, [MessageId, MessageId]> = {
-  safe: ['risk.safe', 'risk.safe.why'],
-  moderate: ['risk.moderate', 'risk.moderate.why'],
-  dangerous: ['risk.dangerous', 'risk.dangerous.why'],
-};
-
-/** §4.3.1 risk in plain words; what the level means in the tooltip (decision 371). With an `id`,
- *  the badge describes the button it sits in (aria-describedby) and is kept out of its name. */
-function RiskBadge({ level, id }: { level?: Option['risk_level']; id?: string }) {
-  return level ? (
-    <span id={id} class={`badge risk risk-${level}`} title={t(RISK[level][1])} data-code={level} aria-hidden={id ? 'true' : undefined}>
-      {t(RISK[level][0])}
-    </span>
-  ) : null;
 }
 
 /** Our permission broker's option values (src/session/permissions) in the reader's language; an
@@ -220,7 +198,7 @@ function Choices({ block }: { block: InteractionBlock }) {
                 }}
               />
               <span>{optionLabel(block, o)}</span>
-              <RiskBadge level={o.risk_level} />
+              <RiskBadge level={riskOf(o)} />
               {o.value === req.default_value && <span class="badge">{t('interaction.default')}</span>}
               {o.description && <span class="muted option-description">{optionDescription(block, o)}</span>}
             </label>
@@ -245,19 +223,19 @@ function Choices({ block }: { block: InteractionBlock }) {
         const id = `${ids}-${i}`;
         const description = optionDescription(block, o);
         const isDefault = o.value === req.default_value;
-        const describedBy = [o.risk_level && `${id}-risk`, isDefault && `${id}-default`, description && `${id}-description`].filter(Boolean).join(' ');
+        const describedBy = [riskOf(o) && `${id}-risk`, isDefault && `${id}-default`, description && `${id}-description`].filter(Boolean).join(' ');
         return (
           <button
             key={o.value}
             type="button"
-            class={`button option${isReject(o) ? ' secondary' : ''}${o.risk_level === 'dangerous' ? ' danger' : ''}`}
+            class={`button option${isReject(o) ? ' secondary' : ''}${riskOf(o) === 'dangerous' ? ' danger' : ''}`}
             data-value={o.value}
             title={description}
             aria-describedby={describedBy || undefined}
             onClick={() => answerInteraction(store, block, o.value, reasonable && isReject(o) ? message.trim() : undefined)}
           >
             {optionLabel(block, o)}
-            <RiskBadge level={o.risk_level} id={`${id}-risk`} />
+            <RiskBadge level={riskOf(o)} id={`${id}-risk`} />
             {isDefault && <span id={`${id}-default`} class="badge" aria-hidden="true">{t('interaction.default')}</span>}
             {description && <span id={`${id}-description`} hidden>{description}</span>}
           </button>
@@ -334,7 +312,7 @@ export function InteractionCard({ block }: { block: InteractionBlock }) {
   const card = useRef<HTMLElement>(null);
   useFocusOnRetire(live, card);
   const ctx = req.context;
-  const maxRisk = (req.options ?? []).map((o) => o.risk_level).find((r) => r === 'dangerous') ?? (req.options ?? []).map((o) => o.risk_level).find((r) => r === 'moderate');
+  const maxRisk = questionRisk(req.options ?? []);
   return (
     <section ref={card} data-interaction={block.interactionId} tabIndex={live ? 0 : -1} class={`block interaction status-${live ? 'pending' : block.status === 'pending' ? 'expired' : block.status} type-${req.interaction_type}`} role="group" aria-label={t(req.interaction_type === 'PERMISSION' ? 'interaction.permissionLabel' : 'interaction.questionLabel', questionText(block))}>
       <div class="interaction-head">

@@ -1,6 +1,6 @@
 // The user's prompt in the transcript.
 import type { PromptBlock } from '../../../src/protocol/transcript';
-import { decodePrompt } from '../../../src/protocol/fileReference';
+import { decodePrompt, isFolderRef } from '../../../src/protocol/fileReference';
 import { webviewMessage } from '../../../src/protocol/webviewMessages';
 import { useStore } from '../state/useStore';
 import { t } from '../i18n';
@@ -18,7 +18,7 @@ export function PromptView({ block }: { block: PromptBlock }) {
         {decoded.segments.map((s, i) => {
           if (s.kind === 'text') return <span key={i}>{s.text}</span>;
           const path = s.reference.workspace_relative_path;
-          const folder = path.endsWith('/');
+          const folder = isFolderRef({ path, mime_type: s.reference.mime_type });
           return (
             // The reference's own path, its disguising characters shown (visibleName.ts); the token's
             // display text has `>` replaced (the token's end), so it is not what the file is called.

@@ -84,7 +84,8 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
           {status === 'running' && !waiting && !unanswered ? <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> : null}
           {statusText}
         </span>
-        {r?.durationMs !== undefined && <ToolDuration ms={r.durationMs} waitMs={tool.permissionWaitMs} />}
+        {/* A call rejected or never answered never ran: it has a wait, no run time (decision 675). */}
+        {rejected || unanswered ? <WaitedOnly waitMs={tool.permissionWaitMs} /> : r?.durationMs !== undefined && <ToolDuration ms={r.durationMs} waitMs={tool.permissionWaitMs} />}
         {r?.truncated && <span class="badge">{t('tool.truncated')}</span>}
         <SyntheticBadge show={r?.synthetic === true} />
       </header>
@@ -116,6 +117,23 @@ export function ToolDuration({ ms, waitMs }: { ms: number; waitMs?: number }) {
   return (
     <span class="muted duration" title={said} data-wait-ms={Math.round(wait)}>
       <span aria-hidden="true">{own}</span>
+      <span class="sr-only">{said}</span>
+    </span>
+  );
+}
+
+/**
+ * A call that never ran (rejected, or its question not answered): its `duration_ms` is the wait for
+ * the answer and what surrounds it, no run of the tool, so only the wait is said ("Rejected 99 ms"
+ * with "Ran 99 ms" in the tooltip read as if it had run; decision 675). Without a question, no time.
+ */
+export function WaitedOnly({ waitMs }: { waitMs?: number }) {
+  if (waitMs === undefined || waitMs <= 0) return null;
+  const wait = formatDuration(waitMs);
+  const said = t('tool.duration.waitedOnly', wait);
+  return (
+    <span class="muted duration" title={said} data-wait-ms={Math.round(waitMs)}>
+      <span aria-hidden="true">{t('tool.duration.waitShort', wait)}</span>
       <span class="sr-only">{said}</span>
     </span>
   );

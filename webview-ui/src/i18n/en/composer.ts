@@ -39,5 +39,6 @@ export const composer = {
   'composer.sendCtrl': 'Send (Ctrl+Enter)',
   'composer.history': '↑ recalls earlier prompts',
   'composer.fileChip': 'file {0}',
+  'composer.folderChip': 'folder {0}',
   'composer.stopLabelAsking': 'Stop the running turn (a question is waiting: Esc goes to it)',
 } as const;

@@ -5,6 +5,8 @@ export const outputs = {
   'tool.earlierHidden': '… {0} earlier characters not shown',
   'tool.truncated': 'shortened',
   'tool.duration.waited': 'Ran {0}; waited {1} for your answer before that',
+  'tool.duration.waitedOnly': 'Waited {0} for your answer; it did not run',
+  'tool.duration.waitShort': 'waited {0}',
   'tool.status.held': 'Not read yet',
   'tool.status.running': 'Running',
   'tool.status.waiting': 'Waiting for your answer',

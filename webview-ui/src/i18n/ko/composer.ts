@@ -42,5 +42,6 @@ export const composer: Record<keyof typeof english, string> = {
   'composer.sendCtrl': '보내기(Ctrl+Enter)',
   'composer.history': '↑ 키로 이전 프롬프트 불러오기',
   'composer.fileChip': '파일 {0}',
+  'composer.folderChip': '폴더 {0}',
   'composer.stopLabelAsking': '진행 중인 턴 중지(답을 기다리는 질문이 있어 Esc는 질문으로 이동)',
 };

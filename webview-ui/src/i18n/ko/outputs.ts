@@ -8,6 +8,8 @@ export const outputs: Record<keyof typeof english, string> = {
   'tool.earlierHidden': '… 앞부분 {0}자는 표시하지 않았습니다',
   'tool.truncated': '일부 생략',
   'tool.duration.waited': '{0} 동안 실행; 그 전에 응답을 {1} 기다림',
+  'tool.duration.waitedOnly': '응답을 {0} 기다림; 실행되지 않음',
+  'tool.duration.waitShort': '{0} 기다림',
   'tool.status.held': '아직 읽지 않음',
   'tool.status.running': '실행 중',
   'tool.status.waiting': '답을 기다리는 중',
