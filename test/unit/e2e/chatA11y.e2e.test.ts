@@ -4,7 +4,8 @@
 //   ./scripts/run.sh opens it); the @ picker still finds its files.
 // - A conversation with every block the built-in agent draws (thinking, text, tool cards, an error
 //   result, a Bash stream, a diff, todos, a subagent, a plan, a pending permission prompt), then in
-//   Light 2026, Dark 2026, Light High Contrast and Dark High Contrast (switched live): every text
+//   Light 2026, Dark 2026, Light High Contrast, Dark High Contrast, Light+ and Dark+ (decision 674;
+//   switched live): every text
 //   of the chat ≥ 4.5:1 (large text ≥ 3:1), every icon and dot ≥ 3:1 (WCAG 1.4.3 / 1.4.11), and
 //   axe-core (WCAG 2.0-2.2 A/AA) with 0 serious or critical violations; a screenshot per theme.
 // - Why 3: stopping the turn (Stop; Esc goes to the question first) during the pending permission retires it at once: no Allow/Reject, no countdown, no

@@ -2,18 +2,31 @@
 // script: typing a prompt, waiting for the agent, switching VS Code's colour theme live, and
 // measuring the webview (contrast over every row of the virtualized transcript, axe-core).
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Frame, FrameLocator, Page } from 'playwright-core';
 import type { AxeResults } from 'axe-core';
 import { measureContrast, type Measured } from '../../browser/themes/contrast';
 import { AXE_TAGS } from '../../support/axe';
 
-/** VS Code's four default themes (as vscode-themes.json names them) and the body classes each gives a webview, sorted. */
+/** VS Code's six default themes (as vscode-themes.json names them) and the body classes each gives a webview, sorted. */
 export const THEME_CLASSES = {
   'Light 2026': 'vscode-light',
   'Dark 2026': 'vscode-dark',
   'Default High Contrast Light': 'vscode-high-contrast vscode-high-contrast-light',
   'Default High Contrast': 'vscode-high-contrast',
+  // Decision 674: Light+'s muted text was 4.40:1. Last, so each switch changes the body class too.
+  'Light+': 'vscode-light',
+  'Dark+': 'vscode-dark',
 } as const;
+
+/** The surface and muted colours each theme gives the webview (vscode-themes.json): how a switch
+ *  between two themes of one body class (Light 2026 and Light+) is seen to have arrived. */
+const THEME_MARKS = Object.fromEntries(
+  Object.entries((JSON.parse(readFileSync(join(__dirname, '../../browser/themes/vscode-themes.json'), 'utf8')) as { themes: Record<string, { vars: Record<string, string> }> }).themes).map(([name, t]) => [
+    name,
+    { '--vscode-sideBar-background': t.vars['--vscode-sideBar-background'], '--vscode-descriptionForeground': t.vars['--vscode-descriptionForeground'] },
+  ]),
+);
 export type ThemeName = keyof typeof THEME_CLASSES;
 
 export const composer = (chat: FrameLocator) => chat.locator('[role="textbox"][aria-label="Message the agent"]');
@@ -44,6 +57,8 @@ export const THEME_LABELS: Record<ThemeName, string> = {
   'Dark 2026': 'Dark 2026',
   'Default High Contrast Light': 'Light High Contrast',
   'Default High Contrast': 'Dark High Contrast',
+  'Light+': 'Light+',
+  'Dark+': 'Dark+',
 };
 
 /**
@@ -66,6 +81,8 @@ export async function setColorTheme(page: Page, chat: FrameLocator, theme: Theme
   const frame = await chatFrameHandle(chat);
   // A light theme's class is also part of the high-contrast-light one: check the exact set.
   await frame.waitForFunction((w) => [...document.body.classList].filter((c) => c.startsWith('vscode-')).sort().join(' ') === w, want, { timeout: 30_000 });
+  // And the theme's own colours, which a switch between two themes of one class changes alone.
+  await frame.waitForFunction((marks) => Object.entries(marks).every(([k, v]) => document.documentElement.style.getPropertyValue(k).trim() === v), THEME_MARKS[theme], { timeout: 30_000 });
   // The variables arrive with the class; two more frames for the styles to apply.
   await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
