@@ -29,7 +29,7 @@ describe('security/tools: Bash rules, tool processes and their environment (issu
     served = undefined;
   });
 
-  it('§17.3.1 finding 8: "allow for this session" on `find . -name "*.md"` covers that command (and plain added arguments) but never `find /outside … -delete`, an added -delete/-exec, or `python3 -c`', async () => {
+  it('§17.3.1 finding 8: "allow for this session" on `find . -name "*.md"` covers that command but never `find /outside … -delete`, an added option (-type, -delete, -exec; decision 670), or `python3 -c`', async () => {
     const outside = mkdtempSync(join(tmpdir(), 'rawp-outside-'));
     writeFileSync(join(outside, 'x'), 'keep me');
     try {
@@ -43,8 +43,9 @@ describe('security/tools: Bash rules, tool processes and their environment (issu
 
       const again = await promptTurn(m, 'run `find . -name "*.md"`');
       assert.equal(again.asked.length, 0, 'the same command runs under the session rule');
-      const plain = await promptTurn(m, 'run `find . -name "*.md" -type f`');
-      assert.equal(plain.asked.length, 0, 'a plain added argument is within the rule');
+      // Any added option asks again (decision 670: `tar -I ./x.sh` ran under a rule for `tar -tf a.tar`).
+      const withOption = await promptTurn(m, 'run `find . -name "*.md" -type f`', 'reject');
+      assert.equal(withOption.asked.length, 1, 'an added option is not within the rule');
 
       const attacks = [`find ${outside} -name x -delete`, 'find . -name "*.md" -delete', 'find . -name "*.md" -exec rm {} +', `python3 -c "import os; os.remove('${join(outside, 'x')}')"`, 'find . -name "*.md" -fprint leak.txt'];
       for (const command of attacks) {
