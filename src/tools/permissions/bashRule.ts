@@ -21,11 +21,11 @@ const INTERPRETERS = new Set([
   'source', '.', 'trap', 'alias',
 ]);
 
-/** Words that, added after the allowed prefix, would change what the command may destroy or run. */
+/**
+ * Words that, added after the allowed prefix, would change what the command may destroy or run.
+ * Options are not listed: checkBashRule refuses every added option first (decision 670).
+ */
 const DESTRUCTIVE = new Set([
-  '-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls',
-  '-c', '-e', '--eval', '--exec', '-i', '--in-place', '--delete', '--remove', '--force', '-f', '-rf', '-fr', '-r', '-R', '--recursive', '--hard', '--no-preserve-root', '--mirror', '--prune',
-  '-o', '--output', '--upload-file', '-T', '-d', '--data', '--data-binary', '-X', '--request',
   'rm', 'rmdir', 'unlink', 'shred', 'mv', 'dd', 'chmod', 'chown', 'chgrp', 'truncate', 'mkfs', 'kill', 'pkill', 'killall', 'reboot', 'shutdown',
   'push', 'reset', 'clean', 'checkout', 'restore', 'rebase', 'filter-branch', 'gc', 'prune', 'publish', 'unpublish', 'exec', 'run-script', 'x', 'dlx',
 ]);
@@ -86,12 +86,9 @@ function programOf(first: string): string {
   return name.slice(0, end);
 }
 
-/** True when `word` (a flag or a word) would make a widened rule destructive. */
+/** True when `word` (a plain word: options are refused before) would make a widened rule destructive. */
 function isDestructive(word: string): boolean {
   if (DESTRUCTIVE.has(word)) return true;
-  if (word.length <= 6 && /^-[a-zA-Z]*[rRf][a-zA-Z]*$/.test(word)) return true; // -rf, -fR, -vrf …
-  const lower = word.toLowerCase();
-  if (lower.startsWith('-') && ['delete', 'exec', 'remove', 'force', 'eval', 'output', 'upload'].some((w) => lower.includes(w))) return true;
   // Expansions and quoting can turn into anything at run time.
   return /[$'"\\*?[{~=]/.test(word);
 }
