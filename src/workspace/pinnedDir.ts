@@ -7,7 +7,7 @@
 // followed, and every later read, temp-file creation, rename or unlink happens in the directory
 // that was checked. Elsewhere (no /proc) it falls back to checked plain paths
 // (docs/decisions/183-path-race-safety.md).
-import { constants, existsSync, promises as fsp } from 'node:fs';
+import { constants, existsSync, promises as fsp, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { FsError, notFoundError } from './fsBackend';
 
@@ -163,6 +163,30 @@ export async function readFileIn(dir: PinnedDir, name: string, abs: string): Pro
 }
 
 /**
+ * Opens the regular file `name` of the pinned `dir` for reading: never through a symlink leaf
+ * (O_NOFOLLOW, FS_OUTSIDE_WORKSPACE), never blocking on a FIFO (O_NONBLOCK); FS_IS_DIRECTORY for a
+ * directory, FS_IO for anything else that is not a regular file, FS_NOT_FOUND when absent.
+ */
+export async function openFileIn(dir: PinnedDir, name: string, abs: string): Promise<{ handle: fsp.FileHandle; stats: Stats }> {
+  let handle: fsp.FileHandle;
+  try {
+    handle = await fsp.open(dir.child(name), O_RDONLY | O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new FsError(`refusing to follow the symlink "${abs}"`, 'FS_OUTSIDE_WORKSPACE');
+    throw walkError(e, abs, abs);
+  }
+  const stats = await handle.stat().catch(async (e: unknown) => {
+    await handle.close().catch(() => undefined);
+    throw walkError(e, abs, abs);
+  });
+  if (!stats.isFile()) {
+    await handle.close().catch(() => undefined);
+    throw new FsError(`"${abs}" is not a regular file`, stats.isDirectory() ? 'FS_IS_DIRECTORY' : 'FS_IO');
+  }
+  return { handle, stats };
+}
+
+/**
  * Opens the regular file `abs` inside `root` for reading without following any symlink on the way
  * (each directory pinned, the leaf O_NOFOLLOW | O_NONBLOCK). For readers outside the FsBackend
  * that were handed a checked path (file references, §16.4): the check and the open are one.
@@ -170,19 +194,7 @@ export async function readFileIn(dir: PinnedDir, name: string, abs: string): Pro
 export async function openInsideNoFollow(root: string, abs: string): Promise<fsp.FileHandle> {
   const dir = await pinDirectory(root, dirname(abs), { what: abs });
   try {
-    let handle: fsp.FileHandle;
-    try {
-      handle = await fsp.open(dir.child(basename(abs)), O_RDONLY | O_NOFOLLOW | constants.O_NONBLOCK);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new FsError(`refusing to follow the symlink "${abs}"`, 'FS_OUTSIDE_WORKSPACE');
-      throw walkError(e, abs, abs);
-    }
-    const st = await handle.stat();
-    if (!st.isFile()) {
-      await handle.close();
-      throw new FsError(`"${abs}" is not a regular file`, st.isDirectory() ? 'FS_IS_DIRECTORY' : 'FS_IO');
-    }
-    return handle;
+    return (await openFileIn(dir, basename(abs), abs)).handle;
   } finally {
     await dir.close();
   }

@@ -38,11 +38,11 @@ export class GitRunner {
 
   constructor(private readonly o: GitRunnerOptions) {}
 
-  /** `git <args>`: its standard output as UTF-8 text. */
-  async raw(args: readonly string[]): Promise<string> {
+  /** `git <args>`: its standard output as UTF-8 text; `input` is written to its standard input. */
+  async raw(args: readonly string[], input?: Uint8Array): Promise<string> {
     await this.slot();
     try {
-      return await this.run(args);
+      return await this.run(args, input);
     } finally {
       this.running--;
       this.waiting.shift()?.();
@@ -57,7 +57,7 @@ export class GitRunner {
     return new Promise((resolve) => this.waiting.push(() => (this.running++, resolve())));
   }
 
-  private run(args: readonly string[]): Promise<string> {
+  private run(args: readonly string[], input?: Uint8Array): Promise<string> {
     const binary = this.o.binary ?? 'git';
     const timeoutMs = this.o.timeoutMs ?? 60_000;
     return new Promise((resolve, reject) => {
@@ -76,7 +76,7 @@ export class GitRunner {
         else resolve(Buffer.concat(stdout).toString('utf8'));
       };
       let started = false;
-      const child = startProcess(binary, args, { cwd: this.o.cwd, env: this.o.env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true }, (e) => {
+      const child = startProcess(binary, args, { cwd: this.o.cwd, env: this.o.env, stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true }, (e) => {
         // A start failure; a started git's end is told by 'close' (a failed kill changes nothing).
         if (!started) settle(new GitCommandError(`git ${args[0] ?? ''} could not start: ${startFailureWords(e)}`));
       });
@@ -93,6 +93,11 @@ export class GitRunner {
         silence = setTimeout(stop, timeoutMs);
       };
       heard();
+      if (input) {
+        // A git that exits before reading all of it (an error) closes the pipe: its exit says why.
+        child.stdin!.on('error', () => undefined);
+        child.stdin!.end(input);
+      }
       child.stdout!.on('data', (c: Buffer) => (stdout.push(c), heard()));
       child.stderr!.on('data', (c: Buffer) => (stderr.push(c), heard()));
       child.on('close', (code, signal) => {
