@@ -2,43 +2,63 @@
 // through the FsBackend, whose writes are text (and whose edits refuse non-UTF-8 files, issue 12
 // finding 6), so what it could not put back is not kept either: large files, binary files (a NUL
 // byte or invalid UTF-8), symlinks. Each is reported once per checkpoint as `skipped`.
+// What it keeps it hands over as bytes, for the snapshot to stage (decision 681).
 import { isUtf8 } from 'node:buffer';
-import { promises as fsp, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import type { CheckpointSkipped } from '../../protocol/checkpointFrames';
+import { FsError } from '../../workspace/fsBackend';
+import { openFileIn, type PinnedDir } from '../../workspace/pinnedDir';
 
 export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
 
-export type Verdict = { keep: true } | { keep: false; reason: CheckpointSkipped['reason'] } | { gone: true };
+/** What a snapshot does with one listed path: stage these bytes, skip it (why), or stage its deletion. */
+export type Verdict = { keep: true; bytes: Buffer; executable: boolean } | { keep: false; reason: CheckpointSkipped['reason'] } | { gone: true };
 
-/** Remembers verdicts by (size, mtime, inode), so an unchanged skipped file is not read every turn. */
+/**
+ * Reads each file to keep through a pinned handle (pinnedDir.ts: no symlink followed, neither the
+ * file nor a folder on its way), and the bytes it judged are the bytes staged (decision 681).
+ * Remembers skip verdicts by (size, mtime, inode), so an unchanged skipped file is not read every turn.
+ */
 export class FileFilter {
   private readonly cache = new Map<string, { key: string; verdict: Verdict }>();
 
   constructor(private readonly maxBytes: number = DEFAULT_MAX_FILE_BYTES) {}
 
-  async judge(abs: string): Promise<Verdict> {
+  /** The verdict on file `name` of the pinned folder `dir` (`abs` names it in messages and the cache). */
+  async read(dir: PinnedDir, name: string, abs: string): Promise<Verdict> {
+    let handle: FileHandle;
     let st: Stats;
     try {
-      st = await fsp.lstat(abs);
-    } catch {
-      return { gone: true };
+      ({ handle, stats: st } = await openFileIn(dir, name, abs));
+    } catch (e) {
+      if (e instanceof FsError && e.code === 'FS_NOT_FOUND') return { gone: true };
+      if (e instanceof FsError && e.code === 'FS_OUTSIDE_WORKSPACE') return { keep: false, reason: 'symlink' };
+      return { keep: false, reason: 'unreadable' };
     }
-    if (st.isSymbolicLink()) return { keep: false, reason: 'symlink' };
-    if (!st.isFile()) return { keep: false, reason: 'unreadable' };
-    if (st.size > this.maxBytes) return { keep: false, reason: 'large' };
-    const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
-    const hit = this.cache.get(abs);
-    if (hit && hit.key === key) return hit.verdict;
-    let verdict: Verdict;
     try {
-      const bytes = await fsp.readFile(abs);
-      verdict = bytes.includes(0) || !isUtf8(bytes) ? { keep: false, reason: 'binary' } : { keep: true };
+      if (st.size > this.maxBytes) return { keep: false, reason: 'large' };
+      const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
+      const hit = this.cache.get(abs);
+      if (hit && hit.key === key) return hit.verdict;
+      // One read of one byte more than the stat said: a file that grew since is read whole again.
+      const room = Buffer.allocUnsafe(st.size + 1);
+      const { bytesRead } = await handle.read(room, 0, room.byteLength, 0);
+      const bytes = bytesRead <= st.size ? room.subarray(0, bytesRead) : await handle.readFile();
+      if (bytes.byteLength > this.maxBytes) return { keep: false, reason: 'large' };
+      if (bytes.includes(0) || !isUtf8(bytes)) {
+        const verdict: Verdict = { keep: false, reason: 'binary' };
+        if (this.cache.size > 50_000) this.cache.clear();
+        this.cache.set(abs, { key, verdict });
+        return verdict;
+      }
+      this.cache.delete(abs);
+      return { keep: true, bytes, executable: (st.mode & 0o100) !== 0 };
     } catch {
-      verdict = { keep: false, reason: 'unreadable' };
+      return { keep: false, reason: 'unreadable' };
+    } finally {
+      await handle.close().catch(() => undefined);
     }
-    if (this.cache.size > 50_000) this.cache.clear();
-    this.cache.set(abs, { key, verdict });
-    return verdict;
   }
 }
 

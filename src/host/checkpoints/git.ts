@@ -7,7 +7,7 @@
 // - no system or global config (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_GLOBAL=/dev/null): the user's
 //   aliases, hooks path, fsmonitor, filters and credential helpers do not exist for us; the shadow
 //   repository's own config is written by us only (shadowRepo.ts);
-// - only plumbing commands that run no hooks (ls-files, add, write-tree, ls-tree, diff-tree,
+// - only plumbing commands that run no hooks (ls-files, update-index, write-tree, ls-tree, diff-tree,
 //   cat-file, update-ref) — and attributes are neutralised in info/attributes (no filters, no
 //   line-ending conversion), so a blob holds the file's very bytes.
 import { GitRunner } from './gitRunner';

@@ -10,9 +10,10 @@
 // the check and the write is a conflict too (FS_STALE_VERSION), never overwritten.
 import { promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { digestInTurns, encodeUtf8InTurns } from '../../workspace/bytesInTurns';
+import { encodeUtf8InTurns } from '../../workspace/bytesInTurns';
 import { FsError, type FsBackend, type FsVersion } from '../../workspace/fsBackend';
 import type { CheckpointRecord } from './checkpointService';
+import { gitBlobId } from './looseObjects';
 import type { WorkspaceRepos } from './workspaceRepos';
 
 export interface RestoreResult {
@@ -42,14 +43,6 @@ export interface RestorePlan {
   conflicts: string[];
   /** Forced, but not ours to write: something that is not a regular file is in the way. */
   failed: { path: string; message: string }[];
-}
-
-/**
- * git's id of a blob with these bytes (so the workspace compares with trees without running git);
- * a big file is hashed in event-loop turns (bytesInTurns.ts).
- */
-export function gitBlobId(bytes: Uint8Array): Promise<string> {
-  return digestInTurns('sha1', [Buffer.from(`blob ${bytes.byteLength}\0`), bytes], 'hex');
 }
 
 async function readCurrent(fs: FsBackend, abs: string): Promise<Current> {

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import type { CheckpointFile, CheckpointSkipped } from '../../protocol/checkpointFrames';
 import { mapLimit, type FileFilter } from './fileFilter';
 import { EMPTY_TREE, shadowGit } from './git';
+import { writeLooseBlob } from './looseObjects';
+import { readPinned } from './pinnedReads';
 import type { GitRunner } from './gitRunner';
 
 export interface RepoSnapshot {
@@ -25,14 +27,21 @@ export type TreeChange = CheckpointFile;
 const ATTRIBUTES = '* -text -ident -filter -eol -working-tree-encoding\n';
 const BASE_EXCLUDES = ['.git', '.DS_Store'];
 const NOT_UTF8_NOTE = 'the file name is not valid UTF-8';
-/** Paths per `git add` (a few seconds of hashing each on a slow machine). */
+/** Paths per `update-index --index-info` (what one batch reads is staged even if a later one fails). */
 const ADD_BATCH = 4096;
+/** Entries staged without stat data that make a snapshot refresh the index (see `snapshot`). */
+const REFRESH_AFTER = 64;
+/** `--index-info`'s mode-0 entry removes a path from the index. */
+const NO_OBJECT = '0'.repeat(40);
 
 export class ShadowRepo {
   private readonly git: GitRunner;
   private ready?: Promise<void>;
   /** The tree the index held after the last snapshot: nothing staged since means the same tree. */
   private lastTree?: string;
+  /** Entries staged since the index last learned their stat data (`update-index --refresh`). */
+  private unrefreshed = 0;
+  private refreshed = false;
 
   constructor(
     readonly gitDir: string,
@@ -103,7 +112,6 @@ export class ShadowRepo {
       if (tag !== '?') tracked.add(path);
       candidates.add(path);
     }
-    const add: string[] = [];
     const untrack: string[] = [];
     // A tracked file whose folder became a symlink (a branch checked out): git refuses to stage a
     // path beyond a link, and the whole snapshot failed every turn (decision 671). It is untracked,
@@ -114,29 +122,45 @@ export class ShadowRepo {
       skipped.push({ path, reason: 'symlink' });
       if (tracked.has(path)) untrack.push(path);
     }
+    // Each file is read once, through a pinned handle, and those bytes are what the index gets
+    // (decision 681): `git add` would open it again by its path. In batches of ADD_BATCH, so the
+    // bytes in memory are at most 16 files' and a stopped snapshot goes on where it ended.
     const paths = [...candidates];
-    const verdicts = await mapLimit(paths, 16, (p) => this.filter.judge(join(this.workTree, p)));
-    paths.forEach((path, i) => {
-      const v = verdicts[i];
-      if ('gone' in v) {
-        if (tracked.has(path)) add.push(path); // staged as deleted
-      } else if (v.keep) add.push(path);
-      else {
-        skipped.push({ path, reason: v.reason });
-        if (tracked.has(path)) untrack.push(path);
-      }
-    });
-    // In batches: one git process per ADD_BATCH paths is never silent for the runner's watchdog
-    // (a 140,000-file first snapshot in one `git add` was stopped after 60 s of hashing, and began
-    // again from nothing next time); what a batch staged stays staged, so a stopped snapshot
-    // goes on where it ended.
-    for (let i = 0; i < add.length; i += ADD_BATCH) {
-      const batch = add.slice(i, i + ADD_BATCH);
-      await this.withPathFile(batch, (file) => this.git.raw(['add', '-A', '-v', '--ignore-errors', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
+    let staged = 0;
+    for (let i = 0; i < paths.length; i += ADD_BATCH) {
+      const batch = paths.slice(i, i + ADD_BATCH);
+      const entries: string[] = [];
+      const lines = await readPinned(this.workTree, batch, this.filter, async (path, v) =>
+        'bytes' in v ? `${v.executable ? '100755' : '100644'} ${await writeLooseBlob(this.gitDir, v.bytes)}\t${path}` : v,
+      );
+      lines.forEach((line, k) => {
+        const path = batch[k];
+        if (typeof line === 'string') entries.push(line);
+        else if (!('reason' in line)) {
+          if (tracked.has(path)) entries.push(`0 ${NO_OBJECT}\t${path}`); // staged as deleted
+        } else {
+          skipped.push({ path, reason: line.reason });
+          if (tracked.has(path)) untrack.push(path);
+        }
+      });
+      if (entries.length === 0) continue;
+      await this.git.raw(['update-index', '--add', '--remove', '-z', '--index-info'], Buffer.from(entries.join('\0') + '\0'));
+      staged += entries.length;
+    }
+    // Entries staged from our bytes have no stat data, so every later `ls-files -m` hashes their
+    // files again to know they are unchanged. A refresh gives them theirs by hashing them once more
+    // (it writes no object, and a file changed or swapped since stays "modified"); it costs a git
+    // process, so it runs once a session and whenever REFRESH_AFTER such entries have gathered —
+    // a few hashed per turn meanwhile cost less than a process per snapshot.
+    this.unrefreshed += staged;
+    if (this.unrefreshed > 0 && (!this.refreshed || this.unrefreshed >= REFRESH_AFTER)) {
+      await this.git.raw(['update-index', '-q', '--refresh']);
+      this.refreshed = true;
+      this.unrefreshed = 0;
     }
     if (untrack.length > 0) await this.withPathFile(untrack, (file) => this.git.raw(['rm', '--cached', '--force', '--ignore-unmatch', `--pathspec-from-file=${file}`, '--pathspec-file-nul']));
     // Nothing staged: the index, and so its tree, is what the last snapshot wrote (one spawn less per idle turn).
-    const tree = add.length === 0 && untrack.length === 0 && this.lastTree ? this.lastTree : (await this.git.raw(['write-tree'])).trim();
+    const tree = staged === 0 && untrack.length === 0 && this.lastTree ? this.lastTree : (await this.git.raw(['write-tree'])).trim();
     this.lastTree = tree;
     return { tree, skipped, nested };
   }

@@ -1,9 +1,9 @@
-// Checkpoint restore compares the workspace with git trees by blob id (restoreFiles.ts gitBlobId),
+// Checkpoint restore compares the workspace with git trees by blob id (looseObjects.ts gitBlobId),
 // hashed in event-loop turns for a big file: the id must be git's own (`git hash-object`).
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { gitBlobId } from '../../../../src/host/checkpoints/restoreFiles';
+import { gitBlobId } from '../../../../src/host/checkpoints/looseObjects';
 import { SLICE_BYTES } from '../../../../src/workspace/bytesInTurns';
 
 describe('host/checkpoints: git blob ids hashed in turns (issue 17 item 3)', () => {
