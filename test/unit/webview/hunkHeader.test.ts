@@ -34,6 +34,6 @@ describe('decision 690: hunk headers as git writes them', () => {
   it('Claude Code’s structuredPatch of a new file (oldStart 1, 0 lines) becomes -0,0 in its converted diff', () => {
     const hunks = structuredPatch('n.txt', 'n.txt', '', 'hi\n').hunks;
     assert.deepEqual([hunks[0].oldStart, hunks[0].oldLines], [1, 0], 'the library’s own form');
-    assert.equal(unifiedDiff('n.txt', hunks, true), '--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,1 @@\n+hi\n');
+    assert.equal(unifiedDiff('n.txt', hunks.map((h) => ({ ...h })), true), '--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,1 @@\n+hi\n');
   });
 });
