@@ -72,7 +72,7 @@ function pickTransport(root: HTMLElement): Transport {
  */
 function startBrowserPage(root: HTMLElement): void {
   document.title = t('app.pageTitle');
-  const prompt = root.querySelector<HTMLElement>('[role=textbox]');
+  const prompt = root.querySelector<HTMLElement>('.composer .editor');
   if (prompt && (document.activeElement === null || document.activeElement === document.body)) prompt.focus();
 }
 

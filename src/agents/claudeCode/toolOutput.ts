@@ -8,6 +8,7 @@
 import { relative, isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { OutputTypeName } from '../../protocol/common';
+import { hunkHeader } from '../../protocol/hunkHeader';
 import { contentText, type ToolResultBlock } from './streamJson';
 import { toolInfo } from './tools';
 
@@ -66,7 +67,7 @@ export function displayPath(path: string, workspacePath: string | readonly strin
 export function unifiedDiff(path: string, hunks: readonly Hunk[], created = false): string {
   const out = [created ? '--- /dev/null' : `--- a/${path}`, `+++ b/${path}`];
   for (const h of hunks) {
-    out.push(`@@ -${h.oldStart ?? 0},${h.oldLines ?? 0} +${h.newStart ?? 0},${h.newLines ?? 0} @@`);
+    out.push(hunkHeader({ oldStart: h.oldStart ?? 0, oldLines: h.oldLines ?? 0, newStart: h.newStart ?? 0, newLines: h.newLines ?? 0 }));
     out.push(...(h.lines ?? []));
   }
   return out.join('\n') + '\n';

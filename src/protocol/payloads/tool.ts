@@ -20,6 +20,19 @@ export const ToolInvokeRequest = z.looseObject({
 
 export const ToolResultStatus = z.enum(['success', 'error', 'timeout', 'cancelled']);
 
+/**
+ * Ours, not in §5.3.1 (a receiver ignores an unknown key, §2.2): the call needed approval and ran
+ * without a question because a saved rule allowed it, so a view can say why it ran (decision 691).
+ * The rule's scope comes along: a master without the host's rule list can still name it.
+ */
+export const AllowedByRule = z.looseObject({
+  rule_id: z.string().min(1).max(128),
+  lifetime: z.enum(['session', 'always']),
+  tool_name: z.string().min(1).max(256),
+  path_glob: z.string().max(4096).optional(),
+  command_prefix: z.string().max(4096).optional(),
+});
+
 /** §5.3.1. `output` is tool-dependent but required (null is a value). */
 export const ToolInvokeResult = z.looseObject({
   invocation_id: Id,
@@ -32,6 +45,7 @@ export const ToolInvokeResult = z.looseObject({
   /** Our tools' error code of an error result (FS_NOT_OBSERVED, NONZERO_EXIT …); not in §5.3.1, so
    *  optional and ignorable: our views turn it into a sentence (issue 15 Why 6). */
   error_code: z.string().min(1).optional(),
+  allowed_by_rule: AllowedByRule.optional(),
 });
 
 /** §5.3.2: `sequence` counts from 0 per invocation, for reordering. */

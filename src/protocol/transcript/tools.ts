@@ -130,6 +130,7 @@ export function onToolResult(t: Transcript, frame: FrameOf<'tool.invoke.result'>
   };
   if (p.duration_ms !== undefined) tool.result.durationMs = p.duration_ms;
   if (p.error_code !== undefined) tool.result.errorCode = p.error_code;
+  if (p.allowed_by_rule !== undefined) tool.result.allowedByRule = p.allowed_by_rule;
   t.idx.openTools.delete(tool);
   touch(t, tool.key);
   const todos = p.status === 'success' ? extractTodos(p.output_type, p.output) : undefined;

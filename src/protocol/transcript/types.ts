@@ -91,6 +91,8 @@ export interface ToolResult {
   messageId: string;
   /** The error code of an error result, when the tool gave one (shown as a sentence). */
   errorCode?: string;
+  /** The saved rule that let the call run without a question (decision 691), as the result named it. */
+  allowedByRule?: NonNullable<PayloadOf<'tool.invoke.result'>['allowed_by_rule']>;
 }
 
 /** §5 one tool call: request, streamed output (ordered by `sequence`) and result. */

@@ -1,6 +1,6 @@
 // Issue 15 Why 5 and Why 7 end to end, with the packaged extension in a real VS Code (code-server
-// 1.139) driven by Chromium: the header's labels are visible and its two rows do not wrap at the
-// sidebar's width; picking another agent for the empty session switches that session (the
+// 1.139) driven by Chromium: the header's labels are visible, its session row does not wrap at the
+// sidebar's width and the agent's name is whole (decision 692); picking another agent for the empty session switches that session (the
 // OpenAI-compatible agent against the scripted mock model on 127.0.0.1, which then answers);
 // for a session with history the view offers a new session; a Read turn and a Bash turn of the
 // built-in agent show their output once; Ctrl+F opens Find in chat (decision 524). Screenshots go to
@@ -76,7 +76,7 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it('decision 361: Session, Agent and Mode labels are visible and the header\'s two rows do not wrap at the sidebar width (the shield included)', async () => {
+  it('decision 361: Session, Agent and Mode labels are visible, the session row does not wrap at the sidebar width (the shield included) and the agent\'s name is whole (decision 692)', async () => {
     try {
       chat = await openChatView(page);
       await idle();
@@ -102,7 +102,24 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
       });
       assert.equal(m.rows.length, 2);
       const selectHeight = Math.max(...m.items.filter((i) => i.what.endsWith('-select')).map((i) => i.bottom - i.top));
-      for (const r of m.rows) assert.ok(r.bottom - r.top <= selectHeight + 4, `a row is one control high (${r.bottom - r.top} vs ${selectHeight})`);
+      assert.ok(m.rows[0].bottom - m.rows[0].top <= selectHeight + 4, `the session row is one control high (${m.rows[0].bottom - m.rows[0].top} vs ${selectHeight})`);
+      // Decision 692: the agent row may put the mode below the agent, so the agent's name is whole
+      // (VS Code's font cut "Built-in (offline)" to "Built-i…" here).
+      assert.ok(m.rows[1].bottom - m.rows[1].top <= 2 * selectHeight + 8, `the agent row is at most two lines (${m.rows[1].bottom - m.rows[1].top} vs ${selectHeight})`);
+      const agent = await chat.locator('#agent-select').evaluate((sel) => {
+        const alone = sel.cloneNode(true) as HTMLSelectElement;
+        alone.removeAttribute('id');
+        const chosen = (sel as HTMLSelectElement).value;
+        for (const o of [...alone.options]) if (o.value !== chosen) o.remove();
+        alone.style.position = 'absolute';
+        alone.style.width = 'auto';
+        alone.style.maxWidth = 'none';
+        document.body.append(alone);
+        const natural = alone.getBoundingClientRect().width;
+        alone.remove();
+        return { width: sel.getBoundingClientRect().width, natural };
+      });
+      assert.ok(agent.width >= agent.natural - 0.5, `the agent's name is whole: ${agent.width} px of ${agent.natural}`);
       for (const i of m.items) assert.ok(i.left >= m.bar.left - 0.5 && i.right <= m.bar.right + 0.5, `${i.what} inside the header: ${JSON.stringify(i)}`);
       const shield = m.items.find((i) => i.what === 'Permission rules');
       const session = m.items.find((i) => i.what === 'session-select');

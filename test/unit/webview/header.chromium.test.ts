@@ -1,5 +1,6 @@
 // Issue 15 Why 5 in real Chromium: the header says, with visible labels, which session, which agent
-// and which mode the chat is in, and fits the default sidebar width (300 px) without wrapping;
+// and which mode the chat is in, and fits the default sidebar width (300 px), the agent's name whole
+// (the mode goes below it when both do not fit, decision 692);
 // picking an agent goes to the host, whose offer of a new session is shown and acted on; a mode
 // switch confirmed by the engine (as after `/mode review`) shows at once.
 import { strict as assert } from 'node:assert';
@@ -56,7 +57,7 @@ describe('webview in Chromium: the header (issue 15 Why 5)', function () {
   after(async () => h?.close());
 
   for (const width of [300, 240, 520]) {
-    it(`decision 361 at ${width} px: visible Session, Agent and Mode labels, two rows that do not wrap, nothing outside the header (the shield included)`, async () => {
+    it(`decision 361 at ${width} px: visible Session, Agent and Mode labels, two rows, the agent's name whole (decision 692), nothing outside the header (the shield included)`, async () => {
       const page = await openHeader(h, width);
       for (const label of ['Session', 'Agent', 'Mode']) {
         const l = page.locator('.session-bar label', { hasText: new RegExp(`^${label}$`) });
@@ -79,9 +80,28 @@ describe('webview in Chromium: the header (issue 15 Why 5)', function () {
         const mid = (b.top + b.bottom) / 2;
         assert.ok(rows.some((r) => mid >= r.top && mid <= r.bottom), `${b.what} sits in one of the two rows`);
       }
-      // No row grew a second line: each row is about one control high.
+      // The session row never grows a second line; the agent row does only when agent and mode
+      // would not both fit whole (decision 692), never at a wide side bar.
       const controlHeight = Math.max(...items.filter((b) => b.what.startsWith('select')).map((b) => b.bottom - b.top));
-      for (const r of rows) assert.ok(r.bottom - r.top <= controlHeight + 4, `row height ${r.bottom - r.top} ≈ one control (${controlHeight})`);
+      assert.ok(rows[0].bottom - rows[0].top <= controlHeight + 4, `session row height ${rows[0].bottom - rows[0].top} ≈ one control (${controlHeight})`);
+      if (width >= 520) assert.ok(rows[1].bottom - rows[1].top <= controlHeight + 4, `agent row height ${rows[1].bottom - rows[1].top} ≈ one control (${controlHeight})`);
+      assert.ok(rows[1].bottom - rows[1].top <= 2 * controlHeight + 8, 'the agent row is at most two lines');
+      // Decision 692: the agent select shows its agent's name whole ("Built-in (offline)", not
+      // "Built-i…"): it is at least as wide as a select holding only that option.
+      const agent = await page.locator('#agent-select').evaluate((sel) => {
+        const alone = sel.cloneNode(true) as HTMLSelectElement;
+        alone.removeAttribute('id');
+        const chosen = (sel as HTMLSelectElement).value;
+        for (const o of [...alone.options]) if (o.value !== chosen) o.remove();
+        alone.style.position = 'absolute';
+        alone.style.width = 'auto';
+        alone.style.maxWidth = 'none';
+        document.body.append(alone);
+        const natural = alone.getBoundingClientRect().width;
+        alone.remove();
+        return { width: sel.getBoundingClientRect().width, natural };
+      });
+      assert.ok(agent.width >= agent.natural - 0.5, `the agent's name is whole: ${agent.width} px of ${agent.natural}`);
       // The shield (rules) is on the session row, at its right end.
       const shield = items.find((b) => b.what.includes('[Permission rules]'))!;
       const session = items.find((b) => b.what.startsWith('select#session-select'))!;

@@ -36,7 +36,7 @@ export function App({ store }: { store: ChatStore }) {
     const onKeyDown = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing) return;
       const target = e.target as Element | null;
-      if (target?.closest('input, textarea, select, [role=alertdialog], [role=textbox], .find-bar, .rules-panel')) return;
+      if (target?.closest('input, textarea, select, [role=alertdialog], [role=textbox], [role=combobox], .find-bar, .rules-panel')) return;
       // Something smaller to close first: Find in chat, wherever the focus is; a text selection.
       if (find.open) return void (e.preventDefault(), find.hide());
       const selection = document.getSelection();
@@ -57,7 +57,7 @@ export function App({ store }: { store: ChatStore }) {
         if (performance.now() - pointerAt < 1000 || (document.activeElement && document.activeElement !== document.body)) return;
         // Text the person selected (to copy, or a screen reader's reading place) is left alone.
         if (document.getSelection()?.isCollapsed === false) return;
-        document.querySelector<HTMLElement>('.composer [role=textbox]')?.focus();
+        document.querySelector<HTMLElement>('.composer .editor')?.focus();
       });
     window.addEventListener('pointerdown', onPointer, true);
     window.addEventListener('focus', onFocus);

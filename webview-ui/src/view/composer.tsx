@@ -8,7 +8,9 @@ import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { encodePrompt, isFolderRef, type PromptPart } from '../../../src/protocol/fileReference';
 import { spacedNameOn, spacedRow, spaceVerdict, undecidedFrom } from './spacedQuery';
 import { focusHiddenFilesOffer, HiddenFilesOffer } from './hiddenFilesOffer';
-import { fileStatus, PAGE_ROWS, PathLabel, PickerOption, useLongWait } from './pickerRows';
+import { fileStatus, PAGE_ROWS, useLongWait } from './pickerRows';
+import { ComposerPicker } from './composerPicker';
+import { editorRole } from './composerRole';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { useStoreSelect } from '../state/useStore';
 import { currentTurn, pendingInteractions } from '../../../src/protocol/transcript';
@@ -17,12 +19,11 @@ import type { ChatStore } from '../state/store';
 import { atQuery, caretAtStart, insertChip, readParts, throughQuery, writeParts } from './editor';
 import { AttachmentChips, useAttachments } from './attachments';
 import { t as tr } from '../i18n';
-import { commandDescription } from '../i18n/hostWords';
 import { FindContext } from './findState';
 import { focusWaitingQuestion, waitingQuestion } from './waitingQuestion';
 import { stopTurn } from './stopTurn';
 import { useKeepComposerFocus } from './keepComposerFocus';
-import { argumentHint, matchingCommands, typedWhole } from './commandRows';
+import { matchingCommands, typedWhole } from './commandRows';
 import { loadRecall, saveRecall } from './promptRecall';
 import { useDraft } from './composerDraft';
 
@@ -299,44 +300,28 @@ export function Composer() {
   return (
     <div class="composer" onFocusIn={keepFocus.onFocusIn} onFocusOut={keepFocus.onFocusOut}>
       {picker && (
-        <div class="picker-frame">
-          {/* What the picker is doing, told to screen readers too (WCAG 4.1.3): outside the listbox, which holds only options. */}
-          <div class={`picker-status muted${picker.kind === 'file' && files.length > 0 && store.candidates?.truncated !== true ? ' sr-only' : ''}`} role="status">
-            {picker.kind === 'file' ? fileStatus(files.length, searching, store.candidates?.truncated === true, searchingLong, picker.hidden === true) : commands.length === 0 ? t('composer.noCommand') : ''}
-          </div>
-          {offerHidden && (
-            <HiddenFilesOffer
-              editor={() => editor.current}
-              onSearch={() => {
-                setPicker({ kind: 'file', query: picker.query, hidden: true });
-                store.searchFiles(picker.query, true);
-              }}
-            />
-          )}
-          {items > 0 && (
-        // Focusable, as a scrolling region must be (axe scrollable-region-focusable), but the focus
-        // belongs to the editor, whose aria-activedescendant names the active option: sent back.
-        <div class="picker" id={listId} role="listbox" tabIndex={0} onFocus={() => editor.current?.focus()} aria-label={picker.kind === 'file' ? t('composer.files') : t('composer.commands')}>
-          {picker.kind === 'file' &&
-            files.map((c, i) => (
-              <PickerOption key={c.path} id={`${listId}-${i}`} active={i === active} onChoose={() => choose(i)}>
-                <span class={`codicon codicon-${isFolderRef(c) ? 'folder' : 'file'}`} aria-hidden="true" />
-                <span class="picker-path">
-                  <PathLabel path={c.path} ranges={c.match_ranges} />
-                </span>
-              </PickerOption>
-            ))}
-          {picker.kind === 'command' &&
-            commands.map((c, i) => (
-              <PickerOption key={c.name} id={`${listId}-${i}`} active={i === active} onChoose={() => choose(i)}>
-                <span class="command-name">/{c.name}</span>
-                {argumentHint(c) && <span class="command-args">{argumentHint(c)}</span>}
-                <span class="command-description muted">{commandDescription(c)}</span>
-              </PickerOption>
-            ))}
-        </div>
-          )}
-        </div>
+        <ComposerPicker
+          kind={picker.kind}
+          listId={listId}
+          active={active}
+          files={files}
+          commands={commands}
+          status={picker.kind === 'file' ? fileStatus(files.length, searching, store.candidates?.truncated === true, searchingLong, picker.hidden === true) : commands.length === 0 ? t('composer.noCommand') : ''}
+          statusHidden={picker.kind === 'file' && files.length > 0 && store.candidates?.truncated !== true}
+          hiddenOffer={
+            offerHidden && (
+              <HiddenFilesOffer
+                editor={() => editor.current}
+                onSearch={() => {
+                  setPicker({ kind: 'file', query: picker.query, hidden: true });
+                  store.searchFiles(picker.query, true);
+                }}
+              />
+            )
+          }
+          onChoose={choose}
+          focusEditor={() => editor.current?.focus()}
+        />
       )}
       <div
         class="composer-box"
@@ -355,14 +340,9 @@ export function Composer() {
           ref={editor}
           class={`editor${empty ? ' empty' : ''}`}
           contentEditable
-          role="textbox"
-          aria-multiline="true"
+          {...editorRole(picker !== undefined, items > 0 ? listId : undefined, activeId, placeholder)}
           aria-label={t('composer.label')}
-          aria-autocomplete="list"
-          aria-controls={picker && items > 0 ? listId : undefined}
-          aria-activedescendant={activeId}
           data-placeholder={placeholder}
-          aria-placeholder={placeholder}
           onInput={onInput}
           onKeyDown={onKeyDown}
           onPaste={onPaste}

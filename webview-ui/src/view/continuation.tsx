@@ -32,7 +32,7 @@ export function ContinueButton({ store, sessionId, name }: { store: ChatStore; s
       onClick={() => {
         store.transport.send(webviewMessage('session.continue', { session_id: sessionId }));
         // The button goes with the ended chat: the keyboard goes on in the prompt box, not <body>.
-        document.querySelector<HTMLElement>('.composer [role=textbox]')?.focus();
+        document.querySelector<HTMLElement>('.composer .editor')?.focus();
       }}
     >
       <span class="codicon codicon-debug-continue" aria-hidden="true" /> {name === undefined ? t('banner.continue') : t('ended.continueShort')}

@@ -23,7 +23,7 @@ function forgetter(store: ChatStore) {
     const rows = [...(row?.closest('.ended-chats')?.querySelectorAll<HTMLElement>('.ended-chat') ?? [])];
     const at = row ? rows.indexOf(row as HTMLElement) : -1;
     const next = rows[at + 1] ?? rows[at - 1];
-    (next?.querySelector<HTMLElement>('.continue-button') ?? document.querySelector<HTMLElement>('.composer [role=textbox]'))?.focus();
+    (next?.querySelector<HTMLElement>('.continue-button') ?? document.querySelector<HTMLElement>('.composer .editor'))?.focus();
     store.transport.send(webviewMessage('session.dismissEnded', { session_id }));
   };
 }

@@ -17,8 +17,9 @@ const MODES: AgentModeName[] = ['default', 'plan', 'review'];
 /**
  * Issue 15 Why 5 (decision 361): a compact header with visible labels. Row one: the session and
  * its actions (new, delete, share, permission rules); row two: the agent and the mode of the
- * session in front of the user. Neither row wraps at the default sidebar width (300 px): the
- * selects shrink and truncate, the icon buttons never move to a row of their own.
+ * session in front of the user. Row one never wraps (the session select shrinks, the icon buttons
+ * never move to a row of their own); row two puts the mode below the agent when both would not
+ * fit whole, so the agent's name is never cut ("Built-i…" at 300 px; decision 692).
  */
 export function SessionBar() {
   const store = useStoreSelect(outsideTranscript);
@@ -94,7 +95,7 @@ export function SessionBar() {
           <RulesButton buttonRef={rulesButton} open={rulesOpen} onToggle={() => setRulesOpen(!rulesOpen)} />
         </div>
       </div>
-      <div class="bar-row">
+      <div class="bar-row bar-pickers">
         <AgentPicker />
         <ModePicker />
       </div>

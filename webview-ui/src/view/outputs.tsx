@@ -4,6 +4,7 @@
 import type { TodoItem } from '../../../src/protocol/transcript';
 import { extractTodos } from '../../../src/protocol/transcript';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
+import { hunkHeader } from '../../../src/protocol/hunkHeader';
 import { formatBytes, isSafeUrl, showJson, tail } from '../format';
 import { renderMarkdown } from '../markdown';
 import { t as tr } from '../i18n';
@@ -124,7 +125,8 @@ export function diffHunks(output: unknown): { file?: string; hunks: Hunk[]; addi
         if (!Array.isArray(x.lines)) return [];
         const oldStart = Number(x.old_start ?? x.oldStart ?? 1);
         const newStart = Number(x.new_start ?? x.newStart ?? 1);
-        const header = `@@ -${oldStart},${Number(x.old_lines ?? x.oldLines ?? 0)} +${newStart},${Number(x.new_lines ?? x.newLines ?? 0)} @@`;
+        // Git's header (a new file's old side is -0,0), as the unified_diff text of the same output says.
+        const header = hunkHeader({ oldStart, oldLines: Number(x.old_lines ?? x.oldLines ?? 0), newStart, newLines: Number(x.new_lines ?? x.newLines ?? 0) });
         return [{ header, oldStart, newStart, lines: x.lines.map(String) }];
       });
     } else {

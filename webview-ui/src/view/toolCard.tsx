@@ -16,6 +16,7 @@ import { DiffOutput } from './diffOutput';
 import { StreamOutput } from './streamOutput';
 import { SyntheticBadge } from './syntheticBadge';
 import { useUnansweredPermission } from './interaction';
+import { RuleAllowedNote } from './ruleAllowed';
 
 const TOOL_ICONS: Record<string, string> = {
   Bash: 'terminal',
@@ -74,8 +75,10 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
   const summary = workspaceRelative(inputSummary(tool.input), roots);
   // Issue 15 Why 7: the streamed output and the result are shown once between them.
   const shown = toolOutputPlan(tool);
+  // Ran unasked by a saved rule (decision 691): the note is read with the card's name.
+  const ruleNote = r?.allowedByRule ? `rule-${tool.invocationId}` : undefined;
   return (
-    <article class={`block tool-card status-${tone}`} aria-label={t('tool.label', tool.toolName, statusText)} data-output-type={r?.outputType ?? ''} data-invocation={tool.invocationId}>
+    <article class={`block tool-card status-${tone}`} aria-label={t('tool.label', tool.toolName, statusText)} aria-describedby={ruleNote} data-output-type={r?.outputType ?? ''} data-invocation={tool.invocationId}>
       <header class="tool-head">
         <span class={`codicon codicon-${TOOL_ICONS[tool.toolName] ?? 'tools'}`} aria-hidden="true" />
         <span class="tool-name">{tool.toolName}</span>
@@ -89,6 +92,7 @@ export function ToolCard({ tool }: { tool: ToolBlock }) {
         {r?.truncated && <span class="badge">{t('tool.truncated')}</span>}
         <SyntheticBadge show={r?.synthetic === true} />
       </header>
+      {r?.allowedByRule && ruleNote && <RuleAllowedNote rule={r.allowedByRule} id={ruleNote} />}
       {r?.status !== 'success' && r?.errorCode && hasSentence(r.errorCode) && (
         <div class={`tool-error-sentence${held ? ' muted' : ''}`} title={codeTooltip(r.errorCode)} data-code={r.errorCode}>
           {codeSentence(r.errorCode)}

@@ -16,6 +16,12 @@ export const outputs = {
   'tool.status.cancelled': 'Cancelled',
   'tool.status.rejected': 'Rejected',
   'tool.status.unanswered': 'Not answered',
+  // Decision 691: a call a saved rule let run without a question says so, and which rule.
+  'tool.rule.always': 'Ran without asking: your saved rule allows {0}.',
+  'tool.rule.session': 'Ran without asking: the rule you made for this session allows {0}.',
+  'tool.rule.onPath': '{0} on {1}',
+  'tool.rule.command': '{0} “{1}”, alone or with more plain arguments',
+  'tool.rule.everyCall': 'every {0} call',
   'subagent.completed': 'Done',
   'subagent.failed': 'Failed',
   'subagent.cancelled': 'Cancelled',

@@ -19,6 +19,12 @@ export const outputs: Record<keyof typeof english, string> = {
   'tool.status.cancelled': '취소됨',
   'tool.status.rejected': '거부됨',
   'tool.status.unanswered': '답 없음',
+  // 결정 691: 저장된 규칙으로 묻지 않고 실행된 호출은 그 사실과 규칙을 말한다.
+  'tool.rule.always': '묻지 않고 실행함: 저장된 규칙이 {0}을(를) 허용합니다.',
+  'tool.rule.session': '묻지 않고 실행함: 이 세션에서 만든 규칙이 {0}을(를) 허용합니다.',
+  'tool.rule.onPath': '{0} ({1} 아래 파일)',
+  'tool.rule.command': '{0} “{1}” (단독 또는 일반 인수를 덧붙인 경우)',
+  'tool.rule.everyCall': '모든 {0} 호출',
   'subagent.completed': '완료',
   'subagent.failed': '실패',
   'subagent.cancelled': '취소됨',
