@@ -9,6 +9,7 @@ import type { AgentCatalog } from './agentCatalog';
 import type { BetweenTurns } from './betweenTurns';
 import type { ContextFileSource, FileTransferPayload, OutgoingFile, ResolvedContextFile } from './contextFiles';
 import type { PermissionBroker } from './permissions/broker';
+import { RuleAllowedCalls } from './permissions/ruleAllowedCalls';
 import type { Logger } from './ports';
 import type { UsageLedger } from './usage';
 import { newId } from '../protocol/build';
@@ -46,13 +47,15 @@ export interface AdapterSideSession {
 
 /** The host object the adapter talks to; `mode` is a live getter. */
 export function agentHostFor(s: AdapterSideSession): AgentHost {
+  // Calls a rule let run unasked, until their result says so (decision 695).
+  const byRule = new RuleAllowedCalls();
   return {
     session_id: s.session_id,
     workspacePath: s.workspacePath,
     get mode() {
       return s.betweenTurns.mode;
     },
-    emit: (event) => routeAdapterEvent(s, event),
+    emit: (event) => routeAdapterEvent(s, byRule.told(event)),
     ...(s.localCopy ? { localCopy: s.localCopy } : {}),
     checkTool: (tool_name, input, context) => {
       const turn = s.turn();
@@ -61,14 +64,17 @@ export function agentHostFor(s: AdapterSideSession): AgentHost {
       return v.allowed ? { allowed: true } : { allowed: false, message: v.message, ...('code' in v ? { code: v.code } : {}) };
     },
     requestInteraction: (request, options) => s.askUser(request, options?.metadata),
-    askPermission: (question, options) =>
-      s.permissions.ask(question, {
+    askPermission: async (question, options) => {
+      const verdict = await s.permissions.ask(question, {
         session_id: s.session_id,
         agent_id: s.agent_id,
         requestInteraction: (request, o) => s.askUser(request, o?.metadata),
         newId,
         ...(options?.metadata ? { metadata: options.metadata } : {}),
-      }),
+      });
+      byRule.note(question.invocation_id, verdict);
+      return verdict;
+    },
     policy: s.permissions.policy,
     reportMode: (mode) => s.betweenTurns.adoptAgentMode(mode),
     reportAgentSession: (id) => s.agentSession(id),

@@ -25,7 +25,7 @@ import type { FsEvents } from './fsEvents';
 // The session engine's own §6.3.2 rule, so both gates always agree.
 import { MODE_BLOCKED_MESSAGE, modeAllows } from '../protocol/modePolicy';
 import { displayPath, isInside, resolveToolPath } from './paths';
-import type { AllowedByRule, PermissionGate } from './permissions/gate';
+import type { PermissionGate } from './permissions/gate';
 import type { SubagentRunner } from './subagent';
 import type { TodoStore } from './todoStore';
 import type { Tool, ToolContext, ToolOutcome, ToolSettings } from './types';
@@ -99,7 +99,6 @@ export class ToolRunner {
     let outcome: ToolOutcome;
     let subagentStarted = false;
     let sequence = 0;
-    const allowed: { byRule?: AllowedByRule } = {};
     const subagents = o.subagents;
     const ctx: ToolContext = {
       fs: o.fs,
@@ -114,7 +113,7 @@ export class ToolRunner {
       subagent: subagents && { run: (req) => subagents.run({ ...req, parent_invocation_id: invocation_id, depth, allowed_tools: subagentTools(req.allowed_tools, o.allowedTools) }) },
     };
     try {
-      const refusal = tool ? await this.gate(tool, rawInput, ctx, allowed) : ({ status: 'error', output: `UNKNOWN_TOOL: "${tool_name}" is not in the tool catalog (§15.1)`, error_code: 'UNKNOWN_TOOL' } as ToolOutcome);
+      const refusal = tool ? await this.gate(tool, rawInput, ctx) : ({ status: 'error', output: `UNKNOWN_TOOL: "${tool_name}" is not in the tool catalog (§15.1)`, error_code: 'UNKNOWN_TOOL' } as ToolOutcome);
       if (refusal) outcome = refusal;
       else {
         const t = tool!;
@@ -140,17 +139,12 @@ export class ToolRunner {
     const result: PayloadOf<'tool.invoke.result'> = { invocation_id, tool_name, status: outcome.status, output, output_type, duration_ms };
     if (outcome.truncated) result.truncated = true;
     if (outcome.error_code) result.error_code = outcome.error_code;
-    // Asked of nobody: the result says which saved rule let it run (decision 691).
-    if (allowed.byRule) result.allowed_by_rule = allowed.byRule;
     this.emit({ type: 'tool.invoke.result', payload: result });
     return { invocation_id, tool_name, status: outcome.status, output, output_type, duration_ms, ...(outcome.truncated ? { truncated: true } : {}), ...(outcome.error_code ? { error_code: outcome.error_code } : {}) };
   }
 
-  /**
-   * The gates in order; an outcome means "refused", undefined means "run it". A saved rule that let
-   * the call run unasked is put in `allowed`, for the result to name (decision 691).
-   */
-  private async gate(tool: Tool, rawInput: Record<string, unknown>, ctx: ToolContext, allowed: { byRule?: AllowedByRule }): Promise<ToolOutcome | undefined> {
+  /** The gates in order; an outcome means "refused", undefined means "run it". */
+  private async gate(tool: Tool, rawInput: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome | undefined> {
     const signal = ctx.signal;
     const o = this.options;
     const refuse = (error_code: string, message: string, status: ToolOutcome['status'] = 'error'): ToolOutcome => ({ status, output: message, error_code });
@@ -190,10 +184,10 @@ export class ToolRunner {
       input: rawInput,
       requiresApproval: tool.requires_approval,
       outsideWorkspace: outside.length > 0,
+      invocation_id: ctx.invocation_id,
       ...(o.subagentContext ? { metadata: { subagent_context: o.subagentContext } } : {}),
     });
     if (!decision.allowed) return refuse(decision.code, `${decision.code}: ${decision.message}`, decision.status);
-    if (decision.rule) allowed.byRule = decision.rule;
     return undefined;
   }
 }

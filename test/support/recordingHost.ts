@@ -136,7 +136,11 @@ export class RecordingHost implements AgentHost {
   readonly permissions = new PermissionBroker();
   readonly policy = this.permissions.policy;
 
+  /** Every permission question the adapter asked, in order. */
+  readonly questions: PermissionQuestion[] = [];
+
   askPermission(question: PermissionQuestion, options?: { metadata?: Metadata }): Promise<PermissionVerdict> {
+    this.questions.push(question);
     return this.permissions.ask(question, { session_id: this.session_id, agent_id: 'test', requestInteraction: (r) => this.requestInteraction(r), newId: randomUUID, ...(options?.metadata ? { metadata: options.metadata } : {}) });
   }
 

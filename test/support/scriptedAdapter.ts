@@ -37,6 +37,8 @@ export type Step =
       output_type?: OutputTypeName | null;
       /** Ask permission (PERMISSION) after the request, as §13.3 / §17.3.1 show. */
       ask?: Partial<PayloadOf<'agent.interaction.request'>>;
+      /** Ask through the host's permission broker (rules first), naming the call or not, as adapters do. */
+      permission?: { paths: string[]; named?: boolean };
       /** Run until the turn is aborted (a long-running tool that honours the signal). */
       untilAborted?: boolean;
       /** Skip host.checkTool (an adapter that forgets to ask). */
@@ -248,6 +250,20 @@ class Run {
       }
     }
     this.emit({ type: 'tool.invoke.request', payload: request }, parent);
+    if (step.permission) {
+      const { paths, named = true } = step.permission;
+      const verdict = await this.host.askPermission({
+        call: { tool_name: step.name, paths },
+        input,
+        scope: { tool_name: step.name, path_glob: 'src/**' },
+        scopeText: `${step.name} on src/**`,
+        ...(named ? { invocation_id: id } : {}),
+      });
+      if (!verdict.allowed) {
+        this.emit({ type: 'tool.invoke.result', payload: { invocation_id: id, tool_name: step.name, status: 'error', output: 'Permission denied', output_type: 'text' } }, parent);
+        return true;
+      }
+    }
     if (step.ask) {
       const answer = await this.host.requestInteraction(
         {

@@ -44,6 +44,8 @@ export interface AcpCall {
   input: Record<string, unknown>;
   /** Workspace-relative paths the call touches. */
   paths: string[];
+  /** The call's invocation_id in our frames, when it has one. */
+  invocation_id?: string;
 }
 
 /**
@@ -66,6 +68,8 @@ export function permissionQuestion(call: AcpCall, options: readonly AcpPermissio
     // "For this session" is kept by our store and answered `allow_once` each time.
     offer: { session: canAllow, always: byKind(options, 'allow_always') !== undefined, rejectAlways: byKind(options, 'reject_always') !== undefined },
     question_text: `Allow ${call.tool_name}${call.title ? `: ${call.title}` : ''}?`,
+    // A rule's allow is told on the call's result (session/permissions/ruleAllowedCalls.ts).
+    ...(call.invocation_id ? { invocation_id: call.invocation_id } : {}),
   };
 }
 

@@ -92,6 +92,8 @@ export async function decidePermission(host: AgentHost, ask: PermissionAsk): Pro
       scope,
       scopeText: describeScope(scope),
       question_text: `Allow ${ask.tool_name}${what ? `: ${what}` : ''}?${ask.decision_reason ? ` (${ask.decision_reason})` : ''}`,
+      // Claude's tool_use id is the call's invocation_id: a rule's allow is told on its result.
+      ...(ask.tool_use_id ? { invocation_id: ask.tool_use_id } : {}),
     },
     ask.metadata ? { metadata: ask.metadata } : undefined,
   );

@@ -22,6 +22,8 @@ export interface PermissionQuestion {
   offer?: { session?: boolean; always?: boolean; rejectAlways?: boolean };
   /** The question; default "Allow <tool> <command or paths>?". */
   question_text?: string;
+  /** The call asked about, when the agent names it: a rule's allow is then told on its result (ruleAllowedCalls.ts). */
+  invocation_id?: string;
 }
 
 export type PermissionVerdict =

@@ -1,3 +1,4 @@
 export * from './rules';
 export * from './policy';
 export * from './broker';
+export * from './ruleAllowedCalls';

@@ -5,17 +5,13 @@
 // verdict to the tool's refusal codes. A timeout rejects; a discarded prompt cancels.
 import type { AgentHost } from '../../session/agentAdapter';
 import type { Metadata } from '../../protocol/envelope';
-import type { PayloadOf } from '../../protocol/frameTypes';
-import { PERMISSION_VALUES, type CallShape, type PermissionRule } from '../../session/permissions';
+import { PERMISSION_VALUES, type CallShape } from '../../session/permissions';
 import { describeScope, suggestScope } from './scope';
 
 export { PERMISSION_VALUES };
 
-/** The saved rule that let a call run unasked, as its result carries it (decision 691). */
-export type AllowedByRule = PayloadOf<'tool.invoke.result'>['allowed_by_rule'] & {};
-
 export type PermissionDecision =
-  | { allowed: true; via: 'not_required' | 'session' | 'rule' | 'once' | 'always'; rule?: AllowedByRule }
+  | { allowed: true; via: 'not_required' | 'session' | 'rule' | 'once' | 'always' }
   | { allowed: false; status: 'error' | 'cancelled'; code: 'PERMISSION_REJECTED' | 'PERMISSION_TIMEOUT' | 'PERMISSION_CANCELLED'; message: string };
 
 export interface PermissionRequestInput {
@@ -27,6 +23,8 @@ export interface PermissionRequestInput {
   outsideWorkspace: boolean;
   /** Frame metadata of the ask, e.g. a subagent's `subagent_context` (§10.2). */
   metadata?: Metadata;
+  /** The call's invocation: a rule's allow is told on its result (session/permissions/ruleAllowedCalls.ts). */
+  invocation_id?: string;
 }
 
 /** The tool input as shown in the prompt: long strings cut (a Write's content can be megabytes). */
@@ -42,24 +40,12 @@ export class PermissionGate {
     if (!req.outsideWorkspace && !req.requiresApproval) return { allowed: true, via: 'not_required' };
     const scope = suggestScope(req.call);
     const verdict = await req.host.askPermission(
-      { call: { ...req.call, outsideWorkspace: req.outsideWorkspace }, input: summarizeInput(req.input), scope, scopeText: describeScope(scope) },
+      { call: { ...req.call, outsideWorkspace: req.outsideWorkspace }, input: summarizeInput(req.input), scope, scopeText: describeScope(scope), ...(req.invocation_id ? { invocation_id: req.invocation_id } : {}) },
       req.metadata ? { metadata: req.metadata } : undefined,
     );
-    if (verdict.allowed && verdict.via === 'rule') return { allowed: true, via: verdict.lifetime === 'session' ? 'session' : 'rule', ...(verdict.rule ? { rule: ruleOf(verdict.rule) } : {}) };
-    if (verdict.allowed) return { allowed: true, via: verdict.lifetime };
+    if (verdict.allowed) return { allowed: true, via: verdict.via === 'rule' ? (verdict.lifetime === 'session' ? 'session' : 'rule') : verdict.lifetime };
     if (verdict.via === 'timeout') return { allowed: false, status: 'error', code: 'PERMISSION_TIMEOUT', message: verdict.message };
     if (verdict.via === 'cancelled') return { allowed: false, status: 'cancelled', code: 'PERMISSION_CANCELLED', message: verdict.message };
     return { allowed: false, status: 'error', code: 'PERMISSION_REJECTED', message: verdict.message };
   }
-}
-
-/** A rule as a result names it: its id, lifetime and scope (what it covers), nothing of who made it. */
-function ruleOf(rule: PermissionRule): AllowedByRule {
-  return {
-    rule_id: rule.id,
-    lifetime: rule.lifetime === 'session' ? 'session' : 'always',
-    tool_name: rule.tool_name,
-    ...(rule.path_glob !== undefined ? { path_glob: rule.path_glob } : {}),
-    ...(rule.command_prefix !== undefined ? { command_prefix: rule.command_prefix } : {}),
-  };
 }

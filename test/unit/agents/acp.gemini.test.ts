@@ -164,6 +164,8 @@ describe('ACP adapter against the real gemini --acp', function () {
     assert.equal(edit.payload.status, 'success');
     assert.equal(edit.payload.output_type, 'diff');
     assert.match(String(edit.payload.output), /--- a\/a\.txt\n\+\+\+ b\/a\.txt\n[\s\S]*-hello\n\+hello patched/);
+    // Decision 695: the question names the call, so a rule that answers it is told on this result.
+    assert.deepEqual(host.questions.map((q) => q.invocation_id), [edit.payload.invocation_id]);
     const methods = traffic.filter((m) => m.dir === 'agent->client').map((m) => (m.msg as { method?: string }).method);
     assert.ok(methods.includes('fs/read_text_file') && methods.includes('fs/write_text_file'), 'the agent used our fs');
     assertValid();

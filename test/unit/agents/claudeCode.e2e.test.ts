@@ -163,6 +163,23 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     h.assertValid();
   });
 
+  it('§17.3.1 decision 695: an edit Claude Code asks about that a saved rule answers runs unasked, and its result names the rule', async () => {
+    h = await Harness.create(undefined, (x) => hostPermissionBroker({ rulesFile: join(x.home, 'permission-rules.json') }));
+    const rule = h.permissions!.rules.add({ tool_name: 'Edit', path_glob: '**' }, { decision: 'allow', lifetime: 'always', session_id: h.session.session_id, created_by: 'builtin' });
+    const file = join(h.ws, 'a.txt');
+    h.script(claude.tool('Read', { file_path: file }), claude.tool('Edit', { file_path: file, old_string: 'world', new_string: 'there' }), claude.text('Edited.'));
+    const asked: string[] = [];
+    h.answer = (req) => (asked.push(String(req.context?.tool_name)), 'deny');
+    const turn = await h.prompt('edit a.txt');
+    assert.deepEqual(asked, [], 'the saved rule answered');
+    assert.equal(readFileSync(file, 'utf8'), 'hello\nthere\n');
+    const results = of(turn, 'tool.invoke.result').map((r) => r.payload);
+    assert.deepEqual(results.map((r) => [r.tool_name, r.status]), [['Read', 'success'], ['Edit', 'success']]);
+    assert.equal(results[0].allowed_by_rule, undefined, 'Claude reads without asking: no rule named');
+    assert.deepEqual(results[1].allowed_by_rule, { rule_id: rule.id, lifetime: 'always', tool_name: 'Edit', path_glob: '**' });
+    h.assertValid();
+  });
+
   it('§17.3.1 issue 11 item 4: "Allow for this session" in Claude Code is a rule of the host\'s one store, listed beside an "Always allow" granted through the built-in agent; neither leaks into the other session', async () => {
     h = await Harness.create(undefined, (x) => hostPermissionBroker({ rulesFile: join(x.home, 'permission-rules.json') }));
     const broker = h.permissions!;
