@@ -3,7 +3,7 @@
 // quits). On a drop it finalizes the transcript (§7.8.1) and the client reattaches; the
 // session.history that follows undoes the finalization and fills the gap (§7.8.3).
 import { earlierChatsIn, type EarlierChat } from '../../protocol/continuation';
-import { hostNoticeIn, type HostLanguage } from '../../protocol/hostPhrases';
+import { hostNoticeIn, phrasedNotice, type HostLanguage } from '../../protocol/hostPhrases';
 import { noticeOf, OUR_MASTER_EXTENSIONS } from '../../protocol/rawpExtension';
 import { homedir } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -58,6 +58,8 @@ export class TerminalMaster {
   private early: string[] | undefined = [];
   /** Ids of the prompts this attach sent (its own /help's answer gets attach's commands too). */
   private readonly ownPrompts = new Set<string>();
+  /** Past the opening's history: frames now are news. */
+  private live = false;
   /** Piped input that ended: leave once what it asked is done. */
   // Until the first attach, the end of piped input does not leave: the attach's own outcome (a
   // session that is not there: 404) is the answer a script needs, not exit 0 (the CLI trial).
@@ -85,10 +87,12 @@ export class TerminalMaster {
           // The opening's history first (§7.1.1: with its note when the host no longer had all of
           // it), then the word that we are attached: what is above it is the session so far.
           this.render();
+          this.live = true;
           if (reattach) this.say('notice.reconnected');
           else this.say('notice.attached', o.session_id);
         },
         disconnected: ({ code, cause, retryInMs }) => {
+          this.live = false;
           finalize(this.transcript, { reason: 'connection_closed' });
           this.render();
           const why = this.causeText(cause, code, false);
@@ -226,6 +230,13 @@ export class TerminalMaster {
       // host, so they are listed after them (the CLI trial of 2026-12-06 found them nowhere).
       if (notice.words?.id === 'help' && frame.parent_id !== undefined && this.ownPrompts.has(frame.parent_id)) this.say('notice.own_commands');
       return;
+    }
+    // A mode switch while attached is said, whoever made it: our own /mode printed nothing (the CLI
+    // trial of 2026-12-06), and another master's changes what our next prompt may do. The
+    // opening's history is the session so far: its switches are not news.
+    if (this.live && frame.type === 'agent.state.changed' && frame.payload.reason === 'mode_switch') {
+      const mode = (frame.payload as { mode?: unknown }).mode;
+      if (typeof mode === 'string') this.notice(`[${hostNoticeIn(phrasedNotice('notice.mode_now', [mode]), this.o.language ?? 'en')}]`);
     }
     if (frame.type === 'tool.catalog.publish') this.showCatalog(frame.payload);
     if (frame.type === 'tool.invoke.request') {

@@ -246,7 +246,7 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
     await waitFor(() => attach.exit !== undefined, 'attach quits');
   });
 
-  it('rawp attach takes the browser link rawp serve prints (…/#token=…&session=…): it attaches with that token and session, and warns that the token is in the process list (decision 585); /help lists attach\'s own commands too (decision 666)', async () => {
+  it('rawp attach takes the browser link rawp serve prints (…/#token=…&session=…): it attaches with that token and session, and warns that the token is in the process list (decision 585); /help lists attach\'s own commands too (decision 666), and /mode is confirmed', async () => {
     const { url, session_id } = await serve();
     const attach = rawp(['attach', `${url}/#token=${token}&session=${session_id}`]);
     children.push(attach);
@@ -258,6 +258,10 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
     attach.proc.stdin?.write('/help\n');
     await waitFor(() => attach.out.includes("rawp attach's own"), 'attach\'s own commands');
     assert.match(attach.out, /\/help — List the available slash commands[\s\S]*\[and rawp attach's own: \/cancel — cancel the running turn; \/save \[N\] \[DIR\] — keep a copy of shared file N; \/quit — leave\]/);
+    // /mode is confirmed (it printed nothing: the CLI trial of 2026-12-06), once.
+    attach.proc.stdin?.write('/mode plan\n');
+    await waitFor(() => attach.out.includes('[The mode is now plan.]'), 'the mode confirmed');
+    assert.equal(attach.out.split('The mode is now').length - 1, 1, 'said once');
     attach.proc.stdin?.write('/quit\n');
     await waitFor(() => attach.exit !== undefined, 'attach quits');
   });
