@@ -21,7 +21,9 @@ import { noticeOf, RAWP_EXTENSION_KEY, type NoticePayload, type NoticeWords } fr
 import { PROTOCOL_VERSION } from '../protocol/envelope';
 import { isKnownFrame, type PayloadOf, type WireFrame } from '../protocol/frameTypes';
 import type { Connection } from '../session/connection';
-import { PERMISSION_VALUES, type RuleScope } from '../session/permissions';
+import type { RuleScope } from '../session/permissions';
+import { rejectValue } from './rejectOption';
+import { ToolOutputs } from './toolOutputs';
 import type { Logger } from '../session/ports';
 import { FileRefusal } from '../remote/fileApi';
 import { ATTACHMENT_TOO_LARGE, ATTACHMENT_TYPE_MISMATCH, ATTACHMENT_UNAVAILABLE } from './attachmentAdmission';
@@ -29,7 +31,7 @@ import { DetectedAgents } from './detectedAgents';
 import { hostPermissionBroker } from './permissions';
 import { SessionHost } from './sessionHost';
 import { StepLimit } from '../session/stepLimit';
-import type { AgentEvent } from '../session/agentAdapter';
+import type { AgentAdapter, AgentEvent } from '../session/agentAdapter';
 
 type PromptPayload = PayloadOf<'control.prompt.request'>;
 type StopReason = PayloadOf<'session.turn.end'>['stop_reason'];
@@ -90,6 +92,8 @@ export interface HeadlessResult {
   duration_ms: number;
   /** The agent's own conversation id (§18.3), for its own resume (`claude --resume`, `codex resume`). */
   agent_session_id?: string;
+  /** An agent without a model (grammarOnly): what its tools returned, which its words only point at. */
+  tool_outputs?: { outputs: string[]; cut: boolean };
 }
 
 /** How long the prompt may take to start a turn (admission, slash-command expansion). */
@@ -109,6 +113,8 @@ export class HeadlessRun {
   private promptId?: string;
   private result?: HeadlessResult;
   private readonly answer = new FinalAnswer();
+  /** Kept for an agent without a model, once its adapter is made (toolOutputs.ts). */
+  private toolOutputs?: ToolOutputs;
   /** Counts the turn's steps (no cap: the engine or the agent enforces max_turns). */
   private readonly steps = new StepLimit(Number.POSITIVE_INFINITY);
   private readonly startedAt = performance.now();
@@ -138,7 +144,7 @@ export class HeadlessRun {
     const agent = this.agentId ?? (await this.resolveAgent());
     const host = new SessionHost({
       logger: this.o.logger,
-      agents: () => this.agents.choices(),
+      agents: () => this.agents.choices().map((c) => ({ ...c, create: (o) => this.made(c.create(o)) })),
       defaultAgent: () => agent,
       workspacePath: this.o.workspace,
       // Slash commands of the workspace and the home folder, as in the editor (no watching: one prompt).
@@ -258,6 +264,7 @@ export class HeadlessRun {
     const frame = f;
     if (r.turn_id !== undefined && frame.turn_id === r.turn_id) {
       this.answer.observe(frame);
+      this.toolOutputs?.observe(frame);
       this.steps.admit(frame as AgentEvent);
     }
     switch (frame.type) {
@@ -307,6 +314,7 @@ export class HeadlessRun {
         if (frame.payload.turn_id !== r.turn_id) return;
         r.stop_reason = frame.payload.stop_reason;
         r.text = this.answer.text();
+        if (this.toolOutputs) r.tool_outputs = this.toolOutputs.list();
         if (frame.payload.structured_output) r.structured_output = frame.payload.structured_output;
         return;
       case 'session.usage':
@@ -366,6 +374,11 @@ export class HeadlessRun {
     this.o.onUnanswered?.(u);
   }
 
+  private made(adapter: AgentAdapter): AgentAdapter {
+    if (adapter.info.grammarOnly === true) this.toolOutputs = new ToolOutputs();
+    return adapter;
+  }
+
   private denied(r: HeadlessResult, u: Unanswered): void {
     r.permission_denials.push(u);
     this.o.onUnanswered?.(u);
@@ -383,13 +396,4 @@ export class HeadlessRun {
     this.opened?.();
     this.finish?.(r);
   }
-}
-
-/** The option that rejects: ours is `reject`; other agents' asks say reject / deny / cancel. */
-function rejectValue(req: PayloadOf<'agent.interaction.request'>): string | undefined {
-  const options = req.options ?? [];
-  const values = options.map((o) => o.value);
-  if (values.includes(PERMISSION_VALUES.reject)) return PERMISSION_VALUES.reject;
-  const named = options.find((o) => /^(reject|deny|cancel|no)\b/i.test(o.value) || /^(reject|deny|cancel|no)\b/i.test(o.label));
-  return named?.value;
 }

@@ -47,6 +47,7 @@ export function resultObject(r: HeadlessResult, schemaRequested: boolean): Recor
     is_error: exitCodeOf(r, schemaRequested) !== 0,
     session_id: r.session_id,
     agent_session_id: r.agent_session_id ?? null,
+    ...(r.tool_outputs ? { tool_outputs: r.tool_outputs.outputs } : {}),
     turn_id: r.turn_id ?? null,
     stop_reason: r.stop_reason ?? null,
     text: r.text,
@@ -74,6 +75,7 @@ export function printResult(io: VerbIo, format: OutputFormat, r: HeadlessResult,
     if (release.released) io.stdout.write(`${JSON.stringify(release.data)}\n`);
     else io.stderr.write(`rawp run: the structured output is not printed: ${shown(release.reason)}\n`);
   }
+  else if (format === 'text' && r.tool_outputs && r.tool_outputs.outputs.length > 0) printToolOutputs(io, r, r.tool_outputs);
   else if (format === 'text' && r.text) io.stdout.write(shown(r.text.endsWith('\n') ? r.text : `${r.text}\n`));
   else if (format === 'text' && handledByHost(r)) for (const n of r.notices) if (n.level === 'info') io.stdout.write(`${shown(hostNoticeIn(n, lang))}\n`);
 }
@@ -97,4 +99,16 @@ export function exitCodeOf(r: HeadlessResult, schemaRequested: boolean): number 
 
 function clip(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+/**
+ * An agent without a model (the built-in one): what its tools returned is the answer on stdout (a
+ * read as numbered lines, a search as `grep -n` prints it, a diff, a listing) and its words about
+ * them ("Read `b.txt` (1 line).") a remark on stderr, so the answer pipes on (decision 697).
+ */
+function printToolOutputs(io: VerbIo, r: HeadlessResult, t: NonNullable<HeadlessResult['tool_outputs']>): void {
+  for (const out of t.outputs) io.stdout.write(shown(out.endsWith('\n') ? out : `${out}\n`));
+  if (t.cut) io.stderr.write('rawp run: the tools\' output was cut at 4 MB\n');
+  // The agent's words, as it wrote them (a recap has several lines): no `rawp run:` of ours before them.
+  if (r.text) io.stderr.write(shown(r.text.endsWith('\n') ? r.text : `${r.text}\n`));
 }

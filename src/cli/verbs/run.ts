@@ -39,10 +39,13 @@ only); a pipe that sends nothing for ${PIPED_CONTEXT_WAIT_MS / 1000} s is not wa
                            (every value right, required properties missing) or failed
   --output-format F        text (default): the answer's text on stdout (with --json-schema: the
                              structured data as one JSON line)
-                             — only data that is valid, or passes a second validation (§15.4)
+                             — only data that is valid, or passes a second validation (§15.4);
+                             the built-in agent (no model): what its tools returned on stdout,
+                             its words about them on stderr
                            json: one object {is_error, session_id, agent_session_id, turn_id,
                              stop_reason, text, structured_output, usage, permission_denials,
-                             errors, notices, num_turns, duration_ms}; is_error is true exactly
+                             errors, notices, num_turns, duration_ms; the built-in agent's
+                             tool_outputs}; is_error is true exactly
                              when the exit status is not 0 (bad arguments, exit 2, print no object:
                              only the stderr line); agent_session_id is the agent's
                              own (claude --resume, codex exec resume), null when it named none

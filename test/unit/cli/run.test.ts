@@ -28,16 +28,25 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
 
   const base = () => ['--workspace', ws, '--agent', 'builtin'];
 
-  it('exit 0 on end_turn; text prints the answer of the last step', async () => {
+  it('exit 0 on end_turn; text prints what the built-in agent\'s tools returned on stdout and its words on stderr (it printed only "Read `a.txt`", no line of it: the CLI trial of 2026-12-06, decision 697)', async () => {
     const r = await rawpRun([...base(), 'read a.txt'], { env });
     assert.equal(r.code, 0, r.err);
-    assert.equal(r.out, 'Read `a.txt` (2 lines).\n');
+    assert.equal(r.out, '     1\thello\n     2\tworld\n');
+    assert.equal(r.err, 'Read `a.txt` (2 lines).\n');
+    const find = await rawpRun([...base(), 'find wor'], { env });
+    assert.equal(find.out, 'a.txt:2:world\n');
+    assert.match(find.err, /^Found 1 matching line for `wor`\.\n$/);
+    const json = JSON.parse((await rawpRun([...base(), '--output-format', 'json', 'ls'], { env })).out);
+    assert.ok(json.tool_outputs[0].split('\n').includes('a.txt'), JSON.stringify(json.tool_outputs));
+    assert.match(json.text, /files?\./);
+    // No tool ran: the words are the answer.
+    assert.match((await rawpRun([...base(), 'help'], { env })).out, /^I am the built-in offline agent/);
   });
 
   it('a prompt of several requests ends with a recap, so the printed answer shows a failure in the middle (before: only the last reply, the failed edit nowhere)', async () => {
     const r = await rawpRun([...base(), '--allow', 'Edit', 'replace `nothere` with `x` in a.txt\nls'], { env });
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /^2 requests, 1 failed:\n1\. Replacing in `a\.txt` failed \(FS_EDIT_NOT_FOUND\)[^\n]*\n2\. `\.`: \d+ files?\.\n$/m);
+    assert.match(r.err, /^2 requests, 1 failed:\n1\. Replacing in `a\.txt` failed \(FS_EDIT_NOT_FOUND\)[^\n]*\n2\. `\.`: \d+ files?\.\n$/m);
   });
 
   it('§6.1.1 a tool list naming no tool of the agent is refused before the prompt (exit 2, "did you mean"); a refused call is listed in permission_denials', async () => {
@@ -74,7 +83,7 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
   it('a line of several that is no request is named in the recap and counted as failed (the recap said "2 requests" for 3 lines)', async () => {
     const r = await rawpRun([...base(), 'ls\nmake it faster please\ntodos'], { env });
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /^3 requests, 1 failed:\n1\. `\.`: \d+ (files?|entries)\.\n2\. Not a request I know: `make it faster please`\.\n3\. /m);
+    assert.match(r.err, /^3 requests, 1 failed:\n1\. `\.`: \d+ (files?|entries)\.\n2\. Not a request I know: `make it faster please`\.\n3\. /m);
   });
 
   it('§6.1.1 with PROMPT, text piped on stdin goes after it as context (`cat log | rawp run … "summarize this"` dropped the log, the headless trial of 2026-12-05)', async () => {
@@ -337,7 +346,7 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.equal(r.code, 0, r.err);
     assert.ok(!/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(r.out + r.err), JSON.stringify(r.out + r.err));
     // A right-to-left override is shown by name: it would make `…gnp.txt` read as `…txt.png`.
-    assert.match(r.out, /name␛\[41mBG␛\[0m␛\]0;owned␇<U\+202E>gnp\.txt/);
+    assert.match(r.err, /name␛\[41mBG␛\[0m␛\]0;owned␇<U\+202E>gnp\.txt/);
   });
 
   it('slash-commands §5 /rename and /clear are answered at once, exit 0 (they waited 60 s for a turn and failed NO_TURN): /rename says the name the session now has', async () => {

@@ -1,0 +1,31 @@
+// What `rawp run` prints for an agent without a model (decision 697): the main agent's successful
+// tool results, as a terminal reads them, bounded in size.
+import { strict as assert } from 'node:assert';
+import { ToolOutputs } from '../../../src/host/toolOutputs';
+
+const result = (output: unknown, extra: Record<string, unknown> = {}) => ({ type: 'tool.invoke.result', payload: { invocation_id: 'i', tool_name: 'T', status: 'success', output, ...extra } });
+
+describe('host: the tool outputs a headless run prints for an agent without a model (decision 697)', () => {
+  it('text as it is, a diff as its unified diff, a list one entry a line, anything else as JSON; failures, subagents\' results and other frames left out', () => {
+    const t = new ToolOutputs();
+    t.observe(result('     1\thello\n'));
+    t.observe(result({ file_path: 'a', unified_diff: '--- a/a\n+++ b/a\n' }, { output_type: 'diff' }));
+    t.observe(result(['a.txt', 'b.txt']));
+    t.observe(result({ todos: 1 }));
+    t.observe(result('failed', { status: 'error' }));
+    t.observe({ ...result('inner'), metadata: { subagent_context: { parent_invocation_id: 'p', depth: 1 } } } as never);
+    t.observe({ type: 'agent.text.delta', payload: { text: 'words' } });
+    assert.deepEqual(t.list(), { outputs: ['     1\thello\n', '--- a/a\n+++ b/a\n', 'a.txt\nb.txt', '{\n  "todos": 1\n}'], cut: false });
+  });
+
+  it('at most 4 MiB of characters in all: the rest is left out and said', () => {
+    const t = new ToolOutputs();
+    t.observe(result('x'.repeat(3 * 1024 * 1024)));
+    t.observe(result('y'.repeat(3 * 1024 * 1024)));
+    t.observe(result('z'));
+    const { outputs, cut } = t.list();
+    assert.equal(cut, true);
+    assert.equal(outputs.reduce((n, o) => n + o.length, 0), 4 * 1024 * 1024);
+    assert.ok(!outputs.join('').includes('z'));
+  });
+});
