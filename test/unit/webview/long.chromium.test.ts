@@ -31,7 +31,7 @@ describe('webview in Chromium: long chats and accessibility', function () {
     assert.ok((await page.locator('.row').count()) < 40);
   });
 
-  it('exposes the transcript as a log (not itself live: live regions announce completed answers, decision 390), the composer as a labelled textbox and the picker by aria-activedescendant', async () => {
+  it('exposes the transcript as a log (not itself live: live regions announce completed answers, decision 390), the composer as a labelled textbox, a combobox while its picker is open, and the picker by aria-activedescendant', async () => {
     const page = await h.open();
     await feed(page, SESSION, outputsStream(), true);
     assert.equal(await page.locator('[role=log]').getAttribute('aria-live'), 'off');
@@ -39,7 +39,10 @@ describe('webview in Chromium: long chats and accessibility', function () {
     const box = page.getByRole('textbox', { name: 'Message the agent' });
     await box.click();
     await page.keyboard.type('/');
-    const active = await box.getAttribute('aria-activedescendant');
+    // While its picker is open the box is a combobox (decision 693): the same element, named the same.
+    const combo = page.getByRole('combobox', { name: 'Message the agent' });
+    assert.equal(await combo.getAttribute('aria-expanded'), 'true');
+    const active = await combo.getAttribute('aria-activedescendant');
     assert.ok(active);
     assert.equal(await page.locator(`#${active}`).getAttribute('aria-selected'), 'true');
     assert.equal(await page.getByRole('meter', { name: 'Context window used' }).count(), 1);
