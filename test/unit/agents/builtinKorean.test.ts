@@ -113,9 +113,11 @@ describe('agents/builtin in Korean (decision 572)', function () {
       const args = ['--workspace', scratch.ws, '--agent', 'builtin', 'read a.txt'];
       const ko = await rawpRun(args, { env: { ...scratch.env, LANG: 'ko_KR.UTF-8', LC_ALL: '', LC_MESSAGES: '' } });
       assert.equal(ko.code, 0, ko.err);
-      assert.equal(ko.out, '`a.txt` 파일을 읽었습니다 (2줄).\n');
+      // What the tools returned on stdout, the agent's words on stderr (decision 697).
+      assert.equal(ko.out, '     1\thello\n     2\tworld\n');
+      assert.equal(ko.err, '`a.txt` 파일을 읽었습니다 (2줄).\n');
       const en = await rawpRun(args, { env: { ...scratch.env, LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '' } });
-      assert.equal(en.out, 'Read `a.txt` (2 lines).\n');
+      assert.equal(en.err, 'Read `a.txt` (2 lines).\n');
     } finally {
       scratch.remove();
     }
