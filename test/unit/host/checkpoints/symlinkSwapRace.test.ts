@@ -14,11 +14,13 @@ import { ShadowRepo } from '../../../../src/host/checkpoints/shadowRepo';
 const FILES = 40;
 const MARKER = 'OUTSIDE-SECRET-7f3a';
 
-/** Swaps each of `FILES` files between a regular file and a symlink to `secret`, by rename, until killed. */
+/** Swaps each of `FILES` files between a regular file and a symlink to `secret`, by rename, until
+ * killed — or after 60 s, so a test process that died without killing it leaves no spinning child. */
 const SWAPPER = `
 const fs = require('node:fs');
 const [ws, swaps, secret, n] = process.argv.slice(1);
-for (let k = 0; ; k++) {
+const until = Date.now() + 60000;
+for (let k = 0; Date.now() < until; k++) {
   const i = k % Number(n);
   const name = ws + '/f' + i + '.txt';
   const tmp = swaps + '/' + i;
