@@ -142,18 +142,8 @@ function walkError(e: unknown, at: string, what: string): FsError {
  * blocking on a FIFO (O_NONBLOCK); FS_IS_DIRECTORY for a directory, FS_NOT_FOUND when absent.
  */
 export async function readFileIn(dir: PinnedDir, name: string, abs: string): Promise<Buffer> {
-  let handle: fsp.FileHandle;
+  const { handle } = await openFileIn(dir, name, abs);
   try {
-    handle = await fsp.open(dir.child(name), O_RDONLY | O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new FsError(`refusing to follow the symlink "${abs}"`, 'FS_OUTSIDE_WORKSPACE');
-    throw walkError(e, abs, abs);
-  }
-  try {
-    const st = await handle.stat();
-    if (st.isDirectory()) throw new FsError(`"${abs}" is a directory`, 'FS_IS_DIRECTORY');
-    if (!st.isFile()) throw new FsError(`"${abs}" is not a regular file`, 'FS_IO');
     return await handle.readFile();
   } catch (e) {
     throw walkError(e, abs, abs);
@@ -181,7 +171,7 @@ export async function openFileIn(dir: PinnedDir, name: string, abs: string): Pro
   });
   if (!stats.isFile()) {
     await handle.close().catch(() => undefined);
-    throw new FsError(`"${abs}" is not a regular file`, stats.isDirectory() ? 'FS_IS_DIRECTORY' : 'FS_IO');
+    throw stats.isDirectory() ? new FsError(`"${abs}" is a directory`, 'FS_IS_DIRECTORY') : new FsError(`"${abs}" is not a regular file`, 'FS_IO');
   }
   return { handle, stats };
 }

@@ -25,7 +25,7 @@ const deflateAsync = promisify(deflate);
  * trip to the thread pool per step made a 10,000-file first snapshot three times slower. */
 const INLINE_BYTES = 64 * 1024;
 let written = 0;
-/** Object folders known to exist (`objects/00` … `objects/ff`), per repository. */
+/** Object folders made (`objects/00` … `objects/ff`), per repository; `git prune` may remove one since. */
 const folders = new Set<string>();
 
 /** Stores `bytes` as a blob of the repository at `gitDir` (once: an existing object is kept); its id. */
@@ -37,17 +37,19 @@ export async function writeLooseBlob(gitDir: string, bytes: Uint8Array): Promise
   const raw = Buffer.concat([Buffer.from(`blob ${bytes.byteLength}\0`), bytes]);
   // Level 1: a checkpoint is written every turn and rarely read; git reads any zlib level.
   const body = raw.byteLength < INLINE_BYTES ? deflateSync(raw, { level: 1 }) : await deflateAsync(raw, { level: 1 });
+  if (!folders.has(dir)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    folders.add(dir);
+  }
   // git's own temporary name: a file left by a crash is removed by `git prune`.
   const tmp = join(dir, `tmp_obj_rawp${process.pid}_${written++}`);
   const write = () => (raw.byteLength < INLINE_BYTES ? writeFileSync(tmp, body, { mode: 0o444, flag: 'wx' }) : fsp.writeFile(tmp, body, { mode: 0o444, flag: 'wx' }));
   try {
-    if (!folders.has(dir)) throw Object.assign(new Error('no folder yet'), { code: 'ENOENT' });
     await write();
   } catch (e) {
-    // The folder is made once; `git prune` removes it again when it empties it.
+    // `git prune` removes a folder it emptied: made again, once.
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    folders.add(dir);
     await write();
   }
   // Same content under the same name if another writer got there first: replacing it is harmless.
