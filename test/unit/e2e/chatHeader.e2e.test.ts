@@ -13,6 +13,7 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { MockModelServer } from '../../support/mockModel/server';
 import { chat as reply, installChatCompletions } from '../../support/mockModel/chatCompletions';
 import { buildVsix, launchChromium, openChatView, openWorkbench, REPO, startCodeServer, type CodeServer } from './codeServer';
+import { selectWidths } from '../../support/selectWidth';
 
 const SHOTS = join(REPO, 'test-results', 'e2e');
 
@@ -106,19 +107,7 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
       // Decision 692: the agent row may put the mode below the agent, so the agent's name is whole
       // (VS Code's font cut "Built-in (offline)" to "Built-i…" here).
       assert.ok(m.rows[1].bottom - m.rows[1].top <= 2 * selectHeight + 8, `the agent row is at most two lines (${m.rows[1].bottom - m.rows[1].top} vs ${selectHeight})`);
-      const agent = await chat.locator('#agent-select').evaluate((sel) => {
-        const alone = sel.cloneNode(true) as HTMLSelectElement;
-        alone.removeAttribute('id');
-        const chosen = (sel as HTMLSelectElement).value;
-        for (const o of [...alone.options]) if (o.value !== chosen) o.remove();
-        alone.style.position = 'absolute';
-        alone.style.width = 'auto';
-        alone.style.maxWidth = 'none';
-        document.body.append(alone);
-        const natural = alone.getBoundingClientRect().width;
-        alone.remove();
-        return { width: sel.getBoundingClientRect().width, natural };
-      });
+      const agent = await chat.locator('#agent-select').evaluate(selectWidths, { onlyChosen: true, unbounded: true });
       assert.ok(agent.width >= agent.natural - 0.5, `the agent's name is whole: ${agent.width} px of ${agent.natural}`);
       for (const i of m.items) assert.ok(i.left >= m.bar.left - 0.5 && i.right <= m.bar.right + 0.5, `${i.what} inside the header: ${JSON.stringify(i)}`);
       const shield = m.items.find((i) => i.what === 'Permission rules');

@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { feed, hostSays, pageErrors, startHarness, waitForMessages, type Harness } from '../../browser/harness';
 import { SESSION, TURN, clientCaps } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
+import { selectWidths } from '../../support/selectWidth';
 
 interface Box {
   what: string;
@@ -88,19 +89,7 @@ describe('webview in Chromium: the header (issue 15 Why 5)', function () {
       assert.ok(rows[1].bottom - rows[1].top <= 2 * controlHeight + 8, 'the agent row is at most two lines');
       // Decision 692: the agent select shows its agent's name whole ("Built-in (offline)", not
       // "Built-i…"): it is at least as wide as a select holding only that option.
-      const agent = await page.locator('#agent-select').evaluate((sel) => {
-        const alone = sel.cloneNode(true) as HTMLSelectElement;
-        alone.removeAttribute('id');
-        const chosen = (sel as HTMLSelectElement).value;
-        for (const o of [...alone.options]) if (o.value !== chosen) o.remove();
-        alone.style.position = 'absolute';
-        alone.style.width = 'auto';
-        alone.style.maxWidth = 'none';
-        document.body.append(alone);
-        const natural = alone.getBoundingClientRect().width;
-        alone.remove();
-        return { width: sel.getBoundingClientRect().width, natural };
-      });
+      const agent = await page.locator('#agent-select').evaluate(selectWidths, { onlyChosen: true, unbounded: true });
       assert.ok(agent.width >= agent.natural - 0.5, `the agent's name is whole: ${agent.width} px of ${agent.natural}`);
       // The shield (rules) is on the session row, at its right end.
       const shield = items.find((b) => b.what.includes('[Permission rules]'))!;
@@ -108,16 +97,7 @@ describe('webview in Chromium: the header (issue 15 Why 5)', function () {
       assert.ok(Math.abs((shield.top + shield.bottom) / 2 - (session.top + session.bottom) / 2) < 4, 'the shield shares the session row');
       assert.ok(shield.left > session.right, 'right of the session select');
       // The mode select shows its word whole ("Default", not "D"): it is as wide as it would be alone.
-      const mode = await page.locator('#mode-select').evaluate((sel) => {
-        const alone = sel.cloneNode(true) as HTMLSelectElement;
-        alone.removeAttribute('id');
-        alone.style.position = 'absolute';
-        alone.style.width = 'auto';
-        document.body.append(alone);
-        const natural = alone.getBoundingClientRect().width;
-        alone.remove();
-        return { width: sel.getBoundingClientRect().width, natural };
-      });
+      const mode = await page.locator('#mode-select').evaluate(selectWidths, { onlyChosen: false, unbounded: false });
       assert.ok(mode.width >= mode.natural - 0.5, `the mode select is not squeezed: ${mode.width} px of ${mode.natural}`);
       assert.deepEqual(pageErrors(page), []);
       if (width === 300) await page.screenshot({ path: 'test-results/webview-header-300.png' });
