@@ -15,7 +15,7 @@ import { PermissionSuggestion } from './streamJson';
 
 /** The body of a `can_use_tool` control response. */
 export type PermissionDecision =
-  | { behavior: 'allow'; updatedInput: Record<string, unknown>; updatedPermissions?: unknown[] }
+  | { behavior: 'allow'; updatedInput: Record<string, unknown> }
   | { behavior: 'deny'; message: string; interrupt?: boolean };
 
 const Suggestions = z.array(PermissionSuggestion.nullable().catch(null));
@@ -45,22 +45,12 @@ export function scopeOf(ask: PermissionAsk): RuleScope {
   return suggestScope(callOf(ask));
 }
 
-/**
- * Claude's suggestions as `updatedPermissions` for the rest of *its* session: an "always" answer
- * is kept in our rules store, never written into Claude's settings files (destination `session`).
- */
-function forThisSession(suggestions: unknown[]): unknown[] {
-  return suggestions.map((s) => (typeof s === 'object' && s !== null && !Array.isArray(s) && 'destination' in s ? { ...s, destination: 'session' } : s));
-}
-
 /** Our verdict -> what Claude Code is told. */
 export function decisionFor(ask: PermissionAsk, verdict: PermissionVerdict): PermissionDecision {
-  if (verdict.allowed) {
-    // Granted for longer than this call (by the user now, or by a rule of any agent): Claude gets
-    // its suggestions back, so it stops asking for what our rule already allows.
-    const longer = verdict.lifetime !== 'once' && ask.suggestions.length > 0;
-    return { behavior: 'allow', updatedInput: ask.input, ...(longer ? { updatedPermissions: forThisSession(ask.suggestions) } : {}) };
-  }
+  // This call only, whatever the grant's lifetime. Claude's suggestions for an edit are "setMode
+  // acceptEdits", which would let it run every edit and `rm`, `mv`, `cp`, `sed` unasked, past our
+  // rule's scope and past a later revoke; its next ask is answered by our rule at once.
+  if (verdict.allowed) return { behavior: 'allow', updatedInput: ask.input };
   if (verdict.via === 'timeout') return { behavior: 'deny', message: 'The permission request timed out; the tool was not run.' };
   if (verdict.via === 'cancelled') return { behavior: 'deny', message: 'The turn was cancelled; the tool was not run.', interrupt: true };
   if (verdict.via === 'rule') return { behavior: 'deny', message: `A saved permission rule rejects this ${ask.tool_name} call.` };

@@ -1,7 +1,7 @@
 // A `can_use_tool` control request as the adapter's permission ask (§17.3.1): the tool, its
 // input, the files it touches (§4.3.1 `context.affected_paths`), the CLI's own description and
-// its `permission_suggestions` (what "allow for this session" would add, kept verbatim because
-// the CLI takes them back as `updatedPermissions`).
+// its `permission_suggestions` (what "allow for this session" would add in Claude's own terms: an
+// `addRules` one names our rule's scope; none is handed back, decision 698).
 import type { Metadata } from '../../protocol/envelope';
 import type { CanUseTool } from './streamJson';
 import { displayPath } from './toolOutput';
@@ -15,7 +15,7 @@ export interface PermissionAsk {
   tool_use_id?: string;
   /** What the CLI says the call does ("a.txt", "print hello"). */
   description?: string;
-  /** `permission_suggestions` as the CLI sent them (returned verbatim on "allow for this session"). */
+  /** `permission_suggestions` as the CLI sent them (read for the rule's scope, permission.ts). */
   suggestions: unknown[];
   decision_reason?: string;
   /** Files the call touches (workspace-relative where possible). */

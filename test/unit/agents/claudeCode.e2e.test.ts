@@ -3,7 +3,7 @@
 // HOME. Every recorded wire stream (the engine's frames plus the master's control frames) must
 // pass `rawp validate`, and file effects are checked on disk.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClaudeCodeAdapter, ClaudeCodeOneShotAdapter } from '../../../src/agents/claudeCode';
@@ -142,22 +142,42 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     h.assertValid();
   });
 
-  it('§17.3.1 "Allow for this session" hands Claude its own suggestion back: the second edit is not asked again', async () => {
-    h = await Harness.create();
+  it('§17.3.1 decision 698: "Allow for this session" is our rule, not Claude\'s mode: the next edit is answered by the rule and says so, an `rm` is still asked, a revoked rule asks again', async () => {
+    h = await Harness.create(undefined, (x) => hostPermissionBroker({ rulesFile: join(x.home, 'permission-rules.json') }));
     const file = join(h.ws, 'a.txt');
+    const other = join(h.ws, 'b.txt');
+    writeFileSync(other, 'keep me\n');
     h.script(
       claude.tool('Read', { file_path: file }),
       claude.tool('Edit', { file_path: file, old_string: 'hello', new_string: 'hi' }),
       claude.tool('Edit', { file_path: file, old_string: 'world', new_string: 'earth' }),
+      claude.tool('Bash', { command: 'rm b.txt' }),
       claude.text('Both done.'),
     );
     const asked: string[] = [];
     h.answer = (req) => {
-      asked.push(String(req.context?.tool_name));
+      const tool = String(req.context?.tool_name);
+      asked.push(tool);
+      if (tool !== 'Edit') return 'deny';
       assert.ok(req.options?.some((o) => o.value === 'allow_session'));
       return 'allow_session';
     };
-    await h.prompt('two edits');
+    const turn = await h.prompt('two edits and a removal');
+    // Claude in acceptEdits (its own suggestion) would run the second edit and `rm` unasked.
+    assert.deepEqual(asked, ['Edit', 'Bash']);
+    assert.equal(readFileSync(file, 'utf8'), 'hi\nearth\n');
+    assert.equal(readFileSync(other, 'utf8'), 'keep me\n', 'the removal was asked and refused');
+    const [rule] = h.permissions!.rules.list();
+    const edits = of(turn, 'tool.invoke.result').filter((r) => r.payload.tool_name === 'Edit').map((r) => r.payload);
+    assert.equal(edits[0].allowed_by_rule, undefined, 'the user allowed the first');
+    assert.deepEqual(edits[1].allowed_by_rule, { rule_id: rule.id, lifetime: 'session', tool_name: 'Edit', path_glob: '**' });
+
+    // The rule revoked (the settings list): Claude's next edit is asked again, not run.
+    assert.ok(h.permissions!.rules.revoke(rule.id));
+    asked.length = 0;
+    h.answer = (req) => (asked.push(String(req.context?.tool_name)), 'deny');
+    h.script(claude.tool('Edit', { file_path: file, old_string: 'earth', new_string: 'moon' }), claude.text('Left it.'));
+    await h.prompt('one more edit');
     assert.deepEqual(asked, ['Edit']);
     assert.equal(readFileSync(file, 'utf8'), 'hi\nearth\n');
     h.assertValid();
@@ -193,7 +213,7 @@ describe('Claude Code adapter against the real claude CLI and a mock model', fun
     const asked: string[] = [];
     h.answer = (req) => (asked.push(String(req.context?.tool_name)), 'allow_session');
     await h.prompt('two edits');
-    assert.deepEqual(asked, ['Edit'], 'the second edit is answered by the rule (and by Claude, who got its suggestion back)');
+    assert.deepEqual(asked, ['Edit'], 'the second edit is answered by the rule');
     assert.equal(readFileSync(file, 'utf8'), 'hi\nearth\n');
     const claudeRules = broker.rules.list();
     assert.deepEqual(claudeRules.map((r) => [r.tool_name, r.path_glob, r.decision, r.lifetime, r.session_id, r.created_by]), [['Edit', '**', 'allow', 'session', h.session.session_id, 'claude-code']]);

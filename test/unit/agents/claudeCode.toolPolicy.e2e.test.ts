@@ -17,7 +17,7 @@ describe('agents/claude-code: the engine\'s tool policy holds at the source (rea
   /** The tool_result Claude Code sent the model after the call (the request after it). */
   const resultToModel = (): string => h.mainRequests().at(-1)!.rawBody;
 
-  it('§6.3.2-1 review mode: an Edit is not run even after "Allow for this session" (Claude Code no longer asks); the model is told it was refused', async () => {
+  it('§6.3.2-1 review mode: an Edit is not run even after "Allow for this session" (whose rule would allow it); the model is told it was refused', async () => {
     h = await Harness.create();
     const file = join(h.ws, 'a.txt');
     h.answer = () => 'allow_session';

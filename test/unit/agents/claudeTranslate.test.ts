@@ -207,7 +207,7 @@ describe('agents/claudeCode: translation of stream-json lines', () => {
     assert.equal(riskOf(callOf(asks[1])), 'dangerous', 'a file outside the workspace still is');
   });
 
-  it('§17.3.1 a can_use_tool ask maps to our question and our verdict to the answer the CLI expects (suggestions back only for longer grants, never into its settings files)', () => {
+  it('§17.3.1 a can_use_tool ask maps to our question and our verdict to the answer the CLI expects (an allow covers this call only: Claude gets none of its suggestions back, decision 698)', () => {
     const ask = { request_id: 'r', tool_name: 'Edit', input: { file_path: '/w/a' }, suggestions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'localSettings' }], affected_paths: ['src/a.ts'], description: 'a' };
     assert.deepEqual(callOf(ask), { tool_name: 'Edit', paths: ['src/a.ts'] });
     assert.deepEqual(scopeOf(ask), { tool_name: 'Edit', path_glob: 'src/**' }, 'the scope the built-in tools would propose');
@@ -216,8 +216,8 @@ describe('agents/claudeCode: translation of stream-json lines', () => {
     assert.deepEqual(callOf({ ...ask, affected_paths: ['/etc/passwd'] }).outsideWorkspace, true);
     const allow = (lifetime: 'once' | 'session' | 'always', via: 'user' | 'rule' = 'user') => decisionFor(ask, { allowed: true, lifetime, via });
     assert.deepEqual(allow('once'), { behavior: 'allow', updatedInput: { file_path: '/w/a' } });
-    assert.deepEqual(allow('session'), { behavior: 'allow', updatedInput: { file_path: '/w/a' }, updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] });
-    assert.deepEqual(allow('always', 'rule'), allow('session'));
+    assert.deepEqual(allow('session'), allow('once'), 'no setMode acceptEdits for Claude: our session rule answers its next ask');
+    assert.deepEqual(allow('always', 'rule'), allow('once'));
     assert.match((decisionFor(ask, { allowed: false, lifetime: 'once', via: 'timeout', message: 'x' }) as { message: string }).message, /timed out/);
     assert.deepEqual(decisionFor(ask, { allowed: false, lifetime: 'once', via: 'cancelled', message: 'x' }), { behavior: 'deny', message: 'The turn was cancelled; the tool was not run.', interrupt: true });
     assert.deepEqual(decisionFor(ask, { allowed: false, lifetime: 'once', via: 'user', message: 'x', text_input: 'not now' }), { behavior: 'deny', message: 'The user denied this: not now' });
