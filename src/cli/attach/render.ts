@@ -93,7 +93,9 @@ export function transfersOf(t: Transcript): FileTransferBlock['transfer'][] {
 function entry(items: Item[], e: TimelineEntry, indent: string, pass: Pass): void {
   if (e.kind === 'turn') {
     blocks(items, e.blocks, indent, pass);
-    if (!e.open && !e.synthetic) items.push({ key: `${e.key}:end`, text: `${indent}${say(pass, 'render.turn_ended', e.index ?? '', String(e.stopReason))}\n` });
+    // Counted from 1 as the chat's "Turn 1" separator counts (the protocol's turn_index is 0-based).
+    const number = e.index === undefined ? '' : e.index + 1;
+    if (!e.open && !e.synthetic) items.push({ key: `${e.key}:end`, text: `${indent}${say(pass, 'render.turn_ended', number, String(e.stopReason))}\n` });
     const u = e.usage?.token_usage;
     if (u) items.push({ key: `${e.key}:usage`, text: `${indent}  ${say(pass, 'render.tokens', u.input_tokens, u.output_tokens)}\n` });
     return;

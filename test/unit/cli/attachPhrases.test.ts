@@ -78,7 +78,7 @@ describe('cli/attach: its own words in the terminal\'s language (decision 601)',
     assert.match(ko, /^⚠ 이 세션의 오래된 기록\(약 3개 프레임\)은 호스트가 보관하는 기록 한도를 넘어 표시되지 않습니다\.\n/);
     assert.match(ko, /\n {2}\+ 첨부한 파일: dot\.png \(image\/png\)\n/);
     assert.match(ko, /\n {2}✗ 시간 초과\n/);
-    assert.match(ko, /\n— 턴 0 종료: end_turn\n {2}\(토큰 입력 100, 출력 20\)\n/);
+    assert.match(ko, /\n— 턴 1 종료: end_turn\n {2}\(토큰 입력 100, 출력 20\)\n/);
     assert.match(ko, /\n {4}… 5줄 더 있습니다\n/);
     assert.match(ko, /\n\(맥락을 요약해 줄였습니다: 버그를 고쳤습니다\)\n/);
     assert.match(ko, /\n⇩ 에이전트가 보낸 파일 1: chart\.png \(image\/png, 68 B\) · 작업 공간 경로: docs\/chart\.png\n/);
@@ -100,7 +100,7 @@ describe('cli/attach: its own words in the terminal\'s language (decision 601)',
     assert.match(en, /\n\(thinking\) 살펴보는 중\n/);
     assert.match(en, /\n {2}✗ timed out\n/);
     assert.match(en, /\? 지울까요\? \(YN\)\n {2}✗ closed: the editor or server restarted before an answer\n/);
-    assert.match(en, /\n— turn 0 ended: end_turn\n {2}\(tokens in 100, out 20\)\n/);
+    assert.match(en, /\n— turn 1 ended: end_turn\n {2}\(tokens in 100, out 20\)\n/);
     assert.match(en, /\n {4}… 5 more lines\n/);
     assert.match(en, /\n\(context compacted: 버그를 고쳤습니다\)\n/);
     assert.match(en, /\n⇩ file 1 from the agent: chart\.png \(image\/png, 68 B\) for docs\/chart\.png\n {2}type \/save 1 to keep a copy here · GET http:\/\/127\.0\.0\.1:8123\/v1\/files\/[0-9a-f-]+ with the access token\n/);

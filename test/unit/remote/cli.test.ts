@@ -181,19 +181,19 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
       const attach = rawp(['attach', `http://127.0.0.1:${r.port}`, '--token', token]);
       children.push(attach);
       attach.proc.stdin?.write('read a.txt\n');
-      await waitFor(() => /hello from a[\s\S]*turn 0 ended: end_turn/.test(attach.out), 'first answer shown');
+      await waitFor(() => /hello from a[\s\S]*turn 1 ended: end_turn/.test(attach.out), 'first answer shown');
       assert.ok(r.cut() > 0, 'the relay had live sockets to cut');
       await waitFor(() => attach.out.includes('[reconnected'), 'reconnected');
       assert.match(attach.out, /\[connection lost/);
       attach.proc.stdin?.write('read b.txt\n');
-      await waitFor(() => /second file b[\s\S]*turn 1 ended: end_turn/.test(attach.out), 'second answer after the reconnect');
+      await waitFor(() => /second file b[\s\S]*turn 2 ended: end_turn/.test(attach.out), 'second answer after the reconnect');
 
       attach.proc.stdin?.write('run `sleep 30`\n');
       await waitFor(() => attach.out.includes('[question waiting'), 'permission question shown');
       attach.proc.stdin?.write('1\n');
       await waitFor(() => attach.out.includes('✓ allow_once'), 'answer recorded');
       attach.proc.kill('SIGINT');
-      await waitFor(() => /turn 2 ended: cancelled/.test(attach.out), 'turn cancelled');
+      await waitFor(() => /turn 3 ended: cancelled/.test(attach.out), 'turn cancelled');
       assert.match(attach.out, /\[cancelling the turn/);
       attach.proc.kill('SIGINT');
       await waitFor(() => attach.exit !== undefined, 'attach exits on the second Ctrl-C');
@@ -240,7 +240,7 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
     assert.match(attach.out, /\[the prompt is 5 MB, more than the 4\.2 MB the host takes in one frame; nothing was sent \(share a long text as a file instead\)\]/);
     assert.ok(attach.out.length < 100_000, 'the line was not echoed');
     attach.proc.stdin?.write('read a.txt\n');
-    await waitFor(() => /hello from a[\s\S]*turn 0 ended: end_turn/.test(attach.out), 'the next prompt is answered on the same attach');
+    await waitFor(() => /hello from a[\s\S]*turn 1 ended: end_turn/.test(attach.out), 'the next prompt is answered on the same attach');
     assert.doesNotMatch(attach.out, /disconnected|connection lost/);
     attach.proc.stdin?.write('/quit\n');
     await waitFor(() => attach.exit !== undefined, 'attach quits');
@@ -251,7 +251,7 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
     const attach = rawp(['attach', `${url}/#token=${token}&session=${session_id}`]);
     children.push(attach);
     attach.proc.stdin?.write('read a.txt\n');
-    await waitFor(() => /hello from a[\s\S]*turn 0 ended: end_turn/.test(attach.out), 'the answer shown');
+    await waitFor(() => /hello from a[\s\S]*turn 1 ended: end_turn/.test(attach.out), 'the answer shown');
     assert.match(attach.err, /warning: the link's token is in the process list/);
     assert.doesNotMatch(attach.err, /a token is needed/);
     // /help lists attach's own commands after the session's (they were listed nowhere: the CLI trial of 2026-12-06).
@@ -276,7 +276,7 @@ describe('remote/cli: rawp serve and rawp attach as child processes', function (
     await waitFor(() => attach.out.includes('[question waiting'), 'attach sees the question');
     const ask = m.frames.find((f): f is FrameOf<'agent.interaction.request'> => f.type === 'agent.interaction.request')!;
     m.client.send('control.interaction.response', { interaction_id: ask.payload.interaction_id, selected_value: 'allow_once' });
-    await waitFor(() => /turn 0 ended: end_turn/.test(attach.out), 'the turn ended');
+    await waitFor(() => /turn 1 ended: end_turn/.test(attach.out), 'the turn ended');
     attach.proc.stdin?.write('1\n');
     await waitFor(() => attach.out.includes('no question is waiting'), 'attach says why it held the line');
     await new Promise((r) => setTimeout(r, 300));

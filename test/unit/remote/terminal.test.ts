@@ -55,7 +55,7 @@ describe('remote/terminal master: answers and printing', () => {
     f(buildFrame('session.turn.end', { turn_id: T, stop_reason: 'end_turn' }, ctx) as Frame);
     assert.equal(out, transcriptText(t));
     // Issue 15 Why 7: the output printed live is not printed again with the result.
-    assert.match(out, /› hi\nHello\n⚙ Bash \{"command":"ls"\}\n {2}│ a\n {2}⎿ success\n— turn 0 ended: end_turn\n$/);
+    assert.match(out, /› hi\nHello\n⚙ Bash \{"command":"ls"\}\n {2}│ a\n {2}⎿ success\n— turn 1 ended: end_turn\n$/);
   });
 
   it('a permission question is shown between its call and the call\'s result, live and when the history is replayed at once (a late attach printed the result first)', () => {
