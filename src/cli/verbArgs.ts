@@ -1,20 +1,31 @@
 // How every `rawp` verb reads its arguments and says what is wrong with them: node:util's
-// parseArgs, one line `rawp VERB: what is wrong` on stderr (the verb's help after it when the
-// options themselves could not be read) and exit status 2. One place, so `run`, `search`,
+// parseArgs, one line `rawp VERB: what is wrong` on stderr (the verb's usage lines after it when
+// the options themselves could not be read, and where to find the rest) and exit status 2. One place, so `run`, `search`,
 // `attach` and `serve` word and number a bad argument alike.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Verb, VerbIo } from './verb';
+import { argumentErrorWords } from './argErrors';
 
 /** The exit status of bad arguments, for every verb. */
 export const USAGE_EXIT = 2;
 
 type VerbName = Pick<Verb, 'name' | 'help'>;
 
-/** `rawp VERB: message` on stderr (with the verb's help when asked); returns USAGE_EXIT. */
-export function usageError(verb: VerbName, io: VerbIo, message: string, withHelp = false): number {
-  io.stderr.write(`rawp ${verb.name}: ${message}\n${withHelp ? `\n${verb.help}` : ''}`);
+/**
+ * The verb's usage lines: its help up to the first blank line. After an error the whole help
+ * (80 lines for `run`) pushed the one line that says what is wrong off the top of the terminal.
+ */
+export function synopsis(verb: VerbName): string {
+  const end = verb.help.indexOf('\n\n');
+  return end < 0 ? verb.help.trimEnd() : verb.help.slice(0, end);
+}
+
+/** `rawp VERB: message` on stderr (with the verb's usage lines when asked); returns USAGE_EXIT. */
+export function usageError(verb: VerbName, io: VerbIo, message: string, withUsage = false): number {
+  const usage = withUsage ? `\n${synopsis(verb)}\n\nEvery option is explained by: rawp ${verb.name} --help\n` : '';
+  io.stderr.write(`rawp ${verb.name}: ${message}\n${usage}`);
   return USAGE_EXIT;
 }
 
@@ -26,7 +37,7 @@ export function parseVerbArgs<T extends ParseArgsConfig>(verb: VerbName, io: Ver
   try {
     return parseArgs(config);
   } catch (e) {
-    return usageError(verb, io, e instanceof Error ? e.message : String(e), true);
+    return usageError(verb, io, argumentErrorWords(e, config.args ?? []), true);
   }
 }
 

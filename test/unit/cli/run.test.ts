@@ -278,7 +278,7 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
       // A Bash rule is words, not a glob: `Bash(echo *)` matched nothing and was taken in silence (the CLI trial of 2026-12-06).
       [[...base(), '--allow', 'Bash(echo *)', 'x'], /--allow "Bash\(echo \*\)": a Bash rule is a command's first words, not a glob: write Bash\(echo\)/],
       [[...base(), '--attach', join(dir, 'none.png'), 'x'], /--attach .*none\.png: no such file$/m],
-      [[...base(), '--bogus', 'x'], /Unknown option '--bogus'/],
+      [[...base(), '--bogus', 'x'], /unknown option "--bogus"/],
       [['--workspace', ws, '--agent', 'no-such-agent', 'x'], /no-such-agent/],
       [base(), /no prompt: stdin was empty/, ''],
       // A blank PROMPT is said as such (it read "stdin was empty" though nothing was piped).

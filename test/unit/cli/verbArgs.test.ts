@@ -23,11 +23,15 @@ describe('cli: one argument-error helper for rawp run, search, serve and attach'
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   for (const verb of ['run', 'search', 'serve', 'attach']) {
-    it(`rawp ${verb} --no-such-option: "rawp ${verb}: Unknown option", then its usage, exit 2`, () => {
+    it(`rawp ${verb} --no-such-option: "rawp ${verb}: unknown option", then its usage lines and where the rest is, exit 2 (decision 700)`, () => {
       const r = rawp([verb, '--no-such-option']);
       assert.equal(r.code, 2, r.err);
-      assert.match(r.err, new RegExp(`^rawp ${verb}: Unknown option '--no-such-option'`));
-      assert.match(r.err, new RegExp(`\\n\\nUsage: rawp ${verb} `), 'the help follows the message');
+      assert.match(r.err, new RegExp(`^rawp ${verb}: unknown option "--no-such-option"`));
+      assert.match(r.err, new RegExp(`\\n\\nUsage: rawp ${verb} `), 'the usage lines follow the message');
+      assert.match(r.err, new RegExp(`\\n\\nEvery option is explained by: rawp ${verb} --help\\n$`));
+      // Not the whole help: the message stays on the screen.
+      const help = rawp([verb, '--help']).out;
+      assert.ok(r.err.split('\n').length <= 12 && help.split('\n').length > 12, `${r.err.split('\n').length} lines`);
       assert.equal(r.out, '', 'nothing on stdout');
     });
   }
@@ -41,6 +45,22 @@ describe('cli: one argument-error helper for rawp run, search, serve and attach'
       assert.equal(r.err, `rawp ${verb}: workspace "${missing}" is not a directory\n`);
     });
   }
+
+  it('decision 700: a value that starts with "-" is named, with the way to give it; a token\'s is not repeated', () => {
+    const r = rawp(['run', '--workspace', dir, '--agent', 'builtin', '--max-turns', '-1', 'hi']);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /^rawp run: --max-turns needs a value, and "-1" after it reads as an option: write --max-turns=-1 if it is the value\n/);
+    const given = rawp(['run', '--workspace', dir, '--agent', 'builtin', '--max-turns=-1', 'hi']);
+    assert.equal(given.err, 'rawp run: --max-turns must be a whole number from 1 to 10000\n', 'then the value itself is judged');
+    const token = rawp(['attach', 'http://127.0.0.1:9', '--token', '-s3cr3t']);
+    assert.equal(token.code, 2);
+    assert.match(token.err, /^rawp attach: --token needs a value, and the word after it reads as an option: write --token=VALUE/);
+    assert.doesNotMatch(token.err, /s3cr3t/);
+    const flag = rawp(['serve', '--workspace', dir, '--allow-insecure-remote=yes']);
+    assert.match(flag.err, /^rawp serve: --allow-insecure-remote takes no value\n/);
+    const extra = rawp(['serve', '--workspace', dir, 'extra']);
+    assert.match(extra.err, /^rawp serve: unexpected argument "extra": this verb takes options only\n/);
+  });
 
   it('rawp attach without a URL: "rawp attach: one URL expected", its usage, exit 2', () => {
     const r = rawp(['attach']);
