@@ -25,6 +25,17 @@ const deflateAsync = promisify(deflate);
  * trip to the thread pool per step made a 10,000-file first snapshot three times slower. */
 const INLINE_BYTES = 64 * 1024;
 let written = 0;
+
+/**
+ * zlib settings for `size` bytes: a window just big enough for all of them (so the same matches are
+ * found) and a hash table to match. zlib's default (32 KiB window, 128 KiB table) spent most of a
+ * small blob's time setting up memory: 60 µs per 300-byte blob, 18 µs fitted (decision 701). git
+ * inflates any window size.
+ */
+export function fittedDeflate(size: number): { level: number; windowBits: number; memLevel: number } {
+  const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(size + 1))));
+  return { level: 1, windowBits, memLevel: Math.max(1, windowBits - 7) };
+}
 /** Object folders made (`objects/00` … `objects/ff`), per repository; `git prune` may remove one since. */
 const folders = new Set<string>();
 
@@ -36,7 +47,7 @@ export async function writeLooseBlob(gitDir: string, bytes: Uint8Array): Promise
   if (existsSync(file)) return id;
   const raw = Buffer.concat([Buffer.from(`blob ${bytes.byteLength}\0`), bytes]);
   // Level 1: a checkpoint is written every turn and rarely read; git reads any zlib level.
-  const body = raw.byteLength < INLINE_BYTES ? deflateSync(raw, { level: 1 }) : await deflateAsync(raw, { level: 1 });
+  const body = raw.byteLength < INLINE_BYTES ? deflateSync(raw, fittedDeflate(raw.byteLength)) : await deflateAsync(raw, { level: 1 });
   if (!folders.has(dir)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     folders.add(dir);
