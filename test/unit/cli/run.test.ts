@@ -43,6 +43,15 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.match((await rawpRun([...base(), 'help'], { env })).out, /^I am the built-in offline agent/);
   });
 
+  it('decision 702: an edit prints its diff alone, not the one line the agent read first to be allowed to edit; an asked-for read still prints', async () => {
+    const r = await rawpRun([...base(), '--allow', 'Edit', 'replace `world` with `there` in a.txt'], { env });
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, '--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n hello\n-world\n+there\n');
+    assert.match(r.err, /^I read `a\.txt` first \(edits need a read\)\. Replaced 1 occurrence/);
+    const both = await rawpRun([...base(), '--allow', 'Edit', 'read a.txt\nreplace `there` with `world` in a.txt'], { env });
+    assert.equal(both.out, '     1\thello\n     2\tthere\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n hello\n-there\n+world\n');
+  });
+
   it('a prompt of several requests ends with a recap, so the printed answer shows a failure in the middle (before: only the last reply, the failed edit nowhere)', async () => {
     const r = await rawpRun([...base(), '--allow', 'Edit', 'replace `nothere` with `x` in a.txt\nls'], { env });
     assert.equal(r.code, 0, r.err);

@@ -18,6 +18,25 @@ describe('host: the tool outputs a headless run prints for an agent without a mo
     assert.deepEqual(t.list(), { outputs: ['     1\thello\n', '--- a/a\n+++ b/a\n', 'a.txt\nb.txt', '{\n  "todos": 1\n}'], cut: false });
   });
 
+  it('decision 702: a one-line Read right before an edit of the same file is the edit\'s first step, not an answer; any other read stays', () => {
+    const t = new ToolOutputs();
+    const req = (id: string, tool_name: string, input: Record<string, unknown>) => ({ type: 'tool.invoke.request', payload: { invocation_id: id, tool_name, input } });
+    const res = (id: string, output: unknown) => ({ type: 'tool.invoke.result', payload: { invocation_id: id, tool_name: 'T', status: 'success', output } });
+    // Read one line of a.txt, then edit a.txt: only the diff.
+    t.observe(req('r1', 'Read', { file_path: 'a.txt', limit: 1 }));
+    t.observe(res('r1', '     1\thello'));
+    t.observe(req('e1', 'Edit', { file_path: 'a.txt' }));
+    t.observe(res('e1', 'diff of a'));
+    // A whole read before an edit stays (it was asked for); so does a one-line read of another file.
+    t.observe(req('r2', 'Read', { file_path: 'b.txt' }));
+    t.observe(res('r2', 'all of b'));
+    t.observe(req('e2', 'Edit', { file_path: 'b.txt' }));
+    t.observe(req('r3', 'Read', { file_path: 'c.txt', limit: 1 }));
+    t.observe(res('r3', 'line of c'));
+    t.observe(req('w3', 'Write', { file_path: 'd.txt' }));
+    assert.deepEqual(t.list().outputs, ['diff of a', 'all of b', 'line of c']);
+  });
+
   it('at most 4 MiB of characters in all: the rest is left out and said', () => {
     const t = new ToolOutputs();
     t.observe(result('x'.repeat(3 * 1024 * 1024)));
