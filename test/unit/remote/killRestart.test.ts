@@ -166,6 +166,9 @@ describe('remote/killRestart: rawp serve survives kill -9 through its journal (i
     const pidFile = join(workspace, 'pid.txt');
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the command runs', 60_000);
     await waitFor(() => watcher.find('control.interaction.response') !== undefined, 'the answer reached the watcher');
+    // And the engine's last frame before the command ran (it is journaled before it is sent: a
+    // snapshot taken before it arrived counted it as "after the kill", the CI run of 2026-12-06).
+    await waitFor(() => watcher.find('agent.state.changed', (f) => f.payload.reason === 'interaction_answered' && f.payload.current_state === 'tool_calling') !== undefined, 'the watcher saw the tool start');
     const running = watcher.find('tool.invoke.request', (f) => f.payload.tool_name === 'Bash');
     assert.ok(running, 'the watcher saw the tool call start');
     const turn1 = watcher.find('session.turn.start', (f) => f.payload.turn_index === 1);
