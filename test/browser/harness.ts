@@ -8,6 +8,7 @@ import { extname, join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Frame, VendorFrame } from '../../src/protocol/frameTypes';
+import { SESSION, outputsStream } from './streams';
 
 const ROOT = resolve(__dirname, '../..');
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; img-src 'self' data:; connect-src 'self'";
@@ -183,6 +184,17 @@ export async function sentMessages(page: Page): Promise<Array<{ kind: string; pa
 
 export async function violations(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as unknown as { rawpFake: { violations: string[] } }).rawpFake.violations);
+}
+
+/**
+ * A page (of `size`) showing a session of tool outputs with its prompt box focused: where the
+ * composer's tests (pickers, attachments, the combobox) start.
+ */
+export async function openAtComposer(h: Harness, size?: { width: number; height: number }): Promise<Page> {
+  const page = await h.open(size);
+  await feed(page, SESSION, outputsStream(), true);
+  await page.locator('.composer .editor').click();
+  return page;
 }
 
 export function pageErrors(page: Page): string[] {

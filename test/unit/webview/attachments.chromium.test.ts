@@ -5,8 +5,8 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { feed, hostSays, pageErrors, RESULTS_DIR, sentFrames, sentMessages, startHarness, violations, waitForSent, type Harness } from '../../browser/harness';
-import { SESSION, outputsStream } from '../../browser/streams';
+import { hostSays, openAtComposer, pageErrors, RESULTS_DIR, sentFrames, sentMessages, startHarness, violations, waitForSent, type Harness } from '../../browser/harness';
+import { SESSION } from '../../browser/streams';
 
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
@@ -45,12 +45,7 @@ describe('webview in Chromium: composer attachments (§6.1.1)', function () {
   });
   after(async () => h?.close());
 
-  async function ready(): Promise<Page> {
-    const page = await h.open();
-    await feed(page, SESSION, outputsStream(), true);
-    await page.locator('[role=textbox]').click();
-    return page;
-  }
+  const ready = (): Promise<Page> => openAtComposer(h);
 
   it('§6.1.1 a pasted image and a dropped file become chips (thumbnail, icon + name), stored through attachment.add; Delete removes a chip from the keyboard; the prompt carries context_files', async () => {
     const page = await ready();

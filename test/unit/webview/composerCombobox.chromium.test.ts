@@ -3,8 +3,8 @@
 // aria-activedescendant the highlighted option); closed, it is the multi-line textbox again.
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
-import { feed, pageErrors, startHarness, waitForSent, type Harness } from '../../browser/harness';
-import { SESSION, outputsStream } from '../../browser/streams';
+import { feed, openAtComposer, pageErrors, startHarness, waitForSent, type Harness } from '../../browser/harness';
+import { SESSION } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 
 describe('webview in Chromium: the prompt box is a combobox while its picker is open (decision 693)', function () {
@@ -15,12 +15,7 @@ describe('webview in Chromium: the prompt box is a combobox while its picker is 
   });
   after(async () => h?.close());
 
-  async function ready(): Promise<Page> {
-    const page = await h.open({ width: 300, height: 700 });
-    await feed(page, SESSION, outputsStream(), true);
-    await page.locator('.composer .editor').click();
-    return page;
-  }
+  const ready = (): Promise<Page> => openAtComposer(h, { width: 300, height: 700 });
 
   /** The prompt box's ARIA state, and whether what it names exists as it should. */
   const aria = (page: Page) =>

@@ -6,8 +6,8 @@
 import { strict as assert } from 'node:assert';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { feed, sentFrames, startHarness, waitForSent, type Harness } from '../../browser/harness';
-import { SESSION, outputsStream } from '../../browser/streams';
+import { feed, openAtComposer, sentFrames, startHarness, waitForSent, type Harness } from '../../browser/harness';
+import { SESSION } from '../../browser/streams';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
 import { AXE_TAGS, blocking, describeViolations } from '../../support/axe';
 
@@ -19,12 +19,7 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
   });
   after(async () => h?.close());
 
-  async function ready(): Promise<Page> {
-    const page = await h.open({ width: 420, height: 700 });
-    await feed(page, SESSION, outputsStream(), true);
-    await page.locator('[role=textbox]').click();
-    return page;
-  }
+  const ready = (): Promise<Page> => openAtComposer(h, { width: 420, height: 700 });
 
   /** Answer the newest search with `n` files (`truncated` when more match). */
   async function answer(page: Page, n: number, truncated = false): Promise<void> {
@@ -386,9 +381,7 @@ describe('webview in Chromium: the @ picker by keyboard and screen reader (the p
   });
 
   it('a deep path in a narrow side bar: the file\'s name shows whole, first; its folder is cut at its end; the highlight follows both parts', async () => {
-    const page = await h.open({ width: 300, height: 700 });
-    await feed(page, SESSION, outputsStream(), true);
-    await page.locator('[role=textbox]').click();
+    const page = await openAtComposer(h, { width: 300, height: 700 });
     await page.keyboard.type('@parser');
     const [search] = await waitForSent(page, 'control.file.search', 1);
     const path = 'biome/crates/biome_js_parser/tests/js_test_suite/ok/parser_test_file.rs';
