@@ -13,13 +13,14 @@
 // Artifacts: test-results/code-server-a11y/ (screenshots, measurements).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
+import type { Frame, FrameLocator } from 'playwright-core';
 import { blocking, describeViolations } from '../../support/axe';
 import { axeChat, chatFrameHandle, composer, idle, measureWholeChat, sendPrompt, setColorTheme, shootSideBar, THEME_CLASSES, type ThemeName } from './chatDriver';
-import { buildVsix, launchChromium, openChatView, openWorkbench, REPO, startCodeServer, type CodeServer } from './codeServer';
+import { buildVsix, openChatView, REPO } from './codeServer';
+import { useWorkbench } from './workbench';
 
 const OUT = join(REPO, 'test-results', 'code-server-a11y');
 
@@ -42,87 +43,75 @@ async function waitEnded(frame: Frame, n: number, timeout = 60_000): Promise<voi
 
 describe('e2e (code-server): the chat is accessible and readable in every default theme; issue 15 Why 1 and Why 3', function () {
   this.timeout(600_000);
-  let cs: CodeServer | undefined;
-  let browser: Browser | undefined;
-  let page: Page;
   let chat: FrameLocator;
   let frame: Frame;
-  let outer: string;
-  let workspace: string;
   const summary: Record<string, unknown> = {};
-  const fail = (e: unknown): never => {
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\n--- code-server output (tail) ---\n${cs?.output().slice(-4000) ?? ''}`);
-  };
-
-  before(async () => {
-    mkdirSync(OUT, { recursive: true });
-    // Like ./scripts/run.sh: the sample workspace in .cache/ of a git work tree that ignores .cache/.
-    outer = mkdtempSync(join(tmpdir(), 'rawp-outer-repo-'));
-    execFileSync('git', ['init', '-q', outer]);
-    writeFileSync(join(outer, '.gitignore'), '.cache/\n');
-    writeFileSync(join(outer, 'README.md'), '# outer project\n');
-    execFileSync('git', ['-C', outer, 'add', '.']);
-    execFileSync('git', ['-C', outer, '-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'init']);
-    workspace = join(outer, '.cache', 'sample-workspace');
-    cpSync(join(REPO, 'media/sample-workspace'), workspace, { recursive: true });
-    const vsix = buildVsix(join(mkdtempSync(join(tmpdir(), 'rawp-a11y-vsix-')), 'rawp-vscode.vsix'));
-    cs = await startCodeServer({ workspace, vsixes: [vsix], settings: { 'workbench.colorTheme': 'Light 2026' } });
-    browser = await launchChromium();
-    page = await openWorkbench(browser, cs, workspace);
-  });
-
+  // Registered before the workbench's own: runs while the page is still open.
   after(async () => {
     writeFileSync(join(OUT, 'summary.json'), JSON.stringify(summary, null, 1));
-    if (page) await page.screenshot({ path: join(OUT, 'zz-final.png') }).catch(() => undefined);
-    await browser?.close();
-    await cs?.stop();
-    rmSync(outer, { recursive: true, force: true });
+    if (w.page) await w.page.screenshot({ path: join(OUT, 'zz-final.png') }).catch(() => undefined);
+  });
+  const w = useWorkbench({
+    name: 'rawp-outer-repo',
+    // Like ./scripts/run.sh: the sample workspace in .cache/ of a git work tree that ignores .cache/.
+    workspace: (outer) => {
+      mkdirSync(OUT, { recursive: true });
+      execFileSync('git', ['init', '-q', outer]);
+      writeFileSync(join(outer, '.gitignore'), '.cache/\n');
+      writeFileSync(join(outer, 'README.md'), '# outer project\n');
+      execFileSync('git', ['-C', outer, 'add', '.']);
+      execFileSync('git', ['-C', outer, '-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'init']);
+      const workspace = join(outer, '.cache', 'sample-workspace');
+      cpSync(join(REPO, 'media/sample-workspace'), workspace, { recursive: true });
+      return workspace;
+    },
+    start: () => ({ vsixes: [buildVsix(join(mkdtempSync(join(tmpdir(), 'rawp-a11y-vsix-')), 'rawp-vscode.vsix'))], settings: { 'workbench.colorTheme': 'Light 2026' } }),
   });
 
   it('Why 1: the @ picker finds files of a workspace that an outer repository ignores (git ls-files lists none there)', async () => {
     // The scenario holds: git sees nothing in the folder.
-    assert.equal(execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: workspace, encoding: 'utf8' }).trim(), '');
+    assert.equal(execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: w.workspace, encoding: 'utf8' }).trim(), '');
     try {
-      chat = await openChatView(page);
+      chat = await openChatView(w.page);
       await idle(chat).waitFor({ timeout: 60_000 });
       frame = await chatFrameHandle(chat);
     } catch (e) {
-      fail(e);
+      w.fail(e);
     }
     await composer(chat).click();
-    await page.keyboard.type('read @greet');
+    await w.page.keyboard.type('read @greet');
     const option = chat.locator('[role="listbox"][aria-label="Files"] [role="option"]', { hasText: 'greeting.ts' });
     await option.first().waitFor({ timeout: 30_000 });
-    await page.screenshot({ path: join(OUT, '01-at-picker-in-ignored-folder.png') });
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Enter');
+    await w.page.screenshot({ path: join(OUT, '01-at-picker-in-ignored-folder.png') });
+    await w.page.keyboard.press('Enter');
+    await w.page.keyboard.press('Enter');
     await chat.locator('article.tool-card.status-success[aria-label^="Tool Read"]').first().waitFor({ timeout: 30_000 });
     await waitEnded(frame, 1);
     // A second query, for a file outside src/.
     await composer(chat).click();
-    await page.keyboard.type('@notes');
+    await w.page.keyboard.type('@notes');
     await chat.locator('[role="listbox"][aria-label="Files"] [role="option"]', { hasText: 'notes.txt' }).first().waitFor({ timeout: 30_000 });
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Backspace');
+    await w.page.keyboard.press('Escape');
+    await w.page.keyboard.press('Control+A');
+    await w.page.keyboard.press('Backspace');
   });
 
   it('a conversation with every block the built-in agent draws, and a permission prompt left pending (announced assertively)', async () => {
-    await sendPrompt(page, chat, ['todo: check the greeting; ship it', 'read src/missing.ts', 'find Hello', 'run `echo out; echo err 1>&2`', 'delegate: ls src']);
+    await sendPrompt(w.page, chat, ['todo: check the greeting; ship it', 'read src/missing.ts', 'find Hello', 'run `echo out; echo err 1>&2`', 'delegate: ls src']);
     const ask = chat.locator('section.interaction.status-pending[aria-label^="Permission request"]');
     await ask.first().waitFor({ timeout: 60_000 });
     await ask.first().getByRole('button', { name: /Allow once/ }).click();
     await waitEnded(frame, 2);
-    await sendPrompt(page, chat, ['replace `Hello` with `Hi` in src/greeting.ts']);
+    await sendPrompt(w.page, chat, ['replace `Hello` with `Hi` in src/greeting.ts']);
     await ask.first().waitFor({ timeout: 60_000 });
     await ask.first().getByRole('button', { name: /Allow once/ }).click();
     await waitEnded(frame, 3);
-    await sendPrompt(page, chat, ['plan: read src/math.ts']);
+    await sendPrompt(w.page, chat, ['plan: read src/math.ts']);
     const approve = chat.locator('.plan-block').last().getByRole('button', { name: /^Approve/ });
     await approve.waitFor({ timeout: 60_000 });
     await approve.click();
     await waitEnded(frame, 4);
-    await sendPrompt(page, chat, ['write src/farewell.ts: export const bye = "Bye";']);
+    await sendPrompt(w.page, chat, ['write src/farewell.ts: export const bye = "Bye";']);
     await ask.first().waitFor({ timeout: 60_000 });
     await idle(chat).waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
     // The live region is filled after the card renders: wait (bounded) for its words, then check them.
@@ -165,7 +154,7 @@ describe('e2e (code-server): the chat is accessible and readable in every defaul
     const seen: string[] = [];
     let card: Awaited<ReturnType<typeof focused>> | undefined;
     for (let i = 0; i < 30 && !card; i++) {
-      await page.keyboard.press('Shift+Tab');
+      await w.page.keyboard.press('Shift+Tab');
       const f = await focused();
       seen.push(f.text);
       if (f.card) card = f;
@@ -176,7 +165,7 @@ describe('e2e (code-server): the chat is accessible and readable in every defaul
     let first = await focused();
     const path: string[] = [];
     for (let i = 0; i < 4 && !/^Allow once/.test(first.text); i++) {
-      await page.keyboard.press('Tab');
+      await w.page.keyboard.press('Tab');
       first = await focused();
       path.push(first.text);
       assert.ok(first.inCard, `Tab stays in the card until its options (${path.join(' | ')})`);
@@ -187,12 +176,12 @@ describe('e2e (code-server): the chat is accessible and readable in every defaul
 
   for (const theme of Object.keys(THEME_CLASSES) as ThemeName[]) {
     it(`${theme} in code-server: every badge, button, chip and code span ≥ 4.5:1 (icons, dots, large text ≥ 3:1); axe: 0 serious or critical`, async () => {
-      await setColorTheme(page, chat, theme);
+      await setColorTheme(w.page, chat, theme);
       const m = await measureWholeChat(frame);
       await frame.locator('.transcript-scroll').evaluate((el) => el.scrollTo(0, el.scrollHeight));
       await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      await page.screenshot({ path: join(OUT, `theme-${slug(theme)}.png`) });
-      await shootSideBar(page, join(OUT, `theme-${slug(theme)}-chat.png`));
+      await w.page.screenshot({ path: join(OUT, `theme-${slug(theme)}.png`) });
+      await shootSideBar(w.page, join(OUT, `theme-${slug(theme)}-chat.png`));
       writeFileSync(join(OUT, `contrast-${slug(theme)}.json`), JSON.stringify(m, null, 1));
       // Every kind the issue names was on screen and measured.
       for (const [what, re] of [['badge', /\.badge/], ['button', /button\.button/], ['chip', /\.chip/], ['code span', /> code/], ['permission button', /interaction-buttons > button/], ['icon', /codicon/]] as const) {
@@ -213,7 +202,7 @@ describe('e2e (code-server): the chat is accessible and readable in every defaul
     assert.ok((await card.getByRole('button').count()) >= 2, 'live before Esc');
     const ended = await endedTurns(frame);
     await composer(chat).click();
-    await page.keyboard.press('Escape');
+    await w.page.keyboard.press('Escape');
     // A habitual Escape does not stop the agent while it waits for an answer: focus goes to the
     // question's card, not to a button a following Enter would press (decision 649).
     await chat.locator('section.interaction.type-PERMISSION:focus').last().waitFor({ timeout: 10_000 });
@@ -224,22 +213,22 @@ describe('e2e (code-server): the chat is accessible and readable in every defaul
     assert.equal(await card.locator('[role="timer"]').count(), 0, 'no countdown');
     await waitEnded(frame, ended + 1, 30_000);
     // Give a late refusal time to arrive: none may show.
-    await page.waitForTimeout(2_000);
+    await w.page.waitForTimeout(2_000);
     assert.equal(await chat.locator('.error-block', { hasText: /UNKNOWN_INTERACTION/ }).count(), 0);
     const errors = await frame.evaluate(() => (window as unknown as { rawpStore: { transcript: { errors: Array<{ code: string }> } } }).rawpStore.transcript.errors.map((e) => e.code));
     assert.ok(!errors.includes('UNKNOWN_INTERACTION'), `no UNKNOWN_INTERACTION (${errors.join(', ')})`);
-    assert.equal(existsSync(join(workspace, 'src/farewell.ts')), false, 'nothing written');
-    assert.match(readFileSync(join(workspace, 'src/greeting.ts'), 'utf8'), /Hi, \$\{name\}/);
-    await page.screenshot({ path: join(OUT, 'why3-after-esc.png') });
+    assert.equal(existsSync(join(w.workspace, 'src/farewell.ts')), false, 'nothing written');
+    assert.match(readFileSync(join(w.workspace, 'src/greeting.ts'), 'utf8'), /Hi, \$\{name\}/);
+    await w.page.screenshot({ path: join(OUT, 'why3-after-esc.png') });
   });
 
   it('"RAWP Agent: Focus on Chat View" from the command palette puts the focus in the prompt box, not on the page (the keyboard trial of 2026-12-06)', async () => {
-    await page.locator('.monaco-workbench').click({ position: { x: 900, y: 400 } });
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input.input');
+    await w.page.locator('.monaco-workbench').click({ position: { x: 900, y: 400 } });
+    await w.page.keyboard.press('F1');
+    const input = w.page.locator('.quick-input-widget input.input');
     await input.waitFor({ timeout: 10_000 });
     await input.fill('>RAWP Agent: Focus on Chat View');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Focus on Chat View' }).first().click({ timeout: 10_000 });
+    await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Focus on Chat View' }).first().click({ timeout: 10_000 });
     await frame.waitForFunction(() => document.activeElement?.getAttribute('role') === 'textbox', undefined, { timeout: 10_000 });
   });
 });

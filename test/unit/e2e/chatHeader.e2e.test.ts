@@ -6,16 +6,15 @@
 // built-in agent show their output once; Ctrl+F opens Find in chat (decision 524). Screenshots go to
 // test-results/e2e/.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator } from 'playwright-core';
 import { MockModelServer } from '../../support/mockModel/server';
 import { chat as reply, installChatCompletions } from '../../support/mockModel/chatCompletions';
-import { buildVsix, launchChromium, openChatView, openWorkbench, REPO, startCodeServer, type CodeServer } from './codeServer';
+import { buildVsix, openChatView, REPO } from './codeServer';
 import { selectWidths } from '../../support/selectWidth';
-
-const SHOTS = join(REPO, 'test-results', 'e2e');
+import { useWorkbench } from './workbench';
 
 /** How often `needle` occurs in the chat's visible text. */
 async function occurrences(chat: FrameLocator, needle: string): Promise<number> {
@@ -25,61 +24,41 @@ async function occurrences(chat: FrameLocator, needle: string): Promise<number> 
 
 describe('e2e: the header and one rendering per fact in a real VS Code (issue 15 Why 5, Why 7)', function () {
   this.timeout(300_000);
-  let cs: CodeServer | undefined;
-  let browser: Browser | undefined;
   let model: MockModelServer | undefined;
   let route = '';
-  let page: Page;
-  let chat: FrameLocator;
-  let workspace: string;
-  let root: string | undefined;
-
-  const shot = async (name: string) => {
-    await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-  };
-  const composer = () => chat.locator('[role="textbox"]').first();
-  const idle = () => chat.locator('[role="status"][data-code="idle"]').first().waitFor({ timeout: 60_000 });
-  const fail = (e: unknown): never => {
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\n--- code-server output (tail) ---\n${cs?.output().slice(-4000) ?? ''}`);
-  };
-  const send = async (text: string) => {
-    await composer().click();
-    await page.keyboard.type(text);
-    await page.keyboard.press('Enter');
-  };
-
   before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     model = await MockModelServer.start((s) => {
       route = installChatCompletions(s);
     });
-    workspace = mkdtempSync(join(tmpdir(), 'rawp-e2e-header-'));
-    cpSync(join(REPO, 'media/sample-workspace'), workspace, { recursive: true });
-    const vsix = buildVsix(join(REPO, '.cache', 'test-rawp-vscode-chatui.vsix'));
-    // A loopback OpenAI-compatible endpoint needs no key: a second available agent besides the
-    // built-in one. Its base URL is a machine-scoped setting, which code-server (a remote) reads
-    // from the machine's settings, not the user's.
-    root = mkdtempSync(join(tmpdir(), 'rawp-cs-header-'));
-    mkdirSync(join(root, 'user-data', 'Machine'), { recursive: true });
-    const openai = { 'rawp.openai.baseUrl': `${model.url}/v1`, 'rawp.openai.model': 'mock-model' };
-    writeFileSync(join(root, 'user-data', 'Machine', 'settings.json'), JSON.stringify(openai));
-    cs = await startCodeServer({ workspace, vsixes: [vsix], root, settings: openai });
-    browser = await launchChromium();
-    page = await openWorkbench(browser, cs, workspace);
   });
-
-  after(async () => {
-    if (page) await shot('header-zz-final').catch(() => undefined);
-    await browser?.close();
-    await cs?.stop();
-    await model?.stop();
-    rmSync(workspace, { recursive: true, force: true });
-    if (root) rmSync(root, { recursive: true, force: true });
+  const w = useWorkbench({
+    name: 'rawp-e2e-header',
+    finalShot: 'header-zz-final',
+    start: () => {
+      // A loopback OpenAI-compatible endpoint needs no key: a second available agent besides the
+      // built-in one. Its base URL is a machine-scoped setting, which code-server (a remote) reads
+      // from the machine's settings, not the user's.
+      const root = mkdtempSync(join(tmpdir(), 'rawp-cs-header-'));
+      w.atEnd(() => rmSync(root, { recursive: true, force: true }));
+      w.atEnd(() => model?.stop());
+      mkdirSync(join(root, 'user-data', 'Machine'), { recursive: true });
+      const openai = { 'rawp.openai.baseUrl': `${model!.url}/v1`, 'rawp.openai.model': 'mock-model' };
+      writeFileSync(join(root, 'user-data', 'Machine', 'settings.json'), JSON.stringify(openai));
+      return { vsixes: [buildVsix(join(REPO, '.cache', 'test-rawp-vscode-chatui.vsix'))], root, settings: openai };
+    },
   });
+  let chat: FrameLocator;
+  const composer = () => chat.locator('[role="textbox"]').first();
+  const idle = () => chat.locator('[role="status"][data-code="idle"]').first().waitFor({ timeout: 60_000 });
+  const send = async (text: string) => {
+    await composer().click();
+    await w.page.keyboard.type(text);
+    await w.page.keyboard.press('Enter');
+  };
 
   it('decision 361: Session, Agent and Mode labels are visible, the session row does not wrap at the sidebar width (the shield included) and the agent\'s name is whole (decision 692)', async () => {
     try {
-      chat = await openChatView(page);
+      chat = await openChatView(w.page);
       await idle();
       await chat.locator('#agent-select option[value="openai"]').waitFor({ state: 'attached', timeout: 60_000 });
       // The view at the default sidebar width, measured in the chat's own document.
@@ -114,9 +93,9 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
       const session = m.items.find((i) => i.what === 'session-select');
       assert.ok(shield && session && Math.abs(shield.top - session.top) < 6, 'the shield is on the session row');
       assert.equal(await chat.locator('#agent-select').inputValue(), 'builtin');
-      await shot('header-01-labels');
+      await w.shot('header-01-labels');
     } catch (e) {
-      fail(e);
+      w.fail(e);
     }
   });
 
@@ -132,9 +111,9 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
       await chat.getByText('Hello from the mock model.').first().waitFor({ timeout: 60_000 });
       await idle();
       assert.equal(model!.requestsFor(route).length, 1, 'the prompt went to the new agent');
-      await shot('header-02-switched');
+      await w.shot('header-02-switched');
     } catch (e) {
-      fail(e);
+      w.fail(e);
     }
   });
 
@@ -145,7 +124,7 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
       await offer.waitFor({ timeout: 30_000 });
       assert.match(await offer.innerText(), /stays with OpenAI-compatible/);
       assert.equal(await chat.locator('#agent-select').inputValue(), 'openai', 'the session keeps its agent');
-      await shot('header-03-offer');
+      await w.shot('header-03-offer');
       await offer.getByRole('button', { name: /New session with Built-in/ }).click();
       await chat.locator('#session-select option').nth(1).waitFor({ state: 'attached', timeout: 60_000 });
       await idle();
@@ -153,7 +132,7 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
       await chat.locator('.agent-offer').waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
       assert.equal(await chat.locator('.agent-offer').count(), 0);
     } catch (e) {
-      fail(e);
+      w.fail(e);
     }
   });
 
@@ -164,9 +143,9 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
       await idle();
       await chat.getByText('Read `src/greeting.ts`', { exact: false }).first().waitFor({ timeout: 10_000 }).catch(() => undefined);
       assert.equal(await occurrences(chat, 'return `Hello, ${name}!`;'), 1, 'the line is shown once (in the Read card)');
-      await shot('header-04-read-once');
+      await w.shot('header-04-read-once');
     } catch (e) {
-      fail(e);
+      w.fail(e);
     }
   });
 
@@ -180,31 +159,31 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
       await idle();
       assert.equal(await occurrences(chat, 'e2e-marker'), 1, 'the output is shown once');
       assert.equal(await chat.locator('article.tool-card .stream-output').count(), 0, 'the live stream gave way to the result');
-      await shot('header-05-bash-once');
+      await w.shot('header-05-bash-once');
     } catch (e) {
-      fail(e);
+      w.fail(e);
     }
   });
 
   it('decision 524: Ctrl+F in the chat opens Find in chat in a real VS Code (the workbench does not take the key), finds the Bash output, and Escape gives focus back', async () => {
     try {
       await composer().click();
-      await page.keyboard.press('Control+f');
+      await w.page.keyboard.press('Control+f');
       const bar = chat.locator('.find-bar[role="search"]');
       await bar.waitFor({ state: 'visible', timeout: 15_000 });
       const focused = () => chat.locator('body').evaluate(() => document.activeElement?.className ?? '');
       assert.match(await focused(), /find-input/, 'the find field has the focus');
-      await page.keyboard.type('e2e-marker');
+      await w.page.keyboard.type('e2e-marker');
       const count = chat.locator('.find-count[data-known="true"][data-query="e2e-marker"]');
       await count.waitFor({ timeout: 15_000 });
       assert.equal((await count.innerText()).trim(), '1 of 1', 'the keys went to the chat\'s field, and it found the output');
-      assert.equal(await page.locator('.find-widget.visible').count(), 0, 'no find widget of the workbench opened');
-      await shot('header-06-find');
-      await page.keyboard.press('Escape');
+      assert.equal(await w.page.locator('.find-widget.visible').count(), 0, 'no find widget of the workbench opened');
+      await w.shot('header-06-find');
+      await w.page.keyboard.press('Escape');
       await bar.waitFor({ state: 'detached', timeout: 10_000 });
       assert.equal(await chat.locator('[role="textbox"]').first().evaluate((el) => el === document.activeElement || el.contains(document.activeElement)), true, 'the composer has it');
     } catch (e) {
-      fail(e);
+      w.fail(e);
     }
   });
 });

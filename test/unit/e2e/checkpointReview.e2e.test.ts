@@ -5,14 +5,12 @@
 // before this turn" finds the reverted file changed by a person (a conflict), overwrites it when
 // told to, restores the other bytes and removes the created file (decisions 400–402).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { buildVsix, launchChromium, openChatView, openWorkbench, REPO, startCodeServer, type CodeServer } from './codeServer';
+import type { FrameLocator } from 'playwright-core';
+import { openChatView } from './codeServer';
 import { idle, sendPrompt } from './chatDriver';
-
-const SHOTS = join(REPO, 'test-results', 'e2e');
+import { useWorkbench } from './workbench';
 const A_BEFORE = Array.from({ length: 12 }, (_, i) => `line${i + 1}`).join('\n') + '\n';
 const B_BEFORE = 'b1\n';
 
@@ -28,63 +26,46 @@ async function waitForFile(path: string, test: (text: string | undefined) => boo
 
 describe('e2e: review and rewind a turn in a real VS Code (issue 17, code-server)', function () {
   this.timeout(300_000);
-  let cs: CodeServer | undefined;
-  let browser: Browser | undefined;
-  let page: Page;
+  const w = useWorkbench({
+    name: 'rawp-e2e-cp',
+    finalShot: 'cp-zz-final',
+    workspace: (dir) => {
+      writeFileSync(join(dir, 'a.txt'), A_BEFORE);
+      writeFileSync(join(dir, 'b.txt'), B_BEFORE);
+    },
+  });
   let chat: FrameLocator;
-  let ws: string;
-  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) }).then(() => undefined, () => undefined);
-  const fail = (e: unknown): never => {
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\n--- code-server output (tail) ---\n${cs?.output().slice(-4000) ?? ''}`);
-  };
-
-  before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    ws = mkdtempSync(join(tmpdir(), 'rawp-e2e-cp-'));
-    writeFileSync(join(ws, 'a.txt'), A_BEFORE);
-    writeFileSync(join(ws, 'b.txt'), B_BEFORE);
-    cs = await startCodeServer({ workspace: ws, vsixes: [buildVsix()] });
-    browser = await launchChromium();
-    page = await openWorkbench(browser, cs, ws);
-  });
-
-  after(async () => {
-    if (page) await shot('cp-zz-final');
-    await browser?.close();
-    await cs?.stop();
-    rmSync(ws, { recursive: true, force: true });
-  });
 
   it('§3.1.1 a turn that edits two files and creates one shows "3 files changed"; clicking it opens the multi-file diff', async () => {
     try {
-      chat = await openChatView(page);
+      chat = await openChatView(w.page);
       await idle(chat).waitFor({ timeout: 60_000 });
-      await sendPrompt(page, chat, ["run `sed -i -e 's/^line2$/LINE2/' -e 's/^line11$/LINE11/' a.txt && printf 'b2\\n' >> b.txt && printf 'new\\n' > c.txt`"]);
+      await sendPrompt(w.page, chat, ["run `sed -i -e 's/^line2$/LINE2/' -e 's/^line11$/LINE11/' a.txt && printf 'b2\\n' >> b.txt && printf 'new\\n' > c.txt`"]);
       const permission = chat.locator('section.interaction[aria-label^="Permission request"]');
       await permission.waitFor({ timeout: 30_000 });
       await permission.getByRole('button', { name: /Allow once/ }).click();
       const summary = chat.locator('.checkpoint-summary');
       await summary.waitFor({ timeout: 60_000 });
       assert.equal((await summary.innerText()).trim(), '3 files changed');
-      assert.equal(readFileSync(join(ws, 'c.txt'), 'utf8'), 'new\n');
+      assert.equal(readFileSync(join(w.workspace, 'c.txt'), 'utf8'), 'new\n');
       await summary.click();
-      await page.locator('.tabs-container .tab', { hasText: 'Changes made by the turn' }).first().waitFor({ timeout: 30_000 });
+      await w.page.locator('.tabs-container .tab', { hasText: 'Changes made by the turn' }).first().waitFor({ timeout: 30_000 });
       // The multi-file diff shows every file; a.txt's left side is the checkpoint's blob.
-      await page.locator('.monaco-component.multiDiffEditor').first().waitFor({ timeout: 30_000 });
-      const entries = page.locator('.monaco-component.multiDiffEditor .multiDiffEntry');
-      for (let i = 0; i < 75 && (await entries.count()) < 3; i++) await page.waitForTimeout(200);
+      await w.page.locator('.monaco-component.multiDiffEditor').first().waitFor({ timeout: 30_000 });
+      const entries = w.page.locator('.monaco-component.multiDiffEditor .multiDiffEntry');
+      for (let i = 0; i < 75 && (await entries.count()) < 3; i++) await w.page.waitForTimeout(200);
       assert.equal(await entries.count(), 3, 'one entry per changed file');
-      await shot('cp-01-multi-diff');
+      await w.shot('cp-01-multi-diff');
       assert.deepEqual((await chat.locator('.checkpoint-files li').allInnerTexts()).map((s) => s.replace(/\s+Revert file$/, '')).sort(), ['created c.txt', 'modified a.txt', 'modified b.txt']);
     } catch (e) {
-      fail(e);
+      w.fail(e);
     }
   });
 
   it('VS Code’s own "Revert Block" of one hunk in the multi-file diff changes only that hunk on disk', async () => {
     try {
       // The multi-file diff opened by the footer is still the active editor: pick a.txt's entry there.
-      const entry = page.locator('.monaco-component.multiDiffEditor .multiDiffEntry', { hasText: 'a.txt' }).first();
+      const entry = w.page.locator('.monaco-component.multiDiffEditor .multiDiffEntry', { hasText: 'a.txt' }).first();
       await entry.locator('.editor.modified .view-lines', { hasText: 'LINE2' }).waitFor({ timeout: 30_000 });
       await entry.locator('.editor.original .view-lines', { hasText: 'line2' }).waitFor({ timeout: 30_000 });
       // Hover line 2 of the modified side (the first hunk): the diff editor's gutter shows that hunk's toolbar.
@@ -103,29 +84,29 @@ describe('e2e: review and rewind a turn in a real VS Code (issue 17, code-server
       await revert.locator('.action-label[aria-label="Revert Block"]').click();
       await entry.locator('.editor.modified .view-line', { hasText: /^line2$/ }).first().waitFor({ timeout: 10_000 });
       // Save every dirty document (the multi-file diff holds a.txt's model).
-      await page.keyboard.press('F1');
-      await page.keyboard.type('File: Save All');
-      await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'File: Save All' }).first().waitFor({ timeout: 10_000 });
-      await page.keyboard.press('Enter');
+      await w.page.keyboard.press('F1');
+      await w.page.keyboard.type('File: Save All');
+      await w.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'File: Save All' }).first().waitFor({ timeout: 10_000 });
+      await w.page.keyboard.press('Enter');
       const expected = A_BEFORE.replace('line11\n', 'LINE11\n');
-      await waitForFile(join(ws, 'a.txt'), (t) => t === expected, 'a.txt has only the second hunk');
-      await shot('cp-02-hunk-reverted');
+      await waitForFile(join(w.workspace, 'a.txt'), (t) => t === expected, 'a.txt has only the second hunk');
+      await w.shot('cp-02-hunk-reverted');
     } catch (e) {
-      fail(e);
+      w.fail(e);
     }
   });
 
   it('a file of the list opens its own diff against the checkpoint, which shows the reverted hunk gone', async () => {
     try {
       await chat.locator('.checkpoint-files button', { hasText: /^a\.txt$/ }).click();
-      await page.locator('.tabs-container .tab', { hasText: 'before the turn' }).first().waitFor({ timeout: 30_000 });
-      const diff = page.locator('.editor-instance .monaco-diff-editor').last();
+      await w.page.locator('.tabs-container .tab', { hasText: 'before the turn' }).first().waitFor({ timeout: 30_000 });
+      const diff = w.page.locator('.editor-instance .monaco-diff-editor').last();
       await diff.locator('.editor.modified .view-lines', { hasText: 'LINE11' }).waitFor({ timeout: 30_000 });
       await diff.locator('.editor.original .view-lines', { hasText: 'line11' }).waitFor({ timeout: 30_000 });
       // One hunk is left: line 2 reads the same on both sides now.
       await diff.locator('.editor.modified .view-line', { hasText: /^line2$/ }).first().waitFor({ timeout: 10_000 });
     } catch (e) {
-      fail(e);
+      w.fail(e);
     }
   });
 
@@ -137,17 +118,17 @@ describe('e2e: review and rewind a turn in a real VS Code (issue 17, code-server
       await confirm.getByRole('button', { name: 'Rewind', exact: true }).click();
       const conflict = chat.locator('.checkpoint-conflict[data-path="a.txt"]');
       await conflict.waitFor({ timeout: 30_000 });
-      await waitForFile(join(ws, 'c.txt'), (t) => t === undefined, 'c.txt removed');
-      assert.equal(readFileSync(join(ws, 'b.txt'), 'utf8'), B_BEFORE);
-      assert.equal(readFileSync(join(ws, 'a.txt'), 'utf8'), A_BEFORE.replace('line11\n', 'LINE11\n'), 'the person’s version is kept until they choose');
-      await shot('cp-03-conflict');
+      await waitForFile(join(w.workspace, 'c.txt'), (t) => t === undefined, 'c.txt removed');
+      assert.equal(readFileSync(join(w.workspace, 'b.txt'), 'utf8'), B_BEFORE);
+      assert.equal(readFileSync(join(w.workspace, 'a.txt'), 'utf8'), A_BEFORE.replace('line11\n', 'LINE11\n'), 'the person’s version is kept until they choose');
+      await w.shot('cp-03-conflict');
       await conflict.getByRole('button', { name: 'Overwrite my changes in a.txt' }).click();
       await chat.locator('.checkpoint-apply').click();
-      await waitForFile(join(ws, 'a.txt'), (t) => t === A_BEFORE, 'a.txt restored');
-      assert.ok(!existsSync(join(ws, 'c.txt')));
-      await shot('cp-04-rewound');
+      await waitForFile(join(w.workspace, 'a.txt'), (t) => t === A_BEFORE, 'a.txt restored');
+      assert.ok(!existsSync(join(w.workspace, 'c.txt')));
+      await w.shot('cp-04-rewound');
     } catch (e) {
-      fail(e);
+      w.fail(e);
     }
   });
 });

@@ -6,81 +6,61 @@
 // `claude auth login` (decision 381). Screenshots go to test-results/e2e/. Every state asserted is
 // waited for (bounded) first: the machine is shared and code-server is slow under load.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator } from 'playwright-core';
 import { resolveClaudeCommand } from '../../../src/agents/claudeCode';
-import { buildVsix, launchChromium, openChatView, openWorkbench, REPO, startCodeServer, type CodeServer } from './codeServer';
+import { buildVsix, openChatView, REPO } from './codeServer';
 import { composer, idle } from './chatDriver';
-
-const SHOTS = join(REPO, 'test-results', 'e2e');
+import { useWorkbench } from './workbench';
 
 describe('e2e: first run and notifications in a real VS Code (issue 15, decisions 380–383)', function () {
   this.timeout(300_000);
-  let cs: CodeServer | undefined;
-  let browser: Browser | undefined;
-  let page: Page;
+  const w = useWorkbench({
+    name: 'rawp-firstrun-ws',
+    finalShot: 'firstrun-zz-final',
+    start: () => {
+      // rawp.agents.*.path is machine-scoped: in a remote window (code-server) VS Code reads it from
+      // the Machine settings, not the User settings.
+      const root = mkdtempSync(join(tmpdir(), 'rawp-cs-firstrun-'));
+      w.atEnd(() => rmSync(root, { recursive: true, force: true }));
+      mkdirSync(join(root, 'user-data', 'Machine'), { recursive: true });
+      writeFileSync(join(root, 'user-data', 'Machine', 'settings.json'), JSON.stringify({ 'rawp.agents.claude.path': resolveClaudeCommand() }));
+      return {
+        vsixes: [buildVsix(join(REPO, '.cache', 'test-rawp-vscode-firstrun.vsix'))],
+        // The terminal's text in the DOM (no WebGL renderer in headless Chromium), so it can be read.
+        settings: { 'terminal.integrated.gpuAcceleration': 'off' },
+        // Claude Code offline and without credentials: the throwaway HOME has none, no key is set,
+        // and its API is a closed loopback port (it never gets that far).
+        env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_ERROR_REPORTING: '1', ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}) },
+        root,
+      };
+    },
+  });
   let chat: FrameLocator;
-  let workspace: string;
-  let root: string;
-  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
-  const fail = (e: unknown): never => {
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\n--- code-server output (tail) ---\n${cs?.output().slice(-4000) ?? ''}`);
-  };
   /** Runs a command from the palette, as a user does (F1, its title, Enter). */
   const runCommand = async (title: string) => {
-    const input = page.locator('.quick-input-widget input.input');
-    await page.locator('.monaco-workbench').click({ position: { x: 900, y: 300 } });
-    await page.keyboard.press('F1');
+    const input = w.page.locator('.quick-input-widget input.input');
+    await w.page.locator('.monaco-workbench').click({ position: { x: 900, y: 300 } });
+    await w.page.keyboard.press('F1');
     await input.waitFor({ timeout: 10_000 });
     await input.fill(`>${title}`);
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first().waitFor({ timeout: 10_000 });
-    await page.keyboard.press('Enter');
+    await w.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first().waitFor({ timeout: 10_000 });
+    await w.page.keyboard.press('Enter');
   };
-  const ourItem = () => page.locator('.activitybar .action-item').filter({ has: page.locator('[aria-label^="RAWP Agent"]') }).first();
-
-  before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    workspace = mkdtempSync(join(tmpdir(), 'rawp-firstrun-ws-'));
-    cpSync(join(REPO, 'media/sample-workspace'), workspace, { recursive: true });
-    // rawp.agents.*.path is machine-scoped: in a remote window (code-server) VS Code reads it from
-    // the Machine settings, not the User settings.
-    root = mkdtempSync(join(tmpdir(), 'rawp-cs-firstrun-'));
-    mkdirSync(join(root, 'user-data', 'Machine'), { recursive: true });
-    writeFileSync(join(root, 'user-data', 'Machine', 'settings.json'), JSON.stringify({ 'rawp.agents.claude.path': resolveClaudeCommand() }));
-    cs = await startCodeServer({
-      workspace,
-      vsixes: [buildVsix(join(REPO, '.cache', 'test-rawp-vscode-firstrun.vsix'))],
-      // The terminal's text in the DOM (no WebGL renderer in headless Chromium), so it can be read.
-      settings: { 'terminal.integrated.gpuAcceleration': 'off' },
-      // Claude Code offline and without credentials: the throwaway HOME has none, no key is set,
-      // and its API is a closed loopback port (it never gets that far).
-      env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_ERROR_REPORTING: '1', ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}) },
-      root,
-    });
-    browser = await launchChromium();
-    page = await openWorkbench(browser, cs, workspace);
-  });
-
-  after(async () => {
-    if (page) await shot('firstrun-zz-final').catch(() => undefined);
-    await browser?.close();
-    await cs?.stop();
-    rmSync(workspace, { recursive: true, force: true });
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+  const ourItem = () => w.page.locator('.activitybar .action-item').filter({ has: w.page.locator('[aria-label^="RAWP Agent"]') }).first();
 
   it('first run: the empty session names the built-in agent and how to switch', async () => {
     try {
-      chat = await openChatView(page);
+      chat = await openChatView(w.page);
       await idle(chat).waitFor({ timeout: 60_000 });
       await chat.locator('.first-run-agent', { hasText: 'You are talking to Built-in (offline).' }).waitFor({ timeout: 30_000 });
       await chat.locator('.first-run-hint', { hasText: 'pick it in the Agent menu above' }).waitFor({ timeout: 30_000 });
       await chat.locator('.first-run-hint', { hasText: 'rawp.agents.<name>.path' }).waitFor({ timeout: 30_000 });
-      await shot('firstrun-01-hint');
+      await w.shot('firstrun-01-hint');
     } catch (e) {
-      fail(e);
+      w.fail(e);
     }
   });
 
@@ -94,8 +74,8 @@ describe('e2e: first run and notifications in a real VS Code (issue 15, decision
       await chat.locator('.first-run-agent', { hasText: /You are talking to Claude Code/ }).waitFor({ timeout: 60_000 });
       await idle(chat).waitFor({ timeout: 60_000 });
       await composer(chat).click();
-      await page.keyboard.type('hello');
-      await page.keyboard.press('Enter');
+      await w.page.keyboard.type('hello');
+      await w.page.keyboard.press('Enter');
       const card = chat.locator('.login-card');
       await card.waitFor({ timeout: 90_000 });
       await chat.locator('.login-card .login-title', { hasText: 'Claude Code is not logged in.' }).waitFor({ timeout: 30_000 });
@@ -105,22 +85,22 @@ describe('e2e: first run and notifications in a real VS Code (issue 15, decision
       assert.equal(await chat.locator('.login-card').count(), 1, 'one login card');
       assert.equal(await chat.locator('.error-block').count(), 0, 'no error card besides it');
       assert.doesNotMatch(await chat.locator('main.chat').innerText(), /Please run \/login/, 'not the CLI’s words as chat text');
-      await shot('firstrun-02-login-card');
+      await w.shot('firstrun-02-login-card');
       await card.getByRole('button', { name: 'Log in in a terminal' }).click();
-      await page.locator('.terminal-tabs-entry, .single-terminal-tab, .tabs-list .terminal-tabs-entry, .panel .pane-header, .composite.title', { hasText: 'Log in: Claude Code' }).first().waitFor({ timeout: 30_000 });
-      await page.locator('.xterm-rows', { hasText: 'auth login' }).first().waitFor({ timeout: 30_000 });
+      await w.page.locator('.terminal-tabs-entry, .single-terminal-tab, .tabs-list .terminal-tabs-entry, .panel .pane-header, .composite.title', { hasText: 'Log in: Claude Code' }).first().waitFor({ timeout: 30_000 });
+      await w.page.locator('.xterm-rows', { hasText: 'auth login' }).first().waitFor({ timeout: 30_000 });
       // Claude's login opens its sign-in page: in code-server VS Code asks first (a modal dialog).
-      const dialog = page.locator('.monaco-dialog-box', { hasText: 'open the external website' });
+      const dialog = w.page.locator('.monaco-dialog-box', { hasText: 'open the external website' });
       await dialog.waitFor({ timeout: 60_000 });
       await dialog.locator('.dialog-message-detail, .dialog-message-text', { hasText: 'claude.com' }).first().waitFor({ timeout: 10_000 });
-      await shot('firstrun-03-login-terminal');
+      await w.shot('firstrun-03-login-terminal');
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'detached', timeout: 30_000 });
       // The login waits for a sign-in that never comes here: close its terminal.
       await runCommand('Terminal: Kill All Terminals');
-      await page.locator('.xterm-rows', { hasText: 'auth login' }).first().waitFor({ state: 'detached', timeout: 30_000 });
+      await w.page.locator('.xterm-rows', { hasText: 'auth login' }).first().waitFor({ state: 'detached', timeout: 30_000 });
     } catch (e) {
-      fail(e);
+      w.fail(e);
     }
   });
   it('a turn that finishes while the chat is hidden: badge "1" on the activity-bar item and a notification whose Open Chat shows the chat', async () => {
@@ -134,29 +114,29 @@ describe('e2e: first run and notifications in a real VS Code (issue 15, decision
       await idle(chat).waitFor({ timeout: 60_000 });
       await composer(chat).click();
       // Long enough to hide the chat after allowing it, however slow the shared machine is.
-      await page.keyboard.type('run `sleep 10`');
-      await page.keyboard.press('Enter');
+      await w.page.keyboard.type('run `sleep 10`');
+      await w.page.keyboard.press('Enter');
       const permission = chat.locator('section.interaction[aria-label^="Permission request"]');
       await permission.waitFor({ timeout: 30_000 });
       await permission.getByRole('button', { name: /Allow once/ }).click();
       // Hide the chat: show the Explorer in the side bar instead.
-      const explorer = page.locator('.activitybar .action-item').filter({ has: page.locator('[aria-label^="Explorer"]') }).first();
+      const explorer = w.page.locator('.activitybar .action-item').filter({ has: w.page.locator('[aria-label^="Explorer"]') }).first();
       await explorer.click();
-      await page.locator('.sidebar .title-label', { hasText: /Explorer/i }).first().waitFor({ timeout: 30_000 });
+      await w.page.locator('.sidebar .title-label', { hasText: /Explorer/i }).first().waitFor({ timeout: 30_000 });
       // The badge counts the one unseen finished turn.
       const badge = ourItem().locator('.badge .badge-content', { hasText: /^\s*1\s*$/ });
       await badge.waitFor({ timeout: 60_000 });
       // The session took its first prompt's words as its name (decision 651): the toast names it.
-      const toast = page.locator('.notification-toast', { hasText: 'Built-in (offline) finished (run `sleep 10`).' });
+      const toast = w.page.locator('.notification-toast', { hasText: 'Built-in (offline) finished (run `sleep 10`).' });
       await toast.waitFor({ timeout: 30_000 });
-      await shot('firstrun-04-badge-and-notification');
+      await w.shot('firstrun-04-badge-and-notification');
       // "Open Chat" shows the chat again, and seeing it clears the badge.
       await toast.getByRole('button', { name: 'Open Chat' }).click();
-      await page.locator('.sidebar .title-label', { hasText: /RAWP Agent/ }).first().waitFor({ timeout: 30_000 });
+      await w.page.locator('.sidebar .title-label', { hasText: /RAWP Agent/ }).first().waitFor({ timeout: 30_000 });
       await ourItem().locator('.badge .badge-content').waitFor({ state: 'hidden', timeout: 30_000 });
-      await shot('firstrun-05-seen');
+      await w.shot('firstrun-05-seen');
     } catch (e) {
-      fail(e);
+      w.fail(e);
     }
   });
 
