@@ -6,8 +6,6 @@
 // built-in agent show their output once; Ctrl+F opens Find in chat (decision 524). Screenshots go to
 // test-results/e2e/.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { MockModelServer } from '../../support/mockModel/server';
@@ -36,15 +34,10 @@ describe('e2e: the header and one rendering per fact in a real VS Code (issue 15
     finalShot: 'header-zz-final',
     start: () => {
       // A loopback OpenAI-compatible endpoint needs no key: a second available agent besides the
-      // built-in one. Its base URL is a machine-scoped setting, which code-server (a remote) reads
-      // from the machine's settings, not the user's.
-      const root = mkdtempSync(join(tmpdir(), 'rawp-cs-header-'));
-      w.atEnd(() => rmSync(root, { recursive: true, force: true }));
+      // built-in one (its base URL is a machine-scoped setting).
       w.atEnd(() => model?.stop());
-      mkdirSync(join(root, 'user-data', 'Machine'), { recursive: true });
       const openai = { 'rawp.openai.baseUrl': `${model!.url}/v1`, 'rawp.openai.model': 'mock-model' };
-      writeFileSync(join(root, 'user-data', 'Machine', 'settings.json'), JSON.stringify(openai));
-      return { vsixes: [buildVsix(join(REPO, '.cache', 'test-rawp-vscode-chatui.vsix'))], root, settings: openai };
+      return { vsixes: [buildVsix(join(REPO, '.cache', 'test-rawp-vscode-chatui.vsix'))], settings: openai, machineSettings: openai };
     },
   });
   let chat: FrameLocator;

@@ -63,6 +63,11 @@ export interface StartOptions {
   /** Extra environment for code-server (and so for its extension host). */
   env?: Record<string, string>;
   settings?: Record<string, unknown>;
+  /**
+   * Machine-scoped settings (`rawp.agents.*.path`, `rawp.openai.baseUrl`): in a remote window, as
+   * code-server's is, VS Code reads them from the Machine settings, not the User settings.
+   */
+  machineSettings?: Record<string, unknown>;
   /** Keep folders in this root (a test that restarts code-server reuses them). */
   root?: string;
   /** Leave VS Code's workspace trust on (default off), so a folder can open in Restricted Mode. */
@@ -95,6 +100,10 @@ export async function startCodeServer(o: StartOptions): Promise<CodeServer> {
   mkdirSync(join(dirs.userDataDir, 'User'), { recursive: true });
   const trust = o.workspaceTrust ? { 'security.workspace.trust.enabled': true } : {};
   writeFileSync(join(dirs.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...trust, ...o.settings }, null, 2));
+  if (o.machineSettings) {
+    mkdirSync(join(dirs.userDataDir, 'Machine'), { recursive: true });
+    writeFileSync(join(dirs.userDataDir, 'Machine', 'settings.json'), JSON.stringify(o.machineSettings, null, 2));
+  }
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: dirs.home, XDG_CONFIG_HOME: dirs.config, XDG_DATA_HOME: dirs.data, ...o.env };
   delete env.VSCODE_IPC_HOOK_CLI;
   const base = [tools.entry, '--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir];

@@ -6,8 +6,6 @@
 // `claude auth login` (decision 381). Screenshots go to test-results/e2e/. Every state asserted is
 // waited for (bounded) first: the machine is shared and code-server is slow under load.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { resolveClaudeCommand } from '../../../src/agents/claudeCode';
@@ -20,23 +18,16 @@ describe('e2e: first run and notifications in a real VS Code (issue 15, decision
   const w = useWorkbench({
     name: 'rawp-firstrun-ws',
     finalShot: 'firstrun-zz-final',
-    start: () => {
-      // rawp.agents.*.path is machine-scoped: in a remote window (code-server) VS Code reads it from
-      // the Machine settings, not the User settings.
-      const root = mkdtempSync(join(tmpdir(), 'rawp-cs-firstrun-'));
-      w.atEnd(() => rmSync(root, { recursive: true, force: true }));
-      mkdirSync(join(root, 'user-data', 'Machine'), { recursive: true });
-      writeFileSync(join(root, 'user-data', 'Machine', 'settings.json'), JSON.stringify({ 'rawp.agents.claude.path': resolveClaudeCommand() }));
-      return {
-        vsixes: [buildVsix(join(REPO, '.cache', 'test-rawp-vscode-firstrun.vsix'))],
-        // The terminal's text in the DOM (no WebGL renderer in headless Chromium), so it can be read.
-        settings: { 'terminal.integrated.gpuAcceleration': 'off' },
-        // Claude Code offline and without credentials: the throwaway HOME has none, no key is set,
-        // and its API is a closed loopback port (it never gets that far).
-        env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_ERROR_REPORTING: '1', ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}) },
-        root,
-      };
-    },
+    start: () => ({
+      // rawp.agents.*.path is machine-scoped.
+      machineSettings: { 'rawp.agents.claude.path': resolveClaudeCommand() },
+      vsixes: [buildVsix(join(REPO, '.cache', 'test-rawp-vscode-firstrun.vsix'))],
+      // The terminal's text in the DOM (no WebGL renderer in headless Chromium), so it can be read.
+      settings: { 'terminal.integrated.gpuAcceleration': 'off' },
+      // Claude Code offline and without credentials: the throwaway HOME has none, no key is set,
+      // and its API is a closed loopback port (it never gets that far).
+      env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_ERROR_REPORTING: '1', ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}) },
+    }),
   });
   let chat: FrameLocator;
   /** Runs a command from the palette, as a user does (F1, its title, Enter). */
