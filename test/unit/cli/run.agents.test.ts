@@ -142,6 +142,23 @@ describe('rawp run with the real agents: §11 structured output and §6.1.1 max_
       assert.equal(existsSync(join(ws, 'made.txt')), true, 'the --allow rule answered Claude Code');
       assert.doesNotMatch(allowed.err, /permission denied/);
     });
+    it('§17.3.1 security, decision 698: --allow \'Write(src/**)\' covers only src/**: after a write it allowed, Claude Code\'s next Write at the root and an `rm` are asked and denied (its acceptEdits suggestion, once handed back, ran both)', async () => {
+      mkdirSync(join(ws, 'src'), { recursive: true });
+      writeFileSync(join(ws, 'keep.txt'), 'keep\n');
+      mock.enqueue(
+        route,
+        claude.tool('Write', { file_path: join(ws, 'src', 'a.txt'), content: 'allowed\n' }),
+        claude.tool('Write', { file_path: join(ws, 'top.txt'), content: 'not allowed\n' }),
+        claude.tool('Bash', { command: 'rm keep.txt' }),
+        claude.text('Done what I could.'),
+      );
+      mock.setFallback(route, claude.text('side call'));
+      const r = await rawpRun(args('--allow', 'Write(src/**)', '--output-format', 'json', 'write and clean up'), { env });
+      assert.equal(readFileSync(join(ws, 'src', 'a.txt'), 'utf8'), 'allowed\n', 'the rule allowed the write under src/');
+      assert.equal(existsSync(join(ws, 'top.txt')), false, 'the write outside the rule was not run');
+      assert.equal(readFileSync(join(ws, 'keep.txt'), 'utf8'), 'keep\n', 'the rm was not run');
+      assert.deepEqual(json(r).permission_denials.map((d: { tool_name?: string }) => d.tool_name), ['Write', 'Bash']);
+    });
     it('§17.3.1 security: --allow \'Write(src/**)\' never covers a path that leads outside the workspace through a symlink; Claude Code\'s Write there is denied (the headless trial of 2026-12-05)', async () => {
       const outside = mkdtempSync(join(tmpdir(), 'rawp-outside-'));
       try {
