@@ -12,6 +12,8 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { FsError, notFoundError } from './fsBackend';
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
+/** A file opened for reading: never through a symlink leaf, never blocking on a FIFO. */
+const READ_FLAGS = O_RDONLY | O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** True where /proc/self/fd gives openat-like resolution (Linux). */
 export const HANDLE_PINNING = process.platform === 'linux' && existsSync('/proc/self/fd');
@@ -202,9 +204,6 @@ export function openFileInSync(dir: PinnedDir, name: string, abs: string): { fd:
   }
   return { fd, stats };
 }
-
-/** A file opened for reading: never through a symlink leaf, never blocking on a FIFO. */
-const READ_FLAGS = O_RDONLY | O_NOFOLLOW | constants.O_NONBLOCK;
 
 function openError(e: unknown, abs: string): FsError {
   if ((e as NodeJS.ErrnoException).code === 'ELOOP') return new FsError(`refusing to follow the symlink "${abs}"`, 'FS_OUTSIDE_WORKSPACE');

@@ -9,10 +9,9 @@ import type { FileHandle } from 'node:fs/promises';
 import type { CheckpointSkipped } from '../../protocol/checkpointFrames';
 import { FsError } from '../../workspace/fsBackend';
 import { openFileIn, openFileInSync, type PinnedDir } from '../../workspace/pinnedDir';
+import { IN_THREAD_BYTES } from './looseObjects';
 
 export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
-/** Files up to this size are read in this thread (readSync), as their blobs are written (looseObjects.ts). */
-export const SYNC_READ_BYTES = 64 * 1024;
 
 /** What a snapshot does with one listed path: stage these bytes, skip it (why), or stage its deletion. */
 export type Verdict = { keep: true; bytes: Buffer; executable: boolean } | { keep: false; reason: CheckpointSkipped['reason'] } | { gone: true };
@@ -52,7 +51,7 @@ export class FileFilter {
   }
 
   /**
-   * `read` in this thread, for a file of at most SYNC_READ_BYTES; undefined for a bigger one (or
+   * `read` in this thread, for a file of at most IN_THREAD_BYTES; undefined for a bigger one (or
    * one that grew past its stat), which `read` takes. A snapshot of 10,000 small files spent more on
    * four thread-pool trips per file than on the reads (decision 701).
    */
@@ -65,7 +64,7 @@ export class FileFilter {
       return openFailure(e);
     }
     try {
-      if (st.size > SYNC_READ_BYTES) return undefined;
+      if (st.size > IN_THREAD_BYTES) return undefined;
       const before = this.beforeRead(abs, st);
       if (typeof before !== 'string') return before;
       const room = Buffer.allocUnsafe(st.size + 1);
@@ -100,8 +99,8 @@ export class FileFilter {
   }
 }
 
-/** What a file that could not be opened means for the snapshot. */
-function openFailure(e: unknown): Verdict {
+/** What a file (or its folder) that could not be opened means for the snapshot. */
+export function openFailure(e: unknown): Verdict {
   if (e instanceof FsError && e.code === 'FS_NOT_FOUND') return { gone: true };
   if (e instanceof FsError && e.code === 'FS_OUTSIDE_WORKSPACE') return { keep: false, reason: 'symlink' };
   return { keep: false, reason: 'unreadable' };

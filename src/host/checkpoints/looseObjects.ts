@@ -21,9 +21,10 @@ export function gitBlobId(bytes: Uint8Array): Promise<string> {
 
 // A big file's compression runs in the thread pool, so it never holds the event loop.
 const deflateAsync = promisify(deflate);
-/** Below this a blob is compressed and written in this thread: each is a few microseconds, where a
- * trip to the thread pool per step made a 10,000-file first snapshot three times slower. */
-const INLINE_BYTES = 64 * 1024;
+/** Below this a blob is compressed and written in this thread (and its file read there, fileFilter.ts):
+ * each is a few microseconds, where a trip to the thread pool per step made a 10,000-file first
+ * snapshot three times slower (decisions 681, 701). */
+export const IN_THREAD_BYTES = 64 * 1024;
 let written = 0;
 
 /**
@@ -47,14 +48,14 @@ export async function writeLooseBlob(gitDir: string, bytes: Uint8Array): Promise
   if (existsSync(file)) return id;
   const raw = Buffer.concat([Buffer.from(`blob ${bytes.byteLength}\0`), bytes]);
   // Level 1: a checkpoint is written every turn and rarely read; git reads any zlib level.
-  const body = raw.byteLength < INLINE_BYTES ? deflateSync(raw, fittedDeflate(raw.byteLength)) : await deflateAsync(raw, { level: 1 });
+  const body = raw.byteLength < IN_THREAD_BYTES ? deflateSync(raw, fittedDeflate(raw.byteLength)) : await deflateAsync(raw, { level: 1 });
   if (!folders.has(dir)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     folders.add(dir);
   }
   // git's own temporary name: a file left by a crash is removed by `git prune`.
   const tmp = join(dir, `tmp_obj_rawp${process.pid}_${written++}`);
-  const write = () => (raw.byteLength < INLINE_BYTES ? writeFileSync(tmp, body, { mode: 0o444, flag: 'wx' }) : fsp.writeFile(tmp, body, { mode: 0o444, flag: 'wx' }));
+  const write = () => (raw.byteLength < IN_THREAD_BYTES ? writeFileSync(tmp, body, { mode: 0o444, flag: 'wx' }) : fsp.writeFile(tmp, body, { mode: 0o444, flag: 'wx' }));
   try {
     await write();
   } catch (e) {

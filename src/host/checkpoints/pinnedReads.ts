@@ -4,22 +4,14 @@
 // first snapshot opened four folders per file). Folders are pinned a chunk of paths at a time, so
 // the handles held stay few whatever the batch. Small files are read in this thread (decision 701).
 import { dirname, basename, join } from 'node:path';
-import { FsError } from '../../workspace/fsBackend';
 import { pinDirectory, type PinnedDir } from '../../workspace/pinnedDir';
 import { nextTurn } from '../../workspace/bytesInTurns';
-import { mapLimit, type FileFilter, type Verdict } from './fileFilter';
+import { mapLimit, openFailure, type FileFilter, type Verdict } from './fileFilter';
 
 /** Paths whose folders are pinned together (one open handle per distinct folder). */
 const CHUNK = 256;
 /** The longest stretch of reads in this thread before the event loop gets a turn. */
 const SLICE_MS = 8;
-
-/** What a folder that cannot be pinned means for each file in it. */
-function folderVerdict(e: unknown): Verdict {
-  if (e instanceof FsError && e.code === 'FS_NOT_FOUND') return { gone: true };
-  if (e instanceof FsError && e.code === 'FS_OUTSIDE_WORKSPACE') return { keep: false, reason: 'symlink' };
-  return { keep: false, reason: 'unreadable' };
-}
 
 /**
  * Each of `paths` (relative to `workTree`, `/`-separated) judged by `filter` from bytes read through
@@ -33,7 +25,7 @@ export async function readPinned<R>(workTree: string, paths: readonly string[], 
     const folders = [...new Set(chunk.map((p) => dirname(p)))];
     const pins = new Map<string, PinnedDir | Verdict>();
     await mapLimit(folders, 8, async (f) => {
-      pins.set(f, await pinDirectory(workTree, join(workTree, f)).catch(folderVerdict));
+      pins.set(f, await pinDirectory(workTree, join(workTree, f)).catch(openFailure));
     });
     try {
       const results = new Array<R>(chunk.length);

@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { FileFilter, SYNC_READ_BYTES, type Verdict } from '../../../../src/host/checkpoints/fileFilter';
+import { FileFilter, type Verdict } from '../../../../src/host/checkpoints/fileFilter';
+import { IN_THREAD_BYTES } from '../../../../src/host/checkpoints/looseObjects';
 import { readPinned } from '../../../../src/host/checkpoints/pinnedReads';
 import { pinDirectory } from '../../../../src/workspace/pinnedDir';
 
@@ -27,8 +28,8 @@ describe('checkpoints: small files read in this thread judge as the thread pool 
     chmodSync(join(ws, 'run.sh'), 0o755);
     writeFileSync(join(ws, 'nul.bin'), Buffer.from([104, 0, 105]));
     writeFileSync(join(ws, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
-    writeFileSync(join(ws, 'edge.txt'), 'a'.repeat(SYNC_READ_BYTES));
-    writeFileSync(join(ws, 'over.txt'), 'b'.repeat(SYNC_READ_BYTES + 1));
+    writeFileSync(join(ws, 'edge.txt'), 'a'.repeat(IN_THREAD_BYTES));
+    writeFileSync(join(ws, 'over.txt'), 'b'.repeat(IN_THREAD_BYTES + 1));
     writeFileSync(join(ws, 'huge.txt'), 'c'.repeat(3000));
     writeFileSync(join(ws, 'secret.txt'), 'outside\n');
     symlinkSync(join(ws, 'secret.txt'), join(ws, 'link.txt'));
@@ -59,9 +60,9 @@ describe('checkpoints: small files read in this thread judge as the thread pool 
         assert.deepEqual(plain(await filter.read(dir, name, abs)), verdict, `${name} through the thread pool`);
       }
       const roomy = new FileFilter();
-      assert.equal((roomy.readSync(dir, 'edge.txt', join(ws, 'edge.txt')) as { bytes: Buffer }).bytes.byteLength, SYNC_READ_BYTES, 'up to the bound in this thread');
+      assert.equal((roomy.readSync(dir, 'edge.txt', join(ws, 'edge.txt')) as { bytes: Buffer }).bytes.byteLength, IN_THREAD_BYTES, 'up to the bound in this thread');
       assert.equal(roomy.readSync(dir, 'over.txt', join(ws, 'over.txt')), undefined, 'one byte more: for the thread pool');
-      assert.equal((await roomy.read(dir, 'over.txt', join(ws, 'over.txt')) as { bytes: Buffer }).bytes.byteLength, SYNC_READ_BYTES + 1);
+      assert.equal((await roomy.read(dir, 'over.txt', join(ws, 'over.txt')) as { bytes: Buffer }).bytes.byteLength, IN_THREAD_BYTES + 1);
     } finally {
       await dir.close();
     }
@@ -97,7 +98,7 @@ describe('checkpoints: small files read in this thread judge as the thread pool 
       mkdirSync(join(ws, folder), { recursive: true });
       const name = `${folder}/n${i}.txt`;
       // Every 50th file is over the bound: read through the thread pool, between the small ones.
-      writeFileSync(join(ws, name), i % 50 === 0 ? `${i}\n`.padEnd(SYNC_READ_BYTES + 10, 'x') : `${i}\n`);
+      writeFileSync(join(ws, name), i % 50 === 0 ? `${i}\n`.padEnd(IN_THREAD_BYTES + 10, 'x') : `${i}\n`);
       paths.push(name);
     }
     paths.push('link.txt', 'missing/x.txt', 'pipe');
