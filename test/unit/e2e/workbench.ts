@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { buildVsix, launchChromium, openWorkbench, REPO, startCodeServer, type CodeServer, type StartOptions } from './codeServer';
 
 /** Where every e2e file's screenshots go. */
-export const SHOTS = join(REPO, 'test-results', 'e2e');
+const SHOTS = join(REPO, 'test-results', 'e2e');
 
 export interface WorkbenchOptions {
   /** The prefix of the workspace's temporary folder (`rawp-e2e-…`). */
@@ -21,14 +21,12 @@ export interface WorkbenchOptions {
    */
   workspace?: (dir: string) => string | void;
   /** code-server's options besides the workspace (default: the packaged VSIX alone). */
-  start?: (workspace: string) => Omit<StartOptions, 'workspace'>;
+  start?: () => Omit<StartOptions, 'workspace'>;
   /** The screenshot taken after the last test, under SHOTS. */
   finalShot?: string;
 }
 
 export interface Workbench {
-  cs: CodeServer | undefined;
-  browser: Browser | undefined;
   page: Page;
   workspace: string;
   /** Saves a screenshot of the page as SHOTS/<name>.png (a failed shot fails nothing). */
@@ -44,14 +42,14 @@ export function useWorkbench(o: WorkbenchOptions): Workbench {
   const ends: Array<() => void | Promise<void>> = [];
   /** The temporary folder made for the workspace (removed after the tests). */
   let made = '';
+  let cs: CodeServer | undefined;
+  let browser: Browser | undefined;
   const w: Workbench = {
-    cs: undefined,
-    browser: undefined,
     page: undefined as unknown as Page,
     workspace: '',
     shot: (name) => w.page.screenshot({ path: join(SHOTS, `${name}.png`) }).then(() => undefined, () => undefined),
     fail: (e) => {
-      throw new Error(`${e instanceof Error ? e.message : String(e)}\n--- code-server output (tail) ---\n${w.cs?.output().slice(-4000) ?? ''}`);
+      throw new Error(`${e instanceof Error ? e.message : String(e)}\n--- code-server output (tail) ---\n${cs?.output().slice(-4000) ?? ''}`);
     },
     atEnd: (fn) => void ends.push(fn),
   };
@@ -62,15 +60,15 @@ export function useWorkbench(o: WorkbenchOptions): Workbench {
     w.workspace = made;
     if (o.workspace) w.workspace = o.workspace(made) ?? made;
     else cpSync(join(REPO, 'media/sample-workspace'), made, { recursive: true });
-    w.cs = await startCodeServer({ workspace: w.workspace, ...(o.start?.(w.workspace) ?? { vsixes: [buildVsix()] }) });
-    w.browser = await launchChromium();
-    w.page = await openWorkbench(w.browser, w.cs, w.workspace);
+    cs = await startCodeServer({ workspace: w.workspace, ...(o.start?.() ?? { vsixes: [buildVsix()] }) });
+    browser = await launchChromium();
+    w.page = await openWorkbench(browser, cs, w.workspace);
   });
 
   after(async () => {
     if (w.page && o.finalShot) await w.shot(o.finalShot);
-    await w.browser?.close().catch(() => undefined);
-    await w.cs?.stop();
+    await browser?.close().catch(() => undefined);
+    await cs?.stop();
     if (made) rmSync(made, { recursive: true, force: true });
     for (const fn of ends) await Promise.resolve(fn()).catch(() => undefined);
   });
