@@ -82,6 +82,12 @@ export const ROUTE_METHODS: Record<Route['kind'], readonly string[]> = {
 export const PUBLIC_ROUTES: ReadonlySet<Route['kind']> = new Set(['health', 'browser', 'browser_asset']);
 
 const SESSION_ID = '([A-Za-z0-9._~-]{1,200})';
+const WHOLE_SESSION_ID = new RegExp(`^${SESSION_ID}$`);
+
+/** Whether `id` is a session id this control plane routes (what a client may take from a host's answer). */
+export function isSessionId(id: unknown): id is string {
+  return typeof id === 'string' && WHOLE_SESSION_ID.test(id);
+}
 const SESSION_PATH = new RegExp(`^/v1/sessions/${SESSION_ID}$`);
 const STREAM_PATH = new RegExp(`^/v1/sessions/${SESSION_ID}/stream$`);
 const AGENT_PATH = new RegExp(`^/v1/sessions/${SESSION_ID}/agent$`);

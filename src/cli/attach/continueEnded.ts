@@ -2,7 +2,8 @@
 // that an error ended (POST /v1/sessions/{id}/continue, decision 630) and gives the id of the
 // session that goes on with its conversation — a new one, or the one that already does. The
 // host's refusals are said in its own words (no such ended session, the agent cannot run now).
-import { askHost } from './askHost';
+import { isSessionId } from '../../remote/controlPlane';
+import { askHost, hostWords } from './askHost';
 
 /** How many "not now" answers (429, 503) are waited out before giving up. */
 const ATTEMPTS = 5;
@@ -17,6 +18,10 @@ export async function continueEnded(base: string, session_id: string, token: str
   } catch {
     // said below with the status
   }
-  if ((r.status === 200 || r.status === 201) && typeof answer.session_id === 'string') return answer.session_id;
-  throw new Error(typeof answer.error === 'string' ? answer.error : `the host answered ${r.status}`);
+  if (r.status === 200 || r.status === 201) {
+    if (isSessionId(answer.session_id)) return answer.session_id;
+    throw new Error(`the host answered ${r.status} without a session id`);
+  }
+  // The host's words, shown and not obeyed (decision 703).
+  throw new Error(typeof answer.error === 'string' ? hostWords(answer.error) : `the host answered ${r.status}`);
 }

@@ -131,6 +131,9 @@ export class MasterClient {
       headers: this.options.tokenAsSubprotocol ? {} : { authorization: `Bearer ${this.options.token}` },
       ...(this.options.ca ? { ca: this.options.ca } : {}),
       ...(this.options.maxFrameSize ? { maxPayload: this.options.maxFrameSize } : {}),
+      // No compression: the server offers none (server.ts), and a deflated message is a small
+      // thing to send and a big one to inflate.
+      perMessageDeflate: false,
     });
     this.socket = socket;
     this.resume.connecting();

@@ -1,8 +1,8 @@
 // Which session `rawp attach URL` means. Accepted: the server's base URL as `rawp serve` prints it
 // (http[s]://host:port, then --session or the only/first shared session), a session URL
 // (…/v1/sessions/ID) or the stream itself (ws[s]://…/v1/sessions/ID/stream).
-import { route, streamPath } from '../../remote/controlPlane';
-import { askHost } from './askHost';
+import { isSessionId, route, streamPath } from '../../remote/controlPlane';
+import { askHost, hostWords } from './askHost';
 
 /** How many "not now" answers listing the sessions sits out before giving up. */
 const LIST_ATTEMPTS = 20;
@@ -46,13 +46,20 @@ export function httpBaseOf(raw: string | URL): string {
   return `${url.protocol === 'https:' || url.protocol === 'wss:' ? 'https' : 'http'}://${url.host}`;
 }
 
-/** The host's shared sessions (GET /v1/sessions), waiting out 429/503 as Retry-After says. */
-async function listSessions(url: string, token: string, ca: Buffer | undefined): Promise<{ session_id: string; name: string }[]> {
+/**
+ * The ids of the host's shared sessions (GET /v1/sessions), waiting out 429/503 as Retry-After
+ * says. The host is not trusted with the terminal nor with the next URL (decision 703): its words
+ * in an error are quoted through `hostWords`, and an id that is not one is refused.
+ */
+async function listSessions(url: string, token: string, ca: Buffer | undefined): Promise<{ session_id: string }[]> {
   const r = await askHost(url, { token, ...(ca ? { ca } : {}), attempts: LIST_ATTEMPTS });
-  if (r.status !== 200) throw new Error(`listing sessions: the server answered ${r.status} ${r.body}`);
+  if (r.status !== 200) throw new Error(`listing sessions: the server answered ${r.status} ${hostWords(r.body)}`);
+  let sessions: unknown;
   try {
-    return (JSON.parse(r.body) as { sessions: { session_id: string; name: string }[] }).sessions;
+    sessions = (JSON.parse(r.body) as { sessions?: unknown }).sessions;
   } catch (e) {
-    throw new Error(`listing sessions: ${(e as Error).message}`);
+    throw new Error(`listing sessions: the answer is not JSON (${(e as Error).message})`);
   }
+  if (!Array.isArray(sessions) || !sessions.every((s) => isSessionId((s as { session_id?: unknown } | null)?.session_id))) throw new Error('listing sessions: the answer is not a list of sessions');
+  return sessions as { session_id: string }[];
 }

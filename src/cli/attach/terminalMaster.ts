@@ -27,6 +27,13 @@ import { parseSaveArgs } from './saveArgs';
 const MAX_CATALOG_NOTICES = 20;
 const MAX_CATALOG_FACTS = 1000;
 
+/**
+ * The largest message `rawp attach` reads (announced as its `max_frame_size`, §13.1, and held by its
+ * socket): twice the history the host keeps by default (8 MiB), so an honest host's opening fits,
+ * while a hostile one cannot grow a message in the terminal's memory without bound (decision 703).
+ */
+export const ATTACH_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
 export interface TerminalMasterOptions {
   url: string;
   token: string;
@@ -81,6 +88,7 @@ export class TerminalMaster {
       ...(o.ca ? { ca: o.ca } : {}),
       // A master of ours: follow-ups typed during a turn are queued, replies come as notices (decision 101).
       extensions: OUR_MASTER_EXTENSIONS,
+      maxFrameSize: ATTACH_MAX_FRAME_BYTES,
       handlers: {
         frame: (f) => this.onFrame(f),
         connected: ({ reattach }) => {

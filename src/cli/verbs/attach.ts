@@ -7,6 +7,7 @@ import { browserLinkParts } from '../attach/browserLink';
 import { TerminalMaster } from '../attach/terminalMaster';
 import { readClientToken, TOKEN_ARG_WARNING } from '../../remote/tokenSource';
 import { hideSecretArgs } from '../hideSecretArgs';
+import { showControls } from '../controlPictures';
 import { terminalLanguage } from '../terminalLanguage';
 import type { Verb } from '../verb';
 import { parseVerbArgs, usageError } from '../verbArgs';
@@ -77,10 +78,11 @@ export const attachVerb: Verb = {
     try {
       // The new session that goes on with an ended one's conversation (decision 647).
       const continued = values.continue !== undefined ? await continueEnded(httpBaseOf(link.url), values.continue, token, ca) : undefined;
-      if (continued !== undefined) io.stderr.write(`rawp attach: ${attachPhrase('notice.continuing', [values.continue as string, continued], terminalLanguage(process.env))}\n`);
+      if (continued !== undefined) io.stderr.write(`rawp attach: ${showControls(attachPhrase('notice.continuing', [values.continue as string, continued], terminalLanguage(process.env)))}\n`);
       target = await resolveTarget(link.url, { token, session: continued ?? values.session ?? link.session, ca });
     } catch (e) {
-      io.stderr.write(`rawp attach: ${(e as Error).message}\n`);
+      // Shown, not obeyed: the message may quote the host (decision 703).
+      io.stderr.write(`rawp attach: ${showControls((e as Error).message)}\n`);
       return 1;
     }
     const master = new TerminalMaster({ url: target.streamUrl, token, session_id: target.session_id, stdin: io.stdin, stdout: io.stdout, ca, language: terminalLanguage(process.env) });
