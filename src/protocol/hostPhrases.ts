@@ -54,8 +54,9 @@ export const HOST_PHRASES_EN = {
   'rule.on_path': '{0} on {1}',
   'rule.anywhere': '{0} anywhere in the workspace',
   'rule.whole_tool': 'every {0} call',
-  'rule.bash_prefix': 'Bash: exactly `{0}`, or that command with more plain arguments added (no options such as -f or --exec, no rm, quotes, $ or other shell syntax)',
+  'rule.bash_prefix': 'Bash: exactly `{0}`, or that command with more file names added (inside the workspace; no options, quotes, $ or other shell syntax)',
   'rule.bash_exact': 'Bash: exactly `{0}`, nothing added ({1} runs other code or commands)',
+  'rule.bash_only': 'Bash: exactly `{0}`, nothing added',
 } as const;
 
 export type HostPhraseId = keyof typeof HOST_PHRASES_EN;
@@ -101,8 +102,9 @@ export const HOST_PHRASES_KO: Record<HostPhraseId, string> = {
   'rule.on_path': '{0}: {1} 아래 파일',
   'rule.anywhere': '{0}: 작업 영역의 모든 파일',
   'rule.whole_tool': '모든 {0} 호출',
-  'rule.bash_prefix': 'Bash: 정확히 `{0}`, 또는 그 명령에 일반 인수만 더 붙인 것 (-f, --exec 같은 옵션, rm, 따옴표, $ 같은 셸 문법은 덧붙일 수 없음)',
+  'rule.bash_prefix': 'Bash: 정확히 `{0}`, 또는 그 명령에 파일 이름만 더 붙인 것 (작업 영역 안; 옵션, 따옴표, $ 같은 셸 문법은 덧붙일 수 없음)',
   'rule.bash_exact': 'Bash: 정확히 `{0}`만, 덧붙이는 것 없이 ({1}은(는) 다른 코드나 명령을 실행함)',
+  'rule.bash_only': 'Bash: 정확히 `{0}`만, 덧붙이는 것 없이',
 };
 
 export type HostLanguage = 'en' | 'ko';

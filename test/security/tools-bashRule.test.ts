@@ -6,12 +6,36 @@ import { ruleMatches } from '../../src/tools/permissions/rules';
 import { suggestScope } from '../../src/tools/permissions/scope';
 
 describe('security/tools: Bash rule matching (issue 12 finding 8)', () => {
-  it('§17.3.1 the suggested rule is the whole command as shown, and allows exactly it', () => {
+  it('§17.3.1 the suggested rule is the whole command as shown, and allows exactly it; a command that only reads also with more file names inside the workspace (decision 706)', () => {
     assert.equal(bashRuleFor('  find .   -name "*.md" '), 'find . -name "*.md"');
     assert.deepEqual(checkBashRule('find . -name "*.md"', 'find . -name "*.md"'), { allowed: true });
-    assert.deepEqual(checkBashRule('npm test', 'npm test parser.test.ts'), { allowed: true });
+    assert.deepEqual(checkBashRule('npm test', 'npm test'), { allowed: true });
     assert.deepEqual(checkBashRule('ls', 'ls src docs'), { allowed: true });
-    assert.deepEqual(checkBashRule('tar -tf a.tar', 'tar -tf a.tar f.txt'), { allowed: true });
+    assert.deepEqual(checkBashRule('cat src/a.txt', 'cat src/a.txt src/b.txt'), { allowed: true });
+    assert.deepEqual(checkBashRule('git log', 'git log src/parser.ts'), { allowed: true });
+    assert.deepEqual(checkBashRule('rg TODO', 'rg TODO src'), { allowed: true });
+  });
+
+  it('§17.3.1 an added word is not trusted to be harmless: only readers take more arguments, and never a path out of the workspace (the adversarial review of 2026-12-06, decision 706)', () => {
+    const cases: [string, string, string][] = [
+      ['git stash', 'git stash clear', 'exact'],
+      ['git remote', 'git remote set-url origin https://attacker.example/steal.git', 'exact'],
+      ['git config user.email', 'git config user.email me@attacker.example', 'exact'],
+      ['make test', 'make test deploy', 'exact'],
+      ['npm run', 'npm run deploy', 'exact'],
+      ['npm test', 'npm test parser.test.ts', 'exact'],
+      ['tee src/log.txt', 'tee src/log.txt /home/user/.bashrc', 'exact'],
+      ['cp a b', 'cp a b c', 'exact'],
+      ['cat src/a.txt', 'cat src/a.txt /etc/passwd', 'unplain'],
+      ['cat src/a.txt', 'cat src/a.txt ../outside/secret.txt', 'unplain'],
+      ['cat src/a.txt', 'cat src/a.txt src/../../outside/secret.txt', 'unplain'],
+      ['ls', 'ls ~', 'unplain'],
+      // A leading assignment hides no interpreter: the rule is exact.
+      ['FOO=1 node', 'FOO=1 node evil.js', 'exact'],
+      // `(…)` is a subshell in sh and a command substitution in fish: always asks.
+      ['echo hi', 'echo hi (touch pwned)', 'compound'],
+    ];
+    for (const [rule, command, reason] of cases) assert.deepEqual(checkBashRule(rule, command), { allowed: false, reason }, `${rule} ⇏ ${command}`);
   });
 
   it('§17.3.1 other arguments, destructive additions, interpreters and compound commands are refused', () => {
@@ -21,30 +45,31 @@ describe('security/tools: Bash rule matching (issue 12 finding 8)', () => {
       ['find . -name "*.md"', 'find . -name "*.md" -delete', 'option'],
       ['find . -name "*.md"', 'find . -name "*.md" -execdir id', 'option'],
       // Options that run a program (the adversarial review of 2026-12-06, decision 670): every added option asks.
-      ['tar -tf a.tar', 'tar -tf a.tar -I ./evil.sh', 'option'],
-      ['tar -tf a.tar', 'tar -tf a.tar --use-compress-program ./evil.sh', 'option'],
-      ['sort data.txt', 'sort data.txt --compress-program ./evil.sh', 'option'],
+      ['tar -tf a.tar', 'tar -tf a.tar -I ./evil.sh', 'exact'],
+      ['tar -tf a.tar', 'tar -tf a.tar --use-compress-program ./evil.sh', 'exact'],
+      ['sort data.txt', 'sort data.txt --compress-program ./evil.sh', 'exact'],
       ['git log -p', 'git log -p --ext-diff', 'option'],
-      ['npm test', 'npm test -- --grep parser', 'option'],
+      ['cat a.txt', 'cat a.txt -v --show-all', 'option'],
+      ['npm test', 'npm test -- --grep parser', 'exact'],
       ['ls', 'ls -la src', 'option'],
       ['rg TODO', 'rg TODO --pre ./evil.sh', 'option'],
-      ['git', 'git rm x', 'destructive'],
+      ['git', 'git rm x', 'exact'],
       ['python3', 'python3 -c "import os"', 'interpreter'],
       ['python3 x.py', 'python3 x.py extra', 'interpreter'],
       ['/usr/bin/python3.12 tool.py', '/usr/bin/python3.12 tool.py --flag', 'interpreter'],
       ['sh', 'sh -c id', 'interpreter'],
       ['xargs', 'xargs rm', 'interpreter'],
       ['git status', 'git status && rm -rf ~', 'compound'],
-      ['git', 'git push --force', 'option'],
-      ['git', 'git push origin', 'destructive'],
-      ['git', 'git -c core.pager=id log', 'option'],
+      ['git', 'git push --force', 'exact'],
+      ['git', 'git push origin', 'exact'],
+      ['git', 'git -c core.pager=id log', 'exact'],
       ['echo hello', 'echo hello $(id)', 'compound'],
-      ['echo hello', 'echo hello $HOME', 'destructive'],
+      ['echo hello', 'echo hello $HOME', 'unplain'],
       ['ls', 'ls -la; rm x', 'compound'],
       ['cat a', 'cat a > b', 'compound'],
       ['npm test', 'npm testing', 'prefix'],
       ['sed -n 1p a', 'sed -n 1p a -i', 'interpreter'],
-      ['cp a b', 'cp a b -f', 'option'],
+      ['cp a b', 'cp a b -f', 'exact'],
       // A quoted or escaped interpreter is the interpreter (the review of decision 654): exact only.
       ["'/usr/bin/node' build.js", "'/usr/bin/node' build.js --require ./evil.js", 'interpreter'],
       ['"python3" -V', '"python3" -V other.py', 'interpreter'],
@@ -56,7 +81,8 @@ describe('security/tools: Bash rule matching (issue 12 finding 8)', () => {
 
   it('the prompt says exactly what the rule allows; no regex on the command backtracks (a 200,000-character word answers at once)', () => {
     assert.match(describeBashRule('python3 x.py'), /exactly `python3 x\.py`, nothing added \(python3 runs other code or commands\)/);
-    assert.match(describeBashRule('npm test'), /exactly `npm test`, or that command with more plain arguments added/);
+    assert.equal(describeBashRule('npm test'), 'Bash: exactly `npm test`, nothing added');
+    assert.match(describeBashRule('git log'), /exactly `git log`, or that command with more file names added \(inside the workspace; no options/);
     assert.match(describeBashRule("'/usr/bin/node' build.js"), /, nothing added \(node runs other code or commands\)$/, 'a quoted interpreter is said as one');
     const long = 'a' + '9'.repeat(200_000);
     const t = process.hrtime.bigint();

@@ -141,7 +141,7 @@ const PATTERN = /^([A-Za-z_][\w.:-]*)(?:\((.*)\))?$/s;
 
 /**
  * --allow PATTERN, Claude Code's rule syntax: `Tool` (every call of it), `Bash(npm test)` (that
- * command, or it with more plain arguments; a trailing `:*` is accepted), `Edit(src/**)` (paths
+ * command; a command that only reads also with more file names: bashRule.ts; a trailing `:*` is accepted and widens nothing), `Edit(src/**)` (paths
  * under a workspace-relative glob).
  */
 export function allowRule(pattern: string): RuleScope {
@@ -155,7 +155,7 @@ export function allowRule(pattern: string): RuleScope {
     const prefix = value.replace(/:\*$/, '').trim();
     // A Bash rule is a command and its first words, matched as words (bashRule.ts): a `*` is never
     // a wildcard there, so `Bash(echo *)` matched nothing and was taken in silence (the CLI trial).
-    if (/[*?]/.test(prefix)) throw new InputError(`--allow ${JSON.stringify(pattern)}: a ${tool_name} rule is a command's first words, not a glob: write ${tool_name}(${prefix.replace(/\s*[*?].*$/, '') || 'npm test'}) to allow that command and it followed by more plain arguments`);
+    if (/[*?]/.test(prefix)) throw new InputError(`--allow ${JSON.stringify(pattern)}: a ${tool_name} rule is a command's first words, not a glob: write ${tool_name}(${prefix.replace(/\s*[*?].*$/, '') || 'npm test'}) to allow that command (a command that only reads, such as ls or git log, also with more file names)`);
     return { tool_name, command_prefix: prefix };
   }
   return { tool_name, path_glob: value };

@@ -59,7 +59,8 @@ only); a pipe that sends nothing for ${PIPED_CONTEXT_WAIT_MS / 1000} s is not wa
                            Codex runs its tools itself: a denied Bash takes its shell away, a
                            denied apply_patch makes its sandbox read-only
   --allow PATTERN          answer permission prompts matching PATTERN with "allow" (repeatable):
-                           Tool, Bash(command) — that command, or it with more plain arguments —
+                           Tool, Bash(command) — exactly that command (one that only reads, such as
+                           ls, cat or git log, also with more file names inside the workspace) —
                            or Tool(glob) — paths under a workspace-relative glob, e.g. Edit(src/**);
                            a tool that is not the agent's is refused (exit 2, case matters)
   --attach FILE            send FILE with the prompt (context_files; repeatable): a file: URL inside

@@ -1,15 +1,17 @@
 // What a session or saved Bash rule allows (issue 12 finding 8, docs/decisions/180-bash-rule-scope.md).
 // A rule is shown to the user as the command they saw, every argument included; it then allows
-// exactly that command, or that command followed by more plain arguments — never a compound
-// command, never an added option (`-delete`, `-I ./evil.sh`, `--use-compress-program …`,
-// `--ext-diff`: options that run a program are too many to list, decision 670), never extra words
-// that make it destructive (`rm`, `push`, …) and never anything more after an interpreter or a
-// command runner (`python3 -c …`, `sh -c …`, `xargs …`, `env …`): those allow the exact command only.
+// exactly that command. Only a command that reads (`ls`, `cat`, `rg`, `git log` …, READERS) also
+// allows more plain arguments: file names and words inside the workspace (decision 706: an added
+// word turned `git stash` into `git stash clear`, `tee log` into a write outside, `cat a` into a read
+// outside, and no list of such words is whole). Never a compound command, never an added option
+// (`-delete`, `-I ./evil.sh`, `--pre ./evil.sh`: options that run a program are too many to list,
+// decision 670), never a word with quotes or expansions, never an absolute or `..` path.
 
 import { hostPhrase } from '../../protocol/hostPhrases';
 
-/** Shell syntax that chains, substitutes or redirects: a call containing it always asks. */
-const SHELL_CONTROL = /[;&|`<>\n\r]|\$\(/;
+/** Shell syntax that chains, substitutes or redirects, in sh or in the shells a user may set
+ *  (`(…)` substitutes in fish, runs a subshell in sh): a call containing it always asks. */
+const SHELL_CONTROL = /[;&|`<>()\n\r]|\$\(/;
 
 /** Programs that run code given as arguments or wrap another command: exact match only. */
 const INTERPRETERS = new Set([
@@ -22,13 +24,15 @@ const INTERPRETERS = new Set([
 ]);
 
 /**
- * Words that, added after the allowed prefix, would change what the command may destroy or run.
- * Options are not listed: checkBashRule refuses every added option first (decision 670).
+ * Programs that only read what their plain arguments name (no option is ever added: checkBashRule
+ * refuses those first): a rule for one of them also allows it with more such arguments.
  */
-const DESTRUCTIVE = new Set([
-  'rm', 'rmdir', 'unlink', 'shred', 'mv', 'dd', 'chmod', 'chown', 'chgrp', 'truncate', 'mkfs', 'kill', 'pkill', 'killall', 'reboot', 'shutdown',
-  'push', 'reset', 'clean', 'checkout', 'restore', 'rebase', 'filter-branch', 'gc', 'prune', 'publish', 'unpublish', 'exec', 'run-script', 'x', 'dlx',
+const READERS = new Set([
+  'ls', 'cat', 'head', 'tail', 'wc', 'nl', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'find', 'fd', 'tree', 'file', 'stat', 'du',
+  'diff', 'cmp', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'b2sum', 'cksum', 'realpath', 'readlink', 'basename', 'dirname', 'echo',
 ]);
+/** git's subcommands that only read: `git log` allows `git log src`, `git stash` allows nothing more. */
+const GIT_READERS = new Set(['status', 'log', 'diff', 'show', 'blame', 'ls-files', 'grep', 'shortlog', 'describe']);
 
 /** Splits a command into shell words (quotes kept as written, so `"a b"` stays one word). */
 export function shellWords(command: string): string[] {
@@ -86,17 +90,24 @@ function programOf(first: string): string {
   return name.slice(0, end);
 }
 
-/** True when `word` (a plain word: options are refused before) would make a widened rule destructive. */
-function isDestructive(word: string): boolean {
-  if (DESTRUCTIVE.has(word)) return true;
-  // Expansions and quoting can turn into anything at run time.
-  return /[$'"\\*?[{~=]/.test(word);
+/** Does the rule (its shell words) name a command that only reads, so more plain arguments may follow? */
+function readsOnly(rule: readonly string[]): boolean {
+  const program = programName(rule[0]);
+  if (program === 'git') return rule.length >= 2 && GIT_READERS.has(rule[1]);
+  return READERS.has(program);
+}
+
+/** True when `word` (a plain word: options are refused before) could mean more than it shows: an
+ *  expansion or quoting (anything at run time), or a path out of the workspace (absolute, `..`). */
+function isUnplain(word: string): boolean {
+  if (/[$'"\\*?[{~=]/.test(word)) return true;
+  return word.startsWith('/') || word.split('/').includes('..');
 }
 
 export interface BashRuleCheck {
   allowed: boolean;
   /** Why not, for logs and tests. */
-  reason?: 'compound' | 'prefix' | 'interpreter' | 'option' | 'destructive';
+  reason?: 'compound' | 'prefix' | 'interpreter' | 'exact' | 'option' | 'unplain';
 }
 
 /** Does the rule shown as `ruleCommand` allow `command`? */
@@ -110,11 +121,12 @@ export function checkBashRule(ruleCommand: string, command: string): BashRuleChe
   const extra = words.slice(rule.length);
   if (extra.length === 0) return { allowed: true };
   if (INTERPRETERS.has(programOf(words[0]))) return { allowed: false, reason: 'interpreter' };
+  if (!readsOnly(rule)) return { allowed: false, reason: 'exact' };
   // Any added option: a program's options may name a program to run (`tar -I ./x.sh`, `sort
   // --compress-program`, `git log --ext-diff`), a file to write or a mode to destroy, and no list
   // holds them all (the adversarial review of 2026-12-06, decision 670).
   if (extra.some((w) => w.startsWith('-'))) return { allowed: false, reason: 'option' };
-  if (extra.some(isDestructive)) return { allowed: false, reason: 'destructive' };
+  if (extra.some(isUnplain)) return { allowed: false, reason: 'unplain' };
   return { allowed: true };
 }
 
@@ -129,7 +141,8 @@ export function bashRuleFor(command: string): string {
 
 /** How the prompt describes the rule: exactly what it will allow. */
 export function describeBashRule(ruleCommand: string): string {
-  const first = shellWords(ruleCommand)[0] ?? '';
+  const rule = shellWords(ruleCommand);
+  const first = rule[0] ?? '';
   if (INTERPRETERS.has(programOf(first))) return hostPhrase('rule.bash_exact', [ruleCommand, programName(first)]);
-  return hostPhrase('rule.bash_prefix', [ruleCommand]);
+  return hostPhrase(rule.length > 0 && readsOnly(rule) ? 'rule.bash_prefix' : 'rule.bash_only', [ruleCommand]);
 }

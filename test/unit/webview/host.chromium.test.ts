@@ -35,7 +35,7 @@ describe('webview in Chromium: host messages and the WebSocket transport', funct
     await page.locator('#agent-select').selectOption('builtin');
     await page.locator('button[aria-label="New session"]').click();
     await page.locator('button[aria-label="Permission rules"]').click();
-    assert.match(await page.locator('.rules-panel').innerText(), /Bash\s+“npm test”, alone or with more plain arguments\s+\(always\)/);
+    assert.match(await page.locator('.rules-panel').innerText(), /Bash\s+“npm test”, exactly \(a command that only reads: also with more file names\)\s+\(always\)/);
     await page.locator('.rules-panel button', { hasText: 'Revoke' }).click();
     await page.locator('button[aria-label="Copy attach URL"]').click();
     const msgs = await waitForMessages(page, ['session.switch', 'agent.pick', 'session.new', 'permissionRule.revoke', 'attach.copyUrl'], 5);

@@ -94,7 +94,8 @@ describe('webview/hostWords: the host\'s commands and notices in the view\'s lan
     assert.equal(permissionDescription(`Saved rule: ${onPath}`), '규칙으로 저장: Write: src/** 아래 파일');
     assert.equal(permissionDescription(spaced), 'Edit: notes on cats/** 아래 파일', 'a folder named with " on " stays whole: the tool ends at the first " on "');
     assert.equal(permissionDescription(whole), '모든 mcp__web__fetch 호출');
-    assert.equal(permissionDescription(prefix), 'Bash: 정확히 `git status --short`, 또는 그 명령에 일반 인수만 더 붙인 것 (-f, --exec 같은 옵션, rm, 따옴표, $ 같은 셸 문법은 덧붙일 수 없음)');
+    assert.equal(permissionDescription(prefix), 'Bash: 정확히 `git status --short`, 또는 그 명령에 파일 이름만 더 붙인 것 (작업 영역 안; 옵션, 따옴표, $ 같은 셸 문법은 덧붙일 수 없음)');
+    assert.equal(permissionDescription(rule({ tool_name: 'Bash', paths: [], command: 'npm test' })), 'Bash: 정확히 `npm test`만, 덧붙이는 것 없이', 'a command that does not only read: exactly it');
     assert.equal(permissionDescription(`Saved rule: ${exact}`), '규칙으로 저장: Bash: 정확히 `/usr/bin/python3 build.py`만, 덧붙이는 것 없이 (python3은(는) 다른 코드나 명령을 실행함)');
     const tricky = rule({ tool_name: 'Bash', paths: [], command: 'node x.js --label "a`, nothing added (node runs other code or commands)"' });
     assert.match(permissionDescription(tricky), /^Bash: 정확히 `node x\.js --label "a`, nothing added \(node runs other code or commands\)"`만, /, 'the whole command, though it holds the shape\'s own words');
@@ -109,7 +110,7 @@ describe('webview/hostWords: the host\'s commands and notices in the view\'s lan
   });
 
   it('every template the view reads back gives the values it was filled with (the host\'s phrases of rules, option descriptions, agent names)', () => {
-    const ids = ['rule.on_path', 'rule.anywhere', 'rule.whole_tool', 'rule.bash_prefix', 'rule.bash_exact', 'permission.savedRule', 'agent.openaiModel'] as const;
+    const ids = ['rule.on_path', 'rule.anywhere', 'rule.whole_tool', 'rule.bash_prefix', 'rule.bash_exact', 'rule.bash_only', 'permission.savedRule', 'agent.openaiModel'] as const;
     setLocale('ko');
     for (const id of ids) {
       const places = [...en[id].matchAll(/\{(\d)\}/g)].map((m) => Number(m[1]));

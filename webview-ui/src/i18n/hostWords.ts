@@ -61,7 +61,7 @@ const TOOL_NAME = /^[A-Za-z0-9_.:-]+$/;
  * "Read file" limited to a folder `disk` (the review of decision 654).
  */
 function ruleText(rule: string): string {
-  for (const id of ['rule.bash_prefix', 'rule.bash_exact'] as const) {
+  for (const id of ['rule.bash_prefix', 'rule.bash_exact', 'rule.bash_only'] as const) {
     const args = templateArgs(en[id], rule);
     if (args) return t(id, ...args);
   }

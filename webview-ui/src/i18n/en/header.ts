@@ -32,7 +32,7 @@ export const header = {
   'rules.allow': 'Allow',
   'rules.reject': 'Reject',
   'rules.onPath': 'on {0}',
-  'rules.command': '“{0}”, alone or with more plain arguments',
+  'rules.command': '“{0}”, exactly (a command that only reads: also with more file names)',
   'rules.thisSession': 'this session',
   'rules.always': 'always',
   'rules.via': '{0}, via {1}',

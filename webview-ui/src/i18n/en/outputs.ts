@@ -20,7 +20,7 @@ export const outputs = {
   'tool.rule.always': 'Ran without asking: your saved rule allows {0}.',
   'tool.rule.session': 'Ran without asking: the rule you made for this session allows {0}.',
   'tool.rule.onPath': '{0} on {1}',
-  'tool.rule.command': '{0} “{1}”, alone or with more plain arguments',
+  'tool.rule.command': '{0} “{1}”, exactly (a command that only reads: also with more file names)',
   'tool.rule.everyCall': 'every {0} call',
   'subagent.completed': 'Done',
   'subagent.failed': 'Failed',

@@ -35,7 +35,7 @@ export const header: Record<keyof typeof english, string> = {
   'rules.allow': '허용',
   'rules.reject': '거부',
   'rules.onPath': '대상: {0}',
-  'rules.command': '“{0}” 단독 또는 일반 인수를 덧붙인 경우',
+  'rules.command': '“{0}” 정확히 그 명령 (읽기만 하는 명령은 파일 이름을 덧붙인 것도)',
   'rules.thisSession': '이 세션에서만',
   'rules.always': '항상',
   'rules.via': '{0}, {1}에서 추가',

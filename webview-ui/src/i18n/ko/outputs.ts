@@ -23,7 +23,7 @@ export const outputs: Record<keyof typeof english, string> = {
   'tool.rule.always': '묻지 않고 실행함: 저장된 규칙이 {0}을(를) 허용합니다.',
   'tool.rule.session': '묻지 않고 실행함: 이 세션에서 만든 규칙이 {0}을(를) 허용합니다.',
   'tool.rule.onPath': '{0} ({1} 아래 파일)',
-  'tool.rule.command': '{0} “{1}” (단독 또는 일반 인수를 덧붙인 경우)',
+  'tool.rule.command': '{0} “{1}” (정확히 그 명령; 읽기만 하는 명령은 파일 이름을 덧붙인 것도)',
   'tool.rule.everyCall': '모든 {0} 호출',
   'subagent.completed': '완료',
   'subagent.failed': '실패',
