@@ -6,7 +6,11 @@
 // Not the agent's read before an edit (decision 702): `replace … in a.txt` printed the file's first
 // line above the diff. That read (Read with limit 1, read-before-write.md) is a step of the edit
 // that follows it at once, not an answer.
+// A listing (Glob, LS, Grep's files mode) is a list of names, printed one a line: a name with a line
+// break or another control character is shown JSON-quoted, as Grep's result lines show it (textPath,
+// decision 705), so no name prints as two entries or as a line of another tool's output.
 import type { Metadata } from '../protocol/envelope';
+import { textPath } from '../tools/grepReport';
 
 /** Characters kept in all (a 20 MB read prints its beginning and says the rest was left out). */
 const MAX_CHARS = 4 * 1024 * 1024;
@@ -67,11 +71,12 @@ export class ToolOutputs {
   }
 }
 
-/** An output as a terminal reads it: a diff as its unified diff, a list one entry a line, text as it is. */
+/** An output as a terminal reads it: a diff as its unified diff, a list one entry a line (each entry
+ * one line: textPath), text as it is. */
 function asText(output: unknown, output_type: unknown): string {
   if (typeof output === 'string') return output;
   const diff = (output as { unified_diff?: unknown }).unified_diff;
   if (output_type === 'diff' && typeof diff === 'string') return diff;
-  if (Array.isArray(output) && output.every((e) => typeof e === 'string')) return output.join('\n');
+  if (Array.isArray(output) && output.every((e) => typeof e === 'string')) return output.map(textPath).join('\n');
   return JSON.stringify(output, null, 2);
 }

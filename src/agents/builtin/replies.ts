@@ -12,7 +12,22 @@ export function clip(text: string, max: number): string {
 
 export function failure(words: BuiltinWords, what: string, r: ToolCallResult): string {
   if (r.status === 'cancelled') return words.cancelled(clip(what, 500));
-  return words.failed(clip(what, 500), r.error_code, clip(String(r.output).replace(/^[A-Z_]+: /, ''), 4000));
+  return words.failed(clip(what, 500), r.error_code, clip(failureText(r.output).replace(/^[A-Z_]+: /, ''), 4000));
+}
+
+/**
+ * What a failed call said, as text. Most tools fail with a string; Task fails with the subagent's
+ * result object (`{status, result}`), whose `result` is the subagent's own words ("The subagent
+ * failed: [object Object]" before).
+ */
+function failureText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  if (typeof output === 'object' && output !== null) {
+    const o = output as { result?: unknown; message?: unknown; error?: unknown };
+    for (const v of [o.result, o.message, o.error]) if (typeof v === 'string' && v.trim() !== '') return v;
+    return JSON.stringify(output);
+  }
+  return String(output);
 }
 
 /** Lines of a text. */

@@ -197,6 +197,15 @@ describe('agents/builtin: the offline agent over the real tools', () => {
     assert.match(JSON.stringify(taskResult.payload.output), /Found 1 matching line for `greeting`/);
   });
 
+  it('a failed delegate says the subagent\'s failure in words (it said "The subagent failed: [object Object]": Task fails with {status, result}, decision 705)', async () => {
+    await run('delegate: read missing.txt');
+    const taskResult = host.ofType('tool.invoke.result').find((r) => r.payload.tool_name === 'Task')!;
+    assert.equal(taskResult.payload.status, 'error');
+    assert.equal(typeof taskResult.payload.output, 'object');
+    assert.match(lastText(), /^The subagent failed: Reading `missing\.txt` failed \(FS_NOT_FOUND\): /);
+    assert.doesNotMatch(lastText(), /\[object Object\]/);
+  });
+
   it('§7.2.1 "/compact" reports session.compacted with honest zero token counts', async () => {
     await run('write b.txt: x');
     await run('/compact keep notes', { input_type: 'slash_command' });

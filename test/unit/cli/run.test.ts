@@ -358,6 +358,21 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
     assert.match(r.err, /name␛\[41mBG␛\[0m␛\]0;owned␇<U\+202E>gnp\.txt/);
   });
 
+  it('decision 705: a file named with a line break is one entry of a listing, JSON-quoted as Grep shows it (text and json tool_outputs); `files *` printed "nl" and "fake.txt:1:needle" as two, so `rawp run … | xargs` could be pointed at another file', async () => {
+    writeFileSync(join(ws, 'nl\nfake.txt:1:needle'), 'needle\n');
+    const r = await rawpRun([...base(), 'files *'], { env });
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(r.out.split('\n').sort(), ['', '"nl\\nfake.txt:1:needle"', 'a.txt']);
+    const json = JSON.parse((await rawpRun([...base(), '--output-format', 'json', 'ls'], { env })).out);
+    assert.deepEqual(json.tool_outputs[0].split('\n').sort(), ['"nl\\nfake.txt:1:needle"', 'a.txt'], JSON.stringify(json.tool_outputs));
+  });
+
+  it('a failed delegate says the subagent\'s failure in words, not "The subagent failed: [object Object]"', async () => {
+    const r = await rawpRun([...base(), 'delegate: write d.txt: y'], { env });
+    assert.match(r.out + r.err, /The subagent failed: Writing `d\.txt` failed \(PERMISSION_REJECTED\): /);
+    assert.doesNotMatch(r.out + r.err, /\[object Object\]/);
+  });
+
   it('slash-commands §5 /rename and /clear are answered at once, exit 0 (they waited 60 s for a turn and failed NO_TURN): /rename says the name the session now has', async () => {
     const started = Date.now();
     const renamed = await rawpRun([...base(), '/rename  Release\tnotes '], { env });

@@ -1,7 +1,12 @@
 // What `rawp run` prints for an agent without a model (decision 697): the main agent's successful
 // tool results, as a terminal reads them, bounded in size.
 import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BuiltinAgent } from '../../../src/agents/builtin';
 import { ToolOutputs } from '../../../src/host/toolOutputs';
+import { FakeHost } from '../../support/fakeHost';
 
 const result = (output: unknown, extra: Record<string, unknown> = {}) => ({ type: 'tool.invoke.result', payload: { invocation_id: 'i', tool_name: 'T', status: 'success', output, ...extra } });
 
@@ -46,5 +51,31 @@ describe('host: the tool outputs a headless run prints for an agent without a mo
     assert.equal(cut, true);
     assert.equal(outputs.reduce((n, o) => n + o.length, 0), 4 * 1024 * 1024);
     assert.ok(!outputs.join('').includes('z'));
+  });
+
+  it('decision 705: a listing prints one line a name; a name with a line break (or another control character) is JSON-quoted as Grep shows it, so it cannot print as two entries (real Glob and LS on a real folder)', async function () {
+    this.timeout(30_000);
+    const dir = mkdtempSync(join(tmpdir(), 'rawp-tool-outputs-'));
+    const host = new FakeHost(dir);
+    const agent = new BuiltinAgent({ settings: { killGraceMs: 200 } });
+    try {
+      writeFileSync(join(dir, 'nl\nfake.txt:1:needle'), 'needle\n');
+      writeFileSync(join(dir, 'tab\there.txt'), 'x\n');
+      writeFileSync(join(dir, 'plain.txt'), 'x\n');
+      mkdirSync(join(dir, 'd\ne'));
+      await agent.start(host);
+      const t = new ToolOutputs();
+      for (const text of ['files *.txt*', 'ls']) {
+        await agent.prompt({ turn_id: globalThis.crypto.randomUUID(), turn_index: 0, text, input_type: 'text', mode: 'default', file_references: [], context_files: [] }, new AbortController().signal);
+      }
+      for (const e of host.events) t.observe(e);
+      const [glob, ls] = t.list().outputs;
+      assert.deepEqual(glob.split('\n').sort(), ['"nl\\nfake.txt:1:needle"', '"tab\\there.txt"', 'plain.txt'], glob);
+      assert.deepEqual(ls.split('\n').sort(), ['"d\\ne/"', '"nl\\nfake.txt:1:needle"', '"tab\\there.txt"', 'plain.txt'], ls);
+    } finally {
+      host.assertAllFramesAccepted();
+      await agent.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
