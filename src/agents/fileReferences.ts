@@ -23,6 +23,7 @@ import type { FsBackend } from '../workspace/fsBackend';
 import { fence } from './fence';
 import { readInlinePrefix } from './inlinePrefix';
 import { isAbsolute, posix } from 'node:path';
+import { leavesRoot } from '../workspace/leavesRoot';
 
 export type ConversionStrategy =
   | { kind: 'separate'; mention?: (path: string) => string }
@@ -100,7 +101,7 @@ async function resolveThrough(fs: NonNullable<ConvertOptions['fs']>, path: strin
   for (const root of fs.roots) {
     const absolute = isAbsolute(path) ? posix.normalize(path) : posix.join(root, path);
     const rel = posix.relative(root, absolute);
-    if (rel === '' || rel.startsWith('..') || posix.isAbsolute(rel)) continue;
+    if (rel === '' || leavesRoot(rel, '/')) continue;
     const st = await fs.stat(absolute);
     if (st?.type === 'file' || (st?.type === 'directory' && isFolderPath(path))) return { ok: true, absolute, root, relative: rel };
   }

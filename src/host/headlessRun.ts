@@ -7,7 +7,7 @@
 // docs/decisions/323.
 import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { basename, join, relative, isAbsolute } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { filePath } from '../remote/controlPlane';
 import type { ContextFile } from '../protocol/payloadTypes';
@@ -32,6 +32,7 @@ import { hostPermissionBroker } from './permissions';
 import { SessionHost } from './sessionHost';
 import { StepLimit } from '../session/stepLimit';
 import type { AgentAdapter, AgentEvent } from '../session/agentAdapter';
+import { leavesRoot } from '../workspace/leavesRoot';
 
 type PromptPayload = PayloadOf<'control.prompt.request'>;
 type StopReason = PayloadOf<'session.turn.end'>['stop_reason'];
@@ -227,7 +228,7 @@ export class HeadlessRun {
       const name = basename(real);
       const mime = mimeTypeOf(name);
       const rel = relative(root, real);
-      if (rel && !rel.startsWith('..') && !isAbsolute(rel)) {
+      if (rel && !leavesRoot(rel)) {
         files.push({ file_url: pathToFileURL(real).href, file_name: name, ...(mime ? { mime_type: mime } : {}), intent: 'context' });
         continue;
       }

@@ -19,6 +19,7 @@ import type { Disposable, FsChange } from './fsBackend';
 import { FolderIndex, type FolderChange, type FolderIndexOptions } from './folderIndex';
 import { IgnoreRules, IGNORE_FILES } from './ignoreRules';
 import { isCaseSensitiveFs, isInside, listFiles } from './listFiles';
+import { leavesRoot } from './leavesRoot';
 
 export interface FileIndexOptions extends FolderIndexOptions {
   /** Absolute paths of the workspace folders; the first is the session's own ("project"). */
@@ -161,7 +162,7 @@ export class FileIndex {
       const abs = isAbsolute(path) ? path : join(folder.root, path);
       for (const base of [folder.root, folder.rootReal]) {
         const rel = relative(base, abs);
-        if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return { folder, rel: rel.split(sep).join('/') };
+        if (rel && !leavesRoot(rel)) return { folder, rel: rel.split(sep).join('/') };
       }
     }
     return undefined;

@@ -6,6 +6,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { GitignoreMatcher } from './gitignoreMatcher';
+import { leavesRoot } from './leavesRoot';
 
 export interface ScannedFile {
   /** File name without `.md`. */
@@ -43,7 +44,7 @@ async function ignoreLayers(dir: string, boundary: string): Promise<IgnoreLayer[
   const layers: IgnoreLayer[] = [];
   let current = dir;
   const inside = relative(boundary, dir);
-  const bounded = inside === '' || (!inside.startsWith('..') && !inside.startsWith(sep));
+  const bounded = !leavesRoot(inside);
   for (;;) {
     try {
       const text = await readFile(join(current, '.gitignore'), 'utf8');
@@ -62,7 +63,7 @@ async function ignoreLayers(dir: string, boundary: string): Promise<IgnoreLayer[
 function isIgnored(layers: IgnoreLayer[], file: string): boolean {
   return layers.some((l) => {
     const rel = relative(l.base, file).split(sep).join('/');
-    return rel !== '' && !rel.startsWith('..') && l.matcher.ignores(rel);
+    return rel !== '' && !leavesRoot(rel, '/') && l.matcher.ignores(rel);
   });
 }
 

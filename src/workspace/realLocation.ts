@@ -6,6 +6,7 @@
 // no rule allows it and the person is asked every time. Synchronous: one walk per permission ask.
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { leavesRoot } from './leavesRoot';
 
 /** `path` with every symlink on the part of it that exists resolved (the rest appended as written). */
 export function realLocation(path: string): string {
@@ -31,6 +32,6 @@ export function resolvesOutside(path: string, roots: readonly string[]): boolean
   const real = realLocation(isAbsolute(path) ? path : join(roots[0], path));
   return !roots.some((root) => {
     const rel = relative(realLocation(root), real);
-    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+    return !leavesRoot(rel);
   });
 }

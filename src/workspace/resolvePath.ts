@@ -8,6 +8,7 @@
 import { promises as fsp } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { namedRoot } from './rootNames';
+import { leavesRoot } from './leavesRoot';
 
 /**
  * The longest path we resolve, in characters: Linux's PATH_MAX (4,096 bytes) — the system refuses
@@ -29,7 +30,7 @@ export type ResolvedPath =
 
 function within(root: string, p: string): boolean {
   const rel = relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  return !leavesRoot(rel);
 }
 
 /** The real path of `p`, or of its nearest existing ancestor joined with the rest (for new files). */

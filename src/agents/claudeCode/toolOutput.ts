@@ -11,6 +11,7 @@ import type { OutputTypeName } from '../../protocol/common';
 import { hunkHeader } from '../../protocol/hunkHeader';
 import { contentText, type ToolResultBlock } from './streamJson';
 import { toolInfo } from './tools';
+import { leavesRoot } from '../../workspace/leavesRoot';
 
 /** An optional field that is absent when it does not fit. */
 const opt = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
@@ -58,7 +59,7 @@ export function displayPath(path: string, workspacePath: string | readonly strin
   // a symlinked folder or macOS's /tmp -> /private/tmp), so a file inside is never shown absolute.
   for (const root of typeof workspacePath === 'string' ? [workspacePath] : workspacePath) {
     const rel = relative(root, path);
-    if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return rel;
+    if (rel && !leavesRoot(rel)) return rel;
   }
   return path;
 }

@@ -9,6 +9,7 @@ import { findFileNewestFirst, readTextOrUndefinedAsync } from '../../workspace/l
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { FileChangeItem } from './nativeEvents';
+import { leavesRoot } from '../../workspace/leavesRoot';
 
 export interface FileChangeDiffOptions {
   workspacePath: string;
@@ -48,7 +49,7 @@ export class CodexFileChangeDiffer {
 
   private rel(p: string): string {
     const r = path.relative(this.opts.workspacePath, this.abs(p));
-    return r.startsWith('..') ? p : r.split(path.sep).join('/');
+    return leavesRoot(r) ? p : r.split(path.sep).join('/');
   }
 
   private async fromSnapshot(item: FileChangeItem): Promise<string | undefined> {

@@ -33,6 +33,17 @@ describe('workspace/resolvePath: references stay inside the workspace', () => {
     assert.ok(abs.ok && abs.relative === 'lib/y.ts');
   });
 
+  it('§16.4 a name that only starts with two dots (..notes.txt, ...) is inside the workspace, not a way out', async () => {
+    writeTree(a, { '..notes.txt': 'n', '.../deep.txt': 'd', 'src/..draft.md': '' });
+    for (const p of ['..notes.txt', '.../deep.txt', 'src/..draft.md', join(a, '..notes.txt')]) {
+      const r = await resolveInWorkspace([a], p);
+      assert.ok(r.ok, `${p}: ${JSON.stringify(r)}`);
+      assert.equal(r.ok && r.root, a);
+    }
+    const out = await resolveInWorkspace([a], '../x');
+    assert.equal(!out.ok && out.code, 'FS_OUTSIDE_WORKSPACE');
+  });
+
   it('§16.3 .. out of the folder, absolute paths elsewhere and symlink escapes are refused', async () => {
     symlinkSync(outside, join(a, 'out'));
     symlinkSync(join(outside, 'secret.txt'), join(a, 'secret-link'));
