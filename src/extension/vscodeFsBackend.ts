@@ -19,7 +19,7 @@ import { isAbsolute, posix, resolve } from 'node:path';
 import { changedMeanwhileError, FsError, notFoundError, staleVersionError, unreadFileError, type Disposable, type FsBackend, type FsChange, type FsDirEntry, type FsEntryType, type FsStat, type FsTextFile, type FsTime, type FsVersion, type FsWriteResult, type WriteGuard, type WriteOptions } from '../workspace/fsBackend';
 import { encodeUtf8InTurns, nextTurn } from '../workspace/bytesInTurns';
 import { versionOfBytesAsync, versionOfText, versionOfTextAsync, VersionCache } from '../workspace/fileVersion';
-import { lineEndingOf, withBom, withLineEnding } from '../workspace/lineEndings';
+import { editLineEnding, lineEndingOf, withBom, withLineEnding } from '../workspace/lineEndings';
 import { PathLocks } from '../workspace/pathLocks';
 import { TEMP_MARK } from '../workspace/atomicWrite';
 import { folderRoots, locateIn, pathOfUri, type FolderRoot } from './workspaceRoots';
@@ -250,8 +250,9 @@ export class VscodeFsBackend implements FsBackend, Disposable {
       this.versions.forget(t.uri.toString());
       if (doc) return this.editDocument(doc, t, wasDirty, currentText, produced, exact);
       if (big) await nextTurn();
-      // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
-      const style = beforeBytes && !exact ? lineEndingOf(currentText) : undefined;
+      // Keep the file's own line-ending style: text written over a CRLF file stays CRLF. An edit
+      // of a file of mixed endings kept each line's own, and is written as it is (decision 704).
+      const style = beforeBytes && !exact ? (wholeFile ? lineEndingOf(currentText) : editLineEnding(currentText)) : undefined;
       if (big) await nextTurn();
       const after = withLineEnding(produced, style);
       if (big) await nextTurn();

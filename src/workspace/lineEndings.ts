@@ -1,9 +1,18 @@
 // Line-ending style of a text file: text written over a CRLF file stays CRLF (both backends keep
-// the file's own style when an agent writes LF text over it).
+// the file's own style when an agent writes LF text over it). A whole-file Write over a file of
+// mixed endings takes the majority style (decision 021); an edit of one changes only the bytes it
+// replaces (decision 704).
 import { nextTurn, SLICE_BYTES } from './bytesInTurns';
 
 /** "crlf" when most line breaks of `text` are CRLF; new text written over it gets the same style. */
 export function lineEndingOf(text: string): 'crlf' | 'lf' | undefined {
+  const { crlf, all } = countBreaks(text);
+  if (all === 0) return undefined;
+  return crlf * 2 > all ? 'crlf' : 'lf';
+}
+
+/** Line breaks (LFs) of `text`, and how many of them are CRLF. */
+function countBreaks(text: string): { crlf: number; all: number } {
   // Counted with indexOf: no array of a million matches for a big file.
   let crlf = 0;
   let all = 0;
@@ -11,8 +20,27 @@ export function lineEndingOf(text: string): 'crlf' | 'lf' | undefined {
     all++;
     if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
   }
-  if (all === 0) return undefined;
-  return crlf * 2 > all ? 'crlf' : 'lf';
+  return { crlf, all };
+}
+
+/** Does `text` break lines both ways, with CRLF and with a bare LF (lone CRs are not counted)? */
+export function hasMixedLineEndings(text: string): boolean {
+  if (!text.includes('\r\n')) return false; // the common case, one native pass
+  const { crlf, all } = countBreaks(text);
+  return crlf > 0 && crlf < all;
+}
+
+/**
+ * The style an Edit's or MultiEdit's result is written in (decision 704). A file of one style gets
+ * it back: the edit matched and replaced in LF text (ledger/match.ts). A file of mixed endings gets
+ * none (`undefined`, the text is written as it is): there the edit worked in the file's own text,
+ * so each untouched line keeps its ending and the replaced text has its region's. Rewriting it in
+ * the majority style would change lines the edit never touched.
+ */
+export function editLineEnding(before: string): 'crlf' | 'lf' | undefined {
+  const { crlf, all } = countBreaks(before); // one pass, as lineEndingOf's
+  if (all === 0 || (crlf > 0 && crlf < all)) return undefined;
+  return crlf > 0 ? 'crlf' : 'lf';
 }
 
 /**

@@ -33,7 +33,7 @@ import {
   type WriteGuard,
   type WriteOptions,
 } from './fsBackend';
-import { lineEndingOf, lineEndingOfBytesInTurns, startsWithBom, withBom, withLineEnding } from './lineEndings';
+import { editLineEnding, lineEndingOfBytesInTurns, startsWithBom, withBom, withLineEnding } from './lineEndings';
 import { fileSignature, lstatOrUndefined, toFsError } from './nodeFsErrors';
 import { watchTree } from './nodeWatcher';
 import { PathLocks } from './pathLocks';
@@ -201,8 +201,9 @@ export class NodeFsBackend implements FsBackend {
         if (big) await nextTurn();
         const produced = 'text' in change ? change.text : await change.transform(before);
         if (big) await nextTurn();
-        // Keep the file's own line-ending style: text written over a CRLF file stays CRLF.
-        const style = beforeBytes && !exact ? (wholeFile ? await lineEndingOfBytesInTurns(beforeBytes) : lineEndingOf(before)) : undefined;
+        // Keep the file's own line-ending style: text written over a CRLF file stays CRLF. An edit
+        // of a file of mixed endings kept each line's own, and is written as it is (decision 704).
+        const style = beforeBytes && !exact ? (wholeFile ? await lineEndingOfBytesInTurns(beforeBytes) : editLineEnding(before)) : undefined;
         if (big) await nextTurn();
         const after = withBom(withLineEnding(produced, style), wholeFile && !exact && startsWithBom(beforeBytes));
         if (big) await nextTurn();

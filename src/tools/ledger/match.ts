@@ -1,10 +1,13 @@
 // Literal edit matching, as the backend's critical section runs it (read-before-write.md):
 // line endings are normalized for matching (CRLF -> LF; the backend writes the file's own style
-// back), `old_string` must match exactly once unless `replace_all`, and edits apply in order on the
+// back; a file of mixed endings is edited in its own text instead, keepLineEndings.ts, decision
+// 704), `old_string` must match exactly once unless `replace_all`, and edits apply in order on the
 // working copy so a MultiEdit fails as a whole. Beyond the reference implementation: when an exact
 // match fails, we retry with typographic characters folded (smart quotes, dashes, non-breaking
 // spaces) and report that we did.
 import { FsError } from '../../workspace/fsBackend';
+import { hasMixedLineEndings, lineEndingOf } from '../../workspace/lineEndings';
+import { spliceKeepingEndings } from './keepLineEndings';
 
 export interface EditSpec {
   old_string: string;
@@ -20,7 +23,10 @@ export interface NormalizedMatch {
 }
 
 export interface AppliedEdits {
-  /** The new text, with LF line endings. */
+  /**
+   * The new text, with LF line endings; for a file of mixed endings, the file's own text with only
+   * the matched regions replaced (decision 704), which the backend writes as it is.
+   */
   text: string;
   replacements: number;
   /** Edits that only matched after Unicode folding. */
@@ -52,6 +58,9 @@ function occurrences(haystack: string, needle: string): number[] {
 
 /** Applies `edits` in order to `current`; throws FsError FS_EDIT_NOT_FOUND / FS_AMBIGUOUS_EDIT. */
 export function applyEdits(current: string, edits: readonly EditSpec[], displayPath: string): AppliedEdits {
+  // Mixed endings: the working copy is the file's own text, matched through its LF form (decision 704).
+  const keep = hasMixedLineEndings(current) ? (lineEndingOf(current) === 'crlf' ? '\r\n' : '\n') : undefined;
+  let native = current;
   let text = toLf(current);
   let replacements = 0;
   const unicode_normalized: NormalizedMatch[] = [];
@@ -59,8 +68,9 @@ export function applyEdits(current: string, edits: readonly EditSpec[], displayP
     const which = edits.length > 1 ? `edit ${index + 1} of ${edits.length}: ` : '';
     const oldS = toLf(edit.old_string);
     const newS = toLf(edit.new_string);
+    if (keep && index > 0) text = toLf(native);
     // The common big case, one native pass: replace_all of an exact match (issue 12 finding 2).
-    if (edit.replace_all && text.includes(oldS)) {
+    if (edit.replace_all && !keep && text.includes(oldS)) {
       const pieces = text.split(oldS);
       text = pieces.join(newS);
       replacements += pieces.length - 1;
@@ -84,16 +94,20 @@ export function applyEdits(current: string, edits: readonly EditSpec[], displayP
       throw new FsError(`${which}old_string matches ${at.length} places in "${displayPath}"; add surrounding lines to make it unique, or set replace_all`, 'FS_AMBIGUOUS_EDIT');
     }
     // One pass over the text: linear in its size, however many matches (issue 12 finding 2).
-    const parts: string[] = [];
-    let from = 0;
-    for (const i of at) {
-      parts.push(text.slice(from, i), newS);
-      from = i + oldS.length;
+    if (keep) {
+      native = spliceKeepingEndings(native, at, oldS.length, newS, keep);
+    } else {
+      const parts: string[] = [];
+      let from = 0;
+      for (const i of at) {
+        parts.push(text.slice(from, i), newS);
+        from = i + oldS.length;
+      }
+      parts.push(text.slice(from));
+      text = parts.join('');
     }
-    parts.push(text.slice(from));
-    text = parts.join('');
     replacements += at.length;
     if (folded) unicode_normalized.push({ edit_index: index, folded });
   });
-  return { text, replacements, unicode_normalized };
+  return { text: keep ? native : text, replacements, unicode_normalized };
 }
