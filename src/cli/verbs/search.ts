@@ -15,7 +15,7 @@ payload (§16.1.2) as JSON. An empty QUERY ("") lists recently modified files.
 
   --workspace DIR   workspace folder (repeat for a multi-root workspace)
   --max N           max_results, 1–${MAX_RESULTS} (default 20)
-  --ext LIST        only these extensions, comma-separated (.ts,.md)
+  --ext LIST        only these extensions, comma-separated (.ts,.md or ts,md)
   --exclude GLOB    exclude paths matching GLOB (repeatable)
   --scope S         workspace | project | global (default workspace)
   --include-ignored also list files that .gitignore / .ignore hide (the rawp.search.includeIgnored setting)
@@ -58,7 +58,9 @@ export const searchVerb: Verb = {
     }
     const scope = values.scope;
     if (scope !== undefined && scope !== 'workspace' && scope !== 'project' && scope !== 'global') return usage('--scope must be workspace, project or global');
-    const extensions = (values.ext ?? []).flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean);
+    // `--ext txt` as `--ext .txt`: the filter compares names' endings with the dot (§16.1.1), and
+    // an extension without one matched nothing, in silence (the review of 2026-12-06).
+    const extensions = (values.ext ?? []).flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean).map((e) => (e.startsWith('.') ? e : `.${e}`));
     const exclude_patterns = values.exclude ?? [];
     const index = await FileIndex.open({ roots, ...(values['include-ignored'] ? { includeIgnored: true } : {}) });
     const search = new WorkspaceSearch(index, { folders: values.folders === true });

@@ -54,6 +54,8 @@ describe('cli/search: rawp search', () => {
     assert.ok(max.total_count >= 3);
     const ext = JSON.parse((await rawp(['--workspace', root, '--ext', '.md', 'w'])).stdout);
     assert.deepEqual(ext.candidates.map((c: { path: string }) => c.path).sort(), ['docs/widgets.md']);
+    const noDot = JSON.parse((await rawp(['--workspace', root, '--ext', 'md', 'w'])).stdout);
+    assert.deepEqual(noDot.candidates.map((c: { path: string }) => c.path).sort(), ['docs/widgets.md'], '--ext md is --ext .md, not nothing');
     const ex = JSON.parse((await rawp(['--workspace', root, '--exclude', '**/*.test.ts', '--exclude', 'docs/**', 'widget'])).stdout);
     assert.deepEqual(ex.candidates.map((c: { path: string }) => c.path), ['src/chat/widget.ts']);
   });
