@@ -108,7 +108,7 @@ export function outputsStream(): Frame[] {
 export const GATE_OPTIONS = [
   { value: 'allow_once', label: 'Allow once', risk_level: 'moderate' as const },
   { value: 'allow_session', label: 'Allow for this session', description: 'Edit on src/**', risk_level: 'moderate' as const },
-  { value: 'allow_always', label: 'Always allow', description: 'Saved rule: Edit on src/**', risk_level: 'moderate' as const },
+  { value: 'allow_always', label: 'Always allow', description: 'Saved rule for every workspace: Edit on src/**', risk_level: 'moderate' as const },
   { value: 'reject', label: 'Reject', description: 'Optionally tell the agent why', risk_level: 'safe' as const },
 ];
 

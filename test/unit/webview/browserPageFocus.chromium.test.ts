@@ -187,11 +187,11 @@ describe('webview in Chromium: the browser page\'s focus and its Korean (decisio
     assert.deepEqual(buttons, [
       { name: '이번만 허용', description: '위험 보통' },
       { name: '이 세션에서 허용', description: '위험 보통 Edit: src/** 아래 파일' },
-      { name: '항상 허용', description: '위험 보통 규칙으로 저장: Edit: src/** 아래 파일' },
+      { name: '항상 허용', description: '위험 보통 모든 작업 영역에 규칙으로 저장: Edit: src/** 아래 파일' },
       // Decision 676: Reject carries no risk badge (risk is what allowing does).
       { name: '거부', description: '기본값 원하면 에이전트에게 이유를 알려 줄 수 있습니다' },
     ]);
-    assert.deepEqual(await page.locator('.interaction-buttons button').evaluateAll((els) => els.map((e) => e.getAttribute('title'))), [null, 'Edit: src/** 아래 파일', '규칙으로 저장: Edit: src/** 아래 파일', '원하면 에이전트에게 이유를 알려 줄 수 있습니다']);
+    assert.deepEqual(await page.locator('.interaction-buttons button').evaluateAll((els) => els.map((e) => e.getAttribute('title'))), [null, 'Edit: src/** 아래 파일', '모든 작업 영역에 규칙으로 저장: Edit: src/** 아래 파일', '원하면 에이전트에게 이유를 알려 줄 수 있습니다']);
     assert.equal(await page.locator('.interaction-buttons button[data-value=allow_once] .badge.risk').isVisible(), true, 'the badge stays on screen');
     const question = 'Bash `sleep 30`을(를) 허용할까요?';
     assert.equal(await page.locator('.interaction .question').getAttribute('title'), question);

@@ -69,16 +69,16 @@ describe('webview/hostWords: the host\'s commands and notices in the view\'s lan
     assert.deepEqual(described, [
       ['allow_once', undefined],
       ['allow_session', 'Write anywhere in the workspace'],
-      ['allow_always', 'Saved rule: Write anywhere in the workspace'],
+      ['allow_always', 'Saved rule for every workspace: Write anywhere in the workspace'],
       ['reject', 'Optionally tell the agent why'],
-      ['reject_always', 'Saved rule: Write anywhere in the workspace'],
+      ['reject_always', 'Saved rule for every workspace: Write anywhere in the workspace'],
     ], 'the host\'s English shapes, which the view recognises word for word; a file at the root makes the broadest rule, and it says so (not "Write on **")');
     setLocale('ko');
-    assert.deepEqual(described.map(([, d]) => (d === undefined ? undefined : permissionDescription(d))), [undefined, 'Write: 작업 영역의 모든 파일', '규칙으로 저장: Write: 작업 영역의 모든 파일', '원하면 에이전트에게 이유를 알려 줄 수 있습니다', '규칙으로 저장: Write: 작업 영역의 모든 파일']);
+    assert.deepEqual(described.map(([, d]) => (d === undefined ? undefined : permissionDescription(d))), [undefined, 'Write: 작업 영역의 모든 파일', '모든 작업 영역에 규칙으로 저장: Write: 작업 영역의 모든 파일', '원하면 에이전트에게 이유를 알려 줄 수 있습니다', '모든 작업 영역에 규칙으로 저장: Write: 작업 영역의 모든 파일']);
     assert.equal(permissionDescription('Runs the deploy script'), 'Runs the deploy script', 'an agent\'s own description');
     assert.equal(permissionDescription('Saved rule:'), 'Saved rule:', 'not the host\'s shape: no rule');
     setLocale('en');
-    assert.equal(permissionDescription('Saved rule: Write anywhere in the workspace'), 'Saved rule: Write anywhere in the workspace');
+    assert.equal(permissionDescription('Saved rule for every workspace: Write anywhere in the workspace'), 'Saved rule for every workspace: Write anywhere in the workspace');
   });
 
   it('§4.3 the rule a permission option saves is said in Korean — its tool, folder and command as the host wrote them; the broadest rules say they are; an agent\'s own words unchanged (decision 654)', () => {
@@ -91,12 +91,12 @@ describe('webview/hostWords: the host\'s commands and notices in the view\'s lan
     assert.deepEqual([onPath, spaced, whole], ['Write on src/**', 'Edit on notes on cats/**', 'every mcp__web__fetch call'], 'the host\'s English');
     setLocale('ko');
     assert.equal(permissionDescription(onPath), 'Write: src/** 아래 파일', 'the bare rule of "Allow for this session"');
-    assert.equal(permissionDescription(`Saved rule: ${onPath}`), '규칙으로 저장: Write: src/** 아래 파일');
+    assert.equal(permissionDescription(`Saved rule for every workspace: ${onPath}`), '모든 작업 영역에 규칙으로 저장: Write: src/** 아래 파일');
     assert.equal(permissionDescription(spaced), 'Edit: notes on cats/** 아래 파일', 'a folder named with " on " stays whole: the tool ends at the first " on "');
     assert.equal(permissionDescription(whole), '모든 mcp__web__fetch 호출');
     assert.equal(permissionDescription(prefix), 'Bash: 정확히 `git status --short`, 또는 그 명령에 파일 이름만 더 붙인 것 (작업 영역 안; 옵션, 따옴표, $ 같은 셸 문법은 덧붙일 수 없음)');
     assert.equal(permissionDescription(rule({ tool_name: 'Bash', paths: [], command: 'npm test' })), 'Bash: 정확히 `npm test`만, 덧붙이는 것 없이', 'a command that does not only read: exactly it');
-    assert.equal(permissionDescription(`Saved rule: ${exact}`), '규칙으로 저장: Bash: 정확히 `/usr/bin/python3 build.py`만, 덧붙이는 것 없이 (python3은(는) 다른 코드나 명령을 실행함)');
+    assert.equal(permissionDescription(`Saved rule for every workspace: ${exact}`), '모든 작업 영역에 규칙으로 저장: Bash: 정확히 `/usr/bin/python3 build.py`만, 덧붙이는 것 없이 (python3은(는) 다른 코드나 명령을 실행함)');
     const tricky = rule({ tool_name: 'Bash', paths: [], command: 'node x.js --label "a`, nothing added (node runs other code or commands)"' });
     assert.match(permissionDescription(tricky), /^Bash: 정확히 `node x\.js --label "a`, nothing added \(node runs other code or commands\)"`만, /, 'the whole command, though it holds the shape\'s own words');
     // A tool an agent named with spaces: its whole-tool rule must not read as a folder rule.
@@ -106,7 +106,7 @@ describe('webview/hostWords: the host\'s commands and notices in the view\'s lan
     assert.equal(permissionDescription('Read file on disk'), 'Read file on disk');
     assert.equal(permissionDescription('Deploys the site'), 'Deploys the site', 'an agent\'s own description');
     setLocale('en');
-    assert.equal(permissionDescription(`Saved rule: ${prefix}`), `Saved rule: ${prefix}`);
+    assert.equal(permissionDescription(`Saved rule for every workspace: ${prefix}`), `Saved rule for every workspace: ${prefix}`);
   });
 
   it('every template the view reads back gives the values it was filled with (the host\'s phrases of rules, option descriptions, agent names)', () => {

@@ -38,7 +38,7 @@ const PERMISSION_DESCRIPTIONS = ['permission.savedRule', 'permission.tellWhy'] a
 
 /**
  * A permission option's description in the view's language when it has one of the host's English
- * shapes exactly ("Saved rule: {rule}", "Optionally tell the agent why", or a rule alone, as
+ * shapes exactly ("Saved rule for every workspace: {rule}", "Optionally tell the agent why", or a rule alone, as
  * "Allow for this session" gives it): the rule is said in the view's language too, its tool, paths
  * and command as the host wrote them. Any other description (an agent's own) passes unchanged.
  */

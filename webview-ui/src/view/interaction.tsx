@@ -57,7 +57,7 @@ export function optionLabel(block: InteractionBlock, o: Option): string {
   return id ? t(id) : o.label;
 }
 
-/** The option's description: our broker's English ("Saved rule: …") in the reader's language, the
+/** The option's description: our broker's English ("Saved rule for every workspace: …") in the reader's language, the
  *  rule itself as written; an agent's own description as the agent wrote it. */
 export function optionDescription(block: InteractionBlock, o: Option): string | undefined {
   if (o.description === undefined) return undefined;

@@ -34,7 +34,7 @@ export const interactions = {
   'permission.outside': 'Outside your workspace:',
   // The host's descriptions of its options (src/session/permissions/broker.ts), word for word: the
   // view recognises them by these English shapes (hostWords.ts); {0} is the rule, kept as written.
-  'permission.savedRule': 'Saved rule: {0}',
+  'permission.savedRule': 'Saved rule for every workspace: {0}',
   'permission.tellWhy': 'Optionally tell the agent why',
   'kind.PERMISSION': 'Permission needed',
   'kind.PERMISSION.closed': 'Permission request',
