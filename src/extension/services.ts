@@ -108,6 +108,12 @@ export function createServices(context: vscode.ExtensionContext, logger: Logger)
     permissions: hostPermissionBroker({
       rulesFile,
       timeoutSec: settings.permissionTimeoutSec(),
+      // "Always" rules hold in the workspace they were granted in (decision 708): its first folder
+      // (its path on disk, or the URI of a virtual one).
+      workspace: () => {
+        const first = folderUris()[0];
+        return first === undefined ? undefined : first.scheme === 'file' ? first.fsPath : first.toString();
+      },
       onRulesProblem: (m) => {
         logger.warn(m);
         void vscode.window.showWarningMessage(`RAWP: ${m}`);

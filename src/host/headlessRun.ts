@@ -154,7 +154,7 @@ export class HeadlessRun {
       // One prompt, one run: no name to tell it apart by, and no session.renamed in its stream.
       namesFromPrompt: false,
       // Asks are answered at once (below), so no timeout is needed; the rules file is the user's.
-      permissions: hostPermissionBroker({ rulesFile: this.o.rulesFile, timeoutSec: 0, ...(this.o.onRulesProblem ? { onRulesProblem: this.o.onRulesProblem } : {}) }),
+      permissions: hostPermissionBroker({ rulesFile: this.o.rulesFile, timeoutSec: 0, workspace: () => this.o.workspace, ...(this.o.onRulesProblem ? { onRulesProblem: this.o.onRulesProblem } : {}) }),
       // The run's own file store (attachments; files agents produce), gone with the run.
       files: { dir: (this.filesDir = mkdtempSync(join(tmpdir(), 'rawp-run-files-'))) },
     });

@@ -5,6 +5,8 @@
 import { PermissionBroker, PermissionRules, standardPermissionPolicy } from '../session/permissions';
 import { ruleMatches } from '../tools/permissions/rules';
 import { permissionRulesFile } from '../workspace/permissionRulesFile';
+import { realLocation } from '../workspace/realLocation';
+import { isAbsolute } from 'node:path';
 
 export interface HostPermissionOptions {
   /** Where "always" rules are kept (JSON). */
@@ -15,11 +17,28 @@ export interface HostPermissionOptions {
   cancelGraceMs?: number;
   /** The rules file could not be read (moved aside) or had rules that were skipped: tell the person. */
   onRulesProblem?: (message: string) => void;
+  /**
+   * The host's workspace folder (the first, in a multi-root editor window): "always" rules are saved
+   * for it and found only there (decision 708). Read at each ask: an editor's folders change.
+   */
+  workspace?: () => string | undefined;
 }
 
 export function hostPermissionBroker(o: HostPermissionOptions): PermissionBroker {
   return new PermissionBroker(
     standardPermissionPolicy({ timeoutSec: o.timeoutSec, cancelGraceMs: o.cancelGraceMs }),
-    new PermissionRules({ matches: ruleMatches, persistence: permissionRulesFile(o.rulesFile), ...(o.onRulesProblem ? { onProblem: o.onRulesProblem } : {}) }),
+    new PermissionRules({ matches: ruleMatches, persistence: permissionRulesFile(o.rulesFile), ...(o.onRulesProblem ? { onProblem: o.onRulesProblem } : {}), ...(o.workspace ? { workspace: workspaceKey(o.workspace) } : {}) }),
   );
+}
+
+/** The workspace as rules name it: its folder's real path (a symlinked path names the same one); a
+ *  virtual folder's URI as it is. */
+function workspaceKey(folder: () => string | undefined): () => string | undefined {
+  let last: { folder: string; key: string } | undefined;
+  return () => {
+    const f = folder();
+    if (!f) return undefined;
+    if (last?.folder !== f) last = { folder: f, key: isAbsolute(f) ? realLocation(f) : f };
+    return last.key;
+  };
 }

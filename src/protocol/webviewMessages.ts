@@ -75,6 +75,8 @@ export const PermissionRuleView = z.looseObject({
   /** `session`: until its session ends; `always`: saved. */
   lifetime: z.enum(['session', 'always']).optional(),
   session_id: z.string().optional(),
+  /** The workspace a saved rule holds in (decision 708); none: every workspace. */
+  workspace: z.string().optional(),
   /** The agent whose ask created it: builtin, claude-code, acp:gemini, … */
   created_by: z.string().optional(),
   created_at: z.string(),

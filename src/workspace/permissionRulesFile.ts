@@ -11,7 +11,7 @@
 // moment, and a host reads it again when it changed (decision 579).
 import { statSync } from 'node:fs';
 import { z } from 'zod';
-import { sameScope, type PermissionRule, type RuleChange, type RulePersistence } from '../session/permissions';
+import { sameSavedRule, type PermissionRule, type RuleChange, type RulePersistence } from '../session/permissions';
 import { describeIssues } from '../protocol/parse';
 import { readTextOrUndefined } from './localFiles';
 import { moveAside, replacePrivateFile } from './privateFiles';
@@ -25,6 +25,8 @@ const StoredRule = z.looseObject({
   lifetime: z.literal('always').default('always'),
   created_by: z.string().min(1).default('builtin'),
   created_at: z.string(),
+  /** The workspace the rule holds in (decision 708); left out: every workspace. */
+  workspace: z.string().min(1).optional(),
 });
 const RulesFile = z.looseObject({ rules: z.array(z.unknown()) });
 
@@ -52,8 +54,8 @@ export function permissionRulesFile(file: string, now: () => Date = () => new Da
     data.rules.forEach((r, i) => {
       const parsed = StoredRule.safeParse(r);
       if (!parsed.success) return bad.push(`rule ${i + 1}: ${describeIssues(parsed.error)}`);
-      const { id, tool_name, path_glob, command_prefix, decision, lifetime, created_by, created_at } = parsed.data;
-      rules.push({ id, tool_name, ...(path_glob !== undefined ? { path_glob } : {}), ...(command_prefix !== undefined ? { command_prefix } : {}), decision, lifetime, created_by, created_at });
+      const { id, tool_name, path_glob, command_prefix, decision, lifetime, created_by, created_at, workspace } = parsed.data;
+      rules.push({ id, tool_name, ...(path_glob !== undefined ? { path_glob } : {}), ...(command_prefix !== undefined ? { command_prefix } : {}), decision, lifetime, ...(workspace !== undefined ? { workspace } : {}), created_by, created_at });
     });
     return bad.length ? { rules, error: `permission rules in ${file}: skipped ${bad.join('; ')}` } : { rules };
   };
@@ -65,7 +67,7 @@ export function permissionRulesFile(file: string, now: () => Date = () => new Da
     update(change: RuleChange, held: readonly PermissionRule[]) {
       const current = read(true);
       const rules = current.unreadable ? held.map((r) => ({ ...r })) : current.rules;
-      const next = 'add' in change ? (rules.some((r) => sameScope(r, change.add) && r.decision === change.add.decision) ? rules : [...rules, change.add]) : rules.filter((r) => r.id !== change.remove);
+      const next = 'add' in change ? (rules.some((r) => sameSavedRule(r, change.add)) ? rules : [...rules, change.add]) : rules.filter((r) => r.id !== change.remove);
       replacePrivateFile(file, JSON.stringify({ version: 2, rules: next }, null, 2) + '\n');
       seen = stampOf(file);
       return current.error === undefined ? { rules: next } : { rules: next, error: current.error };

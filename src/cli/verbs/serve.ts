@@ -174,7 +174,7 @@ export const serveVerb: Verb = {
       commands: { home: homedir(), workspaceFolders: [workspace], watch: true },
       origin: 'remote',
       // One permission policy and rules store for every session and agent (issue 11 item 4).
-      permissions: hostPermissionBroker({ rulesFile, timeoutSec: permissionTimeout, onRulesProblem: (m) => void io.stderr.write(`rawp serve: ${m}\n`) }),
+      permissions: hostPermissionBroker({ rulesFile, timeoutSec: permissionTimeout, workspace: () => workspace, onRulesProblem: (m) => void io.stderr.write(`rawp serve: ${m}\n`) }),
       // Every session journaled as its frames are sent (docs/decisions/120-125); the journal's own
       // warnings (torn or corrupt lines) reach stderr even without --verbose.
       // §4.5.1 files: in the state folder's files/, per session, gone with their session.

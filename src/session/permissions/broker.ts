@@ -61,9 +61,11 @@ export class PermissionBroker {
     const target = call.command !== undefined ? `\`${call.command}\`` : call.paths.join(', ') || '(no path)';
     const options: NonNullable<PayloadOf<'agent.interaction.request'>['options']> = [{ value: PERMISSION_VALUES.once, label: 'Allow once', risk_level: terms.risk_level }];
     if (offer.session) options.push({ value: PERMISSION_VALUES.session, label: 'Allow for this session', description: q.scopeText, risk_level: terms.risk_level });
-    if (offer.always) options.push({ value: PERMISSION_VALUES.always, label: 'Always allow', description: `Saved rule for every workspace: ${q.scopeText}`, risk_level: terms.risk_level });
+    // Where a saved rule will hold: this workspace, or every one when the host names none (decision 708).
+    const saved = `Saved rule for ${this.rules.savesFor() === undefined ? 'every' : 'this'} workspace: ${q.scopeText}`;
+    if (offer.always) options.push({ value: PERMISSION_VALUES.always, label: 'Always allow', description: saved, risk_level: terms.risk_level });
     options.push({ value: PERMISSION_VALUES.reject, label: 'Reject', description: 'Optionally tell the agent why', risk_level: 'safe' });
-    if (offer.rejectAlways) options.push({ value: PERMISSION_VALUES.rejectAlways, label: 'Always reject', description: `Saved rule for every workspace: ${q.scopeText}`, risk_level: 'safe' });
+    if (offer.rejectAlways) options.push({ value: PERMISSION_VALUES.rejectAlways, label: 'Always reject', description: saved, risk_level: 'safe' });
     const answer = await ctx.requestInteraction(
       {
         interaction_id: ctx.newId(),

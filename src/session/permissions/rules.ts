@@ -4,7 +4,9 @@
 // every agent is checked against it. Session rules live in memory and end with their session;
 // "always" rules go through a persistence port the host provides (a JSON file, written by
 // src/workspace). What a rule matches is a matcher the host injects (src/tools/permissions:
-// globs, the Bash rule semantics); the store only keeps, finds, lists and revokes.
+// globs, the Bash rule semantics); the store only keeps, finds, lists and revokes. An "always" rule
+// holds in the workspace it was granted in (decision 708): the rules file is the user's, shared by
+// every workspace, and `make test` allowed in one's own project must not run a cloned one's Makefile.
 import { newId } from '../../protocol/build';
 
 /** What an answer covers: one tool, optionally only paths matching a glob or one command. */
@@ -32,6 +34,11 @@ export type PermissionRule = RuleScope & {
   lifetime: RuleLifetime;
   /** The session a `session` rule belongs to. */
   session_id?: string;
+  /**
+   * The workspace an `always` rule holds in (the host's `workspace()`, a folder's real path); none:
+   * every workspace (a rule written by hand, or saved before decision 708).
+   */
+  workspace?: string;
   /** The agent whose ask created it (`builtin`, `claude-code`, `acp:gemini`, …). */
   created_by: string;
   created_at: string;
@@ -76,6 +83,9 @@ export const exactRuleMatcher: RuleMatcher = (rule, call) => {
 
 export interface PermissionRulesOptions {
   matches?: RuleMatcher;
+  /** The host's workspace (a folder's real path): an "always" rule is saved for it and found only
+   *  there (decision 708). Undefined, or none given: saved for every workspace. */
+  workspace?: () => string | undefined;
   persistence?: RulePersistence;
   now?: () => Date;
   /** Told once per new problem with the kept rules (a file that could not be read, rules skipped). */
@@ -99,7 +109,9 @@ export class PermissionRules {
   /** The rule covering this call in this session; a reject rule wins over an allow rule. */
   find(call: CallShape, session_id: string): PermissionRule | undefined {
     const matches = this.options.matches ?? exactRuleMatcher;
-    const candidates = [...this.sessionRules.filter((r) => r.session_id === session_id), ...this.saved()].filter((r) => matches(r, call));
+    const here = this.options.workspace?.();
+    const saved = this.saved().filter((r) => r.workspace === undefined || r.workspace === here);
+    const candidates = [...this.sessionRules.filter((r) => r.session_id === session_id), ...saved].filter((r) => matches(r, call));
     const found = candidates.find((r) => r.decision === 'reject') ?? candidates[0];
     return found ? { ...found } : undefined;
   }
@@ -107,7 +119,8 @@ export class PermissionRules {
   /** Adds a rule (or returns the same one already there). */
   add(scope: RuleScope, how: { decision: 'allow' | 'reject'; lifetime: RuleLifetime; session_id: string; created_by: string }): PermissionRule {
     const list = how.lifetime === 'always' ? this.saved() : this.sessionRules;
-    const isSame = (r: PermissionRule) => sameScope(r, scope) && r.decision === how.decision && (how.lifetime === 'always' || r.session_id === how.session_id);
+    const workspace = how.lifetime === 'always' ? this.savesFor() : undefined;
+    const isSame = (r: PermissionRule) => sameScope(r, scope) && r.decision === how.decision && (how.lifetime === 'always' ? r.workspace === workspace : r.session_id === how.session_id);
     const same = list.find(isSame);
     if (same) return { ...same };
     const rule: PermissionRule = {
@@ -118,6 +131,7 @@ export class PermissionRules {
       decision: how.decision,
       lifetime: how.lifetime,
       ...(how.lifetime === 'session' ? { session_id: how.session_id } : {}),
+      ...(workspace !== undefined ? { workspace } : {}),
       created_by: how.created_by,
       created_at: (this.options.now?.() ?? new Date()).toISOString(),
     };
@@ -131,6 +145,11 @@ export class PermissionRules {
     list.push(rule);
     this.changed();
     return { ...rule };
+  }
+
+  /** The workspace a rule saved now holds in (decision 708); undefined: every workspace. */
+  savesFor(): string | undefined {
+    return this.options.workspace?.();
   }
 
   /** Removes a rule; false when no rule has this id. */
@@ -213,4 +232,9 @@ export class PermissionRules {
 /** The same scope: tool, path glob and command (a rule's effect is this and its decision). */
 export function sameScope(a: RuleScope, b: RuleScope): boolean {
   return a.tool_name === b.tool_name && a.path_glob === b.path_glob && a.command_prefix === b.command_prefix;
+}
+
+/** Two saved rules that do the same: the same scope, decision and workspace (decision 708). */
+export function sameSavedRule(a: PermissionRule, b: PermissionRule): boolean {
+  return sameScope(a, b) && a.decision === b.decision && a.workspace === b.workspace;
 }

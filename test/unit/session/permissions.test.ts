@@ -103,6 +103,50 @@ describe('session/permissions: one policy and one rules store (issue 11 item 4, 
     assert.deepEqual([v3.allowed, v3.via, asked.length], [false, 'user', 2]);
   });
 
+  it('§17.3.1 "Always allow" saves the rule for the host\'s workspace, says so, and the rule answers only there; a rule with no workspace answers everywhere (decision 708)', async () => {
+    const disk = memory();
+    let here: string | undefined = '/home/me/project';
+    const rules = new PermissionRules({ persistence: disk, matches: ruleMatches, workspace: () => here });
+    const broker = new PermissionBroker(standardPermissionPolicy({ timeoutSec: 60 }), rules);
+    const asked: Request[] = [];
+    const v = await broker.ask(write('src/a.ts'), ctx(pick(PERMISSION_VALUES.always), asked));
+    assert.deepEqual([v.allowed, v.lifetime], [true, 'always']);
+    assert.equal(asked[0].options?.find((o) => o.value === 'allow_always')?.description, 'Saved rule for this workspace: Write on src/**');
+    assert.equal(disk.saved.at(-1)?.[0].workspace, '/home/me/project', 'kept with its workspace');
+    assert.equal(rules.find({ tool_name: 'Write', paths: ['src/b.ts'] }, 's9')?.id, v.rule?.id, 'another session of the same workspace');
+    here = '/tmp/cloned';
+    assert.equal(rules.find({ tool_name: 'Write', paths: ['src/b.ts'] }, 's1'), undefined, 'not in another workspace');
+    const again = await broker.ask(write('src/b.ts'), ctx(pick(PERMISSION_VALUES.always), asked));
+    assert.equal(again.via, 'user', 'asked there');
+    assert.notEqual(again.rule?.id, v.rule?.id, 'a rule of its own for that workspace, not the first one again');
+    assert.deepEqual(rules.list().map((r) => r.workspace), ['/home/me/project', '/tmp/cloned']);
+    here = undefined;
+    const everywhere = new PermissionRules({ persistence: memory([{ id: 'old', tool_name: 'Write', path_glob: '**', decision: 'allow', lifetime: 'always', created_by: 'builtin', created_at: '2026-01-01T00:00:00.000Z' }]), matches: ruleMatches, workspace: () => '/anywhere' });
+    assert.equal(everywhere.find({ tool_name: 'Write', paths: ['x.ts'] }, 's1')?.id, 'old');
+    const noWorkspace = new PermissionBroker(standardPermissionPolicy({ timeoutSec: 60 }), new PermissionRules({ matches: ruleMatches }));
+    const asked2: Request[] = [];
+    await noWorkspace.ask(write('src/a.ts'), ctx(pick('reject'), asked2));
+    assert.equal(asked2[0].options?.find((o) => o.value === 'allow_always')?.description, 'Saved rule for every workspace: Write on src/**', 'a host that names no workspace says so');
+  });
+
+  it('a saved rule keeps its workspace in the host rules file across a restart, and the same rule for two workspaces is kept twice (decision 708)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rawp-rules-ws-'));
+    try {
+      const file = join(dir, 'rules.json');
+      const make = (ws: string) => new PermissionRules({ persistence: permissionRulesFile(file), matches: ruleMatches, workspace: () => ws });
+      make('/a').add({ tool_name: 'Bash', command_prefix: 'make test' }, { decision: 'allow', lifetime: 'always', session_id: 's1', created_by: 'builtin' });
+      make('/b').add({ tool_name: 'Bash', command_prefix: 'make test' }, { decision: 'allow', lifetime: 'always', session_id: 's2', created_by: 'builtin' });
+      make('/a').add({ tool_name: 'Bash', command_prefix: 'make test' }, { decision: 'allow', lifetime: 'always', session_id: 's3', created_by: 'builtin' });
+      const kept = (JSON.parse(readFileSync(file, 'utf8')) as { rules: PermissionRule[] }).rules;
+      assert.deepEqual(kept.map((r) => r.workspace), ['/a', '/b']);
+      const call = { tool_name: 'Bash', paths: [], command: 'make test' };
+      assert.equal(make('/a').find(call, 'sx')?.workspace, '/a');
+      assert.equal(make('/c').find(call, 'sx'), undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('§17.3.1 silence rejects: a timeout, a default taken on timeout, a dismissal; an unknown value rejects; the text goes back', async () => {
     const broker = new PermissionBroker();
     const asked: Request[] = [];

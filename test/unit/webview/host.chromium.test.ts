@@ -24,7 +24,7 @@ describe('webview in Chromium: host messages and the WebSocket transport', funct
       const fake = (window as unknown as { rawpFake: { host(m: unknown): void } }).rawpFake;
       fake.host({ kind: 'session.list', payload: { active_session_id: s, sessions: [{ session_id: s, name: 'Fix auth', agent: 'builtin' }, { session_id: 'other', name: 'Refactor', shared: true }] } });
       fake.host({ kind: 'agent.list', payload: { selected: 'builtin', agents: [{ id: 'builtin', name: 'Built-in', available: true }, { id: 'claude', name: 'Claude Code', available: false, unavailable_reason: 'not installed' }] } });
-      fake.host({ kind: 'settings', payload: { permission_rules: [{ id: 'r1', tool_name: 'Bash', command_prefix: 'npm test', created_at: '2026-03-16T10:00:00.000Z' }] } });
+      fake.host({ kind: 'settings', payload: { permission_rules: [{ id: 'r1', tool_name: 'Bash', command_prefix: 'npm test', created_at: '2026-03-16T10:00:00.000Z' }, { id: 'r2', tool_name: 'Write', path_glob: 'src/**', lifetime: 'always', workspace: '/home/me/project', created_at: '2026-03-16T10:00:00.000Z' }] } });
       fake.host({ kind: 'notice', payload: { level: 'warning', message: 'Restricted Mode: agents do not run in an untrusted workspace.' } });
     }, SESSION);
     await rendered(page);
@@ -35,8 +35,10 @@ describe('webview in Chromium: host messages and the WebSocket transport', funct
     await page.locator('#agent-select').selectOption('builtin');
     await page.locator('button[aria-label="New session"]').click();
     await page.locator('button[aria-label="Permission rules"]').click();
-    assert.match(await page.locator('.rules-panel').innerText(), /Bash\s+“npm test”, exactly \(a command that only reads: also with more file names\)\s+\(always\)/);
-    await page.locator('.rules-panel button', { hasText: 'Revoke' }).click();
+    assert.match(await page.locator('.rules-panel').innerText(), /Bash\s+“npm test”, exactly \(a command that only reads: also with more file names\)\s+\(always, every workspace\)/);
+    // A rule saved in one workspace says which (decision 708).
+    assert.match(await page.locator('.rules-panel').innerText(), /Write\s+on src\/\*\*\s+\(always, in project\)/);
+    await page.locator('.rules-panel button', { hasText: 'Revoke' }).first().click();
     await page.locator('button[aria-label="Copy attach URL"]').click();
     const msgs = await waitForMessages(page, ['session.switch', 'agent.pick', 'session.new', 'permissionRule.revoke', 'attach.copyUrl'], 5);
     assert.deepEqual(msgs, (await sentMessages(page)).filter((m) => m.kind !== 'frame' && m.kind !== 'ready'), 'nothing else was sent');

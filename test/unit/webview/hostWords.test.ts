@@ -92,6 +92,7 @@ describe('webview/hostWords: the host\'s commands and notices in the view\'s lan
     setLocale('ko');
     assert.equal(permissionDescription(onPath), 'Write: src/** 아래 파일', 'the bare rule of "Allow for this session"');
     assert.equal(permissionDescription(`Saved rule for every workspace: ${onPath}`), '모든 작업 영역에 규칙으로 저장: Write: src/** 아래 파일');
+    assert.equal(permissionDescription(`Saved rule for this workspace: ${onPath}`), '이 작업 영역에 규칙으로 저장: Write: src/** 아래 파일');
     assert.equal(permissionDescription(spaced), 'Edit: notes on cats/** 아래 파일', 'a folder named with " on " stays whole: the tool ends at the first " on "');
     assert.equal(permissionDescription(whole), '모든 mcp__web__fetch 호출');
     assert.equal(permissionDescription(prefix), 'Bash: 정확히 `git status --short`, 또는 그 명령에 파일 이름만 더 붙인 것 (작업 영역 안; 옵션, 따옴표, $ 같은 셸 문법은 덧붙일 수 없음)');
@@ -110,13 +111,13 @@ describe('webview/hostWords: the host\'s commands and notices in the view\'s lan
   });
 
   it('every template the view reads back gives the values it was filled with (the host\'s phrases of rules, option descriptions, agent names)', () => {
-    const ids = ['rule.on_path', 'rule.anywhere', 'rule.whole_tool', 'rule.bash_prefix', 'rule.bash_exact', 'rule.bash_only', 'permission.savedRule', 'agent.openaiModel'] as const;
+    const ids = ['rule.on_path', 'rule.anywhere', 'rule.whole_tool', 'rule.bash_prefix', 'rule.bash_exact', 'rule.bash_only', 'permission.savedRule', 'permission.savedRuleHere', 'agent.openaiModel'] as const;
     setLocale('ko');
     for (const id of ids) {
       const places = [...en[id].matchAll(/\{(\d)\}/g)].map((m) => Number(m[1]));
       const values = places.map((n) => (n === 0 ? 'Write' : 'src/**'));
       const filled = en[id].replace(/\{(\d)\}/g, (_w, n: string) => values[places.indexOf(Number(n))]);
-      const said = id === 'agent.openaiModel' ? agentName(filled) : permissionDescription(id === 'permission.savedRule' ? filled.replace('Write', 'Write on src/**') : filled);
+      const said = id === 'agent.openaiModel' ? agentName(filled) : permissionDescription(id === 'permission.savedRule' || id === 'permission.savedRuleHere' ? filled.replace('Write', 'Write on src/**') : filled);
       assert.notEqual(said, filled, `${id} is read back and said in Korean`);
       for (const v of values) assert.ok(said.includes(v), `${id}: "${v}" kept in ${said}`);
     }

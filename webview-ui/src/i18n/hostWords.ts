@@ -34,18 +34,18 @@ export function hostNoticeText(n: { message: string; words?: NoticeWords }, comm
 }
 
 /** The host's own English descriptions of its permission options (src/session/permissions/broker.ts). */
-const PERMISSION_DESCRIPTIONS = ['permission.savedRule', 'permission.tellWhy'] as const;
+const PERMISSION_DESCRIPTIONS = ['permission.savedRule', 'permission.savedRuleHere', 'permission.tellWhy'] as const;
 
 /**
  * A permission option's description in the view's language when it has one of the host's English
- * shapes exactly ("Saved rule for every workspace: {rule}", "Optionally tell the agent why", or a rule alone, as
+ * shapes exactly ("Saved rule for this workspace: {rule}", "… for every workspace: …", "Optionally tell the agent why", or a rule alone, as
  * "Allow for this session" gives it): the rule is said in the view's language too, its tool, paths
  * and command as the host wrote them. Any other description (an agent's own) passes unchanged.
  */
 export function permissionDescription(description: string): string {
   for (const id of PERMISSION_DESCRIPTIONS) {
     const args = templateArgs(en[id], description);
-    if (args) return t(id, ...(id === 'permission.savedRule' ? args.map(ruleText) : args));
+    if (args) return t(id, ...(id === 'permission.tellWhy' ? args : args.map(ruleText)));
   }
   return ruleText(description);
 }

@@ -212,7 +212,9 @@ function RulesPanel() {
       {store.permissionRules.length === 0 && <p class="muted rules-none">{t('rules.none')}</p>}
       {store.permissionRules.length > 0 && <ul>
         {store.permissionRules.map((r) => {
-          const when = r.lifetime === 'session' ? t('rules.thisSession') : t('rules.always');
+          // A saved rule holds in the workspace it was granted in, or (written by hand, or saved
+          // before decision 708) in every one: the panel lists them all and says which.
+          const when = r.lifetime === 'session' ? t('rules.thisSession') : r.workspace ? t('rules.alwaysIn', folderName(r.workspace)) : t('rules.always');
           return (
             <li key={r.id}>
               {r.decision === 'reject' ? t('rules.reject') : t('rules.allow')} <code>{r.tool_name}</code> {r.path_glob ? t('rules.onPath', r.path_glob) : r.command_prefix ? t('rules.command', r.command_prefix) : ''}{' '}
@@ -339,4 +341,10 @@ function CountBadge({ kind, n, words }: { kind: 'error' | 'warning'; n: number; 
       <span class="sr-only">{t(words, n)}</span>
     </span>
   );
+}
+
+/** The last name of a workspace folder's path or URI (`/home/me/repo` → `repo`). */
+function folderName(workspace: string): string {
+  const parts = workspace.split(/[\\/]/).filter(Boolean);
+  return parts[parts.length - 1] ?? workspace;
 }

@@ -35,6 +35,7 @@ export const interactions = {
   // The host's descriptions of its options (src/session/permissions/broker.ts), word for word: the
   // view recognises them by these English shapes (hostWords.ts); {0} is the rule, kept as written.
   'permission.savedRule': 'Saved rule for every workspace: {0}',
+  'permission.savedRuleHere': 'Saved rule for this workspace: {0}',
   'permission.tellWhy': 'Optionally tell the agent why',
   'kind.PERMISSION': 'Permission needed',
   'kind.PERMISSION.closed': 'Permission request',

@@ -36,6 +36,7 @@ export const interactions: Record<keyof typeof english, string> = {
   'permission.question': '{0} {1}을(를) 허용할까요?',
   'permission.outside': '작업 영역 밖:',
   'permission.savedRule': '모든 작업 영역에 규칙으로 저장: {0}',
+  'permission.savedRuleHere': '이 작업 영역에 규칙으로 저장: {0}',
   'permission.tellWhy': '원하면 에이전트에게 이유를 알려 줄 수 있습니다',
   'kind.PERMISSION': '권한 필요',
   'kind.PERMISSION.closed': '권한 요청',
