@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { scanJsonText } from '../../protocol/limits';
 import { INCOMING_MAX_DEPTH, INCOMING_MAX_OBJECT_MEMBERS, INCOMING_MAX_VALUES } from '../../protocol/parse';
 import type { RuleScope } from '../../session/permissions';
+import { ruleTakesMoreArguments } from '../../tools/permissions/bashRule';
 import { MAX_SCHEMA_BYTES, prepareSchema } from '../../session/structuredOutput';
 import { AjvSchemaValidator } from '../../host/jsonSchemaValidator';
 
@@ -159,6 +160,18 @@ export function allowRule(pattern: string): RuleScope {
     return { tool_name, command_prefix: prefix };
   }
   return { tool_name, path_glob: value };
+}
+
+/**
+ * What to tell the user of an `--allow 'Bash(cmd:*)'` that asks for more than it gets: Claude Code
+ * reads `:*` as "and any arguments", ours allows exactly `cmd` unless it only reads (decision 706).
+ */
+export function allowPatternNote(pattern: string): string | undefined {
+  const m = PATTERN.exec(pattern.trim());
+  if (!m || !COMMAND_TOOLS.has(m[1]) || m[2] === undefined || !/:\*\s*$/.test(m[2])) return undefined;
+  const command = m[2].replace(/:\*\s*$/, '').trim();
+  if (!command || ruleTakesMoreArguments(command)) return undefined;
+  return `--allow ${JSON.stringify(pattern)} allows exactly \`${command}\`, nothing added: a ${m[1]} rule takes more arguments only for a command that only reads (ls, cat, git log …); repeat --allow with each whole command you expect`;
 }
 
 /** A comma-separated tool list (--allowed-tools A,B). */

@@ -11,7 +11,7 @@ import type { Verb, VerbIo } from '../verb';
 import { scrubStartEnvironment } from '../startEnvironment';
 import { directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
 import { withPipedContext } from '../../protocol/pipedContext';
-import { allowRule, attachment, InputError, MAX_STDIN_BYTES, PIPED_CONTEXT_WAIT_MS, readJsonSchema, readPipedContext, readStdinPrompt, toolList } from '../run/inputs';
+import { allowPatternNote, allowRule, attachment, InputError, MAX_STDIN_BYTES, PIPED_CONTEXT_WAIT_MS, readJsonSchema, readPipedContext, readStdinPrompt, toolList } from '../run/inputs';
 import { UNKNOWN_TOOL } from '../../host/toolNameCheck';
 import { terminalLanguage } from '../terminalLanguage';
 import { errorLines, exitCodeOf, frameLine, printResult, unansweredLine, type OutputFormat } from '../run/output';
@@ -146,6 +146,10 @@ export const runVerb: Verb = {
       if (values['allowed-tools'] !== undefined) config_overrides.allowed_tools = toolList('--allowed-tools', values['allowed-tools']);
       if (values['denied-tools'] !== undefined) config_overrides.denied_tools = toolList('--denied-tools', values['denied-tools']);
       allow = (values.allow ?? []).map(allowRule);
+      for (const pattern of values.allow ?? []) {
+        const note = allowPatternNote(pattern);
+        if (note) io.stderr.write(`rawp run: note: ${note}\n`);
+      }
       attachments = (values.attach ?? []).map(attachment);
       const argText = positionals.join(' ');
       // A PROMPT given but blank is a mistake of its own, not a cue to read stdin.

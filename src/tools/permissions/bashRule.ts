@@ -130,6 +130,12 @@ export function checkBashRule(ruleCommand: string, command: string): BashRuleChe
   return { allowed: true };
 }
 
+/** Does a rule for this command also allow it with more plain arguments (a command that only reads)? */
+export function ruleTakesMoreArguments(ruleCommand: string): boolean {
+  const rule = shellWords(ruleCommand.trim());
+  return rule.length > 0 && !INTERPRETERS.has(programOf(rule[0])) && readsOnly(rule);
+}
+
 export function bashRuleMatches(ruleCommand: string, command: string): boolean {
   return checkBashRule(ruleCommand, command).allowed;
 }

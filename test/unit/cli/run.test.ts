@@ -28,6 +28,19 @@ describe('rawp run: the built CLI with the built-in agent (§6.1.1, §11)', func
 
   const base = () => ['--workspace', ws, '--agent', 'builtin'];
 
+  it('decision 706: --allow \'Bash(cmd:*)\' says it allows exactly cmd unless cmd only reads; the longer command is denied, the exact one runs', async () => {
+    const wider = await rawpRun([...base(), '--allow', 'Bash(echo hi:*)', '--allow', 'Bash(wc a.txt:*)', 'run `echo hi there`\nrun `wc a.txt`'], { env });
+    assert.equal(wider.code, 0, wider.err);
+    assert.doesNotMatch(wider.err, /rawp run: note:/, 'echo and wc only read: no note');
+    assert.match(wider.out, /hi there/, 'echo hi there ran under Bash(echo hi:*)');
+    assert.doesNotMatch(wider.err, /permission denied/);
+    const exact = await rawpRun([...base(), '--allow', 'Bash(touch made.txt:*)', 'run `touch made.txt other.txt`\nrun `touch made.txt`'], { env });
+    assert.match(exact.err, /rawp run: note: --allow "Bash\(touch made\.txt:\*\)" allows exactly `touch made\.txt`, nothing added/);
+    assert.match(exact.err, /permission denied: Bash \{"command":"touch made\.txt other\.txt"\}/);
+    assert.equal(existsSync(join(ws, 'other.txt')), false, 'the longer command did not run');
+    assert.equal(existsSync(join(ws, 'made.txt')), true, 'the exact one did');
+  });
+
   it('exit 0 on end_turn; text prints what the built-in agent\'s tools returned on stdout and its words on stderr (it printed only "Read `a.txt`", no line of it: the CLI trial of 2026-12-06, decision 697)', async () => {
     const r = await rawpRun([...base(), 'read a.txt'], { env });
     assert.equal(r.code, 0, r.err);
