@@ -2,7 +2,7 @@
 // parseArgs, one line `rawp VERB: what is wrong` on stderr (the verb's usage lines after it when
 // the options themselves could not be read, and where to find the rest) and exit status 2. One place, so `run`, `search`,
 // `attach` and `serve` word and number a bad argument alike.
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Verb, VerbIo } from './verb';
@@ -45,7 +45,10 @@ export function parseVerbArgs<T extends ParseArgsConfig>(verb: VerbName, io: Ver
 export function directoryArg(dir: string): string | undefined {
   const abs = resolve(dir);
   try {
-    return statSync(abs).isDirectory() ? abs : undefined;
+    // The folder itself, not a symlink's path to it: the file backend's roots are real paths, and
+    // an agent started in the symlink's path named every file by it, which the tools then refused
+    // as outside the workspace (the review of 2026-12-06).
+    return statSync(abs).isDirectory() ? realpathSync.native(abs) : undefined;
   } catch {
     return undefined;
   }

@@ -4,10 +4,11 @@
 // child processes, as a user or a script meets them.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCliOnce, CLI, ROOT } from '../../support/rawpRun';
+import { directoryArg } from '../../../src/cli/verbArgs';
 
 function rawp(args: string[]): { code: number | null; out: string; err: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, RAWP_TOKEN: '' }, input: '' });
@@ -73,5 +74,21 @@ describe('cli: one argument-error helper for rawp run, search, serve and attach'
     assert.equal(r.code, 2);
     assert.match(r.err, /^rawp attach: .*missing-token/);
     assert.doesNotMatch(r.err, /Usage:/);
+  });
+});
+
+describe('cli: --workspace DIR is the folder itself', () => {
+  it('a workspace named through a symlink is its real folder, so an agent started there names files by the path the tools accept (the review of 2026-12-06)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rawp-dirarg-'));
+    try {
+      const ws = join(dir, 'ws');
+      mkdirSync(ws);
+      symlinkSync(ws, join(dir, 'ws-link'));
+      assert.equal(directoryArg(join(dir, 'ws-link')), realpathSync(ws));
+      assert.equal(directoryArg(ws), realpathSync(ws));
+      assert.equal(directoryArg(join(dir, 'missing')), undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
