@@ -4,7 +4,7 @@
 // changed since it was read (FS_STALE_VERSION) or one that exists unread (FS_EXISTS) was asked
 // about and only then refused, so the person was told the wrong reason (the trial of 2026-12-05).
 // A failing stat proves nothing here: the call then runs and reports what it meets.
-import { staleVersionError, unreadFileError, type FsStat, type WriteGuard } from '../workspace/fsBackend';
+import { FsError, staleVersionError, unreadFileError, type FsStat, type WriteGuard } from '../workspace/fsBackend';
 import type { FsTarget } from './fsEvents';
 import type { ToolContext } from './types';
 
@@ -17,6 +17,8 @@ export async function refuseDoomedWrite(target: FsTarget & { abs: string }, guar
   } catch {
     return undefined;
   }
+  // A folder is no file to write: said as such, not as a file "not read yet" (the review of 2026-12-06).
+  if (st?.type === 'directory') throw new FsError(`"${target.displayPath}" is a folder, not a file`, 'FS_IS_DIRECTORY');
   if (guard.kind === 'createIfAbsent') {
     if (st) throw unreadFileError(target.displayPath);
     return undefined;

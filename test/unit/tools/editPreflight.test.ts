@@ -3,7 +3,7 @@
 // 2026-12-05 approved "replace `nowhere` …" and only then saw FS_EDIT_NOT_FOUND. Real files, the
 // real tools and the real permission broker (prompts counted on the fake host).
 import { strict as assert } from 'node:assert';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { makeEnv, type Env } from './_env';
 
 describe('tools: an edit that cannot apply is refused before the permission prompt (decision 606)', () => {
@@ -29,6 +29,16 @@ describe('tools: an edit that cannot apply is refused before the permission prom
     assert.match(String(multi.output), /edit 2 of 2: old_string was not found/);
     assert.equal(prompts(), 0, 'no question whose answer cannot help');
     assert.equal(readFileSync(env.p('f.txt'), 'utf8'), 'alpha\nbeta\nbeta\n');
+  });
+
+  it('read-before-write: a Write to a folder is refused as a folder (FS_IS_DIRECTORY), before any question, not as a file "not read yet" (the review of 2026-12-06)', async () => {
+    mkdirSync(env.p('src'));
+    for (const file_path of ['src', 'src/']) {
+      const r = await env.call('Write', { file_path, content: 'x' });
+      assert.equal(r.error_code, 'FS_IS_DIRECTORY', JSON.stringify(r.output));
+      assert.match(String(r.output), /"src" is a folder, not a file/);
+    }
+    assert.equal(prompts(), 0);
   });
 
   it('read-before-write: an edit that applies (typographic quotes folded, replace_all of several places) is still asked about and written', async () => {
