@@ -32,6 +32,9 @@ describe('security/tools: Bash rule matching (issue 12 finding 8)', () => {
       ['ls', 'ls ~', 'unplain'],
       // A leading assignment hides no interpreter: the rule is exact.
       ['FOO=1 node', 'FOO=1 node evil.js', 'exact'],
+      // A reader by its bare name only: a script of the repository named `cat` is no reader.
+      ['./cat a.txt', './cat a.txt b.txt', 'exact'],
+      ['/usr/bin/cat a.txt', '/usr/bin/cat a.txt b.txt', 'exact'],
       // `(…)` is a subshell in sh and a command substitution in fish: always asks.
       ['echo hi', 'echo hi (touch pwned)', 'compound'],
     ];

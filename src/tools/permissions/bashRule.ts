@@ -1,7 +1,7 @@
 // What a session or saved Bash rule allows (issue 12 finding 8, docs/decisions/180-bash-rule-scope.md).
 // A rule is shown to the user as the command they saw, every argument included; it then allows
-// exactly that command. Only a command that reads (`ls`, `cat`, `rg`, `git log` …, READERS) also
-// allows more plain arguments: file names and words inside the workspace (decision 706: an added
+// exactly that command. Only a command that reads (`ls`, `cat`, `rg`, `git log` …, READERS, named
+// bare, not by a path) also allows more plain arguments: file names and words inside the workspace (decision 706: an added
 // word turned `git stash` into `git stash clear`, `tee log` into a write outside, `cat a` into a read
 // outside, and no list of such words is whole). Never a compound command, never an added option
 // (`-delete`, `-I ./evil.sh`, `--pre ./evil.sh`: options that run a program are too many to list,
@@ -92,6 +92,8 @@ function programOf(first: string): string {
 
 /** Does the rule (its shell words) name a command that only reads, so more plain arguments may follow? */
 function readsOnly(rule: readonly string[]): boolean {
+  // By its bare name only: `./cat` or `bin/cat` is a script that may do anything with more words.
+  if (unquoted(rule[0]).includes('/')) return false;
   const program = programName(rule[0]);
   if (program === 'git') return rule.length >= 2 && GIT_READERS.has(rule[1]);
   return READERS.has(program);
