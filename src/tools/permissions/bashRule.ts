@@ -3,9 +3,10 @@
 // exactly that command. Only a command that reads (`ls`, `cat`, `rg`, `git log` …, READERS, named
 // bare, not by a path) also allows more plain arguments: file names and words inside the workspace
 // (decision 706: an added word turned `git stash` into `git stash clear`, `tee log` into a write
-// outside, `cat a` into a read outside, and no list of such words is whole). Never a compound command, never an added option
-// (`-delete`, `-I ./evil.sh`, `--pre ./evil.sh`: options that run a program are too many to list,
-// decision 670), never a word with quotes or expansions, never an absolute or `..` path.
+// outside, `cat a` into a read outside, and no list of such words is whole). Never a compound
+// command, never an added option (`-delete`, `-I ./evil.sh`, `--pre ./evil.sh`: options that run a
+// program are too many to list, decision 670), never a word with quotes or expansions, never an
+// absolute or `..` path.
 
 import { hostPhrase } from '../../protocol/hostPhrases';
 
