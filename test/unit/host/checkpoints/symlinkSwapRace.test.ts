@@ -81,7 +81,8 @@ describe('checkpoints: files swapped for symlinks while a snapshot runs (decisio
     const blobs = execFileSync('git', ['cat-file', '--batch'], { env, input: [...ids].join('\n') + '\n', maxBuffer: 256 * 1024 * 1024 }).toString();
     const bodies = blobs.split('\n').filter((_, k, a) => k > 0 && /^[0-9a-f]{40} blob /.test(a[k - 1]));
     assert.equal(bodies.length, ids.size);
-    for (const body of bodies) assert.match(body, /^inside \d+$/);
+    // Inside text only; a new name under .swaps may be read between its creation and its write, empty.
+    for (const body of bodies) assert.match(body, swaps === 'inside' ? /^(inside \d+)?$/ : /^inside \d+$/);
     console.log(`      (${trees.length} snapshots, ${new Set(trees).size} trees, ${skippedLinks} link reads skipped)`);
   });
   }
