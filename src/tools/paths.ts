@@ -2,6 +2,7 @@
 // a multi-root workspace also `name/rel`, as the @ picker and the tools' own listings show them
 // (rootNames.ts).
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { leavesRoot } from '../workspace/leavesRoot';
 import { namedRoot, rootNames } from '../workspace/rootNames';
 import type { FsTarget } from './fsEvents';
 
@@ -28,10 +29,8 @@ export function displayPath(roots: readonly string[], abs: string): string {
   for (const r of roots) {
     const rel = relative(r, abs);
     if (rel === '') return '.';
-    // Outside is `..` or `../…` (path.relative uses the platform's separator); a name that only
-    // starts with two dots (`..foo`) is inside.
-    const outside = rel === '..' || rel.startsWith('..' + sep);
-    if (!outside && !isAbsolute(rel)) return rel.split(sep).join('/');
+    // A name that only starts with two dots (`..foo`) is inside (leavesRoot).
+    if (!leavesRoot(rel)) return rel.split(sep).join('/');
   }
   return abs;
 }

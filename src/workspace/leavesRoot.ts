@@ -1,7 +1,7 @@
 // Whether a path that `relative(root, p)` gave lies outside `root`: `..`, `../…` or, across drives,
 // an absolute path. A name that only starts with two dots (`..notes.txt`, `...`) is inside:
 // `rel.startsWith('..')` took it for a way out, and `@..notes.txt` or a context file so named was
-// refused as outside the workspace (the adversarial review of 2026-12-06; tools/paths.ts had it right).
+// refused as outside the workspace (the adversarial review of 2026-12-06).
 import { isAbsolute, sep } from 'node:path';
 
 /** `separator`: '/' for a path `posix.relative` gave. */
