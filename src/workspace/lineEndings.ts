@@ -23,11 +23,15 @@ function countBreaks(text: string): { crlf: number; all: number } {
   return { crlf, all };
 }
 
-/** Does `text` break lines both ways, with CRLF and with a bare LF (lone CRs are not counted)? */
-export function hasMixedLineEndings(text: string): boolean {
-  if (!text.includes('\r\n')) return false; // the common case, one native pass
+/**
+ * When `text` breaks lines both ways, with CRLF and with a bare LF (lone CRs are not counted), the
+ * ending most of its lines have (an added line takes it, decision 704); undefined for one style.
+ */
+export function mixedLineEndingsDominant(text: string): '\r\n' | '\n' | undefined {
+  if (!text.includes('\r\n')) return undefined; // the common case, one native pass
   const { crlf, all } = countBreaks(text);
-  return crlf > 0 && crlf < all;
+  if (crlf === 0 || crlf === all) return undefined;
+  return crlf * 2 > all ? '\r\n' : '\n';
 }
 
 /**

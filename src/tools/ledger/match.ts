@@ -6,7 +6,7 @@
 // match fails, we retry with typographic characters folded (smart quotes, dashes, non-breaking
 // spaces) and report that we did.
 import { FsError } from '../../workspace/fsBackend';
-import { hasMixedLineEndings, lineEndingOf } from '../../workspace/lineEndings';
+import { mixedLineEndingsDominant } from '../../workspace/lineEndings';
 import { spliceKeepingEndings } from './keepLineEndings';
 
 export interface EditSpec {
@@ -59,7 +59,7 @@ function occurrences(haystack: string, needle: string): number[] {
 /** Applies `edits` in order to `current`; throws FsError FS_EDIT_NOT_FOUND / FS_AMBIGUOUS_EDIT. */
 export function applyEdits(current: string, edits: readonly EditSpec[], displayPath: string): AppliedEdits {
   // Mixed endings: the working copy is the file's own text, matched through its LF form (decision 704).
-  const keep = hasMixedLineEndings(current) ? (lineEndingOf(current) === 'crlf' ? '\r\n' : '\n') : undefined;
+  const keep = mixedLineEndingsDominant(current);
   let native = current;
   let text = toLf(current);
   let replacements = 0;
