@@ -120,9 +120,6 @@ export class PermissionRules {
   add(scope: RuleScope, how: { decision: 'allow' | 'reject'; lifetime: RuleLifetime; session_id: string; created_by: string }): PermissionRule {
     const list = how.lifetime === 'always' ? this.saved() : this.sessionRules;
     const workspace = how.lifetime === 'always' ? this.savesFor() : undefined;
-    const isSame = (r: PermissionRule) => sameScope(r, scope) && r.decision === how.decision && (how.lifetime === 'always' ? r.workspace === workspace : r.session_id === how.session_id);
-    const same = list.find(isSame);
-    if (same) return { ...same };
     const rule: PermissionRule = {
       id: newId(),
       tool_name: scope.tool_name,
@@ -135,6 +132,9 @@ export class PermissionRules {
       created_by: how.created_by,
       created_at: (this.options.now?.() ?? new Date()).toISOString(),
     };
+    const isSame = (r: PermissionRule) => (how.lifetime === 'always' ? sameSavedRule(r, rule) : sameScope(r, rule) && r.decision === rule.decision && r.session_id === rule.session_id);
+    const same = list.find(isSame);
+    if (same) return { ...same };
     const persistence = how.lifetime === 'always' ? this.options.persistence : undefined;
     if (persistence) {
       // Another host may have kept the same rule a moment ago: what is kept is the answer.
