@@ -163,15 +163,14 @@ export function allowRule(pattern: string): RuleScope {
 }
 
 /**
- * What to tell the user of an `--allow 'Bash(cmd:*)'` that asks for more than it gets: Claude Code
- * reads `:*` as "and any arguments", ours allows exactly `cmd` unless it only reads (decision 706).
+ * What to tell the user of an `--allow 'Bash(cmd:*)'` (`rule`: allowRule's reading of `pattern`)
+ * that asks for more than it gets: Claude Code reads `:*` as "and any arguments", ours allows
+ * exactly `cmd` unless it only reads (decision 706).
  */
-export function allowPatternNote(pattern: string): string | undefined {
-  const m = PATTERN.exec(pattern.trim());
-  if (!m || !COMMAND_TOOLS.has(m[1]) || m[2] === undefined || !/:\*\s*$/.test(m[2])) return undefined;
-  const command = m[2].replace(/:\*\s*$/, '').trim();
-  if (!command || ruleTakesMoreArguments(command)) return undefined;
-  return `--allow ${JSON.stringify(pattern)} allows exactly \`${command}\`, nothing added: a ${m[1]} rule takes more arguments only for a command that only reads (ls, cat, git log …); repeat --allow with each whole command you expect`;
+export function allowPatternNote(pattern: string, rule: RuleScope): string | undefined {
+  const command = rule.command_prefix;
+  if (!command || !/:\*\s*\)$/.test(pattern.trim()) || ruleTakesMoreArguments(command)) return undefined;
+  return `--allow ${JSON.stringify(pattern)} allows exactly \`${command}\`, nothing added: a ${rule.tool_name} rule takes more arguments only for a command that only reads (ls, cat, git log …); repeat --allow with each whole command you expect`;
 }
 
 /** A comma-separated tool list (--allowed-tools A,B). */

@@ -145,11 +145,12 @@ export const runVerb: Verb = {
       if (maxTurns !== undefined) config_overrides.max_turns = maxTurns;
       if (values['allowed-tools'] !== undefined) config_overrides.allowed_tools = toolList('--allowed-tools', values['allowed-tools']);
       if (values['denied-tools'] !== undefined) config_overrides.denied_tools = toolList('--denied-tools', values['denied-tools']);
-      allow = (values.allow ?? []).map(allowRule);
-      for (const pattern of values.allow ?? []) {
-        const note = allowPatternNote(pattern);
+      allow = (values.allow ?? []).map((pattern) => {
+        const rule = allowRule(pattern);
+        const note = allowPatternNote(pattern, rule);
         if (note) io.stderr.write(`rawp run: note: ${note}\n`);
-      }
+        return rule;
+      });
       attachments = (values.attach ?? []).map(attachment);
       const argText = positionals.join(' ');
       // A PROMPT given but blank is a mistake of its own, not a cue to read stdin.
