@@ -25,9 +25,16 @@ export interface HostPermissionOptions {
 }
 
 export function hostPermissionBroker(o: HostPermissionOptions): PermissionBroker {
+  const workspace = o.workspace ? workspaceKey(o.workspace) : undefined;
+  // A Bash rule's added words are paths from the folder Bash runs in (decision 710); a virtual
+  // folder has no local path to follow, and its words are only checked by their look.
+  const localRoots = (): string[] => {
+    const key = workspace?.();
+    return key && isAbsolute(key) ? [key] : [];
+  };
   return new PermissionBroker(
     standardPermissionPolicy({ timeoutSec: o.timeoutSec, cancelGraceMs: o.cancelGraceMs }),
-    new PermissionRules({ matches: ruleMatches, persistence: permissionRulesFile(o.rulesFile), ...(o.onRulesProblem ? { onProblem: o.onRulesProblem } : {}), ...(o.workspace ? { workspace: workspaceKey(o.workspace) } : {}) }),
+    new PermissionRules({ matches: (rule, call) => ruleMatches(rule, call, localRoots()), persistence: permissionRulesFile(o.rulesFile), ...(o.onRulesProblem ? { onProblem: o.onRulesProblem } : {}), ...(workspace ? { workspace } : {}) }),
   );
 }
 

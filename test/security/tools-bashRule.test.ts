@@ -1,5 +1,8 @@
 // Issue 12 finding 8 at the unit level: what a Bash rule shown as a command allows (bashRule.ts).
 import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { bashRuleFor, checkBashRule, describeBashRule } from '../../src/tools/permissions/bashRule';
 import { riskOf } from '../../src/session/permissions';
 import { ruleMatches } from '../../src/tools/permissions/rules';
@@ -39,6 +42,35 @@ describe('security/tools: Bash rule matching (issue 12 finding 8)', () => {
       ['echo hi', 'echo hi (touch pwned)', 'compound'],
     ];
     for (const [rule, command, reason] of cases) assert.deepEqual(checkBashRule(rule, command), { allowed: false, reason }, `${rule} ⇏ ${command}`);
+  });
+
+  it('§17.3.1 with the host\'s workspace, an added word that leads out through a symlink (to a file or a folder) does not match; one that stays inside, or names nothing yet, does (decision 710)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rawp-rule-link-'));
+    try {
+      const ws = join(dir, 'ws');
+      mkdirSync(join(ws, 'notes'), { recursive: true });
+      mkdirSync(join(dir, 'outside'));
+      writeFileSync(join(dir, 'outside', 'id_rsa'), 'secret');
+      writeFileSync(join(ws, 'notes', 'todo.txt'), 'hi');
+      symlinkSync(join(dir, 'outside', 'id_rsa'), join(ws, 'notes', 'link'));
+      symlinkSync(join(dir, 'outside'), join(ws, 'dirlink'));
+      symlinkSync(join(ws, 'notes', 'todo.txt'), join(ws, 'inner-link'));
+      const roots = [realpathSync(ws)];
+      const rule = { tool_name: 'Bash', command_prefix: 'cat' };
+      const call = (command: string) => ({ tool_name: 'Bash', paths: [], command });
+      assert.equal(ruleMatches(rule, call('cat notes/todo.txt'), roots), true);
+      assert.equal(ruleMatches(rule, call('cat inner-link'), roots), true, 'a symlink that stays inside');
+      assert.equal(ruleMatches(rule, call('cat notes/not-yet.txt'), roots), true, 'a name that does not exist yet');
+      assert.equal(ruleMatches(rule, call('cat notes/link'), roots), false);
+      assert.equal(ruleMatches(rule, call('cat dirlink/id_rsa'), roots), false);
+      assert.equal(ruleMatches(rule, call('cat notes/todo.txt notes/link'), roots), false);
+      assert.equal(ruleMatches({ tool_name: 'Bash', command_prefix: 'git log' }, call('git log dirlink'), roots), false);
+      assert.deepEqual(checkBashRule('cat', 'cat notes/link', (w) => w !== 'notes/link'), { allowed: false, reason: 'outside' });
+      // Without the workspace (a virtual folder, a host that names none) only the words' look is checked.
+      assert.equal(ruleMatches(rule, call('cat notes/link')), true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('§17.3.1 other arguments, destructive additions, interpreters and compound commands are refused', () => {

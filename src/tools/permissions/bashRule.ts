@@ -6,7 +6,8 @@
 // outside, `cat a` into a read outside, and no list of such words is whole). Never a compound
 // command, never an added option (`-delete`, `-I ./evil.sh`, `--pre ./evil.sh`: options that run a
 // program are too many to list, decision 670), never a word with quotes or expansions, never an
-// absolute or `..` path.
+// absolute or `..` path, and — where the host knows its workspace — never a word that names a path
+// leading out through a symlink (`cat notes/link` with `notes/link` → `~/.ssh/id_rsa`, decision 710).
 
 import { hostPhrase } from '../../protocol/hostPhrases';
 
@@ -110,11 +111,15 @@ function isUnplain(word: string): boolean {
 export interface BashRuleCheck {
   allowed: boolean;
   /** Why not, for logs and tests. */
-  reason?: 'compound' | 'prefix' | 'interpreter' | 'exact' | 'option' | 'unplain';
+  reason?: 'compound' | 'prefix' | 'interpreter' | 'exact' | 'option' | 'unplain' | 'outside';
 }
 
-/** Does the rule shown as `ruleCommand` allow `command`? */
-export function checkBashRule(ruleCommand: string, command: string): BashRuleCheck {
+/**
+ * Does the rule shown as `ruleCommand` allow `command`? `staysInside`: does an added plain word,
+ * taken as a path from the workspace folder, really lie inside it (symlinks followed)? Without it
+ * only the words' look is checked.
+ */
+export function checkBashRule(ruleCommand: string, command: string, staysInside?: (word: string) => boolean): BashRuleCheck {
   const cmd = command.trim();
   if (SHELL_CONTROL.test(cmd)) return { allowed: false, reason: 'compound' };
   const rule = shellWords(ruleCommand.trim());
@@ -130,6 +135,7 @@ export function checkBashRule(ruleCommand: string, command: string): BashRuleChe
   // holds them all (the adversarial review of 2026-12-06, decision 670).
   if (extra.some((w) => w.startsWith('-'))) return { allowed: false, reason: 'option' };
   if (extra.some(isUnplain)) return { allowed: false, reason: 'unplain' };
+  if (staysInside && !extra.every(staysInside)) return { allowed: false, reason: 'outside' };
   return { allowed: true };
 }
 
@@ -139,8 +145,8 @@ export function ruleTakesMoreArguments(ruleCommand: string): boolean {
   return rule.length > 0 && !INTERPRETERS.has(programOf(rule[0])) && readsOnly(rule);
 }
 
-export function bashRuleMatches(ruleCommand: string, command: string): boolean {
-  return checkBashRule(ruleCommand, command).allowed;
+export function bashRuleMatches(ruleCommand: string, command: string, staysInside?: (word: string) => boolean): boolean {
+  return checkBashRule(ruleCommand, command, staysInside).allowed;
 }
 
 /** The rule "allow for this session" / "always allow" suggests for `command`: all of it, as shown. */

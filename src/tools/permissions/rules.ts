@@ -4,15 +4,21 @@
 // which hosts give this matcher.
 import picomatch from 'picomatch';
 import { bashRuleMatches } from './bashRule';
+import { resolvesOutside } from '../../workspace/realLocation';
 import type { CallShape, RuleScope } from '../../session/permissions';
 
 export type { CallShape, RuleScope } from '../../session/permissions';
 
-export function ruleMatches(rule: RuleScope, call: CallShape): boolean {
+/**
+ * `roots`: the host's workspace folders (real paths; Bash runs in the first): a word a Bash rule
+ * lets a reading command take more of must lie inside them once symlinks are followed.
+ */
+export function ruleMatches(rule: RuleScope, call: CallShape, roots: readonly string[] = []): boolean {
   if (rule.tool_name !== call.tool_name) return false;
   if (rule.command_prefix !== undefined) {
     // Compound commands always ask; extra words never add destruction (issue 12 finding 8).
-    return call.command !== undefined && bashRuleMatches(rule.command_prefix, call.command);
+    const staysInside = roots.length > 0 ? (word: string) => !resolvesOutside(word, roots) : undefined;
+    return call.command !== undefined && bashRuleMatches(rule.command_prefix, call.command, staysInside);
   }
   if (rule.path_glob !== undefined) {
     if (call.paths.length === 0) return false;
