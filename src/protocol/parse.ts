@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { Envelope, ENVELOPE_VERSION } from './envelope';
 import { FRAME_TYPES, isFrameType, isVendorType, type Frame, type VendorFrame } from './frameTypes';
 import { bytesOver, scanJsonText, utf8Length, valueOverLimits } from './limits';
+import { INCOMING_MAX_ID_CHARS, overlongId } from './idLength';
 
 export type ParseErrorCode = 'MALFORMED_JSON' | 'INVALID_ENVELOPE' | 'UNSUPPORTED_VERSION' | 'INVALID_PAYLOAD' | 'FRAME_TOO_LARGE' | 'FRAME_TOO_DEEP' | 'FRAME_TOO_WIDE';
 
@@ -60,10 +61,12 @@ export interface ParseOptions {
   maxObjectMembers?: number;
   /** Reject frames holding more values, object members and array elements, than this (default: no bound). */
   maxValues?: number;
+  /** Reject frames with an id (envelope ids, a payload's `…_id`) longer than this (default: no bound; idLength.ts). */
+  maxIdChars?: number;
 }
 
 /** What a peer's frames are held to (peerIntake.ts): size is the connection's, the rest fixed. */
-export const INCOMING_LIMITS = { maxDepth: INCOMING_MAX_DEPTH, maxObjectMembers: INCOMING_MAX_OBJECT_MEMBERS, maxValues: INCOMING_MAX_VALUES } as const;
+export const INCOMING_LIMITS = { maxDepth: INCOMING_MAX_DEPTH, maxObjectMembers: INCOMING_MAX_OBJECT_MEMBERS, maxValues: INCOMING_MAX_VALUES, maxIdChars: INCOMING_MAX_ID_CHARS } as const;
 
 export function parseFrame(input: string | unknown, options: ParseOptions = {}): ParseOutcome {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -80,7 +83,7 @@ export function parseFrame(input: string | unknown, options: ParseOptions = {}):
   } catch (e) {
     return fail('MALFORMED_JSON', `frame is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
-  return classifySafely(value);
+  return withIdBound(classifySafely(value), value, options);
 }
 
 /**
@@ -96,7 +99,20 @@ export function parseValue(value: unknown, options: ParseOptions = {}): ParseOut
   }
   if (over === 'size') return fail('FRAME_TOO_LARGE', `frame exceeds max_frame_size ${options.maxBytes}`);
   if (over !== undefined) return overLimit(over, options);
-  return classifySafely(value);
+  return withIdBound(classifySafely(value), value, options);
+}
+
+/**
+ * A frame with an over-long id is refused (idLength.ts), and no refusal echoes such an id back as
+ * its parent_id: the answer to a 4 MiB id would be a 4 MiB error.
+ */
+function withIdBound(outcome: ParseOutcome, value: unknown, options: ParseOptions): ParseOutcome {
+  const max = options.maxIdChars;
+  if (max === undefined || outcome.kind === 'ignored') return outcome;
+  if (outcome.kind === 'error') return outcome.message_id !== undefined && outcome.message_id.length > max ? { ...outcome, message_id: undefined } : outcome;
+  const over = overlongId(value as Record<string, unknown>, max);
+  if (!over) return outcome;
+  return fail(over.field.startsWith('payload.') ? 'INVALID_PAYLOAD' : 'INVALID_ENVELOPE', `${over.field} of ${over.length.toLocaleString('en')} characters is longer than the ${max} an id may have; the frame was dropped`);
 }
 
 /** The refusal of a frame over its depth or width bound (non-fatal; the frame is not read further). */

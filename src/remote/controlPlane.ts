@@ -267,8 +267,13 @@ export function ownOrigins(options: { names: ReadonlySet<string>; port: number; 
 }
 
 /** Whether a request's Host header names this host (port aside): a rebound DNS name does not. */
+/** A Host header's only form here: a DNS name or IPv4 address, or a bracketed IPv6 one, and an optional port. */
+const HOST_HEADER = /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+
 export function hostAllowed(hostHeader: string | undefined, names: ReadonlySet<string>): boolean {
-  if (hostHeader === undefined) return false;
+  // `name[:port]` and nothing else: as a URL, `localhost/;script-src *` or `evil@localhost` also
+  // has a loopback hostname, and the Host goes on into the page's CSP (the socket review of 2026-12-06).
+  if (hostHeader === undefined || !HOST_HEADER.test(hostHeader)) return false;
   let hostname: string;
   try {
     hostname = new URL(`http://${hostHeader}`).hostname;

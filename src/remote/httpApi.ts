@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { SessionRegistry } from '../session/registry';
 import type { PermissionRule } from '../session/permissions';
-import { firstExistingFile, readLocalFile } from '../workspace/localFiles';
+import { firstExistingFile, readServedFile } from '../workspace/localFiles';
 import { browserPage, newNonce, pageHeaders } from './browserPage';
 import { healthBody, type Route } from './controlPlane';
 import { handleFile, type FileEndpoint } from './fileApi';
@@ -121,7 +121,7 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, r: R
         'cross-origin-resource-policy': 'same-origin',
         'cache-control': 'no-cache',
       });
-      res.end(readLocalFile(file));
+      res.end(readServedFile(file));
       return;
     }
     case 'not_found':

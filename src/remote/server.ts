@@ -33,7 +33,7 @@ import { handleHttp, json, type ContinueWithinCap, type CreateSessionRequest, ty
 import type { FileEndpoint } from './fileApi';
 import { WsConnection } from './wsConnection';
 import { Liveness } from './liveness';
-import { CONNECTIONS_CHECK_MS, DEFAULT_MAX_SESSIONS, HEADERS_TIMEOUT_MS, connectionCap, sessionCap } from './serverLimits';
+import { CONNECTIONS_CHECK_MS, DEFAULT_MAX_SESSIONS, HEADERS_TIMEOUT_MS, MAX_REQUESTS_PER_SOCKET, connectionCap, sessionCap } from './serverLimits';
 import { capConnections } from './connectionCap';
 import type { PermissionRule } from '../session/permissions';
 
@@ -166,6 +166,7 @@ export class RemoteServer {
     // handshake gets as long (Node: 120 s).
     const timeouts = { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: CONNECTIONS_CHECK_MS };
     const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key, handshakeTimeout: HEADERS_TIMEOUT_MS, ...timeouts }) : createHttpServer(timeouts);
+    server.maxRequestsPerSocket = MAX_REQUESTS_PER_SOCKET;
     const remote = new RemoteServer(options, server, host, options.logger ?? silentLogger);
     capConnections(server, connectionCap(options.maxConnections, options.maxMasters ?? DEFAULT_MAX_MASTERS), remote.logger);
     // Catch-alls (issue 12 #1): no request, upgrade or frame can throw out into the process.

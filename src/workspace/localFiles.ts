@@ -12,6 +12,23 @@ export function readLocalFile(path: string): Buffer {
   return readFileSync(path);
 }
 
+const kept = new Map<string, { mtimeMs: number; size: number; bytes: Buffer }>();
+
+/**
+ * The file's bytes, read again only when its size or modification time changed: for files served
+ * over and over (the browser master's 1.5 MB bundle). A fresh read per request let one connection
+ * of pipelined GETs hold a copy per request, 1.5 GB for 1,000 (the socket review of 2026-12-06);
+ * every answer now shares one Buffer. Throws as readLocalFile does.
+ */
+export function readServedFile(path: string): Buffer {
+  const st = statSync(path);
+  const had = kept.get(path);
+  if (had && had.mtimeMs === st.mtimeMs && had.size === st.size) return had.bytes;
+  const bytes = readFileSync(path);
+  kept.set(path, { mtimeMs: st.mtimeMs, size: st.size, bytes });
+  return bytes;
+}
+
 /** The file's text, or undefined when it does not exist; any other failure throws. */
 export function readTextIfPresent(path: string): string | undefined {
   try {

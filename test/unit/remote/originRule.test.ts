@@ -42,6 +42,13 @@ describe('remote/origin rule: configured names, never the request’s own Host (
     assert.equal(hostAllowed('rebind.evil.example:8123', names), false);
     assert.equal(hostAllowed(undefined, names), false);
     assert.equal(hostAllowed('a b', names), false);
+    // A URL parser finds a loopback hostname in these too; the Host went on into the page's CSP
+    // (the socket review of 2026-12-06).
+    assert.equal(hostAllowed("localhost/;script-src 'unsafe-inline' *;x", names), false);
+    assert.equal(hostAllowed('evil.example@localhost', names), false);
+    assert.equal(hostAllowed('localhost:80/x', names), false);
+    assert.equal(hostAllowed('localhost?x', names), false);
+    assert.equal(hostAllowed('localhost:8123', names), true);
   });
 
   it('Origin: equal to the request’s Host is not enough for a wildcard bind; own names and the allow-list are', () => {
