@@ -1,16 +1,17 @@
 // Registry items -> runtime `FileSlashCommand`s (slash-commands §3 loadSlashCommands): description,
 // template body, display source, then the bundled fallback for names still free.
-import { describeCommand, displaySource } from './description';
+import { describeCommand, displaySource, oneLineDescription } from './description';
 import { parseFrontmatter } from './frontmatter';
 import type { BundledTemplate } from './bundled';
 import type { RegistryResult } from './registry';
 import type { CommandDiagnostic, FileSlashCommand, SlashCommandItem } from './types';
 
+// The hint is shown and published (as parameters) like a description, so it is cut like one.
 function argumentHintOf(frontmatter: Record<string, unknown>): string | undefined {
   const hint = frontmatter['argument-hint'] ?? frontmatter.argumentHint ?? frontmatter.argument_hint;
-  if (typeof hint === 'string' && hint.trim()) return hint.trim();
+  if (typeof hint === 'string' && hint.trim()) return oneLineDescription(hint);
   // YAML reads `argument-hint: [message]` as a list; give it back its brackets.
-  if (Array.isArray(hint)) return hint.map((h) => `[${String(h)}]`).join(' ');
+  if (Array.isArray(hint)) return oneLineDescription(hint.map((h) => `[${String(h)}]`).join(' '));
   return undefined;
 }
 
@@ -25,7 +26,8 @@ export function toFileCommand(item: SlashCommandItem): FileSlashCommand {
   if (item.passthrough) {
     return {
       ...base,
-      description: item.passthrough.description,
+      // Cut like a file's description: the agent's list is published and kept in history too.
+      description: oneLineDescription(item.passthrough.description),
       content: '',
       source: `via ${src.providerName}`,
       argumentHint: item.passthrough.argumentHint,

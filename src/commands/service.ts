@@ -15,7 +15,7 @@ import { nativeProvider } from './providers/native';
 import { buildCommandsPublish } from './publish';
 import { CommandRegistry } from './registry';
 import type { CommandDiagnostic, CommandProvider, FileSlashCommand, LoadContext } from './types';
-import { DirectoryWatcher } from '../workspace/directoryWatcher';
+import { DirectoryWatcher, type WatchTarget } from '../workspace/directoryWatcher';
 
 export type RefreshReason = 'start' | 'workspace' | 'files' | 'agent' | 'custom' | 'manual';
 
@@ -196,8 +196,8 @@ export class CommandService {
     return snapshot;
   }
 
-  private async watchTargets(ctx: LoadContext): Promise<string[]> {
-    const targets: string[] = [];
+  private async watchTargets(ctx: LoadContext): Promise<WatchTarget[]> {
+    const targets: WatchTarget[] = [];
     for (const p of this.registry.ranked()) {
       try {
         targets.push(...(await (p.watchPaths?.(ctx) ?? [])));

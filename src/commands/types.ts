@@ -3,6 +3,7 @@
 // materializer turns the winners into `FileSlashCommand`s that expansion and publishing use.
 
 import type { PayloadOf } from '../protocol/frameTypes';
+import type { WatchTarget } from '../workspace/directoryWatcher';
 
 /** A §12.1.1 command parameter, as published. */
 export type PublishedParameter = NonNullable<PayloadOf<'agent.commands.publish'>['commands'][number]['parameters']>[number];
@@ -75,9 +76,10 @@ export interface CommandProvider {
   load(ctx: LoadContext): Promise<ProviderResult>;
   /**
    * Paths whose changes should trigger a refresh (command directories, registry files). They
-   * need not exist yet. Not in the spec (§4 has no watcher); issue 5 asks for one.
+   * need not exist yet. Not in the spec (§4 has no watcher); issue 5 asks for one. A plan
+   * (`{ dir, name }`) watches one entry of a folder without following that entry (decision 712).
    */
-  watchPaths?(ctx: LoadContext): Promise<string[]> | string[];
+  watchPaths?(ctx: LoadContext): Promise<WatchTarget[]> | WatchTarget[];
 }
 
 /** A command ready for expansion and publishing (slash-commands §3 `FileSlashCommand`). */

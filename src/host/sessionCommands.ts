@@ -21,13 +21,22 @@ export class SessionCommands {
   readonly service: CommandService;
   readonly queue: FollowUpQueue;
   private host?: AgentHost;
+  /** The command list every connection last got (JSON), so an unchanged refresh sends nothing. */
+  private published = '';
 
   constructor(options: SessionCommandsOptions) {
     this.service = new CommandService({ home: options.home, workspaceFolders: options.workspaceFolders, watch: options.watch, report: options.report });
     this.queue = new FollowUpQueue({ send: options.send });
     this.service.onDidRefresh((s) => {
-      // Later refreshes (a command file changed) reach every connection through the engine.
-      if (s.reason !== 'start' && this.host) this.host.emit({ type: 'agent.commands.publish', payload: s.publish });
+      // Later refreshes (a command file changed) reach every connection through the engine, but
+      // only when the list changed: each publish is kept in the session's history and journal, and
+      // a refresh per write in the folder (an editor's save, a build's output) re-sent the whole
+      // list every time (decision 712).
+      if (s.reason === 'start' || !this.host) return;
+      const json = JSON.stringify(s.publish);
+      if (json === this.published) return;
+      this.published = json;
+      this.host.emit({ type: 'agent.commands.publish', payload: s.publish });
     });
   }
 
@@ -51,6 +60,7 @@ export class SessionCommands {
         self.service.offerBundled(adapter.info.grammarOnly !== true);
         await self.service.setAgentCommands(agentRef, toAgentCommands(started.commands));
         self.host = host;
+        self.published = JSON.stringify(self.service.snapshot.publish);
         return { ...started, commands: self.service.snapshot.publish.commands };
       },
       prompt: (p, signal) => adapter.prompt(p, signal),

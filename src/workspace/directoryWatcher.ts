@@ -4,6 +4,10 @@
 // (non-recursive). A directory that does not exist yet is covered by watching its nearest existing
 // ancestor for the one name that leads towards it; after every refresh `sync` re-arms, so once the
 // directory appears it is watched itself. Events are debounced into one callback.
+// A target can also be a plan of its own — a directory and the one entry name in it that matters —
+// for a caller that must not have a path followed: a workspace's commands folder that is a
+// symlink out of the workspace is watched as a name in its parent, never through the link, so
+// writes behind the link refresh nothing (decision 712).
 import { watch, statSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, sep } from 'node:path';
 
@@ -23,8 +27,12 @@ function statOrUndefined(path: string): { ino: number | bigint; isDirectory(): b
   }
 }
 
+/** A path to watch (followed, as `watchPlan` says), or the one entry `name` of the directory `dir`. */
+export type WatchTarget = string | { dir: string; name: string };
+
 /** Which directory to watch for `target`, and which entry names in it matter. */
-export function watchPlan(target: string): { dir: string; name: string | '*' } | undefined {
+export function watchPlan(target: WatchTarget): { dir: string; name: string | '*' } | undefined {
+  if (typeof target !== 'string') return { dir: target.dir, name: target.name };
   const s = statOrUndefined(target);
   if (s?.isDirectory()) return { dir: target, name: '*' };
   let child = target;
@@ -54,8 +62,8 @@ export class DirectoryWatcher {
     return [...this.armed.keys()].sort();
   }
 
-  /** Arms watchers for exactly these targets (directories or files, existing or not). */
-  sync(targets: readonly string[]): void {
+  /** Arms watchers for exactly these targets (directories or files, existing or not; or plans). */
+  sync(targets: readonly WatchTarget[]): void {
     if (this.disposed) return;
     const wanted = new Map<string, Set<string> | '*'>();
     for (const t of targets) {

@@ -68,7 +68,7 @@ export function claudePluginsProvider(): CommandProvider {
       const result: ProviderResult = { items: [], diagnostics };
       for (const root of roots) {
         const part = await loadDir(
-          { dir: join(root.path, 'commands'), boundary: root.path, scope: root.scope },
+          { dir: join(root.path, 'commands'), boundary: root.path, scope: root.scope, confined: false },
           { provider: 'claude-plugins', providerName: 'Claude Code Plugin', level: (s) => (s === 'user' ? 'user' : 'project') },
         );
         result.items.push(...part.items);

@@ -4,13 +4,13 @@
 // Frontmatter `name` overrides the file name.
 import { join } from 'node:path';
 import type { CommandProvider, LoadContext } from '../types';
-import { loadDirs, type DirSpec } from './fileItems';
+import { loadDirs, watchTargets, type DirSpec } from './fileItems';
 
 function dirs(ctx: LoadContext): DirSpec[] {
   return [
-    { dir: join(ctx.home, '.codex', 'commands'), boundary: ctx.home, scope: 'user' },
-    { dir: join(ctx.home, '.codex', 'prompts'), boundary: ctx.home, scope: 'user' },
-    ...ctx.workspaceFolders.map((ws) => ({ dir: join(ws, '.codex', 'commands'), boundary: ws, scope: 'project' as const })),
+    { dir: join(ctx.home, '.codex', 'commands'), boundary: ctx.home, scope: 'user', confined: false },
+    { dir: join(ctx.home, '.codex', 'prompts'), boundary: ctx.home, scope: 'user', confined: false },
+    ...ctx.workspaceFolders.map((ws) => ({ dir: join(ws, '.codex', 'commands'), boundary: ws, scope: 'project' as const, confined: true })),
   ];
 }
 
@@ -21,6 +21,6 @@ export function codexProvider(): CommandProvider {
     priority: 70,
     load: (ctx) =>
       loadDirs(dirs(ctx), { provider: 'codex', providerName: 'Codex', level: (s) => (s === 'user' ? 'user' : 'project'), nameFromFrontmatter: true }),
-    watchPaths: (ctx) => dirs(ctx).map((d) => d.dir),
+    watchPaths: (ctx) => watchTargets(dirs(ctx)),
   };
 }

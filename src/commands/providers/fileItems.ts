@@ -1,7 +1,8 @@
 // Turns one scanned command directory into registry items, parsing frontmatter once so that its
 // errors surface at load time with the right severity (slash-commands §3, §9).
 import { FrontmatterError, parseFrontmatter } from '../frontmatter';
-import { scanMarkdownDir } from '../../workspace/markdownDir';
+import type { WatchTarget } from '../../workspace/directoryWatcher';
+import { linkOutOnTheWay, scanMarkdownDir } from '../../workspace/markdownDir';
 import type { CommandLevel, CommandScope, ProviderResult, SlashCommandItem } from '../types';
 
 export interface DirSpec {
@@ -9,6 +10,11 @@ export interface DirSpec {
   /** Where `.gitignore` lookup stops (workspace folder, home, plugin root). */
   boundary: string;
   scope: CommandScope;
+  /**
+   * `boundary` is a workspace folder, so no symlink out of it is followed (decision 712). Not the
+   * scope: a project-scoped plugin still lives in the user's home.
+   */
+  confined: boolean;
 }
 
 export interface ProviderIdentity {
@@ -21,9 +27,12 @@ export interface ProviderIdentity {
 
 export async function loadDir(spec: DirSpec, who: ProviderIdentity): Promise<ProviderResult> {
   const result: ProviderResult = { items: [], diagnostics: [] };
-  const scan = await scanMarkdownDir(spec.dir, spec.boundary);
+  const scan = await scanMarkdownDir(spec.dir, spec.boundary, { confined: spec.confined });
   for (const u of scan.unreadable) {
-    result.diagnostics.push({ severity: 'warning', provider: who.provider, path: u.path, message: `Failed to read ${u.path}: ${u.message}` });
+    // A file refused on purpose is a bad command (an error, as a native frontmatter error); a
+    // failed read may pass (a warning).
+    if (u.refused) result.diagnostics.push({ severity: 'error', provider: who.provider, path: u.path, message: u.message });
+    else result.diagnostics.push({ severity: 'warning', provider: who.provider, path: u.path, message: `Failed to read ${u.path}: ${u.message}` });
   }
   const level = who.level(spec.scope);
   for (const file of scan.files) {
@@ -60,4 +69,15 @@ export async function loadDirs(specs: DirSpec[], who: ProviderIdentity): Promise
     result.diagnostics.push(...part.diagnostics);
   }
   return result;
+}
+
+/**
+ * What the watcher gets for each folder: the folder itself, except in a workspace where a link on
+ * its way leads out (or to the workspace folder): then only that link's name in its parent, so
+ * the link being replaced is noticed and nothing behind it is watched (decision 712).
+ */
+export async function watchTargets(specs: readonly DirSpec[]): Promise<WatchTarget[]> {
+  const out: WatchTarget[] = [];
+  for (const spec of specs) out.push((spec.confined && (await linkOutOnTheWay(spec.dir, spec.boundary))) || spec.dir);
+  return out;
 }

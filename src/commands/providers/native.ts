@@ -2,14 +2,14 @@
 // then `~/.rawp/commands/*.md`, so a project command beats a user command of the same name.
 import { join } from 'node:path';
 import type { CommandProvider, LoadContext } from '../types';
-import { loadDirs, type DirSpec } from './fileItems';
+import { loadDirs, watchTargets, type DirSpec } from './fileItems';
 
 export const NATIVE_DIR = '.rawp';
 
 function dirs(ctx: LoadContext): DirSpec[] {
   return [
-    ...ctx.workspaceFolders.map((ws) => ({ dir: join(ws, NATIVE_DIR, 'commands'), boundary: ws, scope: 'project' as const })),
-    { dir: join(ctx.home, NATIVE_DIR, 'commands'), boundary: ctx.home, scope: 'user' as const },
+    ...ctx.workspaceFolders.map((ws) => ({ dir: join(ws, NATIVE_DIR, 'commands'), boundary: ws, scope: 'project' as const, confined: true })),
+    { dir: join(ctx.home, NATIVE_DIR, 'commands'), boundary: ctx.home, scope: 'user' as const, confined: false },
   ];
 }
 
@@ -19,6 +19,6 @@ export function nativeProvider(): CommandProvider {
     displayName: 'RAWP',
     priority: 100,
     load: (ctx) => loadDirs(dirs(ctx), { provider: 'native', providerName: 'RAWP', level: () => 'native' }),
-    watchPaths: (ctx) => dirs(ctx).map((d) => d.dir),
+    watchPaths: (ctx) => watchTargets(dirs(ctx)),
   };
 }
