@@ -5,18 +5,20 @@
 // no braces, `abc/**` is not `abc` itself, brackets never match `/`, so globRegex.ts cannot be
 // reused as is) and run by re2js. The answers are those of `ignore` 7 (`test`/`ignores`: the last
 // matching rule wins, an ignored parent directory settles its content); a test checks them against
-// it on a table and on random patterns.
+// it on a table and on random patterns. A repository chooses the rules' number and length too: both
+// are bounded, and the rules are compiled in chunks, each on first need (decision 711).
 import { RE2JS } from 're2js';
 import { regexLiteral } from './globRegex';
+import { IGNORE_RULE_BUDGET, MAX_IGNORE_RULE_LENGTH, MAX_IGNORE_RULES, MAX_IGNORE_RULES_SIZE, MAX_IGNORE_WILDCARDS, RULE_OVERHEAD, type IgnoreWarningSink, type RuleBudget, warnIgnore } from './ignoreLimits';
+import { CHUNK_SPANS, chunkSource, wildcardsOf, type RuleParts } from './ruleChunks';
 
 export interface GitignoreVerdict {
   ignored: boolean;
   unignored: boolean;
 }
 
-interface Rule {
+interface Rule extends RuleParts {
   negative: boolean;
-  re: RE2JS;
 }
 
 type Tok = { t: 'lit'; c: string } | { t: 'star' } | { t: 'q' } | { t: 'cls'; re: string } | { t: 'slash' };
@@ -129,6 +131,16 @@ function starRun(toks: Tok[], i: number): number {
 
 /** The RE2 source of one rule body (a search, not a whole match), or null if it never matches. */
 export function gitignoreBodyToRe2(rawBody: string): string | null {
+  const parts = gitignoreRuleParts(rawBody);
+  return parts && parts.prefix + parts.middle + parts.ending;
+}
+
+/**
+ * A rule's RE2 source in three parts: its anchoring (`^` or `(?:^|/)`), the pattern, its end. The
+ * chunk alternations put the rules of the same anchoring and end under one prefix and end, which
+ * makes their program smaller (decision 711).
+ */
+export function gitignoreRuleParts(rawBody: string): RuleParts | null {
   const body = /^\/\*{2,}$/.test(rawBody) ? '**' : rawBody;
   const parsed = tokenize(body);
   if (!parsed) return NEVER;
@@ -157,7 +169,7 @@ export function gitignoreBodyToRe2(rawBody: string): string | null {
   else if (leadingSlash || /\/(?!$)/.test(body)) prefix = '^';
   else prefix = '(?:^|/)';
 
-  let out = prefix;
+  let out = '';
   let ending = toks.length > 0 && isSlash(toks[toks.length - 1]) ? '$' : '(?:$|/$)';
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
@@ -187,7 +199,7 @@ export function gitignoreBodyToRe2(rawBody: string): string | null {
     else if (t.t === 'slash') out += '/';
     else out += regexLiteral(t.c);
   }
-  return out + ending;
+  return { prefix, middle: out, ending };
 }
 
 /** The rules of one ignore file's text, as git reads its lines. */
@@ -227,50 +239,117 @@ function parentOf(path: string): string {
   return cut < 0 ? '' : path.slice(0, cut + 1);
 }
 
+const NONE: GitignoreVerdict = Object.freeze({ ignored: false, unignored: false });
+
 /**
  * The rules of one or more ignore files (added in order; later ones win). Paths are relative,
- * `/`-separated, a directory with a trailing `/`.
+ * `/`-separated, a directory with a trailing `/`. The rules kept stay within `budget` (by default
+ * IGNORE_RULE_BUDGET; ignoreRules.ts gives what the folders above left), each at most
+ * MAX_IGNORE_RULE_LENGTH long; what is left out is said through `warn` (decision 711).
  */
 export class GitignoreMatcher {
   private readonly rules: Rule[] = [];
-  /** All rules as one alternation: most paths match none, and this says so in one linear pass. */
-  private any: RE2JS | undefined;
+  /** What the rules kept cost, against the budget. */
+  readonly spent: RuleBudget = { rules: 0, size: 0, wildcards: 0 };
+  private readonly budget: Readonly<RuleBudget>;
+  /** Per level of CHUNK_SPANS, the alternations compiled so far by group number (null: did not compile). */
+  private compiled: Map<number, RE2JS | null>[] = CHUNK_SPANS.map(() => new Map());
   private readonly cache = new Map<string, GitignoreVerdict>();
   private readonly flags: number;
+  private readonly warn: IgnoreWarningSink;
 
-  constructor(options: { ignoreCase?: boolean } = {}) {
+  constructor(options: { ignoreCase?: boolean; budget?: Readonly<RuleBudget>; warn?: IgnoreWarningSink } = {}) {
     // `ignore()` is case-insensitive unless told otherwise; so is this, for the same answers.
     this.flags = RE2JS.DOTALL | (options.ignoreCase === false ? 0 : RE2JS.CASE_INSENSITIVE);
+    this.budget = options.budget ?? IGNORE_RULE_BUDGET;
+    this.warn = options.warn ?? warnIgnore;
   }
 
-  add(text: string): this {
+  /** Adds the rules of one file's text; `source` names it in notices of rules left out. */
+  add(text: string, source = 'ignore file'): this {
     const before = this.rules.length;
+    let tooLong = 0;
+    let full = false;
+    const { spent, budget } = this;
     for (const { negative, body } of parseGitignore(text)) {
-      const src = gitignoreBodyToRe2(body);
-      if (src !== null) this.rules.push({ negative, re: RE2JS.compile(src, this.flags) });
+      if (body.length > MAX_IGNORE_RULE_LENGTH) {
+        tooLong++;
+        continue;
+      }
+      const parts = gitignoreRuleParts(body);
+      if (parts === null) continue;
+      const size = body.length + RULE_OVERHEAD;
+      const loops = wildcardsOf(parts);
+      // The first rules are kept whole rather than a sample: the file's own order decides.
+      if (spent.rules + 1 > budget.rules || spent.size + size > budget.size || spent.wildcards + loops > budget.wildcards) {
+        full = true;
+        break;
+      }
+      spent.rules++;
+      spent.size += size;
+      spent.wildcards += loops;
+      this.rules.push({ negative, ...parts });
+    }
+    if (tooLong > 0) this.warn(`${source}: ${tooLong} rule(s) longer than ${MAX_IGNORE_RULE_LENGTH} characters left out`);
+    if (full) {
+      this.warn(
+        `${source}: only its first ${this.rules.length - before} rule(s) are used (the rules for one path are at most ${MAX_IGNORE_RULES}, ` +
+          `${MAX_IGNORE_RULES_SIZE} characters and ${MAX_IGNORE_WILDCARDS} wildcards, with those of the folders above)`,
+      );
     }
     if (this.rules.length > before) {
-      this.any = undefined;
+      this.compiled = CHUNK_SPANS.map(() => new Map());
       this.cache.clear();
     }
     return this;
   }
 
+  private compile(src: string): RE2JS | null {
+    try {
+      return RE2JS.compile(src, this.flags);
+    } catch {
+      return null; // beyond RE2JS's own limits: matches nothing, as a rule git could not read
+    }
+  }
+
+  /** The alternation of group `k` of `level` (its rules `k·span … (k+1)·span - 1`), compiled on first use. */
+  private group(level: number, k: number): RE2JS | null {
+    const done = this.compiled[level].get(k);
+    if (done !== undefined) return done;
+    const span = CHUNK_SPANS[level];
+    const rules = this.rules.slice(k * span, (k + 1) * span);
+    const re = this.compile(span === 1 ? rules[0].prefix + rules[0].middle + rules[0].ending : chunkSource(rules));
+    this.compiled[level].set(k, re);
+    return re;
+  }
+
+  /**
+   * The last rule of `from … to - 1` that matches `path`, or -1: the groups of `level` from the
+   * last down, and inside the first that matches, its smaller groups (a miss costs one test per
+   * large group, a hit a few more; a rule at a time it was up to 128).
+   */
+  private lastMatch(path: string, from: number, to: number, level: number): number {
+    const span = CHUNK_SPANS[level];
+    for (let k = Math.ceil(to / span) - 1; k >= 0 && k * span >= from; k--) {
+      const re = this.group(level, k);
+      const leaf = level === CHUNK_SPANS.length - 1;
+      if (re ? !re.test(path) : leaf) continue;
+      if (leaf) return k;
+      const hit = this.lastMatch(path, k * span, Math.min(to, (k + 1) * span), level + 1);
+      if (hit >= 0) return hit;
+    }
+    return -1;
+  }
+
   /** The verdict of the path itself, parents not considered: the last matching rule decides. */
   private own(path: string): GitignoreVerdict {
-    if (this.rules.length === 0) return { ignored: false, unignored: false };
-    this.any ??= RE2JS.compile(this.rules.map((r) => `(?:${r.re.pattern()})`).join('|'), this.flags);
-    if (this.any.test(path)) {
-      for (let k = this.rules.length - 1; k >= 0; k--) {
-        if (this.rules[k].re.test(path)) return { ignored: !this.rules[k].negative, unignored: this.rules[k].negative };
-      }
-    }
-    return { ignored: false, unignored: false };
+    const k = this.rules.length === 0 ? -1 : this.lastMatch(path, 0, this.rules.length, 0);
+    return k < 0 ? NONE : { ignored: !this.rules[k].negative, unignored: this.rules[k].negative };
   }
 
   /** As `ignore`'s `test`: an ignored parent directory settles the path (git cannot re-include inside it). */
   test(path: string): GitignoreVerdict {
-    if (!path) return { ignored: false, unignored: false };
+    if (!path) return NONE;
     const cached = this.cache.get(path);
     if (cached) return cached;
     const parentPath = parentOf(path);

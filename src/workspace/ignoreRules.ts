@@ -5,14 +5,16 @@
 // package, ours after it) lower-case by default, which would let a `*.s` rule hide `x.S` on Linux,
 // where those are different files.
 // Rules are read lazily per directory (sync, small files) and cached, so a path that a watcher
-// reports can be checked in microseconds once its directories are known.
+// reports can be checked in microseconds once its directories are known. Each file is read without
+// following a link, only if regular and only its first MiB (ignoreFileRead.ts, decision 711).
 // Ignore files and exclude settings come with the repository (a cloned `.vscode/settings.json` sets
 // `files.exclude`), so both are matched in linear time with re2js (decision 540): the `ignore`
 // package's and picomatch's backtracking regexes let one rule freeze the host for seconds.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileSettingExcludes } from './excludeGlobs';
 import { GitignoreMatcher } from './gitignoreMatcher';
+import { readIgnoreFile } from './ignoreFileRead';
+import { budgetLeft, warnIgnore, type RuleBudget } from './ignoreLimits';
 import { isVcsFolder } from './vcsFolders';
 
 export const IGNORE_FILES = ['.gitignore', '.ignore'] as const;
@@ -23,14 +25,6 @@ export interface IgnoreOptions {
   extraExcludes?: readonly string[];
   /** Honour ignore files at all (false for the `global` scope, which shows ignored files too). */
   useIgnoreFiles?: boolean;
-}
-
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 export class IgnoreRules {
@@ -49,8 +43,18 @@ export class IgnoreRules {
     this.extra = excludes && ((p: string) => excludes.test(p));
   }
 
-  private newMatcher(): GitignoreMatcher {
-    return new GitignoreMatcher({ ignoreCase: !this.options.caseSensitive });
+  /**
+   * A matcher for the ignore files of `dir`, with the budget its ancestors' rules left: a path is
+   * tried against all of them, so together they stay within one budget (decision 711).
+   */
+  private newMatcher(dir: string): GitignoreMatcher {
+    const spent: RuleBudget[] = [];
+    const parts = dir === '' ? [] : dir.split('/');
+    for (let k = 0; k < parts.length; k++) {
+      const above = this.rulesOf(parts.slice(0, k).join('/'));
+      if (above) spent.push(above.spent);
+    }
+    return new GitignoreMatcher({ ignoreCase: !this.options.caseSensitive, budget: budgetLeft(spent) });
   }
 
   /** Rules that apply inside `dir` (relative, '' for root), read on first use. */
@@ -59,19 +63,13 @@ export class IgnoreRules {
     if (rules !== undefined) return rules;
     rules = null;
     if (this.useFiles) {
-      const texts: string[] = [];
-      if (dir === '') {
-        const exclude = readText(join(this.root, '.git', 'info', 'exclude'));
-        if (exclude) texts.push(exclude);
-      }
-      for (const name of IGNORE_FILES) {
-        const text = readText(join(this.root, dir, name));
-        if (text) texts.push(text);
-      }
-      if (texts.length) {
-        rules = this.newMatcher();
+      const files = [...(dir === '' ? [join(this.root, '.git', 'info', 'exclude')] : []), ...IGNORE_FILES.map((name) => join(this.root, dir, name))];
+      for (const abs of files) {
+        const text = readIgnoreFile(abs);
+        if (!text) continue;
+        rules ??= this.newMatcher(dir);
         // `.ignore` is added after `.gitignore`, so it can override it (ripgrep's precedence).
-        for (const t of texts) rules.add(t);
+        rules.add(text, abs);
       }
     }
     this.dirRules.set(dir, rules);
@@ -131,19 +129,30 @@ export class IgnoreRules {
   }
 }
 
+/** `.ignore` files read for one git listing (the nearest the root first). */
+export const MAX_DOT_IGNORE_FILES = 256;
+
 /**
  * `.ignore` files listed by git, as a filter: git knows nothing of `.ignore` (a ripgrep/fd
- * convention), so its rules are applied to git's listing afterwards.
+ * convention), so its rules are applied to git's listing afterwards. They are all read, compiled
+ * and applied in one synchronous call, so together they get one budget (decision 711), spent from
+ * the root down, and at most MAX_DOT_IGNORE_FILES of them are read.
  */
 export function dotIgnoreFilter(root: string, paths: readonly string[], caseSensitive: boolean): ((rel: string) => boolean) | undefined {
+  const depth = (p: string) => p.split('/').length;
+  const found = paths.filter((p) => p === '.ignore' || p.endsWith('/.ignore')).sort((a, b) => depth(a) - depth(b) || a.length - b.length);
+  if (found.length > MAX_DOT_IGNORE_FILES) warnIgnore(`${root}: ${found.length} .ignore files, only the ${MAX_DOT_IGNORE_FILES} nearest the root are read`);
   const dirs: { dir: string; rules: GitignoreMatcher }[] = [];
-  for (const p of paths) {
-    if (p === '.ignore' || p.endsWith('/.ignore')) {
-      const text = readText(join(root, p));
-      if (!text) continue;
-      const dir = p.slice(0, Math.max(0, p.length - '.ignore'.length - 1));
-      dirs.push({ dir, rules: new GitignoreMatcher({ ignoreCase: !caseSensitive }).add(text) });
+  for (const p of found.slice(0, MAX_DOT_IGNORE_FILES)) {
+    const budget = budgetLeft(dirs.map((d) => d.rules.spent));
+    if (budget.rules <= 0 || budget.size <= 0) {
+      warnIgnore(`${join(root, p)} and further .ignore files not read: the rules of this repository's .ignore files reached their bound`);
+      break;
     }
+    const text = readIgnoreFile(join(root, p));
+    if (!text) continue;
+    const dir = p.slice(0, Math.max(0, p.length - '.ignore'.length - 1));
+    dirs.push({ dir, rules: new GitignoreMatcher({ ignoreCase: !caseSensitive, budget }).add(text, join(root, p)) });
   }
   if (dirs.length === 0) return undefined;
   dirs.sort((a, b) => a.dir.length - b.dir.length);

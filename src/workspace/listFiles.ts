@@ -27,7 +27,16 @@ export interface ListOptions {
    * walk alike; extra excludes (files.exclude-style globs) and `.git` still apply.
    */
   includeIgnored?: boolean;
+  /** How long one git call may take before the walk is used instead (default GIT_LIST_TIMEOUT_MS). */
+  gitTimeoutMs?: number;
 }
+
+/**
+ * One git call's time: `git ls-files` of a 460,000-file tree takes a few seconds cold; a FIFO named
+ * `.gitignore` in the work tree makes `ls-files -o --exclude-standard` wait for good (git 2.39;
+ * the hostile-workspace review of 2026-12-06), and the @ search never answered.
+ */
+export const GIT_LIST_TIMEOUT_MS = 30_000;
 
 export interface Listing {
   paths: string[];
@@ -60,9 +69,9 @@ export function isCaseSensitiveFs(dir: string): boolean {
 }
 
 // Without our secrets: git runs programs the user's config names (core.fsmonitor, …) (decision 555).
-function git(root: string, args: string[]): Promise<string> {
+function git(root: string, args: string[], timeout = GIT_LIST_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', ['-C', root, '-c', 'core.quotepath=off', ...args], { env: withoutOurSecrets(), maxBuffer: 1 << 30, encoding: 'utf8', windowsHide: true }, (err, stdout) =>
+    execFile('git', ['-C', root, '-c', 'core.quotepath=off', ...args], { env: withoutOurSecrets(), maxBuffer: 1 << 30, encoding: 'utf8', windowsHide: true, timeout, killSignal: 'SIGKILL' }, (err, stdout) =>
       err ? reject(err) : resolve(stdout),
     );
   });
@@ -87,9 +96,9 @@ async function symlinkKeeps(rootReal: string, abs: string): Promise<boolean> {
 
 async function listWithGit(root: string, rootReal: string, options: ListOptions): Promise<string[]> {
   const [cached, others, deleted] = await Promise.all([
-    git(root, ['ls-files', '-z', '-c', '--format=%(objectmode) %(path)']),
-    git(root, ['ls-files', '-z', '-o', ...(options.includeIgnored ? [] : ['--exclude-standard'])]),
-    git(root, ['ls-files', '-z', '-d']),
+    git(root, ['ls-files', '-z', '-c', '--format=%(objectmode) %(path)'], options.gitTimeoutMs),
+    git(root, ['ls-files', '-z', '-o', ...(options.includeIgnored ? [] : ['--exclude-standard'])], options.gitTimeoutMs),
+    git(root, ['ls-files', '-z', '-d'], options.gitTimeoutMs),
   ]);
   const gone = new Set(splitZ(deleted));
   const paths: string[] = [];
@@ -165,9 +174,9 @@ async function walk(root: string, rootReal: string, options: ListOptions): Promi
 }
 
 /** Does the repository that contains `root` ignore the folder itself? (`git check-ignore` exits 0.) */
-async function ignoredByOuterRepository(root: string): Promise<boolean> {
+async function ignoredByOuterRepository(root: string, timeout?: number): Promise<boolean> {
   try {
-    await git(root, ['check-ignore', '-q', '.']);
+    await git(root, ['check-ignore', '-q', '.'], timeout);
     return true;
   } catch {
     return false; // exit 1: not ignored (or git failed, and ls-files will tell)
@@ -179,12 +188,12 @@ export async function listFiles(root: string, options: ListOptions): Promise<Lis
   const rootReal = await fsp.realpath(root);
   if (!options.noGit && (options.useIgnoreFiles !== false || options.includeIgnored)) {
     try {
-      const inside = (await git(root, ['rev-parse', '--is-inside-work-tree'])).trim();
+      const inside = (await git(root, ['rev-parse', '--is-inside-work-tree'], options.gitTimeoutMs)).trim();
       // A folder that an outer repository ignores (say a sample workspace under an ignored
       // `.cache/`) gets nothing from `git ls-files --exclude-standard`: walk it with its own
       // ignore files instead, as a person opening that folder expects. With ignored files
       // included, git lists everything under the folder and is asked directly.
-      if (inside === 'true' && (options.includeIgnored || !(await ignoredByOuterRepository(root)))) {
+      if (inside === 'true' && (options.includeIgnored || !(await ignoredByOuterRepository(root, options.gitTimeoutMs)))) {
         return { paths: await listWithGit(root, rootReal, options), source: 'git' };
       }
     } catch {

@@ -8,9 +8,10 @@
 // nothing a symlink leads to outside the workspace (a link to /proc/self/environ published the
 // environment as the command's description to every master).
 import { constants } from 'node:fs';
-import { lstat, open, readdir, readFile, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { GitignoreMatcher } from './gitignoreMatcher';
+import { readIgnoreFile } from './ignoreFileRead';
 import { leavesRoot } from './leavesRoot';
 import { openInsideNoFollow } from './pinnedDir';
 
@@ -70,12 +71,10 @@ async function ignoreLayers(dir: string, boundary: string): Promise<IgnoreLayer[
   const inside = relative(boundary, dir);
   const bounded = !leavesRoot(inside);
   for (;;) {
-    try {
-      const text = await readFile(join(current, '.gitignore'), 'utf8');
-      layers.push({ base: current, matcher: new GitignoreMatcher({ ignoreCase: true }).add(text) });
-    } catch {
-      // no .gitignore here
-    }
+    // Read as every ignore file is (decision 711): no link followed, regular files only, 1 MiB
+    // at most; a `.gitignore` linked to /dev/zero never ended before.
+    const text = readIgnoreFile(join(current, '.gitignore'));
+    if (text !== undefined) layers.push({ base: current, matcher: new GitignoreMatcher({ ignoreCase: true }).add(text) });
     if (!bounded || current === boundary || (await exists(join(current, '.git')))) break;
     const parent = dirname(current);
     if (parent === current) break;
