@@ -11,6 +11,9 @@ import { badLineMessage } from '../process/jsonLines';
 import { codexArgs, CODEX_RESUME_FLAG, toolDenied } from './args';
 import { CODEX_TOOLS } from './catalog';
 import { CodexFileChangeDiffer } from './fileChangeDiff';
+import { WorkspaceTextReader } from './workspaceRead';
+import type { FsBackend } from '../../workspace/fsBackend';
+import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import { explainFinding, StderrWatcher } from './stderrWatch';
 import { CodexTurnTranslator, turnUsageSince } from './translate';
 import { ThreadStarted, type CodexUsage } from './nativeEvents';
@@ -45,6 +48,11 @@ export interface CodexAdapterOptions {
   resumeThreadId?: string;
   /** Every stdout line as Codex printed it (captures for `rawp convert --from codex`, debugging). */
   onNativeLine?(line: string): void;
+  /**
+   * The workspace files as the session's other tools see them, for the diffs of Codex's file
+   * changes (decision 714). Absent: the workspace folder on disk, through a backend of its own.
+   */
+  fs?: FsBackend;
 }
 
 export { CODEX_INFO };
@@ -74,7 +82,8 @@ export class CodexAdapter implements AgentAdapter {
     this.host = host;
     const env = this.options.env ?? {};
     const codexHome = env.CODEX_HOME ?? process.env.CODEX_HOME ?? path.join(os.homedir(), '.codex');
-    this.differ = new CodexFileChangeDiffer({ workspacePath: host.workspacePath, codexHome, threadId: () => this.runner?.agentSessionId });
+    const reader = new WorkspaceTextReader(this.options.fs ?? diskOf(host.workspacePath), host.workspacePath);
+    this.differ = new CodexFileChangeDiffer({ workspacePath: host.workspacePath, reader, codexHome, threadId: () => this.runner?.agentSessionId });
     const watcher = new StderrWatcher((found) => {
       const f = explainFinding(found, toolDenied(this.turnTools, 'Bash'));
       this.current?.reportWarning(f.error_code, f.message, { stderr: f.line });
@@ -104,7 +113,7 @@ export class CodexAdapter implements AgentAdapter {
         this.current?.push(value);
       },
       // A line not read (over the reader's limit, or not JSON) is shown, in its place among the
-      // turn's frames; the turn goes on (decision 551).
+      // turn's frames; the turn goes on (decision 551). The translator caps them (decision 714).
       onBadLine: (line, reason) => this.current?.reportWarning('UNPARSEABLE_OUTPUT', badLineMessage('Codex', line, reason)),
       onStderr: (chunk) => watcher.push(chunk),
     });
@@ -126,8 +135,9 @@ export class CodexAdapter implements AgentAdapter {
       emit: (e) => host.emit(e),
       catalog: this.catalog,
       fileChangeDiff: (item, phase) => this.differ!.diff(item, phase),
-      // A type of a newer Codex is normal growth: only a line that does not fit is shown.
-      onUnknown: (what, _value, kind) => kind === 'malformed' && host.emit({ type: 'agent.error', payload: { error_code: 'CODEX_UNKNOWN_EVENT', message: `Ignored a Codex line: ${what}`, severity: 'warning', recoverable: true, details: { module: 'codex' } } }),
+      // A type of a newer Codex is normal growth: only a line that does not fit is shown, and no
+      // more than WARNINGS_PER_KIND of them in a turn (decision 714).
+      onUnknown: (what, _value, kind) => kind === 'malformed' && translator.warnNow('CODEX_UNKNOWN_EVENT', `Ignored a Codex line: ${what}`),
       onAuthFailure: () => void auth.onFirst401(),
     });
     const auth = this.authWatch(host, signal);
@@ -205,5 +215,14 @@ export class CodexAdapter implements AgentAdapter {
 
   async dispose(): Promise<void> {
     await this.runner?.dispose();
+  }
+}
+
+/** The workspace folder on disk; undefined when it cannot be opened (then no file is read for a diff). */
+function diskOf(workspacePath: string): FsBackend | undefined {
+  try {
+    return new NodeFsBackend([workspacePath]);
+  } catch {
+    return undefined;
   }
 }

@@ -4,15 +4,27 @@
 //    applied patch with its unified diff: exact, so it is tried first (it may lag the stdout line by
 //    a few milliseconds, so it is polled briefly).
 // 2. A snapshot of the files taken when the item started, diffed against the files after it
-//    completed (best effort: Codex may already have written them by the time we read).
+//    completed (best effort: Codex may already have written them by the time we read). The item's
+//    paths are the agent's word: they are read only inside the workspace, only regular files of a
+//    bounded size (workspaceRead.ts, decision 714); any other is left out of the diff with a note.
 import { findFileNewestFirst, readTextOrUndefinedAsync } from '../../workspace/localFiles';
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { FileChangeItem } from './nativeEvents';
 import { leavesRoot } from '../../workspace/leavesRoot';
+import { diffOutput } from '../../tools/diff';
+import { ABSENT, mib, refused, type FileSnapshot, type WorkspaceTextReader } from './workspaceRead';
+
+/**
+ * What one item's snapshots may hold together: a change naming thousands of files, each under the
+ * per-file bound, must not hold gigabytes either. Files past it get a note.
+ */
+export const MAX_ITEM_DIFF_BYTES = 16 << 20;
 
 export interface FileChangeDiffOptions {
   workspacePath: string;
+  /** How the item's files are read: inside the workspace, bounded, never blocking. */
+  reader: Pick<WorkspaceTextReader, 'read'>;
   /** Codex's home (CODEX_HOME, default ~/.codex); undefined disables the session-log source. */
   codexHome: string | undefined;
   threadId(): string | undefined;
@@ -26,7 +38,7 @@ interface LoggedChange {
 }
 
 export class CodexFileChangeDiffer {
-  private readonly before = new Map<string, string | undefined>();
+  private readonly before = new Map<string, FileSnapshot>();
   /** Session-log entries already used, so two identical patches map to two entries. */
   private readonly consumed = new Set<string>();
   private logPath: string | undefined;
@@ -35,7 +47,8 @@ export class CodexFileChangeDiffer {
 
   async diff(item: FileChangeItem, phase: 'started' | 'completed'): Promise<string | undefined> {
     if (phase === 'started') {
-      for (const c of item.changes) this.before.set(c.path, await readTextOrUndefinedAsync(this.abs(c.path)));
+      const budget = { left: MAX_ITEM_DIFF_BYTES };
+      for (const c of item.changes) this.before.set(c.path, await this.read(c.path, budget));
       return undefined;
     }
     const fromLog = await this.fromSessionLog(item);
@@ -52,17 +65,37 @@ export class CodexFileChangeDiffer {
     return leavesRoot(r) ? p : r.split(path.sep).join('/');
   }
 
+  /** One file's snapshot, counted against the item's budget. */
+  private async read(p: string, budget: { left: number }): Promise<FileSnapshot> {
+    if (budget.left <= 0) return refused(`the change's files are over ${mib(MAX_ITEM_DIFF_BYTES)} together`);
+    const s = await this.opts.reader.read(p);
+    if (s.kind === 'text') budget.left -= s.text.length;
+    return s;
+  }
+
   private async fromSnapshot(item: FileChangeItem): Promise<string | undefined> {
-    const parts: string[] = [];
+    const notes: string[] = [];
+    const patches: string[] = [];
+    const budget = { left: MAX_ITEM_DIFF_BYTES };
     for (const c of item.changes) {
-      const after = await readTextOrUndefinedAsync(this.abs(c.path));
-      const before = this.before.get(c.path);
+      // No snapshot (no item.started): taken as absent, so a new file shows whole, as before.
+      const before = this.before.get(c.path) ?? ABSENT;
       this.before.delete(c.path);
-      if (before === after) return undefined; // we read too late: no honest diff from snapshots
+      // A path refused before is not read again: its answer would be the same, or a race.
+      const after = before.kind === 'refused' ? before : await this.read(c.path, budget);
       const rel = this.rel(c.path);
-      parts.push(createTwoFilesPatch(before === undefined ? '/dev/null' : `a/${rel}`, after === undefined ? '/dev/null' : `b/${rel}`, before ?? '', after ?? ''));
+      const no = before.kind === 'refused' ? before : after.kind === 'refused' ? after : undefined;
+      if (no?.kind === 'refused') {
+        notes.push(`${c.kind} ${rel}: no diff shown, ${no.why}\n`);
+        continue;
+      }
+      const a = before.kind === 'text' ? before.text : undefined;
+      const b = after.kind === 'text' ? after.text : undefined;
+      if (a === b) return undefined; // we read too late: no honest diff from snapshots
+      patches.push(unifiedDiff(rel, a, b));
     }
-    return parts.join('');
+    // Notes first: a reader of unified diffs (ours, git apply) skips text before the first header.
+    return notes.join('') + patches.join('');
   }
 
   private async fromSessionLog(item: FileChangeItem): Promise<string | undefined> {
@@ -107,6 +140,16 @@ export class CodexFileChangeDiffer {
     this.logPath = await findFileNewestFirst(path.join(this.opts.codexHome, 'sessions'), (name) => name.startsWith('rollout-') && name.endsWith(`${thread}.jsonl`), 4);
     return this.logPath;
   }
+}
+
+/**
+ * The unified diff of one file, `/dev/null` for a side that is absent. diffOutput bounds the work
+ * (Myers only while cheap, else linear: src/tools/diff.ts), so a 1 MiB rewrite never holds the
+ * event loop for seconds as a plain Myers diff of it would.
+ */
+function unifiedDiff(rel: string, before: string | undefined, after: string | undefined): string {
+  const text = diffOutput(rel, before ?? '', after ?? '', before === undefined).unified_diff;
+  return after === undefined ? text.replace(`\n+++ b/${rel}\n`, '\n+++ /dev/null\n') : text;
 }
 
 function formatLogged(rel: string, ch: LoggedChange['changes'][string]): string {

@@ -3,7 +3,8 @@
 // at item_0 in every process (and so in every resumed turn): invocations get fresh UUIDs.
 //
 // Lines are handled strictly in order through a promise queue, because turning a file change into
-// a diff reads files. `finish()` waits for the queue and closes whatever is still open.
+// a diff reads files. `finish()` waits for the queue and closes whatever is still open; a diff that
+// takes longer than `diffTimeoutMs` (a read that hangs) is given up, so the turn always ends.
 import { newId } from '../../protocol/build';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import type { AgentEvent, CatalogTool, TurnUsage } from '../../session/agentAdapter';
@@ -28,7 +29,13 @@ export interface CodexTranslatorOptions {
   onUnknown?(what: string, value: unknown, kind: 'malformed' | 'unknown'): void;
   /** The API answered 401 (no or refused credentials): the first time in the turn (decision 441). */
   onAuthFailure?(message: string): void;
+  /** How long one file change's diff may take before the plain summary stands in (default 5 s). */
+  diffTimeoutMs?: number;
 }
+
+/** Warnings of one kind shown per turn; the rest are counted and said in one line (decision 714). */
+export const WARNINGS_PER_KIND = 20;
+const DIFF_TIMEOUT_MS = 5_000;
 
 type ResultStatus = PayloadOf<'tool.invoke.result'>['status'];
 /** A tool's output: any JSON value; `null` stands for "none" (the field itself is required). */
@@ -56,6 +63,10 @@ export class CodexTurnTranslator {
   private errorReported = false;
   /** Codex's words for the API's 401, when it came: the adapter reports AUTH_REQUIRED instead. */
   authFailure: string | undefined;
+  /** Warnings of each error_code so far in this turn, shown or not. */
+  private readonly warned = new Map<string, number>();
+  /** Aborted when the turn is cancelled: a diff still being read is not waited for. */
+  private readonly diffsOff = new AbortController();
 
   constructor(private readonly opts: CodexTranslatorOptions) {
     this.catalog = opts.catalog ?? CODEX_TOOLS.map((t) => ({ ...t }));
@@ -87,15 +98,40 @@ export class CodexTurnTranslator {
 
   /** Wait for every queued line; then close open tool calls (cancelled: the turn was stopped). */
   async finish(reason: 'cancelled' | 'ended'): Promise<void> {
+    if (reason === 'cancelled') this.diffsOff.abort();
     await this.queue.catch(() => undefined);
     this.closeNow(reason);
+    for (const [error_code, n] of this.warned) {
+      if (n <= WARNINGS_PER_KIND) continue;
+      const dropped = n - WARNINGS_PER_KIND;
+      this.emitWarning(error_code, `…and ${dropped} more ${error_code} warning${dropped === 1 ? ' was' : 's were'} dropped (only the first ${WARNINGS_PER_KIND} of a turn are shown)`, { dropped });
+    }
   }
 
-  /** Report a problem the translator cannot see (stderr, a stdout line not read) as a recoverable error frame, in order. */
+  /**
+   * Report a problem the translator cannot see (stderr, a stdout line not read) as a recoverable
+   * error frame, in order. Counted at once: past WARNINGS_PER_KIND of its code nothing is queued,
+   * so two million garbage lines cost a counter, not two million frames (decision 714).
+   */
   reportWarning(error_code: string, message: string, details: Record<string, unknown> = {}): void {
-    this.queue = this.queue.then(() => {
-      this.opts.emit({ type: 'agent.error', payload: { error_code, message, severity: 'warning', recoverable: true, details: { module: 'codex', ...details } } });
-    });
+    if (!this.countWarning(error_code)) return;
+    this.queue = this.queue.then(() => this.emitWarning(error_code, message, details));
+  }
+
+  /** A warning from inside the queue (a line handled now), under the same cap as reportWarning. */
+  warnNow(error_code: string, message: string, details: Record<string, unknown> = {}): void {
+    if (this.countWarning(error_code)) this.emitWarning(error_code, message, details);
+  }
+
+  /** Counts one warning of `error_code`; true while it is still to be shown. */
+  private countWarning(error_code: string): boolean {
+    const n = (this.warned.get(error_code) ?? 0) + 1;
+    this.warned.set(error_code, n);
+    return n <= WARNINGS_PER_KIND;
+  }
+
+  private emitWarning(error_code: string, message: string, details: Record<string, unknown>): void {
+    this.opts.emit({ type: 'agent.error', payload: { error_code, message, severity: 'warning', recoverable: true, details: { module: 'codex', ...details } } });
   }
 
   /** Synchronous unless a file change needs its diff read from disk. */
@@ -211,9 +247,36 @@ export class CodexTurnTranslator {
       return;
     }
     return (async () => {
-      if (!known && phase !== 'item.completed') await differ(item, 'started');
-      if (phase === 'item.completed') finish(ok ? await differ(item, 'completed') : undefined);
+      if (!known && phase !== 'item.completed') await this.bounded(differ(item, 'started'));
+      if (phase === 'item.completed') finish(ok ? await this.bounded(differ(item, 'completed')) : undefined);
     })();
+  }
+
+  /**
+   * A diff, or undefined once `diffTimeoutMs` passed or the turn was cancelled: the queue, and so
+   * `finish` and the end of the turn, never wait on a read that hangs (a FIFO, a stalled mount).
+   * The read itself is not stopped; its result is dropped. A failed diff is no diff.
+   */
+  private bounded<T>(diff: Promise<T>): Promise<T | undefined> {
+    const signal = this.diffsOff.signal;
+    if (signal.aborted) return Promise.resolve(undefined);
+    return new Promise((done) => {
+      const stop = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', stop);
+        done(undefined);
+      };
+      const timer = setTimeout(stop, this.opts.diffTimeoutMs ?? DIFF_TIMEOUT_MS);
+      signal.addEventListener('abort', stop, { once: true });
+      diff.then(
+        (v) => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', stop);
+          done(v);
+        },
+        () => stop(),
+      );
+    });
   }
 
   private block(kind: 'text' | 'thinking', text: string): void {

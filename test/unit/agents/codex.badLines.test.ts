@@ -1,7 +1,8 @@
 // Decision 551: the Codex adapter listens to the line reader's bad lines. A stdout line over the
 // reader's limit (64 Mi characters, dropped whole, decision 543) or one that is not JSON is shown as
 // a recoverable UNPARSEABLE_OUTPUT warning in its place among the turn's frames, and the turn goes
-// on to its end. A real child process stands in for `codex exec --json` and writes the lines; the
+// on to its end. Decision 714: no more than 20 warnings of a kind in a turn, then one that counts
+// the rest. A real child process stands in for `codex exec --json` and writes the lines; the
 // limit is the real one.
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,12 @@ process.stdin.on('end', () => {
     const piece = 'x'.repeat(1 << 20);
     for (let n = 0; n < ${MAX_LINE_CHARS} + 1000; n += piece.length) process.stdout.write(piece);
     line('"}}');
+  } else if (scenario === 'flood') {
+    // Thousands of lines not read, and thousands read that fit no event: each kind capped.
+    let out = '';
+    for (let n = 0; n < 5000; n++) out += 'garbage ' + n + '\\n';
+    for (let n = 0; n < 3000; n++) out += '{"type":"thread.started"}\\n';
+    process.stdout.write(out);
   } else {
     line('Reading prompt from stdin...');
   }
@@ -54,12 +61,13 @@ describe('agents/codex: lines the reader could not read (decision 551)', functio
     const host = new RecordingHost(dir);
     await host.open(adapter);
     const t = await host.turn(adapter, 'hi');
-    const warnings = host.ofType('agent.error', t.frames).filter((e) => e.payload.error_code === 'UNPARSEABLE_OUTPUT');
+    const all = host.ofType('agent.error', t.frames);
+    const warnings = all.filter((e) => e.payload.error_code === 'UNPARSEABLE_OUTPUT');
     // Texts and warnings in the order they came: the warning stands where the line stood.
     const order = t.frames.flatMap((f) => (f.type === 'agent.text.done' ? [f.payload.full_text] : f.type === 'agent.error' ? [f.payload.error_code] : []));
     assert.deepEqual(host.invalid, []);
     assert.equal(host.validate().errors, 0, host.problems());
-    return { outcome: t.outcome, warnings, order };
+    return { outcome: t.outcome, warnings, order, all };
   }
 
   it('an over-long line is dropped and shown once as a warning; the turn goes on and ends end_turn', async () => {
@@ -80,6 +88,21 @@ describe('agents/codex: lines the reader could not read (decision 551)', functio
     assert.equal(warnings.length, 1);
     assert.match(warnings[0].payload.message, /^Codex wrote a line that could not be read \(not JSON: .*\): Reading prompt from stdin\.\.\.$/);
     assert.deepEqual(order, ['before', 'UNPARSEABLE_OUTPUT', 'after']);
+    assert.equal(outcome.stop_reason, 'end_turn');
+  });
+
+  it('a flood of bad lines: 20 warnings of each kind, then one saying how many more were dropped (decision 714)', async () => {
+    const { outcome, warnings, all, order } = await turn('flood');
+    assert.equal(warnings.length, 21);
+    assert.match(warnings[19].payload.message, /: garbage 19$/);
+    assert.equal(warnings[20].payload.message, '…and 4980 more UNPARSEABLE_OUTPUT warnings were dropped (only the first 20 of a turn are shown)');
+    assert.equal(warnings[20].payload.details?.dropped, 4980);
+    const malformed = all.filter((e) => e.payload.error_code === 'CODEX_UNKNOWN_EVENT');
+    assert.equal(malformed.length, 21);
+    assert.equal(malformed[20].payload.details?.dropped, 2980);
+    assert.equal(all.length, 42);
+    // The summaries come last, after the turn's own lines.
+    assert.deepEqual(order.slice(-3), ['after', 'UNPARSEABLE_OUTPUT', 'CODEX_UNKNOWN_EVENT']);
     assert.equal(outcome.stop_reason, 'end_turn');
   });
 });
