@@ -20,6 +20,7 @@ import { defaultCatalog } from './tools';
 import { ClaudeTranslator, type ClaudeItem, type PermissionAsk } from './translate';
 import { malformedLineWarning } from './items';
 import { PRE_TOOL_HOOK_ID } from './streamJson';
+import { cutWarningText, TurnOutput } from './turnOutput';
 import { CONVERSATION_GONE, lostConversationWarning } from '../lostConversation';
 
 export interface ClaudeCodeOptions {
@@ -61,6 +62,8 @@ export class ClaudeCodeAdapter implements AgentAdapter {
   private lostConversation: string | undefined;
   /** The running process's --json-schema / --max-turns (§6.1.1): a prompt with others restarts it. */
   private flags: TurnFlags = {};
+  /** Output outside our turns dropped, and warnings bounded per turn (decision 715). */
+  private readonly output = new TurnOutput();
 
   constructor(private readonly options: ClaudeCodeOptions = {}) {
     this.translator = new ClaudeTranslator();
@@ -117,16 +120,16 @@ export class ClaudeCodeAdapter implements AgentAdapter {
         // The CLI answers an interrupt with a `result`; if it does not, stop it (respawned next turn).
         interruptTimer = setTimeout(() => void this.proc?.stop(this.options.killGraceMs), this.host?.policy.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS);
       };
-      this.turn = {
+      this.beginTurn({
         kind: 'prompt',
         resolve: (o) => {
           clearTimeout(interruptTimer);
           signal.removeEventListener('abort', onAbort);
-          this.turn = undefined;
+          this.endTurn(o.stop_reason === 'cancelled');
           resolve(o);
         },
-      };
-      if (signal.aborted) return this.turn.resolve({ stop_reason: 'cancelled' });
+      });
+      if (signal.aborted) return this.turn!.resolve({ stop_reason: 'cancelled' });
       signal.addEventListener('abort', onAbort, { once: true });
       this.sendUser(content);
     });
@@ -148,10 +151,10 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     const pending: PendingTurn = { kind: 'compact', resolve: () => {} };
     await new Promise<TurnOutcome>((resolve) => {
       pending.resolve = (o) => {
-        this.turn = undefined;
+        this.endTurn(false);
         resolve(o);
       };
-      this.turn = pending;
+      this.beginTurn(pending);
       this.sendUser([{ type: 'text', text: `/compact${instruction ? ` ${instruction}` : ''}` }]);
     });
     if (!pending.compacted) throw new Error(pending.message || 'Claude Code did not compact the conversation');
@@ -230,6 +233,25 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     });
   }
 
+  /**
+   * A turn of ours begins. What the CLI left open after the last one (output we dropped, decision
+   * 715) is forgotten, so this turn's blocks and calls start clean; warnings counted between turns
+   * are summed up first.
+   */
+  private beginTurn(turn: PendingTurn): void {
+    this.translator.abortTurn(true);
+    for (const e of this.output.summary()) this.host?.emit(e);
+    this.output.begin();
+    this.turn = turn;
+  }
+
+  /** The turn ends: the warnings it did not show are summed up before its end. */
+  private endTurn(cancelled: boolean): void {
+    for (const e of this.output.summary()) this.host?.emit(e);
+    this.output.end(cancelled);
+    this.turn = undefined;
+  }
+
   private sendUser(content: ClaudeContentBlock[]): void {
     this.proc?.send({ type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, session_id: this.agentSessionId ?? '' });
   }
@@ -248,7 +270,9 @@ export class ClaudeCodeAdapter implements AgentAdapter {
           this.turn.compacted = item.event.payload;
           return;
         }
-        host.emit(item.event);
+        // After the turn's `result` the engine may not have closed it yet: output then would land in
+        // an ended turn. Only what a running turn of ours gets is the turn's (decision 715).
+        for (const e of this.output.pass(item.event, this.turn !== undefined)) host.emit(e);
         return;
       case 'init': {
         this.agentSessionId = item.init.agent_session_id || this.agentSessionId;
@@ -279,8 +303,8 @@ export class ClaudeCodeAdapter implements AgentAdapter {
         return;
       case 'malformed':
         // A line of a known type whose fields do not fit (a CLI version we have not seen): shown
-        // once as a warning, the session goes on.
-        host.emit(malformedLineWarning(item));
+        // once as a warning (so many a turn, then counted), the session goes on.
+        if (this.output.admit('MALFORMED_NATIVE_LINE')) host.emit(malformedLineWarning(item));
         return;
       case 'result': {
         const turn = this.turn;
@@ -316,8 +340,10 @@ export class ClaudeCodeAdapter implements AgentAdapter {
   }
 
   private onBadLine(line: string, reason: string): void {
-    // A stray line is not fatal; say so once per line as a warning the user can see.
-    this.host?.emit({ type: 'agent.error', payload: { error_code: 'UNPARSEABLE_OUTPUT', message: `Claude Code wrote a line that is not stream-json (${reason}): ${line.slice(0, BAD_LINE_HEAD_CHARS)}`, severity: 'warning', recoverable: true, details: { module: 'claude-code' } } });
+    // A stray line is not fatal; say so as a warning the user can see, once per line up to the
+    // turn's bound, then only counted (a flood of them buried the answer, decision 715).
+    if (!this.output.admit('UNPARSEABLE_OUTPUT')) return;
+    this.host?.emit({ type: 'agent.error', payload: { error_code: 'UNPARSEABLE_OUTPUT', message: `Claude Code wrote a line that is not stream-json (${cutWarningText(reason)}): ${line.slice(0, BAD_LINE_HEAD_CHARS)}`, severity: 'warning', recoverable: true, details: { module: 'claude-code' } } });
   }
 
   /** §17.2.2: the process ended. Mid-turn that ends the turn; unexpected ends are reported. */

@@ -9,6 +9,8 @@ interface OpenBlock {
   kind: 'text' | 'thinking';
   text: string;
   metadata?: Metadata;
+  /** §15.3: a redacted thinking block; whatever is sent into it is never shown (decision 715). */
+  redacted?: true;
 }
 
 function withMetadata(event: AgentEvent, metadata: Metadata | undefined): AgentEvent {
@@ -30,13 +32,15 @@ export class ContentBlocks {
   /** §15.3 redacted thinking: the content is encrypted; say that there was thinking, never show it. */
   startRedacted(key: string, metadata: Metadata | undefined): AgentEvent {
     const content_index = this.nextIndex++;
-    this.open.set(key, { content_index, kind: 'thinking', text: '', metadata });
+    this.open.set(key, { content_index, kind: 'thinking', text: '', metadata, redacted: true });
     return withMetadata({ type: 'agent.thinking.delta', payload: { content_index, text: '', redacted: true } }, metadata);
   }
 
   delta(key: string, text: string): AgentEvent | undefined {
     const b = this.open.get(key);
-    if (!b) return undefined;
+    // A delta on a redacted block's index (thinking or text) would show in clear what the block
+    // stands for being hidden: dropped, the block stays the one redacted delta it began with.
+    if (!b || b.redacted) return undefined;
     b.text += text;
     const payload = { content_index: b.content_index, text };
     return withMetadata(b.kind === 'text' ? { type: 'agent.text.delta', payload } : { type: 'agent.thinking.delta', payload }, b.metadata);

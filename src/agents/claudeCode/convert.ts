@@ -54,7 +54,8 @@ export function convertClaudeCode(lines: Iterable<string>, options: ConvertOptio
           break;
         }
         case 'malformed':
-          warnings.push({ line, message: `${item.type} line skipped: ${item.detail}` });
+          // A kept line (a `result`, decision 715) was read without the fields that did not fit.
+          warnings.push({ line, message: `${item.type} line ${item.kept ? 'read without fields that do not fit' : 'skipped'}: ${item.detail}` });
           break;
         case 'result':
           // A turn that produced nothing but an error is still a turn (a prompt went in).

@@ -4,6 +4,7 @@
 import type { AgentEvent, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
 import type { Metadata } from '../../protocol/envelope';
 import type { PermissionAsk } from './permissionAsk';
+import { cutWarningText } from './turnOutput';
 
 export interface ClaudeInit {
   agent_session_id: string;
@@ -21,8 +22,11 @@ export type ClaudeItem =
   | { kind: 'commands'; commands: CommandEntry[] }
   | { kind: 'control_response'; request_id: string; ok: boolean; response: Record<string, unknown>; error?: string }
   | { kind: 'control_request'; request_id: string; subtype: string }
-  /** A line of a known type that does not fit its schema: reported, skipped (never fatal). */
-  | { kind: 'malformed'; type: string; detail: string }
+  /**
+   * A line of a known type that does not fit its schema: reported, skipped (never fatal). `kept`:
+   * not skipped but read without the fields named in `detail` (a `result`, decision 715).
+   */
+  | { kind: 'malformed'; type: string; detail: string; kept?: boolean }
   | { kind: 'permission'; ask: PermissionAsk }
   /** Our PreToolUse hook: may this call run at all (mode, tool lists)? Answered before Claude runs it. */
   | { kind: 'pre_tool'; request_id: string; tool_name: string; input: Record<string, unknown>; metadata?: Metadata }
@@ -42,6 +46,14 @@ export function pushEvent(out: ClaudeItem[], event: AgentEvent, metadata?: Metad
 export function malformedLineWarning(item: Extract<ClaudeItem, { kind: 'malformed' }>): AgentEvent {
   return {
     type: 'agent.error',
-    payload: { error_code: 'MALFORMED_NATIVE_LINE', message: `Claude Code wrote a ${item.type} line this client cannot read (${item.detail}); it was skipped`, severity: 'warning', recoverable: true, details: { module: 'claude-code', line_type: item.type } },
+    payload: {
+      error_code: 'MALFORMED_NATIVE_LINE',
+      message: item.kept
+        ? `Claude Code wrote a ${item.type} line this client cannot fully read (${cutWarningText(item.detail)}); it was read without those fields`
+        : `Claude Code wrote a ${item.type} line this client cannot read (${cutWarningText(item.detail)}); it was skipped`,
+      severity: 'warning',
+      recoverable: true,
+      details: { module: 'claude-code', line_type: item.type },
+    },
   };
 }

@@ -2,7 +2,7 @@
 // from the second turn on. No process between turns; no interactive permissions (the CLI applies
 // its permission mode and reports denials in the tool results).
 import { CLAUDE_MENTIONS, promptText } from '../promptText';
-import type { AgentAdapter, AgentCapabilities, AgentHost, AgentPrompt, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
+import type { AgentAdapter, AgentCapabilities, AgentEvent, AgentHost, AgentPrompt, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
 import type { AgentModeName } from '../../protocol/common';
 import { SingleTurnRunner } from '../process';
 import { claudeEnv, oneShotArgs, resolveClaudeCommand, turnFlagsOf, type TurnFlags } from './args';
@@ -12,6 +12,7 @@ import { defaultCatalog } from './tools';
 import { ClaudeTranslator } from './translate';
 import type { ClaudeCodeOptions } from './adapter';
 import { malformedLineWarning } from './items';
+import { TurnOutput } from './turnOutput';
 
 export interface ClaudeCodeOneShotOptions extends Omit<ClaudeCodeOptions, 'controlTimeoutMs'> {
   /** Claude's permission mode for every run (default: `plan` in plan mode, else `default`). */
@@ -29,6 +30,9 @@ export class ClaudeCodeOneShotAdapter implements AgentAdapter {
   private outcome: TurnOutcome | undefined;
   private catalogJson = '';
   private commandsJson = '[]';
+  /** Output after the run's `result` dropped, warnings bounded per turn (decision 715). */
+  private readonly output = new TurnOutput();
+  private resultSeen = false;
 
   constructor(private readonly options: ClaudeCodeOneShotOptions = {}) {}
 
@@ -61,10 +65,14 @@ export class ClaudeCodeOneShotAdapter implements AgentAdapter {
     // §6.1.1 / §11: this run's --json-schema and --max-turns (one process per prompt).
     this.flags = turnFlagsOf(prompt);
     this.outcome = undefined;
+    this.resultSeen = false;
+    this.output.begin();
     const run = await runner.runTurn(signal);
-    // A process that died mid-turn leaves open blocks and calls: close them before the error.
-    for (const e of this.translator.abortTurn(run.stop_reason !== 'end_turn')) this.host?.emit(e);
+    // A process that died mid-turn leaves open blocks and calls: close them before the error
+    // (after a `result`, only what was opened past it: dropped as it was).
+    for (const e of this.translator.abortTurn(run.stop_reason !== 'end_turn')) this.emit(e);
     for (const e of run.events) this.host?.emit(e);
+    for (const e of this.output.summary()) this.host?.emit(e);
     const sid = runner.agentSessionId ? { agent_session_id: runner.agentSessionId } : {};
     if (run.stop_reason === 'cancelled') return { stop_reason: 'cancelled', ...sid };
     if (run.stop_reason === 'error') return { ...(this.outcome ?? {}), stop_reason: 'error', ...sid };
@@ -80,13 +88,19 @@ export class ClaudeCodeOneShotAdapter implements AgentAdapter {
     await this.runner?.dispose();
   }
 
+  /** The turn is over once its `result` came; what the process writes after it is not the turn's. */
+  private emit(event: AgentEvent): void {
+    for (const e of this.output.pass(event, !this.resultSeen)) this.host?.emit(e);
+  }
+
   private onLine(value: unknown): void {
     const host = this.host;
     if (!host) return;
     for (const item of this.translator.translate(value)) {
-      if (item.kind === 'event') host.emit(item.event);
-      else if (item.kind === 'malformed') host.emit(malformedLineWarning(item));
-      else if (item.kind === 'init') {
+      if (item.kind === 'event') this.emit(item.event);
+      else if (item.kind === 'malformed') {
+        if (this.output.admit('MALFORMED_NATIVE_LINE')) host.emit(malformedLineWarning(item));
+      } else if (item.kind === 'init') {
         // §18.3: keep the agent's session id for the next respawn.
         if (item.init.agent_session_id) this.runner!.agentSessionId = item.init.agent_session_id;
         const json = JSON.stringify(item.init.tools);
@@ -100,6 +114,7 @@ export class ClaudeCodeOneShotAdapter implements AgentAdapter {
           host.emit({ type: 'agent.commands.publish', payload: { commands } });
         }
       } else if (item.kind === 'result') {
+        this.resultSeen = true;
         this.outcome = item.outcome;
         if (item.outcome.agent_session_id) this.runner!.agentSessionId = item.outcome.agent_session_id;
       }

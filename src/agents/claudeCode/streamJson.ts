@@ -204,7 +204,10 @@ export type CompactMetadata = z.infer<typeof CompactBoundary>['compact_metadata'
  * One decoded stdout line: a `line` to translate, an `unknown` line type (skipped), or a
  * `malformed` line of a known type (reported by the caller as a warning; never fatal).
  */
-export type ParsedLine = { kind: 'line'; line: StreamLine } | { kind: 'unknown'; type: string } | { kind: 'malformed'; type: string; detail: string };
+export type ParsedLine =
+  | { kind: 'line'; line: StreamLine; /** Fields left out because they did not fit (a `result` only): why. */ unreadable?: string }
+  | { kind: 'unknown'; type: string }
+  | { kind: 'malformed'; type: string; detail: string };
 
 const Head = z.looseObject({ type: Str });
 
@@ -222,7 +225,7 @@ export function parseStreamLine(value: unknown): ParsedLine {
     case 'user':
       return outcome(type, UserLine.safeParse(value));
     case 'result':
-      return outcome(type, ResultLine.safeParse(value));
+      return resultLine(value as Record<string, unknown>);
     case 'control_request':
       return outcome(type, ControlRequestLine.safeParse(value));
     case 'control_response':
@@ -237,4 +240,30 @@ export function parseStreamLine(value: unknown): ParsedLine {
 
 function outcome(type: string, r: z.ZodSafeParseResult<StreamLine>): ParsedLine {
   return r.success ? { kind: 'line', line: r.data } : { kind: 'malformed', type, detail: describeIssues(r.error) };
+}
+
+/**
+ * A `result` is the one line that ends a turn: skipping one that does not fit left the turn open
+ * for as long as the CLI lived (decision 715). It is read with the fields that fit; each top-level
+ * field that does not is left out whole (a `usage` with one bad count is no usage, never a guess)
+ * and named in `unreadable`. An `is_error` left out is taken from the subtype: the CLI's error
+ * subtypes are `error_*`, and a failed turn must not end as a success.
+ */
+function resultLine(value: Record<string, unknown>): ParsedLine {
+  const r = ResultLine.safeParse(value);
+  if (r.success) return { kind: 'line', line: r.data };
+  const kept = { ...value };
+  const dropped = new Set<string>();
+  for (const issue of r.error.issues) {
+    const key = issue.path[0];
+    if (typeof key === 'string' && key !== 'type') {
+      dropped.add(key);
+      delete kept[key];
+    }
+  }
+  // Every field but `type` is optional, so what is left fits; the bare line is the last resort.
+  const again = ResultLine.safeParse(kept);
+  const line = again.success ? again.data : ResultLine.parse({ type: 'result' });
+  if (dropped.has('is_error') && line.subtype?.startsWith('error')) line.is_error = true;
+  return { kind: 'line', line, unreadable: describeIssues(r.error) };
 }

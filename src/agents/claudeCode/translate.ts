@@ -22,6 +22,7 @@ import { SubagentUsage } from './subagentUsage';
 import { scopedUsage } from '../../session/usage';
 import { ContentBlocks } from './contentBlocks';
 import { pushEvent, type ClaudeItem } from './items';
+import { cutWarningText } from './turnOutput';
 
 export type { PermissionAsk } from './permissionAsk';
 export { affectedPaths } from './permissionAsk';
@@ -82,7 +83,8 @@ export class ClaudeTranslator {
       return items;
     }
     const line = parsed.line;
-    const out: ClaudeItem[] = [];
+    // A `result` with fields that do not fit still ends the turn (decision 715): said first.
+    const out: ClaudeItem[] = parsed.unreadable ? [{ kind: 'malformed', type: line.type, detail: parsed.unreadable, kept: true }] : [];
     this.tools.beforeLine(line, out);
     switch (line.type) {
       case 'system':
@@ -158,7 +160,7 @@ export class ClaudeTranslator {
           type: 'agent.error',
           payload: {
             error_code: 'API_RETRY',
-            message: `Model API error${status ? ` ${status}` : ''}${line.error ? ` (${line.error})` : ''}; retry ${line.attempt ?? '?'} of ${line.max_retries ?? '?'}`,
+            message: `Model API error${status ? ` ${status}` : ''}${line.error ? ` (${cutWarningText(line.error)})` : ''}; retry ${line.attempt ?? '?'} of ${line.max_retries ?? '?'}`,
             severity: 'warning',
             recoverable: true,
             details: { module: 'claude-code' },
@@ -174,7 +176,7 @@ export class ClaudeTranslator {
         this.compaction.failed();
         pushEvent(out, {
           type: 'agent.error',
-          payload: { error_code: 'COMPACT_FAILED', message: `Compaction failed: ${line.compact_error ?? 'unknown reason'}`, severity: 'warning', recoverable: true, details: { module: 'claude-code' } },
+          payload: { error_code: 'COMPACT_FAILED', message: `Compaction failed: ${cutWarningText(line.compact_error ?? 'unknown reason')}`, severity: 'warning', recoverable: true, details: { module: 'claude-code' } },
         });
         return;
       case 'task_progress':

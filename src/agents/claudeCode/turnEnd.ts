@@ -4,6 +4,7 @@
 import type { AgentEvent, TurnOutcome } from '../../session/agentAdapter';
 import { AUTH_REQUIRED } from '../../protocol/agentLogin';
 import type { ResultLine } from './streamJson';
+import { cutWarningText } from './turnOutput';
 
 export interface TurnEnd {
   stop_reason: TurnOutcome['stop_reason'];
@@ -35,5 +36,7 @@ export function turnEnd(line: ResultLine, interruptRequested: boolean, authFaile
 
 /** The one recoverable `agent.error` an error result becomes (§17.2.2). */
 function turnError(error_code: string, message: string, details: { api_error_status?: number; trace?: string; subtype?: string }): AgentEvent {
-  return { type: 'agent.error', payload: { error_code, message, severity: 'error', recoverable: true, details: { module: 'claude-code', ...details } } };
+  // The CLI's words, cut: an error text of megabytes is one frame of megabytes (decision 715).
+  const cut = details.trace === undefined ? details : { ...details, trace: cutWarningText(details.trace) };
+  return { type: 'agent.error', payload: { error_code, message: cutWarningText(message), severity: 'error', recoverable: true, details: { module: 'claude-code', ...cut } } };
 }

@@ -72,6 +72,25 @@ describe('agents/claudeCode: translation of stream-json lines', () => {
     assert.ok(!JSON.stringify(ev).includes('ENCRYPTED'));
   });
 
+  it('§15.3 text sent into a redacted thinking block (thinking or text deltas on its index) is dropped, never shown', () => {
+    const t = new ClaudeTranslator();
+    const se = (event: unknown) => ({ type: 'stream_event', event, parent_tool_use_id: null });
+    const ev = events(
+      feed(
+        t,
+        se({ type: 'message_start', message: { id: 'm1' } }),
+        se({ type: 'content_block_start', index: 0, content_block: { type: 'redacted_thinking', data: 'ENCRYPTED' } }),
+        se({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'DELTA-INTO-REDACTED' } }),
+        se({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'TEXT-INTO-REDACTED' } }),
+        se({ type: 'content_block_stop', index: 0 }),
+      ),
+    );
+    assert.deepEqual(ev, [
+      { type: 'agent.thinking.delta', payload: { content_index: 0, text: '', redacted: true } },
+      { type: 'agent.thinking.done', payload: { content_index: 0 } },
+    ]);
+  });
+
   it('§13.4 tool uses of one message wait for the message to end, then share one parallel_group_id; a single call has none', () => {
     const t = new ClaudeTranslator();
     const first = feed(t, assistant('m1', [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'a' } }]));
@@ -290,6 +309,30 @@ describe('agents/claudeCode: translation of stream-json lines', () => {
     // A good line after the bad ones is translated as usual.
     const ev = events(feed(t, assistant('m1', [{ type: 'text', text: 'still here' }])));
     assert.deepEqual(ev.map((e) => e.type), ['agent.text.delta', 'agent.text.done']);
+  });
+
+  it('§17.2.2 a result line whose fields do not fit still ends the turn: a kept `malformed` item naming them, then the result with the fields that fit', () => {
+    const t = new ClaudeTranslator();
+    const items = t.translate(JSON.parse('{"type":"result","subtype":"success","is_error":false,"num_turns":1e400,"usage":{"input_tokens":1e400},"session_id":"s-9"}'));
+    assert.deepEqual(items.map((i) => i.kind), ['malformed', 'result']);
+    const [warning, end] = items;
+    assert.ok(warning.kind === 'malformed' && warning.kept === true && /num_turns/.test(warning.detail) && /usage/.test(warning.detail));
+    assert.ok(end.kind === 'result');
+    assert.equal(end.outcome.stop_reason, 'end_turn');
+    assert.equal(end.outcome.usage, undefined, 'usage that does not fit is left out, not guessed');
+    assert.equal(end.outcome.agent_session_id, 's-9');
+    assert.equal(end.model_turns, 1);
+    // An error result whose is_error does not fit is still an error: its subtype says so.
+    const err = t.translate({ type: 'result', subtype: 'error_max_turns', is_error: 'yes', errors: ['too many turns'] });
+    const r = err.find((i): i is Extract<ClaudeItem, { kind: 'result' }> => i.kind === 'result');
+    assert.equal(r?.outcome.stop_reason, 'error');
+    assert.ok(events(err).some((e) => e.type === 'agent.error' && e.payload.error_code === 'MAX_TURNS'));
+  });
+
+  it('§17.2.2 text from the agent in a warning is cut: an api_retry error of 20 MB is a message of a few thousand characters', () => {
+    const t = new ClaudeTranslator();
+    const [e] = events(t.translate({ type: 'system', subtype: 'api_retry', attempt: 1, max_retries: 10, error_status: 529, error: 'E'.repeat(20_000_000) }));
+    assert.ok(e.type === 'agent.error' && e.payload.message.length < 5000 && /^Model API error 529 \(E+… \(\d+ more characters\)\); retry 1 of 10$/.test(e.payload.message), e.type === 'agent.error' ? e.payload.message.slice(-80) : e.type);
   });
 
   it('§4.1 a content block type the schema does not know (image, server tool) is skipped, its siblings kept', () => {
