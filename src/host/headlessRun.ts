@@ -24,6 +24,7 @@ import type { Connection } from '../session/connection';
 import type { RuleScope } from '../session/permissions';
 import { rejectValue } from './rejectOption';
 import { ToolOutputs } from './toolOutputs';
+import { keepError, type RunError } from './runErrors';
 import type { Logger } from '../session/ports';
 import { FileRefusal } from '../remote/fileApi';
 import { ATTACHMENT_TOO_LARGE, ATTACHMENT_TYPE_MISMATCH, ATTACHMENT_UNAVAILABLE } from './attachmentAdmission';
@@ -83,8 +84,8 @@ export interface HeadlessResult {
   structured_output?: PayloadOf<'session.turn.end'>['structured_output'];
   usage?: PayloadOf<'session.usage'>;
   permission_denials: Unanswered[];
-  /** agent.error and session.error frames of the run, in order. */
-  errors: Array<{ source: 'agent' | 'session'; error_code: string; message: string; severity?: string }>;
+  /** agent.error and session.error frames of the run, in order: bounded, messages cut (runErrors.ts). */
+  errors: RunError[];
   /** What the host said to the run (`x-rawp.notice`): a host command's answer (/help), a refusal. */
   notices: NoticePayload[];
   /** Steps of the turn: model replies, counted as §6.1.1 max_turns counts them (stepLimit.ts). */
@@ -116,8 +117,7 @@ export class HeadlessRun {
   private readonly answer = new FinalAnswer();
   /** Kept for an agent without a model, once its adapter is made (toolOutputs.ts). */
   private toolOutputs?: ToolOutputs;
-  /** Counts the turn's steps (no cap: the engine or the agent enforces max_turns). */
-  private readonly steps = new StepLimit(Number.POSITIVE_INFINITY);
+  private readonly steps = new StepLimit(Number.POSITIVE_INFINITY); // the turn's steps (no cap: the engine or the agent enforces max_turns)
   private readonly startedAt = performance.now();
   private finish?: (r: HeadlessResult) => void;
   private opened?: () => void;
@@ -184,14 +184,14 @@ export class HeadlessRun {
     const allow = this.agentId?.startsWith('acp:') ? [] : this.o.allow.map((r) => r.tool_name);
     const unknownTools = unknownToolNames({ ...(this.o.prompt.config_overrides ?? {}), allow }, this.catalog);
     if (unknownTools) {
-      this.result.errors.push({ source: 'session', error_code: UNKNOWN_TOOL, message: unknownTools });
+      keepError(this.result.errors, { source: 'session', error_code: UNKNOWN_TOOL, message: unknownTools });
       this.end();
       return done;
     }
     const files = await this.attach(host, session_id);
     if (!files.ok) {
       // Refused before the prompt goes out, like the host's own admission refusals: no turn.
-      this.result.errors.push({ source: 'session', error_code: files.error_code, message: files.message });
+      keepError(this.result.errors, { source: 'session', error_code: files.error_code, message: files.message });
       this.end();
       return done;
     }
@@ -296,10 +296,10 @@ export class HeadlessRun {
         }
         return;
       case 'agent.error':
-        r.errors.push({ source: 'agent', error_code: frame.payload.error_code, message: frame.payload.message, severity: frame.payload.severity });
+        keepError(r.errors, { source: 'agent', error_code: frame.payload.error_code, message: frame.payload.message, severity: frame.payload.severity });
         return;
       case 'session.error':
-        r.errors.push({ source: 'session', error_code: frame.payload.error_code, message: frame.payload.message, severity: frame.payload.fatal ? 'fatal' : 'error' });
+        keepError(r.errors, { source: 'session', error_code: frame.payload.error_code, message: frame.payload.message, severity: frame.payload.fatal ? 'fatal' : 'error' });
         // The prompt itself was refused (a bad schema, a failed slash command), or the control the
         // host made of it (/mode: MODE_NOT_SUPPORTED, /compact: COMPACTION_NOT_SUPPORTED): no turn comes.
         if (frame.parent_id === this.promptId || this.answersHostCommand(frame.parent_id)) this.end();
@@ -337,7 +337,7 @@ export class HeadlessRun {
     r.notices.push(notice);
     if (!aboutPrompt || r.turn_id !== undefined) return;
     // The host's own code (ATTACHMENT_NOT_SUPPORTED, COMMAND_FAILED, …); PROMPT_REFUSED only from a host that sent none.
-    if (notice.level === 'error') r.errors.push({ source: 'session', error_code: notice.error_code ?? 'PROMPT_REFUSED', message: notice.message });
+    if (notice.level === 'error') keepError(r.errors, { source: 'session', error_code: notice.error_code ?? 'PROMPT_REFUSED', message: notice.message });
     this.end();
   }
 
@@ -389,7 +389,7 @@ export class HeadlessRun {
     clearTimeout(this.startTimer);
     const r = this.result;
     if (!r) return;
-    if (why) r.errors.push({ source: 'session', error_code: 'NO_TURN', message: why });
+    if (why) keepError(r.errors, { source: 'session', error_code: 'NO_TURN', message: why });
     r.num_turns = this.steps.count;
     const agentSession = this.session_id !== undefined ? this.host?.agentSessionId(this.session_id) : undefined;
     if (agentSession) r.agent_session_id = agentSession;

@@ -15,7 +15,7 @@ import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import { AcpFsBridge, engineWriteCheck } from './fsBridge';
 import { outcomeFor, permissionQuestion, rejectOption, type AcpPermissionOption, type AcpPermissionOutcome } from './permission';
 import type { PermissionVerdict } from '../../session/permissions';
-import type { TraceDirection } from './stream';
+import { SESSION_UPDATE_VIA, type TraceDirection } from './stream';
 import { AcpUpdateTranslator } from './updates';
 import { usageFromPromptResponse } from './usage';
 import { acpAttachments } from './attachments';
@@ -24,7 +24,7 @@ import { rpcErrorData, rpcErrorText } from './rpcErrors';
 import { untilAnswered } from './startRequest';
 import { ACP_AUTH_REQUIRED_CODE, authRequiredError, isAcpAuthRequired } from '../authRequired';
 import { envVarAuthMethod } from './envAuth';
-import { agentLines } from './agentLines';
+import { agentLines, type AgentLines } from './agentLines';
 import { reportUnaskedCall } from './unasked';
 
 export interface AcpAdapterOptions {
@@ -74,6 +74,7 @@ export class AcpAdapter implements AgentAdapter {
   private proc: AgentProcess | undefined;
   private conn: ClientConnection | undefined;
   private translator: AcpUpdateTranslator | undefined;
+  private lines: AgentLines | undefined;
   private sessionId: string | undefined;
   private availableModes: string[] = [];
   /** The agent's own starting mode: what DPS `default` returns to when it has no 'default' mode. */
@@ -100,16 +101,17 @@ export class AcpAdapter implements AgentAdapter {
     this.host = host;
     const fs = this.options.fs === 'none' ? undefined : (this.options.fs ?? defaultFs(host.workspacePath));
     this.roots = fs?.backend.roots ?? [host.workspacePath];
+    // The pipe exists before the process so no early line can miss it; the translator's warnings share its budget (716).
+    const lines = agentLines({ agent: this.info, send: (m) => this.proc?.send(m) ?? false, emit: (e) => host.emit(e), trace: this.options.trace });
+    this.lines = lines;
     const translator = new AcpUpdateTranslator({
-      emit: (e) => host.emit(e),
+      emit: (e) => lines.emit(e),
       roots: this.roots,
       session_id: host.session_id,
       toolStreaming: true,
       ranUnasked: (call) => reportUnaskedCall(host, this.info.displayName, call),
     });
     this.translator = translator;
-    // The pipe exists before the process so no early line can miss it.
-    const lines = agentLines({ agent: this.info, send: (m) => this.proc?.send(m) ?? false, emit: (e) => host.emit(e), trace: this.options.trace });
     const pipe = lines.pipe;
     const proc = AgentProcess.spawn({
       command: this.options.command,
@@ -133,9 +135,12 @@ export class AcpAdapter implements AgentAdapter {
 
     const bridge = fs ? new AcpFsBridge({ fs: fs.backend, fsEvents: fs.events, actor: host.session_id, cwd: host.workspacePath, mayWrite: engineWriteCheck(host) }) : undefined;
     let app = client({ name: 'rawp' })
-      .onNotification('session/update', ({ params }) => {
-        if (params.sessionId === this.sessionId || this.sessionId === undefined) translator.update(params.update);
-      })
+      // session/update arrives under our method, unparsed by the SDK (stream.ts): the translator reads it.
+      .onNotification(SESSION_UPDATE_VIA, (params: unknown) => params, ({ params }) =>
+        lines.sessionUpdate(params, (id, update) => {
+          if (id === this.sessionId || this.sessionId === undefined) translator.update(update);
+        }),
+      )
       .onRequest('session/request_permission', ({ params }) => this.permission(params));
     if (bridge) {
       app = app.onRequest('fs/read_text_file', ({ params }) => bridge.readTextFile(params)).onRequest('fs/write_text_file', ({ params }) => bridge.writeTextFile(params));
@@ -277,6 +282,7 @@ export class AcpAdapter implements AgentAdapter {
       host.emit({ type: 'agent.error', payload: { error_code: 'ACP_PROMPT_FAILED', message: `${rpcErrorText(e)}`, severity: 'error', recoverable: true, details: { module: this.info.id, ...rpcErrorData(e) } } });
       return { stop_reason: 'error', agent_session_id: sessionId };
     } finally {
+      this.lines?.endTurn(); // the warnings this turn held back, counted (decision 716)
       if (guard) clearTimeout(guard);
       signal.removeEventListener('abort', onAbort);
       this.turn = undefined;

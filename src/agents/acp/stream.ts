@@ -8,6 +8,14 @@
 // of them, that request is failed instead of waiting forever (decision 551). Any other line it
 // could not read, and any JSON value that is not a message, is answered to the agent with a
 // JSON-RPC error, within bounds (decision 556, unreadableReplies.ts).
+//
+// Nothing reaches the SDK that it would write to the console (decision 716): it console.error's an
+// answer to an id it does not wait for with the id as the agent wrote it (escape sequences to the
+// operator's terminal, a 5 MB id whole, a line per answer), an answer without an id by its keys,
+// and every session/update its own schema refuses. Such answers are dropped here, and said by the
+// caller within its warning budget; session/update reaches it under a method of ours
+// (SESSION_UPDATE_VIA), which it passes to our handler unparsed: the translator reads it with its
+// own schemas and reports what it cannot read, within the same budget (agentLines.ts).
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { responseIdAtStart } from './badLines';
 import { isId, notAMessage, type Id } from './rpcShape';
@@ -19,7 +27,8 @@ export interface MessagePipe {
   stream: Stream;
   /**
    * Feed one decoded stdout line. A value that is not a JSON-RPC message the SDK reads is kept from
-   * it and answered with -32600 (within bounds); the reason is returned, to be shown.
+   * it and answered with -32600 (within bounds); the reason is returned, to be shown. An answer to
+   * no request of ours waiting for one is dropped, and why is returned (UNASKED_ANSWER …).
    */
   deliver(value: unknown): string | undefined;
   /**
@@ -41,6 +50,12 @@ export interface PipeOptions {
   /** Milliseconds, for the limits (tests). */
   now?: () => number;
 }
+
+/** The method session/update notifications reach the SDK under: an extension method it does not parse. */
+export const SESSION_UPDATE_VIA = '_rawp/session_update';
+
+/** Why an answer was dropped; the text before the colon is its kind (warningBudget.ts). */
+export const UNASKED_ANSWER = 'an answer to no request of ours';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -100,9 +115,16 @@ export function messagePipe(send: (msg: AnyMessage) => boolean, trace?: (dir: Tr
         if (!unread) replies.value(value, why);
         return why;
       }
-      // As the SDK reads it: an id without a method is an answer.
-      if (isRecord(value) && !('method' in value) && isId(value.id)) waiting.delete(value.id);
-      if (!unread) controller?.enqueue(value as AnyMessage);
+      if (unread) return undefined; // the SDK stopped reading: traced, and nothing more
+      let message = value as Record<string, unknown>;
+      if (!('method' in message)) {
+        // As the SDK reads it, an answer: to a request of ours still waiting, or dropped.
+        if (!isId(message.id)) return `${UNASKED_ANSWER}: it has no id of one`;
+        if (!waiting.delete(message.id)) return `${UNASKED_ANSWER}: its id names none waiting for an answer`;
+      } else if (message.method === 'session/update' && !('id' in message)) {
+        message = { ...message, method: SESSION_UPDATE_VIA };
+      }
+      controller?.enqueue(message as AnyMessage);
       return undefined;
     },
     answerLost,

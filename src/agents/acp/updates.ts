@@ -7,6 +7,7 @@ import { createTwoFilesPatch } from 'diff';
 import { newId } from '../../protocol/build';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import { describeIssues } from '../../protocol/parse';
+import { cutAt } from '../../protocol/cutText';
 import type { AgentEvent, CatalogTool, CommandEntry, TurnUsage } from '../../session/agentAdapter';
 import { ACP_TODOS, baseAcpCatalog, catalogEntryFor, kindOf, toolNameOf, type AcpToolKind } from './toolNames';
 import { displayPath } from '../../tools/paths';
@@ -192,7 +193,9 @@ export class AcpUpdateTranslator {
   }
 
   private malformed(what: string, detail: string): void {
-    this.opts.emit({ type: 'agent.error', payload: { error_code: 'ACP_MALFORMED_UPDATE', message: `The agent sent a ${what} this client cannot read (${detail}); it was skipped`, severity: 'warning', recoverable: true, details: { module: 'acp' } } });
+    // Both name what the agent chose (its update kind, its keys in the issues' paths): cut (716).
+    const cut = (s: string) => (s.length > 200 ? `${cutAt(s, 200)}…` : s);
+    this.opts.emit({ type: 'agent.error', payload: { error_code: 'ACP_MALFORMED_UPDATE', message: `The agent sent a ${cut(what)} this client cannot read (${cut(detail)}); it was skipped`, severity: 'warning', recoverable: true, details: { module: 'acp' } } });
   }
 
   private publishCommands(): void {

@@ -1,7 +1,13 @@
 // Line-delimited JSON from a child's stdout. Never throws: a line that is not JSON (a banner, a
 // stray log line, a half-written line at a crash) or longer than the limit is reported to
-// `onBadLine` and skipped; the lines after it are read as usual.
+// `onBadLine` and skipped; the lines after it are read as usual. A line nesting arrays/objects
+// deeper than a peer's frame may (decision 716) is refused before JSON.parse: JSON.parse takes
+// ~5,000 levels, but every recursive step after it (zod, JSON.stringify of the frame made from
+// it, the structured-output validator) then dies of a RangeError that failed the run unexplained.
 import { StringDecoder } from 'node:string_decoder';
+import { INCOMING_MAX_DEPTH } from '../../protocol/parse';
+import { jsonTextTooDeep } from '../../protocol/limits';
+import { cutAt } from '../../protocol/cutText';
 
 export interface JsonLineHandlers {
   onMessage(value: unknown, line: string): void;
@@ -11,12 +17,22 @@ export interface JsonLineHandlers {
 /** The longest line kept (64 Mi UTF-16 units, up to 128 MB of memory); a longer one is dropped. */
 export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
+/**
+ * The deepest nesting of arrays and objects an agent's line may have: a peer's bound (parse.ts).
+ * Real lines nest a handful of levels around a tool's input; the frames made from them are then
+ * no deeper than a peer's, so a `session.history` holding them still parses (DEFAULT_MAX_DEPTH).
+ */
+export const AGENT_LINE_MAX_DEPTH = INCOMING_MAX_DEPTH;
+
+/** The reader's reason for a line nested too deep. */
+export const TOO_DEEP_REASON = `arrays and objects nested deeper than ${AGENT_LINE_MAX_DEPTH} levels`;
+
 /** How much of a bad line is reported (and quoted): the start of a dropped line is all that is kept. */
 export const BAD_LINE_HEAD_CHARS = 200;
 
 /** The words an adapter shows for a line the reader could not read (decision 551): who, why, its start. */
 export function badLineMessage(agentName: string, line: string, reason: string): string {
-  return `${agentName} wrote a line that could not be read (${reason}): ${line.slice(0, BAD_LINE_HEAD_CHARS)}`;
+  return `${agentName} wrote a line that could not be read (${reason}): ${cutAt(line, BAD_LINE_HEAD_CHARS)}`;
 }
 
 export class JsonLineReader {
@@ -87,6 +103,11 @@ export class JsonLineReader {
   private emitLine(raw: string): void {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (!line.trim()) return;
+    // One linear scan, no recursion, before anything recursive touches the line (decision 716).
+    if (jsonTextTooDeep(line, AGENT_LINE_MAX_DEPTH)) {
+      this.report(line, TOO_DEEP_REASON);
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line);

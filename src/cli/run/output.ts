@@ -11,6 +11,8 @@ import { hostNoticeIn, type HostLanguage } from '../../protocol/hostPhrases';
 import { releaseStructuredOutput, type Revalidate } from '../../protocol/structuredOutput';
 import { AjvSchemaValidator } from '../../host/jsonSchemaValidator';
 import type { HeadlessResult, Unanswered } from '../../host/headlessRun';
+import { cutMessage } from '../../host/runErrors';
+import { cutAt } from '../../protocol/cutText';
 import type { VerbIo } from '../verb';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -21,15 +23,19 @@ export function frameLine(io: VerbIo, frame: WireFrame): void {
 
 export function unansweredLine(io: VerbIo, u: Unanswered): void {
   const input = u.tool_input ? ` ${clip(JSON.stringify(u.tool_input), 200)}` : '';
-  if (u.kind === 'permission_denied') io.stderr.write(`rawp run: permission denied: ${shown(u.tool_name ?? 'a tool')}${shown(input)} (no --allow rule or saved rule allows it)\n`);
-  else if (u.kind === 'tool_not_allowed') io.stderr.write(`rawp run: tool not allowed: ${shown(u.tool_name ?? 'a tool')} (--allowed-tools, --denied-tools or the mode refused it)\n`);
+  if (u.kind === 'permission_denied') io.stderr.write(`rawp run: permission denied: ${shown(clip(u.tool_name ?? 'a tool', 200))}${shown(input)} (no --allow rule or saved rule allows it)\n`);
+  else if (u.kind === 'tool_not_allowed') io.stderr.write(`rawp run: tool not allowed: ${shown(clip(u.tool_name ?? 'a tool', 200))} (--allowed-tools, --denied-tools or the mode refused it)\n`);
   else io.stderr.write(`rawp run: unanswered question (nobody can answer in a headless run; it was closed unanswered): ${shown(clip(u.question, 200))}\n`);
 }
 
+/** Characters of one message on stderr: what an agent says can be megabytes (a 20 MB error was one 20 MB line). */
+export const STDERR_MESSAGE_CHARS = 2000;
+
 export function errorLines(io: VerbIo, r: HeadlessResult, lang: HostLanguage): void {
-  for (const e of r.errors) io.stderr.write(`rawp run: ${e.source} ${e.severity === 'warning' ? 'warning' : 'error'} ${shown(e.error_code)}: ${shown(e.message)}\n`);
+  const said = (text: string, max = STDERR_MESSAGE_CHARS) => shown(cutMessage(text, max));
+  for (const e of r.errors) io.stderr.write(`rawp run: ${e.source} ${e.severity === 'warning' ? 'warning' : 'error'} ${said(e.error_code, 100)}: ${said(e.message)}\n`);
   // A prompt the host answered itself (/help) prints its answer as the run's; other notices are remarks.
-  for (const n of r.notices) if (n.level !== 'error' && !(handledByHost(r) && n.level === 'info')) io.stderr.write(`rawp run: ${n.level}: ${shown(hostNoticeIn(n, lang))}\n`);
+  for (const n of r.notices) if (n.level !== 'error' && !(handledByHost(r) && n.level === 'info')) io.stderr.write(`rawp run: ${n.level}: ${said(hostNoticeIn(n, lang))}\n`);
 }
 
 /** No turn ran, nothing failed, and the host said something: a host command such as /help. */
@@ -98,7 +104,7 @@ export function exitCodeOf(r: HeadlessResult, schemaRequested: boolean): number 
 }
 
 function clip(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
+  return s.length > n ? `${cutAt(s, n)}…` : s;
 }
 
 /**

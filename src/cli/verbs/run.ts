@@ -82,6 +82,7 @@ happened, in words" — and, with --output-format json, in errors[] as {source, 
   ATTACHMENT_UNAVAILABLE    an --attach file could not be read
   COMMAND_FAILED            a slash command failed (e.g. /mode without a mode)
   COMPACTION_NOT_SUPPORTED  /compact for an agent that cannot compact (MODE_NOT_SUPPORTED: /mode)
+  ERRORS_LEFT_OUT           errors[] keeps the first and last 50; this entry counts the rest
   MAX_TURNS                 --max-turns was reached (stop_reason "error")
   STRUCTURED_OUTPUT_INVALID the answer does not match --json-schema (validation_status partial
                             or failed; an agent warning, exit 1)

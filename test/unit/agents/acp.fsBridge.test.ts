@@ -10,6 +10,8 @@ import { checkTool } from '../../../src/session/toolPolicy';
 import { FsEvents } from '../../../src/tools/fsEvents';
 import { attachObservationPolicy } from '../../../src/tools/ledger/policy';
 import { NodeFsBackend } from '../../../src/workspace/nodeFsBackend';
+import { readTextPrefix } from '../../../src/workspace/localFiles';
+import { MAX_READ_BYTES } from '../../../src/tools/read';
 
 describe('ACP fs bridge: fs/read_text_file and fs/write_text_file through FsBackend and the ledger', () => {
   let dir: string;
@@ -101,5 +103,58 @@ describe('ACP fs bridge: fs/read_text_file and fs/write_text_file through FsBack
     assert.equal((await bridge.readTextFile({ path: file(), line: 2, limit: 1 })).content, 'two');
     assert.equal(sliceLines('a\nb\nc', 2, undefined), 'b\nc');
     assert.equal(sliceLines('a\nb\nc', undefined, 2), 'a\nb');
+  });
+
+  it('decision 716: lines are found by walking their newlines, as splitting the whole text found them', () => {
+    const bySplit = (text: string, line: number | undefined, limit: number | undefined) => {
+      if (line === undefined && limit === undefined) return text;
+      const lines = text.split('\n');
+      const start = Math.max(0, (line ?? 1) - 1);
+      return lines.slice(start, limit === undefined ? lines.length : start + Math.max(0, limit)).join('\n');
+    };
+    const texts = ['', '\n', 'a', 'a\n', 'a\nb', 'a\nb\n', '\n\nx\n\n', 'one\ntwo\nthree\n'];
+    const picks = [undefined, -1, 0, 1, 2, 3, 4, 7];
+    for (const t of texts) for (const line of picks) for (const limit of picks) assert.equal(sliceLines(t, line, limit), bySplit(t, line, limit), JSON.stringify({ t, line, limit }));
+  });
+
+  describe('decision 716: a file over Read\'s bound (MAX_READ_BYTES, 32 MiB)', function () {
+    this.timeout(30_000);
+    const big = () => path.join(dir, 'big.log');
+    /** The backend, counting whole reads; `prefixes`: it can read a file's first bytes too (as the editor's can). */
+    function bridgeOver(prefixes: boolean) {
+      const fs = new NodeFsBackend([dir]);
+      const counted = { wholeReads: 0 };
+      const readText = fs.readText.bind(fs);
+      fs.readText = (p: string) => (counted.wholeReads++, readText(p));
+      if (prefixes) (fs as { readTextPrefix?: unknown }).readTextPrefix = (p: string, limit: number) => readTextPrefix(p, limit, dir);
+      const fsEvents = new FsEvents();
+      attachObservationPolicy(fsEvents);
+      return { bridge: new AcpFsBridge({ fs, fsEvents, actor: 'session-1', cwd: dir }), counted };
+    }
+    beforeEach(() => writeFileSync(big(), Buffer.alloc(MAX_READ_BYTES + 1024 * 1024, 'a line of a big log\n')));
+
+    it('is refused before it is read, in words (its size, the bound, what to do instead), and is not marked as read', async () => {
+      const { bridge: b, counted } = bridgeOver(false);
+      const e = await refusal(b.readTextFile({ path: big() }));
+      assert.equal(e.data?.code, 'FILE_TOO_LARGE');
+      assert.match(e.message, /^FILE_TOO_LARGE: "big\.log" is 33\.0 MB; files are read up to 32\.0 MB\. To see a part of it, read it with a shell command/);
+      assert.equal(counted.wholeReads, 0, 'not a byte read');
+      const line = await refusal(b.readTextFile({ path: big(), line: 1, limit: 10 }));
+      assert.equal(line.data?.code, 'FILE_TOO_LARGE', 'a backend without prefix reads cannot serve a window either');
+      const write = await refusal(b.writeTextFile({ path: big(), content: 'x' }));
+      assert.equal(write.data?.code, 'FS_EXISTS', 'not read: a write of it is refused as unread');
+    });
+
+    it('a window of its start (line and limit) is served from a prefix where the backend reads one; past the prefix, or without a limit, it is refused', async () => {
+      const { bridge: b, counted } = bridgeOver(true);
+      assert.equal((await b.readTextFile({ path: big(), line: 3, limit: 2 })).content, 'a line of a big log\na line of a big log');
+      const lines = Math.floor(MAX_READ_BYTES / 20);
+      const last = await b.readTextFile({ path: big(), line: lines - 1, limit: 1 });
+      assert.equal(last.content, 'a line of a big log');
+      assert.equal((await refusal(b.readTextFile({ path: big(), line: lines + 10, limit: 1 }))).data?.code, 'FILE_TOO_LARGE');
+      const whole = await refusal(b.readTextFile({ path: big(), line: 1 }));
+      assert.match(whole.message, /ask for some of its first lines with line and limit \(only its first 32\.0 MB are read\)/);
+      assert.equal(counted.wholeReads, 0);
+    });
   });
 });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { AcpAdapter } from '../../../src/agents/acp/adapter';
 import { REPLY_LIMITS } from '../../../src/agents/acp/unreadableReplies';
 import { MAX_LINE_CHARS } from '../../../src/agents/process/jsonLines';
+import { WARNINGS_PER_KIND } from '../../../src/agents/process/warningBudget';
 import { RecordingHost, type TurnRecord } from '../../support/recordingHost';
 import { assertStreamValid, FAKE_ACP_PREAMBLE, turnWithin } from '../../support/fakeAcpAgent';
 
@@ -144,7 +145,7 @@ describe('agents/acp: unreadable lines are answered with a JSON-RPC error (decis
     assertStreamValid(host);
   });
 
-  it(`bounded: of 30 lines without an id only the first ${REPLY_LIMITS.withoutId} are answered, and that is said once`, async () => {
+  it(`bounded: of 30 lines without an id only the first ${REPLY_LIMITS.withoutId} are answered, and that is said once; the first ${WARNINGS_PER_KIND} are shown, the rest counted (decision 716)`, async () => {
     const { host, adapter: a } = await open('flood');
     const turn = await turnWithin(host, a, 20_000);
     const got = answers(host, turn) as Answer[];
@@ -153,8 +154,10 @@ describe('agents/acp: unreadable lines are answered with a JSON-RPC error (decis
     const w = warnings(host, turn);
     const heldBack = w.filter((m) => m.includes('get no JSON-RPC error back'));
     assert.equal(heldBack.length, 1);
-    assert.equal(w.length, 31, 'every line is still shown');
+    // Decision 716: the first WARNINGS_PER_KIND lines of a kind are shown, the rest counted in one summary at the turn's end.
+    assert.equal(w.length, WARNINGS_PER_KIND + 2, 'the first lines, the note about answers, the summary');
     assert.equal(w.indexOf(heldBack[0]), REPLY_LIMITS.withoutId + 1, 'said right after the first line not answered');
+    assert.match(w[w.length - 1], new RegExp(`^Fake ACP wrote ${30 - WARNINGS_PER_KIND} more lines that could not be read \\(not JSON\\), not shown`));
     assertStreamValid(host);
   });
 });

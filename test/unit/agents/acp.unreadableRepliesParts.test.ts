@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { AnyMessage } from '@agentclientprotocol/sdk';
 import { lineStart, responseIdAtStart } from '../../../src/agents/acp/badLines';
 import { MAX_ECHOED_ID_CHARS, notAMessage, requestIdOf } from '../../../src/agents/acp/rpcShape';
-import { messagePipe } from '../../../src/agents/acp/stream';
+import { messagePipe, SESSION_UPDATE_VIA } from '../../../src/agents/acp/stream';
 
 describe('agents/acp lineStart: requests of the agent seen at the start of a line (decision 556)', () => {
   it('a string method and an id among the plain members before a nested value is a request with that id', () => {
@@ -126,6 +126,7 @@ describe('agents/acp messagePipe: answers to unreadable lines and their bounds (
     assert.equal(p.pipe.deliver({ jsonrpc: '2.0', method: 'session/update', params: {} }), undefined);
     assert.deepEqual(p.sent, [{ jsonrpc: '2.0', id: 'r1', error: { code: -32600, message: 'Invalid request: its "jsonrpc" is not "2.0"' } }]);
     const first = await p.pipe.stream.readable.getReader().read();
-    assert.equal((first.value as { method?: string }).method, 'session/update', 'the SDK saw only the message');
+    // Under our method, which the SDK does not parse (decision 716): the translator reads it.
+    assert.equal((first.value as { method?: string }).method, SESSION_UPDATE_VIA, 'the SDK saw only the message');
   });
 });

@@ -2,7 +2,8 @@
 // its length), and a line over the limit is dropped whole and reported once, the lines after it
 // read as usual.
 import { strict as assert } from 'node:assert';
-import { JsonLineReader } from '../../../src/agents/process/jsonLines';
+import { AGENT_LINE_MAX_DEPTH, badLineMessage, JsonLineReader, TOO_DEEP_REASON } from '../../../src/agents/process/jsonLines';
+import { INCOMING_MAX_DEPTH } from '../../../src/protocol/parse';
 
 function collect(maxLineChars?: number) {
   const messages: unknown[] = [];
@@ -77,5 +78,43 @@ describe('agents/process JsonLineReader: long lines (decision 543)', () => {
     reader.end();
     assert.deepEqual(messages, [{ s: 'é€' }, { t: 1 }, { u: 2 }]);
     assert.deepEqual(bad, []);
+  });
+});
+
+// Decision 716: JSON.parse takes ~5,000 levels of nesting that every recursive step after it
+// (zod, JSON.stringify of the frame made from the line, the structured-output validator) then
+// dies on: one 10 KB stream-json line failed `rawp run` with nothing said. The reader refuses a
+// line nested deeper than a peer's frame may be, before JSON.parse, as a line it could not read.
+describe('agents/process JsonLineReader: nesting depth (decision 716)', () => {
+  const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  const claudeLine = (levels: number) => `{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"tu1","name":"Bash","input":{"x":${nested(levels)}}}]}}`;
+
+  it('a stream-json line nested 5,000 deep is refused unread, in words, and the next line is read', () => {
+    const { reader, messages, bad } = collect();
+    reader.push(`${claudeLine(5000)}\n{"type":"result"}\n`);
+    assert.deepEqual(messages, [{ type: 'result' }]);
+    assert.equal(bad.length, 1);
+    assert.equal(bad[0].reason, `arrays and objects nested deeper than ${AGENT_LINE_MAX_DEPTH} levels`);
+    assert.equal(bad[0].reason, TOO_DEEP_REASON);
+    assert.match(badLineMessage('Claude Code', bad[0].line, bad[0].reason), /^Claude Code wrote a line that could not be read \(arrays and objects nested deeper than 64 levels\): \{"type":"assistant"/);
+    assert.ok(badLineMessage('Claude Code', bad[0].line, bad[0].reason).length < 300, 'only the start of the line is quoted');
+  });
+
+  it(`the bound is a peer's (${INCOMING_MAX_DEPTH}): a line of exactly that depth is read, one level more is not; brackets inside strings do not count`, () => {
+    assert.equal(AGENT_LINE_MAX_DEPTH, INCOMING_MAX_DEPTH);
+    const { reader, messages, bad } = collect();
+    reader.push(`${nested(AGENT_LINE_MAX_DEPTH)}\n${nested(AGENT_LINE_MAX_DEPTH + 1)}\n${JSON.stringify({ s: '['.repeat(10_000) })}\n`);
+    assert.equal(messages.length, 2);
+    assert.equal((messages[1] as { s: string }).s.length, 10_000);
+    assert.equal(bad.length, 1);
+  });
+
+  it('a line of a million brackets is refused in one linear scan, without the stack', () => {
+    const { reader, messages, bad } = collect();
+    const started = performance.now();
+    reader.push(`${'['.repeat(1_000_000)}\n{"ok":true}\n`);
+    assert.ok(performance.now() - started < 1000, `${performance.now() - started} ms`);
+    assert.deepEqual(messages, [{ ok: true }]);
+    assert.equal(bad.length, 1);
   });
 });
