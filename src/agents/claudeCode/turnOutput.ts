@@ -7,9 +7,7 @@
 // one summary with the count is shown when the turn ends. Used by both Claude Code adapters.
 import type { AgentEvent } from '../../session/agentAdapter';
 import { cutAt } from '../../protocol/cutText';
-
-/** Warnings of one kind (error_code) shown per turn; the rest are counted. */
-export const WARNINGS_PER_KIND = 20;
+import { WarningBudget } from '../process/warningBudget';
 
 /** Text from the agent in a warning is cut to this many UTF-16 units (a 20 MB api_retry error is noise, not news). */
 export const WARNING_TEXT_CHARS = 2000;
@@ -28,7 +26,8 @@ const COUNTED: Record<string, string> = {
 };
 
 export class TurnOutput {
-  private readonly counts = new Map<string, number>();
+  /** Warnings of each kind (error_code) this turn: the first shown, the rest counted (decision 716's budget). */
+  private readonly budget = new WarningBudget();
   private droppedOutside = false;
 
   /** A turn begins: output is the turn's again, and a new drop outside a turn is told once more. */
@@ -49,9 +48,7 @@ export class TurnOutput {
    * costs a count each, not a message each.
    */
   admit(error_code: string): boolean {
-    const n = (this.counts.get(error_code) ?? 0) + 1;
-    this.counts.set(error_code, n);
-    return n <= WARNINGS_PER_KIND;
+    return this.budget.admit(error_code);
   }
 
   /**
@@ -81,14 +78,9 @@ export class TurnOutput {
 
   /** The turn ended: one summary per kind that went over its bound, and the counts start again. */
   summary(): AgentEvent[] {
-    const out: AgentEvent[] = [];
-    for (const [error_code, n] of this.counts) {
-      const more = n - WARNINGS_PER_KIND;
-      if (more <= 0) continue;
+    return this.budget.drain().map(({ kind: error_code, held: more }) => {
       const what = COUNTED[error_code] ?? `more ${error_code} warnings of Claude Code were not shown`;
-      out.push({ type: 'agent.error', payload: { error_code, message: `…and ${more} ${what}`, severity: 'warning', recoverable: true, details: { module: 'claude-code', not_shown: more } } });
-    }
-    this.counts.clear();
-    return out;
+      return { type: 'agent.error', payload: { error_code, message: `…and ${more} ${what}`, severity: 'warning', recoverable: true, details: { module: 'claude-code', not_shown: more } } };
+    });
   }
 }

@@ -12,6 +12,7 @@ import { CODEX_APPLY_PATCH, CODEX_BASH, CODEX_TODOS, CODEX_TOOLS, CODEX_WEB_SEAR
 import { CodexEvent, CodexItem, ProviderErrorBody, type CodexUsage, type FileChangeItem } from './nativeEvents';
 import { describeIssues } from '../../protocol/parse';
 import { isCodexAuthFailure } from './authFailure';
+import { WarningBudget, WARNINGS_PER_KIND } from '../process/warningBudget';
 
 export interface CodexTranslatorOptions {
   emit(event: AgentEvent): void;
@@ -33,8 +34,6 @@ export interface CodexTranslatorOptions {
   diffTimeoutMs?: number;
 }
 
-/** Warnings of one kind shown per turn; the rest are counted and said in one line (decision 714). */
-export const WARNINGS_PER_KIND = 20;
 const DIFF_TIMEOUT_MS = 5_000;
 
 type ResultStatus = PayloadOf<'tool.invoke.result'>['status'];
@@ -63,8 +62,8 @@ export class CodexTurnTranslator {
   private errorReported = false;
   /** Codex's words for the API's 401, when it came: the adapter reports AUTH_REQUIRED instead. */
   authFailure: string | undefined;
-  /** Warnings of each error_code so far in this turn, shown or not. */
-  private readonly warned = new Map<string, number>();
+  /** Warnings of each error_code this turn: the first shown, the rest counted and said in one line (decision 714). */
+  private readonly warned = new WarningBudget();
   /** Aborted when the turn is cancelled: a diff still being read is not waited for. */
   private readonly diffsOff = new AbortController();
 
@@ -101,9 +100,7 @@ export class CodexTurnTranslator {
     if (reason === 'cancelled') this.diffsOff.abort();
     await this.queue.catch(() => undefined);
     this.closeNow(reason);
-    for (const [error_code, n] of this.warned) {
-      if (n <= WARNINGS_PER_KIND) continue;
-      const dropped = n - WARNINGS_PER_KIND;
+    for (const { kind: error_code, held: dropped } of this.warned.drain()) {
       this.emitWarning(error_code, `…and ${dropped} more ${error_code} warning${dropped === 1 ? ' was' : 's were'} dropped (only the first ${WARNINGS_PER_KIND} of a turn are shown)`, { dropped });
     }
   }
@@ -125,9 +122,7 @@ export class CodexTurnTranslator {
 
   /** Counts one warning of `error_code`; true while it is still to be shown. */
   private countWarning(error_code: string): boolean {
-    const n = (this.warned.get(error_code) ?? 0) + 1;
-    this.warned.set(error_code, n);
-    return n <= WARNINGS_PER_KIND;
+    return this.warned.admit(error_code);
   }
 
   private emitWarning(error_code: string, message: string, details: Record<string, unknown>): void {
