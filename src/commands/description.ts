@@ -14,7 +14,11 @@ export const DESCRIPTION_FRONTMATTER_MAX = 300;
  * a body line (slash-commands §3) but at `max` characters: the first `max`, then `...`.
  */
 export function oneLineDescription(text: string, max = DESCRIPTION_FRONTMATTER_MAX): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  return cutLine(text.replace(/\s+/g, ' ').trim(), max);
+}
+
+/** A line cut as slash-commands §3 cuts a body line: the first `max` characters, then `...`. */
+function cutLine(line: string, max: number): string {
   return line.length > max ? `${cutAt(line, max)}...` : line;
 }
 
@@ -26,7 +30,7 @@ export function describeCommand(frontmatter: Record<string, unknown>, body: stri
     .map((l) => l.trim())
     .find((l) => l.length > 0);
   if (!line) return '';
-  return line.length > DESCRIPTION_MAX ? `${cutAt(line, DESCRIPTION_MAX)}...` : line;
+  return cutLine(line, DESCRIPTION_MAX);
 }
 
 /** "via Claude Code Project", "via RAWP User" (slash-commands §3 display source). */
