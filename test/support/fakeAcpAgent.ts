@@ -2,9 +2,13 @@
 // may not read (decisions 551, 556): the start of the agent's script, and a turn that fails with
 // what happened instead of a mocha timeout when the agent is left waiting.
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AgentAdapter } from '../../src/session/agentAdapter';
+import { AcpAdapter, type AcpAdapterOptions } from '../../src/agents/acp/adapter';
 import { MAX_LINE_CHARS } from '../../src/agents/process/jsonLines';
-import type { RecordingHost, TurnOptions, TurnRecord } from './recordingHost';
+import { RecordingHost, type TurnOptions, type TurnRecord } from './recordingHost';
 
 /**
  * The script's first lines: its scenario (first argument), stdin lines, `line`, `send` (a JSON-RPC
@@ -42,4 +46,32 @@ export async function turnWithin(host: RecordingHost, adapter: AgentAdapter, ms:
 export function assertStreamValid(host: RecordingHost): void {
   assert.deepEqual(host.invalid, []);
   assert.equal(host.validate().problems.filter((p) => p.severity === 'error').length, 0, host.problems());
+}
+
+/**
+ * A fake ACP agent (the script `source`, run by node) for each test of the calling `describe`: a
+ * fresh folder holding it (the session's workspace too), and `open(scenario)` to start it as
+ * "Fake ACP" under a RecordingHost (`more`: other adapter options, e.g. a trace). After each test
+ * the adapter is disposed and the folder removed. Call it inside `describe`.
+ */
+export function scriptedAcpAgent(prefix: string, source: string): { open(scenario: string, more?: Partial<AcpAdapterOptions>): Promise<{ host: RecordingHost; adapter: AcpAdapter }> } {
+  let dir: string;
+  let adapter: AcpAdapter | undefined;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    writeFileSync(join(dir, 'agent.js'), source);
+  });
+  afterEach(async () => {
+    await adapter?.dispose();
+    adapter = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    async open(scenario, more = {}) {
+      adapter = new AcpAdapter({ id: 'acp:fake', displayName: 'Fake ACP', command: process.execPath, args: [join(dir, 'agent.js'), scenario], fs: 'none', killGraceMs: 500, ...more });
+      const host = new RecordingHost(dir);
+      await host.open(adapter);
+      return { host, adapter };
+    },
+  };
 }

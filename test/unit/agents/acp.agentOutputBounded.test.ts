@@ -6,14 +6,10 @@
 // each); the warnings about them are the first 20 of a kind in a turn, then one summary with the
 // count. A real child process writes the lines.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AcpAdapter } from '../../../src/agents/acp/adapter';
 import { TOO_DEEP_REASON } from '../../../src/agents/process/jsonLines';
 import { WARNINGS_PER_KIND } from '../../../src/agents/process/warningBudget';
-import { RecordingHost, type TurnRecord } from '../../support/recordingHost';
-import { assertStreamValid, FAKE_ACP_PREAMBLE, turnWithin } from '../../support/fakeAcpAgent';
+import type { RecordingHost, TurnRecord } from '../../support/recordingHost';
+import { assertStreamValid, FAKE_ACP_PREAMBLE, scriptedAcpAgent, turnWithin } from '../../support/fakeAcpAgent';
 
 const AGENT = `${FAKE_ACP_PREAMBLE}
 const nested = (n) => '['.repeat(n) + ']'.repeat(n);
@@ -42,24 +38,8 @@ rl.on('line', (text) => {
 
 describe('agents/acp: the agent\'s output is bounded before it is read (decision 716)', function () {
   this.timeout(60_000);
-  let dir: string;
-  let adapter: AcpAdapter | undefined;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'rawp-acp-bounded-'));
-    writeFileSync(join(dir, 'agent.js'), AGENT);
-  });
-  afterEach(async () => {
-    await adapter?.dispose();
-    adapter = undefined;
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function open(scenario: string): Promise<{ host: RecordingHost; adapter: AcpAdapter }> {
-    adapter = new AcpAdapter({ id: 'acp:fake', displayName: 'Fake ACP', command: process.execPath, args: [join(dir, 'agent.js'), scenario], fs: 'none', killGraceMs: 500 });
-    const host = new RecordingHost(dir);
-    await host.open(adapter);
-    return { host, adapter };
-  }
+  const agent = scriptedAcpAgent('rawp-acp-bounded-', AGENT);
+  const open = (scenario: string) => agent.open(scenario);
 
   /** What the SDK (or anything else in this process) wrote to the console during `run`. */
   async function consoleDuring<T>(run: () => Promise<T>): Promise<{ result: T; logged: unknown[][] }> {

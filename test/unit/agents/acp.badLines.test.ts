@@ -4,15 +4,11 @@
 // still waiting (here session/prompt), that request fails and the turn ends with an error instead
 // of waiting forever. A real child process writes the lines; the limit is the real one.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AcpAdapter } from '../../../src/agents/acp/adapter';
 import { responseIdAtStart } from '../../../src/agents/acp/badLines';
 import { messagePipe } from '../../../src/agents/acp/stream';
 import { MAX_LINE_CHARS } from '../../../src/agents/process/jsonLines';
-import { RecordingHost, type TurnRecord } from '../../support/recordingHost';
-import { assertStreamValid, FAKE_ACP_PREAMBLE, turnWithin } from '../../support/fakeAcpAgent';
+import type { RecordingHost, TurnRecord } from '../../support/recordingHost';
+import { assertStreamValid, FAKE_ACP_PREAMBLE, scriptedAcpAgent, turnWithin } from '../../support/fakeAcpAgent';
 
 // The scenario is the agent's first argument; the second prompt is always answered normally.
 const AGENT = `${FAKE_ACP_PREAMBLE}let prompts = 0;
@@ -41,24 +37,8 @@ rl.on('line', (text) => {
 
 describe('agents/acp: lines the reader could not read (decision 551)', function () {
   this.timeout(60_000);
-  let dir: string;
-  let adapter: AcpAdapter | undefined;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'rawp-acp-badlines-'));
-    writeFileSync(join(dir, 'agent.js'), AGENT);
-  });
-  afterEach(async () => {
-    await adapter?.dispose();
-    adapter = undefined;
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function open(scenario: string): Promise<{ host: RecordingHost; adapter: AcpAdapter }> {
-    adapter = new AcpAdapter({ id: 'acp:fake', displayName: 'Fake ACP', command: process.execPath, args: [join(dir, 'agent.js'), scenario], fs: 'none', killGraceMs: 500 });
-    const host = new RecordingHost(dir);
-    await host.open(adapter);
-    return { host, adapter };
-  }
+  const agent = scriptedAcpAgent('rawp-acp-badlines-', AGENT);
+  const open = (scenario: string) => agent.open(scenario);
 
   const errorsCoded = (code: string) => (host: RecordingHost, turn: TurnRecord) => host.ofType('agent.error', turn.frames).filter((e) => e.payload.error_code === code);
   const warnings = errorsCoded('UNPARSEABLE_OUTPUT');

@@ -5,15 +5,12 @@
 // seen; never for a response. The replies are bounded. A real child process writes the lines and
 // reports, as its text, the answers it got; the reader's limit is the real one.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AcpAdapter } from '../../../src/agents/acp/adapter';
+import type { AcpAdapter } from '../../../src/agents/acp/adapter';
 import { REPLY_LIMITS } from '../../../src/agents/acp/unreadableReplies';
 import { MAX_LINE_CHARS } from '../../../src/agents/process/jsonLines';
 import { WARNINGS_PER_KIND } from '../../../src/agents/process/warningBudget';
-import { RecordingHost, type TurnRecord } from '../../support/recordingHost';
-import { assertStreamValid, FAKE_ACP_PREAMBLE, turnWithin } from '../../support/fakeAcpAgent';
+import type { RecordingHost, TurnRecord } from '../../support/recordingHost';
+import { assertStreamValid, FAKE_ACP_PREAMBLE, scriptedAcpAgent, turnWithin } from '../../support/fakeAcpAgent';
 
 // The scenario is the agent's first argument. During the first prompt it writes its lines, waits
 // for the answer it needs, says as its text the answers it got (JSON), and ends the turn.
@@ -70,24 +67,11 @@ interface Answer {
 
 describe('agents/acp: unreadable lines are answered with a JSON-RPC error (decision 556)', function () {
   this.timeout(60_000);
-  let dir: string;
-  let adapter: AcpAdapter | undefined;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'rawp-acp-replies-'));
-    writeFileSync(join(dir, 'agent.js'), AGENT);
-  });
-  afterEach(async () => {
-    await adapter?.dispose();
-    adapter = undefined;
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const agent = scriptedAcpAgent('rawp-acp-replies-', AGENT);
 
   async function open(scenario: string): Promise<{ host: RecordingHost; adapter: AcpAdapter; traced: unknown[] }> {
     const traced: unknown[] = [];
-    adapter = new AcpAdapter({ id: 'acp:fake', displayName: 'Fake ACP', command: process.execPath, args: [join(dir, 'agent.js'), scenario], fs: 'none', killGraceMs: 500, trace: (d, m) => d === 'client->agent' && traced.push(m) });
-    const host = new RecordingHost(dir);
-    await host.open(adapter);
-    return { host, adapter, traced };
+    return { ...(await agent.open(scenario, { trace: (d, m) => d === 'client->agent' && traced.push(m) })), traced };
   }
 
   const warnings = (host: RecordingHost, turn: TurnRecord) => host.ofType('agent.error', turn.frames).filter((e) => e.payload.error_code === 'UNPARSEABLE_OUTPUT').map((e) => e.payload.message);
