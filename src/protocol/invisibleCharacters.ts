@@ -4,7 +4,9 @@
 // to other people they make look-alikes (`a\u200Bb.txt` shows as `ab.txt`) or a blank name.
 // Joiners U+200C and U+200D are not here: Persian, Indic scripts and emoji sequences need them.
 // Bidirectional controls are another matter (they reorder text) and are handled where names are.
-export const INVISIBLE_CHARACTERS = /[\u00AD\u034F\u115F\u1160\u180E\u200B\u2060-\u2064\u3164\uFEFF\uFFA0]/g;
+/** The inside of their character class, for a caller that adds them to its own (cli/controlPictures.ts). */
+export const INVISIBLE_CHARACTER_RANGES = '\\u00AD\\u034F\\u115F\\u1160\\u180E\\u200B\\u2060-\\u2064\\u3164\\uFEFF\\uFFA0';
+export const INVISIBLE_CHARACTERS = new RegExp(`[${INVISIBLE_CHARACTER_RANGES}]`, 'g');
 
 /** Does `text` hold one of them? */
 export function hasInvisibleCharacter(text: string): boolean {

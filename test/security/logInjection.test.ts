@@ -28,4 +28,18 @@ describe('security/log injection: what masters send cannot write to the operator
     assert.ok(longest < 5000, `the longest line has ${longest} characters`);
     assert.ok(child.alive());
   });
+
+  it('a frame type with a bidi override or a zero-width space is logged with them shown by name, so the line reads as it is (decision 722)', async () => {
+    const child = await serve({ args: ['--verbose'] });
+    const m = await child.master();
+    const frame = (type: string) => JSON.stringify({ v: 1, type, message_id: randomUUID(), timestamp: new Date().toISOString(), session_id: child.session_id, payload: {} });
+    const from = child.err.length;
+    m.client.sendRaw(frame('agent.\u202Etxt.exe'));
+    m.client.sendRaw(frame('sess\u200Bion.ended'));
+    await waitFor(() => (child.err.slice(from).match(/unknown frame type/g) ?? []).length >= 2, 'both frames logged', 20_000);
+    const log = child.err.slice(from);
+    assert.ok(!/[\u202a-\u202e\u2066-\u2069\u200b]/.test(log), 'no bidi control or zero-width space reached stderr');
+    assert.match(log, /agent\.<U\+202E>txt\.exe/);
+    assert.match(log, /sess<U\+200B>ion\.ended/);
+  });
 });
