@@ -21,6 +21,7 @@ import { encodeUtf8InTurns, nextTurn } from '../workspace/bytesInTurns';
 import { versionOfBytesAsync, versionOfText, versionOfTextAsync, VersionCache } from '../workspace/fileVersion';
 import { editLineEnding, lineEndingOf, withBom, withLineEnding } from '../workspace/lineEndings';
 import { PathLocks } from '../workspace/pathLocks';
+import { realNamesOf, underRoot, type RootAlias } from '../workspace/rootAliases';
 import { TEMP_MARK } from '../workspace/atomicWrite';
 import { folderRoots, locateIn, pathOfUri, type FolderRoot } from './workspaceRoots';
 import { toFsError } from './vscodeFsErrors';
@@ -45,6 +46,8 @@ interface Target {
 
 export class VscodeFsBackend implements FsBackend, Disposable {
   readonly roots: readonly string[];
+  /** The real paths of `file:` folders opened through a symlink, taken as the same paths (decision 723). */
+  readonly rootAliases: readonly RootAlias[];
   readonly folders: readonly FolderRoot[];
   /** One write per path at a time: check, transform and apply cannot interleave. */
   private readonly locks = new PathLocks();
@@ -61,6 +64,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
     if (folderUris.length === 0) throw new Error('VscodeFsBackend needs at least one workspace folder');
     this.folders = folderRoots(folderUris);
     this.roots = this.folders.map((f) => f.root);
+    this.rootAliases = realNamesOf(this.folders.filter((f) => f.uri.scheme === 'file').map((f) => f.root));
     // One source of changes: VS Code's watcher on every folder (any scheme: a provider's
     // onDidChangeFile reaches it) and the documents' events (unsaved typing changes versions).
     for (const f of this.folders) {
@@ -296,7 +300,7 @@ export class VscodeFsBackend implements FsBackend, Disposable {
    */
   private target(path: string): Target {
     if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) throw new FsError(`invalid path ${JSON.stringify(path)}`, 'FS_OUTSIDE_WORKSPACE');
-    const abs = isAbsolute(path) ? resolve(path) : resolve(this.roots[0], path);
+    const abs = underRoot(isAbsolute(path) ? resolve(path) : resolve(this.roots[0], path), this.roots, this.rootAliases);
     const at = locateIn(this.folders, abs);
     if (!at) {
       if (!this.options.allowOutsideRoots) throw new FsError(`"${path}" is outside the workspace (${this.roots.join(', ')})`, 'FS_OUTSIDE_WORKSPACE');

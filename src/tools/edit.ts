@@ -17,7 +17,7 @@ import { ToolError, type ToolContext, type ToolOutcome } from './types';
 export async function preflightEdits(filePath: string, edits: readonly EditSpec[], ctx: ToolContext): Promise<void> {
   refuseNoOpEdits(edits);
   if (edits.length === 1 && edits[0].old_string === '') return; // creating a file needs no read
-  const target = targetOf(ctx.fs.roots, ctx.cwd, filePath);
+  const target = targetOf(ctx.fs.roots, ctx.cwd, filePath, ctx.fs.rootAliases);
   const guard = ctx.fsEvents.editIntent(target, ctx.actor);
   const st = await refuseDoomedWrite(target, guard, ctx);
   // The strings are looked for now, so a doomed edit is never asked about (decision 606).
@@ -26,7 +26,7 @@ export async function preflightEdits(filePath: string, edits: readonly EditSpec[
 }
 
 export async function runEdits(filePath: string, edits: readonly EditSpec[], ctx: ToolContext): Promise<ToolOutcome> {
-  const target = targetOf(ctx.fs.roots, ctx.cwd, filePath);
+  const target = targetOf(ctx.fs.roots, ctx.cwd, filePath, ctx.fs.rootAliases);
   try {
     refuseNoOpEdits(edits);
     // Claude Code's convention: an Edit with an empty old_string creates a new file.

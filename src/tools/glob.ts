@@ -30,7 +30,7 @@ export const GlobTool = defineTool({
   affectedPaths: (i) => (i.path ? [i.path] : []),
   async run(input, ctx) {
     try {
-      const base = resolveToolPath(ctx.cwd, input.path ?? ctx.cwd, ctx.fs.roots);
+      const base = resolveToolPath(ctx.cwd, input.path ?? ctx.cwd, ctx.fs.roots, ctx.fs.rootAliases);
       const all = await walkFiles(ctx.fs, base, ctx.signal);
       const r = await search({ op: 'glob', globs: [input.pattern], paths: all.map((f) => relative(base, f).split(sep).join('/')), orBasename: false }, ctx.signal);
       if (!r.ok) throw new ToolError(`invalid glob: ${r.message}`, r.syntax ? 'INVALID_INPUT' : 'TOOL_FAILED');

@@ -56,7 +56,7 @@ export const GrepTool = defineTool({
       // the pattern can span lines (then each file goes to the worker whole, not in pieces).
       const probe = await ask({ op: 'grep', pattern: input.pattern, options, mode: 'files_with_matches', text: '' });
       const wholeText = probe.grep?.wholeText !== false;
-      const base = resolveToolPath(ctx.cwd, input.path ?? ctx.cwd, ctx.fs.roots);
+      const base = resolveToolPath(ctx.cwd, input.path ?? ctx.cwd, ctx.fs.roots, ctx.fs.rootAliases);
       const st = await ctx.fs.stat(base);
       if (!st) throw new ToolError(`"${input.path}" does not exist`, 'FS_NOT_FOUND');
       let paths = st.type === 'file' ? [base] : await walkFiles(ctx.fs, base, ctx.signal, WALK_LIMIT);

@@ -25,7 +25,7 @@ export const LSTool = defineTool({
   affectedPaths: (i) => [i.path],
   async run(input, ctx) {
     try {
-      const dir = resolveToolPath(ctx.cwd, input.path, ctx.fs.roots);
+      const dir = resolveToolPath(ctx.cwd, input.path, ctx.fs.roots, ctx.fs.rootAliases);
       let entries = await ctx.fs.list(dir);
       if (input.ignore?.length) {
         const r = await search({ op: 'glob', globs: input.ignore, paths: entries.map((e) => e.name), orBasename: false }, ctx.signal);

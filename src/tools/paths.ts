@@ -3,13 +3,18 @@
 // (rootNames.ts).
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { leavesRoot } from '../workspace/leavesRoot';
+import { underRoot, type RootAlias } from '../workspace/rootAliases';
 import { namedRoot, rootNames } from '../workspace/rootNames';
 import type { FsTarget } from './fsEvents';
 
-export function resolveToolPath(cwd: string, p: string, roots: readonly string[] = []): string {
-  if (isAbsolute(p)) return resolve(p);
-  const named = namedRoot(roots, p);
-  return named ? resolve(named.root, named.rest) : resolve(cwd, p);
+/**
+ * `p` as an absolute path. One under a root's other name (a folder opened through a symlink:
+ * `aliases`, the backend's `rootAliases`) comes back under the root as the backend names it.
+ */
+export function resolveToolPath(cwd: string, p: string, roots: readonly string[] = [], aliases?: readonly RootAlias[]): string {
+  const named = isAbsolute(p) ? undefined : namedRoot(roots, p);
+  const abs = isAbsolute(p) ? resolve(p) : named ? resolve(named.root, named.rest) : resolve(cwd, p);
+  return underRoot(abs, roots, aliases);
 }
 
 /**
@@ -39,7 +44,7 @@ export function isInside(roots: readonly string[], abs: string): boolean {
   return roots.some((r) => abs === r || abs.startsWith(r.endsWith(sep) ? r : r + sep));
 }
 
-export function targetOf(roots: readonly string[], cwd: string, p: string): FsTarget & { abs: string } {
-  const abs = resolveToolPath(cwd, p, roots);
+export function targetOf(roots: readonly string[], cwd: string, p: string, aliases?: readonly RootAlias[]): FsTarget & { abs: string } {
+  const abs = resolveToolPath(cwd, p, roots, aliases);
   return { abs, targetKey: abs, displayPath: displayPath(roots, abs) };
 }

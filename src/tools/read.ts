@@ -34,7 +34,7 @@ export const ReadTool = defineTool({
   schema: ReadInput,
   affectedPaths: (i) => [i.file_path],
   async run(input, ctx) {
-    const target = targetOf(ctx.fs.roots, ctx.cwd, input.file_path);
+    const target = targetOf(ctx.fs.roots, ctx.cwd, input.file_path, ctx.fs.rootAliases);
     try {
       // Its size first: a file too big is never read (a symlink's stat is the link's, so the text's length is checked too).
       const st = await ctx.fs.stat(target.abs);

@@ -164,7 +164,7 @@ export class ToolRunner {
     const paths = tool.affectedPaths(parsed.value);
     const tooLong = paths.find((p) => p.length > MAX_PATH_CHARS);
     if (tooLong !== undefined) return refuse('INVALID_INPUT', `INVALID_INPUT: ${pathTooLongMessage(tooLong)}`);
-    const abs = paths.map((p) => resolveToolPath(this.cwd, p, o.fs.roots));
+    const abs = paths.map((p) => resolveToolPath(this.cwd, p, o.fs.roots, o.fs.rootAliases));
     const outside = abs.filter((p) => !isInside(o.fs.roots, p));
     if (outside.length > 0 && !o.settings.allowOutsideWorkspace) {
       return refuse('FS_OUTSIDE_WORKSPACE', `FS_OUTSIDE_WORKSPACE: ${outside.join(', ')} is outside the workspace (${o.fs.roots.join(', ')}); tools work inside it (in the editor, the setting rawp.permissions.allowOutsideWorkspace makes them ask for such paths instead)`);

@@ -24,11 +24,11 @@ export const WriteTool = defineTool({
   affectedPaths: (i) => [i.file_path],
   // A write the ledger's guard will refuse (an unread existing file, one changed since it was read) is refused before the prompt.
   preflight: async (input, ctx) => {
-    const target = targetOf(ctx.fs.roots, ctx.cwd, input.file_path);
+    const target = targetOf(ctx.fs.roots, ctx.cwd, input.file_path, ctx.fs.rootAliases);
     await refuseDoomedWrite(target, ctx.fsEvents.writeIntent(target, ctx.actor), ctx);
   },
   async run(input, ctx) {
-    const target = targetOf(ctx.fs.roots, ctx.cwd, input.file_path);
+    const target = targetOf(ctx.fs.roots, ctx.cwd, input.file_path, ctx.fs.rootAliases);
     try {
       const guard = ctx.fsEvents.writeIntent(target, ctx.actor);
       const r = await ctx.fs.writeText(target.abs, input.content, guard);

@@ -7,6 +7,7 @@
 // changes it and an agent can never overwrite it unread.
 
 import type { TextPrefix } from './localFiles';
+import type { RootAlias } from './rootAliases';
 
 /** Opaque freshness token issued by a backend. Compare only with `===`. */
 export type FsVersion = string & { readonly __fsVersion: unique symbol };
@@ -146,6 +147,11 @@ export type FsChange = { kind: 'created' | 'changed' | 'deleted'; path: string }
 export interface FsBackend {
   /** Absolute paths of the workspace folders, in order. */
   readonly roots: readonly string[];
+  /**
+   * The roots' other names (a folder opened through a symlink: its given name or its real path,
+   * whichever `roots` is not), taken as the same paths (rootAliases.ts, decision 723).
+   */
+  readonly rootAliases?: readonly RootAlias[];
   /** Stat of an absolute path; `undefined` when it does not exist. Symlinks are not followed. */
   stat(path: string): Promise<FsStat | undefined>;
   /** Whole text of a file with its version. Throws FsError FS_NOT_FOUND / FS_IS_DIRECTORY. */

@@ -38,6 +38,7 @@ import { fileSignature, lstatOrUndefined, toFsError } from './nodeFsErrors';
 import { watchTree } from './nodeWatcher';
 import { PathLocks } from './pathLocks';
 import { HANDLE_PINNING, pinDirectory, readFileIn, type PinnedDir } from './pinnedDir';
+import type { RootAlias } from './rootAliases';
 import { RootGuard } from './rootGuard';
 
 export interface NodeFsBackendOptions {
@@ -156,6 +157,11 @@ export class NodeFsBackend implements FsBackend {
   /** Is `abs` (already resolved) inside one of the roots? */
   contains(abs: string): boolean {
     return this.guard.contains(abs);
+  }
+
+  /** The names the roots were given where they differ from their real paths (rootAliases.ts). */
+  get rootAliases(): readonly RootAlias[] {
+    return this.guard.aliases;
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import { promises as fsp } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { namedRoot } from './rootNames';
 import { leavesRoot } from './leavesRoot';
+import { realNamesOf, underRoot } from './rootAliases';
 
 /**
  * The longest path we resolve, in characters: Linux's PATH_MAX (4,096 bytes) — the system refuses
@@ -74,7 +75,9 @@ export async function resolveInWorkspace(roots: readonly string[], path: string,
   if (path.length > MAX_PATH_CHARS) return refuse('FS_INVALID_PATH', pathTooLongMessage(path));
   const normalized = path.replace(/\\/g, '/');
   if (isAbsolute(normalized) || /^[a-zA-Z]:\//.test(normalized)) {
-    for (const root of roots) if (within(root, normalized)) return tryIn(root, relative(root, normalized), path, mustExist);
+    // A root opened through a symlink is also named by its real path (an agent's cwd is that).
+    const placed = underRoot(normalized, roots, realNamesOf(roots));
+    for (const root of roots) if (within(root, placed)) return tryIn(root, relative(root, placed), path, mustExist);
     return refuse('FS_OUTSIDE_WORKSPACE', `"${path}" is not inside any workspace folder`);
   }
   const order: { root: string; rel: string }[] = [];

@@ -7,12 +7,16 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { FsError } from './fsBackend';
 import { lstatOrUndefined } from './nodeFsErrors';
 import { MAX_PATH_CHARS, pathTooLongMessage } from './resolvePath';
+import { givenNamesOf, underRoot, type RootAlias } from './rootAliases';
 
 export class RootGuard {
   readonly roots: readonly string[];
+  /** The names the roots were given where they are not their real paths: taken as the same paths. */
+  readonly aliases: readonly RootAlias[];
 
   constructor(roots: readonly string[], private readonly allowOutside: boolean) {
     this.roots = roots.map((r) => realpathSync(resolve(r)));
+    this.aliases = givenNamesOf(roots, this.roots);
   }
 
   /** The root `abs` lies in, if any. */
@@ -20,9 +24,9 @@ export class RootGuard {
     return this.roots.find((r) => abs === r || abs.startsWith(r.endsWith(sep) ? r : r + sep));
   }
 
-  /** Is `abs` (already resolved) inside one of the roots? */
+  /** Is `abs` (already resolved) inside one of the roots, by their real paths or the names they were given? */
   contains(abs: string): boolean {
-    return this.rootContaining(abs) !== undefined;
+    return this.rootContaining(underRoot(abs, this.roots, this.aliases)) !== undefined;
   }
 
   /** The root `abs` lies in ('/' for an allowed outside path). */
@@ -32,12 +36,13 @@ export class RootGuard {
 
   /**
    * Resolves `path` (relative paths against the first root) and refuses what escapes the roots:
-   * `..`, absolute paths elsewhere, and any symlink on the way (a link could point anywhere).
+   * `..`, absolute paths elsewhere, and any symlink on the way (a link could point anywhere). A
+   * path under a root's given name comes back under its real path (rootAliases.ts).
    */
   async resolve(path: string, opts: { leafMayBeLink?: boolean } = {}): Promise<string> {
     if (typeof path === 'string' && path.length > MAX_PATH_CHARS) throw new FsError(pathTooLongMessage(path), 'FS_OUTSIDE_WORKSPACE');
     if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) throw new FsError(`invalid path ${JSON.stringify(path)}`, 'FS_OUTSIDE_WORKSPACE');
-    const abs = isAbsolute(path) ? resolve(path) : resolve(this.roots[0], path);
+    const abs = underRoot(isAbsolute(path) ? resolve(path) : resolve(this.roots[0], path), this.roots, this.aliases);
     const root = this.rootContaining(abs);
     if (!root) {
       if (!this.allowOutside) throw new FsError(`"${path}" is outside the workspace (${this.roots.join(', ')})`, 'FS_OUTSIDE_WORKSPACE');

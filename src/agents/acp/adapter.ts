@@ -90,8 +90,8 @@ export class AcpAdapter implements AgentAdapter {
   /** initialize's `authMethods`, and whether we already authenticated with an env_var one. */
   private authMethods: unknown;
   private authTried = false;
-  /** Workspace roots: permission asks see paths relative to them. */
-  private roots: readonly string[] = [];
+  /** Workspace roots (and their other names, rootAliases.ts): permission asks see paths relative to them. */
+  private roots: Pick<FsBackend, 'roots' | 'rootAliases'> = { roots: [] };
 
   constructor(private readonly options: AcpAdapterOptions) {
     this.info = { id: options.id, displayName: options.displayName, adapter_type: 'process' };
@@ -100,13 +100,13 @@ export class AcpAdapter implements AgentAdapter {
   async start(host: AgentHost): Promise<{ capabilities: AgentCapabilities; tools: CatalogTool[]; diagnostics?: CatalogDiagnostic[]; commands: CommandEntry[] }> {
     this.host = host;
     const fs = this.options.fs === 'none' ? undefined : (this.options.fs ?? defaultFs(host.workspacePath));
-    this.roots = fs?.backend.roots ?? [host.workspacePath];
+    this.roots = fs?.backend ?? { roots: [host.workspacePath] };
     // The pipe exists before the process so no early line can miss it; the translator's warnings share its budget (716).
     const lines = agentLines({ agent: this.info, send: (m) => this.proc?.send(m) ?? false, emit: (e) => host.emit(e), trace: this.options.trace });
     this.lines = lines;
     const translator = new AcpUpdateTranslator({
       emit: (e) => lines.emit(e),
-      roots: this.roots,
+      roots: this.roots.roots,
       session_id: host.session_id,
       toolStreaming: true,
       ranUnasked: (call) => reportUnaskedCall(host, this.info.displayName, call),
@@ -332,7 +332,7 @@ export class AcpAdapter implements AgentAdapter {
       return { outcome: reject(options) };
     }
     const cancelled = new Promise<PermissionVerdict>((resolve) => turn.onCancel.push(() => resolve({ allowed: false, lifetime: 'once', via: 'cancelled', message: 'the turn was cancelled' })));
-    const verdict = await Promise.race([host.askPermission(permissionQuestion(call, options, this.roots)), cancelled]);
+    const verdict = await Promise.race([host.askPermission(permissionQuestion(call, options, this.roots.roots, this.roots.rootAliases)), cancelled]);
     return { outcome: outcomeFor(verdict, options) };
   }
 

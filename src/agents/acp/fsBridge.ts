@@ -95,7 +95,7 @@ export class AcpFsBridge {
   }
 
   private target(p: string) {
-    const t = targetOf(this.deps.fs.roots, this.deps.cwd, p);
+    const t = targetOf(this.deps.fs.roots, this.deps.cwd, p, this.deps.fs.rootAliases);
     if (!isInside(this.deps.fs.roots, t.abs)) throw new RequestError(FS_REFUSED, `FS_OUTSIDE_WORKSPACE: "${p}" is outside the workspace`, { code: 'FS_OUTSIDE_WORKSPACE' });
     return t;
   }

@@ -8,8 +8,9 @@ import { riskOf, type PermissionQuestion, type PermissionVerdict } from '../../s
 import { summarizeInput } from '../../tools/permissions/gate';
 import { describeScope, suggestScope } from '../../tools/permissions/scope';
 import { displayPath, isInside } from '../../tools/paths';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { resolvesOutside } from '../../workspace/realLocation';
+import { underRoot, type RootAlias } from '../../workspace/rootAliases';
 
 export interface AcpPermissionOption {
   optionId: string;
@@ -52,11 +53,14 @@ export interface AcpCall {
  * Our question for an ACP ask: longer answers only where the agent can honour them. ACP gives
  * absolute paths; rules see them workspace-relative, and one outside the workspace always asks.
  */
-export function permissionQuestion(call: AcpCall, options: readonly AcpPermissionOption[], roots: readonly string[]): PermissionQuestion {
+export function permissionQuestion(call: AcpCall, options: readonly AcpPermissionOption[], roots: readonly string[], aliases?: readonly RootAlias[]): PermissionQuestion {
   const command = call.tool_name === 'Bash' && typeof call.input.command === 'string' ? call.input.command : undefined;
-  // Outside as written, or through a symlink on the way (realLocation.ts): then no rule allows it.
-  const outsideWorkspace = call.paths.some((p) => (isAbsolute(p) && !isInside(roots, p)) || resolvesOutside(p, roots));
-  const paths = call.paths.map((p) => (isAbsolute(p) ? displayPath(roots, p) : p));
+  // A path under a root's other name (the agent was told the name the folder was opened by) is
+  // the same path under the root (rootAliases.ts). Outside as written, or through a symlink on the
+  // way (realLocation.ts): then no rule allows it.
+  const placed = call.paths.map((p) => (isAbsolute(p) ? underRoot(resolve(p), roots, aliases) : p));
+  const outsideWorkspace = placed.some((p) => (isAbsolute(p) && !isInside(roots, p)) || resolvesOutside(p, roots));
+  const paths = placed.map((p) => (isAbsolute(p) ? displayPath(roots, p) : p));
   const shape = { tool_name: call.tool_name, paths, ...(command !== undefined ? { command } : {}) };
   const scope = suggestScope(shape);
   const canAllow = byKind(options, 'allow_once', 'allow_always') !== undefined;
