@@ -12,15 +12,18 @@ describe('security/log injection: what masters send cannot write to the operator
   this.timeout(120_000);
   afterEach(stopAll);
 
-  it('frame types with escape sequences, newlines and a 100,000-character type are logged shown, one line each, cut', async () => {
+  /** A `rawp serve --verbose` child, a master sending one frame of each type, and what the log said of them. */
+  async function loggedTypes(types: string[]) {
     const child = await serve({ args: ['--verbose'] });
     const m = await child.master();
-    const frame = (type: string) => JSON.stringify({ v: 1, type, message_id: randomUUID(), timestamp: new Date().toISOString(), session_id: child.session_id, payload: {} });
     const from = child.err.length;
-    m.client.sendRaw(frame('x\u001b]0;PWNED\u0007\u001b[31mred\n[error] forged line'));
-    m.client.sendRaw(frame(`y${'Z'.repeat(100_000)}`));
-    await waitFor(() => (child.err.slice(from).match(/unknown frame type/g) ?? []).length >= 2, 'both frames logged', 20_000);
-    const log = child.err.slice(from);
+    for (const type of types) m.client.sendRaw(JSON.stringify({ v: 1, type, message_id: randomUUID(), timestamp: new Date().toISOString(), session_id: child.session_id, payload: {} }));
+    await waitFor(() => (child.err.slice(from).match(/unknown frame type/g) ?? []).length >= types.length, 'every frame logged', 20_000);
+    return { child, log: child.err.slice(from) };
+  }
+
+  it('frame types with escape sequences, newlines and a 100,000-character type are logged shown, one line each, cut', async () => {
+    const { child, log } = await loggedTypes(['x\u001b]0;PWNED\u0007\u001b[31mred\n[error] forged line', `y${'Z'.repeat(100_000)}`]);
     assert.ok(!log.includes('\u001b'), 'no escape character reached stderr');
     assert.ok(!/^\[error\] forged/m.test(log), 'no forged line');
     assert.match(log, /␛]0;PWNED␇␛\[31mred␊\[error\] forged line/);
@@ -30,14 +33,7 @@ describe('security/log injection: what masters send cannot write to the operator
   });
 
   it('a frame type with a bidi override or a zero-width space is logged with them shown by name, so the line reads as it is (decision 722)', async () => {
-    const child = await serve({ args: ['--verbose'] });
-    const m = await child.master();
-    const frame = (type: string) => JSON.stringify({ v: 1, type, message_id: randomUUID(), timestamp: new Date().toISOString(), session_id: child.session_id, payload: {} });
-    const from = child.err.length;
-    m.client.sendRaw(frame('agent.\u202Etxt.exe'));
-    m.client.sendRaw(frame('sess\u200Bion.ended'));
-    await waitFor(() => (child.err.slice(from).match(/unknown frame type/g) ?? []).length >= 2, 'both frames logged', 20_000);
-    const log = child.err.slice(from);
+    const { log } = await loggedTypes(['agent.\u202Etxt.exe', 'sess\u200Bion.ended']);
     assert.ok(!/[\u202a-\u202e\u2066-\u2069\u200b]/.test(log), 'no bidi control or zero-width space reached stderr');
     assert.match(log, /agent\.<U\+202E>txt\.exe/);
     assert.match(log, /sess<U\+200B>ion\.ended/);
