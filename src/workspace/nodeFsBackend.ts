@@ -5,7 +5,8 @@
 // "check guard -> transform -> write" cannot interleave with another write of ours. Paths are
 // checked against the roots with no symlink on the way (rootGuard.ts); the parent directory is
 // pinned for the whole operation (pinnedDir.ts); and bytes are put in place through a temp file
-// and a rename, or a link() when the file must not exist yet (atomicWrite.ts). Times for an order
+// and a rename, or a link() when the file must not exist yet (atomicWrite.ts). A prefix is read
+// from the same checked open, never more than asked (prefixRead.ts). Times for an order
 // (Glob's newest first) come without any of that per file: one pinned folder, an lstat per entry
 // (entryTimes.ts).
 import { notTextError, textFileOf } from './textOnlyWrites';
@@ -38,6 +39,8 @@ import { fileSignature, lstatOrUndefined, toFsError } from './nodeFsErrors';
 import { watchTree } from './nodeWatcher';
 import { PathLocks } from './pathLocks';
 import { HANDLE_PINNING, pinDirectory, readFileIn, type PinnedDir } from './pinnedDir';
+import { readPrefixIn } from './prefixRead';
+import type { TextPrefix } from './localFiles';
 import type { RootAlias } from './rootAliases';
 import { RootGuard } from './rootGuard';
 
@@ -100,6 +103,16 @@ export class NodeFsBackend implements FsBackend {
     // loop back to back.
     const text = decode(bytes);
     return textFileOf(bytes, text, await versionOfBytesAsync(bytes));
+  }
+
+  /**
+   * The first `limit` bytes of a file's text, reading no more of it (decision 720): the same path
+   * check, pinned parent and open as `readText` (no symlink on the way or at the leaf, no FIFO
+   * opened blocking, regular files only), then one bounded read from that descriptor.
+   */
+  async readTextPrefix(path: string, limit: number): Promise<TextPrefix> {
+    const abs = await this.resolveChecked(path);
+    return this.inParent(abs, (dir, leaf) => readPrefixIn(dir, leaf, abs, limit));
   }
 
   async list(dir: string): Promise<FsDirEntry[]> {

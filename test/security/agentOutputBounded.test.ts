@@ -15,7 +15,7 @@ const rl = require('readline').createInterface({ input: process.stdin });
 const line = (s) => process.stdout.write(s + '\\n');
 const send = (m) => line(JSON.stringify({ jsonrpc: '2.0', ...m }));
 const say = (text) => send({ method: 'session/update', params: { sessionId: 'fake-1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });
-const notice = (title, description) => send({ method: 'session/update', params: { sessionId: 'fake-1', update: { sessionUpdate: 'notice', severity: 'warning', title, description } } });
+const notice = (title, description, severity = 'warning') => send({ method: 'session/update', params: { sessionId: 'fake-1', update: { sessionUpdate: 'notice', severity, title, description } } });
 rl.on('line', (text) => {
   const m = JSON.parse(text);
   if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: 1, agentCapabilities: { loadSession: false }, authMethods: [] } });
@@ -31,6 +31,14 @@ rl.on('line', (text) => {
       for (let i = 0; i < 2000; i++) line('junk ' + i);
       notice('big', 'd'.repeat(20 << 20));
       for (let i = 0; i < 300; i++) notice('n' + i);
+      // Notices are 20 of each severity and a count (decision 719): more kinds, so the run's own
+      // bound on errors[] (over 100) is still reached.
+      for (let i = 0; i < 300; i++) {
+        notice('e' + i, undefined, 'error');
+        line('[' + i + ']');
+        send({ id: 'nobody-' + i, result: {} });
+        send({ method: 'session/update', params: { sessionId: 'fake-1', update: { sessionUpdate: 'agent_message_chunk' } } });
+      }
     }
     say('done');
     send({ id: m.id, result: { stopReason: 'end_turn' } });
@@ -70,7 +78,7 @@ describe('security: an agent\'s output reaches stderr neither raw nor without bo
     assert.ok(printed.some((f) => f.type === 'session.turn.end'), 'the turn ended in the stream');
   });
 
-  it('2,000 unreadable lines and 301 agent errors (one of 20 MB): at most ~100 short lines on stderr, and a json errors[] of 101 entries counting the rest', async () => {
+  it('2,000 unreadable lines, 601 notices (one of 20 MB) and 900 more lines and updates that cannot be read: at most ~100 short lines on stderr, and a json errors[] of 101 entries counting the rest', async () => {
     const text = await run('flood');
     assert.equal(text.code, 0, text.err.slice(0, 2000));
     const lines = text.err.split('\n').filter((l) => l);

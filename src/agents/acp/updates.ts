@@ -2,7 +2,8 @@
 // and the command list live as long as the session; blocks, tool calls and usage are per turn.
 // Pure apart from `emit`, so `rawp convert --from acp` replays captured traffic through it too.
 // Updates are read through the schemas of updateSchemas.ts: an update that does not fit is a
-// warning frame (ACP_MALFORMED_UPDATE), an update kind we do not translate is skipped.
+// warning frame (ACP_MALFORMED_UPDATE), an update kind we do not translate is skipped. Notices are
+// bounded per turn (notices.ts, decision 719).
 import { createTwoFilesPatch } from 'diff';
 import { newId } from '../../protocol/build';
 import type { PayloadOf } from '../../protocol/frameTypes';
@@ -11,6 +12,7 @@ import { cutAt } from '../../protocol/cutText';
 import type { AgentEvent, CatalogTool, CommandEntry, TurnUsage } from '../../session/agentAdapter';
 import { ACP_TODOS, baseAcpCatalog, catalogEntryFor, kindOf, toolNameOf, type AcpToolKind } from './toolNames';
 import { displayPath } from '../../tools/paths';
+import { NoticeBudget } from './notices';
 import { AcpSessionUpdate, AcpToolCall, type AcpContentBlock, type AcpToolCallContent, type AvailableCommand } from './updateSchemas';
 
 type Json = Record<string, unknown>;
@@ -73,6 +75,8 @@ export class AcpUpdateTranslator {
   private readonly refusals = new Map<string, string>();
   private usage: { used?: number; size?: number; cost?: number } = {};
   toolCount = 0;
+  /** Notices shown and counted since the last turn began or ended (notices.ts). */
+  private readonly notices = new NoticeBudget();
 
   constructor(private readonly opts: AcpTranslatorOptions) {
     this.catalog = opts.catalog ?? baseAcpCatalog();
@@ -87,6 +91,7 @@ export class AcpUpdateTranslator {
 
   beginTurn(): void {
     if (!this.live) this.goLive([]);
+    for (const e of this.notices.drain(true)) this.opts.emit(e); // those held back while idle
     this.inTurn = true;
     this.blockIndex = 0;
     this.block = undefined;
@@ -107,6 +112,7 @@ export class AcpUpdateTranslator {
       this.calls.delete(id);
       this.result(call, 'cancelled', how === 'cancelled' ? 'Cancelled' : 'The agent ended the turn before the tool finished');
     }
+    for (const e of this.notices.drain(false)) this.opts.emit(e);
     this.inTurn = false;
   }
 
@@ -166,9 +172,9 @@ export class AcpUpdateTranslator {
         if (u.title) this.opts.emit({ type: 'session.renamed', payload: { session_id: this.opts.session_id, name: u.title, renamed_by: 'client' } });
         return;
       case 'notice': {
-        const severity = u.severity === 'error' ? 'error' : 'warning';
-        const message = [u.title, u.description].filter((s) => typeof s === 'string' && s).join(': ');
-        this.opts.emit({ type: 'agent.error', payload: { error_code: 'ACP_NOTICE', message: message || 'notice from the agent', severity, recoverable: true, details: { module: 'acp' } } });
+        // The first of each severity shown, cut; the rest counted for the turn's end (decision 719).
+        const event = this.notices.notice(u);
+        if (event) this.opts.emit(event);
         return;
       }
       default:

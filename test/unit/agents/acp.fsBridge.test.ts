@@ -10,7 +10,6 @@ import { checkTool } from '../../../src/session/toolPolicy';
 import { FsEvents } from '../../../src/tools/fsEvents';
 import { attachObservationPolicy } from '../../../src/tools/ledger/policy';
 import { NodeFsBackend } from '../../../src/workspace/nodeFsBackend';
-import { readTextPrefix } from '../../../src/workspace/localFiles';
 import { MAX_READ_BYTES } from '../../../src/tools/read';
 
 describe('ACP fs bridge: fs/read_text_file and fs/write_text_file through FsBackend and the ledger', () => {
@@ -120,13 +119,13 @@ describe('ACP fs bridge: fs/read_text_file and fs/write_text_file through FsBack
   describe('decision 716: a file over Read\'s bound (MAX_READ_BYTES, 32 MiB)', function () {
     this.timeout(30_000);
     const big = () => path.join(dir, 'big.log');
-    /** The backend, counting whole reads; `prefixes`: it can read a file's first bytes too (as the editor's can). */
+    /** The backend, counting whole reads; `prefixes`: it reads a file's first bytes too (as the editor's and, since decision 720, the Node one do). */
     function bridgeOver(prefixes: boolean) {
       const fs = new NodeFsBackend([dir]);
       const counted = { wholeReads: 0 };
       const readText = fs.readText.bind(fs);
       fs.readText = (p: string) => (counted.wholeReads++, readText(p));
-      if (prefixes) (fs as { readTextPrefix?: unknown }).readTextPrefix = (p: string, limit: number) => readTextPrefix(p, limit, dir);
+      if (!prefixes) (fs as { readTextPrefix?: unknown }).readTextPrefix = undefined;
       const fsEvents = new FsEvents();
       attachObservationPolicy(fsEvents);
       return { bridge: new AcpFsBridge({ fs, fsEvents, actor: 'session-1', cwd: dir }), counted };
