@@ -8,8 +8,7 @@
 // notices between turns have their own budget, summarised as the next turn begins, so a flood
 // while idle never crowds a turn's own notices out.
 import type { AgentEvent } from '../../session/agentAdapter';
-import { cutWarningText } from '../claudeCode/turnOutput';
-import { WarningBudget, WARNINGS_PER_KIND } from '../process/warningBudget';
+import { cutWarningText, WarningBudget, WARNINGS_PER_KIND } from '../process/warningBudget';
 
 export const NOTICE_CODE = 'ACP_NOTICE';
 

@@ -20,7 +20,8 @@ import { defaultCatalog } from './tools';
 import { ClaudeTranslator, type ClaudeItem, type PermissionAsk } from './translate';
 import { malformedLineWarning } from './items';
 import { PRE_TOOL_HOOK_ID } from './streamJson';
-import { cutWarningText, TurnOutput } from './turnOutput';
+import { TurnOutput } from './turnOutput';
+import { cutWarningText } from '../process/warningBudget';
 import { CONVERSATION_GONE, lostConversationWarning } from '../lostConversation';
 
 export interface ClaudeCodeOptions {

@@ -4,7 +4,7 @@
 import type { AgentEvent, CatalogTool, CommandEntry, TurnOutcome } from '../../session/agentAdapter';
 import type { Metadata } from '../../protocol/envelope';
 import type { PermissionAsk } from './permissionAsk';
-import { cutWarningText } from './turnOutput';
+import { cutWarningText } from '../process/warningBudget';
 
 export interface ClaudeInit {
   agent_session_id: string;

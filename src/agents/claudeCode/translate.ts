@@ -22,7 +22,7 @@ import { SubagentUsage } from './subagentUsage';
 import { scopedUsage } from '../../session/usage';
 import { ContentBlocks } from './contentBlocks';
 import { pushEvent, type ClaudeItem } from './items';
-import { cutWarningText } from './turnOutput';
+import { cutWarningText } from '../process/warningBudget';
 
 export type { PermissionAsk } from './permissionAsk';
 export { affectedPaths } from './permissionAsk';

@@ -4,7 +4,7 @@
 import type { AgentEvent, TurnOutcome } from '../../session/agentAdapter';
 import { AUTH_REQUIRED } from '../../protocol/agentLogin';
 import type { ResultLine } from './streamJson';
-import { cutWarningText } from './turnOutput';
+import { cutWarningText } from '../process/warningBudget';
 
 export interface TurnEnd {
   stop_reason: TurnOutcome['stop_reason'];

@@ -6,18 +6,7 @@
 // (1.2 GB in `rawp run`, the answer lost behind them); past the bound they are only counted, and
 // one summary with the count is shown when the turn ends. Used by both Claude Code adapters.
 import type { AgentEvent } from '../../session/agentAdapter';
-import { cutAt } from '../../protocol/cutText';
 import { WarningBudget } from '../process/warningBudget';
-
-/** Text from the agent in a warning is cut to this many UTF-16 units (a 20 MB api_retry error is noise, not news). */
-export const WARNING_TEXT_CHARS = 2000;
-
-/** `text` cut to WARNING_TEXT_CHARS, saying how much was left out. */
-export function cutWarningText(text: string): string {
-  if (text.length <= WARNING_TEXT_CHARS) return text;
-  const kept = cutAt(text, WARNING_TEXT_CHARS);
-  return `${kept}… (${text.length - kept.length} more characters)`;
-}
 
 /** How the summary names what was not shown, for the kinds that come in floods. */
 const COUNTED: Record<string, string> = {

@@ -5,6 +5,18 @@
 // counts for one summary each (an adapter drains at the end of every turn, which starts the count
 // again, so a later turn shows its own first warnings).
 
+import { cutAt } from '../../protocol/cutText';
+
+/** Text from an agent in a warning is cut to this many UTF-16 units (a 20 MB api_retry error is noise, not news). */
+export const WARNING_TEXT_CHARS = 2000;
+
+/** `text` cut to WARNING_TEXT_CHARS, saying how much was left out. */
+export function cutWarningText(text: string): string {
+  if (text.length <= WARNING_TEXT_CHARS) return text;
+  const kept = cutAt(text, WARNING_TEXT_CHARS);
+  return `${kept}… (${text.length - kept.length} more characters)`;
+}
+
 /** Warnings of one kind shown before the rest are only counted. */
 export const WARNINGS_PER_KIND = 20;
 

@@ -6,7 +6,7 @@
 // child process writes the lines.
 import { strict as assert } from 'node:assert';
 import { WARNINGS_PER_KIND } from '../../../src/agents/process/warningBudget';
-import { WARNING_TEXT_CHARS } from '../../../src/agents/claudeCode/turnOutput';
+import { WARNING_TEXT_CHARS } from '../../../src/agents/process/warningBudget';
 import type { Frame } from '../../../src/protocol/frameTypes';
 import type { RecordingHost } from '../../support/recordingHost';
 import { assertStreamValid, FAKE_ACP_PREAMBLE, scriptedAcpAgent, turnWithin } from '../../support/fakeAcpAgent';
