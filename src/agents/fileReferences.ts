@@ -24,6 +24,7 @@ import { fence } from './fence';
 import { readInlinePrefix } from './inlinePrefix';
 import { isAbsolute, posix } from 'node:path';
 import { leavesRoot } from '../workspace/leavesRoot';
+import { sizeBeforeRead } from '../tools/sizeBeforeRead';
 
 export type ConversionStrategy =
   | { kind: 'separate'; mention?: (path: string) => string }
@@ -77,7 +78,7 @@ export interface ConvertOptions {
    * inline through it, so a folder VS Code opens through a file system provider (a virtual
    * workspace) and unsaved editor text work as they do for the agent's own Read tool.
    */
-  fs?: Pick<FsBackend, 'roots' | 'stat' | 'readText'> & Partial<Pick<FsBackend, 'list'>>;
+  fs?: Pick<FsBackend, 'roots' | 'stat' | 'readText'> & Partial<Pick<FsBackend, 'list' | 'times'>>;
 }
 
 /** Entries of a referenced folder inlined at most (decision 363). */
@@ -95,14 +96,14 @@ async function folderListing(fs: ConvertOptions['fs'], absolute: string): Promis
   return { names: names.slice(0, MAX_FOLDER_ENTRIES), total: names.length };
 }
 
-/** Resolution through the backend: the same refusals as resolveInWorkspace, existence by stat. */
+/** Resolution through the backend: the same refusals as resolveInWorkspace, existence by the file's metadata (not `stat`, which hashes all of it). */
 async function resolveThrough(fs: NonNullable<ConvertOptions['fs']>, path: string): Promise<ResolvedPath> {
   if (path === '' || path.includes('\0')) return { ok: false, code: 'FS_INVALID_PATH', message: `"${path}" is not a valid path` };
   for (const root of fs.roots) {
     const absolute = isAbsolute(path) ? posix.normalize(path) : posix.join(root, path);
     const rel = posix.relative(root, absolute);
     if (rel === '' || leavesRoot(rel, '/')) continue;
-    const st = await fs.stat(absolute);
+    const st = await sizeBeforeRead(fs, absolute);
     if (st?.type === 'file' || (st?.type === 'directory' && isFolderPath(path))) return { ok: true, absolute, root, relative: rel };
   }
   const outside = path.split('/').includes('..') || isAbsolute(path);

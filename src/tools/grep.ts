@@ -17,6 +17,7 @@ import { search, SearchAbortedError } from './search/searchClient';
 import type { SearchQuery, SearchResponse } from './search/searchProtocol';
 import { ToolError, defineTool, type ToolOutcome } from './types';
 import { walkFiles } from './walk';
+import { sizeBeforeRead } from './sizeBeforeRead';
 
 /** The most files a folder walk gives Grep (walk.ts's own default); a walk that reaches it is said. */
 const WALK_LIMIT = 50_000;
@@ -57,7 +58,7 @@ export const GrepTool = defineTool({
       const probe = await ask({ op: 'grep', pattern: input.pattern, options, mode: 'files_with_matches', text: '' });
       const wholeText = probe.grep?.wholeText !== false;
       const base = resolveToolPath(ctx.cwd, input.path ?? ctx.cwd, ctx.fs.roots, ctx.fs.rootAliases);
-      const st = await ctx.fs.stat(base);
+      const st = await sizeBeforeRead(ctx.fs, base);
       if (!st) throw new ToolError(`"${input.path}" does not exist`, 'FS_NOT_FOUND');
       let paths = st.type === 'file' ? [base] : await walkFiles(ctx.fs, base, ctx.signal, WALK_LIMIT);
       const unsearched = new Unsearched();

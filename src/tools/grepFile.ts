@@ -8,6 +8,7 @@ import { FsError, type FsBackend, type FsTime } from '../workspace/fsBackend';
 import type { GrepMode, GrepPieceResult } from './search/grepPiece';
 import type { RegexOptions } from './search/linearRegex';
 import type { SearchQuery } from './search/searchProtocol';
+import { sizeBeforeRead } from './sizeBeforeRead';
 
 /**
  * The biggest file Grep reads: Read's limit (decision 539). The backend decodes a file whole on
@@ -28,12 +29,12 @@ export type GrepRead =
 
 /**
  * A file's text for Grep, or why it is not searched. `known`: its type and size from the backend's
- * `times` — then the file is read once; without it, `stat` gives the size, and the Node backend's
- * stat reads and hashes the whole file for the ledger's version before readText reads it again.
+ * `times`; without it they are asked for (sizeBeforeRead.ts: never `stat`, which reads and hashes
+ * the whole file for the ledger's version before readText reads it again).
  */
 export async function readForGrep(fs: FsBackend, path: string, known?: FsTime): Promise<GrepRead> {
   try {
-    const st = known?.type === 'file' ? known : await fs.stat(path);
+    const st = known?.type === 'file' ? known : await sizeBeforeRead(fs, path);
     if (!st) return { skipped: 'unreadable', why: 'FS_NOT_FOUND' };
     if (st.type !== 'file') return { skipped: 'unreadable', why: `no longer a file (${st.type})` };
     if (st.size > GREP_MAX_FILE_BYTES) return { skipped: 'too_big', size: st.size };

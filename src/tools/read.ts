@@ -6,6 +6,7 @@ import { FsError } from '../workspace/fsBackend';
 import { errorOutcome } from './fsErrors';
 import { lineWindowInTurns } from './lineWindow';
 import { targetOf } from './paths';
+import { sizeBeforeRead } from './sizeBeforeRead';
 import { defineTool, type ToolOutcome } from './types';
 
 export { lineWindow } from './lineWindow';
@@ -36,8 +37,8 @@ export const ReadTool = defineTool({
   async run(input, ctx) {
     const target = targetOf(ctx.fs.roots, ctx.cwd, input.file_path, ctx.fs.rootAliases);
     try {
-      // Its size first: a file too big is never read (a symlink's stat is the link's, so the text's length is checked too).
-      const st = await ctx.fs.stat(target.abs);
+      // Its size first, from metadata: a file too big is never read (a symlink's size is the link's, so the text's length is checked too).
+      const st = await sizeBeforeRead(ctx.fs, target.abs);
       if (st?.type === 'file' && st.size > MAX_READ_BYTES) return tooBig(target.displayPath, st.size);
       const file = await ctx.fs.readText(target.abs);
       // UTF-16 length ≤ UTF-8 bytes, so this never refuses a file under the limit.

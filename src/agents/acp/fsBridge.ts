@@ -9,6 +9,7 @@ import { notTextOf } from '../../workspace/textOnlyWrites';
 import type { FsEvents } from '../../tools/fsEvents';
 import { isInside, targetOf } from '../../tools/paths';
 import { MAX_READ_BYTES } from '../../tools/read';
+import { sizeBeforeRead } from '../../tools/sizeBeforeRead';
 import type { AgentHost } from '../../session/agentAdapter';
 import { KIND_TOOLS } from './toolNames';
 
@@ -48,7 +49,8 @@ export class AcpFsBridge {
       // Its size first, as Read does (decision 539): a 300 MB file was read and returned whole
       // (1.29 GB of memory; four at once killed the host). A file over Read's bound is never read
       // whole; a window of its start is served when the backend can read a prefix (decision 716).
-      const st = await this.deps.fs.stat(target.abs);
+      // From metadata alone (sizeBeforeRead.ts): the backend's stat hashes the whole file.
+      const st = await sizeBeforeRead(this.deps.fs, target.abs);
       if (st?.type === 'file' && st.size > MAX_READ_BYTES) return { content: await this.windowOfLarge(target, st.size, line, limit) };
       const file = await this.deps.fs.readText(target.abs);
       // A symlink's stat is the link's: the text's length is checked too (UTF-16 units ≤ bytes).
