@@ -18,6 +18,9 @@ export class FrontmatterError extends Error {
   constructor(
     message: string,
     readonly path: string | undefined,
+    /** Which of the two, and what the parser or the bound said (no path in it): shown to the user (decision 721). */
+    readonly kind: 'invalid' | 'too_big' = 'invalid',
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'FrontmatterError';
@@ -107,8 +110,10 @@ function yamlMapping(block: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/** The parser's first line, its line number counted in the file (the block starts on line 2), no trailing colon. */
 function firstLine(message: string): string {
-  return message.split('\n')[0] ?? message;
+  const line = message.split('\n')[0] ?? message;
+  return line.replace(/\bat line (\d+)/, (_, n: string) => `at line ${Number(n) + 1} of the file`).replace(/:\s*$/, '');
 }
 
 /**
@@ -121,13 +126,13 @@ export function parseFrontmatter(content: string, options: { level: CommandLevel
   if (block === undefined) return { frontmatter: {}, body };
   const tooBig = frontmatterTooBig(block);
   // At every level: the lenient fallback would hand the same oversized block on as values.
-  if (tooBig) throw new FrontmatterError(`Frontmatter too big in ${options.path ?? 'command file'} (${tooBig}); the command is not loaded`, options.path);
+  if (tooBig) throw new FrontmatterError(`Frontmatter too big in ${options.path ?? 'command file'} (${tooBig}); the command is not loaded`, options.path, 'too_big', tooBig);
   try {
     return { frontmatter: yamlMapping(block), body };
   } catch (err) {
     const where = options.path ?? 'command file';
     const reason = firstLine(err instanceof Error ? err.message : String(err));
-    if (options.level === 'native') throw new FrontmatterError(`Invalid frontmatter in ${where}: ${reason}`, options.path);
+    if (options.level === 'native') throw new FrontmatterError(`Invalid frontmatter in ${where}: ${reason}`, options.path, 'invalid', reason);
     return {
       frontmatter: parseKeyValueFallback(block),
       body,

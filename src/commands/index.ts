@@ -24,6 +24,7 @@ export { BUNDLED_COMMANDS, type BundledTemplate } from './bundled';
 export { HOST_COMMANDS, type HostCommand } from './hostCommands';
 export { PromptPipeline, looksLikeCommand, type CustomCommand, type PromptTemplate, type PromptExtras } from './pipeline';
 export { buildCommandsPublish } from './publish';
+export { unloadedFiles, shownPath, UNLOADED_WORDS, UNLOADED_LISTED_MAX, type UnloadedFiles } from './unloaded';
 export { commandParameters } from './parameters';
 export { FollowUpQueue, type QueuedPrompt, type QueueState, type SubmitOutcome } from './followUpQueue';
 export { PromptRouter, type Routed } from './router';

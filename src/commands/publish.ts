@@ -7,6 +7,7 @@ import { hostCommandEntry, type HostCommand } from './hostCommands';
 import { commandParameters } from './parameters';
 import type { CustomCommand, PromptTemplate } from './pipeline';
 import type { FileSlashCommand } from './types';
+import type { UnloadedFiles } from './unloaded';
 
 type CommandsPayload = PayloadOf<'agent.commands.publish'>;
 type CommandEntry = CommandsPayload['commands'][number];
@@ -27,6 +28,8 @@ export interface PublishSources {
   custom?: readonly CustomCommand[];
   files: readonly FileSlashCommand[];
   templates?: readonly PromptTemplate[];
+  /** Command files found but not loaded (unloaded.ts, decision 721). */
+  unloaded?: UnloadedFiles;
 }
 
 export function buildCommandsPublish(src: PublishSources): CommandsPayload {
@@ -44,5 +47,5 @@ export function buildCommandsPublish(src: PublishSources): CommandsPayload {
     const parameters = commandParameters(undefined, t.content);
     add(parameters.length ? { name: t.name, description: t.description ?? '', parameters } : { name: t.name, description: t.description ?? '' });
   });
-  return { commands };
+  return src.unloaded ? { commands, unloaded: src.unloaded } : { commands };
 }

@@ -54,7 +54,8 @@ export class CommandRegistry {
       const provider = ranked[i];
       if (outcome.status === 'rejected') {
         const reason = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
-        result.diagnostics.push({ severity: 'warning', provider: provider.id, message: `Provider "${provider.id}" failed to load: ${reason}` });
+        // Its words may name any path: the picker gets only which source it was (decision 721).
+        result.diagnostics.push({ severity: 'warning', provider: provider.id, message: `Provider "${provider.id}" failed to load: ${reason}`, reason: 'provider_failed', detail: provider.displayName });
         return;
       }
       result.diagnostics.push(...outcome.value.diagnostics.map((d) => ({ ...d, provider: d.provider ?? provider.id })));
@@ -62,7 +63,8 @@ export class CommandRegistry {
         const why = invalidReason(item);
         if (why) {
           const path = item && typeof item.path === 'string' ? item.path : undefined;
-          result.diagnostics.push({ severity: 'warning', provider: provider.id, path, message: `Dropped invalid command from "${provider.id}": ${why}` });
+          const named = path !== undefined && /name/.test(why) ? { reason: 'invalid_name' as const } : {};
+          result.diagnostics.push({ severity: 'warning', provider: provider.id, path, message: `Dropped invalid command from "${provider.id}": ${why}`, ...named });
           continue;
         }
         if (seen.has(item.name)) {

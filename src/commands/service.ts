@@ -14,6 +14,7 @@ import { codexProvider } from './providers/codex';
 import { nativeProvider } from './providers/native';
 import { buildCommandsPublish } from './publish';
 import { CommandRegistry } from './registry';
+import { unloadedFiles } from './unloaded';
 import type { CommandDiagnostic, CommandProvider, FileSlashCommand, LoadContext } from './types';
 import { DirectoryWatcher, type WatchTarget } from '../workspace/directoryWatcher';
 
@@ -181,7 +182,7 @@ export class CommandService {
       commands: result.commands,
       all: result.all,
       diagnostics: result.diagnostics,
-      publish: buildCommandsPublish({ host: this.hostCommands, custom: this.custom, files: result.commands, templates: this.templates }),
+      publish: buildCommandsPublish({ host: this.hostCommands, custom: this.custom, files: result.commands, templates: this.templates, unloaded: unloadedFiles(result.diagnostics, ctx) }),
     };
     if (this.disposed) return snapshot;
     this.current = snapshot;

@@ -47,12 +47,33 @@ export interface SlashCommandItem {
 
 export type DiagnosticSeverity = 'warning' | 'error';
 
+/**
+ * Why a command file was found but not loaded, for the views to say in their language (decision
+ * 721). A diagnostic with one is a command the user expected and does not get.
+ */
+export type UnloadedReason =
+  | 'frontmatter_invalid'
+  | 'frontmatter_too_big'
+  | 'file_too_big'
+  | 'link_out'
+  | 'folder_link_out'
+  | 'folder_link_root'
+  | 'not_a_file'
+  | 'unreadable'
+  | 'invalid_name'
+  | 'plugin_list'
+  | 'provider_failed';
+
 /** A problem found while loading; never thrown, always collected (slash-commands §9). */
 export interface CommandDiagnostic {
   severity: DiagnosticSeverity;
   message: string;
   provider?: string;
   path?: string;
+  /** Set when a command file (or a whole source of them) was not loaded. */
+  reason?: UnloadedReason;
+  /** What the reason alone does not say, with no path in it: the YAML parser's words, an errno code. */
+  detail?: string;
 }
 
 export interface LoadContext {

@@ -60,8 +60,13 @@ export class SessionCommands {
         self.service.offerBundled(adapter.info.grammarOnly !== true);
         await self.service.setAgentCommands(agentRef, toAgentCommands(started.commands));
         self.host = host;
-        self.published = JSON.stringify(self.service.snapshot.publish);
-        return { ...started, commands: self.service.snapshot.publish.commands };
+        const publish = self.service.snapshot.publish;
+        self.published = JSON.stringify(publish);
+        // The files that did not load ride on the opening publish (decision 721): sent while the
+        // agent starts, the engine folds it into the list every connection opens with (§13.1),
+        // and `commands` below replaces only the list.
+        if (publish.unloaded) host.emit({ type: 'agent.commands.publish', payload: publish });
+        return { ...started, commands: publish.commands };
       },
       prompt: (p, signal) => adapter.prompt(p, signal),
       dispose: async () => {

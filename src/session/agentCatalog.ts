@@ -1,7 +1,7 @@
 // What the agent told the session about itself: its capabilities (from start, §13.1), its tool
 // catalog with diagnostics (§5.4) and its commands (§8). The engine announces these and the tool
 // policy (toolPolicy.ts) decides against them.
-import type { AgentAdapter, AgentCapabilities, CatalogDiagnostic, CatalogTool, CommandEntry } from './agentAdapter';
+import type { AgentAdapter, AgentCapabilities, CatalogDiagnostic, CatalogTool } from './agentAdapter';
 import type { AgentModeName } from '../protocol/common';
 import type { PayloadOf } from '../protocol/frameTypes';
 import type { ToolPolicyInput } from './toolPolicy';
@@ -13,13 +13,15 @@ export class AgentCatalog {
   capabilities: AgentCapabilities = { features: {} };
   tools: CatalogTool[] = [];
   private diagnostics: CatalogDiagnostic[] = [];
-  private commandList: CommandEntry[] = [];
+  /** The whole payload: keys besides `commands` (ours: `unloaded`, decision 721) reach every connection too (decision 002). */
+  private commandList: PayloadOf<'agent.commands.publish'> = { commands: [] };
 
   adopt(started: StartedAgent): void {
     this.capabilities = started.capabilities;
     this.tools = started.tools;
     this.diagnostics = started.diagnostics ?? [];
-    this.commandList = started.commands;
+    // The start's list replaces the list; what a publish sent while starting added to it stays.
+    this.commandList = { ...this.commandList, commands: started.commands };
   }
 
   setTools(payload: PayloadOf<'tool.catalog.publish'>): void {
@@ -28,7 +30,7 @@ export class AgentCatalog {
   }
 
   setCommands(payload: PayloadOf<'agent.commands.publish'>): void {
-    this.commandList = payload.commands;
+    this.commandList = payload;
   }
 
   catalog(): PayloadOf<'tool.catalog.publish'> {
@@ -36,7 +38,7 @@ export class AgentCatalog {
   }
 
   commands(): PayloadOf<'agent.commands.publish'> {
-    return { commands: this.commandList };
+    return this.commandList;
   }
 
   /** The tool policy's view for `mode` and a turn's allow/deny lists (§6.1.1). */

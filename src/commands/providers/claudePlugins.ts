@@ -34,11 +34,11 @@ export async function listPluginRoots(ctx: LoadContext): Promise<{ roots: Plugin
   try {
     data = JSON.parse(text);
   } catch (err) {
-    diagnostics.push({ severity: 'warning', provider: 'claude-plugins', path: file, message: `Failed to parse Claude Code plugin registry ${file}: ${(err as Error).message}` });
+    diagnostics.push({ severity: 'warning', provider: 'claude-plugins', path: file, message: `Failed to parse Claude Code plugin registry ${file}: ${(err as Error).message}`, reason: 'plugin_list', detail: 'not valid JSON' });
     return { roots: [], diagnostics };
   }
   if (!isRecord(data) || !isRecord(data.plugins)) {
-    diagnostics.push({ severity: 'warning', provider: 'claude-plugins', path: file, message: `Claude Code plugin registry ${file} has no "plugins" object` });
+    diagnostics.push({ severity: 'warning', provider: 'claude-plugins', path: file, message: `Claude Code plugin registry ${file} has no "plugins" object`, reason: 'plugin_list', detail: 'no "plugins" object' });
     return { roots: [], diagnostics };
   }
   const folders = new Set(ctx.workspaceFolders.map((f) => resolve(f)));
@@ -47,7 +47,7 @@ export async function listPluginRoots(ctx: LoadContext): Promise<{ roots: Plugin
     const entries = Array.isArray(raw) ? raw : [raw];
     for (const entry of entries) {
       if (!isRecord(entry) || typeof entry.installPath !== 'string' || !entry.installPath) {
-        diagnostics.push({ severity: 'warning', provider: 'claude-plugins', path: file, message: `Plugin ${id} has an entry without installPath` });
+        diagnostics.push({ severity: 'warning', provider: 'claude-plugins', path: file, message: `Plugin ${id} has an entry without installPath`, reason: 'plugin_list', detail: `plugin ${id} has no installPath` });
         continue;
       }
       const projectScoped = entry.scope === 'project' || entry.scope === 'local';

@@ -4,6 +4,7 @@ import { FrontmatterError, parseFrontmatter } from '../frontmatter';
 import type { WatchTarget } from '../../workspace/directoryWatcher';
 import { linkOutOnTheWay, scanMarkdownDir } from '../../workspace/markdownDir';
 import type { CommandLevel, CommandScope, ProviderResult, SlashCommandItem } from '../types';
+import { errnoDetail, refusalReason } from '../unloaded';
 
 export interface DirSpec {
   dir: string;
@@ -31,8 +32,9 @@ export async function loadDir(spec: DirSpec, who: ProviderIdentity): Promise<Pro
   for (const u of scan.unreadable) {
     // A file refused on purpose is a bad command (an error, as a native frontmatter error); a
     // failed read may pass (a warning).
-    if (u.refused) result.diagnostics.push({ severity: 'error', provider: who.provider, path: u.path, message: u.message });
-    else result.diagnostics.push({ severity: 'warning', provider: who.provider, path: u.path, message: `Failed to read ${u.path}: ${u.message}` });
+    // Either way the command is missing, and the picker says why (decision 721).
+    if (u.refused) result.diagnostics.push({ severity: 'error', provider: who.provider, path: u.path, message: u.message, reason: refusalReason(u.message) });
+    else result.diagnostics.push({ severity: 'warning', provider: who.provider, path: u.path, message: `Failed to read ${u.path}: ${u.message}`, reason: 'unreadable', ...errnoDetail(u.message) });
   }
   const level = who.level(spec.scope);
   for (const file of scan.files) {
@@ -55,7 +57,14 @@ export async function loadDir(spec: DirSpec, who: ProviderIdentity): Promise<Pro
       // Native frontmatter errors are fatal for that command: it is not loaded and the error is
       // reported with `error` severity; the provider's other commands still load.
       if (!(err instanceof FrontmatterError)) throw err;
-      result.diagnostics.push({ severity: 'error', provider: who.provider, path: file.path, message: err.message });
+      result.diagnostics.push({
+        severity: 'error',
+        provider: who.provider,
+        path: file.path,
+        message: err.message,
+        reason: err.kind === 'too_big' ? 'frontmatter_too_big' : 'frontmatter_invalid',
+        ...(err.detail ? { detail: err.detail } : {}),
+      });
     }
   }
   return result;

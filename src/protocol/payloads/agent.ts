@@ -107,9 +107,31 @@ export const CommandEntry = z.looseObject({
   category: z.enum(['session', 'display', 'config', 'navigation']).optional(),
 });
 
-/** §12.1.1 */
+/**
+ * Ours, not in §12.1.1 (a receiver MUST ignore a payload key it does not know, §14.2-2, as for
+ * `allowed_by_rule`): the command files that were found but not loaded, so a picker can say why
+ * `/name` is missing (decision 721). `path` is workspace-relative or `~/…`, never the home's
+ * absolute path; `reason` a code our views word in their language (an unknown one: `message`, the
+ * same in English); `detail` what the reason leaves out (the YAML parser's words, an errno code).
+ * At most `UNLOADED_LISTED_MAX` are listed; `total` counts them all. The bounds here are wider than
+ * what we send, so a newer host's longer entry still parses.
+ */
+export const UNLOADED_LISTED_MAX = 20;
+export const UnloadedCommandFile = z.looseObject({
+  path: z.string().max(4096).optional(),
+  reason: z.string().min(1).max(64),
+  message: z.string().max(4096),
+  detail: z.string().max(4096).optional(),
+});
+export const UnloadedCommandFiles = z.looseObject({
+  total: NonNegInt,
+  files: z.array(UnloadedCommandFile).max(100),
+});
+
+/** §12.1.1 (+ our `unloaded`, decision 721) */
 export const AgentCommandsPublish = z.looseObject({
   commands: z.array(CommandEntry),
+  unloaded: UnloadedCommandFiles.optional(),
 });
 
 /** §10.3.1, sent right after the `tool.invoke.request` that carries `subagent`. */

@@ -97,6 +97,7 @@ function dispatch(t: Transcript, frame: Frame): boolean {
       return true;
     case 'agent.commands.publish':
       t.commands = frame.payload.commands;
+      t.unloadedCommands = frame.payload.unloaded;
       return true;
     case 'tool.catalog.publish':
       t.toolCatalog = frame.payload;

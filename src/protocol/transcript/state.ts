@@ -110,6 +110,8 @@ export interface Transcript {
   errors: ErrorEntry[];
   errorCounts: Record<ErrorSeverity, number>;
   commands?: PayloadOf<'agent.commands.publish'>['commands'];
+  /** The command files that did not load, from the same publish (decision 721); none: all did. */
+  unloadedCommands?: PayloadOf<'agent.commands.publish'>['unloaded'];
   toolCatalog?: PayloadOf<'tool.catalog.publish'>;
   /** Every `session.capabilities` seen, oldest first (client and master both send one). */
   capabilities: Array<PayloadOf<'session.capabilities'>>;

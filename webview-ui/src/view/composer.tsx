@@ -24,6 +24,7 @@ import { focusWaitingQuestion, waitingQuestion } from './waitingQuestion';
 import { stopTurn } from './stopTurn';
 import { useKeepComposerFocus } from './keepComposerFocus';
 import { matchingCommands, typedWhole } from './commandRows';
+import { hasUnloaded } from './unloadedCommands';
 import { loadRecall, saveRecall } from './promptRecall';
 import { useDraft } from './composerDraft';
 
@@ -39,7 +40,7 @@ type Picker = { kind: 'file'; query: string; hidden?: boolean } | { kind: 'comma
 
 /** What the composer reads of the transcript (whether a turn is open, the slash commands, whether
  *  a question waits) and the rest. */
-const composerInputs = (s: ChatStore) => [s.metaVersion, s.transcript, currentTurn(s.transcript)?.turnId, s.transcript.commands, pendingInteractions(s.transcript).length];
+const composerInputs = (s: ChatStore) => [s.metaVersion, s.transcript, currentTurn(s.transcript)?.turnId, s.transcript.commands, s.transcript.unloadedCommands, pendingInteractions(s.transcript).length];
 
 export function Composer() {
   const store = useStoreSelect(composerInputs);
@@ -64,7 +65,8 @@ export function Composer() {
   const files: Candidate[] = picker?.kind === 'file' && store.candidates ? store.candidates.candidates : [];
   const paths = files.map((c) => c.path);
   const commands = picker?.kind === 'command' ? matchingCommands(tx.commands, picker.query) : [];
-  const items = picker?.kind === 'file' ? files.length : commands.length;
+  // The last row says which command files did not load (decision 721); it chooses nothing.
+  const items = picker?.kind === 'file' ? files.length : commands.length + (picker && hasUnloaded(tx.unloadedCommands) ? 1 : 0);
   const searching = picker?.kind === 'file' && store.candidates === undefined;
   const searchingLong = useLongWait(searching);
 
@@ -212,7 +214,10 @@ export function Composer() {
       }
       if (e.key === 'PageDown' || e.key === 'PageUp') {
         e.preventDefault();
-        setActive(Math.max(0, Math.min(items - 1, active + (e.key === 'PageDown' ? PAGE_ROWS : -PAGE_ROWS))));
+        // On the "could not be loaded" row they page through its list of files (up off it from its top).
+        const why = picker.kind === 'command' && active >= commands.length ? document.getElementById(`${listId}-${active}-why`) : null;
+        if (why && (e.key === 'PageDown' || why.scrollTop > 0)) why.scrollBy(0, (e.key === 'PageDown' ? 0.9 : -0.9) * why.clientHeight);
+        else setActive(Math.max(0, Math.min(items - 1, active + (e.key === 'PageDown' ? PAGE_ROWS : -PAGE_ROWS))));
         return;
       }
       // Shift+Tab moves the focus back, as everywhere; it never accepts a suggestion.
@@ -220,8 +225,10 @@ export function Composer() {
         e.preventDefault();
         // A spaced query takes only a row that holds it, never one that drops the words after the
         // space: with none, it waits for this query's answer, or the reference ended (decision 634).
-        const row = picker.kind === 'file' ? spacedRow(picker.query, paths, active) : active;
-        if (row < 0 && !answered(picker.query)) return void ((acceptWhenReady.current = picker.query), (sendWhenReady.current = sendKey));
+        const row = picker.kind === 'file' ? spacedRow(picker.query, paths, active) : active < commands.length ? active : -1;
+        // The "could not be loaded" row: Tab takes nothing; Enter is as with no row (the text goes as typed).
+        if (row < 0 && picker.kind === 'command' && e.key === 'Tab') return;
+        if (row < 0 && picker.kind === 'file' && !answered(picker.query)) return void ((acceptWhenReady.current = picker.query), (sendWhenReady.current = sendKey));
         if (row < 0) {
           closePicker();
           if (sendKey) send();
@@ -306,6 +313,7 @@ export function Composer() {
           active={active}
           files={files}
           commands={commands}
+          unloaded={tx.unloadedCommands}
           status={picker.kind === 'file' ? fileStatus(files.length, searching, store.candidates?.truncated === true, searchingLong, picker.hidden === true) : commands.length === 0 ? t('composer.noCommand') : ''}
           statusHidden={picker.kind === 'file' && files.length > 0 && store.candidates?.truncated !== true}
           hiddenOffer={

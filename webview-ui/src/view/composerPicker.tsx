@@ -8,6 +8,7 @@ import { t } from '../i18n';
 import { commandDescription } from '../i18n/hostWords';
 import { argumentHint, type matchingCommands } from './commandRows';
 import { PathLabel, PickerOption } from './pickerRows';
+import { hasUnloaded, UnloadedFiles, UnloadedRow, useUnloadedOpen, type Unloaded } from './unloadedCommands';
 
 type Candidate = PayloadOf<'session.file.candidates'>['candidates'][number];
 
@@ -17,6 +18,8 @@ export interface ComposerPickerProps {
   active: number;
   files: Candidate[];
   commands: ReturnType<typeof matchingCommands>;
+  /** Command files that did not load: a last row says so, whatever is typed (decision 721). */
+  unloaded?: Unloaded;
   /** What the picker is doing (searching, no match, more than shown). */
   status: string;
   /** The status is for screen readers only (the list says it all on screen). */
@@ -27,7 +30,10 @@ export interface ComposerPickerProps {
 }
 
 export function ComposerPicker(p: ComposerPickerProps) {
-  const items = p.kind === 'file' ? p.files.length : p.commands.length;
+  const unloaded = p.kind === 'command' && hasUnloaded(p.unloaded) ? p.unloaded : undefined;
+  const items = p.kind === 'file' ? p.files.length : p.commands.length + (unloaded ? 1 : 0);
+  const rowId = `${p.listId}-${p.commands.length}`;
+  const why = useUnloadedOpen(unloaded !== undefined && p.active === p.commands.length);
   return (
     <div class="picker-frame">
       {/* What the picker is doing, told to screen readers too (WCAG 4.1.3): outside the listbox, which holds only options. */}
@@ -56,8 +62,10 @@ export function ComposerPicker(p: ComposerPickerProps) {
                 <span class="command-description muted">{commandDescription(c)}</span>
               </PickerOption>
             ))}
+          {unloaded && <UnloadedRow id={rowId} active={p.active === p.commands.length} open={why.open} onToggle={why.toggle} unloaded={unloaded} />}
         </div>
       )}
+      {unloaded && <UnloadedFiles id={`${rowId}-why`} open={why.open} unloaded={unloaded} focusEditor={p.focusEditor} />}
     </div>
   );
 }
