@@ -4,6 +4,7 @@
 
 import type { PayloadOf } from '../protocol/frameTypes';
 import type { WatchTarget } from '../workspace/directoryWatcher';
+import type { RefusalReason } from '../workspace/markdownDir';
 
 /** A §12.1.1 command parameter, as published. */
 export type PublishedParameter = NonNullable<PayloadOf<'agent.commands.publish'>['commands'][number]['parameters']>[number];
@@ -52,13 +53,10 @@ export type DiagnosticSeverity = 'warning' | 'error';
  * 721). A diagnostic with one is a command the user expected and does not get.
  */
 export type UnloadedReason =
+  // A file or folder markdownDir.ts did not read on purpose, by its own code.
+  | RefusalReason
   | 'frontmatter_invalid'
   | 'frontmatter_too_big'
-  | 'file_too_big'
-  | 'link_out'
-  | 'folder_link_out'
-  | 'folder_link_root'
-  | 'not_a_file'
   | 'unreadable'
   | 'invalid_name'
   | 'plugin_list'

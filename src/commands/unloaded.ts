@@ -33,19 +33,6 @@ export const UNLOADED_WORDS: Record<UnloadedReason, string> = {
   provider_failed: 'the commands of this source could not be listed',
 };
 
-/**
- * Why src/workspace/markdownDir.ts refused a file or folder, from its sentence (it says no code).
- * Unknown words are a file that could not be read: the command is missing either way.
- */
-export function refusalReason(message: string): UnloadedReason {
-  if (/leads to the workspace folder itself/.test(message)) return 'folder_link_root';
-  if (/commands folder .* leads out of the workspace/.test(message)) return 'folder_link_out';
-  if (/symlink that leads out of the workspace|swapped for a symlink/.test(message)) return 'link_out';
-  if (/is not a regular file/.test(message)) return 'not_a_file';
-  if (/is larger than/.test(message)) return 'file_too_big';
-  return 'unreadable';
-}
-
 /** The errno code of a failed read (`EACCES: permission denied, open '/home/…'` → `EACCES`): the rest names the path. */
 export function errnoDetail(message: string): { detail?: string } {
   const code = /^(E[A-Z0-9]+)\b/.exec(message)?.[1];

@@ -32,8 +32,11 @@ export interface ScanResult {
    * workspace, not a regular file, too big), so the command is a bad one rather than a passing
    * I/O failure; a refused folder is one entry with the folder's path.
    */
-  unreadable: { path: string; message: string; refused?: true }[];
+  unreadable: { path: string; message: string; refused?: RefusalReason }[];
 }
+
+/** Why a file or folder was not read on purpose (the commands' picker words each, decision 721). */
+export type RefusalReason = 'folder_link_root' | 'folder_link_out' | 'link_out' | 'not_a_file' | 'file_too_big';
 
 export interface ScanOptions {
   /**
@@ -91,7 +94,14 @@ function isIgnored(layers: IgnoreLayer[], file: string): boolean {
 }
 
 /** A file or folder not read on purpose; its message says why. */
-class Refused extends Error {}
+class Refused extends Error {
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The real paths of `dir` and `boundary` when `dir` may be read; undefined when either is missing. */
 async function confinedFolder(dir: string, boundary: string): Promise<{ real: string; root: string } | undefined> {
@@ -104,10 +114,10 @@ async function confinedFolder(dir: string, boundary: string): Promise<{ real: st
     return undefined;
   }
   const rel = relative(root, real);
-  if (leavesRoot(rel)) throw new Refused(`the commands folder ${dir} leads out of the workspace through a symlink; not read`);
+  if (leavesRoot(rel)) throw new Refused('folder_link_out', `the commands folder ${dir} leads out of the workspace through a symlink; not read`);
   // A folder linked to the root would read the root's *.md files as commands, and have every
   // write in the root refresh them (`.codex/commands -> ..`).
-  if (rel === '') throw new Refused(`the commands folder ${dir} leads to the workspace folder itself through a symlink; not read`);
+  if (rel === '') throw new Refused('folder_link_root', `the commands folder ${dir} leads to the workspace folder itself through a symlink; not read`);
   return { real, root };
 }
 
@@ -131,7 +141,7 @@ async function openCommandFile(path: string, root: string | undefined): Promise<
     // Links that stay inside the workspace are fine (`.codex/commands/x.md -> ../../.claude/…`);
     // the real path is then opened without following any link, so a swap since is refused.
     const real = await realpath(path);
-    if (leavesRoot(relative(root, real))) throw new Refused('is a symlink that leads out of the workspace');
+    if (leavesRoot(relative(root, real))) throw new Refused('link_out', 'is a symlink that leads out of the workspace');
     return openInsideNoFollow(root, real);
   }
   // Followed (the user's own links), but nothing is opened that is not a regular file: a FIFO or
@@ -139,7 +149,7 @@ async function openCommandFile(path: string, root: string | undefined): Promise<
   // swapped in between.
   const s = await stat(path);
   if (s.isDirectory()) return undefined;
-  if (!s.isFile()) throw new Refused('is not a regular file');
+  if (!s.isFile()) throw new Refused('not_a_file', 'is not a regular file');
   return open(path, constants.O_RDONLY | constants.O_NONBLOCK);
 }
 
@@ -152,17 +162,17 @@ async function readCommandFile(path: string, root: string | undefined, max: numb
     // socket; FS_OUTSIDE_WORKSPACE a link that appeared on the way after the check.
     const code = (err as { code?: string }).code;
     if (code === 'FS_IS_DIRECTORY') return undefined;
-    if (code === 'FS_IO') throw new Refused('is not a regular file');
-    if (code === 'FS_OUTSIDE_WORKSPACE') throw new Refused('was swapped for a symlink while it was read');
+    if (code === 'FS_IO') throw new Refused('not_a_file', 'is not a regular file');
+    if (code === 'FS_OUTSIDE_WORKSPACE') throw new Refused('link_out', 'was swapped for a symlink while it was read');
     throw err;
   }
   if (!handle) return undefined;
   try {
     const s = await handle.stat();
     if (s.isDirectory()) return undefined;
-    if (!s.isFile()) throw new Refused('is not a regular file');
+    if (!s.isFile()) throw new Refused('not_a_file', 'is not a regular file');
     const bytes = s.size > max ? undefined : await readUpTo(handle, max);
-    if (!bytes) throw new Refused(`is larger than ${max / 1024} KiB`);
+    if (!bytes) throw new Refused('file_too_big', `is larger than ${max / 1024} KiB`);
     return bytes.toString('utf8');
   } finally {
     await handle.close().catch(() => undefined);
@@ -183,7 +193,7 @@ export async function scanMarkdownDir(dir: string, boundary: string, options: Sc
       root = folder.root;
     } catch (err) {
       if (!(err instanceof Refused)) throw err;
-      return { files: [], unreadable: [{ path: dir, message: err.message, refused: true }] };
+      return { files: [], unreadable: [{ path: dir, message: err.message, refused: err.reason }] };
     }
   }
   let names: string[];
@@ -203,7 +213,7 @@ export async function scanMarkdownDir(dir: string, boundary: string, options: Sc
       const content = await readCommandFile(root === undefined ? path : join(listed, n), root, max);
       if (content !== undefined) files.push({ name: n.slice(0, -3), path, content });
     } catch (err) {
-      if (err instanceof Refused) unreadable.push({ path, message: `the command file ${path} ${err.message}; not read`, refused: true });
+      if (err instanceof Refused) unreadable.push({ path, message: `the command file ${path} ${err.message}; not read`, refused: err.reason });
       else unreadable.push({ path, message: err instanceof Error ? err.message : String(err) });
     }
   }

@@ -4,7 +4,7 @@ import { FrontmatterError, parseFrontmatter } from '../frontmatter';
 import type { WatchTarget } from '../../workspace/directoryWatcher';
 import { linkOutOnTheWay, scanMarkdownDir } from '../../workspace/markdownDir';
 import type { CommandLevel, CommandScope, ProviderResult, SlashCommandItem } from '../types';
-import { errnoDetail, refusalReason } from '../unloaded';
+import { errnoDetail } from '../unloaded';
 
 export interface DirSpec {
   dir: string;
@@ -33,7 +33,7 @@ export async function loadDir(spec: DirSpec, who: ProviderIdentity): Promise<Pro
     // A file refused on purpose is a bad command (an error, as a native frontmatter error); a
     // failed read may pass (a warning).
     // Either way the command is missing, and the picker says why (decision 721).
-    if (u.refused) result.diagnostics.push({ severity: 'error', provider: who.provider, path: u.path, message: u.message, reason: refusalReason(u.message) });
+    if (u.refused) result.diagnostics.push({ severity: 'error', provider: who.provider, path: u.path, message: u.message, reason: u.refused });
     else result.diagnostics.push({ severity: 'warning', provider: who.provider, path: u.path, message: `Failed to read ${u.path}: ${u.message}`, reason: 'unreadable', ...errnoDetail(u.message) });
   }
   const level = who.level(spec.scope);
