@@ -6,7 +6,7 @@
 import { newId } from '../../protocol/build';
 import type { AgentCapabilities, CatalogTool, TurnOutcome } from '../../session/agentAdapter';
 import { FrameWriter } from './frameWriter';
-import { numberedLines, registerConverter, type ConvertOptions, type ConvertResult } from './registry';
+import { numberedLines, registerConverter, unreadableLine, type ConvertOptions, type ConvertResult } from './registry';
 
 const GEMINI_INFO = { adapter_type: 'process' as const };
 
@@ -62,6 +62,11 @@ export function convertGemini(lines: Iterable<string>, options: ConvertOptions =
   const outputTypeOf = (name: string) => catalog.find((t) => t.name === name)?.output_type ?? 'text';
 
   for (const { line, text } of numberedLines(lines)) {
+    const unreadable = unreadableLine(text);
+    if (unreadable) {
+      warnings.push({ line, message: unreadable });
+      continue;
+    }
     let v: Json;
     try {
       const parsed: unknown = JSON.parse(text);

@@ -1,6 +1,8 @@
 // `rawp convert --from <agent>`: one converter per native transcript format. Each converter lives
 // next to its adapter and reuses the adapter's pure translation; this file only lists them.
 import type { Frame } from '../../protocol/frameTypes';
+import { jsonTextTooDeep } from '../../protocol/limits';
+import { AGENT_LINE_MAX_DEPTH, MAX_LINE_CHARS, TOO_DEEP_REASON } from '../process/jsonLines';
 
 export interface ConvertOptions {
   /** Session id of the produced frames (a fresh UUID v4 when absent). */
@@ -50,11 +52,30 @@ export function numberedLines(lines: Iterable<string>): Array<{ line: number; te
 }
 
 /**
+ * Why a transcript line is not read at all, or undefined (decision 717): the live adapters' line
+ * reader refuses it too (jsonLines.ts), so a converter never makes a frame the adapter would not.
+ * A line nested deeper than an agent's line may be is refused before JSON.parse, which takes
+ * 5,000 levels that zod and the frame's JSON.stringify then die on (the conversion ended there,
+ * its later lines lost); a line longer than the reader keeps is refused by its length.
+ */
+export function unreadableLine(text: string): string | undefined {
+  if (text.length > MAX_LINE_CHARS) return `could not be read (longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters: ${text.length.toLocaleString('en-US')})`;
+  if (jsonTextTooDeep(text, AGENT_LINE_MAX_DEPTH)) return `could not be read (${TOO_DEEP_REASON})`;
+  return undefined;
+}
+
+/**
  * The JSON lines of a transcript with their 1-based numbers: blank lines dropped, a line that is
- * not JSON reported in `warnings` (and skipped) — every converter reads its input this way.
+ * not JSON, or that cannot be read (unreadableLine), reported in `warnings` (and skipped) — every
+ * converter reads its input this way.
  */
 export function* jsonLines(lines: Iterable<string>, warnings: ConvertResult['warnings']): Generator<{ line: number; value: unknown }> {
   for (const { line, text } of numberedLines(lines)) {
+    const unreadable = unreadableLine(text);
+    if (unreadable) {
+      warnings.push({ line, message: unreadable });
+      continue;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);

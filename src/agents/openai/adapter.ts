@@ -17,6 +17,8 @@ import { baseUrlProblem, shownUrl } from './baseUrl';
 import { promptText } from '../promptText';
 import { contextFilesOf } from '../attachments';
 import { openaiAttachments, openaiUserContent } from './attachments';
+import { TOO_DEEP_WORDS, modelJsonTooDeep } from './streamLimits';
+import { cutAt } from '../../protocol/cutText';
 
 export interface OpenAIAdapterOptions {
   /** e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio). */
@@ -141,6 +143,17 @@ export class OpenAIAdapter implements AgentAdapter {
         usage.output_tokens += result.usage.completion_tokens;
         if (result.usage.cached_tokens !== undefined) usage.cache_read_tokens = (usage.cache_read_tokens ?? 0) + result.usage.cached_tokens;
         if (result.usage.reasoning_tokens !== undefined) usage.thinking_tokens = (usage.thinking_tokens ?? 0) + result.usage.reasoning_tokens;
+      }
+      // Arguments nested deeper than a peer's frame may be are not decoded (JSON.parse takes 5,000
+      // levels, the runner's zod and the frame's JSON.stringify do not, decision 717): no call of
+      // this answer runs, the conversation records each call as refused, and the turn ends in words.
+      const tooDeep = result.toolCalls.filter((c) => modelJsonTooDeep(c.arguments));
+      if (tooDeep.length > 0) {
+        this.messages.push({ role: 'assistant', content: result.text || null, tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: tooDeep.includes(c) ? '{}' : c.arguments } })) });
+        for (const c of result.toolCalls) this.messages.push({ role: 'tool', tool_call_id: c.id, content: tooDeep.includes(c) ? `Refused: the arguments hold ${TOO_DEEP_WORDS}.` : 'Not run: another tool call of this answer was refused.' });
+        const name = cutAt(tooDeep[0].name, 100);
+        host.emit({ type: 'agent.error', payload: { error_code: 'API_ERROR', message: `${shownUrl(this.options.baseUrl)} sent a tool call (${JSON.stringify(name)}) whose arguments hold ${TOO_DEEP_WORDS}; no tool of that answer was run and the turn was stopped`, severity: 'error', recoverable: true, details: { module: 'openai', tool_name: name } } });
+        return { stop_reason: 'error', usage };
       }
       this.messages.push({
         role: 'assistant',

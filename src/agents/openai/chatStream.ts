@@ -3,7 +3,10 @@
 // to the caller as it comes. Tool-call deltas are assembled by index (id and name first, arguments
 // in pieces). Thinking arrives as `reasoning_content` (vLLM, DeepSeek) or `reasoning` (Ollama,
 // OpenRouter). Never throws for an HTTP or stream error: it returns a `failed` result instead.
+// What the server sends is bounded and checked before it is decoded (streamLimits.ts, decision
+// 717): a line, a chunk's nesting, the whole answer, the number of tool calls, an error body.
 import { baseUrlProblem, chatCompletionsUrl, shownUrl } from './baseUrl';
+import { CHAT_REPLY_MAX_CHARS, CHAT_REPLY_MAX_TOOL_CALLS, SSE_LINE_MAX_CHARS, SseLines, TOO_DEEP_WORDS, boundedBodyText, count, errorText, modelJsonTooDeep } from './streamLimits';
 
 /** A part of a user message (vision models take `image_url` parts). */
 export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
@@ -29,7 +32,10 @@ export interface ChatRequest {
   signal: AbortSignal;
   /** Extra request fields (temperature, …). */
   extra?: Record<string, unknown>;
-  /** Give up when nothing arrives for this long (the answer's headers or its stream); default 5 minutes. */
+  /**
+   * Give up when nothing arrives for this long (the answer's headers, or anything of its answer:
+   * keep-alives and chunks that add nothing do not count); default 5 minutes.
+   */
   idleTimeoutMs?: number;
 }
 
@@ -69,7 +75,8 @@ export async function streamChat(req: ChatRequest, on: ChatHandlers): Promise<Ch
 }
 
 async function readChat(req: ChatRequest, on: ChatHandlers, url: string, shown: string, idle: IdleWatch): Promise<ChatResult> {
-  const stalled = (): ChatResult => ({ kind: 'failed', message: `${shown} sent nothing for ${idle.ms % 1000 === 0 ? idle.ms / 1000 : (idle.ms / 1000).toFixed(1)} s, so the turn was stopped`, cancelled: false, stalled: true });
+  const seconds = idle.ms % 1000 === 0 ? idle.ms / 1000 : (idle.ms / 1000).toFixed(1);
+  const stalled = (): ChatResult => ({ kind: 'failed', message: `${shown} sent nothing${idle.filler ? ' but keep-alives and chunks that add nothing' : ''} for ${seconds} s, so the turn was stopped`, cancelled: false, stalled: true });
   let response: Response;
   try {
     response = await fetch(url, {
@@ -84,7 +91,7 @@ async function readChat(req: ChatRequest, on: ChatHandlers, url: string, shown: 
   }
   idle.touch();
   if (!response.ok) {
-    const body = await response.text().catch(() => '');
+    const body = await boundedBodyText(response);
     return { kind: 'failed', status: response.status, message: `HTTP ${response.status} from ${shown}: ${errorText(body) || response.statusText}`, cancelled: false };
   }
   const stream = response.body;
@@ -94,16 +101,19 @@ async function readChat(req: ChatRequest, on: ChatHandlers, url: string, shown: 
   let finish = '';
   let usage: Extract<ChatResult, { kind: 'done' }>['usage'];
   let sawDone = false;
+  // Characters of text, thinking and tool calls so far: the answer's size, and the sign of progress.
+  let received = 0;
+  const refused = (message: string): ChatResult => ({ kind: 'failed', status: response.status, message, cancelled: false });
+  const tooBig = (): ChatResult => refused(`the answer from ${shown} grew past ${count(CHAT_REPLY_MAX_CHARS)} characters of text, thinking and tool calls, so the turn was stopped`);
   try {
     const decoder = new TextDecoder();
-    let buffer = '';
+    const lines = new SseLines(SSE_LINE_MAX_CHARS);
     for await (const chunk of stream) {
-      idle.touch();
-      buffer += decoder.decode(chunk, { stream: true });
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, nl).replace(/\r$/, '');
-        buffer = buffer.slice(nl + 1);
+      idle.heard();
+      const batch = lines.push(decoder.decode(chunk, { stream: true }));
+      if (batch === 'too long') return refused(`the stream from ${shown} sent a line longer than ${count(SSE_LINE_MAX_CHARS)} characters, so the turn was stopped`);
+      const before = received;
+      for (const line of batch) {
         if (!line.startsWith('data:')) continue; // a comment (`: keep-alive`), an event name, a blank line
         const data = line.slice(5).trim();
         if (data === '[DONE]') {
@@ -111,6 +121,8 @@ async function readChat(req: ChatRequest, on: ChatHandlers, url: string, shown: 
           continue;
         }
         if (data === '') continue;
+        // One linear scan before JSON.parse: nothing recursive may touch a chunk nested 5,000 deep.
+        if (modelJsonTooDeep(data)) return refused(`the stream from ${shown} sent a chunk holding ${TOO_DEEP_WORDS}, so the turn was stopped`);
         let json: StreamChunk;
         try {
           json = JSON.parse(data) as StreamChunk;
@@ -119,7 +131,8 @@ async function readChat(req: ChatRequest, on: ChatHandlers, url: string, shown: 
           // answer cannot be trusted (it read as an empty, successful answer: the CLI trial).
           return { kind: 'failed', status: response.status, message: `the stream from ${shown} sent data that is not JSON (${JSON.stringify(data.slice(0, 80))})`, cancelled: false };
         }
-        if (json.error) return { kind: 'failed', message: `stream error: ${errorText(JSON.stringify(json))}`, cancelled: false };
+        if (typeof json !== 'object' || json === null || Array.isArray(json)) return refused(`the stream from ${shown} sent data that is not a JSON object (${JSON.stringify(data.slice(0, 80))})`);
+        if (json.error) return refused(`stream error: ${errorText(data)}`);
         if (json.usage) {
           usage = {
             prompt_tokens: json.usage.prompt_tokens ?? 0,
@@ -128,25 +141,39 @@ async function readChat(req: ChatRequest, on: ChatHandlers, url: string, shown: 
             ...(json.usage.completion_tokens_details?.reasoning_tokens !== undefined ? { reasoning_tokens: json.usage.completion_tokens_details.reasoning_tokens } : {}),
           };
         }
-        for (const choice of json.choices ?? []) {
+        for (const choice of Array.isArray(json.choices) ? json.choices : []) {
+          if (typeof choice !== 'object' || choice === null) continue;
           const d = choice.delta ?? {};
           const reasoning = d.reasoning_content ?? d.reasoning;
-          if (typeof reasoning === 'string' && reasoning) on.onReasoning(reasoning);
+          if (typeof reasoning === 'string' && reasoning) {
+            if ((received += reasoning.length) > CHAT_REPLY_MAX_CHARS) return tooBig();
+            on.onReasoning(reasoning);
+          }
           if (typeof d.content === 'string' && d.content) {
+            if ((received += d.content.length) > CHAT_REPLY_MAX_CHARS) return tooBig();
             text += d.content;
             on.onText(d.content);
           }
-          for (const tc of d.tool_calls ?? []) {
+          for (const tc of Array.isArray(d.tool_calls) ? d.tool_calls : []) {
+            if (typeof tc !== 'object' || tc === null) continue;
             const i = tc.index ?? 0;
             const cur = calls.get(i) ?? { id: '', name: '', arguments: '' };
-            if (tc.id) cur.id = tc.id;
-            if (tc.function?.name) cur.name += tc.function.name;
-            if (tc.function?.arguments) cur.arguments += tc.function.arguments;
+            if (!calls.has(i) && calls.size >= CHAT_REPLY_MAX_TOOL_CALLS) return refused(`the answer from ${shown} made more than ${count(CHAT_REPLY_MAX_TOOL_CALLS)} tool calls, so the turn was stopped`);
+            const id = typeof tc.id === 'string' ? tc.id : '';
+            const name = typeof tc.function?.name === 'string' ? tc.function.name : '';
+            const args = typeof tc.function?.arguments === 'string' ? tc.function.arguments : '';
+            if ((received += id.length + name.length + args.length) > CHAT_REPLY_MAX_CHARS) return tooBig();
+            if (id) cur.id = id;
+            cur.name += name;
+            cur.arguments += args;
             calls.set(i, cur);
           }
           if (choice.finish_reason) finish = choice.finish_reason;
         }
       }
+      // Only what adds to the answer holds the turn open: a server sending keep-alives (or empty
+      // chunks) for ever is as quiet as one sending nothing.
+      if (received > before) idle.touch();
     }
   } catch (e) {
     if (idle.fired) return stalled();
@@ -171,16 +198,6 @@ interface StreamChunk {
   }>;
 }
 
-function errorText(body: string): string {
-  try {
-    const j = JSON.parse(body) as { error?: { message?: string } | string; message?: string };
-    if (typeof j.error === 'string') return j.error;
-    return j.error?.message ?? j.message ?? body.slice(0, 500);
-  } catch {
-    return body.slice(0, 500);
-  }
-}
-
 function causeOf(e: unknown): string {
   const err = e as { message?: string; cause?: { message?: string; code?: string } };
   return [err?.message, err?.cause?.code ?? err?.cause?.message].filter(Boolean).join(': ') || String(e);
@@ -191,6 +208,8 @@ class IdleWatch {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   fired = false;
+  /** Bytes came since the last `touch`, none of them adding to the answer. */
+  filler = false;
   private readonly onAbort = () => this.controller.abort(this.outer.reason);
 
   constructor(
@@ -206,7 +225,13 @@ class IdleWatch {
     return this.controller.signal;
   }
 
+  /** Something came that does not add to the answer (a keep-alive, an empty chunk, part of a line). */
+  heard(): void {
+    this.filler = true;
+  }
+
   touch(): void {
+    this.filler = false;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.fired = true;

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { getConverter, listConverters } from '../../agents/convert';
 import type { Verb, VerbIo } from '../verb';
 import { Id } from '../../protocol/common';
+import { AGENT_LINE_MAX_DEPTH, MAX_LINE_CHARS } from '../../agents/process/jsonLines';
 
 function help(): string {
   const list = listConverters();
@@ -14,7 +15,9 @@ function help(): string {
     '',
     'Reads a captured native transcript (FILE, or stdin when FILE is absent or "-") and writes the',
     'RAWP-DPS 1.0 frames the live adapter would have produced, one JSON object per line.',
-    'Lines that cannot be used are reported on stderr as `convert: LINE: reason` and skipped.',
+    'Lines that cannot be used are reported on stderr as `convert: LINE: reason` and skipped; a line',
+    `is not read at all when it nests arrays and objects deeper than ${AGENT_LINE_MAX_DEPTH} levels or is longer than`,
+    `${MAX_LINE_CHARS.toLocaleString('en-US')} characters (the live adapters skip such a line too).`,
     '',
     'Agents (--from):',
     ...list.map((c) => `  ${c.id.padEnd(width)}  ${c.input}`),
