@@ -83,7 +83,14 @@ export class CodexAdapter implements AgentAdapter {
     const env = this.options.env ?? {};
     const codexHome = env.CODEX_HOME ?? process.env.CODEX_HOME ?? path.join(os.homedir(), '.codex');
     const reader = new WorkspaceTextReader(this.options.fs ?? diskOf(host.workspacePath), host.workspacePath);
-    this.differ = new CodexFileChangeDiffer({ workspacePath: host.workspacePath, reader, codexHome, threadId: () => this.runner?.agentSessionId });
+    this.differ = new CodexFileChangeDiffer({
+      workspacePath: host.workspacePath,
+      reader,
+      codexHome,
+      threadId: () => this.runner?.agentSessionId,
+      // A session-log line over its bound (decision 718): said once, among the turn's frames.
+      onWarning: (message) => this.current?.warnNow('CODEX_SESSION_LOG', message),
+    });
     const watcher = new StderrWatcher((found) => {
       const f = explainFinding(found, toolDenied(this.turnTools, 'Bash'));
       this.current?.reportWarning(f.error_code, f.message, { stderr: f.line });

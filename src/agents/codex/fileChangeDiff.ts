@@ -2,24 +2,29 @@
 // sources give it back:
 // 1. Codex's own session log ($CODEX_HOME/sessions/**/rollout-*-<thread_id>.jsonl) records every
 //    applied patch with its unified diff: exact, so it is tried first (it may lag the stdout line by
-//    a few milliseconds, so it is polled briefly).
+//    a few milliseconds, so it is polled briefly). Each poll reads only what the log gained since
+//    the last one, a few MiB at most (loggedChanges.ts, sessionLog.ts, decision 718).
 // 2. A snapshot of the files taken when the item started, diffed against the files after it
 //    completed (best effort: Codex may already have written them by the time we read). The item's
 //    paths are the agent's word: they are read only inside the workspace, only regular files of a
 //    bounded size (workspaceRead.ts, decision 714); any other is left out of the diff with a note.
-import { findFileNewestFirst, readTextOrUndefinedAsync } from '../../workspace/localFiles';
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { FileChangeItem } from './nativeEvents';
 import { leavesRoot } from '../../workspace/leavesRoot';
 import { diffOutput } from '../../tools/diff';
 import { ABSENT, mib, refused, type FileSnapshot, type WorkspaceTextReader } from './workspaceRead';
+import { LoggedChanges, type LoggedChange } from './loggedChanges';
+import type { OpenLogFile } from './sessionLog';
 
 /**
  * What one item's snapshots may hold together: a change naming thousands of files, each under the
  * per-file bound, must not hold gigabytes either. Files past it get a note.
  */
 export const MAX_ITEM_DIFF_BYTES = 16 << 20;
+
+/** How long past the wait a backlog of the session log is read on (under the translator's 5 s). */
+export const LOG_CATCH_UP_MS = 3_000;
 
 export interface FileChangeDiffOptions {
   workspacePath: string;
@@ -30,20 +35,20 @@ export interface FileChangeDiffOptions {
   threadId(): string | undefined;
   /** How long to wait for the session log to show the change. */
   logWaitMs?: number;
-}
-
-interface LoggedChange {
-  id: string;
-  changes: Record<string, { type?: string; unified_diff?: string; content?: string; move_path?: string | null }>;
+  /** A line of the session log skipped (over its bound), in words: a warning of the turn. */
+  onWarning?(message: string): void;
+  /** How the session log is opened (tests count what is read). */
+  openLog?: OpenLogFile;
 }
 
 export class CodexFileChangeDiffer {
   private readonly before = new Map<string, FileSnapshot>();
-  /** Session-log entries already used, so two identical patches map to two entries. */
-  private readonly consumed = new Set<string>();
-  private logPath: string | undefined;
+  /** The session log's entries, each handed out once, so two identical patches map to two entries. */
+  readonly log: LoggedChanges;
 
-  constructor(private readonly opts: FileChangeDiffOptions) {}
+  constructor(private readonly opts: FileChangeDiffOptions) {
+    this.log = new LoggedChanges({ codexHome: opts.codexHome, threadId: opts.threadId, onWarning: opts.onWarning, open: opts.openLog });
+  }
 
   async diff(item: FileChangeItem, phase: 'started' | 'completed'): Promise<string | undefined> {
     if (phase === 'started') {
@@ -102,43 +107,21 @@ export class CodexFileChangeDiffer {
     const wanted = new Set(item.changes.map((c) => this.abs(c.path)));
     const deadline = Date.now() + (this.opts.logWaitMs ?? 500);
     for (;;) {
-      const entry = (await this.loggedChanges()).find((e) => !this.consumed.has(e.id) && sameKeys(Object.keys(e.changes).map((p) => this.abs(p)), wanted));
+      const more = await this.log.poll();
+      const entry = this.log.take((p) => this.abs(p), wanted);
       if (entry) {
-        this.consumed.add(entry.id);
         return Object.entries(entry.changes)
           .map(([p, ch]) => formatLogged(this.rel(p), ch))
           .join('');
       }
-      if (Date.now() >= deadline) return undefined;
-      await new Promise((r) => setTimeout(r, 25));
+      // The wait is for the log to show the change: a backlog (a resumed session's log of hundreds
+      // of MB, read for the first time) is read on past it, up to LOG_CATCH_UP_MS more.
+      const now = Date.now();
+      if (now >= deadline && (!more || now >= deadline + LOG_CATCH_UP_MS)) return undefined;
+      // A backlog is read on at once (a turn of the event loop between its slices); the end of the
+      // log is looked at again a little later.
+      await new Promise((r) => (more ? setImmediate(r) : setTimeout(r, 25)));
     }
-  }
-
-  private async loggedChanges(): Promise<LoggedChange[]> {
-    const file = await this.findLog();
-    if (!file) return [];
-    const text = await readTextOrUndefinedAsync(file);
-    if (!text) return [];
-    const out: LoggedChange[] = [];
-    for (const line of text.split('\n')) {
-      if (!line.includes('"FileChange"')) continue;
-      try {
-        const rec = JSON.parse(line) as { payload?: { type?: string; item?: { type?: string; id?: string; changes?: LoggedChange['changes'] } } };
-        const it = rec.payload?.type === 'item_completed' ? rec.payload.item : undefined;
-        if (it?.type === 'FileChange' && it.id && it.changes) out.push({ id: it.id, changes: it.changes });
-      } catch {
-        /* a half-written last line: the next poll reads it whole */
-      }
-    }
-    return out;
-  }
-
-  private async findLog(): Promise<string | undefined> {
-    if (this.logPath) return this.logPath;
-    const thread = this.opts.threadId();
-    if (!this.opts.codexHome || !thread) return undefined;
-    this.logPath = await findFileNewestFirst(path.join(this.opts.codexHome, 'sessions'), (name) => name.startsWith('rollout-') && name.endsWith(`${thread}.jsonl`), 4);
-    return this.logPath;
   }
 }
 
@@ -160,8 +143,3 @@ function formatLogged(rel: string, ch: LoggedChange['changes'][string]): string 
   if (ch.content !== undefined) return createTwoFilesPatch(from, to, kind === 'add' ? '' : ch.content, kind === 'add' ? ch.content : '');
   return `--- ${from}\n+++ ${to}\n`;
 }
-
-function sameKeys(keys: string[], wanted: Set<string>): boolean {
-  return keys.length === wanted.size && keys.every((k) => wanted.has(k));
-}
-
