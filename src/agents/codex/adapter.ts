@@ -154,6 +154,8 @@ export class CodexAdapter implements AgentAdapter {
     this.pendingPrompt = attached.text;
     this.pendingImages = attached.images;
     this.schemaFile = prompt.json_schema ? writeScratchFile('rawp-codex-schema-', 'schema.json', JSON.stringify(prompt.json_schema)) : undefined;
+    // A resumed thread's log holds earlier sessions' changes: followed from its end (decision 718).
+    await this.differ?.log.skipBacklog();
     let result;
     try {
       result = await runner.runTurn(auth.signal);

@@ -54,6 +54,16 @@ export class LoggedChanges {
     return tail ? tail.poll() : false;
   }
 
+  /**
+   * Before this process's first turn of a thread: the log is followed from its present end, so a
+   * change of an earlier session of a resumed thread is never taken for one of this turn's (the
+   * oldest entry for the same files won) and its backlog is not read.
+   */
+  async skipBacklog(): Promise<void> {
+    // A log this process already reads is not skipped (skipToEnd does nothing then).
+    await (await this.findTail())?.skipToEnd();
+  }
+
   /** The oldest entry not handed out whose files are `wanted` (absolute paths), handed out now. */
   take(abs: (p: string) => string, wanted: ReadonlySet<string>): LoggedChange | undefined {
     const i = this.kept.findIndex((e) => sameKeys(Object.keys(e.changes).map(abs), wanted));

@@ -95,6 +95,37 @@ export class SessionLogTail {
     return (this.running ??= this.pollOnce().finally(() => (this.running = undefined)));
   }
 
+  /**
+   * Starts following the log at its present end, once, before the first poll: what is there was
+   * written before this process took the thread over (a resumed thread), and its changes belong
+   * to earlier turns. Never throws: a log that cannot be read now is read from its start later.
+   */
+  async skipToEnd(): Promise<void> {
+    if (this.identity !== undefined) return;
+    let file: LogFile;
+    try {
+      file = await (this.opts.open ?? openLogFile)(this.opts.root, this.opts.path);
+    } catch {
+      return;
+    }
+    try {
+      const st = await file.stat();
+      const check = Math.min(SESSION_LOG_CHECK_BYTES, st.size);
+      const last = Buffer.allocUnsafe(check);
+      if ((await readFully(file, last, st.size - check)) < check || this.identity !== undefined) return;
+      this.identity = `${st.dev}:${st.ino}`;
+      this.consumed = st.size;
+      this.lineStart = st.size;
+      this.before = last;
+      // A last line still being written: the rest of it is not the start of a line.
+      this.skipping = check > 0 && last[check - 1] !== 0x0a;
+    } catch {
+      /* read from the start at the next poll */
+    } finally {
+      await file.close().catch(() => undefined);
+    }
+  }
+
   private async pollOnce(): Promise<boolean> {
     let file: LogFile;
     try {
