@@ -230,7 +230,7 @@ export class SessionHost {
   /** What the recorder connection of each session does to the host (sessionEntry.ts). */
   private readonly recorderHost: RecorderHost = {
     renamed: (session_id, name) => this.storage.journal?.update(session_id, { name }),
-    promptNamed: (session_id, name) => void this.registry.rename(session_id, name, 'client'),
+    promptNamed: (session_id, name) => void this.registry.rename(session_id, name, 'client', false), // no person's name (725)
     emit: (e) => this.emit(e),
     // Before the hub forgets it: the name and sharing the ended session had (decision 630). A
     // shutdown's own ends are not ends: its sessions come back on the next start.

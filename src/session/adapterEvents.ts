@@ -12,10 +12,18 @@ import type { Logger } from './ports';
 /** Frame types only the engine itself sends; an adapter emitting one is ignored. */
 const ENGINE_OWNED = new Set<string>(['session.turn.start', 'session.turn.end', 'session.capabilities', 'session.history', 'session.deleted', 'session.renamed']);
 
-/** The event ready to route, or undefined when it was dropped (the reason is logged). */
-export function screenAdapterEvent(event: AgentEvent, tools: CatalogTool[], logger: Logger): AgentEvent | undefined {
+/**
+ * The event ready to route, or undefined when it was dropped (the reason is logged). `warned`: the
+ * engine-owned types already logged for this session; each is logged once, not once a frame (an
+ * agent repeating one would fill `rawp serve`'s stderr, decision 725).
+ */
+export function screenAdapterEvent(event: AgentEvent, tools: CatalogTool[], logger: Logger, warned: Set<string> = new Set()): AgentEvent | undefined {
   if (ENGINE_OWNED.has(event.type) || event.type.startsWith('control.')) {
-    logger.warn(`adapter emitted ${event.type}, which only the engine sends; dropped`);
+    const type = ENGINE_OWNED.has(event.type) ? event.type : 'control.*';
+    if (!warned.has(type)) {
+      warned.add(type);
+      logger.warn(`adapter emitted ${event.type}, which only the engine sends; dropped (said once a session, later ones are dropped silently)`);
+    }
     return undefined;
   }
   if (event.type === 'tool.invoke.result' && !OutputType.safeParse(event.payload.output_type).success) {

@@ -43,7 +43,12 @@ export interface AdapterSideSession {
   fail(error_code: string, message: string): void;
   /** §18.3: the agent named its own session id (agentSessionReport.ts). */
   agentSession(agent_session_id: string): void;
+  /** The agent's title for the session (agentTitles.ts decides, decision 725). */
+  agentTitle(title: string): void;
 }
+
+/** Engine-owned frame types an adapter emitted, per session: each is logged once (decision 725). */
+const warned = new WeakMap<AdapterSideSession, Set<string>>();
 
 /** The host object the adapter talks to; `mode` is a live getter. */
 export function agentHostFor(s: AdapterSideSession): AgentHost {
@@ -87,7 +92,11 @@ export function agentHostFor(s: AdapterSideSession): AgentHost {
 export function routeAdapterEvent(s: AdapterSideSession, event: AgentEvent): void {
   try {
     if (s.ending()) return s.logger.debug(`adapter frame ${event.type} after session end dropped`);
-    const screened = screenAdapterEvent(event, s.declared.tools, s.logger);
+    // An adapter's session.renamed is its agent's title: the engine decides, and renames itself (725).
+    if (event.type === 'session.renamed') return typeof event.payload?.name === 'string' ? s.agentTitle(event.payload.name) : undefined;
+    let seen = warned.get(s);
+    if (!seen) warned.set(s, (seen = new Set()));
+    const screened = screenAdapterEvent(event, s.declared.tools, s.logger, seen);
     if (!screened) return;
     event = screened;
     if (!s.ready()) {

@@ -92,7 +92,12 @@ export type InteractionAnswer =
 export interface AgentHost {
   readonly session_id: string;
   readonly workspacePath: string;
-  /** Emit frame content; the engine stamps the envelope and applies policy. */
+  /**
+   * Emit frame content; the engine stamps the envelope and applies policy. A `session.renamed` is
+   * the agent's own title for its session, not a frame: the engine renames the session with it
+   * (`renamed_by: 'edge'`) unless a person named the session, at most once per 10 s, the latest
+   * title winning (src/session/agentTitles.ts, decision 725). Other engine-owned types are dropped.
+   */
   emit(event: AgentEvent): void;
   /**
    * Ask before running a tool: the engine checks mode, whitelist and catalog status.

@@ -35,6 +35,7 @@ import { UsageLedger } from './usage';
 import { BetweenTurns } from './betweenTurns';
 import { TurnLifecycle } from './turnLifecycle';
 import { cleanSessionName } from '../protocol/sessionName';
+import { AgentTitles } from './agentTitles';
 
 export type { AgentSessionOptions, DeleteReason, DeletedBy, RenamedBy } from './engineOptions';
 
@@ -67,6 +68,7 @@ export class AgentSession implements HubSessionSource {
   private readonly host: AgentHost;
   private readonly toolRecheck: ToolRecheck;
   private readonly questions: TurnQuestionsSession;
+  private readonly titles: AgentTitles; // the agent's own titles, never over a person's name
 
   constructor(private readonly options: AgentSessionOptions) {
     this.session_id = options.session_id ?? newId();
@@ -79,6 +81,7 @@ export class AgentSession implements HubSessionSource {
     this.permissions = options.permissions ?? new PermissionBroker();
     this.created_at = options.created_at ?? this.clock.now().toISOString();
     this._name = cleanSessionName(options.name ?? '') || cleanSessionName(options.adapter.info.displayName) || 'Session';
+    this.titles = new AgentTitles({ name: () => this._name, apply: (name) => this.rename(name, 'edge', false), ready: () => this.ready, ending: () => this.ending, timers: this.timers }, cleanSessionName(options.name ?? '') !== '');
     this.betweenTurns = new BetweenTurns({
       adapter: options.adapter,
       features: () => this.declared.capabilities.features,
@@ -143,6 +146,7 @@ export class AgentSession implements HubSessionSource {
       endOnFatal: () => void this.end('error', 'client'),
       fail: (code, message) => void this.fail(code, message),
       agentSession,
+      agentTitle: (title) => this.titles.offer(title),
     };
     this.host = agentHostFor(this.adapterSide);
     this.toolRecheck = new ToolRecheck({
@@ -306,10 +310,11 @@ export class AgentSession implements HubSessionSource {
     return this.betweenTurns.compact(trigger, instruction, target_token_ratio, parent_id);
   }
 
-  /** §7.6: rename and tell every connection; false when `name` has nothing visible (decision 566). */
-  rename(raw: string, renamed_by: RenamedBy = 'client'): boolean {
+  /** §7.6: rename, tell every connection; false when `name` has nothing visible (566). A `person`'s name ends the agent's titles (725). */
+  rename(raw: string, renamed_by: RenamedBy = 'client', person = true): boolean {
     const name = cleanSessionName(raw);
     if (!name) return false;
+    if (person) this.titles.namedByPerson();
     if (this.ending || name === this._name) return true;
     const previous_name = this._name;
     this._name = name;
@@ -338,6 +343,7 @@ export class AgentSession implements HubSessionSource {
   private async runEnd(reason: DeleteReason, deleted_by: DeletedBy): Promise<void> {
     this.ending = true;
     this.toolRecheck.stop();
+    this.titles.dispose();
     const turn = this.turns.current;
     if (turn) {
       turn.stream.cancelling = true;

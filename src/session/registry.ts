@@ -86,10 +86,11 @@ export class SessionRegistry {
       .filter((s) => !filter.sharedOnly || s.shared);
   }
 
-  rename(session_id: string, name: string, renamed_by: RenamedBy = 'client'): boolean {
+  /** `person`: false for a name no person gave (a prompt's words), which an agent's title may replace (decision 725). */
+  rename(session_id: string, name: string, renamed_by: RenamedBy = 'client', person = true): boolean {
     const s = this.get(session_id);
     if (!s) return false;
-    return s.rename(name, renamed_by);
+    return s.rename(name, renamed_by, person);
   }
 
   /** End a session with the §7.5.3 clean-up; false when there is no such session. */

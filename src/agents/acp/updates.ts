@@ -13,6 +13,7 @@ import type { AgentEvent, CatalogTool, CommandEntry, TurnUsage } from '../../ses
 import { ACP_TODOS, baseAcpCatalog, catalogEntryFor, kindOf, toolNameOf, type AcpToolKind } from './toolNames';
 import { displayPath } from '../../tools/paths';
 import { NoticeBudget } from './notices';
+import { UnaskedWarnings } from './unasked';
 import { AcpSessionUpdate, AcpToolCall, type AcpContentBlock, type AcpToolCallContent, type AvailableCommand } from './updateSchemas';
 
 type Json = Record<string, unknown>;
@@ -33,7 +34,7 @@ export interface AcpTranslatorOptions {
    * so the engine's policy could not stop it (the adapter tells the user if the policy forbids it).
    * Not for a `failed` one: that may never have run (gemini's plan mode fails an Edit unasked).
    */
-  ranUnasked?(call: { invocation_id: string; tool_name: string; input: Json }): void;
+  ranUnasked?(call: { invocation_id: string; tool_name: string; input: Json; warnings: UnaskedWarnings }): void;
 }
 
 interface OpenCall {
@@ -77,6 +78,8 @@ export class AcpUpdateTranslator {
   toolCount = 0;
   /** Notices shown and counted since the last turn began or ended (notices.ts). */
   private readonly notices = new NoticeBudget();
+  /** The turn's TOOL_RAN_UNASKED warnings, bounded (unasked.ts, decision 725). */
+  private readonly unasked = new UnaskedWarnings();
 
   constructor(private readonly opts: AcpTranslatorOptions) {
     this.catalog = opts.catalog ?? baseAcpCatalog();
@@ -112,7 +115,7 @@ export class AcpUpdateTranslator {
       this.calls.delete(id);
       this.result(call, 'cancelled', how === 'cancelled' ? 'Cancelled' : 'The agent ended the turn before the tool finished');
     }
-    for (const e of this.notices.drain(false)) this.opts.emit(e);
+    for (const e of [...this.notices.drain(false), ...this.unasked.drain()]) this.opts.emit(e);
     this.inTurn = false;
   }
 
@@ -169,6 +172,7 @@ export class AcpUpdateTranslator {
         this.usage = { used: nonNeg(u.used), size: nonNeg(u.size), cost: u.cost?.amount ?? this.usage.cost };
         return;
       case 'session_info_update':
+        // Not a frame for the client: the engine names the session by it, or not (decision 725).
         if (u.title) this.opts.emit({ type: 'session.renamed', payload: { session_id: this.opts.session_id, name: u.title, renamed_by: 'client' } });
         return;
       case 'notice': {
@@ -270,7 +274,7 @@ export class AcpUpdateTranslator {
       this.calls.delete(u.toolCallId);
       const output = this.outputOf(call, u.rawOutput);
       this.result(call, u.status === 'completed' ? 'success' : 'error', output);
-      if (!call.asked && u.status === 'completed') this.opts.ranUnasked?.({ invocation_id: call.invocation_id, tool_name: call.tool_name, input: call.input });
+      if (!call.asked && u.status === 'completed') this.opts.ranUnasked?.({ invocation_id: call.invocation_id, tool_name: call.tool_name, input: call.input, warnings: this.unasked });
       return;
     }
     if (this.opts.toolStreaming && u.status === 'in_progress') {
