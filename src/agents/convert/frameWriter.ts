@@ -32,8 +32,29 @@ interface OpenTurn {
   toolCount: number;
 }
 
+/** Where the frames go while a conversion streams (decision 726); set by withFrameSink. */
+export type FrameSink = (frame: Frame) => void;
+let currentSink: FrameSink | undefined;
+
+/**
+ * Runs `convert` with every FrameWriter it makes handing each frame to `sink` as it is made, not
+ * keeping it (`frames` stays empty): `rawp convert` writes frames while it reads. The converters
+ * make their writer themselves, so the sink reaches them this way rather than as an argument.
+ */
+export function withFrameSink<T>(sink: FrameSink, convert: () => T): T {
+  const before = currentSink;
+  currentSink = sink;
+  try {
+    return convert();
+  } finally {
+    currentSink = before;
+  }
+}
+
 export class FrameWriter {
+  /** Every frame made, in order; empty when the writer was made under withFrameSink. */
   readonly frames: Frame[] = [];
+  private readonly sink = currentSink;
   private readonly factory: FrameFactory;
   private opened = false;
   private turn: OpenTurn | undefined;
@@ -175,6 +196,8 @@ export class FrameWriter {
 
   private push<T extends FrameType>(type: T, payload: PayloadOf<T>, metadata?: Metadata): void {
     const turn_id = this.turn?.turn_id;
-    this.frames.push(this.factory.make(type, payload, { ...(turn_id ? { turn_id } : {}), ...(metadata ? { metadata } : {}) }) as Frame);
+    const frame = this.factory.make(type, payload, { ...(turn_id ? { turn_id } : {}), ...(metadata ? { metadata } : {}) }) as Frame;
+    if (this.sink) this.sink(frame);
+    else this.frames.push(frame);
   }
 }

@@ -61,8 +61,8 @@ export function convertGemini(lines: Iterable<string>, options: ConvertOptions =
   };
   const outputTypeOf = (name: string) => catalog.find((t) => t.name === name)?.output_type ?? 'text';
 
-  for (const { line, text } of numberedLines(lines)) {
-    const unreadable = unreadableLine(text);
+  for (const { line, text, length } of numberedLines(lines, warnings)) {
+    const unreadable = unreadableLine(text, length);
     if (unreadable) {
       warnings.push({ line, message: unreadable });
       continue;

@@ -5,5 +5,6 @@ import '../codex/convert';
 import '../acp/convert';
 import './gemini';
 
-export { getConverter, listConverters, registerConverter, numberedLines, type ConvertOptions, type ConvertResult, type NativeConverter } from './registry';
-export { FrameWriter, type SessionOpening } from './frameWriter';
+export { getConverter, listConverters, registerConverter, numberedLines, type ConvertOptions, type ConvertResult, type NativeConverter, type NumberedLine, type StreamedLines } from './registry';
+export { FrameWriter, withFrameSink, type SessionOpening } from './frameWriter';
+export { convertStream, InputReadError, type StreamOutput } from './stream';

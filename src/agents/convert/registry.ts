@@ -40,15 +40,40 @@ export function listConverters(): NativeConverter[] {
   return [...converters.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
-/** Split text into lines (LF or CRLF) with their 1-based numbers, blank lines dropped. */
-export function numberedLines(lines: Iterable<string>): Array<{ line: number; text: string }> {
-  const out: Array<{ line: number; text: string }> = [];
+/** One line of a transcript: its 1-based number and text. `length` is set for a line `rawp convert`
+ * streamed past without keeping it (longer than MAX_LINE_CHARS, decision 726): `text` is then ''. */
+export interface NumberedLine {
+  line: number;
+  text: string;
+  length?: number;
+}
+
+/**
+ * Lines that arrive while they are converted (`rawp convert` streaming its input, decision 726).
+ * numberedLines reads its `entries` (numbered, blank lines dropped, an over-long line as its length
+ * only) and hands it the converter's warnings list, which it passes on as lines are read.
+ */
+export interface StreamedLines extends Iterable<string> {
+  entries(): Iterable<NumberedLine>;
+  watch(warnings: ConvertResult['warnings']): void;
+}
+
+function isStreamed(lines: Iterable<string>): lines is StreamedLines {
+  return typeof (lines as Partial<StreamedLines>).entries === 'function' && typeof (lines as Partial<StreamedLines>).watch === 'function';
+}
+
+/** The lines (LF or CRLF split) with their 1-based numbers, blank lines dropped, read as they come. */
+export function* numberedLines(lines: Iterable<string>, warnings?: ConvertResult['warnings']): Generator<NumberedLine> {
+  if (isStreamed(lines)) {
+    if (warnings) lines.watch(warnings);
+    yield* lines.entries();
+    return;
+  }
   let n = 0;
   for (const l of lines) {
     n++;
-    if (l.trim()) out.push({ line: n, text: l });
+    if (l.trim()) yield { line: n, text: l };
   }
-  return out;
 }
 
 /**
@@ -56,10 +81,11 @@ export function numberedLines(lines: Iterable<string>): Array<{ line: number; te
  * reader refuses it too (jsonLines.ts), so a converter never makes a frame the adapter would not.
  * A line nested deeper than an agent's line may be is refused before JSON.parse, which takes
  * 5,000 levels that zod and the frame's JSON.stringify then die on (the conversion ended there,
- * its later lines lost); a line longer than the reader keeps is refused by its length.
+ * its later lines lost); a line longer than the reader keeps is refused by its length (`length`:
+ * a streamed line that long arrives as its length only, decision 726).
  */
-export function unreadableLine(text: string): string | undefined {
-  if (text.length > MAX_LINE_CHARS) return `could not be read (longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters: ${text.length.toLocaleString('en-US')})`;
+export function unreadableLine(text: string, length = text.length): string | undefined {
+  if (length > MAX_LINE_CHARS) return `could not be read (longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters: ${length.toLocaleString('en-US')})`;
   if (jsonTextTooDeep(text, AGENT_LINE_MAX_DEPTH)) return `could not be read (${TOO_DEEP_REASON})`;
   return undefined;
 }
@@ -70,8 +96,8 @@ export function unreadableLine(text: string): string | undefined {
  * converter reads its input this way.
  */
 export function* jsonLines(lines: Iterable<string>, warnings: ConvertResult['warnings']): Generator<{ line: number; value: unknown }> {
-  for (const { line, text } of numberedLines(lines)) {
-    const unreadable = unreadableLine(text);
+  for (const { line, text, length } of numberedLines(lines, warnings)) {
+    const unreadable = unreadableLine(text, length);
     if (unreadable) {
       warnings.push({ line, message: unreadable });
       continue;

@@ -1,9 +1,11 @@
 // `rawp convert --from <agent> [FILE]`: a captured native agent transcript (JSON lines) -> DPS
 // frames as JSON lines, ready for `rawp validate`. The translation is the live adapter's own
-// (src/agents/<agent>/convert.ts); this file only reads, dispatches and prints.
-import { readFile } from 'node:fs/promises';
-import { getConverter, listConverters } from '../../agents/convert';
+// (src/agents/<agent>/convert.ts); this file only reads, dispatches and prints. The input is read,
+// converted and written as it comes (decision 726): src/agents/convert/stream.ts.
+import { open, type FileHandle } from 'node:fs/promises';
+import { convertStream, getConverter, InputReadError, listConverters, type NativeConverter } from '../../agents/convert';
 import type { Verb, VerbIo } from '../verb';
+import type { ConvertOptions } from '../../agents/convert';
 import { Id } from '../../protocol/common';
 import { AGENT_LINE_MAX_DEPTH, MAX_LINE_CHARS } from '../../agents/process/jsonLines';
 
@@ -14,7 +16,9 @@ function help(): string {
     'Usage: rawp convert --from AGENT [FILE] [--session-id ID] [--workspace DIR]',
     '',
     'Reads a captured native transcript (FILE, or stdin when FILE is absent or "-") and writes the',
-    'RAWP-DPS 1.0 frames the live adapter would have produced, one JSON object per line.',
+    'RAWP-DPS 1.0 frames the live adapter would have produced, one JSON object per line. The input is',
+    'read line by line and frames are written as they are made, so an input of any size can be converted',
+    '(and a running agent\'s output piped in is converted as it comes).',
     'Lines that cannot be used are reported on stderr as `convert: LINE: reason` and skipped; a line',
     `is not read at all when it nests arrays and objects deeper than ${AGENT_LINE_MAX_DEPTH} levels or is longer than`,
     `${MAX_LINE_CHARS.toLocaleString('en-US')} characters (the live adapters skip such a line too).`,
@@ -61,16 +65,64 @@ function parseArgs(argv: string[]): Args | string {
   return args;
 }
 
-/** The input's text; a byte order mark (Windows editors write one) is not part of the first line. */
-async function readInput(file: string | undefined, io: VerbIo): Promise<string> {
-  return (await readWhole(file, io)).replace(/^\ufeff/, '');
+/** A regular file up to this size is read whole and converted here: starting the conversion thread costs more. */
+export const WHOLE_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+/** The input converted whole (a small file): its text, a byte order mark not part of the first line. */
+function convertWhole(converter: NativeConverter, text: string, options: ConvertOptions, io: VerbIo, opening: number): number {
+  const result = converter.convert(text.replace(/^\ufeff/, '').split(/\r?\n/), options);
+  for (const w of result.warnings) io.stderr.write(`convert: ${w.line}: ${w.message}\n`);
+  if (result.frames.length <= opening) return nothingConverted(converter, io);
+  for (const f of result.frames) io.stdout.write(JSON.stringify(f) + '\n');
+  return 0;
 }
 
-async function readWhole(file: string | undefined, io: VerbIo): Promise<string> {
-  if (file !== undefined && file !== '-') return readFile(file, 'utf8');
-  const chunks: Buffer[] = [];
-  for await (const c of io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * The input streamed: frames are written as they are made, after the opening a converter writes for
+ * no input at all has been passed (until then they are held, so input with nothing to convert
+ * still writes nothing). Each write waits for stdout to drain before more input is read.
+ */
+async function convertStreamed(converter: NativeConverter, input: AsyncIterable<Buffer | string>, options: ConvertOptions, io: VerbIo, opening: number): Promise<number> {
+  let made = 0;
+  let held: string[] | undefined = [];
+  await convertStream(converter.id, options, input, {
+    warn: (warnings) => {
+      for (const w of warnings) io.stderr.write(`convert: ${w.line}: ${w.message}\n`);
+    },
+    write: async (pieces, count) => {
+      made += count;
+      if (held) {
+        held.push(...pieces);
+        if (made <= opening) return;
+        pieces = held;
+        held = undefined;
+      }
+      for (const piece of pieces) if (!io.stdout.write(piece)) await drained(io.stdout);
+    },
+  });
+  return held ? nothingConverted(converter, io) : 0;
+}
+
+/** Only the opening a converter writes for no input at all: nothing was converted, and a stream of
+ * those frames would look like a session that did nothing (exit 0 said "converted" before). */
+function nothingConverted(converter: NativeConverter, io: VerbIo): number {
+  io.stderr.write(`rawp convert: nothing in the input could be read as --from ${converter.id} (${converter.input}); no frames were written\n`);
+  return 1;
+}
+
+/** Resolves when `stream` drains, or closes or fails (it will not drain then; its error is the CLI's to report). */
+function drained(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      stream.off('error', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+    stream.on('error', done);
+  });
 }
 
 export const convertVerb: Verb = {
@@ -90,23 +142,34 @@ export const convertVerb: Verb = {
       io.stderr.write(`rawp convert: unknown agent "${args.from}" (known: ${listConverters().map((c) => c.id).join(', ')})\n`);
       return 2;
     }
-    let text: string;
-    try {
-      text = await readInput(args.file, io);
-    } catch (e) {
-      io.stderr.write(`rawp convert: cannot read ${args.file}: ${(e as Error).message}\n`);
+    const options: ConvertOptions = { session_id: args.session_id, workspacePath: args.workspace };
+    const opening = converter.convert([], options).frames.length;
+    const cannotRead = (e: unknown) => {
+      io.stderr.write(`rawp convert: cannot read ${args.file ?? 'stdin'}: ${(e as Error).message}\n`);
       return 2;
+    };
+    let file: FileHandle | undefined;
+    if (args.file !== undefined && args.file !== '-') {
+      try {
+        file = await open(args.file, 'r');
+        const stat = await file.stat();
+        if (stat.isFile() && stat.size <= WHOLE_FILE_MAX_BYTES) {
+          const text = await file.readFile('utf8');
+          await file.close();
+          return convertWhole(converter, text, options, io, opening);
+        }
+      } catch (e) {
+        await file?.close().catch(() => undefined);
+        return cannotRead(e);
+      }
     }
-    const options = { session_id: args.session_id, workspacePath: args.workspace };
-    const result = converter.convert(text.split(/\r?\n/), options);
-    for (const w of result.warnings) io.stderr.write(`convert: ${w.line}: ${w.message}\n`);
-    // Only the opening a converter writes for no input at all: nothing was converted, and a stream
-    // of those frames would look like a session that did nothing (exit 0 said "converted" before).
-    if (result.frames.length <= converter.convert([], options).frames.length) {
-      io.stderr.write(`rawp convert: nothing in the input could be read as --from ${converter.id} (${converter.input}); no frames were written\n`);
-      return 1;
+    try {
+      // A file's stream closes the file when it ends or is stopped.
+      const input = file ? file.createReadStream() : io.stdin;
+      return await convertStreamed(converter, input as AsyncIterable<Buffer | string>, options, io, opening);
+    } catch (e) {
+      if (e instanceof InputReadError) return cannotRead(e);
+      throw e;
     }
-    for (const f of result.frames) io.stdout.write(JSON.stringify(f) + '\n');
-    return 0;
   },
 };
