@@ -72,15 +72,20 @@ export function fileStatus(count: number, searching: boolean, truncated: boolean
 }
 
 /**
- * One row of the @ / slash picker. mousedown (not click) keeps the editor's focus and selection.
- * The active row is scrolled into view: the keyboard moved it out of sight before, and Enter then
- * took a file nobody could see (the picker trial of 2026-12-05).
+ * A picker row's ref, its row scrolled into view while it is the active one: the keyboard moved it
+ * out of sight before, and Enter then took a file nobody could see (the picker trial of 2026-12-05).
  */
-export function PickerOption({ id, active, onChoose, children }: { id: string; active: boolean; onChoose: () => void; children: ComponentChildren }) {
+export function useActiveRowInView(active: boolean) {
   const row = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     if (active) row.current?.scrollIntoView?.({ block: 'nearest' });
   }, [active]);
+  return row;
+}
+
+/** One row of the @ / slash picker. mousedown (not click) keeps the editor's focus and selection. */
+export function PickerOption({ id, active, onChoose, children }: { id: string; active: boolean; onChoose: () => void; children: ComponentChildren }) {
+  const row = useActiveRowInView(active);
   return (
     <div
       ref={row}

@@ -3,10 +3,11 @@
 // arrows reach it and a screen reader reads it as the prompt box's active descendant, but disabled:
 // it chooses nothing. The list of files, under the listbox, shows while the row is active or after
 // a click on it; it is the row's description either way, so it is heard without being seen.
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import { visibleNameMap } from '../../../src/protocol/visibleName';
 import { LOCALES, t, type MessageId } from '../i18n';
+import { useActiveRowInView } from './pickerRows';
 
 export type Unloaded = NonNullable<PayloadOf<'agent.commands.publish'>['unloaded']>;
 type UnloadedFile = Unloaded['files'][number];
@@ -35,10 +36,7 @@ export function useUnloadedOpen(active: boolean): { open: boolean; toggle: () =>
 
 /** The row: one line, named by it; the list below the listbox is its description. */
 export function UnloadedRow({ id, active, open, onToggle, unloaded }: { id: string; active: boolean; open: boolean; onToggle: () => void; unloaded: Unloaded }) {
-  const row = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => {
-    if (active) row.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [active]);
+  const row = useActiveRowInView(active);
   return (
     <div
       ref={row}
