@@ -110,18 +110,21 @@ function nothingConverted(converter: NativeConverter, io: VerbIo): number {
   return 1;
 }
 
-/** Resolves when `stream` drains, or closes or fails (it will not drain then; its error is the CLI's to report). */
+/**
+ * Resolves when `stream` drains, or closes (a failed stream closes: it will not drain then). Its
+ * error is not listened to here: the CLI's own handler (main.ts `stopQuietlyOnBrokenPipe`) stops
+ * quietly with 141 on EPIPE only while it is the one listener — one more here made it stand aside,
+ * and a convert whose reader went away ran on to exit 0.
+ */
 function drained(stream: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       stream.off('drain', done);
       stream.off('close', done);
-      stream.off('error', done);
       resolve();
     };
     stream.on('drain', done);
     stream.on('close', done);
-    stream.on('error', done);
   });
 }
 

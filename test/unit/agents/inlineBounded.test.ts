@@ -22,6 +22,12 @@ class CountingNodeFs extends NodeFsBackend {
     this.stats++;
     return super.stat(path);
   }
+  /** Calls of `times` (metadata only: how a reference is resolved, decision 724). */
+  lookups = 0;
+  override times(paths: readonly string[], signal?: AbortSignal) {
+    this.lookups++;
+    return super.times(paths, signal);
+  }
 }
 
 const refsTo = (paths: string[]) => encodePrompt(paths.flatMap((path, i) => [...(i ? [{ kind: 'text' as const, text: ' ' }] : []), { kind: 'file' as const, path }]));
@@ -68,7 +74,7 @@ describe('agents/fileReferences: bounded reads for inlining (decision 543)', () 
     assert.deepEqual(r.errors, []);
   });
 
-  it('several references to one path resolve it once (the backend\'s stat may hash the whole file)', async () => {
+  it('several references to one path resolve it once, from its metadata (the backend\'s stat would hash the whole file, decision 724)', async () => {
     writeFileSync(join(root, 'one.txt'), 'x\n');
     const fs = new CountingNodeFs([root]);
     // Five references (five ref_ids, as five @-mentions from a master) to the same path.
@@ -76,6 +82,7 @@ describe('agents/fileReferences: bounded reads for inlining (decision 543)', () 
     const text = refs.map((f) => `<@file:${f.ref_id}|one.txt>`).join(' ');
     const r = await convertFileReferences(text, refs, { roots: fs.roots, strategy: { kind: 'label' }, fs });
     assert.equal(r.text, '[File: one.txt] [File: one.txt] [File: one.txt] [File: one.txt] [File: one.txt]');
-    assert.equal(fs.stats, 1);
+    assert.equal(fs.lookups, 1);
+    assert.equal(fs.stats, 0);
   });
 });
