@@ -131,15 +131,19 @@ describe('workspace: NodeFsBackend.readTextPrefix (decision 720)', function () {
     assert.ok(grown < 32 * MiB, `RSS grew ${(grown / MiB).toFixed(1)} MiB`);
   });
 
-  describe('through the ACP bridge: a file swapped between its stat and the prefix read', () => {
-    /** The bridge over the Node backend; `swap` runs right after the bridge's stat of big.log. */
+  describe('through the ACP bridge: a file swapped between its size check and the prefix read', () => {
+    /** The bridge over the Node backend; `swap` runs right after the bridge learns big.log's size (`times`, decision 724). */
     function bridgeSwapping(swap: () => void) {
       const backend = new NodeFsBackend([ws]);
-      const stat = backend.stat.bind(backend);
-      backend.stat = async (p: string) => {
-        const st = await stat(p);
-        if (p.endsWith('big.log')) swap();
-        return st;
+      const times = backend.times.bind(backend);
+      let swapped = false;
+      backend.times = async (paths: readonly string[], signal?: AbortSignal) => {
+        const answer = await times(paths, signal);
+        if (!swapped && paths.some((p) => p.endsWith('big.log'))) {
+          swapped = true;
+          swap();
+        }
+        return answer;
       };
       const fsEvents = new FsEvents();
       attachObservationPolicy(fsEvents);
