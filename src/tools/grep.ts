@@ -89,7 +89,8 @@ export const GrepTool = defineTool({
         const f = paths[i];
         if (ctx.signal.aborted) break;
         const shown = listedPath(ctx.fs.roots, f);
-        const got = await readForGrep(ctx.fs, f, await timeOf(i));
+        // The one file asked for was looked up already (its size, from metadata): not again.
+        const got = await readForGrep(ctx.fs, f, st.type === 'file' ? st : await timeOf(i));
         if ('skipped' in got) {
           if (got.skipped === 'unreadable' && got.error && st.type === 'file') throw got.error; // the one file asked for
           if (got.skipped === 'too_big') unsearched.tooBig(shown, got.size);

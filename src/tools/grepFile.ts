@@ -32,7 +32,7 @@ export type GrepRead =
  * `times`; without it they are asked for (sizeBeforeRead.ts: never `stat`, which reads and hashes
  * the whole file for the ledger's version before readText reads it again).
  */
-export async function readForGrep(fs: FsBackend, path: string, known?: FsTime): Promise<GrepRead> {
+export async function readForGrep(fs: FsBackend, path: string, known?: Pick<FsTime, 'type' | 'size'>): Promise<GrepRead> {
   try {
     const st = known?.type === 'file' ? known : await sizeBeforeRead(fs, path);
     if (!st) return { skipped: 'unreadable', why: 'FS_NOT_FOUND' };
