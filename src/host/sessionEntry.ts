@@ -7,6 +7,7 @@ import { nameFromPrompt } from '../protocol/sessionName';
 import type { Frame, FrameOf, PayloadOf } from '../protocol/frameTypes';
 import type { Connection, WireFrame } from '../session/connection';
 import type { HistoryBuffer } from '../session/history';
+import type { SessionMeta } from './journal/format';
 import type { SessionJournal } from './journal/sessionJournal';
 import type { SessionAdmission } from './promptAdmission';
 import type { SessionCommands } from './sessionCommands';
@@ -43,6 +44,17 @@ export interface SessionEntry {
  */
 export function notePromptName(entry: SessionEntry, prompt: PayloadOf<'control.prompt.request'>): void {
   if (entry.defaultName && entry.namesFromPrompt) entry.promptName = nameFromPrompt(prompt) || undefined;
+}
+
+/**
+ * How a session starts named: with its agent's name (`defaultName`), and whether a person gave the
+ * name. The latter is journaled, so after a restart an agent's title or a prompt's words stay
+ * replaceable and a person's name stays (decision 727); an older journal's name other than the
+ * agent's counts as a person's.
+ */
+export function startingName(name: string | undefined, restored: SessionMeta | undefined, agentName: string): { defaultName: boolean; nameByPerson: boolean } {
+  const defaultName = name === undefined || (restored !== undefined && name === agentName);
+  return { defaultName, nameByPerson: restored?.name_by_person ?? !defaultName };
 }
 
 /** What the recorder does to the host (sessionHost.ts wires it). */

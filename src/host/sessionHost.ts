@@ -29,7 +29,7 @@ import { AttachmentCopies } from './attachmentCopies';
 import { createSharedToolState, type SharedToolState } from '../tools/toolkit';
 import { NodeFsBackend } from '../workspace/nodeFsBackend';
 import { HostStorage } from './hostStorage';
-import { notePromptName, recorderConnection, type RecorderHost, type SessionEntry } from './sessionEntry';
+import { notePromptName, recorderConnection, startingName, type RecorderHost, type SessionEntry } from './sessionEntry';
 import type { AgentSwitch, HostEvent, SessionHostOptions } from './sessionHostOptions';
 import { cleanSessionName } from '../protocol/sessionName';
 import type { ContinuedFrom } from '../protocol/continuation';
@@ -54,7 +54,6 @@ export class SessionHost {
   private readonly storage: HostStorage;
   /** Checkpoints and rewind (undefined when off); the review UI calls `checkpoints.service` and `restore`. */
   readonly checkpoints?: SessionCheckpoints;
-
   private sharedTools?: SharedToolState;
 
   /** Sessions an error ended, kept so the user can continue their conversation (decision 630). */
@@ -99,10 +98,7 @@ export class SessionHost {
     return this.start({ agent: request.agent, name: request.name });
   }
 
-  /**
-   * The state folder's journal, opened (and locked) on first use. Throws when it cannot be opened
-   * (e.g. another host holds its lock); `rawp serve` reports that and stops.
-   */
+  /** The state folder's journal, opened (and locked) on first use; throws when it cannot be (another host holds its lock). */
   openJournal(): Journal | undefined {
     return this.storage.openJournal();
   }
@@ -156,9 +152,11 @@ export class SessionHost {
     const resumeSessionId = req.resumeSessionId && choice.id === req.agent ? req.resumeSessionId : undefined;
     const adapter = continuingAdapter(choice.create({ toolState: this.toolState(), ...(resumeSessionId ? { resumeSessionId } : {}) }), req.continuedFrom);
     const origin: SessionOrigin = this.options.origin ?? 'local';
+    const { defaultName, nameByPerson } = startingName(name, req.restored?.meta, adapter.info.displayName);
     const h = this.storage.history({
       session_id,
       name: name ?? adapter.info.displayName,
+      name_by_person: nameByPerson,
       agent: choice.id,
       created_at: req.restored?.meta.created_at ?? new Date().toISOString(),
       origin,
@@ -166,7 +164,7 @@ export class SessionHost {
       ...(req.restored?.meta.session_rules ? { session_rules: req.restored.meta.session_rules } : {}),
       ...(resumeSessionId ? { agent_session_id: resumeSessionId } : {}),
     }, req.restored);
-    const entry: SessionEntry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, defaultName: name === undefined || (req.restored !== undefined && name === adapter.info.displayName), namesFromPrompt: req.restored === undefined && this.options.namesFromPrompt !== false, ...(resumeSessionId ? { agentSessionId: resumeSessionId } : {}) };
+    const entry: SessionEntry = { history: h.history, journal: h.journal, restoredThrough: h.restoredThrough, agent: choice.id, recorderId: `recorder:${session_id}`, defaultName, namesFromPrompt: req.restored === undefined && this.options.namesFromPrompt !== false, ...(resumeSessionId ? { agentSessionId: resumeSessionId } : {}) };
     // §18.3: the id the agent names in a turn is kept with the session for the next restart.
     const onAgentSession = (id: string): void => {
       entry.agentSessionId = id;
@@ -208,7 +206,7 @@ export class SessionHost {
         workspacePath: this.options.workspacePath,
         historyBuffer: h.history,
         // A restored session's turns go on from where the previous process stopped (§7.5.1).
-        engine: { ...h.engine, ...(entry.admission ? { admission: entry.admission } : {}), ...(files ? { contextFiles: files.contextFiles, files: files.files } : {}), ...(this.checkpoints ? { turnHooks: this.checkpoints.hooks() } : {}), onAgentSession, localCopy: (file) => this.attachmentCopies.copy(session_id, file) },
+        engine: { ...h.engine, ...(entry.admission ? { admission: entry.admission } : {}), ...(files ? { contextFiles: files.contextFiles, files: files.files } : {}), ...(this.checkpoints ? { turnHooks: this.checkpoints.hooks() } : {}), onAgentSession, nameByPerson, localCopy: (file) => this.attachmentCopies.copy(session_id, file) },
       });
     } catch (e) {
       entry.commands?.dispose();
@@ -229,7 +227,7 @@ export class SessionHost {
 
   /** What the recorder connection of each session does to the host (sessionEntry.ts). */
   private readonly recorderHost: RecorderHost = {
-    renamed: (session_id, name) => this.storage.journal?.update(session_id, { name }),
+    renamed: (session_id, name) => this.storage.journal?.update(session_id, { name, name_by_person: this.registry.get(session_id)?.nameByPerson !== false }),
     promptNamed: (session_id, name) => void this.registry.rename(session_id, name, 'client', false), // no person's name (725)
     emit: (e) => this.emit(e),
     // Before the hub forgets it: the name and sharing the ended session had (decision 630). A

@@ -37,6 +37,11 @@ export class AgentTitles {
     this.personNamed = named;
   }
 
+  /** A person named the session: what a restart keeps (decision 727). */
+  get byPerson(): boolean {
+    return this.personNamed;
+  }
+
   /** A person renamed the session: agent titles are ignored from now on. */
   namedByPerson(): void {
     this.personNamed = true;

@@ -81,7 +81,7 @@ export class AgentSession implements HubSessionSource {
     this.permissions = options.permissions ?? new PermissionBroker();
     this.created_at = options.created_at ?? this.clock.now().toISOString();
     this._name = cleanSessionName(options.name ?? '') || cleanSessionName(options.adapter.info.displayName) || 'Session';
-    this.titles = new AgentTitles({ name: () => this._name, apply: (name) => this.rename(name, 'edge', false), ready: () => this.ready, ending: () => this.ending, timers: this.timers }, cleanSessionName(options.name ?? '') !== '');
+    this.titles = new AgentTitles({ name: () => this._name, apply: (name) => this.rename(name, 'edge', false), ready: () => this.ready, ending: () => this.ending, timers: this.timers }, options.nameByPerson ?? cleanSessionName(options.name ?? '') !== '');
     this.betweenTurns = new BetweenTurns({
       adapter: options.adapter,
       features: () => this.declared.capabilities.features,
@@ -179,6 +179,9 @@ export class AgentSession implements HubSessionSource {
   get name(): string {
     return this._name;
   }
+  get nameByPerson(): boolean {
+    return this.titles.byPerson; // no agent title replaces a person's name (725), after a restart either (727)
+  }
   get mode(): AgentModeName {
     return this.betweenTurns.mode;
   }
@@ -210,7 +213,6 @@ export class AgentSession implements HubSessionSource {
   }
 
   // ---- HubSessionSource -------------------------------------------------------------------
-
   capabilities(): PayloadOf<'session.capabilities'> {
     return clientCapabilities(this.options.adapter.info, this.declared.capabilities, {
       max_frame_size: this.options.maxFrameSize ?? 4 * 1024 * 1024,

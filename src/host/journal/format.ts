@@ -39,6 +39,12 @@ export const SessionMeta = z.strictObject({
   session_rules: z.array(SessionRuleRecord).max(1000).optional(),
   /** §18.3: the agent's own session id, named during a turn (decision 620): a restart resumes it. */
   agent_session_id: z.string().min(1).max(1024).optional(),
+  /**
+   * A person gave the current name (the create API, /rename, a master's rename), so an agent's own
+   * titles never replace it after a restart either; false for the agent's name, a prompt's words or
+   * the agent's title (decision 727). Absent in older journals: a name other than the agent's counts as a person's.
+   */
+  name_by_person: z.boolean().optional(),
 });
 export type SessionMeta = z.infer<typeof SessionMeta>;
 

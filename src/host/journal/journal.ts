@@ -159,7 +159,7 @@ export class Journal {
   }
 
   /** A session was renamed, (un)shared, got rules or its agent's own id: the index (and later compactions) follow. */
-  update(session_id: string, patch: Partial<Pick<SessionMeta, 'name' | 'shared' | 'session_rules' | 'agent_session_id'>>): void {
+  update(session_id: string, patch: Partial<Pick<SessionMeta, 'name' | 'name_by_person' | 'shared' | 'session_rules' | 'agent_session_id'>>): void {
     const meta = this.index.get(session_id);
     if (!meta || this.closed) return;
     const next = { ...meta, ...patch };
