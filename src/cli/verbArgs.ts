@@ -47,7 +47,8 @@ export function directoryArg(dir: string): string | undefined {
   try {
     // The folder itself, not a symlink's path to it: the file backend's roots are real paths, and
     // an agent started in the symlink's path named every file by it, which the tools then refused
-    // as outside the workspace (the review of 2026-12-06).
+    // as outside the workspace (the review of 2026-12-06). The name it was given stays the
+    // workspace's other name (SessionHostOptions.workspaceOtherName, decision 729).
     return statSync(abs).isDirectory() ? realpathSync.native(abs) : undefined;
   } catch {
     return undefined;

@@ -21,82 +21,20 @@ import { noticeOf, RAWP_EXTENSION_KEY, type NoticePayload, type NoticeWords } fr
 import { PROTOCOL_VERSION } from '../protocol/envelope';
 import { isKnownFrame, type PayloadOf, type WireFrame } from '../protocol/frameTypes';
 import type { Connection } from '../session/connection';
-import type { RuleScope } from '../session/permissions';
 import { rejectValue } from './rejectOption';
 import { ToolOutputs } from './toolOutputs';
-import { keepError, type RunError } from './runErrors';
-import type { Logger } from '../session/ports';
+import { keepError } from './runErrors';
 import { FileRefusal } from '../remote/fileApi';
 import { ATTACHMENT_TOO_LARGE, ATTACHMENT_TYPE_MISMATCH, ATTACHMENT_UNAVAILABLE } from './attachmentAdmission';
 import { DetectedAgents } from './detectedAgents';
 import { hostPermissionBroker } from './permissions';
 import { SessionHost } from './sessionHost';
+import type { HeadlessResult, HeadlessRunOptions, Unanswered } from './headlessRunTypes';
 import { StepLimit } from '../session/stepLimit';
 import type { AgentAdapter, AgentEvent } from '../session/agentAdapter';
 import { leavesRoot } from '../workspace/leavesRoot';
 
-type PromptPayload = PayloadOf<'control.prompt.request'>;
-type StopReason = PayloadOf<'session.turn.end'>['stop_reason'];
-
-export interface HeadlessRunOptions {
-  workspace: string;
-  /** `builtin`, `claude-code`, `codex`, `openai`, `acp:<preset or command line>`. */
-  agent: string;
-  openai?: { baseUrl?: string; model?: string };
-  /** The language the person reads (the environment's locale): the built-in agent speaks it. */
-  language?: string;
-  prompt: PromptPayload;
-  /**
-   * Files to send with the prompt (§6.1.1 context_files): inside the workspace as `file:` URLs,
-   * others copied into the run's own file store (§4.5, /v1/files/{id}); absolute paths.
-   */
-  attachments?: string[];
-  /** What `--allow` allows, as session rules of the run's session. */
-  allow: RuleScope[];
-  /** The saved ("always") rules (default ~/.config/rawp/permission-rules.json). */
-  rulesFile: string;
-  logger: Logger;
-  /** Every frame of the conversation in order: the client's and the run's own (`master`). */
-  onFrame?(frame: WireFrame, from: 'client' | 'master'): void;
-  /** A question nobody could answer, as it was answered. */
-  onUnanswered?(u: Unanswered): void;
-  /** The rules file could not be read (moved aside) or had rules that were skipped. */
-  onRulesProblem?(message: string): void;
-}
-
-/** A question of the agent the run answered for the absent user. */
-export interface Unanswered {
-  /** tool_not_allowed: refused by --allowed-tools/--denied-tools or the mode (interaction_id: the call's invocation_id). */
-  kind: 'permission_denied' | 'question_timed_out' | 'tool_not_allowed';
-  interaction_id: string;
-  tool_name?: string;
-  tool_input?: Record<string, unknown>;
-  question: string;
-}
-
-export interface HeadlessResult {
-  session_id: string;
-  turn_id?: string;
-  /** Undefined when no turn ran (the prompt was refused, or the session ended first). */
-  stop_reason?: StopReason;
-  /** The agent's answer: its last step's text (src/protocol/finalAnswer.ts). */
-  text: string;
-  structured_output?: PayloadOf<'session.turn.end'>['structured_output'];
-  usage?: PayloadOf<'session.usage'>;
-  permission_denials: Unanswered[];
-  /** agent.error and session.error frames of the run, in order: bounded, messages cut (runErrors.ts). */
-  errors: RunError[];
-  /** What the host said to the run (`x-rawp.notice`): a host command's answer (/help), a refusal. */
-  notices: NoticePayload[];
-  /** Steps of the turn: model replies, counted as §6.1.1 max_turns counts them (stepLimit.ts). */
-  num_turns: number;
-  /** From the session's start to the run's end. */
-  duration_ms: number;
-  /** The agent's own conversation id (§18.3), for its own resume (`claude --resume`, `codex resume`). */
-  agent_session_id?: string;
-  /** An agent without a model (grammarOnly): what its tools returned, which its words only point at. */
-  tool_outputs?: { outputs: string[]; cut: boolean };
-}
+export type { HeadlessResult, HeadlessRunOptions, Unanswered } from './headlessRunTypes';
 
 /** How long the prompt may take to start a turn (admission, slash-command expansion). */
 const TURN_START_TIMEOUT_MS = 60_000;
@@ -148,6 +86,7 @@ export class HeadlessRun {
       agents: () => this.agents.choices().map((c) => ({ ...c, create: (o) => this.made(c.create(o)) })),
       defaultAgent: () => agent,
       workspacePath: this.o.workspace,
+      workspaceOtherName: this.o.workspaceOtherName,
       // Slash commands of the workspace and the home folder, as in the editor (no watching: one prompt).
       commands: { home: homedir(), workspaceFolders: [this.o.workspace], watch: false },
       origin: 'local',

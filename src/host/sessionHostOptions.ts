@@ -20,6 +20,8 @@ export interface SessionHostOptions {
   /** `auto` or an agent id (setting rawp.defaultAgent). */
   defaultAgent: () => string;
   workspacePath: string;
+  /** Another name of the workspace folder (the symlink --workspace was given by): its paths are the same files (decision 729). */
+  workspaceOtherName?: string;
   history?: () => HistoryOptions;
   /**
    * Where sessions are journaled (journal/, docs/decisions/120-123): the editor's storage folder, or

@@ -52,6 +52,12 @@ export interface NodeFsBackendOptions {
   allowOutsideRoots?: boolean;
   /** `watch` sets its recursive watch up in a worker thread (nodeWatcher.ts `inWorker`; `rawp serve`). */
   watchInWorker?: boolean;
+  /**
+   * Other names of the first root, taken as the same folder (rootAliases.ts): `rawp run/serve
+   * --workspace` given through a symlink runs in the real folder, and a path typed by the link's
+   * name is still inside (decision 729).
+   */
+  otherNames?: readonly string[];
 }
 
 /** Files above this size yield the event loop between the steps of an update. */
@@ -70,7 +76,7 @@ export class NodeFsBackend implements FsBackend {
     this.allowOutside = options.allowOutsideRoots === true;
     this.watchInWorker = options.watchInWorker === true;
     // Real paths, so that a root reached through a symlink (e.g. /tmp on macOS) still contains its files.
-    this.guard = new RootGuard(roots, this.allowOutside);
+    this.guard = new RootGuard(roots, this.allowOutside, options.otherNames);
     this.roots = this.guard.roots;
   }
 

@@ -14,9 +14,10 @@ export class RootGuard {
   /** The names the roots were given where they are not their real paths: taken as the same paths. */
   readonly aliases: readonly RootAlias[];
 
-  constructor(roots: readonly string[], private readonly allowOutside: boolean) {
+  /** `otherNames`: more names of the first root (the symlink a CLI's --workspace was given by), mapped by their letters. */
+  constructor(roots: readonly string[], private readonly allowOutside: boolean, otherNames: readonly string[] = []) {
     this.roots = roots.map((r) => realpathSync(resolve(r)));
-    this.aliases = givenNamesOf(roots, this.roots);
+    this.aliases = [...givenNamesOf(roots, this.roots), ...givenNamesOf(otherNames, otherNames.map(() => this.roots[0]))];
   }
 
   /** The root `abs` lies in, if any. */

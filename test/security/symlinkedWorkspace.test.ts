@@ -4,11 +4,14 @@
 // workspace" — the Node backend knew only the real path (`rawp run` and `rawp serve` take the real
 // path of --workspace instead, so there the agent is told that). A fake ACP agent (a real child
 // process) asking for files by the name it was told, by the real path, by a third link to the same
-// folder, through a link out of it, and by `..` from the link.
+// folder, through a link out of it, and by `..` from the link. Decision 729: `rawp run`/`serve`
+// run in the real folder but keep the link's name as the workspace's other name.
 import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runScratch, type RunScratch } from '../support/rawpRun';
+import { buildCliOnce, rawpRun, runScratch, type RunScratch } from '../support/rawpRun';
+import { waitFor } from '../unit/remote/harness';
+import { serve, stopAll } from './serveProcess';
 import { RecordingHost } from '../support/recordingHost';
 import { turnWithin } from '../support/fakeAcpAgent';
 import { AcpAdapter } from '../../src/agents/acp/adapter';
@@ -81,6 +84,45 @@ describe('security: a workspace opened through a symlink answers to both its nam
       assert.equal(readFileSync(join(s.ws, 'made.txt'), 'utf8'), 'made\n');
     } finally {
       await adapter.dispose();
+    }
+  });
+
+  it('rawp run --workspace LINK (decision 729): the agent runs in the real folder and a path typed by the link\'s name is the same file (it was refused as outside); a third name, a link out and `..` stay refused', async () => {
+    buildCliOnce();
+    const asked = [join(link, 'a.txt'), 'cwd:a.txt', join(s.dir, 'third-name', 'a.txt'), join(link, 'out', 'secret.txt'), join(link, '..', 'outside', 'secret.txt')];
+    const r = await rawpRun(['--workspace', link, '--agent', `acp:${process.execPath} ${[join(s.dir, 'agent.js'), ...asked].join(' ')}`, 'go'], { env: s.env, timeoutMs: 90_000 });
+    const said = r.out.trim().split('\n');
+    assert.equal(r.code, 0, r.err);
+    assert.equal(said.length, 6, r.out + r.err);
+    assert.equal(said[0], 'read "inside"', `by the link's name: ${said[0]}`);
+    assert.equal(said[1], 'read "inside"', 'by the folder the agent was started in (the real path)');
+    assert.match(said[2], /^refused "FS_OUTSIDE_WORKSPACE/, 'a name --workspace was not given stays outside');
+    assert.match(said[3], /^refused "FS_OUTSIDE_WORKSPACE/, 'a link out of the workspace, by the link\'s name');
+    assert.match(said[4], /^refused "FS_OUTSIDE_WORKSPACE/, '`..` from the link leaves it');
+    assert.ok(!r.out.includes('secret'), 'no outside content');
+    assert.equal(said[5], 'wrote');
+    assert.equal(readFileSync(join(s.ws, 'made.txt'), 'utf8'), 'made\n');
+  });
+
+  it('rawp serve --workspace LINK (decision 729): a master\'s prompt naming a file by the link\'s name reads it; by a third name it is refused', async () => {
+    try {
+      const server = await serve({ workspace: link, files: {} });
+      const m = await server.master();
+      const results = () => m.frames.flatMap((f) => (f.type === 'tool.invoke.result' ? [f.payload] : []));
+      const ends = () => m.frames.filter((f) => f.type === 'session.turn.end').length;
+      for (const path of [join(link, 'a.txt'), join(s.dir, 'third-name', 'a.txt')]) {
+        const had = ends();
+        m.client.sendRaw(JSON.stringify({ v: 1, type: 'control.prompt.request', message_id: `p-${had}`, timestamp: new Date().toISOString(), session_id: server.session_id, payload: { prompt_text: `read ${path}` } }));
+        await waitFor(() => ends() > had, `the turn reading ${path}`);
+      }
+      assert.equal(results().length, 2, JSON.stringify(results()));
+      const [byLink, byThird] = results();
+      assert.equal(byLink.status, 'success', JSON.stringify(byLink.output));
+      assert.match(JSON.stringify(byLink.output), /inside/);
+      assert.equal(byThird.status, 'error');
+      assert.match(JSON.stringify(byThird.output), /outside the workspace/);
+    } finally {
+      await stopAll();
     }
   });
 

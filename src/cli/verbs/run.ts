@@ -2,7 +2,7 @@
 // one agent, for every agent of ours. Argument parsing only: the session is the host's
 // (src/host/headlessRun.ts, the same SessionHost as `rawp serve` and the editor).
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import { HeadlessRun } from '../../host/headlessRun';
 import { environmentLanguage } from '../../agents/builtin/words';
@@ -170,6 +170,8 @@ export const runVerb: Verb = {
 
     const run = new HeadlessRun({
       workspace,
+      // The link --workspace may have been given by: a path typed by its name is the same file (decision 729).
+      workspaceOtherName: resolve(values.workspace),
       agent: values.agent,
       openai: { baseUrl: values['base-url'], model: values.model },
       language: environmentLanguage(process.env),

@@ -170,6 +170,7 @@ export const serveVerb: Verb = {
       detectAgentsAgain: () => agents.detectAgain(),
       defaultAgent: () => defaultAgent,
       workspacePath: workspace,
+      workspaceOtherName: resolve(values.workspace),
       fileSearch: search.run,
       commands: { home: homedir(), workspaceFolders: [workspace], watch: true },
       origin: 'remote',
