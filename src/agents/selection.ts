@@ -248,7 +248,7 @@ export interface CreateAgentDeps {
   fs?: { backend: FsBackend; events: FsEvents };
   /** Extra environment for process agents (e.g. a provider's base URL). */
   env?: Record<string, string | undefined>;
-  openai?: { baseUrl?: string; model?: string; apiKey?: string; vision?: boolean };
+  openai?: { baseUrl?: string; model?: string; apiKey?: string; vision?: boolean; contextWindow?: number };
   /** Restore this agent session (the agent's own id, §18.3). */
   resumeSessionId?: string;
   /** The language the person reads: the built-in agent speaks it (decision 572). */
@@ -268,7 +268,7 @@ export function createAgent(c: AgentCandidate, deps: CreateAgentDeps): AgentAdap
     case 'openai': {
       const o = deps.openai ?? {};
       if (!o.baseUrl || !o.model) throw new Error('the OpenAI-compatible agent needs a base URL and a model');
-      return new OpenAIAdapter({ baseUrl: o.baseUrl, model: o.model, apiKey: o.apiKey ?? process.env[OPENAI_ENV_KEY], ...(o.vision ? { vision: true } : {}), ...(deps.shared ? { shared: deps.shared } : {}) });
+      return new OpenAIAdapter({ baseUrl: o.baseUrl, model: o.model, apiKey: o.apiKey ?? process.env[OPENAI_ENV_KEY], ...(o.vision ? { vision: true } : {}), ...(o.contextWindow ? { contextWindow: o.contextWindow } : {}), ...(deps.shared ? { shared: deps.shared } : {}) });
     }
     default:
       if (c.id.startsWith('acp:')) {

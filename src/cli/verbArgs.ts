@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Verb, VerbIo } from './verb';
 import { argumentErrorWords } from './argErrors';
+import { CONTEXT_WINDOW_RANGE } from '../agents/openai/conversation';
 
 /** The exit status of bad arguments, for every verb. */
 export const USAGE_EXIT = 2;
@@ -54,6 +55,16 @@ export function directoryArg(dir: string): string | undefined {
     return undefined;
   }
 }
+
+/** `--context-window N` (the OpenAI-compatible model's window, decision 730): undefined when not given, null when out of range. */
+export function contextWindowArg(value: string | undefined): number | undefined | null {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n >= CONTEXT_WINDOW_RANGE[0] && n <= CONTEXT_WINDOW_RANGE[1] ? n : null;
+}
+
+/** Its usage message. */
+export const CONTEXT_WINDOW_USAGE = `--context-window must be a whole number of tokens from ${CONTEXT_WINDOW_RANGE[0]} to ${CONTEXT_WINDOW_RANGE[1].toLocaleString('en-US')}`;
 
 /** The usage message of a `--workspace DIR` that is not a directory. */
 export function notADirectory(dir: string): string {

@@ -3,9 +3,15 @@ import * as vscode from 'vscode';
 import type { HistoryOptions } from '../session/history';
 import type { ToolSettings } from '../tools/types';
 import type { LogLevel } from './logger';
+import { CONTEXT_WINDOW_RANGE } from '../agents/openai/conversation';
 
 function cfg(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration('rawp');
+}
+
+/** rawp.openai.contextWindow: 0 (the default) or out of range means "learn it from the server" (decision 730). */
+function contextWindowSetting(n: number | undefined): number | undefined {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= CONTEXT_WINDOW_RANGE[0] && n <= CONTEXT_WINDOW_RANGE[1] ? n : undefined;
 }
 
 export const settings = {
@@ -45,7 +51,7 @@ export const settings = {
     }
     return out;
   },
-  openai: () => ({ baseUrl: cfg().get<string>('openai.baseUrl', ''), model: cfg().get<string>('openai.model', ''), vision: cfg().get<boolean>('openai.vision', false) }),
+  openai: () => ({ baseUrl: cfg().get<string>('openai.baseUrl', ''), model: cfg().get<string>('openai.model', ''), vision: cfg().get<boolean>('openai.vision', false), contextWindow: contextWindowSetting(cfg().get<number>('openai.contextWindow', 0)) }),
   /** rawp.search.includeIgnored (decision 363): the @ picker lists what ignore files hide. */
   includeIgnored: () => cfg().get<boolean>('search.includeIgnored', false),
   /** rawp.checkpoints.enabled (decision 635): a snapshot before each turn; read at each turn's start. */

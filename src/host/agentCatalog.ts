@@ -18,7 +18,7 @@ export interface AgentSources {
   shared: () => SharedToolState;
   /** Why nothing may run (Restricted Mode), or undefined. */
   blocked: () => string | undefined;
-  openai: () => Promise<{ baseUrl?: string; model?: string; apiKey?: string; vision?: boolean }>;
+  openai: () => Promise<{ baseUrl?: string; model?: string; apiKey?: string; vision?: boolean; contextWindow?: number }>;
   /** Provider API keys kept in SecretStorage, handed to agent processes as their usual variables. */
   apiKey: (provider: 'anthropic' | 'openai' | 'gemini') => PromiseLike<string | undefined>;
   /** `rawp.agents.<name>.path` settings, by name (decision 380). */
@@ -35,7 +35,7 @@ const BUILTIN: AgentCandidate = { id: 'builtin', displayName: 'Built-in (offline
 export class AgentCatalog {
   private candidates: AgentCandidate[] = [BUILTIN];
   private detection?: Promise<void>;
-  private openai: { baseUrl?: string; model?: string; apiKey?: string; vision?: boolean } = {};
+  private openai: { baseUrl?: string; model?: string; apiKey?: string; vision?: boolean; contextWindow?: number } = {};
   /** What every agent process gets (PATH with the discovered folders). */
   private env: Record<string, string> = {};
   /** Provider keys from SecretStorage; each agent gets only its own provider's (decision 381). */

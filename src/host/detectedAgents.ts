@@ -7,7 +7,7 @@ import { unavailableOf, type AgentChoice } from './agentChoice';
 import { discoverAgentDirs, type DiscoveryOptions } from './agentDiscovery';
 
 export interface DetectedAgentsOptions {
-  openai: { baseUrl?: string; model?: string; vision?: boolean };
+  openai: { baseUrl?: string; model?: string; vision?: boolean; contextWindow?: number };
   /** ACP command lines the operator configured (never a master's). */
   acpCommands: string[];
   /** The login shell and the usual install folders (decision 380); default: the real ones. */

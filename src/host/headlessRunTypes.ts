@@ -15,7 +15,7 @@ export interface HeadlessRunOptions {
   workspaceOtherName?: string;
   /** `builtin`, `claude-code`, `codex`, `openai`, `acp:<preset or command line>`. */
   agent: string;
-  openai?: { baseUrl?: string; model?: string };
+  openai?: { baseUrl?: string; model?: string; contextWindow?: number };
   /** The language the person reads (the environment's locale): the built-in agent speaks it. */
   language?: string;
   prompt: PromptPayload;

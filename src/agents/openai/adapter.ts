@@ -19,6 +19,10 @@ import { contextFilesOf } from '../attachments';
 import { openaiAttachments, openaiUserContent } from './attachments';
 import { TOO_DEEP_WORDS, modelJsonTooDeep } from './streamLimits';
 import { cutAt } from '../../protocol/cutText';
+import type { PayloadOf } from '../../protocol/frameTypes';
+import { Conversation, type Trimmed } from './conversation';
+import { answerTokensOf, fittedCall, tooLongWords } from './fittedCall';
+import { compactConversation } from './compaction';
 
 export interface OpenAIAdapterOptions {
   /** e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio). */
@@ -38,6 +42,12 @@ export interface OpenAIAdapterOptions {
   idleTimeoutMs?: number;
   /** The model reads images (`image_url` parts); the user says so (decision 314). Default false. */
   vision?: boolean;
+  /**
+   * The model's context window in tokens, when the user knows it (setting rawp.openai.contextWindow,
+   * `--context-window`): the conversation is held to it and the engine compacts near it. Without
+   * it the window is learned from the server's first refusal for length (decision 730).
+   */
+  contextWindow?: number;
 }
 
 export const OPENAI_ENV_KEY = 'RAWP_OPENAI_API_KEY';
@@ -59,7 +69,9 @@ export class OpenAIAdapter implements AgentAdapter {
   private tools: ChatToolDef[] = [];
   /** The backend the tools use: referenced files are inlined through it too (virtual folders). */
   private fs?: FsBackend;
-  private readonly messages: ChatMessage[] = [];
+  private conversation: Conversation | undefined;
+  /** Tokens the last model call held (its prompt and answer, by the server's count). */
+  private contextUsed: number | undefined;
 
   constructor(private readonly options: OpenAIAdapterOptions) {
     this.info = { id: 'openai', displayName: `OpenAI-compatible (${options.model})`, adapter_type: 'sdk' };
@@ -76,7 +88,7 @@ export class OpenAIAdapter implements AgentAdapter {
     this.tools = catalog.tools
       .filter((t) => t.status !== 'unavailable')
       .map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema ?? { type: 'object', properties: {} } } }));
-    this.messages.push({ role: 'system', content: this.options.systemPrompt ?? defaultSystemPrompt(host.workspacePath) });
+    this.conversation = new Conversation(this.options.systemPrompt ?? defaultSystemPrompt(host.workspacePath), JSON.stringify(this.tools).length, this.options.contextWindow);
     const diagnostics: CatalogDiagnostic[] = [...(catalog.diagnostics ?? [])];
     if (!this.options.apiKey && !/^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(this.options.baseUrl)) {
       diagnostics.push({ severity: 'warning', code: 'API_KEY_MISSING', message: `no API key for ${shownUrl(this.options.baseUrl)}; set ${OPENAI_ENV_KEY}` });
@@ -85,7 +97,7 @@ export class OpenAIAdapter implements AgentAdapter {
     if (problem) diagnostics.push({ severity: 'error', code: 'BASE_URL_INVALID', message: problem });
     return {
       capabilities: {
-        features: { adapter_type: 'sdk', thinking_stream: true, tool_streaming: true, plan_mode: true, context_compaction: false, subagent: false, structured_output: false, file_reference: true },
+        features: { adapter_type: 'sdk', thinking_stream: true, tool_streaming: true, plan_mode: true, context_compaction: true, subagent: false, structured_output: false, file_reference: true },
         // Every master and the journal get this frame: the URL as it may be shown.
         extensions: { model: this.options.model, base_url: shownUrl(this.options.baseUrl) },
         // §11 as `response_format` json_schema; §6.1.1 max_turns caps this loop's model calls.
@@ -99,13 +111,38 @@ export class OpenAIAdapter implements AgentAdapter {
   }
 
   async prompt(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
+    const outcome = await this.turn(prompt, signal);
+    // §7.3.1 context_window: what the last call held, against the window when it is known.
+    const capacity = this.conversation?.capacity;
+    const used = this.contextUsed;
+    return { ...outcome, usage: { input_tokens: 0, output_tokens: 0, ...outcome.usage, ...(capacity !== undefined ? { context_capacity: capacity } : {}), ...(used !== undefined ? { context_used: used } : {}) } };
+  }
+
+  /** §6.3.1: the model summarizes the conversation, which the summary then stands for (compaction.ts). */
+  async compact(instruction: string | undefined): Promise<PayloadOf<'session.compacted'>> {
+    const conversation = this.conversation;
+    if (!conversation) throw new Error('the agent has not started');
+    const quiet = { onText: () => undefined, onReasoning: () => undefined };
+    const extra = { ...this.options.requestExtra, tool_choice: 'none' };
+    const result = await compactConversation(conversation, instruction, this.contextUsed, (messages) => streamChat(this.request(messages, new AbortController().signal, extra), quiet));
+    this.contextUsed = result.current_token_count;
+    return result;
+  }
+
+  private request(messages: ChatMessage[], signal: AbortSignal, extra: Record<string, unknown> | undefined) {
+    return { baseUrl: this.options.baseUrl, apiKey: this.options.apiKey, model: this.options.model, messages, tools: this.tools, signal, extra, ...(this.options.idleTimeoutMs ? { idleTimeoutMs: this.options.idleTimeoutMs } : {}) };
+  }
+
+  private async turn(prompt: AgentPrompt, signal: AbortSignal): Promise<TurnOutcome> {
     const runner = this.runner;
-    if (!runner) throw new Error('OpenAIAdapter.prompt before start');
+    const conversation = this.conversation;
+    if (!runner || !conversation) throw new Error('OpenAIAdapter.prompt before start');
     const host = runner.host;
     runner.options.catalog.refresh(host);
     // §16.3: a plain model cannot open files: referenced files are inlined (size-limited).
     const text = await promptText(prompt, host, { kind: 'inline' }, this.fs);
-    this.messages.push({ role: 'user', content: openaiUserContent(text, await contextFilesOf(prompt, host)) });
+    conversation.push({ role: 'user', content: openaiUserContent(text, await contextFilesOf(prompt, host)) });
+    let toldTrimmed = false;
     const usage: TurnUsage = { input_tokens: 0, output_tokens: 0 };
     let blockIndex = 0;
     const maxSteps = prompt.max_turns ?? this.options.maxSteps ?? 50;
@@ -127,10 +164,18 @@ export class OpenAIAdapter implements AgentAdapter {
         const content_index = open.index;
         runner.emit(kind === 'text' ? { type: 'agent.text.delta', payload: { content_index, text } } : { type: 'agent.thinking.delta', payload: { content_index, text } });
       };
-      const result = await streamChat(
-        { baseUrl: this.options.baseUrl, apiKey: this.options.apiKey, model: this.options.model, messages: this.messages, tools: this.tools, signal, extra, ...(this.options.idleTimeoutMs ? { idleTimeoutMs: this.options.idleTimeoutMs } : {}) },
-        { onText: (t) => delta('text', t), onReasoning: (t) => delta('thinking', t) },
-      );
+      const result = await fittedCall(conversation, answerTokensOf(extra), (messages) => streamChat(this.request(messages, signal, extra), { onText: (t) => delta('text', t), onReasoning: (t) => delta('thinking', t) }), signal);
+      // Once a turn: what no longer fits is said, as a warning (the turn goes on).
+      const trimmed = conversation.takeTrimmed();
+      if (!toldTrimmed && (trimmed.dropped > 0 || trimmed.shortened > 0)) {
+        toldTrimmed = true;
+        host.emit({ type: 'agent.error', payload: { error_code: 'CONTEXT_TRIMMED', message: trimmedWords(trimmed, conversation.windowTokens), severity: 'warning', recoverable: true, details: { module: 'openai', ...trimmed, ...(conversation.windowTokens ? { context_window: conversation.windowTokens } : {}) } } });
+      }
+      if (result.kind === 'too_long') {
+        close(false);
+        host.emit({ type: 'agent.error', payload: { error_code: 'CONTEXT_TOO_LONG', message: tooLongWords(result.needed, result.window), severity: 'error', recoverable: true, details: { module: 'openai', context_window: result.window } } });
+        return { stop_reason: 'error', usage };
+      }
       if (result.kind === 'failed') {
         close(signal.aborted);
         if (signal.aborted || result.cancelled) return { stop_reason: 'cancelled', usage };
@@ -139,6 +184,7 @@ export class OpenAIAdapter implements AgentAdapter {
       }
       close(false);
       if (result.usage) {
+        this.contextUsed = result.usage.prompt_tokens + result.usage.completion_tokens;
         usage.input_tokens += result.usage.prompt_tokens;
         usage.output_tokens += result.usage.completion_tokens;
         if (result.usage.cached_tokens !== undefined) usage.cache_read_tokens = (usage.cache_read_tokens ?? 0) + result.usage.cached_tokens;
@@ -149,13 +195,13 @@ export class OpenAIAdapter implements AgentAdapter {
       // this answer runs, the conversation records each call as refused, and the turn ends in words.
       const tooDeep = result.toolCalls.filter((c) => modelJsonTooDeep(c.arguments));
       if (tooDeep.length > 0) {
-        this.messages.push({ role: 'assistant', content: result.text || null, tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: tooDeep.includes(c) ? '{}' : c.arguments } })) });
-        for (const c of result.toolCalls) this.messages.push({ role: 'tool', tool_call_id: c.id, content: tooDeep.includes(c) ? `Refused: the arguments hold ${TOO_DEEP_WORDS}.` : 'Not run: another tool call of this answer was refused.' });
+        conversation.push({ role: 'assistant', content: result.text || null, tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: tooDeep.includes(c) ? '{}' : c.arguments } })) });
+        for (const c of result.toolCalls) conversation.push({ role: 'tool', tool_call_id: c.id, content: tooDeep.includes(c) ? `Refused: the arguments hold ${TOO_DEEP_WORDS}.` : 'Not run: another tool call of this answer was refused.' });
         const name = cutAt(tooDeep[0].name, 100);
         host.emit({ type: 'agent.error', payload: { error_code: 'API_ERROR', message: `${shownUrl(this.options.baseUrl)} sent a tool call (${JSON.stringify(name)}) whose arguments hold ${TOO_DEEP_WORDS}; no tool of that answer was run and the turn was stopped`, severity: 'error', recoverable: true, details: { module: 'openai', tool_name: name } } });
         return { stop_reason: 'error', usage };
       }
-      this.messages.push({
+      conversation.push({
         role: 'assistant',
         content: result.text || null,
         ...(result.toolCalls.length ? { tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
@@ -174,7 +220,7 @@ export class OpenAIAdapter implements AgentAdapter {
           input = { _raw_arguments: call.arguments };
         }
         const r = await runner.invoke(call.name, input, signal, group ? { parallel_group_id: group } : {});
-        this.messages.push({ role: 'tool', tool_call_id: call.id, content: typeof r.output === 'string' ? r.output : JSON.stringify(r.output) });
+        conversation.push({ role: 'tool', tool_call_id: call.id, content: typeof r.output === 'string' ? r.output : JSON.stringify(r.output) });
       }
       if (signal.aborted) return { stop_reason: 'cancelled', usage };
     }
@@ -192,6 +238,13 @@ export class OpenAIAdapter implements AgentAdapter {
   async dispose(): Promise<void> {
     this.runner = undefined;
   }
+}
+
+/** The warning of a turn whose conversation was trimmed to fit the model's context window. */
+function trimmedWords(t: Trimmed, window: number | undefined): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const parts = [t.dropped > 0 ? `the oldest ${n(t.dropped)} message${t.dropped === 1 ? ' is' : 's are'} no longer sent to the model` : '', t.shortened > 0 ? `${n(t.shortened)} long tool output${t.shortened === 1 ? '' : 's'} or answer${t.shortened === 1 ? '' : 's'} of this turn ${t.shortened === 1 ? 'was' : 'were'} replaced by a line saying so` : ''].filter(Boolean);
+  return `The conversation no longer fit ${window ? `the model's context window (${n(window)} tokens)` : "the model's context window"}: ${parts.join(', and ')}. /compact summarizes it instead.`;
 }
 
 /**

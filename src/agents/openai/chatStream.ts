@@ -6,6 +6,7 @@
 // What the server sends is bounded and checked before it is decoded (streamLimits.ts, decision
 // 717): a line, a chunk's nesting, the whole answer, the number of tool calls, an error body.
 import { baseUrlProblem, chatCompletionsUrl, shownUrl } from './baseUrl';
+import { contextOverflowOf, type ContextOverflow } from './contextOverflow';
 import { CHAT_REPLY_MAX_CHARS, CHAT_REPLY_MAX_TOOL_CALLS, SSE_LINE_MAX_CHARS, SseLines, TOO_DEEP_WORDS, boundedBodyText, count, errorText, modelJsonTooDeep } from './streamLimits';
 
 /** A part of a user message (vision models take `image_url` parts). */
@@ -55,7 +56,7 @@ export interface AssembledToolCall {
 
 export type ChatResult =
   | { kind: 'done'; finish_reason: string; text: string; toolCalls: AssembledToolCall[]; usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number; reasoning_tokens?: number } }
-  | { kind: 'failed'; status?: number; message: string; cancelled: boolean; stalled?: true };
+  | { kind: 'failed'; status?: number; message: string; cancelled: boolean; stalled?: true; /** The server refused the conversation as longer than the model's context window (contextOverflow.ts). */ overflow?: ContextOverflow };
 
 export async function streamChat(req: ChatRequest, on: ChatHandlers): Promise<ChatResult> {
   // Errors name the URL as it may be shown (no password, no key in its query): fetch's own message
@@ -92,7 +93,8 @@ async function readChat(req: ChatRequest, on: ChatHandlers, url: string, shown: 
   idle.touch();
   if (!response.ok) {
     const body = await boundedBodyText(response);
-    return { kind: 'failed', status: response.status, message: `HTTP ${response.status} from ${shown}: ${errorText(body) || response.statusText}`, cancelled: false };
+    const overflow = contextOverflowOf(response.status, body);
+    return { kind: 'failed', status: response.status, message: `HTTP ${response.status} from ${shown}: ${errorText(body) || response.statusText}`, cancelled: false, ...(overflow ? { overflow } : {}) };
   }
   const stream = response.body;
   if (!stream) return { kind: 'failed', status: response.status, message: `HTTP ${response.status} from ${shown} has no body to stream`, cancelled: false };
@@ -132,7 +134,11 @@ async function readChat(req: ChatRequest, on: ChatHandlers, url: string, shown: 
           return { kind: 'failed', status: response.status, message: `the stream from ${shown} sent data that is not JSON (${JSON.stringify(data.slice(0, 80))})`, cancelled: false };
         }
         if (typeof json !== 'object' || json === null || Array.isArray(json)) return refused(`the stream from ${shown} sent data that is not a JSON object (${JSON.stringify(data.slice(0, 80))})`);
-        if (json.error) return refused(`stream error: ${errorText(data)}`);
+        if (json.error) {
+          // Some servers refuse for length in the stream, before any of the answer.
+          const overflow = received === 0 ? contextOverflowOf(undefined, data) : undefined;
+          return { ...refused(`stream error: ${errorText(data)}`), ...(overflow ? { overflow } : {}) } as ChatResult;
+        }
         if (json.usage) {
           usage = {
             prompt_tokens: json.usage.prompt_tokens ?? 0,

@@ -9,7 +9,7 @@ import { environmentLanguage } from '../../agents/builtin/words';
 import { silentLogger, type Logger } from '../../session/ports';
 import type { Verb, VerbIo } from '../verb';
 import { scrubStartEnvironment } from '../startEnvironment';
-import { directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
+import { CONTEXT_WINDOW_USAGE, contextWindowArg, directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
 import { withPipedContext } from '../../protocol/pipedContext';
 import { allowPatternNote, allowRule, attachment, InputError, MAX_STDIN_BYTES, PIPED_CONTEXT_WAIT_MS, readJsonSchema, readPipedContext, readStdinPrompt, toolList } from '../run/inputs';
 import { UNKNOWN_TOOL } from '../../host/toolNameCheck';
@@ -32,6 +32,8 @@ only); a pipe that sends nothing for ${PIPED_CONTEXT_WAIT_MS / 1000} s is not wa
   --workspace DIR          the folder the agent works in (required)
   --agent NAME             builtin, claude-code, codex, openai, acp:<preset or command line> (required)
   --base-url URL --model M the OpenAI-compatible endpoint (with --agent openai; key in RAWP_OPENAI_API_KEY)
+  --context-window N       that model's context window in tokens: the conversation is kept within it
+                           (without it, learned from the server's first refusal for length)
   --json-schema FILE       structured output (RAWP-DPS §11): a JSON Schema of an object. The agent is
                            asked natively where it can (Claude Code --json-schema, Codex
                            --output-schema, response_format json_schema), else told in the prompt;
@@ -111,6 +113,7 @@ export const runVerb: Verb = {
         workspace: { type: 'string' },
         agent: { type: 'string' },
         'base-url': { type: 'string' },
+        'context-window': { type: 'string' },
         model: { type: 'string' },
         'json-schema': { type: 'string' },
         'output-format': { type: 'string' },
@@ -132,6 +135,8 @@ export const runVerb: Verb = {
     if (!values.agent) return usage('--agent NAME is required (builtin, claude-code, codex, openai, acp:…)');
     const workspace = directoryArg(values.workspace);
     if (!workspace) return usage(notADirectory(values.workspace));
+    const contextWindow = contextWindowArg(values['context-window']);
+    if (contextWindow === null) return usage(CONTEXT_WINDOW_USAGE);
     const format = values['output-format'] ?? 'text';
     if (format !== 'text' && format !== 'json' && format !== 'stream-json') return usage(`--output-format must be text, json or stream-json, not "${format}"`);
     const maxTurns = values['max-turns'] === undefined ? undefined : Number(values['max-turns']);
@@ -173,7 +178,7 @@ export const runVerb: Verb = {
       // The link --workspace may have been given by: a path typed by its name is the same file (decision 729).
       workspaceOtherName: resolve(values.workspace),
       agent: values.agent,
-      openai: { baseUrl: values['base-url'], model: values.model },
+      openai: { baseUrl: values['base-url'], model: values.model, ...(contextWindow ? { contextWindow } : {}) },
       language: environmentLanguage(process.env),
       prompt,
       attachments,

@@ -18,7 +18,7 @@ import { scrubStartEnvironment } from '../startEnvironment';
 import { logLine } from '../logLine';
 import { silentLogger, type Logger } from '../../session/ports';
 import type { Verb, VerbIo } from '../verb';
-import { directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
+import { CONTEXT_WINDOW_USAGE, contextWindowArg, directoryArg, notADirectory, parseVerbArgs, usageError } from '../verbArgs';
 import { hostPermissionBroker } from '../../host/permissions';
 
 const HELP = `Usage: rawp serve --workspace DIR [--agent NAME] [--host H] [--port P]
@@ -31,6 +31,8 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
   --agent NAME             builtin (default), claude-code, codex, acp:<preset or command line>, openai
   --base-url URL --model M the OpenAI-compatible endpoint (with --agent openai; key in RAWP_OPENAI_API_KEY)
   --vision                 that model reads images: attached images go to it as image_url parts
+  --context-window N       that model's context window in tokens: the conversation is kept within it
+                           (without it, learned from the server's first refusal for length)
   --name NAME              the session's name
   --host H                 bind address (default 127.0.0.1); other than loopback needs TLS
   --port P                 port (default 0: any free port)
@@ -85,6 +87,7 @@ export const serveVerb: Verb = {
         'base-url': { type: 'string' },
         model: { type: 'string' },
         vision: { type: 'boolean' },
+        'context-window': { type: 'string' },
         name: { type: 'string' },
         host: { type: 'string' },
         port: { type: 'string' },
@@ -120,6 +123,8 @@ export const serveVerb: Verb = {
     if (permissionTimeout !== undefined && !(Number.isInteger(permissionTimeout) && permissionTimeout >= 0 && permissionTimeout <= 86_400)) return fail('--permission-timeout must be a whole number of seconds from 0 to 86400');
     const maxMasters = values['max-masters'] === undefined ? undefined : Number(values['max-masters']);
     if (maxMasters !== undefined && (!Number.isInteger(maxMasters) || maxMasters < 1)) return fail('--max-masters must be a whole number of at least 1');
+    const contextWindow = contextWindowArg(values['context-window']);
+    if (contextWindow === null) return fail(CONTEXT_WINDOW_USAGE);
     const maxSessions = wholeArg(values['max-sessions']);
     if (maxSessions === null) return fail('--max-sessions must be a whole number of at least 1');
     const maxConnections = wholeArg(values['max-connections']);
@@ -152,7 +157,7 @@ export const serveVerb: Verb = {
     // configured with --agent. A master's POST /v1/sessions may only name one of these: its
     // `agent` string is an id, never a command line (issue 12 #5: "acp:sh -c '…'" ran anything).
     const agents = new DetectedAgents({
-      openai: { baseUrl: values['base-url'], model: values.model, ...(values.vision ? { vision: true } : {}) },
+      openai: { baseUrl: values['base-url'], model: values.model, ...(values.vision ? { vision: true } : {}), ...(contextWindow ? { contextWindow } : {}) },
       acpCommands: requestedAgent.startsWith('acp:') ? [requestedAgent.slice(4)] : [],
       // The built-in agent answers in the locale's language (LANG=ko_KR.UTF-8: Korean; decision 572).
       language: environmentLanguage(process.env),

@@ -30,7 +30,7 @@ function errorShape(type: string, message: string) {
   return { error: { message, type, code: null } };
 }
 
-async function handle(ctx: RouteContext<ChatReply>): Promise<void> {
+export async function handleChat(ctx: RouteContext<ChatReply>): Promise<void> {
   const { req, res, reply } = ctx;
   if (!reply) {
     jsonResponse(res, 500, errorShape('server_error', `mock: no scripted reply left for request #${req.seq} to ${req.path}`));
@@ -81,7 +81,7 @@ async function handle(ctx: RouteContext<ChatReply>): Promise<void> {
 
 /** Plug the chat completions route into a server; returns the queue key. */
 export function installChatCompletions(server: MockModelServer): string {
-  server.route<ChatReply>('POST', '/v1/chat/completions', handle);
+  server.route<ChatReply>('POST', '/v1/chat/completions', handleChat);
   server.route('GET', '/v1/models', ({ res }) => jsonResponse(res, 200, { object: 'list', data: [{ id: 'mock-model', object: 'model' }] }));
   return CHAT_COMPLETIONS;
 }

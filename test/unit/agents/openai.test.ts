@@ -58,7 +58,7 @@ describe('OpenAI-compatible adapter (agent loop in the host) against a scripted 
     const t = await host.turn(adapter, 'hi');
     assert.equal(t.outcome.stop_reason, 'end_turn');
     assert.equal(host.ofType('agent.text.delta', t.frames).map((d) => d.payload.text).join(''), 'Hello from a local model');
-    assert.deepEqual(t.outcome.usage, { input_tokens: 11, output_tokens: 4 });
+    assert.deepEqual(t.outcome.usage, { input_tokens: 11, output_tokens: 4, context_used: 15 }, 'the call held its prompt and answer (§7.3.1 context_window.used; no capacity: the window is not known, decision 730)');
     const req = server.requestsFor(route)[0];
     assert.equal(req.headers.authorization, 'Bearer sk-test');
     const body = req.body as { tools: Array<{ function: { name: string } }>; stream: boolean };

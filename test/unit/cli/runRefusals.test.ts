@@ -5,7 +5,8 @@
 import { strict as assert } from 'node:assert';
 import { closeSync, openSync, writeFileSync, ftruncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCliOnce, rawpRun, runScratch, type RunResult, type RunScratch } from '../../support/rawpRun';
+import { spawnSync } from 'node:child_process';
+import { CLI, buildCliOnce, rawpRun, runScratch, type RunResult, type RunScratch } from '../../support/rawpRun';
 import { ONE_PIXEL_PNG } from '../../support/images';
 import { MockModelServer } from '../../support/mockModel/server';
 import { chat, installChatCompletions } from '../../support/mockModel/chatCompletions';
@@ -139,10 +140,60 @@ describe('rawp run: the refusal code and its words reach stderr, the json errors
     assert.ok(Date.now() - started < 50_000, 'neither waited for the 60 s no-turn timeout');
   });
 
-  it('§6.3.1 /compact for an agent without compaction: COMPACTION_NOT_SUPPORTED at once, exit 1 (the OpenAI-compatible agent; its endpoint is never called)', async () => {
+  it('§6.3.1 /compact for an agent without compaction: COMPACTION_NOT_SUPPORTED at once, exit 1 (an ACP agent that announces none)', async () => {
+    const agent = join(dir, 'acp-agent.js');
+    writeFileSync(agent, `
+const rl = require('readline').createInterface({ input: process.stdin });
+const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');
+rl.on('line', (l) => {
+  const m = JSON.parse(l);
+  if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: 1, agentCapabilities: { loadSession: false }, authMethods: [] } });
+  else if (m.method === 'session/new') send({ id: m.id, result: { sessionId: 'fake-1' } });
+  else if (m.id !== undefined) send({ id: m.id, error: { code: -32601, message: 'not here' } });
+});`);
     const started = Date.now();
-    const r = await rawpRun(['--workspace', ws, '--agent', 'openai', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--output-format', 'json', '/compact'], { env });
+    const r = await rawpRun(['--workspace', ws, '--agent', `acp:${process.execPath} ${agent}`, '--output-format', 'json', '/compact'], { env });
     assertRefused(r, 'COMPACTION_NOT_SUPPORTED', /does not support context compaction/);
     assert.ok(Date.now() - started < 50_000, 'no wait for the 60 s no-turn timeout');
+  });
+
+  it('§6.3.1 /compact for the OpenAI-compatible agent before any turn: COMPACTION_FAILED "there is nothing to compact yet" at once, exit 1, its endpoint never called (it compacts since decision 730)', async () => {
+    const started = Date.now();
+    const r = await rawpRun(['--workspace', ws, '--agent', 'openai', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--output-format', 'json', '/compact'], { env });
+    assertRefused(r, 'COMPACTION_FAILED', /there is nothing to compact yet/);
+    assert.ok(Date.now() - started < 50_000, 'no wait for the 60 s no-turn timeout');
+  });
+});
+
+describe('rawp run / rawp serve --context-window (decision 730)', function () {
+  this.timeout(120_000);
+  let scratch: RunScratch;
+  before(() => buildCliOnce());
+  beforeEach(() => {
+    scratch = runScratch('rawp-run-window-', 'hello\n');
+  });
+  afterEach(() => scratch.remove());
+
+  it('§7.4 the window reaches the OpenAI-compatible agent: a prompt longer than it alone is refused in words (CONTEXT_TOO_LONG, exit 1) and the model is never called', async () => {
+    const server = await MockModelServer.start((s) => void installChatCompletions(s));
+    try {
+      const r = await rawpRun(['--workspace', scratch.ws, '--agent', 'openai', '--base-url', `${server.url}/v1`, '--model', 'm', '--context-window', '2000', '--output-format', 'json', `explain: ${'word '.repeat(4_000)}`], { env: scratch.env });
+      assert.equal(r.code, 1, r.err);
+      const o = JSON.parse(r.out) as RunJson;
+      assert.equal(o.errors[0]?.error_code, 'CONTEXT_TOO_LONG', JSON.stringify(o.errors));
+      assert.match(o.errors[0].message, /more than the model's context window of 2,000 tokens holds/);
+      assert.equal(server.requests.length, 0);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('an out-of-range window is a usage error of each verb (exit 2), in words', async () => {
+    const r = await rawpRun(['--workspace', scratch.ws, '--agent', 'openai', '--context-window', '12', 'hi'], { env: scratch.env });
+    assert.equal(r.code, 2);
+    assert.match(r.err, /--context-window must be a whole number of tokens from 256 to 100,000,000/);
+    const serve = spawnSync(process.execPath, [CLI, 'serve', '--workspace', scratch.ws, '--context-window', 'lots'], { encoding: 'utf8', env: { ...process.env, ...scratch.env } });
+    assert.equal(serve.status, 2, serve.stderr);
+    assert.match(serve.stderr, /--context-window must be a whole number of tokens/);
   });
 });
