@@ -22,6 +22,7 @@ import { saveTransfer, sizeText } from './fileTransfers';
 import { httpBaseOf } from './target';
 import { TerminalPrinter, transfersOf } from './render';
 import { parseSaveArgs } from './saveArgs';
+import { UnloadedNews, unloadedText } from './unloadedNotice';
 
 /** Catalog notices shown per catalog, and catalog facts remembered (§5.4.1). */
 const MAX_CATALOG_NOTICES = 20;
@@ -58,6 +59,8 @@ export class TerminalMaster {
   private announced = new Set<string>();
   /** Catalog facts already shown (§5.4.1): a republished catalog repeats only what changed. */
   private catalogShown = new Set<string>();
+  /** The command files that did not load, said once per distinct list (decision 727). */
+  private readonly unloaded = new UnloadedNews();
   private cancelSentFor?: string;
   /** A line held once because it looked like a late answer (looksLikeLateAnswer). */
   private heldLine?: string;
@@ -236,7 +239,12 @@ export class TerminalMaster {
       this.notice(`[${hostNoticeIn(notice, this.o.language ?? 'en')}]`);
       // /help lists the session's commands; attach's own are answered here and never reach the
       // host, so they are listed after them (the CLI trial of 2026-12-06 found them nowhere).
-      if (notice.words?.id === 'help' && frame.parent_id !== undefined && this.ownPrompts.has(frame.parent_id)) this.say('notice.own_commands');
+      // The files that did not load too, asked or not before: /help is where one looks (decision 727).
+      if (notice.words?.id === 'help' && frame.parent_id !== undefined && this.ownPrompts.has(frame.parent_id)) {
+        this.say('notice.own_commands');
+        const unloaded = unloadedText(this.transcript.unloadedCommands, this.o.language);
+        if (unloaded) this.notice(`[⚠ ${unloaded}]`);
+      }
       return;
     }
     // A mode switch while attached is said, whoever made it: our own /mode printed nothing (the CLI
@@ -273,6 +281,9 @@ export class TerminalMaster {
 
   private render(): void {
     this.printer.update(this.transcript);
+    // The list as it is now (the opening's, or a refresh), after the history it came with.
+    const unloaded = this.unloaded.next(this.transcript.unloadedCommands, this.o.language);
+    if (unloaded) this.notice(`[⚠ ${unloaded}]`);
     for (const p of pendingInteractions(this.transcript)) {
       if (this.announced.has(p.interactionId)) continue;
       this.announced.add(p.interactionId);

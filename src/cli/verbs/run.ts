@@ -16,6 +16,7 @@ import { UNKNOWN_TOOL } from '../../host/toolNameCheck';
 import { terminalLanguage } from '../terminalLanguage';
 import { errorLines, exitCodeOf, frameLine, printResult, unansweredLine, type OutputFormat } from '../run/output';
 import { verboseLine } from '../run/verboseLine';
+import { unloadedWarnings } from '../run/unloadedWarning';
 
 const HELP = `Usage: rawp run --workspace DIR --agent NAME [--base-url URL --model M] [--json-schema FILE]
                 [--output-format text|json|stream-json] [--max-turns N]
@@ -173,6 +174,7 @@ export const runVerb: Verb = {
       throw e;
     }
 
+    const unloaded = unloadedWarnings(io);
     const run = new HeadlessRun({
       workspace,
       // The link --workspace may have been given by: a path typed by its name is the same file (decision 729).
@@ -185,15 +187,13 @@ export const runVerb: Verb = {
       allow,
       rulesFile: values['rules-file'] ?? join(homedir(), '.config', 'rawp', 'permission-rules.json'),
       logger: values.verbose ? stderrLogger(io) : silentLogger,
-      ...(format === 'stream-json' || values.verbose
-        ? {
-            onFrame: (f, from) => {
-              if (format === 'stream-json' && !readerGone) frameLine(io, f);
-              const line = values.verbose ? verboseLine(f, from) : undefined;
-              if (line !== undefined) io.stderr.write(`${line}\n`);
-            },
-          }
-        : {}),
+      // Every format: the command files that did not load are said on stderr (decision 727).
+      onFrame: (f, from) => {
+        unloaded(f);
+        if (format === 'stream-json' && !readerGone) frameLine(io, f);
+        const line = values.verbose ? verboseLine(f, from) : undefined;
+        if (line !== undefined) io.stderr.write(`${line}\n`);
+      },
       onUnanswered: (u) => unansweredLine(io, u),
       onRulesProblem: (m) => void io.stderr.write(`rawp run: ${m}\n`),
     });

@@ -85,10 +85,11 @@ describe('cli/attach: its own words in the terminal\'s language (decision 601)',
     assert.match(ko, /\n■ 세션이 끝났습니다\(user_request, 끝낸 쪽: client\)\n$/);
     assert.match(ko, /\n {2}여기에 사본을 저장하려면 \/save 1 명령을 입력하세요 · 액세스 토큰으로 GET http:\/\/127\.0\.0\.1:8123\/v1\/files\/[0-9a-f-]+\n/);
     // The English words of the table that no Korean phrase keeps (Ctrl, GET, SHA…): none is shown
-    // (the host's URLs aside: their words are the host's).
+    // (the host's URLs and a tool call's input aside: their words are the host's and the agent's,
+    // shown as sent — Bash's `{"command":…}` is no word of attach's "command file", decision 727).
     const koWords = wordsOf(Object.values(ATTACH_PHRASES_KO));
     const english = [...wordsOf(Object.values(ATTACH_PHRASES_EN))].filter((w) => !koWords.has(w));
-    const shown = new Set(ko.replace(/https?:\/\/\S+/g, '').match(/[A-Za-z_]+/g) ?? []);
+    const shown = new Set(ko.replace(/https?:\/\/\S+/g, '').replace(/^⚙ \S+ \{.*\}$/gm, '').match(/[A-Za-z_]+/g) ?? []);
     assert.deepEqual(english.filter((w) => shown.has(w)), [], ko);
   });
 

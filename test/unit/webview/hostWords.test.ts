@@ -58,6 +58,19 @@ describe('webview/hostWords: the host\'s commands and notices in the view\'s lan
     assert.equal(hostNoticeText({ message: '/clear — Start a new conversation\n/deploy — Ship it', words: { id: 'help' } }, commands), '슬래시 명령어:\n/clear — 새 대화 시작\n/deploy — Ship it');
   });
 
+  it('§12.1.1 /help ends with how many command files did not load (the same publish\'s unloaded, decision 727) and where to see them, in English and Korean; nothing when all loaded', () => {
+    const commands = [{ name: 'clear', description: 'Start a new conversation' }];
+    const help = { message: '/clear — Start a new conversation', words: { id: 'help' } };
+    const file = { path: '.claude/commands/a.md', reason: 'frontmatter_invalid', message: 'its frontmatter is not valid YAML' };
+    assert.equal(hostNoticeText(help, commands, { total: 23, files: [file] }), 'Slash commands:\n/clear — Start a new conversation\n23 command files could not be loaded — see the last row of the / menu');
+    assert.equal(hostNoticeText(help, commands, { total: 1, files: [file] }).split('\n').at(-1), '1 command file could not be loaded — see the last row of the / menu');
+    assert.equal(hostNoticeText(help, commands, undefined), 'Slash commands:\n/clear — Start a new conversation');
+    assert.equal(hostNoticeText(help, commands, { total: 0, files: [] }), 'Slash commands:\n/clear — Start a new conversation');
+    assert.equal(hostNoticeText({ message: 'Queued', words: { id: 'queued' } }, commands, { total: 2, files: [file] }).includes('could not be loaded'), false, 'only /help says it');
+    setLocale('ko');
+    assert.equal(hostNoticeText(help, commands, { total: 2, files: [file] }), '슬래시 명령어:\n/clear — 새 대화 시작\n명령 파일 2개를 불러오지 못했습니다. / 메뉴의 마지막 줄에서 확인하세요');
+  });
+
   it('§4.3 the descriptions the host\'s permission broker gives its options are said in Korean, the rule\'s paths as written; any other description unchanged', async () => {
     const asked: PayloadOf<'agent.interaction.request'>[] = [];
     const scope = suggestScope({ tool_name: 'Write', paths: ['notes.md'] });

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { RESULTS_DIR, feed, pageErrors, startHarness, waitForSent, type Harness } from '../../browser/harness';
+import { RESULTS_DIR, feed, hostSays, pageErrors, startHarness, waitForSent, type Harness } from '../../browser/harness';
 import { SESSION, clientCaps } from '../../browser/streams';
 import { applyTheme, measureContrast } from '../../browser/themes/contrast';
 import { streamBuilder } from '../../fixtures/frames/streamBuilder';
@@ -123,6 +123,21 @@ describe('webview in Chromium: the / picker says which command files did not loa
     await page.locator('[role=listbox] [role=option]').first().waitFor();
     assert.equal(await page.locator('[role=listbox] [role=option]').count(), 2);
     assert.equal(await row(page).count(), 0);
+  });
+
+  it('§12.1.1 /help ends with the count and where to see the files (decision 727); not when every file loaded', async () => {
+    const help = { kind: 'notice', payload: { level: 'info', message: '/compact — Compact the conversation context', words: { id: 'help' } } };
+    const banner = async (page: Page) => {
+      await hostSays(page, [help]);
+      return (await page.locator('.banner.info').allInnerTexts()).join('\n');
+    };
+    const page = await ready();
+    const lines = (await banner(page)).split('\n');
+    assert.ok(lines.includes('23 command files could not be loaded — see the last row of the / menu'), lines.join(' | '));
+    assert.ok(lines.indexOf('/compact — Compact the conversation context') < lines.indexOf('23 command files could not be loaded — see the last row of the / menu'), 'after the commands');
+    const clean = await ready({ unloaded: undefined });
+    assert.doesNotMatch(await banner(clean), /could not be loaded/);
+    assert.deepEqual(pageErrors(page), []);
   });
 
   it('in Korean under a Korean browser: the count, each reason, "and N more"; a reason the view does not know stays the host\'s English', async () => {

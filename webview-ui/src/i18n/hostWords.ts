@@ -4,6 +4,7 @@
 // recognises: a command only when its description is the host's own English word for word (an
 // agent's command of the same name keeps its words), a notice by its phrase id, with the host's
 // English `message` as the fallback for an id this view does not know.
+import type { PayloadOf } from '../../../src/protocol/frameTypes';
 import type { NoticeWords } from '../../../src/protocol/rawpExtension';
 import { agentReasonIn } from '../../../src/protocol/hostPhrases';
 import { en, isMessageId } from './en';
@@ -24,13 +25,18 @@ export function noticeSentence(words: NoticeWords | undefined): string | undefin
 
 /**
  * The text of a host notice in the view's language: its phrase when the view knows it, else the
- * host's English. `/help` lists the published `commands` with their descriptions translated.
+ * host's English. `/help` lists the published `commands` with their descriptions translated, and
+ * how many command files did not load (the same publish's `unloaded`, decision 727): the / menu's
+ * last row lists them and why, so /help only points there.
  */
-export function hostNoticeText(n: { message: string; words?: NoticeWords }, commands: readonly { name: string; description: string }[] | undefined): string {
+export function hostNoticeText(n: { message: string; words?: NoticeWords }, commands: readonly { name: string; description: string }[] | undefined, unloaded?: PayloadOf<'agent.commands.publish'>['unloaded']): string {
   const sentence = noticeSentence(n.words);
   if (sentence === undefined) return n.message;
   if (n.words?.id !== 'help' || !commands) return sentence;
-  return [sentence, ...commands.map((c) => `/${c.name} — ${commandDescription(c)}`)].join('\n');
+  const lines = [sentence, ...commands.map((c) => `/${c.name} — ${commandDescription(c)}`)];
+  // As the picker counts them (hasUnloaded: total > 0).
+  if (unloaded && unloaded.total > 0) lines.push(unloaded.total === 1 ? t('composer.unloadedHelp1') : t('composer.unloadedHelpN', unloaded.total));
+  return lines.join('\n');
 }
 
 /** The host's own English descriptions of its permission options (src/session/permissions/broker.ts). */

@@ -175,7 +175,7 @@ export class ChatStore {
         this.changed();
         return;
       case 'notice':
-        this.notify(m.payload.level, hostNoticeText(m.payload, this.transcript.commands), m.payload.error_code);
+        this.notify(m.payload.level, hostNoticeText(m.payload, this.transcript.commands, this.transcript.unloadedCommands), m.payload.error_code);
         return;
       case 'file.resolved':
         // Answered to the transport's resolveFile (VS Code); nothing to render by itself.

@@ -36,6 +36,9 @@ export const composer = {
   'composer.unloaded1': '1 command file could not be loaded',
   'composer.unloadedN': '{0} command files could not be loaded',
   'composer.unloadedMore': 'and {0} more',
+  // /help's last line (hostWords.ts, decision 727): the picker's row names the files and why.
+  'composer.unloadedHelp1': '1 command file could not be loaded — see the last row of the / menu',
+  'composer.unloadedHelpN': '{0} command files could not be loaded — see the last row of the / menu',
   'composer.unloaded.frontmatter_invalid': 'its frontmatter is not valid YAML',
   'composer.unloaded.frontmatter_too_big': 'its frontmatter is too big to read',
   'composer.unloaded.file_too_big': 'the file is larger than 256 KiB',

@@ -39,6 +39,8 @@ export const composer: Record<keyof typeof english, string> = {
   'composer.unloaded1': '명령 파일 1개를 불러오지 못했습니다',
   'composer.unloadedN': '명령 파일 {0}개를 불러오지 못했습니다',
   'composer.unloadedMore': '그 밖에 {0}개 더',
+  'composer.unloadedHelp1': '명령 파일 1개를 불러오지 못했습니다. / 메뉴의 마지막 줄에서 확인하세요',
+  'composer.unloadedHelpN': '명령 파일 {0}개를 불러오지 못했습니다. / 메뉴의 마지막 줄에서 확인하세요',
   'composer.unloaded.frontmatter_invalid': '프론트매터가 올바른 YAML이 아닙니다',
   'composer.unloaded.frontmatter_too_big': '프론트매터가 너무 커서 읽을 수 없습니다',
   'composer.unloaded.file_too_big': '파일이 256KiB보다 큽니다',
