@@ -56,7 +56,7 @@ describe('cli: the command files that did not load, said on the terminal (decisi
       assert.match(unloadedText({ total: 30, files: TWO.files }, 'ko') ?? '', /; 그 밖에 28개 더$/);
     });
 
-    it('§14.2-2 bounded: at most the listed files, then "and N more"; a total below the list is not believed', () => {
+    it('bounded: at most the listed files, then "and N more"; a total below the list is not believed', () => {
       const files = Array.from({ length: 100 }, (_, i) => ({ path: `.rawp/commands/b${i}.md`, reason: 'frontmatter_invalid', message: 'its frontmatter is not valid YAML' }));
       const text = unloadedText({ total: 250, files }) ?? '';
       assert.equal(text.split('.rawp/commands/').length - 1, UNLOADED_LISTED_MAX);
@@ -171,7 +171,7 @@ describe('cli: the command files that did not load, said on the terminal (decisi
       return { port: (wss.address() as { port: number }).port, sockets, close: () => new Promise((r) => wss.close(() => r())) };
     }
 
-    it('§12.1.1 §14.2-2 the list as a notice when published (not again when republished the same), after its own /help, and again when it changes; shown, not obeyed', async () => {
+    it('§12.1.1 the list as a notice when published (not again when republished the same), after its own /help, and again when it changes; shown, not obeyed', async () => {
       const p = await peer();
       const stdin = new PassThrough();
       const stdout = new PassThrough();
