@@ -16,6 +16,8 @@
 export interface ContextOverflow {
   /** The model's context window in tokens, when the server named it. */
   capacity?: number;
+  /** The tokens the server counted in what was refused, when it said (a truer count than our estimate). */
+  requested?: number;
 }
 
 /** Words a refusal for length uses (lowercased body). */
@@ -42,14 +44,30 @@ const CAPACITY_PATTERNS = [
   /context (?:window|length|size) (?:is|of) (\d{3,9})/,
 ];
 
+/** Where a server says how many tokens the refused request held. */
+const REQUESTED_PATTERNS = [/your messages resulted in (\d{2,9}) tokens/, /you requested (?:about )?(\d{2,9}) tokens \((\d{2,9}) in the messages/, /"n_prompt_tokens"\s*:\s*(\d{2,9})/, /prompt is too long: (\d{2,9}) tokens/, /keep the first (\d{2,9}) tokens/];
+
 /** The refusal's overflow, or undefined when it is some other error. */
 export function contextOverflowOf(status: number | undefined, body: string): ContextOverflow | undefined {
   if (status !== undefined && status !== 400 && status !== 413 && status !== 422) return undefined;
   const text = body.slice(0, 65_536).toLowerCase();
   if (!OVERFLOW_WORDS.some((w) => text.includes(w))) return undefined;
+  const out: ContextOverflow = {};
   for (const pattern of CAPACITY_PATTERNS) {
     const n = Number(pattern.exec(text)?.[1]);
-    if (Number.isSafeInteger(n) && n > 0) return { capacity: n };
+    if (Number.isSafeInteger(n) && n > 0) {
+      out.capacity = n;
+      break;
+    }
   }
-  return {};
+  for (const pattern of REQUESTED_PATTERNS) {
+    const m = pattern.exec(text);
+    // vLLM counts the completion in: the messages' own count is the second number.
+    const n = Number(m?.[2] ?? m?.[1]);
+    if (Number.isSafeInteger(n) && n > 0) {
+      out.requested = n;
+      break;
+    }
+  }
+  return out;
 }

@@ -135,11 +135,17 @@ export class Conversation {
 
   /** The server refused a call of about `sentTokens` as too long: learn the window from it. */
   overflowed(o: ContextOverflow, sentTokens: number): void {
+    // Our count was low when the server says its own, or refused what we had fitted to the window
+    // (text of many tokens a character, as Korean or Chinese): estimates go up for the next try.
+    if (o.requested !== undefined) this.calibrate(sentTokens, o.requested);
+    else if (this.windowKnown && this.window !== undefined && sentTokens <= this.window) this.tokensPerChar = Math.min(1, this.tokensPerChar * 1.5);
     if (o.capacity !== undefined) {
       this.window = o.capacity;
       this.windowKnown = true;
       return;
     }
+    // A window given or named before stands: it was our count that was low.
+    if (this.windowKnown) return;
     // Not named: three quarters of what was refused, and less on each further refusal.
     this.window = Math.max(CONTEXT_WINDOW_RANGE[0], Math.floor(Math.min(this.window ?? Number.POSITIVE_INFINITY, sentTokens) * 0.75));
   }

@@ -22,7 +22,9 @@ import { until } from '../../support/settle';
 
 type Sent = { messages: Array<{ role: string; content: unknown; tool_calls?: Array<{ id: string }>; tool_call_id?: string }>; tool_choice?: string };
 
-const tokensOf = (req: MockRequest) => Math.ceil(req.rawBody.length / 4);
+/** The server's tokenizer: this many bytes a token (4 by default; 2 stands for text of denser tokens). */
+let bytesPerToken = 4;
+const tokensOf = (req: MockRequest) => Math.ceil(req.rawBody.length / bytesPerToken);
 
 describe('OpenAI-compatible agent: the conversation fits the model\'s context window (decision 730)', function () {
   this.timeout(60_000);
@@ -58,6 +60,7 @@ describe('OpenAI-compatible agent: the conversation fits the model\'s context wi
     limit = Number.POSITIVE_INFINITY;
     refused = [];
     completionTokens = 10;
+    bytesPerToken = 4;
     refusal = (tokens) => ({ error: { message: `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } });
     dir = mkdtempSync(path.join(tmpdir(), 'rawp-openai-window-'));
     ws = path.join(dir, 'ws');
@@ -160,6 +163,35 @@ describe('OpenAI-compatible agent: the conversation fits the model\'s context wi
     assert.ok(refused.length >= 1 && refused.length <= 4, `refused ${refused.length} times`);
   });
 
+  it('§7.4 content of denser tokens than the estimate so far (the server now counts two bytes a token): a refusal of what was fitted raises the estimate — from the server\'s own count where it says one — the given window stands, and the turn goes on', async () => {
+    for (const form of ['openai', 'llama.cpp'] as const) {
+      server.reset();
+      refused = [];
+      bytesPerToken = 4;
+      limit = Number.POSITIVE_INFINITY;
+      const probe = await opened();
+      server.enqueue(route, fits(chat.text('hello')));
+      await probe.host.turn(probe.adapter, 'hi');
+      const window = tokensOf(server.requestsFor(route)[0]) * 2 + 6_000;
+      await probe.adapter.dispose();
+      server.reset();
+      if (form === 'llama.cpp') refusal = () => ({ error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' } });
+      limit = window;
+      const given = await opened(window);
+      for (let k = 1; k <= 5; k++) {
+        // Two turns calibrate the estimate at four bytes a token; then the content gets denser.
+        if (k === 3) bytesPerToken = 2;
+        server.enqueue(route, ...readTurn(k));
+        const t = await given.host.turn(given.adapter, `read big-${k}.txt`);
+        assert.equal(t.outcome.stop_reason, 'end_turn', `${form}, turn ${k}: ${JSON.stringify(given.host.ofType('agent.error', t.frames).map((e) => e.payload.message))}`);
+        assert.equal(t.outcome.usage?.context_capacity, window, `${form}: the given window stands`);
+      }
+      assert.ok(refused.length >= 1, `${form}: the estimate was low once the content got denser, and a call was refused`);
+      assert.ok(refused.length <= 3, `${form}: refused ${refused.length} times`);
+      await given.adapter.dispose();
+    }
+  });
+
   it('§7.4 a prompt that does not fit the window alone is refused in words before anything is sent (CONTEXT_TOO_LONG)', async () => {
     const { host, adapter: a } = await opened();
     server.enqueue(route, fits(chat.text('hello')));
@@ -241,12 +273,12 @@ describe('OpenAI-compatible agent: the conversation fits the model\'s context wi
 
 describe('OpenAI-compatible agent: what counts as a refusal for length (decision 730)', () => {
   it('each server\'s words, and the window where they name it', () => {
-    assert.deepEqual(contextOverflowOf(400, JSON.stringify({ error: { message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", code: 'context_length_exceeded' } })), { capacity: 8192 });
-    assert.deepEqual(contextOverflowOf(400, '{"object":"error","message":"This model\'s maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion)."}'), { capacity: 4096 });
+    assert.deepEqual(contextOverflowOf(400, JSON.stringify({ error: { message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", code: 'context_length_exceeded' } })), { capacity: 8192, requested: 9000 });
+    assert.deepEqual(contextOverflowOf(400, '{"object":"error","message":"This model\'s maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion)."}'), { capacity: 4096, requested: 4000 });
     assert.deepEqual(contextOverflowOf(400, '{"error":{"message":"This endpoint\'s maximum context length is 32768 tokens. However, you requested about 40000 tokens."}}'), { capacity: 32768 });
-    assert.deepEqual(contextOverflowOf(400, '{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}}'), { capacity: 4096 });
-    assert.deepEqual(contextOverflowOf(400, '{"error":"Trying to keep the first 5000 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough."}'), { capacity: 4096 });
-    assert.deepEqual(contextOverflowOf(400, '{"error":{"message":"prompt is too long: 210000 tokens > 200000 maximum"}}'), { capacity: 200000 });
+    assert.deepEqual(contextOverflowOf(400, '{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}}'), { capacity: 4096, requested: 5000 });
+    assert.deepEqual(contextOverflowOf(400, '{"error":"Trying to keep the first 5000 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough."}'), { capacity: 4096, requested: 5000 });
+    assert.deepEqual(contextOverflowOf(400, '{"error":{"message":"prompt is too long: 210000 tokens > 200000 maximum"}}'), { capacity: 200000, requested: 210000 });
     assert.deepEqual(contextOverflowOf(413, 'input is too long for this model'), {});
     assert.deepEqual(contextOverflowOf(undefined, '{"error":{"message":"the request exceeds the available context size, try increasing it"}}'), {});
   });
