@@ -49,7 +49,7 @@ export function notePromptName(entry: SessionEntry, prompt: PayloadOf<'control.p
 /**
  * How a session starts named: with its agent's name (`defaultName`), and whether a person gave the
  * name. The latter is journaled, so after a restart an agent's title or a prompt's words stay
- * replaceable and a person's name stays (decision 727); an older journal's name other than the
+ * replaceable and a person's name stays (decision 728); an older journal's name other than the
  * agent's counts as a person's.
  */
 export function startingName(name: string | undefined, restored: SessionMeta | undefined, agentName: string): { defaultName: boolean; nameByPerson: boolean } {

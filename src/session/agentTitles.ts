@@ -37,7 +37,7 @@ export class AgentTitles {
     this.personNamed = named;
   }
 
-  /** A person named the session: what a restart keeps (decision 727). */
+  /** A person named the session: what a restart keeps (decision 728). */
   get byPerson(): boolean {
     return this.personNamed;
   }

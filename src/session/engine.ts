@@ -180,7 +180,7 @@ export class AgentSession implements HubSessionSource {
     return this._name;
   }
   get nameByPerson(): boolean {
-    return this.titles.byPerson; // no agent title replaces a person's name (725), after a restart either (727)
+    return this.titles.byPerson; // no agent title replaces a person's name (725), after a restart either (728)
   }
   get mode(): AgentModeName {
     return this.betweenTurns.mode;

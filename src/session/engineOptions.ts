@@ -21,7 +21,7 @@ export interface AgentSessionOptions {
   onEnded?: (info: { reason: DeleteReason; deleted_by: DeletedBy }) => void;
   session_id?: string;
   name?: string;
-  /** A person gave `name`, so the agent's titles never replace it (default: any `name` given; decision 727). */
+  /** A person gave `name`, so the agent's titles never replace it (default: any `name` given; decision 728). */
   nameByPerson?: boolean;
   workspacePath?: string;
   clock?: Clock;

@@ -42,7 +42,7 @@ export const SessionMeta = z.strictObject({
   /**
    * A person gave the current name (the create API, /rename, a master's rename), so an agent's own
    * titles never replace it after a restart either; false for the agent's name, a prompt's words or
-   * the agent's title (decision 727). Absent in older journals: a name other than the agent's counts as a person's.
+   * the agent's title (decision 728). Absent in older journals: a name other than the agent's counts as a person's.
    */
   name_by_person: z.boolean().optional(),
 });
