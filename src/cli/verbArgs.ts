@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Verb, VerbIo } from './verb';
 import { argumentErrorWords } from './argErrors';
-import { CONTEXT_WINDOW_RANGE } from '../agents/openai/conversation';
+import { CONTEXT_WINDOW_RANGE, inContextWindowRange } from '../agents/openai/conversation';
 
 /** The exit status of bad arguments, for every verb. */
 export const USAGE_EXIT = 2;
@@ -60,7 +60,7 @@ export function directoryArg(dir: string): string | undefined {
 export function contextWindowArg(value: string | undefined): number | undefined | null {
   if (value === undefined) return undefined;
   const n = Number(value);
-  return Number.isSafeInteger(n) && n >= CONTEXT_WINDOW_RANGE[0] && n <= CONTEXT_WINDOW_RANGE[1] ? n : null;
+  return inContextWindowRange(n) ? n : null;
 }
 
 /** Its usage message. */

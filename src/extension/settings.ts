@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { HistoryOptions } from '../session/history';
 import type { ToolSettings } from '../tools/types';
 import type { LogLevel } from './logger';
-import { CONTEXT_WINDOW_RANGE } from '../agents/openai/conversation';
+import { inContextWindowRange } from '../agents/openai/conversation';
 
 function cfg(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration('rawp');
@@ -11,7 +11,7 @@ function cfg(): vscode.WorkspaceConfiguration {
 
 /** rawp.openai.contextWindow: 0 (the default) or out of range means "learn it from the server" (decision 730). */
 function contextWindowSetting(n: number | undefined): number | undefined {
-  return typeof n === 'number' && Number.isSafeInteger(n) && n >= CONTEXT_WINDOW_RANGE[0] && n <= CONTEXT_WINDOW_RANGE[1] ? n : undefined;
+  return inContextWindowRange(n) ? n : undefined;
 }
 
 export const settings = {

@@ -61,7 +61,7 @@ export class SessionHost {
 
   /** The tool state the host's agents share (issue 17 item 4), built on first use. */
   toolState(): SharedToolState {
-    return (this.sharedTools ??= this.options.toolState?.() ?? createSharedToolState({ fs: new NodeFsBackend([this.options.workspacePath], { otherNames: [this.options.workspaceOtherName ?? []].flat() }) }));
+    return (this.sharedTools ??= this.options.toolState?.() ?? createSharedToolState({ fs: new NodeFsBackend([this.options.workspacePath], { otherNames: this.options.workspaceOtherName !== undefined ? [this.options.workspaceOtherName] : [] }) }));
   }
 
   constructor(private readonly options: SessionHostOptions) {

@@ -17,7 +17,7 @@ import { baseUrlProblem, shownUrl } from './baseUrl';
 import { promptText } from '../promptText';
 import { contextFilesOf } from '../attachments';
 import { openaiAttachments, openaiUserContent } from './attachments';
-import { TOO_DEEP_WORDS, modelJsonTooDeep } from './streamLimits';
+import { TOO_DEEP_WORDS, count, modelJsonTooDeep } from './streamLimits';
 import { cutAt } from '../../protocol/cutText';
 import type { PayloadOf } from '../../protocol/frameTypes';
 import { Conversation, type Trimmed } from './conversation';
@@ -242,9 +242,8 @@ export class OpenAIAdapter implements AgentAdapter {
 
 /** The warning of a turn whose conversation was trimmed to fit the model's context window. */
 function trimmedWords(t: Trimmed, window: number | undefined): string {
-  const n = (x: number) => x.toLocaleString('en-US');
-  const parts = [t.dropped > 0 ? `the oldest ${n(t.dropped)} message${t.dropped === 1 ? ' is' : 's are'} no longer sent to the model` : '', t.shortened > 0 ? `${n(t.shortened)} long tool output${t.shortened === 1 ? '' : 's'} or answer${t.shortened === 1 ? '' : 's'} of this turn ${t.shortened === 1 ? 'was' : 'were'} replaced by a line saying so` : ''].filter(Boolean);
-  return `The conversation no longer fit ${window ? `the model's context window (${n(window)} tokens)` : "the model's context window"}: ${parts.join(', and ')}. /compact summarizes it instead.`;
+  const parts = [t.dropped > 0 ? `the oldest ${count(t.dropped)} message${t.dropped === 1 ? ' is' : 's are'} no longer sent to the model` : '', t.shortened > 0 ? `${count(t.shortened)} long tool output${t.shortened === 1 ? '' : 's'} or answer${t.shortened === 1 ? '' : 's'} of this turn ${t.shortened === 1 ? 'was' : 'were'} replaced by a line saying so` : ''].filter(Boolean);
+  return `The conversation no longer fit ${window ? `the model's context window (${count(window)} tokens)` : "the model's context window"}: ${parts.join(', and ')}. /compact summarizes it instead.`;
 }
 
 /**

@@ -11,11 +11,17 @@
 // model is told how many earlier messages were left out.
 import type { ChatMessage } from './chatStream';
 import type { ContextOverflow } from './contextOverflow';
+import { count } from './streamLimits';
 
 /** The conversation's characters beyond which the oldest go, whatever the server accepts. */
 export const CONVERSATION_MAX_CHARS = 32 * 1024 * 1024;
 /** The context windows taken (a model's is at least this), in tokens. */
 export const CONTEXT_WINDOW_RANGE = [256, 100_000_000] as const;
+
+/** `n` is a context window we take (the setting's and the flags' one check). */
+export function inContextWindowRange(n: unknown): n is number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= CONTEXT_WINDOW_RANGE[0] && n <= CONTEXT_WINDOW_RANGE[1];
+}
 /** Tokens counted for an image part: a data: URL's length says nothing of an image's tokens. */
 const IMAGE_TOKENS = 1_000;
 /** Before the server's own counts: about four characters a token (English and code). */
@@ -50,7 +56,7 @@ function charsOf(m: ChatMessage): number {
   return n;
 }
 
-const leftOutLine = (chars: number, what: string) => `[left out to fit the model's context window: ${chars.toLocaleString('en-US')} characters of ${what}]`;
+const leftOutLine = (chars: number, what: string) => `[left out to fit the model's context window: ${count(chars)} characters of ${what}]`;
 
 export class Conversation {
   private list: ChatMessage[] = [];
@@ -91,13 +97,13 @@ export class Conversation {
 
   /** What one model call sends: the system prompt (saying what was left out), then the conversation. */
   forRequest(): ChatMessage[] {
-    const note = this.leftOut > 0 ? `\n\n(The ${this.leftOut.toLocaleString('en-US')} oldest messages of this conversation were left out to fit your context window.)` : '';
+    const note = this.leftOut > 0 ? `\n\n(The ${count(this.leftOut)} oldest messages of this conversation were left out to fit your context window.)` : '';
     return [{ role: 'system', content: this.system + note }, ...this.list];
   }
 
   /** About how many tokens a call sends, by the server's own counts once it gave some. */
   estimateTokens(): number {
-    let text = this.overheadChars + this.system.length + 120;
+    let text = this.fixedChars();
     let images = 0;
     for (const m of this.list) {
       text += textCharsOf(m);
@@ -130,7 +136,12 @@ export class Conversation {
     const reserve = answerTokens ?? Math.min(4_096, Math.floor(this.window * 0.05));
     const limit = Math.max(1, this.window - reserve);
     const tokens: Cost = (m) => Math.ceil(textCharsOf(m) * this.tokensPerChar) + imagesOf(m) * IMAGE_TOKENS;
-    return this.trimTo(limit, tokens, Math.ceil((this.overheadChars + this.system.length + 120) * this.tokensPerChar));
+    return this.trimTo(limit, tokens, Math.ceil(this.fixedChars() * this.tokensPerChar));
+  }
+
+  /** What every request sends besides the conversation: the tools, the system prompt, and its note on what was left out. */
+  private fixedChars(): number {
+    return this.overheadChars + this.system.length + 120;
   }
 
   /** The server refused a call of about `sentTokens` as too long: learn the window from it. */

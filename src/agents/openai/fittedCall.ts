@@ -5,6 +5,7 @@
 // any of the answer, so nothing shown is shown twice.
 import type { ChatMessage, ChatResult } from './chatStream';
 import type { Conversation } from './conversation';
+import { count } from './streamLimits';
 
 export const MAX_OVERFLOW_RETRIES = 3;
 
@@ -33,6 +34,5 @@ export function answerTokensOf(extra: Record<string, unknown> | undefined): numb
 
 /** The words of a prompt that does not fit alone. */
 export function tooLongWords(needed: number, window: number): string {
-  const n = (x: number) => x.toLocaleString('en-US');
-  return `the prompt alone is about ${n(needed)} tokens, more than the model's context window of ${n(window)} tokens holds with room for an answer; shorten it or attach fewer or smaller files`;
+  return `the prompt alone is about ${count(needed)} tokens, more than the model's context window of ${count(window)} tokens holds with room for an answer; shorten it or attach fewer or smaller files`;
 }
