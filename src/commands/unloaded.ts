@@ -6,7 +6,7 @@
 import { basename, relative, sep } from 'node:path';
 import type { PayloadOf } from '../protocol/frameTypes';
 import { UNLOADED_LISTED_MAX } from '../protocol/payloads/agent';
-import { cutAt } from '../protocol/cutText';
+import { cutAt, lastUnits } from '../protocol/cutText';
 import { leavesRoot } from '../workspace/leavesRoot';
 import type { CommandDiagnostic, LoadContext, UnloadedReason } from './types';
 
@@ -58,7 +58,7 @@ export function shownPath(path: string, ctx: LoadContext): string {
     const rel = relative(ctx.home, path);
     shown = rel !== '' && !leavesRoot(rel) ? `~/${posix(rel)}` : `…/${posix(path).split('/').slice(-2).join('/')}`;
   }
-  return shown.length > UNLOADED_PATH_MAX ? `…${shown.slice(shown.length - UNLOADED_PATH_MAX + 1)}` : shown;
+  return shown.length > UNLOADED_PATH_MAX ? `…${lastUnits(shown, UNLOADED_PATH_MAX - 1)}` : shown;
 }
 
 function oneLine(text: string, max: number): string {

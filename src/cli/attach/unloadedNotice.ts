@@ -9,7 +9,7 @@
 import type { PayloadOf } from '../../protocol/frameTypes';
 import type { HostLanguage } from '../../protocol/hostPhrases';
 import { UNLOADED_LISTED_MAX } from '../../protocol/payloads/agent';
-import { cutAt } from '../../protocol/cutText';
+import { cutAt, lastUnits } from '../../protocol/cutText';
 import { CONTROL_IN_LINE, controlPicture } from '../controlPictures';
 import { attachPhrase } from './attachPhrases';
 
@@ -28,11 +28,7 @@ function countOf(u: Unloaded): number {
 function inLine(text: string, max: number, keepEnd = false): string {
   const shown = text.replace(CONTROL_IN_LINE, controlPicture);
   if (shown.length <= max) return shown;
-  if (!keepEnd) return `${cutAt(shown, max - 1)}…`;
-  const end = shown.slice(shown.length - max + 1);
-  // Never half of a surrogate pair at the cut.
-  const low = end.charCodeAt(0);
-  return `…${low >= 0xdc00 && low <= 0xdfff ? end.slice(1) : end}`;
+  return keepEnd ? `…${lastUnits(shown, max - 1)}` : `${cutAt(shown, max - 1)}…`;
 }
 
 /** The one line that says which files did not load and why, in `lang` (English by default); undefined when all loaded. */
