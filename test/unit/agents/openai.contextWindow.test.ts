@@ -82,6 +82,16 @@ describe('OpenAI-compatible agent: the conversation fits the model\'s context wi
     const started = await host.open(adapter);
     return { host, started, adapter };
   };
+  /** The server's count of a fresh agent's first call (the prompt `hi`): the tools and the system prompt. The agent is gone after, the server reset. */
+  const firstCallTokens = async (): Promise<number> => {
+    const probe = await opened();
+    server.enqueue(route, fits(chat.text('hello')));
+    await probe.host.turn(probe.adapter, 'hi');
+    const tokens = tokensOf(server.requestsFor(route)[0]);
+    await probe.adapter.dispose();
+    server.reset();
+    return tokens;
+  };
   /** A turn that reads big-k.txt and says so. */
   const readTurn = (k: number) => [fits(chat.tool('Read', { file_path: path.join(ws, `big-${k}.txt`) })), fits(chat.text(`read ${k}`))];
 
@@ -118,12 +128,7 @@ describe('OpenAI-compatible agent: the conversation fits the model\'s context wi
   });
 
   it('§7.3.1 with the window given (rawp.openai.contextWindow, --context-window) nothing over it is ever sent, and each turn\'s usage says how full it is', async () => {
-    const { host, adapter: a } = await opened();
-    server.enqueue(route, fits(chat.text('hello')));
-    await host.turn(a, 'hi');
-    const window = tokensOf(server.requestsFor(route)[0]) + 6_000;
-    await a.dispose();
-    server.reset();
+    const window = (await firstCallTokens()) + 6_000;
     limit = window;
     const given = await opened(window);
     for (let k = 1; k <= 5; k++) {
@@ -169,12 +174,7 @@ describe('OpenAI-compatible agent: the conversation fits the model\'s context wi
       refused = [];
       bytesPerToken = 4;
       limit = Number.POSITIVE_INFINITY;
-      const probe = await opened();
-      server.enqueue(route, fits(chat.text('hello')));
-      await probe.host.turn(probe.adapter, 'hi');
-      const window = tokensOf(server.requestsFor(route)[0]) * 2 + 6_000;
-      await probe.adapter.dispose();
-      server.reset();
+      const window = (await firstCallTokens()) * 2 + 6_000;
       if (form === 'llama.cpp') refusal = () => ({ error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' } });
       limit = window;
       const given = await opened(window);
@@ -193,12 +193,7 @@ describe('OpenAI-compatible agent: the conversation fits the model\'s context wi
   });
 
   it('§7.4 a prompt that does not fit the window alone is refused in words before anything is sent (CONTEXT_TOO_LONG)', async () => {
-    const { host, adapter: a } = await opened();
-    server.enqueue(route, fits(chat.text('hello')));
-    await host.turn(a, 'hi');
-    const window = tokensOf(server.requestsFor(route)[0]) + 1_000;
-    await a.dispose();
-    server.reset();
+    const window = (await firstCallTokens()) + 1_000;
     const given = await opened(window);
     const t = await given.host.turn(given.adapter, `summarize this: ${'word '.repeat(8_000)}`);
     assert.equal(t.outcome.stop_reason, 'error');
@@ -244,12 +239,7 @@ describe('OpenAI-compatible agent: the conversation fits the model\'s context wi
   });
 
   it('§6.3.1 MUST: at 95% of a known window the engine compacts after the turn, trigger auto', async () => {
-    const probe = await opened();
-    server.enqueue(route, fits(chat.text('hello')));
-    await probe.host.turn(probe.adapter, 'hi');
-    const first = tokensOf(server.requestsFor(route)[0]);
-    await probe.adapter.dispose();
-    server.reset();
+    const first = await firstCallTokens();
     // The first turn's call, with a long answer, holds 96% of this window (its prompt less than 95%).
     completionTokens = 1_000;
     adapter = new OpenAIAdapter({ baseUrl: `${server.url}/v1`, model: 'mock-model', contextWindow: Math.floor((first + 1_000) / 0.96) });
