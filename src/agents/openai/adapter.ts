@@ -12,7 +12,7 @@ import { createSharedToolState, createToolRunner, type SharedToolState } from '.
 import type { ToolSettings } from '../../tools/types';
 import { NodeFsBackend } from '../../workspace/nodeFsBackend';
 import type { FsBackend } from '../../workspace/fsBackend';
-import { streamChat, type ChatMessage, type ChatToolDef } from './chatStream';
+import { STREAM_IDLE_TIMEOUT_MS, streamChat, type ChatMessage, type ChatToolDef } from './chatStream';
 import { baseUrlProblem, shownUrl } from './baseUrl';
 import { promptText } from '../promptText';
 import { contextFilesOf } from '../attachments';
@@ -23,6 +23,7 @@ import type { PayloadOf } from '../../protocol/frameTypes';
 import { Conversation, type Trimmed } from './conversation';
 import { answerTokensOf, fittedCall, tooLongWords } from './fittedCall';
 import { compactConversation } from './compaction';
+import { OllamaWindow } from './ollamaWindow';
 
 export interface OpenAIAdapterOptions {
   /** e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio). */
@@ -72,6 +73,10 @@ export class OpenAIAdapter implements AgentAdapter {
   private conversation: Conversation | undefined;
   /** Tokens the last model call held (its prompt and answer, by the server's count). */
   private contextUsed: number | undefined;
+  /** Where an Ollama server says its window, while the user gave none (decision 734). */
+  private ollama: OllamaWindow | undefined;
+  /** The window is Ollama's: the warning says how to raise it. */
+  private windowFromOllama = false;
 
   constructor(private readonly options: OpenAIAdapterOptions) {
     this.info = { id: 'openai', displayName: `OpenAI-compatible (${options.model})`, adapter_type: 'sdk' };
@@ -89,6 +94,7 @@ export class OpenAIAdapter implements AgentAdapter {
       .filter((t) => t.status !== 'unavailable')
       .map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema ?? { type: 'object', properties: {} } } }));
     this.conversation = new Conversation(this.options.systemPrompt ?? defaultSystemPrompt(host.workspacePath), JSON.stringify(this.tools).length, this.options.contextWindow);
+    if (this.options.contextWindow === undefined) this.ollama = new OllamaWindow({ baseUrl: this.options.baseUrl, model: this.options.model, apiKey: this.options.apiKey, loadTimeoutMs: this.options.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS });
     const diagnostics: CatalogDiagnostic[] = [...(catalog.diagnostics ?? [])];
     if (!this.options.apiKey && !/^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(this.options.baseUrl)) {
       diagnostics.push({ severity: 'warning', code: 'API_KEY_MISSING', message: `no API key for ${shownUrl(this.options.baseUrl)}; set ${OPENAI_ENV_KEY}` });
@@ -164,12 +170,13 @@ export class OpenAIAdapter implements AgentAdapter {
         const content_index = open.index;
         runner.emit(kind === 'text' ? { type: 'agent.text.delta', payload: { content_index, text } } : { type: 'agent.thinking.delta', payload: { content_index, text } });
       };
+      await this.askOllamaWindow(conversation, signal);
       const result = await fittedCall(conversation, answerTokensOf(extra), (messages) => streamChat(this.request(messages, signal, extra), { onText: (t) => delta('text', t), onReasoning: (t) => delta('thinking', t) }), signal);
       // Once a turn: what no longer fits is said, as a warning (the turn goes on).
       const trimmed = conversation.takeTrimmed();
       if (!toldTrimmed && (trimmed.dropped > 0 || trimmed.shortened > 0)) {
         toldTrimmed = true;
-        host.emit({ type: 'agent.error', payload: { error_code: 'CONTEXT_TRIMMED', message: trimmedWords(trimmed, conversation.windowTokens), severity: 'warning', recoverable: true, details: { module: 'openai', ...trimmed, ...(conversation.windowTokens ? { context_window: conversation.windowTokens } : {}) } } });
+        host.emit({ type: 'agent.error', payload: { error_code: 'CONTEXT_TRIMMED', message: trimmedWords(trimmed, conversation.windowTokens, this.windowFromOllama), severity: 'warning', recoverable: true, details: { module: 'openai', ...trimmed, ...(conversation.windowTokens ? { context_window: conversation.windowTokens } : {}) } } });
       }
       if (result.kind === 'too_long') {
         close(false);
@@ -229,6 +236,15 @@ export class OpenAIAdapter implements AgentAdapter {
     return { stop_reason: 'error', usage };
   }
 
+  /** Ollama cuts what is over its window without a word: its window is asked for while none is known (ollamaWindow.ts). */
+  private async askOllamaWindow(conversation: Conversation, signal: AbortSignal): Promise<void> {
+    if (!this.ollama || conversation.capacity !== undefined) return;
+    const tokens = await this.ollama.window(signal);
+    if (tokens === undefined) return;
+    conversation.serverWindow(tokens);
+    this.windowFromOllama = true;
+  }
+
   /** §5.4.1-2: the engine asks while idle; a shell that appeared or vanished republishes the catalog. */
   refreshTools(): void {
     const runner = this.runner;
@@ -241,9 +257,9 @@ export class OpenAIAdapter implements AgentAdapter {
 }
 
 /** The warning of a turn whose conversation was trimmed to fit the model's context window. */
-function trimmedWords(t: Trimmed, window: number | undefined): string {
+function trimmedWords(t: Trimmed, window: number | undefined, ollama: boolean): string {
   const parts = [t.dropped > 0 ? `the oldest ${count(t.dropped)} message${t.dropped === 1 ? ' is' : 's are'} no longer sent to the model` : '', t.shortened > 0 ? `${count(t.shortened)} long tool output${t.shortened === 1 ? '' : 's'} or answer${t.shortened === 1 ? '' : 's'} of this turn ${t.shortened === 1 ? 'was' : 'were'} replaced by a line saying so` : ''].filter(Boolean);
-  return `The conversation no longer fit ${window ? `the model's context window (${count(window)} tokens)` : "the model's context window"}: ${parts.join(', and ')}. /compact summarizes it instead.`;
+  return `The conversation no longer fit ${window ? `the model's context window (${count(window)} tokens)` : "the model's context window"}: ${parts.join(', and ')}. /compact summarizes it instead.${ollama ? ' Ollama runs the model with this window; OLLAMA_CONTEXT_LENGTH (or num_ctx in a Modelfile) raises it.' : ''}`;
 }
 
 /**

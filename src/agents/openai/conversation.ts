@@ -144,6 +144,12 @@ export class Conversation {
     return this.overheadChars + this.system.length + 120;
   }
 
+  /** The server said the window it runs the model with (Ollama's `/api/ps`, ollamaWindow.ts). */
+  serverWindow(tokens: number): void {
+    this.window = tokens;
+    this.windowKnown = true;
+  }
+
   /** The server refused a call of about `sentTokens` as too long: learn the window from it. */
   overflowed(o: ContextOverflow, sentTokens: number): void {
     // Our count was low when the server says its own, or refused what we had fitted to the window

@@ -49,6 +49,8 @@ class ScriptedServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Only the chat route is scripted; anything else (the agent's look for Ollama's /api/ps) is not found.
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return void res.writeHead(404).end();
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     this.bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
