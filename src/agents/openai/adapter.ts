@@ -46,7 +46,8 @@ export interface OpenAIAdapterOptions {
   /**
    * The model's context window in tokens, when the user knows it (setting rawp.openai.contextWindow,
    * `--context-window`): the conversation is held to it and the engine compacts near it. Without
-   * it the window is learned from the server's first refusal for length (decision 730).
+   * it the window is asked of an Ollama server (decision 734) or learned from the server's first
+   * refusal for length (decision 730).
    */
   contextWindow?: number;
 }
