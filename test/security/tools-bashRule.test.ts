@@ -73,6 +73,30 @@ describe('security/tools: Bash rule matching (issue 12 finding 8)', () => {
     }
   });
 
+  it('§17.3.1 the words are taken from the folder the command runs in, when the agent says it (a shell moved by `cd`); a shell outside the workspace matches no Bash rule (decision 735)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rawp-rule-cwd-'));
+    try {
+      const ws = join(dir, 'ws');
+      mkdirSync(join(ws, 'sub'), { recursive: true });
+      writeFileSync(join(dir, 'id_rsa'), 'secret');
+      writeFileSync(join(ws, 'sub', 'notes.txt'), 'hi');
+      symlinkSync(join(dir, 'id_rsa'), join(ws, 'sub', 'link'));
+      const root = realpathSync(ws);
+      const roots = [root];
+      const cat = { tool_name: 'Bash', command_prefix: 'cat' };
+      const call = (command: string, cwd?: string) => ({ tool_name: 'Bash', paths: [], command, ...(cwd ? { cwd } : {}) });
+      assert.equal(ruleMatches(cat, call('cat link'), roots), true, 'from the workspace folder `link` names nothing yet');
+      assert.equal(ruleMatches(cat, call('cat link', join(root, 'sub')), roots), false, 'from sub/ it is the link out');
+      assert.equal(ruleMatches(cat, call('cat notes.txt', join(root, 'sub')), roots), true);
+      assert.equal(ruleMatches(cat, call('cat ../sub/notes.txt', join(root, 'sub')), roots), false, 'no `..` by look, as before');
+      assert.equal(ruleMatches({ tool_name: 'Bash', command_prefix: 'ls' }, call('ls', dir), roots), false, 'a shell outside: not even the exact command');
+      assert.equal(ruleMatches({ tool_name: 'Bash', command_prefix: 'ls' }, call('ls', join(root, 'sub')), roots), true);
+      assert.equal(ruleMatches(cat, call('cat link', 'sub'), roots), true, 'a folder that is not absolute is not taken: the workspace folder');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('§17.3.1 other arguments, destructive additions, interpreters and compound commands are refused', () => {
     const cases: [string, string, string][] = [
       ['find', 'find /outside -name x -delete', 'option'],

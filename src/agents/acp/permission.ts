@@ -61,11 +61,12 @@ export function permissionQuestion(call: AcpCall, options: readonly AcpPermissio
   const placed = call.paths.map((p) => (isAbsolute(p) ? underRoot(resolve(p), roots, aliases) : p));
   const outsideWorkspace = placed.some((p) => (isAbsolute(p) && !isInside(roots, p)) || resolvesOutside(p, roots));
   const paths = placed.map((p) => (isAbsolute(p) ? displayPath(roots, p) : p));
+  const cwd = command !== undefined ? commandFolder(call.input, roots, aliases) : undefined;
   const shape = { tool_name: call.tool_name, paths, ...(command !== undefined ? { command } : {}) };
   const scope = suggestScope(shape);
   const canAllow = byKind(options, 'allow_once', 'allow_always') !== undefined;
   return {
-    call: { ...shape, ...(outsideWorkspace ? { outsideWorkspace } : {}) },
+    call: { ...shape, ...(cwd ? { cwd } : {}), ...(outsideWorkspace ? { outsideWorkspace } : {}) },
     input: summarizeInput(call.input),
     scope,
     scopeText: describeScope(scope),
@@ -116,4 +117,15 @@ export function isAllowed(outcome: AcpPermissionOutcome, options: readonly AcpPe
   if (outcome.outcome !== 'selected') return false;
   const kind = options.find((o) => o.optionId === outcome.optionId)?.kind;
   return kind === 'allow_once' || kind === 'allow_always';
+}
+
+/**
+ * The folder a shell call runs in, when its input names one (Gemini CLI's `dir_path`, formerly
+ * `directory`, relative to the workspace; `cwd` elsewhere): a Bash rule's words are taken from it
+ * (decision 735). The workspace's first folder when it names none.
+ */
+function commandFolder(input: Record<string, unknown>, roots: readonly string[], aliases: readonly RootAlias[] | undefined): string | undefined {
+  const named = [input.dir_path, input.directory, input.cwd].find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  if (named === undefined || roots.length === 0) return undefined;
+  return underRoot(resolve(roots[0], named), roots, aliases);
 }

@@ -21,12 +21,12 @@ export type PermissionDecision =
 const Suggestions = z.array(PermissionSuggestion.nullable().catch(null));
 
 /** The call as our rules see it: its files, and for Bash its command. */
-export function callOf(ask: PermissionAsk): { tool_name: string; paths: string[]; command?: string; outsideWorkspace?: boolean } {
+export function callOf(ask: PermissionAsk): { tool_name: string; paths: string[]; command?: string; cwd?: string; outsideWorkspace?: boolean } {
   const command = typeof ask.input.command === 'string' && ask.tool_name === 'Bash' ? ask.input.command : undefined;
   // affected_paths are workspace-relative inside the workspace (displayPath): an absolute one is
   // outside, and so is one that leads out through a symlink (`escapes`, realLocation.ts).
   const outside = ask.escapes === true || ask.affected_paths.some((p) => isAbsolute(p));
-  return { tool_name: ask.tool_name, paths: ask.affected_paths, ...(command !== undefined ? { command } : {}), ...(outside ? { outsideWorkspace: true } : {}) };
+  return { tool_name: ask.tool_name, paths: ask.affected_paths, ...(command !== undefined ? { command } : {}), ...(command !== undefined && ask.cwd ? { cwd: ask.cwd } : {}), ...(outside ? { outsideWorkspace: true } : {}) };
 }
 
 /**

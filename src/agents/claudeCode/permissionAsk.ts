@@ -24,9 +24,36 @@ export interface PermissionAsk {
   escapes?: true;
   /** The subagent context of the call, when a subagent makes it. */
   metadata?: Metadata;
+  /** The folder the CLI's shell is in for this call (our PreToolUse hook's `cwd`): a Bash rule's words are taken from it. */
+  cwd?: string;
 }
 
-export function permissionAskOf(request_id: string, req: CanUseTool, metadata: Metadata | undefined, workspacePath: string | readonly string[] | undefined): PermissionAsk {
+/** The most hook folders kept waiting for their ask (a call Claude Code runs unasked never takes its own). */
+const MAX_WAITING_FOLDERS = 256;
+
+/**
+ * The shell's folder of each call, from our PreToolUse hook (which comes before the call's
+ * `can_use_tool`, and whose input carries `cwd`; `can_use_tool`'s does not). Claude Code's shell
+ * stays where a `cd` left it (inside the project), which it runs unasked: a rule's words were taken
+ * from the workspace folder while the command ran elsewhere (decision 735).
+ */
+export class HookFolders {
+  private readonly waiting = new Map<string, string>();
+
+  saw(tool_use_id: string, cwd: string): void {
+    this.waiting.set(tool_use_id, cwd);
+    if (this.waiting.size > MAX_WAITING_FOLDERS) this.waiting.delete(this.waiting.keys().next().value as string);
+  }
+
+  take(tool_use_id: string | undefined): string | undefined {
+    if (tool_use_id === undefined) return undefined;
+    const cwd = this.waiting.get(tool_use_id);
+    this.waiting.delete(tool_use_id);
+    return cwd;
+  }
+}
+
+export function permissionAskOf(request_id: string, req: CanUseTool, metadata: Metadata | undefined, workspacePath: string | readonly string[] | undefined, cwd?: string): PermissionAsk {
   const ask: PermissionAsk = {
     request_id,
     tool_name: req.tool_name,
@@ -40,6 +67,7 @@ export function permissionAskOf(request_id: string, req: CanUseTool, metadata: M
   if (req.description) ask.description = req.description;
   if (req.decision_reason) ask.decision_reason = req.decision_reason;
   if (metadata) ask.metadata = metadata;
+  if (cwd) ask.cwd = cwd;
   return ask;
 }
 

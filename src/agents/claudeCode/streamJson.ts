@@ -163,7 +163,7 @@ export const PRE_TOOL_HOOK_ID = 'rawp_pre_tool_use';
 export const HookCallback = z.looseObject({
   subtype: z.literal('hook_callback'),
   callback_id: Str,
-  input: z.looseObject({ hook_event_name: Str, tool_name: Str.optional(), tool_input: z.unknown().optional(), tool_use_id: Str.optional() }),
+  input: z.looseObject({ hook_event_name: Str, tool_name: Str.optional(), tool_input: z.unknown().optional(), tool_use_id: Str.optional(), cwd: Str.optional().catch(undefined) }),
   tool_use_id: Str.optional(),
 });
 /** MCP messages and other requests are `unknown_variant`: answered with an error. */

@@ -11,7 +11,7 @@ import type { AgentEvent, TurnOutcome } from '../../session/agentAdapter';
 import type { Metadata } from '../../protocol/envelope';
 import { commandsFromInitialize } from './commands';
 import { CompactionWatch } from './compaction';
-import { permissionAskOf } from './permissionAsk';
+import { HookFolders, permissionAskOf } from './permissionAsk';
 import { contentText, parseStreamLine, PRE_TOOL_HOOK_ID, RequestId, type AssistantLine, type ControlRequestLine, type ResultLine, type StreamEventLine, type StreamLine, type SystemLine, type UserLine } from './streamJson';
 import { catalogFor } from './tools';
 import { ToolCalls } from './toolCalls';
@@ -48,6 +48,8 @@ export class ClaudeTranslator {
     (out, text, metadata) => this.wholeBlock(out, 'text', text, metadata),
     (out, id) => this.subagentUsage(out, id),
   );
+  /** The shell's folder of each call, from our PreToolUse hook, for its permission ask. */
+  private readonly hookFolders = new HookFolders();
   /** §10.5: each subagent's own model calls, reported when it ends (subagentUsage.ts). */
   private readonly subagents = new SubagentUsage();
   private interruptRequested = false;
@@ -310,11 +312,12 @@ export class ClaudeTranslator {
     const req = line.request;
     if (req.subtype === 'can_use_tool') {
       const open = req.tool_use_id ? this.tools.get(req.tool_use_id) : undefined;
-      out.push({ kind: 'permission', ask: permissionAskOf(line.request_id, req, open?.metadata, this.workspaceNames()) });
+      out.push({ kind: 'permission', ask: permissionAskOf(line.request_id, req, open?.metadata, this.workspaceNames(), this.hookFolders.take(req.tool_use_id)) });
       return;
     }
     if (req.subtype === 'hook_callback' && req.callback_id === PRE_TOOL_HOOK_ID && req.input.hook_event_name === 'PreToolUse' && req.input.tool_name) {
       const tool_use_id = req.input.tool_use_id ?? req.tool_use_id;
+      if (tool_use_id && req.input.cwd) this.hookFolders.saw(tool_use_id, req.input.cwd);
       const metadata = tool_use_id ? this.tools.metadataOf(tool_use_id) : undefined;
       const input = typeof req.input.tool_input === 'object' && req.input.tool_input !== null && !Array.isArray(req.input.tool_input) ? (req.input.tool_input as Record<string, unknown>) : {};
       out.push({ kind: 'pre_tool', request_id: line.request_id, tool_name: req.input.tool_name, input, ...(metadata ? { metadata } : {}) });

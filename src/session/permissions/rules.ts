@@ -24,6 +24,11 @@ export interface CallShape {
   /** Workspace-relative paths the call touches. */
   paths: string[];
   command?: string;
+  /**
+   * The folder a Bash command runs in, as the agent reports it (absolute): its shell may have moved
+   * (Claude Code's persists after `cd`; Gemini's runs in `dir_path`). Absent: the workspace folder.
+   */
+  cwd?: string;
 }
 
 export type RuleLifetime = 'session' | 'always';

@@ -2,6 +2,7 @@
 // matching a glob (workspace-relative, picomatch) or, for Bash, the command as shown (bashRule.ts).
 // The rules themselves live in the session layer's one store (src/session/permissions/rules.ts),
 // which hosts give this matcher.
+import { isAbsolute, join } from 'node:path';
 import picomatch from 'picomatch';
 import { bashRuleMatches } from './bashRule';
 import { resolvesOutside } from '../../workspace/realLocation';
@@ -10,15 +11,20 @@ import type { CallShape, RuleScope } from '../../session/permissions';
 export type { CallShape, RuleScope } from '../../session/permissions';
 
 /**
- * `roots`: the host's workspace folders (real paths; Bash runs in the first): a word a Bash rule
- * lets a reading command take more of must lie inside them once symlinks are followed.
+ * `roots`: the host's workspace folders (real paths; Bash runs in the first unless the call says
+ * its folder, `call.cwd`): a word a Bash rule lets a reading command take more of must lie inside
+ * them once symlinks are followed, taken from the folder the command runs in (decision 735).
  */
 export function ruleMatches(rule: RuleScope, call: CallShape, roots: readonly string[] = []): boolean {
   if (rule.tool_name !== call.tool_name) return false;
   if (rule.command_prefix !== undefined) {
+    if (call.command === undefined) return false;
+    const from = call.cwd !== undefined && isAbsolute(call.cwd) ? call.cwd : roots[0];
+    // A rule is granted for commands in this workspace: a shell that moved out of it is asked.
+    if (roots.length > 0 && from !== undefined && resolvesOutside(from, roots)) return false;
     // Compound commands always ask; extra words never add destruction (issue 12 finding 8).
-    const staysInside = roots.length > 0 ? (word: string) => !resolvesOutside(word, roots) : undefined;
-    return call.command !== undefined && bashRuleMatches(rule.command_prefix, call.command, staysInside);
+    const staysInside = roots.length > 0 && from !== undefined ? (word: string) => !resolvesOutside(isAbsolute(word) ? word : join(from, word), roots) : undefined;
+    return bashRuleMatches(rule.command_prefix, call.command, staysInside);
   }
   if (rule.path_glob !== undefined) {
     if (call.paths.length === 0) return false;
