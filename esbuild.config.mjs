@@ -54,6 +54,15 @@ const targets = [
     format: 'cjs',
     target: 'node20',
   },
+  {
+    // `rawp convert`'s conversion thread: the converters only (src/agents/convert/stream.ts loads it beside the bundle).
+    ...common,
+    entryPoints: ['src/agents/convert/convertWorker.ts'],
+    outfile: 'dist/convertWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
   webviewTarget(common),
 ];
 

@@ -4,21 +4,19 @@
 // worker at a time, and the next is read only once the output of the last has been written (the
 // caller's `write` resolves when its stream has drained), so memory holds a batch and its frames,
 // not the input or the output.
-import { join } from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { MAX_LINE_CHARS } from '../process/jsonLines';
+import { workerScript } from '../../workspace/workerScript';
 import { LineSplitter, type LineEntry } from './lineSplitter';
 import type { ConvertOptions, ConvertResult } from './registry';
-import { STREAM_WORKER_HOOK, type FromWorker, type StreamWorkerData, type ToWorker } from './streamWorker';
+import type { FromWorker, StreamWorkerData, ToWorker } from './streamWorker';
 
 /**
- * The code the worker loads. Bundled (dist/cli.js) it is the bundle itself, loaded as a module, not
- * as the main one, so the CLI does not start again in it; from the sources (tests, under tsx) it is
- * this folder's index, which loads every converter and the worker's side.
+ * The thread's script: the converters' own bundle beside the CLI's (dist/convertWorker.js), or
+ * convertWorker.ts under tsx (workerScript.ts). Not the CLI bundle itself: the thread needs only
+ * the converters, and loading all of dist/cli.js cost every conversion from stdin (decision 732).
  */
-const FROM_SOURCES = __filename.endsWith('.ts');
-const ENTRY = FROM_SOURCES ? join(__dirname, 'index.ts') : __filename;
-const BOOTSTRAP = `const { workerData } = require('node:worker_threads'); require(workerData.entry); globalThis[Symbol.for(${JSON.stringify(STREAM_WORKER_HOOK.description)})](workerData);`;
+const WORKER = workerScript(__dirname, 'convertWorker');
 
 /** Reading the input failed (the caller says "cannot read FILE"); anything else is the conversion's. */
 export class InputReadError extends Error {
@@ -38,8 +36,8 @@ export async function convertStream(from: string, options: ConvertOptions, input
   const channel = new MessageChannel();
   const signal = new SharedArrayBuffer(4);
   const flag = new Int32Array(signal);
-  const workerData: StreamWorkerData = { entry: ENTRY, from, options, port: channel.port2, signal };
-  const worker = new Worker(BOOTSTRAP, { eval: true, workerData, transferList: [channel.port2], ...(FROM_SOURCES ? { execArgv: ['--require', 'tsx/cjs'] } : {}) });
+  const workerData: StreamWorkerData = { from, options, port: channel.port2, signal };
+  const worker = new Worker(WORKER.file, { ...WORKER.options, workerData, transferList: [channel.port2] });
   const messages = new MessageQueue(worker);
   const send = (m: ToWorker) => {
     channel.port1.postMessage(m);

@@ -1,18 +1,15 @@
-// The thread a streamed `rawp convert` converts in (decision 726; stream.ts starts it). A converter
-// is one synchronous loop over its lines, so it runs here, where waiting for the next lines may
-// block: each time it needs lines it sends what it made so far (frames as JSON lines, warnings) and
-// sleeps (Atomics.wait) until the main thread, having written that out, sends the next batch.
-import { isMainThread, parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+// The thread a streamed `rawp convert` converts in (decision 726; stream.ts starts it, its script
+// is convertWorker.ts, decision 732). A converter is one synchronous loop over its lines, so it
+// runs here, where waiting for the next lines may block: each time it needs lines it sends what it
+// made so far (frames as JSON lines, warnings) and sleeps (Atomics.wait) until the main thread,
+// having written that out, sends the next batch.
+import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { withFrameSink } from './frameWriter';
 import { getConverter, type ConvertOptions, type ConvertResult, type NumberedLine, type StreamedLines } from './registry';
 import type { LineEntry } from './lineSplitter';
 import type { Frame } from '../../protocol/frameTypes';
 
-/** The global the worker's bootstrap calls once it has loaded the code (see stream.ts). */
-export const STREAM_WORKER_HOOK = Symbol.for('rawp.convert.streamWorker');
-
 export interface StreamWorkerData {
-  entry: string;
   from: string;
   options: ConvertOptions;
   port: MessagePort;
@@ -99,7 +96,8 @@ class OutPieces {
   }
 }
 
-function run(data: StreamWorkerData): void {
+/** Converts in this thread, as the main thread's messages say (convertWorker.ts calls it with its workerData). */
+export function runStreamWorker(data: StreamWorkerData): void {
   const converter = getConverter(data.from);
   if (!converter || !parentPort) throw new Error(`no converter "${data.from}"`);
   const main = parentPort;
@@ -132,5 +130,3 @@ function run(data: StreamWorkerData): void {
   const result = withFrameSink(frame, () => converter.convert(lines, data.options));
   send('done', result.warnings);
 }
-
-if (!isMainThread) (globalThis as Record<symbol, unknown>)[STREAM_WORKER_HOOK] = run;
