@@ -34,7 +34,7 @@ import { StepLimit } from '../session/stepLimit';
 import type { AgentAdapter, AgentEvent } from '../session/agentAdapter';
 import { leavesRoot } from '../workspace/leavesRoot';
 
-export type { HeadlessResult, HeadlessRunOptions, Unanswered } from './headlessRunTypes';
+export type { HeadlessResult, HeadlessRunOptions, Unanswered, UnloadedCommands } from './headlessRunTypes';
 
 /** How long the prompt may take to start a turn (admission, slash-command expansion). */
 const TURN_START_TIMEOUT_MS = 60_000;
@@ -210,6 +210,12 @@ export class HeadlessRun {
     switch (frame.type) {
       case 'tool.catalog.publish':
         this.catalog = frame.payload.tools.map((t) => t.name);
+        return;
+      case 'agent.commands.publish':
+        // The latest list (the opening's, then any republish): our own host built the frame, so
+        // its type holds and it is not parsed again (decision 731).
+        r.unloaded_commands = frame.payload.unloaded;
+        this.o.onUnloadedCommands?.(frame.payload.unloaded);
         return;
       case 'tool.invoke.result':
         // A call the turn's tool lists or mode refused is a denial too (claude -p lists them so).

@@ -8,6 +8,8 @@ import type { RunError } from './runErrors';
 
 type PromptPayload = PayloadOf<'control.prompt.request'>;
 type StopReason = PayloadOf<'session.turn.end'>['stop_reason'];
+/** The command files that were found but did not load, as the session publishes them (decision 721). */
+export type UnloadedCommands = NonNullable<PayloadOf<'agent.commands.publish'>['unloaded']>;
 
 export interface HeadlessRunOptions {
   workspace: string;
@@ -35,6 +37,11 @@ export interface HeadlessRunOptions {
   onUnanswered?(u: Unanswered): void;
   /** The rules file could not be read (moved aside) or had rules that were skipped. */
   onRulesProblem?(message: string): void;
+  /**
+   * The session published its command list: the files that did not load then (undefined: all
+   * loaded), from the host's own frame, as often as it is published (decision 731).
+   */
+  onUnloadedCommands?(unloaded: UnloadedCommands | undefined): void;
 }
 
 /** A question of the agent the run answered for the absent user. */
@@ -67,6 +74,11 @@ export interface HeadlessResult {
   duration_ms: number;
   /** The agent's own conversation id (§18.3), for its own resume (`claude --resume`, `codex resume`). */
   agent_session_id?: string;
+  /**
+   * The command files that did not load, as the session last published them (undefined: all
+   * loaded): a `/mycmd` among them went to the agent as plain text (decision 731).
+   */
+  unloaded_commands?: UnloadedCommands;
   /** An agent without a model (grammarOnly): what its tools returned, which its words only point at. */
   tool_outputs?: { outputs: string[]; cut: boolean };
 }

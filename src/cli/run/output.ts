@@ -46,7 +46,10 @@ function handledByHost(r: HeadlessResult): boolean {
 /**
  * The one object of `--output-format json`. Beside ours, the fields scripts written for `claude -p
  * --output-format json` read: is_error (exactly when the exit code is not 0), num_turns,
- * duration_ms, and the agent's own session id for its own resume (decision 619).
+ * duration_ms, and the agent's own session id for its own resume (decision 619). The command files
+ * that did not load are there too, `[]` when none (decision 731): a script could not otherwise
+ * tell that `/mycmd` went to the agent as plain text. The host lists at most UNLOADED_LISTED_MAX
+ * (20) of them; `unloaded_command_files_total` counts them all.
  */
 export function resultObject(r: HeadlessResult, schemaRequested: boolean): Record<string, unknown> {
   return {
@@ -64,6 +67,8 @@ export function resultObject(r: HeadlessResult, schemaRequested: boolean): Recor
     notices: r.notices,
     num_turns: r.num_turns,
     duration_ms: r.duration_ms,
+    unloaded_command_files: r.unloaded_commands?.files ?? [],
+    unloaded_command_files_total: r.unloaded_commands?.total ?? 0,
   };
 }
 

@@ -47,7 +47,8 @@ only); a pipe that sends nothing for ${PIPED_CONTEXT_WAIT_MS / 1000} s is not wa
                              its words about them on stderr
                            json: one object {is_error, session_id, agent_session_id, turn_id,
                              stop_reason, text, structured_output, usage, permission_denials,
-                             errors, notices, num_turns, duration_ms; the built-in agent's
+                             errors, notices, num_turns, duration_ms, unloaded_command_files,
+                             unloaded_command_files_total; the built-in agent's
                              tool_outputs}; is_error is true exactly
                              when the exit status is not 0 (bad arguments, exit 2, print no object:
                              only the stderr line); agent_session_id is the agent's
@@ -174,7 +175,6 @@ export const runVerb: Verb = {
       throw e;
     }
 
-    const unloaded = unloadedWarnings(io);
     const run = new HeadlessRun({
       workspace,
       // The link --workspace may have been given by: a path typed by its name is the same file (decision 729).
@@ -187,15 +187,15 @@ export const runVerb: Verb = {
       allow,
       rulesFile: values['rules-file'] ?? join(homedir(), '.config', 'rawp', 'permission-rules.json'),
       logger: values.verbose ? stderrLogger(io) : silentLogger,
-      // Every format: the command files that did not load are said on stderr (decision 727).
       onFrame: (f, from) => {
-        unloaded(f);
         if (format === 'stream-json' && !readerGone) frameLine(io, f);
         const line = values.verbose ? verboseLine(f, from) : undefined;
         if (line !== undefined) io.stderr.write(`${line}\n`);
       },
       onUnanswered: (u) => unansweredLine(io, u),
       onRulesProblem: (m) => void io.stderr.write(`rawp run: ${m}\n`),
+      // Every format: the command files that did not load are said on stderr (decisions 727, 731).
+      onUnloadedCommands: unloadedWarnings(io),
     });
     let agentId: string;
     try {

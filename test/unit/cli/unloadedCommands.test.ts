@@ -13,7 +13,6 @@ import { TerminalMaster } from '../../../src/cli/attach/terminalMaster';
 import { UNLOADED_SHOWN_MESSAGE_MAX, UNLOADED_SHOWN_PATH_MAX, UnloadedNews, unloadedText, type Unloaded } from '../../../src/cli/attach/unloadedNotice';
 import { unloadedWarnings } from '../../../src/cli/run/unloadedWarning';
 import { buildFrame } from '../../../src/protocol/build';
-import type { WireFrame } from '../../../src/protocol/frameTypes';
 import { UNLOADED_LISTED_MAX } from '../../../src/protocol/payloads/agent';
 import { buildNotice } from '../../../src/protocol/rawpExtension';
 import { waitFor } from '../remote/harness';
@@ -133,14 +132,14 @@ describe('cli: the command files that did not load, said on the terminal (decisi
       assert.match(warnings(r.err)[0] ?? '', /2 command files could not be loaded/);
     });
 
-    it('the observer: only agent.commands.publish frames with a list that parses by the frame\'s schema; nothing when all loaded', () => {
+    it('the listener: the run\'s typed list (HeadlessRun\'s onUnloadedCommands, decision 731), once per distinct list; nothing when all loaded; a hostile path shown, not obeyed', () => {
       let err = '';
-      const observe = unloadedWarnings({ stderr: { write: (t: string) => ((err += t), true) } as never });
-      observe(buildFrame('agent.commands.publish', { commands: [] }, s) as WireFrame);
-      observe({ ...buildFrame('agent.commands.publish', { commands: [] }, s), payload: { commands: [], unloaded: { total: 'many', files: 'x' } } } as unknown as WireFrame);
+      const listen = unloadedWarnings({ stderr: { write: (t: string) => ((err += t), true) } as never });
+      listen(undefined);
+      listen({ total: 0, files: [] });
       assert.equal(err, '');
-      observe(buildFrame('agent.commands.publish', { commands: [], unloaded: HOSTILE }, s) as WireFrame);
-      observe(buildFrame('agent.commands.publish', { commands: [], unloaded: HOSTILE }, s) as WireFrame);
+      listen(HOSTILE);
+      listen(structuredClone(HOSTILE));
       assert.equal(err, 'rawp run: warning: 1 command file could not be loaded: .rawp/commands/␛]52;c;SGVsbG8=␇evil␊[fake].md: it was<U+202E>gnp.exe␍␛[2Jbad\n');
     });
   });
