@@ -68,6 +68,20 @@ export function rawpRun(args: string[], o: { env?: Record<string, string>; stdin
   });
 }
 
+/** `node dist/cli.js ARGS` (any verb) from `cwd`, `stdin` written and closed. */
+export function rawpCli(args: string[], o: { stdin?: string; cwd?: string } = {}): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: o.cwd ?? ROOT });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, out, err }));
+    child.stdin.end(o.stdin ?? '');
+  });
+}
+
 /** The frames of a `--output-format stream-json` stdout. */
 export function frames(out: string): Frame[] {
   return out

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../../src/cli/main';
 import { validateText, formatText } from '../../../src/protocol/conformance';
+import { normalized } from '../../support/normalizedFrames';
 
 const NATIVE = join(__dirname, '..', '..', 'fixtures', 'native');
 const FORMATS = ['claude-code', 'codex', 'acp', 'gemini'];
@@ -36,15 +37,6 @@ async function convert(args: string[], stdin?: Buffer, chunk = 997): Promise<Run
   const code = await runCli(['convert', ...args], io);
   await feeding;
   return { code, out, err };
-}
-
-/** Random UUIDs named in order of appearance, timestamps and measured durations blanked. */
-function normalized(out: string): string {
-  const ids = new Map<string, string>();
-  return out
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g, (u) => ids.get(u) ?? (ids.set(u, `id-${ids.size}`), `id-${ids.size - 1}`))
-    .replace(/"timestamp":"[^"]*"/g, '"timestamp":"T"')
-    .replace(/"duration_ms":\d+/g, '"duration_ms":0');
 }
 
 describe('rawp convert streams stdin through its conversion thread with the same output as converting the whole text (decision 726)', function () {

@@ -3,37 +3,17 @@
 // bundle. The built CLI converts stdin through it, wherever it is started from, with the same
 // frames as a FILE (which converts without the thread).
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCliOnce, CLI, ROOT } from '../../support/rawpRun';
+import { buildCliOnce, CLI, ROOT, rawpCli } from '../../support/rawpRun';
+import { normalized } from '../../support/normalizedFrames';
 
 const WORKER = join(ROOT, 'dist', 'convertWorker.js');
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'native', 'claude-code', 'bash.jsonl');
 
 /** `node dist/cli.js convert ARGS` from another folder, `stdin` written and closed. */
-function convert(args: string[], stdin = ''): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'convert', ...args], { cwd: tmpdir() });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out, err }));
-    child.stdin.end(stdin);
-  });
-}
-
-/** Random UUIDs named in order of appearance, timestamps and measured durations blanked. */
-function normalized(out: string): string {
-  const ids = new Map<string, string>();
-  return out
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g, (u) => ids.get(u) ?? (ids.set(u, `id-${ids.size}`), `id-${ids.size - 1}`))
-    .replace(/"timestamp":"[^"]*"/g, '"timestamp":"T"')
-    .replace(/"duration_ms":\d+/g, '"duration_ms":0');
-}
+const convert = (args: string[], stdin = '') => rawpCli(['convert', ...args], { stdin, cwd: tmpdir() });
 
 describe('cli: rawp convert\'s conversion thread runs its own bundle, the converters only (decision 732)', function () {
   this.timeout(120_000);

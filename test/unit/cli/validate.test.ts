@@ -1,7 +1,6 @@
 // `rawp validate`: in-process through runCli (files, stdin, --json, exit codes, usage errors) and
 // once for real, spawning the built `node dist/cli.js` with a pipe on stdin.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { Readable, Writable } from 'node:stream';
 import { runCli } from '../../../src/cli/main';
 import { PROBLEM_CODES } from '../../../src/protocol/conformance';
 import { MAX_LINE_CHARS } from '../../../src/cli/verbs/validate';
+import { buildCliOnce, rawpCli } from '../../support/rawpRun';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'validate');
@@ -140,22 +140,10 @@ describe('cli/validate: rawp validate in process', () => {
 describe('cli/validate: the built binary', () => {
   before(function () {
     this.timeout(120_000);
-    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`npm run build failed, so dist/cli.js cannot be tested:\n${(build.stderr || build.stdout).slice(-2000)}`);
+    buildCliOnce();
   });
 
-  function run(args: string[], stdin: string): Promise<{ code: number | null; out: string; err: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { cwd: ROOT });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (err += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, out, err }));
-      child.stdin.end(stdin);
-    });
-  }
+  const run = (args: string[], stdin: string) => rawpCli(args, { stdin });
 
   it('§7.5.2 node dist/cli.js validate reads a pipe and exits 1 on errors', async () => {
     const { readFileSync } = await import('node:fs');
