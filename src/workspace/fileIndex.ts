@@ -9,7 +9,9 @@
 //
 // Change batches: created paths are lstat-ed first (file? directory? symlink escaping the
 // workspace?) and then applied in one synchronous step. A change to an ignore file re-lists the
-// folder in the background.
+// folder in the background. The ignore checks of a batch read and compile the rules of each folder
+// they reach in steps and run between event-loop turns that all of them share: a batch touches
+// many folders, and each folder's rules may cost tens of milliseconds (decision 733).
 import { promises as fsp, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { rootNames } from './rootNames';
@@ -226,12 +228,14 @@ export class FileIndex {
       return [{ kind: 'remove', path: rel }]; // gone again before we looked
     }
     if (st.isDirectory()) {
-      if (!created || folder.rules.dirIgnored(rel)) return [];
+      if (!created || (await folder.rules.dirIgnoredInTurns(rel))) return [];
       // A directory moved in: list it (walk with the same rules).
       const listing = await listFiles(abs, { caseSensitive: this.options.caseSensitive ?? true, noGit: true, useIgnoreFiles: this.options.useIgnoreFiles, includeIgnored: this.options.includeIgnored, extraExcludes: [] });
-      return listing.paths.map((p) => `${rel}/${p}`).filter((p) => !folder.rules.fileIgnored(p)).map((path) => ({ kind: 'addFile', path }));
+      const added: FolderChange[] = [];
+      for (const p of listing.paths) if (!(await folder.rules.fileIgnoredInTurns(`${rel}/${p}`))) added.push({ kind: 'addFile', path: `${rel}/${p}` });
+      return added;
     }
-    if (folder.rules.fileIgnored(rel)) return [];
+    if (await folder.rules.fileIgnoredInTurns(rel)) return [];
     if (st.isSymbolicLink()) {
       try {
         const target = await fsp.realpath(abs);

@@ -6,11 +6,14 @@
 // reused as is) and run by re2js. The answers are those of `ignore` 7 (`test`/`ignores`: the last
 // matching rule wins, an ignored parent directory settles its content); a test checks them against
 // it on a table and on random patterns. A repository chooses the rules' number and length too: both
-// are bounded, and the rules are compiled in chunks, each on first need (decision 711).
+// are bounded, and the rules are compiled in chunks, each on first need (decision 711) or a chunk a
+// step before a listing tries paths, and read a few rules a step (decision 733).
 import { RE2JS } from 're2js';
+import { gitignoreLines } from './gitignoreLines';
 import { regexLiteral } from './globRegex';
 import { IGNORE_RULE_BUDGET, MAX_IGNORE_RULE_LENGTH, MAX_IGNORE_RULES, MAX_IGNORE_RULES_SIZE, MAX_IGNORE_WILDCARDS, RULE_OVERHEAD, type IgnoreWarningSink, type RuleBudget, warnIgnore } from './ignoreLimits';
-import { CHUNK_SPANS, chunkSource, wildcardsOf, type RuleParts } from './ruleChunks';
+import { CHUNK_LIMITS, chunkBounds, chunkSource, wildcardsOf, type RuleParts } from './ruleChunks';
+import { runToEnd } from './runSteps';
 
 export interface GitignoreVerdict {
   ignored: boolean;
@@ -19,6 +22,15 @@ export interface GitignoreVerdict {
 
 interface Rule extends RuleParts {
   negative: boolean;
+}
+
+/** An alternation of rules `from … to - 1`, compiled on first use, and its smaller groups once a path matched it. */
+interface Group {
+  from: number;
+  to: number;
+  /** undefined: not compiled yet; null: did not compile. */
+  re?: RE2JS | null;
+  parts?: Group[];
 }
 
 type Tok = { t: 'lit'; c: string } | { t: 'star' } | { t: 'q' } | { t: 'cls'; re: string } | { t: 'slash' };
@@ -40,6 +52,8 @@ const POSIX: Record<string, [number, number][]> = {
 const SLASH = 47;
 const NEVER = null;
 const MAX_CACHE = 50_000;
+/** Rules read between two steps of `addSteps`: each one's translation takes a few µs. */
+const RULES_PER_STEP = 64;
 
 const hex = (n: number) => `\\x{${n.toString(16)}}`;
 
@@ -202,32 +216,6 @@ export function gitignoreRuleParts(rawBody: string): RuleParts | null {
   return { prefix, middle: out, ending };
 }
 
-/** The rules of one ignore file's text, as git reads its lines. */
-export function parseGitignore(text: string): { negative: boolean; body: string }[] {
-  const rules: { negative: boolean; body: string }[] = [];
-  const lines = (text.endsWith('\r') ? text.slice(0, -1) : text).split(/\r?\n/);
-  for (let n = 0; n < lines.length; n++) {
-    let body = n === 0 && lines[0].startsWith('\uFEFF') ? lines[0].slice(1) : lines[n];
-    if (!body || body[0] === '#') continue;
-    const negative = body[0] === '!';
-    if (negative) body = body.slice(1);
-    // Trailing spaces go, unless the last one is escaped by an odd run of backslashes.
-    let end = body.length;
-    while (body[end - 1] === ' ') end--;
-    if (end < body.length) {
-      let bs = 0;
-      while (body[end - bs - 1] === '\\') bs++;
-      body = bs % 2 ? body.slice(0, end - 1) + ' ' : body.slice(0, end);
-    }
-    let bs = 0;
-    while (body[body.length - bs - 1] === '\\') bs++;
-    if (!body || bs % 2) continue;
-    if (body.startsWith('\\!') || body.startsWith('\\#')) body = body.slice(1);
-    rules.push({ negative, body });
-  }
-  return rules;
-}
-
 /** The parent of a path, with its trailing slash ('' for none): 'a/b/c' and 'a/b/c/' -> 'a/b/'. */
 function parentOf(path: string): string {
   if (path.startsWith('/') || path.includes('//')) {
@@ -252,8 +240,10 @@ export class GitignoreMatcher {
   /** What the rules kept cost, against the budget. */
   readonly spent: RuleBudget = { rules: 0, size: 0, wildcards: 0 };
   private readonly budget: Readonly<RuleBudget>;
-  /** Per level of CHUNK_SPANS, the alternations compiled so far by group number (null: did not compile). */
-  private compiled: Map<number, RE2JS | null>[] = CHUNK_SPANS.map(() => new Map());
+  /** The largest alternations (CHUNK_LIMITS[0]), each compiled on first use or by `warmStep`. */
+  private groups: Group[] = [];
+  /** Groups before this one were compiled by `warmStep` or have been tried. */
+  private warmed = 0;
   private readonly cache = new Map<string, GitignoreVerdict>();
   private readonly flags: number;
   private readonly warn: IgnoreWarningSink;
@@ -267,11 +257,22 @@ export class GitignoreMatcher {
 
   /** Adds the rules of one file's text; `source` names it in notices of rules left out. */
   add(text: string, source = 'ignore file'): this {
+    runToEnd(this.addSteps(text, source));
+    return this;
+  }
+
+  /**
+   * `add` a step at a time, RULES_PER_STEP rules a step: a file of 1 MiB holds up to 512k lines
+   * (decision 733). The rules apply only once it has run to its end.
+   */
+  *addSteps(text: string, source = 'ignore file'): Generator<void, void, void> {
     const before = this.rules.length;
     let tooLong = 0;
     let full = false;
     const { spent, budget } = this;
-    for (const { negative, body } of parseGitignore(text)) {
+    let read = 0;
+    for (const { negative, body } of gitignoreLines(text)) {
+      if (++read % RULES_PER_STEP === 0) yield;
       if (body.length > MAX_IGNORE_RULE_LENGTH) {
         tooLong++;
         continue;
@@ -298,10 +299,10 @@ export class GitignoreMatcher {
       );
     }
     if (this.rules.length > before) {
-      this.compiled = CHUNK_SPANS.map(() => new Map());
+      this.groups = this.split(0, this.rules.length, 0);
+      this.warmed = 0;
       this.cache.clear();
     }
-    return this;
   }
 
   private compile(src: string): RE2JS | null {
@@ -312,30 +313,53 @@ export class GitignoreMatcher {
     }
   }
 
-  /** The alternation of group `k` of `level` (its rules `k·span … (k+1)·span - 1`), compiled on first use. */
-  private group(level: number, k: number): RE2JS | null {
-    const done = this.compiled[level].get(k);
-    if (done !== undefined) return done;
-    const span = CHUNK_SPANS[level];
-    const rules = this.rules.slice(k * span, (k + 1) * span);
-    const re = this.compile(span === 1 ? rules[0].prefix + rules[0].middle + rules[0].ending : chunkSource(rules));
-    this.compiled[level].set(k, re);
-    return re;
+  /** The groups of rules `from … to - 1` at `level` of CHUNK_LIMITS; past the last level, single rules. */
+  private split(from: number, to: number, level: number): Group[] {
+    const limit = CHUNK_LIMITS[level];
+    const bounds = limit ? chunkBounds(this.rules, from, to, limit) : Array.from({ length: to - from }, (_, i): [number, number] => [from + i, from + i + 1]);
+    return bounds.map(([a, b]) => ({ from: a, to: b }));
+  }
+
+  /** A group's alternation (one rule: the rule itself), compiled on first use. */
+  private regexOf(g: Group): RE2JS | null {
+    if (g.re === undefined) {
+      const rules = this.rules.slice(g.from, g.to);
+      g.re = this.compile(rules.length === 1 ? rules[0].prefix + rules[0].middle + rules[0].ending : chunkSource(rules));
+    }
+    return g.re;
   }
 
   /**
-   * The last rule of `from … to - 1` that matches `path`, or -1: the groups of `level` from the
-   * last down, and inside the first that matches, its smaller groups (a miss costs one test per
-   * large group, a hit a few more; a rule at a time it was up to 128).
+   * Compiles the next largest group not compiled yet: false when there is none. Each is a step of
+   * a few milliseconds (CHUNK_LIMITS), so a listing compiles a folder's rules between event-loop
+   * turns before it tries paths (decision 733); a path that matches then compiles only the smaller
+   * groups of the one it matched.
    */
-  private lastMatch(path: string, from: number, to: number, level: number): number {
-    const span = CHUNK_SPANS[level];
-    for (let k = Math.ceil(to / span) - 1; k >= 0 && k * span >= from; k--) {
-      const re = this.group(level, k);
-      const leaf = level === CHUNK_SPANS.length - 1;
-      if (re ? !re.test(path) : leaf) continue;
-      if (leaf) return k;
-      const hit = this.lastMatch(path, k * span, Math.min(to, (k + 1) * span), level + 1);
+  warmStep(): boolean {
+    while (this.warmed < this.groups.length) {
+      const g = this.groups[this.warmed++];
+      if (g.re === undefined) {
+        this.regexOf(g);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The last rule of `groups` that matches `path`, or -1: the groups from the last down, and inside
+   * the first that matches, its smaller groups (a miss costs one test per large group, a hit a few
+   * more; a rule at a time it was up to 128). A group that did not compile is looked into.
+   */
+  private lastMatch(path: string, groups: Group[], level: number): number {
+    for (let k = groups.length - 1; k >= 0; k--) {
+      const g = groups[k];
+      const re = this.regexOf(g);
+      const single = g.to - g.from === 1;
+      if (re ? !re.test(path) : single) continue;
+      if (single) return g.from;
+      g.parts ??= this.split(g.from, g.to, level + 1);
+      const hit = this.lastMatch(path, g.parts, level + 1);
       if (hit >= 0) return hit;
     }
     return -1;
@@ -343,7 +367,7 @@ export class GitignoreMatcher {
 
   /** The verdict of the path itself, parents not considered: the last matching rule decides. */
   private own(path: string): GitignoreVerdict {
-    const k = this.rules.length === 0 ? -1 : this.lastMatch(path, 0, this.rules.length, 0);
+    const k = this.lastMatch(path, this.groups, 0);
     return k < 0 ? NONE : { ignored: !this.rules[k].negative, unignored: this.rules[k].negative };
   }
 

@@ -10,11 +10,16 @@
 // Ignore files and exclude settings come with the repository (a cloned `.vscode/settings.json` sets
 // `files.exclude`), so both are matched in linear time with re2js (decision 540): the `ignore`
 // package's and picomatch's backtracking regexes let one rule freeze the host for seconds.
+// Rules that fill every bound still cost tens to hundreds of milliseconds for a folder's paths, so
+// the listing and the watcher read and compile them in steps (`prepare`) and check paths between
+// event-loop turns (decision 733); the synchronous checks stay for the editor's listing and tests.
 import { join } from 'node:path';
 import { compileSettingExcludes } from './excludeGlobs';
 import { GitignoreMatcher } from './gitignoreMatcher';
 import { readIgnoreFile } from './ignoreFileRead';
-import { budgetLeft, warnIgnore, type RuleBudget } from './ignoreLimits';
+import { budgetLeft, type RuleBudget } from './ignoreLimits';
+import { runToEnd } from './runSteps';
+import { nextSlice, runInSharedSlices, sliceSpent } from './sharedSlices';
 import { isVcsFolder } from './vcsFolders';
 
 export const IGNORE_FILES = ['.gitignore', '.ignore'] as const;
@@ -33,6 +38,10 @@ export class IgnoreRules {
   private readonly dirVerdict = new Map<string, boolean>();
   private readonly extra: ((p: string) => boolean) | undefined;
   private readonly useFiles: boolean;
+  /** Folders whose ignore files `prepare` is reading. */
+  private readonly reading = new Map<string, Promise<unknown>>();
+  /** Counts `reset`s: a read that began before one is not kept. */
+  private generation = 0;
 
   constructor(
     readonly root: string,
@@ -59,39 +68,100 @@ export class IgnoreRules {
 
   /** Rules that apply inside `dir` (relative, '' for root), read on first use. */
   private rulesOf(dir: string): GitignoreMatcher | null {
-    let rules = this.dirRules.get(dir);
-    if (rules !== undefined) return rules;
-    rules = null;
+    const known = this.dirRules.get(dir);
+    return known !== undefined ? known : runToEnd(this.readSteps(dir));
+  }
+
+  /**
+   * Reads the ignore files of `dir` (those of the folders above are read first: they give its
+   * budget), a step per file and per few rules. What it read is kept unless `reset` came in between
+   * or a synchronous check read the same files meanwhile.
+   */
+  private *readSteps(dir: string): Generator<void, GitignoreMatcher | null, void> {
+    const generation = this.generation;
+    let rules: GitignoreMatcher | null = null;
     if (this.useFiles) {
       const files = [...(dir === '' ? [join(this.root, '.git', 'info', 'exclude')] : []), ...IGNORE_FILES.map((name) => join(this.root, dir, name))];
       for (const abs of files) {
         const text = readIgnoreFile(abs);
+        yield;
         if (!text) continue;
         rules ??= this.newMatcher(dir);
         // `.ignore` is added after `.gitignore`, so it can override it (ripgrep's precedence).
-        rules.add(text, abs);
+        yield* rules.addSteps(text, abs);
       }
     }
-    this.dirRules.set(dir, rules);
+    const known = this.dirRules.get(dir);
+    if (known !== undefined) return known;
+    if (generation === this.generation) this.dirRules.set(dir, rules);
     return rules;
+  }
+
+  /**
+   * Reads the ignore files that apply inside `dir` (its own and those of the folders above) and
+   * compiles their largest groups, a file, a few rules or a group at a time, between event-loop
+   * turns shared with all other sliced work (sharedSlices.ts, decision 733). Afterwards a check of
+   * a path in `dir` compiles at most the smaller groups of a group it matched. Tasks that prepare
+   * the same folder at once read its files once.
+   */
+  async prepare(dir: string): Promise<void> {
+    const parts = dir === '' ? [] : dir.split('/');
+    for (let k = 0; k <= parts.length; k++) {
+      const at = parts.slice(0, k).join('/');
+      let rules = this.dirRules.get(at);
+      if (rules === undefined) {
+        let reading = this.reading.get(at);
+        if (!reading) {
+          const started = runInSharedSlices(this.readSteps(at)).finally(() => this.reading.get(at) === started && this.reading.delete(at));
+          this.reading.set(at, (reading = started));
+        }
+        await reading;
+        rules = this.dirRules.get(at) ?? null;
+      }
+      while (rules) {
+        if (sliceSpent()) await nextSlice();
+        if (!rules.warmStep()) break;
+      }
+    }
+  }
+
+  /** `fileIgnored`, its rules read and compiled first, all between turns. */
+  async fileIgnoredInTurns(rel: string): Promise<boolean> {
+    await this.prepare(parentDir(rel));
+    return runInSharedSlices(this.fileIgnoredSteps(rel));
+  }
+
+  /** `dirIgnored`, its rules read and compiled first, all between turns. */
+  async dirIgnoredInTurns(rel: string): Promise<boolean> {
+    await this.prepare(parentDir(rel));
+    return runInSharedSlices(this.dirIgnoredSteps(rel));
   }
 
   /** Forget cached rules (an ignore file changed). */
   reset(): void {
+    this.generation++;
+    this.reading.clear();
     this.dirRules.clear();
     this.dirVerdict.clear();
   }
 
-  /** Is `rel` hidden, judged by its own name only (its ancestors are assumed visible)? */
-  private hiddenItself(rel: string, isDir: boolean): boolean {
+  /**
+   * Is `rel` hidden, judged by its own name only (its ancestors are assumed visible)? A step after
+   * each folder's rules are tried: each may compile the smaller groups of a group the path matched,
+   * and a path deep in folders that all have rules tries them all (decision 733).
+   */
+  private *hiddenSteps(rel: string, isDir: boolean): Generator<void, boolean, void> {
     const parts = rel.split('/');
     if (isVcsFolder(parts[parts.length - 1])) return true;
     if (this.extra?.(rel)) return true;
     let verdict = false;
+    let tried = false;
     let dir = '';
     for (let k = 0; k < parts.length; k++) {
       const rules = this.rulesOf(dir);
       if (rules) {
+        if (tried) yield;
+        tried = true;
         const sub = parts.slice(k).join('/') + (isDir ? '/' : '');
         const r = rules.test(sub);
         if (r.ignored) verdict = true;
@@ -102,22 +172,36 @@ export class IgnoreRules {
     return verdict;
   }
 
-  /** Is directory `rel` hidden (itself or through an ancestor)? Cached. */
-  dirIgnored(rel: string): boolean {
+  /** `dirIgnored` a step at a time. */
+  *dirIgnoredSteps(rel: string): Generator<void, boolean, void> {
     if (rel === '') return false;
     const cached = this.dirVerdict.get(rel);
     if (cached !== undefined) return cached;
     const slash = rel.lastIndexOf('/');
-    const verdict = (slash > 0 && this.dirIgnored(rel.slice(0, slash))) || this.hiddenItself(rel, true);
+    const verdict = (slash > 0 && (yield* this.dirIgnoredSteps(rel.slice(0, slash)))) || (yield* this.hiddenSteps(rel, true));
     this.dirVerdict.set(rel, verdict);
     return verdict;
   }
 
+  /** `fileIgnored` a step at a time. */
+  *fileIgnoredSteps(rel: string): Generator<void, boolean, void> {
+    const slash = rel.lastIndexOf('/');
+    if (slash > 0) {
+      // The folder's verdict is usually known (the walk checked it before it went in).
+      const parent = rel.slice(0, slash);
+      if (this.dirVerdict.get(parent) ?? (yield* this.dirIgnoredSteps(parent))) return true;
+    }
+    return yield* this.hiddenSteps(rel, false);
+  }
+
+  /** Is directory `rel` hidden (itself or through an ancestor)? Cached. */
+  dirIgnored(rel: string): boolean {
+    return runToEnd(this.dirIgnoredSteps(rel));
+  }
+
   /** Is file `rel` hidden (itself or through an ancestor directory)? */
   fileIgnored(rel: string): boolean {
-    const slash = rel.lastIndexOf('/');
-    if (slash > 0 && this.dirIgnored(rel.slice(0, slash))) return true;
-    return this.hiddenItself(rel, false);
+    return runToEnd(this.fileIgnoredSteps(rel));
   }
 
   /** Only the extra globs (used on top of git's own ignore handling). */
@@ -129,47 +213,10 @@ export class IgnoreRules {
   }
 }
 
-/** `.ignore` files read for one git listing (the nearest the root first). */
-export const MAX_DOT_IGNORE_FILES = 256;
-
-/**
- * `.ignore` files listed by git, as a filter: git knows nothing of `.ignore` (a ripgrep/fd
- * convention), so its rules are applied to git's listing afterwards. They are all read, compiled
- * and applied in one synchronous call, so together they get one budget (decision 711), spent from
- * the root down, and at most MAX_DOT_IGNORE_FILES of them are read.
- */
-export function dotIgnoreFilter(root: string, paths: readonly string[], caseSensitive: boolean): ((rel: string) => boolean) | undefined {
-  const depth = (p: string) => p.split('/').length;
-  const found = paths.filter((p) => p === '.ignore' || p.endsWith('/.ignore')).sort((a, b) => depth(a) - depth(b) || a.length - b.length);
-  if (found.length > MAX_DOT_IGNORE_FILES) warnIgnore(`${root}: ${found.length} .ignore files, only the ${MAX_DOT_IGNORE_FILES} nearest the root are read`);
-  const dirs: { dir: string; rules: GitignoreMatcher }[] = [];
-  for (const p of found.slice(0, MAX_DOT_IGNORE_FILES)) {
-    const budget = budgetLeft(dirs.map((d) => d.rules.spent));
-    if (budget.rules <= 0 || budget.size <= 0) {
-      warnIgnore(`${join(root, p)} and further .ignore files not read: the rules of this repository's .ignore files reached their bound`);
-      break;
-    }
-    const text = readIgnoreFile(join(root, p));
-    if (!text) continue;
-    const dir = p.slice(0, Math.max(0, p.length - '.ignore'.length - 1));
-    dirs.push({ dir, rules: new GitignoreMatcher({ ignoreCase: !caseSensitive, budget }).add(text, join(root, p)) });
-  }
-  if (dirs.length === 0) return undefined;
-  dirs.sort((a, b) => a.dir.length - b.dir.length);
-  return (rel) => {
-    let verdict = false;
-    for (const { dir, rules } of dirs) {
-      if (dir !== '' && !rel.startsWith(dir + '/')) continue;
-      const sub = dir === '' ? rel : rel.slice(dir.length + 1);
-      // A rule may name a directory on the way down: test each ancestor as a directory too.
-      const parts = sub.split('/');
-      for (let k = 1; k <= parts.length; k++) {
-        const piece = parts.slice(0, k).join('/') + (k < parts.length ? '/' : '');
-        const r = rules.test(piece);
-        if (r.ignored) verdict = true;
-        else if (r.unignored && k === parts.length) verdict = false;
-      }
-    }
-    return verdict;
-  };
+/** The folder of a relative path ('' at the root). */
+function parentDir(rel: string): string {
+  const slash = rel.lastIndexOf('/');
+  return slash < 0 ? '' : rel.slice(0, slash);
 }
+
+export { dotIgnoreFilter, dotIgnoreFilterInTurns, MAX_DOT_IGNORE_FILES } from './dotIgnore';

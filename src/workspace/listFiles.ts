@@ -6,12 +6,16 @@
 // Source 2 (fallback, not a git work tree or no git): a parallel async walk with IgnoreRules.
 // Symlinks are never followed: a symlink to a file inside the folder is listed as a file, a
 // symlink to a directory is not descended into, anything pointing outside the folder is dropped.
+// Ignore rules are a repository's choice and fill their bounds at tens to hundreds of milliseconds
+// for a folder: both sources read and compile them in steps and check paths in slices, with
+// event-loop turns between (sharedSlices.ts, decision 733).
 import { execFile } from 'node:child_process';
 import { promises as fsp, realpathSync, lstatSync, existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { IgnoreRules, dotIgnoreFilter } from './ignoreRules';
+import { IgnoreRules, dotIgnoreFilterInTurns } from './ignoreRules';
 import { inPool } from './inPool';
 import { withoutOurSecrets } from './secretEnv';
+import { nextSlice, runNowOrInSlices, sliceSpent } from './sharedSlices';
 import { inVcsFolder } from './vcsFolders';
 
 export interface ListOptions {
@@ -134,9 +138,15 @@ async function listWithGit(root: string, rootReal: string, options: ListOptions)
       // an uninitialised submodule is an empty directory: nothing to list
     }
   }
-  const dotIgnore = options.includeIgnored ? undefined : dotIgnoreFilter(root, paths, options.caseSensitive);
+  const dotIgnore = options.includeIgnored ? undefined : await dotIgnoreFilterInTurns(root, paths, options.caseSensitive);
   const rules = new IgnoreRules(root, { caseSensitive: options.caseSensitive, extraExcludes: options.extraExcludes, useIgnoreFiles: false });
-  return paths.filter((p) => !(dotIgnore?.(p) ?? false) && !rules.extraExcluded(p) && !inVcsFolder(p));
+  const kept: string[] = [];
+  for (const p of paths) {
+    if (sliceSpent()) await nextSlice();
+    const hidden = dotIgnore ? runNowOrInSlices(dotIgnore(p)) : false;
+    if (!(typeof hidden === 'boolean' ? hidden : await hidden) && !rules.extraExcluded(p) && !inVcsFolder(p)) kept.push(p);
+  }
+  return kept;
 }
 
 async function walk(root: string, rootReal: string, options: ListOptions): Promise<string[]> {
@@ -150,15 +160,16 @@ async function walk(root: string, rootReal: string, options: ListOptions): Promi
     } catch {
       return; // vanished or unreadable: skip, a watcher will report it
     }
+    await rules.prepare(dir);
     for (const e of entries) {
+      if (sliceSpent()) await nextSlice();
       const rel = dir ? `${dir}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        if (!rules.dirIgnored(rel)) queue.push(rel);
-      } else if (e.isFile()) {
-        if (!rules.fileIgnored(rel)) out.push(rel);
-      } else if (e.isSymbolicLink()) {
-        if (!rules.fileIgnored(rel) && (await symlinkKeeps(rootReal, join(root, rel)))) out.push(rel);
-      }
+      const kind = e.isDirectory() ? 'dir' : e.isFile() ? 'file' : e.isSymbolicLink() ? 'link' : undefined;
+      if (!kind) continue;
+      const check = runNowOrInSlices(kind === 'dir' ? rules.dirIgnoredSteps(rel) : rules.fileIgnoredSteps(rel));
+      if (typeof check === 'boolean' ? check : await check) continue;
+      if (kind === 'dir') queue.push(rel);
+      else if (kind === 'file' || (await symlinkKeeps(rootReal, join(root, rel)))) out.push(rel);
     }
   };
   // Breadth-first with a few directories in flight: readdir latency overlaps, order does not matter.

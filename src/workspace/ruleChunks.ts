@@ -45,9 +45,49 @@ export function chunkSource(rules: readonly RuleParts[]): string {
   return out.join('|');
 }
 
+/** How large the alternations of one level may be: at most `rules` rules and `chars` characters of source. */
+export interface ChunkLimit {
+  rules: number;
+  chars: number;
+}
+
 /**
- * Rules per alternation, from the large groups every path is tried against down to single rules,
- * each span a multiple of the next: RE2JS compiles one alternation of all rules in superlinear
- * time (1,600 rules: 19 s), of 128 in linear time (measured: 32 KiB of rules in ~50 ms).
+ * The levels of alternations, from the large groups every path is tried against down to single
+ * rules: RE2JS compiles one alternation of all rules in superlinear time (1,600 rules: 19 s), of
+ * 128 in linear time (~1.5 µs a character and ~50 µs a rule). A group is cut at a number of
+ * characters too, so that compiling any one alternation is a step of a few milliseconds that a
+ * listing runs between event-loop turns (decision 733): 61 rules of 510 characters in one group
+ * took 27 ms to compile, in one call that cannot be paused; cut at 2,048 characters, 1–8 ms each
+ * in a fresh process. A path that matches no rule is tried against more groups for it (32 KiB of
+ * long rules: 16 instead of 1).
  */
-export const CHUNK_SPANS = [128, 16, 1] as const;
+export const CHUNK_LIMITS: readonly ChunkLimit[] = [
+  { rules: 128, chars: 2048 },
+  { rules: 16, chars: 512 },
+];
+
+/** Characters of a rule's source, what compiling it costs. */
+export function sourceLength(rule: RuleParts): number {
+  return rule.prefix.length + rule.middle.length + rule.ending.length;
+}
+
+/**
+ * The bounds `[from, to)` of consecutive groups of `rules[from … to - 1]` within `limit`, in order:
+ * a group is closed when one more rule would pass either bound (a rule alone is always a group).
+ */
+export function chunkBounds(rules: readonly RuleParts[], from: number, to: number, limit: ChunkLimit): [number, number][] {
+  const out: [number, number][] = [];
+  let start = from;
+  let chars = 0;
+  for (let i = from; i < to; i++) {
+    const size = sourceLength(rules[i]);
+    if (i > start && (i - start >= limit.rules || chars + size > limit.chars)) {
+      out.push([start, i]);
+      start = i;
+      chars = 0;
+    }
+    chars += size;
+  }
+  if (to > start) out.push([start, to]);
+  return out;
+}
