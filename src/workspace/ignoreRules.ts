@@ -15,9 +15,10 @@
 // event-loop turns (decision 733); the synchronous checks stay for the editor's listing and tests.
 import { join } from 'node:path';
 import { compileSettingExcludes } from './excludeGlobs';
+import { MAX_EXCLUDE_TEXT, MAX_EXCLUDE_WILDCARDS } from './excludeBudget';
 import { GitignoreMatcher } from './gitignoreMatcher';
 import { readIgnoreFile } from './ignoreFileRead';
-import { budgetLeft, type RuleBudget } from './ignoreLimits';
+import { budgetLeft, warnIgnore, type RuleBudget } from './ignoreLimits';
 import { runToEnd } from './runSteps';
 import { nextSlice, runInSharedSlices, sliceSpent } from './sharedSlices';
 import { isVcsFolder } from './vcsFolders';
@@ -48,8 +49,9 @@ export class IgnoreRules {
     private readonly options: IgnoreOptions,
   ) {
     this.useFiles = options.useIgnoreFiles !== false;
-    const excludes = compileSettingExcludes(options.extraExcludes ?? [], options.caseSensitive);
-    this.extra = excludes && ((p: string) => excludes.test(p));
+    const { matcher, leftOut } = compileSettingExcludes(options.extraExcludes ?? [], options.caseSensitive);
+    this.extra = matcher && ((p: string) => matcher.test(p));
+    if (leftOut > 0) warnIgnore(`${leftOut} files.exclude/search.exclude glob${leftOut === 1 ? ' was' : 's were'} left out in ${root}: together past ${MAX_EXCLUDE_TEXT} characters or ${MAX_EXCLUDE_WILDCARDS} inner wildcards (their files are shown)`);
   }
 
   /**
