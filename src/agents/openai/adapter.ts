@@ -23,7 +23,7 @@ import type { PayloadOf } from '../../protocol/frameTypes';
 import { Conversation, type Trimmed } from './conversation';
 import { answerTokensOf, fittedCall, tooLongWords } from './fittedCall';
 import { compactConversation } from './compaction';
-import { OllamaWindow } from './ollamaWindow';
+import { ServerWindow } from './serverWindow';
 
 export interface OpenAIAdapterOptions {
   /** e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio). */
@@ -46,8 +46,8 @@ export interface OpenAIAdapterOptions {
   /**
    * The model's context window in tokens, when the user knows it (setting rawp.openai.contextWindow,
    * `--context-window`): the conversation is held to it and the engine compacts near it. Without
-   * it the window is asked of an Ollama server (decision 734) or learned from the server's first
-   * refusal for length (decision 730).
+   * it the window is asked of the server (its model list, or Ollama's /api/ps: decisions 738, 734)
+   * or learned from the server's first refusal for length (decision 730).
    */
   contextWindow?: number;
 }
@@ -74,8 +74,8 @@ export class OpenAIAdapter implements AgentAdapter {
   private conversation: Conversation | undefined;
   /** Tokens the last model call held (its prompt and answer, by the server's count). */
   private contextUsed: number | undefined;
-  /** Where an Ollama server says its window, while the user gave none (decision 734). */
-  private ollama: OllamaWindow | undefined;
+  /** Where the server says its window, while the user gave none (decisions 734, 738). */
+  private serverWindow: ServerWindow | undefined;
   /** The window is Ollama's: the warning says how to raise it. */
   private windowFromOllama = false;
 
@@ -95,7 +95,7 @@ export class OpenAIAdapter implements AgentAdapter {
       .filter((t) => t.status !== 'unavailable')
       .map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema ?? { type: 'object', properties: {} } } }));
     this.conversation = new Conversation(this.options.systemPrompt ?? defaultSystemPrompt(host.workspacePath), JSON.stringify(this.tools).length, this.options.contextWindow);
-    if (this.options.contextWindow === undefined) this.ollama = new OllamaWindow({ baseUrl: this.options.baseUrl, model: this.options.model, apiKey: this.options.apiKey, loadTimeoutMs: this.options.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS });
+    if (this.options.contextWindow === undefined) this.serverWindow = new ServerWindow({ baseUrl: this.options.baseUrl, model: this.options.model, apiKey: this.options.apiKey, loadTimeoutMs: this.options.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS });
     const diagnostics: CatalogDiagnostic[] = [...(catalog.diagnostics ?? [])];
     if (!this.options.apiKey && !/^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(this.options.baseUrl)) {
       diagnostics.push({ severity: 'warning', code: 'API_KEY_MISSING', message: `no API key for ${shownUrl(this.options.baseUrl)}; set ${OPENAI_ENV_KEY}` });
@@ -171,7 +171,7 @@ export class OpenAIAdapter implements AgentAdapter {
         const content_index = open.index;
         runner.emit(kind === 'text' ? { type: 'agent.text.delta', payload: { content_index, text } } : { type: 'agent.thinking.delta', payload: { content_index, text } });
       };
-      await this.askOllamaWindow(conversation, signal);
+      await this.askServerWindow(conversation, signal);
       const result = await fittedCall(conversation, answerTokensOf(extra), (messages) => streamChat(this.request(messages, signal, extra), { onText: (t) => delta('text', t), onReasoning: (t) => delta('thinking', t) }), signal);
       // Once a turn: what no longer fits is said, as a warning (the turn goes on).
       const trimmed = conversation.takeTrimmed();
@@ -237,13 +237,13 @@ export class OpenAIAdapter implements AgentAdapter {
     return { stop_reason: 'error', usage };
   }
 
-  /** Ollama cuts what is over its window without a word: its window is asked for while none is known (ollamaWindow.ts). */
-  private async askOllamaWindow(conversation: Conversation, signal: AbortSignal): Promise<void> {
-    if (!this.ollama || conversation.capacity !== undefined) return;
-    const tokens = await this.ollama.window(signal);
-    if (tokens === undefined) return;
-    conversation.serverWindow(tokens);
-    this.windowFromOllama = true;
+  /** The server's window, asked for while none is known (serverWindow.ts): Ollama cuts what is over it without a word. */
+  private async askServerWindow(conversation: Conversation, signal: AbortSignal): Promise<void> {
+    if (!this.serverWindow || conversation.capacity !== undefined) return;
+    const answer = await this.serverWindow.window(signal);
+    if (answer === undefined) return;
+    conversation.serverWindow(answer.tokens);
+    this.windowFromOllama = answer.ollama;
   }
 
   /** §5.4.1-2: the engine asks while idle; a shell that appeared or vanished republishes the catalog. */

@@ -9,13 +9,22 @@ const SECRET_PARAM = /key|token|secret|password|passwd|sig|auth|credential/i;
 
 /** `{base}/chat/completions`, with the base's query kept after the path. */
 export function chatCompletionsUrl(baseUrl: string): string {
+  return endpointUrl(baseUrl, 'chat/completions');
+}
+
+/** `{base}/models` (the model list, decision 738), the same way. */
+export function modelsUrl(baseUrl: string): string {
+  return endpointUrl(baseUrl, 'models');
+}
+
+function endpointUrl(baseUrl: string, path: string): string {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    return `${baseUrl.replace(/\/+$/, '')}/${path}`;
   }
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${path}`;
   url.hash = '';
   return url.href;
 }

@@ -34,7 +34,8 @@ only); a pipe that sends nothing for ${PIPED_CONTEXT_WAIT_MS / 1000} s is not wa
   --agent NAME             builtin, claude-code, codex, openai, acp:<preset or command line> (required)
   --base-url URL --model M the OpenAI-compatible endpoint (with --agent openai; key in RAWP_OPENAI_API_KEY)
   --context-window N       that model's context window in tokens: the conversation is kept within it
-                           (without it, asked of an Ollama server or learned from a refusal for length)
+                           (without it, asked of the server — its model list, Ollama — or learned
+                           from a refusal for length)
   --json-schema FILE       structured output (RAWP-DPS §11): a JSON Schema of an object. The agent is
                            asked natively where it can (Claude Code --json-schema, Codex
                            --output-schema, response_format json_schema), else told in the prompt;

@@ -32,7 +32,8 @@ printed URL, any RAWP-DPS master). Prints {"event":"listening","url":…,"sessio
   --base-url URL --model M the OpenAI-compatible endpoint (with --agent openai; key in RAWP_OPENAI_API_KEY)
   --vision                 that model reads images: attached images go to it as image_url parts
   --context-window N       that model's context window in tokens: the conversation is kept within it
-                           (without it, asked of an Ollama server or learned from a refusal for length)
+                           (without it, asked of the server — its model list, Ollama — or learned
+                           from a refusal for length)
   --name NAME              the session's name
   --host H                 bind address (default 127.0.0.1); other than loopback needs TLS
   --port P                 port (default 0: any free port)
