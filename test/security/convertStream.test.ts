@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCliOnce, CLI, ROOT } from '../support/rawpRun';
 import { validateText, formatText } from '../../src/protocol/conformance';
+import { MAX_LINE_CHARS } from '../../src/agents/process/jsonLines';
 
 const CAPTURE = join(ROOT, 'test', 'fixtures', 'native', 'claude-code', 'bash.jsonl');
 const LINES = readFileSync(CAPTURE, 'utf8').split('\n').filter(Boolean);
@@ -140,5 +141,50 @@ describe('security: rawp convert streams its input and output (decision 726; the
     const v = validateText(r.out);
     assert.equal(v.errors, 0, formatText(v));
     assert.ok(r.peak < length, `peak memory ${Math.round(r.peak / MB)} MiB, the line ${length / MB} MiB`);
+  });
+
+  it('a line just within the bound (64 Mi characters of two-byte text, surrogate pairs and escapes) streamed through the bundled thread: its text comes out whole, byte for byte, in its agent.text.delta and in the full_text of agent.text.done (decision 736: its bytes cross the threads, its frames come back in parts)', async () => {
+    const unit = `${'ж'.repeat(2000)}😀\n"${'世'.repeat(100)}`;
+    const delta = '"delta":{"type":"text_delta","text":"Ran it."}';
+    const at = TURN.findIndex((l) => l.includes(delta));
+    const [before, after] = TURN[at].split(delta);
+    const room = MAX_LINE_CHARS - before.length - after.length - '"delta":{"type":"text_delta","text":}'.length - 2;
+    let text = unit.repeat(Math.ceil(room / (JSON.stringify(unit).length - 2)));
+    while (JSON.stringify(text).length > room) text = text.slice(0, text.length - 4096).replace(/[\ud800-\udbff]$/, '');
+    const line = Buffer.from(`${before}"delta":{"type":"text_delta","text":${JSON.stringify(text)}}${after}`);
+    const chars = line.toString('utf8').length;
+    assert.ok(chars <= MAX_LINE_CHARS && chars > MAX_LINE_CHARS - 8192, `just within the bound (${chars} characters)`);
+    const child = spawn(process.execPath, [CLI, 'convert', '--from', 'claude-code', '--session-id', 's-1'], { cwd: ROOT });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    // The output's lines as they come: the long ones parsed and compared, the others' types kept.
+    const types: string[] = [];
+    const long: Array<{ type: string; same: boolean; length: number }> = [];
+    let pending: Buffer[] = [];
+    const onLine = (bytes: Buffer) => {
+      if (bytes.length < 1 << 20) return void types.push((JSON.parse(bytes.toString('utf8')) as { type: string }).type);
+      const frame = JSON.parse(bytes.toString('utf8')) as { type: string; payload: { text?: string; full_text?: string } };
+      const said = frame.payload.text ?? frame.payload.full_text;
+      types.push(frame.type);
+      long.push({ type: frame.type, same: said === text, length: said?.length ?? 0 });
+    };
+    child.stdout.on('data', (d: Buffer) => {
+      let from = 0;
+      for (let nl = d.indexOf(10); nl >= 0; nl = d.indexOf(10, from)) {
+        onLine(pending.length ? Buffer.concat([...pending, d.subarray(from, nl)]) : d.subarray(from, nl));
+        pending = [];
+        from = nl + 1;
+      }
+      if (from < d.length) pending.push(d.subarray(from));
+    });
+    const done = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const write = (b: Buffer) => new Promise<void>((resolve) => (child.stdin.write(b) ? resolve() : child.stdin.once('drain', resolve)));
+    await write(Buffer.from([...OPENING, ...TURN.slice(0, at)].join('\n') + '\n'));
+    for (let i = 0; i < line.length; i += MB) await write(line.subarray(i, i + MB));
+    child.stdin.end('\n' + TURN.slice(at + 1).join('\n') + '\n');
+    assert.equal(await done, 0, err);
+    assert.equal(err, '');
+    assert.deepEqual(long.map((l) => [l.type, l.same, l.length]), [['agent.text.delta', true, text.length], ['agent.text.done', true, text.length]]);
+    assert.deepEqual(types.slice(-2), ['session.turn.end', 'session.usage']);
   });
 });

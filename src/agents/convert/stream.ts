@@ -1,13 +1,13 @@
-// `rawp convert` streaming (decision 726): the input's chunks are split into lines here, the
-// converter runs in a worker thread (streamWorker.ts) that asks for lines as it needs them, and the
-// frames it makes come back to be written before more input is read. One batch of lines is in the
-// worker at a time, and the next is read only once the output of the last has been written (the
-// caller's `write` resolves when its stream has drained), so memory holds a batch and its frames,
-// not the input or the output.
-import { MessageChannel, Worker } from 'node:worker_threads';
-import { MAX_LINE_CHARS } from '../process/jsonLines';
+// `rawp convert` streaming (decision 726): the converter runs in a worker thread (streamWorker.ts)
+// that asks for input as it needs it, and the frames it makes come back to be written before more
+// input is read. One chunk of the input is in the worker at a time, and the next is read only once
+// the output of the last has been written (the caller's `write` resolves when its stream has
+// drained), so memory holds a chunk and its frames, not the input or the output. The chunks cross
+// as bytes, moved rather than copied, and are split into lines in the worker (decision 736): split
+// here, a line crossed as a string (copied) and its frames came back whole (copied again), and a
+// line near the 64 Mi bound took 1.5 GB where converting it in one thread took 0.9 GB.
+import { MessageChannel, Worker, type Transferable } from 'node:worker_threads';
 import { workerScript } from '../../workspace/workerScript';
-import { LineSplitter, type LineEntry } from './lineSplitter';
 import type { ConvertOptions, ConvertResult } from './registry';
 import type { FromWorker, StreamWorkerData, ToWorker } from './streamWorker';
 
@@ -26,7 +26,8 @@ export class InputReadError extends Error {
 }
 
 export interface StreamOutput {
-  /** Frames as JSON lines (`count` of them, in pieces to write in turn); resolves when more may be written. */
+  /** Frames as JSON lines, in pieces to write in turn (`count`: the frames begun in them; a frame
+   * may be cut over several calls); resolves when more may be written. */
   write(pieces: string[], count: number): Promise<void> | void;
   warn(warnings: ConvertResult['warnings']): void;
 }
@@ -39,15 +40,15 @@ export async function convertStream(from: string, options: ConvertOptions, input
   const workerData: StreamWorkerData = { from, options, port: channel.port2, signal };
   const worker = new Worker(WORKER.file, { ...WORKER.options, workerData, transferList: [channel.port2] });
   const messages = new MessageQueue(worker);
-  const send = (m: ToWorker) => {
-    channel.port1.postMessage(m);
+  const send = (m: ToWorker, transfer: Transferable[] = []) => {
+    channel.port1.postMessage(m, transfer);
     Atomics.add(flag, 0, 1);
     Atomics.notify(flag, 0);
   };
   const chunks = input[Symbol.asyncIterator]();
-  const splitter = new LineSplitter(MAX_LINE_CHARS);
   let ended = false;
-  const nextBatch = async (): Promise<LineEntry[] | undefined> => {
+  /** The input's next chunk (not empty) as bytes of its own, or undefined at its end. */
+  const nextChunk = async (): Promise<ArrayBuffer | undefined> => {
     while (!ended) {
       let r: IteratorResult<Buffer | string>;
       try {
@@ -55,9 +56,8 @@ export async function convertStream(from: string, options: ConvertOptions, input
       } catch (e) {
         throw new InputReadError(e as Error);
       }
-      const lines = r.done ? splitter.end() : splitter.push(r.value);
       if (r.done) ended = true;
-      if (lines.length) return lines;
+      else if (r.value.length) return ownBytes(r.value);
     }
     return undefined;
   };
@@ -65,20 +65,35 @@ export async function convertStream(from: string, options: ConvertOptions, input
     for (;;) {
       const m = await messages.next();
       if (m.warnings.length) output.warn(m.warnings);
-      if (m.frames) await output.write(m.out, m.frames);
+      // A message may carry only the middle of a frame cut into pieces (outPieces.ts): no frame begun.
+      if (m.out.length) await output.write(m.out, m.frames);
       if (m.next === 'done') return;
       if (m.next === 'written') {
         send({ written: true });
         continue;
       }
-      const lines = await nextBatch();
-      send(lines ? { lines } : { end: true });
+      const chunk = await nextChunk();
+      if (chunk) send({ chunk }, [chunk]);
+      else send({ end: true });
     }
   } finally {
     channel.port1.close();
     if (!ended) await chunks.return?.();
     await worker.terminate();
   }
+}
+
+/**
+ * A chunk's bytes in an ArrayBuffer of their own, to be transferred: a stream's Buffer may be a
+ * view of a bigger buffer (Node's pool, or the caller's), which transferring would take from under
+ * its owner. Copying a chunk (64 KiB from a pipe) costs far less than the structured clone of its
+ * lines did. A string chunk (a stream with an encoding set) is encoded back: the worker decodes.
+ */
+function ownBytes(chunk: Buffer | string): ArrayBuffer {
+  const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+  const own = new ArrayBuffer(bytes.length);
+  new Uint8Array(own).set(bytes);
+  return own;
 }
 
 /** The worker's messages one at a time; its error (or an exit before `done`) rejects. */
