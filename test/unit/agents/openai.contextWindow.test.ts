@@ -5,8 +5,6 @@
 // chat-completions server that counts a request's tokens (a quarter of its bytes), refuses what is
 // over its window in each server's words, and reports the count it took as `prompt_tokens`.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { OpenAIAdapter } from '../../../src/agents/openai/adapter';
 import { createAgent } from '../../../src/agents/selection';
@@ -18,6 +16,7 @@ import { AgentSession } from '../../../src/session/engine';
 import { chat, handleChat, type ChatReply } from '../../support/mockModel/chatCompletions';
 import { jsonResponse, MockModelServer, type MockRequest } from '../../support/mockModel/server';
 import { RecordingHost } from '../../support/recordingHost';
+import { bigFilesWorkspace, openOpenAI, type BigFilesWorkspace } from '../../support/openaiScratch';
 import { until } from '../../support/settle';
 
 type Sent = { messages: Array<{ role: string; content: unknown; tool_calls?: Array<{ id: string }>; tool_call_id?: string }>; tool_choice?: string };
@@ -30,7 +29,7 @@ describe('OpenAI-compatible agent: the conversation fits the model\'s context wi
   this.timeout(60_000);
   let server: MockModelServer;
   let route: string;
-  let dir: string;
+  let scratch: BigFilesWorkspace;
   let ws: string;
   /** The server's window in tokens (Infinity: takes anything). */
   let limit: number;
@@ -62,25 +61,22 @@ describe('OpenAI-compatible agent: the conversation fits the model\'s context wi
     completionTokens = 10;
     bytesPerToken = 4;
     refusal = (tokens) => ({ error: { message: `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } });
-    dir = mkdtempSync(path.join(tmpdir(), 'rawp-openai-window-'));
-    ws = path.join(dir, 'ws');
-    mkdirSync(ws);
-    for (let k = 1; k <= 8; k++) writeFileSync(path.join(ws, `big-${k}.txt`), `${`file ${k} line of some length to read back\n`.repeat(200)}`);
+    scratch = bigFilesWorkspace('rawp-openai-window-', 8);
+    ws = scratch.ws;
   });
   afterEach(async () => {
     await adapter?.dispose();
     adapter = undefined;
-    rmSync(dir, { recursive: true, force: true });
+    scratch.remove();
   });
 
   /** Replies taken only by a request within the window (one over it gets the refusal). */
   const fits = (reply: ChatReply): ChatReply => ({ ...reply, match: (req) => tokensOf(req) <= limit });
   const sent = () => server.requestsFor(route).filter((r) => r.completed).map((r) => r.body as Sent);
   const opened = async (contextWindow?: number) => {
-    adapter = new OpenAIAdapter({ baseUrl: `${server.url}/v1`, model: 'mock-model', ...(contextWindow ? { contextWindow } : {}) });
-    const host = new RecordingHost(ws, () => ({ kind: 'response', selected_value: 'allow_once' }));
-    const started = await host.open(adapter);
-    return { host, started, adapter };
+    const o = await openOpenAI(ws, { baseUrl: `${server.url}/v1`, model: 'mock-model', ...(contextWindow ? { contextWindow } : {}) });
+    adapter = o.adapter;
+    return o;
   };
   /** The server's count of a fresh agent's first call (the prompt `hi`): the tools and the system prompt. The agent is gone after, the server reset. */
   const firstCallTokens = async (): Promise<number> => {

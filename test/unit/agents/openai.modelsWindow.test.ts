@@ -4,14 +4,12 @@
 // had been refused for length, and the chat's context meter stayed empty until then. A real local
 // server that lists models as each does and refuses what is over its window as vLLM does.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { OpenAIAdapter } from '../../../src/agents/openai/adapter';
 import { modelsUrl } from '../../../src/agents/openai/baseUrl';
 import { chat, handleChat, type ChatReply } from '../../support/mockModel/chatCompletions';
 import { jsonResponse, MockModelServer, type MockRequest } from '../../support/mockModel/server';
-import { RecordingHost } from '../../support/recordingHost';
+import { bigFilesWorkspace, openOpenAI, type BigFilesWorkspace } from '../../support/openaiScratch';
 
 const tokensOf = (req: MockRequest) => Math.ceil(req.rawBody.length / 4);
 type Res = Parameters<typeof jsonResponse>[0];
@@ -22,7 +20,7 @@ describe('OpenAI-compatible agent: the window the server\'s model list names (de
   let chatRoute: string;
   let modelsRoute: string;
   let psRoute: string;
-  let dir: string;
+  let scratch: BigFilesWorkspace;
   let ws: string;
   let limit: number;
   let refused: number[];
@@ -50,22 +48,19 @@ describe('OpenAI-compatible agent: the window the server\'s model list names (de
     limit = Number.POSITIVE_INFINITY;
     refused = [];
     models = (res) => jsonResponse(res, 200, { object: 'list', data: [] });
-    dir = mkdtempSync(path.join(tmpdir(), 'rawp-models-window-'));
-    ws = path.join(dir, 'ws');
-    mkdirSync(ws);
-    for (let k = 1; k <= 5; k++) writeFileSync(path.join(ws, `big-${k}.txt`), `file ${k} line of some length to read back\n`.repeat(200));
+    scratch = bigFilesWorkspace('rawp-models-window-', 5);
+    ws = scratch.ws;
   });
   afterEach(async () => {
     await adapter?.dispose();
     adapter = undefined;
-    rmSync(dir, { recursive: true, force: true });
+    scratch.remove();
   });
 
   const opened = async (baseUrl = `${server.url}/v1`) => {
-    adapter = new OpenAIAdapter({ baseUrl, model: 'Qwen/Qwen2.5-Coder-7B-Instruct' });
-    const host = new RecordingHost(ws, () => ({ kind: 'response', selected_value: 'allow_once' }));
-    await host.open(adapter);
-    return { host, adapter };
+    const o = await openOpenAI(ws, { baseUrl, model: 'Qwen/Qwen2.5-Coder-7B-Instruct' });
+    adapter = o.adapter;
+    return o;
   };
   const listing = (fields: Record<string, unknown>) => (res: Res) =>
     jsonResponse(res, 200, { object: 'list', data: [{ id: 'other-model', object: 'model', max_model_len: 999_999 }, { id: 'Qwen/Qwen2.5-Coder-7B-Instruct', object: 'model', owned_by: 'vllm', ...fields }] });

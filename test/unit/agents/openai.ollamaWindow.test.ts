@@ -5,14 +5,12 @@
 // real local server that speaks Ollama's documented `/api/ps` and `/api/generate` and cuts
 // silently, as Ollama does, counting a quarter of a request's bytes as its tokens.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { OpenAIAdapter } from '../../../src/agents/openai/adapter';
 import { ollamaRoot } from '../../../src/agents/openai/ollamaWindow';
 import { chat, handleChat, type ChatReply } from '../../support/mockModel/chatCompletions';
 import { jsonResponse, MockModelServer, type MockRequest } from '../../support/mockModel/server';
-import { RecordingHost } from '../../support/recordingHost';
+import { bigFilesWorkspace, openOpenAI, type BigFilesWorkspace } from '../../support/openaiScratch';
 
 const tokensOf = (req: MockRequest) => Math.ceil(req.rawBody.length / 4);
 
@@ -22,7 +20,7 @@ describe('OpenAI-compatible agent: an Ollama server\'s context window (decision 
   let chatRoute: string;
   let psRoute: string;
   let loadRoute: string;
-  let dir: string;
+  let scratch: BigFilesWorkspace;
   let ws: string;
   /** The window the server runs a loaded model with. */
   let window: number;
@@ -65,22 +63,19 @@ describe('OpenAI-compatible agent: an Ollama server\'s context window (decision 
     loaded = new Set();
     cut = [];
     ps = (res) => ollamaPs(res);
-    dir = mkdtempSync(path.join(tmpdir(), 'rawp-ollama-window-'));
-    ws = path.join(dir, 'ws');
-    mkdirSync(ws);
-    for (let k = 1; k <= 6; k++) writeFileSync(path.join(ws, `big-${k}.txt`), `file ${k} line of some length to read back\n`.repeat(200));
+    scratch = bigFilesWorkspace('rawp-ollama-window-', 6);
+    ws = scratch.ws;
   });
   afterEach(async () => {
     await adapter?.dispose();
     adapter = undefined;
-    rmSync(dir, { recursive: true, force: true });
+    scratch.remove();
   });
 
   const opened = async (model = 'qwen2.5-coder:7b', contextWindow?: number) => {
-    adapter = new OpenAIAdapter({ baseUrl: `${server.url}/v1`, model, ...(contextWindow ? { contextWindow } : {}) });
-    const host = new RecordingHost(ws, () => ({ kind: 'response', selected_value: 'allow_once' }));
-    await host.open(adapter);
-    return { host, adapter };
+    const o = await openOpenAI(ws, { baseUrl: `${server.url}/v1`, model, ...(contextWindow ? { contextWindow } : {}) });
+    adapter = o.adapter;
+    return o;
   };
   const readTurn = (k: number) => [chat.tool('Read', { file_path: path.join(ws, `big-${k}.txt`) }), chat.text(`read ${k}`)];
   /** The server's count of a fresh agent's first call (the prompt `hi`), with a window that takes anything. */
