@@ -38,6 +38,16 @@ describe('webview in Chromium: the narrowest side bar (170 px) in English and Ko
           sessionWidth: box('#session-select').width,
           agentWidth: box('#agent-select').width,
           modeWidth: box('#mode-select').width,
+          // What the mode select's widest word needs, in the font the page has: the test machine may
+          // lack a Korean font, so its words' width is measured, not assumed (decision 739).
+          modeWords: (() => {
+            const select = document.getElementById('mode-select') as HTMLSelectElement;
+            const cs = getComputedStyle(select);
+            const ctx = document.createElement('canvas').getContext('2d')!;
+            ctx.font = cs.font;
+            const words = Math.max(...[...select.options].map((o) => ctx.measureText(o.text).width));
+            return words + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + parseFloat(cs.borderLeftWidth) + parseFloat(cs.borderRightWidth);
+          })(),
           labels: [named('session-select'), named('agent-select'), named('mode-select')],
           buttonsInside: buttons.length > 0 && buttons.every((b) => b.left >= card.left && b.right <= card.right),
           actionsRight: Math.max(...[...document.querySelectorAll('.composer-actions .button')].map((b) => b.getBoundingClientRect().right)),
@@ -47,7 +57,8 @@ describe('webview in Chromium: the narrowest side bar (170 px) in English and Ko
       });
       assert.equal(m.overflow, 0, 'no horizontal scrolling');
       assert.ok(m.sessionWidth >= 120, `the session select is ${m.sessionWidth} px wide`);
-      assert.ok(m.agentWidth >= 60 && m.modeWidth >= 50, `agent ${m.agentWidth} px, mode ${m.modeWidth} px`);
+      assert.ok(m.agentWidth >= 60, `agent ${m.agentWidth} px`);
+      assert.ok(m.modeWidth >= Math.max(30, m.modeWords), `mode ${m.modeWidth} px, its widest word needs ${m.modeWords} px`);
       assert.ok(m.labels.every((l) => l.length > 0), `each select keeps its label: ${m.labels.join(', ')}`);
       assert.ok(m.buttonsInside, 'every answer button inside its card');
       assert.ok(m.actionsRight <= width, `the composer's actions end at ${m.actionsRight} px`);
