@@ -26,10 +26,10 @@ export function realLocation(path: string): string {
   }
 }
 
-/** True when `path` (absolute, or relative to the first root) really lies outside every root. */
-export function resolvesOutside(path: string, roots: readonly string[]): boolean {
+/** True when `path` (absolute, or relative to `from`: by default the first root) really lies outside every root. */
+export function resolvesOutside(path: string, roots: readonly string[], from = roots[0]): boolean {
   if (roots.length === 0) return false;
-  const real = realLocation(isAbsolute(path) ? path : join(roots[0], path));
+  const real = realLocation(isAbsolute(path) ? path : join(from, path));
   return !roots.some((root) => {
     const rel = relative(realLocation(root), real);
     return !leavesRoot(rel);

@@ -2,7 +2,7 @@
 // matching a glob (workspace-relative, picomatch) or, for Bash, the command as shown (bashRule.ts).
 // The rules themselves live in the session layer's one store (src/session/permissions/rules.ts),
 // which hosts give this matcher.
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
 import picomatch from 'picomatch';
 import { bashRuleMatches } from './bashRule';
 import { resolvesOutside } from '../../workspace/realLocation';
@@ -19,12 +19,12 @@ export function ruleMatches(rule: RuleScope, call: CallShape, roots: readonly st
   if (rule.tool_name !== call.tool_name) return false;
   if (rule.command_prefix !== undefined) {
     if (call.command === undefined) return false;
+    if (roots.length === 0) return bashRuleMatches(rule.command_prefix, call.command);
     const from = call.cwd !== undefined && isAbsolute(call.cwd) ? call.cwd : roots[0];
     // A rule is granted for commands in this workspace: a shell that moved out of it is asked.
-    if (roots.length > 0 && from !== undefined && resolvesOutside(from, roots)) return false;
+    if (resolvesOutside(from, roots)) return false;
     // Compound commands always ask; extra words never add destruction (issue 12 finding 8).
-    const staysInside = roots.length > 0 && from !== undefined ? (word: string) => !resolvesOutside(isAbsolute(word) ? word : join(from, word), roots) : undefined;
-    return bashRuleMatches(rule.command_prefix, call.command, staysInside);
+    return bashRuleMatches(rule.command_prefix, call.command, (word) => !resolvesOutside(word, roots, from));
   }
   if (rule.path_glob !== undefined) {
     if (call.paths.length === 0) return false;
