@@ -7,6 +7,7 @@
 // 717): a line, a chunk's nesting, the whole answer, the number of tool calls, an error body.
 import { baseUrlProblem, chatCompletionsUrl, shownUrl } from './baseUrl';
 import { contextOverflowOf, type ContextOverflow } from './contextOverflow';
+import { bearer } from './serverJson';
 import { CHAT_REPLY_MAX_CHARS, CHAT_REPLY_MAX_TOOL_CALLS, SSE_LINE_MAX_CHARS, SseLines, TOO_DEEP_WORDS, boundedBodyText, count, errorText, modelJsonTooDeep } from './streamLimits';
 
 /** A part of a user message (vision models take `image_url` parts). */
@@ -82,7 +83,7 @@ async function readChat(req: ChatRequest, on: ChatHandlers, url: string, shown: 
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(req.apiKey ? { authorization: `Bearer ${req.apiKey}` } : {}) },
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...bearer(req.apiKey) },
       body: JSON.stringify({ model: req.model, messages: req.messages, ...(req.tools.length ? { tools: req.tools, tool_choice: 'auto' } : {}), stream: true, stream_options: { include_usage: true }, ...req.extra }),
       signal: idle.signal,
     });

@@ -11,10 +11,9 @@
 // Any other server answers `/api/ps` with an error or something else: then it is never asked again.
 import { z } from 'zod';
 import { inContextWindowRange } from './conversation';
+import { bearer, getServerJson } from './serverJson';
 import { boundedBodyText } from './streamLimits';
 
-/** How long `/api/ps` may take: it answers from memory. */
-export const PS_TIMEOUT_MS = 5_000;
 /** The most of its answer read (a model's entry is ~0.5 KB). */
 const PS_MAX_BYTES = 256 * 1024;
 /** Calls after which a model still not listed (a name Ollama spells otherwise) stops being looked for. */
@@ -82,29 +81,11 @@ export class OllamaWindow {
     return answer.kind === 'window' ? answer.tokens : undefined;
   }
 
-  private headers(): Record<string, string> {
-    return this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {};
-  }
-
   private async running(signal: AbortSignal): Promise<Answer> {
-    let text: string;
-    try {
-      const response = await fetch(`${this.root}/api/ps`, { headers: this.headers(), signal: AbortSignal.any([signal, AbortSignal.timeout(PS_TIMEOUT_MS)]) });
-      text = await boundedBodyText(response, PS_MAX_BYTES);
-      if (!response.ok) return { kind: 'not ollama' };
-    } catch {
-      // Unreachable or slow: the call itself will say so, or work; the window stays unknown.
-      return { kind: 'not ollama' };
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      return { kind: 'not ollama' };
-    }
-    const parsed = RunningModels.safeParse(json);
-    if (!parsed.success) return { kind: 'not ollama' };
-    const entry = parsed.data.models.find((m) => sameModel(m.name, this.options.model) || sameModel(m.model, this.options.model));
+    // No answer of Ollama's shape (an error, another server's, nothing within 5 s): not Ollama.
+    const running = await getServerJson(`${this.root}/api/ps`, RunningModels, { apiKey: this.options.apiKey, maxBytes: PS_MAX_BYTES, signal });
+    if (!running) return { kind: 'not ollama' };
+    const entry = running.models.find((m) => sameModel(m.name, this.options.model) || sameModel(m.model, this.options.model));
     if (!entry) return { kind: 'not listed' };
     return inContextWindowRange(entry.context_length) ? { kind: 'window', tokens: entry.context_length } : { kind: 'listed without a window' };
   }
@@ -114,7 +95,7 @@ export class OllamaWindow {
     try {
       const response = await fetch(`${this.root}/api/generate`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...this.headers() },
+        headers: { 'content-type': 'application/json', ...bearer(this.options.apiKey) },
         body: JSON.stringify({ model: this.options.model }),
         signal: AbortSignal.any([signal, AbortSignal.timeout(this.options.loadTimeoutMs)]),
       });

@@ -8,8 +8,8 @@
 import { z } from 'zod';
 import { modelsUrl } from './baseUrl';
 import { inContextWindowRange } from './conversation';
-import { OllamaWindow, PS_TIMEOUT_MS, type OllamaWindowOptions } from './ollamaWindow';
-import { boundedBodyText, modelJsonTooDeep } from './streamLimits';
+import { OllamaWindow, type OllamaWindowOptions } from './ollamaWindow';
+import { getServerJson } from './serverJson';
 
 /** The most of a model list read: OpenRouter's, with every model's description, is ~1–2 MB. */
 const MODELS_MAX_BYTES = 4 * 1024 * 1024;
@@ -20,24 +20,8 @@ const ModelList = z.object({
 
 /** The window the model list names for `model`, if it names one. */
 export async function modelsListWindow(o: Pick<OllamaWindowOptions, 'baseUrl' | 'apiKey' | 'model'>, signal: AbortSignal): Promise<number | undefined> {
-  let text: string;
-  try {
-    const response = await fetch(modelsUrl(o.baseUrl), { headers: o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {}, signal: AbortSignal.any([signal, AbortSignal.timeout(PS_TIMEOUT_MS)]) });
-    text = await boundedBodyText(response, MODELS_MAX_BYTES);
-    if (!response.ok) return undefined;
-  } catch {
-    return undefined;
-  }
-  if (modelJsonTooDeep(text)) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = ModelList.safeParse(json);
-  if (!parsed.success) return undefined;
-  const entry = parsed.data.data.find((m) => m.id === o.model);
+  const list = await getServerJson(modelsUrl(o.baseUrl), ModelList, { apiKey: o.apiKey, maxBytes: MODELS_MAX_BYTES, signal });
+  const entry = list?.data.find((m) => m.id === o.model);
   return [entry?.max_model_len, entry?.context_length, entry?.context_window].find(inContextWindowRange);
 }
 
